@@ -1,0 +1,17 @@
+import type { Tenant } from "../../tenants/resolve";
+import type { Theme } from "../../tenants/theme";
+
+/** The page header in the tenant's theme: its logo and name, and the links that host offers. */
+export function SiteHeader({ theme, kind }: { theme: Theme; kind: Tenant["kind"] }) {
+  return (
+    <header className="site-header">
+      <a className="brand" href="/">
+        {theme.logoUrl ? <img src={theme.logoUrl} alt="" width={40} height={40} /> : <span className="brand-mark" aria-hidden="true">{theme.name.slice(0, 1)}</span>}
+        <span className="brand-name">{theme.name}</span>
+      </a>
+      <nav aria-label="Account">
+        <a href={kind === "admin" ? "/login?goto=%2F_admin" : "/login"}>Sign in</a>
+      </nav>
+    </header>
+  );
+}

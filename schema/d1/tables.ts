@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { SiteConfig } from "../wire/site-config";
+import { entityColumns } from "./columns";
+
+/** WhitelabelSite (spec: config, hostname): a club site served on its own hostname. */
+export const sites = sqliteTable(
+  "whitelabel_sites",
+  {
+    ...entityColumns(),
+    hostname: text("hostname").notNull(),
+    config: text("config", { mode: "json" }).$type<SiteConfig>().notNull(),
+  },
+  (t) => [uniqueIndex("whitelabel_sites_hostname").on(t.hostname)],
+);
+
+/** Club (Organization): the tenant whose content a site shows; `site` links it to its whitelabel site. */
+export const clubs = sqliteTable(
+  "clubs",
+  {
+    ...entityColumns(),
+    name: text("name").notNull(),
+    sport: text("sport"),
+    country: text("country"),
+    email: text("email"),
+    website: text("website"),
+    logo: text("logo"),
+    info: text("info"),
+    publicUrl: text("public_url"),
+    siteId: text("site_id").references(() => sites.id),
+  },
+  (t) => [index("clubs_site").on(t.siteId)],
+);
+
+/** User (spec: name, email, password_age_ignore_days_num). Email is stored lowercased. */
+export const users = sqliteTable(
+  "users",
+  {
+    ...entityColumns(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    phone: text("phone"),
+    emoji: text("emoji"),
+    /** `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`, or null for link- or passkey-only accounts. */
+    passwordHash: text("password_hash"),
+    passwordAgeIgnoreDaysNum: integer("password_age_ignore_days_num"),
+  },
+  (t) => [uniqueIndex("users_email").on(t.email)],
+);
+
+/** Role (spec: club, scope, config), held by one user. `type` names the role of platform.md section 6. */
+export const roles = sqliteTable(
+  "roles",
+  {
+    ...entityColumns(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    clubId: text("club_id").references(() => clubs.id),
+    siteId: text("site_id").references(() => sites.id),
+    /** The object a scoped role applies to (a registration or race id), or null for club- or system-wide roles. */
+    scope: text("scope"),
+    config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+  },
+  (t) => [index("roles_user").on(t.userId)],
+);
+
+/**
+ * Race catalogue row: the D1 copy of what lists and searches need. The race itself (setup, racers,
+ * crossings, results) lives in its RaceRoom Durable Object, which writes this row back when it changes.
+ */
+export const races = sqliteTable(
+  "races",
+  {
+    ...entityColumns(),
+    clubId: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    siteId: text("site_id").references(() => sites.id),
+    name: text("name").notNull(),
+    sport: text("sport"),
+    /** Epoch milliseconds. */
+    startTime: integer("start_time").notNull(),
+    endTime: integer("end_time"),
+    timezone: text("timezone").notNull().default("UTC"),
+    location: text("location"),
+    visibility: text("visibility", { enum: ["public", "unlisted", "private"] }).notNull().default("public"),
+  },
+  (t) => [index("races_site_start").on(t.siteId, t.startTime), index("races_club_start").on(t.clubId, t.startTime)],
+);
+
+/** Outgoing mail captured in local development (MAIL_MODE=capture) so a person can read and click it. */
+export const capturedMail = sqliteTable("captured_mail", {
+  id: text("id").primaryKey(),
+  to: text("to").notNull(),
+  from: text("from").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  html: text("html"),
+  createdAt: integer("created_at").notNull(),
+});

@@ -1,0 +1,20 @@
+/**
+ * Migrations of a RaceRoom's own SQLite storage, applied in order when the object starts.
+ * Append only: a shipped step is never edited, because objects already ran it.
+ */
+export const raceRoomMigrations: readonly { version: number; statements: readonly string[] }[] = [
+  {
+    version: 1,
+    statements: [
+      `CREATE TABLE race_setup (
+        id TEXT PRIMARY KEY NOT NULL,
+        club_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        start_time INTEGER NOT NULL,
+        timezone TEXT NOT NULL DEFAULT 'UTC',
+        created_at INTEGER NOT NULL,
+        field_mtimes TEXT NOT NULL DEFAULT '{}'
+      )`,
+    ],
+  },
+];

@@ -1,0 +1,13 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { FieldMtimes } from "../../core/entity/field-mtimes";
+
+/** The race a RaceRoom holds (one row). The timing issue extends it with every Race field of timing.md. */
+export const raceSetup = sqliteTable("race_setup", {
+  id: text("id").primaryKey(),
+  clubId: text("club_id").notNull(),
+  name: text("name").notNull(),
+  startTime: integer("start_time").notNull(),
+  timezone: text("timezone").notNull().default("UTC"),
+  createdAt: integer("created_at").notNull(),
+  fieldMtimes: text("field_mtimes", { mode: "json" }).$type<FieldMtimes>().notNull().default({}),
+});

@@ -1,0 +1,10 @@
+import { z } from "zod";
+
+/** A message on the outgoing-mail queue. */
+export const mailMessageSchema = z.object({
+  to: z.string().email(),
+  subject: z.string().min(1).max(300),
+  text: z.string().min(1),
+  html: z.string().optional(),
+});
+export type MailMessage = z.infer<typeof mailMessageSchema>;

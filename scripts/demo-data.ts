@@ -1,0 +1,74 @@
+// The demo tenants, people and races that `npm start` creates. Fixed ids make the seed idempotent.
+export const demoSites = [
+  {
+    id: "6d1f3c2a-0b7e-4c5d-9a41-1e2f3a4b5c01",
+    hostname: "demo.localhost",
+    config: {
+      name: "Nordic Demo Club",
+      tagline: "Cross-country skiing in the hills since 1987",
+      colours: { primary: "#1e3a8a", accent: "#e11d48" },
+    },
+  },
+  {
+    id: "6d1f3c2a-0b7e-4c5d-9a41-1e2f3a4b5c02",
+    hostname: "trail.localhost",
+    config: {
+      name: "Riverside Trail Runners",
+      tagline: "Trail running for everyone",
+      colours: { primary: "#166534", accent: "#ca8a04" },
+    },
+  },
+] as const;
+
+export const demoClubs = [
+  { id: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d01", name: "Nordic Demo Club", sport: "Cross Country Skiing", country: "CA", siteId: demoSites[0].id },
+  { id: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d02", name: "Riverside Trail Runners", sport: "Running", country: "CA", siteId: demoSites[1].id },
+] as const;
+
+export const demoUsers = [
+  {
+    id: "8b3f5e4c-2d9a-4e7f-9c63-3a4b5c6d7e01",
+    email: "admin@startline.local",
+    name: "Sam Superadmin",
+    password: "startline-admin-demo",
+    role: { id: "9c4a6f5d-3e0b-4f8a-8d74-4b5c6d7e8f01", type: "system_admin", clubId: null },
+    description: "super-admin",
+  },
+  {
+    id: "8b3f5e4c-2d9a-4e7f-9c63-3a4b5c6d7e02",
+    email: "coach@nordic-demo.local",
+    name: "Casey Clubadmin",
+    password: "nordic-club-demo",
+    role: { id: "9c4a6f5d-3e0b-4f8a-8d74-4b5c6d7e8f02", type: "org_admin", clubId: demoClubs[0].id },
+    description: "club admin of Nordic Demo Club",
+  },
+] as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Demo races start a set number of days after the seed runs, at 10:00 UTC, so they stay upcoming. */
+export function demoRaces(now: number) {
+  const day = (offset: number) => Math.floor(now / DAY_MS) * DAY_MS + offset * DAY_MS + 15 * 60 * 60 * 1000;
+  return [
+    {
+      id: "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01",
+      clubId: demoClubs[0].id,
+      siteId: demoSites[0].id,
+      name: "Demo Classic 10 km",
+      sport: "Cross Country Skiing",
+      startTime: day(14),
+      timezone: "America/Toronto",
+      location: "Gatineau Park",
+    },
+    {
+      id: "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a02",
+      clubId: demoClubs[1].id,
+      siteId: demoSites[1].id,
+      name: "Riverside 25 km Trail Race",
+      sport: "Running",
+      startTime: day(21),
+      timezone: "America/Toronto",
+      location: "Riverside Park",
+    },
+  ];
+}

@@ -1,0 +1,1 @@
+export declare function migrateLocal(persistTo?: string): void;

@@ -1,0 +1,80 @@
+// Creates the demo data in a local D1, idempotently. Usage: tsx scripts/seed.ts [persist-dir]
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { initialMtimes } from "../core/entity/field-mtimes";
+import { hashPassword } from "../workers/auth/password";
+import { demoClubs, demoRaces, demoSites, demoUsers } from "./demo-data";
+import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
+
+function sqlValue(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") return String(value);
+  return `'${String(value).replace(/'/g, "''")}'`;
+}
+
+function insert(table: string, row: Record<string, unknown>, onConflict: string): string {
+  const columns = Object.keys(row);
+  return `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((c) => sqlValue(row[c])).join(", ")}) ${onConflict};`;
+}
+
+export async function buildSeedSql(now: number): Promise<string> {
+  const statements: string[] = [];
+  const mtimes = (row: Record<string, unknown>) => JSON.stringify(initialMtimes(row, now));
+  for (const site of demoSites) {
+    const fields = { hostname: site.hostname, config: JSON.stringify(site.config) };
+    statements.push(insert("whitelabel_sites", { id: site.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
+  }
+  for (const club of demoClubs) {
+    const fields = { name: club.name, sport: club.sport, country: club.country, site_id: club.siteId };
+    statements.push(insert("clubs", { id: club.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
+  }
+  for (const user of demoUsers) {
+    const fields = { email: user.email, name: user.name, password_hash: await hashPassword(user.password) };
+    // A re-seed keeps the password a developer may have changed.
+    statements.push(insert("users", { id: user.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
+    const config = user.role.type === "system_admin" ? JSON.stringify({ all: true }) : "{}";
+    const role = { user_id: user.id, type: user.role.type, club_id: user.role.clubId, config };
+    statements.push(insert("roles", { id: user.role.id, ...role, created_at: now, field_mtimes: mtimes(role) }, "ON CONFLICT(id) DO NOTHING"));
+  }
+  for (const race of demoRaces(now)) {
+    const fields = {
+      club_id: race.clubId,
+      site_id: race.siteId,
+      name: race.name,
+      sport: race.sport,
+      start_time: race.startTime,
+      timezone: race.timezone,
+      location: race.location,
+      visibility: "public",
+    };
+    // Demo races move forward once their date has passed, so the demo always has an upcoming race.
+    statements.push(
+      insert(
+        "races",
+        { id: race.id, ...fields, created_at: now, field_mtimes: mtimes(fields) },
+        `ON CONFLICT(id) DO UPDATE SET start_time = excluded.start_time WHERE races.start_time < ${now}`,
+      ),
+    );
+  }
+  return statements.join("\n");
+}
+
+export async function seedLocal(persistTo?: string): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "startline-seed-"));
+  const file = path.join(dir, "seed.sql");
+  try {
+    writeFileSync(file, await buildSeedSql(Date.now()));
+    const args = ["d1", "execute", "DB", "--local", "--file", file];
+    if (persistTo) args.push("--persist-to", persistTo);
+    execFileSync(wranglerBin, args, { cwd: root, env: wranglerEnv({ CI: "true" }), stdio: ["ignore", "ignore", "inherit"] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await seedLocal(process.argv[2]);
+  console.log("Demo data is in place.");
+}

@@ -1,0 +1,48 @@
+// `npm start`: migrate the local D1, seed the demo, build, and run the Worker with wrangler dev on 127.0.0.1:8787.
+import { execFileSync, spawn } from "node:child_process";
+import path from "node:path";
+import { demoUsers } from "./demo-data";
+import { migrateLocal } from "./migrate-local.mjs";
+import { seedLocal } from "./seed";
+import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
+
+const port = process.env.PORT ?? "8787";
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+
+console.log("Applying D1 migrations to the local database…");
+migrateLocal();
+console.log("Seeding the demo club, site, race and users…");
+await seedLocal();
+console.log("Building…");
+execFileSync(bin("remix"), ["vite:build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+
+const banner = [
+  "",
+  "Startline is running locally:",
+  `  Main site          http://localhost:${port}/`,
+  `  Demo club site     http://demo.localhost:${port}/`,
+  `  Second club site   http://trail.localhost:${port}/`,
+  `  Super-admin        http://admin.localhost:${port}/`,
+  "",
+  "Demo sign-ins:",
+  ...demoUsers.map((u) => `  ${u.description.padEnd(32)} ${u.email} / ${u.password}`),
+  "",
+  "Press Ctrl+C to stop.",
+  "",
+].join("\n");
+
+const child = spawn(wranglerBin, ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--show-interactive-dev-session=false"], {
+  cwd: root,
+  env: wranglerEnv(),
+  stdio: ["ignore", "pipe", "inherit"],
+});
+let shown = false;
+child.stdout.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  if (!shown && /Ready on/.test(String(chunk))) {
+    shown = true;
+    console.log(banner);
+  }
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+child.on("exit", (code) => process.exit(code ?? 0));

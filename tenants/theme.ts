@@ -1,0 +1,36 @@
+import { siteConfigSchema, type ParsedSiteConfig } from "../schema/wire/site-config";
+
+export interface Theme {
+  name: string;
+  tagline?: string;
+  logoUrl?: string;
+  colours: ParsedSiteConfig["colours"];
+}
+
+/** The platform's own look, used on the main and super-admin hosts. */
+export const platformTheme: Theme = {
+  name: "Startline",
+  tagline: "Registration, timing and results for sports clubs and race organisers",
+  colours: { primary: "#0f766e", accent: "#f97316", background: "#ffffff", text: "#111827" },
+};
+
+/**
+ * A site's theme from its stored config. A config that no longer parses falls back to the platform colours
+ * under the site's hostname rather than failing the whole site.
+ */
+export function themeFromSiteConfig(config: unknown, hostname: string): Theme {
+  const parsed = siteConfigSchema.safeParse(config);
+  if (!parsed.success) return { ...platformTheme, name: hostname, tagline: undefined };
+  const { name, tagline, logoUrl, colours } = parsed.data;
+  return { name, tagline, logoUrl, colours };
+}
+
+/** CSS custom properties for a theme, set on the page root. */
+export function themeStyleVariables(theme: Theme): Record<string, string> {
+  return {
+    "--colour-primary": theme.colours.primary,
+    "--colour-accent": theme.colours.accent,
+    "--colour-background": theme.colours.background,
+    "--colour-text": theme.colours.text,
+  };
+}

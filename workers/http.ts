@@ -1,0 +1,26 @@
+/** Small response helpers shared by the Worker's own API handlers. */
+
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** The answer for a path under an API mount that names no endpoint. */
+export function apiNotFound(pathname: string): Response {
+  return json({ error: "not_found", message: `No such endpoint: ${pathname}` }, { status: 404 });
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Headers every response carries, whichever part of the Worker made it. */
+export function withSecurityHeaders(response: Response): Response {
+  // A 101 WebSocket upgrade must be returned as it is.
+  if (response.status === 101) return response;
+  const secured = new Response(response.body, response);
+  secured.headers.set("X-Content-Type-Options", "nosniff");
+  secured.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  return secured;
+}

@@ -1,0 +1,13 @@
+// `remix-server-build` is an alias (wrangler.toml [alias], vitest config) for the Remix server bundle in build/server.
+declare module "remix-server-build" {
+  import type { ServerBuild } from "@remix-run/cloudflare";
+  export const mode: ServerBuild["mode"];
+  export const entry: ServerBuild["entry"];
+  export const routes: ServerBuild["routes"];
+  export const assets: ServerBuild["assets"];
+  export const basename: ServerBuild["basename"];
+  export const publicPath: ServerBuild["publicPath"];
+  export const assetsBuildDirectory: ServerBuild["assetsBuildDirectory"];
+  export const future: ServerBuild["future"];
+  export const isSpaMode: ServerBuild["isSpaMode"];
+}
