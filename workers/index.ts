@@ -35,7 +35,7 @@ export default {
     return withSecurityHeaders(response);
   },
 
-  async queue(batch, env) {
+  async queue(batch, env, _ctx) {
     const db = openDb(env.DB);
     for (const message of batch.messages) {
       const parsed = mailMessageSchema.safeParse(message.body);

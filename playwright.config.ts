@@ -1,0 +1,40 @@
+import { defineConfig, devices } from "@playwright/test";
+
+export const E2E_PORT = 8799;
+
+// Debian's Chromium, never a downloaded browser (stack.md). The resolver rules keep it off the network.
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost",
+];
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  use: {
+    trace: "retain-on-failure",
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: "phone", use: { ...devices["Pixel 7"], channel: undefined }, grep: /@phone/ },
+  ],
+  webServer: {
+    command: `node_modules/.bin/tsx scripts/serve-test.ts ${E2E_PORT} .wrangler/e2e-state`,
+    url: `http://127.0.0.1:${E2E_PORT}/favicon.ico`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});

@@ -1,0 +1,91 @@
+// `npm test`: every check in order: typecheck, lint, build, unit tests (Node), integration tests (workerd),
+// browser tests (Debian's Chromium against the built Worker). Ends with one line of counts.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { root, wranglerEnv } from "./wrangler-env.mjs";
+
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const results = path.join(root, "test-results");
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+function run(label, command, args, env = wranglerEnv()) {
+  console.log(`\n▶ ${label}`);
+  const started = Date.now();
+  const { status } = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
+  console.log(`${status === 0 ? "✔" : "✘"} ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return status === 0;
+}
+
+function ensureChromium() {
+  if (existsSync(chromium)) return true;
+  console.log(`\n▶ Installing Debian's Chromium (${chromium} is missing)`);
+  const asRoot = process.getuid?.() === 0 ? [] : ["sudo"];
+  const apt = (args) => spawnSync(asRoot[0] ?? "apt-get", asRoot.length ? ["apt-get", ...args] : args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  apt(["update"]);
+  apt(["install", "-y", "--no-install-recommends", "chromium"]);
+  return existsSync(chromium);
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+const counts = { passed: 0, failed: 0 };
+const failures = [];
+const check = (label, ok) => {
+  if (!ok) failures.push(label);
+};
+const addVitest = (label, ok, file) => {
+  const report = readJson(file);
+  if (!report) {
+    failures.push(`${label} (no report)`);
+    counts.failed += 1;
+    return;
+  }
+  counts.passed += report.numPassedTests;
+  counts.failed += report.numFailedTests;
+  if (!ok || report.numFailedTests > 0 || report.numTotalTests === 0) failures.push(label);
+};
+
+check("typecheck", run("Typecheck", bin("tsc"), ["--noEmit"]));
+check("lint", run("Lint", bin("eslint"), [".", "--max-warnings=0"]));
+const built = run("Build", bin("remix"), ["vite:build", "--logLevel", "warn"]);
+check("build", built);
+
+const unitReport = path.join(results, "unit.json");
+addVitest("unit tests", run("Unit tests", bin("vitest"), ["run", "--config", "vitest.unit.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${unitReport}`]), unitReport);
+
+if (built) {
+  const workersReport = path.join(results, "workers.json");
+  addVitest(
+    "integration tests",
+    run("Integration tests (workerd)", bin("vitest"), ["run", "--config", "vitest.workers.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${workersReport}`]),
+    workersReport,
+  );
+
+  if (ensureChromium()) {
+    const ok = run("Browser tests (Chromium)", bin("playwright"), ["test"], wranglerEnv({ CHROMIUM_PATH: chromium }));
+    const report = readJson(path.join(results, "e2e.json"));
+    const stats = report?.stats;
+    if (stats) {
+      counts.passed += stats.expected + stats.flaky;
+      counts.failed += stats.unexpected;
+    }
+    if (!ok || !stats || stats.unexpected > 0 || stats.expected === 0) failures.push("browser tests");
+  } else {
+    failures.push("browser tests (Chromium could not be installed)");
+  }
+}
+
+console.log("");
+if (failures.length) console.log(`Failed: ${failures.join(", ")}`);
+console.log(`tests: ${counts.passed} passed, ${counts.failed} failed`);
+process.exit(failures.length ? 1 : 0);

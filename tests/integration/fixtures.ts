@@ -1,0 +1,35 @@
+import { initialMtimes } from "../../core/entity/field-mtimes";
+import { clubs, races, sites, type Db } from "../../schema/d1";
+import type { SiteConfig } from "../../schema/wire/site-config";
+
+const DAY_MS = 86_400_000;
+
+/** A whitelabel site with its club and one race, each with fresh ids. */
+export async function createSiteWithRace(
+  db: Db,
+  options: { hostname: string; siteName: string; raceName: string; colours?: SiteConfig["colours"]; startInDays?: number; visibility?: "public" | "unlisted" | "private" },
+) {
+  const now = Date.now();
+  const site = { id: crypto.randomUUID(), hostname: options.hostname, config: { name: options.siteName, colours: options.colours } };
+  await db.insert(sites).values({ ...site, fieldMtimes: initialMtimes(site, now) });
+  const club = { id: crypto.randomUUID(), name: `${options.siteName} Club`, siteId: site.id };
+  await db.insert(clubs).values({ ...club, fieldMtimes: initialMtimes(club, now) });
+  const race = {
+    id: crypto.randomUUID(),
+    clubId: club.id,
+    siteId: site.id,
+    name: options.raceName,
+    startTime: now + (options.startInDays ?? 7) * DAY_MS,
+    timezone: "America/Toronto",
+    visibility: options.visibility ?? "public",
+  };
+  await db.insert(races).values({ ...race, fieldMtimes: initialMtimes(race, now) });
+  return { site, club, race };
+}
+
+/** Fetches a path from the Worker as a browser on `host` would. */
+export function hostRequest(host: string, path: string, init: RequestInit = {}): Request {
+  const headers = new Headers(init.headers);
+  headers.set("Host", host);
+  return new Request(`http://${host}${path}`, { ...init, headers });
+}

@@ -1,0 +1,105 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { openDb } from "../../schema/d1";
+import { raceServerMessageSchema, type RaceServerMessage } from "../../schema/wire/race-socket";
+import { createSiteWithRace, hostRequest } from "./fixtures";
+
+const worker = exports.default;
+
+function identity(id = crypto.randomUUID()) {
+  return { id, clubId: crypto.randomUUID(), name: "Storage Test Race", startTime: 1_800_000_000_000, timezone: "America/Toronto" };
+}
+
+/** Opens a race socket through the Worker and collects the frames it receives. */
+async function connect(host: string, raceId: string) {
+  const response = await worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/socket`, { headers: { Upgrade: "websocket" } }));
+  expect(response.status).toBe(101);
+  const socket = response.webSocket!;
+  const frames: RaceServerMessage[] = [];
+  const waiters: (() => void)[] = [];
+  socket.addEventListener("message", (event) => {
+    frames.push(raceServerMessageSchema.parse(JSON.parse(String(event.data))));
+    waiters.splice(0).forEach((wake) => wake());
+  });
+  socket.accept();
+  const next = async (count: number) => {
+    while (frames.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    return frames[count - 1]!;
+  };
+  return { socket, frames, next };
+}
+
+describe("RaceRoom storage", () => {
+  it("runs its own migrations when it starts", async () => {
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
+    expect(await stub.storageVersion()).toBe(1);
+    const tables = await runInDurableObject(stub, (_instance, state) =>
+      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((r) => r.name),
+    );
+    expect(tables).toContain("race_setup");
+    expect(tables).toContain("_race_migrations");
+  });
+
+  it("keeps the first race it is opened for", async () => {
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
+    expect(await stub.getSetup()).toBeNull();
+    const first = identity();
+    await stub.open(first);
+    const again = await stub.open({ ...first, name: "Renamed" });
+    expect(again.name).toBe("Storage Test Race");
+    const stored = await runInDurableObject(stub, (_instance, state) =>
+      state.storage.sql.exec<{ name: string; field_mtimes: string }>("SELECT name, field_mtimes FROM race_setup").one(),
+    );
+    expect(stored.name).toBe("Storage Test Race");
+    expect(Object.keys(JSON.parse(stored.field_mtimes))).toEqual(["club_id", "name", "start_time", "timezone"]);
+  });
+
+  it("refuses an identity that is not a race", async () => {
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
+    const refused = await runInDurableObject(stub, (instance) => instance.open({ ...identity(), id: "not-a-uuid" }).then(() => "opened", () => "refused"));
+    expect(refused).toBe("refused");
+    expect(await stub.getSetup()).toBeNull();
+  });
+});
+
+describe("race sockets", () => {
+  it("says hello first, then answers pings and requests", async () => {
+    const { race } = await createSiteWithRace(openDb(env.DB), { hostname: "live.localhost", siteName: "Live", raceName: "Live Race" });
+    const { socket, next } = await connect("live.localhost", race.id);
+    const hello = await next(1);
+    expect(hello).toMatchObject({ type: "hello", race_id: race.id, name: "Live Race", connections: 1 });
+    socket.send(JSON.stringify({ type: "ping" }));
+    expect(await next(2)).toEqual({ type: "pong" });
+    socket.send(JSON.stringify({ type: "info" }));
+    expect(await next(3)).toEqual({ type: "info", race_id: race.id, connections: 1 });
+    socket.send("not json");
+    expect(await next(4)).toEqual({ type: "error", message: "Messages must be JSON" });
+    socket.send(JSON.stringify({ type: "crossing", bib: 7 }));
+    expect(await next(5)).toEqual({ type: "error", message: "Unknown message" });
+    socket.close(1000, "done");
+  });
+
+  it("counts every spectator connected to the race", async () => {
+    const { race } = await createSiteWithRace(openDb(env.DB), { hostname: "crowd.localhost", siteName: "Crowd", raceName: "Crowd Race" });
+    const first = await connect("crowd.localhost", race.id);
+    await first.next(1);
+    const second = await connect("crowd.localhost", race.id);
+    expect(await second.next(1)).toMatchObject({ type: "hello", connections: 2 });
+    first.socket.close(1000);
+    second.socket.close(1000);
+  });
+
+  it("opens no socket for a race of another site, a private race, or a plain request", async () => {
+    const db = openDb(env.DB);
+    const mine = await createSiteWithRace(db, { hostname: "mine.localhost", siteName: "Mine", raceName: "Mine" });
+    await createSiteWithRace(db, { hostname: "yours.localhost", siteName: "Yours", raceName: "Yours" });
+    const hidden = await createSiteWithRace(db, { hostname: "hidden.localhost", siteName: "Hidden", raceName: "Hidden", visibility: "private" });
+    const crossSite = await worker.fetch(hostRequest("yours.localhost", `/timing-api/races/${mine.race.id}/socket`, { headers: { Upgrade: "websocket" } }));
+    expect(crossSite.status).toBe(404);
+    const privateRace = await worker.fetch(hostRequest("hidden.localhost", `/timing-api/races/${hidden.race.id}/socket`, { headers: { Upgrade: "websocket" } }));
+    expect(privateRace.status).toBe(404);
+    const plain = await worker.fetch(hostRequest("mine.localhost", `/timing-api/races/${mine.race.id}/socket`));
+    expect(plain.status).toBe(426);
+  });
+});

@@ -1,0 +1,31 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Integration tests inside workerd: the real Worker entry, D1 through the real migrations, the RaceRoom.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "schema/migrations/d1"));
+  return {
+    plugins: [
+      cloudflareTest({
+        main: "./workers/index.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations },
+        },
+      }),
+    ],
+    resolve: {
+      alias: { "remix-server-build": path.join(import.meta.dirname, "build/server/index.js") },
+    },
+    test: {
+      include: ["tests/integration/**/*.test.ts"],
+      setupFiles: ["./tests/integration/apply-migrations.ts"],
+      deps: {
+        optimizer: {
+          ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime"] },
+        },
+      },
+    },
+  };
+});
