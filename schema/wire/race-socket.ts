@@ -1,4 +1,5 @@
-import { z } from "zod";
+// zod/mini: these schemas are parsed in the browser too, where full zod would triple the page's JS.
+import * as z from "zod/mini";
 
 /** Frames a spectator or timer sends on a race socket. Plain pings are answered without waking the object. */
 export const raceClientMessageSchema = z.discriminatedUnion("type", [
@@ -7,27 +8,23 @@ export const raceClientMessageSchema = z.discriminatedUnion("type", [
 ]);
 export type RaceClientMessage = z.infer<typeof raceClientMessageSchema>;
 
+const count = z.int().check(z.nonnegative());
+
 /** Frames a RaceRoom sends. `hello` arrives first on every connection. */
 export const raceServerMessageSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("hello"),
-    race_id: z.string(),
-    name: z.string(),
-    server_time: z.number(),
-    connections: z.number().int().nonnegative(),
-  }),
+  z.object({ type: z.literal("hello"), race_id: z.string(), name: z.string(), server_time: z.number(), connections: count }),
   z.object({ type: z.literal("pong") }),
-  z.object({ type: z.literal("info"), race_id: z.string(), connections: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("info"), race_id: z.string(), connections: count }),
   z.object({ type: z.literal("error"), message: z.string() }),
 ]);
 export type RaceServerMessage = z.infer<typeof raceServerMessageSchema>;
 
 /** What the Worker tells a RaceRoom about its race from the D1 catalogue row. */
 export const raceIdentitySchema = z.object({
-  id: z.string().uuid(),
+  id: z.uuid(),
   clubId: z.string(),
-  name: z.string().min(1),
-  startTime: z.number().int(),
-  timezone: z.string().min(1),
+  name: z.string().check(z.minLength(1)),
+  startTime: z.int(),
+  timezone: z.string().check(z.minLength(1)),
 });
 export type RaceIdentity = z.infer<typeof raceIdentitySchema>;
