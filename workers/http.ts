@@ -16,10 +16,14 @@ export function escapeHtml(text: string): string {
 }
 
 /** Headers every response carries, whichever part of the Worker made it. */
-export function withSecurityHeaders(response: Response): Response {
+export function withSecurityHeaders(response: Response, sessionCookie: string | null = null): Response {
   // A 101 WebSocket upgrade must be returned as it is.
   if (response.status === 101) return response;
   const secured = new Response(response.body, response);
+  // A renewed or cleared session cookie rides on any response, unless the handler set the session itself.
+  if (sessionCookie && !secured.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookie.split("=")[0]}=`))) {
+    secured.headers.append("Set-Cookie", sessionCookie);
+  }
   secured.headers.set("X-Content-Type-Options", "nosniff");
   secured.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   return secured;

@@ -5,6 +5,8 @@ import { mailMessageSchema } from "../schema/wire/mail";
 import { hostConfigFromEnv, resolveTenant } from "../tenants/resolve";
 import { normaliseHostname } from "../tenants/host";
 import { handleAuthApi } from "./auth";
+import { isCrossSiteRequest } from "./auth/csrf";
+import { loadRequestSession } from "./auth/request-session";
 import { handleDataApi } from "./data-api";
 import { escapeHtml, withSecurityHeaders } from "./http";
 import { deliverMail } from "./mail/mailer";
@@ -28,11 +30,16 @@ export default {
     const hostHeader = request.headers.get("Host") ?? new URL(request.url).host;
     const tenant = await resolveTenant(db, hostHeader, hostConfigFromEnv(env));
     if (!tenant) return withSecurityHeaders(unknownHostPage(normaliseHostname(hostHeader) ?? hostHeader));
-    const context: RequestContext = { env, tenant, db, ctx };
+    if (await isCrossSiteRequest(request, env, tenant, db)) {
+      return withSecurityHeaders(new Response("Cross-site request refused", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
+    }
+    const now = Date.now();
+    const { session, setCookie } = await loadRequestSession(request, db, tenant, now);
+    const context: RequestContext = { env, tenant, session, db, ctx, now };
     const { pathname } = new URL(request.url);
     const mount = apiMounts.find((m) => pathname.startsWith(m.prefix));
-    const response = mount ? await mount.handle(request, context) : await handleRemix(request, { env, tenant, ctx });
-    return withSecurityHeaders(response);
+    const response = mount ? await mount.handle(request, context) : await handleRemix(request, { env, tenant, ctx, session, now });
+    return withSecurityHeaders(response, setCookie);
   },
 
   async queue(batch, env, _ctx) {

@@ -1,11 +1,13 @@
 import { drizzle } from "drizzle-orm/d1";
+import * as auth from "./auth";
 import * as tables from "./tables";
 
+export * from "./auth";
 export * from "./tables";
 
 /** The platform database; created per request from the binding, never at module scope. */
 export function openDb(d1: D1Database) {
-  return drizzle(d1, { schema: tables });
+  return drizzle(d1, { schema: { ...tables, ...auth } });
 }
 
 export type Db = ReturnType<typeof openDb>;

@@ -1,7 +1,264 @@
-import { apiNotFound } from "../http";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { eq } from "drizzle-orm";
+import type { z } from "zod";
+import { authMessages } from "../../core/auth/messages";
+import { newPasswordProblem } from "../../core/auth/password-policy";
+import { safeGoto } from "../../core/auth/goto";
+import { roles } from "../../schema/d1";
+import {
+  checkPasswordSchema,
+  createAttemptSchema,
+  loginFormSchema,
+  mailSchema,
+  passkeyAuthenticateBeginSchema,
+  passkeyAuthenticateCompleteSchema,
+  passkeyDeleteSchema,
+  passkeyRegisterBeginSchema,
+  passkeyRegisterCompleteSchema,
+  setPasswordSchema,
+  signupSchema,
+  verifyAttemptSchema,
+} from "../../schema/wire/auth";
+import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
+import { createAttempt, getAttemptByToken, resetPassword, sendAttemptMail, setPasswordForUser, verifyAttempt, type AuthDeps, type VerifyReply } from "./attempts";
+import { readBody } from "./body";
+import { clearCookie, cookieNames, readCookie, serializeCookie } from "./cookies";
+import { clientKeyOf } from "./failures";
+import { defaultSignedInPath, originOf } from "./hosts";
+import {
+  beginPasskeyAuthentication,
+  beginPasskeyRegistration,
+  completePasskeyAuthentication,
+  completePasskeyRegistration,
+  deletePasskey,
+  listPasskeys,
+  mayRegisterPasskey,
+} from "./passkeys";
+import { sessionCookie } from "./request-session";
+import { claimSession, deleteSession, setActiveRole } from "./sessions";
+import { signUp } from "./signup";
 
-/** Mount point of the sign-in API (`/_auth/*`); the accounts issue adds its endpoints here. */
-export async function handleAuthApi(request: Request, _context: RequestContext): Promise<Response> {
-  return apiNotFound(new URL(request.url).pathname);
+type Handler = (request: Request, context: RequestContext, deps: AuthDeps) => Promise<Response>;
+
+const ATTEMPT_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
+
+function badRequest(error: z.ZodError | string): Response {
+  const message = typeof error === "string" ? error : (error.issues[0]?.message ?? "Invalid request");
+  return json({ error: message }, { status: 400 });
 }
+
+function unauthorized(): Response {
+  return json({ error: authMessages.unauthorized }, { status: 401 });
+}
+
+/** GET /_auth/session: whether this browser is signed in here, and as whom. DELETE signs it out. */
+const session: Handler = async (request, { session, db }) => {
+  if (request.method === "DELETE") {
+    if (session) await deleteSession(db, session.id);
+    return json({ valid: false }, { headers: { "Set-Cookie": clearCookie(cookieNames.session) } });
+  }
+  if (!session) return json({ valid: false, session: null, user: null });
+  return json({
+    valid: true,
+    session: { id: session.id, host: session.host, expires_at: session.expiresAt, active_role: session.activeRoleId },
+    user: { uuid: session.user.id, name: session.user.name, email: session.user.email, emoji: session.user.emoji },
+  });
+};
+
+/** GET /_auth/check: whether the calling page's origin may use this host's sign-in (first-party only until apps arrive). */
+const check: Handler = async (request, { env, tenant, session }) => {
+  const origin = request.headers.get("Origin") ?? request.headers.get("X-Client-Origin");
+  if (origin !== originOf(env, tenant.hostname)) return json({ valid: false, client_id: null, error: authMessages.couldNotVerifyConnection });
+  return json({ valid: Boolean(session), client_id: null, error: session ? null : authMessages.unauthorized });
+};
+
+/** POST /_auth/attempt creates an attempt; GET /_auth/attempt?token returns the last one. */
+const attempt: Handler = async (request, context, deps) => {
+  if (request.method === "GET") {
+    const token = new URL(request.url).searchParams.get("token") ?? readCookie(request, cookieNames.attempt);
+    const found = token ? await getAttemptByToken(context.db, token) : null;
+    return found ? json(found) : json({ error: authMessages.failedToGetAttempt }, { status: 404 });
+  }
+  const parsed = createAttemptSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const created = await createAttempt(deps, parsed.data);
+  if (!created.ok) return json({ error: created.message }, { status: created.status });
+  const { ok: _ok, ...reply } = created;
+  return json(reply, { headers: { "Set-Cookie": serializeCookie(cookieNames.attempt, created.token, ATTEMPT_COOKIE_MAX_AGE_S) } });
+};
+
+async function verifyFromBody(request: Request, context: RequestContext, deps: AuthDeps): Promise<VerifyReply | Response> {
+  const parsed = verifyAttemptSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const { verify } = parsed.data;
+  if ("session" in verify) {
+    // Proof by session: the signed-in user on this host must be the attempt's user.
+    const found = await deps.db.query.signInAttempts.findFirst({ where: (a, { eq: equal }) => equal(a.id, parsed.data.attempt_id) });
+    if (!context.session || !found || found.userId !== context.session.user.id) return unauthorized();
+    return verifyAttempt(deps, parsed.data.attempt_id, { session: context.session.id });
+  }
+  return verifyAttempt(deps, parsed.data.attempt_id, verify);
+}
+
+/** POST /_auth/attempt/verify (the sign-in app): one verification step; the reply of section 7. */
+const verifyStep: Handler = async (request, context, deps) => {
+  const reply = await verifyFromBody(request, context, deps);
+  if (reply instanceof Response) return reply;
+  return json(reply, { status: reply.status === "failed" ? 401 : 200 });
+};
+
+/** POST /_auth/verify (the data-service client): the same step, answered as a two-element array. */
+const verifyForClient: Handler = async (request, context, deps) => {
+  const reply = await verifyFromBody(request, context, deps);
+  if (reply instanceof Response) return reply;
+  return json([reply, { attempt_id: null, status: reply.status }], { status: reply.status === "failed" ? 401 : 200 });
+};
+
+/** POST /_auth/mail {email, attempt_id}: sends the attempt's sign-in or reset link. */
+const mail: Handler = async (request, _context, deps) => {
+  const parsed = mailSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const sent = await sendAttemptMail(deps, parsed.data.attempt_id, parsed.data.email);
+  return sent.ok ? json({ sent: true }) : json({ error: sent.message }, { status: sent.status });
+};
+
+/** POST /_auth/set_password {password, token}: with a reset link's token, or for the signed-in user. */
+const setPassword: Handler = async (request, context, deps) => {
+  const parsed = setPasswordSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  if (parsed.data.token) {
+    const reply = await resetPassword(deps, parsed.data.token, parsed.data.email ?? null, parsed.data.password);
+    if ("ok" in reply) return json({ error: reply.message }, { status: reply.status });
+    return json(reply);
+  }
+  if (!context.session) return unauthorized();
+  const done = await setPasswordForUser(deps, context.session.user.id, parsed.data.password);
+  return done.ok ? json({ valid: true }) : json({ error: done.message }, { status: done.status });
+};
+
+/** POST /_auth/reset/check {password}: whether a new password is allowed, and why not. */
+const resetCheck: Handler = async (request) => {
+  const parsed = checkPasswordSchema.safeParse(await readBody(request));
+  if (!parsed.success) return json({ valid: false, reason: authMessages.errorCheckingPassword }, { status: 400 });
+  const reason = newPasswordProblem(parsed.data.password);
+  return json({ valid: reason === null, reason });
+};
+
+/**
+ * POST {host}/_auth/login {token, role}: turns a verified sign-in's token into this host's session cookie
+ * (once), optionally narrowed to one of the user's roles, then goes to goto.
+ */
+const login: Handler = async (request, context) => {
+  const parsed = loginFormSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const { db, tenant, now } = context;
+  const claimed = await claimSession(db, parsed.data.token, tenant.hostname, now);
+  if (!claimed) return json({ error: authMessages.failedToCompleteLogin }, { status: 401 });
+  if (parsed.data.role) {
+    const role = await db.query.roles.findFirst({ where: eq(roles.id, parsed.data.role) });
+    if (!role || role.userId !== claimed.user.id) {
+      await deleteSession(db, claimed.id);
+      return json({ error: authMessages.errorCompletingSwitch }, { status: 403 });
+    }
+    await setActiveRole(db, claimed.id, role.id);
+  }
+  const goto = safeGoto(parsed.data.goto, [tenant.hostname]) ?? defaultSignedInPath(tenant);
+  const headers = new Headers({ Location: goto });
+  headers.append("Set-Cookie", sessionCookie(parsed.data.token));
+  return new Response(null, { status: 303, headers });
+};
+
+const passkeyRegisterBegin: Handler = async (request, context, deps) => {
+  const parsed = passkeyRegisterBeginSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
+  if (!(await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { sessionUserId: context.session?.user.id, attemptToken }))) return unauthorized();
+  const begun = await beginPasskeyRegistration(deps, parsed.data.user_id);
+  return begun.ok ? json(begun.options) : json({ error: begun.message }, { status: begun.status });
+};
+
+const passkeyRegisterComplete: Handler = async (request, context, deps) => {
+  const parsed = passkeyRegisterCompleteSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
+  if (!(await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { sessionUserId: context.session?.user.id, attemptToken }))) return unauthorized();
+  const done = await completePasskeyRegistration(deps, parsed.data.user_id, parsed.data.credential as unknown as RegistrationResponseJSON);
+  if (!done.ok) return json({ verified: false, error: done.message }, { status: done.status });
+  const found = attemptToken ? await getAttemptByToken(deps.db, attemptToken) : null;
+  return json({ verified: true, host: found?.host ?? context.tenant.hostname, goto: found?.goto ?? null });
+};
+
+const passkeyAuthenticateBegin: Handler = async (request, _context, deps) => {
+  const parsed = passkeyAuthenticateBeginSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const begun = await beginPasskeyAuthentication(deps, parsed.data.user_id ?? null);
+  return begun.ok ? json(begun.options) : json({ error: begun.message }, { status: begun.status });
+};
+
+/** The reply is a list whose first element has the status (spec); a passkey sign-in clears the offer's skip cookie. */
+const passkeyAuthenticateComplete: Handler = async (request, _context, deps) => {
+  const parsed = passkeyAuthenticateCompleteSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const done = await completePasskeyAuthentication(deps, parsed.data.credential as unknown as AuthenticationResponseJSON, parsed.data.goto ?? null);
+  if (!done.ok) return json([{ status: "failed", message: done.message }], { status: done.status });
+  const headers = new Headers();
+  headers.append("Set-Cookie", clearCookie(cookieNames.passkeySkip));
+  headers.append("Set-Cookie", serializeCookie(cookieNames.attempt, done.attemptToken, ATTEMPT_COOKIE_MAX_AGE_S));
+  return json([done.reply], { headers });
+};
+
+/** GET lists the signed-in user's passkeys; DELETE removes one. Only for the user's own account. */
+const passkeyCredentials: Handler = async (request, context) => {
+  if (!context.session) return unauthorized();
+  if (request.method === "GET") {
+    const userId = new URL(request.url).searchParams.get("user_id") ?? context.session.user.id;
+    if (userId !== context.session.user.id) return json({ error: authMessages.failedToGetPasskeys }, { status: 403 });
+    return json(await listPasskeys(context.db, userId));
+  }
+  const parsed = passkeyDeleteSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  if (parsed.data.user_id !== context.session.user.id || !(await deletePasskey(context.db, parsed.data.user_id, parsed.data.passkey_id))) {
+    return json({ error: authMessages.failedToDeletePasskey }, { status: 404 });
+  }
+  return json({ deleted: true });
+};
+
+/** POST /_auth/signup (form {email, name, phone}): a new administrator account and its first sign-in link. */
+const signup: Handler = async (request, _context, deps) => {
+  const parsed = signupSchema.safeParse(await readBody(request));
+  if (!parsed.success) return badRequest(parsed.error);
+  const done = await signUp(deps, parsed.data);
+  if (!done.ok) return json({ error: done.message }, { status: done.status });
+  return new Response(null, { status: 303, headers: { Location: "/welcome" } });
+};
+
+const routes: Record<string, Partial<Record<string, Handler>>> = {
+  "/_auth/session": { GET: session, DELETE: session },
+  "/_auth/check": { GET: check },
+  "/_auth/attempt": { GET: attempt, POST: attempt },
+  "/_auth/attempt/verify": { POST: verifyStep },
+  "/_auth/verify": { POST: verifyForClient },
+  "/_auth/mail": { POST: mail },
+  "/_auth/set_password": { POST: setPassword },
+  "/_auth/reset/check": { POST: resetCheck },
+  "/_auth/login": { POST: login },
+  "/_auth/signup": { POST: signup },
+  "/_auth/passkey/register/begin": { POST: passkeyRegisterBegin },
+  "/_auth/passkey/register/complete": { POST: passkeyRegisterComplete },
+  "/_auth/passkey/authenticate/begin": { POST: passkeyAuthenticateBegin },
+  "/_auth/passkey/authenticate/complete": { POST: passkeyAuthenticateComplete },
+  "/_auth/passkey/credentials": { GET: passkeyCredentials, DELETE: passkeyCredentials },
+};
+
+/** The sign-in API (`/_auth/*`, platform.md section 7). */
+export async function handleAuthApi(request: Request, context: RequestContext): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const methods = routes[pathname.replace(/\/$/, "")];
+  if (!methods) return apiNotFound(pathname);
+  const handler = methods[request.method];
+  if (!handler) return json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: Object.keys(methods).join(", ") } });
+  const deps: AuthDeps = { env: context.env, db: context.db, tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request) };
+  return handler(request, context, deps);
+}
+

@@ -28,3 +28,9 @@ export async function deliverMail(env: Env, db: Db, message: MailMessage): Promi
 export async function enqueueMail(env: Env, message: MailMessage): Promise<void> {
   await env.MAIL_QUEUE.send(message);
 }
+
+/** Sends now when mail is captured locally (so a link is readable at once), through the queue otherwise. */
+export async function sendMail(env: Env, db: Db, message: MailMessage): Promise<void> {
+  if (env.MAIL_MODE === "capture") await deliverMail(env, db, message);
+  else await enqueueMail(env, message);
+}

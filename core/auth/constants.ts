@@ -1,0 +1,21 @@
+/** Sign-in constants of platform.md section 9, and ours where the spec is silent (docs/decisions/0004). */
+export const LINK_VALID_MS = 10 * 60 * 1000;
+export const TOTP_DIGITS = 6;
+export const TOTP_PERIOD_SECONDS = 30;
+/** One step of clock drift either way. */
+export const TOTP_DRIFT_STEPS = 1;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSKEY_SKIP_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
+export const INVALID_PATH_REDIRECT_MS = 3_000;
+
+// Ours: a sliding 30-day session, renewed when less than half remains.
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_RENEW_BELOW_MS = SESSION_TTL_MS / 2;
+/** A session handed to another host must be claimed there quickly. */
+export const SESSION_HANDOFF_MS = 2 * 60 * 1000;
+export const ATTEMPT_TTL_MS = 30 * 60 * 1000;
+export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** Failed verifications allowed in one window, per user and per client. */
+export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+export const MAX_FAILURES_PER_USER = 10;
+export const MAX_FAILURES_PER_CLIENT = 50;

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/** Bodies of the /_auth/* endpoints (platform.md section 7), JSON or form-encoded. */
+
+const optionalText = z.string().trim().max(2000).optional().nullable();
+
+export const createAttemptSchema = z
+  .object({
+    email: z.string().trim().max(320).optional().nullable(),
+    user_id: z.string().max(64).optional().nullable(),
+    method: z.enum(["password", "link", "reset", "switch"]).optional(),
+    provider: z.enum(["password", "link", "reset", "switch"]).optional(),
+    goto: optionalText,
+    domain: optionalText,
+    role: optionalText,
+  })
+  .transform((b) => ({ email: b.email || null, userId: b.user_id || null, method: b.method ?? b.provider ?? "password", goto: b.goto ?? null, domain: b.domain ?? null, roleId: b.role ?? null }));
+
+export const verifyValueSchema = z.union([
+  z.object({ password: z.string().min(1).max(1000) }),
+  z.object({ totp: z.string().max(20) }),
+  z.object({ link: z.string().min(1).max(200) }),
+  z.object({ session: z.literal(true) }),
+]);
+
+export const verifyAttemptSchema = z.object({ attempt_id: z.string().uuid(), verify: verifyValueSchema });
+
+export const mailSchema = z.object({ email: z.string().trim().min(1).max(320), attempt_id: z.string().uuid() });
+
+export const setPasswordSchema = z.object({ password: z.string().max(1000), token: z.string().max(200).optional(), email: z.string().max(320).optional() });
+
+export const checkPasswordSchema = z.object({ password: z.string().max(1000) });
+
+export const loginFormSchema = z.object({ token: z.string().min(1).max(200), role: optionalText, goto: optionalText });
+
+export const signupSchema = z.object({
+  email: z.string().trim().max(320).refine((v) => v.includes("@"), "Enter an email address"),
+  name: z.string().trim().min(1, "Enter your name").max(200),
+  phone: z.string().trim().max(40).optional().nullable(),
+});
+
+export const passkeyRegisterBeginSchema = z.object({ user_id: z.string().max(64), attempt_token: z.string().max(200).optional().nullable() });
+export const passkeyRegisterCompleteSchema = passkeyRegisterBeginSchema.extend({ credential: z.record(z.string(), z.unknown()) });
+export const passkeyAuthenticateBeginSchema = z.object({ user_id: z.string().max(64).optional().nullable(), client: z.string().max(200).optional().nullable() });
+export const passkeyAuthenticateCompleteSchema = z.object({ credential: z.record(z.string(), z.unknown()), goto: optionalText });
+export const passkeyDeleteSchema = z.object({ passkey_id: z.string().min(1).max(1024), user_id: z.string().max(64) });

@@ -1,0 +1,66 @@
+import { env, exports } from "cloudflare:workers";
+import { desc } from "drizzle-orm";
+import { initialMtimes } from "../../core/entity/field-mtimes";
+import { capturedMail, openDb, roles, users } from "../../schema/d1";
+import { hashPassword } from "../../workers/auth/password";
+import { hostRequest } from "./fixtures";
+
+export const worker = exports.default;
+export const db = () => openDb(env.DB);
+
+/** A user with a password and, optionally, roles. */
+export async function createUserWithPassword(email: string, password: string | null, roleSpecs: { type: string; clubId?: string | null; scope?: string | null }[] = []) {
+  const id = crypto.randomUUID();
+  const fields = { email, name: `User ${email.split("@")[0]}`, passwordHash: password ? await hashPassword(password) : null };
+  await db().insert(users).values({ id, ...fields, fieldMtimes: initialMtimes(fields, Date.now()) });
+  const roleIds: string[] = [];
+  for (const spec of roleSpecs) {
+    const roleId = crypto.randomUUID();
+    roleIds.push(roleId);
+    await db().insert(roles).values({ id: roleId, userId: id, type: spec.type, clubId: spec.clubId ?? null, scope: spec.scope ?? null });
+  }
+  return { id, email, roleIds };
+}
+
+/** A same-origin browser request to an /_auth endpoint with a JSON body. */
+export function authPost(host: string, path: string, body: unknown, init: { cookie?: string; method?: string } = {}) {
+  const headers: Record<string, string> = { "Content-Type": "application/json", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin" };
+  if (init.cookie) headers.Cookie = init.cookie;
+  return worker.fetch(hostRequest(host, path, { method: init.method ?? "POST", headers, body: JSON.stringify(body) }));
+}
+
+export function formPost(host: string, path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return worker.fetch(
+    hostRequest(host, path, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin", ...headers },
+      body: new URLSearchParams(form).toString(),
+      redirect: "manual",
+    }),
+  );
+}
+
+/** The `name=value` of a Set-Cookie for `name` in a response, or null. */
+export function cookieFrom(response: Response, name: string): string | null {
+  const found = response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  return found ? found.split(";")[0]! : null;
+}
+
+export async function latestMailTo(email: string) {
+  const all = await db().select().from(capturedMail).orderBy(desc(capturedMail.createdAt));
+  return all.find((m) => m.to === email) ?? null;
+}
+
+/** The token and email of the link in a captured message. */
+export function linkIn(text: string): { url: URL; token: string; email: string } {
+  const url = new URL(/https?:\/\/\S+/.exec(text)![0]);
+  return { url, token: url.searchParams.get("token")!, email: url.searchParams.get("email")! };
+}
+
+/** Signs a user in by password on `host` and returns the session cookie. */
+export async function signIn(host: string, email: string, password: string): Promise<string> {
+  const attempt = await (await authPost(host, "/_auth/attempt", { email, method: "password" })).json<{ attempt_id: string }>();
+  const verified = await (await authPost(host, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password } })).json<{ token: string }>();
+  const login = await formPost(host, "/_auth/login", { token: verified.token });
+  return cookieFrom(login, "sl_session")!;
+}

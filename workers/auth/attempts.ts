@@ -1,0 +1,286 @@
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { ATTEMPT_TTL_MS, LINK_VALID_MS } from "../../core/auth/constants";
+import { safeGoto } from "../../core/auth/goto";
+import { authMessages } from "../../core/auth/messages";
+import { newPasswordProblem } from "../../core/auth/password-policy";
+import { normaliseTotpCode } from "../../core/auth/totp-code";
+import { signInAttempts, type Db } from "../../schema/d1";
+import type { Tenant } from "../../tenants/resolve";
+import { sendMail } from "../mail/mailer";
+import { hashPassword, verifyPassword } from "./password";
+import { hashToken, randomToken } from "./crypto";
+import { isLockedOut, recordFailure } from "./failures";
+import { originOf, resolveTargetHost } from "./hosts";
+import { createSession } from "./sessions";
+import { isTotpEnabled, verifyTotpCode } from "./totp";
+import { countPasskeys, findUserByEmail, findUserById, setUserPassword } from "./users";
+
+export type AttemptMethod = "password" | "link" | "reset" | "switch";
+
+export interface AuthDeps {
+  env: Env;
+  db: Db;
+  tenant: Tenant;
+  now: number;
+  clientKey: string;
+}
+
+export type Failure = { ok: false; status: number; message: string };
+const fail = (status: number, message: string): Failure => ({ ok: false, status, message });
+
+/** The reply to creating an attempt (spec: attempt_id, plus what the sign-in screen needs). */
+export interface AttemptCreated {
+  ok: true;
+  attempt_id: string;
+  token: string;
+  user_id: string;
+  name: string;
+  email: string;
+  emoji: string | null;
+  options: { password: boolean; passkeys: boolean };
+  host: string;
+  goto: string | null;
+}
+
+/** The reply to a verification (spec: status, token, message, user_id, verify list, prompt_passkey, host, goto). */
+export interface VerifyReply {
+  status: "verified" | "partial" | "failed" | "password_invalid";
+  token: string | null;
+  message: string;
+  user_id: string | null;
+  verify: string[];
+  prompt_passkey: boolean;
+  host: string | null;
+  goto: string | null;
+}
+
+const failed = (message: string, userId: string | null = null): VerifyReply => ({
+  status: "failed",
+  token: null,
+  message,
+  user_id: userId,
+  verify: [],
+  prompt_passkey: false,
+  host: null,
+  goto: null,
+});
+
+export async function createAttempt(
+  deps: AuthDeps,
+  input: { email?: string | null; userId?: string | null; method: AttemptMethod; goto?: string | null; domain?: string | null; roleId?: string | null },
+): Promise<AttemptCreated | Failure> {
+  const { db, env, tenant, now } = deps;
+  if (!input.email && !input.userId) return fail(400, authMessages.emailOrUserIdRequired);
+  const user = input.userId ? await findUserById(db, input.userId) : await findUserByEmail(db, input.email ?? "");
+  if (!user) return fail(404, authMessages.invalidEmail);
+  const host = await resolveTargetHost(db, env, tenant, input.domain);
+  if (!host) return fail(400, "That sign-in domain is not part of this site");
+  const goto = safeGoto(input.goto, [host]);
+  const token = randomToken();
+  const id = crypto.randomUUID();
+  await db.insert(signInAttempts).values({
+    id,
+    tokenHash: hashToken(token),
+    userId: user.id,
+    method: input.method,
+    status: "pending",
+    verifiedBy: [],
+    host,
+    goto,
+    roleId: input.roleId ?? null,
+    createdAt: now,
+    expiresAt: now + ATTEMPT_TTL_MS,
+  });
+  return {
+    ok: true,
+    attempt_id: id,
+    token,
+    user_id: user.id,
+    name: user.name,
+    email: user.email,
+    emoji: user.emoji,
+    options: { password: user.passwordHash !== null, passkeys: (await countPasskeys(db, user.id, host)) > 0 },
+    host,
+    goto,
+  };
+}
+
+/** The attempt a browser's stored attempt token names (spec: GET /_auth/attempt?token), expired or not. */
+export async function getAttemptByToken(db: Db, token: string) {
+  const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.tokenHash, hashToken(token)) });
+  if (!attempt) return null;
+  const user = await findUserById(db, attempt.userId);
+  if (!user) return null;
+  return {
+    attempt_id: attempt.id,
+    status: attempt.status,
+    method: attempt.method,
+    user_id: user.id,
+    name: user.name,
+    email: user.email,
+    emoji: user.emoji,
+    options: { password: user.passwordHash !== null, passkeys: (await countPasskeys(db, user.id, attempt.host)) > 0 },
+    verify: attempt.status === "partial" ? ["totp"] : [],
+    host: attempt.host,
+    goto: attempt.goto,
+    is_expired: attempt.expiresAt <= Date.now(),
+  };
+}
+
+export type VerifyInput = { password: string } | { totp: string } | { link: string } | { session: string } | { passkey: string };
+
+/**
+ * Verifies one step of an attempt. Password, emailed link, session or passkey is the first factor; when
+ * the user has two-factor on, the attempt is then partial until a code is given. Failures are counted per
+ * user and per client, and past the limit nothing is checked at all.
+ */
+export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: VerifyInput): Promise<VerifyReply> {
+  const { db, env, now, clientKey } = deps;
+  const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.id, attemptId) });
+  if (!attempt || attempt.expiresAt <= now || attempt.status === "failed" || attempt.status === "completed") return failed(authMessages.loginFailed);
+  const user = await findUserById(db, attempt.userId);
+  if (!user) return failed(authMessages.loginFailed);
+  if (await isLockedOut(db, user.id, clientKey, now)) return failed(authMessages.tooManyAttempts, user.id);
+
+  let passed: string;
+  if ("totp" in input) {
+    if (attempt.status !== "partial") return failed(authMessages.loginFailed, user.id);
+    const code = normaliseTotpCode(input.totp);
+    if (!code || !(await verifyTotpCode(env, db, user.id, code, now))) {
+      await recordFailure(db, user.id, clientKey, now);
+      return { ...failed(authMessages.incorrectCode, user.id), status: "partial", verify: ["totp"] };
+    }
+    passed = "totp";
+  } else {
+    if (attempt.status !== "pending") return failed(authMessages.loginFailed, user.id);
+    if ("password" in input) {
+      if (!user.passwordHash || !(await verifyPassword(input.password, user.passwordHash))) {
+        await recordFailure(db, user.id, clientKey, now);
+        return { ...failed(authMessages.incorrectPassword, user.id), status: "password_invalid" };
+      }
+      passed = "password";
+    } else if ("link" in input) {
+      if (!(await consumeLink(db, attempt.id, input.link, now))) return failed(authMessages.linkExpired, user.id);
+      passed = "link";
+    } else {
+      // Session and passkey proofs are checked by their callers before they reach here.
+      passed = "session" in input ? "session" : "passkey";
+    }
+  }
+
+  const verifiedBy = [...attempt.verifiedBy, passed];
+  // A passkey with user verification is already two factors; a session was already fully verified.
+  const needsCode = (passed === "password" || passed === "link") && (await isTotpEnabled(db, user.id));
+  if (needsCode) {
+    await db.update(signInAttempts).set({ status: "partial", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
+    return { status: "partial", token: null, message: "", user_id: user.id, verify: ["totp"], prompt_passkey: false, host: attempt.host, goto: attempt.goto };
+  }
+  await db.update(signInAttempts).set({ status: "verified", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
+  // The session is for the attempt's host; if that is another host, it is claimed there through /_auth/login.
+  const session = await createSession(db, user.id, attempt.host, now, false);
+  const hasPasskey = (await countPasskeys(db, user.id, attempt.host)) > 0;
+  return {
+    status: "verified",
+    token: session.token,
+    message: "",
+    user_id: user.id,
+    verify: [],
+    prompt_passkey: !hasPasskey && !verifiedBy.includes("passkey"),
+    host: attempt.host,
+    goto: attempt.goto,
+  };
+}
+
+/** Marks an emailed link used if it is this attempt's, unused and younger than 10 minutes. */
+async function consumeLink(db: Db, attemptId: string, linkToken: string, now: number): Promise<boolean> {
+  const used = await db
+    .update(signInAttempts)
+    .set({ linkUsedAt: now })
+    .where(
+      and(
+        eq(signInAttempts.id, attemptId),
+        eq(signInAttempts.linkTokenHash, hashToken(linkToken)),
+        isNull(signInAttempts.linkUsedAt),
+        gt(signInAttempts.linkSentAt, now - LINK_VALID_MS),
+      ),
+    )
+    .returning({ id: signInAttempts.id });
+  return used.length === 1;
+}
+
+/** The attempt an emailed link belongs to, when its email matches; used or expired links still resolve. */
+export async function findAttemptByLink(db: Db, linkToken: string, email: string | null) {
+  const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.linkTokenHash, hashToken(linkToken)) });
+  if (!attempt) return null;
+  const user = await findUserById(db, attempt.userId);
+  if (!user || (email !== null && user.email !== email.trim().toLowerCase())) return null;
+  return attempt;
+}
+
+/** Verifies a sign-in link from the email (spec: /login/link?email&token). */
+export async function verifyLink(deps: AuthDeps, linkToken: string, email: string): Promise<VerifyReply> {
+  const attempt = await findAttemptByLink(deps.db, linkToken, email);
+  // A used, stale or already-finished link gets the link's own message, not the generic failure.
+  const stale = !attempt || attempt.method === "reset" || attempt.linkUsedAt !== null || attempt.status !== "pending" || (attempt.linkSentAt ?? 0) <= deps.now - LINK_VALID_MS;
+  if (!attempt || stale) return failed(authMessages.linkExpired, attempt?.userId ?? null);
+  return verifyAttempt(deps, attempt.id, { link: linkToken });
+}
+
+/**
+ * Sends the attempt's email: a sign-in link, or for a reset attempt a password reset link. A reset link
+ * cannot be sent again while an earlier one for the same user is still valid.
+ */
+export async function sendAttemptMail(deps: AuthDeps, attemptId: string, email: string): Promise<{ ok: true } | Failure> {
+  const { db, env, now, tenant } = deps;
+  const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.id, attemptId) });
+  const user = attempt ? await findUserById(db, attempt.userId) : null;
+  if (!attempt || !user || user.email !== email.trim().toLowerCase()) return fail(404, authMessages.invalidEmail);
+  if (attempt.expiresAt <= now || (attempt.method !== "link" && attempt.method !== "reset")) return fail(400, authMessages.failedToSendLink);
+  if (attempt.method === "reset") {
+    const pending = await db.query.signInAttempts.findFirst({
+      where: and(eq(signInAttempts.userId, user.id), eq(signInAttempts.method, "reset"), isNull(signInAttempts.linkUsedAt), gt(signInAttempts.linkSentAt, now - LINK_VALID_MS)),
+      orderBy: desc(signInAttempts.linkSentAt),
+    });
+    if (pending) return fail(429, authMessages.resetNotYet);
+  }
+  const linkToken = randomToken();
+  await db.update(signInAttempts).set({ linkTokenHash: hashToken(linkToken), linkSentAt: now, linkUsedAt: null }).where(eq(signInAttempts.id, attempt.id));
+  const page = attempt.method === "reset" ? "/login/reset" : "/login/link";
+  const url = `${originOf(env, attempt.host)}${page}?email=${encodeURIComponent(user.email)}&token=${encodeURIComponent(linkToken)}`;
+  const site = tenant.theme.name;
+  const subject = attempt.method === "reset" ? `Reset your ${site} password` : `Your ${site} sign-in link`;
+  const purpose = attempt.method === "reset" ? "To choose a new password, open this link" : "To sign in, open this link";
+  const text = `Hello ${user.name},\n\n${purpose}:\n\n${url}\n\nIt is valid for only ten minutes and can be used only once. If you did not ask for it, ignore this message.\n`;
+  await sendMail(env, db, { to: user.email, subject, text });
+  return { ok: true };
+}
+
+/**
+ * Sets a new password with a reset link's token (spec: POST /_auth/set_password {password, token}), then
+ * continues the reset attempt as a sign-in verified by that link.
+ */
+export async function resetPassword(deps: AuthDeps, linkToken: string, email: string | null, password: string): Promise<VerifyReply | Failure> {
+  const problem = newPasswordProblem(password);
+  if (problem) return fail(400, problem);
+  const attempt = await findAttemptByLink(deps.db, linkToken, email);
+  if (!attempt || attempt.method !== "reset" || attempt.linkUsedAt !== null || (attempt.linkSentAt ?? 0) <= deps.now - LINK_VALID_MS) {
+    return fail(400, authMessages.linkNotVerified);
+  }
+  const reply = await verifyAttempt(deps, attempt.id, { link: linkToken });
+  if (reply.status === "failed") return fail(400, reply.message || authMessages.failedToResetPassword);
+  await setUserPassword(deps.db, attempt.userId, await hashPassword(password), deps.now);
+  return reply;
+}
+
+/** Sets the signed-in user's password (the account page; the session is the proof). */
+export async function setPasswordForUser(deps: AuthDeps, userId: string, password: string): Promise<{ ok: true } | Failure> {
+  const problem = newPasswordProblem(password);
+  if (problem) return fail(400, problem);
+  await setUserPassword(deps.db, userId, await hashPassword(password), deps.now);
+  return { ok: true };
+}
+
+/** Marks a verified attempt finished once its session has been handed over. */
+export async function completeAttempt(db: Db, attemptId: string): Promise<void> {
+  await db.update(signInAttempts).set({ status: "completed" }).where(eq(signInAttempts.id, attemptId));
+}

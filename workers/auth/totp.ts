@@ -1,0 +1,67 @@
+import { eq } from "drizzle-orm";
+import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
+import { createTOTPKeyURI, generateHOTP, verifyHOTP } from "@oslojs/otp";
+import { renderSVG } from "uqr";
+import { TOTP_DIGITS, TOTP_DRIFT_STEPS, TOTP_PERIOD_SECONDS } from "../../core/auth/constants";
+import { userTotp, type Db } from "../../schema/d1";
+import { decryptSecret, encryptSecret } from "./crypto";
+
+const SECRET_BYTES = 20;
+
+export interface TotpSetup {
+  /** The secret to type into an authenticator, in groups of four. */
+  typedSecret: string;
+  uri: string;
+  qrSvg: string;
+}
+
+/** Starts (or restarts) two-factor setup: a new secret, not required until a first code confirms it. */
+export async function beginTotpSetup(env: Env, db: Db, user: { id: string; email: string }, issuer: string, now: number): Promise<TotpSetup> {
+  const existing = await db.query.userTotp.findFirst({ where: eq(userTotp.userId, user.id) });
+  if (existing?.enabledAt) throw new Error("Two-factor is already on");
+  const secret = crypto.getRandomValues(new Uint8Array(SECRET_BYTES));
+  const sealed = await encryptSecret(env, secret);
+  await db
+    .insert(userTotp)
+    .values({ userId: user.id, secretEncrypted: sealed, createdAt: now })
+    .onConflictDoUpdate({ target: userTotp.userId, set: { secretEncrypted: sealed, createdAt: now, lastUsedStep: 0 } });
+  const uri = createTOTPKeyURI(issuer, user.email, secret, TOTP_PERIOD_SECONDS, TOTP_DIGITS);
+  return { typedSecret: encodeBase32UpperCaseNoPadding(secret).replace(/(.{4})/g, "$1 ").trim(), uri, qrSvg: renderSVG(uri) };
+}
+
+/** Whether the user must give a code to sign in. */
+export async function isTotpEnabled(db: Db, userId: string): Promise<boolean> {
+  const row = await db.query.userTotp.findFirst({ where: eq(userTotp.userId, userId), columns: { enabledAt: true } });
+  return Boolean(row?.enabledAt);
+}
+
+/**
+ * Checks a 6-digit code against the steps now-1, now and now+1 (one step of drift each way). A step at or
+ * before the last one accepted is refused, so an overheard code cannot be replayed.
+ */
+export async function verifyTotpCode(env: Env, db: Db, userId: string, code: string, now: number, options: { enabling?: boolean } = {}): Promise<boolean> {
+  const row = await db.query.userTotp.findFirst({ where: eq(userTotp.userId, userId) });
+  if (!row || (!row.enabledAt && !options.enabling)) return false;
+  const key = await decryptSecret(env, row.secretEncrypted);
+  const current = Math.floor(now / 1000 / TOTP_PERIOD_SECONDS);
+  for (let step = current - TOTP_DRIFT_STEPS; step <= current + TOTP_DRIFT_STEPS; step++) {
+    if (step <= row.lastUsedStep) continue;
+    if (verifyHOTP(key, BigInt(step), TOTP_DIGITS, code)) {
+      await db
+        .update(userTotp)
+        .set({ lastUsedStep: step, enabledAt: row.enabledAt ?? now })
+        .where(eq(userTotp.userId, userId));
+      return true;
+    }
+  }
+  return false;
+}
+
+export async function disableTotp(db: Db, userId: string): Promise<void> {
+  await db.delete(userTotp).where(eq(userTotp.userId, userId));
+}
+
+/** The code an authenticator shows at `now`; for tests and the seed's demo, never sent to a browser. */
+export function totpCodeAt(key: Uint8Array, now: number): string {
+  return generateHOTP(key, BigInt(Math.floor(now / 1000 / TOTP_PERIOD_SECONDS)), TOTP_DIGITS);
+}
