@@ -26,6 +26,8 @@ export default defineConfig({
   build: {
     target: "es2022",
     rollupOptions: {
+      // Runtime modules of workerd, resolved by wrangler when it bundles the Worker.
+      external: [/^cloudflare:/],
       onwarn(warning, warn) {
         // zod ships doc comments that Rollup reads as misplaced annotations; harmless and unfixable here.
         if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("node_modules/zod")) return;

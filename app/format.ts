@@ -14,3 +14,8 @@ export function formatRaceDate(epochMs: number, timeZone: string): string {
     timeZoneName: "short",
   }).format(new Date(epochMs));
 }
+
+/** A moment as date and time in UTC, the same on the server and in the browser. */
+export function formatDateTime(epochMs: number): string {
+  return new Intl.DateTimeFormat("en-CA", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC", timeZoneName: "short" }).format(new Date(epochMs));
+}

@@ -21,8 +21,8 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context }: LoaderFunctionArgs) {
-  const { tenant } = context;
-  return { theme: tenant.theme, tenantKind: tenant.kind };
+  const { tenant, session } = context;
+  return { theme: tenant.theme, tenantKind: tenant.kind, userName: session?.user.name ?? null };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.theme.name ?? "Startline" }];
@@ -45,7 +45,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        {data ? <SiteHeader theme={data.theme} kind={data.tenantKind} /> : null}
+        {data ? <SiteHeader theme={data.theme} kind={data.tenantKind} userName={data.userName} /> : null}
         {children}
         <ScrollRestoration />
         <Scripts />

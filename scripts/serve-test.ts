@@ -16,7 +16,7 @@ await seedLocal(stateDir);
 
 const child = spawn(
   wranglerBin,
-  ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--persist-to", stateDir, "--show-interactive-dev-session=false", "--log-level", "warn"],
+  ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--persist-to", stateDir, "--var", `PUBLIC_PORT:${port}`, "--show-interactive-dev-session=false", "--log-level", "warn"],
   { cwd: root, env: wranglerEnv(), stdio: "inherit" },
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));

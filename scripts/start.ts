@@ -31,7 +31,7 @@ const banner = [
   "",
 ].join("\n");
 
-const child = spawn(wranglerBin, ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--show-interactive-dev-session=false"], {
+const child = spawn(wranglerBin, ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--var", `PUBLIC_PORT:${port}`, "--show-interactive-dev-session=false"], {
   cwd: root,
   env: wranglerEnv(),
   stdio: ["ignore", "pipe", "inherit"],

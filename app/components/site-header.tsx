@@ -2,7 +2,7 @@ import type { Tenant } from "../../tenants/resolve";
 import type { Theme } from "../../tenants/theme";
 
 /** The page header in the tenant's theme: its logo and name, and the links that host offers. */
-export function SiteHeader({ theme, kind }: { theme: Theme; kind: Tenant["kind"] }) {
+export function SiteHeader({ theme, kind, userName }: { theme: Theme; kind: Tenant["kind"]; userName: string | null }) {
   return (
     <header className="site-header">
       <a className="brand" href="/">
@@ -10,7 +10,14 @@ export function SiteHeader({ theme, kind }: { theme: Theme; kind: Tenant["kind"]
         <span className="brand-name">{theme.name}</span>
       </a>
       <nav aria-label="Account">
-        <a href={kind === "admin" ? "/login?goto=%2F_admin" : "/login"}>Sign in</a>
+        {userName ? (
+          <>
+            <a className="user-name" href={kind === "admin" ? "/_admin" : "/manage"}>{userName}</a>
+            <a href="/login/logout">Sign out</a>
+          </>
+        ) : (
+          <a href={kind === "admin" ? "/login?goto=%2F_admin" : "/login"}>Sign in</a>
+        )}
       </nav>
     </header>
   );

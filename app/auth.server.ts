@@ -1,0 +1,85 @@
+import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
+import type { RoleGrant } from "../core/access/roles";
+import { isRoleType } from "../core/access/roles";
+import { openDb, roles } from "../schema/d1";
+import type { AuthDeps, VerifyReply } from "../workers/auth/attempts";
+import { clearCookie, cookieNames, readCookie, serializeCookie } from "../workers/auth/cookies";
+import { clientKeyOf } from "../workers/auth/failures";
+import { defaultSignedInPath } from "../workers/auth/hosts";
+import { sessionCookie } from "../workers/auth/request-session";
+import { claimSession } from "../workers/auth/sessions";
+import { safeGoto } from "../core/auth/goto";
+import { SESSION_HANDOFF_MS } from "../core/auth/constants";
+
+export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
+  return { env: context.env, db: openDb(context.env.DB), tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request) };
+}
+
+/** The signed-in session, or a redirect to /login that comes back here afterwards. */
+export function requireSession(request: Request, context: AppLoadContext) {
+  if (context.session) return context.session;
+  const url = new URL(request.url);
+  throw redirect(`/login?goto=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+export async function rolesOf(context: AppLoadContext, userId: string): Promise<RoleGrant[]> {
+  const rows = await openDb(context.env.DB).select().from(roles).where(eq(roles.userId, userId));
+  return rows.flatMap((r) => (isRoleType(r.type) ? [{ id: r.id, type: r.type, clubId: r.clubId, siteId: r.siteId, scope: r.scope, config: r.config }] : []));
+}
+
+/** A verified sign-in waiting to become a session cookie, possibly on another host. */
+export interface Handoff {
+  token: string;
+  host: string;
+  goto: string | null;
+  role: string | null;
+}
+
+export function handoffCookie(handoff: Handoff): string {
+  return serializeCookie(cookieNames.handoff, JSON.stringify(handoff), SESSION_HANDOFF_MS / 1000);
+}
+
+export function readHandoff(request: Request): Handoff | null {
+  const raw = readCookie(request, cookieNames.handoff);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as Handoff;
+    return typeof value.token === "string" && typeof value.host === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What happens after a verification step: a code screen when the attempt is partial, the passkey offer
+ * when it applies, and otherwise the hand-over of the session to its host.
+ */
+export function continueSignIn(request: Request, reply: VerifyReply, attemptToken: string | null) {
+  const headers = new Headers();
+  if (attemptToken) headers.append("Set-Cookie", serializeCookie(cookieNames.attempt, attemptToken, 30 * 24 * 60 * 60));
+  if (reply.status === "partial") return redirect("/login/totp", { headers });
+  if (reply.status !== "verified" || !reply.token || !reply.host) return null;
+  headers.append("Set-Cookie", handoffCookie({ token: reply.token, host: reply.host, goto: reply.goto, role: null }));
+  const skipped = readCookie(request, cookieNames.passkeySkip) === "1";
+  const sameHost = reply.host === new URL(request.url).hostname;
+  return redirect(reply.prompt_passkey && !skipped && sameHost ? "/login/passkey" : "/login/complete", { headers });
+}
+
+/** Finishes a hand-over on this host: claims the session, sets its cookie and goes to goto. */
+export async function claimHere(context: AppLoadContext, handoff: Handoff) {
+  const db = openDb(context.env.DB);
+  const claimed = await claimSession(db, handoff.token, context.tenant.hostname, context.now);
+  if (!claimed) return null;
+  if (handoff.role) {
+    const role = await db.query.roles.findFirst({ where: eq(roles.id, handoff.role) });
+    if (role?.userId === claimed.user.id) {
+      const { setActiveRole } = await import("../workers/auth/sessions");
+      await setActiveRole(db, claimed.id, role.id);
+    }
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", sessionCookie(handoff.token));
+  headers.append("Set-Cookie", clearCookie(cookieNames.handoff));
+  return redirect(safeGoto(handoff.goto, [context.tenant.hostname]) ?? defaultSignedInPath(context.tenant), { headers });
+}

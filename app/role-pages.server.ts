@@ -1,0 +1,25 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { AdminAreaKey } from "../core/access/admin-areas";
+import { can, effectiveRoles } from "../core/access/policy";
+import { roleAdminPage, roleHomePage, roleLabel } from "../core/access/roles";
+import { requireSession, rolesOf } from "./auth.server";
+
+/**
+ * A role home page of platform.md section 2 whose tools arrive with later issues. It is open to the roles
+ * whose home or admin page it is, and to System Administrators whose flags cover `area`; it says what it
+ * is and who may see it.
+ */
+export function rolePageLoader(title: string, area: AdminAreaKey) {
+  return async ({ request, context }: LoaderFunctionArgs) => {
+    const session = requireSession(request, context);
+    const roles = await rolesOf(context, session.user.id);
+    const principal = { userId: session.user.id, roles, activeRoleId: session.activeRoleId };
+    const path = new URL(request.url).pathname;
+    const owners = effectiveRoles(principal).filter((r) => roleHomePage(r).href === path || roleAdminPage(r)?.href === path);
+    const superAdmin = effectiveRoles(principal).some((r) => r.type === "system_admin") && can(principal, "administer", { area });
+    if (owners.length === 0 && !superAdmin) throw new Response("Forbidden", { status: 403 });
+    const who = [...new Set(owners.map((r) => roleLabel(r.type)))];
+    if (superAdmin) who.push(`System Administrators with the ${area} flag`);
+    return { title, who };
+  };
+}

@@ -1,0 +1,103 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useRevalidator, useSearchParams, useActionData } from "@remix-run/react";
+import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { useState } from "react";
+import { z } from "zod";
+import { authMessages } from "../../core/auth/messages";
+import { openDb } from "../../schema/d1";
+import { deletePasskey, listPasskeys } from "../../workers/auth/passkeys";
+import { requireSession } from "../auth.server";
+import { AuthCard, FormMessage } from "../components/auth-card";
+import { useHydrated } from "../hooks/use-hydrated";
+import { formatDateTime } from "../format";
+
+export const meta: MetaFunction = () => [{ title: "Passkeys" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = requireSession(request, context);
+  return { userId: session.user.id, passkeys: await listPasskeys(openDb(context.env.DB), session.user.id) };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const session = requireSession(request, context);
+  const parsed = z.object({ passkey_id: z.string().min(1).max(1024) }).safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success || !(await deletePasskey(openDb(context.env.DB), session.user.id, parsed.data.passkey_id))) {
+    return { error: authMessages.failedToDeletePasskey, notice: null };
+  }
+  return { error: null, notice: "Passkey removed." };
+}
+
+export default function ManagePasskeys() {
+  const { userId, passkeys } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const confirming = params.get("remove");
+  const hydrated = useHydrated();
+  const revalidator = useRevalidator();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function add() {
+    setError(null);
+    if (!browserSupportsWebAuthn()) return setError(authMessages.passkeysNotSupportedBrowser);
+    setBusy(true);
+    try {
+      const begin = await fetch("/_auth/passkey/register/begin", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId }) });
+      if (!begin.ok) throw new Error(authMessages.passkeysNotSupportedDevice);
+      const credential = await startRegistration({ optionsJSON: (await begin.json()) as PublicKeyCredentialCreationOptionsJSON });
+      const complete = await fetch("/_auth/passkey/register/complete", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId, credential }) });
+      const body = (await complete.json()) as { verified?: boolean; error?: string };
+      if (!body.verified) throw new Error(body.error ?? authMessages.passkeyCancelled);
+      revalidator.revalidate();
+    } catch (problem) {
+      const message = problem instanceof Error && problem.message === authMessages.passkeyAlreadyRegistered ? problem.message : authMessages.passkeyCancelled;
+      setError(message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard title="Passkeys">
+      <FormMessage error={error ?? result?.error} notice={result?.notice} />
+      {passkeys.length === 0 ? (
+        <p className="empty-state">No passkeys yet. Add one to sign in with your fingerprint, face or device PIN.</p>
+      ) : (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Domain</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {passkeys.map((passkey) => (
+              <tr key={passkey.id}>
+                <td>{passkey.domain}</td>
+                <td>{formatDateTime(passkey.created_at)}</td>
+                <td>{passkey.last_used ? formatDateTime(passkey.last_used) : authMessages.never}</td>
+                <td>
+                  {confirming === passkey.id ? (
+                    <Form method="post" replace action="/login/managePasskey" aria-label="Confirm removal">
+                      <p>Remove this passkey? You will no longer be able to sign in with it.</p>
+                      <input type="hidden" name="passkey_id" value={passkey.id} />
+                      <button type="submit" className="danger">Remove</button> <Link to="/login/managePasskey">Cancel</Link>
+                    </Form>
+                  ) : (
+                    <Link to={`?remove=${encodeURIComponent(passkey.id)}`} aria-label={`Remove passkey created ${formatDateTime(passkey.created_at)}`}>Remove</Link>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div className="stack">
+        <button type="button" onClick={add} disabled={!hydrated || busy} aria-busy={busy}>{busy ? "Waiting for your device…" : authMessages.addNewPasskey}</button>
+        <Link to="/manage">Back to your account</Link>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,23 @@
+import { chromium } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+const ctx = await chromium.launchPersistentContext(mkdtempSync("/tmp/pw-"), { executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox","--disable-gpu","--no-first-run","--disable-background-networking","--disable-component-update","--disable-sync"], viewport: { width: 420, height: 900 } });
+const page = await ctx.newPage();
+page.on("console", m => { if (m.type() === "error") console.log("console:", m.text()); });
+page.on("pageerror", e => console.log("pageerror:", e.message));
+await page.goto("http://localhost:8787/login");
+await page.getByLabel("Email address").fill("coach@nordic-demo.local");
+await page.getByRole("button", { name: "Continue" }).click();
+await page.getByRole("heading", { name: "Welcome Back" }).waitFor();
+await page.screenshot({ path: "/tmp/login-welcome.png", fullPage: true });
+await page.getByLabel("Password").fill("wrong-password");
+await page.getByRole("button", { name: "Sign in", exact: true }).click();
+await page.getByText("Incorrect password.").waitFor();
+await page.getByLabel("Password").fill("nordic-club-demo");
+await page.getByRole("button", { name: "Sign in", exact: true }).click();
+await page.waitForURL(/passkey|manage/);
+console.log("after sign-in:", page.url());
+await page.screenshot({ path: "/tmp/after-signin.png", fullPage: true });
+if (page.url().includes("passkey")) { await page.getByRole("button", { name: "Skip for Now..." }).click(); await page.waitForURL(/manage/); }
+await page.screenshot({ path: "/tmp/manage.png", fullPage: true });
+console.log(await page.locator("main").innerText());
+await ctx.close();
