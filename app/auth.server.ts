@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { RoleGrant } from "../core/access/roles";
 import { isRoleType } from "../core/access/roles";
 import { openDb, roles } from "../schema/d1";
-import type { AuthDeps, VerifyReply } from "../workers/auth/attempts";
+import { rotateAttemptToken, type AuthDeps, type VerifyReply } from "../workers/auth/attempts";
 import { clearCookie, cookieNames, readCookie, serializeCookie } from "../workers/auth/cookies";
 import { clientKeyOf } from "../workers/auth/failures";
 import { defaultSignedInPath } from "../workers/auth/hosts";
@@ -55,6 +55,11 @@ export function readHandoff(request: Request): Handoff | null {
  * What happens after a verification step: a code screen when the attempt is partial, the passkey offer
  * when it applies, and otherwise the hand-over of the session to its host.
  */
+export async function continueSignInAfterLink(request: Request, context: AppLoadContext, reply: VerifyReply) {
+  const token = reply.attempt_id && reply.status !== "failed" ? await rotateAttemptToken(openDb(context.env.DB), reply.attempt_id) : null;
+  return continueSignIn(request, reply, token);
+}
+
 export function continueSignIn(request: Request, reply: VerifyReply, attemptToken: string | null) {
   const headers = new Headers();
   if (attemptToken) headers.append("Set-Cookie", serializeCookie(cookieNames.attempt, attemptToken, 30 * 24 * 60 * 60));

@@ -32,6 +32,7 @@ export const demoUsers = [
     name: "Sam Superadmin",
     password: "startline-admin-demo",
     role: { id: "9c4a6f5d-3e0b-4f8a-8d74-4b5c6d7e8f01", type: "system_admin", clubId: null },
+    extraRoles: [],
     description: "super-admin",
   },
   {
@@ -40,6 +41,7 @@ export const demoUsers = [
     name: "Casey Clubadmin",
     password: "nordic-club-demo",
     role: { id: "9c4a6f5d-3e0b-4f8a-8d74-4b5c6d7e8f02", type: "org_admin", clubId: demoClubs[0].id },
+    extraRoles: [{ id: "9c4a6f5d-3e0b-4f8a-8d74-4b5c6d7e8f03", type: "race_admin", clubId: demoClubs[0].id, scope: "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01" }],
     description: "club admin of Nordic Demo Club",
   },
 ] as const;

@@ -37,6 +37,10 @@ export async function buildSeedSql(now: number): Promise<string> {
     const config = user.role.type === "system_admin" ? JSON.stringify({ all: true }) : "{}";
     const role = { user_id: user.id, type: user.role.type, club_id: user.role.clubId, config };
     statements.push(insert("roles", { id: user.role.id, ...role, created_at: now, field_mtimes: mtimes(role) }, "ON CONFLICT(id) DO NOTHING"));
+    for (const extra of user.extraRoles) {
+      const scoped = { user_id: user.id, type: extra.type, club_id: extra.clubId, scope: extra.scope, config: "{}" };
+      statements.push(insert("roles", { id: extra.id, ...scoped, created_at: now, field_mtimes: mtimes(scoped) }, "ON CONFLICT(id) DO NOTHING"));
+    }
   }
   for (const race of demoRaces(now)) {
     const fields = {

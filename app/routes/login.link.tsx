@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { createAttempt, sendAttemptMail, verifyLink } from "../../workers/auth/attempts";
-import { authDeps, continueSignIn } from "../auth.server";
+import { authDeps, continueSignInAfterLink } from "../auth.server";
 import { AuthCard, FormMessage } from "../components/auth-card";
 
 export const meta: MetaFunction = () => [{ title: "Sign in with a link" }];
@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return { error: null, notice: ourAuthMessages.linkSent(attempt.email), expired: false };
   }
   const reply = await verifyLink(deps, parsed.data.token, parsed.data.email);
-  const next = continueSignIn(request, reply, null);
+  const next = await continueSignInAfterLink(request, context, reply);
   if (next) return next;
   return { error: reply.message || authMessages.invalidOrExpiredLink, notice: null, expired: true };
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { newPasswordFormProblem } from "../../core/auth/password-policy";
 import { createAttempt, resetPassword, sendAttemptMail } from "../../workers/auth/attempts";
-import { authDeps, continueSignIn } from "../auth.server";
+import { authDeps, continueSignInAfterLink } from "../auth.server";
 import { AuthCard, FormMessage } from "../components/auth-card";
 
 export const meta: MetaFunction = () => [{ title: authMessages.resetTitle }];
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (problem) return { error: problem, notice: null, linkFailed: false };
   const reply = await resetPassword(deps, parsed.data.token, parsed.data.email, parsed.data.password);
   if ("ok" in reply) return { error: reply.message, notice: null, linkFailed: reply.message === authMessages.linkNotVerified };
-  return continueSignIn(request, reply, null) ?? { error: reply.message || authMessages.failedToResetPassword, notice: null, linkFailed: false };
+  return (await continueSignInAfterLink(request, context, reply)) ?? { error: reply.message || authMessages.failedToResetPassword, notice: null, linkFailed: false };
 }
 
 export default function ResetPassword() {

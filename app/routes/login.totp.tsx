@@ -27,7 +27,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Each answer carries a fresh key so the code field is emptied after a wrong code.
   if (!code) return { error: ourAuthMessages.codeFormat, key: crypto.randomUUID() };
   const reply = await verifyAttempt(authDeps(request, context), attempt.attempt_id, { totp: code });
-  const next = continueSignIn(request, reply, null);
+  // Still partial means the code was wrong: stay here and say so.
+  const next = reply.status === "partial" ? null : continueSignIn(request, reply, null);
   if (next) return next;
   return { error: reply.message || authMessages.errorVerifyingTotp, key: crypto.randomUUID() };
 }

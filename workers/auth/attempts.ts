@@ -44,6 +44,7 @@ export interface AttemptCreated {
 
 /** The reply to a verification (spec: status, token, message, user_id, verify list, prompt_passkey, host, goto). */
 export interface VerifyReply {
+  attempt_id: string | null;
   status: "verified" | "partial" | "failed" | "password_invalid";
   token: string | null;
   message: string;
@@ -55,6 +56,7 @@ export interface VerifyReply {
 }
 
 const failed = (message: string, userId: string | null = null): VerifyReply => ({
+  attempt_id: null,
   status: "failed",
   token: null,
   message,
@@ -148,7 +150,7 @@ export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: Ve
     const code = normaliseTotpCode(input.totp);
     if (!code || !(await verifyTotpCode(env, db, user.id, code, now))) {
       await recordFailure(db, user.id, clientKey, now);
-      return { ...failed(authMessages.incorrectCode, user.id), status: "partial", verify: ["totp"] };
+      return { ...failed(authMessages.incorrectCode, user.id), attempt_id: attempt.id, status: "partial", verify: ["totp"] };
     }
     passed = "totp";
   } else {
@@ -156,7 +158,7 @@ export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: Ve
     if ("password" in input) {
       if (!user.passwordHash || !(await verifyPassword(input.password, user.passwordHash))) {
         await recordFailure(db, user.id, clientKey, now);
-        return { ...failed(authMessages.incorrectPassword, user.id), status: "password_invalid" };
+        return { ...failed(authMessages.incorrectPassword, user.id), attempt_id: attempt.id, status: "password_invalid" };
       }
       passed = "password";
     } else if ("link" in input) {
@@ -173,13 +175,14 @@ export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: Ve
   const needsCode = (passed === "password" || passed === "link") && (await isTotpEnabled(db, user.id));
   if (needsCode) {
     await db.update(signInAttempts).set({ status: "partial", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
-    return { status: "partial", token: null, message: "", user_id: user.id, verify: ["totp"], prompt_passkey: false, host: attempt.host, goto: attempt.goto };
+    return { attempt_id: attempt.id, status: "partial", token: null, message: "", user_id: user.id, verify: ["totp"], prompt_passkey: false, host: attempt.host, goto: attempt.goto };
   }
   await db.update(signInAttempts).set({ status: "verified", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
   // The session is for the attempt's host; if that is another host, it is claimed there through /_auth/login.
   const session = await createSession(db, user.id, attempt.host, now, false);
   const hasPasskey = (await countPasskeys(db, user.id, attempt.host)) > 0;
   return {
+    attempt_id: attempt.id,
     status: "verified",
     token: session.token,
     message: "",
@@ -278,6 +281,16 @@ export async function setPasswordForUser(deps: AuthDeps, userId: string, passwor
   if (problem) return fail(400, problem);
   await setUserPassword(deps.db, userId, await hashPassword(password), deps.now);
   return { ok: true };
+}
+
+/**
+ * Gives an attempt a new browser token. An emailed link is often opened in another browser than the one that
+ * asked for it; that browser needs its own token for the two-factor screen and the passkey offer.
+ */
+export async function rotateAttemptToken(db: Db, attemptId: string): Promise<string> {
+  const token = randomToken();
+  await db.update(signInAttempts).set({ tokenHash: hashToken(token) }).where(eq(signInAttempts.id, attemptId));
+  return token;
 }
 
 /** Marks a verified attempt finished once its session has been handed over. */
