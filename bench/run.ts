@@ -3,8 +3,19 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { root } from "../scripts/wrangler-env.mjs";
 import { runBundleSize } from "./bundle-size";
+import { startServer } from "./server";
+import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runSiteHomeLatency } from "./site-home-latency";
+
+const PORT = 8798;
 
 execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 runBundleSize();
-await runSiteHomeLatency();
+await runPasswordHashing();
+const server = await startServer(PORT);
+try {
+  await runSiteHomeLatency(PORT);
+  await runSignInThroughput(PORT);
+} finally {
+  await server.stop();
+}

@@ -5,6 +5,7 @@ import { mailMessageSchema } from "../schema/wire/mail";
 import { hostConfigFromEnv, resolveTenant } from "../tenants/resolve";
 import { normaliseHostname } from "../tenants/host";
 import { handleAuthApi } from "./auth";
+import { deleteExpiredAuthRows } from "./auth/cleanup";
 import { isCrossSiteRequest } from "./auth/csrf";
 import { loadRequestSession } from "./auth/request-session";
 import { handleDataApi } from "./data-api";
@@ -40,6 +41,10 @@ export default {
     const mount = apiMounts.find((m) => pathname.startsWith(m.prefix));
     const response = mount ? await mount.handle(request, context) : await handleRemix(request, { env, tenant, ctx, session, now });
     return withSecurityHeaders(response, setCookie);
+  },
+
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
   },
 
   async queue(batch, env, _ctx) {

@@ -1,4 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { SESSION_HANDOFF_MS, SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "../../core/auth/constants";
 import { sessions, users, type Db } from "../../schema/d1";
 import { constantTimeEqualText, hashToken, randomToken } from "./crypto";
@@ -82,9 +82,4 @@ export async function setActiveRole(db: Db, sessionId: string, roleId: string | 
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
-}
-
-/** Drops expired sessions; run from the scheduled handler. */
-export async function deleteExpiredSessions(db: Db, now: number): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expiresAt, now));
 }

@@ -1,0 +1,23 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { authFailures, sessions, webauthnChallenges } from "../../schema/d1";
+import worker from "../../workers/index";
+import { createUserWithPassword, db } from "./auth-fixtures";
+
+describe("hourly cleanup", () => {
+  it("deletes expired sessions, challenges and old failure windows, and keeps live ones", async () => {
+    const user = await createUserWithPassword("cleanup@example.com", null);
+    const now = Date.now();
+    const session = (id: string, expiresAt: number) => ({ id, secretHash: "x", userId: user.id, host: "localhost", isClaimed: true, createdAt: now, expiresAt, lastUsedAt: now });
+    await db().insert(sessions).values([session("old", now - 1000), session("live", now + 60_000)]);
+    await db().insert(webauthnChallenges).values({ id: "c1", challenge: "c", kind: "register", domain: "localhost", expiresAt: now - 1 });
+    await db().insert(authFailures).values({ key: "user:x", windowStart: now - 60 * 60 * 1000, count: 3 });
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "17 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await db().select().from(sessions)).map((s) => s.id)).toEqual(["live"]);
+    expect(await db().select().from(webauthnChallenges)).toEqual([]);
+    expect(await db().select().from(authFailures)).toEqual([]);
+  });
+});
