@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useRevalidator, useSearchParams, useActionData } from "@remix-run/react";
-import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
 import { useState } from "react";
 import { z } from "zod";
 import { authMessages } from "../../core/auth/messages";
@@ -8,6 +8,7 @@ import { openDb } from "../../schema/d1";
 import { deletePasskey, listPasskeys } from "../../workers/auth/passkeys";
 import { requireSession } from "../auth.server";
 import { AuthCard, FormMessage } from "../components/auth-card";
+import { registerPasskey, registrationProblem } from "../components/passkey-register";
 import { useHydrated } from "../hooks/use-hydrated";
 import { formatDateTime } from "../format";
 
@@ -42,16 +43,10 @@ export default function ManagePasskeys() {
     if (!browserSupportsWebAuthn()) return setError(authMessages.passkeysNotSupportedBrowser);
     setBusy(true);
     try {
-      const begin = await fetch("/_auth/passkey/register/begin", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId }) });
-      if (!begin.ok) throw new Error(authMessages.passkeysNotSupportedDevice);
-      const credential = await startRegistration({ optionsJSON: (await begin.json()) as PublicKeyCredentialCreationOptionsJSON });
-      const complete = await fetch("/_auth/passkey/register/complete", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId, credential }) });
-      const body = (await complete.json()) as { verified?: boolean; error?: string };
-      if (!body.verified) throw new Error(body.error ?? authMessages.passkeyCancelled);
+      await registerPasskey(userId);
       revalidator.revalidate();
     } catch (problem) {
-      const message = problem instanceof Error && problem.message === authMessages.passkeyAlreadyRegistered ? problem.message : authMessages.passkeyCancelled;
-      setError(message);
+      setError(registrationProblem(problem));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData, useNavigate } from "@remix-run/react";
-import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { PASSKEY_SKIP_COOKIE_MAX_AGE_S } from "../../core/auth/constants";
 import { authMessages } from "../../core/auth/messages";
@@ -8,6 +8,7 @@ import { getAttemptByToken } from "../../workers/auth/attempts";
 import { cookieNames, readCookie, serializeCookie } from "../../workers/auth/cookies";
 import { authDeps, readHandoff } from "../auth.server";
 import { AuthCard, FormMessage } from "../components/auth-card";
+import { registerPasskey, registrationProblem } from "../components/passkey-register";
 
 export const meta: MetaFunction = () => [{ title: authMessages.createPasskey }];
 
@@ -38,17 +39,10 @@ export default function PasskeyOffer() {
     setBusy(true);
     setError(null);
     try {
-      const begin = await fetch("/_auth/passkey/register/begin", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId }) });
-      if (!begin.ok) throw new Error(authMessages.passkeysNotSupportedDevice);
-      const options = (await begin.json()) as PublicKeyCredentialCreationOptionsJSON;
-      const credential = await startRegistration({ optionsJSON: options });
-      const complete = await fetch("/_auth/passkey/register/complete", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId, credential }) });
-      const body = (await complete.json()) as { verified?: boolean; error?: string };
-      if (!body.verified) throw new Error(body.error ?? authMessages.passkeyCancelled);
+      await registerPasskey(userId);
       navigate("/login/complete");
     } catch (problem) {
-      const message = problem instanceof Error && Object.values(authMessages).includes(problem.message as never) ? problem.message : authMessages.passkeyCancelled;
-      setError(message);
+      setError(registrationProblem(problem));
       setBusy(false);
     }
   }
