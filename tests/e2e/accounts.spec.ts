@@ -184,3 +184,21 @@ test("an unknown sign-in path says so and returns to /login after 3 seconds", as
   await expect(page.getByRole("heading", { name: "Invalid path, redirecting..." })).toBeVisible();
   await page.waitForURL(url(MAIN, "/login"), { timeout: 6_000 });
 });
+
+test("a sign-in on the main host completes on the club's own site", async ({ page }) => {
+  const coach = demoUsers[1];
+  await page.goto(url(MAIN, "/login?domain=demo.localhost&goto=%2Fmanage"));
+  const different = page.getByRole("button", { name: "Sign in with a different email address..." });
+  if (await different.isVisible()) await different.click();
+  await page.getByLabel("Email address").fill(coach.email);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Password").fill(coach.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  // The session is made for the club's host and claimed there by its /_auth/login.
+  await page.waitForURL(url("demo.localhost", "/manage"));
+  await expect(page.getByRole("heading", { name: `Hello, ${coach.name}` })).toBeVisible();
+  await expect(page.locator(".site-header")).toContainText("Nordic Demo Club");
+  // The main host has no session of its own from this.
+  await page.goto(url(MAIN, "/manage"));
+  await expect(page).toHaveURL(/\/login\?goto=%2Fmanage/);
+});
