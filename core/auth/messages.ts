@@ -56,6 +56,10 @@ export const authMessages = {
   errorCompletingSwitch: "Error completing switch",
   signupError: "An error occurred during signup. Please try again later.",
   unauthorized: "Unauthorized",
+  authorizationError: "Authorization error",
+  errorFetchingApplication: "Error fetching application info",
+  failedToFetchApplication: "Failed to fetch application info",
+  missingAppParameters: "Missing required parameters for app authorization",
 } as const;
 
 /** Not shown in the spec; our wording, recorded in docs/decisions/0004. */

@@ -12,6 +12,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export async function isCrossSiteRequest(request: Request, env: Env, tenant: Tenant, db: Db): Promise<boolean> {
   if (SAFE_METHODS.has(request.method)) return false;
+  // The data service authenticates by bearer token or client credentials, never by cookie: nothing to forge.
+  if (new URL(request.url).pathname.startsWith("/data-api/")) return false;
   const origin = request.headers.get("Origin");
   const fetchSite = request.headers.get("Sec-Fetch-Site");
   const ownOrigin = originOf(env, tenant.hostname);

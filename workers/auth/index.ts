@@ -4,7 +4,9 @@ import type { z } from "zod";
 import { authMessages } from "../../core/auth/messages";
 import { newPasswordProblem } from "../../core/auth/password-policy";
 import { safeGoto } from "../../core/auth/goto";
-import { roles } from "../../schema/d1";
+import { roles, signInAttempts } from "../../schema/d1";
+import { consentInfo } from "../data-api/consent";
+import { approve, authorizeParamsFrom, checkAuthorizeRequest } from "../data-api/oauth";
 import {
   checkPasswordSchema,
   createAttemptSchema,
@@ -233,7 +235,45 @@ const signup: Handler = async (request, _context, deps) => {
   return new Response(null, { status: 303, headers: { Location: "/welcome" } });
 };
 
+/**
+ * GET /_auth/app: what an app asks of the signed-in user (401 when signed out). POST approves it (approve=yes)
+ * and sends the browser back to the app with a code; a system app may instead present a verified attempt
+ * (attempt_id) and get {code, state} as JSON.
+ */
+const app: Handler = async (request, context, deps) => {
+  const url = new URL(request.url);
+  if (request.method === "GET") {
+    if (!context.session) return unauthorized();
+    const check = await checkAuthorizeRequest(deps.db, context.tenant, authorizeParamsFrom(url.searchParams));
+    if (!check.ok) return json({ error: check.kind === "page" ? check.message : authMessages.authorizationError }, { status: 400 });
+    return json(await consentInfo(deps.db, context.session.user.id, check));
+  }
+  const form = await request.formData();
+  const check = await checkAuthorizeRequest(deps.db, context.tenant, authorizeParamsFrom(form));
+  if (!check.ok) return json({ error: check.kind === "page" ? check.message : authMessages.authorizationError }, { status: 400 });
+  const attemptId = form.get("attempt_id");
+  if (typeof attemptId === "string" && attemptId) {
+    const attempt = await deps.db.query.signInAttempts.findFirst({ where: eq(signInAttempts.id, attemptId) });
+    const fresh = attempt && (attempt.status === "verified" || attempt.status === "completed") && attempt.expiresAt > deps.now && attempt.host === context.tenant.hostname;
+    if (!check.app.isSystem || !fresh) return unauthorized();
+    const { code, state } = await approve(deps.db, context.tenant, attempt.userId, check, deps.now);
+    return json({ code, state });
+  }
+  if (!context.session) return unauthorized();
+  if (form.get("approve") !== "yes") return Response.redirect(deniedLocation(check.params.redirect_uri, check.params.state), 303);
+  const { location } = await approve(deps.db, context.tenant, context.session.user.id, check, deps.now);
+  return new Response(null, { status: 303, headers: { Location: location } });
+};
+
+function deniedLocation(redirectUri: string, state: string): string {
+  const url = new URL(redirectUri);
+  url.searchParams.set("error", "access_denied");
+  url.searchParams.set("state", state);
+  return url.toString();
+}
+
 const routes: Record<string, Partial<Record<string, Handler>>> = {
+  "/_auth/app": { GET: app, POST: app },
   "/_auth/session": { GET: session, DELETE: session },
   "/_auth/check": { GET: check },
   "/_auth/attempt": { GET: attempt, POST: attempt },

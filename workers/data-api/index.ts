@@ -1,7 +1,142 @@
-import { apiNotFound } from "../http";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { can } from "../../core/access/policy";
+import { formatScopeText } from "../../core/access/scope-text";
+import { missingScopes, type Scope } from "../../core/access/scopes";
+import { races } from "../../schema/d1";
+import { readBody } from "../auth/body";
+import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
+import {
+  authenticateBearer,
+  authorizeParamsFrom,
+  checkAuthorizeRequest,
+  exchangeCode,
+  refreshTokens,
+  revokeToken,
+  userRoles,
+  type BearerCheck,
+} from "./oauth";
 
-/** Mount point of the data service (`/data-api/*`): OAuth, entities, lists and sockets come with the data-service issue. */
-export async function handleDataApi(request: Request, _context: RequestContext): Promise<Response> {
-  return apiNotFound(new URL(request.url).pathname);
+/** Calls carry bearer tokens, never cookies, so any origin may make them (no credentials are shared). */
+function withCors(request: Request, response: Response): Response {
+  const origin = request.headers.get("Origin");
+  if (!origin) return response;
+  const cors = new Response(response.body, response);
+  cors.headers.set("Access-Control-Allow-Origin", origin);
+  cors.headers.set("Access-Control-Expose-Headers", "Location, WWW-Authenticate");
+  cors.headers.append("Vary", "Origin");
+  return cors;
+}
+
+function preflight(request: Request): Response {
+  return withCors(
+    request,
+    new Response(null, {
+      status: 204,
+      headers: { "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type", "Access-Control-Max-Age": "600" },
+    }),
+  );
+}
+
+const tokenFormSchema = z.discriminatedUnion("grant_type", [
+  z.object({
+    grant_type: z.literal("authorization_code"),
+    code: z.string().min(1).max(200),
+    redirect_uri: z.string().min(1).max(2000),
+    client_id: z.string().min(1).max(100),
+    code_verifier: z.string().regex(/^[A-Za-z0-9\-._~]{43,128}$/, "code_verifier must be 43-128 unreserved characters"),
+    client_secret: z.string().max(200).optional(),
+  }),
+  z.object({ grant_type: z.literal("refresh_token"), refresh_token: z.string().min(1).max(200), client_id: z.string().min(1).max(100), client_secret: z.string().max(200).optional() }),
+]);
+
+/** RFC 6749 section 5: token replies are never cached. */
+const noStore = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+async function token(request: Request, { db, tenant, now }: RequestContext): Promise<Response> {
+  if (!(request.headers.get("Content-Type") ?? "").includes("application/x-www-form-urlencoded")) {
+    return json({ error: "invalid_request", error_description: "The token endpoint takes a form-encoded body" }, { status: 400, headers: noStore });
+  }
+  const parsed = tokenFormSchema.safeParse(await readBody(request));
+  if (!parsed.success) {
+    const unsupported = parsed.error.issues.some((i) => i.path[0] === "grant_type");
+    return json({ error: unsupported ? "unsupported_grant_type" : "invalid_request", error_description: parsed.error.issues[0]?.message ?? "Invalid request" }, { status: 400, headers: noStore });
+  }
+  const form = parsed.data;
+  const reply =
+    form.grant_type === "authorization_code"
+      ? await exchangeCode(db, tenant, { ...form, client_secret: form.client_secret ?? null }, now)
+      : await refreshTokens(db, tenant, { ...form, client_secret: form.client_secret ?? null }, now);
+  if ("error" in reply) return json(reply, { status: reply.error === "invalid_client" ? 401 : 400, headers: noStore });
+  return json(reply, { headers: noStore });
+}
+
+async function revoke(request: Request, { db, now }: RequestContext): Promise<Response> {
+  const body = await readBody(request);
+  const value = typeof body.token === "string" ? body.token : null;
+  if (!value) return json({ error: "invalid_request", error_description: "token is required" }, { status: 400 });
+  await revokeToken(db, value, now);
+  return new Response(null, { status: 200 });
+}
+
+/** GET /data-api/authorize: checks the request, then sends the browser to the consent page. */
+async function authorize(request: Request, { db, tenant }: RequestContext): Promise<Response> {
+  const url = new URL(request.url);
+  const check = await checkAuthorizeRequest(db, tenant, authorizeParamsFrom(url.searchParams));
+  if (!check.ok && check.kind === "redirect") return Response.redirect(check.location, 302);
+  if (!check.ok) return json({ error: "invalid_request", error_description: check.message }, { status: 400 });
+  return new Response(null, { status: 302, headers: { Location: `/login/authorize?${url.searchParams}` } });
+}
+
+function unauthenticated(check: Extract<BearerCheck, { ok: false }>): Response {
+  return json(check.error, { status: check.status, headers: { "WWW-Authenticate": check.challenge } });
+}
+
+/** 403 naming the missing scopes (spec section 6), in the body and the RFC 6750 challenge. */
+export function insufficientScope(missing: readonly Scope[]): Response {
+  const scope = missing.join(" ");
+  return json(
+    { error: "insufficient_scope", error_description: "The token does not carry the scope this call needs", scope },
+    { status: 403, headers: { "WWW-Authenticate": `Bearer realm="data-api", error="insufficient_scope", scope="${scope}"` } },
+  );
+}
+
+/** GET /data-api/me: who a token acts for and what it carries. */
+async function me(request: Request, context: RequestContext): Promise<Response> {
+  const check = await authenticateBearer(context.db, context.tenant, request.headers.get("Authorization"), context.now);
+  if (!check.ok) return unauthenticated(check);
+  const user = await context.db.query.users.findFirst({ where: (u, { eq: equal }) => equal(u.id, check.userId) });
+  return json({ classname: "User", uuid: check.userId, name: user?.name, email: user?.email, client_id: check.appId, scope: formatScopeText(check.scopes) });
+}
+
+/** GET /data-api/Race/{id}: a race's catalogue row, for a token with the races scope whose user may view it. */
+async function raceById(request: Request, context: RequestContext, id: string): Promise<Response> {
+  const check = await authenticateBearer(context.db, context.tenant, request.headers.get("Authorization"), context.now);
+  if (!check.ok) return unauthenticated(check);
+  const missing = missingScopes(["races"], check.scopes, id);
+  if (missing.length > 0) return insufficientScope(missing);
+  const race = await context.db.query.races.findFirst({ where: eq(races.id, id) });
+  const principal = { userId: check.userId, roles: await userRoles(context.db, check.userId), tokenScopes: check.scopes };
+  if (!race || !can(principal, "view", { area: "races", id: race.id, raceId: race.id, clubId: race.clubId, siteId: race.siteId })) {
+    return json({ error: "not_found", message: "No such Race" }, { status: 404 });
+  }
+  return json({ classname: "Race", uuid: race.id, name: race.name, club: race.clubId, site: race.siteId, start_time: race.startTime, timezone: race.timezone, visibility: race.visibility });
+}
+
+/** The data service (`/data-api/*`): OAuth 2 with PKCE, then the entity API. */
+export async function handleDataApi(request: Request, context: RequestContext): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (request.method === "OPTIONS") return preflight(request);
+  const route = `${request.method} ${pathname.replace(/\/$/, "")}`;
+  let response: Response;
+  if (route === "GET /data-api/authorize") response = await authorize(request, context);
+  else if (route === "POST /data-api/token") response = await token(request, context);
+  else if (route === "POST /data-api/revoke") response = await revoke(request, context);
+  else if (route === "GET /data-api/me") response = await me(request, context);
+  else {
+    const race = /^GET \/data-api\/Race\/([0-9a-f-]{36})$/.exec(route);
+    response = race?.[1] ? await raceById(request, context, race[1]) : apiNotFound(pathname);
+  }
+  return withCors(request, response);
 }
