@@ -74,3 +74,12 @@ export function demoRaces(now: number) {
     },
   ];
 }
+
+/** A third-party app registered on the main host, for trying the OAuth flow (sdk/examples). */
+export const demoApp = {
+  id: "b7c8d9e0-5a2b-4c3d-8e4f-6a7b8c9d0e01",
+  name: "Demo Results App",
+  description: "An example third-party app that reads your registrations and races.",
+  scopes: "registrations races",
+  redirectUris: ["http://127.0.0.1:8790/callback"],
+} as const;

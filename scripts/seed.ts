@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoClubs, demoRaces, demoSites, demoUsers } from "./demo-data";
+import { demoApp, demoClubs, demoRaces, demoSites, demoUsers } from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -62,6 +62,8 @@ export async function buildSeedSql(now: number): Promise<string> {
       ),
     );
   }
+  const app = { name: demoApp.name, description: demoApp.description, scopes: demoApp.scopes, redirect_uris: JSON.stringify(demoApp.redirectUris), is_system: 0, is_public: 1 };
+  statements.push(insert("api_applications", { id: demoApp.id, ...app, created_at: now, field_mtimes: mtimes(app) }, "ON CONFLICT(id) DO NOTHING"));
   return statements.join("\n");
 }
 
