@@ -2,7 +2,7 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
 import { demoRaces, demoUsers } from "../../scripts/demo-data";
-import { url, waitForHydration } from "./hosts";
+import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
 
 const MAIN = "localhost";
 
@@ -143,14 +143,7 @@ test("a club admin switches role and signs out", async ({ page }) => {
   const coach = demoUsers[1];
   const race = demoRaces(Date.now())[0]!;
   await page.goto(url(MAIN, "/login"));
-  const different = page.getByRole("button", { name: "Sign in with a different email address..." });
-  if (await different.isVisible()) await different.click();
-  await page.getByLabel("Email address").fill(coach.email);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill(coach.password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(/\/login\/passkey|\/manage/);
-  if (page.url().includes("/login/passkey")) await page.getByRole("button", { name: "Skip for Now..." }).click();
+  await signInWithPasswordFrom(page, coach.email, coach.password);
   await page.waitForURL(url(MAIN, "/manage"));
 
   const raceAdmin = page.getByRole("listitem").filter({ hasText: "Race Administrator" });
@@ -188,12 +181,7 @@ test("an unknown sign-in path says so and returns to /login after 3 seconds", as
 test("a sign-in on the main host completes on the club's own site", async ({ page }) => {
   const coach = demoUsers[1];
   await page.goto(url(MAIN, "/login?domain=demo.localhost&goto=%2Fmanage"));
-  const different = page.getByRole("button", { name: "Sign in with a different email address..." });
-  if (await different.isVisible()) await different.click();
-  await page.getByLabel("Email address").fill(coach.email);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill(coach.password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInWithPasswordFrom(page, coach.email, coach.password);
   // The session is made for the club's host and claimed there by its /_auth/login.
   await page.waitForURL(url("demo.localhost", "/manage"));
   await expect(page.getByRole("heading", { name: `Hello, ${coach.name}` })).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { demoApp, demoRaces, demoUsers } from "../../scripts/demo-data";
-import { url } from "./hosts";
+import { signInWithPasswordFrom, url } from "./hosts";
 
 test("a third-party app is authorised on the consent page and gets a scoped token", async ({ page }) => {
   const coach = demoUsers[1];
@@ -20,14 +20,7 @@ test("a third-party app is authorised on the consent page and gets a scoped toke
 
   // Signed out: Login comes back here.
   await page.getByRole("link", { name: "Login" }).click();
-  const different = page.getByRole("button", { name: "Sign in with a different email address..." });
-  if (await different.isVisible()) await different.click();
-  await page.getByLabel("Email address").fill(coach.email);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByLabel("Password").fill(coach.password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(/\/login\/(passkey|authorize)/);
-  if (page.url().includes("/login/passkey")) await page.getByRole("button", { name: "Skip for Now..." }).click();
+  await signInWithPasswordFrom(page, coach.email, coach.password);
   await page.waitForURL(/\/login\/authorize\?/);
 
   await expect(page.getByText(demoApp.description)).toBeVisible();
