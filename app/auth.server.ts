@@ -1,16 +1,16 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import type { RoleGrant } from "../core/access/roles";
-import { isRoleType } from "../core/access/roles";
 import { openDb, roles } from "../schema/d1";
 import { rotateAttemptToken, type AuthDeps, type VerifyReply } from "../workers/auth/attempts";
 import { clearCookie, cookieNames, readCookie, serializeCookie } from "../workers/auth/cookies";
 import { clientKeyOf } from "../workers/auth/failures";
 import { defaultSignedInPath } from "../workers/auth/hosts";
 import { sessionCookie } from "../workers/auth/request-session";
-import { claimSession } from "../workers/auth/sessions";
+import { loadRoles } from "../workers/auth/roles";
+import { claimSession, setActiveRole } from "../workers/auth/sessions";
 import { safeGoto } from "../core/auth/goto";
-import { SESSION_HANDOFF_MS } from "../core/auth/constants";
+import { ATTEMPT_COOKIE_MAX_AGE_S, SESSION_HANDOFF_MS } from "../core/auth/constants";
 
 export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
   return { env: context.env, db: openDb(context.env.DB), tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request) };
@@ -24,8 +24,7 @@ export function requireSession(request: Request, context: AppLoadContext) {
 }
 
 export async function rolesOf(context: AppLoadContext, userId: string): Promise<RoleGrant[]> {
-  const rows = await openDb(context.env.DB).select().from(roles).where(eq(roles.userId, userId));
-  return rows.flatMap((r) => (isRoleType(r.type) ? [{ id: r.id, type: r.type, clubId: r.clubId, siteId: r.siteId, scope: r.scope, config: r.config }] : []));
+  return loadRoles(openDb(context.env.DB), userId);
 }
 
 /** A verified sign-in waiting to become a session cookie, possibly on another host. */
@@ -62,7 +61,7 @@ export async function continueSignInAfterLink(request: Request, context: AppLoad
 
 export function continueSignIn(request: Request, reply: VerifyReply, attemptToken: string | null) {
   const headers = new Headers();
-  if (attemptToken) headers.append("Set-Cookie", serializeCookie(cookieNames.attempt, attemptToken, 30 * 24 * 60 * 60));
+  if (attemptToken) headers.append("Set-Cookie", serializeCookie(cookieNames.attempt, attemptToken, ATTEMPT_COOKIE_MAX_AGE_S));
   if (reply.status === "partial") return redirect("/login/totp", { headers });
   if (reply.status !== "verified" || !reply.token || !reply.host) return null;
   headers.append("Set-Cookie", handoffCookie({ token: reply.token, host: reply.host, goto: reply.goto, role: null }));
@@ -78,10 +77,7 @@ export async function claimHere(context: AppLoadContext, handoff: Handoff) {
   if (!claimed) return null;
   if (handoff.role) {
     const role = await db.query.roles.findFirst({ where: eq(roles.id, handoff.role) });
-    if (role?.userId === claimed.user.id) {
-      const { setActiveRole } = await import("../workers/auth/sessions");
-      await setActiveRole(db, claimed.id, role.id);
-    }
+    if (role?.userId === claimed.user.id) await setActiveRole(db, claimed.id, role.id);
   }
   const headers = new Headers();
   headers.append("Set-Cookie", sessionCookie(handoff.token));

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
+import { ATTEMPT_COOKIE_MAX_AGE_S } from "../../core/auth/constants";
 import { safeGoto } from "../../core/auth/goto";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { createAttempt, getAttemptByToken, sendAttemptMail, verifyAttempt } from "../../workers/auth/attempts";
@@ -11,8 +12,6 @@ import { AuthCard, FormMessage } from "../components/auth-card";
 import { PasskeySignIn } from "../components/passkey-sign-in";
 
 export const meta: MetaFunction = () => [{ title: "Sign in" }];
-
-const ATTEMPT_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 
 function loginParams(url: URL) {
   return { goto: url.searchParams.get("goto"), domain: url.searchParams.get("domain") };

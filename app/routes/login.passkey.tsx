@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: authMessages.createPasskey }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = readCookie(request, cookieNames.attempt);
   const attempt = token ? await getAttemptByToken(authDeps(request, context).db, token) : null;
-  if (!attempt || !readHandoff(request) || (attempt.status !== "verified" && attempt.status !== "completed")) throw redirect("/login");
+  if (!attempt || !readHandoff(request) || attempt.status !== "verified") throw redirect("/login");
   return { userId: attempt.user_id };
 }
 

@@ -14,6 +14,8 @@ export const SESSION_RENEW_BELOW_MS = SESSION_TTL_MS / 2;
 /** A session handed to another host must be claimed there quickly. */
 export const SESSION_HANDOFF_MS = 2 * 60 * 1000;
 export const ATTEMPT_TTL_MS = 30 * 60 * 1000;
+/** How long a browser remembers its last attempt, for "Welcome Back". */
+export const ATTEMPT_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** Failed verifications allowed in one window, per user and per client. */
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;

@@ -68,6 +68,4 @@ export const ourAuthMessages = {
   codeFormat: "Enter the 6-digit code from your authenticator app",
   linkSent: (email: string) => `We sent a sign-in link to ${email}. It is valid for only ten minutes and can be used only once.`,
   resetSent: (email: string) => `We sent a password reset link to ${email}. It is valid for only ten minutes and can be used only once.`,
-  gotoRefused: "That return address is not part of this site",
-  roleNotHeld: "You do not hold that role",
 } as const;

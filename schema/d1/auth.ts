@@ -36,7 +36,7 @@ export const signInAttempts = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     method: text("method", { enum: ["password", "link", "reset", "switch"] }).notNull(),
-    status: text("status", { enum: ["pending", "partial", "verified", "failed", "completed"] }).notNull(),
+    status: text("status", { enum: ["pending", "partial", "verified", "failed"] }).notNull(),
     /** The verifications already passed: password, link, totp, passkey, session. */
     verifiedBy: text("verified_by", { mode: "json" }).$type<string[]>().notNull(),
     host: text("host").notNull(),

@@ -184,6 +184,18 @@ describe("emailed links", () => {
     expect((await verifyLink(elevenMinutesLater, late.token, late.email)).message).toBe("This sign-in link has already been used or has expired. Please request a new one.");
   });
 
+  it("still accepts a link nine minutes after it was sent", async () => {
+    await createUserWithPassword("nine@example.com", null);
+    const { body } = await createAttempt("nine@example.com", { method: "link" });
+    await authPost(HOST, "/_auth/mail", { email: "nine@example.com", attempt_id: body.attempt_id });
+    const link = linkIn((await latestMailTo("nine@example.com"))!.text);
+    const { verifyLink } = await import("../../workers/auth/attempts");
+    const { env } = await import("cloudflare:workers");
+    const tenant = { kind: "main" as const, hostname: HOST, theme: { name: "S", colours: { primary: "#000000", accent: "#000000", background: "#ffffff", text: "#000000" } } };
+    const nineMinutesLater = { env, db: db(), tenant, now: Date.now() + 9 * 60 * 1000, clientKey: "client:test" };
+    expect((await verifyLink(nineMinutesLater, link.token, link.email)).status).toBe("verified");
+  });
+
   it("will not send a second reset link while the first is valid, and resets the password with it", async () => {
     await createUserWithPassword("reset@example.com", "old-password-1");
     const first = await createAttempt("reset@example.com", { method: "reset" });

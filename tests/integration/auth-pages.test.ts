@@ -72,3 +72,21 @@ describe("sign-in pages", () => {
     expect((refused as Response).status).toBe(404);
   });
 });
+
+describe("the passkey offer", () => {
+  it("remembers 'Skip for Now...' for 7 days", async () => {
+    // As a browser sends it: Host and Origin both carry the port.
+    const response = await worker.fetch(
+      hostRequest("localhost:8787", "/login/passkey", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-origin" },
+        body: "",
+        redirect: "manual",
+      }),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login/complete");
+    const skip = response.headers.getSetCookie().find((c) => c.startsWith("sl_passkey_skip="))!;
+    expect(skip).toContain(`Max-Age=${7 * 24 * 60 * 60}`);
+  });
+});

@@ -108,7 +108,7 @@ export async function createAttempt(
 }
 
 /** The attempt a browser's stored attempt token names (spec: GET /_auth/attempt?token), expired or not. */
-export async function getAttemptByToken(db: Db, token: string) {
+export async function getAttemptByToken(db: Db, token: string, now: number = Date.now()) {
   const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.tokenHash, hashToken(token)) });
   if (!attempt) return null;
   const user = await findUserById(db, attempt.userId);
@@ -125,7 +125,7 @@ export async function getAttemptByToken(db: Db, token: string) {
     verify: attempt.status === "partial" ? ["totp"] : [],
     host: attempt.host,
     goto: attempt.goto,
-    is_expired: attempt.expiresAt <= Date.now(),
+    is_expired: attempt.expiresAt <= now,
   };
 }
 
@@ -139,7 +139,7 @@ export type VerifyInput = { password: string } | { totp: string } | { link: stri
 export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: VerifyInput): Promise<VerifyReply> {
   const { db, env, now, clientKey } = deps;
   const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.id, attemptId) });
-  if (!attempt || attempt.expiresAt <= now || attempt.status === "failed" || attempt.status === "completed") return failed(authMessages.loginFailed);
+  if (!attempt || attempt.expiresAt <= now || attempt.status === "failed") return failed(authMessages.loginFailed);
   const user = await findUserById(db, attempt.userId);
   if (!user) return failed(authMessages.loginFailed);
   if (await isLockedOut(db, user.id, clientKey, now)) return failed(authMessages.tooManyAttempts, user.id);
@@ -291,9 +291,4 @@ export async function rotateAttemptToken(db: Db, attemptId: string): Promise<str
   const token = randomToken();
   await db.update(signInAttempts).set({ tokenHash: hashToken(token) }).where(eq(signInAttempts.id, attemptId));
   return token;
-}
-
-/** Marks a verified attempt finished once its session has been handed over. */
-export async function completeAttempt(db: Db, attemptId: string): Promise<void> {
-  await db.update(signInAttempts).set({ status: "completed" }).where(eq(signInAttempts.id, attemptId));
 }

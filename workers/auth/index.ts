@@ -1,6 +1,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
+import { ATTEMPT_COOKIE_MAX_AGE_S } from "../../core/auth/constants";
 import { authMessages } from "../../core/auth/messages";
 import { newPasswordProblem } from "../../core/auth/password-policy";
 import { safeGoto } from "../../core/auth/goto";
@@ -42,8 +43,6 @@ import { claimSession, deleteSession, setActiveRole } from "./sessions";
 import { signUp } from "./signup";
 
 type Handler = (request: Request, context: RequestContext, deps: AuthDeps) => Promise<Response>;
-
-const ATTEMPT_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 
 function badRequest(error: z.ZodError | string): Response {
   const message = typeof error === "string" ? error : (error.issues[0]?.message ?? "Invalid request");
@@ -254,7 +253,7 @@ const app: Handler = async (request, context, deps) => {
   const attemptId = form.get("attempt_id");
   if (typeof attemptId === "string" && attemptId) {
     const attempt = await deps.db.query.signInAttempts.findFirst({ where: eq(signInAttempts.id, attemptId) });
-    const fresh = attempt && (attempt.status === "verified" || attempt.status === "completed") && attempt.expiresAt > deps.now && attempt.host === context.tenant.hostname;
+    const fresh = attempt && attempt.status === "verified" && attempt.expiresAt > deps.now && attempt.host === context.tenant.hostname;
     if (!check.app.isSystem || !fresh) return unauthorized();
     const { code, state } = await approve(deps.db, context.tenant, attempt.userId, check, deps.now);
     return json({ code, state });

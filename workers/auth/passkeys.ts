@@ -31,7 +31,7 @@ export async function mayRegisterPasskey(db: Db, host: string, userId: string, p
   if (proof.sessionUserId === userId) return true;
   if (!proof.attemptToken) return false;
   const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.tokenHash, hashToken(proof.attemptToken)) });
-  return Boolean(attempt && attempt.userId === userId && attempt.host === host && (attempt.status === "verified" || attempt.status === "completed"));
+  return Boolean(attempt && attempt.userId === userId && attempt.host === host && attempt.status === "verified");
 }
 
 async function storeChallenge(db: Db, challenge: string, kind: "register" | "authenticate", domain: string, userId: string | null, now: number) {

@@ -13,7 +13,7 @@ export async function loadRequestSession(request: Request, db: Db, tenant: Tenan
   if (!token) return { session: null, setCookie: null };
   const session = await validateSession(db, token, tenant.hostname, now);
   if (!session) return { session: null, setCookie: clearCookie(cookieNames.session) };
-  return { session, setCookie: session.renewed ? sessionCookie(token, now + SESSION_TTL_MS - now) : null };
+  return { session, setCookie: session.renewed ? sessionCookie(token) : null };
 }
 
 export function sessionCookie(token: string, maxAgeMs: number = SESSION_TTL_MS): string {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
-import { createTOTPKeyURI, generateHOTP, verifyHOTP } from "@oslojs/otp";
+import { createTOTPKeyURI, verifyHOTP } from "@oslojs/otp";
 import { renderSVG } from "uqr";
 import { TOTP_DIGITS, TOTP_DRIFT_STEPS, TOTP_PERIOD_SECONDS } from "../../core/auth/constants";
 import { userTotp, type Db } from "../../schema/d1";
@@ -59,9 +59,4 @@ export async function verifyTotpCode(env: Env, db: Db, userId: string, code: str
 
 export async function disableTotp(db: Db, userId: string): Promise<void> {
   await db.delete(userTotp).where(eq(userTotp.userId, userId));
-}
-
-/** The code an authenticator shows at `now`; for tests and the seed's demo, never sent to a browser. */
-export function totpCodeAt(key: Uint8Array, now: number): string {
-  return generateHOTP(key, BigInt(Math.floor(now / 1000 / TOTP_PERIOD_SECONDS)), TOTP_DIGITS);
 }

@@ -5,6 +5,7 @@ import { formatScopeText } from "../../core/access/scope-text";
 import { missingScopes, type Scope } from "../../core/access/scopes";
 import { races } from "../../schema/d1";
 import { readBody } from "../auth/body";
+import { loadRoles } from "../auth/roles";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
 import {
@@ -14,7 +15,6 @@ import {
   exchangeCode,
   refreshTokens,
   revokeToken,
-  userRoles,
   type BearerCheck,
 } from "./oauth";
 
@@ -117,7 +117,7 @@ async function raceById(request: Request, context: RequestContext, id: string): 
   const missing = missingScopes(["races"], check.scopes, id);
   if (missing.length > 0) return insufficientScope(missing);
   const race = await context.db.query.races.findFirst({ where: eq(races.id, id) });
-  const principal = { userId: check.userId, roles: await userRoles(context.db, check.userId), tokenScopes: check.scopes };
+  const principal = { userId: check.userId, roles: await loadRoles(context.db, check.userId), tokenScopes: check.scopes };
   if (!race || !can(principal, "view", { area: "races", id: race.id, raceId: race.id, clubId: race.clubId, siteId: race.siteId })) {
     return json({ error: "not_found", message: "No such Race" }, { status: 404 });
   }

@@ -3,10 +3,10 @@ import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { formatScopeText, parseScopeText, scopesOfRoles } from "../../core/access/scope-text";
 import { intersectScopes, type ScopeGrant } from "../../core/access/scopes";
-import { isRoleType, type RoleGrant } from "../../core/access/roles";
-import { apiApplications, oauthCodes, oauthGrants, oauthTokens, roles, type Db } from "../../schema/d1";
+import { apiApplications, oauthCodes, oauthGrants, oauthTokens, type Db } from "../../schema/d1";
 import type { Tenant } from "../../tenants/resolve";
 import { constantTimeEqualText, hashToken, randomToken } from "../auth/crypto";
+import { loadRoles } from "../auth/roles";
 
 /** An access token outlives the SDK's refresh threshold of 3000 s (spec section 9) by ten minutes. */
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -88,11 +88,6 @@ export async function checkAuthorizeRequest(db: Db, tenant: Tenant, params: Auth
   return { ok: true, app, params: { ...params, redirect_uri: redirectUri, state: params.state, code_challenge: params.code_challenge }, requested, illegal };
 }
 
-export async function userRoles(db: Db, userId: string): Promise<RoleGrant[]> {
-  const rows = await db.select().from(roles).where(eq(roles.userId, userId));
-  return rows.flatMap((r) => (isRoleType(r.type) ? [{ id: r.id, type: r.type, clubId: r.clubId, siteId: r.siteId, scope: r.scope, config: r.config }] : []));
-}
-
 export async function grantedScopes(db: Db, userId: string, appId: string): Promise<ScopeGrant[]> {
   const grant = await db.query.oauthGrants.findFirst({ where: and(eq(oauthGrants.userId, userId), eq(oauthGrants.appId, appId)) });
   return grant ? parseScopeText(grant.scopes).grants : [];
@@ -146,10 +141,12 @@ async function issueTokens(db: Db, app: App, userId: string, host: string, scope
   return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_MS / 1000, expires_at: Math.floor((now + ACCESS_TOKEN_TTL_MS) / 1000), refresh_token: refreshToken, scope: scopeText };
 }
 
-/** A confidential app must prove itself with its secret; a public app relies on PKCE alone. */
-function clientAuthenticated(app: App, clientSecret: string | null): boolean {
-  if (app.isPublic) return true;
-  return Boolean(clientSecret && app.clientSecretHash && constantTimeEqualText(app.clientSecretHash, hashToken(clientSecret)));
+/** The calling app on this tenant: a confidential app must prove itself with its secret; a public one relies on PKCE. */
+async function authenticateClient(db: Db, tenant: Tenant, clientId: string, clientSecret: string | null): Promise<App | null> {
+  const app = await findApp(db, tenant, clientId);
+  if (!app) return null;
+  if (app.isPublic) return app;
+  return clientSecret && app.clientSecretHash && constantTimeEqualText(app.clientSecretHash, hashToken(clientSecret)) ? app : null;
 }
 
 /** grant_type=authorization_code: checks the code, its app, redirect URI, host and the PKCE verifier. */
@@ -159,8 +156,8 @@ export async function exchangeCode(
   form: { code: string; redirect_uri: string; client_id: string; code_verifier: string; client_secret: string | null },
   now: number,
 ): Promise<TokenReply | OAuthError> {
-  const app = await findApp(db, tenant, form.client_id);
-  if (!app || !clientAuthenticated(app, form.client_secret)) return oauthError("invalid_client", "Unknown client or wrong credentials");
+  const app = await authenticateClient(db, tenant, form.client_id, form.client_secret);
+  if (!app) return oauthError("invalid_client", "Unknown client or wrong credentials");
   // Claiming the code first makes a replayed code fail even when two requests race.
   const [code] = await db
     .update(oauthCodes)
@@ -171,14 +168,14 @@ export async function exchangeCode(
   if (code.appId !== app.id || code.redirectUri !== form.redirect_uri || code.host !== tenant.hostname) return oauthError("invalid_grant", "The code was not issued for this request");
   const challenge = encodeBase64urlNoPadding(sha256(new TextEncoder().encode(form.code_verifier)));
   if (!constantTimeEqualText(challenge, code.codeChallenge)) return oauthError("invalid_grant", "The code_verifier does not match the code_challenge");
-  const scopes = intersectScopes(scopesOfRoles(await userRoles(db, code.userId)), parseScopeText(code.scopes).grants);
+  const scopes = intersectScopes(scopesOfRoles(await loadRoles(db, code.userId)), parseScopeText(code.scopes).grants);
   return issueTokens(db, app, code.userId, code.host, scopes, now);
 }
 
 /** grant_type=refresh_token: rotates the pair; the old refresh token stops working at once. */
 export async function refreshTokens(db: Db, tenant: Tenant, form: { refresh_token: string; client_id: string; client_secret: string | null }, now: number): Promise<TokenReply | OAuthError> {
-  const app = await findApp(db, tenant, form.client_id);
-  if (!app || !clientAuthenticated(app, form.client_secret)) return oauthError("invalid_client", "Unknown client or wrong credentials");
+  const app = await authenticateClient(db, tenant, form.client_id, form.client_secret);
+  if (!app) return oauthError("invalid_client", "Unknown client or wrong credentials");
   const [old] = await db
     .update(oauthTokens)
     .set({ revokedAt: now })
@@ -186,7 +183,7 @@ export async function refreshTokens(db: Db, tenant: Tenant, form: { refresh_toke
     .returning();
   if (!old || old.refreshExpiresAt <= now || old.appId !== app.id || old.host !== tenant.hostname) return oauthError("invalid_grant", "The refresh token is invalid, expired or revoked");
   // Roles may have changed since: the new pair carries only what the user still holds.
-  const scopes = intersectScopes(scopesOfRoles(await userRoles(db, old.userId)), parseScopeText(old.scopes).grants);
+  const scopes = intersectScopes(scopesOfRoles(await loadRoles(db, old.userId)), parseScopeText(old.scopes).grants);
   return issueTokens(db, app, old.userId, old.host, scopes, now);
 }
 
