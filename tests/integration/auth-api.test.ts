@@ -137,6 +137,20 @@ describe("password verification and sessions", () => {
     expect(response.status).toBe(403);
   });
 
+  it("verifies an attempt by the user's own session, and refuses another user's", async () => {
+    await createSiteWithRace(db(), { hostname: "club4.localhost", siteName: "Club Four", raceName: "R" });
+    await createUserWithPassword("bysession@example.com", "glacier-ski-42");
+    await createUserWithPassword("someoneelse@example.com", "glacier-ski-42");
+    const cookie = await signIn(HOST, "bysession@example.com", "glacier-ski-42");
+    const otherCookie = await signIn(HOST, "someoneelse@example.com", "glacier-ski-42");
+    const { body } = await createAttempt("bysession@example.com", { method: "switch", domain: "club4.localhost" });
+    const verify = { attempt_id: body.attempt_id, verify: { session: true } };
+    expect((await authPost(HOST, "/_auth/attempt/verify", verify, { cookie: otherCookie })).status).toBe(401);
+    expect((await authPost(HOST, "/_auth/attempt/verify", verify)).status).toBe(401);
+    const reply = await (await authPost(HOST, "/_auth/attempt/verify", verify, { cookie })).json();
+    expect(reply).toMatchObject({ status: "verified", host: "club4.localhost", verify: [] });
+  });
+
   it("hands a sign-in on the main host over to a club site's /_auth/login", async () => {
     await createSiteWithRace(db(), { hostname: "club3.localhost", siteName: "Club Three", raceName: "R" });
     await createUserWithPassword("handoff@example.com", "glacier-ski-42");
