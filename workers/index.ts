@@ -14,6 +14,7 @@ import { deliverMail } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
 
+export { DataHub } from "../durable/data-hub";
 export { RaceRoom } from "../durable/race-room";
 
 /** The Worker's own APIs, answered before Remix sees the request. */

@@ -118,13 +118,28 @@ function permits(permissions: readonly Permission[], action: Action, area: Prote
   );
 }
 
-// Which object the role is bound to must match before its permissions apply.
-function roleAllows(role: RoleGrant, action: Action, object: ProtectedObject): boolean {
+/** The owner kinds a role can be bound to; "item" is one object named by its own id. */
+export type ReachKind = "clubs" | "sites" | "registrations" | "races" | "depots" | "item";
+
+/** What one role reaches for an action on an area: everything, nothing, or the objects of one owner. */
+export type RoleReach = { readonly kind: "all" } | { readonly kind: "none" } | { readonly kind: ReachKind; readonly id: string };
+
+const none: RoleReach = { kind: "none" };
+
+function bound(kind: ReachKind, id: string | null | undefined, allowed: boolean): RoleReach {
+  return allowed && typeof id === "string" && id !== "" ? { kind, id } : none;
+}
+
+/**
+ * The objects of `area` a role lets its holder act on. One function serves single checks (`can`) and list
+ * queries (which turn reaches into SQL), so both always agree.
+ */
+export function roleReach(role: RoleGrant, action: Action, area: ProtectedArea): RoleReach {
   switch (role.type) {
     case "system_admin":
-      return flagSet(role.config, object.area);
+      return flagSet(role.config, area) ? { kind: "all" } : none;
     case "site_admin":
-      return same(role.siteId, owner(object, "sites", object.siteId)) && flagSet(role.config, object.area);
+      return bound("sites", role.siteId, flagSet(role.config, area));
     case "org_admin":
     case "division_reports":
     case "financial_admin":
@@ -132,33 +147,57 @@ function roleAllows(role: RoleGrant, action: Action, object: ProtectedObject): b
     case "communications":
     case "all_races":
     case "device":
-      return same(role.clubId, owner(object, "clubs", object.clubId)) && permits(rolePermissions[role.type], action, object.area);
+      return bound("clubs", role.clubId, permits(rolePermissions[role.type], action, area));
     case "registration_admin":
     case "registration_finance":
     case "registration_readonly":
     case "report_edit_view":
     case "report_view":
-      return same(role.scope, owner(object, "registrations", object.registrationId)) && permits(rolePermissions[role.type], action, object.area);
+      return bound("registrations", role.scope, permits(rolePermissions[role.type], action, area));
     case "race_admin":
     case "technical_delegate":
     case "race_timer":
     case "race_announcer":
     case "race_photographer":
     case "private_results_viewer":
-      return same(role.scope, owner(object, "races", object.raceId)) && permits(rolePermissions[role.type], action, object.area);
+      return bound("races", role.scope, permits(rolePermissions[role.type], action, area));
     case "depot_admin":
     case "depot_user":
-      return same(role.scope, owner(object, "depots", object.depotId)) && permits(rolePermissions[role.type], action, object.area);
-    case "api_client_admin":
-      return appInReach(role, object) && permits(rolePermissions[role.type], action, object.area);
+      return bound("depots", role.scope, permits(rolePermissions[role.type], action, area));
+    case "api_client_admin": {
+      // The spec does not bind API Client Admin; a scope limits it to one app, else a club to that club's apps.
+      if (!permits(rolePermissions[role.type], action, area)) return none;
+      if (role.scope) return { kind: "item", id: role.scope };
+      if (role.clubId) return { kind: "clubs", id: role.clubId };
+      return { kind: "all" };
+    }
   }
 }
 
-// The spec does not bind API Client Admin; a scope limits it to one app, else a club to that club's apps.
-function appInReach(role: RoleGrant, object: ProtectedObject): boolean {
-  if (role.scope) return same(role.scope, object.id);
-  if (role.clubId) return same(role.clubId, object.clubId);
-  return true;
+/** The object's owner of a kind (an object of that kind is its own owner). */
+export function ownerOf(object: ProtectedObject, kind: ReachKind): string | null {
+  switch (kind) {
+    case "clubs":
+      return owner(object, "clubs", object.clubId);
+    case "sites":
+      return owner(object, "sites", object.siteId);
+    case "registrations":
+      return owner(object, "registrations", object.registrationId);
+    case "races":
+      return owner(object, "races", object.raceId);
+    case "depots":
+      return owner(object, "depots", object.depotId);
+    case "item":
+      return object.id ?? null;
+  }
+}
+
+// Which object the role is bound to must match before its permissions apply.
+function roleAllows(role: RoleGrant, action: Action, object: ProtectedObject): boolean {
+  const reach = roleReach(role, action, object.area);
+  if (reach.kind === "all") return true;
+  if (reach.kind === "none") return false;
+  return same(reach.id, ownerOf(object, reach.kind));
 }
 
 /** The roles that count for a session: only the active one after a role switch (none if it is not held). */
@@ -168,9 +207,8 @@ export function effectiveRoles(principal: Principal): readonly RoleGrant[] {
   return principal.roles.filter((role) => role.id === active);
 }
 
-// A token grant limited to items names the object itself, which may be given as its owner field instead of id.
+// A token grant limited to items names the owning object of its area (a form element's registration), else the object.
 function tokenItemId(object: ProtectedObject): string | undefined {
-  if (object.id) return object.id;
   const own: Partial<Record<ProtectedArea, string | null | undefined>> = {
     registrations: object.registrationId,
     races: object.raceId,
@@ -178,7 +216,7 @@ function tokenItemId(object: ProtectedObject): string | undefined {
     clubs: object.clubId,
     sites: object.siteId,
   };
-  return own[object.area] ?? undefined;
+  return own[object.area] ?? object.id ?? undefined;
 }
 
 export function can(principal: Principal, action: Action, object: ProtectedObject): boolean {

@@ -57,6 +57,13 @@ describe("goto", () => {
     }
     expect(safeGoto(null, hosts)).toBeNull();
   });
+  it("decodes a goto the data-service client sent encoded, then checks it the same way", () => {
+    expect(safeGoto(encodeURIComponent("/club/races?x=1"), hosts)).toBe("/club/races?x=1");
+    expect(safeGoto(encodeURIComponent("http://demo.localhost:8787/races"), hosts)).toBe("http://demo.localhost:8787/races");
+    expect(safeGoto(encodeURIComponent("//evil.example/x"), hosts)).toBeNull();
+    expect(safeGoto(encodeURIComponent("https://evil.example/"), hosts)).toBeNull();
+    expect(safeGoto("%2F%E0%A4%A", hosts)).toBeNull();
+  });
 });
 
 describe("failure limits", () => {

@@ -5,7 +5,15 @@
  */
 export function safeGoto(goto: string | null | undefined, allowedHosts: readonly string[]): string | null {
   if (!goto) return null;
-  const value = goto.trim();
+  let value = goto.trim();
+  // The data-service client sends goto encoded (spec section 7); decode it once, then check it like any other.
+  if (/^(%2F|https?%3A)/i.test(value)) {
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      return null;
+    }
+  }
   if (value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\")) return value;
   let url: URL;
   try {

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { entityColumns } from "./columns";
-import { sites, users } from "./tables";
+import { clubs, sites, users } from "./tables";
 
 /**
  * APIApplication (spec: name, description, is_system, is_public, scopes): a third-party or system app.
@@ -19,6 +19,8 @@ export const apiApplications = sqliteTable("api_applications", {
   /** For a confidential (non-public) app only: SHA-256 of its client secret. */
   clientSecretHash: text("client_secret_hash"),
   siteId: text("site_id").references(() => sites.id),
+  /** The club whose API Client Admins manage it; null for platform apps. */
+  clubId: text("club_id").references(() => clubs.id),
   ownerUserId: text("owner_user_id").references(() => users.id),
 });
 

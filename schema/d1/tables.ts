@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { SiteConfig } from "../wire/site-config";
-import { entityColumns } from "./columns";
+import { cityColumns, entityColumns } from "./columns";
 
 /** WhitelabelSite (spec: config, hostname): a club site served on its own hostname. */
 export const sites = sqliteTable(
@@ -28,6 +28,7 @@ export const clubs = sqliteTable(
     info: text("info"),
     publicUrl: text("public_url"),
     siteId: text("site_id").references(() => sites.id),
+    ...cityColumns(),
   },
   (t) => [index("clubs_site").on(t.siteId)],
 );

@@ -1,7 +1,7 @@
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { initialMtimes } from "../../core/entity/field-mtimes";
-import { apiApplications } from "../../schema/d1";
+import { apiApplications, oauthTokens } from "../../schema/d1";
 import { hashToken } from "../../workers/auth/crypto";
 import { db, formPost, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
@@ -46,4 +46,23 @@ export function tokenRequest(host: string, form: Record<string, string>) {
 
 export function bearerGet(host: string, path: string, accessToken: string) {
   return worker.fetch(hostRequest(host, path, { headers: { Authorization: `Bearer ${accessToken}` } }));
+}
+
+/** An access token for a user and app on a host, stored as the token endpoint would store it (for entity tests). */
+export async function issueToken(userId: string, appId: string, host: string, scopes: string, ttlMs = 3_600_000): Promise<string> {
+  const access = encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
+  const now = Date.now();
+  await db().insert(oauthTokens).values({
+    id: crypto.randomUUID(),
+    accessTokenHash: hashToken(access),
+    refreshTokenHash: hashToken(encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)))),
+    appId,
+    userId,
+    host,
+    scopes,
+    accessExpiresAt: now + ttlMs,
+    refreshExpiresAt: now + 30 * 86_400_000,
+    createdAt: now,
+  });
+  return access;
 }

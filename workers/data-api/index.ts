@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { can } from "../../core/access/policy";
 import { formatScopeText } from "../../core/access/scope-text";
-import { missingScopes, type Scope } from "../../core/access/scopes";
-import { races } from "../../schema/d1";
+import { scopeForArea } from "../../core/access/scopes";
+import { childClassesOf, entityClasses, findEntityClass } from "../../schema/entities/classes";
 import { readBody } from "../auth/body";
 import { loadRoles } from "../auth/roles";
 import { apiNotFound, json } from "../http";
@@ -15,8 +13,12 @@ import {
   exchangeCode,
   refreshTokens,
   revokeToken,
-  type BearerCheck,
 } from "./oauth";
+import { handleCity } from "./city";
+import { handleEntity, scopeDenied } from "./entities";
+import { unauthenticated } from "./errors";
+import { forwardSocket } from "./hub-client";
+import { subscribe } from "./subscriptions";
 
 /** Calls carry bearer tokens, never cookies, so any origin may make them (no credentials are shared). */
 function withCors(request: Request, response: Response): Response {
@@ -24,7 +26,7 @@ function withCors(request: Request, response: Response): Response {
   if (!origin) return response;
   const cors = new Response(response.body, response);
   cors.headers.set("Access-Control-Allow-Origin", origin);
-  cors.headers.set("Access-Control-Expose-Headers", "Location, WWW-Authenticate");
+  cors.headers.set("Access-Control-Expose-Headers", "Location, WWW-Authenticate, X-Total-Count");
   cors.headers.append("Vary", "Origin");
   return cors;
 }
@@ -89,39 +91,44 @@ async function authorize(request: Request, { db, tenant }: RequestContext): Prom
   return new Response(null, { status: 302, headers: { Location: `/login/authorize?${url.searchParams}` } });
 }
 
-function unauthenticated(check: Extract<BearerCheck, { ok: false }>): Response {
-  return json(check.error, { status: check.status, headers: { "WWW-Authenticate": check.challenge } });
-}
-
-/** 403 naming the missing scopes (spec section 6), in the body and the RFC 6750 challenge. */
-export function insufficientScope(missing: readonly Scope[]): Response {
-  const scope = missing.join(" ");
-  return json(
-    { error: "insufficient_scope", error_description: "The token does not carry the scope this call needs", scope },
-    { status: 403, headers: { "WWW-Authenticate": `Bearer realm="data-api", error="insufficient_scope", scope="${scope}"` } },
-  );
-}
-
 /** GET /data-api/me: who a token acts for and what it carries. */
 async function me(request: Request, context: RequestContext): Promise<Response> {
-  const check = await authenticateBearer(context.db, context.tenant, request.headers.get("Authorization"), context.now);
+  const check = await authenticateBearer(context.db, context.tenant.hostname, request.headers.get("Authorization"), context.now);
   if (!check.ok) return unauthenticated(check);
   const user = await context.db.query.users.findFirst({ where: (u, { eq: equal }) => equal(u.id, check.userId) });
   return json({ classname: "User", uuid: check.userId, name: user?.name, email: user?.email, client_id: check.appId, scope: formatScopeText(check.scopes) });
 }
 
-/** GET /data-api/Race/{id}: a race's catalogue row, for a token with the races scope whose user may view it. */
-async function raceById(request: Request, context: RequestContext, id: string): Promise<Response> {
-  const check = await authenticateBearer(context.db, context.tenant, request.headers.get("Authorization"), context.now);
+/** GET /data-api/classes: the registry, so a client can discover classes, fields and scopes. */
+function classes(): Response {
+  return json({
+    classes: entityClasses.map((entity) => ({
+      classname: entity.classname,
+      description: entity.description,
+      scope: scopeForArea(entity.area),
+      parent: entity.parent?.classname ?? null,
+      children: childClassesOf(entity.classname).map((child) => child.collection),
+      ids: entity.ids,
+      read_only: entity.readOnly,
+      has_city: entity.hasCity,
+      fields: entity.fields.map((f) => ({ name: f.api, type: f.type, writable: f.writable, create_only: f.createOnly, required: f.required })),
+    })),
+  });
+}
+
+/** `/data-api/{Class}/…`: the bearer token, then the entity, its place or a subscription. */
+async function entityCall(request: Request, context: RequestContext, segments: string[]): Promise<Response> {
+  const [classname = "", ...rest] = segments;
+  const entity = findEntityClass(classname);
+  if (!entity) return json({ error: "not_found", message: `No such class: ${classname}` }, { status: 404 });
+  const check = await authenticateBearer(context.db, context.tenant.hostname, request.headers.get("Authorization"), context.now);
   if (!check.ok) return unauthenticated(check);
-  const missing = missingScopes(["races"], check.scopes, id);
-  if (missing.length > 0) return insufficientScope(missing);
-  const race = await context.db.query.races.findFirst({ where: eq(races.id, id) });
-  const principal = { userId: check.userId, roles: await loadRoles(context.db, check.userId), tokenScopes: check.scopes };
-  if (!race || !can(principal, "view", { area: "races", id: race.id, raceId: race.id, clubId: race.clubId, siteId: race.siteId })) {
-    return json({ error: "not_found", message: "No such Race" }, { status: 404 });
-  }
-  return json({ classname: "Race", uuid: race.id, name: race.name, club: race.clubId, site: race.siteId, start_time: race.startTime, timezone: race.timezone, visibility: race.visibility });
+  const caller = { userId: check.userId, appId: check.appId, principal: { userId: check.userId, roles: await loadRoles(context.db, check.userId), tokenScopes: check.scopes } };
+  const denied = scopeDenied(caller, entity, rest[0] || undefined);
+  if (denied) return denied;
+  if (rest.length === 2 && rest[1] === "city") return handleCity(request, context, caller, entity, rest[0] ?? "");
+  if (rest.length === 2 && rest[1] === "subscribe") return subscribe(request, context, caller, entity, rest[0] ?? "");
+  return handleEntity(request, context, caller, entity, rest);
 }
 
 /** The data service (`/data-api/*`): OAuth 2 with PKCE, then the entity API. */
@@ -129,14 +136,16 @@ export async function handleDataApi(request: Request, context: RequestContext): 
   const { pathname } = new URL(request.url);
   if (request.method === "OPTIONS") return preflight(request);
   const route = `${request.method} ${pathname.replace(/\/$/, "")}`;
+  if (route === "GET /data-api/socket") return forwardSocket(request, context);
   let response: Response;
   if (route === "GET /data-api/authorize") response = await authorize(request, context);
   else if (route === "POST /data-api/token") response = await token(request, context);
   else if (route === "POST /data-api/revoke") response = await revoke(request, context);
   else if (route === "GET /data-api/me") response = await me(request, context);
+  else if (route === "GET /data-api/classes") response = classes();
   else {
-    const race = /^GET \/data-api\/Race\/([0-9a-f-]{36})$/.exec(route);
-    response = race?.[1] ? await raceById(request, context, race[1]) : apiNotFound(pathname);
+    const segments = pathname.slice("/data-api/".length).replace(/\/$/, "").split("/");
+    response = segments[0] ? await entityCall(request, context, segments) : apiNotFound(pathname);
   }
   return withCors(request, response);
 }

@@ -194,18 +194,18 @@ export async function revokeToken(db: Db, token: string, now: number): Promise<v
   await db.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.refreshTokenHash, hash), isNull(oauthTokens.revokedAt)));
 }
 
-export type BearerCheck = { ok: true; userId: string; appId: string; scopes: ScopeGrant[] } | { ok: false; status: 401; challenge: string; error: OAuthError };
+export type BearerCheck = { ok: true; userId: string; appId: string; scopes: ScopeGrant[]; expiresAt: number } | { ok: false; status: 401; challenge: string; error: OAuthError };
 
 /** The caller behind `Authorization: Bearer …`: valid on the host it was issued for only, until it expires or is revoked. */
-export async function authenticateBearer(db: Db, tenant: Tenant, authorization: string | null, now: number): Promise<BearerCheck> {
+export async function authenticateBearer(db: Db, host: string, authorization: string | null, now: number): Promise<BearerCheck> {
   const match = /^Bearer\s+([A-Za-z0-9_-]+)$/.exec(authorization ?? "");
   if (!match?.[1]) return { ok: false, status: 401, challenge: 'Bearer realm="data-api"', error: oauthError("invalid_request", "No bearer token") };
   const token = await db.query.oauthTokens.findFirst({ where: eq(oauthTokens.accessTokenHash, hashToken(match[1])) });
-  if (!token || token.revokedAt !== null || token.host !== tenant.hostname) {
+  if (!token || token.revokedAt !== null || token.host !== host) {
     return { ok: false, status: 401, challenge: 'Bearer realm="data-api", error="invalid_token", error_description="The access token is invalid"', error: oauthError("invalid_token", "The access token is invalid") };
   }
   if (token.accessExpiresAt <= now) {
     return { ok: false, status: 401, challenge: 'Bearer realm="data-api", error="invalid_token", error_description="The access token expired"', error: oauthError("invalid_token", "The access token expired") };
   }
-  return { ok: true, userId: token.userId, appId: token.appId, scopes: parseScopeText(token.scopes).grants };
+  return { ok: true, userId: token.userId, appId: token.appId, scopes: parseScopeText(token.scopes).grants, expiresAt: token.accessExpiresAt };
 }

@@ -1,0 +1,77 @@
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { entityColumns } from "./columns";
+import { clubs, sites } from "./tables";
+
+/**
+ * Registration (platform.md section 3): a club's registration form. `site_id` is copied from the club so
+ * every tenant-scoped query filters on one column. Times are epoch milliseconds; money is integer cents.
+ */
+export const registrations = sqliteTable(
+  "registrations",
+  {
+    ...entityColumns(),
+    clubId: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    siteId: text("site_id").references(() => sites.id),
+    name: text("name").notNull(),
+    isApproved: integer("is_approved", { mode: "boolean" }).notNull().default(false),
+    isPending: integer("is_pending", { mode: "boolean" }).notNull().default(false),
+    approvalStatus: text("approval_status").notNull().default(""),
+    openTime: integer("open_time"),
+    closeTime: integer("close_time"),
+    isAllEvents: integer("is_all_events", { mode: "boolean" }).notNull().default(false),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default([]),
+    firstNameFieldId: text("first_name_field_id"),
+    lastNameFieldId: text("last_name_field_id"),
+    peopleLabels: text("people_labels", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
+    /** YYYY-MM-DD; null means 31 December of the close year (section 9). */
+    ageCalcDate: text("age_calc_date"),
+    raisePrice1Time: integer("raise_price_1_time"),
+    raisePrice2Time: integer("raise_price_2_time"),
+    raisePrice3Time: integer("raise_price_3_time"),
+    /** Percent. */
+    gstRate: real("gst_rate").notNull().default(0),
+    isBilingual: integer("is_bilingual", { mode: "boolean" }).notNull().default(false),
+    event: text("event"),
+    sport: text("sport"),
+    legacyId: integer("legacy_id"),
+  },
+  (t) => [index("registrations_club").on(t.clubId), index("registrations_site").on(t.siteId)],
+);
+
+/** FormElement: one field of a registration form; owner columns are copied from its registration. */
+export const formElements = sqliteTable(
+  "form_elements",
+  {
+    ...entityColumns(),
+    registrationId: text("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    clubId: text("club_id").notNull(),
+    siteId: text("site_id"),
+    type: text("type").notNull(),
+    caption: text("caption").notNull().default(""),
+    title: text("title"),
+    columnHeader: text("column_header"),
+    price1: integer("price_1"),
+    price2: integer("price_2"),
+    price3: integer("price_3"),
+    isTaxable: integer("is_taxable", { mode: "boolean" }).notNull().default(false),
+    isMandatory: integer("is_mandatory", { mode: "boolean" }).notNull().default(false),
+    isAdminOnly: integer("is_admin_only", { mode: "boolean" }).notNull().default(false),
+    isKioskMode: integer("is_kiosk_mode", { mode: "boolean" }).notNull().default(false),
+    conditionElement: text("condition_element"),
+    conditionOperator: text("condition_operator"),
+    conditionValue: text("condition_value"),
+    logicKey: text("logic_key"),
+    ordinal: integer("ordinal").notNull().default(0),
+    quantityLimit: integer("quantity_limit"),
+    allDiscount: integer("all_discount", { mode: "boolean" }).notNull().default(false),
+    memberClass: text("member_class"),
+    isFee: integer("is_fee", { mode: "boolean" }).notNull().default(false),
+    optionsList: text("options_list", { mode: "json" }).$type<Record<string, unknown>[]>().notNull().default([]),
+    displayType: text("display_type"),
+  },
+  (t) => [index("form_elements_registration").on(t.registrationId, t.ordinal)],
+);

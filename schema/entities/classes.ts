@@ -1,0 +1,229 @@
+/**
+ * Every class the data service exposes. Later issues add theirs here (carts, transactions, courses, …);
+ * the generic API picks them up with no other change.
+ */
+import { z } from "zod";
+import { apiApplications, clubs, formElements, races, registrations, roles, sites, users } from "../d1";
+import { siteConfigSchema } from "../wire/site-config";
+import { collectionName, entityClass, field, type EntityClass, type EntityField } from "./registry";
+
+const uuidField = (column: EntityClass["idColumn"]) => field("uuid", column, "string", { writable: false });
+const createdField = (column: EntityClass["createdColumn"]) => field("created_time", column, "time", { writable: false });
+
+/** The place fields, read-only here: they are set together through `POST …/city`. */
+function cityFields(table: typeof clubs): EntityField[] {
+  return [
+    field("city_name", table.cityName, "string", { writable: false }),
+    field("timezone", table.timezone, "string", { writable: false }),
+    field("geoname", table.geoname, "int", { writable: false }),
+    field("latitude", table.latitude, "float", { writable: false }),
+    field("longitude", table.longitude, "float", { writable: false }),
+    field("province_iso", table.provinceIso, "string", { writable: false }),
+    field("country_iso", table.countryIso, "string", { writable: false }),
+  ];
+}
+
+const shortText = z.string().trim().max(200);
+const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
+
+export const WhitelabelSite = entityClass({
+  classname: "WhitelabelSite",
+  description: "A club site served on its own hostname",
+  area: "sites",
+  table: sites,
+  owners: { siteId: "uuid" },
+  // Hostnames route every request of a tenant, so they are managed by the super-admin flow, not this API.
+  readOnly: true,
+  fields: [uuidField(sites.id), createdField(sites.createdAt), field("hostname", sites.hostname, "string"), field("config", sites.config, "json", { schema: siteConfigSchema })],
+});
+
+export const Club = entityClass({
+  classname: "Club",
+  description: "An organisation (club or division) that runs registrations and races",
+  area: "clubs",
+  table: clubs,
+  owners: { clubId: "uuid", siteId: "site" },
+  hasCity: true,
+  fields: [
+    uuidField(clubs.id),
+    createdField(clubs.createdAt),
+    field("name", clubs.name, "string", { schema: shortText.min(1) }),
+    field("sport", clubs.sport, "string", { schema: shortText }),
+    field("country", clubs.country, "string", { schema: z.string().regex(/^[A-Z]{2}$/, "country is a two-letter code") }),
+    field("email", clubs.email, "string", { schema: z.email().max(320) }),
+    field("website", clubs.website, "string", { schema: z.url().max(2000) }),
+    field("logo", clubs.logo, "string", { schema: z.url().max(2000) }),
+    field("info", clubs.info, "string"),
+    field("public_url", clubs.publicUrl, "string", { schema: z.url().max(2000) }),
+    field("site", clubs.siteId, "string", { createOnly: true }),
+    ...cityFields(clubs),
+  ],
+});
+
+export const User = entityClass({
+  classname: "User",
+  description: "A person who signs in",
+  area: "users",
+  table: users,
+  owners: {},
+  // Accounts are created by sign-up and changed by their owner through the sign-in app.
+  readOnly: true,
+  fields: [
+    uuidField(users.id),
+    createdField(users.createdAt),
+    field("name", users.name, "string"),
+    field("email", users.email, "string"),
+    field("password_age_ignore_days_num", users.passwordAgeIgnoreDaysNum, "int"),
+  ],
+});
+
+export const Role = entityClass({
+  classname: "Role",
+  description: "A role held by a user",
+  area: "users",
+  table: roles,
+  owners: { clubId: "club", siteId: "site" },
+  // Roles grant power; granting them through a token would let a club admin's app make a super admin.
+  readOnly: true,
+  fields: [
+    uuidField(roles.id),
+    createdField(roles.createdAt),
+    field("user", roles.userId, "string"),
+    field("type", roles.type, "string"),
+    field("club", roles.clubId, "string"),
+    field("site", roles.siteId, "string"),
+    field("scope", roles.scope, "string"),
+    field("config", roles.config, "json"),
+  ],
+});
+
+export const APIApplication = entityClass({
+  classname: "APIApplication",
+  description: "A third-party or system application that acts for users",
+  area: "apps",
+  table: apiApplications,
+  owners: { clubId: "club", siteId: "site" },
+  fields: [
+    uuidField(apiApplications.id),
+    createdField(apiApplications.createdAt),
+    field("name", apiApplications.name, "string", { schema: shortText.min(1) }),
+    field("description", apiApplications.description, "string", { schema: z.string().trim().max(2000) }),
+    // A system app skips consent for every user, so only the platform sets it.
+    field("is_system", apiApplications.isSystem, "bool", { writable: false }),
+    field("is_public", apiApplications.isPublic, "bool", { createOnly: true }),
+    field("scopes", apiApplications.scopes, "string", { schema: z.string().trim().max(2000) }),
+    field("redirect_uris", apiApplications.redirectUris, "json", { schema: z.array(z.url().max(2000)).min(1).max(20) }),
+    field("club", apiApplications.clubId, "string", { createOnly: true }),
+    field("site", apiApplications.siteId, "string", { writable: false }),
+  ],
+  references: [{ field: "club", classname: "Club", copy: { site: "site" } }],
+});
+
+export const Registration = entityClass({
+  classname: "Registration",
+  description: "A registration form of a club",
+  area: "registrations",
+  table: registrations,
+  owners: { registrationId: "uuid", clubId: "club", siteId: "site" },
+  references: [{ field: "club", classname: "Club", copy: { site: "site" } }],
+  fields: [
+    uuidField(registrations.id),
+    createdField(registrations.createdAt),
+    field("club", registrations.clubId, "string", { createOnly: true }),
+    field("site", registrations.siteId, "string", { writable: false }),
+    field("name", registrations.name, "string", { schema: shortText.min(1) }),
+    field("is_approved", registrations.isApproved, "bool"),
+    field("is_pending", registrations.isPending, "bool"),
+    field("approval_status", registrations.approvalStatus, "string"),
+    field("open_time", registrations.openTime, "time", { schema: epochMs }),
+    field("close_time", registrations.closeTime, "time", { schema: epochMs }),
+    field("is_all_events", registrations.isAllEvents, "bool"),
+    field("tags", registrations.tags, "json", { schema: z.array(z.string().max(100)).max(50) }),
+    field("first_name_field_id", registrations.firstNameFieldId, "string"),
+    field("last_name_field_id", registrations.lastNameFieldId, "string"),
+    field("people_labels", registrations.peopleLabels, "json", { schema: z.record(z.string(), z.string().max(200)) }),
+    field("age_calc_date", registrations.ageCalcDate, "string", { schema: z.iso.date() }),
+    field("raise_price_1_time", registrations.raisePrice1Time, "time", { schema: epochMs }),
+    field("raise_price_2_time", registrations.raisePrice2Time, "time", { schema: epochMs }),
+    field("raise_price_3_time", registrations.raisePrice3Time, "time", { schema: epochMs }),
+    field("gst_rate", registrations.gstRate, "float", { schema: z.number().min(0).max(100) }),
+    field("is_bilingual", registrations.isBilingual, "bool"),
+    field("event", registrations.event, "string"),
+    field("sport", registrations.sport, "string", { schema: shortText }),
+    field("legacy_id", registrations.legacyId, "int"),
+  ],
+});
+
+export const FormElement = entityClass({
+  classname: "FormElement",
+  description: "One field of a registration form",
+  area: "registrations",
+  table: formElements,
+  owners: { registrationId: "registration", clubId: "club", siteId: "site" },
+  parent: { field: "registration", classname: "Registration", copy: { club: "club", site: "site" } },
+  fields: [
+    uuidField(formElements.id),
+    createdField(formElements.createdAt),
+    field("registration", formElements.registrationId, "string", { createOnly: true }),
+    field("club", formElements.clubId, "string", { writable: false }),
+    field("site", formElements.siteId, "string", { writable: false }),
+    field("type", formElements.type, "string", { schema: z.string().regex(/^[a-z_]{1,40}$/, "type is a field type name") }),
+    field("caption", formElements.caption, "string"),
+    field("title", formElements.title, "string"),
+    field("column_header", formElements.columnHeader, "string"),
+    field("price_1", formElements.price1, "int"),
+    field("price_2", formElements.price2, "int"),
+    field("price_3", formElements.price3, "int"),
+    field("is_taxable", formElements.isTaxable, "bool"),
+    field("is_mandatory", formElements.isMandatory, "bool"),
+    field("is_admin_only", formElements.isAdminOnly, "bool"),
+    field("is_kiosk_mode", formElements.isKioskMode, "bool"),
+    field("condition_element", formElements.conditionElement, "string"),
+    field("condition_operator", formElements.conditionOperator, "string"),
+    field("condition_value", formElements.conditionValue, "string"),
+    field("logic_key", formElements.logicKey, "string"),
+    field("ordinal", formElements.ordinal, "int"),
+    field("quantity_limit", formElements.quantityLimit, "int"),
+    field("all_discount", formElements.allDiscount, "bool"),
+    field("member_class", formElements.memberClass, "string"),
+    field("is_fee", formElements.isFee, "bool"),
+    field("options_list", formElements.optionsList, "json", { schema: z.array(z.record(z.string(), z.unknown())).max(500) }),
+    field("display_type", formElements.displayType, "string"),
+  ],
+});
+
+export const Race = entityClass({
+  classname: "Race",
+  description: "A race; its catalogue row is here and its timing data in its RaceRoom",
+  area: "races",
+  table: races,
+  owners: { raceId: "uuid", clubId: "club", siteId: "site" },
+  references: [{ field: "club", classname: "Club", copy: { site: "site" } }],
+  fields: [
+    uuidField(races.id),
+    createdField(races.createdAt),
+    field("club", races.clubId, "string", { createOnly: true }),
+    field("site", races.siteId, "string", { writable: false }),
+    field("name", races.name, "string", { schema: shortText.min(1) }),
+    field("sport", races.sport, "string", { schema: shortText }),
+    field("start_time", races.startTime, "time", { schema: epochMs }),
+    field("end_time", races.endTime, "time", { schema: epochMs }),
+    field("timezone", races.timezone, "string", { schema: z.string().min(1).max(64) }),
+    field("location", races.location, "string", { schema: shortText }),
+    field("visibility", races.visibility, "string", { schema: z.enum(["public", "unlisted", "private"]) }),
+  ],
+});
+
+export const entityClasses: readonly EntityClass[] = [WhitelabelSite, Club, User, Role, APIApplication, Registration, FormElement, Race];
+
+const byName = new Map(entityClasses.map((entity) => [entity.classname, entity]));
+
+/** Classes are matched exactly (case-sensitive), as the spec writes them. */
+export function findEntityClass(classname: string): EntityClass | undefined {
+  return byName.get(classname);
+}
+
+/** The classes whose parent is `classname`, keyed by their collection name. */
+export function childClassesOf(classname: string): { collection: string; entity: EntityClass }[] {
+  return entityClasses.filter((entity) => entity.parent?.classname === classname).map((entity) => ({ collection: collectionName(entity.classname), entity }));
+}

@@ -1,0 +1,270 @@
+import { describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { parseApiList } from "../../schema/wire/api-list";
+import { db, createUserWithPassword, worker } from "./auth-fixtures";
+import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createApp, issueToken } from "./oauth-fixtures";
+
+const HOST = "localhost";
+
+function call(token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const init: RequestInit = { method, headers: { Authorization: `Bearer ${token}`, ...headers } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)["Content-Type"] = "application/json";
+  }
+  return worker.fetch(hostRequest(HOST, path, init));
+}
+
+/** A club with an Organization Admin whose app token carries `scopes`. */
+async function clubAdmin(tag: string, scopes = "registrations races clubs") {
+  const { club, site, race } = await createSiteWithRace(db(), { hostname: `${tag}.localhost`, siteName: tag, raceName: `${tag} race` });
+  const user = await createUserWithPassword(`${tag}@example.com`, null, [{ type: "org_admin", clubId: club.id }]);
+  const appId = await createApp({ scopes });
+  const token = await issueToken(user.id, appId, HOST, scopes);
+  return { club, site, race, user, appId, token };
+}
+
+async function createRegistration(token: string, clubId: string, fields: Record<string, unknown> = {}) {
+  const response = await call(token, "PUT", "/data-api/Registration/", { club: clubId, name: "Spring 10K", ...fields });
+  expect(response.status).toBe(201);
+  const location = response.headers.get("Location")!;
+  return { id: location.split("/").pop()!, location, body: await response.json<Record<string, unknown>>() };
+}
+
+describe("entity API: create, read as a tree, list", () => {
+  it("creates with PUT, gives the id in Location, and reads back a tree with child collections", async () => {
+    const { token, club, site } = await clubAdmin("tree");
+    const registration = await createRegistration(token, club.id, { gst_rate: 13, tags: ["road"] });
+    expect(registration.location).toBe(`/data-api/Registration/${registration.id}`);
+    expect(registration.body).toMatchObject({ classname: "Registration", uuid: registration.id, club: club.id, site: site.id, name: "Spring 10K", gst_rate: 13, tags: ["road"], is_approved: false });
+    const element = await call(token, "PUT", "/data-api/FormElement/", { registration: registration.id, type: "text", caption: "Team name", ordinal: 2 });
+    expect(element.status).toBe(201);
+    const tree = await (await call(token, "GET", `/data-api/Registration/${registration.id}`)).json<Record<string, unknown>>();
+    expect(tree).toMatchObject({ classname: "Registration", uuid: registration.id });
+    expect(tree.formelements).toEqual([expect.objectContaining({ classname: "FormElement", caption: "Team name", registration: registration.id, club: club.id })]);
+    expect(Object.keys(tree.field_mtimes as object)).toEqual(expect.arrayContaining(["name", "club", "gst_rate"]));
+  });
+
+  it("lists as JSON with default limit 100 and offset 0, and as a typed CSV list that parses back", async () => {
+    const { token, club } = await clubAdmin("lister");
+    await createRegistration(token, club.id, { name: 'Relay, "Team" edition', tags: ["a", "b"], open_time: 1_800_000_000_000 });
+    await createRegistration(token, club.id, { name: "Zed", approval_status: "" });
+    const page = await (await call(token, "GET", "/data-api/Registration/")).json<{ total: number; limit: number; offset: number; items: Record<string, unknown>[] }>();
+    expect(page).toMatchObject({ total: 2, limit: 100, offset: 0 });
+    const csv = await call(token, "GET", "/data-api/Registration/?sort=-name", undefined, { Accept: "text/x-z4-api-list" });
+    expect(csv.headers.get("Content-Type")).toContain("text/x-z4-api-list");
+    expect(csv.headers.get("X-Total-Count")).toBe("2");
+    const text = await csv.text();
+    expect(text.split("\r\n")[0]).toMatch(/^uuid:string,created_time:time,club:string,site:string,name:string,is_approved:bool/);
+    const list = parseApiList(text);
+    expect(list.rows.map((row) => row.name)).toEqual(["Zed", 'Relay, "Team" edition']);
+    expect(list.rows[0]).toMatchObject({ approval_status: "", sport: null });
+    expect(list.rows[1]).toMatchObject({ tags: ["a", "b"], open_time: 1_800_000_000_000, is_approved: false, close_time: null });
+    const json = page.items.find((item) => item.name === 'Relay, "Team" edition')!;
+    expect(list.rows[1]).toEqual(Object.fromEntries(Object.entries(json).filter(([key]) => key !== "classname")));
+  });
+
+  it("pages with limit and offset and refuses an oversized or malformed limit", async () => {
+    const { token, club } = await clubAdmin("pager");
+    for (const name of ["A", "B", "C"]) await createRegistration(token, club.id, { name });
+    const second = await (await call(token, "GET", "/data-api/Registration/?limit=1&offset=1&sort=name")).json<{ items: { name: string }[]; total: number }>();
+    expect(second.items.map((i) => i.name)).toEqual(["B"]);
+    expect(second.total).toBe(3);
+    for (const bad of ["limit=10001", "limit=0", "limit=-1", "limit=1e3", "offset=-5", "limit=abc"]) {
+      const response = await call(token, "GET", `/data-api/Registration/?${bad}`);
+      expect(response.status, bad).toBe(400);
+    }
+    expect((await call(token, "GET", "/data-api/Registration/?limit=10000")).status).toBe(200);
+  });
+});
+
+describe("entity API: filters", () => {
+  it("applies typed filters: equality, contains, comparisons, one-of and null", async () => {
+    const { token, club } = await clubAdmin("filters");
+    await createRegistration(token, club.id, { name: "Spring 10K, Road", is_approved: true, open_time: 100 });
+    await createRegistration(token, club.id, { name: "Summer Trail", is_approved: false, open_time: 200 });
+    await createRegistration(token, club.id, { name: "Autumn 100%", is_approved: false });
+    const names = async (filters: string) => {
+      const response = await call(token, "GET", `/data-api/Registration/?sort=name&filters=${encodeURIComponent(filters)}`);
+      expect(response.status, filters).toBe(200);
+      return (await response.json<{ items: { name: string }[] }>()).items.map((i) => i.name);
+    };
+    expect(await names("is_approved=true")).toEqual(["Spring 10K, Road"]);
+    expect(await names('"name~10k, road"')).toEqual(["Spring 10K, Road"]);
+    expect(await names("open_time>=150")).toEqual(["Summer Trail"]);
+    expect(await names("open_time=")).toEqual(["Autumn 100%"]);
+    expect(await names("name~100%")).toEqual(["Autumn 100%"]);
+    expect(await names("name~%")).toEqual(["Autumn 100%"]);
+    expect(await names("name^summer,is_approved=false")).toEqual(["Summer Trail"]);
+    expect(await names("name@Summer Trail|Autumn 100%")).toEqual(["Autumn 100%", "Summer Trail"]);
+  });
+
+  it("treats SQL in filter values as plain text and keeps the table intact", async () => {
+    const { token, club } = await clubAdmin("inject");
+    await createRegistration(token, club.id, { name: "Safe" });
+    for (const attack of ["name=x' OR '1'='1", "name~'; DROP TABLE registrations; --", "\"name=\"\") OR 1=1 --\""]) {
+      const response = await call(token, "GET", `/data-api/Registration/?filters=${encodeURIComponent(attack)}`);
+      expect(response.status, attack).toBe(200);
+      expect((await response.json<{ total: number }>()).total, attack).toBe(0);
+    }
+    const field = await call(token, "GET", `/data-api/Registration/?filters=${encodeURIComponent("name) OR (1=1=x")}`);
+    expect(field.status).toBe(400);
+    const sort = await call(token, "GET", `/data-api/Registration/?sort=${encodeURIComponent("name; DROP TABLE registrations")}`);
+    expect(sort.status).toBe(400);
+    const count = await db().get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM registrations`);
+    expect(count.n).toBeGreaterThan(0);
+  });
+
+  it("refuses unknown fields, wrong types, unsuitable operators and malformed CSV with a message", async () => {
+    const { token } = await clubAdmin("badfilter");
+    const cases: [string, string][] = [
+      ["password_hash=x", "Unknown filter field 'password_hash'"],
+      ["open_time>soon", "Filter value for open_time must be a whole number"],
+      ["is_approved=maybe", "Filter value for is_approved must be true or false"],
+      ["open_time~1", "Operator ~ applies only to text fields"],
+      ['"name=unterminated', "Malformed filters: Unterminated quoted cell"],
+      ["tags=road", "Unknown filter field 'tags'"],
+      ["just-a-word", "Malformed filter 'just-a-word': write field, operator, value"],
+    ];
+    for (const [filters, message] of cases) {
+      const response = await call(token, "GET", `/data-api/Registration/?filters=${encodeURIComponent(filters)}`);
+      expect(response.status, filters).toBe(400);
+      expect(await response.json(), filters).toMatchObject({ error: "invalid_request", message });
+    }
+  });
+});
+
+describe("entity API: changes", () => {
+  it("writes only the changed fields, stamps their times, and detects a stale write", async () => {
+    const { token, club } = await clubAdmin("changes");
+    const { id, body } = await createRegistration(token, club.id);
+    const readTimes = body.field_mtimes as Record<string, number>;
+    const first = await call(token, "POST", `/data-api/Registration/${id}/`, { name: "Spring 10K (new)", gst_rate: 13, field_mtimes: readTimes });
+    expect(first.status).toBe(200);
+    const changed = await first.json<{ changed: Record<string, unknown>; field_mtimes: Record<string, number> }>();
+    expect(changed.changed).toEqual({ name: "Spring 10K (new)", gst_rate: 13 });
+    expect(changed.field_mtimes.name).toBeGreaterThan(readTimes.name!);
+    expect(changed.field_mtimes.club).toBe(readTimes.club);
+    // A second writer still holding the first read loses on `name` only if it writes `name`.
+    const stale = await call(token, "POST", `/data-api/Registration/${id}/`, { name: "Other", field_mtimes: readTimes });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({ error: "stale", fields: ["name"], current: { name: "Spring 10K (new)" } });
+    const other = await call(token, "POST", `/data-api/Registration/${id}/`, { sport: "running", field_mtimes: readTimes });
+    expect(other.status).toBe(200);
+    const tree = await (await call(token, "GET", `/data-api/Registration/${id}`)).json<Record<string, unknown>>();
+    expect(tree).toMatchObject({ name: "Spring 10K (new)", sport: "running", gst_rate: 13 });
+  });
+
+  it("refuses unknown, read-only and create-only fields and wrong values on change", async () => {
+    const { token, club } = await clubAdmin("refuse");
+    const { id } = await createRegistration(token, club.id);
+    const cases: [unknown, string][] = [
+      [{ colour: "red" }, "Unknown field 'colour' for Registration"],
+      [{ site: "x" }, "Field 'site' of Registration cannot be changed"],
+      [{ club: club.id }, "Field 'club' of Registration cannot be changed"],
+      [{ gst_rate: "thirteen" }, "Invalid value for 'gst_rate'"],
+      [{ age_calc_date: "2027-02-30" }, "Invalid value for 'age_calc_date'"],
+    ];
+    for (const [body, message] of cases) {
+      const response = await call(token, "POST", `/data-api/Registration/${id}/`, body);
+      expect(response.status).toBe(400);
+      expect(((await response.json<{ message: string }>()).message)).toContain(message);
+    }
+    const missing = await call(token, "PUT", "/data-api/Registration/", { club: club.id });
+    expect(await missing.json()).toMatchObject({ message: "Missing field 'name' for Registration" });
+    const notJson = await worker.fetch(hostRequest(HOST, "/data-api/Registration/", { method: "PUT", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: "{nope" }));
+    expect(await notJson.json()).toMatchObject({ message: "The body is not valid JSON" });
+  });
+
+  it("deletes, after which the entity and its children are gone", async () => {
+    const { token, club } = await clubAdmin("deleter");
+    const { id } = await createRegistration(token, club.id);
+    const element = await call(token, "PUT", "/data-api/FormElement/", { registration: id, type: "text" });
+    const elementId = element.headers.get("Location")!.split("/").pop()!;
+    expect((await call(token, "DELETE", `/data-api/FormElement/${elementId}/?registration=${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await call(token, "DELETE", `/data-api/Registration/${id}/`)).status).toBe(204);
+    expect((await call(token, "GET", `/data-api/Registration/${id}`)).status).toBe(404);
+    expect((await call(token, "GET", `/data-api/FormElement/${elementId}?registration=${id}`)).status).toBe(404);
+  });
+
+  it("uses a client-chosen uuid once and refuses a malformed one", async () => {
+    const { token, club } = await clubAdmin("clientid");
+    const uuid = crypto.randomUUID();
+    const first = await call(token, "PUT", "/data-api/Registration/", { uuid, club: club.id, name: "Mine" });
+    expect(first.headers.get("Location")).toBe(`/data-api/Registration/${uuid}`);
+    expect((await call(token, "PUT", "/data-api/Registration/", { uuid, club: club.id, name: "Again" })).status).toBe(409);
+    expect((await call(token, "PUT", "/data-api/Registration/", { uuid: "1 OR 1", club: club.id, name: "Bad" })).status).toBe(400);
+  });
+});
+
+describe("entity API: who may see and change what", () => {
+  it("hides another club's entities: not in lists, not found by id, and not writable under it", async () => {
+    const mine = await clubAdmin("mine");
+    const theirs = await clubAdmin("theirs");
+    const { id } = await createRegistration(theirs.token, theirs.club.id, { name: "Theirs" });
+    const list = await (await call(mine.token, "GET", "/data-api/Registration/")).json<{ total: number }>();
+    expect(list.total).toBe(0);
+    expect((await call(mine.token, "GET", `/data-api/Registration/${id}`)).status).toBe(404);
+    expect((await call(mine.token, "POST", `/data-api/Registration/${id}/`, { name: "Mine now" })).status).toBe(404);
+    expect((await call(mine.token, "DELETE", `/data-api/Registration/${id}/`)).status).toBe(404);
+    expect((await call(mine.token, "PUT", "/data-api/Registration/", { club: theirs.club.id, name: "Planted" })).status).toBe(403);
+    expect((await call(mine.token, "PUT", "/data-api/FormElement/", { registration: id, type: "text" })).status).toBe(404);
+  });
+
+  it("lets a read-only role read but not change, with 403", async () => {
+    const admin = await clubAdmin("readonly");
+    const { id } = await createRegistration(admin.token, admin.club.id);
+    const reader = await createUserWithPassword("reader@example.com", null, [{ type: "registration_readonly", scope: id }]);
+    const token = await issueToken(reader.id, admin.appId, HOST, "registrations");
+    expect((await call(token, "GET", `/data-api/Registration/${id}`)).status).toBe(200);
+    expect((await (await call(token, "GET", "/data-api/Registration/")).json<{ total: number }>()).total).toBe(1);
+    const change = await call(token, "POST", `/data-api/Registration/${id}/`, { name: "No" });
+    expect(change.status).toBe(403);
+    expect((await call(token, "PUT", "/data-api/FormElement/", { registration: id, type: "text" })).status).toBe(403);
+  });
+
+  it("answers 403 insufficient_scope naming the scope when the token lacks it", async () => {
+    const { token } = await clubAdmin("noscope", "races");
+    const response = await call(token, "GET", "/data-api/Registration/");
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: "insufficient_scope", scope: "registrations" });
+  });
+
+  it("narrows a token limited to items to those items", async () => {
+    const admin = await clubAdmin("items");
+    const a = await createRegistration(admin.token, admin.club.id, { name: "A" });
+    const b = await createRegistration(admin.token, admin.club.id, { name: "B" });
+    const limited = await issueToken(admin.user.id, admin.appId, HOST, `registrations:${a.id}`);
+    const list = await (await call(limited, "GET", "/data-api/Registration/")).json<{ items: { uuid: string }[] }>();
+    expect(list.items.map((i) => i.uuid)).toEqual([a.id]);
+    const other = await call(limited, "GET", `/data-api/Registration/${b.id}`);
+    expect(other.status).toBe(403);
+    expect(await other.json()).toMatchObject({ error: "insufficient_scope", scope: "registrations" });
+  });
+
+  it("limits a whitelabel site's tokens to that site's entities", async () => {
+    const admin = await clubAdmin("sitebound");
+    const other = await clubAdmin("sitebound2");
+    await createRegistration(admin.token, admin.club.id, { name: "Here" });
+    await createRegistration(other.token, other.club.id, { name: "Elsewhere" });
+    const both = await createUserWithPassword("both@example.com", null, [{ type: "org_admin", clubId: admin.club.id }, { type: "org_admin", clubId: other.club.id }]);
+    const siteApp = await createApp({ siteId: admin.site.id });
+    const token = await issueToken(both.id, siteApp, "sitebound.localhost", "registrations");
+    const response = await worker.fetch(hostRequest("sitebound.localhost", "/data-api/Registration/", { headers: { Authorization: `Bearer ${token}` } }));
+    expect((await response.json<{ items: { name: string }[] }>()).items.map((i) => i.name)).toEqual(["Here"]);
+  });
+
+  it("answers unknown classes and read-only classes plainly", async () => {
+    const { token } = await clubAdmin("unknown");
+    const unknown = await call(token, "GET", "/data-api/Nope/");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ message: "No such class: Nope" });
+    const lower = await call(token, "GET", "/data-api/registration/");
+    expect(lower.status).toBe(404);
+    const noToken = await worker.fetch(hostRequest(HOST, "/data-api/Registration/"));
+    expect(noToken.status).toBe(401);
+    const classes = await (await worker.fetch(hostRequest(HOST, "/data-api/classes"))).json<{ classes: { classname: string; children: string[] }[] }>();
+    expect(classes.classes.find((c) => c.classname === "Registration")?.children).toEqual(["formelements"]);
+  });
+});
