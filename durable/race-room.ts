@@ -1,5 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
+import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
+import { openDb, races } from "../schema/d1";
+import { raceChangesSchema, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
 import { raceRoomMigrations } from "../schema/race/migrations";
 import { raceSetup } from "../schema/race/tables";
 import {
@@ -39,12 +43,78 @@ export class RaceRoom extends DurableObject<Env> {
     const existing = this.readSetup();
     if (existing) return existing;
     const now = Date.now();
-    const mtimes = { club_id: now, name: now, start_time: now, timezone: now };
+    const { fieldMtimes, ...fields } = race;
+    const mtimes = fieldMtimes ?? initialMtimes({ club: race.clubId, name: race.name, start_time: race.startTime, timezone: race.timezone }, now);
     this.db
       .insert(raceSetup)
-      .values({ ...race, createdAt: now, fieldMtimes: mtimes })
+      .values({ ...fields, visibility: fields.visibility ?? "public", createdAt: now, fieldMtimes: mtimes })
       .run();
-    return { ...race, createdAt: now };
+    return { id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, createdAt: now };
+  }
+
+  /** The Race as the data service shows it (API field names), or null before `open`. */
+  async raceEntity(): Promise<RaceEntity | null> {
+    const row = this.db.select().from(raceSetup).get();
+    return row ? { row: raceRowOf(row), mtimes: row.fieldMtimes } : null;
+  }
+
+  /**
+   * Changes Race fields as their single writer, then writes the catalogue row in D1 so lists show the
+   * change. Fields the caller read at older times than stored are refused as stale, and nothing is written.
+   */
+  async changeRace(changes: Record<string, unknown>, baseMtimes: FieldMtimes | null): Promise<RaceChangeResult | null> {
+    const parsed = raceChangesSchema.parse(changes);
+    const row = this.db.select().from(raceSetup).get();
+    if (!row) return null;
+    const current = raceRowOf(row);
+    const result = applyFieldChanges(current, row.fieldMtimes, parsed, Date.now(), baseMtimes ?? undefined);
+    if (result.stale.length > 0) return { ok: false, stale: result.stale, row: current, mtimes: row.fieldMtimes };
+    const changed = result.changed as Record<string, RaceValue>;
+    if (Object.keys(changed).length > 0) {
+      this.db
+        .update(raceSetup)
+        .set({
+          ...("name" in changed ? { name: changed.name as string } : {}),
+          ...("sport" in changed ? { sport: changed.sport as string | null } : {}),
+          ...("start_time" in changed ? { startTime: changed.start_time as number } : {}),
+          ...("end_time" in changed ? { endTime: changed.end_time as number | null } : {}),
+          ...("timezone" in changed ? { timezone: changed.timezone as string } : {}),
+          ...("location" in changed ? { location: changed.location as string | null } : {}),
+          ...("visibility" in changed ? { visibility: changed.visibility as "public" | "unlisted" | "private" } : {}),
+          fieldMtimes: result.mtimes,
+        })
+        .run();
+      await this.writeCatalogue();
+    }
+    return { ok: true, changed, mtimes: result.mtimes, row: { ...current, ...changed } };
+  }
+
+  /** Forgets the race (after its catalogue row is deleted): storage is wiped and sockets are closed. */
+  async discard(): Promise<void> {
+    for (const ws of this.ctx.getWebSockets()) ws.close(1000, "race deleted");
+    await this.ctx.storage.deleteAll();
+    // deleteAll drops the tables too; recreate them so this object answers "no race" rather than failing.
+    this.migrate();
+  }
+
+  /** Retries a catalogue write that failed (D1 unreachable for a moment). */
+  override async alarm(): Promise<void> {
+    await this.writeCatalogue();
+  }
+
+  // The D1 catalogue row follows this object's copy; a failed write is retried in 30 s by the alarm.
+  private async writeCatalogue(): Promise<void> {
+    const row = this.db.select().from(raceSetup).get();
+    if (!row) return;
+    try {
+      await openDb(this.env.DB)
+        .update(races)
+        .set({ name: row.name, sport: row.sport, startTime: row.startTime, endTime: row.endTime, timezone: row.timezone, location: row.location, visibility: row.visibility, fieldMtimes: row.fieldMtimes })
+        .where(eq(races.id, row.id));
+    } catch (error) {
+      console.error("catalogue write failed; retrying", error);
+      await this.ctx.storage.setAlarm(Date.now() + 30_000);
+    }
   }
 
   /** The race this object holds, or null before `open`. */

@@ -194,8 +194,9 @@ export const FormElement = entityClass({
 
 export const Race = entityClass({
   classname: "Race",
-  description: "A race; its catalogue row is here and its timing data in its RaceRoom",
+  description: "A race; its RaceRoom holds it, and D1 keeps the catalogue copy that lists read",
   area: "races",
+  store: "race",
   table: races,
   owners: { raceId: "uuid", clubId: "club", siteId: "site" },
   references: [{ field: "club", classname: "Club", copy: { site: "site" } }],

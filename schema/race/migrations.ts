@@ -17,4 +17,15 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
       )`,
     ],
   },
+  {
+    version: 2,
+    // The catalogue fields, so the RaceRoom is the single writer of every Race field the data service shows.
+    statements: [
+      "ALTER TABLE race_setup ADD COLUMN site_id TEXT",
+      "ALTER TABLE race_setup ADD COLUMN sport TEXT",
+      "ALTER TABLE race_setup ADD COLUMN end_time INTEGER",
+      "ALTER TABLE race_setup ADD COLUMN location TEXT",
+      "ALTER TABLE race_setup ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public'",
+    ],
+  },
 ];

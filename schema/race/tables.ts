@@ -8,6 +8,11 @@ export const raceSetup = sqliteTable("race_setup", {
   name: text("name").notNull(),
   startTime: integer("start_time").notNull(),
   timezone: text("timezone").notNull().default("UTC"),
+  siteId: text("site_id"),
+  sport: text("sport"),
+  endTime: integer("end_time"),
+  location: text("location"),
+  visibility: text("visibility", { enum: ["public", "unlisted", "private"] }).notNull().default("public"),
   createdAt: integer("created_at").notNull(),
   fieldMtimes: text("field_mtimes", { mode: "json" }).$type<FieldMtimes>().notNull().default({}),
 });

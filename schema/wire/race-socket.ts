@@ -26,5 +26,12 @@ export const raceIdentitySchema = z.object({
   name: z.string().check(z.minLength(1)),
   startTime: z.int(),
   timezone: z.string().check(z.minLength(1)),
+  siteId: z.optional(z.nullable(z.string())),
+  sport: z.optional(z.nullable(z.string())),
+  endTime: z.optional(z.nullable(z.int())),
+  location: z.optional(z.nullable(z.string())),
+  visibility: z.optional(z.enum(["public", "unlisted", "private"])),
+  /** The catalogue row's field times, so both copies of a field carry the same time. */
+  fieldMtimes: z.optional(z.record(z.string(), z.number())),
 });
 export type RaceIdentity = z.infer<typeof raceIdentitySchema>;

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { parseApiList } from "../../schema/wire/api-list";
@@ -266,5 +267,37 @@ describe("entity API: who may see and change what", () => {
     expect(noToken.status).toBe(401);
     const classes = await (await worker.fetch(hostRequest(HOST, "/data-api/classes"))).json<{ classes: { classname: string; children: string[] }[] }>();
     expect(classes.classes.find((c) => c.classname === "Registration")?.children).toEqual(["formelements"]);
+  });
+});
+
+describe("entity API: races are routed to their RaceRoom", () => {
+  it("reads a race from its RaceRoom, writes changes there, and the RaceRoom updates the catalogue", async () => {
+    const { token, race } = await clubAdmin("roomrace");
+    const tree = await (await call(token, "GET", `/data-api/Race/${race.id}`)).json<Record<string, unknown>>();
+    expect(tree).toMatchObject({ classname: "Race", uuid: race.id, name: "roomrace race", timezone: "America/Toronto", visibility: "public" });
+    const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
+    expect((await room.getSetup())?.name).toBe("roomrace race");
+    const change = await call(token, "POST", `/data-api/Race/${race.id}/`, { name: "Renamed in the room", location: "Gatineau Park", field_mtimes: tree.field_mtimes });
+    expect(await change.json()).toMatchObject({ changed: { name: "Renamed in the room", location: "Gatineau Park" } });
+    expect((await room.raceEntity())?.row).toMatchObject({ name: "Renamed in the room", location: "Gatineau Park" });
+    const catalogue = await db().query.races.findFirst({ where: (r, { eq }) => eq(r.id, race.id) });
+    expect(catalogue).toMatchObject({ name: "Renamed in the room", location: "Gatineau Park" });
+    const list = await (await call(token, "GET", `/data-api/Race/?filters=${encodeURIComponent("name^renamed")}`)).json<{ items: { uuid: string }[] }>();
+    expect(list.items.map((i) => i.uuid)).toEqual([race.id]);
+    const stale = await call(token, "POST", `/data-api/Race/${race.id}/`, { name: "Late", field_mtimes: tree.field_mtimes });
+    expect(await stale.json()).toMatchObject({ error: "stale", fields: ["name"], current: { name: "Renamed in the room" } });
+    expect((await call(token, "POST", `/data-api/Race/${race.id}/`, { visibility: "secret" })).status).toBe(400);
+  });
+
+  it("creates a race with its RaceRoom and deletes both", async () => {
+    const { token, club, site } = await clubAdmin("newrace");
+    const created = await call(token, "PUT", "/data-api/Race/", { club: club.id, name: "Night Sprint", start_time: 1_900_000_000_000, timezone: "America/Montreal" });
+    expect(created.status).toBe(201);
+    const id = created.headers.get("Location")!.split("/").pop()!;
+    const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(id));
+    expect(await room.raceEntity()).toMatchObject({ row: { uuid: id, name: "Night Sprint", club: club.id, site: site.id, timezone: "America/Montreal" } });
+    expect((await call(token, "DELETE", `/data-api/Race/${id}/`)).status).toBe(204);
+    expect(await room.raceEntity()).toBeNull();
+    expect((await call(token, "GET", `/data-api/Race/${id}`)).status).toBe(404);
   });
 });

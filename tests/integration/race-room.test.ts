@@ -33,7 +33,7 @@ async function connect(host: string, raceId: string) {
 describe("RaceRoom storage", () => {
   it("runs its own migrations when it starts", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
-    expect(await stub.storageVersion()).toBe(1);
+    expect(await stub.storageVersion()).toBe(2);
     const tables = await runInDurableObject(stub, (_instance, state) =>
       state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((r) => r.name),
     );
@@ -52,7 +52,7 @@ describe("RaceRoom storage", () => {
       state.storage.sql.exec<{ name: string; field_mtimes: string }>("SELECT name, field_mtimes FROM race_setup").one(),
     );
     expect(stored.name).toBe("Storage Test Race");
-    expect(Object.keys(JSON.parse(stored.field_mtimes))).toEqual(["club_id", "name", "start_time", "timezone"]);
+    expect(Object.keys(JSON.parse(stored.field_mtimes))).toEqual(["club", "name", "start_time", "timezone"]);
   });
 
   it("refuses an identity that is not a race", async () => {

@@ -16,6 +16,7 @@ import { badRequest, forbidden, insufficientScope, methodNotAllowed, noSuch } fr
 import type { RequestContext } from "../request-context";
 import { childrenOf, deleteEntity, getEntity, insertEntity, listEntities, updateEntity, type EntityRow, type StoredEntity } from "./entity-store";
 import { publishChange } from "./hub-client";
+import { changeRace, discardRace, ensureRaceOpen, readRace } from "./race-store";
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 10_000;
@@ -103,7 +104,7 @@ async function list(request: Request, context: RequestContext, caller: Caller, e
 async function getTree(request: Request, context: RequestContext, caller: Caller, entity: EntityClass, id: string): Promise<Response> {
   const stored = await readVisible(context, caller, entity, id);
   if (!stored || !parentMatches(entity, stored.row, new URL(request.url).searchParams)) return noSuch(entity.classname);
-  const body = tree(entity, stored);
+  const body = tree(entity, entity.store === "race" ? await readRace(context, stored) : stored);
   for (const { collection, entity: child } of childClassesOf(entity.classname)) {
     const reach = listReach(caller.principal, "view", child.area);
     const children = reachesNothing(reach) ? [] : await childrenOf(context.db, child, id, reach, siteOf(context), MAX_TREE_CHILDREN);
@@ -184,6 +185,7 @@ async function create(request: Request, context: RequestContext, caller: Caller,
   await insertEntity(context.db, entity, id, values, initialMtimes(values, context.now), context.now);
   const stored = await getEntity(context.db, entity, id);
   if (!stored) return noSuch(entity.classname);
+  if (entity.store === "race") await ensureRaceOpen(context, stored);
   return json(tree(entity, stored), { status: 201, headers: { Location: `/data-api/${entity.classname}/${id}` } });
 }
 
@@ -237,14 +239,16 @@ async function update(request: Request, context: RequestContext, caller: Caller,
   if (base === null) return badRequest("field_mtimes must map field names to epoch milliseconds");
   const values = validateFields(entity, body, false, ["uuid", "classname", "field_mtimes"]);
   if (values instanceof Response) return values;
-  const result = await changeFields(context, entity, id, values, body.field_mtimes === undefined ? undefined : base);
+  const baseTimes = body.field_mtimes === undefined ? undefined : base;
+  const result = entity.store === "race" ? await changeRace(context, stored, values, baseTimes) : await changeFields(context, entity, id, values, baseTimes);
   if (!result) return noSuch(entity.classname);
   if (!result.ok) {
-    const current = Object.fromEntries(result.stale.map((f) => [f, result.stored.row[f]]));
-    return json({ error: "stale", message: `These fields changed since you read them: ${result.stale.join(", ")}`, fields: result.stale, current, field_mtimes: result.stored.mtimes }, { status: 409 });
+    const row = "stored" in result ? result.stored.row : result.row;
+    const current = Object.fromEntries(result.stale.map((f) => [f, row[f]]));
+    return json({ error: "stale", message: `These fields changed since you read them: ${result.stale.join(", ")}`, fields: result.stale, current, field_mtimes: "stored" in result ? result.stored.mtimes : result.mtimes }, { status: 409 });
   }
   const changedTimes = Object.fromEntries(Object.keys(result.changed).map((f) => [f, result.mtimes[f] ?? context.now]));
-  if (Object.keys(result.changed).length > 0) publishChange(context, entity, id, { fields: result.changed, field_mtimes: changedTimes }, protectedObjectOf(entity, { ...result.stored.row, ...result.changed }));
+  if (Object.keys(result.changed).length > 0) publishChange(context, entity, id, { fields: result.changed, field_mtimes: changedTimes }, protectedObjectOf(entity, { ...stored.row, ...result.changed }));
   return json({ classname: entity.classname, uuid: id, changed: result.changed, field_mtimes: result.mtimes });
 }
 
@@ -259,6 +263,7 @@ async function remove(request: Request, context: RequestContext, caller: Caller,
     if (String(error).includes("FOREIGN KEY")) return json({ error: "conflict", message: `This ${entity.classname} is still used by other entities` }, { status: 409 });
     throw error;
   }
+  if (entity.store === "race") await discardRace(context, id);
   publishChange(context, entity, id, { fields: {}, field_mtimes: {}, deleted: true }, protectedObjectOf(entity, stored.row));
   return new Response(null, { status: 204 });
 }
