@@ -83,3 +83,43 @@ export const demoApp = {
   scopes: "registrations races",
   redirectUris: ["http://127.0.0.1:8790/callback"],
 } as const;
+
+/** A demo registration form of the Nordic club, open from the seed day for 60 days. */
+export function demoRegistrations(now: number) {
+  const registrationId = "c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e1f01";
+  const element = (n: number, type: string, caption: string, extra: Record<string, unknown> = {}) => ({
+    id: `c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e1f${String(10 + n).padStart(2, "0")}`,
+    type,
+    caption,
+    ordinal: n,
+    ...extra,
+  });
+  return [
+    {
+      id: registrationId,
+      clubId: demoClubs[0].id,
+      siteId: demoSites[0].id,
+      name: "Winter Loppet 2027",
+      sport: "Cross Country Skiing",
+      isApproved: true,
+      openTime: now - DAY_MS,
+      closeTime: now + 60 * DAY_MS,
+      gstRate: 13,
+      elements: [
+        element(1, "text", "First name", { isMandatory: true }),
+        element(2, "text", "Last name", { isMandatory: true }),
+        element(3, "email", "Email", { isMandatory: true }),
+        element(4, "dob", "Date of birth", { isMandatory: true }),
+        element(5, "gender", "Gender"),
+        element(6, "option", "Distance", {
+          isMandatory: true,
+          isTaxable: true,
+          optionsList: [
+            { id: "10k", display: "10 km classic", price_1: 4500, price_2: 5500, price_3: 6500 },
+            { id: "25k", display: "25 km classic", price_1: 6000, price_2: 7000, price_3: 8000 },
+          ],
+        }),
+      ],
+    },
+  ];
+}

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoApp, demoClubs, demoRaces, demoSites, demoUsers } from "./demo-data";
+import { demoApp, demoClubs, demoRaces, demoRegistrations, demoSites, demoUsers } from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -61,6 +61,35 @@ export async function buildSeedSql(now: number): Promise<string> {
         `ON CONFLICT(id) DO UPDATE SET start_time = excluded.start_time WHERE races.start_time < ${now}`,
       ),
     );
+  }
+  for (const registration of demoRegistrations(now)) {
+    const fields = {
+      club_id: registration.clubId,
+      site_id: registration.siteId,
+      name: registration.name,
+      sport: registration.sport,
+      is_approved: registration.isApproved ? 1 : 0,
+      open_time: registration.openTime,
+      close_time: registration.closeTime,
+      gst_rate: registration.gstRate,
+    };
+    const apiTimes = { club: now, site: now, name: now, sport: now, is_approved: now, open_time: now, close_time: now, gst_rate: now };
+    statements.push(insert("registrations", { id: registration.id, ...fields, created_at: now, field_mtimes: JSON.stringify(apiTimes) }, "ON CONFLICT(id) DO NOTHING"));
+    for (const element of registration.elements) {
+      const values = {
+        registration_id: registration.id,
+        club_id: registration.clubId,
+        site_id: registration.siteId,
+        type: element.type,
+        caption: element.caption,
+        ordinal: element.ordinal,
+        is_mandatory: "isMandatory" in element && element.isMandatory ? 1 : 0,
+        is_taxable: "isTaxable" in element && element.isTaxable ? 1 : 0,
+        options_list: JSON.stringify("optionsList" in element ? element.optionsList : []),
+      };
+      const times = { registration: now, type: now, caption: now, ordinal: now };
+      statements.push(insert("form_elements", { id: element.id, ...values, created_at: now, field_mtimes: JSON.stringify(times) }, "ON CONFLICT(id) DO NOTHING"));
+    }
   }
   const app = { name: demoApp.name, description: demoApp.description, scopes: demoApp.scopes, redirect_uris: JSON.stringify(demoApp.redirectUris), is_system: 0, is_public: 1 };
   statements.push(insert("api_applications", { id: demoApp.id, ...app, created_at: now, field_mtimes: mtimes(app) }, "ON CONFLICT(id) DO NOTHING"));
