@@ -37,11 +37,11 @@ function typed(field: string, type: FilterFieldType, raw: string): FilterValue {
       return raw;
     case "int":
     case "time":
-      if (!/^-?\d{1,16}$/.test(raw)) throw new FilterError(`Filter value for ${field} must be a whole number`);
+      if (!/^-?\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new FilterError(`Filter value for ${field} must be a whole number`);
       return Number(raw);
     case "float": {
       const value = Number(raw);
-      if (raw.trim() === "" || !Number.isFinite(value)) throw new FilterError(`Filter value for ${field} must be a number`);
+      if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(raw) || !Number.isFinite(value)) throw new FilterError(`Filter value for ${field} must be a number`);
       return value;
     }
     case "bool":
@@ -76,6 +76,7 @@ export function parseFilters(text: string, fields: ReadonlyMap<string, FilterFie
     if (!type) throw new FilterError(`Unknown filter field '${field}'`);
     if (raw.length > MAX_FILTER_VALUE_LENGTH) throw new FilterError(`Filter value for ${field} is longer than ${MAX_FILTER_VALUE_LENGTH} characters`);
     const operator = op as FilterOperator;
+    if (type === "json") throw new FilterError(`Field ${field} cannot be filtered`);
     if (raw === "" && (operator === "=" || operator === "!=")) return { field, op: operator, value: null };
     if ((operator === "~" || operator === "^") && type !== "string") throw new FilterError(`Operator ${operator} applies only to text fields`);
     if (operator === "@") {

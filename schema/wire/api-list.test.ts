@@ -121,6 +121,15 @@ describe("parseApiList", () => {
     ]);
   });
 
+  it("refuses numbers it could not write back and names that are not columns", () => {
+    expect(() => parseApiList("f:float\r\n0x10\r\n")).toThrow("'0x10' is not a valid float for f");
+    expect(() => parseApiList("f:float\r\n 1\r\n")).toThrow(ApiListError);
+    expect(() => parseApiList("i:int\r\n9007199254740993\r\n")).toThrow("'9007199254740993' is not a valid int for i");
+    expect(() => encodeApiList([{ name: "f", type: "float" }], [{ f: Number.NaN }])).toThrow("NaN is not a finite number that can be listed");
+    expect(() => encodeApiList([{ name: "i", type: "int" }], [{ i: 1e21 }])).toThrow(ApiListError);
+    expect(() => parseApiList("__proto__:string\r\nx\r\n")).toThrow("Malformed list header cell '__proto__:string'");
+  });
+
   it("reads a quoted json cell holding commas and quotes", () => {
     const rows = parseApiList('j:json\r\n"{""a"":""x, \\""y\\"""",""b"":[1,null]}"\r\n').rows;
     expect(rows).toEqual([{ j: { a: 'x, "y"', b: [1, null] } }]);
@@ -146,6 +155,8 @@ describe("parseApiList", () => {
       expect(listError("n:int\r\n+1\r\n").message).toBe("Line 2: '+1' is not a valid int for n");
       expect(listError("t:time\r\nnow\r\n").message).toBe("Line 2: 'now' is not a valid time for t");
       expect(listError("f:float\r\nabc\r\n").message).toBe("Line 2: 'abc' is not a valid float for f");
+      expect(listError("f:float\r\n12abc\r\n").message).toBe("Line 2: '12abc' is not a valid float for f");
+      expect(listError("f:float\r\n1.5.2\r\n").message).toBe("Line 2: '1.5.2' is not a valid float for f");
       expect(listError("f:float\r\nNaN\r\n").message).toBe("Line 2: 'NaN' is not a valid float for f");
       expect(listError("f:float\r\nInfinity\r\n").message).toBe("Line 2: 'Infinity' is not a valid float for f");
       expect(listError('f:float\r\n" "\r\n').message).toBe("Line 2: ' ' is not a valid float for f");

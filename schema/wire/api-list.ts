@@ -32,6 +32,9 @@ export class ApiListError extends Error {
 
 const columnTypeSet: ReadonlySet<string> = new Set(listColumnTypes);
 const columnNamePattern = /^[a-z_][a-z0-9_]*$/;
+// Names that would land on an object's prototype instead of being a column.
+const reservedNames: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+const decimalPattern = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
 function encodeValue(type: ListColumnType, value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -40,7 +43,10 @@ function encodeValue(type: ListColumnType, value: unknown): string {
       return csvCell(String(value), value === "");
     case "int":
     case "time":
+      if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new ApiListError(`${String(value)} is not a whole number that can be listed`);
+      return String(value);
     case "float":
+      if (typeof value !== "number" || !Number.isFinite(value)) throw new ApiListError(`${String(value)} is not a finite number that can be listed`);
       return String(value);
     case "bool":
       return value ? "true" : "false";
@@ -64,12 +70,12 @@ function decodeValue(column: ListColumn, cell: CsvCell, line: number): ListValue
       return cell.text;
     case "int":
     case "time": {
-      if (!/^-?\d+$/.test(cell.text)) throw bad();
+      if (!/^-?\d+$/.test(cell.text) || !Number.isSafeInteger(Number(cell.text))) throw bad();
       return Number(cell.text);
     }
     case "float": {
       const value = Number(cell.text);
-      if (cell.text.trim() === "" || !Number.isFinite(value)) throw bad();
+      if (!decimalPattern.test(cell.text) || !Number.isFinite(value)) throw bad();
       return value;
     }
     case "bool":
@@ -97,7 +103,7 @@ export function parseApiList(text: string): ApiList {
   if (!header) throw new ApiListError("Malformed list: no header");
   const columns = header.map((cell): ListColumn => {
     const [name, type, ...rest] = cell.text.split(":");
-    if (!name || !type || rest.length > 0 || !columnNamePattern.test(name) || !columnTypeSet.has(type)) {
+    if (!name || !type || rest.length > 0 || !columnNamePattern.test(name) || reservedNames.has(name) || !columnTypeSet.has(type)) {
       throw new ApiListError(`Malformed list header cell '${cell.text}'`);
     }
     return { name, type: type as ListColumnType };
