@@ -75,9 +75,13 @@ export function demoRaces(now: number) {
   ];
 }
 
-/** A third-party app registered on the main host, for trying the OAuth flow (sdk/examples). */
+/**
+ * A third-party app registered on the main host, for trying the OAuth flow (sdk/examples). It belongs to the
+ * Nordic club so the demo club admin can manage it at /manage/apps.
+ */
 export const demoApp = {
   id: "b7c8d9e0-5a2b-4c3d-8e4f-6a7b8c9d0e01",
+  clubId: demoClubs[0].id,
   name: "Demo Results App",
   description: "An example third-party app that reads your registrations and races.",
   scopes: "registrations races",

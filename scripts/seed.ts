@@ -91,8 +91,11 @@ export async function buildSeedSql(now: number): Promise<string> {
       statements.push(insert("form_elements", { id: element.id, ...values, created_at: now, field_mtimes: JSON.stringify(times) }, "ON CONFLICT(id) DO NOTHING"));
     }
   }
-  const app = { name: demoApp.name, description: demoApp.description, scopes: demoApp.scopes, redirect_uris: JSON.stringify(demoApp.redirectUris), is_system: 0, is_public: 1 };
-  statements.push(insert("api_applications", { id: demoApp.id, ...app, created_at: now, field_mtimes: mtimes(app) }, "ON CONFLICT(id) DO NOTHING"));
+  const app = { name: demoApp.name, description: demoApp.description, scopes: demoApp.scopes, redirect_uris: JSON.stringify(demoApp.redirectUris), is_system: 0, is_public: 1, club_id: demoApp.clubId };
+  // A database seeded before the app had a club gets it; a club set since is kept.
+  statements.push(
+    insert("api_applications", { id: demoApp.id, ...app, created_at: now, field_mtimes: mtimes(app) }, "ON CONFLICT(id) DO UPDATE SET club_id = excluded.club_id WHERE api_applications.club_id IS NULL"),
+  );
   return statements.join("\n");
 }
 

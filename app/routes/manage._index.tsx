@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { roleDefinition, roleHomePage } from "../../core/access/roles";
+import { mayManageApps } from "../../workers/services/apps";
 import { requireSession, rolesOf } from "../auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Manage" }];
@@ -12,6 +13,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     user: session.user,
     activeRoleId: session.activeRoleId,
+    mayManageApps: mayManageApps({ userId: session.user.id, roles, activeRoleId: session.activeRoleId }),
     roles: roles.map((role) => {
       const definition = roleDefinition(role.type);
       const home = roleHomePage(role);
@@ -21,14 +23,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Manage() {
-  const { user, roles, activeRoleId } = useLoaderData<typeof loader>();
+  const { user, roles, activeRoleId, mayManageApps: showApps } = useLoaderData<typeof loader>();
   const active = roles.find((r) => r.id === activeRoleId);
   return (
     <main className="page">
       <h1>Hello, {user.name}</h1>
       <p>
         {active ? <>You are working as <strong>{active.label}</strong>. </> : null}
-        <Link to="/manage/security">Password and two-factor</Link> · <Link to="/login/managePasskey">Passkeys</Link> · <Link to="/login/logout">Sign out</Link>
+        <Link to="/manage/security">Password and two-factor</Link> · <Link to="/login/managePasskey">Passkeys</Link> ·{" "}
+        {showApps ? <><Link to="/manage/apps">Applications</Link> · </> : null}
+        <Link to="/login/logout">Sign out</Link>
       </p>
       <h2>Your roles</h2>
       {roles.length === 0 ? (

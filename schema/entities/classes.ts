@@ -116,7 +116,8 @@ export const APIApplication = entityClass({
     field("club", apiApplications.clubId, "string", { createOnly: true }),
     field("site", apiApplications.siteId, "string", { writable: false }),
   ],
-  references: [{ field: "club", classname: "Club", copy: { site: "site" } }],
+  // An app belongs to the host it is created on (its tokens work only there), not to its club's site.
+  references: [{ field: "club", classname: "Club", copy: {} }],
 });
 
 export const Registration = entityClass({
