@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { root } from "../scripts/wrangler-env.mjs";
 import { runBundleSize } from "./bundle-size";
+import { runDataApi } from "./data-api";
 import { startServer } from "./server";
 import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runSiteHomeLatency } from "./site-home-latency";
@@ -16,6 +17,7 @@ const server = await startServer(PORT);
 try {
   await runSiteHomeLatency(PORT);
   await runSignInThroughput(PORT);
+  await runDataApi(PORT);
 } finally {
   await server.stop();
 }
