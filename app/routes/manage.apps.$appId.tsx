@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { allScopes } from "../../core/access/scopes";
 import { openDb } from "../../schema/d1";
@@ -18,6 +17,7 @@ import {
   type Refusal,
 } from "../../workers/services/apps";
 import { requireSession, rolesOf } from "../auth.server";
+import { boxStyle, Field, ScopeChoices } from "../components/app-form";
 import { FormMessage } from "../components/auth-card";
 
 /** These pages may show a client secret: no browser or proxy may store them. */
@@ -93,31 +93,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return redirect(`/manage/apps/${encodeURIComponent(id)}?saved=1`);
 }
 
-// The shared stylesheet styles text inputs only; these match them for the textareas, select and choice groups.
-const boxStyle = { padding: "0.6rem 0.7rem", font: "inherit", border: "1px solid #9ca3af", borderRadius: "var(--radius)", width: "100%" } as const;
-const groupStyle = { border: "1px solid #e5e7eb", borderRadius: "var(--radius)", padding: "0.5rem 0.9rem 0.75rem", margin: "0 0 0.9rem", display: "grid", gap: "0.35rem" } as const;
-const choiceStyle = { display: "flex", alignItems: "baseline", gap: "0.4rem" } as const;
-
-/** A labelled control with its hint and error; the error is tied to the control through aria-describedby. */
-function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: (describedBy: string | undefined) => ReactNode }) {
-  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <span id={`${id}-hint`} className="hint">
-          {hint}
-        </span>
-      ) : null}
-      {children(ids)}
-      {error ? (
-        <span id={`${id}-error`} className="form-error">
-          {error}
-        </span>
-      ) : null}
-    </div>
-  );
-}
 
 const dateFormat = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 
@@ -280,21 +255,7 @@ export default function Application() {
                 />
               )}
             </Field>
-            <fieldset style={groupStyle} aria-describedby={errors.scopes ? "scopes-error" : undefined}>
-              <legend style={{ fontWeight: 600 }}>Scopes the app may ask for</legend>
-              <div style={{ display: "grid", gap: "0.25rem", gridTemplateColumns: "repeat(auto-fill, minmax(10rem, 1fr))" }}>
-                {scopes.map((scope) => (
-                  <label key={scope} style={choiceStyle}>
-                    <input type="checkbox" name="scopes" value={scope} defaultChecked={chosenScopes.includes(scope)} /> {scope}
-                  </label>
-                ))}
-              </div>
-              {errors.scopes ? (
-                <span id="scopes-error" className="form-error">
-                  {errors.scopes}
-                </span>
-              ) : null}
-            </fieldset>
+            <ScopeChoices scopes={scopes} chosen={chosenScopes} error={errors.scopes} />
             <button type="submit" disabled={pending("save")}>
               {pending("save") ? "Saving…" : "Save changes"}
             </button>
@@ -340,22 +301,4 @@ export default function Application() {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const [title, message] =
-    status === 403
-      ? ["You cannot manage applications", "Managing applications needs the API Client Admin or Organization Admin role. Ask an administrator of your organisation for one, or switch to a role that has it."]
-      : status === 404
-        ? ["Application not found", "There is no application at this address that you may manage on this site."]
-        : ["Something went wrong", "The page could not be shown. Please try again in a moment."];
-  return (
-    <main className="page">
-      <h1>{title}</h1>
-      <p>{message}</p>
-      <p>
-        <Link to="/manage/apps">← Applications</Link>
-      </p>
-    </main>
-  );
-}
+export { AppsErrorBoundary as ErrorBoundary } from "../components/app-form";

@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { openDb } from "../../schema/d1";
 import { creatableClubs, listManageableApps, mayCreateApps, mayManageApps } from "../../workers/services/apps";
 import { requireSession, rolesOf } from "../auth.server";
@@ -91,20 +91,4 @@ export default function Applications() {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const forbidden = isRouteErrorResponse(error) && error.status === 403;
-  return (
-    <main className="page">
-      <h1>{forbidden ? "You cannot manage applications" : "Something went wrong"}</h1>
-      <p>
-        {forbidden
-          ? "Managing applications needs the API Client Admin or Organization Admin role. Ask an administrator of your organisation for one, or switch to a role that has it."
-          : "The page could not be shown. Please try again in a moment."}
-      </p>
-      <p>
-        <Link to="/manage">← Manage</Link>
-      </p>
-    </main>
-  );
-}
+export { AppsErrorBoundary as ErrorBoundary } from "../components/app-form";

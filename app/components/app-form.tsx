@@ -1,0 +1,72 @@
+/** Parts shared by the application pages (/manage/apps): labelled fields, the scope checkboxes, the error page. */
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import type { ReactNode } from "react";
+
+// The shared stylesheet styles text inputs only; these match them for the textareas, select and choice groups.
+export const boxStyle = { padding: "0.6rem 0.7rem", font: "inherit", border: "1px solid #9ca3af", borderRadius: "var(--radius)", width: "100%" } as const;
+export const groupStyle = { border: "1px solid #e5e7eb", borderRadius: "var(--radius)", padding: "0.5rem 0.9rem 0.75rem", margin: "0 0 0.9rem", display: "grid", gap: "0.35rem" } as const;
+export const choiceStyle = { display: "flex", alignItems: "baseline", gap: "0.4rem" } as const;
+
+/** A labelled control with its hint and error; the error is tied to the control through aria-describedby. */
+export function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: (describedBy: string | undefined) => ReactNode }) {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <span id={`${id}-hint`} className="hint">
+          {hint}
+        </span>
+      ) : null}
+      {children(ids)}
+      {error ? (
+        <span id={`${id}-error`} className="form-error">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The scopes an app may ask for, as checkboxes, with the error for the group. */
+export function ScopeChoices({ scopes, chosen, error }: { scopes: readonly string[]; chosen: readonly string[]; error?: string }) {
+  return (
+    <fieldset style={groupStyle} aria-describedby={error ? "scopes-error" : undefined}>
+      <legend style={{ fontWeight: 600 }}>Scopes the app may ask for</legend>
+      <div style={{ display: "grid", gap: "0.25rem", gridTemplateColumns: "repeat(auto-fill, minmax(10rem, 1fr))" }}>
+        {scopes.map((scope) => (
+          <label key={scope} style={choiceStyle}>
+            <input type="checkbox" name="scopes" value={scope} defaultChecked={chosen.includes(scope)} /> {scope}
+          </label>
+        ))}
+      </div>
+      {error ? (
+        <span id="scopes-error" className="form-error">
+          {error}
+        </span>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** The error page of every application page: 403 explains which role is needed. */
+export function AppsErrorBoundary() {
+  const error = useRouteError();
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <main className="page">
+      <h1>{forbidden ? "You cannot manage applications" : notFound ? "Application not found" : "Something went wrong"}</h1>
+      <p>
+        {forbidden
+          ? "Managing applications needs the API Client Admin or Organization Admin role. Ask an administrator of your organisation for one, or switch to a role that has it."
+          : notFound
+            ? "There is no application at this address that you may manage on this site."
+            : "The page could not be shown. Please try again in a moment."}
+      </p>
+      <p>
+        <Link to="/manage/apps">← Applications</Link>
+      </p>
+    </main>
+  );
+}
