@@ -1,8 +1,9 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { APP_LIMITS } from "../../core/access/app-registration";
 import { allScopes } from "../../core/access/scopes";
 import { openDb } from "../../schema/d1";
-import { APP_LIMITS, appFormValues, createApp, createAppSchema, creatableClubs, fieldErrorsOf, mayCreateApps, type FieldErrors } from "../../workers/services/apps";
+import { appFormValues, createApp, createAppSchema, creatableClubs, fieldErrorsOf, mayCreateApps, type FieldErrors } from "../../workers/services/apps";
 import { requireSession, rolesOf } from "../auth.server";
 import { boxStyle, choiceStyle, Field, groupStyle, ScopeChoices } from "../components/app-form";
 import { FormMessage } from "../components/auth-card";

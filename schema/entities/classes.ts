@@ -3,6 +3,8 @@
  * the generic API picks them up with no other change.
  */
 import { z } from "zod";
+import { APP_LIMITS, redirectUriProblem } from "../../core/access/app-registration";
+import { isScope } from "../../core/access/scopes";
 import { apiApplications, clubs, formElements, races, registrations, roles, sites, users } from "../d1";
 import { siteConfigSchema } from "../wire/site-config";
 import { collectionName, entityClass, field, type EntityClass, type EntityField } from "./registry";
@@ -24,6 +26,29 @@ function cityFields(table: typeof clubs): EntityField[] {
 }
 
 const shortText = z.string().trim().max(200);
+
+/** Registered redirect URIs: the same rule as the /manage/apps pages (core/access/app-registration.ts). */
+const redirectUrisSchema = z
+  .array(
+    z.string().superRefine((uri, ctx) => {
+      const problem = redirectUriProblem(uri);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  )
+  .min(1)
+  .max(APP_LIMITS.redirectUris)
+  .refine((uris) => new Set(uris).size === uris.length, { error: "Each redirect URI may be listed only once" });
+
+/** The areas an app may ask for, as scope text of area names (no item limits: those come with a user's grant). */
+const appScopesSchema = z
+  .string()
+  .trim()
+  .max(2000)
+  .superRefine((text, ctx) => {
+    const words = text.split(/\s+/).filter(Boolean);
+    const unknown = words.filter((word) => !isScope(word));
+    if (unknown.length > 0) ctx.addIssue({ code: "custom", message: `Unknown scope: ${unknown.join(", ")}` });
+  });
 const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
 
 export const WhitelabelSite = entityClass({
@@ -106,13 +131,14 @@ export const APIApplication = entityClass({
   fields: [
     uuidField(apiApplications.id),
     createdField(apiApplications.createdAt),
-    field("name", apiApplications.name, "string", { schema: shortText.min(1) }),
-    field("description", apiApplications.description, "string", { schema: z.string().trim().max(2000) }),
+    field("name", apiApplications.name, "string", { schema: z.string().trim().min(1).max(APP_LIMITS.name) }),
+    field("description", apiApplications.description, "string", { schema: z.string().trim().max(APP_LIMITS.description) }),
     // A system app skips consent for every user, so only the platform sets it.
     field("is_system", apiApplications.isSystem, "bool", { writable: false }),
-    field("is_public", apiApplications.isPublic, "bool", { createOnly: true }),
-    field("scopes", apiApplications.scopes, "string", { schema: z.string().trim().max(2000) }),
-    field("redirect_uris", apiApplications.redirectUris, "json", { schema: z.array(z.url().max(2000)).min(1).max(20) }),
+    // A confidential app's secret is shown once, on the /manage/apps page that makes it; the API makes public apps.
+    field("is_public", apiApplications.isPublic, "bool", { writable: false }),
+    field("scopes", apiApplications.scopes, "string", { schema: appScopesSchema }),
+    field("redirect_uris", apiApplications.redirectUris, "json", { schema: redirectUrisSchema }),
     field("club", apiApplications.clubId, "string", { createOnly: true }),
     field("site", apiApplications.siteId, "string", { writable: false }),
   ],

@@ -301,3 +301,24 @@ describe("entity API: races are routed to their RaceRoom", () => {
     expect((await call(token, "GET", `/data-api/Race/${id}`)).status).toBe(404);
   });
 });
+
+describe("entity API: applications", () => {
+  it("registers a public app under the same rules as /manage/apps, on the host it is created on", async () => {
+    const { token, club } = await clubAdmin("apiapps", "apps");
+    const created = await call(token, "PUT", "/data-api/APIApplication/", { club: club.id, name: "Scoreboard", scopes: "races registrations", redirect_uris: ["https://scoreboard.example/cb"] });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ is_public: true, is_system: false, site: null, club: club.id });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ redirect_uris: ["http://scoreboard.example/cb"] }, "must use https; http is allowed only for 127.0.0.1 and localhost"],
+      [{ redirect_uris: ["https://a.example/cb", "https://a.example/cb"] }, "Each redirect URI may be listed only once"],
+      [{ scopes: "races everything" }, "Unknown scope: everything"],
+      [{ is_public: false }, "Field 'is_public' of APIApplication cannot be set"],
+      [{ is_system: true }, "Field 'is_system' of APIApplication cannot be set"],
+    ];
+    for (const [fields, message] of cases) {
+      const response = await call(token, "PUT", "/data-api/APIApplication/", { club: club.id, name: "Bad", scopes: "races", redirect_uris: ["https://ok.example/cb"], ...fields });
+      expect(response.status).toBe(400);
+      expect((await response.json<{ message: string }>()).message).toContain(message);
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { can, type Action, type Principal } from "../../core/access/policy";
 import { listReach, reachesNothing } from "../../core/access/reach";
 import { formatScopeText, parseScopeText, scopeNames } from "../../core/access/scope-text";
+import { APP_LIMITS, redirectUriProblem } from "../../core/access/app-registration";
 import { allScopes, isScope, type Scope } from "../../core/access/scopes";
 import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../../core/entity/field-mtimes";
 import { apiApplications, clubs, type Db } from "../../schema/d1";
@@ -17,7 +18,6 @@ import type { Tenant } from "../../tenants/resolve";
 import { hashToken, randomToken } from "../auth/crypto";
 import { getEntity, listEntities, updateEntity, type EntityRow } from "../data-api/entity-store";
 
-export const APP_LIMITS = { name: 200, description: 2000, redirectUris: 20, redirectUri: 2000 } as const;
 /** A list page shows at most this many apps; a club has a handful. */
 export const APP_LIST_LIMIT = 200;
 /** 32 random bytes, base64url: 256 bits, far beyond guessing. */
@@ -36,25 +36,6 @@ export function appFormValues(form: FormData): Record<string, unknown> {
 }
 
 /** Why a redirect URI is refused, or null. They are matched as exact strings, so they are stored as typed. */
-export function redirectUriProblem(uri: string): string | null {
-  if (uri.length > APP_LIMITS.redirectUri) return `A redirect URI may be at most ${APP_LIMITS.redirectUri} characters`;
-  if (/\s/.test(uri)) return `"${uri}" must not contain spaces`;
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return `"${uri}" is not an absolute URL; it must start with https://`;
-  }
-  if (!/^https?:\/\/[^/?#]/i.test(uri)) return `"${uri}" must be an http(s) URL such as https://example.com/callback`;
-  // A fragment never reaches the server, so the code in it would be lost (RFC 6749 3.1.2).
-  if (uri.includes("#")) return `"${uri}" must not contain a fragment (#…)`;
-  if (url.username || url.password) return `"${uri}" must not contain a user name or password`;
-  // Plain http is only safe where the traffic never leaves the machine (RFC 8252 7.3).
-  if (url.protocol === "http:" && url.hostname !== "127.0.0.1" && url.hostname !== "localhost") {
-    return `"${uri}" must use https; http is allowed only for 127.0.0.1 and localhost`;
-  }
-  return null;
-}
 
 const nameSchema = z
   .string({ error: "Enter a name" })
