@@ -16,6 +16,8 @@ import {
   type FieldErrors,
   type Refusal,
 } from "../../workers/services/apps";
+import { APIApplication } from "../../schema/entities/classes";
+import { publishChange, publishFieldChanges } from "../../workers/data-api/hub-client";
 import { requireSession, rolesOf } from "../auth.server";
 import { boxStyle, Field, ScopeChoices } from "../components/app-form";
 import { FormMessage } from "../components/auth-card";
@@ -71,6 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent.data === "delete") {
     const result = await deleteApp(db, principal, context.tenant, id);
     if (!result.ok) return refused(result.refusal);
+    publishChange(context, APIApplication, id, { fields: {}, field_mtimes: {}, deleted: true }, result.object);
     return redirect(`/manage/apps?deleted=${encodeURIComponent(result.name)}`);
   }
   if (intent.data === "rotate") {
@@ -90,9 +93,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const message = `Someone else changed ${result.stale.map((f) => f.replace("_", " ")).join(", ")} since you opened this page. The form now shows the current values; make your changes again.`;
     return data<Result>({ errors: { form: message }, echo: null, clientSecret: null }, { status: 409 });
   }
+  // Data-service sockets following this app hear the change, as they would for a change made through the API.
+  publishFieldChanges(context, APIApplication, id, result.changed, result.mtimes, result.object);
   return redirect(`/manage/apps/${encodeURIComponent(id)}?saved=1`);
 }
-
 
 const dateFormat = new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 

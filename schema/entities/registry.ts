@@ -4,7 +4,7 @@
  */
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import type { ProtectedObject } from "../../core/access/policy";
+import type { ProtectedObject, ReachKind } from "../../core/access/policy";
 import type { ProtectedArea } from "../../core/access/scopes";
 import type { FilterFieldType } from "../../core/entity/filters";
 import type { ListColumnType } from "../wire/api-list";
@@ -28,6 +28,15 @@ export interface EntityField {
 
 /** Which ProtectedObject owner each API field fills, so the access policy sees the row's owners. */
 export type OwnerFields = Partial<Record<"clubId" | "siteId" | "registrationId" | "raceId" | "depotId", string>>;
+
+/**
+ * The API field that holds an entity's owner of one kind ("uuid" when the entity is that kind itself), or
+ * undefined when it has none. "item" is always the entity's own id.
+ */
+export function ownerField(entity: Pick<EntityClass, "owners">, kind: ReachKind): string | undefined {
+  const key: Record<Exclude<ReachKind, "item">, keyof OwnerFields> = { clubs: "clubId", sites: "siteId", registrations: "registrationId", races: "raceId", depots: "depotId" };
+  return kind === "item" ? "uuid" : entity.owners[key[kind]];
+}
 
 export interface EntityReference {
   /** API field holding the referenced entity's uuid. */

@@ -7,6 +7,7 @@ import { hashToken } from "../../workers/auth/crypto";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { approveApp, authorizeQuery, issueToken, pkce, REDIRECT, tokenRequest } from "./oauth-fixtures";
+import { openSocket } from "./socket-fixtures";
 
 const HOST = "localhost";
 const PASSWORD = "glacier-ski-42";
@@ -298,5 +299,24 @@ describe("tenants", () => {
     const refused = await post("/manage/apps/new", siteCookie, appForm({ club: elsewhere }), site.hostname);
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("Choose one of the listed clubs");
+  });
+});
+
+describe("edits on the pages reach data-service subscribers", () => {
+  it("sends the changed fields of an app edited on its page to a socket following it", async () => {
+    const { cookie, clubId, user } = await clubAppAdmin("live");
+    const { clientId } = await createViaPage(cookie, { club: clubId });
+    const token = await issueToken(user.id, clientId!, HOST, "apps");
+    const socket = await openSocket("apps-live");
+    const hello = await socket.auth(token);
+    const subscribe = await worker.fetch(hostRequest(HOST, `/data-api/APIApplication/${clientId}/subscribe?conn=${hello.conn}`, { method: "POST", headers: { Authorization: `Bearer ${token}` } }));
+    expect(subscribe.status).toBe(200);
+    const before = (await appRow(clientId!))!;
+    const fields: [string, string][] = [["intent", "save"], ["field_mtimes", JSON.stringify(before.fieldMtimes)], ...appForm({ name: "Renamed live" }).filter(([k]) => k !== "client_type" && k !== "club")];
+    expect((await post(`/manage/apps/${clientId}`, cookie, fields)).status).toBe(302);
+    const data = await socket.next("data");
+    expect(data).toMatchObject({ classname: "APIApplication", uuid: clientId, fields: { name: "Renamed live" } });
+    expect(Object.keys(data.fields)).toEqual(["name"]);
+    socket.socket.close(1000);
   });
 });

@@ -3,13 +3,13 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { cityInfoFromRow, type CityInfo } from "../../core/geo/cities";
 import { cities } from "../../schema/d1";
-import type { EntityClass } from "../../schema/entities/registry";
+import { protectedObjectOf, type EntityClass } from "../../schema/entities/registry";
 import { json } from "../http";
 import type { RequestContext } from "../request-context";
-import { changeFields, mayChange, readJsonObject, readVisible, type Caller } from "./entities";
+import { mayChange, readJsonObject, readVisible, type Caller } from "./entities";
+import { changeFields } from "./entity-store";
 import { badRequest, forbidden, methodNotAllowed, noSuch } from "./errors";
-import { publishChange } from "./hub-client";
-import { protectedObjectOf } from "../../schema/entities/registry";
+import { publishFieldChanges } from "./hub-client";
 
 const cityFieldNames = ["city_name", "timezone", "geoname", "latitude", "longitude", "province_iso", "country_iso"] as const;
 
@@ -33,9 +33,8 @@ export async function handleCity(request: Request, context: RequestContext, call
   const city = await context.db.query.cities.findFirst({ where: eq(cities.geoname, parsed.data.geoname_id) });
   if (!city) return json({ error: "not_found", message: `No city has geoname id ${parsed.data.geoname_id}` }, { status: 404 });
   const place: CityInfo = cityInfoFromRow(city);
-  const result = await changeFields(context, entity, id, { ...place }, undefined);
+  const result = await changeFields(context.db, entity, id, { ...place }, undefined, context.now);
   if (!result?.ok) return noSuch(entity.classname);
-  const times = Object.fromEntries(Object.keys(result.changed).map((f) => [f, result.mtimes[f] ?? context.now]));
-  if (Object.keys(result.changed).length > 0) publishChange(context, entity, id, { fields: result.changed, field_mtimes: times }, protectedObjectOf(entity, stored.row));
+  publishFieldChanges(context, entity, id, result.changed, result.mtimes, protectedObjectOf(entity, stored.row));
   return json(place);
 }

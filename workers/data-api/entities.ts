@@ -6,16 +6,16 @@ import { can, type Action, type Principal } from "../../core/access/policy";
 import { listReach, reachesNothing } from "../../core/access/reach";
 import { missingScopes, scopeForArea } from "../../core/access/scopes";
 import { tokenItemKind } from "../../core/access/reach";
-import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../../core/entity/field-mtimes";
+import { initialMtimes, type FieldMtimes } from "../../core/entity/field-mtimes";
 import { FilterError, parseFilters, type FilterFieldType } from "../../core/entity/filters";
 import { childClassesOf, findEntityClass } from "../../schema/entities/classes";
-import { protectedObjectOf, type EntityClass } from "../../schema/entities/registry";
+import { ownerField, protectedObjectOf, type EntityClass } from "../../schema/entities/registry";
 import { API_LIST_CONTENT_TYPE, encodeApiList } from "../../schema/wire/api-list";
 import { json } from "../http";
 import { badRequest, forbidden, insufficientScope, methodNotAllowed, noSuch } from "./errors";
 import type { RequestContext } from "../request-context";
-import { childrenOf, deleteEntity, getEntity, insertEntity, listEntities, updateEntity, type EntityRow, type StoredEntity } from "./entity-store";
-import { publishChange } from "./hub-client";
+import { changeFields, childrenOf, deleteEntity, getEntity, insertEntity, listEntities, type EntityRow, type StoredEntity } from "./entity-store";
+import { publishChange, publishFieldChanges } from "./hub-client";
 import { changeRace, discardRace, ensureRaceOpen, readRace } from "./race-store";
 
 export const DEFAULT_LIST_LIMIT = 100;
@@ -211,22 +211,6 @@ export async function mayChange(context: RequestContext, caller: Caller, entity:
   return allowed(context, caller, entity, row, action);
 }
 
-/** Applies field changes with optimistic concurrency: a write that lost a race is recomputed, at most 3 times. */
-export async function changeFields(context: RequestContext, entity: EntityClass, id: string, changes: Record<string, unknown>, base: FieldMtimes | undefined): Promise<
-  { ok: true; stored: StoredEntity; changed: Record<string, unknown>; mtimes: FieldMtimes } | { ok: false; stale: string[]; stored: StoredEntity } | null
-> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const stored = await getEntity(context.db, entity, id);
-    if (!stored) return null;
-    const result = applyFieldChanges(stored.row, stored.mtimes, changes, context.now, base);
-    if (result.stale.length > 0) return { ok: false, stale: result.stale, stored };
-    if (Object.keys(result.changed).length === 0) return { ok: true, stored, changed: {}, mtimes: stored.mtimes };
-    if (await updateEntity(context.db, entity, id, result.changed, stored.version, result.mtimes)) {
-      return { ok: true, stored, changed: result.changed, mtimes: result.mtimes };
-    }
-  }
-  throw new Error(`Could not write ${entity.classname} ${id}: it kept changing`);
-}
 
 async function update(request: Request, context: RequestContext, caller: Caller, entity: EntityClass, id: string): Promise<Response> {
   if (entity.readOnly) return json({ error: "method_not_allowed", message: `${entity.classname} cannot be changed through the data service` }, { status: 405 });
@@ -240,15 +224,14 @@ async function update(request: Request, context: RequestContext, caller: Caller,
   const values = validateFields(entity, body, false, ["uuid", "classname", "field_mtimes"]);
   if (values instanceof Response) return values;
   const baseTimes = body.field_mtimes === undefined ? undefined : base;
-  const result = entity.store === "race" ? await changeRace(context, stored, values, baseTimes) : await changeFields(context, entity, id, values, baseTimes);
+  const result = entity.store === "race" ? await changeRace(context, stored, values, baseTimes) : await changeFields(context.db, entity, id, values, baseTimes, context.now);
   if (!result) return noSuch(entity.classname);
   if (!result.ok) {
     const row = "stored" in result ? result.stored.row : result.row;
     const current = Object.fromEntries(result.stale.map((f) => [f, row[f]]));
     return json({ error: "stale", message: `These fields changed since you read them: ${result.stale.join(", ")}`, fields: result.stale, current, field_mtimes: "stored" in result ? result.stored.mtimes : result.mtimes }, { status: 409 });
   }
-  const changedTimes = Object.fromEntries(Object.keys(result.changed).map((f) => [f, result.mtimes[f] ?? context.now]));
-  if (Object.keys(result.changed).length > 0) publishChange(context, entity, id, { fields: result.changed, field_mtimes: changedTimes }, protectedObjectOf(entity, { ...stored.row, ...result.changed }));
+  publishFieldChanges(context, entity, id, result.changed, result.mtimes, protectedObjectOf(entity, { ...stored.row, ...result.changed }));
   return json({ classname: entity.classname, uuid: id, changed: result.changed, field_mtimes: result.mtimes });
 }
 
@@ -268,11 +251,9 @@ async function remove(request: Request, context: RequestContext, caller: Caller,
   return new Response(null, { status: 204 });
 }
 
-const ownerKeys = { clubs: "clubId", sites: "siteId", registrations: "registrationId", races: "raceId", depots: "depotId" } as const;
-
+// True for a class that is itself the item a token grant names (a Registration, a Race, an APIApplication).
 function ownsItself(entity: EntityClass): boolean {
-  const kind = tokenItemKind(entity.area);
-  return kind === "item" || entity.owners[ownerKeys[kind]] === "uuid";
+  return ownerField(entity, tokenItemKind(entity.area)) === "uuid";
 }
 
 /**

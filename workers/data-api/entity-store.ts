@@ -6,10 +6,10 @@ import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ReachKind } from "../../core/access/policy";
 import type { ListReach } from "../../core/access/reach";
-import type { FieldMtimes } from "../../core/entity/field-mtimes";
+import { applyFieldChanges, type FieldMtimes } from "../../core/entity/field-mtimes";
 import type { FilterCondition } from "../../core/entity/filters";
 import type { Db } from "../../schema/d1";
-import type { EntityClass, OwnerFields } from "../../schema/entities/registry";
+import { ownerField, type EntityClass } from "../../schema/entities/registry";
 
 export type EntityRow = Record<string, unknown> & { uuid: string };
 export interface StoredEntity {
@@ -28,21 +28,13 @@ export interface ListQuery {
   siteId: string | null;
 }
 
-const ownerKeyOfKind: Record<Exclude<ReachKind, "item">, keyof OwnerFields> = {
-  clubs: "clubId",
-  sites: "siteId",
-  registrations: "registrationId",
-  races: "raceId",
-  depots: "depotId",
-};
 
 export function columnOf(entity: EntityClass, api: string): AnySQLiteColumn | undefined {
   return entity.fields.find((f) => f.api === api)?.column;
 }
 
 function kindColumn(entity: EntityClass, kind: ReachKind): AnySQLiteColumn | undefined {
-  if (kind === "item") return entity.idColumn;
-  const api = entity.owners[ownerKeyOfKind[kind]];
+  const api = ownerField(entity, kind);
   return api ? columnOf(entity, api) : undefined;
 }
 
@@ -181,4 +173,21 @@ export async function childrenOf(db: Db, child: EntityClass, parentId: string, r
     .orderBy(...(ordinal ? [asc(ordinal)] : []), asc(child.createdColumn), asc(child.idColumn))
     .limit(limit);
   return rows.map((r) => split(r as Record<string, unknown>));
+}
+
+/** Applies field changes with optimistic concurrency: a write that lost a race is recomputed, at most 3 times. */
+export async function changeFields(db: Db, entity: EntityClass, id: string, changes: Record<string, unknown>, base: FieldMtimes | undefined, now: number): Promise<
+  { ok: true; stored: StoredEntity; changed: Record<string, unknown>; mtimes: FieldMtimes } | { ok: false; stale: string[]; stored: StoredEntity } | null
+> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const stored = await getEntity(db, entity, id);
+    if (!stored) return null;
+    const result = applyFieldChanges(stored.row, stored.mtimes, changes, now, base);
+    if (result.stale.length > 0) return { ok: false, stale: result.stale, stored };
+    if (Object.keys(result.changed).length === 0) return { ok: true, stored, changed: {}, mtimes: stored.mtimes };
+    if (await updateEntity(db, entity, id, result.changed, stored.version, result.mtimes)) {
+      return { ok: true, stored, changed: result.changed, mtimes: result.mtimes };
+    }
+  }
+  throw new Error(`Could not write ${entity.classname} ${id}: it kept changing`);
 }

@@ -27,8 +27,11 @@ export function forwardSocket(request: Request, context: RequestContext): Promis
  * Sends a save to the entity's subscribers after the response, so a save is never slowed or failed by
  * delivery. The hub re-checks each socket's token scope for the entity.
  */
+/** What publishing needs of a request: a Worker handler's context or a Remix load context. */
+export type PublishContext = Pick<RequestContext, "env" | "tenant" | "ctx" | "now">;
+
 export function publishChange(
-  context: RequestContext,
+  context: PublishContext,
   entity: EntityClass,
   uuid: string,
   change: { fields: Record<string, unknown>; field_mtimes: Record<string, number>; deleted?: boolean },
@@ -37,4 +40,11 @@ export function publishChange(
   const message = { type: "data" as const, channel: channelOf(entity.classname, uuid), classname: entity.classname, uuid, ...change };
   const itemId = ownerOf(object, tokenItemKind(entity.area)) ?? undefined;
   context.ctx.waitUntil(hubFor(context).publish(message, scopeForArea(entity.area), itemId).then(() => undefined, (error: unknown) => console.error("publish failed", error)));
+}
+
+/** Publishes the fields a write changed with their new times; a write that changed nothing sends nothing. */
+export function publishFieldChanges(context: PublishContext, entity: EntityClass, uuid: string, changed: Record<string, unknown>, mtimes: Record<string, number>, object: ProtectedObject): void {
+  const names = Object.keys(changed);
+  if (names.length === 0) return;
+  publishChange(context, entity, uuid, { fields: changed, field_mtimes: Object.fromEntries(names.map((f) => [f, mtimes[f] ?? context.now])) }, object);
 }

@@ -5,18 +5,18 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { can, type Action, type Principal } from "../../core/access/policy";
+import { can, type Action, type Principal, type ProtectedObject } from "../../core/access/policy";
 import { listReach, reachesNothing } from "../../core/access/reach";
 import { formatScopeText, parseScopeText, scopeNames } from "../../core/access/scope-text";
 import { APP_LIMITS, redirectUriProblem } from "../../core/access/app-registration";
 import { allScopes, isScope, type Scope } from "../../core/access/scopes";
-import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../../core/entity/field-mtimes";
+import { initialMtimes, type FieldMtimes } from "../../core/entity/field-mtimes";
 import { apiApplications, clubs, type Db } from "../../schema/d1";
 import { APIApplication } from "../../schema/entities/classes";
 import { protectedObjectOf } from "../../schema/entities/registry";
 import type { Tenant } from "../../tenants/resolve";
 import { hashToken, randomToken } from "../auth/crypto";
-import { getEntity, listEntities, updateEntity, type EntityRow } from "../data-api/entity-store";
+import { changeFields, getEntity, listEntities, type EntityRow } from "../data-api/entity-store";
 
 /** A list page shows at most this many apps; a club has a handful. */
 export const APP_LIST_LIMIT = 200;
@@ -311,7 +311,10 @@ export async function createApp(db: Db, principal: Principal, tenant: Tenant, in
   return { ok: true, app: { id, name: input.name, isPublic: clientSecret === null }, clientSecret };
 }
 
-export type UpdateResult = { ok: true; changed: string[] } | { ok: false; refusal: Refusal } | { ok: false; stale: string[] };
+export type UpdateResult =
+  | { ok: true; changed: Record<string, unknown>; mtimes: FieldMtimes; object: ProtectedObject }
+  | { ok: false; refusal: Refusal }
+  | { ok: false; stale: string[] };
 
 /**
  * Saves the edit form field by field: only fields whose value differs are written and stamped. A field
@@ -324,18 +327,13 @@ export async function updateApp(db: Db, principal: Principal, tenant: Tenant, id
     redirect_uris: input.redirect_uris,
     scopes: formatScopeText(input.scopes.map((scope) => ({ scope, anyItem: true, items: [] }))),
   };
-  // A write that lost a race with another is recomputed from the new row, at most 3 times.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const stored = await getEntity(db, APIApplication, id);
-    const refusal = refusalFor(principal, tenant, stored?.row ?? null, "edit");
-    if (refusal || !stored) return { ok: false, refusal: refusal ?? "not_found" };
-    const result = applyFieldChanges(stored.row, stored.mtimes, changes, now, input.field_mtimes);
-    if (result.stale.length > 0) return { ok: false, stale: result.stale };
-    const changed = Object.keys(result.changed);
-    if (changed.length === 0) return { ok: true, changed };
-    if (await updateEntity(db, APIApplication, id, result.changed, stored.version, result.mtimes)) return { ok: true, changed };
-  }
-  throw new Error(`Could not save application ${id}: it kept changing`);
+  const stored = await getEntity(db, APIApplication, id);
+  const refusal = refusalFor(principal, tenant, stored?.row ?? null, "edit");
+  if (refusal || !stored) return { ok: false, refusal: refusal ?? "not_found" };
+  const result = await changeFields(db, APIApplication, id, changes, input.field_mtimes, now);
+  if (!result) return { ok: false, refusal: "not_found" };
+  if (!result.ok) return { ok: false, stale: result.stale };
+  return { ok: true, changed: result.changed, mtimes: result.mtimes, object: protectedObjectOf(APIApplication, stored.row) };
 }
 
 function refusalFor(principal: Principal, tenant: Tenant, row: EntityRow | null, action: "edit" | "delete"): Refusal | null {
@@ -357,11 +355,11 @@ export async function rotateSecret(db: Db, principal: Principal, tenant: Tenant,
 }
 
 /** Deletes an app and with it every grant, code and token it holds. */
-export async function deleteApp(db: Db, principal: Principal, tenant: Tenant, id: string): Promise<{ ok: true; name: string } | { ok: false; refusal: Refusal }> {
+export async function deleteApp(db: Db, principal: Principal, tenant: Tenant, id: string): Promise<{ ok: true; name: string; object: ProtectedObject } | { ok: false; refusal: Refusal }> {
   const stored = await getEntity(db, APIApplication, id);
   const refusal = refusalFor(principal, tenant, stored?.row ?? null, "delete");
-  if (refusal) return { ok: false, refusal };
+  if (refusal || !stored) return { ok: false, refusal: refusal ?? "not_found" };
   // oauth_grants, oauth_codes and oauth_tokens reference the app ON DELETE CASCADE, which D1 enforces.
   await db.delete(apiApplications).where(eq(apiApplications.id, id));
-  return { ok: true, name: String(stored?.row.name ?? "") };
+  return { ok: true, name: String(stored.row.name ?? ""), object: protectedObjectOf(APIApplication, stored.row) };
 }
