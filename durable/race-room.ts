@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import { openDb, races } from "../schema/d1";
-import { raceChangesSchema, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
+import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
 import { raceRoomMigrations } from "../schema/race/migrations";
 import { raceSetup } from "../schema/race/tables";
 import {
@@ -63,7 +63,8 @@ export class RaceRoom extends DurableObject<Env> {
    * change. Fields the caller read at older times than stored are refused as stale, and nothing is written.
    */
   async changeRace(changes: Record<string, unknown>, baseMtimes: FieldMtimes | null): Promise<RaceChangeResult | null> {
-    const parsed = raceChangesSchema.parse(changes);
+    // The registry's schemas yield only text, numbers and null for these fields.
+    const parsed = raceChangesSchema.parse(changes) as Partial<Record<string, RaceValue>>;
     const row = this.db.select().from(raceSetup).get();
     if (!row) return null;
     const current = raceRowOf(row);
@@ -71,19 +72,11 @@ export class RaceRoom extends DurableObject<Env> {
     if (result.stale.length > 0) return { ok: false, stale: result.stale, row: current, mtimes: row.fieldMtimes };
     const changed = result.changed as Record<string, RaceValue>;
     if (Object.keys(changed).length > 0) {
-      this.db
-        .update(raceSetup)
-        .set({
-          ...("name" in changed ? { name: changed.name as string } : {}),
-          ...("sport" in changed ? { sport: changed.sport as string | null } : {}),
-          ...("start_time" in changed ? { startTime: changed.start_time as number } : {}),
-          ...("end_time" in changed ? { endTime: changed.end_time as number | null } : {}),
-          ...("timezone" in changed ? { timezone: changed.timezone as string } : {}),
-          ...("location" in changed ? { location: changed.location as string | null } : {}),
-          ...("visibility" in changed ? { visibility: changed.visibility as "public" | "unlisted" | "private" } : {}),
-          fieldMtimes: result.mtimes,
-        })
-        .run();
+      const columns: Partial<typeof raceSetup.$inferInsert> = { fieldMtimes: result.mtimes };
+      for (const [field, value] of Object.entries(changed)) {
+        (columns as Record<string, unknown>)[raceColumnOf[field as keyof typeof raceColumnOf]] = value;
+      }
+      this.db.update(raceSetup).set(columns).run();
       await this.writeCatalogue();
     }
     return { ok: true, changed, mtimes: result.mtimes, row: { ...current, ...changed } };

@@ -1,6 +1,7 @@
 /** The Race as the data service shows it, read from and written to a RaceRoom's `race_setup` row. */
 import { z } from "zod";
 import type { FieldMtimes } from "../../core/entity/field-mtimes";
+import { Race } from "../entities/classes";
 import type { raceSetup } from "./tables";
 
 /** Race field values are plain text, numbers or null, so they cross the RPC boundary as they are. */
@@ -33,18 +34,22 @@ export function raceRowOf(row: typeof raceSetup.$inferSelect): RaceRow {
   };
 }
 
-const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
+/** Race field (API name) -> its race_setup column property, for the fields a client may change. */
+export const raceColumnOf = {
+  name: "name",
+  sport: "sport",
+  start_time: "startTime",
+  end_time: "endTime",
+  timezone: "timezone",
+  location: "location",
+  visibility: "visibility",
+} as const satisfies Record<string, keyof typeof raceSetup.$inferInsert>;
 
-/** The writable Race fields, checked again by the RaceRoom because it is their only writer. */
+/**
+ * The writable Race fields, checked again by the RaceRoom because it is their only writer: the registry's own
+ * field rules (schema/entities/classes.ts), so the Worker and the RaceRoom cannot disagree.
+ */
 export const raceChangesSchema = z
-  .object({
-    name: z.string().trim().min(1).max(200),
-    sport: z.string().trim().max(200).nullable(),
-    start_time: epochMs,
-    end_time: epochMs.nullable(),
-    timezone: z.string().min(1).max(64),
-    location: z.string().trim().max(200).nullable(),
-    visibility: z.enum(["public", "unlisted", "private"]),
-  })
-  .partial()
-  .strict();
+  .object(Object.fromEntries(Race.fields.filter((f) => f.writable).map((f) => [f.api, f.schema.optional()])))
+  .strict()
+  .refine((changes) => Object.keys(changes).every((key) => key in raceColumnOf), { error: "A Race field the RaceRoom does not hold" });

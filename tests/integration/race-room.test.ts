@@ -103,3 +103,18 @@ describe("race sockets", () => {
     expect(plain.status).toBe(426);
   });
 });
+
+describe("RaceRoom as the single writer of its race", () => {
+  it("applies the registry's field rules itself, whoever calls it", async () => {
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
+    await stub.open(identity());
+    // Called inside the object, as the existing refusal test does, so a thrown ZodError stays a plain rejection.
+    const outcome = (changes: Record<string, unknown>) => runInDurableObject(stub, (instance) => instance.changeRace(changes, null).then(() => "written", () => "refused"));
+    expect(await outcome({ visibility: "secret" })).toBe("refused");
+    expect(await outcome({ club: crypto.randomUUID() })).toBe("refused");
+    expect(await outcome({ name: "" })).toBe("refused");
+    const done = await stub.changeRace({ name: "Renamed", end_time: null }, null);
+    expect(done).toMatchObject({ ok: true, changed: { name: "Renamed" } });
+    expect((await stub.raceEntity())?.row.name).toBe("Renamed");
+  });
+});
