@@ -21,7 +21,8 @@ function insert(table: string, row: Record<string, unknown>, onConflict: string)
 
 export async function buildSeedSql(now: number): Promise<string> {
   const statements: string[] = [];
-  const mtimes = (row: Record<string, unknown>) => JSON.stringify(initialMtimes(row, now));
+  // Field times are keyed by API field names (club, not club_id), as the data service writes them.
+  const mtimes = (row: Record<string, unknown>) => JSON.stringify(initialMtimes(Object.fromEntries(Object.entries(row).map(([key, value]) => [key.replace(/_id$/, ""), value])), now));
   for (const site of demoSites) {
     const fields = { hostname: site.hostname, config: JSON.stringify(site.config) };
     statements.push(insert("whitelabel_sites", { id: site.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
@@ -73,8 +74,7 @@ export async function buildSeedSql(now: number): Promise<string> {
       close_time: registration.closeTime,
       gst_rate: registration.gstRate,
     };
-    const apiTimes = { club: now, site: now, name: now, sport: now, is_approved: now, open_time: now, close_time: now, gst_rate: now };
-    statements.push(insert("registrations", { id: registration.id, ...fields, created_at: now, field_mtimes: JSON.stringify(apiTimes) }, "ON CONFLICT(id) DO NOTHING"));
+    statements.push(insert("registrations", { id: registration.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
     for (const element of registration.elements) {
       const values = {
         registration_id: registration.id,
@@ -87,8 +87,7 @@ export async function buildSeedSql(now: number): Promise<string> {
         is_taxable: "isTaxable" in element && element.isTaxable ? 1 : 0,
         options_list: JSON.stringify("optionsList" in element ? element.optionsList : []),
       };
-      const times = { registration: now, type: now, caption: now, ordinal: now };
-      statements.push(insert("form_elements", { id: element.id, ...values, created_at: now, field_mtimes: JSON.stringify(times) }, "ON CONFLICT(id) DO NOTHING"));
+      statements.push(insert("form_elements", { id: element.id, ...values, created_at: now, field_mtimes: mtimes(values) }, "ON CONFLICT(id) DO NOTHING"));
     }
   }
   const app = { name: demoApp.name, description: demoApp.description, scopes: demoApp.scopes, redirect_uris: JSON.stringify(demoApp.redirectUris), is_system: 0, is_public: 1, club_id: demoApp.clubId };
