@@ -1,3 +1,4 @@
+import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /** The narrow centred panel every sign-in screen uses. */
@@ -17,4 +18,18 @@ export function FormMessage({ error, notice }: { error?: string | null; notice?:
   if (error) return <p className="form-error" role="alert">{error}</p>;
   if (notice) return <p className="form-notice" role="status">{notice}</p>;
   return null;
+}
+
+/** The one-field form that mails a sign-in or reset link (intent "send"); works before hydration. */
+export function SendLinkForm({ action, email, busy, label }: { action?: string; email: string; busy: boolean; label: string }) {
+  return (
+    <Form method="post" action={action} className="stack">
+      <input type="hidden" name="intent" value="send" />
+      <div className="field">
+        <label htmlFor="email">Email address</label>
+        <input id="email" name="email" type="email" defaultValue={email} autoComplete="username" required />
+      </div>
+      <button type="submit" disabled={busy}>{busy ? "Sending…" : label}</button>
+    </Form>
+  );
 }

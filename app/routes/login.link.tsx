@@ -5,7 +5,7 @@ import { z } from "zod";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { createAttempt, sendAttemptMail, verifyLink } from "../../workers/auth/attempts";
 import { authDeps, continueSignInAfterLink } from "../auth.server";
-import { AuthCard, FormMessage } from "../components/auth-card";
+import { AuthCard, FormMessage, SendLinkForm } from "../components/auth-card";
 
 export const meta: MetaFunction = () => [{ title: "Sign in with a link" }];
 
@@ -68,14 +68,7 @@ export default function LinkSignIn() {
     <AuthCard title="Sign in with a link">
       <FormMessage error={result?.error} notice={result?.notice} />
       {result?.notice ? null : (
-        <Form method="post" className="stack">
-          <input type="hidden" name="intent" value="send" />
-          <div className="field">
-            <label htmlFor="email">Email address</label>
-            <input id="email" name="email" type="email" defaultValue={email} autoComplete="username" required />
-          </div>
-          <button type="submit" disabled={busy}>{busy ? "Sending…" : result?.expired ? authMessages.sendNewLink : authMessages.sendSignInLink}</button>
-        </Form>
+        <SendLinkForm email={email} busy={busy} label={result?.expired ? authMessages.sendNewLink : authMessages.sendSignInLink} />
       )}
     </AuthCard>
   );

@@ -5,7 +5,7 @@ import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { newPasswordFormProblem } from "../../core/auth/password-policy";
 import { createAttempt, resetPassword, sendAttemptMail } from "../../workers/auth/attempts";
 import { authDeps, continueSignInAfterLink } from "../auth.server";
-import { AuthCard, FormMessage } from "../components/auth-card";
+import { AuthCard, FormMessage, SendLinkForm } from "../components/auth-card";
 
 export const meta: MetaFunction = () => [{ title: authMessages.resetTitle }];
 
@@ -68,14 +68,7 @@ export default function ResetPassword() {
     <AuthCard title={authMessages.resetTitle}>
       <FormMessage error={result?.error} notice={result?.notice} />
       {result?.notice ? null : (
-        <Form method="post" action="/login/reset" className="stack">
-          <input type="hidden" name="intent" value="send" />
-          <div className="field">
-            <label htmlFor="email">Email address</label>
-            <input id="email" name="email" type="email" defaultValue={email} autoComplete="username" required />
-          </div>
-          <button type="submit" disabled={busy}>{busy ? "Sending…" : result?.linkFailed ? authMessages.requestNewResetLink : authMessages.sendResetLink}</button>
-        </Form>
+        <SendLinkForm action="/login/reset" email={email} busy={busy} label={result?.linkFailed ? authMessages.requestNewResetLink : authMessages.sendResetLink} />
       )}
       <p>
         <Link to="/login">Back to sign in</Link>
