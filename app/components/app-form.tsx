@@ -1,6 +1,7 @@
 /** Parts shared by the application pages (/manage/apps): labelled fields, the scope checkboxes, the error page. */
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { Form, isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { FormMessage } from "./auth-card";
 
 // The shared stylesheet styles text inputs only; these match them for the textareas, select and choice groups.
 export const boxStyle = { padding: "0.6rem 0.7rem", font: "inherit", border: "1px solid #9ca3af", borderRadius: "var(--radius)", width: "100%" } as const;
@@ -25,6 +26,50 @@ export function Field({ id, label, hint, error, children }: { id: string; label:
         </span>
       ) : null}
     </div>
+  );
+}
+
+/** The redirect URIs, one per line, matched exactly when an app asks for a code. */
+export function RedirectUrisField({ max, defaultValue, error }: { max: number; defaultValue?: string; error?: string }) {
+  return (
+    <Field id="redirect_uris" label="Redirect URIs" hint={`One per line, at most ${max}. Matched exactly; https only, except http://127.0.0.1 and http://localhost.`} error={error}>
+      {(describedBy) => (
+        <textarea
+          id="redirect_uris"
+          name="redirect_uris"
+          rows={3}
+          defaultValue={defaultValue}
+          placeholder="https://app.example/callback"
+          required
+          spellCheck={false}
+          autoCapitalize="none"
+          style={boxStyle}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A confirmation step as its own page: a POST form with the intent, and Cancel back to the app. Works without JS. */
+export function ConfirmStep(props: { back: ReactNode; title: string; explanation: string; error?: string; action: string; intent: string; label: string; pendingLabel: string; pending: boolean; danger?: boolean }) {
+  return (
+    <main className="page" style={{ maxWidth: "40rem" }}>
+      {props.back}
+      <h1>{props.title}</h1>
+      <p>{props.explanation}</p>
+      <FormMessage error={props.error} />
+      <Form method="post" action={props.action} className="actions">
+        <input type="hidden" name="intent" value={props.intent} />
+        <button type="submit" className={props.danger ? "danger" : undefined} disabled={props.pending}>
+          {props.pending ? props.pendingLabel : props.label}
+        </button>
+        <Link to={props.action} className="button secondary">
+          Cancel
+        </Link>
+      </Form>
+    </main>
   );
 }
 

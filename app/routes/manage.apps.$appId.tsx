@@ -19,7 +19,7 @@ import {
 import { APIApplication } from "../../schema/entities/classes";
 import { publishChange, publishFieldChanges } from "../../workers/data-api/hub-client";
 import { requireSession, rolesOf } from "../auth.server";
-import { boxStyle, Field, ScopeChoices } from "../components/app-form";
+import { boxStyle, ConfirmStep, Field, RedirectUrisField, ScopeChoices } from "../components/app-form";
 import { FormMessage } from "../components/auth-card";
 
 /** These pages may show a client secret: no browser or proxy may store them. */
@@ -139,41 +139,34 @@ export default function Application() {
 
   if (confirm === "delete") {
     return (
-      <main className="page" style={{ maxWidth: "40rem" }}>
-        {back}
-        <h1>{`Delete application “${app.name}”?`}</h1>
-        <p>This revokes every token it holds: people who authorised it are signed out of it at once. It cannot be undone.</p>
-        {result?.errors.form ? <FormMessage error={result.errors.form} /> : null}
-        <Form method="post" action={appPath} className="actions">
-          <input type="hidden" name="intent" value="delete" />
-          <button type="submit" className="danger" disabled={pending("delete")}>
-            {pending("delete") ? "Deleting…" : "Delete application"}
-          </button>
-          <Link to={appPath} className="button secondary">
-            Cancel
-          </Link>
-        </Form>
-      </main>
+      <ConfirmStep
+        back={back}
+        title={`Delete application “${app.name}”?`}
+        explanation="This revokes every token it holds: people who authorised it are signed out of it at once. It cannot be undone."
+        error={result?.errors.form}
+        action={appPath}
+        intent="delete"
+        label="Delete application"
+        pendingLabel="Deleting…"
+        pending={pending("delete")}
+        danger
+      />
     );
   }
 
   if (confirm === "rotate") {
     return (
-      <main className="page" style={{ maxWidth: "40rem" }}>
-        {back}
-        <h1>{`Make a new client secret for “${app.name}”?`}</h1>
-        <p>The current secret stops working at once: the application cannot get or refresh tokens until it uses the new one. Tokens it already holds keep working until they expire.</p>
-        {result?.errors.form ? <FormMessage error={result.errors.form} /> : null}
-        <Form method="post" action={appPath} className="actions">
-          <input type="hidden" name="intent" value="rotate" />
-          <button type="submit" disabled={pending("rotate")}>
-            {pending("rotate") ? "Making a new secret…" : "Make a new secret"}
-          </button>
-          <Link to={appPath} className="button secondary">
-            Cancel
-          </Link>
-        </Form>
-      </main>
+      <ConfirmStep
+        back={back}
+        title={`Make a new client secret for “${app.name}”?`}
+        explanation="The current secret stops working at once: the application cannot get or refresh tokens until it uses the new one. Tokens it already holds keep working until they expire."
+        error={result?.errors.form}
+        action={appPath}
+        intent="rotate"
+        label="Make a new secret"
+        pendingLabel="Making a new secret…"
+        pending={pending("rotate")}
+      />
     );
   }
 
@@ -238,27 +231,7 @@ export default function Application() {
                 />
               )}
             </Field>
-            <Field
-              id="redirect_uris"
-              label="Redirect URIs"
-              hint={`One per line, at most ${limits.redirectUris}. Matched exactly; https only, except http://127.0.0.1 and http://localhost.`}
-              error={errors.redirect_uris}
-            >
-              {(describedBy) => (
-                <textarea
-                  id="redirect_uris"
-                  name="redirect_uris"
-                  rows={3}
-                  defaultValue={echo?.redirect_uris ?? app.redirectUris.join("\n")}
-                  required
-                  spellCheck={false}
-                  autoCapitalize="none"
-                  style={boxStyle}
-                  aria-invalid={errors.redirect_uris ? true : undefined}
-                  aria-describedby={describedBy}
-                />
-              )}
-            </Field>
+            <RedirectUrisField max={limits.redirectUris} defaultValue={echo?.redirect_uris ?? app.redirectUris.join("\n")} error={errors.redirect_uris} />
             <ScopeChoices scopes={scopes} chosen={chosenScopes} error={errors.scopes} />
             <button type="submit" disabled={pending("save")}>
               {pending("save") ? "Saving…" : "Save changes"}

@@ -5,7 +5,7 @@ import { allScopes } from "../../core/access/scopes";
 import { openDb } from "../../schema/d1";
 import { appFormValues, createApp, createAppSchema, creatableClubs, fieldErrorsOf, mayCreateApps, type FieldErrors } from "../../workers/services/apps";
 import { requireSession, rolesOf } from "../auth.server";
-import { boxStyle, choiceStyle, Field, groupStyle, ScopeChoices } from "../components/app-form";
+import { boxStyle, choiceStyle, Field, groupStyle, RedirectUrisField, ScopeChoices } from "../components/app-form";
 import { FormMessage } from "../components/auth-card";
 
 /** These pages may show a client secret: no browser or proxy may store them. */
@@ -121,28 +121,7 @@ export default function NewApplication() {
             <textarea id="description" name="description" rows={3} defaultValue={echo?.description} maxLength={limits.description} style={boxStyle} aria-invalid={errors.description ? true : undefined} aria-describedby={describedBy} />
           )}
         </Field>
-        <Field
-          id="redirect_uris"
-          label="Redirect URIs"
-          hint={`One per line, at most ${limits.redirectUris}. Matched exactly; https only, except http://127.0.0.1 and http://localhost.`}
-          error={errors.redirect_uris}
-        >
-          {(describedBy) => (
-            <textarea
-              id="redirect_uris"
-              name="redirect_uris"
-              rows={3}
-              defaultValue={echo?.redirect_uris}
-              placeholder="https://app.example/callback"
-              required
-              spellCheck={false}
-              autoCapitalize="none"
-              style={boxStyle}
-              aria-invalid={errors.redirect_uris ? true : undefined}
-              aria-describedby={describedBy}
-            />
-          )}
-        </Field>
+        <RedirectUrisField max={limits.redirectUris} defaultValue={echo?.redirect_uris} error={errors.redirect_uris} />
         <ScopeChoices scopes={scopes} chosen={chosenScopes} error={errors.scopes} />
         <fieldset style={groupStyle} aria-describedby={errors.client_type ? "client_type-error" : undefined}>
           <legend style={{ fontWeight: 600 }}>Client type</legend>
