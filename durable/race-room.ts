@@ -2,20 +2,57 @@ import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
+import { zeroTimeOf } from "../core/time/zero-time";
+import { isInvalid, parseTimeOfDay } from "../core/time/parse";
+import { setRacerStatus } from "../core/timing/status";
+import { deletionBlocked } from "../core/timing/validation";
+import type { Crossing } from "../core/timing/model";
 import { openDb, races } from "../schema/d1";
+import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
+import type { StoredRacer } from "../schema/race/engine-input";
 import { raceRoomMigrations } from "../schema/race/migrations";
+import { chipsOf, racerSchema, type RacerDoc } from "../schema/race/racer";
+import { raceSettingsChangeSchema, readRaceSettings, type RaceSettings } from "../schema/race/settings";
 import { raceSetup } from "../schema/race/tables";
 import {
   raceClientMessageSchema,
   raceIdentitySchema,
+  type FormatSnapshot,
   type RaceIdentity,
   type RaceServerMessage,
 } from "../schema/wire/race-socket";
+import { manualBatchSchema, readBatchSchema, type ManualReceipt, type ReadBatchReceipt } from "../schema/wire/timing-api";
+import { constantTimeEqualText, hashToken, randomToken } from "../workers/auth/crypto";
+import { ingestReads, raceWindow } from "./race/ingest";
+import { LiveResults, type RaceState } from "./race/live-results";
+import { RaceStore } from "./race/store";
 
 /** What each socket remembers across hibernation, kept in its attachment. */
 interface SocketAttachment {
   connectedAt: number;
+  /** The result format the socket follows; null for a plain race socket. */
+  formatId: string | null;
+}
+
+/** Changed rows wait this long so a burst of reads goes out as one frame (the spec's 50-100 ms). */
+const PUSH_DELAY_MS = 75;
+
+export type FieldErrors = Record<string, string>;
+export type SaveResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
+export interface DeviceCredential {
+  deviceId: string;
+  /** `<deviceId>.<secret>`: shown once; only the secret's SHA-256 is kept. */
+  token: string;
+}
+
+export type TimingReply<T> = { ok: true; value: T } | { ok: false; status: 400 | 401 | 404; error: string; message: string };
+
+export interface RacerView extends StoredRacer {
+  status: string;
+  statusText: string;
+  time: number | null;
 }
 
 export interface RaceSetupView extends RaceIdentity {
@@ -28,10 +65,16 @@ export interface RaceSetupView extends RaceIdentity {
  */
 export class RaceRoom extends DurableObject<Env> {
   private readonly db;
+  private readonly store: RaceStore;
+  private live: LiveResults | null = null;
+  /** Crossings written and acknowledged, not yet in the results (they join at the next push). */
+  private incoming: Crossing[] = [];
+  private pushTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema: { raceSetup } });
+    this.store = new RaceStore(ctx.storage.sql);
     // Pings are answered by the runtime itself, so they never wake a hibernating object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     ctx.blockConcurrencyWhile(async () => this.migrate());
@@ -110,6 +153,277 @@ export class RaceRoom extends DurableObject<Env> {
     }
   }
 
+  // ---- Race settings (timing.md section 3 fields beyond the catalogue) ----
+
+  /** The race's timing settings with the spec's defaults filled in, or null before `open`. */
+  async settings(): Promise<RaceSettings | null> {
+    const row = this.db.select().from(raceSetup).get();
+    return row ? readRaceSettings(row.settings) : null;
+  }
+
+  /** Changes timing settings; every field is checked, and nothing is written when one is refused. */
+  async updateSettings(changes: Record<string, unknown>): Promise<SaveResult<RaceSettings>> {
+    const row = this.db.select().from(raceSetup).get();
+    if (!row) return { ok: false, errors: { race: "Race not opened" } };
+    const parsed = raceSettingsChangeSchema.safeParse(changes);
+    if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
+    const current = readRaceSettings(row.settings);
+    const next = { ...current, ...definedOnly(parsed.data) };
+    const mtimes = { ...row.fieldMtimes };
+    const now = Date.now();
+    for (const key of Object.keys(definedOnly(parsed.data))) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
+    this.db.update(raceSetup).set({ settings: next, fieldMtimes: mtimes }).run();
+    this.setupChanged();
+    return { ok: true, value: next };
+  }
+
+  // ---- Documents: courses, timing points, devices, start groups, result formats and groups, reports ----
+
+  /** Every document of a kind, in ordinal order. */
+  async documents<K extends RaceDocumentKind>(kind: K): Promise<StoredDocument<K>[]> {
+    return this.store.documents(kind);
+  }
+
+  /**
+   * Creates (id null) or changes a document. A change names only the fields it sets; the whole result is
+   * checked against the kind's schema, so a document is never stored half-valid.
+   */
+  async saveDocument(kind: RaceDocumentKind, id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredDocument>> {
+    if (!RACE_DOCUMENT_KINDS.includes(kind)) return { ok: false, errors: { kind: "Unknown kind" } };
+    const existing = id ? this.store.document(kind, id) : null;
+    if (id && !existing) return { ok: false, errors: { id: "Not found" } };
+    const { ordinal, ...fields } = changes;
+    const parsed = raceDocumentSchemas[kind].safeParse({ ...(existing?.data ?? {}), ...fields });
+    if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
+    const problem = this.documentProblem(kind, parsed.data as StoredDocument["data"]);
+    if (problem) return { ok: false, errors: problem };
+    const docId = existing?.id ?? crypto.randomUUID();
+    const order = typeof ordinal === "number" && Number.isInteger(ordinal) ? ordinal : (existing?.ordinal ?? this.store.nextOrdinal(kind));
+    const now = Date.now();
+    const mtimes = existing ? bumpMtimes(this.store.documentMtimes(docId), Object.keys(fields), now) : initialMtimes(parsed.data as Record<string, unknown>, now);
+    this.ctx.storage.transactionSync(() => {
+      this.store.putDocument(kind, docId, order, parsed.data as never, mtimes);
+      const offset = (parsed.data as { offset?: number }).offset;
+      if (kind === "TimingDevice" && existing && offset !== undefined && (existing.data as { offset: number }).offset !== offset) {
+        this.store.reapplyOffset(docId, offset);
+      }
+    });
+    this.setupChanged();
+    return { ok: true, value: this.store.document(kind, docId)! };
+  }
+
+  /** Deletes a document; deleting a result format deletes its groups, and a device its credential. */
+  async deleteDocument(kind: RaceDocumentKind, id: string): Promise<boolean> {
+    const existing = this.store.document(kind, id);
+    if (!existing) return false;
+    this.ctx.storage.transactionSync(() => {
+      this.store.deleteDocument(id);
+      if (kind === "ResultFormat") for (const g of this.store.documents("ResultGroup")) if (g.data.format === id) this.store.deleteDocument(g.id);
+      if (kind === "TimingDevice") this.store.deleteCredential(id);
+    });
+    this.setupChanged();
+    return true;
+  }
+
+  /** A new credential for a device, replacing any earlier one; the token is returned only now. */
+  async issueDeviceCredential(deviceId: string): Promise<DeviceCredential | null> {
+    if (!this.store.document("TimingDevice", deviceId)) return null;
+    const secret = randomToken(24);
+    this.store.setCredentialHash(deviceId, hashToken(secret), Date.now());
+    return { deviceId, token: `${deviceId}.${secret}` };
+  }
+
+  /** Whether each device has a credential (never the credential itself). */
+  async deviceCredentialStates(): Promise<Record<string, boolean>> {
+    const states: Record<string, boolean> = {};
+    for (const device of this.store.documents("TimingDevice")) states[device.id] = this.store.credentialHash(device.id) !== null;
+    return states;
+  }
+
+  // ---- Racers ----
+
+  /** Every racer with its current status and time, by bib then name. */
+  async racers(): Promise<RacerView[]> {
+    const live = this.results();
+    return this.store
+      .racers()
+      .map((r) => {
+        const result = live.result(r.id);
+        return { ...r, status: result?.status ?? "notstarted", statusText: result?.statusText ?? "", time: result?.time ?? null };
+      })
+      .sort((a, b) => (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.data.last_name.localeCompare(b.data.last_name));
+  }
+
+  async racer(id: string): Promise<StoredRacer | null> {
+    return this.store.racer(id);
+  }
+
+  /** Creates (id null) or changes a racer; a bib or chip another racer holds is refused. */
+  async saveRacer(id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredRacer>> {
+    const existing = id ? this.store.racer(id) : null;
+    if (id && !existing) return { ok: false, errors: { id: "Not found" } };
+    const result = this.writeRacers([{ id: existing?.id ?? null, changes, existing }]);
+    const first = result[0]!;
+    return first.ok ? { ok: true, value: first.value } : first;
+  }
+
+  /**
+   * Adds many racers at once (a CSV import): rows with errors are reported by position and none of the
+   * batch is written unless every row is valid.
+   */
+  async importRacers(rows: Record<string, unknown>[]): Promise<{ ok: true; created: number } | { ok: false; rows: { row: number; errors: FieldErrors }[] }> {
+    const checked = rows.map((changes) => this.checkRacer(null, changes, null));
+    const bibs = new Map<number, number>();
+    const problems: { row: number; errors: FieldErrors }[] = [];
+    checked.forEach((c, i) => {
+      if (!c.ok) return problems.push({ row: i + 1, errors: c.errors });
+      const bib = c.value.bib;
+      if (bib !== null) {
+        if (bibs.has(bib)) problems.push({ row: i + 1, errors: { bib: `Bib ${bib} is also on row ${bibs.get(bib)}` } });
+        else bibs.set(bib, i + 1);
+      }
+      return undefined;
+    });
+    if (problems.length > 0) return { ok: false, rows: problems };
+    this.writeRacers(rows.map((changes) => ({ id: null, changes, existing: null })));
+    return { ok: true, created: rows.length };
+  }
+
+  async deleteRacer(id: string): Promise<boolean> {
+    const removed = this.ctx.storage.transactionSync(() => this.store.deleteRacer(id));
+    if (removed && this.live) this.live.racerRemoved(id);
+    if (removed) this.schedulePush();
+    return removed;
+  }
+
+  /** "Clear all times" for a racer: its reads are set aside (kept in the log) and its results reset. */
+  async clearTimes(racerId: string): Promise<number> {
+    const cleared = this.ctx.storage.transactionSync(() => this.store.clearRacerTimes(racerId));
+    this.flushIncoming();
+    this.live?.timesCleared(racerId);
+    this.schedulePush();
+    return cleared;
+  }
+
+  /** A racer's reads, newest last, for the racer page. */
+  async racerCrossings(racerId: string) {
+    return this.store.crossingsOfRacer(racerId);
+  }
+
+  /** The latest reads of the race, newest first, for the timing page. */
+  async recentCrossings(limit = 50) {
+    return this.store.recentCrossings(Math.min(Math.max(limit, 1), 500));
+  }
+
+  /** How much the race holds, for the admin overview and benchmarks. */
+  async counts(): Promise<{ racers: number; crossings: number; sockets: number }> {
+    return { racers: this.store.racerCount(), crossings: this.store.crossingCount(), sockets: this.ctx.getWebSockets().length };
+  }
+
+  // ---- The timing API ----
+
+  /**
+   * A device's batch of reads. The device proves itself with its own credential; the batch is checked
+   * whole, then every read is written in one transaction before the reply (the acknowledgement) leaves.
+   * Results catch up right after, at the next push.
+   */
+  async ingest(credential: string, body: unknown): Promise<TimingReply<ReadBatchReceipt>> {
+    const device = this.authenticateDevice(credential);
+    if (!device) return { ok: false, status: 401, error: "invalid_device", message: "Unknown device or wrong credential" };
+    const batch = readBatchSchema.safeParse(body);
+    if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
+    const badTod = batch.data.reads.findIndex((r) => r.tod !== undefined && isInvalid(parseTimeOfDay(r.tod)));
+    if (badTod >= 0) {
+      const problem = parseTimeOfDay(batch.data.reads[badTod]!.tod!) as { error: string };
+      return { ok: false, status: 400, error: "invalid_batch", message: `reads[${badTod}].tod: ${problem.error}` };
+    }
+    const race = this.db.select().from(raceSetup).get()!;
+    const context = {
+      store: this.store,
+      device,
+      points: this.store.documents("TimingPoint"),
+      window: raceWindow(race.startTime, race.endTime),
+      zeroTime: zeroTimeOf(race.startTime * 1000, race.timezone),
+      now: Date.now(),
+    };
+    const { receipt, assigned } = this.ctx.storage.transactionSync(() => ingestReads(context, batch.data.reads));
+    this.queueCrossings(assigned);
+    return { ok: true, value: receipt };
+  }
+
+  /**
+   * Keypad entries by a signed-in timer: a bib crossing a timing point, or a status change. Each entry's key
+   * makes a retried send harmless.
+   */
+  async manualEntries(userId: string, body: unknown): Promise<TimingReply<ManualReceipt>> {
+    const batch = manualBatchSchema.safeParse(body);
+    if (!batch.success) return { ok: false, status: 400, error: "invalid_entries", message: issueText(batch.error.issues) };
+    const race = this.db.select().from(raceSetup).get()!;
+    const points = new Set(this.store.documents("TimingPoint").map((p) => p.id));
+    const unknownPoint = batch.data.entries.find((e) => e.kind === "time" && !points.has(e.point));
+    if (unknownPoint) return { ok: false, status: 400, error: "invalid_entries", message: `No such timing point: ${(unknownPoint as { point: string }).point}` };
+    const zeroTime = zeroTimeOf(race.startTime * 1000, race.timezone);
+    const window = raceWindow(race.startTime, race.endTime);
+    const receipt: ManualReceipt = { accepted: 0, duplicates: 0, unknown_bibs: [] };
+    const assigned: Crossing[] = [];
+    const changedRacers: StoredRacer[] = [];
+    const now = Date.now();
+    const failure = batch.data.entries.findIndex((e) => e.kind === "time" && e.tod !== undefined && isInvalid(parseTimeOfDay(e.tod)));
+    if (failure >= 0) return { ok: false, status: 400, error: "invalid_entries", message: `entries[${failure}].tod: ${(parseTimeOfDay((batch.data.entries[failure] as { tod: string }).tod) as { error: string }).error}` };
+    this.ctx.storage.transactionSync(() => {
+      for (const entry of batch.data.entries) {
+        if (this.store.hasManualEntry(entry.key)) {
+          receipt.duplicates += 1;
+          continue;
+        }
+        const racerId = this.store.racerIdByBib(entry.bib);
+        this.store.insertManualEntry(entry.key, entry.kind, entry.bib, entry, userId, now);
+        receipt.accepted += 1;
+        if (!racerId) receipt.unknown_bibs.push(entry.key);
+        if (entry.kind === "time") {
+          const time = entry.time ?? zeroTime + (parseTimeOfDay(entry.tod!) as number);
+          const inWindow = time >= window.from && time <= window.to;
+          const state = !inWindow ? "outside" : racerId ? "assigned" : "unmatched";
+          const seq = this.store.insertCrossing({ readKey: `manual:${entry.key}`, deviceId: "manual", deviceSeq: null, timingPointId: entry.point, chip: null, bib: entry.bib, channel: null, deviceTime: time, time, racerId: state === "assigned" ? racerId : null, state, receivedAt: now });
+          if (seq !== null && state === "assigned" && racerId) assigned.push({ seq, racerId, timingPointId: entry.point, time });
+        } else if (racerId) {
+          const racer = this.store.racer(racerId)!;
+          const data = applyStatus(racer.data, entry.status, entry.time ?? now * 1000);
+          this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), ["dns", "dnf_time", "dsq_time"], now));
+          changedRacers.push({ id: racerId, data });
+        }
+      }
+    });
+    this.queueCrossings(assigned);
+    for (const racer of changedRacers) this.live?.racerSaved(racer);
+    if (changedRacers.length > 0) this.schedulePush();
+    return { ok: true, value: receipt };
+  }
+
+  // ---- Results ----
+
+  /** The result formats, for pages that list them and for access checks. */
+  async formats(): Promise<StoredDocument<"ResultFormat">[]> {
+    return this.store.documents("ResultFormat");
+  }
+
+  /** One format's current results, as the results page renders them. */
+  async snapshot(formatId: string): Promise<FormatSnapshot | null> {
+    const format = this.store.document("ResultFormat", formatId);
+    if (!format) return null;
+    this.flushIncoming();
+    return this.results().snapshot(format);
+  }
+
+  /** Why the race may not be deleted now (a public result format or a visible start list), or null. */
+  async deletionBlocker(): Promise<string | null> {
+    const settings = await this.settings();
+    return deletionBlocked({
+      resultFormats: this.store.documents("ResultFormat").map((f) => ({ isPublic: f.data.is_public, isUnlisted: f.data.is_unlisted })),
+      startListVisibility: settings?.start_list_visibility ?? "hidden",
+    });
+  }
+
   /** The race this object holds, or null before `open`. */
   async getSetup(): Promise<RaceSetupView | null> {
     return this.readSetup();
@@ -126,24 +440,38 @@ export class RaceRoom extends DurableObject<Env> {
     return row.version;
   }
 
-  /** Accepts a WebSocket upgrade forwarded by the Worker (which has already checked the race is visible). */
+  /**
+   * Accepts a WebSocket upgrade forwarded by the Worker (which has already checked the race and the format
+   * are visible to the caller). `?format=` follows a result format; `?since=` is the version the page
+   * rendered, so a page that is current gets no snapshot.
+   */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("Expected a WebSocket upgrade", { status: 426 });
     }
     const setup = this.readSetup();
     if (!setup) return new Response("Race not opened", { status: 404 });
+    const url = new URL(request.url);
+    const format = url.searchParams.get("format") ? this.store.document("ResultFormat", url.searchParams.get("format")!) : null;
+    if (url.searchParams.get("format") && !format) return new Response("No such result format", { status: 404 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ connectedAt: Date.now() } satisfies SocketAttachment);
+    server.serializeAttachment({ connectedAt: Date.now(), formatId: format?.id ?? null } satisfies SocketAttachment);
+    let version: string | undefined;
+    if (format) {
+      this.flushIncoming();
+      version = this.results().version;
+    }
     send(server, {
       type: "hello",
       race_id: setup.id,
       name: setup.name,
       server_time: Date.now(),
       connections: this.ctx.getWebSockets().length,
+      ...(version ? { version } : {}),
     });
+    if (format && url.searchParams.get("since") !== version) send(server, { type: "snapshot", snapshot: this.results().snapshot(format) });
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -176,6 +504,177 @@ export class RaceRoom extends DurableObject<Env> {
     }
   }
 
+  // ---- Internals ----
+
+  /** `<deviceId>.<secret>`, compared with the stored hash in constant time. */
+  private authenticateDevice(credential: string): StoredDocument<"TimingDevice"> | null {
+    const dot = credential.indexOf(".");
+    if (dot <= 0) return null;
+    const deviceId = credential.slice(0, dot);
+    const stored = this.store.credentialHash(deviceId);
+    if (!stored || !constantTimeEqualText(stored, hashToken(credential.slice(dot + 1)))) return null;
+    return this.store.document("TimingDevice", deviceId);
+  }
+
+  /** The live results, built from storage on first use after the object starts. */
+  private results(): LiveResults {
+    if (!this.live) this.live = new LiveResults(() => this.raceState());
+    return this.live;
+  }
+
+  private raceState(): RaceState {
+    const row = this.db.select().from(raceSetup).get();
+    if (!row) throw new Error("Race not opened");
+    return {
+      settings: readRaceSettings(row.settings),
+      startTimeMs: row.startTime,
+      endTimeMs: row.endTime,
+      docs: {
+        courses: this.store.documents("Course"),
+        startGroups: this.store.documents("StartGroup"),
+        formats: this.store.documents("ResultFormat"),
+        groups: this.store.documents("ResultGroup"),
+      },
+      racers: this.store.racers(),
+      crossings: this.store.assignedCrossings(),
+    };
+  }
+
+  /** Setup changes recompute everything; pages following a format get a fresh snapshot. */
+  private setupChanged(): void {
+    if (!this.live) return;
+    this.incoming = [];
+    this.live.reload();
+    this.sendSnapshots();
+  }
+
+  private queueCrossings(crossings: Crossing[]): void {
+    if (crossings.length === 0) return;
+    for (const c of crossings) this.incoming.push(c);
+    this.schedulePush();
+  }
+
+  private flushIncoming(): void {
+    if (this.incoming.length === 0 || !this.live) {
+      this.incoming = [];
+      return;
+    }
+    const batch = this.incoming;
+    this.incoming = [];
+    this.live.addCrossings(batch);
+  }
+
+  private schedulePush(): void {
+    if (this.pushTimer !== null) return;
+    this.pushTimer = setTimeout(() => {
+      this.pushTimer = null;
+      this.push();
+    }, PUSH_DELAY_MS);
+  }
+
+  /** Applies waiting crossings, then sends each format's changed rows to the sockets that follow it. */
+  private push(): void {
+    const sockets = this.ctx.getWebSockets();
+    if (!this.live) {
+      // Nobody has asked for results since the object started: build them now only if someone is watching.
+      if (!sockets.some((ws) => attachmentOf(ws).formatId)) {
+        this.incoming = [];
+        return;
+      }
+      this.results();
+    }
+    this.flushIncoming();
+    const live = this.live!;
+    if (!live.hasPending()) return;
+    const byFormat = new Map<string, WebSocket[]>();
+    for (const ws of sockets) {
+      const formatId = attachmentOf(ws).formatId;
+      if (formatId) byFormat.set(formatId, [...(byFormat.get(formatId) ?? []), ws]);
+    }
+    const delta = live.takeDelta([...byFormat.keys()]);
+    for (const [formatId, watchers] of byFormat) {
+      const rows = delta.rows.get(formatId) ?? [];
+      if (rows.length === 0) continue;
+      const frame = JSON.stringify({ type: "rows", formatId, from: delta.from, version: delta.version, rows } satisfies RaceServerMessage);
+      for (const ws of watchers) sendRaw(ws, frame);
+    }
+  }
+
+  private sendSnapshots(): void {
+    for (const ws of this.ctx.getWebSockets()) {
+      const formatId = attachmentOf(ws).formatId;
+      const format = formatId ? this.store.document("ResultFormat", formatId) : null;
+      if (format) send(ws, { type: "snapshot", snapshot: this.results().snapshot(format) });
+    }
+  }
+
+  /** Rules across documents that a schema alone cannot say. */
+  private documentProblem(kind: RaceDocumentKind, data: StoredDocument["data"]): FieldErrors | null {
+    if (kind === "ResultGroup") {
+      const format = (data as { format: string }).format;
+      if (!this.store.document("ResultFormat", format)) return { format: "No such result format" };
+    }
+    if (kind === "Course") {
+      const points = new Set(this.store.documents("TimingPoint").map((p) => p.id));
+      const missing = (data as { points_list: { point: string }[] }).points_list.find((p) => !points.has(p.point));
+      if (missing) return { points_list: `No such timing point: ${missing.point}` };
+    }
+    if (kind === "TimingPoint") {
+      const devices = new Set(this.store.documents("TimingDevice").map((d) => d.id));
+      const missing = (data as { devices_list: { id: string }[] }).devices_list.find((d) => !devices.has(d.id));
+      if (missing) return { devices_list: `No such timing device: ${missing.id}` };
+    }
+    return null;
+  }
+
+  /** A racer's fields after a change, checked: its schema, and bib and chips held by no other racer. */
+  private checkRacer(id: string | null, changes: Record<string, unknown>, existing: StoredRacer | null): SaveResult<RacerDoc> {
+    const parsed = racerSchema.safeParse({ ...(existing?.data ?? {}), ...changes });
+    if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
+    const data = parsed.data;
+    const self = id ?? "";
+    if (this.store.bibTakenByOther(self, data.bib)) return { ok: false, errors: { bib: `Bib ${data.bib} is already taken` } };
+    const taken = this.store.chipsTakenByOthers(self, chipsOf(data));
+    if (taken.length > 0) return { ok: false, errors: { chip: `Chip ${taken.join(", ")} is already taken` } };
+    const courses = new Set(this.store.documents("Course").map((c) => c.id));
+    if (data.course && !courses.has(data.course)) return { ok: false, errors: { course: "No such course" } };
+    const groups = new Set(this.store.documents("StartGroup").map((g) => g.id));
+    if (data.setupgroup_id && !groups.has(data.setupgroup_id)) return { ok: false, errors: { setupgroup_id: "StartGroup not found" } };
+    return { ok: true, value: data };
+  }
+
+  /** Writes racers in one transaction and brings their reads along: unmatched ones of a new bib or chip, released ones of an old. */
+  private writeRacers(items: { id: string | null; changes: Record<string, unknown>; existing: StoredRacer | null }[]): SaveResult<StoredRacer>[] {
+    const now = Date.now();
+    const saved: StoredRacer[] = [];
+    const results = this.ctx.storage.transactionSync(() =>
+      items.map((item): SaveResult<StoredRacer> => {
+        const checked = this.checkRacer(item.id, item.changes, item.existing);
+        if (!checked.ok) return checked;
+        const racerId = item.id ?? crypto.randomUUID();
+        const mtimes = item.existing ? bumpMtimes(this.store.racerMtimes(racerId), Object.keys(item.changes), now) : initialMtimes(checked.value as unknown as Record<string, unknown>, now);
+        this.store.putRacer(racerId, checked.value, mtimes);
+        this.store.releaseStale(racerId, checked.value.bib, chipsOf(checked.value));
+        this.store.assignUnmatched(racerId, checked.value.bib, chipsOf(checked.value));
+        const racer = { id: racerId, data: checked.value };
+        saved.push(racer);
+        return { ok: true, value: racer };
+      }),
+    );
+    if (this.live && saved.length > 0) {
+      this.flushIncoming();
+      if (saved.length > 50) this.live.reload();
+      else for (const racer of saved) {
+        this.live.racerSaved(racer);
+        this.live.timesCleared(racer.id);
+        this.live.addCrossings(this.store.crossingsOfRacer(racer.id).filter((c) => c.state === "assigned").map((c) => ({ seq: c.seq, racerId: racer.id, timingPointId: c.timing_point_id!, time: c.time })));
+      }
+      if (saved.length > 50) this.sendSnapshots();
+      else this.schedulePush();
+    }
+    return results;
+  }
+
   private readSetup(): RaceSetupView | null {
     const row = this.db.select().from(raceSetup).get();
     if (!row) return null;
@@ -204,5 +703,56 @@ export class RaceRoom extends DurableObject<Env> {
 }
 
 function send(ws: WebSocket, message: RaceServerMessage): void {
-  ws.send(JSON.stringify(message));
+  sendRaw(ws, JSON.stringify(message));
+}
+
+// A socket closing under us must not fail the push to the others.
+function sendRaw(ws: WebSocket, frame: string): void {
+  try {
+    ws.send(frame);
+  } catch {
+    // The close handler tidies up.
+  }
+}
+
+function attachmentOf(ws: WebSocket): SocketAttachment {
+  const value = ws.deserializeAttachment() as Partial<SocketAttachment> | null;
+  return { connectedAt: value?.connectedAt ?? 0, formatId: value?.formatId ?? null };
+}
+
+function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join(".") || "form";
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Field times move forward for the fields just written (style: `Math.max(now, last + 1)`). */
+function bumpMtimes(mtimes: FieldMtimes, fields: string[], now: number): FieldMtimes {
+  const next = { ...mtimes };
+  for (const field of fields) next[field] = Math.max(now, (next[field] ?? 0) + 1);
+  return next;
+}
+
+/** A keypad status entry: one of dns, dnf, dsq clears the other two; ok clears all three (timing.md section 4). */
+function applyStatus(data: RacerDoc, status: "dns" | "dnf" | "dsq" | "ok", time: number): RacerDoc {
+  const flags = setRacerStatus({ isDns: data.dns, dnfTime: data.dnf_time, dsqTime: data.dsq_time }, status, time);
+  if (isInvalid(flags)) return data;
+  return { ...data, dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };
 }

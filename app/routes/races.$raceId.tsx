@@ -1,22 +1,32 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { openDb } from "../../schema/d1";
 import { getRaceForTenant } from "../../workers/services/races";
-import { LiveStatus } from "../components/live-status";
+import { getRaceCatalogue } from "../../workers/services/race-access";
+import { loadRaceResults } from "../../workers/services/race-results";
+import { LiveResults } from "../components/live-results";
 import { formatRaceDate } from "../format";
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  const raceId = z.string().uuid().safeParse(params.raceId);
-  const race = raceId.success ? await getRaceForTenant(openDb(context.env.DB), context.tenant, raceId.data) : null;
-  if (!race) throw new Response("Not found", { status: 404 });
-  return { race };
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const db = openDb(context.env.DB);
+  const raceId = z.uuid().safeParse(params.raceId);
+  const listing = raceId.success ? await getRaceForTenant(db, context.tenant, raceId.data) : null;
+  const race = listing ? await getRaceCatalogue(db, context.tenant, listing.id) : null;
+  if (!listing || !race) throw new Response("Not found", { status: 404 });
+  const formatParam = new URL(request.url).searchParams.get("format");
+  const results = await loadRaceResults(context.env, db, context.tenant, context.session, race, formatParam);
+  if (formatParam && !results.current) throw new Response("Not found", { status: 404 });
+  return { race: listing, ...results };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.race.name ?? "Race" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.current ? `${data.current.name} · ` : ""}${data.race.name}` : "Race" },
+  { name: "viewport", content: "width=device-width, initial-scale=1" },
+];
 
 export default function RacePage() {
-  const { race } = useLoaderData<typeof loader>();
+  const { race, formats, current } = useLoaderData<typeof loader>();
   return (
     <main className="page">
       <h1>{race.name}</h1>
@@ -26,9 +36,26 @@ export default function RacePage() {
         <span> · {race.clubName}</span>
       </p>
       <section aria-labelledby="results-heading">
-        <h2 id="results-heading">Live results</h2>
-        <LiveStatus raceId={race.id} />
-        <p className="empty-state">No results yet. They appear here as racers cross the timing points.</p>
+        <h2 id="results-heading">{current ? current.name : "Results"}</h2>
+        {formats.length > 1 ? (
+          <nav aria-label="Result formats">
+            <ul className="format-links">
+              {formats.map((f) => (
+                <li key={f.id}>
+                  <Link to={`?format=${f.id}`} aria-current={f.id === current?.formatId ? "page" : undefined}>
+                    {f.name}
+                    {f.kind !== "public" ? ` (${f.kind})` : ""}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        {current ? (
+          <LiveResults key={current.formatId} raceId={race.id} snapshot={current} />
+        ) : (
+          <p className="empty-state">No results are published for this race yet.</p>
+        )}
       </section>
     </main>
   );

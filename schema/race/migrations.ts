@@ -28,4 +28,65 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
       "ALTER TABLE race_setup ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public'",
     ],
   },
+  {
+    version: 3,
+    // Timing: race settings, the race's child documents, racers, device credentials and the crossing log.
+    statements: [
+      "ALTER TABLE race_setup ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'",
+      `CREATE TABLE race_documents (
+        id TEXT PRIMARY KEY NOT NULL,
+        kind TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        field_mtimes TEXT NOT NULL DEFAULT '{}'
+      )`,
+      "CREATE INDEX race_documents_kind ON race_documents (kind, ordinal)",
+      `CREATE TABLE racers (
+        id TEXT PRIMARY KEY NOT NULL,
+        bib INTEGER,
+        data TEXT NOT NULL,
+        field_mtimes TEXT NOT NULL DEFAULT '{}'
+      )`,
+      "CREATE INDEX racers_bib ON racers (bib)",
+      `CREATE TABLE racer_chips (
+        chip TEXT PRIMARY KEY NOT NULL,
+        racer_id TEXT NOT NULL
+      )`,
+      "CREATE INDEX racer_chips_racer ON racer_chips (racer_id)",
+      `CREATE TABLE device_credentials (
+        device_id TEXT PRIMARY KEY NOT NULL,
+        secret_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      )`,
+      // Append-only: a read is never updated except to assign it to a racer that appears later.
+      `CREATE TABLE crossings (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        read_key TEXT NOT NULL UNIQUE,
+        device_id TEXT NOT NULL,
+        device_seq INTEGER,
+        timing_point_id TEXT,
+        chip TEXT,
+        bib INTEGER,
+        channel INTEGER,
+        device_time INTEGER NOT NULL,
+        time INTEGER NOT NULL,
+        racer_id TEXT,
+        state TEXT NOT NULL,
+        received_at INTEGER NOT NULL
+      )`,
+      "CREATE INDEX crossings_racer ON crossings (racer_id, time)",
+      "CREATE INDEX crossings_device ON crossings (device_id, device_seq)",
+      "CREATE INDEX crossings_chip ON crossings (chip) WHERE racer_id IS NULL",
+      "CREATE INDEX crossings_bib ON crossings (bib) WHERE racer_id IS NULL",
+      // Keypad entries by their client key, so a retried send is recognised; kept as an audit trail.
+      `CREATE TABLE manual_entries (
+        key TEXT PRIMARY KEY NOT NULL,
+        kind TEXT NOT NULL,
+        bib INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        by_user TEXT,
+        received_at INTEGER NOT NULL
+      )`,
+    ],
+  },
 ];

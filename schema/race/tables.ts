@@ -1,7 +1,7 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { FieldMtimes } from "../../core/entity/field-mtimes";
 
-/** The race a RaceRoom holds (one row). The timing issue extends it with every Race field of timing.md. */
+/** The race a RaceRoom holds (one row). Race fields beyond the catalogue live in `settings`. */
 export const raceSetup = sqliteTable("race_setup", {
   id: text("id").primaryKey(),
   clubId: text("club_id").notNull(),
@@ -15,4 +15,6 @@ export const raceSetup = sqliteTable("race_setup", {
   visibility: text("visibility", { enum: ["public", "unlisted", "private"] }).notNull().default("public"),
   createdAt: integer("created_at").notNull(),
   fieldMtimes: text("field_mtimes", { mode: "json" }).$type<FieldMtimes>().notNull().default({}),
+  /** The other Race fields (schema/race/settings.ts), one JSON document. */
+  settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
 });

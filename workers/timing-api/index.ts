@@ -1,30 +1,84 @@
+/**
+ * The timing API (`/timing-api/*`, docs/api/timing-api.md): timing devices post batches of reads with their
+ * own credential; the keypad page posts manual entries as a signed-in timer; spectators open a race socket.
+ */
 import { z } from "zod";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
-import { getRaceForTenant } from "../services/races";
+import { canOnRace, canSeeSystemFormats, getRaceCatalogue, isSystemFormat, principalOf, roomOf, type RaceCatalogue } from "../services/race-access";
 
-const socketPath = /^\/timing-api\/races\/([^/]+)\/socket$/;
+const route = /^\/timing-api\/races\/([^/]+)\/(socket|reads|manual)$/;
 
-/**
- * Mount point of the timing API (`/timing-api/*`). Devices post crossings here in the timing issue;
- * for now it opens a race's live socket on its RaceRoom.
- */
+/** A batch of 1,000 reads is about 100 KB; anything far larger is not a timing device. */
+const MAX_BODY_BYTES = 512 * 1024;
+
 export async function handleTimingApi(request: Request, context: RequestContext): Promise<Response> {
   const { pathname } = new URL(request.url);
-  const socket = socketPath.exec(pathname);
-  if (socket) return openRaceSocket(request, context, socket[1] ?? "");
-  return apiNotFound(pathname);
+  const match = route.exec(pathname);
+  if (!match) return apiNotFound(pathname);
+  const raceId = z.uuid().safeParse(match[1]);
+  const race = raceId.success ? await getRaceCatalogue(context.db, context.tenant, raceId.data) : null;
+  const endpoint = match[2];
+  if (endpoint === "socket") return openRaceSocket(request, context, race);
+  if (request.method !== "POST") return json({ error: "method_not_allowed", message: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
+  if (!race) return json({ error: "not_found", message: "No such race" }, { status: 404 });
+  const body = await readJsonBody(request);
+  if (!body.ok) return json({ error: body.error, message: body.message }, { status: body.status });
+  return endpoint === "reads" ? postReads(request, context, race, body.value) : postManual(context, race, body.value);
 }
 
-async function openRaceSocket(request: Request, { env, db, tenant }: RequestContext, rawRaceId: string): Promise<Response> {
+/** Device reads: `Authorization: Bearer <deviceId>.<secret>`. */
+async function postReads(request: Request, { env }: RequestContext, race: RaceCatalogue, body: unknown): Promise<Response> {
+  const credential = /^Bearer (\S+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
+  if (!credential) {
+    return json({ error: "invalid_device", message: "Send the device credential as Authorization: Bearer <credential>" }, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="timing"' } });
+  }
+  const room = await roomOf(env, race);
+  const reply = await room.ingest(credential, body);
+  if (!reply.ok) return json({ error: reply.error, message: reply.message }, { status: reply.status, headers: reply.status === 401 ? { "WWW-Authenticate": 'Bearer realm="timing"' } : {} });
+  return json(reply.value);
+}
+
+/** Keypad entries: a signed-in user who may time this race. */
+async function postManual({ env, db, session }: RequestContext, race: RaceCatalogue, body: unknown): Promise<Response> {
+  const principal = await principalOf(db, session);
+  if (!principal) return json({ error: "unauthorized", message: "Sign in to enter times" }, { status: 401 });
+  if (!canOnRace(principal, "time", race)) return json({ error: "forbidden", message: "You may not time this race" }, { status: 403 });
+  const room = await roomOf(env, race);
+  const reply = await room.manualEntries(principal.userId, body);
+  if (!reply.ok) return json({ error: reply.error, message: reply.message }, { status: reply.status });
+  return json(reply.value);
+}
+
+/** A race socket; `?format=` follows a result format that the caller may see. */
+async function openRaceSocket(request: Request, { env, db, session }: RequestContext, race: RaceCatalogue | null): Promise<Response> {
   if (request.method !== "GET") return json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "GET" } });
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
     return json({ error: "upgrade_required", message: "Connect with a WebSocket" }, { status: 426 });
   }
-  const raceId = z.string().uuid().safeParse(rawRaceId);
-  const race = raceId.success ? await getRaceForTenant(db, tenant, raceId.data) : null;
-  if (!race) return json({ error: "not_found", message: "No such race" }, { status: 404 });
-  const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
-  await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone });
+  const principal = race ? await principalOf(db, session) : null;
+  const staff = race !== null && canSeeSystemFormats(principal, race);
+  if (!race || (race.visibility === "private" && !staff)) return json({ error: "not_found", message: "No such race" }, { status: 404 });
+  const room = await roomOf(env, race);
+  const formatId = new URL(request.url).searchParams.get("format");
+  if (formatId) {
+    const format = (await room.formats()).find((f) => f.id === formatId);
+    if (!format || (isSystemFormat(format.data) && !staff)) return json({ error: "not_found", message: "No such result format" }, { status: 404 });
+  }
   return room.fetch(request);
+}
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string; message: string };
+
+async function readJsonBody(request: Request): Promise<BodyResult> {
+  if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("application/json")) {
+    return { ok: false, status: 415, error: "unsupported_media_type", message: "Send JSON (Content-Type: application/json)" };
+  }
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) return { ok: false, status: 413, error: "too_large", message: `A request body may be at most ${MAX_BODY_BYTES} bytes` };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, status: 400, error: "invalid_json", message: "The body is not valid JSON" };
+  }
 }

@@ -1,0 +1,118 @@
+import { useId, useState } from "react";
+import { formatDiff, formatRaceTime } from "../../core/time/format";
+import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
+import { useLiveResults, type LiveState } from "../hooks/use-live-results";
+import { groupViews, latestFinishers, type GroupView } from "../results/results-state";
+
+const liveLabels: Record<LiveState, string> = {
+  connecting: "Connecting to live results…",
+  live: "Live: results update as they come in",
+  offline: "Connection lost. Reconnecting…",
+};
+
+/** Finishers the announcer view lists. */
+const ANNOUNCER_LATEST = 10;
+
+/** A result format's groups, server-rendered from the snapshot and kept live by the race socket. */
+export function LiveResults({ raceId, snapshot }: { raceId: string; snapshot: FormatSnapshot }) {
+  const { live, results } = useLiveResults(raceId, snapshot);
+  const [query, setQuery] = useState("");
+  const searchId = useId();
+  const views = groupViews(results, query);
+  const precision = results.snapshot.displayPrecision;
+  const hasRows = results.rows.size > 0;
+  return (
+    <div className="live-results">
+      <p className={`live-status live-status-${live}`} role="status" data-live-state={live}>
+        <span className="live-dot" aria-hidden="true" />
+        {liveLabels[live]}
+        <noscript> (live updates need JavaScript; reload the page for the latest results)</noscript>
+      </p>
+      {results.snapshot.isAnnouncer ? <LatestFinishers rows={latestFinishers(results, ANNOUNCER_LATEST)} precision={precision} /> : null}
+      <div className="search" role="search">
+        <label htmlFor={searchId}>Find a racer</label>
+        <input id={searchId} type="search" inputMode="search" placeholder="Name or bib" value={query} onChange={(e) => setQuery(e.target.value)} autoComplete="off" />
+      </div>
+      {!hasRows ? <p className="empty-state">No racers yet. Results appear here as racers cross the timing points.</p> : null}
+      {views.map((view) => (
+        <GroupTable key={view.group.id} view={view} showHeading={views.length > 1} precision={precision} showDiffs={results.snapshot.displayDiffs} sameTimeLabel={results.snapshot.sameTimeDisplay} changed={results.changed} searching={query.trim() !== ""} />
+      ))}
+    </div>
+  );
+}
+
+function GroupTable(props: { view: GroupView; showHeading: boolean; precision: number; showDiffs: boolean; sameTimeLabel: string; changed: ReadonlySet<string>; searching: boolean }) {
+  const { view, precision } = props;
+  const headingId = useId();
+  if (view.total === 0 && !props.showHeading) return null;
+  return (
+    <section aria-labelledby={props.showHeading ? headingId : undefined} className="result-group">
+      {props.showHeading ? <h3 id={headingId}>{view.group.name}</h3> : null}
+      {view.ranked.length === 0 ? (
+        <p className="empty-state">{props.searching ? "No racer matches that search." : "No racers in this group yet."}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table results-table">
+            <thead>
+              <tr>
+                <th scope="col" className="num">Rank</th>
+                <th scope="col" className="num">Bib</th>
+                <th scope="col">Name</th>
+                <th scope="col" className="wide-only">Club</th>
+                {view.group.columns.map((c) => (
+                  <th scope="col" key={c.index} className="num wide-only">{c.name}</th>
+                ))}
+                <th scope="col" className="num">Time</th>
+                {props.showDiffs ? <th scope="col" className="num">Diff</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {view.ranked.map((r) => (
+                <tr key={r.row.racerId} data-bib={r.row.bib ?? ""} className={props.changed.has(r.row.racerId) ? "just-changed" : undefined}>
+                  <td className="num">{r.rank ?? ""}</td>
+                  <td className="num">{r.row.bib ?? ""}</td>
+                  <td>{r.row.name}</td>
+                  <td className="wide-only">{r.row.club ?? ""}</td>
+                  {view.group.columns.map((c) => {
+                    const split = r.row.splits.find((s) => s.index === c.index);
+                    return <td key={c.index} className="num wide-only">{split ? formatRaceTime(split.elapsed, precision) : ""}</td>;
+                  })}
+                  <td className="num result-time">{timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}</td>
+                  {props.showDiffs ? <td className="num">{r.rank !== null && r.diff ? formatDiff(r.diff, precision) : ""}</td> : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** What the time column says: the status (DNF, DSQ, DNS), the time (with s/t), or progress on course. */
+function timeCell(row: ResultRow, shownTime: number | null, sameTime: boolean, sameTimeLabel: string, precision: number): string {
+  if (row.statusText) return row.statusText;
+  if (row.status === "finished" && shownTime !== null) return sameTime ? `${formatRaceTime(shownTime, precision)} ${sameTimeLabel}` : formatRaceTime(shownTime, precision);
+  const last = row.splits[row.splits.length - 1];
+  if (last) return `(${formatRaceTime(last.elapsed, precision)})`;
+  return "";
+}
+
+function LatestFinishers({ rows, precision }: { rows: ResultRow[]; precision: number }) {
+  return (
+    <section aria-labelledby="latest-finishers" className="latest-finishers">
+      <h3 id="latest-finishers">Latest finishers</h3>
+      {rows.length === 0 ? (
+        <p className="empty-state">No finishers yet.</p>
+      ) : (
+        <ol aria-live="polite">
+          {rows.map((row) => (
+            <li key={row.racerId}>
+              <strong>{row.bib ?? ""}</strong> {row.name} {row.club ? <span className="race-meta-inline">{row.club}</span> : null} <span className="num">{row.time !== null ? formatRaceTime(row.time, precision) : ""}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

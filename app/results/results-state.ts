@@ -1,0 +1,61 @@
+/**
+ * A results page's copy of one format, kept current by socket frames. Ranking uses the same
+ * core/timing/rank.ts as the server, so a pushed row lands exactly where a reload would put it.
+ */
+import { compareKeys, rankSorted } from "../../core/timing/rank";
+import type { RankedResult } from "../../core/timing/model";
+import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
+
+export interface ResultsState {
+  snapshot: Omit<FormatSnapshot, "rows">;
+  rows: ReadonlyMap<string, ResultRow>;
+  /** Racers whose row changed in the last frame, for a brief highlight. */
+  changed: ReadonlySet<string>;
+}
+
+export function stateFromSnapshot(snapshot: FormatSnapshot): ResultsState {
+  const { rows, ...rest } = snapshot;
+  return { snapshot: rest, rows: new Map(rows.map((row) => [row.racerId, row])), changed: new Set() };
+}
+
+/**
+ * Applies a frame of changed rows. Returns null when the frame does not follow this copy's version
+ * (a push was missed): the page must fetch a snapshot instead of guessing.
+ */
+export function applyRows(state: ResultsState, from: string, version: string, rows: readonly ResultRow[]): ResultsState | null {
+  if (from !== state.snapshot.version) return null;
+  const next = new Map(state.rows);
+  for (const row of rows) {
+    if (row.groups.length === 0) next.delete(row.racerId);
+    else next.set(row.racerId, row);
+  }
+  return { snapshot: { ...state.snapshot, version }, rows: next, changed: new Set(rows.map((r) => r.racerId)) };
+}
+
+export interface GroupView {
+  group: ResultGroupWire;
+  ranked: (RankedResult & { row: ResultRow })[];
+  /** Rows in the group before the search narrowed it. */
+  total: number;
+}
+
+/** Each group's rows in order, ranked on the whole group, then narrowed to a search by name or bib. */
+export function groupViews(state: ResultsState, query: string): GroupView[] {
+  const needle = query.trim().toLowerCase();
+  // A number is a bib (exactly), anything else part of a name.
+  const isBib = /^\d+$/.test(needle);
+  const matches = (row: ResultRow) => needle === "" || (isBib ? String(row.bib ?? "") === needle : row.name.toLowerCase().includes(needle));
+  return state.snapshot.groups.map((group) => {
+    const rows = [...state.rows.values()].filter((row) => row.groups.includes(group.id)).sort((a, b) => compareKeys(a.key, b.key));
+    const ranked = rankSorted(rows, group.sameTimeThreshold).map((r) => ({ ...r, row: r.result as ResultRow }));
+    return { group, ranked: ranked.filter((r) => matches(r.row)), total: rows.length };
+  });
+}
+
+/** The announcer's view: the latest finishers of the whole format, newest first. */
+export function latestFinishers(state: ResultsState, count: number): ResultRow[] {
+  return [...state.rows.values()]
+    .filter((row) => row.status === "finished" && row.finish !== null)
+    .sort((a, b) => (b.finish ?? 0) - (a.finish ?? 0))
+    .slice(0, count);
+}

@@ -1,0 +1,108 @@
+import type { Micros } from "../timing/model";
+
+/**
+ * Zero time: the race's clock origin, midnight at the start of the start day in the race's IANA time
+ * zone, as absolute microseconds since the Unix epoch. Race times of day count from it.
+ */
+
+const MS_PER_HOUR = 3_600_000;
+const MS_PER_DAY = 24 * MS_PER_HOUR;
+
+interface LocalParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+// One formatter per zone: building Intl formatters is the slow part.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    try {
+      formatter = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+        hourCycle: "h23",
+      });
+    } catch {
+      throw new RangeError(`Unknown time zone "${timeZone}"`);
+    }
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+function localParts(epochMs: number, timeZone: string): LocalParts {
+  const parts: Record<string, number> = {};
+  for (const part of formatterFor(timeZone).formatToParts(epochMs)) {
+    if (part.type !== "literal") parts[part.type] = Number(part.value);
+  }
+  // Some engines still print midnight as hour 24 despite h23.
+  const hour = parts.hour === 24 ? 0 : (parts.hour ?? 0);
+  return { year: parts.year ?? 0, month: parts.month ?? 1, day: parts.day ?? 1, hour, minute: parts.minute ?? 0, second: parts.second ?? 0 };
+}
+
+/** The zone's UTC offset at an instant, in ms (local wall clock minus UTC). */
+function offsetAt(epochMs: number, timeZone: string): number {
+  const p = localParts(epochMs, timeZone);
+  const wholeSecondMs = Math.floor(epochMs / 1000) * 1000;
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - wholeSecondMs;
+}
+
+/** The local calendar day of an instant, as the UTC ms of that date's midnight (a comparable day number). */
+function localDay(epochMs: number, timeZone: string): number {
+  const p = localParts(epochMs, timeZone);
+  return Date.UTC(p.year, p.month - 1, p.day);
+}
+
+/** First instant whose local day is `day` or later, for days with no midnight (a DST gap at 00:00). */
+function firstInstantOfDay(day: number, timeZone: string): number {
+  let before = day - 2 * MS_PER_DAY; // local day is surely earlier: no zone is 48 h ahead of UTC
+  let after = day + 2 * MS_PER_DAY;
+  while (after - before > 1) {
+    const mid = Math.floor((before + after) / 2);
+    if (localDay(mid, timeZone) >= day) after = mid;
+    else before = mid;
+  }
+  return after;
+}
+
+/** Absolute ms of local midnight starting the local day of `epochMs`. */
+function localMidnightMs(epochMs: number, timeZone: string): number {
+  const day = localDay(epochMs, timeZone);
+  // Midnight's offset may differ from the start's (DST change that day), so try every offset in effect
+  // from a day before to a day after, and keep the instants that really are 00:00 local on that day.
+  const offsets = new Set([day - MS_PER_DAY, day, day + MS_PER_DAY].map((t) => offsetAt(t, timeZone)));
+  const midnights = [...offsets]
+    .map((offset) => day - offset)
+    .filter((t) => {
+      const p = localParts(t, timeZone);
+      return Date.UTC(p.year, p.month - 1, p.day) === day && p.hour === 0 && p.minute === 0 && p.second === 0;
+    });
+  // Two midnights when clocks fall back across 00:00: the day starts at the first.
+  return midnights.length > 0 ? Math.min(...midnights) : firstInstantOfDay(day, timeZone);
+}
+
+/** Zero time of a race starting at `startTime` (absolute micros) in `timeZone` (IANA, e.g. "America/Toronto"). */
+export function zeroTimeOf(startTime: Micros, timeZone: string): Micros {
+  if (!Number.isFinite(startTime)) throw new RangeError(`start time must be finite, got ${startTime}`);
+  return localMidnightMs(Math.floor(startTime / 1000), timeZone) * 1000;
+}
+
+/**
+ * The absolute time of a race time of day. Times of day count elapsed microseconds from zero time, so on
+ * a DST change day a time of day after the change differs from the wall clock by the shift.
+ */
+export function absoluteFromTimeOfDay(zeroTime: Micros, timeOfDay: Micros): Micros {
+  return zeroTime + timeOfDay;
+}

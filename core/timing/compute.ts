@@ -1,0 +1,252 @@
+/**
+ * One racer's result from that racer's crossings (timing.md sections 3, 4 and 9): start, matched splits,
+ * laps, finish, result time, status and the keys that sort and rank it. Pure; the engine and the
+ * from-scratch reference both call it, so they cannot disagree about a racer.
+ */
+import { truncateMicros } from "../time/truncate";
+import { TimingError } from "./errors";
+import { statusText } from "./status";
+import type { Course, CoursePoint, Crossing, Micros, Racer, RacerResult, RacerStatus, RaceRules, Split, StartGroup } from "./model";
+
+export interface RacerContext {
+  rules: RaceRules;
+  /** The racer's course; null when the racer has none (or names a course the race does not have). */
+  course: Course | null;
+  startGroups: ReadonlyMap<string, StartGroup>;
+  /**
+   * The racer's position in the race's racer list: the last element of every sort key, so no two racers
+   * ever compare equal and the incremental and from-scratch orders are the same.
+   */
+  order: number;
+}
+
+/** Sort classes: finishers first, then those still out, then statuses in the spec's order dnf, dsq, dns. */
+const STATUS_CLASS: Record<RacerStatus, number> = { finished: 0, oncourse: 1, notstarted: 2, dnf: 3, dsq: 4, dns: 5 };
+
+/** A racer with no bib sorts after every bib among equals. */
+const NO_BIB = Number.MAX_SAFE_INTEGER;
+
+/** Negation that gives 0, not -0, so equal keys stay equal under Object.is (and toEqual). */
+const negate = (n: number): number => 0 - n;
+
+function byTimeThenSeq(a: Crossing, b: Crossing): number {
+  return a.time - b.time || a.seq - b.seq;
+}
+
+/** The crossings up to `cutoff`, by time then seq; the engine's lists come sorted, so usually no copy. */
+function keptInOrder(crossings: readonly Crossing[], cutoff: Micros): readonly Crossing[] {
+  let sorted = true;
+  for (let i = 1; i < crossings.length && sorted; i++) sorted = byTimeThenSeq(crossings[i - 1] as Crossing, crossings[i] as Crossing) <= 0;
+  const inOrder = sorted ? crossings : [...crossings].sort(byTimeThenSeq);
+  const last = inOrder.at(-1);
+  return last === undefined || last.time <= cutoff ? inOrder : inOrder.filter((c) => c.time <= cutoff);
+}
+
+function isStartMode(point: CoursePoint): boolean {
+  return point.mode === "start" || point.mode === "chipstart";
+}
+
+/** The course's start point: a chipstart point, else a start point (a course may have neither). */
+function startPointOf(course: Course): CoursePoint | undefined {
+  return course.points.find((p) => p.mode === "chipstart") ?? course.points.find((p) => p.mode === "start");
+}
+
+/**
+ * The gun start: the start group's start mode (else the race's) decides. A start group names its time by
+ * priority recorded > assigned > scheduled > the race's. A start group id the race does not have counts as
+ * none. Individual start with no own time and no group gives null: the racer has no start yet.
+ */
+export function gunStart(ctx: RacerContext, racer: Racer): Micros | null {
+  const group = racer.startGroupId === null ? undefined : ctx.startGroups.get(racer.startGroupId);
+  const mode = group?.startMode ?? ctx.rules.startMode;
+  if (group === undefined) return mode === "individual" ? racer.startTime : ctx.rules.startTime;
+  const groupStart = group.recordedStartTime ?? group.assignedStartTime ?? group.scheduledStartTime ?? ctx.rules.startTime;
+  return mode === "individual" ? (racer.startTime ?? groupStart) : groupStart;
+}
+
+const FLAGGED_STATUS = { DSQ: "dsq", DNS: "dns", DNF: "dnf" } as const;
+
+/** The status the flags give, by the spec's priority DSQ > DNS > DNF (status.ts); null when none is set. */
+function flaggedStatus(racer: Racer): "dsq" | "dns" | "dnf" | null {
+  const text = statusText(racer);
+  return text === "" ? null : FLAGGED_STATUS[text];
+}
+
+/** The time after which crossings are dropped: the earliest dnf/dsq time whose option is "hide". */
+function hideAfter(rules: RaceRules, racer: Racer): Micros {
+  let limit = Infinity;
+  if (racer.dnfTime !== null && rules.dnfOption === "hide") limit = Math.min(limit, racer.dnfTime);
+  if (racer.dsqTime !== null && rules.dsqOption === "hide") limit = Math.min(limit, racer.dsqTime);
+  return limit;
+}
+
+/**
+ * The expected sequence: the course's non-start points, lap after lap. Kept virtual (a lap pattern and a
+ * length) because a time-limit race with no max lap count has no end; a lookup scans one lap's points.
+ */
+class ExpectedSequence {
+  readonly pattern: CoursePoint[];
+  readonly length: number;
+
+  constructor(course: Course, laps: number) {
+    this.pattern = course.points.filter((p) => !isStartMode(p));
+    // 0 × Infinity is NaN: a course with no points after the start has an empty sequence.
+    this.length = this.pattern.length === 0 ? 0 : this.pattern.length * laps;
+  }
+
+  /** The first index at or after `cursor` whose point is at `timingPointId`; -1 when it never comes again. */
+  nextIndexOf(timingPointId: string, cursor: number): number {
+    const perLap = this.pattern.length;
+    // One full lap of look-ahead finds any point the pattern has.
+    for (let index = cursor; index < cursor + perLap && index < this.length; index++) {
+      if (this.pointAt(index).timingPointId === timingPointId) return index;
+    }
+    return -1;
+  }
+
+  pointAt(index: number): CoursePoint {
+    return this.pattern[index % this.pattern.length] as CoursePoint;
+  }
+
+  lapAt(index: number): number {
+    return Math.floor(index / this.pattern.length) + 1;
+  }
+}
+
+/** p2p and lap races run lapCount laps (at least 1); a time-limit race its max lap count, or no limit. */
+function lapsToRun(rules: RaceRules, course: Course): number {
+  if (rules.timingMode === "timelimit") return course.maxLapCount !== null && course.maxLapCount >= 1 ? course.maxLapCount : Infinity;
+  return Math.max(1, course.lapCount);
+}
+
+/** The time of the latest accepted split at a timing point (a backward scan: a racer has few splits). */
+function lastPassAt(timingPointId: string, splits: readonly Split[], sequence: ExpectedSequence): Micros | undefined {
+  for (let i = splits.length - 1; i >= 0; i--) {
+    const split = splits[i] as Split;
+    if (sequence.pointAt(split.index).timingPointId === timingPointId) return split.time;
+  }
+  return undefined;
+}
+
+interface Matched {
+  splits: Split[];
+  /** Lap number of the last accepted lap point: a lap proven by a later lap read counts even if a read was missed. */
+  laps: number;
+  lastLapTime: Micros | null;
+  finishedSequence: boolean;
+}
+
+/**
+ * Walks the crossings (sorted, already cut at the hide time) against the expected sequence. A crossing at
+ * or before the start is no split. A crossing matches the next occurrence of its timing point at or after
+ * the cursor, skipping missed points; it is the same pass, and ignored, when closer than that point's
+ * minSplit (strictly less) to the last accepted crossing at the same timing point. The start itself counts
+ * as accepted at the start point's timing point, so start-mat reads just after the start are not a lap.
+ * Time limit: the first lap completed after timeLimitEnd still counts (the racer finishes the lap in
+ * progress), and nothing after it does; a lap completed exactly at timeLimitEnd is within the limit.
+ */
+function matchCrossings(ctx: RacerContext, course: Course, start: Micros, crossings: readonly Crossing[]): Matched {
+  const sequence = new ExpectedSequence(course, lapsToRun(ctx.rules, course));
+  const startTimingPointId = startPointOf(course)?.timingPointId;
+  const timeLimitEnd = ctx.rules.timingMode === "timelimit" ? course.timeLimitEnd : null;
+  const matched: Matched = { splits: [], laps: 0, lastLapTime: null, finishedSequence: false };
+  let cursor = 0;
+  for (const crossing of crossings) {
+    if (crossing.time <= start) continue;
+    const index = sequence.nextIndexOf(crossing.timingPointId, cursor);
+    if (index < 0) continue;
+    const point = sequence.pointAt(index);
+    const last = lastPassAt(crossing.timingPointId, matched.splits, sequence) ?? (crossing.timingPointId === startTimingPointId ? start : undefined);
+    if (last !== undefined && crossing.time - last < point.minSplit) continue;
+    const lap = sequence.lapAt(index);
+    const elapsed = truncateMicros(crossing.time - start, ctx.rules.precision);
+    matched.splits.push({ index, coursePointId: point.id, lap, time: crossing.time, elapsed });
+    cursor = index + 1;
+    if (point.mode === "lap") {
+      matched.laps = lap;
+      matched.lastLapTime = crossing.time;
+      if (timeLimitEnd !== null && crossing.time > timeLimitEnd) break;
+    }
+    if (cursor >= sequence.length) {
+      matched.finishedSequence = true;
+      break;
+    }
+  }
+  return matched;
+}
+
+/**
+ * The result time: elapsed × para factor percent (rounded to the nearest microsecond, Math.round), plus
+ * penalty, minus bonus and add back, truncated to the race precision.
+ */
+export function resultTime(rules: RaceRules, racer: Racer, start: Micros, finish: Micros): Micros {
+  const raw = finish - start;
+  const factored = racer.paraFactor === null ? raw : Math.round((raw * racer.paraFactor) / 100);
+  return truncateMicros(factored + racer.penalty - racer.bonus - racer.addBack, rules.precision);
+}
+
+interface KeyParts {
+  status: RacerStatus;
+  laps: number;
+  splits: readonly Split[];
+  time: Micros | null;
+}
+
+/**
+ * Sort key (smaller first) and rank key. Finishers: [0, time at calc precision, bib, order], time limit
+ * [0, -laps, time, bib, order]; on course: [1, -splits, last split elapsed, bib, order]; the rest
+ * [class, bib, order]. Only finishers have a rank key.
+ */
+function keysOf(ctx: RacerContext, racer: Racer, parts: KeyParts): Pick<RacerResult, "key" | "rankKey"> {
+  const bib = racer.bib ?? NO_BIB;
+  const statusClass = STATUS_CLASS[parts.status];
+  if (parts.status === "finished" && parts.time !== null) {
+    const rankTime = truncateMicros(parts.time, ctx.rules.calcPrecision);
+    const rankKey = ctx.rules.timingMode === "timelimit" ? [negate(parts.laps), rankTime] : [rankTime];
+    return { key: [statusClass, ...rankKey, bib, ctx.order], rankKey };
+  }
+  if (parts.status === "oncourse") {
+    const lastElapsed = parts.splits.at(-1)?.elapsed ?? 0;
+    return { key: [statusClass, negate(parts.splits.length), lastElapsed, bib, ctx.order], rankKey: null };
+  }
+  return { key: [statusClass, bib, ctx.order], rankKey: null };
+}
+
+/**
+ * One racer's result. Crossings may come in any order. Throws TimingError("noCourse") when the racer has
+ * no course; resultForRacer is the variant that gives such a racer a status-only result instead.
+ */
+export function computeRacerResult(ctx: RacerContext, racer: Racer, crossings: readonly Crossing[]): RacerResult {
+  const course = ctx.course;
+  if (course === null) throw new TimingError("noCourse", `racer ${racer.id}`);
+  const kept = keptInOrder(crossings, hideAfter(ctx.rules, racer));
+
+  const startPoint = startPointOf(course);
+  const chipRead =
+    ctx.rules.startOption === "chipstart" && startPoint !== undefined ? kept.find((c) => c.timingPointId === startPoint.timingPointId) : undefined;
+  const start = chipRead?.time ?? gunStart(ctx, racer);
+
+  const matched: Matched = start === null ? { splits: [], laps: 0, lastLapTime: null, finishedSequence: false } : matchCrossings(ctx, course, start, kept);
+  const finish = ctx.rules.timingMode === "timelimit" ? matched.lastLapTime : matched.finishedSequence ? (matched.splits.at(-1)?.time ?? null) : null;
+  const time = start !== null && finish !== null ? resultTime(ctx.rules, racer, start, finish) : null;
+
+  let status: RacerStatus = flaggedStatus(racer) ?? "notstarted";
+  if (status === "notstarted") {
+    if (finish !== null) status = "finished";
+    else if (matched.splits.length > 0 || chipRead !== undefined) status = "oncourse";
+  }
+  const keys = keysOf(ctx, racer, { status, laps: matched.laps, splits: matched.splits, time });
+  return { racerId: racer.id, status, statusText: statusText(racer), start, laps: matched.laps, splits: matched.splits, finish, time, ...keys };
+}
+
+/** A racer with no course: status from the flags only, no splits, unranked; sorted among its status class. */
+export function statusOnlyResult(ctx: RacerContext, racer: Racer): RacerResult {
+  const status = flaggedStatus(racer) ?? "notstarted";
+  const keys = keysOf(ctx, racer, { status, laps: 0, splits: [], time: null });
+  return { racerId: racer.id, status, statusText: statusText(racer), start: gunStart(ctx, racer), laps: 0, splits: [], finish: null, time: null, ...keys };
+}
+
+/** What the engine and the reference use: one racer without a course must not stop a race's results. */
+export function resultForRacer(ctx: RacerContext, racer: Racer, crossings: readonly Crossing[]): RacerResult {
+  return ctx.course === null ? statusOnlyResult(ctx, racer) : computeRacerResult(ctx, racer, crossings);
+}

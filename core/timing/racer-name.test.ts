@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { racerDisplayName } from "./racer-name";
+
+describe("racerDisplayName", () => {
+  it("reads First Last", () => {
+    expect(racerDisplayName({ firstName: "Anna", lastName: "Berg" }, false)).toBe("Anna Berg");
+  });
+
+  it("puts the last name in uppercase first when the race is last-name-first", () => {
+    expect(racerDisplayName({ firstName: "Anna", lastName: "van der Berg" }, true)).toBe("VAN DER BERG, Anna");
+  });
+
+  it("trims, and drops the separator when a part is blank", () => {
+    expect(racerDisplayName({ firstName: "  Anna ", lastName: " Berg  " }, false)).toBe("Anna Berg");
+    expect(racerDisplayName({ firstName: "Anna", lastName: "  " }, true)).toBe("Anna");
+    expect(racerDisplayName({ firstName: null, lastName: "Berg" }, true)).toBe("BERG");
+    expect(racerDisplayName({ firstName: "", lastName: "Berg" }, false)).toBe("Berg");
+  });
+
+  it("falls back to the fullname, unchanged by last-name-first", () => {
+    expect(racerDisplayName({ firstName: " ", lastName: "", fullname: " Team Nordic " }, true)).toBe("Team Nordic");
+    expect(racerDisplayName({ fullname: "Team Nordic" }, false)).toBe("Team Nordic");
+    expect(racerDisplayName({}, false)).toBe("");
+  });
+
+  it("ignores the fullname when a name part is present", () => {
+    expect(racerDisplayName({ firstName: "Anna", lastName: "Berg", fullname: "Someone Else" }, false)).toBe("Anna Berg");
+  });
+});

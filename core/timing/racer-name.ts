@@ -1,0 +1,20 @@
+/** How a racer's name reads in lists and results (timing.md section 3, Racer). */
+
+export interface RacerNameParts {
+  firstName?: string | null;
+  lastName?: string | null;
+  /** Used only when there is neither a first nor a last name (e.g. a team or an imported full name). */
+  fullname?: string | null;
+}
+
+/**
+ * "First Last", or "LAST, First" when the race is last-name-first (the last name in uppercase first);
+ * either part alone when the other is blank; else the fullname; else "". Every part is trimmed.
+ */
+export function racerDisplayName(racer: RacerNameParts, lastNameFirst: boolean): string {
+  const first = racer.firstName?.trim() ?? "";
+  const last = racer.lastName?.trim() ?? "";
+  if (!first && !last) return racer.fullname?.trim() ?? "";
+  if (!lastNameFirst) return [first, last].filter(Boolean).join(" ");
+  return [last.toUpperCase(), first].filter(Boolean).join(", ");
+}

@@ -1,0 +1,100 @@
+/**
+ * Turning a device's batch of reads into crossing-log rows: which timing point, which racer, whether it
+ * falls in the race's time window. The caller writes the rows inside one transaction.
+ */
+import { absoluteFromTimeOfDay } from "../../core/time/zero-time";
+import { parseTimeOfDay, isInvalid } from "../../core/time/parse";
+import type { Crossing, Micros } from "../../core/timing/model";
+import type { StoredDocument } from "../../schema/race/documents";
+import type { DeviceRead, ReadBatchReceipt } from "../../schema/wire/timing-api";
+import type { CrossingState, NewCrossing, RaceStore } from "./store";
+
+/** With no end time set, a race's window closes this long after its start. */
+export const DEFAULT_RACE_WINDOW_US = 24 * 60 * 60 * 1_000_000;
+
+export interface RaceWindow {
+  /** Reads before the start are warm-up passes; reads after the end are kept but not used. */
+  from: Micros;
+  to: Micros;
+}
+
+export function raceWindow(startTimeMs: number, endTimeMs: number | null): RaceWindow {
+  const from = startTimeMs * 1000;
+  return { from, to: endTimeMs === null ? from + DEFAULT_RACE_WINDOW_US : endTimeMs * 1000 };
+}
+
+export interface PointOfDevice {
+  timingPointId: string;
+  /** precall and oncourse devices inform the announcer; only timing and backup devices time racers. */
+  timing: boolean;
+}
+
+/** Where a device's reads on a channel land: the first timing point listing that device (and channel). */
+export function pointOfDevice(points: StoredDocument<"TimingPoint">[], deviceId: string, channel: number | null): PointOfDevice | null {
+  for (const point of points) {
+    for (const entry of point.data.devices_list) {
+      if (entry.id !== deviceId) continue;
+      if (entry.channel !== null && channel !== null && entry.channel !== channel) continue;
+      return { timingPointId: point.id, timing: entry.mode === "timing" || entry.mode === "backup" };
+    }
+  }
+  return null;
+}
+
+export interface IngestContext {
+  store: RaceStore;
+  device: StoredDocument<"TimingDevice">;
+  points: StoredDocument<"TimingPoint">[];
+  window: RaceWindow;
+  zeroTime: Micros;
+  now: number;
+}
+
+/** Writes a batch; returns the receipt and the new crossings assigned to racers, for the results. */
+export function ingestReads(ctx: IngestContext, reads: DeviceRead[]): { receipt: ReadBatchReceipt; assigned: Crossing[] } {
+  const receipt: ReadBatchReceipt = { accepted: 0, duplicates: 0, unassigned: 0, outside: 0, last_seq: -1 };
+  const assigned: Crossing[] = [];
+  const deviceId = ctx.device.id;
+  for (const read of reads) {
+    const deviceTime = read.time ?? absoluteFromTimeOfDay(ctx.zeroTime, timeOfDay(read.tod ?? ""));
+    const time = deviceTime + ctx.device.data.offset;
+    const channel = read.channel ?? null;
+    const point = pointOfDevice(ctx.points, deviceId, channel);
+    const racerId = read.chip !== undefined ? ctx.store.racerIdByChip(read.chip) : ctx.store.racerIdByBib(read.bib ?? -1);
+    const state: CrossingState = !point ? "nopoint" : !point.timing ? "info" : time < ctx.window.from || time > ctx.window.to ? "outside" : racerId ? "assigned" : "unmatched";
+    const row: NewCrossing = {
+      readKey: `${deviceId}:${read.seq}`,
+      deviceId,
+      deviceSeq: read.seq,
+      timingPointId: point?.timingPointId ?? null,
+      chip: read.chip ?? null,
+      bib: read.bib ?? null,
+      channel,
+      deviceTime,
+      time,
+      // Only assigned reads keep a racer, so "unmatched" reads are the ones a later racer can claim.
+      racerId: state === "assigned" ? racerId : null,
+      state,
+      receivedAt: ctx.now,
+    };
+    const seq = ctx.store.insertCrossing(row);
+    receipt.last_seq = Math.max(receipt.last_seq, read.seq);
+    if (seq === null) {
+      receipt.duplicates += 1;
+      continue;
+    }
+    receipt.accepted += 1;
+    if (state === "outside") receipt.outside += 1;
+    else if (state !== "assigned") receipt.unassigned += 1;
+    else if (racerId && point) assigned.push({ seq, racerId, timingPointId: point.timingPointId, time });
+  }
+  receipt.last_seq = Math.max(receipt.last_seq, ctx.store.lastDeviceSeq(deviceId));
+  return { receipt, assigned };
+}
+
+// The batch schema already checked the shape; this cannot fail for a parsed read.
+function timeOfDay(text: string): Micros {
+  const parsed = parseTimeOfDay(text);
+  if (isInvalid(parsed)) throw new Error(parsed.error);
+  return parsed;
+}

@@ -1,0 +1,196 @@
+/**
+ * A race's current results, held by its RaceRoom: the incremental engine over the stored setup and
+ * crossing log, and the rows that changed since the last push. Rebuilt from storage when the object wakes.
+ */
+import { ResultsEngine } from "../../core/timing/engine";
+import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
+import { racerDisplayName } from "../../core/timing/racer-name";
+import type { StoredDocument } from "../../schema/race/documents";
+import { raceInputOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
+import type { RaceSettings } from "../../schema/race/settings";
+import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
+
+export interface RaceState {
+  settings: RaceSettings;
+  startTimeMs: number;
+  endTimeMs: number | null;
+  docs: RaceDocuments;
+  racers: StoredRacer[];
+  crossings: Crossing[];
+}
+
+export class LiveResults {
+  private engine: ResultsEngine;
+  private state: Omit<RaceState, "crossings">;
+  private racers = new Map<string, StoredRacer>();
+  private groupsByFormat = new Map<string, ResultGroupSpec[]>();
+  private courseNames = new Map<string, string>();
+  /** Changes every push; a random prefix tells pages that the room restarted and their copy is stale. */
+  private readonly boot = crypto.randomUUID().slice(0, 8);
+  private counter = 0;
+  private pending = new Set<string>();
+
+  /** `load` reads the whole race from storage; it runs now and again whenever the setup changes. */
+  constructor(private readonly load: () => RaceState) {
+    const state = load();
+    this.state = state;
+    this.index(state);
+    this.engine = new ResultsEngine(raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers), state.crossings);
+  }
+
+  get version(): string {
+    return `${this.boot}.${this.counter}`;
+  }
+
+  /** New crossings from the log; their racers' rows go out with the next push. */
+  addCrossings(crossings: Crossing[]): void {
+    if (crossings.length === 0) return;
+    this.note(this.engine.addCrossings(crossings).racerIds);
+  }
+
+  racerSaved(racer: StoredRacer): void {
+    this.racers.set(racer.id, racer);
+    this.state.racers = [...this.racers.values()];
+    if (this.groupsDependOnRacers()) return this.reload();
+    this.note(this.engine.upsertRacer(racerOf(racer)).racerIds);
+    this.pending.add(racer.id);
+  }
+
+  racerRemoved(racerId: string): void {
+    this.racers.delete(racerId);
+    this.state.racers = [...this.racers.values()];
+    this.note(this.engine.removeRacer(racerId).racerIds);
+    this.pending.add(racerId);
+  }
+
+  timesCleared(racerId: string): void {
+    this.note(this.engine.clearTimes(racerId).racerIds);
+  }
+
+  /** The setup changed (race fields, courses, groups, formats): everything is recomputed and pages get a snapshot. */
+  reload(): void {
+    const state = this.load();
+    this.state = state;
+    this.index(state);
+    this.engine = new ResultsEngine(raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers), state.crossings);
+    this.counter += 1;
+    this.pending.clear();
+  }
+
+  hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /**
+   * Takes the changed racers since the last push and returns, per format, the rows to send; the version
+   * moves on, so a page that missed a push notices and asks for a snapshot.
+   */
+  takeDelta(formatIds: string[]): { from: string; version: string; rows: Map<string, ResultRow[]> } {
+    const from = this.version;
+    this.counter += 1;
+    const racerIds = [...this.pending];
+    this.pending.clear();
+    const rows = new Map<string, ResultRow[]>();
+    for (const formatId of formatIds) {
+      const groups = this.groupsByFormat.get(formatId) ?? [];
+      const wanted: ResultRow[] = [];
+      for (const racerId of racerIds) {
+        const memberOf = this.memberships(racerId, groups);
+        const result = this.engine.result(racerId);
+        // A racer that was never in this format and still is not needs no row.
+        if (memberOf.length === 0 && !result) continue;
+        wanted.push(result ? this.rowOf(result, memberOf) : removedRow(racerId));
+      }
+      rows.set(formatId, wanted);
+    }
+    return { from, version: this.version, rows };
+  }
+
+  snapshot(format: StoredDocument<"ResultFormat">): FormatSnapshot {
+    const groups = this.groupsByFormat.get(format.id) ?? [];
+    const rows = new Map<string, ResultRow>();
+    const wireGroups: ResultGroupWire[] = groups.map((group) => {
+      for (const result of this.engine.groupResults(group.id)) {
+        const existing = rows.get(result.racerId);
+        if (existing) existing.groups.push(group.id);
+        else rows.set(result.racerId, this.rowOf(result, [group.id]));
+      }
+      return { id: group.id, name: group.name, sameTimeThreshold: group.sameTimeThreshold ?? this.state.settings.same_time_threshold, columns: this.columnsOf(group) };
+    });
+    return {
+      formatId: format.id,
+      name: format.data.name,
+      version: this.version,
+      displayPrecision: format.data.display_precision,
+      displayDiffs: format.data.display_diffs,
+      sameTimeDisplay: this.state.settings.same_time_display,
+      isAnnouncer: format.data.is_announcer,
+      groups: wireGroups,
+      rows: [...rows.values()],
+    };
+  }
+
+  result(racerId: string): RacerResult | undefined {
+    return this.engine.result(racerId);
+  }
+
+  private note(racerIds: readonly string[]): void {
+    for (const id of racerIds) this.pending.add(id);
+  }
+
+  // Groups made from a racer field change when a racer brings a new value.
+  private groupsDependOnRacers(): boolean {
+    return this.state.docs.formats.some((f) => f.data.group_type === "field") && !this.state.docs.groups.some((g) => this.state.docs.formats.some((f) => f.id === g.data.format));
+  }
+
+  private index(state: Omit<RaceState, "crossings">): void {
+    this.racers = new Map(state.racers.map((r) => [r.id, r]));
+    this.courseNames = new Map(state.docs.courses.map((c) => [c.id, c.data.name]));
+    const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers);
+    this.groupsByFormat = new Map(state.docs.formats.map((f) => [f.id, input.groups.filter((g) => g.id.startsWith(`${f.id}:`))]));
+  }
+
+  private memberships(racerId: string, groups: ResultGroupSpec[]): string[] {
+    const of = new Set(this.engine.groupsOf(racerId));
+    return groups.filter((g) => of.has(g.id)).map((g) => g.id);
+  }
+
+  private rowOf(result: RacerResult, groups: string[]): ResultRow {
+    const racer = this.racers.get(result.racerId)?.data;
+    return {
+      ...result,
+      key: [...result.key],
+      rankKey: result.rankKey ? [...result.rankKey] : null,
+      splits: result.splits.map((s) => ({ ...s })),
+      bib: racer?.bib ?? null,
+      name: racer ? racerDisplayName({ firstName: racer.first_name, lastName: racer.last_name, fullname: racer.fullname }, this.state.settings.is_last_name_first) : "",
+      club: racer?.club ?? null,
+      team: racer?.team ?? null,
+      city: racer?.city ?? null,
+      course: racer?.course ? (this.courseNames.get(racer.course) ?? null) : null,
+      groups,
+    };
+  }
+
+  /** Split columns for a group whose racers share one course: each non-start point, lap by lap. */
+  private columnsOf(group: ResultGroupSpec): { index: number; name: string }[] {
+    const courses = this.state.docs.courses;
+    const course = group.courseId ? courses.find((c) => c.id === group.courseId) : courses.length === 1 ? courses[0] : undefined;
+    if (!course) return [];
+    const points = course.data.points_list.filter((p) => p.mode === "split" || p.mode === "lap");
+    const laps = this.state.settings.timing_mode === "p2p" ? 1 : (course.data.lap_count ?? this.state.settings.lap_count);
+    if (this.state.settings.timing_mode === "timelimit" || points.length * laps > 40) return [];
+    const columns: { index: number; name: string }[] = [];
+    for (let lap = 1; lap <= laps; lap++) {
+      points.forEach((p, i) => {
+        const base = p.name || (p.mode === "lap" ? "Lap" : `Split ${i + 1}`);
+        columns.push({ index: columns.length, name: laps > 1 ? `${base} ${lap}` : base });
+      });
+    }
+    return columns;
+  }
+}
+
+function removedRow(racerId: string): ResultRow {
+  return { racerId, status: "notstarted", statusText: "", start: null, laps: 0, splits: [], finish: null, time: null, key: [], rankKey: null, bib: null, name: "", club: null, team: null, city: null, course: null, groups: [] };
+}

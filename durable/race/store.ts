@@ -1,0 +1,283 @@
+/**
+ * SQL over a RaceRoom's own storage (tables in schema/race/migrations.ts). Every write of a batch runs
+ * inside the caller's transactionSync, so a batch is written whole or not at all.
+ */
+import type { Crossing } from "../../core/timing/model";
+import { raceDocumentSchemas, type RaceDocumentKind, type RaceDocumentOf, type StoredDocument } from "../../schema/race/documents";
+import type { StoredRacer } from "../../schema/race/engine-input";
+import { chipsOf, racerSchema, type RacerDoc } from "../../schema/race/racer";
+
+/**
+ * assigned: used for results; unmatched: no racer has its chip or bib (yet); outside: outside the race's time
+ * window; nopoint: its device is on no timing point; info: a precall or oncourse device; cleared: set aside by "Clear all times".
+ */
+export type CrossingState = "assigned" | "unmatched" | "outside" | "nopoint" | "info" | "cleared";
+
+export interface CrossingRow {
+  seq: number;
+  read_key: string;
+  device_id: string;
+  device_seq: number | null;
+  timing_point_id: string | null;
+  chip: string | null;
+  bib: number | null;
+  channel: number | null;
+  device_time: number;
+  time: number;
+  racer_id: string | null;
+  state: CrossingState;
+  received_at: number;
+}
+
+export interface NewCrossing {
+  readKey: string;
+  deviceId: string;
+  deviceSeq: number | null;
+  timingPointId: string | null;
+  chip: string | null;
+  bib: number | null;
+  channel: number | null;
+  deviceTime: number;
+  time: number;
+  racerId: string | null;
+  state: CrossingState;
+  receivedAt: number;
+}
+
+type Row = Record<string, SqlStorageValue>;
+
+export class RaceStore {
+  constructor(private readonly sql: SqlStorage) {}
+
+  // Documents (courses, timing points, devices, start groups, result formats and groups, reports).
+
+  documents<K extends RaceDocumentKind>(kind: K): StoredDocument<K>[] {
+    return this.sql
+      .exec<{ id: string; ordinal: number; data: string }>("SELECT id, ordinal, data FROM race_documents WHERE kind = ? ORDER BY ordinal, id", kind)
+      .toArray()
+      .map((row) => ({ id: row.id, kind, ordinal: row.ordinal, data: readDocument(kind, row.data) }));
+  }
+
+  document<K extends RaceDocumentKind>(kind: K, id: string): StoredDocument<K> | null {
+    const row = this.sql.exec<{ ordinal: number; data: string }>("SELECT ordinal, data FROM race_documents WHERE kind = ? AND id = ?", kind, id).toArray()[0];
+    return row ? { id, kind, ordinal: row.ordinal, data: readDocument(kind, row.data) } : null;
+  }
+
+  nextOrdinal(kind: RaceDocumentKind): number {
+    const row = this.sql.exec<{ n: number | null }>("SELECT MAX(ordinal) AS n FROM race_documents WHERE kind = ?", kind).one();
+    return (row.n ?? 0) + 1;
+  }
+
+  putDocument<K extends RaceDocumentKind>(kind: K, id: string, ordinal: number, data: RaceDocumentOf<K>, mtimes: Record<string, number>): void {
+    this.sql.exec(
+      `INSERT INTO race_documents (id, kind, ordinal, data, field_mtimes) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET ordinal = excluded.ordinal, data = excluded.data, field_mtimes = excluded.field_mtimes`,
+      id,
+      kind,
+      ordinal,
+      JSON.stringify(data),
+      JSON.stringify(mtimes),
+    );
+  }
+
+  documentMtimes(id: string): Record<string, number> {
+    const row = this.sql.exec<{ field_mtimes: string }>("SELECT field_mtimes FROM race_documents WHERE id = ?", id).toArray()[0];
+    return row ? (JSON.parse(row.field_mtimes) as Record<string, number>) : {};
+  }
+
+  deleteDocument(id: string): boolean {
+    return this.sql.exec("DELETE FROM race_documents WHERE id = ?", id).rowsWritten > 0;
+  }
+
+  // Racers.
+
+  racers(): StoredRacer[] {
+    return this.sql
+      .exec<{ id: string; data: string }>("SELECT id, data FROM racers")
+      .toArray()
+      .map((row) => ({ id: row.id, data: readRacer(row.data) }));
+  }
+
+  racer(id: string): StoredRacer | null {
+    const row = this.sql.exec<{ data: string }>("SELECT data FROM racers WHERE id = ?", id).toArray()[0];
+    return row ? { id, data: readRacer(row.data) } : null;
+  }
+
+  racerIdByBib(bib: number): string | null {
+    return this.sql.exec<{ id: string }>("SELECT id FROM racers WHERE bib = ? LIMIT 1", bib).toArray()[0]?.id ?? null;
+  }
+
+  racerIdByChip(chip: string): string | null {
+    return this.sql.exec<{ racer_id: string }>("SELECT racer_id FROM racer_chips WHERE chip = ?", chip).toArray()[0]?.racer_id ?? null;
+  }
+
+  /** Chips already held by another racer, which a save must not take. */
+  chipsTakenByOthers(racerId: string, chips: string[]): string[] {
+    return chips.filter((chip) => {
+      const owner = this.racerIdByChip(chip);
+      return owner !== null && owner !== racerId;
+    });
+  }
+
+  bibTakenByOther(racerId: string, bib: number | null): boolean {
+    if (bib === null) return false;
+    const owner = this.racerIdByBib(bib);
+    return owner !== null && owner !== racerId;
+  }
+
+  putRacer(id: string, data: RacerDoc, mtimes: Record<string, number>): void {
+    this.sql.exec(
+      `INSERT INTO racers (id, bib, data, field_mtimes) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET bib = excluded.bib, data = excluded.data, field_mtimes = excluded.field_mtimes`,
+      id,
+      data.bib,
+      JSON.stringify(data),
+      JSON.stringify(mtimes),
+    );
+    this.sql.exec("DELETE FROM racer_chips WHERE racer_id = ?", id);
+    for (const chip of chipsOf(data)) this.sql.exec("INSERT INTO racer_chips (chip, racer_id) VALUES (?, ?)", chip, id);
+  }
+
+  racerMtimes(id: string): Record<string, number> {
+    const row = this.sql.exec<{ field_mtimes: string }>("SELECT field_mtimes FROM racers WHERE id = ?", id).toArray()[0];
+    return row ? (JSON.parse(row.field_mtimes) as Record<string, number>) : {};
+  }
+
+  deleteRacer(id: string): boolean {
+    this.sql.exec("DELETE FROM racer_chips WHERE racer_id = ?", id);
+    // Its reads stay in the log, unassigned, so re-adding the racer finds them again.
+    this.sql.exec("UPDATE crossings SET racer_id = NULL, state = 'unmatched' WHERE racer_id = ?", id);
+    return this.sql.exec("DELETE FROM racers WHERE id = ?", id).rowsWritten > 0;
+  }
+
+  racerCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM racers").one().n;
+  }
+
+  // Device credentials: only the SHA-256 of the secret is kept.
+
+  credentialHash(deviceId: string): string | null {
+    return this.sql.exec<{ secret_hash: string }>("SELECT secret_hash FROM device_credentials WHERE device_id = ?", deviceId).toArray()[0]?.secret_hash ?? null;
+  }
+
+  setCredentialHash(deviceId: string, hash: string, now: number): void {
+    this.sql.exec(
+      "INSERT INTO device_credentials (device_id, secret_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (device_id) DO UPDATE SET secret_hash = excluded.secret_hash, created_at = excluded.created_at",
+      deviceId,
+      hash,
+      now,
+    );
+  }
+
+  deleteCredential(deviceId: string): void {
+    this.sql.exec("DELETE FROM device_credentials WHERE device_id = ?", deviceId);
+  }
+
+  // The crossing log.
+
+  /** Writes a read unless its key was written before; its log position when new, null when a repeat. */
+  insertCrossing(c: NewCrossing): number | null {
+    const cursor = this.sql.exec<{ seq: number }>(
+      `INSERT INTO crossings (read_key, device_id, device_seq, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (read_key) DO NOTHING RETURNING seq`,
+      c.readKey,
+      c.deviceId,
+      c.deviceSeq,
+      c.timingPointId,
+      c.chip,
+      c.bib,
+      c.channel,
+      c.deviceTime,
+      c.time,
+      c.racerId,
+      c.state,
+      c.receivedAt,
+    );
+    return cursor.toArray()[0]?.seq ?? null;
+  }
+
+  /** The crossings the engine uses: assigned to a racer at a timing point. */
+  assignedCrossings(): Crossing[] {
+    return this.sql
+      .exec<{ seq: number; racer_id: string; timing_point_id: string; time: number }>(
+        "SELECT seq, racer_id, timing_point_id, time FROM crossings WHERE state = 'assigned' ORDER BY seq",
+      )
+      .toArray()
+      .map((r) => ({ seq: r.seq, racerId: r.racer_id, timingPointId: r.timing_point_id, time: r.time }));
+  }
+
+  crossingsOfRacer(racerId: string): CrossingRow[] {
+    return this.sql.exec<Row>("SELECT * FROM crossings WHERE racer_id = ? ORDER BY time, seq", racerId).toArray() as unknown as CrossingRow[];
+  }
+
+  recentCrossings(limit: number): CrossingRow[] {
+    return this.sql.exec<Row>("SELECT * FROM crossings ORDER BY seq DESC LIMIT ?", limit).toArray() as unknown as CrossingRow[];
+  }
+
+  crossingCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM crossings").one().n;
+  }
+
+  /** The highest sequence number written for a device, -1 before its first read. */
+  lastDeviceSeq(deviceId: string): number {
+    const row = this.sql.exec<{ n: number | null }>("SELECT MAX(device_seq) AS n FROM crossings WHERE device_id = ?", deviceId).one();
+    return row.n ?? -1;
+  }
+
+  /**
+   * Gives a racer the unmatched reads of its bib and chips (a racer added after its reads arrived).
+   * Returns how many were assigned.
+   */
+  assignUnmatched(racerId: string, bib: number | null, chips: string[]): number {
+    let assigned = 0;
+    if (bib !== null) {
+      assigned += this.sql.exec("UPDATE crossings SET racer_id = ?, state = 'assigned' WHERE racer_id IS NULL AND state = 'unmatched' AND bib = ?", racerId, bib).rowsWritten;
+    }
+    for (const chip of chips) {
+      assigned += this.sql.exec("UPDATE crossings SET racer_id = ?, state = 'assigned' WHERE racer_id IS NULL AND state = 'unmatched' AND chip = ?", racerId, chip).rowsWritten;
+    }
+    return assigned;
+  }
+
+  /** Takes back a racer's reads of a bib or chips it no longer has. */
+  releaseStale(racerId: string, bib: number | null, chips: string[]): number {
+    const placeholders = chips.map(() => "?").join(", ");
+    const chipClause = chips.length > 0 ? `chip NOT IN (${placeholders})` : "1";
+    return this.sql.exec(
+      `UPDATE crossings SET racer_id = NULL, state = 'unmatched'
+       WHERE racer_id = ? AND device_id != 'manual' AND ((chip IS NOT NULL AND ${chipClause}) OR (bib IS NOT NULL AND bib IS NOT ?))`,
+      racerId,
+      ...chips,
+      bib,
+    ).rowsWritten;
+  }
+
+  /** Clears every time of a racer (timing.md: "Clearing all times"): its reads stay in the log, set aside. */
+  clearRacerTimes(racerId: string): number {
+    return this.sql.exec("UPDATE crossings SET state = 'cleared' WHERE racer_id = ? AND state = 'assigned'", racerId).rowsWritten;
+  }
+
+  /** A device's clock offset changed: every time it sent is recomputed from the device time. */
+  reapplyOffset(deviceId: string, offset: number): void {
+    this.sql.exec("UPDATE crossings SET time = device_time + ? WHERE device_id = ?", offset, deviceId);
+  }
+
+  // Keypad entries.
+
+  hasManualEntry(key: string): boolean {
+    return this.sql.exec("SELECT 1 FROM manual_entries WHERE key = ?", key).toArray().length > 0;
+  }
+
+  insertManualEntry(key: string, kind: string, bib: number, body: unknown, byUser: string | null, now: number): void {
+    this.sql.exec("INSERT INTO manual_entries (key, kind, bib, body, by_user, received_at) VALUES (?, ?, ?, ?, ?, ?)", key, kind, bib, JSON.stringify(body), byUser, now);
+  }
+}
+
+function readDocument<K extends RaceDocumentKind>(kind: K, json: string): RaceDocumentOf<K> {
+  // Stored documents were checked on write; parsing again fills defaults of fields added since.
+  return raceDocumentSchemas[kind].parse(JSON.parse(json)) as RaceDocumentOf<K>;
+}
+
+function readRacer(json: string): RacerDoc {
+  return racerSchema.parse(JSON.parse(json));
+}

@@ -1,0 +1,176 @@
+/**
+ * Stored race documents (spec field names) -> the results engine's model (core/timing/model.ts).
+ * One direction only: the engine never writes storage.
+ */
+import type { Course, Criterion, FieldValue, Racer, RaceInput, RaceRules, ResultGroupSpec, StartGroup, TimingMode } from "../../core/timing/model";
+import type { CourseDoc, ResultFormatDoc, ResultGroupDoc, StartGroupDoc, StoredDocument } from "./documents";
+import { chipsOf, birthYearOf, type RacerDoc } from "./racer";
+import type { RaceSettings } from "./settings";
+
+export interface StoredRacer {
+  id: string;
+  data: RacerDoc;
+}
+
+export interface RaceDocuments {
+  courses: StoredDocument<"Course">[];
+  startGroups: StoredDocument<"StartGroup">[];
+  formats: StoredDocument<"ResultFormat">[];
+  groups: StoredDocument<"ResultGroup">[];
+}
+
+/** Modes the engine computes today; the others fall back to lap timing until their issue lands. */
+function engineMode(mode: RaceSettings["timing_mode"] | CourseDoc["timing_mode"]): TimingMode {
+  return mode === "p2p" || mode === "timelimit" ? mode : "lap";
+}
+
+export function rulesOf(settings: RaceSettings, startTimeMs: number, endTimeMs: number | null): RaceRules {
+  return {
+    timingMode: engineMode(settings.timing_mode),
+    startMode: settings.start_mode,
+    // Individual start forces the chip start option; otherwise the default is the gun (timing.md section 3).
+    startOption: settings.start_option ?? (settings.start_mode === "individual" ? "chipstart" : "gun"),
+    startTime: startTimeMs * 1000,
+    endTime: endTimeMs === null ? null : endTimeMs * 1000,
+    precision: settings.precision,
+    calcPrecision: settings.calc_precision,
+    sameTimeThreshold: settings.same_time_threshold,
+    dnfOption: settings.dnf_option,
+    dsqOption: settings.dsq_option,
+  };
+}
+
+export function courseOf(doc: StoredDocument<"Course">, settings: RaceSettings): Course {
+  const mode = engineMode(doc.data.timing_mode ?? settings.timing_mode);
+  return {
+    id: doc.id,
+    name: doc.data.name,
+    points: doc.data.points_list.map((p) => ({ id: p.id, timingPointId: p.point, mode: p.mode, name: p.name, minSplit: p.min_split })),
+    lapCount: mode === "p2p" ? 1 : (doc.data.lap_count ?? settings.lap_count),
+    maxLapCount: doc.data.max_lap_count ?? settings.max_lap_count,
+    timeLimitEnd: doc.data.end_time,
+  };
+}
+
+export function startGroupOf(doc: StoredDocument<"StartGroup">, settings: RaceSettings): StartGroup {
+  const data: StartGroupDoc = doc.data;
+  return {
+    id: doc.id,
+    ordinal: doc.ordinal,
+    startMode: data.start_mode,
+    scheduledStartTime: data.scheduled_start_time,
+    assignedStartTime: data.assigned_start_time,
+    recordedStartTime: data.recorded_start_time,
+    startInterval: data.start_interval ?? settings.start_interval,
+    startSize: data.start_size ?? settings.start_size,
+    isStartSizeEnabled: settings.is_start_size_enabled,
+  };
+}
+
+/** The racer fields result groups and criteria may match on, by spec name. */
+export function racerFieldsOf(data: RacerDoc): Record<string, FieldValue> {
+  return {
+    sex: data.sex,
+    category: data.category,
+    club: data.club,
+    team: data.team,
+    city: data.city,
+    province: data.province,
+    birth_year: birthYearOf(data),
+    seed: data.seed,
+    ...data.custom,
+  };
+}
+
+export function racerOf(stored: StoredRacer): Racer {
+  const data = stored.data;
+  return {
+    id: stored.id,
+    bib: data.bib,
+    chips: chipsOf(data),
+    firstName: data.first_name,
+    lastName: data.last_name,
+    courseId: data.course,
+    startGroupId: data.setupgroup_id,
+    startTime: data.assigned_start_time ?? data.scheduled_start_time,
+    isDns: data.dns,
+    dnfTime: data.dnf_time,
+    dsqTime: data.dsq_time,
+    penalty: data.penalty,
+    bonus: data.bonus,
+    addBack: data.add_back,
+    paraFactor: data.para_factor,
+    fields: racerFieldsOf(data),
+  };
+}
+
+export interface FormatGroup {
+  formatId: string;
+  spec: ResultGroupSpec;
+}
+
+/**
+ * The result groups of one format: its ResultGroup documents if it has any, else the groups its
+ * group_type makes (timing.md section 2: all racers, by course, by start order, from a racer field).
+ * The format's own filters apply to every group. Ids are prefixed with the format's, so formats never share a group.
+ */
+export function groupsOfFormat(
+  format: StoredDocument<"ResultFormat">,
+  groupDocs: StoredDocument<"ResultGroup">[],
+  courses: StoredDocument<"Course">[],
+  startGroups: StoredDocument<"StartGroup">[],
+  racers: StoredRacer[],
+): ResultGroupSpec[] {
+  const f: ResultFormatDoc = format.data;
+  const filters = f.filters_list as Criterion[];
+  const threshold = f.same_time_threshold;
+  const make = (suffix: string, name: string, ordinal: number, extra: Partial<ResultGroupSpec> = {}): ResultGroupSpec => ({
+    id: `${format.id}:${suffix}`,
+    name,
+    ordinal,
+    courseId: null,
+    startGroupId: null,
+    criteria: filters,
+    sameTimeThreshold: threshold,
+    ...extra,
+  });
+  const own = groupDocs.filter((g) => g.data.format === format.id);
+  if (own.length > 0) {
+    return own.map((g) => {
+      const data: ResultGroupDoc = g.data;
+      return make(g.id, data.name, g.ordinal, {
+        courseId: data.course,
+        startGroupId: data.startgroup,
+        criteria: [...filters, ...(data.criteria_list as Criterion[])],
+        sameTimeThreshold: data.same_time_threshold ?? threshold,
+      });
+    });
+  }
+  switch (f.group_type) {
+    case "course":
+      return courses.map((c) => make(`course:${c.id}`, c.data.name, c.ordinal, { courseId: c.id }));
+    case "startgroup":
+      return startGroups.map((g) => make(`startgroup:${g.id}`, g.data.name || `Start group ${g.ordinal}`, g.ordinal, { startGroupId: g.id }));
+    case "field": {
+      const field = f.group_field;
+      if (!field) return [make("all", "All Racers", 1)];
+      const values = [...new Set(racers.map((r) => racerFieldsOf(r.data)[field]).filter((v) => v !== null && v !== undefined && v !== ""))]
+        .map(String)
+        .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+      return values.map((value, i) => make(`field:${value}`, value, i + 1, { criteria: [...filters, { field, op: "eq", value }] }));
+    }
+    default:
+      return [make("all", "All Racers", 1)];
+  }
+}
+
+/** The whole engine input of a race. */
+export function raceInputOf(settings: RaceSettings, startTimeMs: number, endTimeMs: number | null, docs: RaceDocuments, racers: StoredRacer[]): RaceInput {
+  return {
+    rules: rulesOf(settings, startTimeMs, endTimeMs),
+    courses: docs.courses.map((c) => courseOf(c, settings)),
+    startGroups: docs.startGroups.map((g) => startGroupOf(g, settings)),
+    racers: racers.map(racerOf),
+    groups: docs.formats.flatMap((f) => groupsOfFormat(f, docs.groups, docs.courses, docs.startGroups, racers)),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * A Racer as the RaceRoom stores it (timing.md section 3, spec field names). The columns the RaceRoom
+ * looks racers up by (bib, chips) are kept beside the document; custom racer fields sit in the same
+ * document under their generated keys.
+ */
+import { z } from "zod";
+import { looseJson } from "./json";
+
+const micros = z.number().int();
+const text = z.string().trim().max(200);
+
+export const racerSchema = z
+  .object({
+    first_name: text.default(""),
+    last_name: text.default(""),
+    fullname: text.default(""),
+    bib: z.number().int().min(0).max(999_999).nullable().default(null),
+    chip: z.string().trim().max(64).nullable().default(null),
+    chip_list: z.array(z.string().trim().min(1).max(64)).max(10).default([]),
+    person: z.string().max(64).nullable().default(null),
+    course: z.string().max(64).nullable().default(null),
+    /** The racer's start group. */
+    setupgroup_id: z.string().max(64).nullable().default(null),
+    metastart_id: z.string().max(64).nullable().default(null),
+    scheduled_start_time: micros.nullable().default(null),
+    assigned_start_time: micros.nullable().default(null),
+    imported_from: text.nullable().default(null),
+    category_dict: z.record(z.string(), looseJson).default({}),
+    team: text.nullable().default(null),
+    club: text.nullable().default(null),
+    city: text.nullable().default(null),
+    qualifier_num: z.number().int().nullable().default(null),
+    random: z.number().nullable().default(null),
+    round_num: z.number().int().min(1).nullable().default(null),
+    sex: z.enum(["M", "F"]).nullable().default(null),
+    province: z.string().max(8).nullable().default(null),
+    dob: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().default(null),
+    category: text.nullable().default(null),
+    photos_list: z.array(z.string().max(500)).max(50).default([]),
+    seed: z.number().nullable().default(null),
+    penalty: micros.min(0).default(0),
+    bonus: micros.min(0).default(0),
+    /** Time given back (taken off the result), microseconds. */
+    add_back: micros.min(0).default(0),
+    /** Percent of the elapsed time that counts (para classes); null is 100. */
+    para_factor: z.number().min(1).max(200).nullable().default(null),
+    dns: z.boolean().default(false),
+    dnf_time: micros.nullable().default(null),
+    dsq_time: micros.nullable().default(null),
+    /** Custom racer fields, by generated key. */
+    custom: z.record(z.string().max(64), z.union([z.string().max(500), z.number(), z.boolean(), z.null()])).default({}),
+  })
+  .strict();
+
+export type RacerDoc = z.infer<typeof racerSchema>;
+
+/** A racer's chips: the chip field and chip_list, de-duplicated. */
+export function chipsOf(racer: Pick<RacerDoc, "chip" | "chip_list">): string[] {
+  const chips = [racer.chip, ...racer.chip_list].filter((c): c is string => typeof c === "string" && c.length > 0);
+  return [...new Set(chips)];
+}
+
+/** Birth year derived from dob (timing.md: "dob and derived birth year"). */
+export function birthYearOf(racer: Pick<RacerDoc, "dob">): number | null {
+  return racer.dob ? Number(racer.dob.slice(0, 4)) : null;
+}

@@ -1,0 +1,113 @@
+/**
+ * The Race fields of timing.md section 3 beyond the catalogue ones (name, sport, times, place, visibility),
+ * with the spec's defaults. The RaceRoom keeps them as one JSON document in race_setup.settings; a
+ * missing key reads as its default, so races made before a field existed need no migration.
+ */
+import { z } from "zod";
+import { looseJson } from "./json";
+
+const micros = z.number().int();
+const count = z.number().int().min(0);
+const text = z.string().max(200);
+const list = z.array(looseJson).max(1000);
+const dict = z.record(z.string(), looseJson);
+
+/** Fields the engine reads, typed exactly; the others are kept for the issues that use them. */
+export const raceSettingsSchema = z.object({
+  race_type: z.enum(["Series", "StandardRace", "LegacyRace"]).default("StandardRace"),
+  technique: text.nullable().default(null),
+  timing_mode: z.enum(["p2p", "lap", "timelimit", "triathlon", "enduro"]).default("lap"),
+  start_mode: z.enum(["mass", "individual"]).default("mass"),
+  /** null: the default for the start mode (chipstart for individual, gun for mass). */
+  start_option: z.enum(["gun", "chipstart"]).nullable().default(null),
+  zero_time: micros.nullable().default(null),
+  precision: z.number().int().min(0).max(6).default(1),
+  calc_precision: z.number().int().min(0).max(6).default(1),
+  display_precision: z.number().int().min(0).max(6).default(1),
+  first_bib: z.number().int().min(0).nullable().default(null),
+  reserved_bibs: text.default(""),
+  missing_bibs_csv: text.default(""),
+  is_backwards_bibs: z.boolean().default(false),
+  bib_assignment: text.nullable().default(null),
+  category_groups_list: list.default([]),
+  is_categories_enabled: z.boolean().default(false),
+  fields_list: list.default([]),
+  start_fields_list: list.default([]),
+  meta_courses_list: list.default([]),
+  meta_startgroups_list: list.default([]),
+  is_free_segment: z.boolean().default(false),
+  is_heats: z.boolean().default(false),
+  is_dynamic_heats: z.boolean().default(false),
+  default_heat_format: text.nullable().default(null),
+  heat_format_dict: dict.default({}),
+  is_auto_heat_scheduling: z.boolean().default(false),
+  heat_start_interval: micros.nullable().default(null),
+  heat_min_rest: micros.nullable().default(null),
+  heat_group_count: count.nullable().default(null),
+  is_relay: z.boolean().default(false),
+  relay_member_count: count.nullable().default(null),
+  team_field: text.nullable().default(null),
+  team_lap_time_display: text.default("racer_at_lap_finish"),
+  team_order: text.nullable().default(null),
+  team_relay_transition_point: text.nullable().default(null),
+  multi_run_option: text.nullable().default(null),
+  run_count: count.nullable().default(null),
+  prev_stages_count: count.default(0),
+  ranking_types_list: list.default([]),
+  seed_list: list.default([]),
+  seed_function: text.default("random"),
+  seed_option: text.nullable().default(null),
+  starttime_sort: text.default("bib"),
+  starttime_order_list: list.default([]),
+  startlist_display_sort: text.default("time"),
+  start_list_visibility: z.enum(["hidden", "public"]).default("hidden"),
+  start_size: z.number().int().min(1).default(1),
+  start_interval: micros.min(0).default(30_000_000),
+  start_gap: micros.min(0).default(0),
+  is_start_size_enabled: z.boolean().default(false),
+  is_mass_start_cutoff: z.boolean().default(false),
+  same_time_threshold: micros.min(0).default(0),
+  same_time_display: text.default("s/t"),
+  finisher_mode: text.nullable().default(null),
+  tod_option: text.nullable().default(null),
+  timing_dict: dict.default({}),
+  lap_count: z.number().int().min(1).default(1),
+  max_lap_count: z.number().int().min(1).nullable().default(null),
+  biathlon_penalty_type: z.enum(["lap", "time"]).nullable().default(null),
+  awards_max_rank: count.nullable().default(null),
+  age_field: text.nullable().default(null),
+  series_id: text.nullable().default(null),
+  series_points_field: text.nullable().default(null),
+  prev_race: text.nullable().default(null),
+  is_advanced: z.boolean().default(false),
+  is_hide_result_groups: z.boolean().default(false),
+  is_show_pings: z.boolean().default(false),
+  hide_racers: list.default([]),
+  legacy_id: text.nullable().default(null),
+  page_url: text.nullable().default(null),
+  template_type: text.nullable().default(null),
+  /** Names shown "LAST, First" (timing.md: last-name-first races). */
+  is_last_name_first: z.boolean().default(false),
+  dnf_option: z.enum(["hide", "time"]).default("hide"),
+  dsq_option: z.enum(["hide", "time"]).default("time"),
+});
+
+export type RaceSettings = z.infer<typeof raceSettingsSchema>;
+
+/** Reads stored settings: unknown keys are dropped and missing ones take the spec's defaults. */
+export function readRaceSettings(stored: unknown): RaceSettings {
+  const parsed = raceSettingsSchema.safeParse(stored ?? {});
+  // A stored document that no longer parses (a field's rule tightened) falls back field by field.
+  if (parsed.success) return parsed.data;
+  const defaults = raceSettingsSchema.parse({});
+  const source = (stored ?? {}) as Record<string, unknown>;
+  const merged: Record<string, unknown> = { ...defaults };
+  for (const key of Object.keys(defaults)) {
+    const one = raceSettingsSchema.shape[key as keyof RaceSettings].safeParse(source[key]);
+    if (one.success) merged[key] = one.data;
+  }
+  return merged as RaceSettings;
+}
+
+/** A partial change to settings, checked field by field with the same rules (no defaults filled in). */
+export const raceSettingsChangeSchema = raceSettingsSchema.partial().strict();

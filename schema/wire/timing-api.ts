@@ -1,0 +1,82 @@
+/**
+ * The timing API's request bodies (docs/api/timing-api.md): batches of reads from a timing device, and
+ * manual entries from the keypad page. A batch is checked whole before anything is written.
+ */
+import { z } from "zod";
+
+/** Reads per batch: a chip reader's buffer after a minute offline fits, and one batch stays one quick transaction. */
+export const MAX_READS_PER_BATCH = 1000;
+
+const timeOfDay = z.string().regex(/^\d{1,2}:\d{2}:\d{2}(\.\d{1,6})?$/, "tod must be HH:MM:SS with up to 6 decimals");
+
+export const deviceReadSchema = z
+  .object({
+    /** The device's own sequence number: a read sent again with the same number is recognised and ignored. */
+    seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    chip: z.string().trim().min(1).max(64).optional(),
+    bib: z.number().int().min(0).max(999_999).optional(),
+    /** Microseconds since the Unix epoch, by the device's clock. */
+    time: z.number().int().min(0).optional(),
+    /** Or the time of day on the race's day in the race's time zone. */
+    tod: timeOfDay.optional(),
+    channel: z.number().int().min(0).max(99).optional(),
+  })
+  .strict()
+  .refine((read) => (read.chip === undefined) !== (read.bib === undefined), { error: "Each read needs a chip or a bib, not both" })
+  .refine((read) => (read.time === undefined) !== (read.tod === undefined), { error: "Each read needs a time or a tod, not both" });
+export type DeviceRead = z.infer<typeof deviceReadSchema>;
+
+export const readBatchSchema = z
+  .object({ reads: z.array(deviceReadSchema).min(1, "A batch needs at least one read").max(MAX_READS_PER_BATCH, `A batch holds at most ${MAX_READS_PER_BATCH} reads`) })
+  .strict();
+export type ReadBatch = z.infer<typeof readBatchSchema>;
+
+export interface ReadBatchReceipt {
+  /** Reads written now. */
+  accepted: number;
+  /** Reads already written by an earlier send, ignored. */
+  duplicates: number;
+  /** Written but matched to no racer (yet). */
+  unassigned: number;
+  /** Written but outside the race's time window, so not used for results. */
+  outside: number;
+  /** The highest sequence number this device has had written. */
+  last_seq: number;
+}
+
+const manualKey = z.string().min(8).max(64).regex(/^[\w-]+$/, "key must be letters, digits, - or _");
+
+/** A keypad entry: a bib crossing a timing point, or a status change. `key` makes a retried send harmless. */
+export const manualEntrySchema = z.discriminatedUnion("kind", [
+  z
+    .object({
+      kind: z.literal("time"),
+      key: manualKey,
+      bib: z.number().int().min(0).max(999_999),
+      point: z.string().min(1).max(64),
+      time: z.number().int().min(0).optional(),
+      tod: timeOfDay.optional(),
+    })
+    .strict()
+    .refine((entry) => (entry.time === undefined) !== (entry.tod === undefined), { error: "Each entry needs a time or a tod, not both" }),
+  z
+    .object({
+      kind: z.literal("status"),
+      key: manualKey,
+      bib: z.number().int().min(0).max(999_999),
+      status: z.enum(["dns", "dnf", "dsq", "ok"]),
+      time: z.number().int().min(0).optional(),
+    })
+    .strict(),
+]);
+export type ManualEntry = z.infer<typeof manualEntrySchema>;
+
+export const manualBatchSchema = z.object({ entries: z.array(manualEntrySchema).min(1).max(200) }).strict();
+export type ManualBatch = z.infer<typeof manualBatchSchema>;
+
+export interface ManualReceipt {
+  accepted: number;
+  duplicates: number;
+  /** Entries whose bib is no racer's, by key. */
+  unknown_bibs: string[];
+}

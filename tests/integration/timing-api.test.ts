@@ -1,0 +1,136 @@
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { worker } from "./auth-fixtures";
+import { hostRequest } from "./fixtures";
+import { createTimedRace, openResultsSocket, postReads, SECOND } from "./timing-fixtures";
+
+async function crossingRows(room: Awaited<ReturnType<typeof createTimedRace>>["room"]) {
+  return runInDurableObject(room, (_instance, state) =>
+    state.storage.sql.exec<{ seq: number; device_seq: number; time: number; state: string; racer_id: string | null }>("SELECT seq, device_seq, time, state, racer_id FROM crossings ORDER BY seq").toArray(),
+  );
+}
+
+describe("timing API: device reads", () => {
+  it("writes a batch, acknowledges it, and recognises a resent read", async () => {
+    const t = await createTimedRace();
+    const reads = [
+      { seq: 1, chip: "C1", time: t.startMicros + 600 * SECOND, channel: 2 },
+      { seq: 2, chip: "C2", time: t.startMicros + 610 * SECOND, channel: 2 },
+    ];
+    const first = await postReads(t.host, t.race.id, t.credential.token, { reads });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ accepted: 2, duplicates: 0, unassigned: 0, outside: 0, last_seq: 2 });
+    const again = await postReads(t.host, t.race.id, t.credential.token, { reads: [...reads, { seq: 3, chip: "C3", time: t.startMicros + 620 * SECOND, channel: 2 }] });
+    expect(await again.json()).toEqual({ accepted: 1, duplicates: 2, unassigned: 0, outside: 0, last_seq: 3 });
+    const rows = await crossingRows(t.room);
+    expect(rows.map((r) => r.device_seq)).toEqual([1, 2, 3]);
+    expect(rows.map((r) => r.racer_id)).toEqual(t.racerIds);
+  });
+
+  it("refuses a missing or wrong credential and writes nothing", async () => {
+    const t = await createTimedRace();
+    const body = { reads: [{ seq: 1, chip: "C1", time: t.startMicros + SECOND, channel: 2 }] };
+    const missing = await postReads(t.host, t.race.id, null, body);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("WWW-Authenticate")).toContain("Bearer");
+    const wrong = await postReads(t.host, t.race.id, `${t.device.id}.not-the-secret`, body);
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { error: string }).error).toBe("invalid_device");
+    const otherDevice = await postReads(t.host, t.race.id, `${crypto.randomUUID()}.${t.credential.token.split(".")[1]}`, body);
+    expect(otherDevice.status).toBe(401);
+    expect(await crossingRows(t.room)).toEqual([]);
+  });
+
+  it("refuses a malformed batch whole, saying which read is wrong", async () => {
+    const t = await createTimedRace();
+    const good = { seq: 1, chip: "C1", time: t.startMicros + SECOND, channel: 2 };
+    const cases: [unknown, string][] = [
+      [{ reads: [good, { seq: 2, time: t.startMicros }] }, "reads[1]: Each read needs a chip or a bib, not both"],
+      [{ reads: [good, { seq: 2, chip: "C2", bib: 2, time: t.startMicros }] }, "Each read needs a chip or a bib"],
+      [{ reads: [good, { seq: -1, chip: "C2", time: t.startMicros }] }, "reads[1].seq"],
+      [{ reads: [good, { seq: 2, chip: "C2", tod: "25:00:00" }] }, "reads[1].tod: Hours must be below 24"],
+      [{ reads: [] }, "A batch needs at least one read"],
+      [{ reads: Array.from({ length: 1001 }, (_, i) => ({ ...good, seq: i })) }, "A batch holds at most 1000 reads"],
+      [{ reads: [{ ...good, extra: 1 }] }, "reads[0]"],
+    ];
+    for (const [body, message] of cases) {
+      const response = await postReads(t.host, t.race.id, t.credential.token, body);
+      expect(response.status).toBe(400);
+      const reply = (await response.json()) as { error: string; message: string };
+      expect(reply.error).toBe("invalid_batch");
+      expect(reply.message).toContain(message);
+    }
+    expect(await crossingRows(t.room)).toEqual([]);
+    const notJson = await worker.fetch(hostRequest(t.host, `/timing-api/races/${t.race.id}/reads`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.credential.token}` }, body: "{reads:" }));
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { error: string }).error).toBe("invalid_json");
+  });
+
+  it("applies the device's offset, keeps reads outside the race window unassigned, and keeps unknown chips for later", async () => {
+    const t = await createTimedRace({ offset: -2 * SECOND });
+    const response = await postReads(t.host, t.race.id, t.credential.token, {
+      reads: [
+        { seq: 10, chip: "C1", time: t.startMicros + 100 * SECOND, channel: 2 },
+        { seq: 11, chip: "C2", time: t.startMicros - 3600 * SECOND, channel: 2 },
+        { seq: 12, chip: "C9", time: t.startMicros + 120 * SECOND, channel: 2 },
+      ],
+    });
+    expect(await response.json()).toEqual({ accepted: 3, duplicates: 0, unassigned: 1, outside: 1, last_seq: 12 });
+    const rows = await crossingRows(t.room);
+    expect(rows.map((r) => [r.time - t.startMicros, r.state])).toEqual([
+      [98 * SECOND, "assigned"],
+      [-3602 * SECOND, "outside"],
+      [118 * SECOND, "unmatched"],
+    ]);
+    // A racer given chip C9 later claims its read.
+    const saved = await t.room.saveRacer(null, { first_name: "Late", last_name: "Entry", bib: 9, chip: "C9", course: t.course.id });
+    expect(saved.ok).toBe(true);
+    const after = await crossingRows(t.room);
+    expect(after[2]!.state).toBe("assigned");
+    expect(after[2]!.racer_id).toBe((saved as unknown as { value: { id: string } }).value.id);
+  });
+
+  it("accepts a time of day on the race's day in its time zone", async () => {
+    const t = await createTimedRace();
+    const local = new Intl.DateTimeFormat("en-GB", { timeZone: "America/Toronto", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(new Date(t.race.startTime + 60_000));
+    const response = await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 1, chip: "C1", tod: `${local}.25`, channel: 2 }] });
+    expect(response.status).toBe(200);
+    const [row] = await crossingRows(t.room);
+    const expected = Math.floor((t.race.startTime + 60_000) / 1000) * SECOND + 250_000;
+    expect(row!.time).toBe(expected);
+  });
+});
+
+describe("timing API: live results over the race socket", () => {
+  it("sends a snapshot, then only the rows a batch changed", async () => {
+    const t = await createTimedRace({ racers: 3 });
+    const spectator = await openResultsSocket(t.host, t.race.id, t.format.id);
+    const hello = await spectator.next("hello");
+    const snapshot = await spectator.next("snapshot");
+    expect(snapshot.snapshot.rows).toHaveLength(3);
+    expect(snapshot.snapshot.version).toBe(hello.version);
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 1, chip: "C2", time: t.startMicros + 600 * SECOND, channel: 2 }] });
+    const delta = await spectator.next("rows");
+    expect(delta.from).toBe(snapshot.snapshot.version);
+    expect(delta.rows).toHaveLength(1);
+    expect(delta.rows[0]).toMatchObject({ racerId: t.racerIds[1], bib: 2, status: "finished", time: 600 * SECOND, name: "Racer2 Test2" });
+    spectator.socket.close(1000, "done");
+  });
+
+  it("sends no snapshot to a page that is already current", async () => {
+    const t = await createTimedRace({ racers: 1 });
+    const snapshot = await t.room.snapshot(t.format.id);
+    const spectator = await openResultsSocket(t.host, t.race.id, t.format.id, snapshot!.version);
+    await spectator.next("hello");
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 1, chip: "C1", time: t.startMicros + 61 * SECOND, channel: 2 }] });
+    await spectator.next("rows");
+    expect(spectator.frames.some((f) => f.type === "snapshot")).toBe(false);
+    spectator.socket.close(1000, "done");
+  });
+
+  it("refuses a format that does not exist", async () => {
+    const t = await createTimedRace({ racers: 1 });
+    const response = await worker.fetch(hostRequest(t.host, `/timing-api/races/${t.race.id}/socket?format=${crypto.randomUUID()}`, { headers: { Upgrade: "websocket" } }));
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,0 +1,76 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { raceServerMessageSchema, type RaceServerMessage } from "../../schema/wire/race-socket";
+import { db, worker } from "./auth-fixtures";
+import { createSiteWithRace, hostRequest } from "./fixtures";
+
+export const SECOND = 1_000_000;
+
+/**
+ * A race timed by one chip reader: a start line and a finish line (the reader's channels 1 and 2), one
+ * course, a public result format listing everyone, and `racers` racers with bibs 1.. and chips C1...
+ */
+export async function createTimedRace(options: { racers?: number; mode?: "p2p" | "lap" | "timelimit"; lapCount?: number; offset?: number } = {}) {
+  const host = `timing-${crypto.randomUUID().slice(0, 8)}.example.org`;
+  const { race, club, site } = await createSiteWithRace(db(), { hostname: host, siteName: "Timing Test", raceName: "Timed Race", startInDays: 0 });
+  const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
+  await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
+  const settings = await room.updateSettings({ timing_mode: options.mode ?? "p2p", lap_count: options.lapCount ?? 1, precision: 1, calc_precision: 1 });
+  expect(settings.ok).toBe(true);
+  const device = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Finish reader", offset: options.offset ?? 0 }));
+  const credential = (await room.issueDeviceCredential(device.id))!;
+  const start = ok(await room.saveDocument("TimingPoint", null, { name: "Start", devices_list: [{ id: device.id, mode: "timing", channel: 1 }] }));
+  const finish = ok(await room.saveDocument("TimingPoint", null, { name: "Finish", devices_list: [{ id: device.id, mode: "timing", channel: 2 }] }));
+  const course = ok(
+    await room.saveDocument("Course", null, {
+      name: "10 km",
+      points_list: [
+        { id: "p-start", point: start.id, mode: "start", name: "Start" },
+        { id: "p-finish", point: finish.id, mode: "lap", name: "Finish" },
+      ],
+    }),
+  );
+  const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
+  const racerIds: string[] = [];
+  for (let i = 1; i <= (options.racers ?? 3); i++) {
+    racerIds.push(ok(await room.saveRacer(null, { first_name: `Racer${i}`, last_name: `Test${i}`, bib: i, chip: `C${i}`, course: course.id })).id);
+  }
+  const startMicros = race.startTime * 1000;
+  return { host, race, club, site, room, device, credential, start, finish, course, format, racerIds, startMicros };
+}
+
+/** A saved document's id (RPC stubs lose the document's type, and the tests need only the id). */
+function ok(result: { ok: boolean; value?: unknown; errors?: Record<string, string> }): { id: string } {
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.value as { id: string };
+}
+
+/** Posts a batch of reads as a device would. */
+export function postReads(host: string, raceId: string, credential: string | null, body: unknown) {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (credential) headers.Authorization = `Bearer ${credential}`;
+  return worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/reads`, { method: "POST", headers, body: JSON.stringify(body) }));
+}
+
+/** Opens a results socket through the Worker and collects its frames. */
+export async function openResultsSocket(host: string, raceId: string, formatId: string, since?: string) {
+  const query = `format=${formatId}${since ? `&since=${since}` : ""}`;
+  const response = await worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/socket?${query}`, { headers: { Upgrade: "websocket" } }));
+  expect(response.status).toBe(101);
+  const socket = response.webSocket!;
+  const frames: RaceServerMessage[] = [];
+  const waiters: (() => void)[] = [];
+  socket.addEventListener("message", (event) => {
+    frames.push(raceServerMessageSchema.parse(JSON.parse(String(event.data))));
+    waiters.splice(0).forEach((wake) => wake());
+  });
+  socket.accept();
+  const next = async <T extends RaceServerMessage["type"]>(type: T): Promise<Extract<RaceServerMessage, { type: T }>> => {
+    for (;;) {
+      const index = frames.findIndex((f) => f.type === type);
+      if (index >= 0) return frames.splice(index, 1)[0] as Extract<RaceServerMessage, { type: T }>;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  return { socket, frames, next };
+}

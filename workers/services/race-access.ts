@@ -1,0 +1,74 @@
+/**
+ * Who may do what to a race, for the timing API and the race pages: the D1 catalogue row (scoped to the
+ * tenant) and the caller's roles through the one access policy (core/access/policy.ts).
+ */
+import { and, eq } from "drizzle-orm";
+import { can, type Action, type Principal } from "../../core/access/policy";
+import { clubs, races, type Db } from "../../schema/d1";
+import type { Tenant } from "../../tenants/resolve";
+import { loadRoles } from "../auth/roles";
+import type { ValidSession } from "../auth/sessions";
+
+export interface RaceCatalogue {
+  id: string;
+  clubId: string;
+  siteId: string | null;
+  name: string;
+  clubName: string;
+  startTime: number;
+  endTime: number | null;
+  timezone: string;
+  location: string | null;
+  sport: string | null;
+  visibility: "public" | "unlisted" | "private";
+}
+
+/** A race of this tenant whatever its visibility (a site reaches only its own races; the admin host none). */
+export async function getRaceCatalogue(db: Db, tenant: Tenant, raceId: string): Promise<RaceCatalogue | null> {
+  if (tenant.kind === "admin") return null;
+  const scope = tenant.kind === "site" ? and(eq(races.id, raceId), eq(races.siteId, tenant.siteId)) : eq(races.id, raceId);
+  const [race] = await db
+    .select({
+      id: races.id,
+      clubId: races.clubId,
+      siteId: races.siteId,
+      name: races.name,
+      clubName: clubs.name,
+      startTime: races.startTime,
+      endTime: races.endTime,
+      timezone: races.timezone,
+      location: races.location,
+      sport: races.sport,
+      visibility: races.visibility,
+    })
+    .from(races)
+    .innerJoin(clubs, eq(clubs.id, races.clubId))
+    .where(scope)
+    .limit(1);
+  return race ?? null;
+}
+
+export async function principalOf(db: Db, session: ValidSession | null): Promise<Principal | null> {
+  if (!session) return null;
+  return { userId: session.user.id, roles: await loadRoles(db, session.user.id), activeRoleId: session.activeRoleId };
+}
+
+export function canOnRace(principal: Principal | null, action: Action, race: Pick<RaceCatalogue, "id" | "clubId" | "siteId">): boolean {
+  return principal !== null && can(principal, action, { area: "races", id: race.id, raceId: race.id, clubId: race.clubId, siteId: race.siteId });
+}
+
+/** System result formats (announcer, live) are for race staff; timing.md section 6. */
+export function canSeeSystemFormats(principal: Principal | null, race: Pick<RaceCatalogue, "id" | "clubId" | "siteId">): boolean {
+  return (["announce", "view_private_results", "time", "edit"] as const).some((action) => canOnRace(principal, action, race));
+}
+
+export function isSystemFormat(format: { is_announcer: boolean; is_live: boolean; is_public: boolean; is_unlisted: boolean }): boolean {
+  return !format.is_public && !format.is_unlisted;
+}
+
+/** A race room, opened from its catalogue row if it was never opened. */
+export async function roomOf(env: Env, race: RaceCatalogue) {
+  const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
+  await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId, sport: race.sport, endTime: race.endTime, location: race.location, visibility: race.visibility });
+  return room;
+}

@@ -1,0 +1,40 @@
+/**
+ * What a race's public page shows: the result formats the caller may see (public ones listed, unlisted
+ * ones by link, system ones for race staff) and the chosen format's current results from the RaceRoom.
+ */
+import type { Db } from "../../schema/d1";
+import type { FormatSnapshot } from "../../schema/wire/race-socket";
+import type { Tenant } from "../../tenants/resolve";
+import type { ValidSession } from "../auth/sessions";
+import { canSeeSystemFormats, isSystemFormat, principalOf, roomOf, type RaceCatalogue } from "./race-access";
+
+export interface FormatLink {
+  id: string;
+  name: string;
+  kind: "public" | "unlisted" | "announcer" | "live" | "system";
+}
+
+export interface RaceResultsView {
+  formats: FormatLink[];
+  current: FormatSnapshot | null;
+}
+
+function kindOf(f: { is_public: boolean; is_unlisted: boolean; is_announcer: boolean; is_live: boolean }): FormatLink["kind"] {
+  if (f.is_public) return "public";
+  if (f.is_unlisted) return "unlisted";
+  if (f.is_announcer) return "announcer";
+  return f.is_live ? "live" : "system";
+}
+
+export async function loadRaceResults(env: Env, db: Db, _tenant: Tenant, session: ValidSession | null, race: RaceCatalogue, formatId: string | null): Promise<RaceResultsView> {
+  const room = await roomOf(env, race);
+  const staff = canSeeSystemFormats(await principalOf(db, session), race);
+  const visible = (await room.formats()).filter((f) => staff || !isSystemFormat(f.data));
+  const chosen = formatId ? visible.find((f) => f.id === formatId) : (visible.find((f) => f.data.is_public) ?? null);
+  // Unlisted formats are reached by their link only; the list shows them once someone is on one.
+  const listed = visible.filter((f) => f.data.is_unlisted === false || f.id === chosen?.id || staff);
+  return {
+    formats: listed.map((f) => ({ id: f.id, name: f.data.name, kind: kindOf(f.data) })),
+    current: chosen ? await room.snapshot(chosen.id) : null,
+  };
+}
