@@ -121,6 +121,8 @@ export class RaceRoom extends DurableObject<Env> {
       }
       this.db.update(raceSetup).set(columns).run();
       await this.writeCatalogue();
+      // Start and end times are race rules (the gun, the time window): results follow them.
+      if ("start_time" in changed || "end_time" in changed) this.setupChanged();
     }
     return { ok: true, changed, mtimes: result.mtimes, row: { ...current, ...changed } };
   }

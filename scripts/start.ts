@@ -4,6 +4,7 @@ import path from "node:path";
 import { demoUsers } from "./demo-data";
 import { migrateLocal } from "./migrate-local.mjs";
 import { seedLocal } from "./seed";
+import { send } from "../bench/http";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 const port = process.env.PORT ?? "8787";
@@ -42,7 +43,19 @@ child.stdout.on("data", (chunk: Buffer) => {
   if (!shown && /Ready on/.test(String(chunk))) {
     shown = true;
     console.log(banner);
+    void setUpDemoRace();
   }
 });
+/** The demo race's timing setup lives in its RaceRoom, so it is made through the running Worker. */
+async function setUpDemoRace(): Promise<void> {
+  try {
+    const reply = await send(Number(port), "localhost", "POST", "/_dev/demo-race", "{}", { "Content-Type": "application/json" });
+    if (reply.status === 200) console.log("Demo race timing setup ready. Run `npm run simulate` to race it and watch the results move.");
+    else console.error(`Demo race setup failed (${reply.status}): ${reply.body}`);
+  } catch (error) {
+    console.error("Demo race setup failed", error);
+  }
+}
+
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -13,6 +13,7 @@ import { escapeHtml, withSecurityHeaders } from "./http";
 import { deliverMail } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
+import { handleDevDemoRace } from "./dev/demo-race";
 
 export { DataHub } from "../durable/data-hub";
 export { RaceRoom } from "../durable/race-room";
@@ -22,6 +23,7 @@ const apiMounts: { prefix: string; handle: (request: Request, context: RequestCo
   { prefix: "/_auth/", handle: handleAuthApi },
   { prefix: "/data-api/", handle: handleDataApi },
   { prefix: "/timing-api/", handle: handleTimingApi },
+  { prefix: "/_dev/demo-race", handle: handleDevDemoRace },
 ];
 
 const handleRemix = createRequestHandler(remixBuild satisfies ServerBuild);

@@ -43,8 +43,8 @@ describe("computeRacerResult: mass start point to point", () => {
     expect(result.key).toEqual([1, -2, seconds(610), 3, 0]);
   });
 
-  it("has not started with no crossing, and ignores crossings before the gun or at points not on the course", () => {
-    const result = computeRacerResult(context(), racer("r1"), reads("r1", ["tp-a", -5], ["tp-elsewhere", 100], ["tp-start", 2]));
+  it("has not started with no crossing, and ignores crossings at or before the gun or at points not on the course", () => {
+    const result = computeRacerResult(context(), racer("r1"), reads("r1", ["tp-a", -5], ["tp-a", 0], ["tp-elsewhere", 100], ["tp-start", 2]));
     expect(result).toMatchObject({ status: "notstarted", splits: [], finish: null, time: null, rankKey: null });
     expect(result.key).toEqual([2, Number.MAX_SAFE_INTEGER, 0]);
   });
@@ -98,6 +98,17 @@ describe("computeRacerResult: lap race", () => {
     const result = computeRacerResult(context({ rules: { timingMode: "lap" }, course: lapCourse }), racer("r1"), reads("r1", ["tp-lap", 200], ["tp-lap", 230]));
     expect(result.splits.map((s) => s.time)).toEqual([at(200), at(230)]);
     expect(result.laps).toBe(2);
+  });
+
+  it("counts a lap whose lap read was missed once a later lap read proves it", () => {
+    // a at 100 (lap 1), a at 250 is lap 2's a (lap 1's lap point was missed), lap at 300 closes lap 2
+    const result = computeRacerResult(context({ rules: { timingMode: "lap" }, course: lapCourse }), racer("r1"), reads("r1", ["tp-a", 100], ["tp-a", 250], ["tp-lap", 300]));
+    expect(result.splits.map((s) => [s.coursePointId, s.lap])).toEqual([
+      ["a", 1],
+      ["a", 2],
+      ["lap", 2],
+    ]);
+    expect(result).toMatchObject({ status: "oncourse", laps: 2 });
   });
 
   it("is on course after two of three laps", () => {
@@ -173,7 +184,9 @@ describe("computeRacerResult: start", () => {
   it("uses the gun while a chip start racer has no mat read, and is on course with only the mat read", () => {
     const ctx = context({ rules: { startOption: "chipstart" }, course: chipCourse });
     expect(computeRacerResult(ctx, racer("r1"), [])).toMatchObject({ start: GUN, status: "notstarted" });
-    expect(computeRacerResult(ctx, racer("r1"), reads("r1", ["tp-cs", 15]))).toMatchObject({ start: at(15), status: "oncourse", splits: [] });
+    const matRead = computeRacerResult(ctx, racer("r1"), reads("r1", ["tp-cs", 15]));
+    expect(matRead).toMatchObject({ start: at(15), status: "oncourse", splits: [] });
+    expect(matRead.key).toEqual([1, 0, 0, Number.MAX_SAFE_INTEGER, 0]); // no splits: 0, never -0
   });
 
   it("uses a start-mode point for the chip start when the course has no chipstart point", () => {

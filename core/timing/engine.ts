@@ -160,7 +160,7 @@ export class ResultsEngine {
       if (list === undefined) this.crossingsByRacer.set(crossing.racerId, [crossing]);
       else list.push(crossing);
     }
-
+    for (const list of this.crossingsByRacer.values()) list.sort(byTimeThenSeq);
     this.rebuild(input);
   }
 

@@ -1,0 +1,81 @@
+/**
+ * Local development only (`ENVIRONMENT=development`): gives the demo race its timing setup (two chip
+ * readers, a three-lap course, result formats, 60 racers) and, for `npm run simulate`, restarts it now and
+ * hands out fresh device credentials. Production answers 404.
+ */
+import { z } from "zod";
+import { json } from "../http";
+import type { RequestContext } from "../request-context";
+import { getRaceCatalogue, roomOf } from "../services/race-access";
+
+export const DEMO_RACE_ID = "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01";
+export const DEMO_RACERS = 60;
+
+const FIRST = ["Anna", "Ben", "Chloé", "David", "Emma", "Félix", "Grace", "Hugo", "Inès", "Jonas", "Kaia", "Liam", "Maëlle", "Noah", "Olivia", "Pierre", "Quinn", "Rosa", "Sami", "Tove"];
+const LAST = ["Berg", "Côté", "Dubois", "Eriksen", "Fraser", "Gagnon", "Hansen", "Isaksen", "Johansson", "Klein", "Lavoie", "Moreau", "Nilsen", "Olsen", "Pelletier", "Roy", "Strand", "Tremblay", "Vik", "Wong"];
+const CLUBS = ["Nordic Demo Club", "Gatineau Loppet XC", "Ottawa Nordic", "Chelsea Nordiq"];
+
+const bodySchema = z.object({ restart: z.boolean().default(false) }).strict();
+
+export async function handleDevDemoRace(request: Request, context: RequestContext): Promise<Response> {
+  if (context.env.ENVIRONMENT !== "development") return json({ error: "not_found" }, { status: 404 });
+  if (request.method !== "POST") return json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "POST" } });
+  const body = bodySchema.safeParse(await request.json().catch(() => ({})));
+  if (!body.success) return json({ error: "invalid_request", message: body.error.message }, { status: 400 });
+  const race = await getRaceCatalogue(context.db, context.tenant, DEMO_RACE_ID);
+  if (!race) return json({ error: "not_found", message: "The demo race is not seeded; run npm start first" }, { status: 404 });
+  const room = await roomOf(context.env, race);
+  if ((await room.documents("Course")).length === 0) await createDemoSetup(room);
+  const devices = await room.documents("TimingDevice");
+  if (body.data.restart) {
+    // Ten seconds from now, so the simulator's first reads come after the gun.
+    const startTime = Date.now() + 10_000;
+    const current = await room.raceEntity();
+    await room.changeRace({ start_time: startTime, end_time: startTime + 3 * 60 * 60 * 1000 }, current?.mtimes ?? null);
+  }
+  const tokens: string[] = [];
+  for (const device of devices) tokens.push((await room.issueDeviceCredential(device.id))?.token ?? "");
+  const racers = (await room.racers()).map((r) => ({ bib: r.data.bib, chip: r.data.chip }));
+  const entity = await room.raceEntity();
+  return json({ raceId: race.id, startTime: entity?.row.start_time, devices: devices.map((d, i) => ({ id: d.id, name: d.data.name, token: tokens[i] })), racers });
+}
+
+type Room = Awaited<ReturnType<typeof roomOf>>;
+
+function id(result: { ok: boolean; value?: unknown; errors?: Record<string, string> }): string {
+  if (!result.ok) throw new Error(`demo setup refused: ${JSON.stringify(result.errors)}`);
+  return (result.value as { id: string }).id;
+}
+
+async function createDemoSetup(room: Room): Promise<void> {
+  await room.updateSettings({ timing_mode: "lap", lap_count: 3, start_mode: "mass", precision: 1, calc_precision: 1 });
+  const finishReader = id(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Finish reader", device_number: 1 }));
+  const hillReader = id(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Hill reader", device_number: 2 }));
+  const finish = id(await room.saveDocument("TimingPoint", null, { name: "Stadium", devices_list: [{ id: finishReader, mode: "timing" }] }));
+  const hill = id(await room.saveDocument("TimingPoint", null, { name: "Top of the hill", devices_list: [{ id: hillReader, mode: "timing" }] }));
+  const course = id(
+    await room.saveDocument("Course", null, {
+      name: "10 km (3 laps)",
+      lap_count: 3,
+      lap_distance_km: 3.3,
+      points_list: [
+        { id: "hill", point: hill, mode: "split", name: "Hill", min_split: 10_000_000 },
+        { id: "lap", point: finish, mode: "lap", name: "Lap", min_split: 10_000_000 },
+      ],
+    }),
+  );
+  await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true, group_type: "all" });
+  await room.saveDocument("ResultFormat", null, { name: "Women and men", is_public: true, group_type: "field", group_field: "sex" });
+  await room.saveDocument("ResultFormat", null, { name: "Announcer", is_announcer: true });
+  const racers = Array.from({ length: DEMO_RACERS }, (_, i) => ({
+    first_name: FIRST[i % FIRST.length],
+    last_name: LAST[(i * 7 + Math.floor(i / FIRST.length)) % LAST.length],
+    bib: 101 + i,
+    chip: `E200${String(101 + i).padStart(6, "0")}`,
+    sex: i % 2 === 0 ? "F" : "M",
+    club: CLUBS[i % CLUBS.length],
+    course,
+  }));
+  const imported = await room.importRacers(racers);
+  if (!imported.ok) throw new Error(`demo racers refused: ${JSON.stringify(imported)}`);
+}
