@@ -307,6 +307,14 @@ export class RaceRoom extends DurableObject<Env> {
     return cleared;
   }
 
+  /** "Clear all times" for the whole race (a rehearsal or a restarted demo): every read is set aside, none deleted. */
+  async clearAllTimes(): Promise<number> {
+    const cleared = this.ctx.storage.transactionSync(() => this.store.clearAllTimes());
+    this.incoming = [];
+    this.setupChanged();
+    return cleared;
+  }
+
   /** A racer's reads, newest last, for the racer page. */
   async racerCrossings(racerId: string) {
     return this.store.crossingsOfRacer(racerId);

@@ -1,7 +1,48 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { RolePage } from "../components/role-page";
-import { rolePageLoader } from "../role-pages.server";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { requireRaceAccess } from "../race-admin.server";
 
-export const meta: MetaFunction = () => [{ title: "Race Admin" }];
-export const loader = rolePageLoader("Race Admin", "races");
-export default RolePage;
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Race Admin · ${data.race.name}` : "Race Admin" }];
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { race, may } = await requireRaceAccess(request, context, params.id, "view");
+  return { race: { id: race.id, name: race.name, clubName: race.clubName, visibility: race.visibility }, may };
+}
+
+/** Sections of the race admin area; each page checks its own permission again on the server. */
+const sections = [
+  { to: "", label: "Setup", end: true },
+  { to: "courses", label: "Courses" },
+  { to: "points", label: "Timing points" },
+  { to: "devices", label: "Devices" },
+  { to: "startgroups", label: "Start groups" },
+  { to: "fields", label: "Racer fields" },
+  { to: "formats", label: "Result formats" },
+  { to: "racers", label: "Racers" },
+  { to: "reports", label: "Reports" },
+  { to: "keypad", label: "Keypad" },
+] as const;
+
+export default function RaceAdminLayout() {
+  const { race } = useLoaderData<typeof loader>();
+  return (
+    <main className="page race-admin">
+      <p className="race-meta">
+        {race.clubName} · <a href={`/races/${race.id}`}>Public page</a>
+      </p>
+      <h1>{race.name}</h1>
+      <nav aria-label="Race administration" className="admin-tabs">
+        <ul>
+          {sections.map((s) => (
+            <li key={s.to}>
+              <NavLink to={s.to ? `/race/${race.id}/admin/${s.to}` : `/race/${race.id}/admin`} end={"end" in s}>
+                {s.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Outlet />
+    </main>
+  );
+}

@@ -257,6 +257,11 @@ export class RaceStore {
     return this.sql.exec("UPDATE crossings SET state = 'cleared' WHERE racer_id = ? AND state = 'assigned'", racerId).rowsWritten;
   }
 
+  /** Clears every racer's times at once (a restarted demo, a rehearsal before the real race): reads stay in the log. */
+  clearAllTimes(): number {
+    return this.sql.exec("UPDATE crossings SET state = 'cleared' WHERE state IN ('assigned', 'unmatched')").rowsWritten;
+  }
+
   /** A device's clock offset changed: every time it sent is recomputed from the device time. */
   reapplyOffset(deviceId: string, offset: number): void {
     this.sql.exec("UPDATE crossings SET time = device_time + ? WHERE device_id = ?", offset, deviceId);

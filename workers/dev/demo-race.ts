@@ -32,6 +32,7 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
     const startTime = Date.now() + 10_000;
     const current = await room.raceEntity();
     await room.changeRace({ start_time: startTime, end_time: startTime + 3 * 60 * 60 * 1000 }, current?.mtimes ?? null);
+    await room.clearAllTimes();
   }
   const tokens: string[] = [];
   for (const device of devices) tokens.push((await room.issueDeviceCredential(device.id))?.token ?? "");
