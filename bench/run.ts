@@ -7,17 +7,21 @@ import { runDataApi } from "./data-api";
 import { startServer } from "./server";
 import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runSiteHomeLatency } from "./site-home-latency";
+import { runTimingApi } from "./timing-api";
+import { runTimingEngine } from "./timing-engine";
 
 const PORT = 8798;
 
 execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 runBundleSize();
 await runPasswordHashing();
+runTimingEngine();
 const server = await startServer(PORT);
 try {
   await runSiteHomeLatency(PORT);
   await runSignInThroughput(PORT);
   await runDataApi(PORT);
+  await runTimingApi(PORT);
 } finally {
   await server.stop();
 }

@@ -338,6 +338,7 @@ export class RaceRoom extends DurableObject<Env> {
    * Results catch up right after, at the next push.
    */
   async ingest(credential: string, body: unknown): Promise<TimingReply<ReadBatchReceipt>> {
+    if (!this.readSetup()) return { ok: false, status: 404, error: "race_not_opened", message: "Race not opened" };
     const device = this.authenticateDevice(credential);
     if (!device) return { ok: false, status: 401, error: "invalid_device", message: "Unknown device or wrong credential" };
     const batch = readBatchSchema.safeParse(body);

@@ -296,6 +296,13 @@ describe("entity API: races are routed to their RaceRoom", () => {
     const id = created.headers.get("Location")!.split("/").pop()!;
     const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(id));
     expect(await room.raceEntity()).toMatchObject({ row: { uuid: id, name: "Night Sprint", club: club.id, site: site.id, timezone: "America/Montreal" } });
+    // A public result format blocks deletion (timing.md section 4); made private, the race can go.
+    const format = await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true });
+    const refused = await call(token, "DELETE", `/data-api/Race/${id}/`);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ message: "This race has public results. Make every result format private before deleting the race." });
+    expect(await room.raceEntity()).not.toBeNull();
+    await room.saveDocument("ResultFormat", (format as unknown as { value: { id: string } }).value.id, { is_public: false });
     expect((await call(token, "DELETE", `/data-api/Race/${id}/`)).status).toBe(204);
     expect(await room.raceEntity()).toBeNull();
     expect((await call(token, "GET", `/data-api/Race/${id}`)).status).toBe(404);

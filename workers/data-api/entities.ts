@@ -16,7 +16,7 @@ import { badRequest, forbidden, insufficientScope, methodNotAllowed, noSuch } fr
 import type { RequestContext } from "../request-context";
 import { changeFields, childrenOf, deleteEntity, getEntity, insertEntity, listEntities, type EntityRow, type StoredEntity } from "./entity-store";
 import { publishChange, publishFieldChanges } from "./hub-client";
-import { changeRace, discardRace, ensureRaceOpen, readRace } from "./race-store";
+import { changeRace, discardRace, ensureRaceOpen, raceDeletionBlocker, readRace } from "./race-store";
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 10_000;
@@ -240,6 +240,9 @@ async function remove(request: Request, context: RequestContext, caller: Caller,
   const stored = await readVisible(context, caller, entity, id);
   if (!stored || !parentMatches(entity, stored.row, new URL(request.url).searchParams)) return noSuch(entity.classname);
   if (!(await mayChange(context, caller, entity, stored.row, "delete"))) return forbidden(entity.classname);
+  // timing.md section 4: a race with a public result format or a visible start list may not be deleted.
+  const blocker = entity.store === "race" ? await raceDeletionBlocker(context, stored) : null;
+  if (blocker) return json({ error: "conflict", message: blocker }, { status: 409 });
   try {
     await deleteEntity(context.db, entity, id);
   } catch (error) {

@@ -43,6 +43,11 @@ export async function changeRace(context: Pick<RequestContext, "env">, catalogue
   return room.changeRace(changes, base ?? null);
 }
 
+/** Why the race may not be deleted now, or null. */
+export async function raceDeletionBlocker(context: Pick<RequestContext, "env">, catalogue: StoredEntity): Promise<string | null> {
+  return (await ensureRaceOpen(context, catalogue)).deletionBlocker();
+}
+
 export async function discardRace(context: Pick<RequestContext, "env">, raceId: string): Promise<void> {
   await roomFor(context, raceId).discard();
 }

@@ -15,7 +15,8 @@ const FIRST = ["Anna", "Ben", "Chloé", "David", "Emma", "Félix", "Grace", "Hug
 const LAST = ["Berg", "Côté", "Dubois", "Eriksen", "Fraser", "Gagnon", "Hansen", "Isaksen", "Johansson", "Klein", "Lavoie", "Moreau", "Nilsen", "Olsen", "Pelletier", "Roy", "Strand", "Tremblay", "Vik", "Wong"];
 const CLUBS = ["Nordic Demo Club", "Gatineau Loppet XC", "Ottawa Nordic", "Chelsea Nordiq"];
 
-const bodySchema = z.object({ restart: z.boolean().default(false) }).strict();
+/** `racers` grows the field for benchmarks (bibs continue from the demo's). */
+const bodySchema = z.object({ restart: z.boolean().default(false), racers: z.number().int().min(1).max(20_000).optional() }).strict();
 
 export async function handleDevDemoRace(request: Request, context: RequestContext): Promise<Response> {
   if (context.env.ENVIRONMENT !== "development") return json({ error: "not_found" }, { status: 404 });
@@ -26,6 +27,7 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
   if (!race) return json({ error: "not_found", message: "The demo race is not seeded; run npm start first" }, { status: 404 });
   const room = await roomOf(context.env, race);
   if ((await room.documents("Course")).length === 0) await createDemoSetup(room);
+  if (body.data.racers) await growField(room, body.data.racers);
   const devices = await room.documents("TimingDevice");
   if (body.data.restart) {
     // Ten seconds from now, so the simulator's first reads come after the gun.
@@ -38,7 +40,8 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
   for (const device of devices) tokens.push((await room.issueDeviceCredential(device.id))?.token ?? "");
   const racers = (await room.racers()).map((r) => ({ bib: r.data.bib, chip: r.data.chip }));
   const entity = await room.raceEntity();
-  return json({ raceId: race.id, startTime: entity?.row.start_time, devices: devices.map((d, i) => ({ id: d.id, name: d.data.name, token: tokens[i] })), racers });
+  const formats = (await room.formats()).map((f) => ({ id: f.id, name: f.data.name }));
+  return json({ raceId: race.id, startTime: entity?.row.start_time, devices: devices.map((d, i) => ({ id: d.id, name: d.data.name, token: tokens[i] })), formats, racers });
 }
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
@@ -68,7 +71,11 @@ async function createDemoSetup(room: Room): Promise<void> {
   await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true, group_type: "all" });
   await room.saveDocument("ResultFormat", null, { name: "Women and men", is_public: true, group_type: "field", group_field: "sex" });
   await room.saveDocument("ResultFormat", null, { name: "Announcer", is_announcer: true });
-  const racers = Array.from({ length: DEMO_RACERS }, (_, i) => ({
+  await addRacers(room, course, 0, DEMO_RACERS);
+}
+
+function demoRacer(i: number, course: string) {
+  return {
     first_name: FIRST[i % FIRST.length],
     last_name: LAST[(i * 7 + Math.floor(i / FIRST.length)) % LAST.length],
     bib: 101 + i,
@@ -76,7 +83,20 @@ async function createDemoSetup(room: Room): Promise<void> {
     sex: i % 2 === 0 ? "F" : "M",
     club: CLUBS[i % CLUBS.length],
     course,
-  }));
-  const imported = await room.importRacers(racers);
-  if (!imported.ok) throw new Error(`demo racers refused: ${JSON.stringify(imported)}`);
+  };
+}
+
+async function addRacers(room: Room, course: string, from: number, to: number): Promise<void> {
+  // In slices, so one RPC never carries megabytes.
+  for (let start = from; start < to; start += 2000) {
+    const rows = Array.from({ length: Math.min(2000, to - start) }, (_, k) => demoRacer(start + k, course));
+    const imported = await room.importRacers(rows);
+    if (!imported.ok) throw new Error(`demo racers refused: ${JSON.stringify(imported.rows.slice(0, 3))}`);
+  }
+}
+
+async function growField(room: Room, total: number): Promise<void> {
+  const { racers } = await room.counts();
+  const course = (await room.documents("Course"))[0];
+  if (course && racers < total) await addRacers(room, course.id, racers, total);
 }

@@ -66,9 +66,14 @@ export function isSystemFormat(format: { is_announcer: boolean; is_live: boolean
   return !format.is_public && !format.is_unlisted;
 }
 
+/** The race's RaceRoom, without checking that it was opened. */
+export function roomStub(env: Env, raceId: string) {
+  return env.RACE_ROOM.get(env.RACE_ROOM.idFromName(raceId));
+}
+
 /** A race room, opened from its catalogue row if it was never opened. */
 export async function roomOf(env: Env, race: RaceCatalogue) {
-  const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
+  const room = roomStub(env, race.id);
   await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId, sport: race.sport, endTime: race.endTime, location: race.location, visibility: race.visibility });
   return room;
 }

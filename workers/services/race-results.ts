@@ -19,7 +19,7 @@ export interface RaceResultsView {
   current: FormatSnapshot | null;
 }
 
-function kindOf(f: { is_public: boolean; is_unlisted: boolean; is_announcer: boolean; is_live: boolean }): FormatLink["kind"] {
+export function kindOf(f: { is_public: boolean; is_unlisted: boolean; is_announcer: boolean; is_live: boolean }): FormatLink["kind"] {
   if (f.is_public) return "public";
   if (f.is_unlisted) return "unlisted";
   if (f.is_announcer) return "announcer";
