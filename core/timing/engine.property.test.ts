@@ -280,5 +280,6 @@ describe("ResultsEngine against computeFull", () => {
     let steps = 0;
     for (let seed = 1; seed <= 200; seed++) steps += runRace(seed);
     expect(steps).toBeGreaterThan(1000); // the races really ran many steps
-  });
+    // About 3 s alone; a loaded 2-core machine can take several times that, and the seeds make it deterministic.
+  }, 60_000);
 });
