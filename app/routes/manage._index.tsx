@@ -1,7 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { roleDefinition, roleHomePage } from "../../core/access/roles";
+import { openDb } from "../../schema/d1";
 import { mayManageApps } from "../../workers/services/apps";
+import { creatableRaceClubs } from "../../workers/services/race-setup";
 import { requireSession, rolesOf } from "../auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Manage" }];
@@ -10,10 +12,12 @@ export const meta: MetaFunction = () => [{ title: "Manage" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireSession(request, context);
   const roles = await rolesOf(context, session.user.id);
+  const principal = { userId: session.user.id, roles, activeRoleId: session.activeRoleId };
   return {
     user: session.user,
     activeRoleId: session.activeRoleId,
-    mayManageApps: mayManageApps({ userId: session.user.id, roles, activeRoleId: session.activeRoleId }),
+    mayManageApps: mayManageApps(principal),
+    mayCreateRaces: (await creatableRaceClubs(openDb(context.env.DB), principal, context.tenant)).length > 0,
     roles: roles.map((role) => {
       const definition = roleDefinition(role.type);
       const home = roleHomePage(role);
@@ -23,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function Manage() {
-  const { user, roles, activeRoleId, mayManageApps: showApps } = useLoaderData<typeof loader>();
+  const { user, roles, activeRoleId, mayManageApps: showApps, mayCreateRaces } = useLoaderData<typeof loader>();
   const active = roles.find((r) => r.id === activeRoleId);
   return (
     <main className="page">
@@ -32,6 +36,7 @@ export default function Manage() {
         {active ? <>You are working as <strong>{active.label}</strong>. </> : null}
         <Link to="/manage/security">Password and two-factor</Link> · <Link to="/login/managePasskey">Passkeys</Link> ·{" "}
         {showApps ? <><Link to="/manage/apps">Applications</Link> · </> : null}
+        {mayCreateRaces ? <><Link to="/race/new">Create a race</Link> · </> : null}
         <Link to="/login/logout">Sign out</Link>
       </p>
       <h2>Your roles</h2>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
+import { RaceSetupErrorBoundary } from "../components/race-setup-form";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Race Admin · ${data.race.name}` : "Race Admin" }];
 
@@ -45,4 +46,8 @@ export default function RaceAdminLayout() {
       <Outlet />
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <RaceSetupErrorBoundary page />;
 }

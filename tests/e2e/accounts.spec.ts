@@ -149,8 +149,8 @@ test("a club admin switches role and signs out", async ({ page }) => {
   const raceAdmin = page.getByRole("listitem").filter({ hasText: "Race Administrator" });
   await raceAdmin.getByRole("link", { name: "Switch to this role" }).click();
   await page.waitForURL(url(MAIN, `/race/${race.id}/admin`));
-  await expect(page.getByRole("heading", { name: "Race Admin" })).toBeVisible();
-  await expect(page.getByText("Who may see this page: Race Administrator.")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: race.name })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Race administration" })).toBeVisible();
 
   // Now narrowed to the race role, the club's pages are closed.
   const clubPage = await page.goto(url(MAIN, `/club/${coach.role.clubId}/overview`));

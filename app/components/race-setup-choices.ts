@@ -1,0 +1,46 @@
+/** Choices the race setup forms offer, shared by the pages and the server module that parses them. */
+
+export const TIMING_MODE_CHOICES = [
+  { value: "p2p", label: "Point to point" },
+  { value: "lap", label: "Standard lap" },
+  { value: "timelimit", label: "Time limit" },
+  { value: "triathlon", label: "Triathlon (coming soon)", disabled: true },
+  { value: "enduro", label: "Enduro (coming soon)", disabled: true },
+] as const;
+
+export const POINT_MODE_CHOICES = [
+  { value: "start", label: "Start" },
+  { value: "chipstart", label: "Chip start" },
+  { value: "lap", label: "Lap (finish line)" },
+  { value: "split", label: "Split" },
+] as const;
+
+export const DEVICE_MODE_CHOICES = [
+  { value: "timing", label: "Timing" },
+  { value: "backup", label: "Backup" },
+  { value: "precall", label: "Precall (announcer)" },
+  { value: "oncourse", label: "On course" },
+] as const;
+
+export const FORMAT_KINDS = ["public", "unlisted", "announcer", "live"] as const;
+export type FormatKind = (typeof FORMAT_KINDS)[number];
+
+export const GROUP_TYPES = ["all", "course", "startgroup", "field"] as const;
+
+export const GROUP_TYPE_LABELS: Record<(typeof GROUP_TYPES)[number], string> = {
+  all: "All Racers in One List",
+  course: "Group Racers by Course",
+  startgroup: "Group by Start Order",
+  field: "Create New Result Groups",
+};
+
+export const CRITERION_OPS = [
+  { value: "eq", label: "is" },
+  { value: "ne", label: "is not" },
+  { value: "lt", label: "is less than" },
+  { value: "le", label: "is at most" },
+  { value: "gt", label: "is greater than" },
+  { value: "ge", label: "is at least" },
+  { value: "blank", label: "is blank" },
+  { value: "notblank", label: "is not blank" },
+] as const;

@@ -1,0 +1,250 @@
+/**
+ * The parts every race setup page is built from: labelled fields that show the spec's error next to the
+ * control, a confirmation step, row links, notices and the error page. Everything works before hydration.
+ */
+import { Form, isRouteErrorResponse, Link, useActionData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { FormMessage } from "./auth-card";
+import { Field } from "./app-form";
+
+export type FieldErrors = Record<string, string>;
+
+/** What a setup action answers when it does not redirect: errors by field and the typed values, for the form that was sent. */
+export interface SetupReply {
+  intent: string;
+  /** The document (or list entry) the form was about; null for a new one. */
+  target: string | null;
+  errors: FieldErrors;
+  values: Record<string, string>;
+}
+
+export interface Choice {
+  value: string;
+  label: string;
+  disabled?: boolean;
+}
+
+const invalid = (error: string | undefined) => (error ? true : undefined);
+
+/** A text-like input with its label, hint and error. Numbers are typed as text so the server can say what is wrong. */
+export function TextField(props: {
+  id?: string;
+  name: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  defaultValue?: string | number | null;
+  type?: "text" | "datetime-local" | "url";
+  inputMode?: "text" | "numeric" | "decimal";
+  placeholder?: string;
+  required?: boolean;
+  maxLength?: number;
+}) {
+  const id = props.id ?? props.name;
+  return (
+    <Field id={id} label={props.label} hint={props.hint} error={props.error}>
+      {(describedBy) => (
+        <input
+          id={id}
+          name={props.name}
+          type={props.type ?? "text"}
+          inputMode={props.inputMode}
+          placeholder={props.placeholder}
+          defaultValue={props.defaultValue ?? ""}
+          required={props.required}
+          maxLength={props.maxLength}
+          aria-invalid={invalid(props.error)}
+          aria-describedby={describedBy}
+        />
+      )}
+    </Field>
+  );
+}
+
+export function TextAreaField(props: { id?: string; name: string; label: string; hint?: string; error?: string; defaultValue?: string; rows?: number; maxLength?: number }) {
+  const id = props.id ?? props.name;
+  return (
+    <Field id={id} label={props.label} hint={props.hint} error={props.error}>
+      {(describedBy) => (
+        <textarea id={id} name={props.name} rows={props.rows ?? 3} defaultValue={props.defaultValue} maxLength={props.maxLength} aria-invalid={invalid(props.error)} aria-describedby={describedBy} />
+      )}
+    </Field>
+  );
+}
+
+export function SelectField(props: { id?: string; name: string; label: string; hint?: string; error?: string; choices: readonly Choice[]; defaultValue?: string | null }) {
+  const id = props.id ?? props.name;
+  return (
+    <Field id={id} label={props.label} hint={props.hint} error={props.error}>
+      {(describedBy) => (
+        <select id={id} name={props.name} defaultValue={props.defaultValue ?? ""} aria-invalid={invalid(props.error)} aria-describedby={describedBy}>
+          {props.choices.map((c) => (
+            <option key={c.value} value={c.value} disabled={c.disabled}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A checkbox; an unchecked box sends nothing, which the server reads as false. */
+export function CheckboxField(props: { id?: string; name: string; label: string; hint?: string; defaultChecked?: boolean }) {
+  const id = props.id ?? props.name;
+  return (
+    <div className="field check-field">
+      <label htmlFor={id}>
+        <input id={id} name={props.name} type="checkbox" value="on" defaultChecked={props.defaultChecked} aria-describedby={props.hint ? `${id}-hint` : undefined} /> {props.label}
+      </label>
+      {props.hint ? (
+        <span id={`${id}-hint`} className="hint">
+          {props.hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** A group of radio buttons under a legend, with the group's error. */
+export function RadioField(props: { id?: string; name: string; legend: string; hint?: string; error?: string; choices: readonly (Choice & { hint?: string })[]; defaultValue?: string | null }) {
+  const id = props.id ?? props.name;
+  const describedBy = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <fieldset className="choice-group" aria-describedby={describedBy}>
+      <legend>{props.legend}</legend>
+      {props.hint ? (
+        <span id={`${id}-hint`} className="hint">
+          {props.hint}
+        </span>
+      ) : null}
+      {props.choices.map((c) => (
+        <label key={c.value} className="choice">
+          <input type="radio" name={props.name} value={c.value} defaultChecked={(props.defaultValue ?? "") === c.value} disabled={c.disabled} /> {c.label}
+          {c.hint ? <span className="hint"> · {c.hint}</span> : null}
+        </label>
+      ))}
+      {props.error ? (
+        <span id={`${id}-error`} className="form-error">
+          {props.error}
+        </span>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/**
+ * A setup form: a POST with its intent (and the document it is about), a summary when fields are wrong,
+ * and a submit button that says when it is busy. Remounts on every navigation so it shows fresh values.
+ */
+export function SetupForm(props: { intent: string; target?: string | null; action?: string; label: string; busyLabel: string; errors?: FieldErrors; className?: string; children?: ReactNode; danger?: boolean; inline?: boolean }) {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === props.intent && (navigation.formData?.get("target") ?? null) === (props.target ?? null);
+  const errors = props.errors ?? {};
+  const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
+  return (
+    <Form method="post" action={props.action} className={props.className ?? (props.inline ? "inline-form" : "setup-form")} key={location.key}>
+      <input type="hidden" name="intent" value={props.intent} />
+      {props.target ? <input type="hidden" name="target" value={props.target} /> : null}
+      {errors.form ? <FormMessage error={errors.form} /> : null}
+      {fieldErrors > 0 ? <FormMessage error="Please correct the fields marked below." /> : null}
+      {props.children}
+      <button type="submit" className={props.inline ? "small" : props.danger ? "danger" : undefined} disabled={busy}>
+        {busy ? props.busyLabel : props.label}
+      </button>
+    </Form>
+  );
+}
+
+/** The action's reply when it belongs to this form (same intent and document), else nothing. */
+export function useReplyFor(intent: string, target: string | null = null): { errors: FieldErrors; values: Record<string, string> | null } {
+  const reply = useActionData<SetupReply>();
+  if (!reply || reply.intent !== intent || (reply.target ?? null) !== target) return { errors: {}, values: null };
+  return { errors: reply.errors, values: reply.values };
+}
+
+/** A confirmation step inside a setup page: what will happen, the button that does it, and a way back. */
+export function ConfirmPanel(props: { title: string; explanation: ReactNode; intent: string; target?: string | null; action?: string; label: string; busyLabel: string; cancelTo: string; danger?: boolean }) {
+  const { errors } = useReplyFor(props.intent, props.target ?? null);
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === props.intent;
+  return (
+    <section className="confirm-panel" aria-labelledby="confirm-heading">
+      <h2 id="confirm-heading">{props.title}</h2>
+      <p>{props.explanation}</p>
+      <FormMessage error={errors.form} />
+      <Form method="post" action={props.action} className="actions">
+        <input type="hidden" name="intent" value={props.intent} />
+        {props.target ? <input type="hidden" name="target" value={props.target} /> : null}
+        <button type="submit" className={props.danger === false ? undefined : "danger"} disabled={busy}>
+          {busy ? props.busyLabel : props.label}
+        </button>
+        <Link to={props.cancelTo} className="button secondary">
+          Cancel
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
+/** A one-button form inside a table row (move up, remove…): keyboard-usable, and it works without JavaScript. */
+export function RowButton(props: { intent: string; target: string; extra?: Record<string, string>; label: string; accessibleLabel?: string; disabled?: boolean; action?: string }) {
+  return (
+    <Form method="post" action={props.action} className="row-button">
+      <input type="hidden" name="intent" value={props.intent} />
+      <input type="hidden" name="target" value={props.target} />
+      {Object.entries(props.extra ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className="small secondary" disabled={props.disabled} aria-label={props.accessibleLabel}>
+        {props.label}
+      </button>
+    </Form>
+  );
+}
+
+/** Edit and delete links of a listed document. */
+export function RowLinks({ base, id, name, mayEdit }: { base: string; id: string; name: string; mayEdit: boolean }) {
+  if (!mayEdit) return null;
+  return (
+    <span className="row-links">
+      <Link to={`${base}?edit=${id}`} aria-label={`Edit ${name}`}>
+        Edit
+      </Link>
+      <Link to={`${base}?delete=${id}`} aria-label={`Delete ${name}`} className="danger-link">
+        Delete…
+      </Link>
+    </span>
+  );
+}
+
+/** The outcome of the last change, carried in the address (`?saved=`), shown once. */
+export function SavedNotice({ message }: { message: string | null }) {
+  return message ? <FormMessage notice={message} /> : null;
+}
+
+const FORBIDDEN_TEXT =
+  "Changing a race's setup needs the Race Administrator or Technical Delegate role for this race, or All Races or Organization Admin for its club. Deleting a race needs Race Administrator, All Races or Organization Admin.";
+
+/**
+ * The error page of the race setup pages: 403 says which roles may do this, 404 that there is nothing
+ * here. Inside the race admin layout it is a section; as a page of its own (`page`) it is the main content.
+ */
+export function RaceSetupErrorBoundary({ page = false, forbidden = FORBIDDEN_TEXT }: { page?: boolean; forbidden?: string }) {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = status === 403 ? "You may not do this" : status === 404 ? "Not found" : "Something went wrong";
+  const text = status === 403 ? forbidden : status === 404 ? "There is no race or setup item at this address that you may see." : "The page could not be shown. Please try again in a moment.";
+  const Heading = page ? "h1" : "h2";
+  const body = (
+    <>
+      <Heading id="setup-error-heading">{title}</Heading>
+      <p>{text}</p>
+      <p>
+        <Link to="/manage">← Manage</Link>
+      </p>
+    </>
+  );
+  return page ? <main className="page">{body}</main> : <section aria-labelledby="setup-error-heading">{body}</section>;
+}

@@ -1,0 +1,607 @@
+/**
+ * Form parsing and shared server code of the race setup pages (setup, courses, timing points, devices,
+ * start groups, racer fields, result formats). Every form is parsed with a zod schema here; checks with
+ * wording in the spec (timing.md section 5) come from core/timing, so the pages say exactly what it says.
+ */
+import { data, redirect } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { formatTimeOfDay } from "../core/time/format";
+import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
+import { zeroTimeOf } from "../core/time/zero-time";
+import { DEVICE_TYPE_KEYS } from "../core/timing/devices";
+import { TimingError } from "../core/timing/errors";
+import { MICROS_PER_SECOND } from "../core/timing/model";
+import { sportTechniques } from "../core/timing/sports";
+import { checkGroupTime, groupStartTime } from "../core/timing/start-times";
+import { CUSTOM_FIELD_TYPES, customFieldKey, FIELD_REQUIRED, validateCustomFieldValue, type CustomFieldType } from "../core/timing/racer-fields";
+import { MUST_BE_A_NUMBER, MUST_BE_WHOLE, RACE_DEFAULTS, readFormNumber, validateLapCount, validatePrecision } from "../core/timing/validation";
+import type { RaceDocumentKind, StoredDocument } from "../schema/race/documents";
+import { epochOfLocalInput, isTimeZone } from "../workers/services/race-setup";
+import type { RaceAccess } from "./race-admin.server";
+import type { FieldErrors, SetupReply } from "./components/race-setup-form";
+import { FORMAT_KINDS, GROUP_TYPES, type FormatKind } from "./components/race-setup-choices";
+
+export type Room = RaceAccess["room"];
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading forms and answering them
+
+export interface PostedForm {
+  intent: string;
+  target: string | null;
+  values: Record<string, string>;
+}
+
+/** The posted fields as text (the first of a repeated name), with the intent and the document it is about. */
+export async function readPostedForm(request: Request): Promise<PostedForm> {
+  const form = await request.formData();
+  const values: Record<string, string> = {};
+  for (const [key, value] of form) if (typeof value === "string" && !(key in values)) values[key] = value;
+  return { intent: values.intent ?? "", target: values.target || null, values };
+}
+
+/** The first message for each field (the path's first part), as the pages show them. */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? String(issue.path[0]) : "form";
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+/** A refused form: its errors and what was typed, so the page shows the form again as it was sent. */
+export function refuse(posted: PostedForm, errors: FieldErrors, status: 400 | 403 | 404 | 409 = 400) {
+  const { intent: _intent, target: _target, ...values } = posted.values;
+  return data<SetupReply>({ intent: posted.intent, target: posted.target, errors, values }, { status });
+}
+
+/** Parses a form with a schema; a refusal (400 with the field errors) when it does not fit. */
+export function parseForm<S extends z.ZodType>(schema: S, posted: PostedForm): { ok: true; value: z.output<S> } | { ok: false; reply: ReturnType<typeof refuse> } {
+  const parsed = schema.safeParse(posted.values);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reply: refuse(posted, fieldErrorsOf(parsed.error)) };
+}
+
+/**
+ * A save result from the RaceRoom: the page again (PRG) on success, or the room's errors. An error about
+ * a field the form has is shown next to it; one about anything else (a list entry) above the form.
+ */
+export function afterSave(posted: PostedForm, result: { ok: true } | { ok: false; errors: FieldErrors }, to: string) {
+  if (result.ok) return redirect(to);
+  const errors: FieldErrors = {};
+  for (const [key, message] of Object.entries(result.errors)) {
+    if (key in posted.values && key !== "intent" && key !== "target") errors[key] ??= message;
+    else errors.form ??= message;
+  }
+  return refuse(posted, errors);
+}
+
+/** A race's documents of one kind, typed (the RPC stub's generic return loses the kind). */
+export async function documentsOf<K extends RaceDocumentKind>(room: Room, kind: K): Promise<StoredDocument<K>[]> {
+  return (await room.documents(kind)) as unknown as StoredDocument<K>[];
+}
+
+/** The document a form is about, or a 404 when it is gone (deleted in another tab). */
+export function requireDocument<T extends { id: string }>(documents: readonly T[], id: string | null): T {
+  const found = id ? documents.find((d) => d.id === id) : undefined;
+  if (!found) throw new Response("Not found", { status: 404 });
+  return found;
+}
+
+export const unknownIntent = (posted: PostedForm) => refuse(posted, { form: "Unknown action" });
+
+/** What the page address asks for: the document being edited or deleted, and a one-time notice. */
+export function pageQuery(request: Request) {
+  const params = new URL(request.url).searchParams;
+  return { edit: params.get("edit"), remove: params.get("delete"), credential: params.get("credential"), saved: noticeOf(params.get("saved")), confirm: params.get("confirm") };
+}
+
+const NOTICES: Record<string, string> = {
+  created: "Created.",
+  saved: "Your changes are saved.",
+  deleted: "Deleted.",
+  added: "Added.",
+  removed: "Removed.",
+  moved: "Moved.",
+};
+
+function noticeOf(key: string | null): string | null {
+  return key ? (NOTICES[key] ?? null) : null;
+}
+
+/** A page's address with a notice (and, optionally, the document still open for editing). */
+export function pageUrl(base: string, saved: keyof typeof NOTICES, edit?: string | null): string {
+  const params = new URLSearchParams();
+  if (edit) params.set("edit", edit);
+  params.set("saved", saved);
+  return `${base}?${params}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Field rules. Numbers arrive as text so a wrong one can be named ("Must be a Number", not a browser hint).
+
+const MUST_BE_ZERO_OR_MORE = "Must be 0 or more";
+export const ENTER_A_NAME = "Enter a name";
+export const ENTER_DATE_TIME = "Enter a date and time";
+export const END_AFTER_START = "The end must be after the start";
+export const CHOOSE_TIME_ZONE = "Choose a time zone";
+
+/** A rule from core (value or Invalid) as a zod field; `blank` is what an empty field means (else the rule decides). */
+function rule<T>(check: (text: string) => T | Invalid) {
+  return z
+    .string()
+    .default("")
+    .transform((raw, ctx): T => {
+      const value = check(raw.trim());
+      if (isInvalid(value)) {
+        ctx.addIssue({ code: "custom", message: value.error });
+        return z.NEVER;
+      }
+      return value;
+    });
+}
+
+function blankOr<T, B>(check: (text: string) => T | Invalid, blank: B) {
+  return rule<T | B>((text) => (text === "" ? blank : check(text)));
+}
+
+const text = (max = 200) => z.string().default("").transform((v) => v.trim().slice(0, max));
+const nullableText = (max = 200) => text(max).transform((v) => (v === "" ? null : v));
+const requiredName = z
+  .string()
+  .default("")
+  .transform((v) => v.trim())
+  .pipe(z.string().min(1, ENTER_A_NAME).max(200, "At most 200 characters"));
+/** An unchecked box sends nothing. */
+const checkbox = z
+  .string()
+  .optional()
+  .transform((v) => v === "on" || v === "true");
+const choice = <const T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { error: message });
+
+/** Seconds with up to 6 decimals ("30", "0.25", "-1.5" or "+1.5" where signed) as microseconds. */
+export function parseSeconds(textValue: string, signed = false): number | Invalid {
+  if (textValue.trim() === "") return { error: FIELD_REQUIRED };
+  const value = validateCustomFieldValue({ type: "seconds" }, textValue.trim().replace(/^\+/, signed ? "" : "+"));
+  if (isInvalid(value)) return value;
+  if (typeof value !== "number") return { error: FIELD_REQUIRED };
+  return !signed && value < 0 ? { error: MUST_BE_ZERO_OR_MORE } : value;
+}
+
+function seconds(blank: number | null, signed = false) {
+  return blankOr((t) => parseSeconds(t, signed), blank);
+}
+
+function wholeFromZero(t: string): number | Invalid {
+  const value = readFormNumber(t);
+  if (value === null) return { error: MUST_BE_A_NUMBER };
+  if (!Number.isInteger(value)) return { error: MUST_BE_WHOLE };
+  return value < 0 ? { error: MUST_BE_ZERO_OR_MORE } : value;
+}
+
+function decimalFromZero(t: string): number | Invalid {
+  const value = readFormNumber(t);
+  if (value === null) return { error: MUST_BE_A_NUMBER };
+  return value < 0 ? { error: MUST_BE_ZERO_OR_MORE } : value;
+}
+
+/** A time of day "HH:MM:SS" (or "HH:MM", as time inputs send whole minutes) as microseconds since midnight. */
+function timeOfDay(t: string): number | Invalid {
+  return parseTimeOfDay(/^\d{1,2}:\d{2}$/.test(t) ? `${t}:00` : t);
+}
+
+/** A whole number from 1 (lap counts, start sizes): "Must be a Number", "Must be at least 1". */
+const atLeastOne = rule(validateLapCount);
+const precision = rule(validatePrecision);
+
+// ---------------------------------------------------------------------------------------------------------
+// The race's clock: times of day on race day, seconds, and their text in forms
+
+export interface RaceClock {
+  /** Midnight of the race day in the race's zone, absolute microseconds. */
+  zeroTime: number;
+  startTime: number;
+  endTime: number | null;
+}
+
+export function raceClockOf(race: { startTime: number; endTime: number | null; timezone: string }): RaceClock {
+  return { zeroTime: zeroTimeOf(race.startTime * 1000, race.timezone), startTime: race.startTime * 1000, endTime: race.endTime === null ? null : race.endTime * 1000 };
+}
+
+/** "09:30:00" or "09:30:00.25" for an absolute time on the race's clock; "" for none. */
+export function timeOfDayText(absolute: number | null | undefined, clock: RaceClock): string {
+  if (absolute === null || absolute === undefined) return "";
+  const [whole, fraction = ""] = formatTimeOfDay(absolute - clock.zeroTime, 6).split(".");
+  const trimmed = fraction.replace(/0+$/, "");
+  return trimmed ? `${whole}.${trimmed}` : whole!;
+}
+
+export function absoluteOfTimeOfDay(tod: number | null, clock: RaceClock): number | null {
+  return tod === null ? null : clock.zeroTime + tod;
+}
+
+/** Microseconds as seconds text: "30", "0.25", "-1.5" ("+0.25" when `signed`). */
+export function secondsText(micros: number | null | undefined, signed = false): string {
+  if (micros === null || micros === undefined) return "";
+  const sign = micros < 0 ? "-" : signed && micros > 0 ? "+" : "";
+  const abs = Math.abs(micros);
+  const fraction = String(abs % MICROS_PER_SECOND).padStart(6, "0").replace(/0+$/, "");
+  return `${sign}${Math.floor(abs / MICROS_PER_SECOND)}${fraction ? `.${fraction}` : ""}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Setup (the race and its timing settings)
+
+export const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
+
+const startSchema = z.string().default("").transform((v) => v.trim()).pipe(z.string().regex(LOCAL_DATE_TIME, ENTER_DATE_TIME));
+const endSchema = z.string().default("").transform((v) => v.trim()).pipe(z.string().refine((v) => v === "" || LOCAL_DATE_TIME.test(v), ENTER_DATE_TIME));
+const timezoneSchema = z.string().default("").refine(isTimeZone, CHOOSE_TIME_ZONE);
+
+/**
+ * A form with a start (and end) typed on the race's wall clock: the schema's fields, and the instants as
+ * epoch milliseconds. The instants are checked even when other fields are wrong, so every error shows at once.
+ */
+export function parseTimedForm<S extends z.ZodType<{ start: string; end?: string; timezone: string }>>(schema: S, posted: PostedForm) {
+  const parsed = schema.safeParse(posted.values);
+  const errors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+  const { start = "", end = "", timezone = "" } = posted.values;
+  const zone = isTimeZone(timezone) ? timezone : null;
+  const startTime = zone && LOCAL_DATE_TIME.test(start.trim()) ? epochOfLocalInput(start, zone) : null;
+  const endTime = zone && LOCAL_DATE_TIME.test(end.trim()) ? epochOfLocalInput(end, zone) : null;
+  if (zone && startTime === null) errors.start ??= ENTER_DATE_TIME;
+  if (zone && end.trim() !== "" && endTime === null) errors.end ??= ENTER_DATE_TIME;
+  if (startTime !== null && endTime !== null && endTime <= startTime) errors.end ??= END_AFTER_START;
+  if (!parsed.success || Object.keys(errors).length > 0 || startTime === null) return { ok: false as const, reply: refuse(posted, errors) };
+  return { ok: true as const, value: { ...(parsed.data as z.output<S>), startTime, endTime } };
+}
+
+export const setupFormSchema = z
+  .object({
+    name: requiredName,
+    sport: nullableText(),
+    technique: nullableText(40),
+    start: startSchema,
+    end: endSchema,
+    timezone: timezoneSchema,
+    location: nullableText(),
+    visibility: choice(["public", "unlisted", "private"], "Choose who may see the race"),
+    timing_mode: choice(["p2p", "lap", "timelimit"], "Choose a timing mode"),
+    start_mode: choice(["mass", "individual"], "Choose a start mode"),
+    start_option: z
+      .enum(["", "gun", "chipstart"], { error: "Choose a start option" })
+      .default("")
+      .transform((v) => (v === "" ? null : v)),
+    lap_count: atLeastOne,
+    max_lap_count: blankOr(validateLapCount, null),
+    precision,
+    calc_precision: precision,
+    display_precision: precision,
+    same_time_threshold: seconds(0),
+    same_time_display: text(20).transform((v) => v || RACE_DEFAULTS.sameTimeDisplay),
+    dnf_option: choice(["hide", "time"], "Choose hide or time"),
+    dsq_option: choice(["hide", "time"], "Choose hide or time"),
+    start_interval: rule((t) => parseSeconds(t)),
+    is_start_size_enabled: checkbox,
+    start_size: atLeastOne,
+    start_gap: seconds(0),
+    first_bib: blankOr(wholeFromZero, null),
+    is_last_name_first: checkbox,
+    start_list_visibility: choice(["hidden", "public"], "Choose hidden or public"),
+  });
+
+type ParsedSetup = z.output<typeof setupFormSchema> & { startTime: number; endTime: number | null };
+
+/** The Race fields of a parsed setup form (written through the RaceRoom's changeRace). */
+export function raceChangesOf(v: ParsedSetup) {
+  return { name: v.name, sport: v.sport, start_time: v.startTime, end_time: v.endTime, timezone: v.timezone, location: v.location, visibility: v.visibility };
+}
+
+/** The timing settings of a parsed setup form (written through updateSettings). */
+export function settingsChangesOf(v: ParsedSetup) {
+  return {
+    // A technique belongs to its sport (Cross Country Skiing: Free, Classic); another sport clears it.
+    technique: v.sport && v.technique && sportTechniques(v.sport).includes(v.technique) ? v.technique : null,
+    timing_mode: v.timing_mode,
+    start_mode: v.start_mode,
+    start_option: v.start_option,
+    lap_count: v.lap_count,
+    max_lap_count: v.max_lap_count,
+    precision: v.precision,
+    calc_precision: v.calc_precision,
+    display_precision: v.display_precision,
+    same_time_threshold: v.same_time_threshold,
+    same_time_display: v.same_time_display,
+    dnf_option: v.dnf_option,
+    dsq_option: v.dsq_option,
+    start_interval: v.start_interval,
+    is_start_size_enabled: v.is_start_size_enabled,
+    start_size: v.start_size,
+    start_gap: v.start_gap,
+    first_bib: v.first_bib,
+    is_last_name_first: v.is_last_name_first,
+    start_list_visibility: v.start_list_visibility,
+  };
+}
+
+/** The form of /race/new. */
+export const newRaceFormSchema = z.object({ club: z.string().default("").pipe(z.string().min(1, "Choose a club")), name: requiredName, sport: nullableText(), start: startSchema, timezone: timezoneSchema });
+
+// ---------------------------------------------------------------------------------------------------------
+// Courses
+
+export const courseFormSchema = z.object({
+  name: requiredName,
+  description: text(2000),
+  lap_count: blankOr(validateLapCount, null),
+  max_lap_count: blankOr(validateLapCount, null),
+  end_time: blankOr(timeOfDay, null),
+  course_distance_km: blankOr(decimalFromZero, null),
+  lap_distance_km: blankOr(decimalFromZero, null),
+});
+
+export function courseChangesOf(v: z.output<typeof courseFormSchema>, clock: RaceClock) {
+  return { ...v, end_time: absoluteOfTimeOfDay(v.end_time, clock) };
+}
+
+
+/** Reads of one point closer together than this are one pass, unless the course says otherwise (10 s). */
+export const DEFAULT_MIN_SPLIT = 10 * MICROS_PER_SECOND;
+
+export const coursePointFormSchema = z.object({
+  point: z.string().default("").pipe(z.string().min(1, "Choose a timing point")),
+  mode: choice(["start", "chipstart", "lap", "split"], "Choose how the point is used"),
+  name: text(),
+  min_split: seconds(DEFAULT_MIN_SPLIT),
+});
+
+/** Which entry of a list a row button is about, and where it goes. */
+export const moveFormSchema = z.object({ index: z.coerce.number().int().min(0), direction: z.enum(["up", "down"]).optional() });
+
+/** A list with one entry moved one place up or down (unchanged at the ends). */
+export function moved<T>(list: readonly T[], index: number, direction: "up" | "down"): T[] {
+  const other = direction === "up" ? index - 1 : index + 1;
+  if (index < 0 || index >= list.length || other < 0 || other >= list.length) return [...list];
+  const next = [...list];
+  [next[index], next[other]] = [next[other]!, next[index]!];
+  return next;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Timing points and devices
+
+export const timingPointFormSchema = z.object({ name: requiredName });
+
+
+export const pointDeviceFormSchema = z.object({
+  device: z.string().default("").pipe(z.string().min(1, "Choose a device")),
+  mode: choice(["timing", "backup", "precall", "oncourse"], "Choose a mode"),
+  channel: blankOr(wholeFromZero, null),
+});
+
+export const newDeviceFormSchema = z.object({
+  type: choice(DEVICE_TYPE_KEYS, "Choose a device type"),
+  name: text(),
+  humanname: text(),
+  device_number: blankOr(wholeFromZero, null),
+});
+
+export const deviceFormSchema = z.object({
+  name: text(),
+  humanname: text(),
+  device_number: blankOr(wholeFromZero, null),
+  accuracy: rule(decimalFromZero),
+  precision,
+  offset: seconds(0, true),
+  has_bibs: checkbox,
+  show_on_grid: checkbox,
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Start groups
+
+export const startGroupFormSchema = z.object({
+  name: text(),
+  start_mode: z
+    .enum(["", "mass", "individual"], { error: "Choose a start mode" })
+    .default("")
+    .transform((v) => (v === "" ? null : v)),
+  scheduled_start_time: blankOr(timeOfDay, null),
+  assigned_start_time: blankOr(timeOfDay, null),
+  recorded_start_time: blankOr(timeOfDay, null),
+  start_interval: seconds(null),
+  start_size: blankOr(validateLapCount, null),
+  start_gap: seconds(null),
+});
+
+/** A parsed start group form as StartGroup fields: times of day become absolute times on race day. */
+export function startGroupChangesOf(v: z.output<typeof startGroupFormSchema>, clock: RaceClock) {
+  return {
+    ...v,
+    scheduled_start_time: absoluteOfTimeOfDay(v.scheduled_start_time, clock),
+    assigned_start_time: absoluteOfTimeOfDay(v.assigned_start_time, clock),
+    recorded_start_time: absoluteOfTimeOfDay(v.recorded_start_time, clock),
+  };
+}
+
+/**
+ * "Invalid group time" (timing.md section 8) when the group's start (recorded, else assigned, else
+ * scheduled, else the race's) is after the race's end, on the field the start came from; else null.
+ */
+export function startGroupTimeProblem(group: ReturnType<typeof startGroupChangesOf>, clock: RaceClock): FieldErrors | null {
+  const start = groupStartTime({ recordedStartTime: group.recorded_start_time, assignedStartTime: group.assigned_start_time, scheduledStartTime: group.scheduled_start_time }, clock.startTime);
+  try {
+    checkGroupTime(start, clock.endTime);
+    return null;
+  } catch (error) {
+    if (!(error instanceof TimingError)) throw error;
+    const field = group.recorded_start_time !== null ? "recorded_start_time" : group.assigned_start_time !== null ? "assigned_start_time" : "scheduled_start_time";
+    return { [field]: error.message };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Racer fields (settings.fields_list)
+
+export interface RacerField {
+  key: string;
+  display: string;
+  type: CustomFieldType;
+  options: string[];
+  is_public: boolean;
+  is_mandatory: boolean;
+  precision: number | null;
+}
+
+const storedFieldSchema = z.object({
+  key: z.string().min(1),
+  display: z.string(),
+  type: z.enum(CUSTOM_FIELD_TYPES),
+  options: z.array(z.string()).default([]),
+  is_public: z.boolean().default(false),
+  is_mandatory: z.boolean().default(false),
+  precision: z.number().int().min(0).max(6).nullable().default(null),
+});
+
+/** The race's custom racer fields, skipping entries this page cannot read (kept as they are when saving). */
+export function racerFieldsOf(fieldsList: readonly unknown[]): RacerField[] {
+  return fieldsList.flatMap((entry) => {
+    const parsed = storedFieldSchema.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** Options typed one per line (or separated by commas), trimmed, without blanks or repeats. */
+const optionsText = z
+  .string()
+  .default("")
+  .transform((v) => [...new Set(v.split(/[\n,]/).map((o) => o.trim()).filter(Boolean))].slice(0, 200));
+
+const fieldFlags = { options: optionsText, is_public: checkbox, is_mandatory: checkbox, precision: blankOr(validatePrecision, null) };
+const needsOptions = (v: { type?: string; options: string[] }, ctx: z.RefinementCtx) => {
+  if (v.type === "option" && v.options.length === 0) ctx.addIssue({ code: "custom", path: ["options"], message: "Enter at least one option" });
+};
+
+export const newRacerFieldFormSchema = z
+  .object({ display: requiredName, type: choice(CUSTOM_FIELD_TYPES, "Choose a field type"), ...fieldFlags })
+  .superRefine(needsOptions);
+export const racerFieldFormSchema = z.object({ display: requiredName, ...fieldFlags });
+
+/** A new field's entry with its generated key (timing.md section 5), or the reason no key can be made. */
+export function newRacerField(v: z.output<typeof newRacerFieldFormSchema>, existing: readonly RacerField[]): RacerField | Invalid {
+  const key = customFieldKey(v.display, v.type, existing.map((f) => f.key));
+  if (isInvalid(key)) return key;
+  return { key, display: v.display, type: v.type, options: v.type === "option" ? v.options : [], is_public: v.is_public, is_mandatory: v.is_mandatory, precision: v.precision };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Result formats and groups
+
+
+/** The one kind a format is (timing.md section 6: system formats are announcer and live; public ones public or unlisted). */
+export function formatKindOf(f: { is_public: boolean; is_unlisted: boolean; is_announcer: boolean; is_live: boolean }): FormatKind | null {
+  if (f.is_public) return "public";
+  if (f.is_unlisted) return "unlisted";
+  if (f.is_announcer) return "announcer";
+  return f.is_live ? "live" : null;
+}
+
+function flagsOfKind(kind: FormatKind) {
+  return { is_public: kind === "public", is_unlisted: kind === "unlisted", is_announcer: kind === "announcer", is_live: kind === "live" };
+}
+
+
+/**
+ * The result group types the setup offers now (timing.md section 2): one list for a single course, by
+ * course for several, by start order unless there is exactly one start group (or with heats), and from a
+ * racer field unless the race has heats.
+ */
+export function offeredGroupTypes(race: { courses: number; startGroups: number; isHeats: boolean }): Record<(typeof GROUP_TYPES)[number], boolean> {
+  return {
+    all: race.courses <= 1 && !race.isHeats,
+    course: race.courses > 1 && !race.isHeats,
+    startgroup: race.startGroups !== 1 || race.isHeats,
+    field: !race.isHeats,
+  };
+}
+
+/** Racer fields a format can group by or a group can select on: the standard ones, then the race's own. */
+export function groupableFields(custom: readonly RacerField[]): { value: string; label: string }[] {
+  return [
+    { value: "sex", label: "Sex" },
+    { value: "category", label: "Category" },
+    { value: "club", label: "Club" },
+    ...custom.map((f) => ({ value: f.key, label: `${f.display} (${f.key})` })),
+  ];
+}
+
+/** Fields a result group can select racers on: the groupable ones, and a few more standard ones. */
+export function criterionFields(custom: readonly RacerField[]): { value: string; label: string }[] {
+  const [sex, category, club, ...own] = groupableFields(custom);
+  return [sex!, category!, club!, { value: "team", label: "Team" }, { value: "city", label: "City" }, { value: "province", label: "Province" }, { value: "birth_year", label: "Birth year" }, ...own];
+}
+
+export const formatFormSchema = z
+  .object({
+    name: requiredName,
+    kind: choice(FORMAT_KINDS, "Choose who sees the format"),
+    display_precision: precision,
+    display_diffs: checkbox,
+    same_time_threshold: seconds(null),
+    group_type: choice(GROUP_TYPES, "Choose how groups are made"),
+    group_field: nullableText(64),
+  })
+  .superRefine((v, ctx) => {
+    if (v.group_type === "field" && !v.group_field) ctx.addIssue({ code: "custom", path: ["group_field"], message: "Choose a racer field" });
+  })
+  .transform(({ kind, ...v }) => ({ ...v, ...flagsOfKind(kind), group_field: v.group_type === "field" ? v.group_field : null }));
+
+
+export const resultGroupFormSchema = z
+  .object({
+    name: requiredName,
+    course: nullableText(64),
+    startgroup: nullableText(64),
+    criterion_field: nullableText(64),
+    criterion_op: z.enum(["eq", "ne", "lt", "le", "gt", "ge", "blank", "notblank"]).default("eq"),
+    criterion_value: text(),
+  })
+  .superRefine((v, ctx) => {
+    const needsValue = v.criterion_op !== "blank" && v.criterion_op !== "notblank";
+    if (v.criterion_field && needsValue && v.criterion_value === "") ctx.addIssue({ code: "custom", path: ["criterion_value"], message: "Enter the value to compare with" });
+  })
+  .transform((v) => ({
+    name: v.name,
+    course: v.course,
+    startgroup: v.startgroup,
+    criteria_list: v.criterion_field
+      ? [{ field: v.criterion_field, op: v.criterion_op, value: v.criterion_op === "blank" || v.criterion_op === "notblank" ? null : v.criterion_value }]
+      : [],
+  }));
+
+// ---------------------------------------------------------------------------------------------------------
+// Deleting documents
+
+/**
+ * Why a document cannot be deleted now: something still uses it (a course its timing point, a timing point
+ * its device, racers their course or start group, a result group either), or null.
+ */
+export async function deletionProblem(room: Room, kind: RaceDocumentKind, id: string): Promise<string | null> {
+  if (kind === "TimingPoint") {
+    const course = (await documentsOf(room, "Course")).find((c) => c.data.points_list.some((p) => p.point === id));
+    if (course) return `The course “${course.data.name}” uses this timing point. Take it off the course first.`;
+  }
+  if (kind === "TimingDevice") {
+    const point = (await documentsOf(room, "TimingPoint")).find((p) => p.data.devices_list.some((d) => d.id === id));
+    if (point) return `The timing point “${point.data.name}” uses this device. Take it off the timing point first.`;
+  }
+  if (kind === "Course" || kind === "StartGroup") {
+    const field = kind === "Course" ? "course" : "setupgroup_id";
+    const racers = (await room.racers()).filter((r) => r.data[field] === id).length;
+    if (racers > 0) return `${racers} ${racers === 1 ? "racer is" : "racers are"} in this ${kind === "Course" ? "course" : "start group"}. Move them first.`;
+    const groupField = kind === "Course" ? "course" : "startgroup";
+    const group = (await documentsOf(room, "ResultGroup")).find((g) => g.data[groupField] === id);
+    if (group) return `The result group “${group.data.name}” uses this ${kind === "Course" ? "course" : "start group"}. Delete that group first.`;
+  }
+  return null;
+}

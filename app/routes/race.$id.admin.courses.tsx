@@ -1,0 +1,251 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireRaceAccess } from "../race-admin.server";
+import {
+  afterSave,
+  courseChangesOf,
+  courseFormSchema,
+  coursePointFormSchema,
+  deletionProblem,
+  documentsOf,
+  moved,
+  moveFormSchema,
+  pageQuery,
+  pageUrl,
+  parseForm,
+  raceClockOf,
+  readPostedForm,
+  refuse,
+  requireDocument,
+  secondsText,
+  timeOfDayText,
+  unknownIntent,
+} from "../race-setup.server";
+import { POINT_MODE_CHOICES } from "../components/race-setup-choices";
+import { ConfirmPanel, RowButton, RowLinks, SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
+  const [courses, points] = await Promise.all([documentsOf(room, "Course"), documentsOf(room, "TimingPoint")]);
+  const clock = raceClockOf(race);
+  const query = pageQuery(request);
+  const pointName = new Map(points.map((p) => [p.id, p.data.name]));
+  const view = courses.map((c) => ({
+    id: c.id,
+    name: c.data.name,
+    description: c.data.description,
+    lap_count: c.data.lap_count,
+    max_lap_count: c.data.max_lap_count,
+    end_time: timeOfDayText(c.data.end_time, clock),
+    course_distance_km: c.data.course_distance_km,
+    lap_distance_km: c.data.lap_distance_km,
+    points: c.data.points_list.map((p) => ({ id: p.id, name: p.name, mode: p.mode, timingPoint: pointName.get(p.point) ?? "(missing timing point)", min_split: secondsText(p.min_split) })),
+  }));
+  return {
+    raceId: race.id,
+    may,
+    saved: query.saved,
+    courses: view,
+    editing: may.edit ? (view.find((c) => c.id === query.edit) ?? null) : null,
+    removing: may.edit ? (view.find((c) => c.id === query.remove) ?? null) : null,
+    timingPoints: points.map((p) => ({ value: p.id, label: p.data.name })),
+  };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const posted = await readPostedForm(request);
+  const base = `/race/${race.id}/admin/courses`;
+  if (posted.intent === "create" || posted.intent === "save") {
+    const parsed = parseForm(courseFormSchema, posted);
+    if (!parsed.ok) return parsed.reply;
+    const result = await room.saveDocument("Course", posted.intent === "save" ? posted.target : null, courseChangesOf(parsed.value, raceClockOf(race)));
+    return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved", result.ok ? result.value.id : null));
+  }
+  const course = requireDocument(await documentsOf(room, "Course"), posted.target);
+  if (posted.intent === "delete") {
+    const problem = await deletionProblem(room, "Course", course.id);
+    if (problem) return refuse(posted, { form: problem }, 409);
+    await room.deleteDocument("Course", course.id);
+    return redirect(pageUrl(base, "deleted"));
+  }
+  const points = course.data.points_list;
+  if (posted.intent === "add-point") {
+    const parsed = parseForm(coursePointFormSchema, posted);
+    if (!parsed.ok) return parsed.reply;
+    const timingPoint = (await documentsOf(room, "TimingPoint")).find((p) => p.id === parsed.value.point);
+    if (!timingPoint) return refuse(posted, { point: "Choose a timing point" });
+    // A crossing with no name of its own is called after its timing point in results.
+    const entry = { id: crypto.randomUUID(), point: timingPoint.id, mode: parsed.value.mode, name: parsed.value.name || timingPoint.data.name, min_split: parsed.value.min_split };
+    return afterSave(posted, await room.saveDocument("Course", course.id, { points_list: [...points, entry] }), pageUrl(base, "added", course.id));
+  }
+  if (posted.intent === "move-point" || posted.intent === "remove-point") {
+    const parsed = parseForm(moveFormSchema, posted);
+    if (!parsed.ok || parsed.value.index >= points.length) return refuse(posted, { form: "That point is no longer on the course. The page now shows the current list." }, 409);
+    const { index, direction } = parsed.value;
+    const next = posted.intent === "move-point" ? moved(points, index, direction ?? "up") : points.filter((_, i) => i !== index);
+    return afterSave(posted, await room.saveDocument("Course", course.id, { points_list: next }), pageUrl(base, posted.intent === "move-point" ? "moved" : "removed", course.id));
+  }
+  return unknownIntent(posted);
+}
+
+type CourseView = Awaited<ReturnType<typeof loader>>["courses"][number];
+
+export default function Courses() {
+  const data = useLoaderData<typeof loader>();
+  const base = `/race/${data.raceId}/admin/courses`;
+  return (
+    <section aria-labelledby="courses-heading">
+      <h2 id="courses-heading">Courses</h2>
+      <SavedNotice message={data.saved} />
+      {data.removing ? (
+        <ConfirmPanel
+          title={`Delete the course “${data.removing.name}”?`}
+          explanation="Its timing points stay; only the course and its list of crossings go. Racers must be moved off it first."
+          intent="delete"
+          target={data.removing.id}
+          label="Delete course"
+          busyLabel="Deleting…"
+          cancelTo={base}
+        />
+      ) : null}
+      {data.editing ? (
+        <CourseEditor course={data.editing} base={base} timingPoints={data.timingPoints} raceId={data.raceId} />
+      ) : (
+        <>
+          {data.courses.length === 0 ? (
+            <p className="empty-state">No courses yet.</p>
+          ) : (
+            <div className="table-scroll">
+              <table className="data-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Course</th>
+                    <th scope="col">Crossings</th>
+                    <th scope="col">Laps</th>
+                    <th scope="col">Distance</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.courses.map((c) => (
+                    <tr key={c.id}>
+                      <th scope="row">{c.name}</th>
+                      <td>{c.points.length > 0 ? c.points.map((p) => `${p.name} (${p.mode})`).join(" → ") : <span className="empty-state">No points yet</span>}</td>
+                      <td>{c.lap_count ?? "Race's"}</td>
+                      <td>{c.course_distance_km !== null ? `${c.course_distance_km} km` : ""}</td>
+                      <td>
+                        <RowLinks base={base} id={c.id} name={c.name} mayEdit={data.may.edit} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {data.may.edit ? (
+            <section aria-labelledby="new-course-heading">
+              <h3 id="new-course-heading">Add a course</h3>
+              <CourseForm intent="create" course={null} />
+            </section>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function CourseForm({ intent, course }: { intent: "create" | "save"; course: CourseView | null }) {
+  const { errors, values } = useReplyFor(intent, course?.id ?? null);
+  const v = (name: keyof CourseView & string) => values?.[name] ?? (course?.[name] === null || course?.[name] === undefined ? "" : String(course[name]));
+  return (
+    <SetupForm intent={intent} target={course?.id ?? null} label={course ? "Save course" : "Add course"} busyLabel="Saving…" errors={errors}>
+      <TextField name="name" label="Name" required maxLength={200} defaultValue={v("name")} error={errors.name} />
+      <TextAreaField name="description" label="Description" maxLength={2000} defaultValue={v("description")} error={errors.description} />
+      <TextField name="lap_count" label="Lap count" inputMode="numeric" hint="Leave empty to use the race's lap count." defaultValue={v("lap_count")} error={errors.lap_count} />
+      <TextField name="max_lap_count" label="Maximum lap count" inputMode="numeric" hint="Time limit races: the most laps counted." defaultValue={v("max_lap_count")} error={errors.max_lap_count} />
+      <TextField name="end_time" label="Time limit end (time of day)" placeholder="HH:MM:SS" hint="Time limit races: laps completed after this time of day on race day are not counted." defaultValue={v("end_time")} error={errors.end_time} />
+      <TextField name="course_distance_km" label="Course distance (km)" inputMode="decimal" defaultValue={v("course_distance_km")} error={errors.course_distance_km} />
+      <TextField name="lap_distance_km" label="Lap distance (km)" inputMode="decimal" defaultValue={v("lap_distance_km")} error={errors.lap_distance_km} />
+    </SetupForm>
+  );
+}
+
+function CourseEditor({ course, base, timingPoints, raceId }: { course: CourseView; base: string; timingPoints: { value: string; label: string }[]; raceId: string }) {
+  const { errors, values } = useReplyFor("add-point", course.id);
+  const moveError = useReplyFor("move-point", course.id).errors.form;
+  const removeError = useReplyFor("remove-point", course.id).errors.form;
+  const moveReply = moveError ?? removeError;
+  return (
+    <>
+      <p>
+        <Link to={base}>← All courses</Link>
+      </p>
+      <h3>{course.name}</h3>
+      <CourseForm intent="save" course={course} />
+
+      <section aria-labelledby="points-heading">
+        <h3 id="points-heading">Crossings on this course</h3>
+        <p className="hint">In the order racers pass them. A lap point is the finish line of each lap.</p>
+        {moveReply ? (
+          <p className="form-error" role="alert">
+            {moveReply}
+          </p>
+        ) : null}
+        {course.points.length === 0 ? (
+          <p className="empty-state">No points on this course yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Timing point</th>
+                  <th scope="col">Mode</th>
+                  <th scope="col">Min split (s)</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {course.points.map((p, i) => (
+                  <tr key={p.id}>
+                    <td>{i + 1}</td>
+                    <th scope="row">{p.name}</th>
+                    <td>{p.timingPoint}</td>
+                    <td>{POINT_MODE_CHOICES.find((m) => m.value === p.mode)?.label ?? p.mode}</td>
+                    <td>{p.min_split}</td>
+                    <td className="row-actions">
+                      <RowButton intent="move-point" target={course.id} extra={{ index: String(i), direction: "up" }} label="↑ Up" accessibleLabel={`Move ${p.name} up`} disabled={i === 0} />
+                      <RowButton intent="move-point" target={course.id} extra={{ index: String(i), direction: "down" }} label="↓ Down" accessibleLabel={`Move ${p.name} down`} disabled={i === course.points.length - 1} />
+                      <RowButton intent="remove-point" target={course.id} extra={{ index: String(i) }} label="Remove" accessibleLabel={`Remove ${p.name}`} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <h4>Add a point</h4>
+        {timingPoints.length === 0 ? (
+          <p className="empty-state">
+            No timing points yet. <Link to={`/race/${raceId}/admin/points`}>Add a timing point</Link> first.
+          </p>
+        ) : (
+          <SetupForm intent="add-point" target={course.id} label="Add point" busyLabel="Adding…" errors={errors}>
+            <SelectField id="point-point" name="point" label="Timing point" defaultValue={values?.point ?? timingPoints[0]?.value} error={errors.point} choices={timingPoints} />
+            <SelectField id="point-mode" name="mode" label="Mode" defaultValue={values?.mode ?? (course.points.length === 0 ? "start" : "lap")} error={errors.mode} choices={POINT_MODE_CHOICES} />
+            <TextField id="point-name" name="name" label="Name" hint="Shown in results; leave empty to use the timing point's name." maxLength={200} defaultValue={values?.name} error={errors.name} />
+            <TextField id="point-min-split" name="min_split" label="Minimum split (seconds)" inputMode="decimal" hint="Reads closer together than this at the point are one pass. Default 10." defaultValue={values?.min_split ?? "10"} error={errors.min_split} />
+          </SetupForm>
+        )}
+      </section>
+    </>
+  );
+}
+
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";

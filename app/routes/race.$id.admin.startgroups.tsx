@@ -1,0 +1,177 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireRaceAccess } from "../race-admin.server";
+import {
+  afterSave,
+  deletionProblem,
+  documentsOf,
+  pageQuery,
+  pageUrl,
+  parseForm,
+  raceClockOf,
+  readPostedForm,
+  refuse,
+  requireDocument,
+  secondsText,
+  startGroupChangesOf,
+  startGroupFormSchema,
+  startGroupTimeProblem,
+  timeOfDayText,
+  unknownIntent,
+} from "../race-setup.server";
+import { ConfirmPanel, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
+  const groups = await documentsOf(room, "StartGroup");
+  const clock = raceClockOf(race);
+  const query = pageQuery(request);
+  const view = groups.map((g) => ({
+    id: g.id,
+    label: g.data.name || `Start group ${g.ordinal}`,
+    name: g.data.name,
+    start_mode: g.data.start_mode ?? "",
+    scheduled_start_time: timeOfDayText(g.data.scheduled_start_time, clock),
+    assigned_start_time: timeOfDayText(g.data.assigned_start_time, clock),
+    recorded_start_time: timeOfDayText(g.data.recorded_start_time, clock),
+    start_interval: secondsText(g.data.start_interval),
+    start_size: g.data.start_size === null ? "" : String(g.data.start_size),
+    start_gap: secondsText(g.data.start_gap),
+  }));
+  const find = (id: string | null) => (may.edit ? (view.find((g) => g.id === id) ?? null) : null);
+  return { raceId: race.id, may, saved: query.saved, groups: view, editing: find(query.edit), removing: find(query.remove) };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const posted = await readPostedForm(request);
+  const base = `/race/${race.id}/admin/startgroups`;
+  if (posted.intent === "create" || posted.intent === "save") {
+    const parsed = parseForm(startGroupFormSchema, posted);
+    if (!parsed.ok) return parsed.reply;
+    const clock = raceClockOf(race);
+    const changes = startGroupChangesOf(parsed.value, clock);
+    const problem = startGroupTimeProblem(changes, clock);
+    if (problem) return refuse(posted, problem);
+    const result = await room.saveDocument("StartGroup", posted.intent === "save" ? posted.target : null, changes);
+    return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved"));
+  }
+  if (posted.intent === "delete") {
+    const group = requireDocument(await documentsOf(room, "StartGroup"), posted.target);
+    const problem = await deletionProblem(room, "StartGroup", group.id);
+    if (problem) return refuse(posted, { form: problem }, 409);
+    await room.deleteDocument("StartGroup", group.id);
+    return redirect(pageUrl(base, "deleted"));
+  }
+  return unknownIntent(posted);
+}
+
+type GroupView = Awaited<ReturnType<typeof loader>>["groups"][number];
+
+const MODE_LABELS: Record<string, string> = { "": "Race's start mode", mass: "Mass start", individual: "Individual start" };
+
+export default function StartGroups() {
+  const data = useLoaderData<typeof loader>();
+  const base = `/race/${data.raceId}/admin/startgroups`;
+  return (
+    <section aria-labelledby="groups-heading">
+      <h2 id="groups-heading">Start groups</h2>
+      <SavedNotice message={data.saved} />
+      {data.removing ? (
+        <ConfirmPanel
+          title={`Delete “${data.removing.label}”?`}
+          explanation="Racers must be moved out of the group first. Results grouped by start order lose this group."
+          intent="delete"
+          target={data.removing.id}
+          label="Delete start group"
+          busyLabel="Deleting…"
+          cancelTo={base}
+        />
+      ) : null}
+      {data.editing ? (
+        <>
+          <p>
+            <Link to={base}>← All start groups</Link>
+          </p>
+          <h3>{data.editing.label}</h3>
+          <GroupForm intent="save" group={data.editing} />
+        </>
+      ) : (
+        <>
+          {data.groups.length === 0 ? (
+            <p className="empty-state">No start groups yet.</p>
+          ) : (
+            <div className="table-scroll">
+              <table className="data-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Start group</th>
+                    <th scope="col">Start mode</th>
+                    <th scope="col">Scheduled</th>
+                    <th scope="col">Assigned</th>
+                    <th scope="col">Recorded</th>
+                    <th scope="col">Interval (s)</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">Gap (s)</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.groups.map((g) => (
+                    <tr key={g.id}>
+                      <th scope="row">{g.label}</th>
+                      <td>{MODE_LABELS[g.start_mode]}</td>
+                      <td>{g.scheduled_start_time}</td>
+                      <td>{g.assigned_start_time}</td>
+                      <td>{g.recorded_start_time}</td>
+                      <td>{g.start_interval}</td>
+                      <td>{g.start_size}</td>
+                      <td>{g.start_gap}</td>
+                      <td>
+                        <RowLinks base={base} id={g.id} name={g.label} mayEdit={data.may.edit} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {data.may.edit ? (
+            <section aria-labelledby="new-group-heading">
+              <h3 id="new-group-heading">Add a start group</h3>
+              <GroupForm intent="create" group={null} />
+            </section>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function GroupForm({ intent, group }: { intent: "create" | "save"; group: GroupView | null }) {
+  const { errors, values } = useReplyFor(intent, group?.id ?? null);
+  const v = (name: keyof GroupView & string) => values?.[name] ?? group?.[name] ?? "";
+  const timeHint = "Time of day on race day, HH:MM:SS. Optional.";
+  return (
+    <SetupForm intent={intent} target={group?.id ?? null} label={group ? "Save start group" : "Add start group"} busyLabel="Saving…" errors={errors}>
+      <TextField name="name" label="Name" maxLength={200} hint="Optional; unnamed groups are numbered." defaultValue={v("name")} error={errors.name} />
+      <SelectField
+        name="start_mode"
+        label="Start mode"
+        defaultValue={v("start_mode")}
+        error={errors.start_mode}
+        choices={Object.entries(MODE_LABELS).map(([value, label]) => ({ value, label }))}
+      />
+      <TextField name="scheduled_start_time" label="Scheduled start" placeholder="HH:MM:SS" hint={timeHint} defaultValue={v("scheduled_start_time")} error={errors.scheduled_start_time} />
+      <TextField name="assigned_start_time" label="Assigned start" placeholder="HH:MM:SS" hint={timeHint} defaultValue={v("assigned_start_time")} error={errors.assigned_start_time} />
+      <TextField name="recorded_start_time" label="Recorded start" placeholder="HH:MM:SS" hint="The time the group actually started; it wins over the others." defaultValue={v("recorded_start_time")} error={errors.recorded_start_time} />
+      <TextField name="start_interval" label="Start interval (seconds)" inputMode="decimal" hint="Individual starts; leave empty to use the race's." defaultValue={v("start_interval")} error={errors.start_interval} />
+      <TextField name="start_size" label="Start size" inputMode="numeric" hint="Racers leaving together; leave empty to use the race's." defaultValue={v("start_size")} error={errors.start_size} />
+      <TextField name="start_gap" label="Gap after the previous group (seconds)" inputMode="decimal" defaultValue={v("start_gap")} error={errors.start_gap} />
+    </SetupForm>
+  );
+}
+
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
