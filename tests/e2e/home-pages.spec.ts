@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { demoRaces, demoSites } from "../../scripts/demo-data";
-import { url, waitForHydration } from "./hosts";
+import { setUpDemoRace, url, waitForHydration } from "./hosts";
 
 const [demoRace, trailRace] = demoRaces(Date.now());
 
@@ -64,6 +64,7 @@ test.describe("before hydration", () => {
 });
 
 test("a race page goes live over its RaceRoom socket @phone", async ({ page }) => {
+  await setUpDemoRace();
   await page.goto(url(demoSites[0].hostname));
   await page.getByRole("link", { name: demoRace!.name }).click();
   await expect(page.getByRole("heading", { name: demoRace!.name })).toBeVisible();

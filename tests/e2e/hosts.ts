@@ -1,5 +1,24 @@
 import type { Page } from "@playwright/test";
+import { send } from "../../bench/http";
 import { E2E_PORT } from "../../playwright.config";
+
+export interface DemoRace {
+  raceId: string;
+  startTime: number;
+  devices: { id: string; name: string; token: string }[];
+  formats: { id: string; name: string }[];
+  racers: { bib: number; chip: string }[];
+}
+
+/**
+ * Gives the demo race its timing setup, as `npm start` does (a development-only route), and with `restart`
+ * starts it now with earlier reads set aside. Returns fresh device credentials.
+ */
+export async function setUpDemoRace(restart = false): Promise<DemoRace> {
+  const reply = await send(E2E_PORT, "localhost", "POST", "/_dev/demo-race", JSON.stringify({ restart }), { "Content-Type": "application/json" });
+  if (reply.status !== 200) throw new Error(`demo race setup failed: ${reply.status} ${reply.body}`);
+  return JSON.parse(reply.body) as DemoRace;
+}
 
 /** A URL on one of the local hosts; browsers resolve every *.localhost name to loopback. */
 export function url(host: string, path = "/"): string {

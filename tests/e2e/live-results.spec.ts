@@ -2,23 +2,9 @@ import { expect, test } from "@playwright/test";
 import { send } from "../../bench/http";
 import { E2E_PORT } from "../../playwright.config";
 import { demoSites } from "../../scripts/demo-data";
-import { url, waitForHydration } from "./hosts";
-
-interface DemoRace {
-  raceId: string;
-  startTime: number;
-  devices: { id: string; name: string; token: string }[];
-  racers: { bib: number; chip: string }[];
-}
+import { setUpDemoRace, url, waitForHydration, type DemoRace } from "./hosts";
 
 const SECOND_US = 1_000_000;
-
-/** Restarts the demo race and returns its device credentials (development-only route). */
-async function restartDemoRace(): Promise<DemoRace> {
-  const reply = await send(E2E_PORT, "localhost", "POST", "/_dev/demo-race", JSON.stringify({ restart: true }), { "Content-Type": "application/json" });
-  expect(reply.status).toBe(200);
-  return JSON.parse(reply.body) as DemoRace;
-}
 
 /** One racer's three laps (hill split, then the stadium), each pass read twice, as chip readers do. */
 async function race(demo: DemoRace, bib: number, lapSeconds: number, seq: { value: number }) {
@@ -40,7 +26,7 @@ async function race(demo: DemoRace, bib: number, lapSeconds: number, seq: { valu
 }
 
 test("live results move when crossings arrive, without a reload @phone", async ({ page }) => {
-  const demo = await restartDemoRace();
+  const demo = await setUpDemoRace(true);
   await page.goto(url(demoSites[0].hostname, `/races/${demo.raceId}`));
   await waitForHydration(page);
   await expect(page.locator("[data-live-state]")).toHaveAttribute("data-live-state", "live");
