@@ -90,6 +90,33 @@ export function requireDocument<T extends { id: string }>(documents: readonly T[
 
 export const unknownIntent = (posted: PostedForm) => refuse(posted, { form: "Unknown action" });
 
+/** The "create" and "save" steps every document page shares: parse, save in the RaceRoom, back to the list. */
+export async function saveDocumentIntent<S extends z.ZodType>(
+  room: Room,
+  kind: RaceDocumentKind,
+  posted: PostedForm,
+  base: string,
+  schema: S,
+  changesOf: (value: z.output<S>) => Record<string, unknown> | FieldErrors | null = (value) => value as Record<string, unknown>,
+  check: (changes: Record<string, unknown>) => FieldErrors | null = () => null,
+) {
+  const parsed = parseForm(schema, posted);
+  if (!parsed.ok) return parsed.reply;
+  const changes = changesOf(parsed.value) as Record<string, unknown>;
+  const problem = check(changes);
+  if (problem) return refuse(posted, problem);
+  const result = await room.saveDocument(kind, posted.intent === "save" ? posted.target : null, changes);
+  return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved", result.ok ? (result.value as { id: string }).id : null));
+}
+
+/** The "delete" step every document page shares: refused while something still uses the document. */
+export async function deleteDocumentIntent(room: Room, kind: RaceDocumentKind, posted: PostedForm, base: string, id: string) {
+  const problem = await deletionProblem(room, kind, id);
+  if (problem) return refuse(posted, { form: problem }, 409);
+  await room.deleteDocument(kind, id);
+  return redirect(pageUrl(base, "deleted"));
+}
+
 /** What the page address asks for: the document being edited or deleted, and a one-time notice. */
 export function pageQuery(request: Request) {
   const params = new URL(request.url).searchParams;

@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
 import {
@@ -6,7 +6,7 @@ import {
   courseChangesOf,
   courseFormSchema,
   coursePointFormSchema,
-  deletionProblem,
+  deleteDocumentIntent,
   documentsOf,
   moved,
   moveFormSchema,
@@ -17,6 +17,7 @@ import {
   readPostedForm,
   refuse,
   requireDocument,
+  saveDocumentIntent,
   secondsText,
   timeOfDayText,
   unknownIntent,
@@ -57,18 +58,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/courses`;
   if (posted.intent === "create" || posted.intent === "save") {
-    const parsed = parseForm(courseFormSchema, posted);
-    if (!parsed.ok) return parsed.reply;
-    const result = await room.saveDocument("Course", posted.intent === "save" ? posted.target : null, courseChangesOf(parsed.value, raceClockOf(race)));
-    return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved", result.ok ? result.value.id : null));
+    return saveDocumentIntent(room, "Course", posted, base, courseFormSchema, (value) => courseChangesOf(value, raceClockOf(race)));
   }
   const course = requireDocument(await documentsOf(room, "Course"), posted.target);
-  if (posted.intent === "delete") {
-    const problem = await deletionProblem(room, "Course", course.id);
-    if (problem) return refuse(posted, { form: problem }, 409);
-    await room.deleteDocument("Course", course.id);
-    return redirect(pageUrl(base, "deleted"));
-  }
+  if (posted.intent === "delete") return deleteDocumentIntent(room, "Course", posted, base, course.id);
   const points = course.data.points_list;
   if (posted.intent === "add-point") {
     const parsed = parseForm(coursePointFormSchema, posted);

@@ -1,8 +1,22 @@
-import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DEVICE_TYPES, deviceDisplayName, deviceTypesInOrder, isDeviceTypeKey, TIMING_DEVICE_DEFAULTS } from "../../core/timing/devices";
 import { requireRaceAccess } from "../race-admin.server";
-import { afterSave, deletionProblem, deviceFormSchema, documentsOf, newDeviceFormSchema, pageQuery, pageUrl, parseForm, readPostedForm, refuse, requireDocument, secondsText, unknownIntent, type Room } from "../race-setup.server";
+import {
+  afterSave,
+  deleteDocumentIntent,
+  deviceFormSchema,
+  documentsOf,
+  newDeviceFormSchema,
+  pageQuery,
+  pageUrl,
+  parseForm,
+  readPostedForm,
+  requireDocument,
+  type Room,
+  secondsText,
+  unknownIntent,
+} from "../race-setup.server";
 import { CheckboxField, ConfirmPanel, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor, type SetupReply } from "../components/race-setup-form";
 
 /** These pages show a device credential once: no browser or proxy may store them. */
@@ -83,12 +97,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const name = deviceDisplayName({ name: device.data.name, humanname: device.data.humanname, deviceNumber: device.data.device_number, type: device.data.type });
     return credentialReply(room, request, race.id, "credential", { id: device.id, name });
   }
-  if (posted.intent === "delete") {
-    const problem = await deletionProblem(room, "TimingDevice", device.id);
-    if (problem) return refuse(posted, { form: problem }, 409);
-    await room.deleteDocument("TimingDevice", device.id);
-    return redirect(pageUrl(base, "deleted"));
-  }
+  if (posted.intent === "delete") return deleteDocumentIntent(room, "TimingDevice", posted, base, device.id);
   return unknownIntent(posted);
 }
 

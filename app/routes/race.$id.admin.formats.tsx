@@ -17,6 +17,7 @@ import {
   refuse,
   requireDocument,
   resultGroupFormSchema,
+  saveDocumentIntent,
   secondsText,
   unknownIntent,
 } from "../race-setup.server";
@@ -92,10 +93,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/formats`;
   if (posted.intent === "create" || posted.intent === "save") {
-    const parsed = parseForm(formatFormSchema, posted);
-    if (!parsed.ok) return parsed.reply;
-    const result = await room.saveDocument("ResultFormat", posted.intent === "save" ? posted.target : null, parsed.value);
-    return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved", result.ok ? result.value.id : null));
+    return saveDocumentIntent(room, "ResultFormat", posted, base, formatFormSchema);
   }
   if (posted.intent === "delete-group") {
     const group = requireDocument(await documentsOf(room, "ResultGroup"), posted.target);

@@ -1,10 +1,10 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { deviceDisplayName } from "../../core/timing/devices";
 import { requireRaceAccess } from "../race-admin.server";
 import {
   afterSave,
-  deletionProblem,
+  deleteDocumentIntent,
   documentsOf,
   moveFormSchema,
   pageQuery,
@@ -14,6 +14,7 @@ import {
   readPostedForm,
   refuse,
   requireDocument,
+  saveDocumentIntent,
   timingPointFormSchema,
   unknownIntent,
 } from "../race-setup.server";
@@ -46,18 +47,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/points`;
   if (posted.intent === "create" || posted.intent === "save") {
-    const parsed = parseForm(timingPointFormSchema, posted);
-    if (!parsed.ok) return parsed.reply;
-    const result = await room.saveDocument("TimingPoint", posted.intent === "save" ? posted.target : null, parsed.value);
-    return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved", result.ok ? result.value.id : null));
+    return saveDocumentIntent(room, "TimingPoint", posted, base, timingPointFormSchema);
   }
   const point = requireDocument(await documentsOf(room, "TimingPoint"), posted.target);
-  if (posted.intent === "delete") {
-    const problem = await deletionProblem(room, "TimingPoint", point.id);
-    if (problem) return refuse(posted, { form: problem }, 409);
-    await room.deleteDocument("TimingPoint", point.id);
-    return redirect(pageUrl(base, "deleted"));
-  }
+  if (posted.intent === "delete") return deleteDocumentIntent(room, "TimingPoint", posted, base, point.id);
   const devices = point.data.devices_list;
   if (posted.intent === "add-device") {
     const parsed = parseForm(pointDeviceFormSchema, posted);

@@ -1,17 +1,14 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
 import {
-  afterSave,
-  deletionProblem,
+  deleteDocumentIntent,
   documentsOf,
   pageQuery,
-  pageUrl,
-  parseForm,
   raceClockOf,
   readPostedForm,
-  refuse,
   requireDocument,
+  saveDocumentIntent,
   secondsText,
   startGroupChangesOf,
   startGroupFormSchema,
@@ -47,21 +44,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/startgroups`;
   if (posted.intent === "create" || posted.intent === "save") {
-    const parsed = parseForm(startGroupFormSchema, posted);
-    if (!parsed.ok) return parsed.reply;
     const clock = raceClockOf(race);
-    const changes = startGroupChangesOf(parsed.value, clock);
-    const problem = startGroupTimeProblem(changes, clock);
-    if (problem) return refuse(posted, problem);
-    const result = await room.saveDocument("StartGroup", posted.intent === "save" ? posted.target : null, changes);
-    return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved"));
+    return saveDocumentIntent(room, "StartGroup", posted, base, startGroupFormSchema, (value) => startGroupChangesOf(value, clock), (changes) => startGroupTimeProblem(changes as ReturnType<typeof startGroupChangesOf>, clock));
   }
   if (posted.intent === "delete") {
     const group = requireDocument(await documentsOf(room, "StartGroup"), posted.target);
-    const problem = await deletionProblem(room, "StartGroup", group.id);
-    if (problem) return refuse(posted, { form: problem }, 409);
-    await room.deleteDocument("StartGroup", group.id);
-    return redirect(pageUrl(base, "deleted"));
+    return deleteDocumentIntent(room, "StartGroup", posted, base, group.id);
   }
   return unknownIntent(posted);
 }

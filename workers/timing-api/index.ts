@@ -17,6 +17,7 @@ export async function handleTimingApi(request: Request, context: RequestContext)
   const match = route.exec(pathname);
   if (!match) return apiNotFound(pathname);
   const raceId = z.uuid().safeParse(match[1]);
+  // The catalogue is checked before any RaceRoom is touched, so a made-up race id never creates an object.
   const race = raceId.success ? await getRaceCatalogue(context.db, context.tenant, raceId.data) : null;
   const endpoint = match[2];
   if (endpoint === "socket") return openRaceSocket(request, context, race);
