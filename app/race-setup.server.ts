@@ -5,9 +5,9 @@
  */
 import { data, redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { formatTimeOfDay } from "../core/time/format";
+import { exactTimeOfDay } from "../core/time/format";
+import { zeroTimeOfRace } from "../schema/race/settings";
 import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
-import { zeroTimeOf } from "../core/time/zero-time";
 import { DEVICE_TYPE_KEYS } from "../core/timing/devices";
 import { TimingError } from "../core/timing/errors";
 import { MICROS_PER_SECOND } from "../core/timing/model";
@@ -232,29 +232,18 @@ export interface RaceClock {
 }
 
 export function raceClockOf(race: { startTime: number; endTime: number | null; timezone: string }): RaceClock {
-  return { zeroTime: zeroTimeOf(race.startTime * 1000, race.timezone), startTime: race.startTime * 1000, endTime: race.endTime === null ? null : race.endTime * 1000 };
+  return { zeroTime: zeroTimeOfRace(race.startTime, race.timezone), startTime: race.startTime * 1000, endTime: race.endTime === null ? null : race.endTime * 1000 };
 }
 
 /** "09:30:00" or "09:30:00.25" for an absolute time on the race's clock; "" for none. */
 export function timeOfDayText(absolute: number | null | undefined, clock: RaceClock): string {
-  if (absolute === null || absolute === undefined) return "";
-  const [whole, fraction = ""] = formatTimeOfDay(absolute - clock.zeroTime, 6).split(".");
-  const trimmed = fraction.replace(/0+$/, "");
-  return trimmed ? `${whole}.${trimmed}` : whole!;
+  return absolute === null || absolute === undefined ? "" : exactTimeOfDay(absolute - clock.zeroTime);
 }
 
 export function absoluteOfTimeOfDay(tod: number | null, clock: RaceClock): number | null {
   return tod === null ? null : clock.zeroTime + tod;
 }
 
-/** Microseconds as seconds text: "30", "0.25", "-1.5" ("+0.25" when `signed`). */
-export function secondsText(micros: number | null | undefined, signed = false): string {
-  if (micros === null || micros === undefined) return "";
-  const sign = micros < 0 ? "-" : signed && micros > 0 ? "+" : "";
-  const abs = Math.abs(micros);
-  const fraction = String(abs % MICROS_PER_SECOND).padStart(6, "0").replace(/0+$/, "");
-  return `${sign}${Math.floor(abs / MICROS_PER_SECOND)}${fraction ? `.${fraction}` : ""}`;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Setup (the race and its timing settings)

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RacerView } from "../durable/race-room";
 import { racerSchema } from "../schema/race/racer";
 import { readRaceSettings } from "../schema/race/settings";
-import { changedFields, NOT_NEGATIVE, PERCENT_RANGE, previewImport, racerChangesFrom, racerFormValues, secondsText, type RacerSetup } from "./racers.server";
+import { changedFields, NOT_NEGATIVE, PERCENT_RANGE, previewImport, racerChangesFrom, racerFormValues, type RacerSetup } from "./racers.server";
 
 const SECOND = 1_000_000;
 const ZERO = 1_700_000_000 * SECOND;
@@ -42,12 +42,6 @@ describe("racer form", () => {
     expect(values).toMatchObject({ penalty: "1.25", status: "dnf", status_time: "01:00:00.000005", chip_list: "A, B", "custom.shirt": "M" });
     const parsed = racerChangesFrom(values, setup);
     expect(parsed.ok && changedFields(parsed.changes, doc)).toEqual({});
-  });
-
-  it("writes seconds without trailing zeros", () => {
-    expect(secondsText(0)).toBe("0");
-    expect(secondsText(12_500_000)).toBe("12.5");
-    expect(secondsText(-1_000_001)).toBe("-1.000001");
   });
 });
 

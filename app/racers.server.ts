@@ -5,18 +5,17 @@
  */
 import { z } from "zod";
 import { parseCsv, CsvSyntaxError } from "../core/entity/csv";
-import { formatRaceTime, formatTimeOfDay } from "../core/time/format";
+import { exactSeconds, exactTimeOfDay, formatRaceTime, formatTimeOfDay } from "../core/time/format";
 import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
-import { zeroTimeOf } from "../core/time/zero-time";
 import { deviceDisplayName } from "../core/timing/devices";
 import type { FieldValue, Micros } from "../core/timing/model";
 import { CUSTOM_FIELD_TYPES, validateCustomFieldValue, type CustomFieldRules, type CustomFieldType } from "../core/timing/racer-fields";
 import { racerDisplayName } from "../core/timing/racer-name";
 import { setRacerStatus, STATUS_TIME_REQUIRED, statusText } from "../core/timing/status";
-import { buildChipRack, buildStartList, chipRackTable, exactTimeOfDay, startListTable, type ReportGroupRef, type ReportRacer, type ReportTable } from "../core/timing/start-list";
+import { buildChipRack, buildStartList, chipRackTable, startListTable, type ReportGroupRef, type ReportRacer, type ReportTable } from "../core/timing/start-list";
 import type { RacerView } from "../durable/race-room";
 import { chipsOf, type RacerDoc } from "../schema/race/racer";
-import type { RaceSettings } from "../schema/race/settings";
+import { zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import { manualEntrySchema, type ManualEntry, type ManualReceipt } from "../schema/wire/timing-api";
 import type { RaceAccess } from "./race-admin.server";
 
@@ -76,7 +75,7 @@ export async function loadRacerSetup({ room, race }: RaceAccess): Promise<RacerS
     startGroups: refsOf(startGroups),
     points: refsOf(points).map(({ id, name }) => ({ id, name })),
     fields: customFieldsOf(settings),
-    zeroTime: settings.zero_time ?? zeroTimeOf(race.startTime * 1000, race.timezone),
+    zeroTime: zeroTimeOfRace(race.startTime, race.timezone),
   };
 }
 
@@ -141,13 +140,6 @@ export const racerListCsvRow = (r: RacerRow) => [r.bib === null ? "" : String(r.
 
 // ---- One racer: form values and changes ----
 
-/** Microseconds as seconds with only the decimals there are: 12500000 -> "12.5". */
-export function secondsText(micros: Micros): string {
-  const sign = micros < 0 ? "-" : "";
-  const abs = Math.abs(micros);
-  const fraction = String(abs % 1_000_000).padStart(6, "0").replace(/0+$/, "");
-  return `${sign}${Math.floor(abs / 1_000_000)}${fraction ? `.${fraction}` : ""}`;
-}
 
 export const RACER_STATUS_CHOICES = ["ok", "dns", "dnf", "dsq"] as const;
 export type RacerStatusChoice = (typeof RACER_STATUS_CHOICES)[number];
@@ -179,9 +171,9 @@ export function racerFormValues(doc: RacerDoc | null, setup: RacerSetup): Record
     city: text(doc.city),
     category: text(doc.category),
     scheduled_start_time: tod(doc.scheduled_start_time),
-    penalty: secondsText(doc.penalty),
-    bonus: secondsText(doc.bonus),
-    add_back: secondsText(doc.add_back),
+    penalty: exactSeconds(doc.penalty),
+    bonus: exactSeconds(doc.bonus),
+    add_back: exactSeconds(doc.add_back),
     para_factor: text(doc.para_factor),
     status: statusChoiceOf(doc),
     status_time: tod(doc.dsq_time ?? doc.dnf_time),
@@ -196,7 +188,7 @@ export function racerFormValues(doc: RacerDoc | null, setup: RacerSetup): Record
             ? "on"
             : ""
           : field.type === "seconds"
-            ? secondsText(Number(value))
+            ? exactSeconds(Number(value))
             : field.type === "time"
               ? formatRaceTime(Number(value), 6).replace(/\.?0+$/, "")
               : String(value);

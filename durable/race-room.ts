@@ -2,7 +2,6 @@ import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
-import { zeroTimeOf } from "../core/time/zero-time";
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { setRacerStatus } from "../core/timing/status";
 import { deletionBlocked } from "../core/timing/validation";
@@ -13,7 +12,7 @@ import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type
 import type { StoredRacer } from "../schema/race/engine-input";
 import { raceRoomMigrations } from "../schema/race/migrations";
 import { chipsOf, racerSchema, type RacerDoc } from "../schema/race/racer";
-import { raceSettingsChangeSchema, readRaceSettings, type RaceSettings } from "../schema/race/settings";
+import { raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import { raceSetup } from "../schema/race/tables";
 import {
   raceClientMessageSchema,
@@ -90,7 +89,7 @@ export class RaceRoom extends DurableObject<Env> {
     const mtimes = fieldMtimes ?? initialMtimes({ club: race.clubId, name: race.name, start_time: race.startTime, timezone: race.timezone }, now);
     this.db
       .insert(raceSetup)
-      .values({ ...fields, visibility: fields.visibility ?? "public", createdAt: now, fieldMtimes: mtimes })
+      .values({ ...fields, visibility: fields.visibility ?? "public", createdAt: now, fieldMtimes: mtimes, settings: { zero_time: zeroTimeOfRace(race.startTime, race.timezone) } })
       .run();
     return { id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, createdAt: now };
   }
@@ -119,10 +118,15 @@ export class RaceRoom extends DurableObject<Env> {
       for (const [field, value] of Object.entries(changed)) {
         (columns as Record<string, unknown>)[raceColumnOf[field as keyof typeof raceColumnOf]] = value;
       }
+      // Zero time is recalculated from the start time (timing.md section 4), and from the zone it is read in.
+      if ("start_time" in changed || "timezone" in changed) {
+        const startTime = Number(changed.start_time ?? row.startTime);
+        columns.settings = { ...row.settings, zero_time: zeroTimeOfRace(startTime, String(changed.timezone ?? row.timezone)) };
+      }
       this.db.update(raceSetup).set(columns).run();
       await this.writeCatalogue();
       // Start and end times are race rules (the gun, the time window): results follow them.
-      if ("start_time" in changed || "end_time" in changed) this.setupChanged();
+      if ("start_time" in changed || "end_time" in changed || "timezone" in changed) this.setupChanged();
     }
     return { ok: true, changed, mtimes: result.mtimes, row: { ...current, ...changed } };
   }
@@ -354,7 +358,7 @@ export class RaceRoom extends DurableObject<Env> {
       device,
       points: this.store.documents("TimingPoint"),
       window: raceWindow(race.startTime, race.endTime),
-      zeroTime: zeroTimeOf(race.startTime * 1000, race.timezone),
+      zeroTime: zeroTimeOfRace(race.startTime, race.timezone),
       now: Date.now(),
     };
     const { receipt, assigned } = this.ctx.storage.transactionSync(() => ingestReads(context, batch.data.reads));
@@ -373,7 +377,7 @@ export class RaceRoom extends DurableObject<Env> {
     const points = new Set(this.store.documents("TimingPoint").map((p) => p.id));
     const unknownPoint = batch.data.entries.find((e) => e.kind === "time" && !points.has(e.point));
     if (unknownPoint) return { ok: false, status: 400, error: "invalid_entries", message: `No such timing point: ${(unknownPoint as { point: string }).point}` };
-    const zeroTime = zeroTimeOf(race.startTime * 1000, race.timezone);
+    const zeroTime = zeroTimeOfRace(race.startTime, race.timezone);
     const window = raceWindow(race.startTime, race.endTime);
     const receipt: ManualReceipt = { accepted: 0, duplicates: 0, unknown_bibs: [] };
     const assigned: Crossing[] = [];

@@ -15,11 +15,11 @@ import {
   raceChangesOf,
   readPostedForm,
   refuse,
-  secondsText,
   settingsChangesOf,
   setupFormSchema,
   unknownIntent,
 } from "../race-setup.server";
+import { exactSeconds } from "../../core/time/format";
 import { TIMING_MODE_CHOICES } from "../components/race-setup-choices";
 import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
 
@@ -50,9 +50,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     },
     settings: {
       ...settings,
-      same_time_threshold: secondsText(settings.same_time_threshold),
-      start_interval: secondsText(settings.start_interval),
-      start_gap: secondsText(settings.start_gap),
+      same_time_threshold: exactSeconds(settings.same_time_threshold),
+      start_interval: exactSeconds(settings.start_interval),
+      start_gap: exactSeconds(settings.start_gap),
     },
     sportChoices: sport && !sports.includes(sport) ? [sport, ...sports] : sports,
     techniques: sport ? sportTechniques(sport) : [],

@@ -18,10 +18,10 @@ import {
   refuse,
   requireDocument,
   saveDocumentIntent,
-  secondsText,
   timeOfDayText,
   unknownIntent,
 } from "../race-setup.server";
+import { exactSeconds } from "../../core/time/format";
 import { POINT_MODE_CHOICES } from "../components/race-setup-choices";
 import { ConfirmPanel, RowButton, RowLinks, SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
 
@@ -40,7 +40,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     end_time: timeOfDayText(c.data.end_time, clock),
     course_distance_km: c.data.course_distance_km,
     lap_distance_km: c.data.lap_distance_km,
-    points: c.data.points_list.map((p) => ({ id: p.id, name: p.name, mode: p.mode, timingPoint: pointName.get(p.point) ?? "(missing timing point)", min_split: secondsText(p.min_split) })),
+    points: c.data.points_list.map((p) => ({ id: p.id, name: p.name, mode: p.mode, timingPoint: pointName.get(p.point) ?? "(missing timing point)", min_split: exactSeconds(p.min_split) })),
   }));
   return {
     raceId: race.id,

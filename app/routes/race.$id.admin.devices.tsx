@@ -14,9 +14,9 @@ import {
   readPostedForm,
   requireDocument,
   type Room,
-  secondsText,
   unknownIntent,
 } from "../race-setup.server";
+import { exactSeconds } from "../../core/time/format";
 import { CheckboxField, ConfirmPanel, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor, type SetupReply } from "../components/race-setup-form";
 
 /** These pages show a device credential once: no browser or proxy may store them. */
@@ -35,7 +35,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     device_number: d.data.device_number,
     accuracy: d.data.accuracy,
     precision: d.data.precision,
-    offset: secondsText(d.data.offset, true) || "0",
+    offset: exactSeconds(d.data.offset, true) || "0",
     has_bibs: d.data.has_bibs,
     show_on_grid: d.data.show_on_grid,
     hasCredential: credentials[d.id] ?? false,

@@ -18,9 +18,9 @@ import {
   requireDocument,
   resultGroupFormSchema,
   saveDocumentIntent,
-  secondsText,
   unknownIntent,
 } from "../race-setup.server";
+import { exactSeconds } from "../../core/time/format";
 import { CRITERION_OPS, GROUP_TYPE_LABELS, GROUP_TYPES } from "../components/race-setup-choices";
 import { CheckboxField, ConfirmPanel, RadioField, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
 
@@ -56,7 +56,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     kind: formatKindOf(f.data) ?? "announcer",
     display_precision: f.data.display_precision,
     display_diffs: f.data.display_diffs,
-    same_time_threshold: secondsText(f.data.same_time_threshold),
+    same_time_threshold: exactSeconds(f.data.same_time_threshold),
     group_type: f.data.group_type,
     group_field: f.data.group_field ?? "",
     publicUrl: `/races/${race.id}?format=${f.id}`,

@@ -9,13 +9,13 @@ import {
   readPostedForm,
   requireDocument,
   saveDocumentIntent,
-  secondsText,
   startGroupChangesOf,
   startGroupFormSchema,
   startGroupTimeProblem,
   timeOfDayText,
   unknownIntent,
 } from "../race-setup.server";
+import { exactSeconds } from "../../core/time/format";
 import { ConfirmPanel, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -31,9 +31,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     scheduled_start_time: timeOfDayText(g.data.scheduled_start_time, clock),
     assigned_start_time: timeOfDayText(g.data.assigned_start_time, clock),
     recorded_start_time: timeOfDayText(g.data.recorded_start_time, clock),
-    start_interval: secondsText(g.data.start_interval),
+    start_interval: exactSeconds(g.data.start_interval),
     start_size: g.data.start_size === null ? "" : String(g.data.start_size),
-    start_gap: secondsText(g.data.start_gap),
+    start_gap: exactSeconds(g.data.start_gap),
   }));
   const find = (id: string | null) => (may.edit ? (view.find((g) => g.id === id) ?? null) : null);
   return { raceId: race.id, may, saved: query.saved, groups: view, editing: find(query.edit), removing: find(query.remove) };

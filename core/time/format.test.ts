@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TimingError } from "../timing/errors";
-import { formatDiff, formatRaceTime, formatTimeOfDay } from "./format";
+import { MICROS_PER_SECOND } from "../timing/model";
+import { exactSeconds, exactTimeOfDay, formatDiff, formatRaceTime, formatTimeOfDay } from "./format";
 import { parseRaceTime } from "./parse";
 
 describe("formatRaceTime", () => {
@@ -59,5 +60,23 @@ describe("formatTimeOfDay", () => {
   it("wraps past midnight and before it, as a clock does", () => {
     expect(formatTimeOfDay(86_400_000_000 + 900_000_000)).toBe("00:15:00.0");
     expect(formatTimeOfDay(-50_000)).toBe("23:59:59.9");
+  });
+});
+
+describe("exactTimeOfDay", () => {
+  it("keeps every decimal that is there and no more", () => {
+    expect(exactTimeOfDay(9 * 3600 * MICROS_PER_SECOND)).toBe("09:00:00");
+    expect(exactTimeOfDay(9 * 3600 * MICROS_PER_SECOND + 250_000)).toBe("09:00:00.25");
+    expect(exactTimeOfDay(10 * MICROS_PER_SECOND + 1)).toBe("00:00:10.000001");
+  });
+});
+
+describe("exactSeconds", () => {
+  it("keeps every decimal that is there and signs on request", () => {
+    expect(exactSeconds(0)).toBe("0");
+    expect(exactSeconds(12_500_000)).toBe("12.5");
+    expect(exactSeconds(-1_000_001)).toBe("-1.000001");
+    expect(exactSeconds(250_000, true)).toBe("+0.25");
+    expect(exactSeconds(null)).toBe("");
   });
 });

@@ -57,3 +57,20 @@ export function formatTimeOfDay(microsSinceMidnight: Micros, displayPrecision: n
   const wrapped = ((microsSinceMidnight % MICROS_PER_DAY) + MICROS_PER_DAY) % MICROS_PER_DAY;
   return clock(truncateMicros(wrapped, displayPrecision), displayPrecision, true);
 }
+
+/**
+ * A time of day exactly as stored, without trailing zeros: "09:00:30", "09:00:30.25". Forms show this so
+ * that saving unchanged text gives back the same microseconds.
+ */
+export function exactTimeOfDay(microsSinceMidnight: Micros): string {
+  return formatTimeOfDay(microsSinceMidnight, 6).replace(/\.?0+$/, "");
+}
+
+/** Microseconds as seconds with only the decimals there are: "30", "0.25", "-1.5" ("+0.25" when `signed`). */
+export function exactSeconds(micros: Micros | null | undefined, signed = false): string {
+  if (micros === null || micros === undefined) return "";
+  const sign = micros < 0 ? "-" : signed && micros > 0 ? "+" : "";
+  const abs = Math.abs(micros);
+  const fraction = String(abs % MICROS_PER_SECOND).padStart(6, "0").replace(/0+$/, "");
+  return `${sign}${Math.floor(abs / MICROS_PER_SECOND)}${fraction ? `.${fraction}` : ""}`;
+}

@@ -5,7 +5,6 @@ import {
   buildStartList,
   chipRackOf,
   chipRackTable,
-  exactTimeOfDay,
   reportCsv,
   spreadsheetCsv,
   spreadsheetSafe,
@@ -140,10 +139,3 @@ describe("CSV for spreadsheets", () => {
   });
 });
 
-describe("exactTimeOfDay", () => {
-  it("keeps every decimal that is there and no more", () => {
-    expect(exactTimeOfDay(9 * 3600 * SECOND)).toBe("09:00:00");
-    expect(exactTimeOfDay(9 * 3600 * SECOND + 250_000)).toBe("09:00:00.25");
-    expect(exactTimeOfDay(10 * SECOND + 1)).toBe("00:00:10.000001");
-  });
-});

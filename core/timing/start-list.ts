@@ -3,7 +3,7 @@
  * the Chip Rack, each as sections of rows that a page renders as tables and a download writes as CSV.
  */
 import { csvCell } from "../entity/csv";
-import { formatTimeOfDay } from "../time/format";
+import { exactTimeOfDay } from "../time/format";
 import type { Micros } from "./model";
 import { racerDisplayName } from "./racer-name";
 
@@ -102,14 +102,6 @@ export interface ReportTable {
   groupColumns: string[];
   columns: string[];
   sections: { heading: string; group: string[]; rows: string[][] }[];
-}
-
-/**
- * A time of day exactly as stored, without trailing zeros: "09:00:30", "09:00:30.25". Forms show this
- * so that saving unchanged text gives back the same microseconds.
- */
-export function exactTimeOfDay(microsSinceMidnight: Micros): string {
-  return formatTimeOfDay(microsSinceMidnight, 6).replace(/\.?0+$/, "");
 }
 
 export interface ReportOptions {

@@ -4,6 +4,7 @@
  * missing key reads as its default, so races made before a field existed need no migration.
  */
 import { z } from "zod";
+import { zeroTimeOf } from "../../core/time/zero-time";
 import { looseJson } from "./json";
 
 const micros = z.number().int();
@@ -20,6 +21,7 @@ export const raceSettingsSchema = z.object({
   start_mode: z.enum(["mass", "individual"]).default("mass"),
   /** null: the default for the start mode (chipstart for individual, gun for mass). */
   start_option: z.enum(["gun", "chipstart"]).nullable().default(null),
+  /** Derived: midnight of the start day in the race's zone, recomputed whenever the start changes (zeroTimeOfRace). */
   zero_time: micros.nullable().default(null),
   precision: z.number().int().min(0).max(6).default(1),
   calc_precision: z.number().int().min(0).max(6).default(1),
@@ -109,5 +111,13 @@ export function readRaceSettings(stored: unknown): RaceSettings {
   return merged as RaceSettings;
 }
 
-/** A partial change to settings, checked field by field with the same rules (no defaults filled in). */
-export const raceSettingsChangeSchema = raceSettingsSchema.partial().strict();
+/** A partial change to settings, checked field by field with the same rules; zero_time follows the start, so it is not set. */
+export const raceSettingsChangeSchema = raceSettingsSchema.omit({ zero_time: true }).partial().strict();
+
+/**
+ * The race's zero time (timing.md section 4: "Zero time is recalculated from the start time"): every time
+ * of day (device tods, keypad, forms, start lists) counts from it. One function, so no two readers disagree.
+ */
+export function zeroTimeOfRace(startTimeMs: number, timeZone: string): number {
+  return zeroTimeOf(startTimeMs * 1000, timeZone);
+}

@@ -55,6 +55,21 @@ describe("RaceRoom storage", () => {
     expect(Object.keys(JSON.parse(stored.field_mtimes))).toEqual(["club", "name", "start_time", "timezone"]);
   });
 
+  it("recalculates zero time from the start time and refuses setting it by hand", async () => {
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
+    // 2027-01-16 15:00 UTC is 10:00 in Toronto; zero time is that day's midnight there, 05:00 UTC.
+    const start = Date.UTC(2027, 0, 16, 15, 0, 0);
+    await stub.open({ ...identity(), startTime: start });
+    expect((await stub.settings())?.zero_time).toBe(Date.UTC(2027, 0, 16, 5, 0, 0) * 1000);
+    const entity = await stub.raceEntity();
+    await stub.changeRace({ start_time: start + 86_400_000 }, entity!.mtimes);
+    expect((await stub.settings())?.zero_time).toBe(Date.UTC(2027, 0, 17, 5, 0, 0) * 1000);
+    await stub.changeRace({ timezone: "Europe/Oslo" }, (await stub.raceEntity())!.mtimes);
+    expect((await stub.settings())?.zero_time).toBe(Date.UTC(2027, 0, 16, 23, 0, 0) * 1000);
+    const refused = await stub.updateSettings({ zero_time: 0 });
+    expect(refused.ok).toBe(false);
+  });
+
   it("refuses an identity that is not a race", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
     const refused = await runInDurableObject(stub, (instance) => instance.open({ ...identity(), id: "not-a-uuid" }).then(() => "opened", () => "refused"));
