@@ -52,23 +52,55 @@ export function RedirectUrisField({ max, defaultValue, error }: { max: number; d
   );
 }
 
-/** A confirmation step as its own page: a POST form with the intent, and Cancel back to the app. Works without JS. */
+/**
+ * A confirmation before something that cannot be undone: what will happen, one POST with the intent, and
+ * Cancel. It works without JavaScript. Used inside a page (h2) or as a page of its own (ConfirmStep, h1).
+ */
+export function ConfirmForm(props: {
+  title: string;
+  level?: 1 | 2;
+  children: ReactNode;
+  error?: string;
+  action?: string;
+  intent: string;
+  /** More hidden fields (the target of a row action). */
+  hidden?: Record<string, string>;
+  label: string;
+  pendingLabel: string;
+  pending: boolean;
+  cancelTo: string;
+  danger?: boolean;
+}) {
+  const Heading = props.level === 1 ? "h1" : "h2";
+  return (
+    <section className="confirm-panel" aria-labelledby="confirm-heading">
+      <Heading id="confirm-heading">{props.title}</Heading>
+      {props.children}
+      <FormMessage error={props.error} />
+      <Form method="post" action={props.action} className="actions">
+        <input type="hidden" name="intent" value={props.intent} />
+        {Object.entries(props.hidden ?? {}).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <button type="submit" className={props.danger ? "danger" : undefined} disabled={props.pending}>
+          {props.pending ? props.pendingLabel : props.label}
+        </button>
+        <Link to={props.cancelTo} className="button secondary">
+          Cancel
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
+/** A confirmation as a page of its own (the application pages). */
 export function ConfirmStep(props: { back: ReactNode; title: string; explanation: string; error?: string; action: string; intent: string; label: string; pendingLabel: string; pending: boolean; danger?: boolean }) {
   return (
     <main className="page" style={{ maxWidth: "40rem" }}>
       {props.back}
-      <h1>{props.title}</h1>
-      <p>{props.explanation}</p>
-      <FormMessage error={props.error} />
-      <Form method="post" action={props.action} className="actions">
-        <input type="hidden" name="intent" value={props.intent} />
-        <button type="submit" className={props.danger ? "danger" : undefined} disabled={props.pending}>
-          {props.pending ? props.pendingLabel : props.label}
-        </button>
-        <Link to={props.action} className="button secondary">
-          Cancel
-        </Link>
-      </Form>
+      <ConfirmForm {...props} level={1} cancelTo={props.action}>
+        <p>{props.explanation}</p>
+      </ConfirmForm>
     </main>
   );
 }

@@ -5,7 +5,7 @@
 import { Form, isRouteErrorResponse, Link, useActionData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormMessage } from "./auth-card";
-import { Field } from "./app-form";
+import { ConfirmForm, Field } from "./app-form";
 
 export type FieldErrors = Record<string, string>;
 
@@ -170,21 +170,9 @@ export function ConfirmPanel(props: { title: string; explanation: ReactNode; int
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === props.intent;
   return (
-    <section className="confirm-panel" aria-labelledby="confirm-heading">
-      <h2 id="confirm-heading">{props.title}</h2>
+    <ConfirmForm title={props.title} error={errors.form} action={props.action} intent={props.intent} hidden={props.target ? { target: props.target } : undefined} label={props.label} pendingLabel={props.busyLabel} pending={busy} cancelTo={props.cancelTo} danger={props.danger !== false}>
       <p>{props.explanation}</p>
-      <FormMessage error={errors.form} />
-      <Form method="post" action={props.action} className="actions">
-        <input type="hidden" name="intent" value={props.intent} />
-        {props.target ? <input type="hidden" name="target" value={props.target} /> : null}
-        <button type="submit" className={props.danger === false ? undefined : "danger"} disabled={busy}>
-          {busy ? props.busyLabel : props.label}
-        </button>
-        <Link to={props.cancelTo} className="button secondary">
-          Cancel
-        </Link>
-      </Form>
-    </section>
+    </ConfirmForm>
   );
 }
 

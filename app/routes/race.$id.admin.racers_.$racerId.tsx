@@ -4,7 +4,7 @@ import { z } from "zod";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import type { StoredDocument } from "../../schema/race/documents";
 import { FormMessage } from "../components/auth-card";
-import { RacerConfirm } from "../components/racer-confirm";
+import { ConfirmForm } from "../components/app-form";
 import { RacerForm } from "../components/racer-form";
 import { requireRaceAccess } from "../race-admin.server";
 import { changedFields, crossingRows, formErrorsOf, formInputs, loadRacerSetup, racerChangesFrom, racerFormValues, racerIdParam, type FieldErrors } from "../racers.server";
@@ -100,12 +100,12 @@ export default function RacerPage() {
     return (
       <>
         {back}
-        <RacerConfirm title={`Clear all times of ${title}?`} error={errors.form} action={self} intent="clear" label="Clear all times" pendingLabel="Clearing…" pending={pending("clear")} cancel={self} danger>
+        <ConfirmForm title={`Clear all times of ${title}?`} error={errors.form} action={self} intent="clear" label="Clear all times" pendingLabel="Clearing…" pending={pending("clear")} cancelTo={self} danger>
           <p>
             This removes the racer’s time lists, biathlon data, penalty times, the oncourse flag and warnings. The reads stay in the log, marked cleared; the racer’s details, start time and
             status are kept.
           </p>
-        </RacerConfirm>
+        </ConfirmForm>
       </>
     );
   }
@@ -113,9 +113,9 @@ export default function RacerPage() {
     return (
       <>
         {back}
-        <RacerConfirm title={`Delete ${title}?`} error={errors.form} action={self} intent="delete" label="Delete racer" pendingLabel="Deleting…" pending={pending("delete")} cancel={self} danger>
+        <ConfirmForm title={`Delete ${title}?`} error={errors.form} action={self} intent="delete" label="Delete racer" pendingLabel="Deleting…" pending={pending("delete")} cancelTo={self} danger>
           <p>The racer and their results are removed. Their reads stay in the log, unmatched, so adding the racer again with the same bib or chip finds them. This cannot be undone.</p>
-        </RacerConfirm>
+        </ConfirmForm>
       </>
     );
   }
