@@ -176,6 +176,31 @@ export function ConfirmPanel(props: { title: string; explanation: ReactNode; int
   );
 }
 
+/**
+ * The frame of a race setup page: its heading and hint, the saved notice, and the confirmation of a pending
+ * delete, above the page's own list, editor and add form.
+ */
+export function SetupSection(props: {
+  id: string;
+  title: string;
+  hint?: string;
+  saved: string | null;
+  base: string;
+  removing: { target: string; title: string; explanation: string; label: string } | null;
+  children: ReactNode;
+}) {
+  const { removing } = props;
+  return (
+    <section aria-labelledby={`${props.id}-heading`}>
+      <h2 id={`${props.id}-heading`}>{props.title}</h2>
+      {props.hint ? <p className="hint">{props.hint}</p> : null}
+      <SavedNotice message={props.saved} />
+      {removing ? <ConfirmPanel title={removing.title} explanation={removing.explanation} intent="delete" target={removing.target} label={removing.label} busyLabel="Deleting…" cancelTo={props.base} /> : null}
+      {props.children}
+    </section>
+  );
+}
+
 /** A one-button form inside a table row (move up, remove…): keyboard-usable, and it works without JavaScript. */
 export function RowButton(props: { intent: string; target: string; extra?: Record<string, string>; label: string; accessibleLabel?: string; disabled?: boolean; action?: string }) {
   return (

@@ -23,7 +23,7 @@ import {
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
 import { POINT_MODE_CHOICES } from "../components/race-setup-choices";
-import { ConfirmPanel, RowButton, RowLinks, SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
+import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
@@ -88,20 +88,7 @@ export default function Courses() {
   const data = useLoaderData<typeof loader>();
   const base = `/race/${data.raceId}/admin/courses`;
   return (
-    <section aria-labelledby="courses-heading">
-      <h2 id="courses-heading">Courses</h2>
-      <SavedNotice message={data.saved} />
-      {data.removing ? (
-        <ConfirmPanel
-          title={`Delete the course “${data.removing.name}”?`}
-          explanation="Its timing points stay; only the course and its list of crossings go. Racers must be moved off it first."
-          intent="delete"
-          target={data.removing.id}
-          label="Delete course"
-          busyLabel="Deleting…"
-          cancelTo={base}
-        />
-      ) : null}
+    <SetupSection id="courses" title="Courses" saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the course “${data.removing.name}”?`, explanation: "Its timing points stay; only the course and its list of crossings go. Racers must be moved off it first.", label: "Delete course" } : null}>
       {data.editing ? (
         <CourseEditor course={data.editing} base={base} timingPoints={data.timingPoints} raceId={data.raceId} />
       ) : (
@@ -146,7 +133,7 @@ export default function Courses() {
           ) : null}
         </>
       )}
-    </section>
+    </SetupSection>
   );
 }
 

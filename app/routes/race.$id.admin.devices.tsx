@@ -17,7 +17,7 @@ import {
   unknownIntent,
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
-import { CheckboxField, ConfirmPanel, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor, type SetupReply } from "../components/race-setup-form";
+import { CheckboxField, ConfirmPanel, RowLinks, SelectField, SetupForm, type SetupReply, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
 
 /** These pages show a device credential once: no browser or proxy may store them. */
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
@@ -109,20 +109,7 @@ export default function Devices() {
   const base = `/race/${data.raceId}/admin/devices`;
   if (reply && "credential" in reply) return <CredentialShown credential={reply.credential} created={reply.intent === "create"} base={base} />;
   return (
-    <section aria-labelledby="devices-heading">
-      <h2 id="devices-heading">Devices</h2>
-      <SavedNotice message={data.saved} />
-      {data.removing ? (
-        <ConfirmPanel
-          title={`Delete the device “${data.removing.displayName}”?`}
-          explanation="Its credential stops working at once. Reads it already sent are kept. A device that a timing point uses cannot be deleted."
-          intent="delete"
-          target={data.removing.id}
-          label="Delete device"
-          busyLabel="Deleting…"
-          cancelTo={base}
-        />
-      ) : null}
+    <SetupSection id="devices" title="Devices" saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the device “${data.removing.displayName}”?`, explanation: "Its credential stops working at once. Reads it already sent are kept. A device that a timing point uses cannot be deleted.", label: "Delete device" } : null}>
       {data.renewing ? (
         <ConfirmPanel
           title={`Make a new credential for “${data.renewing.displayName}”?`}
@@ -194,7 +181,7 @@ export default function Devices() {
           {data.may.edit ? <NewDeviceForm types={data.types} /> : null}
         </>
       )}
-    </section>
+    </SetupSection>
   );
 }
 

@@ -22,7 +22,7 @@ import {
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
 import { CRITERION_OPS, GROUP_TYPE_LABELS, GROUP_TYPES } from "../components/race-setup-choices";
-import { CheckboxField, ConfirmPanel, RadioField, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { CheckboxField, ConfirmPanel, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
 
 const KIND_LABELS = { public: "Public", unlisted: "Unlisted", announcer: "Announcer (system)", live: "Live (system)" } as const;
 const KIND_HINTS = { public: "listed on the race's page", unlisted: "anyone with the link", announcer: "race staff only", live: "race staff only" } as const;
@@ -124,21 +124,7 @@ export default function ResultFormats() {
   const data = useLoaderData<typeof loader>();
   const base = `/race/${data.raceId}/admin/formats`;
   return (
-    <section aria-labelledby="formats-heading">
-      <h2 id="formats-heading">Result formats</h2>
-      <p className="hint">A result format is one way of showing the results: who sees it, how times look and how racers are grouped.</p>
-      <SavedNotice message={data.saved} />
-      {data.removing ? (
-        <ConfirmPanel
-          title={`Delete the result format “${data.removing.name}”?`}
-          explanation="Its result groups are deleted with it, and its results page stops working. Racers and times are not touched."
-          intent="delete"
-          target={data.removing.id}
-          label="Delete result format"
-          busyLabel="Deleting…"
-          cancelTo={base}
-        />
-      ) : null}
+    <SetupSection id="formats" title="Result formats" hint="A result format is one way of showing the results: who sees it, how times look and how racers are grouped." saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the result format “${data.removing.name}”?`, explanation: "Its result groups are deleted with it, and its results page stops working. Racers and times are not touched.", label: "Delete result format" } : null}>
       {data.editing ? (
         <FormatEditor format={data.editing} data={data} base={base} />
       ) : (
@@ -185,7 +171,7 @@ export default function ResultFormats() {
           ) : null}
         </>
       )}
-    </section>
+    </SetupSection>
   );
 }
 

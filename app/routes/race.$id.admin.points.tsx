@@ -19,7 +19,7 @@ import {
   unknownIntent,
 } from "../race-setup.server";
 import { DEVICE_MODE_CHOICES } from "../components/race-setup-choices";
-import { ConfirmPanel, RowButton, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
@@ -77,21 +77,7 @@ export default function TimingPoints() {
   const data = useLoaderData<typeof loader>();
   const base = `/race/${data.raceId}/admin/points`;
   return (
-    <section aria-labelledby="points-heading">
-      <h2 id="points-heading">Timing points</h2>
-      <p className="hint">A timing point is a place racers are timed (a start, a finish line, a split); its devices send the reads. Courses list the points racers pass.</p>
-      <SavedNotice message={data.saved} />
-      {data.removing ? (
-        <ConfirmPanel
-          title={`Delete the timing point “${data.removing.name}”?`}
-          explanation="Reads its devices have already sent are kept. A point that a course uses cannot be deleted."
-          intent="delete"
-          target={data.removing.id}
-          label="Delete timing point"
-          busyLabel="Deleting…"
-          cancelTo={base}
-        />
-      ) : null}
+    <SetupSection id="points" title="Timing points" hint="A timing point is a place racers are timed (a start, a finish line, a split); its devices send the reads. Courses list the points racers pass." saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the timing point “${data.removing.name}”?`, explanation: "Reads its devices have already sent are kept. A point that a course uses cannot be deleted.", label: "Delete timing point" } : null}>
       {data.editing ? (
         <PointEditor point={data.editing} base={base} devices={data.devices} raceId={data.raceId} />
       ) : (
@@ -138,7 +124,7 @@ export default function TimingPoints() {
           ) : null}
         </>
       )}
-    </section>
+    </SetupSection>
   );
 }
 

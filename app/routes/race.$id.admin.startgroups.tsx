@@ -16,7 +16,7 @@ import {
   unknownIntent,
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
-import { ConfirmPanel, RowLinks, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
@@ -62,20 +62,7 @@ export default function StartGroups() {
   const data = useLoaderData<typeof loader>();
   const base = `/race/${data.raceId}/admin/startgroups`;
   return (
-    <section aria-labelledby="groups-heading">
-      <h2 id="groups-heading">Start groups</h2>
-      <SavedNotice message={data.saved} />
-      {data.removing ? (
-        <ConfirmPanel
-          title={`Delete “${data.removing.label}”?`}
-          explanation="Racers must be moved out of the group first. Results grouped by start order lose this group."
-          intent="delete"
-          target={data.removing.id}
-          label="Delete start group"
-          busyLabel="Deleting…"
-          cancelTo={base}
-        />
-      ) : null}
+    <SetupSection id="groups" title="Start groups" saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete “${data.removing.label}”?`, explanation: "Racers must be moved out of the group first. Results grouped by start order lose this group.", label: "Delete start group" } : null}>
       {data.editing ? (
         <>
           <p>
@@ -134,7 +121,7 @@ export default function StartGroups() {
           ) : null}
         </>
       )}
-    </section>
+    </SetupSection>
   );
 }
 
