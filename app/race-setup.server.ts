@@ -18,6 +18,7 @@ import { MUST_BE_A_NUMBER, MUST_BE_WHOLE, RACE_DEFAULTS, readFormNumber, validat
 import type { RaceDocumentKind, StoredDocument } from "../schema/race/documents";
 import { epochOfLocalInput, isTimeZone } from "../workers/services/race-setup";
 import type { RaceAccess } from "./race-admin.server";
+import { fieldErrorsOf } from "../core/entity/field-errors";
 import type { FieldErrors, SetupReply } from "./components/race-setup-form";
 import { FORMAT_KINDS, GROUP_TYPES, type FormatKind } from "./components/race-setup-choices";
 
@@ -41,14 +42,6 @@ export async function readPostedForm(request: Request): Promise<PostedForm> {
 }
 
 /** The first message for each field (the path's first part), as the pages show them. */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? String(issue.path[0]) : "form";
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
 
 /** A refused form: its errors and what was typed, so the page shows the form again as it was sent. */
 export function refuse(posted: PostedForm, errors: FieldErrors, status: 400 | 403 | 404 | 409 = 400) {
@@ -59,7 +52,7 @@ export function refuse(posted: PostedForm, errors: FieldErrors, status: 400 | 40
 /** Parses a form with a schema; a refusal (400 with the field errors) when it does not fit. */
 export function parseForm<S extends z.ZodType>(schema: S, posted: PostedForm): { ok: true; value: z.output<S> } | { ok: false; reply: ReturnType<typeof refuse> } {
   const parsed = schema.safeParse(posted.values);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reply: refuse(posted, fieldErrorsOf(parsed.error)) };
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reply: refuse(posted, fieldErrorsOf(parsed.error.issues)) };
 }
 
 /**
@@ -260,7 +253,7 @@ const timezoneSchema = z.string().default("").refine(isTimeZone, CHOOSE_TIME_ZON
  */
 export function parseTimedForm<S extends z.ZodType<{ start: string; end?: string; timezone: string }>>(schema: S, posted: PostedForm) {
   const parsed = schema.safeParse(posted.values);
-  const errors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+  const errors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const { start = "", end = "", timezone = "" } = posted.values;
   const zone = isTimeZone(timezone) ? timezone : null;
   const startTime = zone && LOCAL_DATE_TIME.test(start.trim()) ? epochOfLocalInput(start, zone) : null;

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
+import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { setRacerStatus } from "../core/timing/status";
@@ -37,7 +38,7 @@ interface SocketAttachment {
 /** Changed rows wait this long so a burst of reads goes out as one frame (the spec's 50-100 ms). */
 const PUSH_DELAY_MS = 75;
 
-export type FieldErrors = Record<string, string>;
+export type { FieldErrors };
 export type SaveResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
 export interface DeviceCredential {
@@ -736,12 +737,7 @@ function attachmentOf(ws: WebSocket): SocketAttachment {
 }
 
 function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const key = issue.path.map(String).join(".") || "form";
-    errors[key] ??= issue.message;
-  }
-  return errors;
+  return fieldErrorsOf(issues, { fullPath: true });
 }
 
 function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {

@@ -1,3 +1,4 @@
+import { fieldErrorsOf } from "../../core/entity/field-errors";
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
@@ -7,7 +8,6 @@ import { openDb } from "../../schema/d1";
 import {
   appFormValues,
   deleteApp,
-  fieldErrorsOf,
   getManageableApp,
   mayManageApps,
   rotateSecret,
@@ -85,7 +85,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const values = appFormValues(form);
   const echo: Echo = { name: String(values.name ?? ""), description: String(values.description ?? ""), redirect_uris: String(values.redirect_uris ?? ""), scopes: values.scopes as string[] };
   const parsed = updateAppSchema.safeParse(values);
-  if (!parsed.success) return data<Result>({ errors: fieldErrorsOf(parsed.error), echo, clientSecret: null }, { status: 400 });
+  if (!parsed.success) return data<Result>({ errors: fieldErrorsOf(parsed.error.issues), echo, clientSecret: null }, { status: 400 });
   const result = await updateApp(db, principal, context.tenant, id, parsed.data, context.now);
   if (!result.ok && "refusal" in result) return refused(result.refusal);
   if (!result.ok) {

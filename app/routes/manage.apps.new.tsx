@@ -1,9 +1,10 @@
+import { fieldErrorsOf } from "../../core/entity/field-errors";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { APP_LIMITS } from "../../core/access/app-registration";
 import { allScopes } from "../../core/access/scopes";
 import { openDb } from "../../schema/d1";
-import { appFormValues, createApp, createAppSchema, creatableClubs, fieldErrorsOf, mayCreateApps, type FieldErrors } from "../../workers/services/apps";
+import { appFormValues, createApp, createAppSchema, creatableClubs, mayCreateApps, type FieldErrors } from "../../workers/services/apps";
 import { requireSession, rolesOf } from "../auth.server";
 import { boxStyle, choiceStyle, Field, groupStyle, RedirectUrisField, ScopeChoices } from "../components/app-form";
 import { FormMessage } from "../components/auth-card";
@@ -42,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     club: String(values.club ?? ""),
   };
   const parsed = createAppSchema.safeParse(values);
-  if (!parsed.success) return data({ created: null, errors: fieldErrorsOf(parsed.error), echo }, { status: 400 });
+  if (!parsed.success) return data({ created: null, errors: fieldErrorsOf(parsed.error.issues), echo }, { status: 400 });
   const result = await createApp(db, principal, context.tenant, parsed.data, context.now);
   if (!result.ok) return data({ created: null, errors: result.errors, echo }, { status: 400 });
   // The secret is in this response only; `headers` keeps it out of every cache.

@@ -119,15 +119,6 @@ export type CreateAppInput = z.output<typeof createAppSchema>;
 export type UpdateAppInput = z.output<typeof updateAppSchema>;
 export type FieldErrors = Partial<Record<string, string>>;
 
-/** The first message per form field, keyed by the field's name. */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Reads
