@@ -269,9 +269,10 @@ export class RaceRoom extends DurableObject<Env> {
   async saveRacer(id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredRacer>> {
     const existing = id ? this.store.racer(id) : null;
     if (id && !existing) return { ok: false, errors: { id: "Not found" } };
-    const result = this.writeRacers([{ id: existing?.id ?? null, changes, existing }]);
-    const first = result[0]!;
-    return first.ok ? { ok: true, value: first.value } : first;
+    const checked = this.checkRacer(existing?.id ?? null, changes, existing, this.racerReferences());
+    if (!checked.ok) return checked;
+    const [saved] = this.writeRacers([{ id: existing?.id ?? null, data: checked.value, changed: existing ? Object.keys(changes) : null }]);
+    return { ok: true, value: saved! };
   }
 
   /**
@@ -279,20 +280,26 @@ export class RaceRoom extends DurableObject<Env> {
    * batch is written unless every row is valid.
    */
   async importRacers(rows: Record<string, unknown>[]): Promise<{ ok: true; created: number } | { ok: false; rows: { row: number; errors: FieldErrors }[] }> {
-    const checked = rows.map((changes) => this.checkRacer(null, changes, null));
+    const references = this.racerReferences();
+    const checked = rows.map((changes) => this.checkRacer(null, changes, null, references));
+    // Rows may not share a bib or a chip with each other either (the store checks only racers already saved).
     const bibs = new Map<number, number>();
+    const chips = new Map<string, number>();
     const problems: { row: number; errors: FieldErrors }[] = [];
+    const valid: RacerDoc[] = [];
     checked.forEach((c, i) => {
       if (!c.ok) return problems.push({ row: i + 1, errors: c.errors });
+      valid.push(c.value);
       const bib = c.value.bib;
-      if (bib !== null) {
-        if (bibs.has(bib)) problems.push({ row: i + 1, errors: { bib: `Bib ${bib} is also on row ${bibs.get(bib)}` } });
-        else bibs.set(bib, i + 1);
-      }
+      if (bib !== null && bibs.has(bib)) problems.push({ row: i + 1, errors: { bib: `Bib ${bib} is also on row ${bibs.get(bib)}` } });
+      else if (bib !== null) bibs.set(bib, i + 1);
+      const shared = chipsOf(c.value).find((chip) => chips.has(chip));
+      if (shared) problems.push({ row: i + 1, errors: { chip: `Chip ${shared} is also on row ${chips.get(shared)}` } });
+      for (const chip of chipsOf(c.value)) if (!chips.has(chip)) chips.set(chip, i + 1);
       return undefined;
     });
     if (problems.length > 0) return { ok: false, rows: problems };
-    this.writeRacers(rows.map((changes) => ({ id: null, changes, existing: null })));
+    this.writeRacers(valid.map((data) => ({ id: null, data, changed: null })));
     return { ok: true, created: rows.length };
   }
 
@@ -644,7 +651,12 @@ export class RaceRoom extends DurableObject<Env> {
   }
 
   /** A racer's fields after a change, checked: its schema, and bib and chips held by no other racer. */
-  private checkRacer(id: string | null, changes: Record<string, unknown>, existing: StoredRacer | null): SaveResult<RacerDoc> {
+  /** The course and start group ids a racer may name; read once per save or import, not once per racer. */
+  private racerReferences(): { courses: Set<string>; startGroups: Set<string> } {
+    return { courses: new Set(this.store.documents("Course").map((c) => c.id)), startGroups: new Set(this.store.documents("StartGroup").map((g) => g.id)) };
+  }
+
+  private checkRacer(id: string | null, changes: Record<string, unknown>, existing: StoredRacer | null, references: { courses: Set<string>; startGroups: Set<string> }): SaveResult<RacerDoc> {
     const parsed = racerSchema.safeParse({ ...(existing?.data ?? {}), ...changes });
     if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
     const data = parsed.data;
@@ -652,29 +664,25 @@ export class RaceRoom extends DurableObject<Env> {
     if (this.store.bibTakenByOther(self, data.bib)) return { ok: false, errors: { bib: `Bib ${data.bib} is already taken` } };
     const taken = this.store.chipsTakenByOthers(self, chipsOf(data));
     if (taken.length > 0) return { ok: false, errors: { chip: `Chip ${taken.join(", ")} is already taken` } };
-    const courses = new Set(this.store.documents("Course").map((c) => c.id));
-    if (data.course && !courses.has(data.course)) return { ok: false, errors: { course: "No such course" } };
-    const groups = new Set(this.store.documents("StartGroup").map((g) => g.id));
-    if (data.setupgroup_id && !groups.has(data.setupgroup_id)) return { ok: false, errors: { setupgroup_id: "StartGroup not found" } };
+    if (data.course && !references.courses.has(data.course)) return { ok: false, errors: { course: "No such course" } };
+    if (data.setupgroup_id && !references.startGroups.has(data.setupgroup_id)) return { ok: false, errors: { setupgroup_id: "StartGroup not found" } };
     return { ok: true, value: data };
   }
 
-  /** Writes racers in one transaction and brings their reads along: unmatched ones of a new bib or chip, released ones of an old. */
-  private writeRacers(items: { id: string | null; changes: Record<string, unknown>; existing: StoredRacer | null }[]): SaveResult<StoredRacer>[] {
+  /**
+   * Writes checked racers in one transaction and brings their reads along: unmatched ones of a new bib or
+   * chip, released ones of an old. `changed` names the fields a change set (null for a new racer).
+   */
+  private writeRacers(items: { id: string | null; data: RacerDoc; changed: string[] | null }[]): StoredRacer[] {
     const now = Date.now();
-    const saved: StoredRacer[] = [];
-    const results = this.ctx.storage.transactionSync(() =>
-      items.map((item): SaveResult<StoredRacer> => {
-        const checked = this.checkRacer(item.id, item.changes, item.existing);
-        if (!checked.ok) return checked;
+    const saved = this.ctx.storage.transactionSync(() =>
+      items.map((item): StoredRacer => {
         const racerId = item.id ?? crypto.randomUUID();
-        const mtimes = item.existing ? bumpMtimes(this.store.racerMtimes(racerId), Object.keys(item.changes), now) : initialMtimes(checked.value as unknown as Record<string, unknown>, now);
-        this.store.putRacer(racerId, checked.value, mtimes);
-        this.store.releaseStale(racerId, checked.value.bib, chipsOf(checked.value));
-        this.store.assignUnmatched(racerId, checked.value.bib, chipsOf(checked.value));
-        const racer = { id: racerId, data: checked.value };
-        saved.push(racer);
-        return { ok: true, value: racer };
+        const mtimes = item.changed ? bumpMtimes(this.store.racerMtimes(racerId), item.changed, now) : initialMtimes(item.data as unknown as Record<string, unknown>, now);
+        this.store.putRacer(racerId, item.data, mtimes);
+        this.store.releaseStale(racerId, item.data.bib, chipsOf(item.data));
+        this.store.assignUnmatched(racerId, item.data.bib, chipsOf(item.data));
+        return { id: racerId, data: item.data };
       }),
     );
     if (this.live && saved.length > 0) {
@@ -688,7 +696,7 @@ export class RaceRoom extends DurableObject<Env> {
       if (saved.length > 50) this.sendSnapshots();
       else this.schedulePush();
     }
-    return results;
+    return saved;
   }
 
   private readSetup(): RaceSetupView | null {

@@ -134,3 +134,26 @@ describe("timing API: live results over the race socket", () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe("racer import into the RaceRoom", () => {
+  it("refuses a batch whose rows share a bib or a chip, writing none of it", async () => {
+    const t = await createTimedRace({ racers: 1 });
+    const rows = [
+      { first_name: "Ada", bib: 20, chip: "X1", course: t.course.id },
+      { first_name: "Bo", bib: 21, chip: "X1", course: t.course.id },
+      { first_name: "Cy", bib: 20, chip: "X3", course: t.course.id },
+      { first_name: "Di", bib: 1, chip: "X4", course: t.course.id },
+    ];
+    const refused = await t.room.importRacers(rows);
+    expect(refused).toEqual({
+      ok: false,
+      rows: [
+        { row: 2, errors: { chip: "Chip X1 is also on row 1" } },
+        { row: 3, errors: { bib: "Bib 20 is also on row 1" } },
+        { row: 4, errors: { bib: "Bib 1 is already taken" } },
+      ],
+    });
+    expect((await t.room.counts()).racers).toBe(1);
+    expect(await t.room.importRacers(rows.slice(0, 1))).toEqual({ ok: true, created: 1 });
+  });
+});
