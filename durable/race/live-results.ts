@@ -6,7 +6,7 @@ import { ResultsEngine } from "../../core/timing/engine";
 import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import type { StoredDocument } from "../../schema/race/documents";
-import { raceInputOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
+import { raceInputOf, racerFieldsOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
 import type { RaceSettings } from "../../schema/race/settings";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 
@@ -21,7 +21,8 @@ export interface RaceState {
 
 export class LiveResults {
   private engine: ResultsEngine;
-  private state: Omit<RaceState, "crossings">;
+  /** The setup the rows and columns are drawn from (racers and crossings live in the engine and `racers`). */
+  private state: Omit<RaceState, "crossings" | "racers">;
   private racers = new Map<string, StoredRacer>();
   private groupsByFormat = new Map<string, ResultGroupSpec[]>();
   private courseNames = new Map<string, string>();
@@ -34,8 +35,7 @@ export class LiveResults {
   constructor(private readonly load: () => RaceState) {
     const state = load();
     this.state = state;
-    this.index(state);
-    this.engine = new ResultsEngine(raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers), state.crossings);
+    this.engine = this.build(state);
   }
 
   get version(): string {
@@ -50,15 +50,13 @@ export class LiveResults {
 
   racerSaved(racer: StoredRacer): void {
     this.racers.set(racer.id, racer);
-    this.state.racers = [...this.racers.values()];
-    if (this.groupsDependOnRacers()) return this.reload();
+    if (this.bringsNewFieldGroup(racer)) return this.reload();
     this.note(this.engine.upsertRacer(racerOf(racer)).racerIds);
     this.pending.add(racer.id);
   }
 
   racerRemoved(racerId: string): void {
     this.racers.delete(racerId);
-    this.state.racers = [...this.racers.values()];
     this.note(this.engine.removeRacer(racerId).racerIds);
     this.pending.add(racerId);
   }
@@ -71,8 +69,7 @@ export class LiveResults {
   reload(): void {
     const state = this.load();
     this.state = state;
-    this.index(state);
-    this.engine = new ResultsEngine(raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers), state.crossings);
+    this.engine = this.build(state);
     this.counter += 1;
     this.pending.clear();
   }
@@ -138,16 +135,27 @@ export class LiveResults {
     for (const id of racerIds) this.pending.add(id);
   }
 
-  // Groups made from a racer field change when a racer brings a new value.
-  private groupsDependOnRacers(): boolean {
-    return this.state.docs.formats.some((f) => f.data.group_type === "field") && !this.state.docs.groups.some((g) => this.state.docs.formats.some((f) => f.id === g.data.format));
+  /**
+   * Groups made from a racer field (a format with group_type "field" and no groups of its own) gain a group
+   * when a racer brings a value no one had; only then is a full rebuild needed.
+   */
+  private bringsNewFieldGroup(racer: StoredRacer): boolean {
+    const fields = racerFieldsOf(racer.data);
+    return this.state.docs.formats.some((f) => {
+      if (f.data.group_type !== "field" || !f.data.group_field || this.state.docs.groups.some((g) => g.data.format === f.id)) return false;
+      const value = fields[f.data.group_field];
+      if (value === null || value === undefined || value === "") return false;
+      return !(this.groupsByFormat.get(f.id) ?? []).some((g) => g.id === `${f.id}:field:${String(value)}`);
+    });
   }
 
-  private index(state: Omit<RaceState, "crossings">): void {
+  /** Indexes the racers and each format's groups, and builds the engine: one engine input for both. */
+  private build(state: RaceState): ResultsEngine {
+    const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers);
     this.racers = new Map(state.racers.map((r) => [r.id, r]));
     this.courseNames = new Map(state.docs.courses.map((c) => [c.id, c.data.name]));
-    const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers);
     this.groupsByFormat = new Map(state.docs.formats.map((f) => [f.id, input.groups.filter((g) => g.id.startsWith(`${f.id}:`))]));
+    return new ResultsEngine(input, state.crossings);
   }
 
   private memberships(racerId: string, groups: ResultGroupSpec[]): string[] {

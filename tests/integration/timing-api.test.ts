@@ -157,3 +157,24 @@ describe("racer import into the RaceRoom", () => {
     expect(await t.room.importRacers(rows.slice(0, 1))).toEqual({ ok: true, created: 1 });
   });
 });
+
+describe("result groups made from a racer field", () => {
+  it("gains a group when a racer brings a new value, and ranks each group on its own", async () => {
+    const t = await createTimedRace({ racers: 2 });
+    const format = (await t.room.saveDocument("ResultFormat", null, { name: "By sex", is_public: true, group_type: "field", group_field: "sex" })) as unknown as { value: { id: string } };
+    expect((await t.room.snapshot(format.value.id))!.groups).toEqual([]);
+    await t.room.saveRacer(t.racerIds[0]!, { sex: "F" });
+    await t.room.saveRacer(t.racerIds[1]!, { sex: "M" });
+    await postReads(t.host, t.race.id, t.credential.token, {
+      reads: [
+        { seq: 1, chip: "C1", time: t.startMicros + 700 * SECOND, channel: 2 },
+        { seq: 2, chip: "C2", time: t.startMicros + 650 * SECOND, channel: 2 },
+      ],
+    });
+    const snapshot = (await t.room.snapshot(format.value.id))!;
+    expect(snapshot.groups.map((g) => g.name)).toEqual(["F", "M"]);
+    const inGroup = (name: string) => snapshot.rows.filter((r) => r.groups.includes(snapshot.groups.find((g) => g.name === name)!.id)).map((r) => [r.bib, r.time]);
+    expect(inGroup("F")).toEqual([[1, 700 * SECOND]]);
+    expect(inGroup("M")).toEqual([[2, 650 * SECOND]]);
+  });
+});
