@@ -1,14 +1,9 @@
 import { useId, useState } from "react";
 import { formatDiff, formatRaceTime } from "../../core/time/format";
 import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
-import { useLiveResults, type LiveState } from "../hooks/use-live-results";
+import { useLiveResults } from "../hooks/use-live-results";
+import { LiveStatus } from "./live-status";
 import { groupViews, latestFinishers, type GroupView } from "../results/results-state";
-
-const liveLabels: Record<LiveState, string> = {
-  connecting: "Connecting to live results…",
-  live: "Live: results update as they come in",
-  offline: "Connection lost. Reconnecting…",
-};
 
 /** Finishers the announcer view lists. */
 const ANNOUNCER_LATEST = 10;
@@ -23,11 +18,7 @@ export function LiveResults({ raceId, snapshot }: { raceId: string; snapshot: Fo
   const hasRows = results.rows.size > 0;
   return (
     <div className="live-results">
-      <p className={`live-status live-status-${live}`} role="status" data-live-state={live}>
-        <span className="live-dot" aria-hidden="true" />
-        {liveLabels[live]}
-        <noscript> (live updates need JavaScript; reload the page for the latest results)</noscript>
-      </p>
+      <LiveStatus state={live} />
       {results.snapshot.isAnnouncer ? <LatestFinishers rows={latestFinishers(results, ANNOUNCER_LATEST)} precision={precision} /> : null}
       <div className="search" role="search">
         <label htmlFor={searchId}>Find a racer</label>
