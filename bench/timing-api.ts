@@ -51,10 +51,16 @@ export async function runTimingApi(port: number): Promise<void> {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < bodies.length) accepted += (await post(bodies[next++]!)).accepted;
+      while (next < bodies.length) {
+        // Await first, then add: `accepted += await …` reads the total before the await and loses updates.
+        const receipt = await post(bodies[next++]!);
+        accepted += receipt.accepted;
+      }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  // Every read has its own sequence number, so each must be acknowledged as newly written.
+  if (accepted !== BATCH * BATCHES) throw new Error(`expected ${BATCH * BATCHES} reads accepted, got ${accepted}`);
   report("timing_reads_accepted_per_second", accepted / seconds, "reads/s", { batch: BATCH, batches: BATCHES, concurrency: CONCURRENCY, racers: RACERS, target: 5000 });
 
   // Fan-out: 1,000 spectators follow the results format; each round posts a batch and times its arrival.
