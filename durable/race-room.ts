@@ -5,12 +5,13 @@ import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { setRacerStatus } from "../core/timing/status";
+import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
 import { deletionBlocked } from "../core/timing/validation";
 import type { Crossing } from "../core/timing/model";
 import { openDb, races } from "../schema/d1";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
-import type { StoredRacer } from "../schema/race/engine-input";
+import { courseOf, racerOf, type StoredRacer } from "../schema/race/engine-input";
 import { raceRoomMigrations } from "../schema/race/migrations";
 import { chipsOf, racerSchema, type RacerDoc } from "../schema/race/racer";
 import { raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
@@ -330,6 +331,27 @@ export class RaceRoom extends DurableObject<Env> {
   /** A racer's reads, newest last, for the racer page. */
   async racerCrossings(racerId: string) {
     return this.store.crossingsOfRacer(racerId);
+  }
+
+  /** A racer's TimedEntity (run 1, round 1) in the spec's storage names, as the data API shows it. */
+  async timedEntity(racerId: string): Promise<Record<string, unknown> | null> {
+    const stored = this.store.racer(racerId);
+    const row = this.db.select().from(raceSetup).get();
+    if (!stored || !row) return null;
+    const racer = racerOf(stored);
+    const courseDoc = this.store.documents("Course").find((c) => c.id === racer.courseId);
+    const course = courseDoc ? courseOf(courseDoc, readRaceSettings(row.settings)) : null;
+    const crossings = this.store
+      .crossingsOfRacer(racerId)
+      .filter((c) => c.state === "assigned" && c.timing_point_id !== null)
+      .map((c) => ({ timingPointId: c.timing_point_id!, time: c.time, deviceId: c.device_id === "manual" ? null : c.device_id }));
+    const status = this.results().result(racerId)?.status;
+    const entity = timedEntityOf(
+      { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: status === "oncourse" },
+      course,
+      crossings,
+    );
+    return timedEntityToStorage(entity);
   }
 
   /** The latest reads of the race, newest first, for the timing page. */

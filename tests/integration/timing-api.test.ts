@@ -177,4 +177,26 @@ describe("result groups made from a racer field", () => {
     expect(inGroup("F")).toEqual([[1, 700 * SECOND]]);
     expect(inGroup("M")).toEqual([[2, 650 * SECOND]]);
   });
+
+  it("shows a racer's reads as a TimedEntity with a crossing list per course point", async () => {
+    const t = await createTimedRace();
+    await postReads(t.host, t.race.id, t.credential.token, {
+      reads: [
+        { seq: 1, chip: "C1", time: t.startMicros + 5 * SECOND, channel: 1 },
+        { seq: 2, chip: "C1", time: t.startMicros + 600 * SECOND, channel: 2 },
+        { seq: 3, chip: "C2", time: t.startMicros + 601 * SECOND, channel: 2 },
+      ],
+    });
+    const entity = await t.room.timedEntity(t.racerIds[0]!);
+    expect(entity).toMatchObject({
+      racer: t.racerIds[0],
+      course: t.course.id,
+      run_num: 1,
+      round_num: 1,
+      is_dns: false,
+      time_0_list: [{ time: t.startMicros + 5 * SECOND, device: t.device.id }],
+      time_1_list: [{ time: t.startMicros + 600 * SECOND, device: t.device.id }],
+    });
+    expect(await t.room.timedEntity("no-such-racer")).toBeNull();
+  });
 });
