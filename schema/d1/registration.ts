@@ -1,4 +1,5 @@
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { entityColumns } from "./columns";
 import { clubs, sites } from "./tables";
 
@@ -61,6 +62,10 @@ export const formElements = sqliteTable(
     isMandatory: integer("is_mandatory", { mode: "boolean" }).notNull().default(false),
     isAdminOnly: integer("is_admin_only", { mode: "boolean" }).notNull().default(false),
     isKioskMode: integer("is_kiosk_mode", { mode: "boolean" }).notNull().default(false),
+    /** Mandatory only when an administrator fills the form in. */
+    isAdminMandatory: integer("is_admin_mandatory", { mode: "boolean" }).notNull().default(false),
+    /** A registrant cannot change it once saved. */
+    isEditForbidden: integer("is_edit_forbidden", { mode: "boolean" }).notNull().default(false),
     conditionElement: text("condition_element"),
     conditionOperator: text("condition_operator"),
     conditionValue: text("condition_value"),
@@ -72,6 +77,63 @@ export const formElements = sqliteTable(
     isFee: integer("is_fee", { mode: "boolean" }).notNull().default(false),
     optionsList: text("options_list", { mode: "json" }).$type<Record<string, unknown>[]>().notNull().default([]),
     displayType: text("display_type"),
+    /** The settings of one field type (discounts_list, is_disable_optin, min_fee, …): core/forms/model.ts. */
+    config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [index("form_elements_registration").on(t.registrationId, t.ordinal)],
+);
+
+/**
+ * Cart (platform.md section 3): the people one registrant signs up together, and cart-level values.
+ * A registrant has no account: the cart is reached by its id in a cookie or by an emailed resume link,
+ * whose token is stored only as a SHA-256 hash.
+ */
+export const carts = sqliteTable(
+  "carts",
+  {
+    ...entityColumns(),
+    registrationId: text("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    clubId: text("club_id").notNull(),
+    siteId: text("site_id"),
+    email: text("email"),
+    isRemoved: integer("is_removed", { mode: "boolean" }).notNull().default(false),
+    /** Set when the cart is paid (issue 7); only complete carts count in reports and limits. */
+    isComplete: integer("is_complete", { mode: "boolean" }).notNull().default(false),
+    /** Per registration, 1, 2, 3, … in the order carts are made. */
+    cartNumber: integer("cart_number"),
+    legacyId: integer("legacy_id"),
+    /** web, kiosk or admin. */
+    origin: text("origin").notNull().default("web"),
+    values: text("values", { mode: "json" }).$type<Record<string, { v: unknown; p: number }>>().notNull().default({}),
+    /** Discount codes the registrant entered, normalised (upper case, space separated). */
+    discountCodes: text("discount_codes").notNull().default(""),
+    resumeHash: text("resume_hash"),
+    updatedAt: integer("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [index("carts_registration").on(t.registrationId, t.isComplete), uniqueIndex("carts_number").on(t.registrationId, t.cartNumber)],
+);
+
+/** Individual: one person in a cart, with their values per form element. */
+export const individuals = sqliteTable(
+  "individuals",
+  {
+    ...entityColumns(),
+    cartId: text("cart_id")
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    registrationId: text("registration_id").notNull(),
+    clubId: text("club_id").notNull(),
+    siteId: text("site_id"),
+    isRemoved: integer("is_removed", { mode: "boolean" }).notNull().default(false),
+    isComplete: integer("is_complete", { mode: "boolean" }).notNull().default(false),
+    /** A person record (membership); null for a registrant without one. */
+    person: text("person"),
+    ordinal: integer("ordinal").notNull().default(0),
+    values: text("values", { mode: "json" }).$type<Record<string, { v: unknown; p: number }>>().notNull().default({}),
+    /** Set once this person has been paid for; the system fee is charged only for people not yet paid for. */
+    paidAt: integer("paid_at"),
+  },
+  (t) => [index("individuals_cart").on(t.cartId, t.ordinal), index("individuals_registration").on(t.registrationId)],
 );

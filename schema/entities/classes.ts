@@ -205,6 +205,8 @@ export const FormElement = entityClass({
     field("is_mandatory", formElements.isMandatory, "bool"),
     field("is_admin_only", formElements.isAdminOnly, "bool"),
     field("is_kiosk_mode", formElements.isKioskMode, "bool"),
+    field("is_admin_mandatory", formElements.isAdminMandatory, "bool"),
+    field("is_edit_forbidden", formElements.isEditForbidden, "bool"),
     field("condition_element", formElements.conditionElement, "string"),
     field("condition_operator", formElements.conditionOperator, "string"),
     field("condition_value", formElements.conditionValue, "string"),
@@ -216,6 +218,7 @@ export const FormElement = entityClass({
     field("is_fee", formElements.isFee, "bool"),
     field("options_list", formElements.optionsList, "json", { schema: z.array(z.record(z.string(), z.unknown())).max(500) }),
     field("display_type", formElements.displayType, "string"),
+    field("config", formElements.config, "json", { schema: z.record(z.string(), z.unknown()) }),
   ],
 });
 

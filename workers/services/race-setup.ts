@@ -3,22 +3,20 @@
  * creating a race (the data service's registry row, then its RaceRoom), deleting one, and reading and
  * writing wall-clock times in the race's own time zone.
  */
-import { and, asc, eq, inArray, or } from "drizzle-orm";
-import { can, type Principal } from "../../core/access/policy";
-import { listReach, reachesNothing } from "../../core/access/reach";
+import type { Principal } from "../../core/access/policy";
 import { initialMtimes } from "../../core/entity/field-mtimes";
-import { clubs, type Db } from "../../schema/d1";
+import type { Db } from "../../schema/d1";
 import { Race } from "../../schema/entities/classes";
 import { protectedObjectOf } from "../../schema/entities/registry";
 import type { Tenant } from "../../tenants/resolve";
 import { deleteEntity, getEntity, insertEntity } from "../data-api/entity-store";
 import { publishChange, type PublishContext } from "../data-api/hub-client";
 import { discardRace, ensureRaceOpen } from "../data-api/race-store";
+import { creatableClubs } from "./club-choices";
 import type { RaceCatalogue } from "./race-access";
 
 /** The zone a new race gets when its club has none (the platform's home zone). */
 export const DEFAULT_RACE_TIMEZONE = "America/Toronto";
-const CLUB_CHOICES_LIMIT = 500;
 
 export interface RaceClubChoice {
   id: string;
@@ -27,34 +25,10 @@ export interface RaceClubChoice {
   timezone: string;
 }
 
-function tenantSite(tenant: Tenant): string | null {
-  return tenant.kind === "site" ? tenant.siteId : null;
-}
-
-/**
- * The clubs the principal may create races in on this tenant (Organization Admin or All Races of the club,
- * a site admin of its site, a System Administrator with the races flag), by name. A site reaches only its
- * own clubs; the admin host creates no races.
- */
+/** The clubs the principal may create races in here, each with a usable time zone. */
 export async function creatableRaceClubs(db: Db, principal: Principal, tenant: Tenant): Promise<RaceClubChoice[]> {
-  if (tenant.kind === "admin") return [];
-  const reach = listReach(principal, "create", "races");
-  if (reachesNothing(reach)) return [];
-  const clubIds = reach.owners.get("clubs") ?? [];
-  const siteIds = reach.owners.get("sites") ?? [];
-  const owned = reach.all ? undefined : or(clubIds.length > 0 ? inArray(clubs.id, [...clubIds]) : undefined, siteIds.length > 0 ? inArray(clubs.siteId, [...siteIds]) : undefined);
-  if (!reach.all && clubIds.length === 0 && siteIds.length === 0) return [];
-  const site = tenantSite(tenant);
-  const rows = await db
-    .select({ id: clubs.id, name: clubs.name, siteId: clubs.siteId, timezone: clubs.timezone })
-    .from(clubs)
-    .where(and(owned, site === null ? undefined : eq(clubs.siteId, site)))
-    .orderBy(asc(clubs.name))
-    .limit(CLUB_CHOICES_LIMIT);
-  // The SQL narrows; the policy decides, so the list never offers a club `can` would refuse.
-  return rows
-    .filter((club) => can(principal, "create", { area: "races", clubId: club.id, siteId: club.siteId }))
-    .map((club) => ({ ...club, timezone: club.timezone && isTimeZone(club.timezone) ? club.timezone : DEFAULT_RACE_TIMEZONE }));
+  const choices = await creatableClubs(db, principal, tenant, "races");
+  return choices.map((club) => ({ ...club, timezone: club.timezone && isTimeZone(club.timezone) ? club.timezone : DEFAULT_RACE_TIMEZONE }));
 }
 
 export interface NewRace {
