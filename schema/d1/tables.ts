@@ -28,6 +28,8 @@ export const clubs = sqliteTable(
     info: text("info"),
     publicUrl: text("public_url"),
     siteId: text("site_id").references(() => sites.id),
+    /** Takes card payments through Stripe (section 3); registrations then charge the system fee. */
+    isStripe: integer("is_stripe", { mode: "boolean" }).notNull().default(false),
     ...cityColumns(),
   },
   (t) => [index("clubs_site").on(t.siteId)],

@@ -80,6 +80,7 @@ export const Club = entityClass({
     field("logo", clubs.logo, "string", { schema: z.url().max(2000) }),
     field("info", clubs.info, "string"),
     field("public_url", clubs.publicUrl, "string", { schema: z.url().max(2000) }),
+    field("is_stripe", clubs.isStripe, "bool"),
     field("site", clubs.siteId, "string", { createOnly: true }),
     ...cityFields(clubs),
   ],

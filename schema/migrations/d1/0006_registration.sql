@@ -39,6 +39,7 @@ CREATE TABLE `individuals` (
 --> statement-breakpoint
 CREATE INDEX `individuals_cart` ON `individuals` (`cart_id`,`ordinal`);--> statement-breakpoint
 CREATE INDEX `individuals_registration` ON `individuals` (`registration_id`);--> statement-breakpoint
+ALTER TABLE `clubs` ADD `is_stripe` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `form_elements` ADD `is_admin_mandatory` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `form_elements` ADD `is_edit_forbidden` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `form_elements` ADD `config` text DEFAULT '{}' NOT NULL;
