@@ -88,10 +88,19 @@ export const demoApp = {
   redirectUris: ["http://127.0.0.1:8790/callback"],
 } as const;
 
+interface DemoElementExtra {
+  isMandatory?: boolean;
+  isTaxable?: boolean;
+  prices?: { price_1: number };
+  optionsList?: Record<string, unknown>[];
+  config?: Record<string, unknown>;
+  condition?: { element: string; operator: string; value: string };
+}
+
 /** A demo registration form of the Nordic club, open from the seed day for 60 days. */
 export function demoRegistrations(now: number) {
   const registrationId = "c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e1f01";
-  const element = (n: number, type: string, caption: string, extra: Record<string, unknown> = {}) => ({
+  const element = (n: number, type: string, caption: string, extra: DemoElementExtra = {}) => ({
     id: `c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e1f${String(10 + n).padStart(2, "0")}`,
     type,
     caption,
@@ -109,6 +118,9 @@ export function demoRegistrations(now: number) {
       openTime: now - DAY_MS,
       closeTime: now + 60 * DAY_MS,
       gstRate: 13,
+      // Prices rise after two weeks and again after six.
+      raisePrice1Time: now + 14 * DAY_MS,
+      raisePrice2Time: now + 42 * DAY_MS,
       elements: [
         element(1, "text", "First name", { isMandatory: true }),
         element(2, "text", "Last name", { isMandatory: true }),
@@ -122,6 +134,26 @@ export function demoRegistrations(now: number) {
             { id: "10k", display: "10 km classic", price_1: 4500, price_2: 5500, price_3: 6500 },
             { id: "25k", display: "25 km classic", price_1: 6000, price_2: 7000, price_3: 8000 },
           ],
+        }),
+        element(7, "phone", "Cell Phone"),
+        element(8, "province", "Province"),
+        element(9, "checkbox", "Loppet toque", { isTaxable: true, prices: { price_1: 2000 } }),
+        element(10, "option", "Toque colour", {
+          condition: { element: element(9, "", "").id, operator: "notempty", value: "" },
+          optionsList: [
+            { id: "red", display: "Red" },
+            { id: "blue", display: "Blue" },
+          ],
+        }),
+        element(11, "donation", "Donation to the trail fund"),
+        element(12, "waiver", "Waiver", { isMandatory: true, config: { waiver_text: "I take part at my own risk and follow the organisers' instructions." } }),
+        element(13, "discount", "Discount code", {
+          config: {
+            discounts_list: [
+              { code: "CLUB10", type: "deduct_percent", amt: 10, elts_list: [element(6, "", "").id], description: "Club members: 10% off the distance" },
+              { code: "VOLUNTEER", type: "pay_amount", amt: 2000, elts_list: [], description: "Volunteers pay 20.00", qty: 25 },
+            ],
+          },
         }),
       ],
     },

@@ -73,6 +73,8 @@ export async function buildSeedSql(now: number): Promise<string> {
       open_time: registration.openTime,
       close_time: registration.closeTime,
       gst_rate: registration.gstRate,
+      raise_price_1_time: registration.raisePrice1Time,
+      raise_price_2_time: registration.raisePrice2Time,
     };
     statements.push(insert("registrations", { id: registration.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
     for (const element of registration.elements) {
@@ -83,9 +85,14 @@ export async function buildSeedSql(now: number): Promise<string> {
         type: element.type,
         caption: element.caption,
         ordinal: element.ordinal,
-        is_mandatory: "isMandatory" in element && element.isMandatory ? 1 : 0,
-        is_taxable: "isTaxable" in element && element.isTaxable ? 1 : 0,
-        options_list: JSON.stringify("optionsList" in element ? element.optionsList : []),
+        is_mandatory: element.isMandatory ? 1 : 0,
+        is_taxable: element.isTaxable ? 1 : 0,
+        options_list: JSON.stringify(element.optionsList ?? []),
+        config: JSON.stringify(element.config ?? {}),
+        price_1: element.prices?.price_1 ?? null,
+        condition_element: element.condition?.element ?? null,
+        condition_operator: element.condition?.operator ?? null,
+        condition_value: element.condition?.value ?? null,
       };
       statements.push(insert("form_elements", { id: element.id, ...values, created_at: now, field_mtimes: mtimes(values) }, "ON CONFLICT(id) DO NOTHING"));
     }

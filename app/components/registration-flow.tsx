@@ -1,0 +1,71 @@
+/** The frame of the public registration pages: the form's name, where the registrant is, and the error page. */
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
+import type { Lang } from "../../core/forms/bilingual";
+import type { RegistrationStatus } from "../../core/registration/status";
+
+const STEPS = [
+  { key: "person", label: "People" },
+  { key: "cart", label: "Review" },
+  { key: "pay", label: "Payment" },
+] as const;
+
+export function FlowHeader(props: { name: string; clubName: string; status: RegistrationStatus; mode: "open" | "preview"; isBilingual: boolean; lang: Lang; step: (typeof STEPS)[number]["key"] }) {
+  const location = useLocation();
+  const other: Lang = props.lang === "fr" ? "en" : "fr";
+  const params = new URLSearchParams(location.search);
+  if (other === "fr") params.set("lang", "fr");
+  else params.delete("lang");
+  return (
+    <header className="flow-header">
+      <p className="race-meta">{props.clubName}</p>
+      <h1>{props.name}</h1>
+      {props.mode === "preview" ? (
+        <p className="preview-banner" role="status" data-testid="preview-banner">
+          {`Preview (${props.status}): only organisers can open this form until it is live and open.`}
+        </p>
+      ) : null}
+      {props.isBilingual ? (
+        <p>
+          <Link to={`${location.pathname}?${params.toString()}`} lang={other}>
+            {other === "fr" ? "Français" : "English"}
+          </Link>
+        </p>
+      ) : null}
+      <ol className="flow-steps" aria-label="Registration steps">
+        {STEPS.map((step) => (
+          <li key={step.key} aria-current={step.key === props.step ? "step" : undefined}>
+            {step.label}
+          </li>
+        ))}
+      </ol>
+    </header>
+  );
+}
+
+export function RegistrationErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const text = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : null;
+  let title = "Something went wrong";
+  let body = "Please try again in a moment.";
+  if (status === 404) {
+    title = "Registration form not found";
+    body = "Check the link you were given, or ask the organiser for it.";
+  } else if (status === 410) {
+    title = "Registration is closed";
+    body = "This form no longer takes registrations.";
+  } else if (status === 403 && text?.startsWith("Registration opens")) {
+    title = "Registration is not open yet";
+    const at = new Date(text.replace("Registration opens ", ""));
+    body = `It opens ${Number.isNaN(at.getTime()) ? "soon" : at.toUTCString()}.`;
+  } else if (status === 400 && text) {
+    title = "That did not work";
+    body = text;
+  }
+  return (
+    <main className="page">
+      <h1>{title}</h1>
+      <p>{body}</p>
+    </main>
+  );
+}

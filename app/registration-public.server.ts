@@ -1,0 +1,129 @@
+/**
+ * The guard and shared loading of the public registration pages (/register/:id…): the form of this tenant,
+ * whether this visitor may fill it in now, and their cart from its cookie. Registrants need no account;
+ * staff may preview a form that is not live, fill in admin-only fields (?admin=1) and run a kiosk (?kiosk=1).
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { labelIn, type Lang } from "../core/forms/bilingual";
+import type { FormElement, StoredValue } from "../core/forms/model";
+import { FIELD_TYPE_MODULES } from "../core/forms/registry";
+import { cartDisplayName } from "../core/registration/cart-names";
+import { isClosed, isOpen, registrationStatus, type RegistrationStatus } from "../core/registration/status";
+import { openDb, type Db } from "../schema/d1";
+import { clearCookie, readCookie, serializeCookie } from "../workers/auth/cookies";
+import { cartCookieName, CART_COOKIE_MAX_AGE_S, openCart, peopleOf, type CartRow, type FormContext, type IndividualRow } from "../workers/services/carts";
+import { principalOf } from "../workers/services/race-access";
+import { canOnRegistration, getRegistration, listElements, type RegistrationRow } from "../workers/services/registration-forms";
+
+/** open: anyone may register; preview: staff see a form that is not open to the public. */
+export type FormMode = "open" | "preview";
+
+export interface PublicForm extends FormContext {
+  registration: RegistrationRow & { clubName: string };
+  db: Db;
+  mode: FormMode;
+  status: RegistrationStatus;
+  lang: Lang;
+  /** The cart of this visitor, or null before they add anyone. */
+  cart: CartRow | null;
+  people: IndividualRow[];
+}
+
+/** Why a form cannot be filled in now, in words a registrant understands. */
+export class FormUnavailable extends Response {}
+
+export async function requirePublicForm(request: Request, context: AppLoadContext, rawId: string | undefined): Promise<PublicForm> {
+  const db = openDb(context.env.DB);
+  const id = z.uuid().safeParse(rawId);
+  const registration = id.success ? await getRegistration(db, context.tenant, id.data) : null;
+  if (!registration) throw new Response("Not found", { status: 404 });
+  const principal = await principalOf(db, context.session);
+  const staff = canOnRegistration(principal, "edit", registration);
+  const now = context.now;
+  const window = { is_approved: registration.isApproved, open_time: registration.openTime, close_time: registration.closeTime };
+  const url = new URL(request.url);
+  let mode: FormMode = "open";
+  if (!isOpen(window, now)) {
+    if (!staff) throw unavailable(registration, now);
+    mode = "preview";
+  }
+  const elements = await listElements(db, registration.id);
+  const cart = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
+  return {
+    db,
+    registration,
+    elements,
+    now,
+    isAdmin: staff && url.searchParams.get("admin") === "1",
+    isKiosk: staff && url.searchParams.get("kiosk") === "1",
+    mode,
+    status: registrationStatus({ is_approved: registration.isApproved, is_pending: registration.isPending, approval_status: registration.approvalStatus }),
+    lang: registration.isBilingual && url.searchParams.get("lang") === "fr" ? "fr" : "en",
+    cart,
+    people: cart ? await peopleOf(db, cart.id) : [],
+  };
+}
+
+function unavailable(registration: RegistrationRow, now: number): Response {
+  const window = { is_approved: registration.isApproved, open_time: registration.openTime, close_time: registration.closeTime };
+  if (isClosed(window, now)) return new FormUnavailable("Registration is closed", { status: 410, statusText: "closed" });
+  if (registration.isApproved && registration.openTime !== null && now < registration.openTime) {
+    return new FormUnavailable(`Registration opens ${new Date(registration.openTime).toISOString()}`, { status: 403, statusText: "not-yet-open" });
+  }
+  // A form in Test Mode or under review is not public yet; say nothing more about it.
+  return new Response("Not found", { status: 404 });
+}
+
+export function cartCookie(registrationId: string, token: string): string {
+  return serializeCookie(cartCookieName(registrationId), token, CART_COOKIE_MAX_AGE_S);
+}
+
+export function forgetCartCookie(registrationId: string): string {
+  return clearCookie(cartCookieName(registrationId));
+}
+
+/** Query parameters that keep staff modes and the language across the flow's pages. */
+export function flowQuery(form: Pick<PublicForm, "isAdmin" | "isKiosk" | "lang" | "mode">): string {
+  const params = new URLSearchParams();
+  if (form.mode === "preview") params.set("preview", "1");
+  if (form.isAdmin) params.set("admin", "1");
+  if (form.isKiosk) params.set("kiosk", "1");
+  if (form.lang === "fr") params.set("lang", "fr");
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * A person's name for the cart: the registration's first and last name fields, else the first text fields
+ * captioned as names, else "Person N".
+ */
+export function personName(elements: readonly FormElement[], registration: Pick<RegistrationRow, "firstNameFieldId" | "lastNameFieldId">, values: Record<string, StoredValue>, index: number): string {
+  const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
+  const first = registration.firstNameFieldId ?? byCaption(/first name|given name/);
+  const last = registration.lastNameFieldId ?? byCaption(/last name|family name|surname/);
+  const name = [first, last].map((fieldId) => (fieldId ? values[fieldId]?.v : undefined)).filter((v): v is string => typeof v === "string" && v !== "").join(" ");
+  return name || `Person ${index + 1}`;
+}
+
+export function cartNameOf(form: Pick<PublicForm, "elements" | "registration" | "people">): string {
+  return cartDisplayName(form.people.map((p, i) => personName(form.elements, form.registration, p.values, i)));
+}
+
+/** Each answer as text, for the cart review. */
+export function answersOf(elements: readonly FormElement[], values: Record<string, StoredValue>, lang: Lang): { caption: string; text: string }[] {
+  return elements
+    .filter((e) => FIELD_TYPE_MODULES[e.type].isInput && values[e.id])
+    .map((e) => ({ caption: labelIn(e.column_header || e.caption, lang), text: FIELD_TYPE_MODULES[e.type].display(e, values[e.id]!.v as never, lang) }))
+    .filter((a) => a.text !== "");
+}
+
+/** Posted form fields as core/forms reads them: repeated names (checkbox groups) become lists. */
+export function rawFieldsOf(formData: FormData): Record<string, string | string[]> {
+  const raw: Record<string, string | string[]> = {};
+  for (const key of new Set(formData.keys())) {
+    const all = formData.getAll(key).filter((v): v is string => typeof v === "string");
+    raw[key] = all.length === 1 ? all[0]! : all;
+  }
+  return raw;
+}

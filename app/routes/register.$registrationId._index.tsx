@@ -1,0 +1,133 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useMemo, useRef } from "react";
+import { isAccessible, isRequired } from "../../core/forms/conditions";
+import { priceAt } from "../../core/forms/field-type";
+import type { StoredValue } from "../../core/forms/model";
+import { formatMoneyWithSymbol } from "../../core/money/money";
+import { personChooser } from "../../core/registration/person";
+import { tierAt } from "../../core/registration/tiers";
+import { ageDateOf, clubTakesCards, createCart, personElements, savePerson } from "../../workers/services/carts";
+import { RegistrationField } from "../components/registration-fields";
+import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
+import { PriceTable } from "../components/registration-price";
+import { computeLiveForm, liveFromValues, useLiveForm, type LiveFormInput } from "../hooks/use-live-form";
+import { cartCookie, flowQuery, personName, rawFieldsOf, requirePublicForm } from "../registration-public.server";
+import { storeUploads } from "../registration-uploads.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Register` : "Register" }];
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const form = await requirePublicForm(request, context, params.registrationId);
+  const editing = new URL(request.url).searchParams.get("person");
+  const person = editing ? form.people.find((p) => p.id === editing) : undefined;
+  if (editing && !person) throw redirect(`/register/${form.registration.id}/cart${flowQuery(form)}`);
+  const elements = personElements(form.elements).filter((e) => isAccessible(e, form));
+  const tier = tierAt(form.now, { raise_price_1_time: form.registration.raisePrice1Time, raise_price_2_time: form.registration.raisePrice2Time });
+  const live: LiveFormInput = {
+    elements,
+    tier,
+    gstRatePercent: form.registration.gstRate,
+    clubTakesCards: await clubTakesCards(form.db, form.registration.clubId),
+    cartValues: form.cart?.values ?? {},
+    others: form.people.filter((p) => p.id !== person?.id).map((p) => ({ id: p.id, isRemoved: false, isComplete: p.isComplete, isNew: p.paidAt === null, values: p.values })),
+    personId: person?.id ?? "new-person",
+    isNew: person ? person.paidAt === null : true,
+    isAdmin: form.isAdmin,
+    isKiosk: form.isKiosk,
+  };
+  return {
+    form: { id: form.registration.id, name: form.registration.name, clubName: form.registration.clubName, status: form.status, mode: form.mode, isBilingual: form.registration.isBilingual, lang: form.lang, query: flowQuery(form) },
+    person: person ? { id: person.id, index: form.people.indexOf(person), values: person.values } : null,
+    people: form.people.map((p, i) => ({ id: p.id, name: personName(form.elements, form.registration, p.values, i) })),
+    ageDate: ageDateOf(form.registration, form.now),
+    live,
+  };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const form = await requirePublicForm(request, context, params.registrationId);
+  const formData = await request.formData();
+  if (formData.get("intent") !== "save-person") throw new Response("Unknown action", { status: 400 });
+  const personId = typeof formData.get("person") === "string" && formData.get("person") !== "" ? String(formData.get("person")) : null;
+  const raw = rawFieldsOf(formData);
+  const uploads = await storeUploads(context.env.UPLOADS, form, formData, form.people.find((p) => p.id === personId)?.values);
+  if (!uploads.ok) return data({ errors: uploads.errors, posted: raw }, { status: 400 });
+  Object.assign(raw, uploads.keys);
+  let newToken: string | null = null;
+  const saved = await savePerson(form.db, form, form.cart, personId, raw, async () => {
+    const made = await createCart(form.db, form.registration, form.isKiosk ? "kiosk" : form.isAdmin ? "admin" : "web", form.now);
+    newToken = made.token;
+    return made.cart;
+  });
+  if (!saved.ok) return data({ errors: saved.errors, posted: raw }, { status: 400 });
+  const headers = new Headers();
+  if (newToken) headers.append("Set-Cookie", cartCookie(form.registration.id, newToken));
+  return redirect(`/register/${form.registration.id}/cart${flowQuery(form)}`, { headers });
+}
+
+// Stable empties, so the first render's price is computed once.
+const NOTHING_POSTED: Record<string, string | string[]> = {};
+const NOTHING_SAVED: Record<string, StoredValue> = {};
+
+export default function RegisterPerson() {
+  const { form, person, people, ageDate, live } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const formRef = useRef<HTMLFormElement>(null);
+  const errors: Record<string, string> = reply?.errors ?? {};
+  const posted: Record<string, string | string[]> = reply?.posted ?? NOTHING_POSTED;
+  const saved: Record<string, StoredValue> = person?.values ?? NOTHING_SAVED;
+  const initial = useMemo(() => (Object.keys(posted).length > 0 ? computeLiveForm(live, posted) : liveFromValues(live, saved)), [live, posted, saved]);
+  const current = useLiveForm(formRef, live, initial);
+  const chooser = personChooser(live.elements, saved, ageDate, live.isAdmin);
+  const title = person ? `Edit ${people[person.index]?.name ?? "person"}` : people.length === 0 ? "Who is registering?" : `Person ${people.length + 1}`;
+  return (
+    <main className="page registration-page">
+      <FlowHeader name={form.name} clubName={form.clubName} status={form.status} mode={form.mode} isBilingual={form.isBilingual} lang={form.lang} step="person" />
+      <h2>{title}</h2>
+      {errors.form ? (
+        <p className="form-error" role="alert">
+          {errors.form}
+        </p>
+      ) : Object.keys(errors).length > 0 ? (
+        <p className="form-error" role="alert">
+          Please correct the fields marked below.
+        </p>
+      ) : null}
+      <Form method="post" encType="multipart/form-data" ref={formRef} className="registration-form" noValidate>
+        <input type="hidden" name="intent" value="save-person" />
+        {person ? <input type="hidden" name="person" value={person.id} /> : null}
+        {live.elements.map((element) => (
+          <div key={element.id} hidden={!current.shown.has(element.id)} data-element={element.id}>
+            <RegistrationField
+              element={element}
+              lang={form.lang}
+              value={saved[element.id]}
+              posted={posted[element.id]}
+              error={errors[element.id]}
+              required={isRequired(element, { isAdmin: live.isAdmin })}
+              chooser={chooser}
+              priceOf={(item) => priceAt(item, live.tier)}
+            />
+          </div>
+        ))}
+        <div className="live-price" aria-live="polite" data-testid="person-total">
+          This person: <strong>{formatMoneyWithSymbol(current.personTotal)}</strong> · Cart total: <strong data-testid="cart-total">{formatMoneyWithSymbol(current.price.total)}</strong>
+        </div>
+        <details className="price-details">
+          <summary>Price details</summary>
+          <PriceTable price={current.price} taxLabel="Tax" live />
+        </details>
+        <div className="actions">
+          <button type="submit" disabled={busy}>
+            {busy ? "Saving…" : person ? "Save changes" : "Add to cart"}
+          </button>
+          {people.length > 0 ? <Link to={`/register/${form.id}/cart${form.query}`}>Back to the cart</Link> : null}
+        </div>
+      </Form>
+    </main>
+  );
+}
+
+export const ErrorBoundary = RegistrationErrorBoundary;

@@ -1,0 +1,176 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { splitEmails } from "../../core/forms/email";
+import { FORM_MESSAGES } from "../../core/forms/messages";
+import { formatMoneyWithSymbol } from "../../core/money/money";
+import { cartNumberOf } from "../../core/registration/cart-names";
+import { REGISTRATION_MESSAGES } from "../../core/registration/messages";
+import { sendMail } from "../../workers/mail/mailer";
+import { originOf } from "../../workers/auth/hosts";
+import { priceOfCart, removePerson, renewCartToken, setCartCodes, setCartEmail } from "../../workers/services/carts";
+import { ConfirmForm } from "../components/app-form";
+import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
+import { PriceTable } from "../components/registration-price";
+import { answersOf, cartCookie, cartNameOf, flowQuery, personName, requirePublicForm, type PublicForm } from "../registration-public.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Your cart` : "Your cart" }];
+
+function emailOfCart(form: PublicForm): string {
+  if (form.cart?.email) return form.cart.email;
+  // Prefill with the first email a person gave, so most registrants only confirm it.
+  for (const person of form.people) {
+    for (const element of form.elements.filter((e) => e.type === "email")) {
+      const value = person.values[element.id]?.v as { addresses?: string } | undefined;
+      if (value?.addresses) return value.addresses.split(",")[0]!.trim();
+    }
+  }
+  return "";
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const form = await requirePublicForm(request, context, params.registrationId);
+  if (!form.cart || form.people.length === 0) throw redirect(`/register/${form.registration.id}${flowQuery(form)}`);
+  const price = await priceOfCart(form.db, form, form.cart, form.people);
+  return {
+    form: { id: form.registration.id, name: form.registration.name, clubName: form.registration.clubName, status: form.status, mode: form.mode, isBilingual: form.registration.isBilingual, lang: form.lang, query: flowQuery(form), gstRate: form.registration.gstRate },
+    cart: { number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }), name: cartNameOf(form), email: emailOfCart(form), codes: form.cart.discountCodes },
+    hasDiscounts: form.elements.some((e) => e.type === "discount"),
+    people: form.people.map((p, i) => ({ id: p.id, name: personName(form.elements, form.registration, p.values, i), answers: answersOf(form.elements, p.values, form.lang), total: price.individualTotals[p.id] ?? 0 })),
+    price,
+  };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const form = await requirePublicForm(request, context, params.registrationId);
+  const back = `/register/${form.registration.id}`;
+  if (!form.cart) throw redirect(`${back}${flowQuery(form)}`);
+  const posted = await request.formData();
+  const intent = String(posted.get("intent") ?? "");
+  const now = form.now;
+  if (intent === "remove-person") {
+    await removePerson(form.db, form.cart, String(posted.get("person") ?? ""), now);
+    return redirect(`${back}/cart${flowQuery(form)}`);
+  }
+  if (intent === "apply-codes") {
+    const result = await setCartCodes(form.db, form, form.cart, String(posted.get("codes") ?? ""), now);
+    return result.ok ? redirect(`${back}/cart${flowQuery(form)}`) : data({ intent, errors: { codes: result.error } }, { status: 400 });
+  }
+  if (intent === "continue" || intent === "send-link") {
+    const email = splitEmails(String(posted.get("email") ?? ""))?.[0];
+    if (!email) return data({ intent, errors: { email: FORM_MESSAGES.invalidEmail } }, { status: 400 });
+    await setCartEmail(form.db, form.cart, email, now);
+    if (intent === "continue") {
+      if (form.people.length === 0) return data({ intent, errors: { form: REGISTRATION_MESSAGES.noPeople } }, { status: 400 });
+      return redirect(`${back}/pay${flowQuery(form)}`);
+    }
+    const token = await renewCartToken(form.db, form.cart);
+    const link = `${originOf(context.env, context.tenant.hostname)}${back}/resume?cart=${encodeURIComponent(token)}`;
+    await sendMail(context.env, form.db, {
+      to: email,
+      subject: `Finish your registration: ${form.registration.name}`,
+      text: `You started registering for ${form.registration.name} (${form.registration.clubName}).\n\nOpen your cart to finish:\n${link}\n\nThe link opens this cart only; anyone with it can change the cart, so keep it to yourself.`,
+    });
+    // The new token replaces the old one, so this browser takes it too; the page then says where it went.
+    const joiner = flowQuery(form) ? "&" : "?";
+    return redirect(`${back}/cart${flowQuery(form)}${joiner}sent=${encodeURIComponent(email)}`, { headers: { "Set-Cookie": cartCookie(form.registration.id, token) } });
+  }
+  throw new Response("Unknown action", { status: 400 });
+}
+
+export default function CartReview() {
+  const { form, cart, hasDiscounts, people, price } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [search] = useSearchParams();
+  const removing = search.get("remove");
+  const errors: Record<string, string> = reply?.errors ?? {};
+  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const removingPerson = people.find((p) => p.id === removing);
+  const here = `/register/${form.id}/cart${form.query}`;
+  const joiner = form.query ? "&" : "?";
+  return (
+    <main className="page registration-page">
+      <FlowHeader name={form.name} clubName={form.clubName} status={form.status} mode={form.mode} isBilingual={form.isBilingual} lang={form.lang} step="cart" />
+      <h2>
+        Your cart <span className="race-meta">No. {cart.number}</span>
+      </h2>
+      {removingPerson ? (
+        <ConfirmForm title={`Remove ${removingPerson.name}?`} intent="remove-person" hidden={{ person: removingPerson.id }} label="Remove" pendingLabel="Removing…" pending={busy("remove-person")} cancelTo={here} danger action={here}>
+          <p>Their answers leave the cart and its total.</p>
+        </ConfirmForm>
+      ) : null}
+      <ul className="cart-people">
+        {people.map((person) => (
+          <li key={person.id} className="race-card" data-testid="cart-person">
+            <div className="cart-person-head">
+              <strong>{person.name}</strong> <span className="money">{formatMoneyWithSymbol(person.total)}</span>
+            </div>
+            <dl className="answers">
+              {person.answers.map((a, i) => (
+                <div key={i}>
+                  <dt>{a.caption}</dt>
+                  <dd>{a.text}</dd>
+                </div>
+              ))}
+            </dl>
+            <Link to={`/register/${form.id}${form.query}${joiner}person=${person.id}`}>Edit</Link>{" "}
+            <Link to={`${here}${joiner}remove=${person.id}`} className="danger-link">
+              Remove
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <p>
+        <Link to={`/register/${form.id}${form.query}`} className="button secondary">
+          Add another person
+        </Link>
+      </p>
+      {hasDiscounts ? (
+        <Form method="post" className="setup-form" action={here}>
+          <input type="hidden" name="intent" value="apply-codes" />
+          <label htmlFor="codes">Discount codes</label>
+          <span className="hint" id="codes-hint">
+            Separate several codes with spaces.
+          </span>
+          <div className="search-row">
+            <input id="codes" name="codes" defaultValue={cart.codes} aria-describedby={errors.codes ? "codes-hint codes-error" : "codes-hint"} aria-invalid={errors.codes ? true : undefined} autoCapitalize="characters" />
+            <button type="submit" disabled={busy("apply-codes")}>
+              {busy("apply-codes") ? "Applying…" : "Apply"}
+            </button>
+          </div>
+          {errors.codes ? (
+            <span id="codes-error" className="form-error">
+              {errors.codes}
+            </span>
+          ) : null}
+        </Form>
+      ) : null}
+      <h3>Total</h3>
+      <PriceTable price={price} taxLabel={`Tax (${form.gstRate}%)`} />
+      <Form method="post" className="setup-form" action={here}>
+        <label htmlFor="email">Email for the receipt</label>
+        <input id="email" name="email" type="email" autoComplete="email" defaultValue={cart.email} required aria-invalid={errors.email ? true : undefined} aria-describedby={errors.email ? "email-error" : undefined} />
+        {errors.email ? (
+          <span id="email-error" className="form-error">
+            {errors.email}
+          </span>
+        ) : null}
+        {search.get("sent") ? (
+          <p className="form-notice" role="status">
+            {`We sent a link to ${search.get("sent")}. Open it on any device to finish.`}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="submit" name="intent" value="continue" disabled={busy("continue")}>
+            {busy("continue") ? "One moment…" : "Continue to payment"}
+          </button>
+          <button type="submit" name="intent" value="send-link" className="secondary" disabled={busy("send-link")}>
+            {busy("send-link") ? "Sending…" : "Email me a link to finish later"}
+          </button>
+        </div>
+      </Form>
+    </main>
+  );
+}
+
+export const ErrorBoundary = RegistrationErrorBoundary;

@@ -1,0 +1,57 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { changeRegistration } from "../../workers/services/registration-forms";
+import { clubZone, parseSettings, requireRegistrationAccess, settingsValuesOf, withNotice } from "../registration-admin.server";
+import { readPostedForm, refuse, unknownIntent } from "../race-setup.server";
+import { RegistrationErrorBoundary } from "../components/form-builder-errors";
+import { CheckboxField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
+  const zone = await clubZone(builder.db, registration.clubId);
+  return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone) };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
+  const posted = await readPostedForm(request);
+  if (posted.intent !== "save") return unknownIntent(posted);
+  const parsed = parseSettings(posted.values, await clubZone(builder.db, registration.clubId));
+  if (!parsed.ok) return refuse(posted, parsed.errors);
+  const result = await changeRegistration(builder, registration, parsed.value);
+  return result.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, result.errors, 409);
+}
+
+export default function RegistrationSettings() {
+  const data = useLoaderData<typeof loader>();
+  const { errors, values: typed } = useReplyFor("save");
+  // A refused form shows what was sent (an unchecked box sends nothing); otherwise what is stored.
+  const v = (name: string) => (typed ? (typed[name] ?? "") : (data.values[name] ?? ""));
+  const zoneHint = `In ${data.zone.replaceAll("_", " ")} time.`;
+  return (
+    <section aria-labelledby="settings-heading">
+      <h2 id="settings-heading">Settings</h2>
+      <SetupForm intent="save" label="Save settings" busyLabel="Saving…" errors={errors}>
+        <TextField name="name" label="Name" required maxLength={200} defaultValue={v("name")} error={errors.name} />
+        <fieldset className="setup-group">
+          <legend>When registration is open</legend>
+          <TextField name="open_time" type="datetime-local" label="Opens" hint={`${zoneHint} Leave empty to open as soon as the form is approved.`} defaultValue={v("open_time")} error={errors.open_time} />
+          <TextField name="close_time" type="datetime-local" label="Closes" hint={`${zoneHint} Leave empty to never close.`} defaultValue={v("close_time")} error={errors.close_time} />
+        </fieldset>
+        <fieldset className="setup-group">
+          <legend>Price tiers</legend>
+          <p className="hint">Fields and options can have three prices. Tier 1 applies until the first rise, tier 2 until the second, then tier 3.</p>
+          <TextField name="raise_price_1_time" type="datetime-local" label="Prices rise to tier 2 at" hint={zoneHint} defaultValue={v("raise_price_1_time")} error={errors.raise_price_1_time} />
+          <TextField name="raise_price_2_time" type="datetime-local" label="Prices rise to tier 3 at" hint={zoneHint} defaultValue={v("raise_price_2_time")} error={errors.raise_price_2_time} />
+        </fieldset>
+        <TextField name="gst_rate" label="GST rate (%)" inputMode="decimal" hint="Applied to taxable fields, from 0 to 100." defaultValue={v("gst_rate")} error={errors.gst_rate} />
+        <CheckboxField name="is_bilingual" label="Bilingual form (English and French)" hint="Fields then get separate English and French captions." defaultChecked={v("is_bilingual") === "on" || v("is_bilingual") === "true"} />
+        <TextField name="age_calc_date" label="Age calculation date" placeholder="YYYY-MM-DD" hint="Default: 31 December of the closing year" defaultValue={v("age_calc_date")} error={errors.age_calc_date} />
+      </SetupForm>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RegistrationErrorBoundary />;
+}

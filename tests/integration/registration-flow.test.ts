@@ -1,0 +1,181 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { initialMtimes } from "../../core/entity/field-mtimes";
+import { clubs, formElements, individuals, registrations, sites } from "../../schema/d1";
+import { cookieFrom, createUserWithPassword, db, latestMailTo, signIn, worker } from "./auth-fixtures";
+import { hostRequest } from "./fixtures";
+
+const DAY_MS = 86_400_000;
+const PORT_HOST = (host: string) => `${host}:8787`;
+
+/** A club site with one registration form: names, email, phone, a priced distance with tiers, a toque and its colour, a discount. */
+async function createForm(options: { approved?: boolean; openInDays?: number; closeInDays?: number; isStripe?: boolean } = {}) {
+  const now = Date.now();
+  const label = crypto.randomUUID().slice(0, 8);
+  const host = `reg-${label}.example.org`;
+  const site = { id: crypto.randomUUID(), hostname: host, config: { name: `Reg ${label}` } };
+  await db().insert(sites).values({ ...site, fieldMtimes: initialMtimes(site, now) });
+  const club = { id: crypto.randomUUID(), name: `Reg ${label} Club`, siteId: site.id, isStripe: options.isStripe ?? true };
+  await db().insert(clubs).values({ ...club, fieldMtimes: {} });
+  const registration = {
+    id: crypto.randomUUID(),
+    clubId: club.id,
+    siteId: site.id,
+    name: "Spring Relay",
+    isApproved: options.approved ?? true,
+    openTime: now + (options.openInDays ?? -1) * DAY_MS,
+    closeTime: now + (options.closeInDays ?? 30) * DAY_MS,
+    // Tier 2 is in force: prices rose yesterday.
+    raisePrice1Time: now - DAY_MS,
+    raisePrice2Time: now + 10 * DAY_MS,
+    gstRate: 13,
+  };
+  await db().insert(registrations).values({ ...registration, fieldMtimes: {} });
+  const ids = { first: crypto.randomUUID(), last: crypto.randomUUID(), email: crypto.randomUUID(), phone: crypto.randomUUID(), distance: crypto.randomUUID(), toque: crypto.randomUUID(), colour: crypto.randomUUID(), codes: crypto.randomUUID() };
+  const base = { registrationId: registration.id, clubId: club.id, siteId: site.id, fieldMtimes: {} };
+  // One row per insert: D1 binds at most 100 values per statement.
+  const rows = [
+      { ...base, id: ids.first, type: "text", caption: "First name", isMandatory: true, ordinal: 1 },
+      { ...base, id: ids.last, type: "text", caption: "Last name", isMandatory: true, ordinal: 2 },
+      { ...base, id: ids.email, type: "email", caption: "Email", ordinal: 3 },
+      { ...base, id: ids.phone, type: "phone", caption: "Cell Phone", ordinal: 4 },
+      {
+        ...base,
+        id: ids.distance,
+        type: "option",
+        caption: "Distance",
+        isMandatory: true,
+        ordinal: 5,
+        optionsList: [
+          { id: "5k", display: "5 km", price_1: 3000, price_2: 3500, price_3: 4000 },
+          { id: "10k", display: "10 km", price_1: 4000, price_2: 4500, price_3: 5000 },
+        ],
+      },
+      { ...base, id: ids.toque, type: "checkbox", caption: "Toque", price1: 2000, isTaxable: true, ordinal: 6 },
+      { ...base, id: ids.colour, type: "option", caption: "Toque colour", ordinal: 7, conditionElement: ids.toque, conditionOperator: "notempty", conditionValue: "", optionsList: [{ id: "red", display: "Red" }], isMandatory: true },
+      { ...base, id: ids.codes, type: "discount", caption: "Codes", ordinal: 8, config: { discounts_list: [{ code: "Half", type: "deduct_percent", amt: 50, elts_list: [ids.distance] }] } },
+  ];
+  for (const row of rows) await db().insert(formElements).values(row);
+  return { host, site, club, registration, ids, path: `/register/${registration.id}` };
+}
+
+function get(host: string, path: string, cookie?: string) {
+  return worker.fetch(hostRequest(PORT_HOST(host), path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+}
+
+/** A same-origin form post as a browser sends it before hydration (Host and Origin carry the port). */
+function post(host: string, path: string, fields: Record<string, string>, cookie?: string) {
+  return worker.fetch(
+    hostRequest(PORT_HOST(host), path, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${PORT_HOST(host)}`, "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}) },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    }),
+  );
+}
+
+function errorOf(html: string, elementId: string): string | null {
+  return new RegExp(`id="f-${elementId}-error" class="form-error">([^<]*)<`).exec(html)?.[1]?.replaceAll("&#x27;", "'") ?? null;
+}
+
+describe("public registration flow", () => {
+  it("shows the form, refuses bad answers in the spec's words, and writes nothing", async () => {
+    const f = await createForm();
+    const page = await get(f.host, f.path);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Spring Relay");
+    expect(html).toContain("10 km — $45.00");
+    const refused = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.phone]: "12345", [f.ids.email]: "ada-at-example", [f.ids.distance]: "5k" });
+    expect(refused.status).toBe(400);
+    const body = await refused.text();
+    expect(errorOf(body, f.ids.last)).toBe("This field is required");
+    expect(errorOf(body, f.ids.phone)).toBe("Phone numbers should be in the format 123-456-7890");
+    expect(errorOf(body, f.ids.email)).toBe("Email addresses should be in the format name@host. You can enter multiple addresses, separated by a space or comma.");
+    expect(cookieFrom(refused, `sl_cart_${f.registration.id.replaceAll("-", "")}`)).toBeNull();
+    expect(await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id))).toHaveLength(0);
+  });
+
+  it("adds two people to one cart, prices them at the tier in force, applies a code and reaches ready to pay", async () => {
+    const f = await createForm();
+    const cookieName = `sl_cart_${f.registration.id.replaceAll("-", "")}`;
+    const first = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "Lovelace", [f.ids.distance]: "10k", [f.ids.toque]: "on", [f.ids.colour]: "red", [f.ids.phone]: "(613) 555-0199" });
+    expect(first.status).toBe(302);
+    expect(first.headers.get("Location")).toBe(`${f.path}/cart`);
+    const cookie = cookieFrom(first, cookieName)!;
+    expect(cookie).toBeTruthy();
+    // The colour is asked only with a toque; without one it is neither required nor kept.
+    expect((await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k", [f.ids.colour]: "red" }, cookie)).status).toBe(302);
+
+    const cart = await (await get(f.host, `${f.path}/cart`, cookie)).text();
+    expect(cart).toContain("Ada Lovelace, Bo Lovelace");
+    expect(cart).toContain("613-555-0199");
+    // 45.00 + 20.00 + 35.00 = 100.00; 13% tax on the toque 2.60; 1.00 system fee per new person.
+    expect(cart).toMatch(/data-testid="price-total"><th scope="row">Total<\/th><td class="money">\$104.60</);
+    const people = await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id));
+    expect(people.find((p) => (p.values[f.ids.first]?.v as string) === "Bo")!.values[f.ids.colour]).toBeUndefined();
+
+    const badCode = await post(f.host, `${f.path}/cart`, { intent: "apply-codes", codes: "nope" }, cookie);
+    expect(badCode.status).toBe(400);
+    expect(await badCode.text()).toContain("NOPE is not a valid code");
+    expect((await post(f.host, `${f.path}/cart`, { intent: "apply-codes", codes: "half" }, cookie)).status).toBe(302);
+    // Half off both distances: 100.00 − 40.00 + 2.60 + 2.00.
+    expect(await (await get(f.host, `${f.path}/cart`, cookie)).text()).toContain("$64.60");
+
+    const noEmail = await post(f.host, `${f.path}/cart`, { intent: "continue", email: "not-an-email" }, cookie);
+    expect(noEmail.status).toBe(400);
+    const onward = await post(f.host, `${f.path}/cart`, { intent: "continue", email: "ada@example.com" }, cookie);
+    expect(onward.headers.get("Location")).toBe(`${f.path}/pay`);
+    const pay = await (await get(f.host, `${f.path}/pay`, cookie)).text();
+    expect(pay).toMatch(/data-testid="amount-due">\$64.60</);
+  });
+
+  it("takes a person out of the cart and lowers the total", async () => {
+    const f = await createForm({ isStripe: false });
+    const cookieName = `sl_cart_${f.registration.id.replaceAll("-", "")}`;
+    const first = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "L", [f.ids.distance]: "10k" });
+    const cookie = cookieFrom(first, cookieName)!;
+    await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "L", [f.ids.distance]: "5k" }, cookie);
+    const [, bo] = await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id)).orderBy(individuals.ordinal);
+    expect((await post(f.host, `${f.path}/cart`, { intent: "remove-person", person: bo!.id }, cookie)).status).toBe(302);
+    const cart = await (await get(f.host, `${f.path}/cart`, cookie)).text();
+    expect(cart).not.toContain("Bo L");
+    expect(cart).toMatch(/Total<\/th><td class="money">\$45.00</);
+  });
+
+  it("emails a link that opens the same cart on another device", async () => {
+    const f = await createForm();
+    const first = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Cy", [f.ids.last]: "Resume", [f.ids.distance]: "5k" });
+    expect(first.status).toBe(302);
+    const cookie = cookieFrom(first, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+    const email = `resume-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    const sent = await post(f.host, `${f.path}/cart`, { intent: "send-link", email }, cookie);
+    expect(sent.headers.get("Location")).toBe(`${f.path}/cart?sent=${encodeURIComponent(email)}`);
+    const rotated = cookieFrom(sent, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+    expect(await (await get(f.host, `${f.path}/cart?sent=x`, rotated)).text()).toContain("We sent a link to x.");
+    const mail = await latestMailTo(email);
+    const link = new URL(/https?:\/\/\S+/.exec(mail!.text)![0]);
+    const opened = await get(f.host, `${link.pathname}${link.search}`);
+    expect(opened.status).toBe(302);
+    const fresh = opened.headers.getSetCookie()[0]!.split(";")[0]!;
+    expect(await (await get(f.host, `${f.path}/cart`, fresh)).text()).toContain("Cy Resume");
+    // The old cookie's token was replaced by the emailed one.
+    expect((await get(f.host, `${f.path}/cart`, cookie)).headers.get("Location")).toBe(f.path);
+  });
+
+  it("hides a form that is not live from the public, lets its organisers preview it, and says when registration is closed", async () => {
+    const draft = await createForm({ approved: false });
+    expect((await get(draft.host, draft.path)).status).toBe(404);
+    const email = `org-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    await createUserWithPassword(email, "glacier-ski-42", [{ type: "registration_admin", scope: draft.registration.id, clubId: draft.club.id }]);
+    const staff = await signIn(draft.host, email, "glacier-ski-42");
+    const preview = await get(draft.host, draft.path, staff);
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain("Preview (Test Mode)");
+    const closed = await createForm({ openInDays: -20, closeInDays: -1 });
+    const page = await get(closed.host, closed.path);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain("Registration is closed");
+  });
+});

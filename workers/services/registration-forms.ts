@@ -1,0 +1,288 @@
+/**
+ * The form builder's services: finding a registration form of this tenant, who may do what to it, creating
+ * one, and adding, changing, reordering and deleting its elements. Writes go through the data service's
+ * registry (field times, change broadcasts), so the builder and the data API never disagree.
+ */
+import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
+import { can, type Action, type Principal } from "../../core/access/policy";
+import { listReach, reachesNothing } from "../../core/access/reach";
+import { initialMtimes } from "../../core/entity/field-mtimes";
+import { fieldTypeOf } from "../../core/forms/registry";
+import { FIELD_TYPES, formElementSchema, type FieldType, type FormElement } from "../../core/forms/model";
+import { clubs, formElements, registrations, type Db } from "../../schema/d1";
+import { FormElement as FormElementClass, Registration } from "../../schema/entities/classes";
+import type { Tenant } from "../../tenants/resolve";
+import { changeFields, deleteEntity, insertEntity } from "../data-api/entity-store";
+import { publishChange, publishFieldChanges, type PublishContext } from "../data-api/hub-client";
+import { creatableClubs, type ClubChoice } from "./club-choices";
+
+/** A registration form has at most this many elements (a long form has about 60). */
+export const MAX_ELEMENTS = 300;
+const LIST_LIMIT = 200;
+
+export type RegistrationRow = typeof registrations.$inferSelect;
+export type FormElementRow = typeof formElements.$inferSelect;
+export type BuilderContext = PublishContext & { db: Db };
+
+/** A form of this tenant: a site reaches only its own forms; the main and admin hosts reach every form. */
+export async function getRegistration(db: Db, tenant: Tenant, id: string): Promise<(RegistrationRow & { clubName: string }) | null> {
+  const scope = tenant.kind === "site" ? and(eq(registrations.id, id), eq(registrations.siteId, tenant.siteId)) : eq(registrations.id, id);
+  const [row] = await db
+    .select({ registration: registrations, clubName: clubs.name })
+    .from(registrations)
+    .innerJoin(clubs, eq(clubs.id, registrations.clubId))
+    .where(scope)
+    .limit(1);
+  return row ? { ...row.registration, clubName: row.clubName } : null;
+}
+
+export function canOnRegistration(principal: Principal | null, action: Action, registration: Pick<RegistrationRow, "id" | "clubId" | "siteId">): boolean {
+  return principal !== null && can(principal, action, { area: "registrations", id: registration.id, registrationId: registration.id, clubId: registration.clubId, siteId: registration.siteId });
+}
+
+export function creatableRegistrationClubs(db: Db, principal: Principal, tenant: Tenant): Promise<ClubChoice[]> {
+  return creatableClubs(db, principal, tenant, "registrations");
+}
+
+export interface RegistrationSummary {
+  id: string;
+  name: string;
+  clubName: string;
+  isApproved: boolean;
+  isPending: boolean;
+  approvalStatus: string;
+  openTime: number | null;
+  closeTime: number | null;
+}
+
+/** The forms a principal may view on this tenant, newest first. */
+export async function listRegistrations(db: Db, principal: Principal, tenant: Tenant, filter: { pendingOnly?: boolean } = {}): Promise<RegistrationSummary[]> {
+  const reach = listReach(principal, "view", "registrations");
+  if (reachesNothing(reach)) return [];
+  const clubIds = reach.owners.get("clubs") ?? [];
+  const siteIds = reach.owners.get("sites") ?? [];
+  const formIds = reach.owners.get("registrations") ?? [];
+  const rows = await db
+    .select({ registration: registrations, clubName: clubs.name })
+    .from(registrations)
+    .innerJoin(clubs, eq(clubs.id, registrations.clubId))
+    .where(
+      and(
+        tenant.kind === "site" ? eq(registrations.siteId, tenant.siteId) : undefined,
+        filter.pendingOnly ? eq(registrations.isPending, true) : undefined,
+        reach.all || (clubIds.length === 0 && siteIds.length === 0 && formIds.length === 0)
+          ? undefined
+          : ownedBy(clubIds, siteIds, formIds),
+      ),
+    )
+    .orderBy(desc(registrations.createdAt))
+    .limit(LIST_LIMIT);
+  return rows
+    .filter((r) => canOnRegistration(principal, "view", r.registration))
+    .map(({ registration: r, clubName }) => ({ id: r.id, name: r.name, clubName, isApproved: r.isApproved, isPending: r.isPending, approvalStatus: r.approvalStatus, openTime: r.openTime, closeTime: r.closeTime }));
+}
+
+function ownedBy(clubIds: readonly string[], siteIds: readonly string[], formIds: readonly string[]) {
+  const conditions = [
+    clubIds.length > 0 ? inArray(registrations.clubId, [...clubIds]) : undefined,
+    siteIds.length > 0 ? inArray(registrations.siteId, [...siteIds]) : undefined,
+    formIds.length > 0 ? inArray(registrations.id, [...formIds]) : undefined,
+  ];
+  return or(...conditions);
+}
+
+export type SaveResult<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string> };
+
+/** A new form starts in Test Mode (not approved, not pending), so nobody can pay before it is reviewed. */
+export async function createRegistration(context: BuilderContext, principal: Principal, input: { club: string; name: string }): Promise<SaveResult<{ id: string }>> {
+  const choices = await creatableRegistrationClubs(context.db, principal, context.tenant);
+  const club = choices.find((c) => c.id === input.club);
+  if (!club) return { ok: false, errors: { club: "Choose one of the listed clubs" } };
+  const name = input.name.trim();
+  if (!name) return { ok: false, errors: { name: "Give the form a name" } };
+  const values = { club: club.id, site: club.siteId, name };
+  const id = crypto.randomUUID();
+  await insertEntity(context.db, Registration, id, values, initialMtimes(values, context.now), context.now);
+  return { ok: true, value: { id } };
+}
+
+/** Registration fields the builder's settings panel changes, API-named, already checked by its schema. */
+export async function changeRegistration(context: BuilderContext, registration: RegistrationRow, changes: object): Promise<SaveResult<null>> {
+  const result = await changeFields(context.db, Registration, registration.id, { ...changes }, undefined, context.now);
+  if (!result) return { ok: false, errors: { form: "This form no longer exists" } };
+  if (!result.ok) return { ok: false, errors: { form: "Someone else changed this form; reload and try again" } };
+  publishFieldChanges(context, Registration, registration.id, result.changed, result.mtimes, objectOf(registration));
+  return { ok: true, value: null };
+}
+
+function objectOf(registration: Pick<RegistrationRow, "id" | "clubId" | "siteId">) {
+  return { area: "registrations" as const, id: registration.id, registrationId: registration.id, clubId: registration.clubId, siteId: registration.siteId };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Elements
+
+/** A stored element in the shape core/forms works with. */
+export function elementOfRow(row: FormElementRow): FormElement {
+  return {
+    id: row.id,
+    type: (FIELD_TYPES as readonly string[]).includes(row.type) ? (row.type as FieldType) : "text",
+    caption: row.caption,
+    title: row.title,
+    column_header: row.columnHeader,
+    price_1: row.price1,
+    price_2: row.price2,
+    price_3: row.price3,
+    is_taxable: row.isTaxable,
+    is_mandatory: row.isMandatory,
+    is_admin_only: row.isAdminOnly,
+    is_kiosk_mode: row.isKioskMode,
+    is_admin_mandatory: row.isAdminMandatory,
+    is_edit_forbidden: row.isEditForbidden,
+    condition:
+      row.conditionElement && row.conditionOperator ? { element: row.conditionElement, operator: row.conditionOperator as NonNullable<FormElement["condition"]>["operator"], value: row.conditionValue ?? "" } : null,
+    logic_key: row.logicKey,
+    ordinal: row.ordinal,
+    quantity_limit: row.quantityLimit,
+    all_discount: row.allDiscount,
+    member_class: row.memberClass,
+    is_fee: row.isFee,
+    options_list: row.optionsList as unknown as FormElement["options_list"],
+    display_type: row.displayType,
+    config: row.config as FormElement["config"],
+  };
+}
+
+/** The API-named fields of an element, for the registry's writes. */
+function apiValuesOf(element: FormElement): Record<string, unknown> {
+  return {
+    type: element.type,
+    caption: element.caption,
+    title: element.title ?? null,
+    column_header: element.column_header ?? null,
+    price_1: element.price_1 ?? null,
+    price_2: element.price_2 ?? null,
+    price_3: element.price_3 ?? null,
+    is_taxable: element.is_taxable,
+    is_mandatory: element.is_mandatory,
+    is_admin_only: element.is_admin_only,
+    is_kiosk_mode: element.is_kiosk_mode,
+    is_admin_mandatory: element.is_admin_mandatory,
+    is_edit_forbidden: element.is_edit_forbidden,
+    condition_element: element.condition?.element ?? null,
+    condition_operator: element.condition?.operator ?? null,
+    condition_value: element.condition?.value ?? null,
+    logic_key: element.logic_key ?? null,
+    ordinal: element.ordinal,
+    quantity_limit: element.quantity_limit ?? null,
+    all_discount: element.all_discount,
+    member_class: element.member_class ?? null,
+    is_fee: element.is_fee,
+    options_list: element.options_list,
+    display_type: element.display_type ?? null,
+    config: element.config,
+  };
+}
+
+export async function listElements(db: Db, registrationId: string): Promise<FormElement[]> {
+  const rows = await db.select().from(formElements).where(eq(formElements.registrationId, registrationId)).orderBy(asc(formElements.ordinal), asc(formElements.createdAt)).limit(MAX_ELEMENTS);
+  return rows.map(elementOfRow);
+}
+
+/** A blank element of a type, with the settings that type starts with. */
+export function blankElement(type: FieldType, caption: string, ordinal: number): FormElement {
+  return {
+    id: crypto.randomUUID(),
+    type,
+    caption,
+    is_taxable: false,
+    is_mandatory: false,
+    is_admin_only: false,
+    is_kiosk_mode: false,
+    is_admin_mandatory: false,
+    is_edit_forbidden: false,
+    condition: null,
+    ordinal,
+    all_discount: false,
+    is_fee: false,
+    options_list: [],
+    config: type === "discount" ? { discounts_list: [] } : {},
+  };
+}
+
+/** Adds an element at the end of the form. */
+export async function addElement(context: BuilderContext, registration: RegistrationRow, input: { type: FieldType; caption: string }): Promise<SaveResult<FormElement>> {
+  const existing = await listElements(context.db, registration.id);
+  if (existing.length >= MAX_ELEMENTS) return { ok: false, errors: { type: `A form can have at most ${MAX_ELEMENTS} fields` } };
+  const caption = input.caption.trim() || defaultCaption(input.type);
+  const element = blankElement(input.type, caption, (existing.at(-1)?.ordinal ?? 0) + 1);
+  const values = { ...apiValuesOf(element), registration: registration.id, club: registration.clubId, site: registration.siteId };
+  await insertEntity(context.db, FormElementClass, element.id, values, initialMtimes(values, context.now), context.now);
+  publishChange(context, FormElementClass, element.id, { fields: values, field_mtimes: initialMtimes(values, context.now) }, objectOf(registration));
+  return { ok: true, value: element };
+}
+
+function defaultCaption(type: FieldType): string {
+  return fieldTypeOf(type).isInput ? "Untitled field" : "";
+}
+
+/**
+ * Saves an element whole, checked by core/forms' schema and against the rest of the form: a condition must
+ * name another element of this form, and a discount may only list this form's elements.
+ */
+export async function saveElement(context: BuilderContext, registration: RegistrationRow, element: unknown): Promise<SaveResult<FormElement>> {
+  const parsed = formElementSchema.safeParse(element);
+  if (!parsed.success) return { ok: false, errors: Object.fromEntries(parsed.error.issues.map((i) => [i.path.join(".") || "form", i.message])) };
+  const next = parsed.data;
+  const elements = await listElements(context.db, registration.id);
+  const current = elements.find((e) => e.id === next.id);
+  if (!current) return { ok: false, errors: { form: "This field no longer exists" } };
+  const ids = new Set(elements.map((e) => e.id));
+  if (next.condition && !ids.has(next.condition.element)) return { ok: false, errors: { "condition.element": "Choose a field of this form" } };
+  const stray = (next.config.discounts_list ?? []).flatMap((d) => d.elts_list).find((id) => !ids.has(id));
+  if (stray) return { ok: false, errors: { "config.discounts_list": "A discount can only apply to fields of this form" } };
+  const result = await changeFields(context.db, FormElementClass, next.id, { ...apiValuesOf({ ...next, ordinal: current.ordinal }) }, undefined, context.now);
+  if (!result) return { ok: false, errors: { form: "This field no longer exists" } };
+  if (!result.ok) return { ok: false, errors: { form: "Someone else changed this field; reload and try again" } };
+  publishFieldChanges(context, FormElementClass, next.id, result.changed, result.mtimes, objectOf(registration));
+  return { ok: true, value: { ...next, ordinal: current.ordinal } };
+}
+
+/**
+ * Moves an element to a new position (0-based) and renumbers the form 1, 2, 3, … in one batch, so a
+ * reorder is never half-written.
+ */
+export async function moveElement(context: BuilderContext, registration: RegistrationRow, elementId: string, toIndex: number): Promise<SaveResult<null>> {
+  const elements = await listElements(context.db, registration.id);
+  const from = elements.findIndex((e) => e.id === elementId);
+  if (from < 0) return { ok: false, errors: { form: "This field no longer exists" } };
+  const order = [...elements];
+  const [moved] = order.splice(from, 1);
+  order.splice(Math.max(0, Math.min(order.length, toIndex)), 0, moved!);
+  const changed = order.map((e, index) => ({ element: e, ordinal: index + 1 })).filter(({ element, ordinal }) => element.ordinal !== ordinal);
+  if (changed.length === 0) return { ok: true, value: null };
+  const now = context.now;
+  const stored = await context.db.select({ id: formElements.id, fieldMtimes: formElements.fieldMtimes }).from(formElements).where(eq(formElements.registrationId, registration.id));
+  const mtimesById = new Map(stored.map((r) => [r.id, { ...r.fieldMtimes, ordinal: now }]));
+  const [first, ...rest] = changed.map(({ element, ordinal }) =>
+    context.db
+      .update(formElements)
+      .set({ ordinal, fieldMtimes: mtimesById.get(element.id) ?? { ordinal: now } })
+      .where(and(eq(formElements.id, element.id), eq(formElements.registrationId, registration.id))),
+  );
+  await context.db.batch([first!, ...rest]);
+  for (const { element, ordinal } of changed) publishFieldChanges(context, FormElementClass, element.id, { ordinal }, mtimesById.get(element.id) ?? { ordinal: now }, objectOf(registration));
+  return { ok: true, value: null };
+}
+
+/** Deletes an element; refused while another element's condition or a discount depends on it. */
+export async function deleteElement(context: BuilderContext, registration: RegistrationRow, elementId: string): Promise<SaveResult<null>> {
+  const elements = await listElements(context.db, registration.id);
+  const element = elements.find((e) => e.id === elementId);
+  if (!element) return { ok: false, errors: { form: "This field no longer exists" } };
+  const dependent = elements.find((e) => e.condition?.element === elementId || (e.config.discounts_list ?? []).some((d) => d.elts_list.includes(elementId)));
+  if (dependent) return { ok: false, errors: { form: `“${dependent.caption || dependent.type}” depends on this field; change it first` } };
+  await deleteEntity(context.db, FormElementClass, elementId);
+  publishChange(context, FormElementClass, elementId, { fields: {}, field_mtimes: {}, deleted: true }, objectOf(registration));
+  return { ok: true, value: null };
+}
