@@ -4,6 +4,7 @@ import path from "node:path";
 import { root } from "../scripts/wrangler-env.mjs";
 import { runBundleSize } from "./bundle-size";
 import { runDataApi } from "./data-api";
+import { runRegistrationPage, runRegistrationPricing } from "./registration";
 import { startServer } from "./server";
 import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runSiteHomeLatency } from "./site-home-latency";
@@ -16,11 +17,13 @@ execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "-
 runBundleSize();
 await runPasswordHashing();
 runTimingEngine();
+runRegistrationPricing();
 const server = await startServer(PORT);
 try {
   await runSiteHomeLatency(PORT);
   await runSignInThroughput(PORT);
   await runDataApi(PORT);
+  await runRegistrationPage(PORT);
   await runTimingApi(PORT);
 } finally {
   await server.stop();
