@@ -1,11 +1,11 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { formatMoneyWithSymbol } from "../../core/money/money";
 import { cartNumberOf } from "../../core/registration/cart-names";
 import { priceOfCart } from "../../workers/services/carts";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { PriceTable } from "../components/registration-price";
-import { cartNameOf, flowQuery, requirePublicForm } from "../registration-public.server";
+import { cartNameOf, flowQuery, forgetCartCookie, requirePublicForm } from "../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Payment` : "Payment" }];
 
@@ -19,10 +19,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!form.cart.email) throw redirect(`/register/${form.registration.id}/cart${flowQuery(form)}`);
   const price = await priceOfCart(form.db, form, form.cart, form.people);
   return {
-    form: { id: form.registration.id, name: form.registration.name, clubName: form.registration.clubName, status: form.status, mode: form.mode, isBilingual: form.registration.isBilingual, lang: form.lang, query: flowQuery(form), gstRate: form.registration.gstRate },
+    form: { id: form.registration.id, name: form.registration.name, clubName: form.registration.clubName, status: form.status, mode: form.mode, isBilingual: form.registration.isBilingual, lang: form.lang, query: flowQuery(form), gstRate: form.registration.gstRate, isKiosk: form.isKiosk },
     cart: { number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }), name: cartNameOf(form), email: form.cart.email, people: form.people.length },
     price,
   };
+}
+
+/** Kiosk mode: the desk hands the device to the next registrant with an empty cart; this cart stays saved. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const form = await requirePublicForm(request, context, params.registrationId);
+  if (!form.isKiosk) throw new Response("Only a registration desk starts a new cart here", { status: 400 });
+  return redirect(`/register/${form.registration.id}${flowQuery(form)}`, { headers: { "Set-Cookie": forgetCartCookie(form.registration.id) } });
 }
 
 export default function ReadyToPay() {
@@ -42,6 +49,11 @@ export default function ReadyToPay() {
       <p>
         <Link to={`/register/${form.id}/cart${form.query}`}>Back to the cart</Link>
       </p>
+      {form.isKiosk ? (
+        <Form method="post" action={`/register/${form.id}/pay${form.query}`}>
+          <button type="submit">Next registrant</button>
+        </Form>
+      ) : null}
     </main>
   );
 }

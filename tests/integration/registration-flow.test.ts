@@ -178,4 +178,22 @@ describe("public registration flow", () => {
     expect(page.status).toBe(410);
     expect(await page.text()).toContain("Registration is closed");
   });
+
+  it("runs a registration desk: kiosk fields for staff only, and a fresh cart for the next registrant", async () => {
+    const f = await createForm();
+    const kioskOnly = crypto.randomUUID();
+    await db().insert(formElements).values({ id: kioskOnly, registrationId: f.registration.id, clubId: f.club.id, siteId: f.site.id, type: "text", caption: "Desk notes", isKioskMode: true, ordinal: 9, fieldMtimes: {} });
+    expect(await (await get(f.host, `${f.path}?kiosk=1`)).text()).not.toContain("Desk notes");
+    const email = `desk-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    await createUserWithPassword(email, "glacier-ski-42", [{ type: "registration_admin", scope: f.registration.id, clubId: f.club.id }]);
+    const staff = await signIn(f.host, email, "glacier-ski-42");
+    expect(await (await get(f.host, `${f.path}?kiosk=1`, staff)).text()).toContain("Desk notes");
+    const saved = await post(f.host, `${f.path}?kiosk=1`, { intent: "save-person", [f.ids.first]: "Di", [f.ids.last]: "Desk", [f.ids.distance]: "5k", [kioskOnly]: "paid cash" }, staff);
+    const cart = cookieFrom(saved, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+    const person = (await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id)))[0]!;
+    expect(person.values[kioskOnly]?.v).toBe("paid cash");
+    const next = await post(f.host, `${f.path}/pay?kiosk=1`, {}, `${staff}; ${cart}`);
+    expect(next.headers.get("Location")).toBe(`${f.path}?kiosk=1`);
+    expect(next.headers.getSetCookie()[0]).toMatch(/Max-Age=0/);
+  });
 });
