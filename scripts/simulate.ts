@@ -3,6 +3,7 @@
 // Watch it at http://demo.localhost:8787/races/a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01 (start npm start first).
 import { parseArgs } from "node:util";
 import { send } from "../bench/http";
+import { mulberry32 } from "../core/random/seeded";
 
 const { values } = parseArgs({
   options: {
@@ -28,17 +29,6 @@ interface Read {
   at: number;
 }
 
-// A small seeded generator, so every run of the simulator races the same way.
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const setup = await send(port, "localhost", "POST", "/_dev/demo-race", JSON.stringify({ restart: true }), { "Content-Type": "application/json" }).catch((error: unknown) => ({ status: 0, body: String(error) }));
 if (setup.status !== 200) {
@@ -47,7 +37,8 @@ if (setup.status !== 200) {
 }
 const demo = JSON.parse(setup.body) as Demo;
 const [finish, hill] = [demo.devices.findIndex((d) => d.name === "Finish reader"), demo.devices.findIndex((d) => d.name === "Hill reader")];
-const rnd = random(42);
+// Seeded, so every run of the simulator races the same way.
+const rnd = mulberry32(42);
 const reads: Read[] = [];
 for (const racer of demo.racers) {
   const pace = lapSeconds * 1000 * (0.85 + rnd() * 0.4);

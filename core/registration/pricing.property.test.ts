@@ -7,34 +7,9 @@
 import { describe, expect, it } from "vitest";
 import type { CartPricing, CartPricingInput, DiscountRule, ItemKind, PricedItem, PricingIndividual } from "./model";
 import { priceCart } from "./pricing";
+import { SeededRandom } from "../random/seeded";
 
-/** mulberry32: a small seeded PRNG, so every failing cart can be replayed from its seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Random {
-  private readonly next: () => number;
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-  /** A whole number from `low` to `high`, both included. */
-  int(low: number, high: number): number {
-    return low + Math.floor(this.next() * (high - low + 1));
-  }
-  chance(probability: number): boolean {
-    return this.next() < probability;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(0, items.length - 1)] as T;
-  }
+class Random extends SeededRandom {
   subset<T>(items: readonly T[]): T[] {
     return items.filter(() => this.chance(0.4));
   }

@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { type PriceTier, tierAt, tierPrice } from "./tiers";
+import { mulberry32 } from "../random/seeded";
 
 const RAISE_1 = Date.UTC(2026, 4, 1);
 const RAISE_2 = Date.UTC(2026, 5, 1);
 const both = { raise_price_1_time: RAISE_1, raise_price_2_time: RAISE_2 };
-
-/** mulberry32: a small seeded PRNG, so every failing case can be replayed from its seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("tierAt", () => {
   it("is tier 1 before the first raise, 2 from it, 3 from the second", () => {

@@ -7,46 +7,14 @@ import { describe, expect, it } from "vitest";
 import { ResultsEngine, type Change } from "./engine";
 import { computeFull, type FullResults } from "./full";
 import type { Course, CoursePoint, Criterion, Crossing, RaceInput, Racer, ResultGroupSpec, StartGroup } from "./model";
+import { SeededRandom } from "../random/seeded";
 import { rankSorted } from "./rank";
 import { at, GUN, seconds } from "./test-races";
 
-/** mulberry32: a small seeded PRNG, so every failing race can be replayed from its seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Random {
-  private readonly next: () => number;
-  constructor(seed: number) {
-    this.next = mulberry32(seed);
-  }
-  /** A whole number from `low` to `high`, both included. */
-  int(low: number, high: number): number {
-    return low + Math.floor(this.next() * (high - low + 1));
-  }
-  chance(probability: number): boolean {
-    return this.next() < probability;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(0, items.length - 1)] as T;
-  }
+class Random extends SeededRandom {
   /** Seconds with quarter-second steps, so ties and same-pass reads are common. */
   quarterSeconds(low: number, high: number): number {
     return this.int(low * 4, high * 4) / 4;
-  }
-  shuffle<T>(items: T[]): T[] {
-    for (let i = items.length - 1; i > 0; i--) {
-      const j = this.int(0, i);
-      [items[i], items[j]] = [items[j] as T, items[i] as T];
-    }
-    return items;
   }
 }
 
