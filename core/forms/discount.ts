@@ -7,7 +7,8 @@ import { FORM_LIMITS, type DiscountEntry, type FormElement } from "./model";
  * is the codes, normalised; the cart's pricing applies the discounts, so the field itself costs 0.
  */
 
-const MAX_CODES = 10;
+/** A registrant enters at most this many codes at once. */
+export const MAX_CODES = 10;
 
 /** Split on whitespace, upper-cased (codes match ignoring case), each once, in typed order. */
 export function normaliseCodes(text: string): string[] {

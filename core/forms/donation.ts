@@ -1,5 +1,6 @@
 import { fail, firstText, ok, type FieldTypeModule, type ParseResult } from "./field-type";
-import { FORM_MESSAGES, formatCents } from "./messages";
+import { formatMoneyWithSymbol } from "../money/money";
+import { FORM_MESSAGES } from "./messages";
 import { FORM_LIMITS, type Cents } from "./model";
 
 /** Donation (money): the registrant types an amount in dollars; v and p are both that amount in cents. */
@@ -36,6 +37,6 @@ export const donationField: FieldTypeModule<Cents> = {
     return amount;
   },
   price: (_element, value) => Math.max(0, value ?? 0),
-  display: (_element, value) => (value ? formatCents(value) : ""),
+  display: (_element, value) => (value ? formatMoneyWithSymbol(value) : ""),
   isEmpty: (value) => value === null || value === 0,
 };

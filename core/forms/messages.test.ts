@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORM_MESSAGES, formatCents } from "./messages";
+import { FORM_MESSAGES } from "./messages";
 
 describe("FORM_MESSAGES", () => {
   it("keeps the spec's wording, the date message's two spaces included", () => {
@@ -21,14 +21,5 @@ describe("FORM_MESSAGES", () => {
     expect(FORM_MESSAGES.numberRange(undefined, 5)).toBe("The value must be at most 5");
     expect(FORM_MESSAGES.unknownDiscount(["A"])).toBe("Unknown discount code: A");
     expect(FORM_MESSAGES.unknownDiscount(["A", "B"])).toBe("Unknown discount codes: A, B");
-  });
-});
-
-describe("formatCents", () => {
-  it("shows dollars with two decimals", () => {
-    expect(formatCents(0)).toBe("$0.00");
-    expect(formatCents(5)).toBe("$0.05");
-    expect(formatCents(2550)).toBe("$25.50");
-    expect(formatCents(-1234)).toBe("-$12.34");
   });
 });

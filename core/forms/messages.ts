@@ -1,9 +1,4 @@
-/** Money as the spec shows it (section 9): a dollar sign and two decimals. */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(Math.round(cents));
-  return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
+import { formatMoneyWithSymbol } from "../money/money";
 
 /**
  * What a registrant sees when a form value is refused. The spec's messages (platform.md section 5)
@@ -31,7 +26,7 @@ export const FORM_MESSAGES = {
   // not in the spec: our wording
   amountTooLarge: "The amount is too large",
   // not in the spec: our wording
-  minimumAmount: (minCents: number) => `The minimum amount is ${formatCents(minCents)}`,
+  minimumAmount: (minCents: number) => `The minimum amount is ${formatMoneyWithSymbol(minCents)}`,
   // not in the spec: our wording
   numberRange: (min: number | null | undefined, max: number | null | undefined) =>
     min != null && max != null ? `The value must be between ${min} and ${max}` : min != null ? `The value must be at least ${min}` : `The value must be at most ${max}`,

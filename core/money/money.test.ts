@@ -60,6 +60,10 @@ describe("formatMoneyWithSymbol", () => {
   it("puts the symbol after the sign", () => {
     expect(formatMoneyWithSymbol(1250)).toBe("$12.50");
     expect(formatMoneyWithSymbol(-300)).toBe("-$3.00");
+    // Section 9: money shown with two decimals, small and negative amounts included.
+    expect(formatMoneyWithSymbol(0)).toBe("$0.00");
+    expect(formatMoneyWithSymbol(5)).toBe("$0.05");
+    expect(formatMoneyWithSymbol(-1234)).toBe("-$12.34");
     expect(formatMoneyWithSymbol(1250, "USD")).toBe("$12.50");
     expect(formatMoneyWithSymbol(1250, "EUR")).toBe("€12.50");
   });

@@ -11,7 +11,6 @@ export function onlyLeftMessage(remaining: number): string {
 // not in the spec: our wording
 export const REGISTRATION_MESSAGES = {
   notOffered: "That choice is not available for this person",
-  unknownCode: (codes: readonly string[]) => (codes.length === 1 ? `${codes[0]} is not a valid code` : `${codes.join(", ")} are not valid codes`),
   noPeople: "Add at least one person before you continue",
   cartFull: (max: number) => `A cart can hold at most ${max} people`,
   personGone: "This person is no longer in the cart",

@@ -6,7 +6,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isOptionOffered } from "../../core/forms/options";
 import type { FormElement, StoredValue } from "../../core/forms/model";
-import { normaliseCodes } from "../../core/forms/discount";
+import { MAX_CODES, normaliseCodes } from "../../core/forms/discount";
+import { FORM_MESSAGES } from "../../core/forms/messages";
 import { parseIndividual, type IndividualResult } from "../../core/forms/validate";
 import type { RawInput } from "../../core/forms/field-type";
 import { ageCalcDate } from "../../core/registration/age";
@@ -183,11 +184,12 @@ export async function removePerson(db: Db, cart: CartRow, individualId: string, 
 }
 
 /**
- * Sets the cart's discount codes on the form's discount fields. A code no field knows is refused with the
- * field's own message; the codes are kept normalised for counting uses.
+ * Sets the cart's discount codes on the form's discount fields, each field keeping the codes it knows. A
+ * code no field knows is refused with the discount field's own message; nothing is written then.
  */
 export async function setCartCodes(db: Db, form: FormContext, cart: CartRow, codesText: string, now: number): Promise<{ ok: true } | { ok: false; error: string }> {
   const codes = normaliseCodes(codesText);
+  if (codes.length > MAX_CODES) return { ok: false, error: FORM_MESSAGES.tooManyCodes };
   const discountFields = form.elements.filter((e) => e.type === "discount");
   const values: Values = { ...cart.values };
   const known = new Set<string>();
@@ -199,7 +201,7 @@ export async function setCartCodes(db: Db, form: FormContext, cart: CartRow, cod
     else delete values[element.id];
   }
   const unknown = codes.filter((code) => !known.has(code));
-  if (unknown.length > 0) return { ok: false, error: REGISTRATION_MESSAGES.unknownCode(unknown) };
+  if (unknown.length > 0) return { ok: false, error: FORM_MESSAGES.unknownDiscount(unknown) };
   await db.update(carts).set({ values, discountCodes: codes.join(" "), updatedAt: now }).where(eq(carts.id, cart.id));
   return { ok: true };
 }
