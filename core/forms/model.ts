@@ -157,6 +157,28 @@ export interface FormElement {
   config: ElementConfig;
 }
 
+/** A new element of a type: every flag off, no prices, no options, the settings that type starts with. */
+export function newElement(id: string, type: FieldType, overrides: Partial<FormElement> = {}): FormElement {
+  return {
+    id,
+    type,
+    caption: "",
+    is_taxable: false,
+    is_mandatory: false,
+    is_admin_only: false,
+    is_kiosk_mode: false,
+    is_admin_mandatory: false,
+    is_edit_forbidden: false,
+    condition: null,
+    ordinal: 0,
+    all_discount: false,
+    is_fee: false,
+    options_list: [],
+    config: type === "discount" ? { discounts_list: [] } : {},
+    ...overrides,
+  };
+}
+
 /** Section 3: "A value is stored as an object with v (value) and p (price)". */
 export interface StoredValue<V = unknown> {
   v: V;

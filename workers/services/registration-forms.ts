@@ -8,7 +8,7 @@ import { can, type Action, type Principal } from "../../core/access/policy";
 import { listReach, reachesNothing } from "../../core/access/reach";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { fieldTypeOf } from "../../core/forms/registry";
-import { FIELD_TYPES, formElementSchema, type FieldType, type FormElement } from "../../core/forms/model";
+import { FIELD_TYPES, formElementSchema, newElement, type FieldType, type FormElement } from "../../core/forms/model";
 import { clubs, formElements, registrations, type Db } from "../../schema/d1";
 import { FormElement as FormElementClass, Registration } from "../../schema/entities/classes";
 import type { Tenant } from "../../tenants/resolve";
@@ -189,33 +189,12 @@ export async function listElements(db: Db, registrationId: string): Promise<Form
   return rows.map(elementOfRow);
 }
 
-/** A blank element of a type, with the settings that type starts with. */
-export function blankElement(type: FieldType, caption: string, ordinal: number): FormElement {
-  return {
-    id: crypto.randomUUID(),
-    type,
-    caption,
-    is_taxable: false,
-    is_mandatory: false,
-    is_admin_only: false,
-    is_kiosk_mode: false,
-    is_admin_mandatory: false,
-    is_edit_forbidden: false,
-    condition: null,
-    ordinal,
-    all_discount: false,
-    is_fee: false,
-    options_list: [],
-    config: type === "discount" ? { discounts_list: [] } : {},
-  };
-}
-
 /** Adds an element at the end of the form. */
 export async function addElement(context: BuilderContext, registration: RegistrationRow, input: { type: FieldType; caption: string }): Promise<SaveResult<FormElement>> {
   const existing = await listElements(context.db, registration.id);
   if (existing.length >= MAX_ELEMENTS) return { ok: false, errors: { type: `A form can have at most ${MAX_ELEMENTS} fields` } };
   const caption = input.caption.trim() || defaultCaption(input.type);
-  const element = blankElement(input.type, caption, (existing.at(-1)?.ordinal ?? 0) + 1);
+  const element = newElement(crypto.randomUUID(), input.type, { caption, ordinal: (existing.at(-1)?.ordinal ?? 0) + 1 });
   const values = { ...apiValuesOf(element), registration: registration.id, club: registration.clubId, site: registration.siteId };
   await insertEntity(context.db, FormElementClass, element.id, values, initialMtimes(values, context.now), context.now);
   publishChange(context, FormElementClass, element.id, { fields: values, field_mtimes: initialMtimes(values, context.now) }, objectOf(registration));
