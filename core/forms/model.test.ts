@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formElementSchema, operatorFromLegacy } from "./model";
+import { formElementSchema } from "./element-schema";
+import { operatorFromLegacy } from "./model";
 import { makeElement } from "./test-elements";
 
 describe("operatorFromLegacy", () => {
