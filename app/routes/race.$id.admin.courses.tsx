@@ -24,6 +24,7 @@ import {
 import { exactSeconds } from "../../core/time/format";
 import { POINT_MODE_CHOICES } from "../components/race-setup-choices";
 import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
+import { AddSection, SetupTable } from "../components/setup-table";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
@@ -93,43 +94,22 @@ export default function Courses() {
         <CourseEditor course={data.editing} base={base} timingPoints={data.timingPoints} raceId={data.raceId} />
       ) : (
         <>
-          {data.courses.length === 0 ? (
-            <p className="empty-state">No courses yet.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Course</th>
-                    <th scope="col">Crossings</th>
-                    <th scope="col">Laps</th>
-                    <th scope="col">Distance</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.courses.map((c) => (
-                    <tr key={c.id}>
-                      <th scope="row">{c.name}</th>
-                      <td>{c.points.length > 0 ? c.points.map((p) => `${p.name} (${p.mode})`).join(" → ") : <span className="empty-state">No points yet</span>}</td>
-                      <td>{c.lap_count ?? "Race's"}</td>
-                      <td>{c.course_distance_km !== null ? `${c.course_distance_km} km` : ""}</td>
-                      <td>
-                        <RowLinks base={base} id={c.id} name={c.name} mayEdit={data.may.edit} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <SetupTable
+            items={data.courses}
+            keyOf={(c) => c.id}
+            empty="No courses yet."
+            columns={[
+              { header: "Course", cell: (c) => c.name },
+              { header: "Crossings", cell: (c) => (c.points.length > 0 ? c.points.map((p) => `${p.name} (${p.mode})`).join(" → ") : <span className="empty-state">No points yet</span>) },
+              { header: "Laps", cell: (c) => c.lap_count ?? "Race's" },
+              { header: "Distance", cell: (c) => (c.course_distance_km !== null ? `${c.course_distance_km} km` : "") },
+            ]}
+            actions={(c) => <RowLinks base={base} id={c.id} name={c.name} mayEdit={data.may.edit} />}
+          />
           {data.may.edit ? (
-            <section aria-labelledby="new-course-heading">
-              <h3 id="new-course-heading">Add a course</h3>
+            <AddSection id="new-course-heading" heading="Add a course">
               <CourseForm intent="create" course={null} />
-            </section>
+            </AddSection>
           ) : null}
         </>
       )}

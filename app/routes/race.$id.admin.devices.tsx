@@ -18,6 +18,7 @@ import {
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
 import { CheckboxField, ConfirmPanel, RowLinks, SelectField, SetupForm, type SetupReply, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { AddSection, SetupTable } from "../components/setup-table";
 
 /** These pages show a device credential once: no browser or proxy may store them. */
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
@@ -137,47 +138,29 @@ export default function Devices() {
         </>
       ) : (
         <>
-          {data.devices.length === 0 ? (
-            <p className="empty-state">No devices yet.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Device</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Accuracy (s)</th>
-                    <th scope="col">Precision</th>
-                    <th scope="col">Offset (s)</th>
-                    <th scope="col">Credential</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.devices.map((d) => (
-                    <tr key={d.id}>
-                      <th scope="row">{d.displayName}</th>
-                      <td>{d.typeLabel}</td>
-                      <td>{d.accuracy}</td>
-                      <td>{d.precision}</td>
-                      <td>{d.offset}</td>
-                      <td>{d.hasCredential ? "Issued" : "None"}</td>
-                      <td>
-                        <RowLinks base={base} id={d.id} name={d.displayName} mayEdit={data.may.edit} />
-                        {data.may.edit ? (
-                          <Link to={`${base}?credential=${d.id}`} aria-label={`New credential for ${d.displayName}`}>
-                            {d.hasCredential ? "New credential…" : "Make a credential…"}
-                          </Link>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <SetupTable
+            items={data.devices}
+            keyOf={(d) => d.id}
+            empty="No devices yet."
+            columns={[
+              { header: "Device", cell: (d) => d.displayName },
+              { header: "Type", cell: (d) => d.typeLabel },
+              { header: "Accuracy (s)", cell: (d) => d.accuracy },
+              { header: "Precision", cell: (d) => d.precision },
+              { header: "Offset (s)", cell: (d) => d.offset },
+              { header: "Credential", cell: (d) => (d.hasCredential ? "Issued" : "None") },
+            ]}
+            actions={(d) => (
+              <>
+                <RowLinks base={base} id={d.id} name={d.displayName} mayEdit={data.may.edit} />
+                {data.may.edit ? (
+                  <Link to={`${base}?credential=${d.id}`} aria-label={`New credential for ${d.displayName}`}>
+                    {d.hasCredential ? "New credential…" : "Make a credential…"}
+                  </Link>
+                ) : null}
+              </>
+            )}
+          />
           {data.may.edit ? <NewDeviceForm types={data.types} /> : null}
         </>
       )}
@@ -188,8 +171,7 @@ export default function Devices() {
 function NewDeviceForm({ types }: { types: { value: string; label: string }[] }) {
   const { errors, values } = useReplyFor("create");
   return (
-    <section aria-labelledby="new-device-heading">
-      <h3 id="new-device-heading">Add a device</h3>
+    <AddSection id="new-device-heading" heading="Add a device">
       <p className="hint">The device gets its type&apos;s accuracy and precision, and a credential to send reads with.</p>
       <SetupForm intent="create" label="Add device" busyLabel="Adding…" errors={errors}>
         <SelectField name="type" label="Type" defaultValue={values?.type ?? types[0]?.value} error={errors.type} choices={types} />
@@ -197,7 +179,7 @@ function NewDeviceForm({ types }: { types: { value: string; label: string }[] })
         <TextField name="humanname" label="Human name" maxLength={200} placeholder="Finish reader" defaultValue={values?.humanname} error={errors.humanname} />
         <TextField name="device_number" label="Device number" inputMode="numeric" defaultValue={values?.device_number} error={errors.device_number} />
       </SetupForm>
-    </section>
+    </AddSection>
   );
 }
 

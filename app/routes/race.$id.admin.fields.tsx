@@ -5,6 +5,7 @@ import { CUSTOM_FIELD_TYPES, type CustomFieldType } from "../../core/timing/race
 import { requireRaceAccess } from "../race-admin.server";
 import { afterSave, newRacerField, newRacerFieldFormSchema, pageQuery, pageUrl, parseForm, racerFieldFormSchema, racerFieldsOf, readPostedForm, refuse, unknownIntent, type RacerField } from "../race-setup.server";
 import { CheckboxField, ConfirmPanel, SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
+import { AddSection, SetupTable } from "../components/setup-table";
 
 const TYPE_LABELS: Record<CustomFieldType, string> = {
   text: "Text",
@@ -105,58 +106,35 @@ export default function RacerFields() {
         </>
       ) : (
         <>
-          {data.fields.length === 0 ? (
-            <p className="empty-state">No racer fields yet.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Options</th>
-                    <th scope="col">Public</th>
-                    <th scope="col">Mandatory</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.fields.map((f) => (
-                    <tr key={f.key}>
-                      <th scope="row">{f.display}</th>
-                      <td>
-                        <code>{f.key}</code>
-                      </td>
-                      <td>{TYPE_LABELS[f.type]}</td>
-                      <td>{f.options.join(", ")}</td>
-                      <td>{f.is_public ? "Yes" : "No"}</td>
-                      <td>{f.is_mandatory ? "Yes" : "No"}</td>
-                      <td>
-                        {data.may.edit ? (
-                          <span className="row-links">
-                            <Link to={`${base}?edit=${encodeURIComponent(f.key)}`} aria-label={`Edit ${f.display}`}>
-                              Edit
-                            </Link>
-                            <Link to={`${base}?delete=${encodeURIComponent(f.key)}`} aria-label={`Delete ${f.display}`} className="danger-link">
-                              Delete…
-                            </Link>
-                          </span>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <SetupTable
+            items={data.fields}
+            keyOf={(f) => f.key}
+            empty="No racer fields yet."
+            columns={[
+              { header: "Field", cell: (f) => f.display },
+              { header: "Key", cell: (f) => <code>{f.key}</code> },
+              { header: "Type", cell: (f) => TYPE_LABELS[f.type] },
+              { header: "Options", cell: (f) => f.options.join(", ") },
+              { header: "Public", cell: (f) => (f.is_public ? "Yes" : "No") },
+              { header: "Mandatory", cell: (f) => (f.is_mandatory ? "Yes" : "No") },
+            ]}
+            actions={(f) =>
+              data.may.edit ? (
+                <span className="row-links">
+                  <Link to={`${base}?edit=${encodeURIComponent(f.key)}`} aria-label={`Edit ${f.display}`}>
+                    Edit
+                  </Link>
+                  <Link to={`${base}?delete=${encodeURIComponent(f.key)}`} aria-label={`Delete ${f.display}`} className="danger-link">
+                    Delete…
+                  </Link>
+                </span>
+              ) : null
+            }
+          />
           {data.may.edit ? (
-            <section aria-labelledby="new-field-heading">
-              <h3 id="new-field-heading">Add a racer field</h3>
+            <AddSection id="new-field-heading" heading="Add a racer field">
               <FieldForm field={null} />
-            </section>
+            </AddSection>
           ) : null}
         </>
       )}

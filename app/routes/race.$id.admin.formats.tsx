@@ -23,6 +23,7 @@ import {
 import { exactSeconds } from "../../core/time/format";
 import { CRITERION_OPS, GROUP_TYPE_LABELS, GROUP_TYPES } from "../components/race-setup-choices";
 import { CheckboxField, ConfirmPanel, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { AddSection, SetupTable } from "../components/setup-table";
 
 const KIND_LABELS = { public: "Public", unlisted: "Unlisted", announcer: "Announcer (system)", live: "Live (system)" } as const;
 const KIND_HINTS = { public: "listed on the race's page", unlisted: "anyone with the link", announcer: "race staff only", live: "race staff only" } as const;
@@ -129,45 +130,22 @@ export default function ResultFormats() {
         <FormatEditor format={data.editing} data={data} base={base} />
       ) : (
         <>
-          {data.formats.length === 0 ? (
-            <p className="empty-state">No result formats yet.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Result format</th>
-                    <th scope="col">Who sees it</th>
-                    <th scope="col">Groups</th>
-                    <th scope="col">Page</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.formats.map((f) => (
-                    <tr key={f.id}>
-                      <th scope="row">{f.name}</th>
-                      <td>{KIND_LABELS[f.kind]}</td>
-                      <td>{f.groups.length > 0 ? `${f.groups.length} result group${f.groups.length === 1 ? "" : "s"}` : GROUP_TYPE_LABELS[f.group_type]}</td>
-                      <td>
-                        <a href={f.publicUrl}>Results page</a>
-                      </td>
-                      <td>
-                        <RowLinks base={base} id={f.id} name={f.name} mayEdit={data.may.edit} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <SetupTable
+            items={data.formats}
+            keyOf={(f) => f.id}
+            empty="No result formats yet."
+            columns={[
+              { header: "Result format", cell: (f) => f.name },
+              { header: "Who sees it", cell: (f) => KIND_LABELS[f.kind] },
+              { header: "Groups", cell: (f) => (f.groups.length > 0 ? `${f.groups.length} result group${f.groups.length === 1 ? "" : "s"}` : GROUP_TYPE_LABELS[f.group_type]) },
+              { header: "Page", cell: (f) => <a href={f.publicUrl}>Results page</a> },
+            ]}
+            actions={(f) => <RowLinks base={base} id={f.id} name={f.name} mayEdit={data.may.edit} />}
+          />
           {data.may.edit ? (
-            <section aria-labelledby="new-format-heading">
-              <h3 id="new-format-heading">Add a result format</h3>
+            <AddSection id="new-format-heading" heading="Add a result format">
               <FormatForm format={null} data={data} />
-            </section>
+            </AddSection>
           ) : null}
         </>
       )}

@@ -20,6 +20,7 @@ import {
 } from "../race-setup.server";
 import { DEVICE_MODE_CHOICES } from "../components/race-setup-choices";
 import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { AddSection, SetupTable } from "../components/setup-table";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
@@ -82,45 +83,28 @@ export default function TimingPoints() {
         <PointEditor point={data.editing} base={base} devices={data.devices} raceId={data.raceId} />
       ) : (
         <>
-          {data.points.length === 0 ? (
-            <p className="empty-state">No timing points yet.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Timing point</th>
-                    <th scope="col">Devices</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.points.map((p) => (
-                    <tr key={p.id}>
-                      <th scope="row">{p.name}</th>
-                      <td>
-                        {p.devices.length > 0 ? (
-                          p.devices.map((d) => `${d.name} (${modeLabel(d.mode)}${d.channel !== null ? `, channel ${d.channel}` : ""})`).join(", ")
-                        ) : (
-                          <span className="empty-state">No devices yet</span>
-                        )}
-                      </td>
-                      <td>
-                        <RowLinks base={base} id={p.id} name={p.name} mayEdit={data.may.edit} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <SetupTable
+            items={data.points}
+            keyOf={(p) => p.id}
+            empty="No timing points yet."
+            columns={[
+              { header: "Timing point", cell: (p) => p.name },
+              {
+                header: "Devices",
+                cell: (p) =>
+                  p.devices.length > 0 ? (
+                    p.devices.map((d) => `${d.name} (${modeLabel(d.mode)}${d.channel !== null ? `, channel ${d.channel}` : ""})`).join(", ")
+                  ) : (
+                    <span className="empty-state">No devices yet</span>
+                  ),
+              },
+            ]}
+            actions={(p) => <RowLinks base={base} id={p.id} name={p.name} mayEdit={data.may.edit} />}
+          />
           {data.may.edit ? (
-            <section aria-labelledby="new-point-heading">
-              <h3 id="new-point-heading">Add a timing point</h3>
+            <AddSection id="new-point-heading" heading="Add a timing point">
               <PointForm intent="create" point={null} />
-            </section>
+            </AddSection>
           ) : null}
         </>
       )}

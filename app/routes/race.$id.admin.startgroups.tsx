@@ -17,6 +17,7 @@ import {
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
 import { RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { AddSection, SetupTable } from "../components/setup-table";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
@@ -73,51 +74,26 @@ export default function StartGroups() {
         </>
       ) : (
         <>
-          {data.groups.length === 0 ? (
-            <p className="empty-state">No start groups yet.</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Start group</th>
-                    <th scope="col">Start mode</th>
-                    <th scope="col">Scheduled</th>
-                    <th scope="col">Assigned</th>
-                    <th scope="col">Recorded</th>
-                    <th scope="col">Interval (s)</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Gap (s)</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.groups.map((g) => (
-                    <tr key={g.id}>
-                      <th scope="row">{g.label}</th>
-                      <td>{MODE_LABELS[g.start_mode]}</td>
-                      <td>{g.scheduled_start_time}</td>
-                      <td>{g.assigned_start_time}</td>
-                      <td>{g.recorded_start_time}</td>
-                      <td>{g.start_interval}</td>
-                      <td>{g.start_size}</td>
-                      <td>{g.start_gap}</td>
-                      <td>
-                        <RowLinks base={base} id={g.id} name={g.label} mayEdit={data.may.edit} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <SetupTable
+            items={data.groups}
+            keyOf={(g) => g.id}
+            empty="No start groups yet."
+            columns={[
+              { header: "Start group", cell: (g) => g.label },
+              { header: "Start mode", cell: (g) => MODE_LABELS[g.start_mode] },
+              { header: "Scheduled", cell: (g) => g.scheduled_start_time },
+              { header: "Assigned", cell: (g) => g.assigned_start_time },
+              { header: "Recorded", cell: (g) => g.recorded_start_time },
+              { header: "Interval (s)", cell: (g) => g.start_interval },
+              { header: "Size", cell: (g) => g.start_size },
+              { header: "Gap (s)", cell: (g) => g.start_gap },
+            ]}
+            actions={(g) => <RowLinks base={base} id={g.id} name={g.label} mayEdit={data.may.edit} />}
+          />
           {data.may.edit ? (
-            <section aria-labelledby="new-group-heading">
-              <h3 id="new-group-heading">Add a start group</h3>
+            <AddSection id="new-group-heading" heading="Add a start group">
               <GroupForm intent="create" group={null} />
-            </section>
+            </AddSection>
           ) : null}
         </>
       )}
