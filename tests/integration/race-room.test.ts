@@ -2,32 +2,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../schema/d1";
-import { raceServerMessageSchema, type RaceServerMessage } from "../../schema/wire/race-socket";
 import { createSiteWithRace, hostRequest } from "./fixtures";
+import { openRaceSocket } from "./timing-fixtures";
 
 const worker = exports.default;
 
 function identity(id = crypto.randomUUID()) {
   return { id, clubId: crypto.randomUUID(), name: "Storage Test Race", startTime: 1_800_000_000_000, timezone: "America/Toronto" };
-}
-
-/** Opens a race socket through the Worker and collects the frames it receives. */
-async function connect(host: string, raceId: string) {
-  const response = await worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/socket`, { headers: { Upgrade: "websocket" } }));
-  expect(response.status).toBe(101);
-  const socket = response.webSocket!;
-  const frames: RaceServerMessage[] = [];
-  const waiters: (() => void)[] = [];
-  socket.addEventListener("message", (event) => {
-    frames.push(raceServerMessageSchema.parse(JSON.parse(String(event.data))));
-    waiters.splice(0).forEach((wake) => wake());
-  });
-  socket.accept();
-  const next = async (count: number) => {
-    while (frames.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
-    return frames[count - 1]!;
-  };
-  return { socket, frames, next };
 }
 
 describe("RaceRoom storage", () => {
@@ -81,7 +62,7 @@ describe("RaceRoom storage", () => {
 describe("race sockets", () => {
   it("says hello first, then answers pings and requests", async () => {
     const { race } = await createSiteWithRace(openDb(env.DB), { hostname: "live.localhost", siteName: "Live", raceName: "Live Race" });
-    const { socket, next } = await connect("live.localhost", race.id);
+    const { socket, nth: next } = await openRaceSocket("live.localhost", race.id);
     const hello = await next(1);
     expect(hello).toMatchObject({ type: "hello", race_id: race.id, name: "Live Race", connections: 1 });
     socket.send(JSON.stringify({ type: "ping" }));
@@ -97,10 +78,10 @@ describe("race sockets", () => {
 
   it("counts every spectator connected to the race", async () => {
     const { race } = await createSiteWithRace(openDb(env.DB), { hostname: "crowd.localhost", siteName: "Crowd", raceName: "Crowd Race" });
-    const first = await connect("crowd.localhost", race.id);
-    await first.next(1);
-    const second = await connect("crowd.localhost", race.id);
-    expect(await second.next(1)).toMatchObject({ type: "hello", connections: 2 });
+    const first = await openRaceSocket("crowd.localhost", race.id);
+    await first.nth(1);
+    const second = await openRaceSocket("crowd.localhost", race.id);
+    expect(await second.nth(1)).toMatchObject({ type: "hello", connections: 2 });
     first.socket.close(1000);
     second.socket.close(1000);
   });

@@ -52,25 +52,43 @@ export function postReads(host: string, raceId: string, credential: string | nul
   return worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/reads`, { method: "POST", headers, body: JSON.stringify(body) }));
 }
 
-/** Opens a results socket through the Worker and collects its frames. */
-export async function openResultsSocket(host: string, raceId: string, formatId: string, since?: string) {
-  const query = `format=${formatId}${since ? `&since=${since}` : ""}`;
-  const response = await worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/socket?${query}`, { headers: { Upgrade: "websocket" } }));
+/** Opens a race socket through the Worker (following a result format when given) and collects its frames. */
+export async function openRaceSocket(host: string, raceId: string, options: { formatId?: string; since?: string } = {}) {
+  const params = new URLSearchParams();
+  if (options.formatId) params.set("format", options.formatId);
+  if (options.since) params.set("since", options.since);
+  const query = params.size > 0 ? `?${params.toString()}` : "";
+  const response = await worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/socket${query}`, { headers: { Upgrade: "websocket" } }));
   expect(response.status).toBe(101);
   const socket = response.webSocket!;
   const frames: RaceServerMessage[] = [];
+  const received: RaceServerMessage[] = [];
   const waiters: (() => void)[] = [];
   socket.addEventListener("message", (event) => {
-    frames.push(raceServerMessageSchema.parse(JSON.parse(String(event.data))));
+    const frame = raceServerMessageSchema.parse(JSON.parse(String(event.data)));
+    frames.push(frame);
+    received.push(frame);
     waiters.splice(0).forEach((wake) => wake());
   });
   socket.accept();
+  const wait = () => new Promise<void>((resolve) => waiters.push(resolve));
+  /** The next frame of a type not taken yet. */
   const next = async <T extends RaceServerMessage["type"]>(type: T): Promise<Extract<RaceServerMessage, { type: T }>> => {
     for (;;) {
       const index = frames.findIndex((f) => f.type === type);
       if (index >= 0) return frames.splice(index, 1)[0] as Extract<RaceServerMessage, { type: T }>;
-      await new Promise<void>((resolve) => waiters.push(resolve));
+      await wait();
     }
   };
-  return { socket, frames, next };
+  /** The count-th frame received (1-based), for tests of message order. */
+  const nth = async (count: number): Promise<RaceServerMessage> => {
+    while (received.length < count) await wait();
+    return received[count - 1]!;
+  };
+  return { socket, frames, next, nth };
+}
+
+/** A spectator following a result format. */
+export function openResultsSocket(host: string, raceId: string, formatId: string, since?: string) {
+  return openRaceSocket(host, raceId, { formatId, since });
 }
