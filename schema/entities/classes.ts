@@ -160,9 +160,10 @@ export const Registration = entityClass({
     field("club", registrations.clubId, "string", { createOnly: true }),
     field("site", registrations.siteId, "string", { writable: false }),
     field("name", registrations.name, "string", { schema: shortText.min(1) }),
-    field("is_approved", registrations.isApproved, "bool"),
+    // Approval is a System Administrator's act on the review page, never a field the form's own club may set.
+    field("is_approved", registrations.isApproved, "bool", { writable: false }),
     field("is_pending", registrations.isPending, "bool"),
-    field("approval_status", registrations.approvalStatus, "string"),
+    field("approval_status", registrations.approvalStatus, "string", { writable: false }),
     field("open_time", registrations.openTime, "time", { schema: epochMs }),
     field("close_time", registrations.closeTime, "time", { schema: epochMs }),
     field("is_all_events", registrations.isAllEvents, "bool"),

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { registrations } from "../../schema/d1";
 import { parseApiList } from "../../schema/wire/api-list";
 import { db, createUserWithPassword, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
@@ -50,7 +51,7 @@ describe("entity API: create, read as a tree, list", () => {
   it("lists as JSON with default limit 100 and offset 0, and as a typed CSV list that parses back", async () => {
     const { token, club } = await clubAdmin("lister");
     await createRegistration(token, club.id, { name: 'Relay, "Team" edition', tags: ["a", "b"], open_time: 1_800_000_000_000 });
-    await createRegistration(token, club.id, { name: "Zed", approval_status: "" });
+    await createRegistration(token, club.id, { name: "Zed" });
     const page = await (await call(token, "GET", "/data-api/Registration/")).json<{ total: number; limit: number; offset: number; items: Record<string, unknown>[] }>();
     expect(page).toMatchObject({ total: 2, limit: 100, offset: 0 });
     const csv = await call(token, "GET", "/data-api/Registration/?sort=-name", undefined, { Accept: "text/x-z4-api-list" });
@@ -83,9 +84,11 @@ describe("entity API: create, read as a tree, list", () => {
 describe("entity API: filters", () => {
   it("applies typed filters: equality, contains, comparisons, one-of and null", async () => {
     const { token, club } = await clubAdmin("filters");
-    await createRegistration(token, club.id, { name: "Spring 10K, Road", is_approved: true, open_time: 100 });
-    await createRegistration(token, club.id, { name: "Summer Trail", is_approved: false, open_time: 200 });
-    await createRegistration(token, club.id, { name: "Autumn 100%", is_approved: false });
+    const spring = await createRegistration(token, club.id, { name: "Spring 10K, Road", open_time: 100 });
+    await createRegistration(token, club.id, { name: "Summer Trail", open_time: 200 });
+    await createRegistration(token, club.id, { name: "Autumn 100%" });
+    // Only a reviewer approves a form, so the approved one is set up in the database.
+    await db().update(registrations).set({ isApproved: true }).where(eq(registrations.id, spring.id));
     const names = async (filters: string) => {
       const response = await call(token, "GET", `/data-api/Registration/?sort=name&filters=${encodeURIComponent(filters)}`);
       expect(response.status, filters).toBe(200);
@@ -164,6 +167,9 @@ describe("entity API: changes", () => {
       [{ colour: "red" }, "Unknown field 'colour' for Registration"],
       [{ site: "x" }, "Field 'site' of Registration cannot be changed"],
       [{ club: club.id }, "Field 'club' of Registration cannot be changed"],
+      // A club may not approve its own form.
+      [{ is_approved: true }, "Field 'is_approved' of Registration cannot be changed"],
+      [{ approval_status: "approved:" }, "Field 'approval_status' of Registration cannot be changed"],
       [{ gst_rate: "thirteen" }, "Invalid value for 'gst_rate'"],
       [{ age_calc_date: "2027-02-30" }, "Invalid value for 'age_calc_date'"],
     ];
