@@ -8,6 +8,8 @@ import { isScope } from "../../core/access/scopes";
 import { apiApplications, clubs, formElements, races, registrations, roles, sites, users } from "../d1";
 import { siteConfigSchema } from "../wire/site-config";
 import { collectionName, entityClass, field, type EntityClass, type EntityField } from "./registry";
+import { elementConfigSchema, formOptionSchema } from "../../core/forms/element-schema";
+import { FIELD_TYPES, FORM_LIMITS } from "../../core/forms/model";
 
 const uuidField = (column: EntityClass["idColumn"]) => field("uuid", column, "string", { writable: false });
 const createdField = (column: EntityClass["createdColumn"]) => field("created_time", column, "time", { writable: false });
@@ -196,7 +198,7 @@ export const FormElement = entityClass({
     field("registration", formElements.registrationId, "string", { createOnly: true }),
     field("club", formElements.clubId, "string", { writable: false }),
     field("site", formElements.siteId, "string", { writable: false }),
-    field("type", formElements.type, "string", { schema: z.string().regex(/^[a-z_]{1,40}$/, "type is a field type name") }),
+    field("type", formElements.type, "string", { schema: z.enum(FIELD_TYPES) }),
     field("caption", formElements.caption, "string"),
     field("title", formElements.title, "string"),
     field("column_header", formElements.columnHeader, "string"),
@@ -218,9 +220,10 @@ export const FormElement = entityClass({
     field("all_discount", formElements.allDiscount, "bool"),
     field("member_class", formElements.memberClass, "string"),
     field("is_fee", formElements.isFee, "bool"),
-    field("options_list", formElements.optionsList, "json", { schema: z.array(z.record(z.string(), z.unknown())).max(500) }),
+    // The same checks as the form builder (core/forms/element-schema.ts).
+    field("options_list", formElements.optionsList, "json", { schema: z.array(formOptionSchema).max(FORM_LIMITS.options) }),
     field("display_type", formElements.displayType, "string"),
-    field("config", formElements.config, "json", { schema: z.record(z.string(), z.unknown()) }),
+    field("config", formElements.config, "json", { schema: elementConfigSchema }),
   ],
 });
 

@@ -184,6 +184,23 @@ describe("entity API: changes", () => {
     expect(await notJson.json()).toMatchObject({ message: "The body is not valid JSON" });
   });
 
+  it("checks a form element as the form builder does", async () => {
+    const { token, club } = await clubAdmin("elements");
+    const { id } = await createRegistration(token, club.id);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: "slider" }, "Invalid value for 'type'"],
+      [{ type: "option", options_list: [{ id: "a", display: "A", price_1: -5 }] }, "Invalid value for 'options_list'"],
+      [{ type: "discount", config: { discounts_list: [{ code: "TWO WORDS", type: "deduct_percent", amt: 10, elts_list: [] }] } }, "Invalid value for 'config'"],
+    ];
+    for (const [fields, message] of cases) {
+      const response = await call(token, "PUT", "/data-api/FormElement/", { registration: id, ...fields });
+      expect(response.status).toBe(400);
+      expect((await response.json<{ message: string }>()).message).toContain(message);
+    }
+    const good = await call(token, "PUT", "/data-api/FormElement/", { registration: id, type: "option", options_list: [{ id: "a", display: "A", price_1: 500 }] });
+    expect(good.status).toBe(201);
+  });
+
   it("deletes, after which the entity and its children are gone", async () => {
     const { token, club } = await clubAdmin("deleter");
     const { id } = await createRegistration(token, club.id);
