@@ -18,6 +18,33 @@ export interface MembershipValue {
 /** The panel asks for these person fields; a membership cannot be issued without them. */
 export const MEMBERSHIP_REQUIRED_PERSON_FIELDS = ["first_name", "last_name", "birth_date", "gender", "street_address", "city", "province", "postal_code"] as const;
 
+type PersonField = (typeof MEMBERSHIP_REQUIRED_PERSON_FIELDS)[number];
+
+/** How each required detail is recognised on a form: by field type, else by a text field's caption. */
+const PERSON_FIELD_MATCHERS: Record<PersonField, { types: readonly FormElement["type"][]; caption?: RegExp; label: string }> = {
+  first_name: { types: ["text"], caption: /first name|given name|prénom/i, label: "first name" },
+  last_name: { types: ["text"], caption: /last name|family name|surname|nom de famille/i, label: "last name" },
+  birth_date: { types: ["dob"], label: "birth date" },
+  gender: { types: ["gender"], label: "gender" },
+  street_address: { types: ["text"], caption: /address|adresse/i, label: "street address" },
+  city: { types: ["city"], caption: /city|ville/i, label: "city" },
+  province: { types: ["province"], label: "province" },
+  postal_code: { types: ["text"], caption: /postal|zip|code postal/i, label: "postal code" },
+};
+
+/**
+ * The person details a chosen membership still lacks (section 3: the panel requires first name, last
+ * name, birth date, gender, street address, city, province and postal code), as words for the message.
+ * A detail counts as given when a field that asks for it has an answer.
+ */
+export function missingMemberDetails(elements: readonly FormElement[], answered: (elementId: string) => boolean): string[] {
+  return MEMBERSHIP_REQUIRED_PERSON_FIELDS.filter((detail) => {
+    const matcher = PERSON_FIELD_MATCHERS[detail];
+    const asking = elements.filter((e) => matcher.types.includes(e.type) && (!matcher.caption || e.type !== "text" || matcher.caption.test(e.caption)));
+    return !asking.some((e) => answered(e.id));
+  }).map((detail) => PERSON_FIELD_MATCHERS[detail].label);
+}
+
 /** Asked as yes/no, never required. */
 export const MEMBERSHIP_OPTIONAL_PERSON_FIELDS = ["disability"] as const;
 

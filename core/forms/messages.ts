@@ -37,5 +37,7 @@ export const FORM_MESSAGES = {
   // not in the spec: our wording
   unknownDiscount: (codes: readonly string[]) => `Unknown discount code${codes.length > 1 ? "s" : ""}: ${codes.join(", ")}`,
   // not in the spec: our wording
+  // not in the spec: our wording
+  membershipDetails: (missing: readonly string[]) => `A membership needs the member's ${missing.join(", ")}`,
   tooManyCodes: "Too many discount codes",
 } as const;

@@ -104,3 +104,32 @@ describe("parseIndividual", () => {
     expect(result.errors).toEqual({ size: "This field is required", vip: "This field is required" });
   });
 });
+
+describe("a membership's person details", () => {
+  const membership = makeElement("membership", { id: "member", ordinal: 20, options_list: [{ id: "racing", display: "Racing", member_class: "racing" }] });
+  const person = [
+    makeElement("text", { id: "first", caption: "First name", ordinal: 1 }),
+    makeElement("text", { id: "last", caption: "Last name", ordinal: 2 }),
+    makeElement("dob", { id: "born", ordinal: 3 }),
+    makeElement("gender", { id: "sex", ordinal: 4 }),
+    makeElement("text", { id: "street", caption: "Street address", ordinal: 5 }),
+    makeElement("city", { id: "city", caption: "City", ordinal: 6 }),
+    makeElement("province", { id: "prov", ordinal: 7 }),
+    makeElement("text", { id: "postal", caption: "Postal code", ordinal: 8 }),
+  ];
+  const full = { first: "Ada", last: "Lovelace", born: "2010-12-10", sex: "F", street: "1 Main St", city: "Ottawa", prov: "ON", postal: "K1A 0A1", member: "racing" };
+  const ctx = { lang: "en" as const, tier: 1 as const, isAdmin: false, isKiosk: false };
+
+  it("issues a membership when first name, last name, birth date, gender, street address, city, province and postal code are given", () => {
+    expect(parseIndividual([...person, membership], full, ctx).errors).toEqual({});
+  });
+
+  it("names the details a chosen membership lacks, and asks nothing without one", () => {
+    const { street: _street, postal: _postal, ...partial } = full;
+    expect(parseIndividual([...person, membership], partial, ctx).errors).toEqual({ member: "A membership needs the member's street address, postal code" });
+    const noForm = parseIndividual([membership], { member: "racing" }, ctx).errors.member;
+    expect(noForm).toBe("A membership needs the member's first name, last name, birth date, gender, street address, city, province, postal code");
+    const { member: _member, ...noMembership } = partial;
+    expect(parseIndividual([...person, membership], noMembership, ctx).errors).toEqual({});
+  });
+});

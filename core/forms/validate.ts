@@ -2,6 +2,7 @@ import { canEdit, conditionChecker, isAccessible, isRequired, type ValuesById, t
 import { fail, type FieldContext, type ParseResult, type RawInput } from "./field-type";
 import { FORM_MESSAGES } from "./messages";
 import type { FormElement, StoredValue, Tier } from "./model";
+import { missingMemberDetails } from "./membership";
 import { FIELD_TYPE_MODULES } from "./registry";
 
 /** One individual's posted form, parsed, checked and priced. */
@@ -84,6 +85,12 @@ export function parseIndividual(elements: readonly FormElement[], rawByElementId
       const value = outcome.result.value;
       result.values[element.id] = { v: value, p: Math.max(0, FIELD_TYPE_MODULES[element.type].price(element, value, ctx.tier)) };
     }
+  }
+  // A membership is issued to a person: choosing one needs their details on the same form.
+  for (const element of inputs) {
+    if (element.type !== "membership" || !result.values[element.id] || result.errors[element.id]) continue;
+    const missing = missingMemberDetails(inputs.filter(isShown), (id) => result.values[id] !== undefined);
+    if (missing.length > 0) result.errors[element.id] = FORM_MESSAGES.membershipDetails(missing);
   }
   return result;
 }
