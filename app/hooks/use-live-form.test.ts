@@ -10,6 +10,7 @@ const input: LiveFormInput = {
   gstRatePercent: 13,
   clubTakesCards: true,
   cartValues: {},
+  discountUses: {},
   others: [{ id: "other", isRemoved: false, isComplete: true, isNew: false, values: { toque: { v: true, p: 2500 } } }],
   personId: "me",
   isNew: true,
@@ -31,5 +32,14 @@ describe("the registration form's live state", () => {
 
   it("starts from a saved person's answers", () => {
     expect(liveFromValues(input, { toque: { v: true, p: 2500 }, colour: { v: "red", p: 0 } }).shown.has("colour")).toBe(true);
+  });
+});
+
+describe("the live price and a code's uses", () => {
+  it("stops taking a code off once its quantity is used up, as the server does", () => {
+    const codes = makeElement("discount", { id: "codes", ordinal: 3, config: { discounts_list: [{ code: "ONCE", type: "deduct_amount", amt: 500, elts_list: [], qty: 1 }] } });
+    const withCode = { ...input, elements: [toque, colour, codes], others: [], cartValues: { codes: { v: "ONCE", p: 0 } } };
+    expect(computeLiveForm(withCode, { toque: "on" }).price.discount).toBe(500);
+    expect(computeLiveForm({ ...withCode, discountUses: { ONCE: 1 } }, { toque: "on" }).price.discount).toBe(0);
   });
 });

@@ -15,6 +15,8 @@ export interface LiveFormInput {
   gstRatePercent: number;
   clubTakesCards: boolean;
   cartValues: Record<string, StoredValue>;
+  /** Earlier uses of the cart's codes, as the server counts them. */
+  discountUses: Record<string, number>;
   others: FormCartIndividual[];
   personId: string;
   isNew: boolean;
@@ -59,7 +61,7 @@ export function liveFromValues(input: LiveFormInput, values: Record<string, Stor
     isRemoved: false,
     cartValues: input.cartValues,
     individuals: [...input.others, person],
-    discountUses: {},
+    discountUses: input.discountUses,
   });
   return { shown, price, personTotal: price.individualTotals[input.personId] ?? 0 };
 }

@@ -7,7 +7,7 @@ import type { StoredValue } from "../../core/forms/model";
 import { formatMoneyWithSymbol } from "../../core/money/money";
 import { personChooser } from "../../core/registration/person";
 import { tierAt } from "../../core/registration/tiers";
-import { ageDateOf, clubTakesCards, createCart, personElements, savePerson } from "../../workers/services/carts";
+import { ageDateOf, clubTakesCards, createCart, discountUsesOf, personElements, savePerson } from "../../workers/services/carts";
 import { RegistrationField } from "../components/registration-fields";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { PriceTable } from "../components/registration-price";
@@ -30,6 +30,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     gstRatePercent: form.registration.gstRate,
     clubTakesCards: await clubTakesCards(form.db, form.registration.clubId),
     cartValues: form.cart?.values ?? {},
+    discountUses: form.cart ? await discountUsesOf(form.db, form.registration.id, form.cart.discountCodes.split(" ").filter(Boolean)) : {},
     others: form.people.filter((p) => p.id !== person?.id).map((p) => ({ id: p.id, isRemoved: false, isComplete: p.isComplete, isNew: p.paidAt === null, values: p.values })),
     personId: person?.id ?? "new-person",
     isNew: person ? person.paidAt === null : true,

@@ -211,7 +211,7 @@ export async function setCartEmail(db: Db, cart: CartRow, email: string, now: nu
 }
 
 /** How many complete carts used each code, for codes with a quantity. */
-async function discountUsesOf(db: Db, registrationId: string, codes: readonly string[]): Promise<Record<string, number>> {
+export async function discountUsesOf(db: Db, registrationId: string, codes: readonly string[]): Promise<Record<string, number>> {
   const uses: Record<string, number> = {};
   for (const code of codes) {
     const [row] = await db.all<{ n: number }>(sql`
