@@ -31,7 +31,7 @@ async function saveField(page: Page) {
   await expect(page.getByText("Your changes are saved.")).toBeVisible();
 }
 
-test("an organiser builds a form; a registrant registers two people with a code and sees the right total", async ({ browser, page }) => {
+test("an organiser builds a form; a registrant registers two people with a code and sees the right total @phone", async ({ browser, page }) => {
   test.setTimeout(90_000);
   const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
   const superAdmin = demoUsers.find((u) => u.role.type === "system_admin")!;
