@@ -30,6 +30,12 @@ export const clubs = sqliteTable(
     siteId: text("site_id").references(() => sites.id),
     /** Takes card payments through Stripe (section 3); registrations then charge the system fee. */
     isStripe: integer("is_stripe", { mode: "boolean" }).notNull().default(false),
+    /** The platform collects this club's card payments and remits them (rather than a connected account). */
+    isMerchant: integer("is_merchant", { mode: "boolean" }).notNull().default(false),
+    paymentPublishableKey: text("payment_publishable_key"),
+    /** The club's Stripe connected account (acct_…): charges are made on it. */
+    stripeAccountId: text("stripe_account_id"),
+    bankaccountId: text("bankaccount_id"),
     ...cityColumns(),
   },
   (t) => [index("clubs_site").on(t.siteId)],
