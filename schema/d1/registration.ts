@@ -110,6 +110,9 @@ export const carts = sqliteTable(
     /** Discount codes the registrant entered, normalised (upper case, space separated). */
     discountCodes: text("discount_codes").notNull().default(""),
     resumeHash: text("resume_hash"),
+    /** The priced total when the cart was completed (cents); what was charged, whatever the tiers do later. */
+    total: integer("total"),
+    completedAt: integer("completed_at"),
     updatedAt: integer("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
   (t) => [index("carts_registration").on(t.registrationId, t.isComplete), uniqueIndex("carts_number").on(t.registrationId, t.cartNumber)],
@@ -134,6 +137,8 @@ export const individuals = sqliteTable(
     values: text("values", { mode: "json" }).$type<Record<string, { v: unknown; p: number }>>().notNull().default({}),
     /** Set once this person has been paid for; the system fee is charged only for people not yet paid for. */
     paidAt: integer("paid_at"),
+    /** What this person's lines came to when the cart was completed, with their share of tax and discounts (cents). */
+    priceTotal: integer("price_total"),
   },
   (t) => [index("individuals_cart").on(t.cartId, t.ordinal), index("individuals_registration").on(t.registrationId)],
 );

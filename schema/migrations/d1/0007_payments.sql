@@ -107,4 +107,7 @@ CREATE UNIQUE INDEX `transactions_external` ON `transactions` (`provider`,`exter
 ALTER TABLE `clubs` ADD `is_merchant` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `clubs` ADD `payment_publishable_key` text;--> statement-breakpoint
 ALTER TABLE `clubs` ADD `stripe_account_id` text;--> statement-breakpoint
-ALTER TABLE `clubs` ADD `bankaccount_id` text;
+ALTER TABLE `clubs` ADD `bankaccount_id` text;--> statement-breakpoint
+ALTER TABLE `carts` ADD `total` integer;--> statement-breakpoint
+ALTER TABLE `carts` ADD `completed_at` integer;--> statement-breakpoint
+ALTER TABLE `individuals` ADD `price_total` integer;
