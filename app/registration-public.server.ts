@@ -8,7 +8,7 @@ import { z } from "zod";
 import { labelIn, type Lang } from "../core/forms/bilingual";
 import type { FormElement, StoredValue } from "../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../core/forms/registry";
-import { cartDisplayName } from "../core/registration/cart-names";
+import { cartDisplayName, personNameOf } from "../core/registration/cart-names";
 import { isClosed, isOpen, registrationStatus, type RegistrationStatus } from "../core/registration/status";
 import { openDb, type Db } from "../schema/d1";
 import { clearCookie, readCookie, serializeCookie } from "../workers/auth/cookies";
@@ -49,7 +49,9 @@ export async function requirePublicForm(request: Request, context: AppLoadContex
     mode = "preview";
   }
   const elements = await listElements(db, registration.id);
-  const cart = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
+  const opened = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
+  // A paid cart is closed for changes: the form starts a new one, and the receipt page shows the old.
+  const cart = opened && !opened.isComplete ? opened : null;
   return {
     db,
     registration,
@@ -94,16 +96,9 @@ export function flowQuery(form: Pick<PublicForm, "isAdmin" | "isKiosk" | "lang" 
   return text ? `?${text}` : "";
 }
 
-/**
- * A person's name for the cart: the registration's first and last name fields, else the first text fields
- * captioned as names, else "Person N".
- */
+/** A person's name for the cart (core/registration/cart-names.ts personNameOf). */
 export function personName(elements: readonly FormElement[], registration: Pick<RegistrationRow, "firstNameFieldId" | "lastNameFieldId">, values: Record<string, StoredValue>, index: number): string {
-  const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
-  const first = registration.firstNameFieldId ?? byCaption(/first name|given name/);
-  const last = registration.lastNameFieldId ?? byCaption(/last name|family name|surname/);
-  const name = [first, last].map((fieldId) => (fieldId ? values[fieldId]?.v : undefined)).filter((v): v is string => typeof v === "string" && v !== "").join(" ");
-  return name || `Person ${index + 1}`;
+  return personNameOf(elements, registration, values, index);
 }
 
 export function cartNameOf(form: Pick<PublicForm, "elements" | "registration" | "people">): string {

@@ -3,5 +3,11 @@ declare namespace Cloudflare {
   interface Env {
     /** Encrypts TOTP secrets. Required in production; development uses a fixed key. */
     AUTH_SECRET?: string;
+    /** Stripe's secret key (sk_…). Without it the manual provider (cash and cheque) is the only one. */
+    STRIPE_SECRET_KEY?: string;
+    /** Signs Stripe's webhook calls (whsec_…); events are refused without a valid signature. */
+    STRIPE_WEBHOOK_SECRET?: string;
+    /** Where the Stripe API is, for the local fake (http://127.0.0.1:12111); unset means api.stripe.com. */
+    STRIPE_API_BASE?: string;
   }
 }

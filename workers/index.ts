@@ -14,6 +14,7 @@ import { deliverMail } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
 import { handleDevDemoRace } from "./dev/demo-race";
+import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 
 export { DataHub } from "../durable/data-hub";
 export { RaceRoom } from "../durable/race-room";
@@ -24,6 +25,7 @@ const apiMounts: { prefix: string; handle: (request: Request, context: RequestCo
   { prefix: "/data-api/", handle: handleDataApi },
   { prefix: "/timing-api/", handle: handleTimingApi },
   { prefix: "/_dev/demo-race", handle: handleDevDemoRace },
+  { prefix: WEBHOOK_PATH, handle: handleStripeWebhook },
 ];
 
 const handleRemix = createRequestHandler(remixBuild satisfies ServerBuild);

@@ -1,57 +1,119 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { formatMoneyWithSymbol } from "../../core/money/money";
 import { cartNumberOf } from "../../core/registration/cart-names";
 import { priceOfCart } from "../../workers/services/carts";
+import { completeWithManualPayment, latestAttemptOfCart, startCardPayment } from "../../workers/services/payments";
+import { sendReceiptOfCart } from "../../workers/services/receipts";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { PriceTable } from "../components/registration-price";
+import { checkoutUrls, paymentChoicesOf } from "../registration-payments.server";
 import { cartNameOf, flowQuery, forgetCartCookie, requirePublicForm } from "../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Payment` : "Payment" }];
 
-/**
- * The "ready to pay" step: the cart priced and checked, its email known. Taking the payment (Stripe, or
- * cash and cheque recorded by the club) is the payments issue; until then this page says what is due.
- */
+/** The cart priced and checked, its email known: pay by card (Stripe Checkout), or register and pay the club by cash or cheque. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const form = await requirePublicForm(request, context, params.registrationId);
   if (!form.cart || form.people.length === 0) throw redirect(`/register/${form.registration.id}${flowQuery(form)}`);
   if (!form.cart.email) throw redirect(`/register/${form.registration.id}/cart${flowQuery(form)}`);
-  const price = await priceOfCart(form.db, form, form.cart, form.people);
+  const [price, choices, attempt] = await Promise.all([priceOfCart(form.db, form, form.cart, form.people), paymentChoicesOf(context, form), latestAttemptOfCart(form.db, form.cart.id)]);
   return {
     form: { id: form.registration.id, name: form.registration.name, clubName: form.registration.clubName, status: form.status, mode: form.mode, isBilingual: form.registration.isBilingual, lang: form.lang, query: flowQuery(form), gstRate: form.registration.gstRate, isKiosk: form.isKiosk },
     cart: { number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }), name: cartNameOf(form), email: form.cart.email, people: form.people.length },
     price,
+    choices: { card: choices.card, manual: choices.manual },
+    // A declined card leaves the cart payable; say why the last try failed.
+    failure: attempt?.status === "failed" ? attempt.failureMessage : null,
   };
 }
 
-/** Kiosk mode: the desk hands the device to the next registrant with an empty cart; this cart stays saved. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await requirePublicForm(request, context, params.registrationId);
-  if (!form.isKiosk) throw new Response("Only a registration desk starts a new cart here", { status: 400 });
-  return redirect(`/register/${form.registration.id}${flowQuery(form)}`, { headers: { "Set-Cookie": forgetCartCookie(form.registration.id) } });
+  const intent = String((await request.formData()).get("intent") ?? "");
+  const back = `/register/${form.registration.id}`;
+  if (intent === "next") {
+    if (!form.isKiosk) throw new Response("Only a registration desk starts a new cart here", { status: 400 });
+    return redirect(`${back}${flowQuery(form)}`, { headers: { "Set-Cookie": forgetCartCookie(form.registration.id) } });
+  }
+  if (!form.cart || form.people.length === 0) return redirect(`${back}${flowQuery(form)}`);
+  const price = await priceOfCart(form.db, form, form.cart, form.people);
+  const choices = await paymentChoicesOf(context, form);
+  const pay = { cart: form.cart, price, description: `${form.registration.name}: Cart No. ${cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id })}` };
+  if (intent === "card" && choices.card && choices.gateway && price.total > 0) {
+    const started = await startCardPayment(form.db, choices.gateway, choices.club, pay, checkoutUrls(context, form.registration.id, flowQuery(form)), context.now);
+    return started.ok ? redirect(started.url) : data({ error: started.error }, { status: 409 });
+  }
+  // Cash or cheque, or nothing to pay: the cart is registered now.
+  if ((intent === "manual" && choices.manual) || (intent === "free" && price.total === 0)) {
+    const done = await completeWithManualPayment(form.db, pay, context.now);
+    if (!done.ok) return data({ error: done.error }, { status: 409 });
+    context.ctx.waitUntil(sendReceiptOfCart(context.env, form.db, form.cart.id, price.total > 0 ? "registered" : "paid").catch((error: unknown) => console.error("Receipt failed", error)));
+    return redirect(`${back}/receipt${flowQuery(form)}`);
+  }
+  throw new Response("That way to pay is not offered for this cart", { status: 400 });
 }
 
-export default function ReadyToPay() {
-  const { form, cart, price } = useLoaderData<typeof loader>();
+export default function Pay() {
+  const { form, cart, price, choices, failure } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [search] = useSearchParams();
+  const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const submitting = navigation.state !== "idle" && navigation.formData !== undefined;
+  const postTo = `/register/${form.id}/pay${form.query}`;
+  const free = price.total === 0;
   return (
     <main className="page registration-page">
       <FlowHeader name={form.name} clubName={form.clubName} status={form.status} mode={form.mode} isBilingual={form.isBilingual} lang={form.lang} step="pay" />
-      <h2>Ready to pay</h2>
-      <p data-testid="ready-to-pay">
-        Cart No. {cart.number}: {cart.name} ({cart.people} {cart.people === 1 ? "person" : "people"}). Receipt to {cart.email}.
-      </p>
+      <h2>Payment</h2>
+      <p data-testid="ready-to-pay">{`Cart No. ${cart.number}: ${cart.name} (${cart.people} ${cart.people === 1 ? "person" : "people"}). Receipt to ${cart.email}.`}</p>
       <PriceTable price={price} taxLabel={`Tax (${form.gstRate}%)`} />
       <p className="amount-due">
         Amount due: <strong data-testid="amount-due">{formatMoneyWithSymbol(price.total)}</strong>
       </p>
-      <p className="hint">Online payment is being set up for this form. Your cart is saved: the club can take your payment, or you can come back with the link we emailed you.</p>
+      {reply?.error ? (
+        <p role="alert" className="error">
+          {reply.error}
+        </p>
+      ) : null}
+      {failure ? (
+        <p role="alert" className="error">{`Your last card payment did not go through: ${failure} You can try again with another card.`}</p>
+      ) : null}
+      {search.get("cancelled") === "1" && !failure ? <p className="hint">The card payment was cancelled. Nothing was charged; your cart is saved.</p> : null}
+      <div className="pay-choices">
+        {free ? (
+          <Form method="post" action={postTo}>
+            <button type="submit" name="intent" value="free" disabled={submitting}>
+              {busy("free") ? "Registering…" : "Complete registration"}
+            </button>
+          </Form>
+        ) : null}
+        {!free && choices.card ? (
+          <Form method="post" action={postTo}>
+            <button type="submit" name="intent" value="card" disabled={submitting}>
+              {busy("card") ? "Opening the secure payment page…" : `Pay ${formatMoneyWithSymbol(price.total)} by card`}
+            </button>
+            <p className="hint">You will pay on Stripe's secure page and come back here.</p>
+          </Form>
+        ) : null}
+        {!free && choices.manual ? (
+          <Form method="post" action={postTo}>
+            <button type="submit" name="intent" value="manual" disabled={submitting} className={choices.card ? "secondary" : undefined}>
+              {busy("manual") ? "Registering…" : "Register now, pay the club by cash or cheque"}
+            </button>
+            <p className="hint">{`Your place is held; ${form.clubName} records your payment when they receive it.`}</p>
+          </Form>
+        ) : null}
+      </div>
       <p>
         <Link to={`/register/${form.id}/cart${form.query}`}>Back to the cart</Link>
       </p>
       {form.isKiosk ? (
-        <Form method="post" action={`/register/${form.id}/pay${form.query}`}>
-          <button type="submit">Next registrant</button>
+        <Form method="post" action={postTo}>
+          <button type="submit" name="intent" value="next" className="secondary">
+            Next registrant
+          </button>
         </Form>
       ) : null}
     </main>

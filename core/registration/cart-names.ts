@@ -1,4 +1,6 @@
 /** How a cart is named in lists (platform.md section 9). */
+import { labelIn } from "../forms/bilingual";
+import type { FormElement, StoredValue } from "../forms/model";
 
 /** How many individuals' names a cart's display name shows before '+N more…'. */
 export const CART_NAMES_SHOWN = 3;
@@ -26,4 +28,21 @@ export function cartNumberOf(cart: CartNumberSource): string {
     if (value !== null && value !== undefined && String(value).trim() !== "") return String(value).trim();
   }
   return cart.id.split("-")[0] ?? cart.id;
+}
+
+/**
+ * A person's name for the cart: the registration's first and last name fields, else the first text fields
+ * captioned as names, else "Person N".
+ */
+export function personNameOf(
+  elements: readonly FormElement[],
+  nameFields: { firstNameFieldId: string | null; lastNameFieldId: string | null },
+  values: Readonly<Record<string, StoredValue>>,
+  index: number,
+): string {
+  const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
+  const first = nameFields.firstNameFieldId ?? byCaption(/first name|given name/);
+  const last = nameFields.lastNameFieldId ?? byCaption(/last name|family name|surname/);
+  const name = [first, last].map((fieldId) => (fieldId ? values[fieldId]?.v : undefined)).filter((v): v is string => typeof v === "string" && v !== "").join(" ");
+  return name || `Person ${index + 1}`;
 }

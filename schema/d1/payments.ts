@@ -72,6 +72,8 @@ export const paymentAttempts = sqliteTable(
     failureMessage: text("failure_message"),
     /** The connected account the charge is made on (Stripe-Account). */
     stripeAccount: text("stripe_account"),
+    /** The cart's total and each person's share when the attempt began: what completing it writes. */
+    individualTotals: text("individual_totals", { mode: "json" }).$type<Record<string, number>>().notNull().default(sql`'{}'`),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -113,6 +113,8 @@ export const carts = sqliteTable(
     /** The priced total when the cart was completed (cents); what was charged, whatever the tiers do later. */
     total: integer("total"),
     completedAt: integer("completed_at"),
+    /** Opens the receipt only (emailed after payment), separate from the resume token so neither voids the other. */
+    receiptHash: text("receipt_hash"),
     updatedAt: integer("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
   (t) => [index("carts_registration").on(t.registrationId, t.isComplete), uniqueIndex("carts_number").on(t.registrationId, t.cartNumber)],

@@ -63,6 +63,22 @@ export async function createCart(db: Db, registration: Pick<RegistrationRow, "id
   return { cart: cart!, token: `${id}.${secret}` };
 }
 
+/** The complete cart a receipt token opens (the token emailed with a receipt), if it belongs to this registration. */
+export async function openCartByReceipt(db: Db, registration: Pick<RegistrationRow, "id">, token: string | null): Promise<CartRow | null> {
+  const parts = splitToken(token);
+  if (!parts) return null;
+  const [cart] = await db.select().from(carts).where(and(eq(carts.id, parts.cartId), eq(carts.registrationId, registration.id))).limit(1);
+  if (!cart || !cart.receiptHash || !cart.isComplete) return null;
+  return constantTimeEqualText(cart.receiptHash, hashToken(parts.secret)) ? cart : null;
+}
+
+/** A fresh receipt token (the previous receipt link stops working). */
+export async function renewReceiptToken(db: Db, cartId: string): Promise<string> {
+  const secret = randomToken();
+  await db.update(carts).set({ receiptHash: hashToken(secret) }).where(eq(carts.id, cartId));
+  return `${cartId}.${secret}`;
+}
+
 /** A fresh resume token for a cart (the old one stops working): for the emailed link. */
 export async function renewCartToken(db: Db, cart: CartRow): Promise<string> {
   const secret = randomToken();

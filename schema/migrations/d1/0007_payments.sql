@@ -26,6 +26,7 @@ CREATE TABLE `payment_attempts` (
 	`checkout_url` text,
 	`failure_message` text,
 	`stripe_account` text,
+	`individual_totals` text DEFAULT '{}' NOT NULL,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL
 );
@@ -110,4 +111,5 @@ ALTER TABLE `clubs` ADD `stripe_account_id` text;--> statement-breakpoint
 ALTER TABLE `clubs` ADD `bankaccount_id` text;--> statement-breakpoint
 ALTER TABLE `carts` ADD `total` integer;--> statement-breakpoint
 ALTER TABLE `carts` ADD `completed_at` integer;--> statement-breakpoint
+ALTER TABLE `carts` ADD `receipt_hash` text;--> statement-breakpoint
 ALTER TABLE `individuals` ADD `price_total` integer;

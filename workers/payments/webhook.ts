@@ -1,0 +1,118 @@
+/**
+ * POST /_payments/stripe/webhook: Stripe's events, signature checked with constructEventAsync, each applied
+ * once. A replay finds its event id already stored; an event arriving late (an expiry after the payment,
+ * a failure after a success) finds the attempt paid and changes nothing, because paid is final.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
+import type { RequestContext } from "../request-context";
+import { attemptOfSession, completeCardAttempt, recordProviderRefund } from "../services/payments";
+import { sendReceiptOfCart } from "../services/receipts";
+import { stripeGateway } from "./stripe";
+
+export const WEBHOOK_PATH = "/_payments/stripe/webhook";
+/** Stripe sends events of a few KB; anything far larger is not Stripe. */
+const MAX_BODY_BYTES = 256 * 1024;
+
+const checkoutSessionSchema = z.object({ id: z.string(), payment_status: z.string(), payment_intent: z.string().nullable().optional() });
+const paymentIntentSchema = z.object({ id: z.string(), metadata: z.record(z.string(), z.string()).default({}), last_payment_error: z.object({ message: z.string().optional() }).nullable().optional() });
+const refundSchema = z.object({ id: z.string(), amount: z.number().int().positive(), payment_intent: z.string(), metadata: z.record(z.string(), z.string()).default({}), status: z.string().nullable().optional() });
+const chargeSchema = z.object({ payment_intent: z.string(), refunds: z.object({ data: z.array(refundSchema) }).optional() });
+
+function text(status: number, body: string): Response {
+  return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+async function alreadyApplied(db: Db, eventId: string): Promise<boolean> {
+  const [row] = await db.select({ id: paymentEvents.id }).from(paymentEvents).where(eq(paymentEvents.id, eventId)).limit(1);
+  return row !== undefined;
+}
+
+async function remember(db: Db, eventId: string, type: string, now: number): Promise<void> {
+  await db.insert(paymentEvents).values({ id: eventId, type, receivedAt: now }).onConflictDoNothing();
+}
+
+export async function handleStripeWebhook(request: Request, context: RequestContext): Promise<Response> {
+  if (request.method !== "POST") return text(405, "Method not allowed");
+  const gateway = stripeGateway(context.env);
+  if (!gateway || !context.env.STRIPE_WEBHOOK_SECRET) return text(404, "Card payments are not configured");
+  const signature = request.headers.get("Stripe-Signature");
+  const payload = await request.text();
+  if (!signature || payload.length > MAX_BODY_BYTES) return text(400, "Missing signature");
+  let event;
+  try {
+    event = await gateway.verifyWebhook(payload, signature);
+  } catch {
+    return text(400, "Invalid signature");
+  }
+  const { db, now } = context;
+  if (await alreadyApplied(db, event.id)) return text(200, "Already applied");
+  const object: unknown = event.data.object;
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded": {
+      const session = checkoutSessionSchema.parse(object);
+      const attempt = await attemptOfSession(db, session.id);
+      if (!attempt || session.payment_status !== "paid" || !session.payment_intent) break;
+      if (attempt.status === "paid") break;
+      let completed: boolean;
+      try {
+        completed = await completeCardAttempt(db, attempt, session.payment_intent, now, event.id, event.type);
+      } catch (error) {
+        // The same event delivered twice at once: the second batch hits the stored event id and rolls back whole.
+        if (String(error).includes("UNIQUE") && (await alreadyApplied(db, event.id))) return text(200, "Already applied");
+        throw error;
+      }
+      if (completed) context.ctx.waitUntil(sendReceiptOfCart(context.env, db, attempt.cartId, "paid").catch((error: unknown) => console.error("Receipt failed", error)));
+      return text(200, "Applied");
+    }
+    case "checkout.session.expired": {
+      const session = checkoutSessionSchema.parse(object);
+      const attempt = await attemptOfSession(db, session.id);
+      if (!attempt) break;
+      // Abandoned: the cart stays payable; a paid attempt is never undone by a late expiry.
+      await db.batch([
+        db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), sql`${paymentAttempts.status} != 'paid'`)),
+        db
+          .update(transactions)
+          .set({ isVoid: true })
+          .where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), sql`${transactions.completionTime} IS NULL`)),
+        db.insert(paymentEvents).values({ id: event.id, type: event.type, receivedAt: now }).onConflictDoNothing(),
+      ]);
+      return text(200, "Applied");
+    }
+    case "payment_intent.payment_failed": {
+      const intent = paymentIntentSchema.parse(object);
+      const attemptId = intent.metadata.attempt_id;
+      if (attemptId) {
+        // A declined card: the session stays open for another card, so the attempt only records why.
+        await db
+          .update(paymentAttempts)
+          .set({ status: "failed", failureMessage: intent.last_payment_error?.message ?? "The payment failed.", updatedAt: now })
+          .where(and(eq(paymentAttempts.id, attemptId), sql`${paymentAttempts.status} = 'open' OR ${paymentAttempts.status} = 'failed'`));
+      }
+      break;
+    }
+    case "refund.created":
+    case "refund.updated": {
+      const refund = refundSchema.parse(object);
+      if (refund.status === "succeeded" || refund.status === "pending") {
+        await recordProviderRefund(db, { id: refund.id, amount: refund.amount, paymentIntentId: refund.payment_intent, requestId: refund.metadata.request_id ?? null }, now);
+      }
+      break;
+    }
+    case "charge.refunded": {
+      const charge = chargeSchema.parse(object);
+      for (const refund of charge.refunds?.data ?? []) {
+        await recordProviderRefund(db, { id: refund.id, amount: refund.amount, paymentIntentId: charge.payment_intent, requestId: refund.metadata.request_id ?? null }, now);
+      }
+      break;
+    }
+    default:
+      // Events we do not act on are acknowledged, so Stripe stops retrying them.
+      break;
+  }
+  await remember(db, event.id, event.type, now);
+  return text(200, "Applied");
+}

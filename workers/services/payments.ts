@@ -1,0 +1,361 @@
+/**
+ * Paying for a cart and the ledger behind it: card payments through Stripe Checkout (one attempt per cart
+ * state, so a double click cannot charge twice), cash and cheque through the manual provider, free carts,
+ * completing a cart (cart, people, transactions and fee written in one D1 batch), refunds and voids.
+ */
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { formatMoney, type Cents } from "../../core/money/money";
+import { paymentAttemptKey, refundProblem, SYSTEM_PAYEE, voidProblem, type LedgerTransaction, type PaymentMethod, type TransactionType } from "../../core/payments/ledger";
+import type { FormCartPricing } from "../../core/registration/price-form";
+import { carts, clubs, individuals, paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
+import { PaymentProviderError, type StripeGateway } from "../payments/stripe";
+import type { CartRow } from "./carts";
+
+export type TransactionRow = typeof transactions.$inferSelect;
+export type AttemptRow = typeof paymentAttempts.$inferSelect;
+type Statement = Parameters<Db["batch"]>[0][number];
+
+export const PAYMENT_MESSAGES = {
+  alreadyPaid: "This cart is already paid.",
+  empty: "Add someone to the cart before paying.",
+  cardUnavailable: "Card payments are not available for this form.",
+  cardStartFailed: "The card payment could not be started. Please try again in a moment.",
+  notPending: "Only a payment still waiting to be received can be recorded.",
+  notFound: "That transaction does not exist.",
+} as const;
+
+export interface PaymentClub {
+  id: string;
+  isStripe: boolean;
+  isMerchant: boolean;
+  stripeAccountId: string | null;
+}
+
+export async function paymentClubOf(db: Db, clubId: string): Promise<PaymentClub> {
+  const [club] = await db.select({ id: clubs.id, isStripe: clubs.isStripe, isMerchant: clubs.isMerchant, stripeAccountId: clubs.stripeAccountId }).from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  return club ?? { id: clubId, isStripe: false, isMerchant: false, stripeAccountId: null };
+}
+
+/** Cards need Stripe keys and a club set up for them: its own connected account, or the platform as merchant. */
+export function takesCardsOnline(club: PaymentClub, gateway: StripeGateway | null): boolean {
+  return gateway !== null && club.isStripe && (club.stripeAccountId !== null || club.isMerchant);
+}
+
+/** The account a club's charges are made on: its connected account, or the platform's (null) for merchant clubs. */
+function accountOf(club: PaymentClub): string | null {
+  return club.isMerchant ? null : club.stripeAccountId;
+}
+
+export interface CartToPay {
+  cart: CartRow;
+  price: FormCartPricing;
+  description: string;
+}
+
+export type StartResult = { ok: true; url: string } | { ok: false; error: string };
+
+/**
+ * Starts (or resumes) the card payment of a cart. The attempt's key comes from the cart's last change and
+ * its total: the same click twice finds the same attempt, and Stripe's idempotency on that key returns the
+ * same Checkout Session even when two requests race past the lookup.
+ */
+export async function startCardPayment(db: Db, gateway: StripeGateway, club: PaymentClub, pay: CartToPay, urls: { success: string; cancel: string }, now: number): Promise<StartResult> {
+  const { cart, price } = pay;
+  if (cart.isComplete) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
+  if (price.total <= 0) return { ok: false, error: PAYMENT_MESSAGES.empty };
+  const base = paymentAttemptKey(cart.id, cart.updatedAt, price.total);
+  const earlier = await db.select().from(paymentAttempts).where(and(eq(paymentAttempts.cartId, cart.id), sql`${paymentAttempts.idempotencyKey} LIKE ${`${base}%`}`)).orderBy(desc(paymentAttempts.createdAt));
+  const latest = earlier[0];
+  if (latest?.status === "paid") return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
+  // An open or declined session can still be paid; an expired one needs a new key, or Stripe would replay it.
+  if (latest && latest.status !== "expired" && latest.checkoutUrl) return { ok: true, url: latest.checkoutUrl };
+  const key = latest?.status === "expired" ? `${base}-${earlier.length}` : base;
+  const attempt: AttemptRow = {
+    id: crypto.randomUUID(),
+    cartId: cart.id,
+    registrationId: cart.registrationId,
+    clubId: cart.clubId,
+    provider: "stripe",
+    amount: price.total,
+    systemFee: price.systemFee,
+    idempotencyKey: key,
+    status: "open",
+    checkoutSessionId: null,
+    paymentIntentId: null,
+    checkoutUrl: null,
+    failureMessage: null,
+    stripeAccount: accountOf(club),
+    individualTotals: price.individualTotals,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.insert(paymentAttempts).values(attempt).onConflictDoNothing();
+  const [stored] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.idempotencyKey, key)).limit(1);
+  const mine = stored ?? attempt;
+  let session;
+  try {
+    session = await gateway.createCheckout({
+      attemptId: mine.id,
+      cartId: cart.id,
+      idempotencyKey: key,
+      stripeAccount: mine.stripeAccount,
+      amount: mine.amount,
+      applicationFee: mine.systemFee,
+      description: pay.description,
+      email: cart.email,
+      successUrl: urls.success,
+      cancelUrl: urls.cancel,
+    });
+  } catch (error) {
+    if (error instanceof PaymentProviderError) return { ok: false, error: PAYMENT_MESSAGES.cardStartFailed };
+    throw error;
+  }
+  await db.batch([
+    db.update(paymentAttempts).set({ checkoutSessionId: session.id, checkoutUrl: session.url, updatedAt: now }).where(eq(paymentAttempts.id, mine.id)),
+    // The payment is on the books as pending from now, so finance can see (and void) a payment in progress.
+    db
+      .insert(transactions)
+      .values(pendingPayment(cart, mine.id, "stripe", "card", mine.amount, now))
+      .onConflictDoNothing(),
+  ]);
+  return { ok: true, url: session.url };
+}
+
+function pendingPayment(cart: CartRow, attemptId: string, provider: "stripe" | "manual", method: PaymentMethod, amount: Cents, now: number): typeof transactions.$inferInsert {
+  return {
+    // One pending payment per attempt: the id is derived from it, so a second insert is a no-op.
+    id: `pay-${attemptId}`,
+    createdAt: now,
+    type: "payment",
+    amount,
+    payer: cart.email ?? "",
+    payee: cart.clubId,
+    cartId: cart.id,
+    registrationId: cart.registrationId,
+    clubId: cart.clubId,
+    siteId: cart.siteId,
+    provider,
+    method,
+    attemptId,
+  };
+}
+
+/** The statements that complete a cart: its total and time, and each person's share and paid time. */
+function completionStatements(db: Db, cart: Pick<CartRow, "id">, total: Cents, individualTotals: Record<string, number>, now: number): Statement[] {
+  const statements: Statement[] = [db.update(carts).set({ isComplete: true, total, completedAt: now, updatedAt: now }).where(and(eq(carts.id, cart.id), eq(carts.isComplete, false)))];
+  for (const [individualId, share] of Object.entries(individualTotals)) {
+    statements.push(db.update(individuals).set({ isComplete: true, paidAt: now, priceTotal: share }).where(and(eq(individuals.id, individualId), eq(individuals.cartId, cart.id))));
+  }
+  return statements;
+}
+
+function feeRow(attempt: Pick<AttemptRow, "id" | "clubId" | "cartId" | "registrationId" | "systemFee">, siteId: string | null, now: number): typeof transactions.$inferInsert {
+  return {
+    id: `fee-${attempt.id}`,
+    createdAt: now,
+    type: "z4fee",
+    amount: attempt.systemFee,
+    payer: attempt.clubId,
+    payee: SYSTEM_PAYEE,
+    completionTime: now,
+    cartId: attempt.cartId,
+    registrationId: attempt.registrationId,
+    clubId: attempt.clubId,
+    siteId,
+    provider: "system",
+  };
+}
+
+/**
+ * Marks a card attempt paid and completes its cart, once. Called by the webhook and by the return page
+ * (whichever comes first); the attempt's status guard makes the second call change nothing, and it
+ * returns false.
+ */
+export async function completeCardAttempt(db: Db, attempt: AttemptRow, paymentIntentId: string, now: number, eventId: string | null = null, eventType = ""): Promise<boolean> {
+  const [cart] = await db.select().from(carts).where(eq(carts.id, attempt.cartId)).limit(1);
+  if (!cart) return false;
+  const statements: Statement[] = [];
+  if (eventId) statements.push(db.insert(paymentEvents).values({ id: eventId, type: eventType, receivedAt: now }));
+  statements.push(
+    db.update(paymentAttempts).set({ status: "paid", paymentIntentId, failureMessage: null, updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), sql`${paymentAttempts.status} != 'paid'`)),
+    db
+      .insert(transactions)
+      .values({ ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId })
+      .onConflictDoUpdate({ target: transactions.id, set: { completionTime: now, externalId: paymentIntentId, isVoid: false } }),
+    ...completionStatements(db, cart, attempt.amount, attempt.individualTotals, now),
+  );
+  if (attempt.systemFee > 0) statements.push(db.insert(transactions).values(feeRow(attempt, cart.siteId, now)).onConflictDoNothing());
+  const results = await db.batch(statements as [Statement, ...Statement[]]);
+  // Only the caller whose update turned the attempt paid goes on to send the receipt.
+  const attemptUpdate = results[eventId ? 1 : 0] as unknown as D1Result;
+  return (attemptUpdate.meta?.changes ?? 0) > 0;
+}
+
+/** The registrant chose to pay the club by cash or cheque: the cart is registered and the payment waits to be received. */
+export async function completeWithManualPayment(db: Db, pay: CartToPay, now: number): Promise<{ ok: true; transactionId: string | null } | { ok: false; error: string }> {
+  const { cart, price } = pay;
+  if (cart.isComplete) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
+  const attemptId = crypto.randomUUID();
+  const statements: Statement[] = [...completionStatements(db, cart, price.total, price.individualTotals, now)];
+  if (price.total > 0) {
+    statements.push(
+      db.insert(paymentAttempts).values({
+        id: attemptId,
+        cartId: cart.id,
+        registrationId: cart.registrationId,
+        clubId: cart.clubId,
+        provider: "manual",
+        amount: price.total,
+        systemFee: 0,
+        idempotencyKey: `manual-${paymentAttemptKey(cart.id, cart.updatedAt, price.total)}`,
+        status: "paid",
+        individualTotals: price.individualTotals,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      db.insert(transactions).values(pendingPayment(cart, attemptId, "manual", "cheque", price.total, now)),
+    );
+  }
+  try {
+    await db.batch(statements as [Statement, ...Statement[]]);
+  } catch (error) {
+    // The unique attempt key: this very cart state was already sent (a double click).
+    if (String(error).includes("UNIQUE")) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
+    throw error;
+  }
+  return { ok: true, transactionId: price.total > 0 ? `pay-${attemptId}` : null };
+}
+
+export async function transactionById(db: Db, clubIds: readonly string[] | "any", id: string): Promise<TransactionRow | null> {
+  const where = clubIds === "any" ? eq(transactions.id, id) : and(eq(transactions.id, id), inArray(transactions.clubId, clubIds.length > 0 ? [...clubIds] : [""]));
+  const [row] = await db.select().from(transactions).where(where).limit(1);
+  return row ?? null;
+}
+
+export async function transactionsOfCart(db: Db, cartId: string): Promise<TransactionRow[]> {
+  return db.select().from(transactions).where(eq(transactions.cartId, cartId)).orderBy(asc(transactions.createdAt), asc(transactions.id));
+}
+
+export function ledgerOf(row: TransactionRow): LedgerTransaction {
+  return { id: row.id, type: row.type as TransactionType, amount: row.amount, completionTime: row.completionTime, isVoid: row.isVoid, parentTransaction: row.parentTransaction };
+}
+
+/** A finance user received the cash or cheque of a pending manual payment. */
+export async function recordReceived(db: Db, payment: TransactionRow, method: "cash" | "cheque", note: string, userId: string, now: number): Promise<{ ok: true } | { ok: false; error: string }> {
+  if (payment.type !== "payment" || payment.provider !== "manual" || payment.completionTime !== null || payment.isVoid) return { ok: false, error: PAYMENT_MESSAGES.notPending };
+  await db
+    .update(transactions)
+    .set({ completionTime: now, method, note: note.slice(0, 500), createdBy: userId })
+    .where(and(eq(transactions.id, payment.id), isNull(transactions.completionTime)));
+  return { ok: true };
+}
+
+export type RefundResult = { ok: true; refundId: string } | { ok: false; error: string };
+
+/**
+ * Refunds part or all of a completed payment. `requestId` comes from the page that asked (one per form
+ * shown), so a double click or a retried post refunds once: it is the refund's id for cash and cheques and
+ * Stripe's idempotency key for cards.
+ */
+export async function refundPayment(db: Db, gateway: StripeGateway | null, payment: TransactionRow, amount: Cents, requestId: string, note: string, userId: string, now: number): Promise<RefundResult> {
+  const existing = await transactionById(db, [payment.clubId], `refund-${requestId}`);
+  if (existing) return { ok: true, refundId: existing.id };
+  const family = await db.select().from(transactions).where(eq(transactions.parentTransaction, payment.id));
+  const problem = refundProblem(ledgerOf(payment), [ledgerOf(payment), ...family.map(ledgerOf)], amount, formatMoney);
+  if (problem) return { ok: false, error: problem };
+  let externalId: string | null = null;
+  if (payment.provider === "stripe") {
+    if (!gateway || !payment.externalId) return { ok: false, error: PAYMENT_MESSAGES.cardUnavailable };
+    const [attempt] = payment.attemptId ? await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, payment.attemptId)).limit(1) : [];
+    try {
+      const refund = await gateway.refund({ paymentIntentId: payment.externalId, amount, idempotencyKey: `refund-${requestId}`, stripeAccount: attempt?.stripeAccount ?? null, metadata: { transaction_id: payment.id, request_id: requestId } });
+      externalId = refund.id;
+    } catch (error) {
+      if (error instanceof PaymentProviderError) return { ok: false, error: error.message };
+      throw error;
+    }
+  }
+  await db
+    .insert(transactions)
+    .values({
+      id: `refund-${requestId}`,
+      createdAt: now,
+      type: "refund",
+      amount,
+      payer: payment.payee,
+      payee: payment.payer,
+      completionTime: now,
+      parentTransaction: payment.id,
+      cartId: payment.cartId,
+      registrationId: payment.registrationId,
+      clubId: payment.clubId,
+      siteId: payment.siteId,
+      provider: payment.provider,
+      method: payment.method,
+      externalId,
+      note: note.slice(0, 500),
+      createdBy: userId,
+    })
+    // A webhook may have written this Stripe refund first (by its external id): then nothing more to do.
+    .onConflictDoNothing();
+  return { ok: true, refundId: `refund-${requestId}` };
+}
+
+/** The refund a webhook reports, written once whichever of the webhook and the refund call comes first. */
+export async function recordProviderRefund(db: Db, refund: { id: string; amount: number; paymentIntentId: string; requestId: string | null }, now: number): Promise<void> {
+  const [payment] = await db.select().from(transactions).where(and(eq(transactions.provider, "stripe"), eq(transactions.externalId, refund.paymentIntentId), eq(transactions.type, "payment"))).limit(1);
+  if (!payment) return;
+  await db
+    .insert(transactions)
+    .values({
+      id: refund.requestId ? `refund-${refund.requestId}` : `refund-${refund.id}`,
+      createdAt: now,
+      type: "refund",
+      amount: refund.amount,
+      payer: payment.payee,
+      payee: payment.payer,
+      completionTime: now,
+      parentTransaction: payment.id,
+      cartId: payment.cartId,
+      registrationId: payment.registrationId,
+      clubId: payment.clubId,
+      siteId: payment.siteId,
+      provider: "stripe",
+      method: "card",
+      externalId: refund.id,
+    })
+    .onConflictDoNothing();
+}
+
+/** Voids a transaction (core/payments voidProblem says which); a pending card payment also has its Checkout Session expired. */
+export async function voidTransaction(db: Db, gateway: StripeGateway | null, row: TransactionRow, userId: string, now: number): Promise<{ ok: true } | { ok: false; error: string }> {
+  const family = row.type === "payment" ? await db.select().from(transactions).where(eq(transactions.parentTransaction, row.id)) : [];
+  const problem = voidProblem({ ...ledgerOf(row), provider: row.provider }, [ledgerOf(row), ...family.map(ledgerOf)]);
+  if (problem) return { ok: false, error: problem };
+  const statements: Statement[] = [db.update(transactions).set({ isVoid: true, createdBy: userId }).where(eq(transactions.id, row.id))];
+  if (row.provider === "stripe" && row.attemptId) {
+    const [attempt] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, row.attemptId)).limit(1);
+    if (attempt?.status === "paid") return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
+    if (attempt?.checkoutSessionId && gateway) {
+      try {
+        await gateway.expireCheckout(attempt.checkoutSessionId, attempt.stripeAccount);
+      } catch (error) {
+        // Already expired or completed at Stripe: the webhook tells which; a completed one is refused above next time.
+        if (!(error instanceof PaymentProviderError)) throw error;
+      }
+    }
+    if (attempt) statements.push(db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), sql`${paymentAttempts.status} != 'paid'`)));
+  }
+  await db.batch(statements as [Statement, ...Statement[]]);
+  return { ok: true };
+}
+
+export async function attemptOfSession(db: Db, sessionId: string): Promise<AttemptRow | null> {
+  const [attempt] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.checkoutSessionId, sessionId)).limit(1);
+  return attempt ?? null;
+}
+
+export async function latestAttemptOfCart(db: Db, cartId: string): Promise<AttemptRow | null> {
+  const [attempt] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cartId)).orderBy(desc(paymentAttempts.createdAt)).limit(1);
+  return attempt ?? null;
+}

@@ -1,0 +1,60 @@
+/**
+ * Receipts and confirmations by email: what was registered, what was paid or is still due, and a link that
+ * opens the cart's receipt (a fresh cart token; only its hash is stored, so the mail is the only copy).
+ */
+import { eq } from "drizzle-orm";
+import { cartDisplayName, cartNumberOf, personNameOf } from "../../core/registration/cart-names";
+import { cartBalance } from "../../core/payments/ledger";
+import { formatMoneyWithSymbol } from "../../core/money/money";
+import { carts, clubs, registrations, sites, type Db } from "../../schema/d1";
+import { originOf } from "../auth/hosts";
+import { sendMail } from "../mail/mailer";
+import { peopleOf, renewReceiptToken } from "./carts";
+import { ledgerOf, transactionsOfCart } from "./payments";
+import { listElements } from "./registration-forms";
+
+/** paid: a card payment went through; registered: the club will take cash or a cheque; received: it did. */
+export type ReceiptKind = "paid" | "registered" | "received" | "refunded";
+
+const SUBJECTS: Record<ReceiptKind, (form: string) => string> = {
+  paid: (form) => `Receipt: ${form}`,
+  registered: (form) => `Registration confirmed: ${form}`,
+  received: (form) => `Payment received: ${form}`,
+  refunded: (form) => `Refund: ${form}`,
+};
+
+/** The address a registrant opens this form on: its club site, else the main host. */
+async function formOrigin(env: Env, db: Db, siteId: string | null): Promise<string> {
+  const [site] = siteId ? await db.select({ hostname: sites.hostname }).from(sites).where(eq(sites.id, siteId)).limit(1) : [];
+  return originOf(env, site?.hostname ?? env.MAIN_HOST);
+}
+
+export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: ReceiptKind): Promise<void> {
+  const [cart] = await db.select().from(carts).where(eq(carts.id, cartId)).limit(1);
+  if (!cart?.email) return;
+  const [registration] = await db.select({ id: registrations.id, name: registrations.name, siteId: registrations.siteId, firstNameFieldId: registrations.firstNameFieldId, lastNameFieldId: registrations.lastNameFieldId, clubName: clubs.name }).from(registrations).innerJoin(clubs, eq(clubs.id, registrations.clubId)).where(eq(registrations.id, cart.registrationId)).limit(1);
+  if (!registration) return;
+  const [elements, people, ledger] = await Promise.all([listElements(db, registration.id), peopleOf(db, cart.id), transactionsOfCart(db, cart.id)]);
+  const names = people.map((p, i) => personNameOf(elements, registration, p.values, i));
+  const balance = cartBalance(cart.total ?? 0, ledger.map(ledgerOf));
+  const token = await renewReceiptToken(db, cart.id);
+  const link = `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/receipt?receipt=${encodeURIComponent(token)}`;
+  const number = cartNumberOf({ legacy_id: cart.legacyId, cart_number: cart.cartNumber, id: cart.id });
+  const lines = [
+    kind === "refunded" ? `${registration.clubName} has refunded part or all of your registration for ${registration.name}.` : `Thank you for registering for ${registration.name} with ${registration.clubName}.`,
+    "",
+    `Cart No. ${number}: ${cartDisplayName(names)}`,
+    ...people.map((p, i) => `  ${names[i]}: ${formatMoneyWithSymbol(p.priceTotal ?? 0)}`),
+    "",
+    `Total: ${formatMoneyWithSymbol(cart.total ?? 0)}`,
+    `Paid: ${formatMoneyWithSymbol(balance.paid)}`,
+    ...(balance.refunded > 0 ? [`Refunded: ${formatMoneyWithSymbol(balance.refunded)}`] : []),
+    ...(balance.pending > 0 ? [`To pay the club by cash or cheque: ${formatMoneyWithSymbol(balance.pending)}`] : []),
+    "",
+    "Your receipt, at any time:",
+    link,
+    "",
+    "The link opens this registration only; keep it to yourself.",
+  ];
+  await sendMail(env, db, { to: cart.email, subject: SUBJECTS[kind](registration.name), text: lines.join("\n") });
+}
