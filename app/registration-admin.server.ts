@@ -28,7 +28,7 @@ export interface RegistrationAccess {
   principal: Principal;
   builder: BuilderContext;
   /** What the caller may do here, for showing only the tools they can use. */
-  may: { view: true; edit: boolean };
+  may: { view: true; edit: boolean; finance: boolean; reports: boolean };
 }
 
 function builderOf(context: AppLoadContext, db: Db): BuilderContext {
@@ -49,7 +49,7 @@ export async function requireRegistrationAccess(request: Request, context: AppLo
   const principal = (await principalOf(db, session))!;
   if (!registration || !canOnRegistration(principal, "view", registration)) throw new Response("Not found", { status: 404 });
   if (!canOnRegistration(principal, action, registration)) throw new Response("Forbidden", { status: 403 });
-  return { registration, principal, builder: builderOf(context, db), may: { view: true, edit: canOnRegistration(principal, "edit", registration) } };
+  return { registration, principal, builder: builderOf(context, db), may: { view: true, edit: canOnRegistration(principal, "edit", registration), finance: canOnRegistration(principal, "finance", registration), reports: canOnRegistration(principal, "view_reports", registration) } };
 }
 
 /** The signed-in principal with a database and builder context, for the pages that are not about one form. */

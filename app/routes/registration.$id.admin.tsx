@@ -56,6 +56,16 @@ export default function RegistrationAdminLayout() {
               <NavLink to={`${base}/settings`}>Settings</NavLink>
             </li>
           ) : null}
+          {data.may.finance ? (
+            <li>
+              <NavLink to={`${base}/payments`}>Payments</NavLink>
+            </li>
+          ) : null}
+          {data.may.reports ? (
+            <li>
+              <Link to={`/registration/${data.registration.id}/reports`}>Reports</Link>
+            </li>
+          ) : null}
           <li>
             <a href={`/register/${data.registration.id}?preview=1`}>Preview as a registrant</a>
           </li>

@@ -3,7 +3,7 @@
  * Admin or the area's club role, a site admin of the club's site, a System Administrator with the area's flag.
  */
 import { and, asc, eq, inArray, or } from "drizzle-orm";
-import { can, type Principal } from "../../core/access/policy";
+import { can, type Action, type Principal } from "../../core/access/policy";
 import { listReach, reachesNothing } from "../../core/access/reach";
 import type { ProtectedArea } from "../../core/access/scopes";
 import { clubs, type Db } from "../../schema/d1";
@@ -19,9 +19,14 @@ export interface ClubChoice {
 }
 
 /** By name; a site reaches only its own clubs; the admin host creates nothing. */
-export async function creatableClubs(db: Db, principal: Principal, tenant: Tenant, area: ProtectedArea): Promise<ClubChoice[]> {
+export function creatableClubs(db: Db, principal: Principal, tenant: Tenant, area: ProtectedArea): Promise<ClubChoice[]> {
+  return clubsWhereAllowed(db, principal, tenant, "create", area);
+}
+
+/** The clubs on this tenant where the principal may do `action` on the area's objects, by name. */
+export async function clubsWhereAllowed(db: Db, principal: Principal, tenant: Tenant, action: Action, area: ProtectedArea): Promise<ClubChoice[]> {
   if (tenant.kind === "admin") return [];
-  const reach = listReach(principal, "create", area);
+  const reach = listReach(principal, action, area);
   if (reachesNothing(reach)) return [];
   const clubIds = reach.owners.get("clubs") ?? [];
   const siteIds = reach.owners.get("sites") ?? [];
@@ -35,5 +40,5 @@ export async function creatableClubs(db: Db, principal: Principal, tenant: Tenan
     .orderBy(asc(clubs.name))
     .limit(CLUB_CHOICES_LIMIT);
   // The SQL narrows; the policy decides, so the list never offers a club `can` would refuse.
-  return rows.filter((club) => can(principal, "create", { area, clubId: club.id, siteId: club.siteId }));
+  return rows.filter((club) => can(principal, action, { area, clubId: club.id, siteId: club.siteId }));
 }

@@ -1,0 +1,104 @@
+/**
+ * Server code of the finance pages (a form's payments, a club's transactions): the page's data and the
+ * three things a finance user does to a transaction (record a cash or cheque payment received, refund,
+ * void), each parsed with zod and checked against the page's scope before anything is written.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { parseMoney } from "../core/money/money";
+import type { Db } from "../schema/d1";
+import { stripeGateway } from "../workers/payments/stripe";
+import { financeFilterOf, financeRowById, listTransactions, type FinanceRow, type FinanceScope } from "../workers/services/finance";
+import { recordReceived, refundPayment, transactionById, voidTransaction } from "../workers/services/payments";
+import { sendReceiptOfCart } from "../workers/services/receipts";
+import { parseForm, readPostedForm, refuse, unknownIntent } from "./race-setup.server";
+
+const NOTICES = {
+  recorded: "Payment recorded as received. A confirmation was emailed.",
+  refunded: "Refund made. The registrant was emailed.",
+  voided: "Transaction voided.",
+} as const;
+export type FinanceNotice = keyof typeof NOTICES;
+
+export function financeNoticeOf(request: Request): string | null {
+  const key = new URL(request.url).searchParams.get("saved");
+  return key && key in NOTICES ? NOTICES[key as FinanceNotice] : null;
+}
+
+/** The page's data: the filtered page of transactions, and the row a confirm step is about (?refund=, ?void=, ?record=). */
+export async function financePageData(db: Db, request: Request, scope: FinanceScope) {
+  const url = new URL(request.url);
+  const filter = financeFilterOf(url);
+  const page = await listTransactions(db, scope, filter);
+  const asked = (["refund", "void", "record"] as const).find((key) => url.searchParams.get(key));
+  const askedRow = asked ? await financeRowById(db, scope, url.searchParams.get(asked)!) : null;
+  return {
+    filter,
+    page,
+    confirm: asked && askedRow ? { kind: asked, row: askedRow, requestId: crypto.randomUUID() } : null,
+  };
+}
+
+export type FinancePageData = Awaited<ReturnType<typeof financePageData>>;
+
+const moneyField = z
+  .string()
+  .default("")
+  .transform((text, ctx) => {
+    const cents = parseMoney(text);
+    if (cents === null || cents <= 0) {
+      ctx.addIssue({ code: "custom", message: "Enter an amount such as 12.50" });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+const recordSchema = z.object({ target: z.string().min(1), method: z.enum(["cash", "cheque"], { message: "Choose cash or cheque" }), note: z.string().max(500).default("") });
+const refundSchema = z.object({ target: z.string().min(1), amount: moneyField, request_id: z.uuid(), note: z.string().max(500).default("") });
+const voidSchema = z.object({ target: z.string().min(1) });
+
+/** The page address without the confirm step, with a notice. */
+function backTo(request: Request, notice: FinanceNotice): string {
+  const url = new URL(request.url);
+  for (const key of ["refund", "void", "record", "saved", "index"]) url.searchParams.delete(key);
+  url.searchParams.set("saved", notice);
+  return `${url.pathname}?${url.searchParams.toString()}`;
+}
+
+export async function financeAction(request: Request, context: AppLoadContext, db: Db, scope: FinanceScope, userId: string) {
+  const posted = await readPostedForm(request);
+  const row = posted.target ? await financeRowById(db, scope, posted.target) : null;
+  if (!row) return refuse(posted, { form: "That transaction does not exist." }, 404);
+  const stored = (await transactionById(db, scope.clubIds, row.id))!;
+  const gateway = stripeGateway(context.env);
+  const mail = (cartId: string | null, kind: "received" | "refunded") => {
+    if (cartId) context.ctx.waitUntil(sendReceiptOfCart(context.env, db, cartId, kind).catch((error: unknown) => console.error("Receipt failed", error)));
+  };
+  if (posted.intent === "record") {
+    const parsed = parseForm(recordSchema, posted);
+    if (!parsed.ok) return parsed.reply;
+    const done = await recordReceived(db, stored, parsed.value.method, parsed.value.note, userId, context.now);
+    if (!done.ok) return refuse(posted, { form: done.error }, 409);
+    mail(row.cartId, "received");
+    return redirect(backTo(request, "recorded"));
+  }
+  if (posted.intent === "refund") {
+    const parsed = parseForm(refundSchema, posted);
+    if (!parsed.ok) return parsed.reply;
+    const done = await refundPayment(db, gateway, stored, parsed.value.amount, parsed.value.request_id, parsed.value.note, userId, context.now);
+    if (!done.ok) return refuse(posted, { amount: done.error }, 409);
+    mail(row.cartId, "refunded");
+    return redirect(backTo(request, "refunded"));
+  }
+  if (posted.intent === "void") {
+    const parsed = parseForm(voidSchema, posted);
+    if (!parsed.ok) return parsed.reply;
+    const done = await voidTransaction(db, gateway, stored, userId, context.now);
+    if (!done.ok) return refuse(posted, { form: done.error }, 409);
+    return redirect(backTo(request, "voided"));
+  }
+  return unknownIntent(posted);
+}
+
+export type { FinanceRow };
