@@ -11,7 +11,8 @@ export default defineConfig(async () => {
         main: "./workers/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations },
+          // Stripe keys for the in-process fake (tests/fakes/stripe); nothing leaves the machine.
+          bindings: { TEST_MIGRATIONS: migrations, STRIPE_SECRET_KEY: "sk_test_integration", STRIPE_WEBHOOK_SECRET: "whsec_integration", STRIPE_API_BASE: "http://127.0.0.1:12111" },
         },
       }),
     ],
@@ -23,7 +24,7 @@ export default defineConfig(async () => {
       setupFiles: ["./tests/integration/apply-migrations.ts"],
       deps: {
         optimizer: {
-          ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime"] },
+          ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "stripe"] },
         },
       },
     },

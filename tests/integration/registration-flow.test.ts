@@ -121,7 +121,7 @@ describe("public registration flow", () => {
     const cart = cookieFrom(saved, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
     const person = (await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id)))[0]!;
     expect(person.values[kioskOnly]?.v).toBe("paid cash");
-    const next = await post(f.host, `${f.path}/pay?kiosk=1`, {}, `${staff}; ${cart}`);
+    const next = await post(f.host, `${f.path}/pay?kiosk=1`, { intent: "next" }, `${staff}; ${cart}`);
     expect(next.headers.get("Location")).toBe(`${f.path}?kiosk=1`);
     expect(next.headers.getSetCookie()[0]).toMatch(/Max-Age=0/);
   });

@@ -60,12 +60,14 @@ export class PaymentProviderError extends Error {
   }
 }
 
-// Integration tests route the SDK to the in-process fake; nothing else sets this.
-let transportOverride: typeof fetch | null = null;
+// Integration tests route the SDK to the in-process fake; nothing else sets this. It is kept on the isolate's
+// global, not in this module, because the test runner may load this module twice (test file and Worker).
+const TRANSPORT = Symbol.for("startline.stripeTransport");
+type TransportHolder = { [TRANSPORT]?: typeof fetch | null };
 
 /** Sends every Stripe call to `fetchFn` (the in-process fake of tests/fakes/stripe); null restores the network. */
 export function routeStripeTo(fetchFn: typeof fetch | null): void {
-  transportOverride = fetchFn;
+  (globalThis as TransportHolder)[TRANSPORT] = fetchFn;
 }
 
 function sessionOf(session: Stripe.Checkout.Session): CheckoutSession {
@@ -99,7 +101,7 @@ export function stripeGateway(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHO
   if (!env.STRIPE_SECRET_KEY) return null;
   const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
   const stripe = new Stripe(env.STRIPE_SECRET_KEY, {
-    httpClient: Stripe.createFetchHttpClient(transportOverride ?? undefined),
+    httpClient: Stripe.createFetchHttpClient((globalThis as TransportHolder)[TRANSPORT] ?? undefined),
     // A retried network error must reuse the idempotency key, which the SDK does; two retries are enough.
     maxNetworkRetries: 2,
     ...(base ? { host: base.hostname, port: base.port || (base.protocol === "https:" ? 443 : 80), protocol: base.protocol === "https:" ? ("https" as const) : ("http" as const) } : {}),

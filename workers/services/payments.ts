@@ -64,7 +64,7 @@ export async function startCardPayment(db: Db, gateway: StripeGateway, club: Pay
   if (cart.isComplete) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   if (price.total <= 0) return { ok: false, error: PAYMENT_MESSAGES.empty };
   const base = paymentAttemptKey(cart.id, cart.updatedAt, price.total);
-  const earlier = await db.select().from(paymentAttempts).where(and(eq(paymentAttempts.cartId, cart.id), sql`${paymentAttempts.idempotencyKey} LIKE ${`${base}%`}`)).orderBy(desc(paymentAttempts.createdAt));
+  const earlier = await db.select().from(paymentAttempts).where(and(eq(paymentAttempts.cartId, cart.id), sql`substr(${paymentAttempts.idempotencyKey}, 1, ${base.length}) = ${base}`)).orderBy(desc(paymentAttempts.createdAt));
   const latest = earlier[0];
   if (latest?.status === "paid") return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   // An open or declined session can still be paid; an expired one needs a new key, or Stripe would replay it.

@@ -693,8 +693,10 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     }
     const response = answer(status, payload, status >= 500 ? { "Stripe-Should-Retry": "false" } : {});
     if (storeKey) {
+      // Store before leaving in-flight, with no await between: a retry must find one or the other.
+      const stored = store ? await response.clone().text() : null;
+      if (stored !== null) idempotency.set(storeKey, { method, path: url.pathname, canonical, status, body: stored, requestId });
       inFlight.delete(storeKey);
-      if (store) idempotency.set(storeKey, { method, path: url.pathname, canonical, status, body: await response.clone().text(), requestId });
     }
     // Webhooks for the request go out before it answers, so a test sees their effects once the SDK call returns (pause() to change that).
     await webhooks.dispatch(events);
