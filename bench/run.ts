@@ -5,6 +5,7 @@ import { root } from "../scripts/wrangler-env.mjs";
 import { runBundleSize } from "./bundle-size";
 import { runDataApi } from "./data-api";
 import { runRegistrationPage, runRegistrationPricing } from "./registration";
+import { runRegistrationReport } from "./registration-report";
 import { startServer } from "./server";
 import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runSiteHomeLatency } from "./site-home-latency";
@@ -18,6 +19,7 @@ runBundleSize();
 await runPasswordHashing();
 runTimingEngine();
 runRegistrationPricing();
+runRegistrationReport();
 const server = await startServer(PORT);
 try {
   await runSiteHomeLatency(PORT);

@@ -74,3 +74,14 @@ export function csvCell(value: string, forceQuotes = false): string {
   if (forceQuotes || /[",\r\n]/.test(value)) return `"${value.replaceAll('"', '""')}"`;
   return value;
 }
+
+/**
+ * A cell a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage return) gets a
+ * leading apostrophe. A plain decimal ("-3.00", a refund) is a number, never a formula, and stays as is.
+ */
+export function csvSafe(text: string): string {
+  if (!FORMULA_STARTS.has(text.charCodeAt(0)) || /^-\d+(\.\d+)?$/.test(text)) return text;
+  return `'${text}`;
+}
+
+const FORMULA_STARTS = new Set(["=", "+", "-", "@", "\t", "\r"].map((c) => c.charCodeAt(0)));
