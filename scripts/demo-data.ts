@@ -22,7 +22,8 @@ export const demoSites = [
 
 export const demoClubs = [
   { id: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d01", name: "Nordic Demo Club", sport: "Cross Country Skiing", country: "CA", siteId: demoSites[0].id },
-  { id: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d02", name: "Riverside Trail Runners", sport: "Running", country: "CA", siteId: demoSites[1].id },
+  // Takes cards through its own Stripe account (a test account id); with no Stripe keys the platform offers cash and cheques.
+  { id: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d02", name: "Riverside Trail Runners", sport: "Running", country: "CA", siteId: demoSites[1].id, stripeAccountId: "acct_demo_riverside" },
 ] as const;
 
 export const demoUsers = [
@@ -157,5 +158,43 @@ export function demoRegistrations(now: number) {
         }),
       ],
     },
+    riversideRegistration(now),
   ];
+}
+
+/** The Riverside club's trail race form: paid by card when Stripe is set up (the local fake in browser tests). */
+function riversideRegistration(now: number) {
+  const element = (n: number, type: string, caption: string, extra: DemoElementExtra = {}) => ({
+    id: `c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e2f${String(10 + n).padStart(2, "0")}`,
+    type,
+    caption,
+    ordinal: n,
+    ...extra,
+  });
+  return {
+    id: "c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e2f01",
+    clubId: demoClubs[1].id,
+    siteId: demoSites[1].id,
+    name: "Riverside Trail Race 2027",
+    sport: "Running",
+    isApproved: true,
+    openTime: now - DAY_MS,
+    closeTime: now + 60 * DAY_MS,
+    gstRate: 13,
+    raisePrice1Time: now + 30 * DAY_MS,
+    raisePrice2Time: now + 50 * DAY_MS,
+    elements: [
+      element(1, "text", "First name", { isMandatory: true }),
+      element(2, "text", "Last name", { isMandatory: true }),
+      element(3, "email", "Email", { isMandatory: true }),
+      element(4, "option", "Distance", {
+        isMandatory: true,
+        isTaxable: true,
+        optionsList: [
+          { id: "12k", display: "12 km", price_1: 4000, price_2: 4500, price_3: 5000 },
+          { id: "25k", display: "25 km", price_1: 6000, price_2: 6500, price_3: 7000 },
+        ],
+      }),
+    ],
+  };
 }

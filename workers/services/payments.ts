@@ -215,6 +215,8 @@ export async function completeWithManualPayment(db: Db, pay: CartToPay, now: num
       }),
       db.insert(transactions).values(pendingPayment(cart, attemptId, "manual", "cheque", price.total, now)),
     );
+    // A card-taking club's form charges the system fee whichever way this cart pays; the club owes it now.
+    if (price.systemFee > 0) statements.push(db.insert(transactions).values(feeRow({ id: attemptId, clubId: cart.clubId, cartId: cart.id, registrationId: cart.registrationId, systemFee: price.systemFee }, cart.siteId, now)));
   }
   try {
     await db.batch(statements as [Statement, ...Statement[]]);
