@@ -12,7 +12,7 @@ import { stripeGateway } from "../workers/payments/stripe";
 import { financeFilterOf, financeRowById, listTransactions, type FinanceRow, type FinanceScope } from "../workers/services/finance";
 import { recordReceived, refundPayment, transactionById, voidTransaction } from "../workers/services/payments";
 import { sendReceiptOfCart } from "../workers/services/receipts";
-import { parseForm, readPostedForm, refuse, unknownIntent } from "./race-setup.server";
+import { parseForm, refuse, unknownIntent, type PostedForm } from "./race-setup.server";
 
 const NOTICES = {
   recorded: "Payment recorded as received. A confirmation was emailed.",
@@ -66,8 +66,8 @@ function backTo(request: Request, notice: FinanceNotice): string {
   return `${url.pathname}?${url.searchParams.toString()}`;
 }
 
-export async function financeAction(request: Request, context: AppLoadContext, db: Db, scope: FinanceScope, userId: string) {
-  const posted = await readPostedForm(request);
+/** `posted` is read by the caller, which may handle intents of its own first. */
+export async function financeAction(request: Request, context: AppLoadContext, db: Db, scope: FinanceScope, userId: string, posted: PostedForm) {
   const row = posted.target ? await financeRowById(db, scope, posted.target) : null;
   if (!row) return refuse(posted, { form: "That transaction does not exist." }, 404);
   const stored = (await transactionById(db, scope.clubIds, row.id))!;

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { FinanceTransactions } from "../components/finance-transactions";
 import { SavedNotice } from "../components/race-setup-form";
 import { financeAction, financeNoticeOf, financePageData } from "../finance.server";
+import { readPostedForm } from "../race-setup.server";
 import { requireRegistrationAccess } from "../registration-admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Payments" }];
@@ -17,7 +18,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { registration, builder, principal } = await requireRegistrationAccess(request, context, params.id, "finance");
-  return financeAction(request, context, builder.db, { clubIds: [registration.clubId], registrationId: registration.id }, principal.userId);
+  return financeAction(request, context, builder.db, { clubIds: [registration.clubId], registrationId: registration.id }, principal.userId, await readPostedForm(request));
 }
 
 export default function RegistrationPayments() {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { carts, individuals, paymentAttempts, transactions } from "../../schema/d1";
+import { bankAccounts, carts, clubs, individuals, paymentAttempts, pendingBankAccounts, roles, transactions } from "../../schema/d1";
 import { routeStripeTo } from "../../workers/payments/stripe";
 import { createStripeFake, type StripeFake } from "../fakes/stripe/fake";
 import { cookieFrom, createUserWithPassword, db, latestMailTo, signIn, worker } from "./auth-fixtures";
@@ -279,5 +279,61 @@ describe("cash and cheque (the manual provider)", () => {
     const outsider = await financeUser(other, f.host);
     expect((await get(f.host, `/registration/${f.registration.id}/admin/payments`, outsider)).status).toBe(404);
     expect((await get(f.host, `/registration/${f.registration.id}/admin/payments`)).status).toBe(302);
+  });
+});
+
+describe("bank accounts and payouts", () => {
+  async function superAdmin(): Promise<string> {
+    const email = `banker-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const { roleIds } = await createUserWithPassword(email, PASSWORD, [{ type: "system_admin" }]);
+    await db().update(roles).set({ config: { bankaccounts: true } }).where(eq(roles.id, roleIds[0]!));
+    return signIn("admin.localhost", email, PASSWORD);
+  }
+
+  it("a club asks for a bank account, a System Administrator approves it, and a payout batch pays what the club is owed once", async () => {
+    // A merchant club: the platform takes its card payments on the platform's own account and pays them out.
+    const f = await createForm({ stripeAccountId: null });
+    await db().update(clubs).set({ isMerchant: true }).where(eq(clubs.id, f.club.id));
+    const email = `treasurer-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await createUserWithPassword(email, PASSWORD, [{ type: "financial_admin", clubId: f.club.id }]);
+    const treasurer = await signIn(f.host, email, PASSWORD);
+    const refused = await post(f.host, "/club/finance", { intent: "request-account", name: "Reg Club", email: "money@example.com", kind: "remittance", last4: "12a4" }, treasurer);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Enter the last four digits of the account number");
+    expect((await post(f.host, "/club/finance", { intent: "request-account", name: "Reg Club", email: "money@example.com", kind: "remittance", last4: "1234" }, treasurer)).status).toBe(302);
+    const [request] = await db().select().from(pendingBankAccounts).where(eq(pendingBankAccounts.clubId, f.club.id));
+
+    const admin = await superAdmin();
+    // A club's own finance user cannot approve it: the page is on the admin host only.
+    expect((await post(f.host, "/_admin/bankaccounts", { intent: "approve", target: request!.id }, treasurer)).status).toBe(404);
+    expect((await post("admin.localhost", "/_admin/bankaccounts", { intent: "approve", target: request!.id }, admin)).status).toBe(302);
+    expect((await post("admin.localhost", "/_admin/bankaccounts", { intent: "deny", target: request!.id }, admin)).status).toBe(409);
+    const [account] = await db().select().from(bankAccounts).where(eq(bankAccounts.clubId, f.club.id));
+    expect(account).toMatchObject({ displayName: "Reg Club ····1234", kind: "remittance" });
+    expect((await db().select().from(clubs).where(eq(clubs.id, f.club.id)))[0]!.bankaccountId).toBe(account!.id);
+
+    const cookie = await cartAtPay(f, "iv@example.com");
+    const sessionId = await startCard(f, cookie);
+    // On the platform's account: no Stripe-Account, no application fee.
+    expect(fake.sessions.get(sessionId)).toBeDefined();
+    await fake.pay(sessionId, GOOD_CARD);
+    const payment = (await ledgerOf(f)).find((t) => t.type === "payment")!;
+    expect((await refund(f, await financeUser(f), payment.id, "6.00")).status).toBe(302);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const preview = await (await get("admin.localhost", `/_admin/bankaccounts?from=${today}&to=${today}`, admin)).text();
+    // 46.00 paid − 6.00 refunded − 1.00 system fee = 39.00.
+    expect(preview).toContain("Write payouts of $39.00");
+    expect((await post("admin.localhost", "/_admin/bankaccounts", { intent: "pay-batch", from: today, to: today }, admin)).status).toBe(302);
+    const remittances = (await ledgerOf(f)).filter((t) => t.type === "remittance");
+    expect(remittances).toHaveLength(0); // remittances carry no form
+    const [remittance] = await db().select().from(transactions).where(and(eq(transactions.clubId, f.club.id), eq(transactions.type, "remittance")));
+    expect(remittance).toMatchObject({ amount: 3900, payer: "system", payee: f.club.id });
+    expect(remittance!.batchToTime! - remittance!.batchFromTime!).toBe(86_400_000);
+    expect((await ledgerOf(f)).every((t) => t.batchToTime === remittance!.batchToTime)).toBe(true);
+    // The same days again: nothing left to pay.
+    expect((await post("admin.localhost", "/_admin/bankaccounts", { intent: "pay-batch", from: today, to: today }, admin)).status).toBe(409);
+    const financePage = await (await get(f.host, "/club/finance", treasurer)).text();
+    expect(financePage).toContain("$39.00");
   });
 });
