@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { AdminAreaKey } from "../core/access/admin-areas";
-import { can, effectiveRoles } from "../core/access/policy";
+import { can, effectiveRoles, type Principal } from "../core/access/policy";
 import { roleAdminPage, roleHomePage, roleLabel } from "../core/access/roles";
 import { requireSession, rolesOf } from "./auth.server";
 
@@ -9,8 +9,14 @@ import { requireSession, rolesOf } from "./auth.server";
  * whose home or admin page it is, and to System Administrators whose flags cover `area`; it says what it
  * is and who may see it.
  */
-export function rolePageLoader(title: string, area: AdminAreaKey) {
-  return async ({ request, context }: LoaderFunctionArgs) => {
+/** A tool a role page links to, when the principal may use it. */
+export interface RolePageTool {
+  href: string;
+  label: string;
+}
+
+export function rolePageLoader(title: string, area: AdminAreaKey, toolsFor: (principal: Principal, params: Record<string, string | undefined>) => RolePageTool[] = () => []) {
+  return async ({ request, context, params }: LoaderFunctionArgs) => {
     const session = requireSession(request, context);
     const roles = await rolesOf(context, session.user.id);
     const principal = { userId: session.user.id, roles, activeRoleId: session.activeRoleId };
@@ -20,6 +26,6 @@ export function rolePageLoader(title: string, area: AdminAreaKey) {
     if (owners.length === 0 && !superAdmin) throw new Response("Forbidden", { status: 403 });
     const who = [...new Set(owners.map((r) => roleLabel(r.type)))];
     if (superAdmin) who.push(`System Administrators with the ${area} flag`);
-    return { title, who };
+    return { title, who, tools: toolsFor(principal, params) };
   };
 }

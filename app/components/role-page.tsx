@@ -1,8 +1,8 @@
 import { Link, useLoaderData } from "@remix-run/react";
 
-/** The body of a role home page that is not built yet: its title and who may see it. */
+/** The body of a role home page: its title, who may see it, and the tools built so far that the user may use. */
 export function RolePage() {
-  const { title, who } = useLoaderData<{ title: string; who: string[] }>();
+  const { title, who, tools } = useLoaderData<{ title: string; who: string[]; tools: { href: string; label: string }[] }>();
   return (
     <main className="page">
       <p>
@@ -10,7 +10,17 @@ export function RolePage() {
       </p>
       <h1>{title}</h1>
       <p>Who may see this page: {who.join(", ")}.</p>
-      <p className="empty-state">The tools of this page are on their way.</p>
+      {tools.length > 0 ? (
+        <ul className="plain-list">
+          {tools.map((tool) => (
+            <li key={tool.href}>
+              <Link to={tool.href}>{tool.label}</Link>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty-state">The tools of this page are on their way.</p>
+      )}
     </main>
   );
 }
