@@ -66,7 +66,7 @@ export default function Pay() {
   return (
     <main className="page registration-page">
       <FlowHeader name={form.name} clubName={form.clubName} status={form.status} mode={form.mode} isBilingual={form.isBilingual} lang={form.lang} step="pay" />
-      <h2>Payment</h2>
+      <h2>Ready to pay</h2>
       <p data-testid="ready-to-pay">{`Cart No. ${cart.number}: ${cart.name} (${cart.people} ${cart.people === 1 ? "person" : "people"}). Receipt to ${cart.email}.`}</p>
       <PriceTable price={price} taxLabel={`Tax (${form.gstRate}%)`} />
       <p className="amount-due">

@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 const TYPE_LABELS: Record<string, string> = { payment: "Payment", refund: "Refund" };
-const METHOD_LABELS: Record<string, string> = { card: "card", cash: "cash", cheque: "cash or cheque" };
+const METHOD_LABELS: Record<string, string> = { card: "card", cash: "cash", cheque: "cheque" };
 
 export default function Receipt() {
   const { name, clubName, registrationId, receipt } = useLoaderData<typeof loader>();
@@ -67,14 +67,22 @@ export default function Receipt() {
             <tr>
               <th scope="row">Paid</th>
               <td className="num" data-testid="receipt-paid">
-                {formatMoneyWithSymbol(receipt.paid)}
+                {formatMoneyWithSymbol(receipt.paid + receipt.refunded)}
               </td>
             </tr>
             {receipt.refunded > 0 ? (
-              <tr>
-                <th scope="row">Refunded</th>
-                <td className="num">{formatMoneyWithSymbol(receipt.refunded)}</td>
-              </tr>
+              <>
+                <tr>
+                  <th scope="row">Refunded</th>
+                  <td className="num">{formatMoneyWithSymbol(receipt.refunded)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Net paid</th>
+                  <td className="num" data-testid="receipt-net">
+                    {formatMoneyWithSymbol(receipt.paid)}
+                  </td>
+                </tr>
+              </>
             ) : null}
             {receipt.pending > 0 ? (
               <tr>
@@ -94,7 +102,7 @@ export default function Receipt() {
             {receipt.transactions
               .filter((t) => !t.isVoid)
               .map((t) => (
-                <li key={t.id}>{`${TYPE_LABELS[t.type] ?? t.type} by ${METHOD_LABELS[t.method ?? ""] ?? "other"}: ${formatMoneyWithSymbol(t.amount)}${t.completed ? ` on ${new Date(t.at).toISOString().slice(0, 10)}` : " (waiting to be received)"}`}</li>
+                <li key={t.id}>{`${TYPE_LABELS[t.type] ?? t.type} by ${t.completed ? (METHOD_LABELS[t.method ?? ""] ?? "other") : "cash or cheque"}: ${formatMoneyWithSymbol(t.amount)}${t.completed ? ` on ${new Date(t.at).toISOString().slice(0, 10)}` : " (waiting to be received)"}`}</li>
               ))}
           </ul>
         </>
