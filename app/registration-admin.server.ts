@@ -178,6 +178,20 @@ function settingsFormSchema(zone: string) {
         return value;
       }),
     is_bilingual: checkbox,
+    // Checked against the form's own text fields by the page (nameFieldErrors).
+    first_name_field_id: z
+      .string()
+      .default("")
+      .transform((v) => v || null),
+    last_name_field_id: z
+      .string()
+      .default("")
+      .transform((v) => v || null),
+    tags: z
+      .string()
+      .default("")
+      .transform((text) => [...new Set(text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== ""))])
+      .pipe(z.array(z.string().max(100, "Each tag can be at most 100 characters")).max(50, "At most 50 tags")),
     age_calc_date: z
       .string()
       .default("")
@@ -225,8 +239,20 @@ export function settingsValuesOf(registration: RegistrationRow, zone: string): R
     raise_price_2_time: registration.raisePrice2Time === null ? "" : localInputOf(registration.raisePrice2Time, zone),
     gst_rate: String(registration.gstRate),
     is_bilingual: registration.isBilingual ? "on" : "",
+    first_name_field_id: registration.firstNameFieldId ?? "",
+    last_name_field_id: registration.lastNameFieldId ?? "",
+    tags: registration.tags.join(", "),
     age_calc_date: registration.ageCalcDate ?? "",
   };
+}
+
+/** Name fields must be text fields of this form: a deleted or other form's field would name nobody. */
+export function nameFieldErrors(changes: Pick<SettingsChanges, "first_name_field_id" | "last_name_field_id">, elements: readonly FormElement[]): FieldErrors {
+  const textIds = new Set(elements.filter((e) => e.type === "text").map((e) => e.id));
+  const errors: FieldErrors = {};
+  if (changes.first_name_field_id !== null && !textIds.has(changes.first_name_field_id)) errors.first_name_field_id = "Choose a text field of this form";
+  if (changes.last_name_field_id !== null && !textIds.has(changes.last_name_field_id)) errors.last_name_field_id = "Choose a text field of this form";
+  return errors;
 }
 
 // ---------------------------------------------------------------------------------------------------------

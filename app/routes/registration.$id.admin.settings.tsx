@@ -1,15 +1,17 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { changeRegistration } from "../../workers/services/registration-forms";
-import { clubZone, parseSettings, requireRegistrationAccess, settingsValuesOf, withNotice } from "../registration-admin.server";
+import { labelIn } from "../../core/forms/bilingual";
+import { changeRegistration, listElements } from "../../workers/services/registration-forms";
+import { clubZone, nameFieldErrors, parseSettings, requireRegistrationAccess, settingsValuesOf, withNotice } from "../registration-admin.server";
 import { readPostedForm, refuse, unknownIntent } from "../race-setup.server";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
-import { CheckboxField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
   const zone = await clubZone(builder.db, registration.clubId);
-  return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone) };
+  const textFields = (await listElements(builder.db, registration.id)).filter((e) => e.type === "text").map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
+  return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone), textFields };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -18,6 +20,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (posted.intent !== "save") return unknownIntent(posted);
   const parsed = parseSettings(posted.values, await clubZone(builder.db, registration.clubId));
   if (!parsed.ok) return refuse(posted, parsed.errors);
+  const nameErrors = nameFieldErrors(parsed.value, await listElements(builder.db, registration.id));
+  if (Object.keys(nameErrors).length > 0) return refuse(posted, nameErrors);
   const result = await changeRegistration(builder, registration, parsed.value);
   return result.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, result.errors, 409);
 }
@@ -46,6 +50,13 @@ export default function RegistrationSettings() {
         </fieldset>
         <TextField name="gst_rate" label="GST rate (%)" inputMode="decimal" hint="Applied to taxable fields, from 0 to 100." defaultValue={v("gst_rate")} error={errors.gst_rate} />
         <CheckboxField name="is_bilingual" label="Bilingual form (English and French)" hint="Fields then get separate English and French captions." defaultChecked={v("is_bilingual") === "on" || v("is_bilingual") === "true"} />
+        <fieldset className="setup-group">
+          <legend>People's names</legend>
+          <p className="hint">Which fields name a person in carts, receipts and reports. Left unset, fields captioned "First name" and "Last name" are used.</p>
+          <SelectField name="first_name_field_id" label="First name field" choices={[{ value: "", label: "Found by caption" }, ...data.textFields]} defaultValue={v("first_name_field_id")} error={errors.first_name_field_id} />
+          <SelectField name="last_name_field_id" label="Last name field" choices={[{ value: "", label: "Found by caption" }, ...data.textFields]} defaultValue={v("last_name_field_id")} error={errors.last_name_field_id} />
+        </fieldset>
+        <TextField name="tags" label="Tags" hint="Separated by commas, such as: loppet, 2027, youth. Used to find and group forms." defaultValue={v("tags")} error={errors.tags} maxLength={2000} />
         <TextField name="age_calc_date" label="Age calculation date" placeholder="YYYY-MM-DD" hint="Default: 31 December of the closing year" defaultValue={v("age_calc_date")} error={errors.age_calc_date} />
       </SetupForm>
     </section>

@@ -235,6 +235,25 @@ describe("registration form builder", () => {
     expect((await listElements(db(), registration.id))[0]).toMatchObject({ caption: "[en]Welcome[fr]Bienvenue", config: { text: "Hello" } });
   });
 
+  it("names people by the fields chosen in the settings, and keeps the form's tags", async () => {
+    const { registration, cookie, admin } = await formWithUser();
+    const given = await addField(admin, cookie, "text", "Prénom");
+    const family = await addField(admin, cookie, "text", "Nom");
+    const heading = await addField(admin, cookie, "heading", "About you");
+    const settings = (extra: Record<string, string>) => ({ intent: "save", name: "Spring Loppet", open_time: "", close_time: "", raise_price_1_time: "", raise_price_2_time: "", gst_rate: "0", age_calc_date: "", ...extra });
+    const page = await (await get(`${admin}/settings`, cookie)).text();
+    expect(page).toContain(`<option value="${given}">Prénom</option>`);
+    expect(page).not.toContain(`<option value="${heading}">`);
+    const refused = await (await post(`${admin}/settings`, cookie, settings({ first_name_field_id: heading, last_name_field_id: crypto.randomUUID() }))).text();
+    expect(fieldError(refused, "first_name_field_id")).toBe("Choose a text field of this form");
+    expect(fieldError(refused, "last_name_field_id")).toBe("Choose a text field of this form");
+    const saved = await post(`${admin}/settings`, cookie, settings({ first_name_field_id: given, last_name_field_id: family, tags: " loppet, 2027,,loppet , youth " }));
+    expect(saved.status).toBe(302);
+    const row = await db().query.registrations.findFirst({ where: eq(registrations.id, registration.id) });
+    expect(row).toMatchObject({ firstNameFieldId: given, lastNameFieldId: family, tags: ["loppet", "2027", "youth"] });
+    expect(await (await get(`${admin}/settings`, cookie)).text()).toContain('value="loppet, 2027, youth"');
+  });
+
   it("submits a form for approval, and a System Administrator sends it back and approves it", async () => {
     const { registration, cookie, admin } = await formWithUser();
     expect((await post(admin, cookie, { intent: "submit", note: "Ready for review" })).headers.get("Location")).toBe(`${admin}?saved=submitted`);
