@@ -47,7 +47,7 @@ function captionParts(caption: string, bilingual: boolean): { caption: string; c
 }
 
 export function blankOption(): OptionDraft {
-  return { id: crypto.randomUUID(), display: "", display_fr: "", value: "", limit: "", price_1: "", price_2: "", price_3: "", is_hidden: false, member_class: "" };
+  return { id: crypto.randomUUID(), display: "", display_fr: "", value: "", limit: "", price_1: "", price_2: "", price_3: "", is_hidden: false, member_class: "", min_age: "", max_age: "", is_male: false, is_female: false, is_other: false, is_fee: false };
 }
 
 export function blankDiscount(): DiscountDraft {
@@ -87,6 +87,12 @@ export function draftOf(element: FormElement, bilingual: boolean): ElementDraft 
       price_3: money(o.price_3),
       is_hidden: o.is_hidden ?? false,
       member_class: o.member_class ?? "",
+      min_age: numberText(o.min_age),
+      max_age: numberText(o.max_age),
+      is_male: o.is_male ?? false,
+      is_female: o.is_female ?? false,
+      is_other: o.is_other ?? false,
+      is_fee: o.is_fee ?? false,
     })),
     discounts: (config.discounts_list ?? []).map((d) => ({
       code: d.code,
@@ -136,7 +142,7 @@ export function readDraft(posted: Map<string, string[]>): ElementDraft {
   const box = (name: string) => posted.get(name)?.[0] === "on";
   const options = rowIndexes(posted, /^options_list\.(\d+)\.id$/).map((i) => {
     const p = `options_list.${i}.`;
-    return { id: text(`${p}id`), display: text(`${p}display`), display_fr: text(`${p}display_fr`), value: text(`${p}value`), limit: text(`${p}limit`), price_1: text(`${p}price_1`), price_2: text(`${p}price_2`), price_3: text(`${p}price_3`), is_hidden: box(`${p}is_hidden`), member_class: text(`${p}member_class`) };
+    return { id: text(`${p}id`), display: text(`${p}display`), display_fr: text(`${p}display_fr`), value: text(`${p}value`), limit: text(`${p}limit`), price_1: text(`${p}price_1`), price_2: text(`${p}price_2`), price_3: text(`${p}price_3`), is_hidden: box(`${p}is_hidden`), member_class: text(`${p}member_class`), min_age: text(`${p}min_age`), max_age: text(`${p}max_age`), is_male: box(`${p}is_male`), is_female: box(`${p}is_female`), is_other: box(`${p}is_other`), is_fee: box(`${p}is_fee`) };
   });
   const discounts = rowIndexes(posted, /^config\.discounts_list\.(\d+)\.code$/).map((i) => {
     const p = `config.discounts_list.${i}.`;
@@ -235,6 +241,13 @@ function optionOf(draft: OptionDraft, index: number, current: FormOption | undef
   option.price_2 = read.money(`${p}price_2`, draft.price_2);
   option.price_3 = read.money(`${p}price_3`, draft.price_3);
   option.is_hidden = draft.is_hidden;
+  option.min_age = read.whole(`${p}min_age`, draft.min_age);
+  option.max_age = read.whole(`${p}max_age`, draft.max_age);
+  read.need(`${p}max_age`, option.min_age == null || option.max_age == null || option.max_age >= option.min_age, "The oldest age must be at least the youngest");
+  option.is_male = draft.is_male;
+  option.is_female = draft.is_female;
+  option.is_other = draft.is_other;
+  option.is_fee = draft.is_fee;
   if (sections.memberClass && draft.member_class) option.member_class = draft.member_class as FormOption["member_class"];
   else if (sections.memberClass) delete option.member_class;
   return option;
@@ -253,7 +266,7 @@ function discountOf(draft: DiscountDraft, index: number, read: Reader): Discount
 
 /**
  * The element a posted draft describes, on top of the stored one: only the parts the editor shows for its
- * type are read (the rest is kept), and options keep what the editor does not show (ages, genders, fees).
+ * type are read (the rest is kept), and options keep what the editor does not show.
  * Checks of shape and reference are saveElement's; this reads text and says what could not be read.
  */
 export function elementOfDraft(draft: ElementDraft, current: FormElement, bilingual: boolean): { ok: true; element: FormElement } | { ok: false; errors: Record<string, string> } {

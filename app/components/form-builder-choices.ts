@@ -105,6 +105,13 @@ export interface OptionDraft {
   price_3: string;
   is_hidden: boolean;
   member_class: string;
+  /** Who may choose it: ages on the form's age date, and genders (none ticked = everyone). */
+  min_age: string;
+  max_age: string;
+  is_male: boolean;
+  is_female: boolean;
+  is_other: boolean;
+  is_fee: boolean;
 }
 
 export interface DiscountDraft {

@@ -1,6 +1,6 @@
 /**
  * The options of an option, multi-option or membership field: one row each (display, value, limit, three
- * prices in dollars, hidden, and the member class for memberships). "Add option" and "Remove" post the
+ * prices in dollars, ages and genders it is offered to, fee, hidden, and the member class for memberships). "Add option" and "Remove" post the
  * whole editor, which comes back with the row added or gone and nothing saved; ids stay as they were.
  */
 import type { OptionDraft } from "./form-builder-choices";
@@ -13,7 +13,7 @@ export function OptionsEditor(props: { options: readonly OptionDraft[]; errors: 
   return (
     <fieldset className="setup-group">
       <legend>Options</legend>
-      <p className="hint">Prices are in dollars and are added to the field's own price. Leave a tier empty to keep the tier before it; the limit empty for no limit.</p>
+      <p className="hint">Prices are in dollars and are added to the field's own price. Leave a tier empty to keep the tier before it; the limit empty for no limit. Ages are counted on the form's age date; with no gender ticked, everyone may choose the option.</p>
       <ListError error={errors.options_list} />
       {options.length === 0 ? (
         <p className="empty-state">No options yet. Add the first one.</p>
@@ -30,6 +30,9 @@ export function OptionsEditor(props: { options: readonly OptionDraft[]; errors: 
                 <th scope="col">Price 2</th>
                 <th scope="col">Price 3</th>
                 {props.memberClass ? <th scope="col">Member class</th> : null}
+                <th scope="col">Ages</th>
+                <th scope="col">Only for</th>
+                <th scope="col">Fee</th>
                 <th scope="col">Hidden</th>
                 <th scope="col">
                   <span className="visually-hidden">Remove</span>
@@ -68,6 +71,18 @@ export function OptionsEditor(props: { options: readonly OptionDraft[]; errors: 
                         <CellSelect name={`${p}member_class`} label={`${n}: member class`} defaultValue={option.member_class} choices={memberChoices} error={e("member_class")} />
                       </td>
                     ) : null}
+                    <td className="age-range">
+                      <CellInput name={`${p}min_age`} label={`${n}: youngest age`} defaultValue={option.min_age} error={e("min_age")} inputMode="numeric" size={3} />
+                      <CellInput name={`${p}max_age`} label={`${n}: oldest age`} defaultValue={option.max_age} error={e("max_age")} inputMode="numeric" size={3} />
+                    </td>
+                    <td className="gender-flags">
+                      <CellCheck name={`${p}is_female`} label={`${n}: offered to women`} defaultChecked={option.is_female} />
+                      <CellCheck name={`${p}is_male`} label={`${n}: offered to men`} defaultChecked={option.is_male} />
+                      <CellCheck name={`${p}is_other`} label={`${n}: offered to other genders`} defaultChecked={option.is_other} />
+                    </td>
+                    <td>
+                      <CellCheck name={`${p}is_fee`} label={`${n}: a fee (not discounted by codes)`} defaultChecked={option.is_fee} />
+                    </td>
                     <td>
                       <CellCheck name={`${p}is_hidden`} label={`${n}: hidden from registrants (admins can still choose it)`} defaultChecked={option.is_hidden} />
                     </td>

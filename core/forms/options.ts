@@ -66,6 +66,16 @@ function optionsPrice(element: FormElement, ids: readonly string[], tier: Tier):
   return priceAt(element, tier) + chosen.reduce((sum, option) => sum + (option ? priceAt(option, tier) : 0), 0);
 }
 
+/**
+ * The part of an option or multi-option value's price that comes from options marked as fees: it is
+ * priced as a fee (never discounted by codes), the rest as an item.
+ */
+export function optionFeePart(element: FormElement, value: unknown, tier: Tier): number {
+  if (element.type !== "option" && element.type !== "multioption") return 0;
+  const ids = Array.isArray(value) ? (value as string[]) : typeof value === "string" ? [value] : [];
+  return ids.map((id) => element.options_list.find((option) => option.id === id)).reduce((sum, option) => sum + (option?.is_fee ? priceAt(option, tier) : 0), 0);
+}
+
 function labelsOf(element: FormElement, ids: readonly string[], lang: Lang): string {
   return ids
     .map((id) => element.options_list.find((option) => option.id === id))

@@ -74,3 +74,40 @@ describe("pricing a registration form's cart", () => {
     expect(onlyA.systemFee).toBe(100);
   });
 });
+
+describe("options marked as fees", () => {
+  it("price as a fee line that a percentage code does not reduce, the rest of the option as an item", () => {
+    const race = makeElement("option", {
+      id: "race",
+      ordinal: 1,
+      price_1: 1000,
+      options_list: [
+        { id: "elite", display: "Elite", price_1: 3000 },
+        { id: "licence", display: "Day licence", price_1: 1500, is_fee: true },
+      ],
+    });
+    const extras = makeElement("multioption", { id: "extras", ordinal: 2, options_list: [{ id: "chip", display: "Chip rental", price_1: 500, is_fee: true }, { id: "meal", display: "Meal", price_1: 1200 }] });
+    const half = makeElement("discount", { id: "codes", ordinal: 3, config: { discounts_list: [{ code: "HALF", type: "deduct_percent", amt: 50, elts_list: [] }] } });
+    const priced = priceFormCart({
+      elements: [race, extras, half],
+      tier: 1,
+      gstRatePercent: 0,
+      clubTakesCards: false,
+      isRemoved: false,
+      cartValues: { codes: { v: "HALF", p: 0 } },
+      individuals: [{ id: "a", isRemoved: false, isComplete: true, isNew: true, values: { race: { v: "licence", p: 0 }, extras: { v: ["chip", "meal"], p: 0 } } }],
+      discountUses: {},
+    });
+    const lines = priced.lines.filter((l) => l.type === "item" || l.type === "fee").map((l) => [l.elementId, l.type, l.amount]);
+    // race: 10.00 field price as an item, 15.00 licence as a fee; extras: 12.00 meal as an item, 5.00 chip as a fee.
+    expect(lines).toEqual([
+      ["race", "item", 1000],
+      ["race", "fee", 1500],
+      ["extras", "item", 1200],
+      ["extras", "fee", 500],
+    ]);
+    // Half off the items only: (10.00 + 12.00) / 2 = 11.00.
+    expect(priced.discount).toBe(1100);
+    expect(priced.total).toBe(1000 + 1500 + 1200 + 500 - 1100);
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { matchDiscounts } from "../forms/discount";
 import type { FormElement, StoredValue, Tier } from "../forms/model";
+import { optionFeePart } from "../forms/options";
 import { FIELD_TYPE_MODULES } from "../forms/registry";
 import type { CartPricing, DiscountRule, ItemKind, PricedItem } from "./model";
 import { priceCart } from "./pricing";
@@ -56,7 +57,10 @@ export function itemsOf(elements: readonly FormElement[], values: FormCartIndivi
     const stored = values[element.id];
     if (!stored || isCartLevel(element)) continue;
     const amount = FIELD_TYPE_MODULES[element.type].price(element, stored.v as never, tier);
-    if (amount > 0) items.push({ elementId: element.id, amount, isTaxable: element.is_taxable, kind: kindOf(element) });
+    // Options marked as fees make a fee line of their own, so codes never take them off.
+    const fee = Math.min(amount, optionFeePart(element, stored.v, tier));
+    if (amount - fee > 0) items.push({ elementId: element.id, amount: amount - fee, isTaxable: element.is_taxable, kind: kindOf(element) });
+    if (fee > 0) items.push({ elementId: element.id, amount: fee, isTaxable: element.is_taxable, kind: "fee" });
   }
   return items;
 }

@@ -109,15 +109,21 @@ describe("registration form builder", () => {
     const bad = await post(editor, cookie, editorFields("Distance", { ...row(0, two[0]!, "10 km", "25,00"), ...row(1, two[1]!, "5 km", "15.5") }));
     expect(bad.status).toBe(400);
     expect(fieldError(await bad.text(), "options_list.0.price_1")).toBe("Enter an amount like 25.00");
+    const ages = await post(editor, cookie, editorFields("Distance", { ...row(0, two[0]!, "10 km", "25.00"), ...row(1, two[1]!, "5 km", "15.5"), "options_list.1.min_age": "12", "options_list.1.max_age": "10" }));
+    expect(fieldError(await ages.text(), "options_list.1.max_age")).toBe("The oldest age must be at least the youngest");
 
-    const saved = await post(editor, cookie, editorFields("Distance", { price_1: "10", is_mandatory: "on", display_type: "select", ...row(0, two[0]!, "10 km", "25.00", "30"), ...row(1, two[1]!, "5 km", "15.5"), "options_list.1.is_hidden": "on" }));
+    const saved = await post(
+      editor,
+      cookie,
+      editorFields("Distance", { price_1: "10", is_mandatory: "on", display_type: "select", ...row(0, two[0]!, "10 km", "25.00", "30"), ...row(1, two[1]!, "5 km", "15.5"), "options_list.1.is_hidden": "on", "options_list.1.min_age": "8", "options_list.1.max_age": "12", "options_list.1.is_female": "on", "options_list.0.is_fee": "on" }),
+    );
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe(`${editor}?saved=saved`);
     const stored = (await listElements(db(), registration.id)).find((e) => e.id === distance)!;
     expect(stored).toMatchObject({ price_1: 1000, is_mandatory: true, display_type: "select" });
     expect(stored.options_list).toMatchObject([
-      { id: two[0], display: "10 km", price_1: 2500, price_2: 3000, price_3: null, is_hidden: false },
-      { id: two[1], display: "5 km", price_1: 1550, is_hidden: true },
+      { id: two[0], display: "10 km", price_1: 2500, price_2: 3000, price_3: null, is_hidden: false, is_fee: true, min_age: null, is_female: false },
+      { id: two[1], display: "5 km", price_1: 1550, is_hidden: true, min_age: 8, max_age: 12, is_female: true, is_male: false, is_fee: false },
     ]);
     const page = await (await get(`${editor}?saved=saved`, cookie)).text();
     expect(page).toContain("Your changes are saved.");
