@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@rem
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { FIELD_TYPES } from "../../core/forms/model";
+import { missingMemberDetails } from "../../core/forms/membership";
 import { addElement, deleteElement, listElements, moveElement } from "../../workers/services/registration-forms";
 import { elementRowOf, requireRegistrationAccess, withNotice } from "../registration-admin.server";
 import { parseForm, readPostedForm, refuse, unknownIntent } from "../race-setup.server";
@@ -12,9 +13,12 @@ import { ConfirmPanel, SelectField, SetupForm, TextField, useReplyFor, type Setu
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder, may } = await requireRegistrationAccess(request, context, params.id, "view");
-  const rows = (await listElements(builder.db, registration.id)).map(elementRowOf);
+  const elements = await listElements(builder.db, registration.id);
+  const rows = elements.map(elementRowOf);
   const removeId = new URL(request.url).searchParams.get("delete");
-  return { registrationId: registration.id, may, rows, removing: may.edit ? (rows.find((r) => r.id === removeId) ?? null) : null };
+  // A membership needs the member's details; say which the form cannot ask for, before a registrant is refused.
+  const memberGaps = elements.some((e) => e.type === "membership") ? missingMemberDetails(elements, () => true) : [];
+  return { registrationId: registration.id, may, rows, memberGaps, removing: may.edit ? (rows.find((r) => r.id === removeId) ?? null) : null };
 }
 
 const addSchema = z.object({
@@ -66,6 +70,9 @@ export default function RegistrationFields() {
   return (
     <section aria-labelledby="fields-heading">
       <h2 id="fields-heading">Fields</h2>
+      {data.memberGaps.length > 0 ? (
+        <p role="status" className="warning" data-testid="member-gaps">{`This form has a membership field, but no field asks for the member's ${data.memberGaps.join(", ")}. Registrants who choose a membership are asked for them and cannot continue until the form has these fields.`}</p>
+      ) : null}
       {data.removing ? (
         <ConfirmPanel
           title={`Delete the field “${data.removing.caption || data.removing.typeLabel}”?`}

@@ -241,6 +241,16 @@ describe("registration form builder", () => {
     expect((await listElements(db(), registration.id))[0]).toMatchObject({ caption: "[en]Welcome[fr]Bienvenue", config: { text: "Hello" } });
   });
 
+  it("warns when a membership form cannot ask for the member's details", async () => {
+    const { cookie, admin } = await formWithUser();
+    await addField(admin, cookie, "text", "First name");
+    expect(await (await get(admin, cookie)).text()).not.toContain('data-testid="member-gaps"');
+    await addField(admin, cookie, "membership", "Membership");
+    await addField(admin, cookie, "dob", "Date of birth");
+    const page = await (await get(admin, cookie)).text();
+    expect(page).toContain("no field asks for the member&#x27;s last name, gender, street address, city, province, postal code.");
+  });
+
   it("names people by the fields chosen in the settings, and keeps the form's tags", async () => {
     const { registration, cookie, admin } = await formWithUser();
     const given = await addField(admin, cookie, "text", "Prénom");
