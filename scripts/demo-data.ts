@@ -99,15 +99,20 @@ interface DemoElementExtra {
 }
 
 /** A demo registration form of the Nordic club, open from the seed day for 60 days. */
-export function demoRegistrations(now: number) {
-  const registrationId = "c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e1f01";
-  const element = (n: number, type: string, caption: string, extra: DemoElementExtra = {}) => ({
-    id: `c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e1f${String(10 + n).padStart(2, "0")}`,
+/** Makes a form's demo elements with fixed ids (`<prefix><10 + n>`), so a re-seed finds them again. */
+function demoElementMaker(idPrefix: string) {
+  return (n: number, type: string, caption: string, extra: DemoElementExtra = {}) => ({
+    id: `${idPrefix}${String(10 + n).padStart(2, "0")}`,
     type,
     caption,
     ordinal: n,
     ...extra,
   });
+}
+
+export function demoRegistrations(now: number) {
+  const registrationId = "c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e1f01";
+  const element = demoElementMaker("c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e1f");
   return [
     {
       id: registrationId,
@@ -164,13 +169,7 @@ export function demoRegistrations(now: number) {
 
 /** The Riverside club's trail race form: paid by card when Stripe is set up (the local fake in browser tests). */
 function riversideRegistration(now: number) {
-  const element = (n: number, type: string, caption: string, extra: DemoElementExtra = {}) => ({
-    id: `c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e2f${String(10 + n).padStart(2, "0")}`,
-    type,
-    caption,
-    ordinal: n,
-    ...extra,
-  });
+  const element = demoElementMaker("c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e2f");
   return {
     id: "c8d9e0f1-6b3c-4d5e-9f50-7b8c9d0e2f01",
     clubId: demoClubs[1].id,

@@ -279,28 +279,31 @@ export async function refundPayment(db: Db, gateway: StripeGateway | null, payme
   }
   await db
     .insert(transactions)
-    .values({
-      id: `refund-${requestId}`,
-      createdAt: now,
-      type: "refund",
-      amount,
-      payer: payment.payee,
-      payee: payment.payer,
-      completionTime: now,
-      parentTransaction: payment.id,
-      cartId: payment.cartId,
-      registrationId: payment.registrationId,
-      clubId: payment.clubId,
-      siteId: payment.siteId,
-      provider: payment.provider,
-      method: payment.method,
-      externalId,
-      note: note.slice(0, 500),
-      createdBy: userId,
-    })
+    .values({ ...refundRow(payment, `refund-${requestId}`, amount, externalId, now), note: note.slice(0, 500), createdBy: userId })
     // A webhook may have written this Stripe refund first (by its external id): then nothing more to do.
     .onConflictDoNothing();
   return { ok: true, refundId: `refund-${requestId}` };
+}
+
+/** A completed refund of `payment`: the money goes back the way it came. */
+function refundRow(payment: TransactionRow, id: string, amount: Cents, externalId: string | null, now: number): typeof transactions.$inferInsert {
+  return {
+    id,
+    createdAt: now,
+    type: "refund",
+    amount,
+    payer: payment.payee,
+    payee: payment.payer,
+    completionTime: now,
+    parentTransaction: payment.id,
+    cartId: payment.cartId,
+    registrationId: payment.registrationId,
+    clubId: payment.clubId,
+    siteId: payment.siteId,
+    provider: payment.provider,
+    method: payment.method,
+    externalId,
+  };
 }
 
 /** The refund a webhook reports, written once whichever of the webhook and the refund call comes first. */
@@ -309,23 +312,7 @@ export async function recordProviderRefund(db: Db, refund: { id: string; amount:
   if (!payment) return;
   await db
     .insert(transactions)
-    .values({
-      id: refund.requestId ? `refund-${refund.requestId}` : `refund-${refund.id}`,
-      createdAt: now,
-      type: "refund",
-      amount: refund.amount,
-      payer: payment.payee,
-      payee: payment.payer,
-      completionTime: now,
-      parentTransaction: payment.id,
-      cartId: payment.cartId,
-      registrationId: payment.registrationId,
-      clubId: payment.clubId,
-      siteId: payment.siteId,
-      provider: "stripe",
-      method: "card",
-      externalId: refund.id,
-    })
+    .values(refundRow(payment, refund.requestId ? `refund-${refund.requestId}` : `refund-${refund.id}`, refund.amount, refund.id, now))
     .onConflictDoNothing();
 }
 
