@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { apiApplications, clubs, oauthGrants, oauthTokens } from "../../schema/d1";
 import { hashToken } from "../../workers/auth/crypto";
-import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, signIn, pagePost, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { approveApp, authorizeQuery, issueToken, pkce, REDIRECT, tokenRequest } from "./oauth-fixtures";
 import { openSocket } from "./socket-fixtures";
@@ -20,16 +20,7 @@ function get(path: string, cookie?: string, host = HOST) {
  * A same-origin form post as a browser sends it (Host and Origin both carry the port, which Remix compares);
  * pairs allow a name several times (the scope checkboxes).
  */
-function post(path: string, cookie: string, fields: [string, string][], host = HOST) {
-  return worker.fetch(
-    hostRequest(`${host}:8787`, path, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin", Cookie: cookie },
-      body: new URLSearchParams(fields).toString(),
-      redirect: "manual",
-    }),
-  );
-}
+const post = (path: string, cookie: string, fields: [string, string][], host = HOST) => pagePost(host, path, fields, cookie);
 
 async function createClub(name: string, siteId: string | null = null) {
   const club = { id: crypto.randomUUID(), name, siteId };

@@ -40,6 +40,21 @@ export function formPost(host: string, path: string, form: Record<string, string
   );
 }
 
+/**
+ * A same-origin form post to a page, as a browser sends it before hydration: Host and Origin both carry the
+ * port (Remix compares them); pairs allow a name several times (checkbox groups).
+ */
+export function pagePost(host: string, path: string, fields: Record<string, string> | [string, string][], cookie?: string) {
+  return worker.fetch(
+    hostRequest(`${host}:8787`, path, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}) },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    }),
+  );
+}
+
 /** The `name=value` of a Set-Cookie for `name` in a response, or null. */
 export function cookieFrom(response: Response, name: string): string | null {
   const found = response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseCsv } from "../../core/entity/csv";
 import { parseTimeOfDay } from "../../core/time/parse";
 import { zeroTimeOf } from "../../core/time/zero-time";
-import { createUserWithPassword, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, signIn, pagePost, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
 import { createTimedRace, postReads, SECOND } from "./timing-fixtures";
 
@@ -16,17 +16,7 @@ function get(path: string, cookie: string) {
   return worker.fetch(hostRequest(HOST, path, { headers: { Cookie: cookie }, redirect: "manual" }));
 }
 
-/** A same-origin form post as a browser sends it (Host and Origin both carry the port, which Remix compares). */
-function post(path: string, cookie: string, fields: Record<string, string>) {
-  return worker.fetch(
-    hostRequest(`${HOST}:8787`, path, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, ...SAME_ORIGIN },
-      body: new URLSearchParams(fields).toString(),
-      redirect: "manual",
-    }),
-  );
-}
+const post = (path: string, cookie: string, fields: Record<string, string>) => pagePost(HOST, path, fields, cookie);
 
 /** A file upload (multipart), as the import form sends it. */
 function upload(path: string, cookie: string, fields: Record<string, string>, file: { name: string; text: string }) {

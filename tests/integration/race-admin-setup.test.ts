@@ -6,7 +6,7 @@ import { FIELD_KEY_EMPTY } from "../../core/timing/racer-fields";
 import { DELETE_BLOCKED_PUBLIC_RESULTS } from "../../core/timing/validation";
 import { clubs, races } from "../../schema/d1";
 import type { StoredDocument } from "../../schema/race/documents";
-import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, signIn, pagePost, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { postReads, SECOND } from "./timing-fixtures";
 
@@ -17,17 +17,7 @@ function get(path: string, cookie?: string) {
   return worker.fetch(hostRequest(HOST, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
 }
 
-/** A same-origin form post as a browser sends it before hydration (Host and Origin carry the port, as Remix compares them). */
-function post(path: string, cookie: string, fields: Record<string, string>) {
-  return worker.fetch(
-    hostRequest(`${HOST}:8787`, path, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${HOST}:8787`, "Sec-Fetch-Site": "same-origin", Cookie: cookie },
-      body: new URLSearchParams(fields).toString(),
-      redirect: "manual",
-    }),
-  );
-}
+const post = (path: string, cookie: string, fields: Record<string, string>) => pagePost(HOST, path, fields, cookie);
 
 /** A race on its own club site, and a signed-in user with `role` on it (or no role at all). */
 async function raceWithUser(role: "race_admin" | "race_timer" | null = "race_admin") {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { clubs, registrations, roles } from "../../schema/d1";
 import { listElements } from "../../workers/services/registration-forms";
-import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, signIn, pagePost, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
 const HOST = "localhost";
@@ -14,17 +14,7 @@ function get(path: string, cookie: string, host = HOST) {
   return worker.fetch(hostRequest(host, path, { headers: { Cookie: cookie }, redirect: "manual" }));
 }
 
-/** A same-origin form post as a browser sends it before hydration; pairs allow a repeated name (a checklist). */
-function post(path: string, cookie: string, fields: Record<string, string> | [string, string][], host = HOST) {
-  return worker.fetch(
-    hostRequest(`${host}:8787`, path, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin", Cookie: cookie },
-      body: new URLSearchParams(fields).toString(),
-      redirect: "manual",
-    }),
-  );
-}
+const post = (path: string, cookie: string, fields: Record<string, string> | [string, string][], host = HOST) => pagePost(host, path, fields, cookie);
 
 /** A club on its own site, a registration form of it, and a signed-in user with `role` (bound to the club or the form). */
 async function formWithUser(role: "all_registrations" | "registration_admin" | "registration_readonly" | null = "all_registrations") {

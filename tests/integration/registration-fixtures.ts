@@ -1,7 +1,7 @@
 /** A club site with one registration form, and requests to it as a browser sends them. */
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { clubs, formElements, registrations, sites } from "../../schema/d1";
-import { db, worker } from "./auth-fixtures";
+import { db, pagePost, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
 
 const DAY_MS = 86_400_000;
@@ -62,15 +62,8 @@ export function get(host: string, path: string, cookie?: string) {
   return worker.fetch(hostRequest(PORT_HOST(host), path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
 }
 
-/** A same-origin form post as a browser sends it before hydration (Host and Origin carry the port). */
+/** A same-origin form post to a page of the form's site. */
 export function post(host: string, path: string, fields: Record<string, string>, cookie?: string) {
-  return worker.fetch(
-    hostRequest(PORT_HOST(host), path, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${PORT_HOST(host)}`, "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}) },
-      body: new URLSearchParams(fields).toString(),
-      redirect: "manual",
-    }),
-  );
+  return pagePost(host, path, fields, cookie);
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseCsv } from "../../core/entity/csv";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { carts, formElements, individuals, registrationReports, registrations, transactions } from "../../schema/d1";
-import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, signIn, pagePost, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
 const HOST = "localhost";
@@ -13,17 +13,7 @@ function get(path: string, cookie: string, host = HOST) {
   return worker.fetch(hostRequest(host, path, { headers: { Cookie: cookie }, redirect: "manual" }));
 }
 
-/** A same-origin form post as a browser sends it before hydration; pairs allow a repeated name (the columns). */
-function post(path: string, cookie: string, fields: [string, string][], host = HOST) {
-  return worker.fetch(
-    hostRequest(`${host}:8787`, path, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin", Cookie: cookie },
-      body: new URLSearchParams(fields).toString(),
-      redirect: "manual",
-    }),
-  );
-}
+const post = (path: string, cookie: string, fields: [string, string][], host = HOST) => pagePost(host, path, fields, cookie);
 
 type Role = "org_admin" | "report_view" | "report_edit_view" | "registration_readonly";
 
