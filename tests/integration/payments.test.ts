@@ -144,6 +144,17 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect(await cartOf(f)).toMatchObject({ isComplete: true });
   });
 
+  it("a decline on one cart leaves another cart's declined attempt as it was", async () => {
+    const a = await createForm({ stripeAccountId: "acct_club8" });
+    const b = await createForm({ stripeAccountId: "acct_club9" });
+    await fake.pay(await startCard(a, await cartAtPay(a, "ja@example.com")), DECLINED_CARD);
+    await fake.pay(await startCard(b, await cartAtPay(b, "ko@example.com")), "4000000000009995");
+    const [first] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, (await cartOf(a)).id));
+    const [second] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, (await cartOf(b)).id));
+    expect(first).toMatchObject({ status: "failed", failureMessage: "Your card was declined." });
+    expect(second).toMatchObject({ status: "failed", failureMessage: "Your card has insufficient funds." });
+  });
+
   it("a double click starts one Checkout Session and one attempt", async () => {
     const f = await createForm({ stripeAccountId: "acct_club3" });
     const cookie = await cartAtPay(f, "cy@example.com");

@@ -3,7 +3,7 @@
  * once. A replay finds its event id already stored; an event arriving late (an expiry after the payment,
  * a failure after a success) finds the attempt paid and changes nothing, because paid is final.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
 import type { RequestContext } from "../request-context";
@@ -73,11 +73,11 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
       if (!attempt) break;
       // Abandoned: the cart stays payable; a paid attempt is never undone by a late expiry.
       await db.batch([
-        db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), sql`${paymentAttempts.status} != 'paid'`)),
+        db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
         db
           .update(transactions)
           .set({ isVoid: true })
-          .where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), sql`${transactions.completionTime} IS NULL`)),
+          .where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
         db.insert(paymentEvents).values({ id: event.id, type: event.type, receivedAt: now }).onConflictDoNothing(),
       ]);
       return text(200, "Applied");
@@ -90,7 +90,7 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
         await db
           .update(paymentAttempts)
           .set({ status: "failed", failureMessage: intent.last_payment_error?.message ?? "The payment failed.", updatedAt: now })
-          .where(and(eq(paymentAttempts.id, attemptId), sql`${paymentAttempts.status} = 'open' OR ${paymentAttempts.status} = 'failed'`));
+          .where(and(eq(paymentAttempts.id, attemptId), inArray(paymentAttempts.status, ["open", "failed"])));
       }
       break;
     }

@@ -3,7 +3,7 @@
  * state, so a double click cannot charge twice), cash and cheque through the manual provider, free carts,
  * completing a cart (cart, people, transactions and fee written in one D1 batch), refunds and voids.
  */
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { formatMoney, type Cents } from "../../core/money/money";
 import { paymentAttemptKey, refundProblem, SYSTEM_PAYEE, voidProblem, type LedgerTransaction, type PaymentMethod, type TransactionType } from "../../core/payments/ledger";
 import type { FormCartPricing } from "../../core/registration/price-form";
@@ -177,7 +177,7 @@ export async function completeCardAttempt(db: Db, attempt: AttemptRow, paymentIn
   const statements: Statement[] = [];
   if (eventId) statements.push(db.insert(paymentEvents).values({ id: eventId, type: eventType, receivedAt: now }));
   statements.push(
-    db.update(paymentAttempts).set({ status: "paid", paymentIntentId, failureMessage: null, updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), sql`${paymentAttempts.status} != 'paid'`)),
+    db.update(paymentAttempts).set({ status: "paid", paymentIntentId, failureMessage: null, updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
     db
       .insert(transactions)
       .values({ ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId })
@@ -333,7 +333,7 @@ export async function voidTransaction(db: Db, gateway: StripeGateway | null, row
         if (!(error instanceof PaymentProviderError)) throw error;
       }
     }
-    if (attempt) statements.push(db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), sql`${paymentAttempts.status} != 'paid'`)));
+    if (attempt) statements.push(db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))));
   }
   await db.batch(statements as [Statement, ...Statement[]]);
   return { ok: true };
