@@ -155,6 +155,26 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect(second).toMatchObject({ status: "failed", failureMessage: "Your card has insufficient funds." });
   });
 
+  it("a cart changed after a card payment began closes the old payment page, so the old total cannot be paid as well", async () => {
+    const f = await createForm({ stripeAccountId: "acct_club10" });
+    const cookie = await cartAtPay(f, "lu@example.com");
+    const old = await startCard(f, cookie);
+    // Back to the form: a second person joins the cart.
+    expect((await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k" }, cookie)).status).toBe(302);
+    const fresh = await startCard(f, cookie);
+    expect(fresh).not.toBe(old);
+    expect(fake.sessions.get(old)?.status).toBe("expired");
+    expect((await fake.pay(old, GOOD_CARD)).status).not.toBe(303);
+    await fake.pay(fresh, GOOD_CARD);
+    const payments = (await ledgerOf(f)).filter((t) => t.type === "payment");
+    // 45.00 + 35.00 + 2 × 1.00 system fee.
+    expect(payments.map((p) => ({ amount: p.amount, isVoid: p.isVoid, completed: p.completionTime !== null }))).toEqual([
+      { amount: 4600, isVoid: true, completed: false },
+      { amount: 8200, isVoid: false, completed: true },
+    ]);
+    expect(await cartOf(f)).toMatchObject({ isComplete: true, total: 8200 });
+  });
+
   it("a double click starts one Checkout Session and one attempt", async () => {
     const f = await createForm({ stripeAccountId: "acct_club3" });
     const cookie = await cartAtPay(f, "cy@example.com");

@@ -70,6 +70,8 @@ export async function startCardPayment(db: Db, gateway: StripeGateway, club: Pay
   // An open or declined session can still be paid; an expired one needs a new key, or Stripe would replay it.
   if (latest && latest.status !== "expired" && latest.checkoutUrl) return { ok: true, url: latest.checkoutUrl };
   const key = latest?.status === "expired" ? `${base}-${earlier.length}` : base;
+  // The cart changed since an earlier try: close that try's page first, so the old total cannot be paid too.
+  await expireOpenAttempts(db, gateway, cart.id, key, now);
   const attempt: AttemptRow = {
     id: crypto.randomUUID(),
     cartId: cart.id,
@@ -119,6 +121,32 @@ export async function startCardPayment(db: Db, gateway: StripeGateway, club: Pay
       .onConflictDoNothing(),
   ]);
   return { ok: true, url: session.url };
+}
+
+/**
+ * Expires the cart's unpaid attempts made for another cart state (not `keepKey`, which a double click may
+ * be creating right now), closing their Checkout Sessions and voiding their pending payments.
+ */
+async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string, keepKey: string, now: number): Promise<void> {
+  const open = await db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.cartId, cartId), inArray(paymentAttempts.status, ["open", "failed"]), ne(paymentAttempts.idempotencyKey, keepKey)));
+  for (const attempt of open) {
+    if (attempt.checkoutSessionId) {
+      try {
+        await gateway.expireCheckout(attempt.checkoutSessionId, attempt.stripeAccount);
+      } catch (error) {
+        // Already completed at Stripe: its webhook records the payment; leave this attempt to it.
+        if (error instanceof PaymentProviderError) continue;
+        throw error;
+      }
+    }
+    await db.batch([
+      db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
+      db.update(transactions).set({ isVoid: true }).where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
+    ]);
+  }
 }
 
 function pendingPayment(cart: CartRow, attemptId: string, provider: "stripe" | "manual", method: PaymentMethod, amount: Cents, now: number): typeof transactions.$inferInsert {
