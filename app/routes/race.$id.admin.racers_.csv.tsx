@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { spreadsheetCsv } from "../../core/timing/start-list";
+import { spreadsheetCsv } from "../../core/entity/csv";
 import { requireRaceAccess } from "../race-admin.server";
 import { csvDownload, loadRacerSetup, RACER_LIST_COLUMNS, racerListCsvRow, racerListPage } from "../racers.server";
 

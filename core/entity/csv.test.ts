@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, CsvSyntaxError, parseCsv, type CsvCell } from "./csv";
+import { csvCell, csvSafe, CsvSyntaxError, parseCsv, spreadsheetCsv, type CsvCell } from "./csv";
 
 // Shorthands for expected cells.
 const bare = (text: string): CsvCell => ({ text, quoted: false });
@@ -157,5 +157,21 @@ describe("csvCell", () => {
     expect(record?.map((cell) => cell.text)).toEqual(values);
     expect(record?.[0]).toEqual(quoted(""));
     expect(record?.[1]).toEqual(bare("plain"));
+  });
+});
+
+describe("spreadsheetCsv and csvSafe", () => {
+  it("prefixes cells a spreadsheet would run as a formula", () => {
+    for (const cell of ["=SUM(A1)", "+1", "-2+3", "-A1", "@cmd", "\tx"]) expect(csvSafe(cell)).toBe(`'${cell}`);
+    expect(csvSafe("Anna = fast")).toBe("Anna = fast");
+    // A plain negative number (a refund) is a number to a spreadsheet, never a formula.
+    expect(csvSafe("-2")).toBe("-2");
+    expect(csvSafe("-12.50")).toBe("-12.50");
+  });
+
+  it("starts with a byte order mark, quotes every cell and ends lines in CRLF", () => {
+    const text = spreadsheetCsv(["Bib", "Name"], [["1", 'Anna "The Rocket", Berg'], ["2", "=HYPERLINK()"]]);
+    expect(text.startsWith("\uFEFF")).toBe(true);
+    expect(text).toBe('\uFEFF"Bib","Name"\r\n"1","Anna ""The Rocket"", Berg"\r\n"2","\'=HYPERLINK()"\r\n');
   });
 });

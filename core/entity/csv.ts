@@ -85,3 +85,9 @@ export function csvSafe(text: string): string {
 }
 
 const FORMULA_STARTS = new Set(["=", "+", "-", "@", "\t", "\r"].map((c) => c.charCodeAt(0)));
+
+/** CSV for spreadsheets: UTF-8 byte order mark (so Excel reads accents), every cell quoted and made safe, CRLF. */
+export function spreadsheetCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => cells.map((cell) => csvCell(csvSafe(cell), true)).join(",");
+  return "\uFEFF" + [header, ...rows].map(line).join("\r\n") + "\r\n";
+}

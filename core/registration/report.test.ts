@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { RoleGrant, RoleType } from "../access/roles";
+import { csvSafe } from "../entity/csv";
 import { makeElement } from "../forms/test-elements";
 import {
   BUILT_IN_KEYS,
   checkDefinition,
   compileFilter,
-  csvSafe,
   dayIn,
   defaultLayout,
   describeLayout,

@@ -7,7 +7,7 @@
  * Only complete, non-removed carts and their non-removed, complete people are ever reported (section 4).
  * The SQL that loads the rows filters the same way; the engine checks again so no caller can forget.
  */
-import { csvSafe } from "../entity/csv";
+import { spreadsheetCsv } from "../entity/csv";
 import { z } from "zod";
 import { can, type Principal } from "../access/policy";
 import { labelIn, type Lang } from "../forms/bilingual";
@@ -932,13 +932,6 @@ export function reportPage(table: ReportTable, page: number, pageSize: number = 
 // ---------------------------------------------------------------------------------------------------------
 // CSV
 
-export { csvSafe };
-
-function quoted(text: string): string {
-  const safe = csvSafe(text);
-  return `"${safe.includes('"') ? safe.replaceAll('"', '""') : safe}"`;
-}
-
 /**
  * The whole report as RFC 4180 CSV for spreadsheets: a UTF-8 byte order mark (so Excel reads accents),
  * every cell quoted, CRLF line ends; the group columns first when grouped; money as plain decimals;
@@ -946,11 +939,6 @@ function quoted(text: string): string {
  */
 export function reportCsv(table: ReportTable): string {
   const header = [...table.groupColumns.map((c) => c.label), ...table.columns.map((c) => c.label)];
-  const lines = [header.map(quoted).join(",")];
-  for (const row of table.rows) {
-    const groupCells = row.groups.map((index) => table.groups[index]!.text);
-    lines.push([...groupCells, ...row.cells].map(quoted).join(","));
-  }
-  lines.push(totalsCells(table, table.groupColumns.length).map(quoted).join(","));
-  return `\uFEFF${lines.join("\r\n")}\r\n`;
+  const rows = table.rows.map((row) => [...row.groups.map((index) => table.groups[index]!.text), ...row.cells]);
+  return spreadsheetCsv(header, [...rows, totalsCells(table, table.groupColumns.length)]);
 }

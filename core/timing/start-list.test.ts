@@ -6,8 +6,6 @@ import {
   chipRackOf,
   chipRackTable,
   reportCsv,
-  spreadsheetCsv,
-  spreadsheetSafe,
   startListTable,
   type ReportRacer,
 } from "./start-list";
@@ -116,18 +114,7 @@ describe("chip rack", () => {
   });
 });
 
-describe("CSV for spreadsheets", () => {
-  it("prefixes cells a spreadsheet would run as a formula", () => {
-    for (const cell of ["=SUM(A1)", "+1", "-2", "@cmd", "\tx"]) expect(spreadsheetSafe(cell)).toBe(`'${cell}`);
-    expect(spreadsheetSafe("Anna = fast")).toBe("Anna = fast");
-  });
-
-  it("starts with a byte order mark, quotes every cell and ends lines in CRLF", () => {
-    const text = spreadsheetCsv(["Bib", "Name"], [["1", 'Anna "The Rocket", Berg'], ["2", "=HYPERLINK()"]]);
-    expect(text.startsWith("\uFEFF")).toBe(true);
-    expect(text).toBe('\uFEFF"Bib","Name"\r\n"1","Anna ""The Rocket"", Berg"\r\n"2","\'=HYPERLINK()"\r\n');
-  });
-
+describe("report CSV", () => {
   it("writes a report with its group columns first", () => {
     const table = startListTable(buildStartList([racer("a", { bib: 1 }), racer("b", { bib: 2, startGroupId: "g2" })], groups, courses), { lastNameFirst: false, zeroTime: ZERO });
     const rows = parseCsv(reportCsv(table).slice(1)).map((r) => r.map((c) => c.text));

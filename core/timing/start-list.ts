@@ -2,7 +2,7 @@
  * The report templates of timing.md section 2 ("Report templates") as pure builders: the Start List and
  * the Chip Rack, each as sections of rows that a page renders as tables and a download writes as CSV.
  */
-import { csvCell } from "../entity/csv";
+import { spreadsheetCsv } from "../entity/csv";
 import { exactTimeOfDay } from "../time/format";
 import type { Micros } from "./model";
 import { racerDisplayName } from "./racer-name";
@@ -145,20 +145,6 @@ export function chipRackTable(sections: readonly ChipRackSection[], options: Pic
       rows: section.racers.map((r) => [textOf(r.bib), textOf(section.rack), r.chips.join(", "), nameOf(r, options.lastNameFirst), textOf(r.team), textOf(r.club), textOf(r.city), textOf(r.country)]),
     })),
   };
-}
-
-/**
- * A cell a spreadsheet would read as a formula (starting with =, +, -, @, or a tab or carriage return)
- * gets a leading apostrophe, so an opened export never runs what a racer typed into their name.
- */
-export function spreadsheetSafe(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
-/** CSV for spreadsheets: UTF-8 byte order mark (so Excel reads accents), every cell quoted and made safe, CRLF. */
-export function spreadsheetCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]) => cells.map((cell) => csvCell(spreadsheetSafe(cell), true)).join(",");
-  return "\uFEFF" + [header, ...rows].map(line).join("\r\n") + "\r\n";
 }
 
 /** A report as one CSV: the group columns, then the report's columns, one line per racer. */

@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { csvCell, csvSafe } from "../../core/entity/csv";
+import { spreadsheetCsv } from "../../core/entity/csv";
 import { formatMoney } from "../../core/money/money";
 import { refundStatus, TRANSACTION_TYPES, type RefundStatus } from "../../core/payments/ledger";
 import { carts, registrations, transactions, type Db } from "../../schema/d1";
@@ -207,13 +207,8 @@ export async function transactionsCsv(db: Db, scope: FinanceScope, filter: Finan
       .orderBy(desc(transactions.createdAt), desc(transactions.id))
       .limit(FINANCE_CSV_LIMIT),
   );
-  const lines = [CSV_HEADERS.map((h) => csvCell(h, true)).join(",")];
-  for (const row of rows) {
-    const cells = [row.id, row.type, statusOf(row), isoOf(row.createdAt), isoOf(row.completionTime), row.registrationName ?? "", row.cartNumber === null ? "" : String(row.cartNumber), row.cartEmail ?? "", row.payer, row.payee, row.provider, row.method ?? "", formatMoney(row.amount), row.refundStatus ?? "", row.parentTransaction ?? "", row.note];
-    lines.push(cells.map((c) => csvCell(csvSafe(c), true)).join(","));
-  }
+  const cells = rows.map((row) => [row.id, row.type, statusOf(row), isoOf(row.createdAt), isoOf(row.completionTime), row.registrationName ?? "", row.cartNumber === null ? "" : String(row.cartNumber), row.cartEmail ?? "", row.payer, row.payee, row.provider, row.method ?? "", formatMoney(row.amount), row.refundStatus ?? "", row.parentTransaction ?? "", row.note]);
   const net = rows.filter((r) => !r.isVoid && r.completionTime !== null).reduce((sum, r) => sum + (r.type === "payment" ? r.amount : r.type === "refund" ? -r.amount : 0), 0);
   const totals = ["Total (completed payments less refunds)", "", "", "", "", "", "", "", "", "", "", "", formatMoney(net), "", "", ""];
-  lines.push(totals.map((c) => csvCell(c, true)).join(","));
-  return `\uFEFF${lines.join("\r\n")}\r\n`;
+  return spreadsheetCsv(CSV_HEADERS, [...cells, totals]);
 }
