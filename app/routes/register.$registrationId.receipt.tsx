@@ -3,10 +3,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { formatMoneyWithSymbol } from "../../core/money/money";
 import { openDb } from "../../schema/d1";
 import { readCookie } from "../../workers/auth/cookies";
-import { cartCookieName, openCart, openCartByReceipt, peopleOf } from "../../workers/services/carts";
-import { getRegistration, listElements } from "../../workers/services/registration-forms";
+import { cartCookieName, openCart, openCartByReceipt } from "../../workers/services/carts";
+import { receiptOfCart } from "../../workers/services/receipts";
+import { getRegistration } from "../../workers/services/registration-forms";
 import { RegistrationErrorBoundary } from "../components/registration-flow";
-import { receiptOf } from "../registration-payments.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt · ${data.name}` : "Receipt" }];
 
@@ -22,8 +22,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const fromCookie = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
   const cart = token ? await openCartByReceipt(db, registration, token) : fromCookie?.isComplete ? fromCookie : null;
   if (!cart) throw new Response("This link no longer opens a receipt. The newest email about this registration has a working link.", { status: 404 });
-  const [elements, people] = await Promise.all([listElements(db, registration.id), peopleOf(db, cart.id)]);
-  return { name: registration.name, clubName: registration.clubName, registrationId: registration.id, receipt: await receiptOf(db, elements, registration, cart, people) };
+  return { name: registration.name, clubName: registration.clubName, registrationId: registration.id, receipt: await receiptOfCart(db, registration, cart) };
 }
 
 const TYPE_LABELS: Record<string, string> = { payment: "Payment", refund: "Refund" };
@@ -67,7 +66,7 @@ export default function Receipt() {
             <tr>
               <th scope="row">Paid</th>
               <td className="num" data-testid="receipt-paid">
-                {formatMoneyWithSymbol(receipt.paid + receipt.refunded)}
+                {formatMoneyWithSymbol(receipt.received)}
               </td>
             </tr>
             {receipt.refunded > 0 ? (
@@ -79,7 +78,7 @@ export default function Receipt() {
                 <tr>
                   <th scope="row">Net paid</th>
                   <td className="num" data-testid="receipt-net">
-                    {formatMoneyWithSymbol(receipt.paid)}
+                    {formatMoneyWithSymbol(receipt.netPaid)}
                   </td>
                 </tr>
               </>
