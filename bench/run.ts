@@ -10,6 +10,7 @@ import { startServer } from "./server";
 import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runSiteHomeLatency } from "./site-home-latency";
 import { runTimingApi } from "./timing-api";
+import { runSeeding } from "./seeding";
 import { runTimingEngine } from "./timing-engine";
 
 const PORT = 8798;
@@ -18,6 +19,7 @@ execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "-
 runBundleSize();
 await runPasswordHashing();
 runTimingEngine();
+runSeeding();
 runRegistrationPricing();
 runRegistrationReport();
 const server = await startServer(PORT);
