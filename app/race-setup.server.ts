@@ -123,6 +123,9 @@ const NOTICES: Record<string, string> = {
   added: "Added.",
   removed: "Removed.",
   moved: "Moved.",
+  seeded: "Heats seeded from the qualifier.",
+  recorded: "Heat result saved.",
+  cleared: "Heat result cleared.",
 };
 
 function noticeOf(key: string | null): string | null {
@@ -147,7 +150,7 @@ export const END_AFTER_START = "The end must be after the start";
 export const CHOOSE_TIME_ZONE = "Choose a time zone";
 
 /** A rule from core (value or Invalid) as a zod field; `blank` is what an empty field means (else the rule decides). */
-function rule<T>(check: (text: string) => T | Invalid) {
+export function rule<T>(check: (text: string) => T | Invalid) {
   return z
     .string()
     .default("")
@@ -161,7 +164,7 @@ function rule<T>(check: (text: string) => T | Invalid) {
     });
 }
 
-function blankOr<T, B>(check: (text: string) => T | Invalid, blank: B) {
+export function blankOr<T, B>(check: (text: string) => T | Invalid, blank: B) {
   return rule<T | B>((text) => (text === "" ? blank : check(text)));
 }
 
@@ -173,11 +176,11 @@ const requiredName = z
   .transform((v) => v.trim())
   .pipe(z.string().min(1, ENTER_A_NAME).max(200, "At most 200 characters"));
 /** An unchecked box sends nothing. */
-const checkbox = z
+export const checkbox = z
   .string()
   .optional()
   .transform((v) => v === "on" || v === "true");
-const choice = <const T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { error: message });
+export const choice = <const T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { error: message });
 
 /** Seconds with up to 6 decimals ("30", "0.25", "-1.5" or "+1.5" where signed) as microseconds. */
 export function parseSeconds(textValue: string, signed = false): number | Invalid {
@@ -188,11 +191,11 @@ export function parseSeconds(textValue: string, signed = false): number | Invali
   return !signed && value < 0 ? { error: MUST_BE_ZERO_OR_MORE } : value;
 }
 
-function seconds(blank: number | null, signed = false) {
+export function seconds(blank: number | null, signed = false) {
   return blankOr((t) => parseSeconds(t, signed), blank);
 }
 
-function wholeFromZero(t: string): number | Invalid {
+export function wholeFromZero(t: string): number | Invalid {
   const value = readFormNumber(t);
   if (value === null) return { error: MUST_BE_A_NUMBER };
   if (!Number.isInteger(value)) return { error: MUST_BE_WHOLE };
@@ -211,7 +214,7 @@ function timeOfDay(t: string): number | Invalid {
 }
 
 /** A whole number from 1 (lap counts, start sizes): "Must be a Number", "Must be at least 1". */
-const atLeastOne = rule(validateLapCount);
+export const atLeastOne = rule(validateLapCount);
 const precision = rule(validatePrecision);
 
 // ---------------------------------------------------------------------------------------------------------

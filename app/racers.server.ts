@@ -599,7 +599,8 @@ export function reportRacerOf(racer: { id: string; data: RacerDoc }, setup: Race
     country: country === null || country === undefined || country === "" ? null : String(country),
     courseId: d.course,
     startGroupId: d.setupgroup_id,
-    scheduledStart: d.scheduled_start_time,
+    // The start the racer will get: the assigned one (Start order page), else the scheduled one, as the results use.
+    scheduledStart: d.assigned_start_time ?? d.scheduled_start_time,
   };
 }
 

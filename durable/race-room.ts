@@ -2,12 +2,14 @@ import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
-import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
+import { applyFieldChanges, bumpMtimes, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { setRacerStatus } from "../core/timing/status";
 import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
 import { deletionBlocked } from "../core/timing/validation";
+import type { HeatEntryInput } from "../core/timing/heat-entry";
 import type { Crossing } from "../core/timing/model";
+import { compareKeys } from "../core/timing/rank";
 import { openDb, races } from "../schema/d1";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
@@ -20,6 +22,7 @@ import {
   raceClientMessageSchema,
   raceIdentitySchema,
   type FormatSnapshot,
+  type HeatsView,
   type RaceIdentity,
   type RaceServerMessage,
 } from "../schema/wire/race-socket";
@@ -27,6 +30,8 @@ import { manualBatchSchema, readBatchSchema, type ManualReceipt, type ReadBatchR
 import { constantTimeEqualText, hashToken, randomToken } from "../workers/auth/crypto";
 import { ingestReads, raceWindow } from "./race/ingest";
 import { LiveResults, type RaceState } from "./race/live-results";
+import { RaceHeats, type HeatReply } from "./race/heats";
+import * as startOrder from "./race/start-order";
 import { RaceStore } from "./race/store";
 
 /** What each socket remembers across hibernation, kept in its attachment. */
@@ -34,6 +39,8 @@ interface SocketAttachment {
   connectedAt: number;
   /** The result format the socket follows; null for a plain race socket. */
   formatId: string | null;
+  /** Follows the sprint heats (the bracket pages). */
+  heats: boolean;
 }
 
 /** Changed rows wait this long so a burst of reads goes out as one frame (the spec's 50-100 ms). */
@@ -71,11 +78,15 @@ export class RaceRoom extends DurableObject<Env> {
   /** Crossings written and acknowledged, not yet in the results (they join at the next push). */
   private incoming: Crossing[] = [];
   private pushTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly heats: RaceHeats;
+  /** Bumped on every heat change, so a bracket page can tell a newer view from an older one. */
+  private heatsVersion = Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema: { raceSetup } });
     this.store = new RaceStore(ctx.storage.sql);
+    this.heats = new RaceHeats(this.store, () => readRaceSettings(this.db.select().from(raceSetup).get()?.settings));
     // Pings are answered by the runtime itself, so they never wake a hibernating object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     ctx.blockConcurrencyWhile(async () => this.migrate());
@@ -445,6 +456,40 @@ export class RaceRoom extends DurableObject<Env> {
     return { ok: true, value: receipt };
   }
 
+  // ---- Start order: seeding, start times, bibs ----
+
+  /** Seeds the racers of one start group (every group when null) with the group's seed function. */
+  async seed(startGroupId: string | null): Promise<SaveResult<startOrder.SeedSummary>> {
+    return this.startOrderChange((room) => startOrder.seedStartGroups(room, startGroupId));
+  }
+
+  /** Assigns start times to every start group and its racers; groups are renumbered by their first start. */
+  async assignStartTimes(): Promise<SaveResult<startOrder.StartTimesSummary>> {
+    return this.startOrderChange((room) => startOrder.assignStartTimes(room));
+  }
+
+  /** Numbers the racers of one start group (every group when null) in start order, skipping missing and reserved bibs. */
+  async assignBibs(startGroupId: string | null): Promise<SaveResult<startOrder.BibSummary>> {
+    return this.startOrderChange((room) => startOrder.assignBibsTo(room, startGroupId));
+  }
+
+  // Results and sockets follow a start order change like any other setup change.
+  private startOrderChange<T>(run: (room: startOrder.StartOrderRoom) => SaveResult<T>): SaveResult<T> {
+    const row = this.db.select().from(raceSetup).get();
+    if (!row) return { ok: false, errors: { race: "Race not opened" } };
+    const result = run({
+      store: this.store,
+      transaction: (write) => this.ctx.storage.transactionSync(write),
+      settings: readRaceSettings(row.settings),
+      race: { startTimeMs: row.startTime, endTimeMs: row.endTime, timezone: row.timezone },
+      saveSettings: (settings) => this.db.update(raceSetup).set({ settings }).run(),
+      rng: Math.random,
+      now: Date.now(),
+    });
+    if (result.ok) this.setupChanged();
+    return result;
+  }
+
   // ---- Results ----
 
   /** The result formats, for pages that list them and for access checks. */
@@ -458,6 +503,58 @@ export class RaceRoom extends DurableObject<Env> {
     if (!format) return null;
     this.flushIncoming();
     return this.results().snapshot(format);
+  }
+
+  // ---- Sprint heats ----
+
+  /** Every seeded start group's bracket, as the heat pages show it. */
+  async heatsView(): Promise<HeatsView> {
+    this.flushIncoming();
+    return this.heatsViewNow();
+  }
+
+  /**
+   * Seeds a start group's heats from its qualifier: its racers who finished, by qualifier result, ties
+   * by CPL sprint points then bib (the "heat by cpl sprint points and qualifier rank" order).
+   */
+  async seedHeats(startGroupId: string, formatKey: string | null): Promise<HeatReply> {
+    this.flushIncoming();
+    const live = this.results();
+    const qualifiers = this.store
+      .racers()
+      .filter((r) => r.data.setupgroup_id === startGroupId)
+      .map((r) => ({ racer: r, result: live.result(r.id) }))
+      .filter((r) => r.result?.rankKey)
+      .sort((a, b) => compareKeys(a.result!.key, b.result!.key) || sprintPoints(b.racer.data) - sprintPoints(a.racer.data) || (a.racer.data.bib ?? Infinity) - (b.racer.data.bib ?? Infinity))
+      .map((r) => r.racer.id);
+    return this.heatChange(() => this.heats.seed(startGroupId, qualifiers, formatKey, Date.now()));
+  }
+
+  /** A timer's finish order (and times, ties and statuses) for one heat. */
+  async saveHeatResult(heatId: string, input: HeatEntryInput): Promise<HeatReply> {
+    return this.heatChange(() => this.heats.saveResult(heatId, input, Date.now()));
+  }
+
+  async clearHeatResult(heatId: string): Promise<HeatReply> {
+    return this.heatChange(() => this.heats.clearResult(heatId, Date.now()));
+  }
+
+  private heatsViewNow(): HeatsView {
+    const live = this.results();
+    return this.heats.view(this.heatsVersion, (racerId) => live.result(racerId)?.time ?? null);
+  }
+
+  /** Runs a heat change in one transaction, then sends the new bracket to every page following the heats. */
+  private heatChange(change: () => HeatReply): HeatReply {
+    const reply = this.ctx.storage.transactionSync(change);
+    if (!reply.ok) return reply;
+    this.heatsVersion = Math.max(Date.now(), this.heatsVersion + 1);
+    const watchers = this.ctx.getWebSockets().filter((ws) => attachmentOf(ws).heats);
+    if (watchers.length > 0) {
+      const frame = JSON.stringify({ type: "heats", heats: this.heatsViewNow() } satisfies RaceServerMessage);
+      for (const ws of watchers) sendRaw(ws, frame);
+    }
+    return reply;
   }
 
   /** Why the race may not be deleted now (a public result format or a visible start list), or null. */
@@ -502,7 +599,8 @@ export class RaceRoom extends DurableObject<Env> {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ connectedAt: Date.now(), formatId: format?.id ?? null } satisfies SocketAttachment);
+    const followsHeats = url.searchParams.get("heats") === "1";
+    server.serializeAttachment({ connectedAt: Date.now(), formatId: format?.id ?? null, heats: followsHeats } satisfies SocketAttachment);
     let version: string | undefined;
     if (format) {
       this.flushIncoming();
@@ -517,6 +615,7 @@ export class RaceRoom extends DurableObject<Env> {
       ...(version ? { version } : {}),
     });
     if (format && url.searchParams.get("since") !== version) send(server, { type: "snapshot", snapshot: this.results().snapshot(format) });
+    if (followsHeats) send(server, { type: "heats", heats: this.heatsViewNow() });
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -761,9 +860,14 @@ function sendRaw(ws: WebSocket, frame: string): void {
   }
 }
 
+function sprintPoints(racer: RacerDoc): number {
+  const points = (racer as RacerDoc & { cpl_sprint_pts?: number | null }).cpl_sprint_pts;
+  return typeof points === "number" ? points : 0;
+}
+
 function attachmentOf(ws: WebSocket): SocketAttachment {
   const value = ws.deserializeAttachment() as Partial<SocketAttachment> | null;
-  return { connectedAt: value?.connectedAt ?? 0, formatId: value?.formatId ?? null };
+  return { connectedAt: value?.connectedAt ?? 0, formatId: value?.formatId ?? null, heats: value?.heats ?? false };
 }
 
 function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
@@ -782,13 +886,6 @@ function issueText(issues: readonly { path: readonly PropertyKey[]; message: str
 
 function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** Field times move forward for the fields just written (style: `Math.max(now, last + 1)`). */
-function bumpMtimes(mtimes: FieldMtimes, fields: string[], now: number): FieldMtimes {
-  const next = { ...mtimes };
-  for (const field of fields) next[field] = Math.max(now, (next[field] ?? 0) + 1);
-  return next;
 }
 
 /** A keypad status entry: one of dns, dnf, dsq clears the other two; ok clears all three (timing.md section 4). */

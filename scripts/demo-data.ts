@@ -73,6 +73,18 @@ export function demoRaces(now: number) {
       timezone: "America/Toronto",
       location: "Riverside Park",
     },
+    {
+      // The demo sprint's qualifier has been raced: it started two hours before the seed ran.
+      id: "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a03",
+      clubId: demoClubs[0].id,
+      siteId: demoSites[0].id,
+      name: "Demo Sprint (heats)",
+      keepDate: true,
+      sport: "Cross Country Skiing",
+      startTime: Math.floor(now / 60_000) * 60_000 - 2 * 60 * 60 * 1000,
+      timezone: "America/Toronto",
+      location: "Gatineau Park",
+    },
   ];
 }
 

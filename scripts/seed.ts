@@ -61,7 +61,8 @@ export async function buildSeedSql(now: number): Promise<string> {
       insert(
         "races",
         { id: race.id, ...fields, created_at: now, field_mtimes: mtimes(fields) },
-        `ON CONFLICT(id) DO UPDATE SET start_time = excluded.start_time WHERE races.start_time < ${now}`,
+        // The demo sprint's date stays: its RaceRoom holds its qualifier's times from the first seed.
+        "keepDate" in race ? "ON CONFLICT(id) DO NOTHING" : `ON CONFLICT(id) DO UPDATE SET start_time = excluded.start_time WHERE races.start_time < ${now}`,
       ),
     );
   }

@@ -52,6 +52,9 @@ async function setUpDemoRace(): Promise<void> {
     const reply = await send(Number(port), "localhost", "POST", "/_dev/demo-race", "{}", { "Content-Type": "application/json" });
     if (reply.status === 200) console.log("Demo race timing setup ready. Run `npm run simulate` to race it and watch the results move.");
     else console.error(`Demo race setup failed (${reply.status}): ${reply.body}`);
+    const sprint = await send(Number(port), "localhost", "POST", "/_dev/demo-sprint", "{}", { "Content-Type": "application/json" });
+    if (sprint.status === 200) console.log(`Demo sprint ready: seed and run its heats at http://localhost:${port}/race/${JSON.parse(sprint.body).raceId}/admin/heats`);
+    else console.error(`Demo sprint setup failed (${sprint.status}): ${sprint.body}`);
   } catch (error) {
     console.error("Demo race setup failed", error);
   }

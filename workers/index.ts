@@ -13,6 +13,7 @@ import { escapeHtml, withSecurityHeaders } from "./http";
 import { deliverMail } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
+import { handleDevDemoSprint } from "./dev/demo-sprint";
 import { handleDevDemoRace } from "./dev/demo-race";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 
@@ -25,6 +26,7 @@ const apiMounts: { prefix: string; handle: (request: Request, context: RequestCo
   { prefix: "/data-api/", handle: handleDataApi },
   { prefix: "/timing-api/", handle: handleTimingApi },
   { prefix: "/_dev/demo-race", handle: handleDevDemoRace },
+  { prefix: "/_dev/demo-sprint", handle: handleDevDemoSprint },
   { prefix: WEBHOOK_PATH, handle: handleStripeWebhook },
 ];
 

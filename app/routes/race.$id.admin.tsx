@@ -17,9 +17,11 @@ const sections = [
   { to: "points", label: "Timing points" },
   { to: "devices", label: "Devices" },
   { to: "startgroups", label: "Start groups" },
+  { to: "startorder", label: "Start order" },
   { to: "fields", label: "Racer fields" },
   { to: "formats", label: "Result formats" },
   { to: "racers", label: "Racers" },
+  { to: "heats", label: "Heats" },
   { to: "reports", label: "Reports" },
   { to: "keypad", label: "Keypad" },
 ] as const;

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { openDb } from "../../schema/d1";
 import { getRaceForTenant } from "../../workers/services/races";
-import { getRaceCatalogue } from "../../workers/services/race-access";
+import { getRaceCatalogue, roomOf } from "../../workers/services/race-access";
 import { loadRaceResults } from "../../workers/services/race-results";
 import { LiveResults } from "../components/live-results";
 import { formatRaceDate } from "../format";
@@ -17,7 +17,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const formatParam = new URL(request.url).searchParams.get("format");
   const results = await loadRaceResults(context.env, db, context.tenant, context.session, race, formatParam);
   if (formatParam && !results.current) throw new Response("Not found", { status: 404 });
-  return { race: listing, ...results };
+  const settings = await (await roomOf(context.env, race)).settings();
+  return { race: listing, ...results, hasHeats: settings?.is_heats ?? false };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -26,7 +27,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function RacePage() {
-  const { race, formats, current } = useLoaderData<typeof loader>();
+  const { race, formats, current, hasHeats } = useLoaderData<typeof loader>();
   return (
     <main className="page">
       <h1>{race.name}</h1>
@@ -35,6 +36,11 @@ export default function RacePage() {
         {race.location ? <span> · {race.location}</span> : null}
         <span> · {race.clubName}</span>
       </p>
+      {hasHeats ? (
+        <p>
+          <Link to={`/races/${race.id}/heats`}>Sprint heats and bracket</Link>
+        </p>
+      ) : null}
       <section aria-labelledby="results-heading">
         <h2 id="results-heading">{current ? current.name : "Results"}</h2>
         {formats.length > 1 ? (

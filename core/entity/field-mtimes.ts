@@ -68,3 +68,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/** Field times move forward for the fields just written (style: `Math.max(now, last + 1)`). */
+export function bumpMtimes(mtimes: FieldMtimes, fields: readonly string[], now: number): FieldMtimes {
+  const next = { ...mtimes };
+  for (const field of fields) next[field] = Math.max(now, (next[field] ?? 0) + 1);
+  return next;
+}

@@ -4,7 +4,11 @@
  * microseconds since the Unix epoch; durations are microseconds.
  */
 import { z } from "zod";
+import { normaliseBibList } from "../../core/timing/bibs";
+import { normaliseSeedGroupOrder } from "../../core/timing/seeding";
+import { heatFormatSchema } from "./heat-format";
 import { looseJson } from "./json";
+import { normalisedText } from "./settings";
 
 const id = z.string().min(1).max(64);
 const name = z.string().trim().max(200);
@@ -107,7 +111,8 @@ export const startGroupSchema = z.object({
   sort_by: name.nullable().default(null),
   seed_list: z.array(looseJson).default([]),
   seed_function: name.nullable().default(null),
-  custom_seed_order: name.default(""),
+  /** The Seed Group Order ("6,5,4"), stored normalised; empty is the default, highest group first. */
+  custom_seed_order: normalisedText(normaliseSeedGroupOrder).default(""),
   startlist_display_sort: name.nullable().default(null),
   recorded_start_time: micros.nullable().default(null),
   assigned_start_time: micros.nullable().default(null),
@@ -118,10 +123,11 @@ export const startGroupSchema = z.object({
   start_transfer: z.boolean().default(false),
   is_set_assigned: z.boolean().default(false),
   heat_format: name.nullable().default(null),
-  heat_format_defn: z.record(z.string(), looseJson).nullable().default(null),
+  /** The format frozen when the heats were seeded. */
+  heat_format_defn: heatFormatSchema.nullable().default(null),
   rounds_list: z.array(looseJson).default([]),
   first_bib: z.number().int().min(0).nullable().default(null),
-  reserved_bibs: name.default(""),
+  reserved_bibs: normalisedText(normaliseBibList).default(""),
   start_size: z.number().int().min(1).nullable().default(null),
   start_option: z.enum(["gun", "chipstart"]).nullable().default(null),
   criteria_list: z.array(looseJson).default([]),
@@ -197,12 +203,37 @@ export const raceReportSchema = z.object({
 });
 export type RaceReportDoc = z.infer<typeof raceReportSchema>;
 
+/**
+ * A sprint heat (timing.md section 3 Heat). The seats (racer_ids_list) are derived from the start group's
+ * frozen qualifier order and the results of earlier heats; the result fields are what a timer entered.
+ */
+export const heatSchema = z.object({
+  name: name.min(1),
+  round_num: z.number().int().min(1),
+  startgroup: id,
+  canonical_name: name.min(1),
+  seed_list: z.array(looseJson).default([]),
+  /** Photo-finish ties: racer ids that share one place. */
+  tie_list: z.array(z.array(id).min(2).max(12)).max(6).default([]),
+  racer_ids_list: z.array(id).max(20).default([]),
+  entities_list: z.array(looseJson).default([]),
+  scheduled_start_time: micros.nullable().default(null),
+  start_mode: z.enum(["mass", "individual"]).default("mass"),
+  /** The result: finishers' racer ids in finish order, their heat times when timed, and statuses of the others. */
+  finish_list: z.array(id).max(20).default([]),
+  times_dict: z.record(id, duration).default({}),
+  status_dict: z.record(id, z.enum(["dns", "dnf", "dsq"])).default({}),
+  is_complete: z.boolean().default(false),
+});
+export type HeatDoc = z.infer<typeof heatSchema>;
+
 /** The child kinds the RaceRoom keeps as documents, with their schema. */
 export const raceDocumentSchemas = {
   Course: courseSchema,
   TimingPoint: timingPointSchema,
   TimingDevice: timingDeviceSchema,
   StartGroup: startGroupSchema,
+  Heat: heatSchema,
   ResultFormat: resultFormatSchema,
   ResultGroup: resultGroupSchema,
   RaceReport: raceReportSchema,

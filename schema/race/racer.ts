@@ -38,6 +38,13 @@ export const racerSchema = z
     category: text.nullable().default(null),
     photos_list: z.array(z.string().max(500)).max(50).default([]),
     seed: z.number().nullable().default(null),
+    /** Seeding rule fields (timing.md section 3): licences and Canadian points, read by the CPL seed functions. */
+    ccc_licence: text.nullable().default(null),
+    licence: text.nullable().default(null),
+    cpl_distance_pts: z.number().min(0).nullable().default(null),
+    cpl_sprint_pts: z.number().min(0).nullable().default(null),
+    /** The seed was set by hand: seeding never recalculates it. */
+    is_manual_seed: z.boolean().default(false),
     penalty: micros.min(0).default(0),
     bonus: micros.min(0).default(0),
     /** Time given back (taken off the result), microseconds. */

@@ -4,7 +4,10 @@
  * missing key reads as its default, so races made before a field existed need no migration.
  */
 import { z } from "zod";
+import { isInvalid, type Invalid } from "../../core/time/parse";
 import { zeroTimeOf } from "../../core/time/zero-time";
+import { normaliseBibList } from "../../core/timing/bibs";
+import { heatFormatSchema } from "./heat-format";
 import { looseJson } from "./json";
 
 const micros = z.number().int();
@@ -12,6 +15,25 @@ const count = z.number().int().min(0);
 const text = z.string().max(200);
 const list = z.array(looseJson).max(1000);
 const dict = z.record(z.string(), looseJson);
+
+/** Text a core rule reads and normalises (a bib list, a seed group order), refused with the rule's message. */
+export function normalisedText(normalise: (text: string) => string | Invalid, max = 200) {
+  return z
+    .string()
+    .max(max)
+    .transform((value, ctx) => {
+      const normal = normalise(value);
+      if (isInvalid(normal)) {
+        ctx.addIssue({ code: "custom", message: normal.error });
+        return z.NEVER;
+      }
+      return normal;
+    });
+}
+const bibList = normalisedText(normaliseBibList);
+
+/** The pursuit wave rule's default: racers more than 3 minutes behind the leader start together. */
+export const DEFAULT_MASS_START_CUTOFF = 180_000_000;
 
 /** Fields the engine reads, typed exactly; the others are kept for the issues that use them. */
 export const raceSettingsSchema = z.object({
@@ -27,8 +49,9 @@ export const raceSettingsSchema = z.object({
   calc_precision: z.number().int().min(0).max(6).default(1),
   display_precision: z.number().int().min(0).max(6).default(1),
   first_bib: z.number().int().min(0).nullable().default(null),
-  reserved_bibs: text.default(""),
-  missing_bibs_csv: text.default(""),
+  /** Bib lists ("13, 40-45"), stored normalised; their bibs are never given when bibs are assigned. */
+  reserved_bibs: bibList.default(""),
+  missing_bibs_csv: bibList.default(""),
   is_backwards_bibs: z.boolean().default(false),
   bib_assignment: text.nullable().default(null),
   category_groups_list: list.default([]),
@@ -41,11 +64,14 @@ export const raceSettingsSchema = z.object({
   is_heats: z.boolean().default(false),
   is_dynamic_heats: z.boolean().default(false),
   default_heat_format: text.nullable().default(null),
-  heat_format_dict: dict.default({}),
+  /** The race's own heat formats by key, beside the built-in ones. */
+  heat_format_dict: z.record(z.string().min(1).max(40), heatFormatSchema).default({}),
   is_auto_heat_scheduling: z.boolean().default(false),
   heat_start_interval: micros.nullable().default(null),
   heat_min_rest: micros.nullable().default(null),
   heat_group_count: count.nullable().default(null),
+  /** Times to display, sprint heats (timing.md section 2): qualifier times (the default, "quali") or heat times. */
+  sprint_column_option: z.enum(["quali", "heat"]).default("quali"),
   is_relay: z.boolean().default(false),
   relay_member_count: count.nullable().default(null),
   team_field: text.nullable().default(null),
@@ -68,6 +94,8 @@ export const raceSettingsSchema = z.object({
   start_gap: micros.min(0).default(0),
   is_start_size_enabled: z.boolean().default(false),
   is_mass_start_cutoff: z.boolean().default(false),
+  /** Pursuit, with is_mass_start_cutoff: racers more than this behind the leader all start at it (microseconds). */
+  mass_start_cutoff: micros.min(0).default(DEFAULT_MASS_START_CUTOFF),
   same_time_threshold: micros.min(0).default(0),
   same_time_display: text.default("s/t"),
   finisher_mode: text.nullable().default(null),
@@ -111,8 +139,16 @@ export function readRaceSettings(stored: unknown): RaceSettings {
   return merged as RaceSettings;
 }
 
-/** A partial change to settings, checked field by field with the same rules; zero_time follows the start, so it is not set. */
-export const raceSettingsChangeSchema = raceSettingsSchema.omit({ zero_time: true }).partial().strict();
+const { zero_time: _zeroTime, ...changeable } = raceSettingsSchema.shape;
+
+/**
+ * A partial change to settings, checked field by field with the same rules; zero_time follows the start, so
+ * it is not set. Defaults are taken off first: zod 4 fills defaults even inside .partial(), which would
+ * reset every field a change does not name.
+ */
+export const raceSettingsChangeSchema = z
+  .object(Object.fromEntries(Object.entries(changeable).map(([key, field]) => [key, field.removeDefault().optional()])) as { [K in keyof typeof changeable]: z.ZodOptional<ReturnType<(typeof changeable)[K]["removeDefault"]>> })
+  .strict();
 
 /**
  * The race's zero time (timing.md section 4: "Zero time is recalculated from the start time"): every time

@@ -63,6 +63,57 @@ export const formatSnapshotSchema = z.object({
 });
 export type FormatSnapshot = z.infer<typeof formatSnapshotSchema>;
 
+/** One seat of a sprint heat as the bracket shows it (core/timing/heats.ts BracketEntry plus the racer). */
+export const heatEntryWireSchema = z.object({
+  racerId: z.nullable(z.string()),
+  seat: z.string(),
+  bib: z.nullable(z.number()),
+  name: z.string(),
+  qualifierRank: z.nullable(count),
+  /** The racer's qualifier result time, for pages showing qualifier times. */
+  qualifierTime: z.nullable(micros),
+  place: z.nullable(count),
+  time: z.nullable(micros),
+  status: z.nullable(z.enum(["dns", "dnf", "dsq"])),
+  advances: z.nullable(z.enum(["place", "lucky"])),
+});
+export type HeatEntryWire = z.infer<typeof heatEntryWireSchema>;
+
+export const heatWireSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  round: count,
+  name: z.string(),
+  canonicalName: z.string(),
+  rankIndex: count,
+  scheduledStart: z.nullable(micros),
+  ready: z.boolean(),
+  complete: z.boolean(),
+  entries: z.array(heatEntryWireSchema),
+});
+export type HeatWire = z.infer<typeof heatWireSchema>;
+
+/** One start group's sprint: its rounds of heats and the ranking so far. */
+export const heatGroupWireSchema = z.object({
+  startGroupId: z.string(),
+  name: z.string(),
+  formatKey: z.string(),
+  formatName: z.string(),
+  rounds: z.array(z.object({ round: count, name: z.string(), complete: z.boolean(), timed: z.boolean(), heats: z.array(heatWireSchema) })),
+  ranking: z.array(z.object({ racerId: z.string(), rank: count, bib: z.nullable(z.number()), name: z.string(), roundReached: count, place: z.nullable(count), status: z.nullable(z.enum(["dns", "dnf", "dsq"])), qualifierRank: count })),
+});
+export type HeatGroupWire = z.infer<typeof heatGroupWireSchema>;
+
+/** Every heat of a race: what the bracket pages render and the socket replaces whole on each change. */
+export const heatsViewSchema = z.object({
+  version: count,
+  displayPrecision: count,
+  /** Times to display, sprint heats: the qualifier's or the heats'. */
+  timesShown: z.enum(["quali", "heat"]),
+  groups: z.array(heatGroupWireSchema),
+});
+export type HeatsView = z.infer<typeof heatsViewSchema>;
+
 /** Frames a RaceRoom sends. `hello` arrives first on every connection. */
 export const raceServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("hello"), race_id: z.string(), name: z.string(), server_time: z.number(), connections: count, version: z.optional(z.string()) }),
@@ -73,6 +124,8 @@ export const raceServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("snapshot"), snapshot: formatSnapshotSchema }),
   /** The rows that changed since `from`, batched every 50-100 ms. */
   z.object({ type: z.literal("rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
+  /** Sprint heats, whole, after any heat changes (sockets opened with `?heats=1`). */
+  z.object({ type: z.literal("heats"), heats: heatsViewSchema }),
 ]);
 export type RaceServerMessage = z.infer<typeof raceServerMessageSchema>;
 
