@@ -64,7 +64,7 @@ export function customFieldsOf(settings: RaceSettings): CustomField[] {
 const refsOf = (docs: { id: string; ordinal: number; data: { name: string } }[]): ReportGroupRef[] =>
   docs.map((d) => ({ id: d.id, name: d.data.name, ordinal: d.ordinal })).sort((a, b) => a.ordinal - b.ordinal || a.name.localeCompare(b.name));
 
-export async function loadRacerSetup({ room, race }: RaceAccess): Promise<RacerSetup> {
+export async function loadRacerSetup({ room, race }: Pick<RaceAccess, "room" | "race">): Promise<RacerSetup> {
   const [stored, courses, startGroups, points] = await Promise.all([room.settings(), room.documents("Course"), room.documents("StartGroup"), room.documents("TimingPoint")]);
   if (!stored) throw new Response("Not found", { status: 404 });
   // The RPC stub widens the settings document; it is the RaceRoom's own RaceSettings.

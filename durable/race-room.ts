@@ -7,6 +7,7 @@ import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { setRacerStatus } from "../core/timing/status";
 import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
 import { deletionBlocked } from "../core/timing/validation";
+import { TIMING_ERRORS } from "../core/timing/errors";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
 import type { Crossing } from "../core/timing/model";
 import { compareKeys } from "../core/timing/rank";
@@ -755,8 +756,11 @@ export class RaceRoom extends DurableObject<Env> {
   /** Rules across documents that a schema alone cannot say. */
   private documentProblem(kind: RaceDocumentKind, data: StoredDocument["data"]): FieldErrors | null {
     if (kind === "ResultGroup") {
-      const format = (data as { format: string }).format;
-      if (!this.store.document("ResultFormat", format)) return { format: "No such result format" };
+      const group = data as { format: string; startgroup: string | null };
+      if (!this.store.document("ResultFormat", group.format)) return { format: "No such result format" };
+      // In a sprint every result group ranks one start group's heats (timing.md section 8).
+      const settings = readRaceSettings(this.db.select().from(raceSetup).get()?.settings);
+      if (settings.is_heats && !group.startgroup) return { startgroup: TIMING_ERRORS.noStartGroupForHeats };
     }
     if (kind === "Course") {
       const points = new Set(this.store.documents("TimingPoint").map((p) => p.id));

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { formatRaceDate } from "../format";
 import { requireRaceAccess } from "../race-admin.server";
 import { loadReport } from "../racers.server";
+import { ReportSections } from "../components/report-sections";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.title} · ${data.raceName}` : "Report" }];
 
@@ -51,37 +52,7 @@ export default function ReportPage() {
           Download CSV
         </a>
       </p>
-      {table.sections.length === 0 ? (
-        <p className="empty-state">{key === "start-list" ? "No racer has a start group yet." : "No racers yet."}</p>
-      ) : (
-        table.sections.map((section, index) => (
-          <section key={index} aria-label={section.heading}>
-            <h3>{section.heading}</h3>
-            <div className="table-scroll">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    {table.columns.map((c) => (
-                      <th key={c} scope="col">
-                        {c}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {section.rows.map((row, i) => (
-                    <tr key={i}>
-                      {row.map((cell, j) => (
-                        <td key={j}>{cell}</td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
-        ))
-      )}
+      <ReportSections table={table} empty={key === "start-list" ? "No racer has a start group yet." : "No racers yet."} />
     </article>
   );
 }

@@ -18,7 +18,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const results = await loadRaceResults(context.env, db, context.tenant, context.session, race, formatParam);
   if (formatParam && !results.current) throw new Response("Not found", { status: 404 });
   const settings = await (await roomOf(context.env, race)).settings();
-  return { race: listing, ...results, hasHeats: settings?.is_heats ?? false };
+  return { race: listing, ...results, hasHeats: settings?.is_heats ?? false, hasStartList: settings?.start_list_visibility === "public" };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -27,7 +27,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function RacePage() {
-  const { race, formats, current, hasHeats } = useLoaderData<typeof loader>();
+  const { race, formats, current, hasHeats, hasStartList } = useLoaderData<typeof loader>();
   return (
     <main className="page">
       <h1>{race.name}</h1>
@@ -36,10 +36,21 @@ export default function RacePage() {
         {race.location ? <span> · {race.location}</span> : null}
         <span> · {race.clubName}</span>
       </p>
-      {hasHeats ? (
-        <p>
-          <Link to={`/races/${race.id}/heats`}>Sprint heats and bracket</Link>
-        </p>
+      {hasHeats || hasStartList ? (
+        <nav aria-label="Race pages">
+          <ul className="format-links">
+            {hasStartList ? (
+              <li>
+                <Link to={`/races/${race.id}/startlist`}>Start list</Link>
+              </li>
+            ) : null}
+            {hasHeats ? (
+              <li>
+                <Link to={`/races/${race.id}/heats`}>Sprint heats and bracket</Link>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
       ) : null}
       <section aria-labelledby="results-heading">
         <h2 id="results-heading">{current ? current.name : "Results"}</h2>

@@ -6,7 +6,7 @@
 import { bumpMtimes, initialMtimes } from "../../core/entity/field-mtimes";
 import { readHeatEntry, type HeatEntryInput } from "../../core/timing/heat-entry";
 import { availableHeatFormats, chooseHeatFormat, type HeatFormat } from "../../core/timing/heat-formats";
-import { buildBracket, heatKey, scheduleHeats, type Bracket, type HeatOutcome } from "../../core/timing/heats";
+import { buildBracket, compareHeats, heatKey, scheduleHeats, type Bracket, type HeatOutcome } from "../../core/timing/heats";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import type { HeatDoc, StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
@@ -64,6 +64,10 @@ export class RaceHeats {
     };
     const groups: HeatGroupWire[] = this.groups().map(({ group, formatKey, format, heats, bracket }) => {
       const docOf = new Map(heats.map((h) => [heatKey(h.data.round_num, h.data.canonical_name), h]));
+      const scheduled = heats.some((h) => h.data.scheduled_start_time !== null);
+      // Within a round: the B-Final below the A-Final, then by scheduled start when heats are scheduled, else by ordinal.
+      const order = compareHeats(scheduled ? "time" : "ordinal");
+      const sortKey = (h: Bracket["rounds"][number]["heats"][number]) => ({ round: h.round, rankIndex: h.rankIndex, ordinal: docOf.get(h.key)?.ordinal ?? 0, scheduledStart: docOf.get(h.key)?.data.scheduled_start_time ?? null });
       return {
         startGroupId: group.id,
         name: group.data.name || `Start group ${group.ordinal}`,
@@ -74,7 +78,7 @@ export class RaceHeats {
           name: round.name,
           complete: round.complete,
           timed: round.timed,
-          heats: round.heats.map((h) => ({
+          heats: [...round.heats].sort((a, b) => order(sortKey(a), sortKey(b))).map((h) => ({
             id: docOf.get(h.key)?.id ?? h.key,
             key: h.key,
             round: h.round,

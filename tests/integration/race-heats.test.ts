@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HeatsView } from "../../schema/wire/race-socket";
+import { worker } from "./auth-fixtures";
+import { hostRequest } from "./fixtures";
 import { createTimedRace, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
 
 /** A 30-racer sprint whose qualifier is done: bib N finished Nth, so qualified Nth. */
@@ -103,5 +105,31 @@ describe("sprint heats in the RaceRoom", () => {
     // By qualifier rank the lucky losers would be bibs 11 and 12; by heat time they are 13 and 18.
     expect(bibsOf(after, "SF1").slice(4)).toEqual([13, 18]);
     expect(heatNamed(after, "QF5").entries.map((e) => e.advances)).toEqual(["place", "place", "lucky", "lucky", null, null]);
+  });
+});
+
+describe("public race pages of a sprint", () => {
+  it("shows the bracket to spectators, and the start list only once it is public", async () => {
+    const t = await sprintWithQualifier({ racers: 12 });
+    await t.room.updateSettings({ is_heats: true });
+    expect((await t.room.seedHeats(t.groupId, null)).ok).toBe(true);
+    // Every result group of a sprint ranks one start group's heats.
+    expect(await t.room.saveDocument("ResultGroup", null, { format: t.format.id, name: "Everyone" })).toEqual({ ok: false, errors: { startgroup: "No start group for heats result group" } });
+    expect((await t.room.saveDocument("ResultGroup", null, { format: t.format.id, name: "Open", startgroup: t.groupId })).ok).toBe(true);
+    const heats = await worker.fetch(hostRequest(t.host, `/races/${t.race.id}/heats`));
+    expect(heats.status).toBe(200);
+    const html = await heats.text();
+    expect(html).toContain("12 racers: semifinals and finals");
+    expect(html).toContain("Semifinal 1");
+
+    expect((await worker.fetch(hostRequest(t.host, `/races/${t.race.id}/startlist`))).status).toBe(404);
+    expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    const startList = await worker.fetch(hostRequest(t.host, `/races/${t.race.id}/startlist`));
+    expect(startList.status).toBe(200);
+    const list = await startList.text();
+    expect(list).toContain("Open · 10 km");
+    // Bib order: the racers' assigned starts are all blank, so bib decides.
+    expect(list.indexOf("Racer2 Test2")).toBeLessThan(list.indexOf("Racer10 Test10"));
+    expect((await worker.fetch(hostRequest(t.host, `/races/${t.race.id}`))).status).toBe(200);
   });
 });
