@@ -175,6 +175,12 @@ export function racerFormValues(doc: RacerDoc | null, setup: RacerSetup): Record
     bonus: exactSeconds(doc.bonus),
     add_back: exactSeconds(doc.add_back),
     para_factor: text(doc.para_factor),
+    ccc_licence: text(doc.ccc_licence),
+    licence: text(doc.licence),
+    cpl_distance_pts: text(doc.cpl_distance_pts),
+    cpl_sprint_pts: text(doc.cpl_sprint_pts),
+    seed: text(doc.seed),
+    is_manual_seed: doc.is_manual_seed ? "on" : "",
     status: statusChoiceOf(doc),
     status_time: tod(doc.dsq_time ?? doc.dnf_time),
   };
@@ -216,6 +222,12 @@ const racerInputSchema = z.object({
   bonus: text200,
   add_back: text200,
   para_factor: text200,
+  ccc_licence: text200,
+  licence: text200,
+  cpl_distance_pts: text200,
+  cpl_sprint_pts: text200,
+  seed: text200,
+  is_manual_seed: text200,
   status: z.enum(RACER_STATUS_CHOICES).catch("ok"),
   status_time: text200,
 });
@@ -229,7 +241,8 @@ type Parsed = { ok: true; changes: Partial<RacerDoc> } | { ok: false; errors: Fi
 /**
  * Racer fields from the form's (or a CSV row's) text: blank text fields are null, bib a whole number,
  * chip_list comma separated, scheduled start and DNF/DSQ times of day on the race's day, penalty, bonus
- * and add back seconds with decimals, para factor a percent, custom fields by validateCustomFieldValue,
+ * and add back seconds with decimals, para factor a percent, CPL points numbers from 0, seed a number,
+ * manual seed yes or no (a checkbox), custom fields by validateCustomFieldValue,
  * and the status through setRacerStatus (one of DNS, DNF, DSQ clears the others). `present` limits the
  * result to the fields given (a CSV with a few columns changes only those).
  */
@@ -285,6 +298,21 @@ export function racerChangesFrom(raw: Record<string, string | undefined>, setup:
     const factor = check("para_factor", validateCustomFieldValue({ type: "number" }, input.para_factor));
     if (typeof factor === "number" && (factor < 1 || factor > 200)) errors.para_factor = PERCENT_RANGE;
     else if (factor !== undefined) changes.para_factor = factor as number | null;
+  }
+  for (const name of ["ccc_licence", "licence"] as const) if (has(name)) changes[name] = blankNull(input[name]);
+  for (const name of ["cpl_distance_pts", "cpl_sprint_pts"] as const) {
+    if (!has(name)) continue;
+    const points = check(name, validateCustomFieldValue({ type: "number" }, input[name]));
+    if (typeof points === "number" && points < 0) errors[name] = NOT_NEGATIVE;
+    else if (points !== undefined) changes[name] = points as number | null;
+  }
+  if (has("seed")) {
+    const seed = check("seed", validateCustomFieldValue({ type: "number" }, input.seed));
+    if (seed !== undefined) changes.seed = seed as number | null;
+  }
+  if (has("is_manual_seed")) {
+    const manual = check("is_manual_seed", validateCustomFieldValue({ type: "boolean" }, input.is_manual_seed));
+    if (manual !== undefined) changes.is_manual_seed = manual === true;
   }
   if (has("status")) {
     const time = input.status === "dnf" || input.status === "dsq" ? timeOfDay(input.status_time, "status_time") : null;
@@ -395,6 +423,12 @@ const COLUMN_ALIASES: Record<string, readonly string[]> = {
   city: ["city", "town"],
   category: ["category", "class"],
   scheduled_start_time: ["scheduledstart", "scheduledstarttime", "starttime"],
+  ccc_licence: ["ccclicence", "ccclicense", "ccclicencenumber", "ccclicensenumber"],
+  licence: ["licence", "license", "licencenumber", "licensenumber"],
+  cpl_distance_pts: ["cpldistancepts", "cpldistancepoints"],
+  cpl_sprint_pts: ["cplsprintpts", "cplsprintpoints"],
+  seed: ["seed"],
+  is_manual_seed: ["ismanualseed", "manualseed"],
 };
 
 const headerKey = (text: string) => text.toLowerCase().replace(/[\s_\-.]/g, "");
@@ -437,6 +471,12 @@ export function fieldLabel(name: string, setup: RacerSetup): string {
     bonus: "Bonus",
     add_back: "Add back",
     para_factor: "Para factor",
+    ccc_licence: "CCC licence",
+    licence: "Licence",
+    cpl_distance_pts: "CPL distance points",
+    cpl_sprint_pts: "CPL sprint points",
+    seed: "Seed",
+    is_manual_seed: "Manual seed",
     status_time: "Status time",
     form: "Row",
   };

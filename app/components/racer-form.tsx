@@ -63,24 +63,28 @@ function SelectField(props: { name: string; label: string; values: Record<string
   );
 }
 
+/** A checkbox with its label and error; ticked posts "on", unticked posts nothing (read as no). */
+function CheckboxField(props: { name: string; label: string; values: Record<string, string>; errors: FieldErrors }) {
+  const id = inputId(props.name);
+  const error = props.errors[props.name];
+  return (
+    <div className="field">
+      <label style={choiceStyle}>
+        <input type="checkbox" id={id} name={props.name} defaultChecked={Boolean(props.values[props.name])} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />{" "}
+        {props.label}
+      </label>
+      {error ? (
+        <span id={`${id}-error`} className="form-error">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 function CustomFieldInput({ field, values, errors }: { field: CustomField; values: Record<string, string>; errors: FieldErrors }) {
   const name = `custom.${field.key}`;
-  const id = inputId(name);
-  const error = errors[name];
-  if (field.type === "boolean" || field.type === "checkbox" || field.type === "category") {
-    return (
-      <div className="field">
-        <label style={choiceStyle}>
-          <input type="checkbox" id={id} name={name} defaultChecked={Boolean(values[name])} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} /> {field.display}
-        </label>
-        {error ? (
-          <span id={`${id}-error`} className="form-error">
-            {error}
-          </span>
-        ) : null}
-      </div>
-    );
-  }
+  if (field.type === "boolean" || field.type === "checkbox" || field.type === "category") return <CheckboxField name={name} label={field.display} values={values} errors={errors} />;
   if (field.type === "option" || field.type === "gender") {
     const options = field.type === "gender" ? ["M", "F"] : (field.options ?? []);
     return <SelectField name={name} label={field.display} values={values} errors={errors} options={options.map((o) => ({ id: o, name: o }))} blank="—" />;
@@ -130,6 +134,14 @@ export function RacerForm(props: RacerFormProps) {
         <SelectField name="course" label="Course" options={props.courses} blank="No course" {...common} />
         <SelectField name="setupgroup_id" label="Start group" options={props.startGroups} blank="No start group" {...common} />
         <TextField name="scheduled_start_time" label="Scheduled start" hint="Time of day, HH:MM:SS" placeholder="10:00:00" {...common} />
+      </Group>
+      <Group legend="Seeding">
+        <TextField name="ccc_licence" label="CCC licence" {...common} />
+        <TextField name="licence" label="Licence" hint="Used when there is no CCC licence" {...common} />
+        <TextField name="cpl_distance_pts" label="CPL distance points" hint="A number; blank is none" inputMode="decimal" {...common} />
+        <TextField name="cpl_sprint_pts" label="CPL sprint points" hint="A number; blank is none" inputMode="decimal" {...common} />
+        <TextField name="seed" label="Seed" hint="Set by seeding on the Start order page; blank is none" inputMode="decimal" {...common} />
+        <CheckboxField name="is_manual_seed" label="Manual seed (seeding does not recalculate it)" {...common} />
       </Group>
       <Group legend="Time adjustments">
         <TextField name="penalty" label="Penalty (seconds)" hint="Added to the time; decimals allowed" inputMode="decimal" {...common} />

@@ -62,7 +62,7 @@ export default function ImportRacers() {
         {result?.preview ? <RacerImportPreview preview={result.preview} text={result.text} source={result.source} action={self} busy={busy} /> : null}
         <h3>{result?.preview ? "Choose another file" : "Choose a file"}</h3>
         <p>
-          The first row names the columns: First Name, Last Name, Bib, Chip, Chips (comma separated), Course, Start Group, Sex, Club, Team, City, Category, Scheduled Start
+          The first row names the columns: First Name, Last Name, Bib, Chip, Chips (comma separated), Course, Start Group, Sex, Club, Team, City, Category, Scheduled Start, and for seeding CCC Licence, Licence, CPL Distance Points, CPL Sprint Points, Seed, Manual Seed
           {custom.length > 0 ? `, and this race’s own fields: ${custom.join(", ")}` : ""}. Other columns are ignored. Course and start group are matched by name
           {courses.length > 0 ? ` (courses: ${courses.join(", ")}` : " (no courses yet"}
           {startGroups.length > 0 ? `; start groups: ${startGroups.join(", ")})` : "; no start groups yet)"}. At most {maxRows} racers and 2 MB.

@@ -162,6 +162,30 @@ describe("racer page", () => {
     expect(rack[1]).toEqual(["1", "0", "C1", "Racer1 Test1", "", "", "", "NOR"]);
   });
 
+  it("saves the seeding fields, refuses a bad number by its field, and shows them back", async () => {
+    const { t, cookie, base } = await adminOf();
+    const id = t.racerIds[0]!;
+    const seeding = { ccc_licence: "CCC-77", licence: "", cpl_distance_pts: "412.5", cpl_sprint_pts: "", seed: "3", is_manual_seed: "on" };
+    const bad = await post(`${base}/racers/${id}`, cookie, racerForm(t, 1, { ...seeding, cpl_sprint_pts: "many" }));
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toMatch(/id="cpl_sprint_pts-error"[^>]*>Must be a Number/);
+    expect((await t.room.racer(id))!.data).toMatchObject({ ccc_licence: null, cpl_distance_pts: null, seed: null, is_manual_seed: false });
+
+    const saved = await post(`${base}/racers/${id}`, cookie, racerForm(t, 1, seeding));
+    expect(saved.status).toBe(302);
+    expect((await t.room.racer(id))!.data).toMatchObject({ ccc_licence: "CCC-77", licence: null, cpl_distance_pts: 412.5, cpl_sprint_pts: null, seed: 3, is_manual_seed: true });
+    const page = await (await get(`${base}/racers/${id}`, cookie)).text();
+    expect(page).toContain("Seeding");
+    expect(page).toMatch(/name="cpl_distance_pts"[^>]*value="412.5"/);
+    expect(page).toMatch(/name="is_manual_seed"[^>]*checked/);
+    expect(page).toContain("Manual seed (seeding does not recalculate it)");
+
+    // Unticking the checkbox (it posts nothing) and blanking the seed clear them.
+    const cleared = await post(`${base}/racers/${id}`, cookie, racerForm(t, 1, { ...seeding, seed: "", is_manual_seed: "" }));
+    expect(cleared.status).toBe(302);
+    expect((await t.room.racer(id))!.data).toMatchObject({ ccc_licence: "CCC-77", seed: null, is_manual_seed: false });
+  });
+
   it("adds a racer from the new form", async () => {
     const { t, cookie, base } = await adminOf();
     const response = await post(`${base}/racers/new`, cookie, { intent: "save", first_name: "Nina", last_name: "New", bib: "40", course: t.course.id, status: "ok" });
@@ -232,6 +256,15 @@ describe("CSV import", () => {
     expect(racers).toHaveLength(5);
     expect(racers.find((r) => r.data.bib === 101)!.data).toMatchObject({ first_name: "Ann", chip: "C101", course: t.course.id, imported_from: "entries.csv" });
     expect(await (await get(`${base}/racers?imported=2`, cookie)).text()).toContain("Imported 2 racers");
+  });
+
+  it("imports the seeding columns", async () => {
+    const { t, cookie, base } = await adminOf();
+    const text = "Bib,Last Name,CCC Licence,Licence,CPL distance points,CPL sprint points,Seed\n201,Seeded,CCC-9,,120.5,,4\n";
+    const imported = await post(`${base}/racers/import`, cookie, { intent: "import", text, source: "seeds.csv" });
+    expect(imported.status).toBe(302);
+    const racer = (await t.room.racers()).find((r) => r.data.bib === 201)!;
+    expect(racer.data).toMatchObject({ last_name: "Seeded", ccc_licence: "CCC-9", licence: null, cpl_distance_pts: 120.5, cpl_sprint_pts: null, seed: 4, is_manual_seed: false });
   });
 });
 
