@@ -1,0 +1,72 @@
+/**
+ * Multistage races (timing.md sections 3 and 9): each stage is a race whose prev_race is the stage before,
+ * and prev_stages_count N says how many stages came before. A racer carries the earlier stages as
+ * stage_time_1..N and stage_bonus_1..N. Two ranking types: "default" ranks this stage alone, "multistage"
+ * ranks the total of all stages.
+ */
+import type { Micros } from "./model";
+
+export const RANKING_TYPES = ["default", "multistage"] as const;
+export type RankingType = (typeof RANKING_TYPES)[number];
+
+export const ALL_STAGES_LABEL = "All Stages";
+
+/** "Stage 3 Only": the label of the default ranking on stage 3. */
+export function stageOnlyLabel(stageNumber: number): string {
+  return `Stage ${stageNumber} Only`;
+}
+
+export interface RankingView {
+  type: RankingType;
+  label: string;
+}
+
+/**
+ * The ranking views of a race that is stage `stageCount` (prev_stages_count + 1): "Stage N Only" for the
+ * default ranking, and "All Stages" for multistage. A first stage has nothing to add up, so only the first.
+ */
+export function rankingViews(stageCount: number): RankingView[] {
+  if (!Number.isInteger(stageCount) || stageCount < 1) throw new RangeError(`stageCount must be a whole number from 1, got ${stageCount}`);
+  const stageOnly: RankingView = { type: "default", label: stageOnlyLabel(stageCount) };
+  return stageCount === 1 ? [stageOnly] : [stageOnly, { type: "multistage", label: ALL_STAGES_LABEL }];
+}
+
+export interface StageTotalInput {
+  /** This stage's result time (its own bonus already taken off by the result time). */
+  current: Micros | null;
+  /** stage_time_1..N, in stage order. */
+  previous: readonly (Micros | null)[];
+  /** stage_bonus_1..N, for the same stages as `previous`; null or absent is no bonus. */
+  bonuses: readonly (Micros | null)[];
+}
+
+/**
+ * All stages' time: current + stage_time_1..N − stage_bonus_1..N. Null when this stage or any earlier one
+ * has no time: a racer missing a stage is not ranked in All Stages.
+ */
+export function stageTotal({ current, previous, bonuses }: StageTotalInput): Micros | null {
+  if (bonuses.length > previous.length) throw new RangeError(`${bonuses.length} stage bonuses for ${previous.length} previous stages`);
+  if (current === null || previous.some((time) => time === null)) return null;
+  let total = current;
+  for (const time of previous) total += time ?? 0;
+  for (const bonus of bonuses) total -= bonus ?? 0;
+  return total;
+}
+
+/** The time a ranking type ranks on: this stage alone, or the stage total. */
+export function rankingTime(type: RankingType, input: StageTotalInput): Micros | null {
+  return type === "default" ? input.current : stageTotal(input);
+}
+
+/**
+ * The race ids of the stages up to `raceId`, first stage first, following prev_race. A prev_race that
+ * names a race already in the chain is a setup loop, refused rather than followed forever.
+ */
+export function stageChain(raceId: string, prevRaceOf: (raceId: string) => string | null): string[] {
+  const chain = [raceId];
+  for (let previous = prevRaceOf(raceId); previous !== null; previous = prevRaceOf(previous)) {
+    if (chain.includes(previous)) throw new RangeError(`prev_race loops back to ${previous}`);
+    chain.unshift(previous);
+  }
+  return chain;
+}
