@@ -278,7 +278,7 @@ export const setupFormSchema = z
     timezone: timezoneSchema,
     location: nullableText(),
     visibility: choice(["public", "unlisted", "private"], "Choose who may see the race"),
-    timing_mode: choice(["p2p", "lap", "timelimit"], "Choose a timing mode"),
+    timing_mode: choice(["p2p", "lap", "timelimit", "triathlon"], "Choose a timing mode"),
     start_mode: choice(["mass", "individual"], "Choose a start mode"),
     start_option: z
       .enum(["", "gun", "chipstart"], { error: "Choose a start option" })
@@ -350,6 +350,9 @@ export const courseFormSchema = z.object({
   end_time: blankOr(timeOfDay, null),
   course_distance_km: blankOr(decimalFromZero, null),
   lap_distance_km: blankOr(decimalFromZero, null),
+  swim_lap_count: blankOr(wholeFromZero, null),
+  bike_lap_count: blankOr(wholeFromZero, null),
+  run_lap_count: blankOr(wholeFromZero, null),
 });
 
 export function courseChangesOf(v: z.output<typeof courseFormSchema>, clock: RaceClock) {
@@ -365,6 +368,10 @@ export const coursePointFormSchema = z.object({
   mode: choice(["start", "chipstart", "lap", "split"], "Choose how the point is used"),
   name: text(),
   min_split: seconds(DEFAULT_MIN_SPLIT),
+  section: z
+    .enum(["", "1", "2", "3", "4", "5"], { error: "Choose a section" })
+    .default("")
+    .transform((v) => (v === "" ? null : Number(v))),
 });
 
 /** Which entry of a list a row button is about, and where it goes. */

@@ -66,7 +66,9 @@ function GroupTable(props: { view: GroupView; showHeading: boolean; precision: n
                   <td className="wide-only">{r.row.club ?? ""}</td>
                   {view.group.columns.map((c) => {
                     const split = r.row.splits.find((s) => s.index === c.index);
-                    return <td key={c.index} className="num wide-only">{split ? formatRaceTime(split.elapsed, precision) : ""}</td>;
+                    // A section column shows its own time: from the previous section's end, which must be known.
+                    const from = c.since === undefined || c.since === null ? 0 : r.row.splits.find((s) => s.index === c.since)?.elapsed;
+                    return <td key={c.index} className="num wide-only">{split && from !== undefined ? formatRaceTime(split.elapsed - from, precision) : ""}</td>;
                   })}
                   <td className="num result-time">{timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}</td>
                   {props.showDiffs ? <td className="num">{r.rank !== null && r.diff ? formatDiff(r.diff, precision) : ""}</td> : null}

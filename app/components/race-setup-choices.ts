@@ -4,7 +4,7 @@ export const TIMING_MODE_CHOICES = [
   { value: "p2p", label: "Point to point" },
   { value: "lap", label: "Standard lap" },
   { value: "timelimit", label: "Time limit" },
-  { value: "triathlon", label: "Triathlon (coming soon)", disabled: true },
+  { value: "triathlon", label: "Triathlon" },
   { value: "enduro", label: "Enduro (coming soon)", disabled: true },
 ] as const;
 
@@ -13,6 +13,16 @@ export const POINT_MODE_CHOICES = [
   { value: "chipstart", label: "Chip start" },
   { value: "lap", label: "Lap (finish line)" },
   { value: "split", label: "Split" },
+] as const;
+
+/** Triathlon sections (timing.md section 9); blank: not a triathlon point. */
+export const SECTION_CHOICES = [
+  { value: "", label: "None" },
+  { value: "1", label: "1 Swim" },
+  { value: "2", label: "2 T1" },
+  { value: "3", label: "3 Bike" },
+  { value: "4", label: "4 T2" },
+  { value: "5", label: "5 Run" },
 ] as const;
 
 export const DEVICE_MODE_CHOICES = [

@@ -22,7 +22,7 @@ import {
   unknownIntent,
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
-import { POINT_MODE_CHOICES } from "../components/race-setup-choices";
+import { POINT_MODE_CHOICES, SECTION_CHOICES } from "../components/race-setup-choices";
 import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
 import { AddSection, SetupTable } from "../components/setup-table";
 
@@ -41,7 +41,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     end_time: timeOfDayText(c.data.end_time, clock),
     course_distance_km: c.data.course_distance_km,
     lap_distance_km: c.data.lap_distance_km,
-    points: c.data.points_list.map((p) => ({ id: p.id, name: p.name, mode: p.mode, timingPoint: pointName.get(p.point) ?? "(missing timing point)", min_split: exactSeconds(p.min_split) })),
+    swim_lap_count: c.data.swim_lap_count,
+    bike_lap_count: c.data.bike_lap_count,
+    run_lap_count: c.data.run_lap_count,
+    points: c.data.points_list.map((p) => ({ id: p.id, name: p.name, mode: p.mode, section: p.section, timingPoint: pointName.get(p.point) ?? "(missing timing point)", min_split: exactSeconds(p.min_split) })),
   }));
   return {
     raceId: race.id,
@@ -70,7 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const timingPoint = (await documentsOf(room, "TimingPoint")).find((p) => p.id === parsed.value.point);
     if (!timingPoint) return refuse(posted, { point: "Choose a timing point" });
     // A crossing with no name of its own is called after its timing point in results.
-    const entry = { id: crypto.randomUUID(), point: timingPoint.id, mode: parsed.value.mode, name: parsed.value.name || timingPoint.data.name, min_split: parsed.value.min_split };
+    const entry = { id: crypto.randomUUID(), point: timingPoint.id, mode: parsed.value.mode, name: parsed.value.name || timingPoint.data.name, min_split: parsed.value.min_split, section: parsed.value.section };
     return afterSave(posted, await room.saveDocument("Course", course.id, { points_list: [...points, entry] }), pageUrl(base, "added", course.id));
   }
   if (posted.intent === "move-point" || posted.intent === "remove-point") {
@@ -129,6 +132,13 @@ function CourseForm({ intent, course }: { intent: "create" | "save"; course: Cou
       <TextField name="end_time" label="Time limit end (time of day)" placeholder="HH:MM:SS" hint="Time limit races: laps completed after this time of day on race day are not counted." defaultValue={v("end_time")} error={errors.end_time} />
       <TextField name="course_distance_km" label="Course distance (km)" inputMode="decimal" defaultValue={v("course_distance_km")} error={errors.course_distance_km} />
       <TextField name="lap_distance_km" label="Lap distance (km)" inputMode="decimal" defaultValue={v("lap_distance_km")} error={errors.lap_distance_km} />
+      <fieldset>
+        <legend>Triathlon sections</legend>
+        <p className="hint">Laps of each section; 0 skips the section and the transition after it. Leave empty for 1.</p>
+        <TextField name="swim_lap_count" label="Swim laps" inputMode="numeric" defaultValue={v("swim_lap_count")} error={errors.swim_lap_count} />
+        <TextField name="bike_lap_count" label="Bike laps" inputMode="numeric" defaultValue={v("bike_lap_count")} error={errors.bike_lap_count} />
+        <TextField name="run_lap_count" label="Run laps" inputMode="numeric" defaultValue={v("run_lap_count")} error={errors.run_lap_count} />
+      </fieldset>
     </SetupForm>
   );
 }
@@ -165,6 +175,7 @@ function CourseEditor({ course, base, timingPoints, raceId }: { course: CourseVi
                   <th scope="col">Name</th>
                   <th scope="col">Timing point</th>
                   <th scope="col">Mode</th>
+                  <th scope="col">Section</th>
                   <th scope="col">Min split (s)</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -178,6 +189,7 @@ function CourseEditor({ course, base, timingPoints, raceId }: { course: CourseVi
                     <th scope="row">{p.name}</th>
                     <td>{p.timingPoint}</td>
                     <td>{POINT_MODE_CHOICES.find((m) => m.value === p.mode)?.label ?? p.mode}</td>
+                    <td>{SECTION_CHOICES.find((c) => c.value === String(p.section ?? ""))?.label}</td>
                     <td>{p.min_split}</td>
                     <td className="row-actions">
                       <RowButton intent="move-point" target={course.id} extra={{ index: String(i), direction: "up" }} label="↑ Up" accessibleLabel={`Move ${p.name} up`} disabled={i === 0} />
@@ -199,6 +211,7 @@ function CourseEditor({ course, base, timingPoints, raceId }: { course: CourseVi
           <SetupForm intent="add-point" target={course.id} label="Add point" busyLabel="Adding…" errors={errors}>
             <SelectField id="point-point" name="point" label="Timing point" defaultValue={values?.point ?? timingPoints[0]?.value} error={errors.point} choices={timingPoints} />
             <SelectField id="point-mode" name="mode" label="Mode" defaultValue={values?.mode ?? (course.points.length === 0 ? "start" : "lap")} error={errors.mode} choices={POINT_MODE_CHOICES} />
+            <SelectField id="point-section" name="section" label="Triathlon section" hint="Triathlon races only: the section this point ends a lap of, or the transition it ends." defaultValue={values?.section ?? ""} error={errors.section} choices={SECTION_CHOICES} />
             <TextField id="point-name" name="name" label="Name" hint="Shown in results; leave empty to use the timing point's name." maxLength={200} defaultValue={values?.name} error={errors.name} />
             <TextField id="point-min-split" name="min_split" label="Minimum split (seconds)" inputMode="decimal" hint="Reads closer together than this at the point are one pass. Default 10." defaultValue={values?.min_split ?? "10"} error={errors.min_split} />
           </SetupForm>

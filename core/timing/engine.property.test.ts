@@ -10,6 +10,7 @@ import type { Course, CoursePoint, Criterion, Crossing, RaceInput, Racer, Result
 import { SeededRandom } from "../random/seeded";
 import { rankSorted } from "./rank";
 import { at, GUN, seconds } from "./test-races";
+import { triathlonCourse } from "./triathlon";
 
 class Random extends SeededRandom {
   /** Seconds with quarter-second steps, so ties and same-pass reads are common. */
@@ -20,7 +21,18 @@ class Random extends SeededRandom {
 
 const TIMING_POINTS = ["tp1", "tp2", "tp3", "tp4"];
 
+/** A triathlon course (one point per section, random lap counts, 0 skipping a leg) as the engine runs it. */
+function randomTriathlonCourse(random: Random, id: string): Course {
+  const points: CoursePoint[] = [{ id: `${id}-s`, timingPointId: random.pick(TIMING_POINTS), mode: "start", name: "Start", minSplit: 0 }];
+  for (const section of [1, 2, 3, 4, 5]) {
+    points.push({ id: `${id}-x${section}`, timingPointId: random.pick(TIMING_POINTS), mode: section % 2 === 1 ? "lap" : "split", name: `S${section}`, minSplit: seconds(random.pick([0, 2, 10])), section });
+  }
+  const counts = { swimLapCount: random.int(0, 2), bikeLapCount: random.int(0, 2), runLapCount: random.int(1, 2) };
+  return triathlonCourse({ id, name: id, points, lapCount: 1, maxLapCount: null, timeLimitEnd: null }, counts).course;
+}
+
 function randomCourse(random: Random, id: string): Course {
+  if (random.chance(0.25)) return randomTriathlonCourse(random, id);
   const points: CoursePoint[] = [];
   const startMode = random.pick(["none", "start", "chipstart"] as const);
   if (startMode !== "none") points.push({ id: `${id}-s`, timingPointId: random.pick(TIMING_POINTS), mode: startMode, name: "Start", minSplit: seconds(random.pick([0, 5])) });

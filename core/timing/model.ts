@@ -55,6 +55,8 @@ export interface CoursePoint {
   name: string;
   /** Reads at the same timing point closer than this to the last accepted one are the same pass. */
   minSplit: Micros;
+  /** Triathlon: the section (1 Swim, 2 T1, 3 Bike, 4 T2, 5 Run) the point closes a lap or transition of. */
+  section?: number | null;
 }
 
 export interface Course {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { at, seconds } from "./test-races";
-import { sectionTimes, triathlonSections } from "./triathlon";
+import { computeFull } from "./full";
+import { at, course, point, raceInput, racer, reads, rules, seconds } from "./test-races";
+import { sectionTimes, triathlonCourse, triathlonSections } from "./triathlon";
 
 const namesAndPasses = (counts: Parameters<typeof triathlonSections>[0]) => triathlonSections(counts).map((s) => [s.number, s.name, s.passes]);
 
@@ -73,5 +74,70 @@ describe("sectionTimes", () => {
   it("no start gives no times", () => {
     expect(sectionTimes(null, boundaries)).toEqual({ sectionTimes: [null, null, null, null, null], total: null });
     expect(sectionTimes(at(0), [])).toEqual({ sectionTimes: [], total: null });
+  });
+});
+
+describe("a triathlon through the results engine", () => {
+  // Swim exit, T1 out, a 2-lap bike (lap mat), T2 out, run finish: the points of each section in order.
+  const points = [
+    point("swim", "lap", { section: 1 }),
+    point("t1", "split", { section: 2 }),
+    point("bike", "lap", { section: 3, minSplit: seconds(60) }),
+    point("t2", "split", { section: 4 }),
+    point("finish", "lap", { section: 5 }),
+  ];
+  const base = course(points);
+  const splitsOf = (crossings: [string, number][], counts = { swimLapCount: 1, bikeLapCount: 2, runLapCount: 1 }) => {
+    const { course: run, boundaries } = triathlonCourse(base, counts);
+    const input = raceInput({ rules: rules({ timingMode: "lap", precision: 1, calcPrecision: 1 }), courses: [run], racers: [racer("r1")] });
+    const result = computeFull(input, reads("r1", ...crossings)).results.get("r1")!;
+    const boundaryTimes = boundaries.map((b) => result.splits.find((s) => s.index === b.index)?.time ?? null);
+    return { result, boundaries, sections: sectionTimes(result.start, boundaryTimes) };
+  };
+
+  it("times each section from the end of the one before, transitions in the total", () => {
+    const { result, boundaries, sections } = splitsOf([
+      ["tp-swim", 1200],
+      ["tp-t1", 1290],
+      ["tp-bike", 3090],
+      ["tp-bike", 4890],
+      ["tp-t2", 4950],
+      ["tp-finish", 7350],
+    ]);
+    expect(boundaries.map((b) => [b.name, b.index])).toEqual([
+      ["Swim", 0],
+      ["T1", 1],
+      ["Bike", 3],
+      ["T2", 4],
+      ["Run", 5],
+    ]);
+    expect(result.status).toBe("finished");
+    expect(result.time).toBe(seconds(7350));
+    expect(sections.sectionTimes).toEqual([1200, 90, 3600, 60, 2400].map(seconds));
+    expect(sections.total).toBe(result.time);
+  });
+
+  it("is still on course after one bike lap of two", () => {
+    const { result, sections } = splitsOf([
+      ["tp-swim", 1200],
+      ["tp-t1", 1290],
+      ["tp-bike", 3090],
+    ]);
+    expect(result.status).toBe("oncourse");
+    expect(sections.sectionTimes).toEqual([seconds(1200), seconds(90), null, null, null]);
+  });
+
+  it("skips the swim and T1 when the swim has 0 laps (a bike-run)", () => {
+    const { result, boundaries, sections } = splitsOf(
+      [
+        ["tp-bike", 1800],
+        ["tp-t2", 1860],
+        ["tp-finish", 3060],
+      ],
+      { swimLapCount: 0, bikeLapCount: 1, runLapCount: 1 },
+    );
+    expect(boundaries.map((b) => b.name)).toEqual(["Bike", "T2", "Run"]);
+    expect(result.time).toBe(seconds(3060));
+    expect(sections.sectionTimes).toEqual([1800, 60, 1200].map(seconds));
   });
 });

@@ -2,7 +2,7 @@
  * Triathlon sections (timing.md sections 5 and 9): 1 Swim, 2 T1, 3 Bike, 4 T2, 5 Run. Swim, bike and run
  * have lap counts (swim_lap_count, bike_lap_count, run_lap_count); a transition is one pass.
  */
-import type { Micros } from "./model";
+import type { Course, CoursePoint, Micros } from "./model";
 
 export const TRIATHLON_SECTION_NAMES = { 1: "Swim", 2: "T1", 3: "Bike", 4: "T2", 5: "Run" } as const;
 export type TriathlonSectionNumber = keyof typeof TRIATHLON_SECTION_NAMES;
@@ -72,4 +72,37 @@ export function sectionTimes(start: Micros | null, boundaryTimes: readonly (Micr
   }
   const total = start !== null && previous !== null && boundaryTimes.length > 0 ? previous - start : null;
   return { sectionTimes: times, total };
+}
+
+/** Where a section ends in a triathlon course's crossing sequence (the engine's split index). */
+export interface SectionBoundary {
+  number: TriathlonSectionNumber;
+  name: TriathlonSectionName;
+  /** Split index of the section's last crossing. */
+  index: number;
+}
+
+/**
+ * A triathlon course as the results engine runs it: one pass through every section that runs, each leg's
+ * points repeated lap by lap ("Swim (lap 2)"), so the ordinary sequence matcher times it and the total is
+ * start to the last point, transitions included. Start points stay first. A section the course has no point
+ * for cannot be timed on its own, so its time falls into the next section's.
+ */
+export function triathlonCourse(course: Course, counts: TriathlonLapCounts): { course: Course; boundaries: SectionBoundary[] } {
+  const isStart = (p: CoursePoint) => p.mode === "start" || p.mode === "chipstart";
+  const points: CoursePoint[] = course.points.filter(isStart);
+  const boundaries: SectionBoundary[] = [];
+  let index = 0;
+  for (const sec of triathlonSections(counts)) {
+    const own = course.points.filter((p) => !isStart(p) && p.section === sec.number);
+    if (own.length === 0) continue;
+    for (let pass = 1; pass <= sec.passes; pass++) {
+      for (const p of own) {
+        points.push(sec.passes > 1 ? { ...p, id: `${p.id}#${pass}`, name: `${p.name} (lap ${pass})` } : p);
+        index++;
+      }
+    }
+    boundaries.push({ number: sec.number, name: sec.name, index: index - 1 });
+  }
+  return { course: { ...course, points, lapCount: 1 }, boundaries };
 }

@@ -6,7 +6,7 @@ import { ResultsEngine } from "../../core/timing/engine";
 import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import type { StoredDocument } from "../../schema/race/documents";
-import { raceInputOf, racerFieldsOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
+import { courseWithSections, raceInputOf, racerFieldsOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
 import type { RaceSettings } from "../../schema/race/settings";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 
@@ -180,13 +180,18 @@ export class LiveResults {
     };
   }
 
-  /** Split columns for a group whose racers share one course: each non-start point, lap by lap. */
-  private columnsOf(group: ResultGroupSpec): { index: number; name: string }[] {
+  /**
+   * Split columns for a group whose racers share one course: each non-start point, lap by lap. A
+   * triathlon shows one column per section with that section's own time (since the section before).
+   */
+  private columnsOf(group: ResultGroupSpec): { index: number; name: string; since?: number | null }[] {
     const courses = this.state.docs.courses;
-    const course = group.courseId ? courses.find((c) => c.id === group.courseId) : courses.length === 1 ? courses[0] : undefined;
-    if (!course) return [];
-    const points = course.data.points_list.filter((p) => p.mode === "split" || p.mode === "lap");
-    const laps = this.state.settings.timing_mode === "p2p" ? 1 : (course.data.lap_count ?? this.state.settings.lap_count);
+    const doc = group.courseId ? courses.find((c) => c.id === group.courseId) : courses.length === 1 ? courses[0] : undefined;
+    if (!doc) return [];
+    const { course, sections } = courseWithSections(doc, this.state.settings);
+    if (sections) return sections.map((s, i) => ({ index: s.index, name: s.name, since: i === 0 ? null : sections[i - 1]!.index }));
+    const points = course.points.filter((p) => p.mode === "split" || p.mode === "lap");
+    const laps = course.lapCount;
     if (this.state.settings.timing_mode === "timelimit" || points.length * laps > 40) return [];
     const columns: { index: number; name: string }[] = [];
     for (let lap = 1; lap <= laps; lap++) {

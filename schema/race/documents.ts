@@ -28,6 +28,8 @@ export const coursePointSchema = z.object({
   distance_split: z.number().min(0).nullable().default(null),
   start_time: micros.nullable().default(null),
   end_time: micros.nullable().default(null),
+  /** Triathlon: the section the point belongs to (1 Swim, 2 T1, 3 Bike, 4 T2, 5 Run). */
+  section: z.number().int().min(1).max(5).nullable().default(null),
 });
 export type CoursePointDoc = z.infer<typeof coursePointSchema>;
 

@@ -3,6 +3,7 @@
  * One direction only: the engine never writes storage.
  */
 import type { Course, Criterion, FieldValue, Racer, RaceInput, RaceRules, ResultGroupSpec, StartGroup, TimingMode } from "../../core/timing/model";
+import { triathlonCourse, type SectionBoundary } from "../../core/timing/triathlon";
 import type { CourseDoc, ResultFormatDoc, ResultGroupDoc, StartGroupDoc, StoredDocument } from "./documents";
 import { chipsOf, birthYearOf, type RacerDoc } from "./racer";
 import type { RaceSettings } from "./settings";
@@ -19,7 +20,7 @@ export interface RaceDocuments {
   groups: StoredDocument<"ResultGroup">[];
 }
 
-/** Modes the engine computes today; the others fall back to lap timing until their issue lands. */
+/** Modes the engine computes today (a triathlon runs as one lap of its sections); the others fall back to lap timing until their issue lands. */
 function engineMode(mode: RaceSettings["timing_mode"] | CourseDoc["timing_mode"]): TimingMode {
   return mode === "p2p" || mode === "timelimit" ? mode : "lap";
 }
@@ -41,15 +42,29 @@ export function rulesOf(settings: RaceSettings, startTimeMs: number, endTimeMs: 
 }
 
 export function courseOf(doc: StoredDocument<"Course">, settings: RaceSettings): Course {
-  const mode = engineMode(doc.data.timing_mode ?? settings.timing_mode);
-  return {
+  return courseWithSections(doc, settings).course;
+}
+
+/** Triathlon lap counts of a course: each leg 1 lap unless set (0 skips it). */
+function lapCountsOf(doc: StoredDocument<"Course">) {
+  return { swimLapCount: doc.data.swim_lap_count ?? 1, bikeLapCount: doc.data.bike_lap_count ?? 1, runLapCount: doc.data.run_lap_count ?? 1 };
+}
+
+/** The engine's course, and for triathlon courses where each section ends in the crossing sequence. */
+export function courseWithSections(doc: StoredDocument<"Course">, settings: RaceSettings): { course: Course; sections: SectionBoundary[] | null } {
+  const timingMode = doc.data.timing_mode ?? settings.timing_mode;
+  const mode = engineMode(timingMode);
+  const course: Course = {
     id: doc.id,
     name: doc.data.name,
-    points: doc.data.points_list.map((p) => ({ id: p.id, timingPointId: p.point, mode: p.mode, name: p.name, minSplit: p.min_split })),
+    points: doc.data.points_list.map((p) => ({ id: p.id, timingPointId: p.point, mode: p.mode, name: p.name, minSplit: p.min_split, section: p.section })),
     lapCount: mode === "p2p" ? 1 : (doc.data.lap_count ?? settings.lap_count),
     maxLapCount: doc.data.max_lap_count ?? settings.max_lap_count,
     timeLimitEnd: doc.data.end_time,
   };
+  if (timingMode !== "triathlon") return { course, sections: null };
+  const sectioned = triathlonCourse(course, lapCountsOf(doc));
+  return { course: sectioned.course, sections: sectioned.boundaries };
 }
 
 export function startGroupOf(doc: StoredDocument<"StartGroup">, settings: RaceSettings): StartGroup {

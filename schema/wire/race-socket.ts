@@ -45,7 +45,7 @@ export const resultGroupWireSchema = z.object({
   name: z.string(),
   sameTimeThreshold: micros,
   /** Split column names, when every racer of the group runs one course. */
-  columns: z.array(z.object({ index: count, name: z.string() })),
+  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)) })),
 });
 export type ResultGroupWire = z.infer<typeof resultGroupWireSchema>;
 

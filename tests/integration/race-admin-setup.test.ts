@@ -87,8 +87,9 @@ describe("race setup page", () => {
     const html = await page.text();
     expect(html).toContain('aria-label="Race administration"');
     expect(html).toContain("0 racers · 0 crossings recorded");
-    expect(html).toContain("Triathlon (coming soon)");
-    expect(html).toMatch(/<option value="triathlon" disabled="">/);
+    expect(html).toMatch(/<option value="triathlon">Triathlon<\/option>/);
+    expect(html).toContain("Enduro (coming soon)");
+    expect(html).toMatch(/<option value="enduro" disabled="">/);
     // Forms post to the index route itself, so they work before hydration.
     expect(html).toContain(`<form method="post" action="${admin}?index"`);
 
