@@ -19,7 +19,7 @@ describe("a triathlon race", () => {
     const reader = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Mats" }));
     const credential = (await room.issueDeviceCredential(reader.id))!;
     const names = ["Swim exit", "T1 out", "Bike lap", "T2 out", "Finish"];
-    const points = [];
+    const points: string[] = [];
     for (const [i, name] of names.entries()) points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
     const course = ok(
       await room.saveDocument("Course", null, {
