@@ -1,19 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
-import { openDb } from "../../schema/d1";
-import { getRaceForTenant } from "../../workers/services/races";
-import { getRaceCatalogue, roomOf } from "../../workers/services/race-access";
+import { requirePublicRace } from "../public-race.server";
+import { roomOf } from "../../workers/services/race-access";
 import { loadRaceResults } from "../../workers/services/race-results";
 import { LiveResults } from "../components/live-results";
 import { formatRaceDate } from "../format";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const db = openDb(context.env.DB);
-  const raceId = z.uuid().safeParse(params.raceId);
-  const listing = raceId.success ? await getRaceForTenant(db, context.tenant, raceId.data) : null;
-  const race = listing ? await getRaceCatalogue(db, context.tenant, listing.id) : null;
-  if (!listing || !race) throw new Response("Not found", { status: 404 });
+  const { db, listing, race } = await requirePublicRace(context, params.raceId);
   const formatParam = new URL(request.url).searchParams.get("format");
   const results = await loadRaceResults(context.env, db, context.tenant, context.session, race, formatParam);
   if (formatParam && !results.current) throw new Response("Not found", { status: 404 });

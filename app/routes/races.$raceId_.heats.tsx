@@ -1,20 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
-import { openDb } from "../../schema/d1";
-import { getRaceCatalogue, roomOf } from "../../workers/services/race-access";
-import { getRaceForTenant } from "../../workers/services/races";
+import { requirePublicRace } from "../public-race.server";
+import { roomOf } from "../../workers/services/race-access";
 import { HeatBracket } from "../components/heat-bracket";
 import { LiveStatus } from "../components/live-status";
 import { useLiveHeats } from "../hooks/use-live-heats";
 
 /** The spectators' bracket of a sprint: public with the race, and live as heats finish. */
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const db = openDb(context.env.DB);
-  const raceId = z.uuid().safeParse(params.raceId);
-  const listing = raceId.success ? await getRaceForTenant(db, context.tenant, raceId.data) : null;
-  const race = listing ? await getRaceCatalogue(db, context.tenant, listing.id) : null;
-  if (!listing || !race) throw new Response("Not found", { status: 404 });
+  const { listing, race } = await requirePublicRace(context, params.raceId);
   const room = await roomOf(context.env, race);
   return { race: { id: listing.id, name: listing.name, timezone: race.timezone }, view: await room.heatsView() };
 }

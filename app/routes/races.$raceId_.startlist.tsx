@@ -1,9 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
-import { openDb } from "../../schema/d1";
-import { canOnRace, getRaceCatalogue, principalOf, roomOf } from "../../workers/services/race-access";
-import { getRaceForTenant } from "../../workers/services/races";
+import { requirePublicRace } from "../public-race.server";
+import { canOnRace, principalOf, roomOf } from "../../workers/services/race-access";
 import { ReportSections } from "../components/report-sections";
 import { formatRaceDate } from "../format";
 import { buildReport, loadRacerSetup } from "../racers.server";
@@ -13,11 +11,7 @@ import { buildReport, loadRacerSetup } from "../racers.server";
  * with a start group. Shown when the race's start list visibility is public; race staff see it before that.
  */
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const db = openDb(context.env.DB);
-  const raceId = z.uuid().safeParse(params.raceId);
-  const listing = raceId.success ? await getRaceForTenant(db, context.tenant, raceId.data) : null;
-  const race = listing ? await getRaceCatalogue(db, context.tenant, listing.id) : null;
-  if (!listing || !race) throw new Response("Not found", { status: 404 });
+  const { db, listing, race } = await requirePublicRace(context, params.raceId);
   const room = await roomOf(context.env, race);
   const [setup, racers] = await Promise.all([loadRacerSetup({ room, race }), room.racers()]);
   const isPublic = setup.settings.start_list_visibility === "public";

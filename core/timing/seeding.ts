@@ -6,6 +6,7 @@
 import type { Invalid } from "../time/parse";
 import { TimingError } from "./errors";
 import type { Micros } from "./model";
+import { mulberry32 } from "../random/seeded";
 
 export const SEED_FUNCTIONS = [
   { key: "random", label: "Random" },
@@ -285,16 +286,7 @@ function pursuit(racers: readonly SeedRacer[], byRandom: (a: SeedRacer, b: SeedR
 }
 
 /**
- * A deterministic random source (mulberry32) for tests and benchmarks: the same seed gives the same values.
+ * A deterministic random source for tests and benchmarks: the same seed gives the same values.
  * The RaceRoom uses Math.random and stores what it drew.
  */
-export function seededRng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRng: (seed: number) => () => number = mulberry32;
