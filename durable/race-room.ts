@@ -10,7 +10,6 @@ import { deletionBlocked } from "../core/timing/validation";
 import { TIMING_ERRORS } from "../core/timing/errors";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
 import type { Crossing } from "../core/timing/model";
-import { compareKeys } from "../core/timing/rank";
 import { openDb, races } from "../schema/d1";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
@@ -514,21 +513,11 @@ export class RaceRoom extends DurableObject<Env> {
     return this.heatsViewNow();
   }
 
-  /**
-   * Seeds a start group's heats from its qualifier: its racers who finished, by qualifier result, ties
-   * by CPL sprint points then bib (the "heat by cpl sprint points and qualifier rank" order).
-   */
+  /** Seeds a start group's heats from its qualifier results (see RaceHeats.seedFromQualifier). */
   async seedHeats(startGroupId: string, formatKey: string | null): Promise<HeatReply> {
     this.flushIncoming();
     const live = this.results();
-    const qualifiers = this.store
-      .racers()
-      .filter((r) => r.data.setupgroup_id === startGroupId)
-      .map((r) => ({ racer: r, result: live.result(r.id) }))
-      .filter((r) => r.result?.rankKey)
-      .sort((a, b) => compareKeys(a.result!.key, b.result!.key) || sprintPoints(b.racer.data) - sprintPoints(a.racer.data) || (a.racer.data.bib ?? Infinity) - (b.racer.data.bib ?? Infinity))
-      .map((r) => r.racer.id);
-    return this.heatChange(() => this.heats.seed(startGroupId, qualifiers, formatKey, Date.now()));
+    return this.heatChange(() => this.heats.seedFromQualifier(startGroupId, (racerId) => live.result(racerId), formatKey, Date.now()));
   }
 
   /** A timer's finish order (and times, ties and statuses) for one heat. */
@@ -862,11 +851,6 @@ function sendRaw(ws: WebSocket, frame: string): void {
   } catch {
     // The close handler tidies up.
   }
-}
-
-function sprintPoints(racer: RacerDoc): number {
-  const points = (racer as RacerDoc & { cpl_sprint_pts?: number | null }).cpl_sprint_pts;
-  return typeof points === "number" ? points : 0;
 }
 
 function attachmentOf(ws: WebSocket): SocketAttachment {

@@ -4,7 +4,7 @@
  * first leg's start to the last leg's finish.
  */
 import type { FieldValue, Micros, RacerStatus } from "./model";
-import { readFormNumber } from "./validation";
+import { RACE_DEFAULTS, readFormNumber } from "./validation";
 
 /**
  * How a leg's time is shown (team_lap_time_display):
@@ -14,7 +14,7 @@ import { readFormNumber } from "./validation";
  */
 export const TEAM_LAP_TIME_DISPLAYS = ["racer_at_lap_finish", "team_elapsed"] as const;
 export type TeamLapTimeDisplay = (typeof TEAM_LAP_TIME_DISPLAYS)[number];
-export const DEFAULT_TEAM_LAP_TIME_DISPLAY: TeamLapTimeDisplay = "racer_at_lap_finish";
+export const DEFAULT_TEAM_LAP_TIME_DISPLAY: TeamLapTimeDisplay = RACE_DEFAULTS.teamLapTimeDisplay;
 
 export interface TeamFields {
   /** team_field: the racer field naming the team. */

@@ -7,6 +7,7 @@ import type { Invalid } from "../time/parse";
 import { TimingError } from "./errors";
 import type { Micros } from "./model";
 import { mulberry32 } from "../random/seeded";
+import { RACE_DEFAULTS } from "./validation";
 
 export const SEED_FUNCTIONS = [
   { key: "random", label: "Random" },
@@ -19,7 +20,7 @@ export const SEED_FUNCTIONS = [
 ] as const;
 export type SeedFunction = (typeof SEED_FUNCTIONS)[number]["key"];
 export const SEED_FUNCTION_KEYS: readonly SeedFunction[] = SEED_FUNCTIONS.map((f) => f.key);
-export const DEFAULT_SEED_FUNCTION: SeedFunction = "random";
+export const DEFAULT_SEED_FUNCTION: SeedFunction = RACE_DEFAULTS.seedFunction;
 
 export function isSeedFunction(key: unknown): key is SeedFunction {
   return typeof key === "string" && (SEED_FUNCTION_KEYS as readonly string[]).includes(key);

@@ -7,6 +7,7 @@
 import { TimingError } from "./errors";
 import type { Micros, StartMode } from "./model";
 import { checkGroupTime, individualStartTimes, orderStartGroups } from "./start-times";
+import { RACE_DEFAULTS } from "./validation";
 
 // ---- The order racers start in within a group (starttime_sort) ----
 
@@ -18,7 +19,7 @@ export const STARTTIME_SORTS = [
   { key: "custom", label: "Custom order" },
 ] as const;
 export type StartTimeSort = (typeof STARTTIME_SORTS)[number]["key"];
-export const DEFAULT_STARTTIME_SORT: StartTimeSort = "bib";
+export const DEFAULT_STARTTIME_SORT: StartTimeSort = RACE_DEFAULTS.starttimeSort;
 
 /** How a start list is shown (startlist_display_sort); the default is by start time. */
 export const STARTLIST_DISPLAY_SORTS = [
@@ -27,7 +28,7 @@ export const STARTLIST_DISPLAY_SORTS = [
   { key: "name", label: "Name" },
 ] as const;
 export type StartListDisplaySort = (typeof STARTLIST_DISPLAY_SORTS)[number]["key"];
-export const DEFAULT_STARTLIST_DISPLAY_SORT: StartListDisplaySort = "time";
+export const DEFAULT_STARTLIST_DISPLAY_SORT: StartListDisplaySort = RACE_DEFAULTS.startlistDisplaySort;
 
 export function isStartTimeSort(key: unknown): key is StartTimeSort {
   return typeof key === "string" && STARTTIME_SORTS.some((s) => s.key === key);

@@ -7,11 +7,16 @@ import { bumpMtimes, initialMtimes } from "../../core/entity/field-mtimes";
 import { readHeatEntry, type HeatEntryInput } from "../../core/timing/heat-entry";
 import { availableHeatFormats, chooseHeatFormat, type HeatFormat } from "../../core/timing/heat-formats";
 import { buildBracket, compareHeats, heatKey, scheduleHeats, type Bracket, type HeatOutcome } from "../../core/timing/heats";
+import { TimingError } from "../../core/timing/errors";
+import type { RacerResult } from "../../core/timing/model";
+import { compareKeys } from "../../core/timing/rank";
 import { racerDisplayName } from "../../core/timing/racer-name";
+import { seedRacers } from "../../core/timing/seeding";
 import type { HeatDoc, StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import type { RaceSettings } from "../../schema/race/settings";
 import type { HeatGroupWire, HeatsView } from "../../schema/wire/race-socket";
+import { seedRacerOf } from "./start-order";
 import type { RaceStore } from "./store";
 
 export type HeatReply = { ok: true; value: { heats: number } } | { ok: false; errors: Record<string, string> };
@@ -95,6 +100,36 @@ export class RaceHeats {
       };
     });
     return { version, displayPrecision: settings.display_precision, timesShown: settings.sprint_column_option, groups };
+  }
+
+  /**
+   * Seeds a start group's heats from its qualifier: the group's finishers by qualifier rank (equal times at
+   * calc precision share a rank), then by CPL sprint points: the "heat by cpl sprint points and qualifier
+   * rank" seed function. A racer in several categories cannot be seeded.
+   */
+  seedFromQualifier(groupId: string, resultOf: (racerId: string) => RacerResult | undefined, formatKey: string | null, now: number): HeatReply {
+    const settings = this.settings();
+    const finishers = this.store
+      .racers()
+      .filter((r) => r.data.setupgroup_id === groupId)
+      .flatMap((racer) => {
+        const result = resultOf(racer.id);
+        return result?.rankKey ? [{ racer, result, rankKey: result.rankKey }] : [];
+      })
+      .sort((a, b) => compareKeys(a.result.key, b.result.key));
+    const rank = new Map<string, number>();
+    finishers.forEach((f, i) => {
+      const previous = finishers[i - 1];
+      rank.set(f.racer.id, previous && compareKeys(previous.rankKey, f.rankKey) === 0 ? rank.get(previous.racer.id)! : i + 1);
+    });
+    let order: string[];
+    try {
+      order = seedRacers("heat_cpl_sprint_qualifier_rank", finishers.map((f) => ({ ...seedRacerOf(f.racer, settings), qualifierRank: rank.get(f.racer.id)! })), { rng: Math.random }).order;
+    } catch (error) {
+      if (error instanceof TimingError) return { ok: false, errors: { startgroup: error.message } };
+      throw error;
+    }
+    return this.seed(groupId, order, formatKey, now);
   }
 
   /**

@@ -4,11 +4,13 @@
  * and writes every change in one transaction, so a refusal writes nothing.
  */
 import type { FieldErrors } from "../../core/entity/field-errors";
+import { bumpMtimes } from "../../core/entity/field-mtimes";
 import { isInvalid } from "../../core/time/parse";
 import { assignBibs as numberBibs, BIBS_RUN_OUT, parseBibList } from "../../core/timing/bibs";
 import { TIMING_ERRORS, TimingError } from "../../core/timing/errors";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import { metaStartGroupFor, parseSeedGroupOrder, SeedingError, seedFunctionFor, seedRacers, seedStartOrder, type SeedFunction, type SeedRacer } from "../../core/timing/seeding";
+import { stageTotal } from "../../core/timing/multistage";
 import { InvalidGroupTimeError, orderForStart, planStartTimes, startTimeSortFor, type PlanGroup, type SortRacer } from "../../core/timing/start-plan";
 import type { StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
@@ -153,7 +155,7 @@ export function assignStartTimes(room: StartOrderRoom): StartOrderReply<StartTim
       const group = byId.get(planned.id)!;
       const data = { ...group.data, assigned_start_time: planned.assignedStartTime, first_start_time: planned.firstStartTime, last_start_time: planned.lastStartTime };
       const fields = ["assigned_start_time", "first_start_time", "last_start_time"];
-      room.store.putDocument("StartGroup", group.id, planned.ordinal, data, bump(room.store.documentMtimes(group.id), fields, room.now));
+      room.store.putDocument("StartGroup", group.id, planned.ordinal, data, bumpMtimes(room.store.documentMtimes(group.id), fields, room.now));
     }
     writeRacers(room, updates, ["assigned_start_time", "random"]);
   });
@@ -338,14 +340,10 @@ export function categoryCountOf(data: RacerDoc): number {
  * microseconds, from the racer's fields until multistage results have a home); null when a stage is missing.
  */
 export function previousStagesTime(data: RacerDoc, prevStagesCount: number): number | null {
-  let total = 0;
-  for (let n = 1; n <= prevStagesCount; n++) {
-    const time = data.custom[`stage_time_${n}`];
-    if (typeof time !== "number") return null;
-    const bonus = data.custom[`stage_bonus_${n}`];
-    total += time - (typeof bonus === "number" ? bonus : 0);
-  }
-  return prevStagesCount > 0 ? total : null;
+  if (prevStagesCount <= 0) return null;
+  const numberOrNull = (value: unknown) => (typeof value === "number" ? value : null);
+  const stages = Array.from({ length: prevStagesCount }, (_, i) => i + 1);
+  return stageTotal({ current: 0, previous: stages.map((n) => numberOrNull(data.custom[`stage_time_${n}`])), bonuses: stages.map((n) => numberOrNull(data.custom[`stage_bonus_${n}`])) });
 }
 
 export function seedRacerOf(racer: StoredRacer, settings: RaceSettings): SeedRacer {
@@ -368,12 +366,5 @@ export function seedRacerOf(racer: StoredRacer, settings: RaceSettings): SeedRac
 // ---- Writing ----
 
 function writeRacers(room: StartOrderRoom, racers: readonly StoredRacer[], fields: readonly string[]): void {
-  for (const racer of racers) room.store.putRacer(racer.id, racer.data, bump(room.store.racerMtimes(racer.id), fields, room.now));
-}
-
-/** Field times move forward for the fields just written (`Math.max(now, last + 1)`). */
-function bump(mtimes: Record<string, number>, fields: readonly string[], now: number): Record<string, number> {
-  const next = { ...mtimes };
-  for (const field of fields) next[field] = Math.max(now, (next[field] ?? 0) + 1);
-  return next;
+  for (const racer of racers) room.store.putRacer(racer.id, racer.data, bumpMtimes(room.store.racerMtimes(racer.id), fields, room.now));
 }

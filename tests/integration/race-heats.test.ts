@@ -29,6 +29,27 @@ describe("sprint heats in the RaceRoom", () => {
     expect(await t.room.seedHeats(crypto.randomUUID(), null)).toEqual({ ok: false, errors: { startgroup: "StartGroup not found" } });
   });
 
+  it("breaks a qualifier tie by CPL sprint points, and refuses a racer in several categories", async () => {
+    const t = await sprintWithQualifier({ racers: 12 });
+    await t.room.updateSettings({ is_heats: true });
+    // Bibs 2 and 3 tie on time; bib 3 has more sprint points, so it is seeded second.
+    const tie = t.startMicros + 102 * SECOND;
+    expect((await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 100, chip: "C3", time: tie, channel: 2 }] })).status).toBe(200);
+    await t.room.clearTimes(t.racerIds[2]!);
+    expect((await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 101, chip: "C3", time: tie, channel: 2 }] })).status).toBe(200);
+    await t.room.saveRacer(t.racerIds[2]!, { cpl_sprint_pts: 50 });
+    await t.room.saveRacer(t.racerIds[1]!, { cpl_sprint_pts: 10 });
+    expect((await t.room.seedHeats(t.groupId, null)).ok).toBe(true);
+    const view = await t.room.heatsView();
+    // The 12-racer format: SF2 seats Q2, Q3, Q6, Q7, Q10, Q11.
+    expect(bibsOf(view, "SF2")).toEqual([3, 2, 6, 7, 10, 11]);
+
+    const other = await sprintWithQualifier({ racers: 6 });
+    await other.room.updateSettings({ is_heats: true });
+    await other.room.saveRacer(other.racerIds[0]!, { category_dict: { junior: true, senior: true } });
+    expect(await other.room.seedHeats(other.groupId, null)).toEqual({ ok: false, errors: { startgroup: "Multiple categories, cannot seed!" } });
+  });
+
   it("seeds the standard format from the qualifier and runs it to the finals, the bracket pushed to spectators", async () => {
     const t = await sprintWithQualifier();
     expect((await t.room.updateSettings({ is_heats: true })).ok).toBe(true);
