@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { formatRaceTime } from "../../core/time/format";
+import { parseSlot } from "../../core/timing/heat-formats";
 import type { HeatGroupWire, HeatsView, HeatWire } from "../../schema/wire/race-socket";
 
 const STATUS_TEXT = { dnf: "DNF", dns: "DNS", dsq: "DSQ" } as const;
@@ -72,7 +73,7 @@ function HeatCard({ heat, view, timeZone, children }: { heat: HeatWire; view: He
         <tbody>
           {heat.entries.map((entry, i) => (
             <tr key={entry.racerId ?? `${entry.seat}-${i}`} className={entry.advances ? "advances" : undefined}>
-              <td>{heat.complete ? (entry.place ?? (entry.status ? STATUS_TEXT[entry.status] : "")) : entry.seat}</td>
+              <td>{heat.complete ? (entry.place ?? (entry.status ? STATUS_TEXT[entry.status] : "")) : <abbr title={seatTitle(entry.seat)}>{entry.seat}</abbr>}</td>
               <td>{entry.bib ?? ""}</td>
               <td>{entry.racerId ? entry.name : <span className="hint">To be decided</span>}</td>
               <td className="time">
@@ -92,6 +93,15 @@ function HeatCard({ heat, view, timeZone, children }: { heat: HeatWire; view: He
       {children}
     </article>
   );
+}
+
+/** A seat in words: "Q4" the 4th qualifier, "QF1:2" second in QF1, "LL1" the first lucky loser. */
+function seatTitle(seat: string): string {
+  const slot = parseSlot(seat);
+  if (!slot) return seat;
+  if (slot.kind === "seed") return `Qualifier rank ${slot.rank}`;
+  if (slot.kind === "lucky") return `Lucky loser ${slot.n}`;
+  return `Place ${slot.place} in ${slot.heat}`;
 }
 
 /** The ranking so far: finalists by place, the B-Final below the A-Final, then by the round reached. */

@@ -19,7 +19,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!settings) throw new Response("Not found", { status: 404 });
   const formats = Object.entries(availableHeatFormats(settings.heat_format_dict)).map(([key, f]) => ({ value: key, label: f.name }));
   const query = pageQuery(request);
-  const params_ = new URL(request.url).searchParams;
+  const search = new URL(request.url).searchParams;
   const heats = view.groups.flatMap((g) => g.rounds.flatMap((r) => r.heats));
   const findHeat = (id: string | null) => (may.time && id ? (heats.find((h) => h.id === id) ?? null) : null);
   return {
@@ -40,9 +40,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       sprint_column_option: settings.sprint_column_option,
       lap_count: String(settings.lap_count),
     },
-    seeding: may.time ? (groups.find((g) => g.id === params_.get("seed")) ?? null) : null,
-    correcting: findHeat(params_.get("correct")),
-    clearing: findHeat(params_.get("clear")),
+    seeding: may.time ? (groups.find((g) => g.id === search.get("seed")) ?? null) : null,
+    correcting: findHeat(search.get("correct")),
+    clearing: findHeat(search.get("clear")),
   };
 }
 
