@@ -163,7 +163,7 @@ export interface BiathlonTimesInput {
 export type BiathlonTimes = Record<BiathlonResultCalculation, Micros | null>;
 
 /** Range time, or null when a shooting lacks a read, the in and out lists differ in length, or an out precedes its in. */
-function rangeTime(rangeIn: readonly (Micros | null)[], rangeOut: readonly (Micros | null)[]): Micros | null {
+export function rangeTime(rangeIn: readonly (Micros | null)[], rangeOut: readonly (Micros | null)[]): Micros | null {
   if (rangeIn.length !== rangeOut.length) return null;
   let total = 0;
   for (let i = 0; i < rangeIn.length; i++) {

@@ -5,6 +5,7 @@
  */
 import { truncateMicros } from "../time/truncate";
 import { TimingError } from "./errors";
+import { biathlonRankedTime, biathlonResult } from "./biathlon-result";
 import { statusText } from "./status";
 import type { Course, CoursePoint, Crossing, Micros, Racer, RacerResult, RacerStatus, RaceRules, Split, StartGroup } from "./model";
 
@@ -200,6 +201,8 @@ interface KeyParts {
 function keysOf(ctx: RacerContext, racer: Racer, parts: KeyParts): Pick<RacerResult, "key" | "rankKey"> {
   const bib = racer.bib ?? NO_BIB;
   const statusClass = STATUS_CLASS[parts.status];
+  // A biathlon finisher without the time it is ranked on (a range read missing): after every ranked finisher, unranked.
+  if (parts.status === "finished" && parts.time === null) return { key: [statusClass, Number.MAX_SAFE_INTEGER, bib, ctx.order], rankKey: null };
   if (parts.status === "finished" && parts.time !== null) {
     const rankTime = truncateMicros(parts.time, ctx.rules.calcPrecision);
     const rankKey = ctx.rules.timingMode === "timelimit" ? [negate(parts.laps), rankTime] : [rankTime];
@@ -228,15 +231,22 @@ export function computeRacerResult(ctx: RacerContext, racer: Racer, crossings: r
 
   const matched: Matched = start === null ? { splits: [], laps: 0, lastLapTime: null, finishedSequence: false } : matchCrossings(ctx, course, start, kept);
   const finish = ctx.rules.timingMode === "timelimit" ? matched.lastLapTime : matched.finishedSequence ? (matched.splits.at(-1)?.time ?? null) : null;
-  const time = start !== null && finish !== null ? resultTime(ctx.rules, racer, start, finish) : null;
+  const baseTime = start !== null && finish !== null ? resultTime(ctx.rules, racer, start, finish) : null;
+  const biathlon =
+    course.biathlon && start !== null
+      ? biathlonResult({ course: { ...course, biathlon: course.biathlon }, racer, start, splits: matched.splits, crossings: kept, baseTime, precision: ctx.rules.precision })
+      : undefined;
+  const time = course.biathlon && biathlon ? (baseTime === null ? null : biathlonRankedTime({ biathlon: course.biathlon }, biathlon)) : baseTime;
 
   let status: RacerStatus = flaggedStatus(racer) ?? "notstarted";
   if (status === "notstarted") {
-    if (finish !== null) status = "finished";
+    if (finish !== null && baseTime !== null) status = "finished";
     else if (matched.splits.length > 0 || chipRead !== undefined) status = "oncourse";
   }
   const keys = keysOf(ctx, racer, { status, laps: matched.laps, splits: matched.splits, time });
-  return { racerId: racer.id, status, statusText: statusText(racer), start, laps: matched.laps, splits: matched.splits, finish, time, ...keys };
+  const result: RacerResult = { racerId: racer.id, status, statusText: statusText(racer), start, laps: matched.laps, splits: matched.splits, finish, time, ...keys };
+  if (biathlon) result.biathlon = biathlon;
+  return result;
 }
 
 /** A racer with no course: status from the flags only, no splits, unranked; sorted among its status class. */

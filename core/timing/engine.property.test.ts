@@ -31,8 +31,33 @@ function randomTriathlonCourse(random: Random, id: string): Course {
   return triathlonCourse({ id, name: id, points, lapCount: 1, maxLapCount: null, timeLimitEnd: null }, counts).course;
 }
 
+/** A biathlon course: laps with range in and out points, time penalties or loops on a recorder's point. */
+function randomBiathlonCourse(random: Random, id: string): Course {
+  const points: CoursePoint[] = [
+    { id: `${id}-ri`, timingPointId: "tp1", mode: "split", name: "Range in", minSplit: seconds(random.pick([0, 2])), rangeRole: "in" },
+    { id: `${id}-ro`, timingPointId: random.pick(["tp2", "tp3"]), mode: "split", name: "Range out", minSplit: 0, rangeRole: "out" },
+    { id: `${id}-f`, timingPointId: random.pick(["tp3", "tp4"]), mode: "lap", name: "Lap", minSplit: seconds(random.pick([0, 10])) },
+  ];
+  return {
+    id,
+    name: id,
+    points,
+    lapCount: random.int(2, 4),
+    maxLapCount: null,
+    timeLimitEnd: null,
+    biathlon: {
+      penaltyType: random.pick(["lap", "time"] as const),
+      perMiss: seconds(random.pick([60, 30])),
+      minLoop: seconds(random.pick([5, 0])),
+      penaltyTimingPointId: random.pick(["tp4", "tp2", null]),
+      resultCalculation: random.pick(["total", "ski", "range"] as const),
+    },
+  };
+}
+
 function randomCourse(random: Random, id: string): Course {
   if (random.chance(0.25)) return randomTriathlonCourse(random, id);
+  if (random.chance(0.25)) return randomBiathlonCourse(random, id);
   const points: CoursePoint[] = [];
   const startMode = random.pick(["none", "start", "chipstart"] as const);
   if (startMode !== "none") points.push({ id: `${id}-s`, timingPointId: random.pick(TIMING_POINTS), mode: startMode, name: "Start", minSplit: seconds(random.pick([0, 5])) });
@@ -84,6 +109,7 @@ function randomRacer(random: Random, id: string, courses: Course[], startGroups:
     bonus: random.chance(0.1) ? seconds(random.int(1, 20)) : 0,
     addBack: random.chance(0.05) ? random.int(1, 5_000_000) : 0,
     paraFactor: maybe(0.1, () => random.int(70, 100) + random.pick([0, 0.5])),
+    rangeMisses: Array.from({ length: random.int(0, 3) }, () => (random.chance(0.2) ? null : random.int(0, 5))),
     fields: {
       sex: random.pick(["M", "F", "f", null]),
       age: random.chance(0.5) ? random.int(10, 70) : String(random.int(10, 70)),

@@ -5,7 +5,7 @@
  */
 import { resultForRacer } from "./compute";
 import { inGroup } from "./groups";
-import type { Course, Crossing, RaceInput, Racer, RacerResult, RankedResult, RaceRules, ResultGroupSpec, Split, StartGroup } from "./model";
+import type { BiathlonResult, Course, Crossing, RaceInput, Racer, RacerResult, RankedResult, RaceRules, ResultGroupSpec, Split, StartGroup } from "./model";
 import { compareKeys, rankSorted } from "./rank";
 
 /** What a call changed: racers whose result (or group membership) changed, and groups whose rows did. */
@@ -89,6 +89,15 @@ function sameSplits(a: readonly Split[], b: readonly Split[]): boolean {
   );
 }
 
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+function sameBiathlon(a: BiathlonResult | undefined, b: BiathlonResult | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.penalty === b.penalty && a.total === b.total && a.range === b.range && a.ski === b.ski && sameList(a.misses, b.misses) && sameList(a.loops, b.loops);
+}
+
 /** Deep equality of two results: an unchanged racer is not reported. */
 export function sameResult(a: RacerResult, b: RacerResult): boolean {
   return (
@@ -101,7 +110,8 @@ export function sameResult(a: RacerResult, b: RacerResult): boolean {
     a.time === b.time &&
     sameKey(a.key, b.key) &&
     sameKey(a.rankKey, b.rankKey) &&
-    sameSplits(a.splits, b.splits)
+    sameSplits(a.splits, b.splits) &&
+    sameBiathlon(a.biathlon, b.biathlon)
   );
 }
 

@@ -9,7 +9,7 @@ export type Micros = number;
 
 export const MICROS_PER_SECOND = 1_000_000;
 
-/** Modes this engine computes now; triathlon, enduro, biathlon, free-order and heats join in later issues. */
+/** Timing modes of the engine; a triathlon runs as one lap of its sections and a biathlon as a lap race with shootings (Course.biathlon). */
 export const TIMING_MODES = ["p2p", "lap", "timelimit"] as const;
 export type TimingMode = (typeof TIMING_MODES)[number];
 
@@ -57,6 +57,22 @@ export interface CoursePoint {
   minSplit: Micros;
   /** Triathlon: the section (1 Swim, 2 T1, 3 Bike, 4 T2, 5 Run) the point closes a lap or transition of. */
   section?: number | null;
+  /** Biathlon: the point where racers enter or leave the shooting range. */
+  rangeRole?: "in" | "out" | null;
+}
+
+/** How a biathlon course turns shooting into time (timing.md sections 2, 3 and 9); see biathlon-result.ts. */
+export interface BiathlonCourse {
+  /** lap: a miss is paid by skiing a penalty loop; time: by perMiss added. */
+  penaltyType: "lap" | "time";
+  /** Added per missed shot (time penalties), and per penalty loop owed but not skied (penalty laps). */
+  perMiss: Micros;
+  /** Penalty-loop reads closer than this to the last counted one are the same loop. */
+  minLoop: Micros;
+  /** The timing point of the penalty-lap recorder device; null counts no loops. */
+  penaltyTimingPointId: string | null;
+  /** The time racers are ranked on. */
+  resultCalculation: "total" | "ski" | "range";
 }
 
 export interface Course {
@@ -70,6 +86,8 @@ export interface Course {
   maxLapCount: number | null;
   /** Time limit races: laps completed after this absolute time are not counted. */
   timeLimitEnd: Micros | null;
+  /** Biathlon: one shooting between consecutive laps; null for every other course. */
+  biathlon?: BiathlonCourse | null;
 }
 
 export interface StartGroup {
@@ -112,6 +130,8 @@ export interface Racer {
   paraFactor: number | null;
   /** Custom racer fields and the standard ones result groups may match on (sex, category, club, …). */
   fields: Record<string, FieldValue>;
+  /** Biathlon: missed shots at each shooting in order (lap_{n}_biathlon_dict); null for one not entered yet. */
+  rangeMisses?: readonly (number | null)[];
 }
 
 /** A crossing already assigned to a racer (reads outside the race window or with no racer never get here). */
@@ -181,6 +201,23 @@ export interface RacerResult {
   key: readonly number[];
   /** Racers with equal rank keys share a rank; null is unranked (not finished, or a status). */
   rankKey: readonly number[] | null;
+  /** Biathlon courses only: shooting, loops and the three times (the result time is the one ranked on). */
+  biathlon?: BiathlonResult;
+}
+
+export interface BiathlonResult {
+  /** Missed shots per shooting (laps − 1 of them); null for a shooting not entered. */
+  misses: (number | null)[];
+  /** Penalty loops counted after each shooting (penalty laps; zeros for time penalties). */
+  loops: number[];
+  /** Time added: every miss (time penalties), or every loop owed and not skied (penalty laps). */
+  penalty: Micros;
+  /** Start to finish with the racer's adjustments and the penalty; null until finished. */
+  total: Micros | null;
+  /** Time on the range (range in to range out, summed over the shootings); null while a read is missing. */
+  range: Micros | null;
+  /** total − range. */
+  ski: Micros | null;
 }
 
 /** A racer's place within one result group. */
