@@ -7,6 +7,7 @@ import { z } from "zod";
 import { parseCsv, CsvSyntaxError } from "../core/entity/csv";
 import { exactSeconds, exactTimeOfDay, formatRaceTime, formatTimeOfDay } from "../core/time/format";
 import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
+import { missesText } from "../core/timing/biathlon";
 import { deviceDisplayName } from "../core/timing/devices";
 import type { FieldValue, Micros } from "../core/timing/model";
 import { CUSTOM_FIELD_TYPES, validateCustomFieldValue, type CustomFieldRules, type CustomFieldType } from "../core/timing/racer-fields";
@@ -680,6 +681,13 @@ const bibText = z
 const keypadFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("time"), key: z.string(), bib: bibText, point: z.string().min(1, "Choose a timing point").max(64) }),
   z.object({ intent: z.literal("status"), key: z.string(), bib: bibText, status: z.enum(["dns", "dnf", "dsq", "ok"], { error: "Choose a status" }) }),
+  z.object({
+    intent: z.literal("range"),
+    key: z.string(),
+    bib: bibText,
+    shooting: z.coerce.number({ error: "Choose a shooting" }).int().min(1, "Choose a shooting"),
+    misses: z.coerce.number({ error: "Choose the misses" }).int().min(0).max(5, "Misses must be 0 to 5"),
+  }),
 ]);
 
 export function keypadEntryFrom(form: FormData, nowMs: number): { ok: true; entry: ManualEntry } | { ok: false; errors: FieldErrors } {
@@ -694,17 +702,25 @@ export function keypadEntryFrom(form: FormData, nowMs: number): { ok: true; entr
   const entry =
     f.intent === "time"
       ? { kind: "time" as const, key: f.key, bib: f.bib, point: f.point, time }
-      : { kind: "status" as const, key: f.key, bib: f.bib, status: f.status, ...(f.status === "dnf" || f.status === "dsq" ? { time } : {}) };
+      : f.intent === "range"
+        ? { kind: "range" as const, key: f.key, bib: f.bib, shooting: f.shooting, misses: f.misses }
+        : { kind: "status" as const, key: f.key, bib: f.bib, status: f.status, ...(f.status === "dnf" || f.status === "dsq" ? { time } : {}) };
   const checked = manualEntrySchema.safeParse(entry);
   return checked.success ? { ok: true, entry: checked.data } : { ok: false, errors: { form: "This form has expired; reload the page and enter it again." } };
 }
 
 /** What the keypad's plain form says after an entry. */
 export function keypadOutcome(entry: ManualEntry, receipt: ManualReceipt): { notice: string | null; error: string | null } {
-  const what = entry.kind === "time" ? `A time for bib ${entry.bib}` : `${entry.status.toUpperCase()} for bib ${entry.bib}`;
+  const what = entry.kind === "time" ? `A time for bib ${entry.bib}` : entry.kind === "range" ? `${missesText(entry.misses)} at shooting ${entry.shooting} for bib ${entry.bib}` : `${entry.status.toUpperCase()} for bib ${entry.bib}`;
   if (receipt.duplicates > 0) return { notice: `${what} was already recorded.`, error: null };
   if (receipt.unknown_bibs.length > 0) return { notice: null, error: `${what} is recorded, but no racer has bib ${entry.bib}.` };
   return { notice: `${what} is recorded.`, error: null };
+}
+
+/** Shootings the keypad offers in a biathlon race: one between each pair of laps of its longest course; 0 otherwise. */
+export function keypadShootings(settings: RaceSettings, courseLapCounts: (number | null)[]): number {
+  if (settings.biathlon_penalty_type === null) return 0;
+  return Math.max(1, ...courseLapCounts.map((laps) => (laps ?? settings.lap_count) - 1), settings.lap_count - 1);
 }
 
 // ---- Downloads ----

@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/durable-sqlite";
 import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, bumpMtimes, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
+import { BIATHLON_LAPS_TOO_FEW, BIATHLON_MIN_LAPS, biathlonSetupProblems } from "../core/timing/biathlon";
 import { setRacerStatus } from "../core/timing/status";
 import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
 import { deletionBlocked } from "../core/timing/validation";
@@ -11,7 +12,7 @@ import { TIMING_ERRORS } from "../core/timing/errors";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
 import type { Crossing } from "../core/timing/model";
 import { openDb, races } from "../schema/d1";
-import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
+import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type CourseDoc, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
 import { courseOf, racerOf, type StoredRacer } from "../schema/race/engine-input";
 import { raceRoomMigrations } from "../schema/race/migrations";
@@ -26,7 +27,7 @@ import {
   type RaceIdentity,
   type RaceServerMessage,
 } from "../schema/wire/race-socket";
-import { manualBatchSchema, readBatchSchema, type ManualReceipt, type ReadBatchReceipt } from "../schema/wire/timing-api";
+import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../schema/wire/timing-api";
 import { constantTimeEqualText, hashToken, randomToken } from "../workers/auth/crypto";
 import { ingestReads, raceWindow } from "./race/ingest";
 import { LiveResults, type RaceState } from "./race/live-results";
@@ -55,7 +56,7 @@ export interface DeviceCredential {
   token: string;
 }
 
-export type TimingReply<T> = { ok: true; value: T } | { ok: false; status: 400 | 401 | 404; error: string; message: string };
+export type TimingReply<T> = { ok: true; value: T } | { ok: false; status: 400 | 401 | 403 | 404; error: string; message: string };
 
 export interface RacerView extends StoredRacer {
   status: string;
@@ -188,6 +189,18 @@ export class RaceRoom extends DurableObject<Env> {
     if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
     const current = readRaceSettings(row.settings);
     const next = { ...current, ...definedOnly(parsed.data) };
+    const biathlon = biathlonSetupProblems(
+      {
+        penaltyType: next.biathlon_penalty_type,
+        lapCount: next.lap_count,
+        isRelay: next.is_relay,
+        relayMemberCount: next.relay_member_count,
+        penaltyDeviceId: next.biathlon_penalty_device,
+        rangeDeviceId: next.biathlon_range_device,
+      },
+      this.store.documents("TimingDevice").map((d) => ({ id: d.id, type: d.data.type })),
+    );
+    if (Object.keys(biathlon).length > 0) return { ok: false, errors: biathlon };
     const mtimes = { ...row.fieldMtimes };
     const now = Date.now();
     for (const key of Object.keys(definedOnly(parsed.data))) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
@@ -322,10 +335,11 @@ export class RaceRoom extends DurableObject<Env> {
     return removed;
   }
 
-  /** "Clear all times" for a racer: its reads are set aside (kept in the log) and its results reset. */
+  /** "Clear all times" for a racer: its reads are set aside (kept in the log), its range data removed and its results reset. */
   async clearTimes(racerId: string): Promise<number> {
-    const cleared = this.ctx.storage.transactionSync(() => this.store.clearRacerTimes(racerId));
+    const { cleared, racer } = this.ctx.storage.transactionSync(() => ({ cleared: this.store.clearRacerTimes(racerId), racer: this.clearMisses(racerId) }));
     this.flushIncoming();
+    if (racer) this.live?.racerSaved(racer);
     this.live?.timesCleared(racerId);
     this.schedulePush();
     return cleared;
@@ -333,7 +347,10 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** "Clear all times" for the whole race (a rehearsal or a restarted demo): every read is set aside, none deleted. */
   async clearAllTimes(): Promise<number> {
-    const cleared = this.ctx.storage.transactionSync(() => this.store.clearAllTimes());
+    const cleared = this.ctx.storage.transactionSync(() => {
+      for (const racer of this.store.racers()) this.clearMisses(racer.id);
+      return this.store.clearAllTimes();
+    });
     this.incoming = [];
     this.setupChanged();
     return cleared;
@@ -351,14 +368,16 @@ export class RaceRoom extends DurableObject<Env> {
     if (!stored || !row) return null;
     const racer = racerOf(stored);
     const courseDoc = this.store.documents("Course").find((c) => c.id === racer.courseId);
-    const course = courseDoc ? courseOf(courseDoc, readRaceSettings(row.settings)) : null;
+    const course = courseDoc ? courseOf(courseDoc, readRaceSettings(row.settings), this.store.documents("TimingPoint")) : null;
     const crossings = this.store
       .crossingsOfRacer(racerId)
       .filter((c) => c.state === "assigned" && c.timing_point_id !== null)
       .map((c) => ({ timingPointId: c.timing_point_id!, time: c.time, deviceId: c.device_id === "manual" ? null : c.device_id }));
-    const status = this.results().result(racerId)?.status;
+    const result = this.results().result(racerId);
+    const lapPoints = new Set(course?.points.filter((p) => p.mode === "lap").map((p) => p.id));
+    const lapCloses = (result?.splits ?? []).filter((s) => lapPoints.has(s.coursePointId)).map((s) => s.time);
     const entity = timedEntityOf(
-      { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: status === "oncourse" },
+      { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: result?.status === "oncourse", lapCloses },
       course,
       crossings,
     );
@@ -442,7 +461,9 @@ export class RaceRoom extends DurableObject<Env> {
           const state = !inWindow ? "outside" : racerId ? "assigned" : "unmatched";
           const seq = this.store.insertCrossing({ readKey: `manual:${entry.key}`, deviceId: "manual", deviceSeq: null, timingPointId: entry.point, chip: null, bib: entry.bib, channel: null, deviceTime: time, time, racerId: state === "assigned" ? racerId : null, state, receivedAt: now });
           if (seq !== null && state === "assigned" && racerId) assigned.push({ seq, racerId, timingPointId: entry.point, time });
-        } else if (racerId) {
+        } else if (entry.kind === "range" && racerId) {
+          changedRacers.push(this.recordMisses(racerId, entry.shooting, entry.misses, now));
+        } else if (entry.kind === "status" && racerId) {
           const racer = this.store.racer(racerId)!;
           const data = applyStatus(racer.data, entry.status, entry.time ?? now * 1000);
           this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), ["dns", "dnf_time", "dsq_time"], now));
@@ -454,6 +475,62 @@ export class RaceRoom extends DurableObject<Env> {
     for (const racer of changedRacers) this.live?.racerSaved(racer);
     if (changedRacers.length > 0) this.schedulePush();
     return { ok: true, value: receipt };
+  }
+
+  /**
+   * Range data from the race's range-data device (biathlon): misses per shooting by bib or chip. The device
+   * proves itself with its credential and must be the one the race names; each entry is kept once by seq.
+   */
+  async rangeEntries(credential: string, body: unknown): Promise<TimingReply<RangeReceipt>> {
+    if (!this.readSetup()) return { ok: false, status: 404, error: "race_not_opened", message: "Race not opened" };
+    const device = this.authenticateDevice(credential);
+    if (!device) return { ok: false, status: 401, error: "invalid_device", message: "Unknown device or wrong credential" };
+    const settings = readRaceSettings(this.db.select().from(raceSetup).get()!.settings);
+    if (settings.biathlon_penalty_type === null || settings.biathlon_range_device !== device.id) {
+      return { ok: false, status: 403, error: "not_range_device", message: "This device is not the race's range-data device" };
+    }
+    const batch = rangeBatchSchema.safeParse(body);
+    if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
+    const receipt: RangeReceipt = { accepted: 0, duplicates: 0, unknown: [] };
+    const changed: StoredRacer[] = [];
+    const now = Date.now();
+    this.ctx.storage.transactionSync(() => {
+      for (const entry of batch.data.entries) {
+        const key = `${device.id}:range:${entry.seq}`;
+        if (this.store.hasManualEntry(key)) {
+          receipt.duplicates += 1;
+          continue;
+        }
+        this.store.insertManualEntry(key, "range", entry.bib ?? -1, entry, null, now);
+        receipt.accepted += 1;
+        const racerId = entry.chip !== undefined ? this.store.racerIdByChip(entry.chip) : this.store.racerIdByBib(entry.bib ?? -1);
+        if (racerId) changed.push(this.recordMisses(racerId, entry.shooting, entry.misses, now));
+        else receipt.unknown.push(entry.seq);
+      }
+    });
+    for (const racer of changed) this.live?.racerSaved(racer);
+    if (changed.length > 0) this.schedulePush();
+    return { ok: true, value: receipt };
+  }
+
+  /** Removes a racer's range data (timing.md: clearing all times removes biathlon data); null when it had none. */
+  private clearMisses(racerId: string): StoredRacer | null {
+    const racer = this.store.racer(racerId);
+    if (!racer || racer.data.biathlon_misses.length === 0) return null;
+    const data = { ...racer.data, biathlon_misses: [] };
+    this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), ["biathlon_misses"], Date.now()));
+    return { id: racerId, data };
+  }
+
+  /** Writes one shooting's misses on a racer (inside the caller's transaction); shootings before it stay as they are. */
+  private recordMisses(racerId: string, shooting: number, misses: number, now: number): StoredRacer {
+    const racer = this.store.racer(racerId)!;
+    const list = [...racer.data.biathlon_misses];
+    while (list.length < shooting) list.push(null);
+    list[shooting - 1] = misses;
+    const data = { ...racer.data, biathlon_misses: list };
+    this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), ["biathlon_misses"], now));
+    return { id: racerId, data };
   }
 
   // ---- Start order: seeding, start times, bibs ----
@@ -665,6 +742,7 @@ export class RaceRoom extends DurableObject<Env> {
       endTimeMs: row.endTime,
       docs: {
         courses: this.store.documents("Course"),
+        points: this.store.documents("TimingPoint"),
         startGroups: this.store.documents("StartGroup"),
         formats: this.store.documents("ResultFormat"),
         groups: this.store.documents("ResultGroup"),
@@ -752,9 +830,12 @@ export class RaceRoom extends DurableObject<Env> {
       if (settings.is_heats && !group.startgroup) return { startgroup: TIMING_ERRORS.noStartGroupForHeats };
     }
     if (kind === "Course") {
+      const course = data as CourseDoc;
       const points = new Set(this.store.documents("TimingPoint").map((p) => p.id));
-      const missing = (data as { points_list: { point: string }[] }).points_list.find((p) => !points.has(p.point));
+      const missing = course.points_list.find((p) => !points.has(p.point));
       if (missing) return { points_list: `No such timing point: ${missing.point}` };
+      const settings = readRaceSettings(this.db.select().from(raceSetup).get()?.settings);
+      if (settings.biathlon_penalty_type !== null && (course.lap_count ?? settings.lap_count) < BIATHLON_MIN_LAPS) return { lap_count: BIATHLON_LAPS_TOO_FEW };
     }
     if (kind === "TimingPoint") {
       const devices = new Set(this.store.documents("TimingDevice").map((d) => d.id));

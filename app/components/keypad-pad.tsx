@@ -1,10 +1,11 @@
 /**
  * The keypad: a bib and Enter records a crossing at the chosen timing point now; a bib and a status button
- * sets DNS, DNF, DSQ or OK. Before hydration both forms post to the page's action; after, entries go
+ * sets DNS, DNF, DSQ or OK; in a biathlon, a bib, a shooting and a count records the shooting's misses. Before hydration both forms post to the page's action; after, entries go
  * through the outbox (keypad-queue.ts) straight to the timing API and survive a lost connection.
  */
 import { Form } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { BIATHLON_MAX_MISSES, missesText } from "../../core/timing/biathlon";
 import type { ManualEntry } from "../../schema/wire/timing-api";
 import { useHydrated } from "../hooks/use-hydrated";
 import { FormMessage } from "./auth-card";
@@ -20,6 +21,7 @@ const KEYPAD_CSS = `
 .keypad input[inputmode="numeric"] { font-size: 2.2rem; letter-spacing: 0.1rem; font-variant-numeric: tabular-nums; }
 .keypad button { min-height: 3.5rem; font-size: 1.3rem; }
 .keypad-status { display: grid; grid-template-columns: repeat(4, 1fr); gap: 0.5rem; }
+.keypad-misses { display: grid; grid-template-columns: repeat(6, 1fr); gap: 0.5rem; }
 .keypad-log { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.3rem; }
 .keypad-log li { display: flex; justify-content: space-between; gap: 0.5rem; padding: 0.4rem 0.6rem; border: 1px solid #e5e7eb; border-radius: var(--radius); font-variant-numeric: tabular-nums; }
 .keypad-log .state-pending { color: #92400e; font-weight: 700; }
@@ -41,7 +43,10 @@ export interface KeypadResult {
   errors: Record<string, string>;
 }
 
-export function KeypadPad({ raceId, timezone, points, formKey, result }: { raceId: string; timezone: string; points: { id: string; name: string }[]; formKey: string; result: KeypadResult | null }) {
+const MISS_COUNTS = Array.from({ length: BIATHLON_MAX_MISSES + 1 }, (_, n) => n);
+
+export function KeypadPad(props: { raceId: string; timezone: string; points: { id: string; name: string }[]; shootings: number; formKey: string; result: KeypadResult | null }) {
+  const { raceId, timezone, points, shootings, formKey, result } = props;
   const hydrated = useHydrated();
   const { items, problem, pending, add } = useKeypadQueue(raceId);
   const [point, setPoint] = useState(points[0]?.id ?? "");
@@ -95,6 +100,20 @@ export function KeypadPad({ raceId, timezone, points, formKey, result }: { raceI
         : { kind: "status", key: newEntryKey(), bib, status: status.value };
     add(entry, `Bib ${bib} · ${status.label} · ${clock.format(nowMs)}`);
     done(event.currentTarget);
+  };
+
+  const onRange = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const misses = Number(submitter?.value);
+    const shooting = Number(new FormData(event.currentTarget).get("shooting"));
+    const bib = bibOf(event.currentTarget);
+    if (bib === null || !Number.isInteger(misses) || !Number.isInteger(shooting) || shooting < 1) return;
+    add({ kind: "range", key: newEntryKey(), bib, shooting, misses }, `Bib ${bib} · Shooting ${shooting} · ${missesText(misses)}`);
+    // The shooting stays chosen: the range officer enters one shooting for racer after racer.
+    const form = event.currentTarget;
+    (form.elements.namedItem("bib") as HTMLInputElement | null)?.focus();
+    (form.elements.namedItem("bib") as HTMLInputElement).value = "";
   };
 
   if (points.length === 0) return <p className="empty-state">This race has no timing points yet: add one under Timing points first.</p>;
@@ -180,6 +199,36 @@ export function KeypadPad({ raceId, timezone, points, formKey, result }: { raceI
           </div>
         </fieldset>
       </Form>
+
+      {shootings > 0 ? (
+        <Form method="post" onSubmit={hydrated ? onRange : undefined} aria-labelledby="keypad-range-legend">
+          <fieldset>
+            <legend id="keypad-range-legend">Record misses at the range</legend>
+            <input type="hidden" name="intent" value="range" />
+            <input type="hidden" name="key" value={formKey} />
+            <label htmlFor="keypad-shooting">Shooting</label>
+            <select id="keypad-shooting" name="shooting" defaultValue="1">
+              {Array.from({ length: shootings }, (_, i) => (
+                <option key={i + 1} value={i + 1}>
+                  {`Shooting ${i + 1}`}
+                </option>
+              ))}
+            </select>
+            <label htmlFor="keypad-range-bib">Bib</label>
+            <input id="keypad-range-bib" name="bib" inputMode="numeric" pattern="[0-9]*" autoComplete="off" required aria-describedby="keypad-range-hint" />
+            <span id="keypad-range-hint" className="hint">
+              Type the bib, then press the number of missed shots. A second entry for the same shooting replaces the first.
+            </span>
+            <div className="keypad-misses" role="group" aria-label="Missed shots">
+              {MISS_COUNTS.map((n) => (
+                <button key={n} type="submit" name="misses" value={n} aria-label={missesText(n)}>
+                  {n}
+                </button>
+              ))}
+            </div>
+          </fieldset>
+        </Form>
+      ) : null}
 
       {hydrated ? (
         <section aria-labelledby="keypad-log-heading">

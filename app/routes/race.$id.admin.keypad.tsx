@@ -1,8 +1,9 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { KeypadPad, type KeypadResult } from "../components/keypad-pad";
+import type { CourseDoc } from "../../schema/race/documents";
 import { requireRaceAccess } from "../race-admin.server";
-import { keypadEntryFrom, keypadOutcome, loadRacerSetup } from "../racers.server";
+import { keypadEntryFrom, keypadOutcome, keypadShootings, loadRacerSetup } from "../racers.server";
 
 /** Each render carries a fresh entry key: a cached page would post an old one and be taken for a duplicate. */
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
@@ -11,8 +12,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireRaceAccess(request, context, params.id, "time");
-  const setup = await loadRacerSetup(access);
-  return { raceId: access.race.id, raceName: access.race.name, timezone: access.race.timezone, points: setup.points, formKey: crypto.randomUUID() };
+  const [setup, courses] = await Promise.all([loadRacerSetup(access), access.room.documents("Course")]);
+  const shootings = keypadShootings(setup.settings, courses.map((c) => (c.data as CourseDoc).lap_count));
+  return { raceId: access.race.id, raceName: access.race.name, timezone: access.race.timezone, points: setup.points, shootings, formKey: crypto.randomUUID() };
 }
 
 /** The keypad's plain form post (before the page's script runs): one entry through the same RaceRoom call as the timing API. */
@@ -26,12 +28,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function Keypad() {
-  const { raceId, timezone, points, formKey } = useLoaderData<typeof loader>();
+  const { raceId, timezone, points, shootings, formKey } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() ?? null;
   return (
     <section aria-labelledby="keypad-heading">
       <h2 id="keypad-heading">Keypad</h2>
-      <KeypadPad raceId={raceId} timezone={timezone} points={points} formKey={formKey} result={result} />
+      <KeypadPad raceId={raceId} timezone={timezone} points={points} shootings={shootings} formKey={formKey} result={result} />
     </section>
   );
 }

@@ -8,6 +8,8 @@ import {
   BIATHLON_RESULT_CALCULATION_LABELS,
   BIATHLON_TIMES_TO_DISPLAY_LABELS,
   biathlonPenalty,
+  biathlonSetupProblems,
+  RANGE_DEVICE_KIND,
   biathlonTimes,
   defaultRangePattern,
   missesFromDicts,
@@ -170,5 +172,32 @@ describe("biathlonTimes", () => {
     expect(biathlonTimes({ ...race, rangeOut: [at(650), null], penalty: 0 })).toEqual({ total: seconds(1900), range: null, ski: null });
     expect(biathlonTimes({ ...race, rangeOut: [at(650)], penalty: 0 })).toMatchObject({ range: null });
     expect(biathlonTimes({ ...race, rangeOut: [at(605), at(1315.5)], penalty: 0 })).toMatchObject({ range: null });
+  });
+});
+
+describe("biathlonSetupProblems", () => {
+  const setup = { penaltyType: "lap" as const, lapCount: 3, isRelay: false, relayMemberCount: null, penaltyDeviceId: null, rangeDeviceId: null };
+  const devices = [
+    { id: "pad", type: "webkeypad" },
+    { id: "mat", type: "impinj" },
+  ];
+
+  it("accepts the defaults and ignores races that are not a biathlon", () => {
+    expect(biathlonSetupProblems(setup, devices)).toEqual({});
+    expect(biathlonSetupProblems({ ...setup, penaltyType: null, lapCount: 1 }, devices)).toEqual({});
+  });
+
+  it("refuses fewer than 2 laps and relays of fewer than 2 racers in the spec's words", () => {
+    expect(biathlonSetupProblems({ ...setup, lapCount: 1, isRelay: true, relayMemberCount: 1 }, devices)).toEqual({
+      lap_count: "Biathlon races must have at least 2 laps",
+      relay_member_count: "Biathlon team relays must have at least 2 racers",
+    });
+    expect(biathlonSetupProblems({ ...setup, isRelay: true, relayMemberCount: 2 }, devices)).toEqual({});
+  });
+
+  it("takes range data only from a keypad, android keypad, summit or generic device", () => {
+    expect(biathlonSetupProblems({ ...setup, rangeDeviceId: "pad" }, devices)).toEqual({});
+    expect(biathlonSetupProblems({ ...setup, rangeDeviceId: "mat" }, devices)).toEqual({ biathlon_range_device: RANGE_DEVICE_KIND });
+    expect(biathlonSetupProblems({ ...setup, rangeDeviceId: "gone", penaltyDeviceId: "gone" }, devices)).toEqual({ biathlon_range_device: "No such device", biathlon_penalty_device: "No such device" });
   });
 });

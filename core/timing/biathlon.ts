@@ -14,6 +14,10 @@ export const BIATHLON_PENALTY_PER_MISS: Micros = 60 * MICROS_PER_SECOND;
 export const BIATHLON_MIN_PENALTY_LOOP: Micros = 5 * MICROS_PER_SECOND;
 
 export const BIATHLON_MIN_LAPS = 2;
+/** Shots at one shooting are 5; a range entry above it is a typo. Not shown in the spec. */
+export const BIATHLON_MAX_MISSES = 5;
+/** Shootings a course can have (laps − 1); 20 covers any real format. Not shown in the spec. */
+export const BIATHLON_MAX_SHOOTINGS = 20;
 export const BIATHLON_MIN_RELAY_MEMBERS = 2;
 
 export const BIATHLON_LAPS_TOO_FEW = "Biathlon races must have at least 2 laps";
@@ -183,4 +187,42 @@ export function biathlonTimes({ start, lapTimes, rangeIn, rangeOut, penalty }: B
   const range = rangeTime(rangeIn, rangeOut);
   const ski = total !== null && range !== null ? total - range : null;
   return { total, ski, range };
+}
+
+/** "No misses", "1 miss", "3 misses": how the keypad and results say a shooting's count. */
+export function missesText(misses: number): string {
+  return misses === 0 ? "No misses" : misses === 1 ? "1 miss" : `${misses} misses`;
+}
+
+/** Device types that may send range data (timing.md section 2): keypad, android keypad, summit and generic. */
+export const RANGE_DATA_DEVICE_TYPES = ["webkeypad", "android", "summit", "other"] as const;
+export const RANGE_DEVICE_KIND = "Range data comes from a keypad, android keypad, summit or generic device";
+export const NO_SUCH_DEVICE = "No such device";
+
+export interface BiathlonSetup {
+  penaltyType: BiathlonPenaltyType | null;
+  lapCount: number;
+  isRelay: boolean;
+  relayMemberCount: number | null;
+  penaltyDeviceId: string | null;
+  rangeDeviceId: string | null;
+}
+
+/**
+ * What is wrong with a race's biathlon setup, by settings field; empty when nothing is (or the race is not
+ * a biathlon). A relay's racer count is checked only when set: unset means the default of 4.
+ */
+export function biathlonSetupProblems(setup: BiathlonSetup, devices: readonly { id: string; type: string }[]): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (setup.penaltyType === null) return problems;
+  if (setup.lapCount < BIATHLON_MIN_LAPS) problems.lap_count = BIATHLON_LAPS_TOO_FEW;
+  if (setup.isRelay && setup.relayMemberCount !== null && setup.relayMemberCount < BIATHLON_MIN_RELAY_MEMBERS) problems.relay_member_count = BIATHLON_RELAY_TOO_FEW;
+  const deviceType = (id: string) => devices.find((d) => d.id === id)?.type;
+  if (setup.penaltyType === "lap" && setup.penaltyDeviceId !== null && deviceType(setup.penaltyDeviceId) === undefined) problems.biathlon_penalty_device = NO_SUCH_DEVICE;
+  if (setup.rangeDeviceId !== null) {
+    const type = deviceType(setup.rangeDeviceId);
+    if (type === undefined) problems.biathlon_range_device = NO_SUCH_DEVICE;
+    else if (!(RANGE_DATA_DEVICE_TYPES as readonly string[]).includes(type)) problems.biathlon_range_device = RANGE_DEVICE_KIND;
+  }
+  return problems;
 }

@@ -13,7 +13,7 @@ export interface TimeEntry {
   device: string | null;
 }
 
-/** Misses per shooting of one lap (biathlon, a later issue). */
+/** Misses at the shooting after one lap (biathlon): { misses }. */
 export type BiathlonLap = Record<string, number>;
 
 /** Status fields of one run or round: dnf_{n}_time, dsq_{n}_time, is_dns_{n}. */
@@ -69,6 +69,10 @@ export interface EntityBase {
   variants?: Record<number, RoundStatus>;
   /** From the results: started and neither finished nor out. */
   isOncourse?: boolean;
+  /** Biathlon: misses per shooting (shooting n follows lap n). */
+  rangeMisses?: readonly (number | null)[];
+  /** Biathlon: when each lap was closed (from the results), to file penalty-loop reads under their lap. */
+  lapCloses?: readonly Micros[];
 }
 
 /**
@@ -83,7 +87,16 @@ export function timedEntityOf(base: EntityBase, course: Course | null, crossings
     if (!indexOfPoint.has(point.timingPointId)) indexOfPoint.set(point.timingPointId, index);
   });
   const timeLists: Record<string, TimeEntry[]> = {};
+  const penaltyTimes: Record<string, TimeEntry[]> = {};
+  const penaltyPoint = course?.biathlon?.penaltyTimingPointId ?? null;
+  const closes = base.lapCloses ?? [];
   for (const crossing of [...crossings].sort((a, b) => a.time - b.time)) {
+    if (crossing.timingPointId === penaltyPoint) {
+      // A loop skied after lap n's shooting goes in penalty_times_{n}_list; reads before lap 1 closed are no loop.
+      const lap = closes.filter((close) => close < crossing.time).length;
+      if (lap > 0) (penaltyTimes[`penalty_times_${lap}_list`] ??= []).push({ time: crossing.time, device: crossing.deviceId });
+      continue;
+    }
     const index = indexOfPoint.get(crossing.timingPointId);
     if (index === undefined) continue;
     (timeLists[timeListKey(index, roundNum)] ??= []).push({ time: crossing.time, device: crossing.deviceId });
@@ -102,8 +115,8 @@ export function timedEntityOf(base: EntityBase, course: Course | null, crossings
     isDns: base.isDns,
     variants: base.variants ?? {},
     timeLists,
-    biathlon: {},
-    penaltyTimes: {},
+    biathlon: Object.fromEntries((base.rangeMisses ?? []).flatMap((misses, i) => (misses === null ? [] : [[`lap_${i + 1}_biathlon_dict`, { misses }]]))),
+    penaltyTimes,
     isOncourse: base.isOncourse ?? false,
     warnings: [],
   };

@@ -188,7 +188,7 @@ export class LiveResults {
     const courses = this.state.docs.courses;
     const doc = group.courseId ? courses.find((c) => c.id === group.courseId) : courses.length === 1 ? courses[0] : undefined;
     if (!doc) return [];
-    const { course, sections } = courseWithSections(doc, this.state.settings);
+    const { course, sections } = courseWithSections(doc, this.state.settings, this.state.docs.points);
     if (sections) return sections.map((s, i) => ({ index: s.index, name: s.name, since: i === 0 ? null : sections[i - 1]!.index }));
     const points = course.points.filter((p) => p.mode === "split" || p.mode === "lap");
     const laps = course.lapCount;

@@ -30,6 +30,8 @@ export const coursePointSchema = z.object({
   end_time: micros.nullable().default(null),
   /** Triathlon: the section the point belongs to (1 Swim, 2 T1, 3 Bike, 4 T2, 5 Run). */
   section: z.number().int().min(1).max(5).nullable().default(null),
+  /** Biathlon: racers enter ("in") or leave ("out") the shooting range here. */
+  range_role: z.enum(["in", "out"]).nullable().default(null),
 });
 export type CoursePointDoc = z.infer<typeof coursePointSchema>;
 

@@ -2,7 +2,8 @@
  * Stored race documents (spec field names) -> the results engine's model (core/timing/model.ts).
  * One direction only: the engine never writes storage.
  */
-import type { Course, Criterion, FieldValue, Racer, RaceInput, RaceRules, ResultGroupSpec, StartGroup, TimingMode } from "../../core/timing/model";
+import { BIATHLON_MIN_PENALTY_LOOP, BIATHLON_PENALTY_PER_MISS } from "../../core/timing/biathlon";
+import { MICROS_PER_SECOND, type BiathlonCourse, type Course, type Criterion, FieldValue, Racer, RaceInput, RaceRules, ResultGroupSpec, StartGroup, TimingMode } from "../../core/timing/model";
 import { triathlonCourse, type SectionBoundary } from "../../core/timing/triathlon";
 import type { CourseDoc, ResultFormatDoc, ResultGroupDoc, StartGroupDoc, StoredDocument } from "./documents";
 import { chipsOf, birthYearOf, type RacerDoc } from "./racer";
@@ -15,6 +16,8 @@ export interface StoredRacer {
 
 export interface RaceDocuments {
   courses: StoredDocument<"Course">[];
+  /** Timing points: where the penalty-lap recorder's reads land (biathlon). */
+  points?: StoredDocument<"TimingPoint">[];
   startGroups: StoredDocument<"StartGroup">[];
   formats: StoredDocument<"ResultFormat">[];
   groups: StoredDocument<"ResultGroup">[];
@@ -41,8 +44,27 @@ export function rulesOf(settings: RaceSettings, startTimeMs: number, endTimeMs: 
   };
 }
 
-export function courseOf(doc: StoredDocument<"Course">, settings: RaceSettings): Course {
-  return courseWithSections(doc, settings).course;
+export function courseOf(doc: StoredDocument<"Course">, settings: RaceSettings, points: StoredDocument<"TimingPoint">[] = []): Course {
+  return courseWithSections(doc, settings, points).course;
+}
+
+/** The timing point a device is listed on (the first one), or null. */
+export function timingPointOfDevice(points: StoredDocument<"TimingPoint">[], deviceId: string | null): string | null {
+  if (deviceId === null) return null;
+  return points.find((p) => p.data.devices_list.some((d) => d.id === deviceId))?.id ?? null;
+}
+
+/** A biathlon race's shooting rules for one course: the course's own penalty settings, else the race's and the spec's defaults. */
+function biathlonOf(doc: StoredDocument<"Course">, settings: RaceSettings, points: StoredDocument<"TimingPoint">[]): BiathlonCourse | null {
+  if (settings.biathlon_penalty_type === null) return null;
+  const penaltyType = doc.data.biathlon_penalty_type ?? settings.biathlon_penalty_type;
+  return {
+    penaltyType,
+    perMiss: doc.data.biathlon_penalty ?? BIATHLON_PENALTY_PER_MISS,
+    minLoop: doc.data.min_penalty_loop_seconds === null ? BIATHLON_MIN_PENALTY_LOOP : Math.round(doc.data.min_penalty_loop_seconds * MICROS_PER_SECOND),
+    penaltyTimingPointId: penaltyType === "lap" ? timingPointOfDevice(points, settings.biathlon_penalty_device) : null,
+    resultCalculation: settings.biathlon_result_calc,
+  };
 }
 
 /** Triathlon lap counts of a course: each leg 1 lap unless set (0 skips it). */
@@ -51,16 +73,21 @@ function lapCountsOf(doc: StoredDocument<"Course">) {
 }
 
 /** The engine's course, and for triathlon courses where each section ends in the crossing sequence. */
-export function courseWithSections(doc: StoredDocument<"Course">, settings: RaceSettings): { course: Course; sections: SectionBoundary[] | null } {
+export function courseWithSections(
+  doc: StoredDocument<"Course">,
+  settings: RaceSettings,
+  timingPoints: StoredDocument<"TimingPoint">[] = [],
+): { course: Course; sections: SectionBoundary[] | null } {
   const timingMode = doc.data.timing_mode ?? settings.timing_mode;
   const mode = engineMode(timingMode);
   const course: Course = {
     id: doc.id,
     name: doc.data.name,
-    points: doc.data.points_list.map((p) => ({ id: p.id, timingPointId: p.point, mode: p.mode, name: p.name, minSplit: p.min_split, section: p.section })),
+    points: doc.data.points_list.map((p) => ({ id: p.id, timingPointId: p.point, mode: p.mode, name: p.name, minSplit: p.min_split, section: p.section, rangeRole: p.range_role })),
     lapCount: mode === "p2p" ? 1 : (doc.data.lap_count ?? settings.lap_count),
     maxLapCount: doc.data.max_lap_count ?? settings.max_lap_count,
     timeLimitEnd: doc.data.end_time,
+    biathlon: timingMode === "triathlon" ? null : biathlonOf(doc, settings, timingPoints),
   };
   if (timingMode !== "triathlon") return { course, sections: null };
   const sectioned = triathlonCourse(course, lapCountsOf(doc));
@@ -116,6 +143,7 @@ export function racerOf(stored: StoredRacer): Racer {
     addBack: data.add_back,
     paraFactor: data.para_factor,
     fields: racerFieldsOf(data),
+    rangeMisses: data.biathlon_misses,
   };
 }
 
@@ -183,7 +211,7 @@ export function groupsOfFormat(
 export function raceInputOf(settings: RaceSettings, startTimeMs: number, endTimeMs: number | null, docs: RaceDocuments, racers: StoredRacer[]): RaceInput {
   return {
     rules: rulesOf(settings, startTimeMs, endTimeMs),
-    courses: docs.courses.map((c) => courseOf(c, settings)),
+    courses: docs.courses.map((c) => courseOf(c, settings, docs.points)),
     startGroups: docs.startGroups.map((g) => startGroupOf(g, settings)),
     racers: racers.map(racerOf),
     groups: docs.formats.flatMap((f) => groupsOfFormat(f, docs.groups, docs.courses, docs.startGroups, racers)),

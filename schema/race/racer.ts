@@ -4,6 +4,7 @@
  * document under their generated keys.
  */
 import { z } from "zod";
+import { BIATHLON_MAX_MISSES, BIATHLON_MAX_SHOOTINGS } from "../../core/timing/biathlon";
 import { looseJson } from "./json";
 
 const micros = z.number().int();
@@ -52,6 +53,11 @@ export const racerSchema = z
     /** Percent of the elapsed time that counts (para classes); null is 100. */
     para_factor: z.number().min(1).max(200).nullable().default(null),
     dns: z.boolean().default(false),
+    /**
+     * Biathlon: missed shots at each shooting in order, from the range-data device or keypad (the spec's
+     * lap_{n}_biathlon_dict, shooting n after lap n); null for a shooting not entered yet.
+     */
+    biathlon_misses: z.array(z.number().int().min(0).max(BIATHLON_MAX_MISSES).nullable()).max(BIATHLON_MAX_SHOOTINGS).default([]),
     dnf_time: micros.nullable().default(null),
     dsq_time: micros.nullable().default(null),
     /** Custom racer fields, by generated key. */

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { isInvalid, type Invalid } from "../../core/time/parse";
 import { zeroTimeOf } from "../../core/time/zero-time";
+import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY } from "../../core/timing/biathlon";
 import { normaliseBibList } from "../../core/timing/bibs";
 import { heatFormatSchema } from "./heat-format";
 import { looseJson } from "./json";
@@ -103,7 +104,16 @@ export const raceSettingsSchema = z.object({
   timing_dict: dict.default({}),
   lap_count: z.number().int().min(1).default(1),
   max_lap_count: z.number().int().min(1).nullable().default(null),
-  biathlon_penalty_type: z.enum(["lap", "time"]).nullable().default(null),
+  /** null: not a biathlon. lap: penalty loops are skied; time: 60 s (the course's biathlon_penalty) per miss. */
+  biathlon_penalty_type: z.enum(BIATHLON_PENALTY_TYPES).nullable().default(null),
+  /** Biathlon result calculation (timing.md section 2): total time (the default), ski time only, range time only. */
+  biathlon_result_calc: z.enum(BIATHLON_RESULT_CALCULATIONS).default("total"),
+  /** Biathlon times to display: lap times (the default), mid-lap splits, total time at each point, finish only. */
+  biathlon_column_option: z.enum(BIATHLON_TIMES_TO_DISPLAY).default("laps"),
+  /** The device whose reads are penalty loops (penalty laps only); its timing point is the loop's. */
+  biathlon_penalty_device: z.string().max(64).nullable().default(null),
+  /** The device allowed to send range data (misses per shooting). */
+  biathlon_range_device: z.string().max(64).nullable().default(null),
   awards_max_rank: count.nullable().default(null),
   age_field: text.nullable().default(null),
   series_id: text.nullable().default(null),

@@ -3,6 +3,7 @@
  * manual entries from the keypad page. A batch is checked whole before anything is written.
  */
 import { z } from "zod";
+import { BIATHLON_MAX_MISSES, BIATHLON_MAX_SHOOTINGS } from "../../core/timing/biathlon";
 
 /** Reads per batch: a chip reader's buffer after a minute offline fits, and one batch stays one quick transaction. */
 export const MAX_READS_PER_BATCH = 1000;
@@ -46,7 +47,10 @@ export interface ReadBatchReceipt {
 
 const manualKey = z.string().min(8).max(64).regex(/^[\w-]+$/, "key must be letters, digits, - or _");
 
-/** A keypad entry: a bib crossing a timing point, or a status change. `key` makes a retried send harmless. */
+const shooting = z.number().int().min(1).max(BIATHLON_MAX_SHOOTINGS);
+const misses = z.number().int().min(0, "Misses must be 0 to 5").max(BIATHLON_MAX_MISSES, "Misses must be 0 to 5");
+
+/** A keypad entry: a bib crossing a timing point, a status change, or a biathlon shooting's misses. `key` makes a retried send harmless. */
 export const manualEntrySchema = z.discriminatedUnion("kind", [
   z
     .object({
@@ -68,11 +72,36 @@ export const manualEntrySchema = z.discriminatedUnion("kind", [
       time: z.number().int().min(0).optional(),
     })
     .strict(),
+  z.object({ kind: z.literal("range"), key: manualKey, bib: z.number().int().min(0).max(999_999), shooting, misses }).strict(),
 ]);
 export type ManualEntry = z.infer<typeof manualEntrySchema>;
 
 export const manualBatchSchema = z.object({ entries: z.array(manualEntrySchema).min(1).max(200) }).strict();
 export type ManualBatch = z.infer<typeof manualBatchSchema>;
+
+/**
+ * Range data from the race's range-data device: missed shots per shooting, by bib or chip. `seq` is the
+ * device's own sequence number, so a batch sent again changes nothing; a correction is a new entry.
+ */
+export const rangeEntrySchema = z
+  .object({
+    seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    bib: z.number().int().min(0).max(999_999).optional(),
+    chip: z.string().trim().min(1).max(64).optional(),
+    shooting,
+    misses,
+  })
+  .strict()
+  .refine((entry) => (entry.chip === undefined) !== (entry.bib === undefined), { error: "Each entry needs a chip or a bib, not both" });
+export const rangeBatchSchema = z.object({ entries: z.array(rangeEntrySchema).min(1, "A batch needs at least one entry").max(500) }).strict();
+export type RangeEntry = z.infer<typeof rangeEntrySchema>;
+
+export interface RangeReceipt {
+  accepted: number;
+  duplicates: number;
+  /** Sequence numbers of entries whose bib or chip is no racer's. */
+  unknown: number[];
+}
 
 export interface ManualReceipt {
   accepted: number;

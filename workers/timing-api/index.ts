@@ -7,7 +7,7 @@ import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
 import { canOnRace, canSeeSystemFormats, getRaceCatalogue, isSystemFormat, principalOf, roomOf, roomStub, type RaceCatalogue } from "../services/race-access";
 
-const route = /^\/timing-api\/races\/([^/]+)\/(socket|reads|manual)$/;
+const route = /^\/timing-api\/races\/([^/]+)\/(socket|reads|manual|range)$/;
 
 /** A batch of 1,000 reads is about 100 KB; anything far larger is not a timing device. */
 const MAX_BODY_BYTES = 512 * 1024;
@@ -25,18 +25,20 @@ export async function handleTimingApi(request: Request, context: RequestContext)
   if (!race) return json({ error: "not_found", message: "No such race" }, { status: 404 });
   const body = await readJsonBody(request);
   if (!body.ok) return json({ error: body.error, message: body.message }, { status: body.status });
-  return endpoint === "reads" ? postReads(request, context, race, body.value) : postManual(context, race, body.value);
+  if (endpoint === "manual") return postManual(context, race, body.value);
+  return postFromDevice(request, context, race, body.value, endpoint === "range" ? "rangeEntries" : "ingest");
 }
 
-/** Device reads: `Authorization: Bearer <deviceId>.<secret>`. */
-async function postReads(request: Request, { env }: RequestContext, race: RaceCatalogue, body: unknown): Promise<Response> {
+/** Device reads (`reads`) and range data (`range`): `Authorization: Bearer <deviceId>.<secret>`. */
+async function postFromDevice(request: Request, { env }: RequestContext, race: RaceCatalogue, body: unknown, method: "ingest" | "rangeEntries"): Promise<Response> {
   const credential = /^Bearer (\S+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
   if (!credential) {
     return json({ error: "invalid_device", message: "Send the device credential as Authorization: Bearer <credential>" }, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="timing"' } });
   }
   // Skips the open() round trip on every batch: a room is opened only the first time it says it is not.
-  let reply = await roomStub(env, race.id).ingest(credential, body);
-  if (!reply.ok && reply.error === "race_not_opened") reply = await (await roomOf(env, race)).ingest(credential, body);
+  const send = (room: ReturnType<typeof roomStub>) => (method === "ingest" ? room.ingest(credential, body) : room.rangeEntries(credential, body));
+  let reply = await send(roomStub(env, race.id));
+  if (!reply.ok && reply.error === "race_not_opened") reply = await send(await roomOf(env, race));
   if (!reply.ok) return json({ error: reply.error, message: reply.message }, { status: reply.status, headers: reply.status === 401 ? { "WWW-Authenticate": 'Bearer realm="timing"' } : {} });
   return json(reply.value);
 }
