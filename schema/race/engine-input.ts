@@ -3,7 +3,7 @@
  * One direction only: the engine never writes storage.
  */
 import { BIATHLON_MIN_PENALTY_LOOP, BIATHLON_PENALTY_PER_MISS } from "../../core/timing/biathlon";
-import { MICROS_PER_SECOND, type BiathlonCourse, type Course, type Criterion, FieldValue, Racer, RaceInput, RaceRules, ResultGroupSpec, StartGroup, TimingMode } from "../../core/timing/model";
+import { MICROS_PER_SECOND, type BiathlonCourse, type Course, type Criterion, type FieldValue, type Racer, type RaceInput, type RaceRules, type ResultGroupSpec, type StartGroup, type TimingMode } from "../../core/timing/model";
 import { triathlonCourse, type SectionBoundary } from "../../core/timing/triathlon";
 import type { CourseDoc, ResultFormatDoc, ResultGroupDoc, StartGroupDoc, StoredDocument } from "./documents";
 import { chipsOf, birthYearOf, type RacerDoc } from "./racer";
