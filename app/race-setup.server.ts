@@ -8,6 +8,7 @@ import { z } from "zod";
 import { exactTimeOfDay } from "../core/time/format";
 import { zeroTimeOfRace } from "../schema/race/settings";
 import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
+import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, validateRangePattern } from "../core/timing/biathlon";
 import { DEVICE_TYPE_KEYS } from "../core/timing/devices";
 import { TimingError } from "../core/timing/errors";
 import { MICROS_PER_SECOND } from "../core/timing/model";
@@ -300,6 +301,14 @@ export const setupFormSchema = z
     first_bib: blankOr(wholeFromZero, null),
     is_last_name_first: checkbox,
     start_list_visibility: choice(["hidden", "public"], "Choose hidden or public"),
+    biathlon_penalty_type: z
+      .enum(["", ...BIATHLON_PENALTY_TYPES], { error: "Choose a penalty type" })
+      .default("")
+      .transform((v) => (v === "" ? null : v)),
+    biathlon_result_calc: choice(BIATHLON_RESULT_CALCULATIONS, "Choose a result calculation").default("total"),
+    biathlon_column_option: choice(BIATHLON_TIMES_TO_DISPLAY, "Choose the times to display").default("laps"),
+    biathlon_penalty_device: nullableText(64),
+    biathlon_range_device: nullableText(64),
   });
 
 type ParsedSetup = z.output<typeof setupFormSchema> & { startTime: number; endTime: number | null };
@@ -333,6 +342,12 @@ export function settingsChangesOf(v: ParsedSetup) {
     first_bib: v.first_bib,
     is_last_name_first: v.is_last_name_first,
     start_list_visibility: v.start_list_visibility,
+    biathlon_penalty_type: v.biathlon_penalty_type,
+    biathlon_result_calc: v.biathlon_result_calc,
+    biathlon_column_option: v.biathlon_column_option,
+    // The recorder counts loops only with penalty laps; with time penalties it is cleared.
+    biathlon_penalty_device: v.biathlon_penalty_type === "lap" ? v.biathlon_penalty_device : null,
+    biathlon_range_device: v.biathlon_range_device,
   };
 }
 
@@ -353,6 +368,10 @@ export const courseFormSchema = z.object({
   swim_lap_count: blankOr(wholeFromZero, null),
   bike_lap_count: blankOr(wholeFromZero, null),
   run_lap_count: blankOr(wholeFromZero, null),
+  /** Biathlon: P (prone) and S (standing), one per shooting; blank takes PPSS cut to laps − 1. */
+  range: blankOr(validateRangePattern, null),
+  biathlon_penalty: blankOr((t) => parseSeconds(t), null),
+  min_penalty_loop_seconds: blankOr(decimalFromZero, null),
 });
 
 export function courseChangesOf(v: z.output<typeof courseFormSchema>, clock: RaceClock) {
@@ -372,6 +391,10 @@ export const coursePointFormSchema = z.object({
     .enum(["", "1", "2", "3", "4", "5"], { error: "Choose a section" })
     .default("")
     .transform((v) => (v === "" ? null : Number(v))),
+  range_role: z
+    .enum(["", "in", "out"], { error: "Choose in, out or neither" })
+    .default("")
+    .transform((v) => (v === "" ? null : v)),
 });
 
 /** Which entry of a list a row button is about, and where it goes. */

@@ -53,7 +53,7 @@ function GroupTable(props: { view: GroupView; showHeading: boolean; precision: n
                 {view.group.columns.map((c) => (
                   <th scope="col" key={c.index} className="num wide-only">{c.name}</th>
                 ))}
-                <th scope="col" className="num">Time</th>
+                <th scope="col" className="num">{view.group.timeLabel ?? "Time"}</th>
                 {props.showDiffs ? <th scope="col" className="num">Diff</th> : null}
               </tr>
             </thead>
@@ -65,6 +65,7 @@ function GroupTable(props: { view: GroupView; showHeading: boolean; precision: n
                   <td>{r.row.name}</td>
                   <td className="wide-only">{r.row.club ?? ""}</td>
                   {view.group.columns.map((c) => {
+                    if (c.shooting !== undefined) return <td key={c.index} className="num wide-only">{r.row.biathlon?.misses[c.shooting - 1] ?? ""}</td>;
                     const split = r.row.splits.find((s) => s.index === c.index);
                     // A section column shows its own time: from the previous section's end, which must be known.
                     const from = c.since === undefined || c.since === null ? 0 : r.row.splits.find((s) => s.index === c.since)?.elapsed;

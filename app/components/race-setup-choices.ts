@@ -25,6 +25,13 @@ export const SECTION_CHOICES = [
   { value: "5", label: "5 Run" },
 ] as const;
 
+/** Biathlon: where a course point sits on the shooting range; blank: not on it. */
+export const RANGE_ROLE_CHOICES = [
+  { value: "", label: "Not on the range" },
+  { value: "in", label: "Range in" },
+  { value: "out", label: "Range out" },
+] as const;
+
 export const DEVICE_MODE_CHOICES = [
   { value: "timing", label: "Timing" },
   { value: "backup", label: "Backup" },

@@ -1,7 +1,18 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import {
+  BIATHLON_PENALTY_TYPE_LABELS,
+  BIATHLON_RESULT_CALCULATION_LABELS,
+  BIATHLON_RESULT_CALCULATIONS,
+  BIATHLON_TIMES_TO_DISPLAY,
+  BIATHLON_TIMES_TO_DISPLAY_LABELS,
+  biathlonSetupProblems,
+  RANGE_DATA_DEVICE_TYPES,
+} from "../../core/timing/biathlon";
+import { deviceDisplayName } from "../../core/timing/devices";
 import { defaultStartOption } from "../../core/timing/validation";
+import type { TimingDeviceDoc } from "../../schema/race/documents";
 import { sportsSorted, sportTechniques } from "../../core/timing/sports";
 import { openDb } from "../../schema/d1";
 import { Race } from "../../schema/entities/classes";
@@ -25,7 +36,7 @@ import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, Setu
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
-  const [entity, settings, counts] = await Promise.all([room.raceEntity(), room.settings(), room.counts()]);
+  const [entity, settings, counts, devices] = await Promise.all([room.raceEntity(), room.settings(), room.counts(), room.documents("TimingDevice")]);
   if (!entity || !settings) throw new Response("Not found", { status: 404 });
   const row = entity.row;
   const timezone = String(row.timezone);
@@ -57,6 +68,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     sportChoices: sport && !sports.includes(sport) ? [sport, ...sports] : sports,
     techniques: sport ? sportTechniques(sport) : [],
     timeZones: timeZoneNames(),
+    devices: devices.map((d) => ({ id: d.id, type: (d.data as TimingDeviceDoc).type, name: deviceDisplayName(d.data as TimingDeviceDoc) })),
   };
 }
 
@@ -73,6 +85,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (posted.intent !== "save") return unknownIntent(posted);
   const parsed = parseTimedForm(setupFormSchema, posted);
   if (!parsed.ok) return parsed.reply;
+  // Checked before anything is written, so a refused biathlon setup leaves the race as it was.
+  const [current, devices] = await Promise.all([room.settings(), room.documents("TimingDevice")]);
+  const biathlon = biathlonSetupProblems(
+    {
+      penaltyType: parsed.value.biathlon_penalty_type,
+      lapCount: parsed.value.lap_count,
+      isRelay: current?.is_relay ?? false,
+      relayMemberCount: current?.relay_member_count ?? null,
+      penaltyDeviceId: parsed.value.biathlon_penalty_type === "lap" ? parsed.value.biathlon_penalty_device : null,
+      rangeDeviceId: parsed.value.biathlon_range_device,
+    },
+    devices.map((d) => ({ id: d.id, type: (d.data as TimingDeviceDoc).type })),
+  );
+  if (Object.keys(biathlon).length > 0) return refuse(posted, biathlon);
   let base: Record<string, number> | null = null;
   try {
     const stated = mtimesSchema.safeParse(JSON.parse(posted.values.field_mtimes ?? "null"));
@@ -161,6 +187,51 @@ export default function RaceSetup() {
             <TextField name="max_lap_count" label="Maximum lap count" inputMode="numeric" hint="Time limit races: the most laps counted. Optional." defaultValue={v("max_lap_count", settings.max_lap_count)} error={errors.max_lap_count} />
             <SelectField name="precision" label="Precision" hint="Decimals of a second kept in result times." defaultValue={v("precision", settings.precision)} error={errors.precision} choices={PRECISIONS} />
             <SelectField name="calc_precision" label="Calculation precision" hint="Decimals compared when ranking: times equal at this precision share a place." defaultValue={v("calc_precision", settings.calc_precision)} error={errors.calc_precision} choices={PRECISIONS} />
+          </fieldset>
+
+          <fieldset className="setup-group">
+            <legend>Biathlon</legend>
+            <RadioField
+              name="biathlon_penalty_type"
+              legend="Penalty type"
+              defaultValue={v("biathlon_penalty_type", settings.biathlon_penalty_type)}
+              error={errors.biathlon_penalty_type}
+              choices={[
+                { value: "", label: "Not a biathlon" },
+                { value: "lap", label: BIATHLON_PENALTY_TYPE_LABELS.lap, hint: "a loop skied per missed shot, counted by the penalty-lap recorder" },
+                { value: "time", label: BIATHLON_PENALTY_TYPE_LABELS.time, hint: "60 seconds per missed shot unless the course says otherwise" },
+              ]}
+            />
+            <SelectField
+              name="biathlon_penalty_device"
+              label="Penalty-lap recorder"
+              hint="With penalty laps: the device at the penalty loop. Its timing point is the loop."
+              defaultValue={v("biathlon_penalty_device", settings.biathlon_penalty_device)}
+              error={errors.biathlon_penalty_device}
+              choices={[{ value: "", label: "None" }, ...data.devices.map((d) => ({ value: d.id, label: d.name }))]}
+            />
+            <SelectField
+              name="biathlon_range_device"
+              label="Range-data device"
+              hint="The device that sends misses per shooting. Timers can also type them on the keypad."
+              defaultValue={v("biathlon_range_device", settings.biathlon_range_device)}
+              error={errors.biathlon_range_device}
+              choices={[{ value: "", label: "None" }, ...data.devices.filter((d) => (RANGE_DATA_DEVICE_TYPES as readonly string[]).includes(d.type)).map((d) => ({ value: d.id, label: d.name }))]}
+            />
+            <SelectField
+              name="biathlon_result_calc"
+              label="Result calculation"
+              defaultValue={v("biathlon_result_calc", settings.biathlon_result_calc)}
+              error={errors.biathlon_result_calc}
+              choices={BIATHLON_RESULT_CALCULATIONS.map((c) => ({ value: c, label: BIATHLON_RESULT_CALCULATION_LABELS[c] }))}
+            />
+            <SelectField
+              name="biathlon_column_option"
+              label="Times to display"
+              defaultValue={v("biathlon_column_option", settings.biathlon_column_option)}
+              error={errors.biathlon_column_option}
+              choices={BIATHLON_TIMES_TO_DISPLAY.map((c) => ({ value: c, label: BIATHLON_TIMES_TO_DISPLAY_LABELS[c] }))}
+            />
           </fieldset>
 
           <fieldset className="setup-group">

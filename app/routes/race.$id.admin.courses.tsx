@@ -22,13 +22,14 @@ import {
   unknownIntent,
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
-import { POINT_MODE_CHOICES, SECTION_CHOICES } from "../components/race-setup-choices";
+import { defaultRangePattern } from "../../core/timing/biathlon";
+import { POINT_MODE_CHOICES, RANGE_ROLE_CHOICES, SECTION_CHOICES } from "../components/race-setup-choices";
 import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
-  const [courses, points] = await Promise.all([documentsOf(room, "Course"), documentsOf(room, "TimingPoint")]);
+  const [courses, points, settings] = await Promise.all([documentsOf(room, "Course"), documentsOf(room, "TimingPoint"), room.settings()]);
   const clock = raceClockOf(race);
   const query = pageQuery(request);
   const pointName = new Map(points.map((p) => [p.id, p.data.name]));
@@ -44,7 +45,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     swim_lap_count: c.data.swim_lap_count,
     bike_lap_count: c.data.bike_lap_count,
     run_lap_count: c.data.run_lap_count,
-    points: c.data.points_list.map((p) => ({ id: p.id, name: p.name, mode: p.mode, section: p.section, timingPoint: pointName.get(p.point) ?? "(missing timing point)", min_split: exactSeconds(p.min_split) })),
+    range: c.data.range,
+    biathlon_penalty: c.data.biathlon_penalty === null ? null : exactSeconds(c.data.biathlon_penalty),
+    min_penalty_loop_seconds: c.data.min_penalty_loop_seconds,
+    points: c.data.points_list.map((p) => ({ id: p.id, name: p.name, mode: p.mode, section: p.section, rangeRole: p.range_role, timingPoint: pointName.get(p.point) ?? "(missing timing point)", min_split: exactSeconds(p.min_split) })),
   }));
   return {
     raceId: race.id,
@@ -54,6 +58,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     editing: may.edit ? (view.find((c) => c.id === query.edit) ?? null) : null,
     removing: may.edit ? (view.find((c) => c.id === query.remove) ?? null) : null,
     timingPoints: points.map((p) => ({ value: p.id, label: p.data.name })),
+    isBiathlon: (settings?.biathlon_penalty_type ?? null) !== null,
+    raceLapCount: settings?.lap_count ?? 1,
   };
 }
 
@@ -73,7 +79,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const timingPoint = (await documentsOf(room, "TimingPoint")).find((p) => p.id === parsed.value.point);
     if (!timingPoint) return refuse(posted, { point: "Choose a timing point" });
     // A crossing with no name of its own is called after its timing point in results.
-    const entry = { id: crypto.randomUUID(), point: timingPoint.id, mode: parsed.value.mode, name: parsed.value.name || timingPoint.data.name, min_split: parsed.value.min_split, section: parsed.value.section };
+    const entry = { id: crypto.randomUUID(), point: timingPoint.id, mode: parsed.value.mode, name: parsed.value.name || timingPoint.data.name, min_split: parsed.value.min_split, section: parsed.value.section, range_role: parsed.value.range_role };
     return afterSave(posted, await room.saveDocument("Course", course.id, { points_list: [...points, entry] }), pageUrl(base, "added", course.id));
   }
   if (posted.intent === "move-point" || posted.intent === "remove-point") {
@@ -94,7 +100,7 @@ export default function Courses() {
   return (
     <SetupSection id="courses" title="Courses" saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the course “${data.removing.name}”?`, explanation: "Its timing points stay; only the course and its list of crossings go. Racers must be moved off it first.", label: "Delete course" } : null}>
       {data.editing ? (
-        <CourseEditor course={data.editing} base={base} timingPoints={data.timingPoints} raceId={data.raceId} />
+        <CourseEditor course={data.editing} base={base} timingPoints={data.timingPoints} raceId={data.raceId} biathlon={data.isBiathlon ? { raceLapCount: data.raceLapCount } : null} />
       ) : (
         <>
           <SetupTable
@@ -111,7 +117,7 @@ export default function Courses() {
           />
           {data.may.edit ? (
             <AddSection id="new-course-heading" heading="Add a course">
-              <CourseForm intent="create" course={null} />
+              <CourseForm intent="create" course={null} biathlon={data.isBiathlon ? { raceLapCount: data.raceLapCount } : null} />
             </AddSection>
           ) : null}
         </>
@@ -120,7 +126,10 @@ export default function Courses() {
   );
 }
 
-function CourseForm({ intent, course }: { intent: "create" | "save"; course: CourseView | null }) {
+/** Set in a biathlon race: the course form shows its shooting fields. */
+type BiathlonForm = { raceLapCount: number } | null;
+
+function CourseForm({ intent, course, biathlon }: { intent: "create" | "save"; course: CourseView | null; biathlon: BiathlonForm }) {
   const { errors, values } = useReplyFor(intent, course?.id ?? null);
   const v = (name: keyof CourseView & string) => values?.[name] ?? (course?.[name] === null || course?.[name] === undefined ? "" : String(course[name]));
   return (
@@ -139,11 +148,27 @@ function CourseForm({ intent, course }: { intent: "create" | "save"; course: Cou
         <TextField name="bike_lap_count" label="Bike laps" inputMode="numeric" defaultValue={v("bike_lap_count")} error={errors.bike_lap_count} />
         <TextField name="run_lap_count" label="Run laps" inputMode="numeric" defaultValue={v("run_lap_count")} error={errors.run_lap_count} />
       </fieldset>
+      {biathlon ? (
+        <fieldset>
+          <legend>Biathlon</legend>
+          <TextField
+            name="range"
+            label="Range pattern"
+            hint={`One letter per shooting: P prone, S standing. Leave empty for ${defaultRangePattern(Number(v("lap_count")) || biathlon.raceLapCount) || "none"}.`}
+            defaultValue={v("range")}
+            error={errors.range}
+            maxLength={20}
+          />
+          <TextField name="biathlon_penalty" label="Penalty per missed shot (seconds)" inputMode="decimal" hint="Time penalties; with penalty laps, the cost of a loop not skied. Leave empty for 60." defaultValue={v("biathlon_penalty")} error={errors.biathlon_penalty} />
+          <TextField name="min_penalty_loop_seconds" label="Minimum penalty loop (seconds)" inputMode="decimal" hint="Recorder reads closer together than this are one loop. Leave empty for 5." defaultValue={v("min_penalty_loop_seconds")} error={errors.min_penalty_loop_seconds} />
+        </fieldset>
+      ) : null}
     </SetupForm>
   );
 }
 
-function CourseEditor({ course, base, timingPoints, raceId }: { course: CourseView; base: string; timingPoints: { value: string; label: string }[]; raceId: string }) {
+function CourseEditor({ course, base, timingPoints, raceId, biathlon }: { course: CourseView; base: string; timingPoints: { value: string; label: string }[]; raceId: string; biathlon: BiathlonForm }) {
+  const isBiathlon = biathlon !== null;
   const { errors, values } = useReplyFor("add-point", course.id);
   const moveError = useReplyFor("move-point", course.id).errors.form;
   const removeError = useReplyFor("remove-point", course.id).errors.form;
@@ -154,7 +179,7 @@ function CourseEditor({ course, base, timingPoints, raceId }: { course: CourseVi
         <Link to={base}>← All courses</Link>
       </p>
       <h3>{course.name}</h3>
-      <CourseForm intent="save" course={course} />
+      <CourseForm intent="save" course={course} biathlon={biathlon} />
 
       <section aria-labelledby="points-heading">
         <h3 id="points-heading">Crossings on this course</h3>
@@ -189,7 +214,7 @@ function CourseEditor({ course, base, timingPoints, raceId }: { course: CourseVi
                     <th scope="row">{p.name}</th>
                     <td>{p.timingPoint}</td>
                     <td>{POINT_MODE_CHOICES.find((m) => m.value === p.mode)?.label ?? p.mode}</td>
-                    <td>{SECTION_CHOICES.find((c) => c.value === String(p.section ?? ""))?.label}</td>
+                    <td>{SECTION_CHOICES.find((c) => c.value === String(p.section ?? ""))?.label}{p.rangeRole ? ` · ${RANGE_ROLE_CHOICES.find((c) => c.value === p.rangeRole)?.label}` : ""}</td>
                     <td>{p.min_split}</td>
                     <td className="row-actions">
                       <RowButton intent="move-point" target={course.id} extra={{ index: String(i), direction: "up" }} label="↑ Up" accessibleLabel={`Move ${p.name} up`} disabled={i === 0} />
@@ -211,6 +236,9 @@ function CourseEditor({ course, base, timingPoints, raceId }: { course: CourseVi
           <SetupForm intent="add-point" target={course.id} label="Add point" busyLabel="Adding…" errors={errors}>
             <SelectField id="point-point" name="point" label="Timing point" defaultValue={values?.point ?? timingPoints[0]?.value} error={errors.point} choices={timingPoints} />
             <SelectField id="point-mode" name="mode" label="Mode" defaultValue={values?.mode ?? (course.points.length === 0 ? "start" : "lap")} error={errors.mode} choices={POINT_MODE_CHOICES} />
+            {isBiathlon ? (
+              <SelectField id="point-range-role" name="range_role" label="Shooting range" hint="Biathlon: where racers enter or leave the range, so range time can be measured." defaultValue={values?.range_role ?? ""} error={errors.range_role} choices={RANGE_ROLE_CHOICES} />
+            ) : null}
             <SelectField id="point-section" name="section" label="Triathlon section" hint="Triathlon races only: the section this point ends a lap of, or the transition it ends." defaultValue={values?.section ?? ""} error={errors.section} choices={SECTION_CHOICES} />
             <TextField id="point-name" name="name" label="Name" hint="Shown in results; leave empty to use the timing point's name." maxLength={200} defaultValue={values?.name} error={errors.name} />
             <TextField id="point-min-split" name="min_split" label="Minimum split (seconds)" inputMode="decimal" hint="Reads closer together than this at the point are one pass. Default 10." defaultValue={values?.min_split ?? "10"} error={errors.min_split} />

@@ -89,3 +89,39 @@ export function biathlonResult(input: BiathlonInput): BiathlonResult {
 export function biathlonRankedTime(course: { biathlon: BiathlonCourse }, result: BiathlonResult): Micros | null {
   return result[course.biathlon.resultCalculation];
 }
+
+/** A results column: a split's time (from `since` when given) or a shooting's misses. */
+export interface ResultColumn {
+  index: number;
+  name: string;
+  since?: number | null;
+  shooting?: number;
+}
+
+/** Column keys of shootings sit above every split index, so a page can key columns by index alone. */
+export const SHOOTING_COLUMN_BASE = 10_000;
+
+/**
+ * Biathlon result columns by "times to display": lap times (each lap's own time), mid-lap splits (every
+ * point, from the lap's start), total time at each point, or finish only; each shooting's misses follow
+ * the lap before it ("Shooting 1 (P)"), whatever the option.
+ */
+export function biathlonColumns(course: Course, option: "laps" | "midlap" | "total" | "finish", rangePattern: string): ResultColumn[] {
+  const pattern = course.points.filter((p) => p.mode !== "start" && p.mode !== "chipstart");
+  const lapPosition = pattern.findIndex((p) => p.mode === "lap");
+  const columns: ResultColumn[] = [];
+  const shootings = shootingCount(course);
+  for (let lap = 1; lap <= course.lapCount; lap++) {
+    const first = (lap - 1) * pattern.length;
+    const previousClose = lap === 1 || lapPosition < 0 ? null : first - pattern.length + lapPosition;
+    if (option === "laps" && lapPosition >= 0) columns.push({ index: first + lapPosition, name: `Lap ${lap}`, since: previousClose });
+    if (option === "midlap" || option === "total") {
+      pattern.forEach((p, i) => columns.push({ index: first + i, name: `${p.name || (p.mode === "lap" ? "Lap" : `Split ${i + 1}`)} ${lap}`, ...(option === "midlap" ? { since: previousClose } : {}) }));
+    }
+    if (lap <= shootings) {
+      const position = rangePattern[lap - 1];
+      columns.push({ index: SHOOTING_COLUMN_BASE + lap, name: position ? `Shooting ${lap} (${position})` : `Shooting ${lap}`, shooting: lap });
+    }
+  }
+  return columns;
+}

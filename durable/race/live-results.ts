@@ -2,6 +2,8 @@
  * A race's current results, held by its RaceRoom: the incremental engine over the stored setup and
  * crossing log, and the rows that changed since the last push. Rebuilt from storage when the object wakes.
  */
+import { defaultRangePattern } from "../../core/timing/biathlon";
+import { biathlonColumns, type ResultColumn } from "../../core/timing/biathlon-result";
 import { ResultsEngine } from "../../core/timing/engine";
 import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
 import { racerDisplayName } from "../../core/timing/racer-name";
@@ -112,7 +114,9 @@ export class LiveResults {
         if (existing) existing.groups.push(group.id);
         else rows.set(result.racerId, this.rowOf(result, [group.id]));
       }
-      return { id: group.id, name: group.name, sameTimeThreshold: group.sameTimeThreshold ?? this.state.settings.same_time_threshold, columns: this.columnsOf(group) };
+      const wire: ResultGroupWire = { id: group.id, name: group.name, sameTimeThreshold: group.sameTimeThreshold ?? this.state.settings.same_time_threshold, columns: this.columnsOf(group) };
+      const timeLabel = this.state.settings.biathlon_penalty_type === null ? undefined : TIME_LABELS[this.state.settings.biathlon_result_calc];
+      return timeLabel ? { ...wire, timeLabel } : wire;
     });
     return {
       formatId: format.id,
@@ -184,11 +188,12 @@ export class LiveResults {
    * Split columns for a group whose racers share one course: each non-start point, lap by lap. A
    * triathlon shows one column per section with that section's own time (since the section before).
    */
-  private columnsOf(group: ResultGroupSpec): { index: number; name: string; since?: number | null }[] {
+  private columnsOf(group: ResultGroupSpec): ResultColumn[] {
     const courses = this.state.docs.courses;
     const doc = group.courseId ? courses.find((c) => c.id === group.courseId) : courses.length === 1 ? courses[0] : undefined;
     if (!doc) return [];
     const { course, sections } = courseWithSections(doc, this.state.settings, this.state.docs.points);
+    if (course.biathlon) return biathlonColumns(course, this.state.settings.biathlon_column_option, doc.data.range ?? defaultRangePattern(course.lapCount));
     if (sections) return sections.map((s, i) => ({ index: s.index, name: s.name, since: i === 0 ? null : sections[i - 1]!.index }));
     const points = course.points.filter((p) => p.mode === "split" || p.mode === "lap");
     const laps = course.lapCount;
@@ -203,6 +208,9 @@ export class LiveResults {
     return columns;
   }
 }
+
+/** The time column's heading when a biathlon ranks on ski or range time; the total needs none. */
+const TIME_LABELS: Record<RaceSettings["biathlon_result_calc"], string | undefined> = { total: undefined, ski: "Ski time", range: "Range time" };
 
 function removedRow(racerId: string): ResultRow {
   return { racerId, status: "notstarted", statusText: "", start: null, laps: 0, splits: [], finish: null, time: null, key: [], rankKey: null, bib: null, name: "", club: null, team: null, city: null, course: null, groups: [] };

@@ -37,6 +37,17 @@ export const resultRowSchema = z.object({
   city: z.nullable(z.string()),
   course: z.nullable(z.string()),
   groups: z.array(z.string()),
+  /** Biathlon courses: misses per shooting, loops and the three times (core/timing/model.ts BiathlonResult). */
+  biathlon: z.optional(
+    z.object({
+      misses: z.array(z.nullable(count)),
+      loops: z.array(count),
+      penalty: micros,
+      total: z.nullable(micros),
+      range: z.nullable(micros),
+      ski: z.nullable(micros),
+    }),
+  ),
 });
 export type ResultRow = z.infer<typeof resultRowSchema>;
 
@@ -44,8 +55,13 @@ export const resultGroupWireSchema = z.object({
   id: z.string(),
   name: z.string(),
   sameTimeThreshold: micros,
-  /** Split column names, when every racer of the group runs one course. */
-  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)) })),
+  /**
+   * Columns, when every racer of the group runs one course: a split (the split at `index`, timed from the
+   * split at `since` when given) or, with `shooting`, a biathlon shooting's misses (`index` is then only a key).
+   */
+  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count) })),
+  /** The time column's heading when it is not the plain time (biathlon: "Ski time", "Range time"). */
+  timeLabel: z.optional(z.string()),
 });
 export type ResultGroupWire = z.infer<typeof resultGroupWireSchema>;
 

@@ -62,3 +62,71 @@ describe("a triathlon race", () => {
     expect(second!.splits.map((s) => s.index)).toEqual([0, 1, 2]);
   });
 });
+
+describe("a biathlon sprint", () => {
+  it("takes misses from the range-data device, counts penalty loops from the recorder and ranks with a missing loop charged", async () => {
+    const host = `bia-${crypto.randomUUID().slice(0, 8)}.example.org`;
+    const { race } = await createSiteWithRace(db(), { hostname: host, siteName: "Biathlon Test", raceName: "Sprint 7.5 km", startInDays: 0 });
+    const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
+    await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
+    // The spec's check: a biathlon has at least 2 laps.
+    expect(await room.updateSettings({ timing_mode: "lap", lap_count: 1, biathlon_penalty_type: "lap" })).toEqual({ ok: false, errors: { lap_count: "Biathlon races must have at least 2 laps" } });
+    const reader = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Stadium" }));
+    const recorder = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Penalty loop" }));
+    const pad = ok(await room.saveDocument("TimingDevice", null, { type: "webkeypad", name: "Range keypad" }));
+    const rangeRefused = await room.updateSettings({ lap_count: 3, biathlon_penalty_type: "lap", biathlon_range_device: reader.id });
+    expect(rangeRefused).toEqual({ ok: false, errors: { biathlon_range_device: "Range data comes from a keypad, android keypad, summit or generic device" } });
+    expect((await room.updateSettings({ timing_mode: "lap", lap_count: 3, precision: 1, calc_precision: 1, biathlon_penalty_type: "lap", biathlon_penalty_device: recorder.id, biathlon_range_device: pad.id })).ok).toBe(true);
+    const [readerToken, padToken, recorderToken] = await Promise.all([reader, pad, recorder].map(async (d) => (await room.issueDeviceCredential(d.id))!.token));
+    const stadium = ok(await room.saveDocument("TimingPoint", null, { name: "Stadium", devices_list: [{ id: reader.id, channel: 1 }] }));
+    const rangeIn = ok(await room.saveDocument("TimingPoint", null, { name: "Range in", devices_list: [{ id: reader.id, channel: 2 }] }));
+    const rangeOut = ok(await room.saveDocument("TimingPoint", null, { name: "Range out", devices_list: [{ id: reader.id, channel: 3 }] }));
+    ok(await room.saveDocument("TimingPoint", null, { name: "Penalty loop", devices_list: [{ id: recorder.id }] }));
+    const course = ok(
+      await room.saveDocument("Course", null, {
+        name: "7.5 km",
+        points_list: [
+          { id: "ri", point: rangeIn.id, mode: "split", name: "Range in", range_role: "in", min_split: 0 },
+          { id: "ro", point: rangeOut.id, mode: "split", name: "Range out", range_role: "out", min_split: 0 },
+          { id: "fin", point: stadium.id, mode: "lap", name: "Stadium", min_split: 0 },
+        ],
+      }),
+    );
+    const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
+    const cara = ok(await room.saveRacer(null, { first_name: "Cara", last_name: "Loop", bib: 3, chip: "B3", course: course.id }));
+    await room.saveRacer(null, { first_name: "Dana", last_name: "Short", bib: 4, chip: "B4", course: course.id });
+
+    const t0 = race.startTime * 1000;
+    const at = (seq: number, chip: string, channel: number, s: number) => ({ seq, chip, channel, time: t0 + s * SECOND });
+    const laps = [at(1, "B3", 1, 400), at(2, "B3", 2, 410), at(3, "B3", 3, 440), at(4, "B3", 1, 900), at(5, "B3", 2, 910), at(6, "B3", 3, 945), at(7, "B3", 1, 1300)];
+    const danaLaps = [at(8, "B4", 1, 380), at(9, "B4", 1, 880), at(10, "B4", 1, 1250)];
+    expect((await postReads(host, race.id, readerToken, { reads: [...laps, ...danaLaps] })).status).toBe(200);
+    // Cara skis two loops after shooting 1 (462 is the same loop as 460) and one after shooting 2; Dana one for two misses.
+    const loops = [at(1, "B3", 0, 460), at(2, "B3", 0, 462), at(3, "B3", 0, 490), at(4, "B3", 0, 950), at(5, "B4", 0, 470)].map(({ channel: _c, ...read }) => read);
+    expect((await postReads(host, race.id, recorderToken, { reads: loops })).status).toBe(200);
+
+    const range = { entries: [{ seq: 1, bib: 3, shooting: 1, misses: 2 }, { seq: 2, bib: 3, shooting: 2, misses: 1 }, { seq: 3, chip: "B4", shooting: 1, misses: 2 }, { seq: 4, bib: 4, shooting: 2, misses: 0 }, { seq: 5, bib: 99, shooting: 1, misses: 0 }] };
+    const notRange = await postReads(host, race.id, readerToken, range, "range");
+    expect(notRange.status).toBe(403);
+    expect(await notRange.json()).toMatchObject({ error: "not_range_device", message: "This device is not the race's range-data device" });
+    const sent = await postReads(host, race.id, padToken, range, "range");
+    expect(await sent.json()).toEqual({ accepted: 5, duplicates: 0, unknown: [5] });
+    // The same batch again changes nothing.
+    expect(await (await postReads(host, race.id, padToken, range, "range")).json()).toEqual({ accepted: 0, duplicates: 5, unknown: [] });
+    const badMisses = await postReads(host, race.id, padToken, { entries: [{ seq: 9, bib: 3, shooting: 1, misses: 6 }] }, "range");
+    expect(badMisses.status).toBe(400);
+
+    const snapshot = (await room.snapshot(format.id))!;
+    expect(snapshot.groups[0]!.columns.map((c) => c.name)).toEqual(["Lap 1", "Shooting 1 (P)", "Lap 2", "Shooting 2 (P)", "Lap 3"]);
+    const rows = snapshot.rows.sort((a, b) => (a.bib ?? 0) - (b.bib ?? 0));
+    expect(rows[0]).toMatchObject({ status: "finished", time: 1300 * SECOND, biathlon: { misses: [2, 1], loops: [2, 1], penalty: 0, range: 65 * SECOND, ski: 1235 * SECOND } });
+    // Dana's 1250 s plus 60 s for the loop she did not ski puts her behind Cara.
+    expect(rows[1]).toMatchObject({ status: "finished", time: 1310 * SECOND, biathlon: { misses: [2, 0], loops: [1, 0], penalty: 60 * SECOND, range: null } });
+    expect((await room.timedEntity(cara.id))!).toMatchObject({ lap_1_biathlon_dict: { misses: 2 }, lap_2_biathlon_dict: { misses: 1 } });
+
+    // Clearing a racer's times removes the range data too.
+    await room.clearTimes(cara.id);
+    const cleared = (await room.snapshot(format.id))!.rows.find((r) => r.bib === 3)!;
+    expect(cleared).toMatchObject({ status: "notstarted", biathlon: { misses: [null, null] } });
+  });
+});

@@ -46,10 +46,10 @@ function ok(result: { ok: boolean; value?: unknown; errors?: Record<string, stri
 }
 
 /** Posts a batch of reads as a device would. */
-export function postReads(host: string, raceId: string, credential: string | null, body: unknown) {
+export function postReads(host: string, raceId: string, credential: string | null, body: unknown, endpoint: "reads" | "range" = "reads") {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (credential) headers.Authorization = `Bearer ${credential}`;
-  return worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/reads`, { method: "POST", headers, body: JSON.stringify(body) }));
+  return worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/${endpoint}`, { method: "POST", headers, body: JSON.stringify(body) }));
 }
 
 /** Opens a race socket through the Worker (following a result format when given) and collects its frames. */
