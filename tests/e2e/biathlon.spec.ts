@@ -1,0 +1,165 @@
+import { expect, test, type Page } from "@playwright/test";
+import { send } from "../../bench/http";
+import { E2E_PORT } from "../../playwright.config";
+import { demoSites, demoUsers } from "../../scripts/demo-data";
+import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
+
+const MAIN = "localhost";
+const SECOND_US = 1_000_000;
+
+/** Adds a device on the devices page and returns the credential it shows once. */
+async function addDevice(page: Page, base: string, type: string, name: string): Promise<string> {
+  await page.goto(url(MAIN, `${base}/devices`));
+  await page.getByLabel("Type").selectOption({ label: type });
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Add device" }).click();
+  const token = (await page.getByTestId("device-token").textContent())!.trim();
+  expect(token.length).toBeGreaterThan(20);
+  return token;
+}
+
+/** Adds a timing point fed by one device (and channel) on the points page. */
+async function addPoint(page: Page, base: string, name: string, device: string, channel: string) {
+  await page.goto(url(MAIN, `${base}/points`));
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Add timing point" }).click();
+  await page.waitForURL((u) => u.searchParams.has("edit"));
+  await page.getByLabel("Device", { exact: true }).selectOption({ label: device });
+  await page.getByLabel("Channel").fill(channel);
+  await page.getByRole("button", { name: "Add device" }).click();
+  await expect(page.getByRole("cell", { name: device })).toBeVisible();
+}
+
+/** Adds a crossing to the course being edited. */
+async function addCoursePoint(page: Page, timingPoint: string, mode: string, rangeRole: string) {
+  await page.getByLabel("Timing point").selectOption({ label: timingPoint });
+  await page.getByLabel("Mode").selectOption({ label: mode });
+  await page.getByLabel("Shooting range").selectOption({ label: rangeRole });
+  await page.getByLabel("Minimum split (seconds)").fill("0");
+  await page.getByRole("button", { name: "Add point" }).click();
+  await expect(page.getByRole("rowheader", { name: timingPoint })).toBeVisible();
+}
+
+async function post(path: string, token: string, body: unknown) {
+  const reply = await send(E2E_PORT, MAIN, "POST", path, JSON.stringify(body), { "Content-Type": "application/json", Authorization: `Bearer ${token}` });
+  expect(reply.status, reply.body).toBe(200);
+  return JSON.parse(reply.body) as unknown;
+}
+
+test("an organiser sets up a biathlon sprint through the pages; reads, penalty loops and range entries rank it live", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const coach = demoUsers[1];
+  await page.goto(url(MAIN, "/login"));
+  await signInWithPasswordFrom(page, coach.email, coach.password);
+  await page.waitForURL(url(MAIN, "/manage"));
+
+  // A new race, started an hour ago (in a UTC+0 zone) so every read below falls in its window.
+  const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000);
+  const startTimeUs = start.getTime() * 1000;
+  await page.goto(url(MAIN, "/race/new"));
+  await page.getByLabel("Name").fill(`Biathlon sprint ${crypto.randomUUID().slice(0, 6)}`);
+  await page.getByLabel("Start", { exact: true }).fill(start.toISOString().slice(0, 16));
+  await page.getByLabel("Time zone").selectOption("Africa/Abidjan"); // UTC all year, no summer time
+  await page.getByRole("button", { name: "Create race" }).click();
+  await page.waitForURL(/\/race\/[0-9a-f-]+\/admin$/);
+  const raceId = new URL(page.url()).pathname.split("/")[2]!;
+  const base = `/race/${raceId}/admin`;
+
+  const stadiumToken = await addDevice(page, base, "Impinj (Passive Chip Reader)", "Stadium reader");
+  const loopToken = await addDevice(page, base, "Impinj (Passive Chip Reader)", "Loop recorder");
+  const keypadToken = await addDevice(page, base, "Web Keypad", "Range keypad");
+  await addPoint(page, base, "Stadium", "Stadium reader", "1");
+  await addPoint(page, base, "Range in", "Stadium reader", "2");
+  await addPoint(page, base, "Range out", "Stadium reader", "3");
+  await addPoint(page, base, "Penalty loop", "Loop recorder", "");
+
+  // The biathlon panel: one lap is refused in the spec's words, three laps are saved.
+  await page.goto(url(MAIN, base));
+  await page.getByLabel("Timing mode").selectOption({ label: "Standard lap" });
+  await page.getByLabel("Lap count", { exact: true }).fill("1");
+  await page.getByRole("radio", { name: /Penalty laps/ }).check();
+  await page.getByLabel("Penalty-lap recorder", { exact: true }).selectOption({ label: "Loop recorder" });
+  await page.getByLabel("Range-data device", { exact: true }).selectOption({ label: "Range keypad" });
+  await page.getByRole("radio", { name: /^Public/ }).check();
+  await page.getByRole("button", { name: "Save setup" }).click();
+  await expect(page.getByText("Biathlon races must have at least 2 laps")).toBeVisible();
+  await page.getByLabel("Lap count", { exact: true }).fill("3");
+  await page.getByRole("button", { name: "Save setup" }).click();
+  await expect(page.getByText("Your changes are saved.")).toBeVisible();
+
+  // A course of three laps: range in and out at the start of each lap, the stadium line closing it.
+  await page.goto(url(MAIN, `${base}/courses`));
+  await page.getByLabel("Name").fill("7.5 km");
+  await page.getByRole("button", { name: "Add course" }).click();
+  await page.waitForURL((u) => u.searchParams.has("edit"));
+  await expect(page.getByLabel("Range pattern")).toBeVisible();
+  await page.getByLabel("Range pattern").fill("px");
+  await page.getByRole("button", { name: "Save course" }).click();
+  await expect(page.getByText("Must be some combination of P and S")).toBeVisible();
+  await page.getByLabel("Range pattern").fill("ps");
+  await page.getByRole("button", { name: "Save course" }).click();
+  await expect(page.getByText("Your changes are saved.")).toBeVisible();
+  await addCoursePoint(page, "Range in", "Split", "Range in");
+  await addCoursePoint(page, "Range out", "Split", "Range out");
+  await addCoursePoint(page, "Stadium", "Lap (finish line)", "Not on the range");
+
+  await page.goto(url(MAIN, `${base}/formats`));
+  await page.getByLabel("Name").fill("Results");
+  await page.getByRole("button", { name: "Add result format" }).click();
+  await page.waitForURL((u) => u.searchParams.has("saved"));
+
+  for (const [bib, first] of [
+    [3, "Cara"],
+    [4, "Dana"],
+  ] as const) {
+    await page.goto(url(MAIN, `${base}/racers/new`));
+    await page.getByLabel("First name").fill(first);
+    await page.getByLabel("Last name").fill("Biathlete");
+    await page.getByLabel("Bib").fill(String(bib));
+    await page.getByLabel("Chip", { exact: true }).fill(`BIA${bib}`);
+    await page.getByLabel("Course").selectOption({ label: "7.5 km" });
+    await page.getByRole("button", { name: "Add racer" }).click();
+    await page.waitForURL(/done=created/);
+  }
+
+  // A spectator follows the results on the club's site.
+  const spectatorContext = await browser.newContext();
+  const spectator = await spectatorContext.newPage();
+  await spectator.goto(url(demoSites[0].hostname, `/races/${raceId}`));
+  await waitForHydration(spectator);
+  await expect(spectator.locator("[data-live-state]")).toHaveAttribute("data-live-state", "live");
+  await expect(spectator.locator(".results-table thead th")).toHaveText(["Rank", "Bib", "Name", "Club", "Lap 1", "Shooting 1 (P)", "Lap 2", "Shooting 2 (S)", "Lap 3", "Time", "Diff"]);
+
+  // Laps from the stadium reader, loops from the recorder (Cara skis all three, Dana one of two).
+  const read = (seq: number, bib: number, channel: number | null, s: number) => ({ seq, chip: `BIA${bib}`, time: startTimeUs + s * SECOND_US, ...(channel === null ? {} : { channel }) });
+  await post(`/timing-api/races/${raceId}/reads`, stadiumToken, {
+    reads: [read(1, 3, 1, 400), read(2, 3, 2, 410), read(3, 3, 3, 440), read(4, 3, 1, 900), read(5, 3, 2, 910), read(6, 3, 3, 945), read(7, 3, 1, 1300), read(8, 4, 1, 380), read(9, 4, 1, 880), read(10, 4, 1, 1250)],
+  });
+  await post(`/timing-api/races/${raceId}/reads`, loopToken, { reads: [read(1, 3, null, 460), read(2, 3, null, 490), read(3, 3, null, 950), read(4, 4, null, 470)] });
+  // Dana's misses come from the range-data device; Cara's are typed on the keypad page.
+  expect(await post(`/timing-api/races/${raceId}/range`, keypadToken, { entries: [{ seq: 1, bib: 4, shooting: 1, misses: 2 }, { seq: 2, bib: 4, shooting: 2, misses: 0 }] })).toEqual({ accepted: 2, duplicates: 0, unknown: [] });
+
+  await page.goto(url(MAIN, `${base}/keypad`));
+  await waitForHydration(page);
+  const range = page.getByRole("group", { name: "Record misses at the range" });
+  for (const [shooting, misses] of [
+    ["1", "2 misses"],
+    ["2", "1 miss"],
+  ] as const) {
+    await range.getByLabel("Shooting").selectOption(shooting);
+    await range.getByLabel("Bib").fill("3");
+    await range.getByRole("button", { name: misses, exact: true }).click();
+  }
+  await expect(page.getByText("All entries are sent.")).toBeVisible();
+
+  // Dana was faster on the stadium clock (1250 s against 1300 s) but owes a loop: +60 s puts her second.
+  const rows = spectator.locator(".results-table tbody tr");
+  await expect(rows.nth(0)).toHaveAttribute("data-bib", "3");
+  await expect(rows.nth(0).locator(".result-time")).toHaveText("21:40.0");
+  await expect(rows.nth(0).locator("td").nth(5)).toHaveText("2");
+  await expect(rows.nth(0).locator("td").nth(7)).toHaveText("1");
+  await expect(rows.nth(1)).toHaveAttribute("data-bib", "4");
+  await expect(rows.nth(1).locator(".result-time")).toHaveText("21:50.0");
+  await expect(rows.nth(1).locator("td").last()).toHaveText("+10.0");
+  await spectatorContext.close();
+});
