@@ -6,8 +6,9 @@
 import { truncateMicros } from "../time/truncate";
 import { TimingError } from "./errors";
 import { biathlonRankedTime, biathlonResult } from "./biathlon-result";
+import { combineRuns, crossingsByRun } from "./multi-run";
 import { statusText } from "./status";
-import type { Course, CoursePoint, Crossing, Micros, Racer, RacerResult, RacerStatus, RaceRules, Split, StartGroup } from "./model";
+import type { Course, CoursePoint, Crossing, Micros, Racer, RacerResult, RacerStatus, RaceRules, RunSummary, Split, StartGroup } from "./model";
 
 export interface RacerContext {
   rules: RaceRules;
@@ -256,7 +257,43 @@ export function statusOnlyResult(ctx: RacerContext, racer: Racer): RacerResult {
   return { racerId: racer.id, status, statusText: statusText(racer), start: gunStart(ctx, racer), laps: 0, splits: [], finish: null, time: null, ...keys };
 }
 
+/** Run n's statuses: its own (dnf_{n}_time, dsq_{n}_time, is_dns_{n}) when set, else the racer's. */
+function runRacer(racer: Racer, run: number): Racer {
+  const own = racer.runStatuses?.[run - 1];
+  return own ? { ...racer, isDns: own.isDns, dnfTime: own.dnfTime, dsqTime: own.dsqTime } : racer;
+}
+
+/**
+ * A multi-run racer: the crossings cut into runs at the start point's reads, each run timed as its own race
+ * (run 1 may start from the gun, later runs from their start read), then the runs combined by the mode. A
+ * run left unfinished when the next one started counts as not finished. The result shows the latest run's
+ * progress; racers the mode gives a time to (or, in "all", a finished run) are ranked.
+ */
+function multiRunResult(ctx: RacerContext, course: Course, racer: Racer, crossings: readonly Crossing[], multiRun: NonNullable<RaceRules["multiRun"]>): RacerResult {
+  const startPoint = startPointOf(course);
+  const byRun = crossingsByRun(keptInOrder(crossings, Infinity), startPoint?.timingPointId ?? null, startPoint?.minSplit ?? 0, multiRun.runCount);
+  const single: RacerContext = { ...ctx, rules: { ...ctx.rules, multiRun: null } };
+  const later: RacerContext = { ...single, rules: { ...single.rules, startOption: "chipstart" } };
+  const timed = byRun.map((runCrossings, i) => computeRacerResult(i === 0 ? single : later, runRacer(racer, i + 1), runCrossings));
+  const runs: RunSummary[] = Array.from({ length: multiRun.runCount }, (_, i) => {
+    const result = timed[i];
+    if (result === undefined) return { status: flaggedStatus(runRacer(racer, i + 1)) ?? "notstarted", time: null };
+    const abandoned = result.status === "oncourse" && i < timed.length - 1;
+    return { status: abandoned ? "dnf" : result.status, time: result.status === "finished" ? result.time : null };
+  });
+  const combined = combineRuns(runs, multiRun);
+  const latest = timed.at(-1) as RacerResult;
+  const bib = racer.bib ?? NO_BIB;
+  const time = combined.time === null ? null : truncateMicros(combined.time, ctx.rules.precision);
+  const rankKey = combined.rankKey === null ? null : combined.rankKey.map((part, i, all) => (i === all.length - 1 ? truncateMicros(part, ctx.rules.calcPrecision) : part));
+  const keys = rankKey !== null ? { key: [0, ...rankKey, bib, ctx.order], rankKey } : keysOf(ctx, racer, { status: combined.status, laps: latest.laps, splits: latest.splits, time: null });
+  const statusTextOf = combined.status === "dnf" ? "DNF" : combined.status === "dsq" ? "DSQ" : combined.status === "dns" ? "DNS" : "";
+  return { racerId: racer.id, status: combined.status, statusText: statusTextOf, start: latest.start, laps: latest.laps, splits: latest.splits, finish: combined.status === "finished" ? latest.finish : null, time, ...keys, runs };
+}
+
 /** What the engine and the reference use: one racer without a course must not stop a race's results. */
 export function resultForRacer(ctx: RacerContext, racer: Racer, crossings: readonly Crossing[]): RacerResult {
-  return ctx.course === null ? statusOnlyResult(ctx, racer) : computeRacerResult(ctx, racer, crossings);
+  if (ctx.course === null) return statusOnlyResult(ctx, racer);
+  if (ctx.rules.multiRun) return multiRunResult(ctx, ctx.course, racer, crossings, ctx.rules.multiRun);
+  return computeRacerResult(ctx, racer, crossings);
 }

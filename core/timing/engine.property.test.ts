@@ -8,6 +8,7 @@ import { ResultsEngine, type Change } from "./engine";
 import { computeFull, type FullResults } from "./full";
 import type { Course, CoursePoint, Criterion, Crossing, RaceInput, Racer, ResultGroupSpec, StartGroup } from "./model";
 import { SeededRandom } from "../random/seeded";
+import { MULTI_RUN_MODES } from "./multi-run";
 import { rankSorted } from "./rank";
 import { at, GUN, seconds } from "./test-races";
 import { triathlonCourse } from "./triathlon";
@@ -109,6 +110,9 @@ function randomRacer(random: Random, id: string, courses: Course[], startGroups:
     bonus: random.chance(0.1) ? seconds(random.int(1, 20)) : 0,
     addBack: random.chance(0.05) ? random.int(1, 5_000_000) : 0,
     paraFactor: maybe(0.1, () => random.int(70, 100) + random.pick([0, 0.5])),
+    runStatuses: Array.from({ length: random.int(0, 2) }, () =>
+      random.chance(0.5) ? null : { isDns: random.chance(0.3), dnfTime: maybe(0.4, () => at(random.int(0, 800))), dsqTime: maybe(0.2, () => at(random.int(0, 800))) },
+    ),
     rangeMisses: Array.from({ length: random.int(0, 3) }, () => (random.chance(0.2) ? null : random.int(0, 5))),
     fields: {
       sex: random.pick(["M", "F", "f", null]),
@@ -156,6 +160,7 @@ function randomSetup(random: Random, racers: Racer[] | null): RaceInput {
       sameTimeThreshold: seconds(random.pick([0, 0.25, 1, 3])),
       dnfOption: random.pick(["hide", "time"] as const),
       dsqOption: random.pick(["hide", "time"] as const),
+      multiRun: random.chance(0.2) ? { runCount: random.int(1, 3), mode: random.pick(MULTI_RUN_MODES) } : null,
     },
     courses,
     startGroups,

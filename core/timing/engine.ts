@@ -5,7 +5,7 @@
  */
 import { resultForRacer } from "./compute";
 import { inGroup } from "./groups";
-import type { BiathlonResult, Course, Crossing, RaceInput, Racer, RacerResult, RankedResult, RaceRules, ResultGroupSpec, Split, StartGroup } from "./model";
+import type { BiathlonResult, RunSummary, Course, Crossing, RaceInput, Racer, RacerResult, RankedResult, RaceRules, ResultGroupSpec, Split, StartGroup } from "./model";
 import { compareKeys, rankSorted } from "./rank";
 
 /** What a call changed: racers whose result (or group membership) changed, and groups whose rows did. */
@@ -98,6 +98,11 @@ function sameBiathlon(a: BiathlonResult | undefined, b: BiathlonResult | undefin
   return a.penalty === b.penalty && a.total === b.total && a.range === b.range && a.ski === b.ski && sameList(a.misses, b.misses) && sameList(a.loops, b.loops);
 }
 
+function sameRuns(a: RunSummary[] | undefined, b: RunSummary[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((run, i) => run.status === b[i]?.status && run.time === b[i]?.time);
+}
+
 /** Deep equality of two results: an unchanged racer is not reported. */
 export function sameResult(a: RacerResult, b: RacerResult): boolean {
   return (
@@ -111,7 +116,8 @@ export function sameResult(a: RacerResult, b: RacerResult): boolean {
     sameKey(a.key, b.key) &&
     sameKey(a.rankKey, b.rankKey) &&
     sameSplits(a.splits, b.splits) &&
-    sameBiathlon(a.biathlon, b.biathlon)
+    sameBiathlon(a.biathlon, b.biathlon) &&
+    sameRuns(a.runs, b.runs)
   );
 }
 

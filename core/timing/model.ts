@@ -45,6 +45,8 @@ export interface RaceRules {
   sameTimeThreshold: Micros;
   dnfOption: HideOrTime;
   dsqOption: HideOrTime;
+  /** Multi-run races (multi_run_option "fixed"): every racer runs the course runCount times; null otherwise. */
+  multiRun?: { runCount: number; mode: "best" | "all" | "one" | "sum" | "mean" | "worst" } | null;
 }
 
 /** One entry of a course's points_list: a timing point crossed in a given role. */
@@ -132,6 +134,14 @@ export interface Racer {
   fields: Record<string, FieldValue>;
   /** Biathlon: missed shots at each shooting in order (lap_{n}_biathlon_dict); null for one not entered yet. */
   rangeMisses?: readonly (number | null)[];
+  /** Multi-run: each run's own statuses (dnf_{n}_time, dsq_{n}_time, is_dns_{n}), run 1 first; null for none. */
+  runStatuses?: readonly (RunStatus | null)[];
+}
+
+export interface RunStatus {
+  isDns: boolean;
+  dnfTime: Micros | null;
+  dsqTime: Micros | null;
 }
 
 /** A crossing already assigned to a racer (reads outside the race window or with no racer never get here). */
@@ -203,6 +213,14 @@ export interface RacerResult {
   rankKey: readonly number[] | null;
   /** Biathlon courses only: shooting, loops and the three times (the result time is the one ranked on). */
   biathlon?: BiathlonResult;
+  /** Multi-run races only: each run's time and status, run 1 first (the result time is the mode's). */
+  runs?: RunSummary[];
+}
+
+export interface RunSummary {
+  status: RacerStatus;
+  /** The run's result time, once finished. */
+  time: Micros | null;
 }
 
 export interface BiathlonResult {

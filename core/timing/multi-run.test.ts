@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { combineRuns, type MultiRunMode, type RunResult } from "./multi-run";
+import { combineRuns, crossingsByRun, type MultiRunMode, type RunResult } from "./multi-run";
 import { compareKeys } from "./rank";
 import { seconds } from "./test-races";
 
@@ -105,5 +105,25 @@ describe("combineRuns statuses", () => {
 
   it("refuses a run count below 1", () => {
     expect(() => combineRuns([], { mode: "best", runCount: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("crossingsByRun", () => {
+  const c = (timingPointId: string, s: number) => ({ timingPointId, time: seconds(s) });
+
+  it("begins a run at each start read, a repeat within the minimum split being the same pass", () => {
+    const runs = crossingsByRun([c("start", 0), c("start", 1), c("finish", 60), c("start", 600), c("finish", 655)], "start", seconds(5), 2);
+    expect(runs).toEqual([
+      [c("start", 0), c("finish", 60)],
+      [c("start", 600), c("finish", 655)],
+    ]);
+  });
+
+  it("keeps a gun-started run 1 before the first start read, and drops runs past the count", () => {
+    expect(crossingsByRun([c("finish", 60), c("start", 600), c("finish", 655), c("start", 900)], "start", 0, 2)).toEqual([[c("finish", 60)], [c("start", 600), c("finish", 655)]]);
+  });
+
+  it("puts everything in run 1 when the course has no start point", () => {
+    expect(crossingsByRun([c("finish", 60), c("finish", 655)], null, 0, 2)).toEqual([[c("finish", 60), c("finish", 655)]]);
   });
 });

@@ -91,3 +91,26 @@ export function combineRuns(runs: readonly RunResult[], { mode, runCount }: { mo
       return { time: sum, status: allFinished ? "finished" : unranked.status, runsFinished, rankKey: [negate(runsFinished), sum] };
   }
 }
+
+/**
+ * A racer's crossings cut into runs by reads at the course's start point: each start read (one closer than
+ * `minSplit` to the previous start read is the same pass) begins the next run, and the reads up to the
+ * next start read belong to it. Reads before the first start read belong to run 1, which may start from
+ * the gun. Runs past `runCount` are dropped. `crossings` must be sorted by time.
+ */
+export function crossingsByRun<C extends { timingPointId: string; time: Micros }>(crossings: readonly C[], startTimingPointId: string | null, minSplit: Micros, runCount: number): C[][] {
+  const runs: C[][] = [[]];
+  let lastStart: Micros | null = null;
+  for (const crossing of crossings) {
+    const isStart = crossing.timingPointId === startTimingPointId;
+    if (isStart && lastStart !== null && crossing.time - lastStart < minSplit) continue;
+    if (isStart) {
+      // The first start read opens run 1 unless run 1 already has reads of its own (a gun-started run 1).
+      const current = runs[runs.length - 1] as C[];
+      if (lastStart !== null || current.length > 0) runs.push([]);
+      lastStart = crossing.time;
+    }
+    (runs[runs.length - 1] as C[]).push(crossing);
+  }
+  return runs.slice(0, runCount);
+}

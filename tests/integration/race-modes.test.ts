@@ -77,7 +77,7 @@ describe("a biathlon sprint", () => {
     const rangeRefused = await room.updateSettings({ lap_count: 3, biathlon_penalty_type: "lap", biathlon_range_device: reader.id });
     expect(rangeRefused).toEqual({ ok: false, errors: { biathlon_range_device: "Range data comes from a keypad, android keypad, summit or generic device" } });
     expect((await room.updateSettings({ timing_mode: "lap", lap_count: 3, precision: 1, calc_precision: 1, biathlon_penalty_type: "lap", biathlon_penalty_device: recorder.id, biathlon_range_device: pad.id })).ok).toBe(true);
-    const [readerToken, padToken, recorderToken] = await Promise.all([reader, pad, recorder].map(async (d) => (await room.issueDeviceCredential(d.id))!.token));
+    const [readerToken, padToken, recorderToken] = (await Promise.all([reader, pad, recorder].map(async (d) => (await room.issueDeviceCredential(d.id))!.token))) as [string, string, string];
     const stadium = ok(await room.saveDocument("TimingPoint", null, { name: "Stadium", devices_list: [{ id: reader.id, channel: 1 }] }));
     const rangeIn = ok(await room.saveDocument("TimingPoint", null, { name: "Range in", devices_list: [{ id: reader.id, channel: 2 }] }));
     const rangeOut = ok(await room.saveDocument("TimingPoint", null, { name: "Range out", devices_list: [{ id: reader.id, channel: 3 }] }));
