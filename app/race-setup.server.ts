@@ -10,6 +10,7 @@ import { zeroTimeOfRace } from "../schema/race/settings";
 import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, validateRangePattern } from "../core/timing/biathlon";
 import { DEVICE_TYPE_KEYS } from "../core/timing/devices";
+import { MAX_RUNS, MULTI_RUN_MODES } from "../core/timing/multi-run";
 import { TimingError } from "../core/timing/errors";
 import { MICROS_PER_SECOND } from "../core/timing/model";
 import { sportTechniques } from "../core/timing/sports";
@@ -214,6 +215,12 @@ function timeOfDay(t: string): number | Invalid {
   return parseTimeOfDay(/^\d{1,2}:\d{2}$/.test(t) ? `${t}:00` : t);
 }
 
+/** Runs of a multi-run race: a whole number from 1 to 10. */
+function validateRunCount(t: string): number | Invalid {
+  const value = validateLapCount(t);
+  return !isInvalid(value) && value > MAX_RUNS ? { error: `At most ${MAX_RUNS} runs` } : value;
+}
+
 /** A whole number from 1 (lap counts, start sizes): "Must be a Number", "Must be at least 1". */
 export const atLeastOne = rule(validateLapCount);
 const precision = rule(validatePrecision);
@@ -309,6 +316,9 @@ export const setupFormSchema = z
     biathlon_column_option: choice(BIATHLON_TIMES_TO_DISPLAY, "Choose the times to display").default("laps"),
     biathlon_penalty_device: nullableText(64),
     biathlon_range_device: nullableText(64),
+    is_multi_run: checkbox,
+    run_count: blankOr(validateRunCount, null),
+    multi_run_mode: choice(MULTI_RUN_MODES, "Choose how runs make a result").default("best"),
   });
 
 type ParsedSetup = z.output<typeof setupFormSchema> & { startTime: number; endTime: number | null };
@@ -348,6 +358,9 @@ export function settingsChangesOf(v: ParsedSetup) {
     // The recorder counts loops only with penalty laps; with time penalties it is cleared.
     biathlon_penalty_device: v.biathlon_penalty_type === "lap" ? v.biathlon_penalty_device : null,
     biathlon_range_device: v.biathlon_range_device,
+    multi_run_option: v.is_multi_run ? ("fixed" as const) : null,
+    run_count: v.run_count,
+    multi_run_mode: v.multi_run_mode,
   };
 }
 

@@ -680,7 +680,17 @@ const bibText = z
 /** The keypad's plain form (before the page's script takes over): the key comes with the page, so a resent form is a duplicate. */
 const keypadFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("time"), key: z.string(), bib: bibText, point: z.string().min(1, "Choose a timing point").max(64) }),
-  z.object({ intent: z.literal("status"), key: z.string(), bib: bibText, status: z.enum(["dns", "dnf", "dsq", "ok"], { error: "Choose a status" }) }),
+  z.object({
+    intent: z.literal("status"),
+    key: z.string(),
+    bib: bibText,
+    status: z.enum(["dns", "dnf", "dsq", "ok"], { error: "Choose a status" }),
+    // Multi-run races: "" is the racer's own status, a number that run's.
+    run: z
+      .string()
+      .default("")
+      .transform((v) => (v === "" ? undefined : Number(v))),
+  }),
   z.object({
     intent: z.literal("range"),
     key: z.string(),
@@ -704,14 +714,14 @@ export function keypadEntryFrom(form: FormData, nowMs: number): { ok: true; entr
       ? { kind: "time" as const, key: f.key, bib: f.bib, point: f.point, time }
       : f.intent === "range"
         ? { kind: "range" as const, key: f.key, bib: f.bib, shooting: f.shooting, misses: f.misses }
-        : { kind: "status" as const, key: f.key, bib: f.bib, status: f.status, ...(f.status === "dnf" || f.status === "dsq" ? { time } : {}) };
+        : { kind: "status" as const, key: f.key, bib: f.bib, status: f.status, ...(f.status === "dnf" || f.status === "dsq" ? { time } : {}), ...(f.run === undefined ? {} : { run: f.run }) };
   const checked = manualEntrySchema.safeParse(entry);
   return checked.success ? { ok: true, entry: checked.data } : { ok: false, errors: { form: "This form has expired; reload the page and enter it again." } };
 }
 
 /** What the keypad's plain form says after an entry. */
 export function keypadOutcome(entry: ManualEntry, receipt: ManualReceipt): { notice: string | null; error: string | null } {
-  const what = entry.kind === "time" ? `A time for bib ${entry.bib}` : entry.kind === "range" ? `${missesText(entry.misses)} at shooting ${entry.shooting} for bib ${entry.bib}` : `${entry.status.toUpperCase()} for bib ${entry.bib}`;
+  const what = entry.kind === "time" ? `A time for bib ${entry.bib}` : entry.kind === "range" ? `${missesText(entry.misses)} at shooting ${entry.shooting} for bib ${entry.bib}` : `${entry.status.toUpperCase()}${entry.run === undefined ? "" : ` in run ${entry.run}`} for bib ${entry.bib}`;
   if (receipt.duplicates > 0) return { notice: `${what} was already recorded.`, error: null };
   if (receipt.unknown_bibs.length > 0) return { notice: null, error: `${what} is recorded, but no racer has bib ${entry.bib}.` };
   return { notice: `${what} is recorded.`, error: null };

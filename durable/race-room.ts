@@ -377,7 +377,7 @@ export class RaceRoom extends DurableObject<Env> {
     const lapPoints = new Set(course?.points.filter((p) => p.mode === "lap").map((p) => p.id));
     const lapCloses = (result?.splits ?? []).filter((s) => lapPoints.has(s.coursePointId)).map((s) => s.time);
     const entity = timedEntityOf(
-      { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: result?.status === "oncourse", lapCloses },
+      { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: result?.status === "oncourse", lapCloses, variants: Object.fromEntries((racer.runStatuses ?? []).flatMap((s, i) => (s ? [[i + 1, s]] : []))) },
       course,
       crossings,
     );
@@ -465,8 +465,8 @@ export class RaceRoom extends DurableObject<Env> {
           changedRacers.push(this.recordMisses(racerId, entry.shooting, entry.misses, now));
         } else if (entry.kind === "status" && racerId) {
           const racer = this.store.racer(racerId)!;
-          const data = applyStatus(racer.data, entry.status, entry.time ?? now * 1000);
-          this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), ["dns", "dnf_time", "dsq_time"], now));
+          const data = applyStatus(racer.data, entry.status, entry.time ?? now * 1000, entry.run);
+          this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), entry.run === undefined ? ["dns", "dnf_time", "dsq_time"] : ["run_statuses"], now));
           changedRacers.push({ id: racerId, data });
         }
       }
@@ -958,7 +958,17 @@ function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
 }
 
 /** A keypad status entry: one of dns, dnf, dsq clears the other two; ok clears all three (timing.md section 4). */
-function applyStatus(data: RacerDoc, status: "dns" | "dnf" | "dsq" | "ok", time: number): RacerDoc {
+/** Sets the racer's status, or with `run` that run's own (multi-run); "ok" on a run clears its own statuses. */
+function applyStatus(data: RacerDoc, status: "dns" | "dnf" | "dsq" | "ok", time: number, run?: number): RacerDoc {
+  if (run !== undefined) {
+    const runs = [...data.run_statuses];
+    while (runs.length < run) runs.push(null);
+    const own = runs[run - 1];
+    const flags = setRacerStatus({ isDns: own?.is_dns ?? false, dnfTime: own?.dnf_time ?? null, dsqTime: own?.dsq_time ?? null }, status, time);
+    if (isInvalid(flags)) return data;
+    runs[run - 1] = status === "ok" ? null : { is_dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };
+    return { ...data, run_statuses: runs };
+  }
   const flags = setRacerStatus({ isDns: data.dns, dnfTime: data.dnf_time, dsqTime: data.dsq_time }, status, time);
   if (isInvalid(flags)) return data;
   return { ...data, dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };

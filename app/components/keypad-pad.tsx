@@ -45,8 +45,8 @@ export interface KeypadResult {
 
 const MISS_COUNTS = Array.from({ length: BIATHLON_MAX_MISSES + 1 }, (_, n) => n);
 
-export function KeypadPad(props: { raceId: string; timezone: string; points: { id: string; name: string }[]; shootings: number; formKey: string; result: KeypadResult | null }) {
-  const { raceId, timezone, points, shootings, formKey, result } = props;
+export function KeypadPad(props: { raceId: string; timezone: string; points: { id: string; name: string }[]; shootings: number; runs: number; formKey: string; result: KeypadResult | null }) {
+  const { raceId, timezone, points, shootings, runs, formKey, result } = props;
   const hydrated = useHydrated();
   const { items, problem, pending, add } = useKeypadQueue(raceId);
   const [point, setPoint] = useState(points[0]?.id ?? "");
@@ -94,11 +94,13 @@ export function KeypadPad(props: { raceId: string; timezone: string; points: { i
     const status = STATUSES.find((s) => s.value === submitter?.value);
     const bib = bibOf(event.currentTarget);
     if (bib === null || !status) return;
+    const runText = String(new FormData(event.currentTarget).get("run") ?? "");
+    const run = runText === "" ? {} : { run: Number(runText) };
     const entry: ManualEntry =
       status.value === "dnf" || status.value === "dsq"
-        ? { kind: "status", key: newEntryKey(), bib, status: status.value, time: nowMs * 1000 }
-        : { kind: "status", key: newEntryKey(), bib, status: status.value };
-    add(entry, `Bib ${bib} · ${status.label} · ${clock.format(nowMs)}`);
+        ? { kind: "status", key: newEntryKey(), bib, status: status.value, time: nowMs * 1000, ...run }
+        : { kind: "status", key: newEntryKey(), bib, status: status.value, ...run };
+    add(entry, `Bib ${bib} · ${status.label}${"run" in run ? ` (run ${run.run})` : ""} · ${clock.format(nowMs)}`);
     done(event.currentTarget);
   };
 
@@ -185,6 +187,19 @@ export function KeypadPad(props: { raceId: string; timezone: string; points: { i
           <legend id="keypad-status-legend">Set a status</legend>
           <input type="hidden" name="intent" value="status" />
           <input type="hidden" name="key" value={formKey} />
+          {runs > 0 ? (
+            <>
+              <label htmlFor="keypad-status-run">Run</label>
+              <select id="keypad-status-run" name="run" defaultValue="">
+                <option value="">Whole race</option>
+                {Array.from({ length: runs }, (_, i) => (
+                  <option key={i + 1} value={i + 1}>
+                    {`Run ${i + 1}`}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null}
           <label htmlFor="keypad-status-bib">Bib</label>
           <input id="keypad-status-bib" name="bib" inputMode="numeric" pattern="[0-9]*" autoComplete="off" required aria-describedby="keypad-status-hint" />
           <span id="keypad-status-hint" className="hint">

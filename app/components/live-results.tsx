@@ -65,6 +65,7 @@ function GroupTable(props: { view: GroupView; showHeading: boolean; precision: n
                   <td>{r.row.name}</td>
                   <td className="wide-only">{r.row.club ?? ""}</td>
                   {view.group.columns.map((c) => {
+                    if (c.run !== undefined) return <td key={c.index} className="num wide-only">{runCell(r.row.runs?.[c.run - 1], precision)}</td>;
                     if (c.shooting !== undefined) return <td key={c.index} className="num wide-only">{r.row.biathlon?.misses[c.shooting - 1] ?? ""}</td>;
                     const split = r.row.splits.find((s) => s.index === c.index);
                     // A section column shows its own time: from the previous section's end, which must be known.
@@ -81,6 +82,13 @@ function GroupTable(props: { view: GroupView; showHeading: boolean; precision: n
       )}
     </section>
   );
+}
+
+/** A run's cell: its time when finished, its status when out, else nothing yet. */
+function runCell(run: NonNullable<ResultRow["runs"]>[number] | undefined, precision: number): string {
+  if (!run) return "";
+  if (run.status === "finished" && run.time !== null) return formatRaceTime(run.time, precision);
+  return run.status === "dnf" || run.status === "dsq" || run.status === "dns" ? run.status.toUpperCase() : "";
 }
 
 /** What the time column says: the status (DNF, DSQ, DNS), the time (with s/t), or progress on course. */

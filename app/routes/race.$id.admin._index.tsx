@@ -11,6 +11,7 @@ import {
   RANGE_DATA_DEVICE_TYPES,
 } from "../../core/timing/biathlon";
 import { deviceDisplayName } from "../../core/timing/devices";
+import { MULTI_RUN_MODE_LABELS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
 import { defaultStartOption } from "../../core/timing/validation";
 import type { TimingDeviceDoc } from "../../schema/race/documents";
 import { sportsSorted, sportTechniques } from "../../core/timing/sports";
@@ -187,6 +188,19 @@ export default function RaceSetup() {
             <TextField name="max_lap_count" label="Maximum lap count" inputMode="numeric" hint="Time limit races: the most laps counted. Optional." defaultValue={v("max_lap_count", settings.max_lap_count)} error={errors.max_lap_count} />
             <SelectField name="precision" label="Precision" hint="Decimals of a second kept in result times." defaultValue={v("precision", settings.precision)} error={errors.precision} choices={PRECISIONS} />
             <SelectField name="calc_precision" label="Calculation precision" hint="Decimals compared when ranking: times equal at this precision share a place." defaultValue={v("calc_precision", settings.calc_precision)} error={errors.calc_precision} choices={PRECISIONS} />
+          </fieldset>
+
+          <fieldset className="setup-group">
+            <legend>Runs</legend>
+            <CheckboxField name="is_multi_run" label="Racers run the course several times (fixed run count)" defaultChecked={checked("is_multi_run", settings.multi_run_option === "fixed")} />
+            <TextField name="run_count" label="Run count" inputMode="numeric" hint="Runs each racer makes; leave empty for 2. Each run starts at a read of the course's start point." defaultValue={v("run_count", settings.run_count)} error={errors.run_count} />
+            <SelectField
+              name="multi_run_mode"
+              label="Result from the runs"
+              defaultValue={v("multi_run_mode", settings.multi_run_mode)}
+              error={errors.multi_run_mode}
+              choices={MULTI_RUN_MODES.map((m) => ({ value: m, label: MULTI_RUN_MODE_LABELS[m] }))}
+            />
           </fieldset>
 
           <fieldset className="setup-group">

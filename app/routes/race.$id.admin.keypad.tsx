@@ -14,7 +14,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireRaceAccess(request, context, params.id, "time");
   const [setup, courses] = await Promise.all([loadRacerSetup(access), access.room.documents("Course")]);
   const shootings = keypadShootings(setup.settings, courses.map((c) => (c.data as CourseDoc).lap_count));
-  return { raceId: access.race.id, raceName: access.race.name, timezone: access.race.timezone, points: setup.points, shootings, formKey: crypto.randomUUID() };
+  const runs = setup.settings.multi_run_option === "fixed" ? (setup.settings.run_count ?? 2) : 0;
+  return { raceId: access.race.id, raceName: access.race.name, timezone: access.race.timezone, points: setup.points, shootings, runs, formKey: crypto.randomUUID() };
 }
 
 /** The keypad's plain form post (before the page's script runs): one entry through the same RaceRoom call as the timing API. */
@@ -28,12 +29,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function Keypad() {
-  const { raceId, timezone, points, shootings, formKey } = useLoaderData<typeof loader>();
+  const { raceId, timezone, points, shootings, runs, formKey } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() ?? null;
   return (
     <section aria-labelledby="keypad-heading">
       <h2 id="keypad-heading">Keypad</h2>
-      <KeypadPad raceId={raceId} timezone={timezone} points={points} shootings={shootings} formKey={formKey} result={result} />
+      <KeypadPad raceId={raceId} timezone={timezone} points={points} shootings={shootings} runs={runs} formKey={formKey} result={result} />
     </section>
   );
 }

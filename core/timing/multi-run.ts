@@ -9,6 +9,18 @@ import type { Micros, RacerStatus } from "./model";
 export const MULTI_RUN_MODES = ["best", "all", "one", "sum", "mean", "worst"] as const;
 export type MultiRunMode = (typeof MULTI_RUN_MODES)[number];
 
+export const MULTI_RUN_MODE_LABELS: Record<MultiRunMode, string> = {
+  best: "Best run",
+  all: "All runs (most runs finished, then total time)",
+  one: "Run 1 only",
+  sum: "Sum of all runs",
+  mean: "Mean of all runs",
+  worst: "Worst run",
+};
+
+/** Runs a race may have; two or three in alpine, ten covers any format. Not shown in the spec. */
+export const MAX_RUNS = 10;
+
 /** One run of one racer; index in the runs list = run number − 1. */
 export interface RunResult {
   /** The run's time (finish − start of that run); only read when the run is finished. */

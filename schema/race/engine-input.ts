@@ -41,6 +41,7 @@ export function rulesOf(settings: RaceSettings, startTimeMs: number, endTimeMs: 
     sameTimeThreshold: settings.same_time_threshold,
     dnfOption: settings.dnf_option,
     dsqOption: settings.dsq_option,
+    multiRun: settings.multi_run_option === "fixed" ? { runCount: settings.run_count ?? 2, mode: settings.multi_run_mode } : null,
   };
 }
 
@@ -144,6 +145,7 @@ export function racerOf(stored: StoredRacer): Racer {
     paraFactor: data.para_factor,
     fields: racerFieldsOf(data),
     rangeMisses: data.biathlon_misses,
+    runStatuses: data.run_statuses.map((s) => (s === null ? null : { isDns: s.is_dns, dnfTime: s.dnf_time, dsqTime: s.dsq_time })),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { BIATHLON_MAX_MISSES, BIATHLON_MAX_SHOOTINGS } from "../../core/timing/biathlon";
+import { MAX_RUNS } from "../../core/timing/multi-run";
 import { looseJson } from "./json";
 
 const micros = z.number().int();
@@ -53,6 +54,11 @@ export const racerSchema = z
     /** Percent of the elapsed time that counts (para classes); null is 100. */
     para_factor: z.number().min(1).max(200).nullable().default(null),
     dns: z.boolean().default(false),
+    /** Multi-run: each run's own statuses (the spec's dnf_{n}_time, dsq_{n}_time, is_dns_{n}), run 1 first; null uses the racer's. */
+    run_statuses: z
+      .array(z.object({ is_dns: z.boolean().default(false), dnf_time: micros.nullable().default(null), dsq_time: micros.nullable().default(null) }).nullable())
+      .max(MAX_RUNS)
+      .default([]),
     /**
      * Biathlon: missed shots at each shooting in order, from the range-data device or keypad (the spec's
      * lap_{n}_biathlon_dict, shooting n after lap n); null for a shooting not entered yet.

@@ -8,6 +8,7 @@ import { isInvalid, type Invalid } from "../../core/time/parse";
 import { zeroTimeOf } from "../../core/time/zero-time";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY } from "../../core/timing/biathlon";
 import { normaliseBibList } from "../../core/timing/bibs";
+import { MAX_RUNS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
 import { heatFormatSchema } from "./heat-format";
 import { looseJson } from "./json";
 
@@ -79,8 +80,11 @@ export const raceSettingsSchema = z.object({
   team_lap_time_display: text.default("racer_at_lap_finish"),
   team_order: text.nullable().default(null),
   team_relay_transition_point: text.nullable().default(null),
-  multi_run_option: text.nullable().default(null),
-  run_count: count.nullable().default(null),
+  /** "fixed": every racer runs the course run_count times (timing.md section 3); null: one run. */
+  multi_run_option: z.enum(["fixed"]).nullable().default(null),
+  run_count: z.number().int().min(1).max(MAX_RUNS).nullable().default(null),
+  /** How runs make a result (timing.md section 9); not named in the spec's fields, "best" by default. */
+  multi_run_mode: z.enum(MULTI_RUN_MODES).default("best"),
   prev_stages_count: count.default(0),
   ranking_types_list: list.default([]),
   seed_list: list.default([]),

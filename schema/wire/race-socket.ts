@@ -48,6 +48,8 @@ export const resultRowSchema = z.object({
       ski: z.nullable(micros),
     }),
   ),
+  /** Multi-run races: each run's status and time, run 1 first. */
+  runs: z.optional(z.array(z.object({ status: z.enum(["dns", "dnf", "dsq", "notstarted", "oncourse", "finished"]), time: z.nullable(micros) }))),
 });
 export type ResultRow = z.infer<typeof resultRowSchema>;
 
@@ -57,9 +59,10 @@ export const resultGroupWireSchema = z.object({
   sameTimeThreshold: micros,
   /**
    * Columns, when every racer of the group runs one course: a split (the split at `index`, timed from the
-   * split at `since` when given) or, with `shooting`, a biathlon shooting's misses (`index` is then only a key).
+   * split at `since` when given), with `shooting` a biathlon shooting's misses, or with `run` a multi-run
+   * race's run time or status (`index` is then only a key).
    */
-  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count) })),
+  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count), run: z.optional(count) })),
   /** The time column's heading when it is not the plain time (biathlon: "Ski time", "Range time"). */
   timeLabel: z.optional(z.string()),
 });

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { BIATHLON_MAX_MISSES, BIATHLON_MAX_SHOOTINGS } from "../../core/timing/biathlon";
+import { MAX_RUNS } from "../../core/timing/multi-run";
 
 /** Reads per batch: a chip reader's buffer after a minute offline fits, and one batch stays one quick transaction. */
 export const MAX_READS_PER_BATCH = 1000;
@@ -70,6 +71,8 @@ export const manualEntrySchema = z.discriminatedUnion("kind", [
       bib: z.number().int().min(0).max(999_999),
       status: z.enum(["dns", "dnf", "dsq", "ok"]),
       time: z.number().int().min(0).optional(),
+      /** Multi-run: the run the status is for (dnf_{n}_time, dsq_{n}_time, is_dns_{n}); without it, the racer's. */
+      run: z.number().int().min(1).max(MAX_RUNS).optional(),
     })
     .strict(),
   z.object({ kind: z.literal("range"), key: manualKey, bib: z.number().int().min(0).max(999_999), shooting, misses }).strict(),

@@ -130,3 +130,50 @@ describe("a biathlon sprint", () => {
     expect(cleared).toMatchObject({ status: "notstarted", biathlon: { misses: [null, null] } });
   });
 });
+
+describe("a two-run race", () => {
+  it("cuts each racer's reads into runs at the start wand, takes a run's own DNF from the keypad and ranks by the sum", async () => {
+    const host = `runs-${crypto.randomUUID().slice(0, 8)}.example.org`;
+    const { race } = await createSiteWithRace(db(), { hostname: host, siteName: "Alpine Test", raceName: "Giant Slalom", startInDays: 0 });
+    const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
+    await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
+    expect((await room.updateSettings({ timing_mode: "p2p", start_option: "chipstart", precision: 2, calc_precision: 2, multi_run_option: "fixed", run_count: 2, multi_run_mode: "sum" })).ok).toBe(true);
+    const gates = ok(await room.saveDocument("TimingDevice", null, { type: "photocell", name: "Gates" }));
+    const token = (await room.issueDeviceCredential(gates.id))!.token;
+    const wand = ok(await room.saveDocument("TimingPoint", null, { name: "Start wand", devices_list: [{ id: gates.id, channel: 1 }] }));
+    const finish = ok(await room.saveDocument("TimingPoint", null, { name: "Finish", devices_list: [{ id: gates.id, channel: 2 }] }));
+    const course = ok(
+      await room.saveDocument("Course", null, {
+        name: "GS",
+        points_list: [
+          { id: "s", point: wand.id, mode: "start", name: "Start", min_split: 5 * SECOND },
+          { id: "f", point: finish.id, mode: "lap", name: "Finish", min_split: 0 },
+        ],
+      }),
+    );
+    const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
+    for (const [bib, name] of [
+      [1, "Ana"],
+      [2, "Ben"],
+    ] as const) await room.saveRacer(null, { first_name: name, last_name: "Skier", bib, course: course.id });
+
+    const t0 = race.startTime * 1000;
+    const read = (seq: number, bib: number, channel: number, s: number) => ({ seq, bib, channel, time: t0 + s * SECOND });
+    const reads = [read(1, 1, 1, 0), read(2, 1, 2, 60.5), read(3, 2, 1, 30), read(4, 2, 2, 88), read(5, 1, 1, 900), read(6, 1, 2, 955.25), read(7, 2, 1, 930), read(8, 2, 2, 985)];
+    expect((await postReads(host, race.id, token, { reads })).status).toBe(200);
+    let snapshot = (await room.snapshot(format.id))!;
+    expect(snapshot.groups[0]).toMatchObject({ columns: [{ name: "Run 1", run: 1 }, { name: "Run 2", run: 2 }], timeLabel: "Total" });
+    let byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
+    // Ana 60.5 + 55.25 = 115.75; Ben 58 + 55 = 113: Ben leads.
+    expect(byBib.get(1)).toMatchObject({ status: "finished", time: 115.75 * SECOND, runs: [{ status: "finished", time: 60.5 * SECOND }, { status: "finished", time: 55.25 * SECOND }] });
+    expect(byBib.get(2)).toMatchObject({ status: "finished", time: 113 * SECOND, rankKey: [113 * SECOND] });
+
+    // The jury disqualifies Ben in run 2 only: he drops out of the sum, Ana wins.
+    const reply = await room.manualEntries("jury", { entries: [{ kind: "status", key: "ben-run2-dsq", bib: 2, status: "dsq", time: t0 + 990 * SECOND, run: 2 }] });
+    expect(reply).toMatchObject({ ok: true, value: { accepted: 1 } });
+    snapshot = (await room.snapshot(format.id))!;
+    byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
+    expect(byBib.get(2)).toMatchObject({ status: "dsq", statusText: "DSQ", time: null, rankKey: null, runs: [{ status: "finished" }, { status: "dsq", time: null }] });
+    expect((await room.timedEntity(byBib.get(2)!.racerId))!).toMatchObject({ dsq_2_time: t0 + 990 * SECOND, is_dns_2: false, dsq_time: null });
+  });
+});
