@@ -1,69 +1,11 @@
-import { expect, test, type Page } from "@playwright/test";
-import { send } from "../../bench/http";
-import { E2E_PORT } from "../../playwright.config";
-import { demoSites, demoUsers } from "../../scripts/demo-data";
-import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
-
-const MAIN = "localhost";
-const SECOND_US = 1_000_000;
-
-/** Adds a device on the devices page and returns the credential it shows once. */
-async function addDevice(page: Page, base: string, type: string, name: string): Promise<string> {
-  await page.goto(url(MAIN, `${base}/devices`));
-  await page.getByLabel("Type").selectOption({ label: type });
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByRole("button", { name: "Add device" }).click();
-  const token = (await page.getByTestId("device-token").textContent())!.trim();
-  expect(token.length).toBeGreaterThan(20);
-  return token;
-}
-
-/** Adds a timing point fed by one device (and channel) on the points page. */
-async function addPoint(page: Page, base: string, name: string, device: string, channel: string) {
-  await page.goto(url(MAIN, `${base}/points`));
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Add timing point" }).click();
-  await page.waitForURL((u) => u.searchParams.has("edit"));
-  await page.getByLabel("Device", { exact: true }).selectOption({ label: device });
-  await page.getByLabel("Channel").fill(channel);
-  await page.getByRole("button", { name: "Add device" }).click();
-  await expect(page.getByRole("cell", { name: device })).toBeVisible();
-}
-
-/** Adds a crossing to the course being edited. */
-async function addCoursePoint(page: Page, timingPoint: string, mode: string, rangeRole: string) {
-  await page.getByLabel("Timing point").selectOption({ label: timingPoint });
-  await page.getByLabel("Mode").selectOption({ label: mode });
-  await page.getByLabel("Shooting range").selectOption({ label: rangeRole });
-  await page.getByLabel("Minimum split (seconds)").fill("0");
-  await page.getByRole("button", { name: "Add point" }).click();
-  await expect(page.getByRole("rowheader", { name: timingPoint })).toBeVisible();
-}
-
-async function post(path: string, token: string, body: unknown) {
-  const reply = await send(E2E_PORT, MAIN, "POST", path, JSON.stringify(body), { "Content-Type": "application/json", Authorization: `Bearer ${token}` });
-  expect(reply.status, reply.body).toBe(200);
-  return JSON.parse(reply.body) as unknown;
-}
+import { expect, test } from "@playwright/test";
+import { demoSites } from "../../scripts/demo-data";
+import { url, waitForHydration } from "./hosts";
+import { addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, postAsDevice, SECOND_US } from "./race-pages";
 
 test("an organiser sets up a biathlon sprint through the pages; reads, penalty loops and range entries rank it live", async ({ page, browser }) => {
   test.setTimeout(120_000);
-  const coach = demoUsers[1];
-  await page.goto(url(MAIN, "/login"));
-  await signInWithPasswordFrom(page, coach.email, coach.password);
-  await page.waitForURL(url(MAIN, "/manage"));
-
-  // A new race, started an hour ago (in a UTC+0 zone) so every read below falls in its window.
-  const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000);
-  const startTimeUs = start.getTime() * 1000;
-  await page.goto(url(MAIN, "/race/new"));
-  await page.getByLabel("Name").fill(`Biathlon sprint ${crypto.randomUUID().slice(0, 6)}`);
-  await page.getByLabel("Start", { exact: true }).fill(start.toISOString().slice(0, 16));
-  await page.getByLabel("Time zone").selectOption("Africa/Abidjan"); // UTC all year, no summer time
-  await page.getByRole("button", { name: "Create race" }).click();
-  await page.waitForURL(/\/race\/[0-9a-f-]+\/admin$/);
-  const raceId = new URL(page.url()).pathname.split("/")[2]!;
-  const base = `/race/${raceId}/admin`;
+  const { raceId, base, startTimeUs } = await createRaceThroughPages(page, "Biathlon sprint");
 
   const stadiumToken = await addDevice(page, base, "Impinj (Passive Chip Reader)", "Stadium reader");
   const loopToken = await addDevice(page, base, "Impinj (Passive Chip Reader)", "Loop recorder");
@@ -103,24 +45,11 @@ test("an organiser sets up a biathlon sprint through the pages; reads, penalty l
   await addCoursePoint(page, "Range out", "Split", "Range out");
   await addCoursePoint(page, "Stadium", "Lap (finish line)", "Not on the range");
 
-  await page.goto(url(MAIN, `${base}/formats`));
-  await page.getByLabel("Name").fill("Results");
-  await page.getByRole("button", { name: "Add result format" }).click();
-  await page.waitForURL((u) => u.searchParams.has("saved"));
-
-  for (const [bib, first] of [
-    [3, "Cara"],
-    [4, "Dana"],
-  ] as const) {
-    await page.goto(url(MAIN, `${base}/racers/new`));
-    await page.getByLabel("First name").fill(first);
-    await page.getByLabel("Last name").fill("Biathlete");
-    await page.getByLabel("Bib").fill(String(bib));
-    await page.getByLabel("Chip", { exact: true }).fill(`BIA${bib}`);
-    await page.getByLabel("Course").selectOption({ label: "7.5 km" });
-    await page.getByRole("button", { name: "Add racer" }).click();
-    await page.waitForURL(/done=created/);
-  }
+  await addResultFormat(page, base);
+  await addRacers(page, base, "7.5 km", [
+    { bib: 3, first: "Cara", chip: "BIA3" },
+    { bib: 4, first: "Dana", chip: "BIA4" },
+  ]);
 
   // A spectator follows the results on the club's site.
   const spectatorContext = await browser.newContext();
@@ -132,12 +61,12 @@ test("an organiser sets up a biathlon sprint through the pages; reads, penalty l
 
   // Laps from the stadium reader, loops from the recorder (Cara skis all three, Dana one of two).
   const read = (seq: number, bib: number, channel: number | null, s: number) => ({ seq, chip: `BIA${bib}`, time: startTimeUs + s * SECOND_US, ...(channel === null ? {} : { channel }) });
-  await post(`/timing-api/races/${raceId}/reads`, stadiumToken, {
+  await postAsDevice(`/timing-api/races/${raceId}/reads`, stadiumToken, {
     reads: [read(1, 3, 1, 400), read(2, 3, 2, 410), read(3, 3, 3, 440), read(4, 3, 1, 900), read(5, 3, 2, 910), read(6, 3, 3, 945), read(7, 3, 1, 1300), read(8, 4, 1, 380), read(9, 4, 1, 880), read(10, 4, 1, 1250)],
   });
-  await post(`/timing-api/races/${raceId}/reads`, loopToken, { reads: [read(1, 3, null, 460), read(2, 3, null, 490), read(3, 3, null, 950), read(4, 4, null, 470)] });
+  await postAsDevice(`/timing-api/races/${raceId}/reads`, loopToken, { reads: [read(1, 3, null, 460), read(2, 3, null, 490), read(3, 3, null, 950), read(4, 4, null, 470)] });
   // Dana's misses come from the range-data device; Cara's are typed on the keypad page.
-  expect(await post(`/timing-api/races/${raceId}/range`, keypadToken, { entries: [{ seq: 1, bib: 4, shooting: 1, misses: 2 }, { seq: 2, bib: 4, shooting: 2, misses: 0 }] })).toEqual({ accepted: 2, duplicates: 0, unknown: [] });
+  expect(await postAsDevice(`/timing-api/races/${raceId}/range`, keypadToken, { entries: [{ seq: 1, bib: 4, shooting: 1, misses: 2 }, { seq: 2, bib: 4, shooting: 2, misses: 0 }] })).toEqual({ accepted: 2, duplicates: 0, unknown: [] });
 
   await page.goto(url(MAIN, `${base}/keypad`));
   await waitForHydration(page);
