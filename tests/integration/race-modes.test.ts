@@ -4,6 +4,15 @@ import { db } from "./auth-fixtures";
 import { createSiteWithRace } from "./fixtures";
 import { postReads, SECOND } from "./timing-fixtures";
 
+/** A race on its own site starting today, its RaceRoom opened. */
+async function openRace(hostPrefix: string, siteName: string, raceName: string) {
+  const host = `${hostPrefix}-${crypto.randomUUID().slice(0, 8)}.example.org`;
+  const { race } = await createSiteWithRace(db(), { hostname: host, siteName, raceName, startInDays: 0 });
+  const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
+  await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
+  return { host, race, room };
+}
+
 function ok(result: { ok: boolean; value?: unknown; errors?: Record<string, string> }): { id: string } {
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   return result.value as { id: string };
@@ -11,10 +20,7 @@ function ok(result: { ok: boolean; value?: unknown; errors?: Record<string, stri
 
 describe("a triathlon race", () => {
   it("times each section from one reader's channels, transitions in the total, and shows section columns", async () => {
-    const host = `tri-${crypto.randomUUID().slice(0, 8)}.example.org`;
-    const { race } = await createSiteWithRace(db(), { hostname: host, siteName: "Tri Test", raceName: "Sprint Triathlon", startInDays: 0 });
-    const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
-    await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
+    const { host, race, room } = await openRace("tri", "Tri Test", "Sprint Triathlon");
     expect((await room.updateSettings({ timing_mode: "triathlon", precision: 1, calc_precision: 1 })).ok).toBe(true);
     const reader = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Mats" }));
     const credential = (await room.issueDeviceCredential(reader.id))!;
@@ -65,10 +71,7 @@ describe("a triathlon race", () => {
 
 describe("a biathlon sprint", () => {
   it("takes misses from the range-data device, counts penalty loops from the recorder and ranks with a missing loop charged", async () => {
-    const host = `bia-${crypto.randomUUID().slice(0, 8)}.example.org`;
-    const { race } = await createSiteWithRace(db(), { hostname: host, siteName: "Biathlon Test", raceName: "Sprint 7.5 km", startInDays: 0 });
-    const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
-    await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
+    const { host, race, room } = await openRace("bia", "Biathlon Test", "Sprint 7.5 km");
     // The spec's check: a biathlon has at least 2 laps.
     expect(await room.updateSettings({ timing_mode: "lap", lap_count: 1, biathlon_penalty_type: "lap" })).toEqual({ ok: false, errors: { lap_count: "Biathlon races must have at least 2 laps" } });
     const reader = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Stadium" }));
@@ -133,10 +136,7 @@ describe("a biathlon sprint", () => {
 
 describe("a two-run race", () => {
   it("cuts each racer's reads into runs at the start wand, takes a run's own DNF from the keypad and ranks by the sum", async () => {
-    const host = `runs-${crypto.randomUUID().slice(0, 8)}.example.org`;
-    const { race } = await createSiteWithRace(db(), { hostname: host, siteName: "Alpine Test", raceName: "Giant Slalom", startInDays: 0 });
-    const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
-    await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
+    const { host, race, room } = await openRace("runs", "Alpine Test", "Giant Slalom");
     expect((await room.updateSettings({ timing_mode: "p2p", start_option: "chipstart", precision: 2, calc_precision: 2, multi_run_option: "fixed", run_count: 2, multi_run_mode: "sum" })).ok).toBe(true);
     const gates = ok(await room.saveDocument("TimingDevice", null, { type: "photocell", name: "Gates" }));
     const token = (await room.issueDeviceCredential(gates.id))!.token;
