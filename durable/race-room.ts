@@ -5,6 +5,7 @@ import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, bumpMtimes, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { BIATHLON_LAPS_TOO_FEW, BIATHLON_MIN_LAPS, biathlonSetupProblems } from "../core/timing/biathlon";
+import { lapCloses } from "../core/timing/biathlon-result";
 import { setRacerStatus } from "../core/timing/status";
 import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
 import { deletionBlocked } from "../core/timing/validation";
@@ -17,7 +18,7 @@ import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type
 import { courseOf, racerOf, type StoredRacer } from "../schema/race/engine-input";
 import { raceRoomMigrations } from "../schema/race/migrations";
 import { chipsOf, racerSchema, type RacerDoc } from "../schema/race/racer";
-import { raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
+import { biathlonSetupOf, raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import { raceSetup } from "../schema/race/tables";
 import {
   raceClientMessageSchema,
@@ -185,28 +186,34 @@ export class RaceRoom extends DurableObject<Env> {
   async updateSettings(changes: Record<string, unknown>): Promise<SaveResult<RaceSettings>> {
     const row = this.db.select().from(raceSetup).get();
     if (!row) return { ok: false, errors: { race: "Race not opened" } };
-    const parsed = raceSettingsChangeSchema.safeParse(changes);
-    if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
-    const current = readRaceSettings(row.settings);
-    const next = { ...current, ...definedOnly(parsed.data) };
-    const biathlon = biathlonSetupProblems(
-      {
-        penaltyType: next.biathlon_penalty_type,
-        lapCount: next.lap_count,
-        isRelay: next.is_relay,
-        relayMemberCount: next.relay_member_count,
-        penaltyDeviceId: next.biathlon_penalty_device,
-        rangeDeviceId: next.biathlon_range_device,
-      },
-      this.store.documents("TimingDevice").map((d) => ({ id: d.id, type: d.data.type })),
-    );
-    if (Object.keys(biathlon).length > 0) return { ok: false, errors: biathlon };
+    const checked = this.checkedSettings(row.settings, changes);
+    if (!checked.ok) return checked;
+    const { parsed, next } = checked;
     const mtimes = { ...row.fieldMtimes };
     const now = Date.now();
-    for (const key of Object.keys(definedOnly(parsed.data))) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
+    for (const key of Object.keys(definedOnly(parsed))) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
     this.db.update(raceSetup).set({ settings: next, fieldMtimes: mtimes }).run();
     this.setupChanged();
     return { ok: true, value: next };
+  }
+
+  /** The errors updateSettings would give for `changes`, without writing: a page checks before it writes anything else. */
+  async settingsProblems(changes: Record<string, unknown>): Promise<FieldErrors | null> {
+    const row = this.db.select().from(raceSetup).get();
+    if (!row) return { race: "Race not opened" };
+    const checked = this.checkedSettings(row.settings, changes);
+    return checked.ok ? null : checked.errors;
+  }
+
+  /** A settings change parsed field by field and merged, then checked whole (the biathlon setup needs several fields and the devices). */
+  private checkedSettings(stored: unknown, changes: Record<string, unknown>) {
+    const parsed = raceSettingsChangeSchema.safeParse(changes);
+    if (!parsed.success) return { ok: false as const, errors: fieldErrors(parsed.error.issues) };
+    const next = { ...readRaceSettings(stored), ...definedOnly(parsed.data) };
+    const devices = this.store.documents("TimingDevice").map((d) => ({ id: d.id, type: d.data.type }));
+    const biathlon = biathlonSetupProblems(biathlonSetupOf(next), devices);
+    if (Object.keys(biathlon).length > 0) return { ok: false as const, errors: biathlon };
+    return { ok: true as const, parsed: parsed.data, next };
   }
 
   // ---- Documents: courses, timing points, devices, start groups, result formats and groups, reports ----
@@ -374,10 +381,9 @@ export class RaceRoom extends DurableObject<Env> {
       .filter((c) => c.state === "assigned" && c.timing_point_id !== null)
       .map((c) => ({ timingPointId: c.timing_point_id!, time: c.time, deviceId: c.device_id === "manual" ? null : c.device_id }));
     const result = this.results().result(racerId);
-    const lapPoints = new Set(course?.points.filter((p) => p.mode === "lap").map((p) => p.id));
-    const lapCloses = (result?.splits ?? []).filter((s) => lapPoints.has(s.coursePointId)).map((s) => s.time);
+    const lapCloseTimes = course ? lapCloses(course, result?.splits ?? []).filter((t) => t !== null) : [];
     const entity = timedEntityOf(
-      { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: result?.status === "oncourse", lapCloses, variants: Object.fromEntries((racer.runStatuses ?? []).flatMap((s, i) => (s ? [[i + 1, s]] : []))) },
+      { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: result?.status === "oncourse", lapCloses: lapCloseTimes, variants: Object.fromEntries((racer.runStatuses ?? []).flatMap((s, i) => (s ? [[i + 1, s]] : []))) },
       course,
       crossings,
     );

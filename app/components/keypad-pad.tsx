@@ -113,9 +113,9 @@ export function KeypadPad(props: { raceId: string; timezone: string; points: { i
     if (bib === null || !Number.isInteger(misses) || !Number.isInteger(shooting) || shooting < 1) return;
     add({ kind: "range", key: newEntryKey(), bib, shooting, misses }, `Bib ${bib} · Shooting ${shooting} · ${missesText(misses)}`);
     // The shooting stays chosen: the range officer enters one shooting for racer after racer.
-    const form = event.currentTarget;
-    (form.elements.namedItem("bib") as HTMLInputElement | null)?.focus();
-    (form.elements.namedItem("bib") as HTMLInputElement).value = "";
+    const bibField = event.currentTarget.elements.namedItem("bib") as HTMLInputElement;
+    bibField.value = "";
+    bibField.focus();
   };
 
   if (points.length === 0) return <p className="empty-state">This race has no timing points yet: add one under Timing points first.</p>;

@@ -7,7 +7,6 @@ import {
   BIATHLON_RESULT_CALCULATIONS,
   BIATHLON_TIMES_TO_DISPLAY,
   BIATHLON_TIMES_TO_DISPLAY_LABELS,
-  biathlonSetupProblems,
   RANGE_DATA_DEVICE_TYPES,
 } from "../../core/timing/biathlon";
 import { deviceDisplayName } from "../../core/timing/devices";
@@ -86,20 +85,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (posted.intent !== "save") return unknownIntent(posted);
   const parsed = parseTimedForm(setupFormSchema, posted);
   if (!parsed.ok) return parsed.reply;
-  // Checked before anything is written, so a refused biathlon setup leaves the race as it was.
-  const [current, devices] = await Promise.all([room.settings(), room.documents("TimingDevice")]);
-  const biathlon = biathlonSetupProblems(
-    {
-      penaltyType: parsed.value.biathlon_penalty_type,
-      lapCount: parsed.value.lap_count,
-      isRelay: current?.is_relay ?? false,
-      relayMemberCount: current?.relay_member_count ?? null,
-      penaltyDeviceId: parsed.value.biathlon_penalty_type === "lap" ? parsed.value.biathlon_penalty_device : null,
-      rangeDeviceId: parsed.value.biathlon_range_device,
-    },
-    devices.map((d) => ({ id: d.id, type: (d.data as TimingDeviceDoc).type })),
-  );
-  if (Object.keys(biathlon).length > 0) return refuse(posted, biathlon);
+  // The room's own checks run before anything is written, so a refused setup (a 1-lap biathlon) leaves the race as it was.
+  const problems = await room.settingsProblems(settingsChangesOf(parsed.value));
+  if (problems) return refuse(posted, problems);
   let base: Record<string, number> | null = null;
   try {
     const stated = mtimesSchema.safeParse(JSON.parse(posted.values.field_mtimes ?? "null"));

@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctio
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { KeypadPad, type KeypadResult } from "../components/keypad-pad";
 import type { CourseDoc } from "../../schema/race/documents";
+import { runCountOf } from "../../schema/race/settings";
 import { requireRaceAccess } from "../race-admin.server";
 import { keypadEntryFrom, keypadOutcome, keypadShootings, loadRacerSetup } from "../racers.server";
 
@@ -14,7 +15,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireRaceAccess(request, context, params.id, "time");
   const [setup, courses] = await Promise.all([loadRacerSetup(access), access.room.documents("Course")]);
   const shootings = keypadShootings(setup.settings, courses.map((c) => (c.data as CourseDoc).lap_count));
-  const runs = setup.settings.multi_run_option === "fixed" ? (setup.settings.run_count ?? 2) : 0;
+  const runs = runCountOf(setup.settings);
   return { raceId: access.race.id, raceName: access.race.name, timezone: access.race.timezone, points: setup.points, shootings, runs, formKey: crypto.randomUUID() };
 }
 

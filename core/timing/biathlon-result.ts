@@ -8,7 +8,9 @@ import { missingLoops, penaltyLoopsDone, rangeTime } from "./biathlon";
 import type { BiathlonCourse, BiathlonResult, Course, Crossing, Micros, Racer, Split } from "./model";
 
 export interface BiathlonInput {
-  course: Course & { biathlon: BiathlonCourse };
+  course: Course;
+  /** The course's shooting rules (its `biathlon`). */
+  rules: BiathlonCourse;
   racer: Racer;
   start: Micros;
   splits: readonly Split[];
@@ -25,7 +27,7 @@ export function shootingCount(course: Course): number {
 }
 
 /** Absolute time each lap was closed, lap 1 first; null for a lap not closed yet. */
-function lapCloses(course: Course, splits: readonly Split[]): (Micros | null)[] {
+export function lapCloses(course: Course, splits: readonly Split[]): (Micros | null)[] {
   const lapPoints = new Set(course.points.filter((p) => p.mode === "lap").map((p) => p.id));
   const closes: (Micros | null)[] = Array.from({ length: course.lapCount }, () => null);
   for (const split of splits) if (lapPoints.has(split.coursePointId) && split.lap <= course.lapCount) closes[split.lap - 1] = split.time;
@@ -45,7 +47,7 @@ function rangeReads(course: Course, splits: readonly Split[], role: "in" | "out"
  * close of lap k + 1 (open while that lap runs). Loops are owed only once the lap after is closed.
  */
 function loopsPerShooting(input: BiathlonInput, closes: readonly (Micros | null)[], shootings: number): number[] {
-  const { biathlon } = input.course;
+  const biathlon = input.rules;
   if (biathlon.penaltyType !== "lap" || biathlon.penaltyTimingPointId === null) return Array.from({ length: shootings }, () => 0);
   const reads = input.crossings.filter((c) => c.timingPointId === biathlon.penaltyTimingPointId && c.time > input.start).map((c) => c.time);
   return Array.from({ length: shootings }, (_, k) => {
@@ -62,8 +64,7 @@ function loopsPerShooting(input: BiathlonInput, closes: readonly (Micros | null)
  * adds perMiss, so skipping a loop never pays.
  */
 export function biathlonResult(input: BiathlonInput): BiathlonResult {
-  const { course, racer, splits, baseTime, precision } = input;
-  const { biathlon } = course;
+  const { course, rules: biathlon, racer, splits, baseTime, precision } = input;
   const shootings = shootingCount(course);
   const misses = Array.from({ length: shootings }, (_, k) => {
     const value = racer.rangeMisses?.[k];
@@ -83,45 +84,4 @@ export function biathlonResult(input: BiathlonInput): BiathlonResult {
   const range = measured === null ? null : truncateMicros(measured, precision);
   const ski = total !== null && range !== null ? total - range : null;
   return { misses, loops, penalty, total, range, ski };
-}
-
-/** The time a biathlon racer is ranked on, by the course's result calculation. */
-export function biathlonRankedTime(course: { biathlon: BiathlonCourse }, result: BiathlonResult): Micros | null {
-  return result[course.biathlon.resultCalculation];
-}
-
-/** A results column: a split's time (from `since` when given) or a shooting's misses. */
-export interface ResultColumn {
-  index: number;
-  name: string;
-  since?: number | null;
-  shooting?: number;
-}
-
-/** Column keys of shootings sit above every split index, so a page can key columns by index alone. */
-export const SHOOTING_COLUMN_BASE = 10_000;
-
-/**
- * Biathlon result columns by "times to display": lap times (each lap's own time), mid-lap splits (every
- * point, from the lap's start), total time at each point, or finish only; each shooting's misses follow
- * the lap before it ("Shooting 1 (P)"), whatever the option.
- */
-export function biathlonColumns(course: Course, option: "laps" | "midlap" | "total" | "finish", rangePattern: string): ResultColumn[] {
-  const pattern = course.points.filter((p) => p.mode !== "start" && p.mode !== "chipstart");
-  const lapPosition = pattern.findIndex((p) => p.mode === "lap");
-  const columns: ResultColumn[] = [];
-  const shootings = shootingCount(course);
-  for (let lap = 1; lap <= course.lapCount; lap++) {
-    const first = (lap - 1) * pattern.length;
-    const previousClose = lap === 1 || lapPosition < 0 ? null : first - pattern.length + lapPosition;
-    if (option === "laps" && lapPosition >= 0) columns.push({ index: first + lapPosition, name: `Lap ${lap}`, since: previousClose });
-    if (option === "midlap" || option === "total") {
-      pattern.forEach((p, i) => columns.push({ index: first + i, name: `${p.name || (p.mode === "lap" ? "Lap" : `Split ${i + 1}`)} ${lap}`, ...(option === "midlap" ? { since: previousClose } : {}) }));
-    }
-    if (lap <= shootings) {
-      const position = rangePattern[lap - 1];
-      columns.push({ index: SHOOTING_COLUMN_BASE + lap, name: position ? `Shooting ${lap} (${position})` : `Shooting ${lap}`, shooting: lap });
-    }
-  }
-  return columns;
 }

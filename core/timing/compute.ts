@@ -5,7 +5,7 @@
  */
 import { truncateMicros } from "../time/truncate";
 import { TimingError } from "./errors";
-import { biathlonRankedTime, biathlonResult } from "./biathlon-result";
+import { biathlonResult } from "./biathlon-result";
 import { combineRuns, crossingsByRun } from "./multi-run";
 import { statusText } from "./status";
 import type { Course, CoursePoint, Crossing, Micros, Racer, RacerResult, RacerStatus, RaceRules, RunSummary, Split, StartGroup } from "./model";
@@ -67,6 +67,7 @@ export function gunStart(ctx: RacerContext, racer: Racer): Micros | null {
 }
 
 const FLAGGED_STATUS = { DSQ: "dsq", DNS: "dns", DNF: "dnf" } as const;
+const TEXT_OF_STATUS: Partial<Record<RacerStatus, RacerResult["statusText"]>> = { dsq: "DSQ", dns: "DNS", dnf: "DNF" };
 
 /** The status the flags give, by the spec's priority DSQ > DNS > DNF (status.ts); null when none is set. */
 function flaggedStatus(racer: Racer): "dsq" | "dns" | "dnf" | null {
@@ -233,11 +234,10 @@ export function computeRacerResult(ctx: RacerContext, racer: Racer, crossings: r
   const matched: Matched = start === null ? { splits: [], laps: 0, lastLapTime: null, finishedSequence: false } : matchCrossings(ctx, course, start, kept);
   const finish = ctx.rules.timingMode === "timelimit" ? matched.lastLapTime : matched.finishedSequence ? (matched.splits.at(-1)?.time ?? null) : null;
   const baseTime = start !== null && finish !== null ? resultTime(ctx.rules, racer, start, finish) : null;
-  const biathlon =
-    course.biathlon && start !== null
-      ? biathlonResult({ course: { ...course, biathlon: course.biathlon }, racer, start, splits: matched.splits, crossings: kept, baseTime, precision: ctx.rules.precision })
-      : undefined;
-  const time = course.biathlon && biathlon ? (baseTime === null ? null : biathlonRankedTime({ biathlon: course.biathlon }, biathlon)) : baseTime;
+  const rules = course.biathlon;
+  const biathlon = rules && start !== null ? biathlonResult({ course, rules, racer, start, splits: matched.splits, crossings: kept, baseTime, precision: ctx.rules.precision }) : undefined;
+  // A biathlon ranks on the time its result calculation names (total, ski or range), once finished.
+  const time = rules && biathlon && baseTime !== null ? biathlon[rules.resultCalculation] : baseTime;
 
   let status: RacerStatus = flaggedStatus(racer) ?? "notstarted";
   if (status === "notstarted") {
@@ -287,8 +287,7 @@ function multiRunResult(ctx: RacerContext, course: Course, racer: Racer, crossin
   const time = combined.time === null ? null : truncateMicros(combined.time, ctx.rules.precision);
   const rankKey = combined.rankKey === null ? null : combined.rankKey.map((part, i, all) => (i === all.length - 1 ? truncateMicros(part, ctx.rules.calcPrecision) : part));
   const keys = rankKey !== null ? { key: [0, ...rankKey, bib, ctx.order], rankKey } : keysOf(ctx, racer, { status: combined.status, laps: latest.laps, splits: latest.splits, time: null });
-  const statusTextOf = combined.status === "dnf" ? "DNF" : combined.status === "dsq" ? "DSQ" : combined.status === "dns" ? "DNS" : "";
-  return { racerId: racer.id, status: combined.status, statusText: statusTextOf, start: latest.start, laps: latest.laps, splits: latest.splits, finish: combined.status === "finished" ? latest.finish : null, time, ...keys, runs };
+  return { racerId: racer.id, status: combined.status, statusText: TEXT_OF_STATUS[combined.status] ?? "", start: latest.start, laps: latest.laps, splits: latest.splits, finish: combined.status === "finished" ? latest.finish : null, time, ...keys, runs };
 }
 
 /** What the engine and the reference use: one racer without a course must not stop a race's results. */

@@ -20,6 +20,8 @@ export const MULTI_RUN_MODE_LABELS: Record<MultiRunMode, string> = {
 
 /** Runs a race may have; two or three in alpine, ten covers any format. Not shown in the spec. */
 export const MAX_RUNS = 10;
+/** Runs when a multi-run race names no count. Not shown in the spec. */
+export const DEFAULT_RUN_COUNT = 2;
 
 /** One run of one racer; index in the runs list = run number − 1. */
 export interface RunResult {

@@ -3,13 +3,13 @@
  * crossing log, and the rows that changed since the last push. Rebuilt from storage when the object wakes.
  */
 import { defaultRangePattern } from "../../core/timing/biathlon";
-import { biathlonColumns, type ResultColumn } from "../../core/timing/biathlon-result";
+import { biathlonColumns, runColumns, type ResultColumn } from "../../core/timing/result-columns";
 import { ResultsEngine } from "../../core/timing/engine";
 import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import type { StoredDocument } from "../../schema/race/documents";
 import { courseWithSections, raceInputOf, racerFieldsOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
-import type { RaceSettings } from "../../schema/race/settings";
+import { runCountOf, type RaceSettings } from "../../schema/race/settings";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 
 export interface RaceState {
@@ -116,7 +116,7 @@ export class LiveResults {
       }
       const wire: ResultGroupWire = { id: group.id, name: group.name, sameTimeThreshold: group.sameTimeThreshold ?? this.state.settings.same_time_threshold, columns: this.columnsOf(group) };
       const settings = this.state.settings;
-      const timeLabel = settings.multi_run_option === "fixed" ? MULTI_RUN_TIME_LABELS[settings.multi_run_mode] : settings.biathlon_penalty_type === null ? undefined : TIME_LABELS[settings.biathlon_result_calc];
+      const timeLabel = runCountOf(settings) > 0 ? MULTI_RUN_TIME_LABELS[settings.multi_run_mode] : settings.biathlon_penalty_type === null ? undefined : TIME_LABELS[settings.biathlon_result_calc];
       return timeLabel ? { ...wire, timeLabel } : wire;
     });
     return {
@@ -194,8 +194,8 @@ export class LiveResults {
     const doc = group.courseId ? courses.find((c) => c.id === group.courseId) : courses.length === 1 ? courses[0] : undefined;
     if (!doc) return [];
     const { course, sections } = courseWithSections(doc, this.state.settings, this.state.docs.points);
-    const multiRun = this.state.settings.multi_run_option === "fixed" ? (this.state.settings.run_count ?? 2) : 0;
-    if (multiRun > 0) return Array.from({ length: multiRun }, (_, i) => ({ index: RUN_COLUMN_BASE + i + 1, name: `Run ${i + 1}`, run: i + 1 }));
+    const runs = runCountOf(this.state.settings);
+    if (runs > 0) return runColumns(runs);
     if (course.biathlon) return biathlonColumns(course, this.state.settings.biathlon_column_option, doc.data.range ?? defaultRangePattern(course.lapCount));
     if (sections) return sections.map((s, i) => ({ index: s.index, name: s.name, since: i === 0 ? null : sections[i - 1]!.index }));
     const points = course.points.filter((p) => p.mode === "split" || p.mode === "lap");
@@ -214,9 +214,6 @@ export class LiveResults {
 
 /** The time column's heading in a multi-run race: what the mode makes of the runs. */
 const MULTI_RUN_TIME_LABELS: Record<RaceSettings["multi_run_mode"], string> = { best: "Best run", all: "Total", one: "Run 1", sum: "Total", mean: "Mean", worst: "Worst run" };
-
-/** Column keys of runs sit above every split and shooting index. */
-const RUN_COLUMN_BASE = 20_000;
 
 /** The time column's heading when a biathlon ranks on ski or range time; the total needs none. */
 const TIME_LABELS: Record<RaceSettings["biathlon_result_calc"], string | undefined> = { total: undefined, ski: "Ski time", range: "Range time" };

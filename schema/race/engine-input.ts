@@ -7,7 +7,7 @@ import { MICROS_PER_SECOND, type BiathlonCourse, type Course, type Criterion, ty
 import { triathlonCourse, type SectionBoundary } from "../../core/timing/triathlon";
 import type { CourseDoc, ResultFormatDoc, ResultGroupDoc, StartGroupDoc, StoredDocument } from "./documents";
 import { chipsOf, birthYearOf, type RacerDoc } from "./racer";
-import type { RaceSettings } from "./settings";
+import { runCountOf, type RaceSettings } from "./settings";
 
 export interface StoredRacer {
   id: string;
@@ -41,7 +41,7 @@ export function rulesOf(settings: RaceSettings, startTimeMs: number, endTimeMs: 
     sameTimeThreshold: settings.same_time_threshold,
     dnfOption: settings.dnf_option,
     dsqOption: settings.dsq_option,
-    multiRun: settings.multi_run_option === "fixed" ? { runCount: settings.run_count ?? 2, mode: settings.multi_run_mode } : null,
+    multiRun: runCountOf(settings) > 0 ? { runCount: runCountOf(settings), mode: settings.multi_run_mode } : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MASS_START_CUTOFF, raceSettingsChangeSchema, readRaceSettings } from "./settings";
+import { biathlonSetupOf, DEFAULT_MASS_START_CUTOFF, raceSettingsChangeSchema, readRaceSettings, runCountOf } from "./settings";
 
 describe("race settings", () => {
   it("a change names only its own fields: defaults are not filled in for the others", () => {
@@ -19,5 +19,18 @@ describe("race settings", () => {
     expect(DEFAULT_MASS_START_CUTOFF).toBe(180_000_000);
     expect(readRaceSettings({}).mass_start_cutoff).toBe(180_000_000);
     expect(readRaceSettings({ missing_bibs_csv: "bad", lap_count: 2 })).toMatchObject({ missing_bibs_csv: "", lap_count: 2 });
+  });
+
+  it("counts runs only in a fixed multi-run race, 2 when no count is set", () => {
+    const settings = readRaceSettings({});
+    expect(runCountOf(settings)).toBe(0);
+    expect(runCountOf({ ...settings, multi_run_option: "fixed" })).toBe(2);
+    expect(runCountOf({ ...settings, multi_run_option: "fixed", run_count: 3 })).toBe(3);
+  });
+
+  it("checks the penalty-lap recorder only when misses are paid with loops", () => {
+    const settings = readRaceSettings({ biathlon_penalty_type: "time", lap_count: 3, biathlon_penalty_device: "gone", biathlon_range_device: "pad" });
+    expect(biathlonSetupOf(settings)).toEqual({ penaltyType: "time", lapCount: 3, isRelay: false, relayMemberCount: null, penaltyDeviceId: null, rangeDeviceId: "pad" });
+    expect(biathlonSetupOf({ ...settings, biathlon_penalty_type: "lap" }).penaltyDeviceId).toBe("gone");
   });
 });

@@ -6,9 +6,9 @@
 import { z } from "zod";
 import { isInvalid, type Invalid } from "../../core/time/parse";
 import { zeroTimeOf } from "../../core/time/zero-time";
-import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY } from "../../core/timing/biathlon";
+import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, type BiathlonSetup } from "../../core/timing/biathlon";
 import { normaliseBibList } from "../../core/timing/bibs";
-import { MAX_RUNS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
+import { DEFAULT_RUN_COUNT, MAX_RUNS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
 import { heatFormatSchema } from "./heat-format";
 import { looseJson } from "./json";
 
@@ -137,6 +137,23 @@ export const raceSettingsSchema = z.object({
 });
 
 export type RaceSettings = z.infer<typeof raceSettingsSchema>;
+
+/** The settings the biathlon checks read (core/timing/biathlon.ts biathlonSetupProblems). */
+export function biathlonSetupOf(settings: RaceSettings): BiathlonSetup {
+  return {
+    penaltyType: settings.biathlon_penalty_type,
+    lapCount: settings.lap_count,
+    isRelay: settings.is_relay,
+    relayMemberCount: settings.relay_member_count,
+    penaltyDeviceId: settings.biathlon_penalty_type === "lap" ? settings.biathlon_penalty_device : null,
+    rangeDeviceId: settings.biathlon_range_device,
+  };
+}
+
+/** Runs each racer makes: run_count (2 when unset) in a multi-run race, 0 otherwise. */
+export function runCountOf(settings: Pick<RaceSettings, "multi_run_option" | "run_count">): number {
+  return settings.multi_run_option === "fixed" ? (settings.run_count ?? DEFAULT_RUN_COUNT) : 0;
+}
 
 /** Reads stored settings: unknown keys are dropped and missing ones take the spec's defaults. */
 export function readRaceSettings(stored: unknown): RaceSettings {
