@@ -137,6 +137,17 @@ describe("race setup page", () => {
     expect((await room.settings())!.lap_count).toBe(1);
   });
 
+  it("refuses a one-lap biathlon next to the lap count and writes nothing, the race's name included", async () => {
+    const { race, cookie, room, admin } = await raceWithUser();
+    const refused = await post(`${admin}?index`, cookie, setupForm({ name: "Renamed Biathlon", lap_count: "1", biathlon_penalty_type: "time" }));
+    expect(refused.status).toBe(400);
+    expect(fieldError(await refused.text(), "lap_count")).toBe("Biathlon races must have at least 2 laps");
+    expect((await room.raceEntity())!.row.name).toBe(race.name);
+    expect((await room.settings())!.biathlon_penalty_type).toBeNull();
+    expect((await post(`${admin}?index`, cookie, setupForm({ lap_count: "3", biathlon_penalty_type: "time" }))).status).toBe(302);
+    expect((await room.settings())!).toMatchObject({ lap_count: 3, biathlon_penalty_type: "time", biathlon_result_calc: "total", biathlon_column_option: "laps" });
+  });
+
   it("refuses a race timer's save with 403 and shows a stranger nothing (404)", async () => {
     const timer = await raceWithUser("race_timer");
     expect((await get(timer.admin, timer.cookie)).status).toBe(200);
