@@ -11,6 +11,7 @@ import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, validateRangePattern } from "../core/timing/biathlon";
 import { DEVICE_TYPE_KEYS } from "../core/timing/devices";
 import { MAX_RUNS, MULTI_RUN_MODES } from "../core/timing/multi-run";
+import { DEFAULT_TEAM_LAP_TIME_DISPLAY, TEAM_LAP_TIME_DISPLAYS } from "../core/timing/relay";
 import { TimingError } from "../core/timing/errors";
 import { MICROS_PER_SECOND } from "../core/timing/model";
 import { sportTechniques } from "../core/timing/sports";
@@ -319,6 +320,12 @@ export const setupFormSchema = z
     is_multi_run: checkbox,
     run_count: blankOr(validateRunCount, null),
     multi_run_mode: choice(MULTI_RUN_MODES, "Choose how runs make a result").default("best"),
+    is_relay: checkbox,
+    relay_member_count: blankOr(validateLapCount, null),
+    team_field: nullableText(60),
+    team_order: nullableText(60),
+    team_relay_transition_point: nullableText(64),
+    team_lap_time_display: choice(TEAM_LAP_TIME_DISPLAYS, "Choose how leg times are shown").default(DEFAULT_TEAM_LAP_TIME_DISPLAY),
   });
 
 type ParsedSetup = z.output<typeof setupFormSchema> & { startTime: number; endTime: number | null };
@@ -361,6 +368,12 @@ export function settingsChangesOf(v: ParsedSetup) {
     multi_run_option: v.is_multi_run ? ("fixed" as const) : null,
     run_count: v.run_count,
     multi_run_mode: v.multi_run_mode,
+    is_relay: v.is_relay,
+    relay_member_count: v.relay_member_count,
+    team_field: v.team_field,
+    team_order: v.team_order,
+    team_relay_transition_point: v.team_relay_transition_point,
+    team_lap_time_display: v.team_lap_time_display,
   };
 }
 

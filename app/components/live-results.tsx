@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import { formatDiff, formatRaceTime } from "../../core/time/format";
+import { legShownTime, type TeamResult } from "../../core/timing/relay";
 import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
 import { useLiveResults } from "../hooks/use-live-results";
 import { LiveStatus } from "./live-status";
@@ -25,11 +26,80 @@ export function LiveResults({ raceId, snapshot }: { raceId: string; snapshot: Fo
         <input id={searchId} type="search" inputMode="search" placeholder="Name or bib" value={query} onChange={(e) => setQuery(e.target.value)} autoComplete="off" />
       </div>
       {!hasRows ? <p className="empty-state">No racers yet. Results appear here as racers cross the timing points.</p> : null}
-      {views.map((view) => (
+      {views.map((view) =>
+        view.teams && results.snapshot.relay ? (
+          <TeamTable key={view.group.id} view={view} teams={view.teams} rows={results.rows} relay={results.snapshot.relay} showHeading={views.length > 1} precision={precision} searching={query.trim() !== ""} />
+        ) : (
         <GroupTable key={view.group.id} view={view} showHeading={views.length > 1} precision={precision} showDiffs={results.snapshot.displayDiffs} sameTimeLabel={results.snapshot.sameTimeDisplay} changed={results.changed} searching={query.trim() !== ""} />
-      ))}
+        ),
+      )}
     </div>
   );
+}
+
+/**
+ * A relay group: one row per team, a column per leg with its racer and the leg's time (the racer's own leg,
+ * or the team's time at that handover, by team_lap_time_display), and the team's time.
+ */
+function TeamTable(props: { view: GroupView; teams: TeamResult[]; rows: ReadonlyMap<string, ResultRow>; relay: NonNullable<FormatSnapshot["relay"]>; showHeading: boolean; precision: number; searching: boolean }) {
+  const { view, teams, precision } = props;
+  const headingId = useId();
+  if (view.total === 0 && !props.showHeading) return null;
+  const legs = Array.from({ length: props.relay.memberCount }, (_, i) => i);
+  return (
+    <section aria-labelledby={props.showHeading ? headingId : undefined} className="result-group">
+      {props.showHeading ? <h3 id={headingId}>{view.group.name}</h3> : null}
+      {teams.length === 0 ? (
+        <p className="empty-state">{props.searching ? "No team matches that search." : "No teams in this group yet. A racer joins a team through the team field."}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table results-table relay-table">
+            <thead>
+              <tr>
+                <th scope="col" className="num">Rank</th>
+                <th scope="col">Team</th>
+                {legs.map((i) => (
+                  <th scope="col" key={i} className="wide-only">{`Leg ${i + 1}`}</th>
+                ))}
+                <th scope="col" className="num">Time</th>
+              </tr>
+            </thead>
+            <tbody>
+              {teams.map((team) => {
+                const teamStart = team.legs[0]?.start ?? null;
+                return (
+                  <tr key={team.team} data-team={team.team}>
+                    <td className="num">{team.rank ?? ""}</td>
+                    <th scope="row">{team.team}</th>
+                    {legs.map((i) => {
+                      const leg = team.legs[i];
+                      const row = leg ? props.rows.get(leg.racerId) : undefined;
+                      if (!leg || !row) return <td key={i} className="wide-only" />;
+                      const shown = legShownTime(leg, teamStart, props.relay.lapTimeDisplay);
+                      const out = leg.status === "dnf" || leg.status === "dsq" || leg.status === "dns" ? leg.status.toUpperCase() : "";
+                      return (
+                        <td key={i} className="wide-only">
+                          <span className="leg-racer">{row.bib !== null ? `${row.bib} ${row.name}` : row.name}</span> <span className="num">{out || (shown !== null ? formatRaceTime(shown, precision) : "")}</span>
+                        </td>
+                      );
+                    })}
+                    <td className="num result-time">{teamTimeCell(team, precision)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A team's time: its status when out, its time when finished, else the legs done so far. */
+function teamTimeCell(team: TeamResult, precision: number): string {
+  if (team.status === "dnf" || team.status === "dsq" || team.status === "dns") return team.status.toUpperCase();
+  if (team.status === "finished" && team.time !== null) return formatRaceTime(team.time, precision);
+  return team.legsCompleted > 0 ? `(${team.legsCompleted} ${team.legsCompleted === 1 ? "leg" : "legs"})` : "";
 }
 
 function GroupTable(props: { view: GroupView; showHeading: boolean; precision: number; showDiffs: boolean; sameTimeLabel: string; changed: ReadonlySet<string>; searching: boolean }) {

@@ -3,6 +3,7 @@
  * core/timing/rank.ts as the server, so a pushed row lands exactly where a reload would put it.
  */
 import { compareKeys, rankSorted } from "../../core/timing/rank";
+import { relayMembersOf, teamResults, type TeamResult } from "../../core/timing/relay";
 import type { RankedResult } from "../../core/timing/model";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 
@@ -37,6 +38,8 @@ export interface GroupView {
   ranked: (RankedResult & { row: ResultRow })[];
   /** Rows in the group before the search narrowed it. */
   total: number;
+  /** Relay races: the group's teams in rank order (narrowed by the search to teams it matches). */
+  teams?: TeamResult[];
 }
 
 /** Each group's rows in order, ranked on the whole group, then narrowed to a search by name or bib. */
@@ -48,7 +51,13 @@ export function groupViews(state: ResultsState, query: string): GroupView[] {
   return state.snapshot.groups.map((group) => {
     const rows = [...state.rows.values()].filter((row) => row.groups.includes(group.id)).sort((a, b) => compareKeys(a.key, b.key));
     const ranked = rankSorted(rows, group.sameTimeThreshold).map((r) => ({ ...r, row: r.result as ResultRow }));
-    return { group, ranked: ranked.filter((r) => matches(r.row)), total: rows.length };
+    const view: GroupView = { group, ranked: ranked.filter((r) => matches(r.row)), total: rows.length };
+    const relay = state.snapshot.relay;
+    if (!relay) return view;
+    // A team matches when its name does or any member does (a bib finds its racer's team).
+    const teamMatches = (team: TeamResult) => needle === "" || (!isBib && team.team.toLowerCase().includes(needle)) || team.legs.some((leg) => matches(state.rows.get(leg.racerId) as ResultRow));
+    const members = relayMembersOf(rows.map((row) => ({ ...row, leg: row.leg ?? null, handover: row.handover ?? null })), relay.memberCount);
+    return { ...view, teams: teamResults(members, { memberCount: relay.memberCount }).filter(teamMatches) };
   });
 }
 

@@ -11,8 +11,9 @@ import {
 } from "../../core/timing/biathlon";
 import { deviceDisplayName } from "../../core/timing/devices";
 import { MULTI_RUN_MODE_LABELS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
+import { DEFAULT_RELAY_MEMBER_COUNT, TEAM_LAP_TIME_DISPLAY_LABELS, TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
 import { defaultStartOption } from "../../core/timing/validation";
-import type { TimingDeviceDoc } from "../../schema/race/documents";
+import type { TimingDeviceDoc, TimingPointDoc } from "../../schema/race/documents";
 import { sportsSorted, sportTechniques } from "../../core/timing/sports";
 import { openDb } from "../../schema/d1";
 import { Race } from "../../schema/entities/classes";
@@ -24,6 +25,7 @@ import {
   pageQuery,
   parseTimedForm,
   raceChangesOf,
+  racerFieldsOf,
   readPostedForm,
   refuse,
   settingsChangesOf,
@@ -36,7 +38,7 @@ import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, Setu
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
-  const [entity, settings, counts, devices] = await Promise.all([room.raceEntity(), room.settings(), room.counts(), room.documents("TimingDevice")]);
+  const [entity, settings, counts, devices, points] = await Promise.all([room.raceEntity(), room.settings(), room.counts(), room.documents("TimingDevice"), room.documents("TimingPoint")]);
   if (!entity || !settings) throw new Response("Not found", { status: 404 });
   const row = entity.row;
   const timezone = String(row.timezone);
@@ -69,8 +71,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     techniques: sport ? sportTechniques(sport) : [],
     timeZones: timeZoneNames(),
     devices: devices.map((d) => ({ id: d.id, type: (d.data as TimingDeviceDoc).type, name: deviceDisplayName(d.data as TimingDeviceDoc) })),
+    points: points.map((p) => ({ id: p.id, name: (p.data as TimingPointDoc).name })),
+    // Fields that can name a team or a leg: the racer's own team and club, and custom fields holding a value.
+    teamFields: [
+      { value: "team", label: "Team" },
+      { value: "club", label: "Club" },
+      ...racerFieldsOf(settings.fields_list)
+        .filter((f) => !TEAMLESS_FIELD_TYPES.has(f.type))
+        .map((f) => ({ value: f.key, label: f.display })),
+    ],
   };
 }
+
+/** Custom field types that hold no team name or leg number. */
+const TEAMLESS_FIELD_TYPES: ReadonlySet<string> = new Set(["boolean", "checkbox", "category"]);
 
 const mtimesSchema = z.record(z.string(), z.number().int().min(0));
 
@@ -188,6 +202,36 @@ export default function RaceSetup() {
               defaultValue={v("multi_run_mode", settings.multi_run_mode)}
               error={errors.multi_run_mode}
               choices={MULTI_RUN_MODES.map((m) => ({ value: m, label: MULTI_RUN_MODE_LABELS[m] }))}
+            />
+          </fieldset>
+
+          <fieldset className="setup-group">
+            <legend>Relay</legend>
+            <CheckboxField name="is_relay" label="Team relay: each team's racers run legs one after another" defaultChecked={checked("is_relay", settings.is_relay)} />
+            <TextField name="relay_member_count" label="Racers per team" inputMode="numeric" hint={`Legs a team runs; leave empty for ${DEFAULT_RELAY_MEMBER_COUNT}.`} defaultValue={v("relay_member_count", settings.relay_member_count)} error={errors.relay_member_count} />
+            <SelectField name="team_field" label="Team field" hint="The racer field naming each racer's team." defaultValue={v("team_field", settings.team_field ?? "team")} error={errors.team_field} choices={data.teamFields} />
+            <SelectField
+              name="team_order"
+              label="Leg field"
+              hint="The racer field giving each racer's leg (1 runs first)."
+              defaultValue={v("team_order", settings.team_order)}
+              error={errors.team_order}
+              choices={[{ value: "", label: "Bib order within the team" }, ...data.teamFields.filter((f) => f.value !== "team" && f.value !== "club")]}
+            />
+            <SelectField
+              name="team_relay_transition_point"
+              label="Handover point"
+              hint="Where one leg hands over to the next. With none, a leg ends at its racer's finish."
+              defaultValue={v("team_relay_transition_point", settings.team_relay_transition_point)}
+              error={errors.team_relay_transition_point}
+              choices={[{ value: "", label: "The finish" }, ...data.points.map((p) => ({ value: p.id, label: p.name }))]}
+            />
+            <RadioField
+              name="team_lap_time_display"
+              legend="Leg times shown"
+              defaultValue={v("team_lap_time_display", settings.team_lap_time_display)}
+              error={errors.team_lap_time_display}
+              choices={TEAM_LAP_TIME_DISPLAYS.map((d) => ({ value: d, label: TEAM_LAP_TIME_DISPLAY_LABELS[d] }))}
             />
           </fieldset>
 

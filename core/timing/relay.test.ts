@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RacerStatus } from "./model";
-import { DEFAULT_TEAM_LAP_TIME_DISPLAY, legShownTime, type RelayMember, teamAndLegOf, teamResults } from "./relay";
+import { DEFAULT_RELAY_MEMBER_COUNT, DEFAULT_TEAM_LAP_TIME_DISPLAY, legShownTime, type RelayEntry, type RelayMember, relayMembersOf, teamAndLegOf, teamResults } from "./relay";
 import { at, seconds } from "./test-races";
 
 function member(racerId: string, team: string | null, leg: number | null, finish: number | null, extra: { start?: number; status?: RacerStatus } = {}): RelayMember {
@@ -164,5 +164,62 @@ describe("legShownTime", () => {
     expect(legShownTime(leg3, at(0), "racer_at_lap_finish")).toBe(seconds(1169.5));
     expect(legShownTime(leg3, at(0), "team_elapsed")).toBe(seconds(3600));
     expect(legShownTime(leg3, null, "team_elapsed")).toBeNull();
+  });
+});
+
+describe("relayMembersOf: racers' results as the legs of a relay", () => {
+  /** Every racer is on the gun at 0:00 (the engine gives each the race start); only leg 1 really starts then. */
+  function entry(racerId: string, team: string | null, bib: number, leg: number | null, finish: number | null, extra: { handover?: number; status?: RacerStatus } = {}): RelayEntry {
+    return {
+      racerId,
+      team,
+      leg,
+      bib,
+      start: at(0),
+      finish: finish === null ? null : at(finish),
+      handover: extra.handover === undefined ? null : at(extra.handover),
+      status: extra.status ?? (finish === null ? "oncourse" : "finished"),
+    };
+  }
+
+  it("defaults to 4 racers a team (the spec's relay default)", () => {
+    expect(DEFAULT_RELAY_MEMBER_COUNT).toBe(4);
+  });
+
+  it("with no leg field, runs a team's legs in bib order; only the first leg keeps its start", () => {
+    const members = relayMembersOf([entry("b", "Nordic", 102, null, 2400), entry("a", "Nordic", 101, null, 1200), entry("c", "Nordic", 103, null, null)], 3);
+    expect(members.map((m) => [m.racerId, m.start])).toEqual([
+      ["a", at(0)],
+      ["b", null],
+      ["c", null],
+    ]);
+    const [nordic] = teamResults(members, { memberCount: 3 });
+    expect(nordic?.legs.map((leg) => leg.time)).toEqual([seconds(1200), seconds(1200), null]);
+    expect(nordic?.status).toBe("oncourse");
+  });
+
+  it("ends a handing-over leg at its transition-point read, even while the racer's own course is unfinished; the last leg ends at the finish", () => {
+    // 4-leg relay, transition point read at each exchange; leg 4 also passes it, 30 s before the finish.
+    const members = relayMembersOf(
+      [
+        entry("l1", "Alpine", 1, 1, null, { handover: 1190 }),
+        entry("l2", "Alpine", 2, 2, null, { handover: 2400 }),
+        entry("l3", "Alpine", 3, 3, 3660, { handover: 3650 }),
+        entry("l4", "Alpine", 4, 4, 4800, { handover: 4770 }),
+      ],
+      4,
+    );
+    const [alpine] = teamResults(members, { memberCount: 4 });
+    expect(alpine?.legs.map((leg) => leg.time)).toEqual([seconds(1190), seconds(1210), seconds(1250), seconds(1150)]);
+    expect(alpine).toMatchObject({ status: "finished", time: seconds(4800), rank: 1 });
+  });
+
+  it("does not hand over for a racer who is out: a DNF with a transition read stays DNF", () => {
+    const [out] = relayMembersOf([entry("x", "X", 1, 1, null, { handover: 900, status: "dnf" })], 2);
+    expect(out).toMatchObject({ status: "dnf", finish: null });
+  });
+
+  it("leaves a racer with no team out of every team", () => {
+    expect(teamResults(relayMembersOf([entry("solo", null, 9, 1, 900), entry("t1", " T ", 1, 1, 1000)], 1), { memberCount: 1 }).map((t) => t.team)).toEqual(["T"]);
   });
 });

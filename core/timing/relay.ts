@@ -15,6 +15,10 @@ import { RACE_DEFAULTS, readFormNumber } from "./validation";
 export const TEAM_LAP_TIME_DISPLAYS = ["racer_at_lap_finish", "team_elapsed"] as const;
 export type TeamLapTimeDisplay = (typeof TEAM_LAP_TIME_DISPLAYS)[number];
 export const DEFAULT_TEAM_LAP_TIME_DISPLAY: TeamLapTimeDisplay = RACE_DEFAULTS.teamLapTimeDisplay;
+export const TEAM_LAP_TIME_DISPLAY_LABELS: Record<TeamLapTimeDisplay, string> = {
+  racer_at_lap_finish: "Each racer's own leg time",
+  team_elapsed: "The team's time at each handover",
+};
 
 export interface TeamFields {
   /** team_field: the racer field naming the team. */
@@ -167,4 +171,48 @@ export function teamResults(members: readonly RelayMember[], { memberCount }: { 
 export function legShownTime(leg: LegResult, teamStart: Micros | null, display: TeamLapTimeDisplay): Micros | null {
   if (display === "racer_at_lap_finish") return leg.time;
   return leg.finish !== null && teamStart !== null ? leg.finish - teamStart : null;
+}
+
+/** Racers per team when relay_member_count is not set: the spec's biathlon relay default, for every relay. */
+export const DEFAULT_RELAY_MEMBER_COUNT = 4;
+
+/** One racer's result as a relay needs it (the results engine's row plus the team and leg fields). */
+export interface RelayEntry {
+  racerId: string;
+  team: string | null;
+  leg: number | null;
+  bib: number | null;
+  start: Micros | null;
+  finish: Micros | null;
+  /** The racer's read at the team_relay_transition_point, when the race names one. */
+  handover: Micros | null;
+  status: RacerStatus;
+}
+
+const orNever = (n: number | null): number => n ?? Number.MAX_SAFE_INTEGER;
+
+/**
+ * Racers' results as relay members. Within a team legs run by leg number, then bib (with no team_order,
+ * bib order is leg order). The first leg starts at its racer's start; every later leg takes over at the
+ * previous leg's handover, whatever start its racer was given (a relay racer is not on the gun).
+ * A leg that hands over ends at the racer's read at the transition point when the race names one: a
+ * racer who passed it has done their leg. The team's last leg (leg memberCount) ends at the finish.
+ */
+export function relayMembersOf(entries: readonly RelayEntry[], memberCount: number): RelayMember[] {
+  const ordered = [...entries].sort((a, b) => orNever(a.leg) - orNever(b.leg) || orNever(a.bib) - orNever(b.bib));
+  const legsSoFar = new Map<string, number>();
+  return ordered.map((entry) => {
+    const team = entry.team?.trim() || null;
+    const position = team === null ? 0 : (legsSoFar.get(team) ?? 0) + 1;
+    if (team !== null) legsSoFar.set(team, position);
+    const handsOver = position < memberCount && entry.handover !== null && (entry.status === "oncourse" || entry.status === "finished");
+    return {
+      racerId: entry.racerId,
+      team,
+      leg: entry.leg,
+      start: position === 1 ? entry.start : null,
+      finish: handsOver ? entry.handover : entry.finish,
+      status: handsOver ? "finished" : entry.status,
+    };
+  });
 }

@@ -7,9 +7,10 @@ import { biathlonColumns, runColumns, type ResultColumn } from "../../core/timin
 import { ResultsEngine } from "../../core/timing/engine";
 import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
 import { racerDisplayName } from "../../core/timing/racer-name";
+import { teamAndLegOf } from "../../core/timing/relay";
 import type { StoredDocument } from "../../schema/race/documents";
 import { courseWithSections, raceInputOf, racerFieldsOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
-import { runCountOf, type RaceSettings } from "../../schema/race/settings";
+import { relaySetupOf, runCountOf, type RaceSettings } from "../../schema/race/settings";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 
 export interface RaceState {
@@ -28,6 +29,8 @@ export class LiveResults {
   private racers = new Map<string, StoredRacer>();
   private groupsByFormat = new Map<string, ResultGroupSpec[]>();
   private courseNames = new Map<string, string>();
+  /** Course point id → its timing point: where a relay racer's handover read is found. */
+  private pointTimingPoints = new Map<string, string>();
   /** Changes every push; a random prefix tells pages that the room restarted and their copy is stale. */
   private readonly boot = crypto.randomUUID().slice(0, 8);
   private counter = 0;
@@ -106,6 +109,7 @@ export class LiveResults {
   }
 
   snapshot(format: StoredDocument<"ResultFormat">): FormatSnapshot {
+    const relay = relaySetupOf(this.state.settings);
     const groups = this.groupsByFormat.get(format.id) ?? [];
     const rows = new Map<string, ResultRow>();
     const wireGroups: ResultGroupWire[] = groups.map((group) => {
@@ -129,6 +133,7 @@ export class LiveResults {
       isAnnouncer: format.data.is_announcer,
       groups: wireGroups,
       rows: [...rows.values()],
+      ...(relay ? { relay: { memberCount: relay.memberCount, lapTimeDisplay: relay.lapTimeDisplay } } : {}),
     };
   }
 
@@ -159,6 +164,7 @@ export class LiveResults {
     const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers);
     this.racers = new Map(state.racers.map((r) => [r.id, r]));
     this.courseNames = new Map(state.docs.courses.map((c) => [c.id, c.data.name]));
+    this.pointTimingPoints = new Map(state.docs.courses.flatMap((c) => c.data.points_list.map((p) => [p.id, p.point] as const)));
     this.groupsByFormat = new Map(state.docs.formats.map((f) => [f.id, input.groups.filter((g) => g.id.startsWith(`${f.id}:`))]));
     return new ResultsEngine(input, state.crossings);
   }
@@ -182,7 +188,17 @@ export class LiveResults {
       city: racer?.city ?? null,
       course: racer?.course ? (this.courseNames.get(racer.course) ?? null) : null,
       groups,
+      ...(racer ? this.relayPartOf(result, racer) : {}),
     };
+  }
+
+  /** A relay racer's team (from team_field), leg (team_order) and latest read at the transition point. */
+  private relayPartOf(result: RacerResult, racer: StoredRacer["data"]): Pick<ResultRow, "team" | "leg" | "handover"> | null {
+    const relay = relaySetupOf(this.state.settings);
+    if (!relay) return null;
+    const { team, leg } = teamAndLegOf(racerFieldsOf(racer), { teamField: relay.teamField, teamOrder: relay.teamOrder ?? "" });
+    const handover = relay.transitionPointId === null ? null : (result.splits.findLast((s) => this.pointTimingPoints.get(s.coursePointId) === relay.transitionPointId)?.time ?? null);
+    return { team, leg, handover };
   }
 
   /**

@@ -9,6 +9,7 @@ import { zeroTimeOf } from "../../core/time/zero-time";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, type BiathlonSetup } from "../../core/timing/biathlon";
 import { normaliseBibList } from "../../core/timing/bibs";
 import { DEFAULT_RUN_COUNT, MAX_RUNS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
+import { DEFAULT_RELAY_MEMBER_COUNT, DEFAULT_TEAM_LAP_TIME_DISPLAY, TEAM_LAP_TIME_DISPLAYS, type TeamLapTimeDisplay } from "../../core/timing/relay";
 import { heatFormatSchema } from "./heat-format";
 import { looseJson } from "./json";
 
@@ -75,10 +76,14 @@ export const raceSettingsSchema = z.object({
   /** Times to display, sprint heats (timing.md section 2): qualifier times (the default, "quali") or heat times. */
   sprint_column_option: z.enum(["quali", "heat"]).default("quali"),
   is_relay: z.boolean().default(false),
-  relay_member_count: count.nullable().default(null),
+  /** Racers per team (legs); null: 4. */
+  relay_member_count: z.number().int().min(1).nullable().default(null),
+  /** The racer field naming the team; null: the racer's team. */
   team_field: text.nullable().default(null),
-  team_lap_time_display: text.default("racer_at_lap_finish"),
+  team_lap_time_display: z.enum(TEAM_LAP_TIME_DISPLAYS).default(DEFAULT_TEAM_LAP_TIME_DISPLAY),
+  /** The racer field giving the leg number; null: bib order within the team. */
   team_order: text.nullable().default(null),
+  /** The timing point where legs hand over (a timing point id); null: each leg ends at its finish. */
   team_relay_transition_point: text.nullable().default(null),
   /** "fixed": every racer runs the course run_count times (timing.md section 3); null: one run. */
   multi_run_option: z.enum(["fixed"]).nullable().default(null),
@@ -153,6 +158,18 @@ export function biathlonSetupOf(settings: RaceSettings): BiathlonSetup {
 /** Runs each racer makes: run_count (2 when unset) in a multi-run race, 0 otherwise. */
 export function runCountOf(settings: Pick<RaceSettings, "multi_run_option" | "run_count">): number {
   return settings.multi_run_option === "fixed" ? (settings.run_count ?? DEFAULT_RUN_COUNT) : 0;
+}
+
+/** A relay race's team rules; null when the race is not a relay. */
+export function relaySetupOf(settings: RaceSettings): { memberCount: number; teamField: string; teamOrder: string | null; transitionPointId: string | null; lapTimeDisplay: TeamLapTimeDisplay } | null {
+  if (!settings.is_relay) return null;
+  return {
+    memberCount: settings.relay_member_count ?? DEFAULT_RELAY_MEMBER_COUNT,
+    teamField: settings.team_field ?? "team",
+    teamOrder: settings.team_order,
+    transitionPointId: settings.team_relay_transition_point,
+    lapTimeDisplay: settings.team_lap_time_display,
+  };
 }
 
 /** Reads stored settings: unknown keys are dropped and missing ones take the spec's defaults. */

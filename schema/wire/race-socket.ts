@@ -1,5 +1,6 @@
 // zod/mini: these schemas are parsed in the browser too, where full zod would triple the page's JS.
 import * as z from "zod/mini";
+import { TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
 
 /** Frames a spectator or timer sends on a race socket. Plain pings are answered without waking the object. */
 export const raceClientMessageSchema = z.discriminatedUnion("type", [
@@ -50,6 +51,9 @@ export const resultRowSchema = z.object({
   ),
   /** Multi-run races: each run's status and time, run 1 first. */
   runs: z.optional(z.array(z.object({ status: z.enum(["dns", "dnf", "dsq", "notstarted", "oncourse", "finished"]), time: z.nullable(micros) }))),
+  /** Relays: the racer's leg (team_order) and read at the transition point; `team` is then the team_field's value. */
+  leg: z.optional(z.nullable(count)),
+  handover: z.optional(z.nullable(micros)),
 });
 export type ResultRow = z.infer<typeof resultRowSchema>;
 
@@ -79,6 +83,8 @@ export const formatSnapshotSchema = z.object({
   isAnnouncer: z.boolean(),
   groups: z.array(resultGroupWireSchema),
   rows: z.array(resultRowSchema),
+  /** Relay races: teams of memberCount legs, and how a leg's time is shown (core/timing/relay.ts). */
+  relay: z.optional(z.object({ memberCount: count, lapTimeDisplay: z.enum(TEAM_LAP_TIME_DISPLAYS) })),
 });
 export type FormatSnapshot = z.infer<typeof formatSnapshotSchema>;
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "./auth-fixtures";
 import { createSiteWithRace } from "./fixtures";
 import { postReads, SECOND } from "./timing-fixtures";
+import { groupViews, stateFromSnapshot } from "../../app/results/results-state";
 
 /** A race on its own site starting today, its RaceRoom opened. */
 async function openRace(hostPrefix: string, siteName: string, raceName: string) {
@@ -175,5 +176,70 @@ describe("a two-run race", () => {
     byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
     expect(byBib.get(2)).toMatchObject({ status: "dsq", statusText: "DSQ", time: null, rankKey: null, runs: [{ status: "finished" }, { status: "dsq", time: null }] });
     expect((await room.timedEntity(byBib.get(2)!.racerId))!).toMatchObject({ dsq_2_time: t0 + 990 * SECOND, is_dns_2: false, dsq_time: null });
+  });
+});
+
+describe("a 3-leg relay", () => {
+  it("sends each racer's team, leg and handover read; the page's teams rank on the last leg's finish from the first leg's start", async () => {
+    const { host, race, room } = await openRace("relay", "Relay Test", "Club Relay");
+    expect(await room.updateSettings({ is_relay: true, relay_member_count: 0 })).toMatchObject({ ok: false, errors: { relay_member_count: expect.any(String) } });
+    const settled = await room.updateSettings({
+      timing_mode: "lap",
+      lap_count: 1,
+      precision: 1,
+      calc_precision: 1,
+      fields_list: [{ key: "leg", display: "Leg", type: "number" }],
+      is_relay: true,
+      relay_member_count: 3,
+      team_field: "team",
+      team_order: "leg",
+    });
+    expect(settled.ok).toBe(true);
+    const mat = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Stadium mat" }));
+    const token = (await room.issueDeviceCredential(mat.id))!.token;
+    const exchange = ok(await room.saveDocument("TimingPoint", null, { name: "Exchange", devices_list: [{ id: mat.id, channel: 1 }] }));
+    const finish = ok(await room.saveDocument("TimingPoint", null, { name: "Finish", devices_list: [{ id: mat.id, channel: 2 }] }));
+    // Each leg runs the loop: through the exchange zone, then the finish line; leg 1..2 hand over at the exchange.
+    const course = ok(
+      await room.saveDocument("Course", null, {
+        name: "Loop",
+        points_list: [
+          { id: "x", point: exchange.id, mode: "split", name: "Exchange", min_split: 0 },
+          { id: "f", point: finish.id, mode: "lap", name: "Finish", min_split: 0 },
+        ],
+      }),
+    );
+    expect((await room.updateSettings({ team_relay_transition_point: exchange.id })).ok).toBe(true);
+    const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
+    const racers: [number, string, string, number][] = [
+      [11, "Ann", "Nordic", 1],
+      [12, "Nia", "Nordic", 2],
+      [13, "Ned", "Nordic", 3],
+      [21, "Alp", "Alpine", 1],
+      [22, "Ari", "Alpine", 2],
+      [23, "Abe", "Alpine", 3],
+    ];
+    for (const [bib, name, team, leg] of racers) ok(await room.saveRacer(null, { first_name: name, last_name: team, bib, team, course: course.id, custom: { leg } }));
+
+    const t0 = race.startTime * 1000;
+    const read = (seq: number, bib: number, channel: number, s: number) => ({ seq, bib, channel, time: t0 + s * SECOND });
+    // Nordic hands over at 600 and 1230; Ned reaches the exchange at 1800 and the line at 1815.
+    // Alpine hands over at 590 and 1250; Abe is still out.
+    const reads = [read(1, 11, 1, 600), read(2, 12, 1, 1230), read(3, 13, 1, 1800), read(4, 13, 2, 1815), read(5, 21, 1, 590), read(6, 22, 1, 1250)];
+    expect((await postReads(host, race.id, token, { reads })).status).toBe(200);
+
+    const snapshot = (await room.snapshot(format.id))!;
+    expect(snapshot.relay).toEqual({ memberCount: 3, lapTimeDisplay: "racer_at_lap_finish" });
+    const byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
+    expect(byBib.get(12)).toMatchObject({ team: "Nordic", leg: 2, handover: t0 + 1230 * SECOND, status: "oncourse" });
+    expect(byBib.get(13)).toMatchObject({ leg: 3, handover: t0 + 1800 * SECOND, status: "finished", finish: t0 + 1815 * SECOND });
+
+    const [view] = groupViews(stateFromSnapshot(snapshot), "");
+    expect(view!.teams!.map((t) => [t.team, t.rank, t.status, t.time, t.legs.map((leg) => leg.time)])).toEqual([
+      ["Nordic", 1, "finished", 1815 * SECOND, [600 * SECOND, 630 * SECOND, 585 * SECOND]],
+      ["Alpine", null, "oncourse", null, [590 * SECOND, 660 * SECOND, null]],
+    ]);
+    // A search by bib finds that racer's team.
+    expect(groupViews(stateFromSnapshot(snapshot), "22")[0]!.teams!.map((t) => t.team)).toEqual(["Alpine"]);
   });
 });
