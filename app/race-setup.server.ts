@@ -326,6 +326,7 @@ export const setupFormSchema = z
     team_order: nullableText(60),
     team_relay_transition_point: nullableText(64),
     team_lap_time_display: choice(TEAM_LAP_TIME_DISPLAYS, "Choose how leg times are shown").default(DEFAULT_TEAM_LAP_TIME_DISPLAY),
+    prev_race: nullableText(64),
   });
 
 type ParsedSetup = z.output<typeof setupFormSchema> & { startTime: number; endTime: number | null };
@@ -374,6 +375,7 @@ export function settingsChangesOf(v: ParsedSetup) {
     team_order: v.team_order,
     team_relay_transition_point: v.team_relay_transition_point,
     team_lap_time_display: v.team_lap_time_display,
+    prev_race: v.prev_race,
   };
 }
 

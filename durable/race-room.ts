@@ -6,6 +6,7 @@ import { applyFieldChanges, bumpMtimes, initialMtimes, type FieldMtimes } from "
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { BIATHLON_LAPS_TOO_FEW, BIATHLON_MIN_LAPS, biathlonSetupProblems } from "../core/timing/biathlon";
 import { lapCloses } from "../core/timing/biathlon-result";
+import { carriedStages, type StageResult } from "../core/timing/multistage";
 import { setRacerStatus } from "../core/timing/status";
 import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
 import { deletionBlocked } from "../core/timing/validation";
@@ -361,6 +362,34 @@ export class RaceRoom extends DurableObject<Env> {
     this.incoming = [];
     this.setupChanged();
     return cleared;
+  }
+
+  /** This race as a stage before another: each racer's bib, person, result time and the stages before it. */
+  async stageResults(): Promise<StageResult[]> {
+    const live = this.results();
+    return this.store.racers().map((r) => {
+      const result = live.result(r.id);
+      return { bib: r.data.bib, person: r.data.person, time: result?.status === "finished" ? result.time : null, stageTimes: r.data.stage_times, stageBonuses: r.data.stage_bonuses };
+    });
+  }
+
+  /**
+   * Brings in the earlier stages (stage_time_1..N, stage_bonus_1..N) from the stage before's results, N being
+   * this race's prev_stages_count; a racer with no match there gets none. One transaction.
+   */
+  async importStageTimes(previous: StageResult[]): Promise<SaveResult<{ matched: number; unmatched: number }>> {
+    const row = this.db.select().from(raceSetup).get();
+    const stagesBefore = row ? readRaceSettings(row.settings).prev_stages_count : 0;
+    if (stagesBefore < 1) return { ok: false, errors: { prev_race: "Choose the stage before this one first" } };
+    let matched = 0;
+    const items = this.store.racers().map((racer) => {
+      const carried = carriedStages(racer.data, previous, stagesBefore);
+      if (carried) matched += 1;
+      const { stageTimes, stageBonuses } = carried ?? { stageTimes: Array<null>(stagesBefore).fill(null), stageBonuses: Array<null>(stagesBefore).fill(null) };
+      return { id: racer.id, data: { ...racer.data, stage_times: stageTimes, stage_bonuses: stageBonuses }, changed: ["stage_times", "stage_bonuses"] };
+    });
+    this.writeRacers(items);
+    return { ok: true, value: { matched, unmatched: items.length - matched } };
   }
 
   /** A racer's reads, newest last, for the racer page. */

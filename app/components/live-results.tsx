@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import { formatDiff, formatRaceTime } from "../../core/time/format";
+import type { RankingType } from "../../core/timing/multistage";
 import { legShownTime, type TeamResult } from "../../core/timing/relay";
 import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
 import { useLiveResults } from "../hooks/use-live-results";
@@ -10,11 +11,13 @@ import { groupViews, latestFinishers, type GroupView } from "../results/results-
 const ANNOUNCER_LATEST = 10;
 
 /** A result format's groups, server-rendered from the snapshot and kept live by the race socket. */
-export function LiveResults({ raceId, snapshot }: { raceId: string; snapshot: FormatSnapshot }) {
+export function LiveResults({ raceId, snapshot, ranking = "default" }: { raceId: string; snapshot: FormatSnapshot; ranking?: RankingType }) {
   const { live, results } = useLiveResults(raceId, snapshot);
   const [query, setQuery] = useState("");
   const searchId = useId();
-  const views = groupViews(results, query);
+  const views = groupViews(results, query, ranking);
+  // All Stages: a column per stage (the earlier ones, then this one) and the total as the time.
+  const stageNumber = ranking === "multistage" ? (results.snapshot.stage?.number ?? 0) : 0;
   const precision = results.snapshot.displayPrecision;
   const hasRows = results.rows.size > 0;
   return (
@@ -30,7 +33,7 @@ export function LiveResults({ raceId, snapshot }: { raceId: string; snapshot: Fo
         view.teams && results.snapshot.relay ? (
           <TeamTable key={view.group.id} view={view} teams={view.teams} rows={results.rows} relay={results.snapshot.relay} showHeading={views.length > 1} precision={precision} searching={query.trim() !== ""} />
         ) : (
-        <GroupTable key={view.group.id} view={view} showHeading={views.length > 1} precision={precision} showDiffs={results.snapshot.displayDiffs} sameTimeLabel={results.snapshot.sameTimeDisplay} changed={results.changed} searching={query.trim() !== ""} />
+        <GroupTable key={view.group.id} view={stageNumber > 0 ? withStageColumns(view, stageNumber) : view} stageNumber={stageNumber} showHeading={views.length > 1} precision={precision} showDiffs={results.snapshot.displayDiffs} sameTimeLabel={results.snapshot.sameTimeDisplay} changed={results.changed} searching={query.trim() !== ""} />
         ),
       )}
     </div>
@@ -102,7 +105,7 @@ function teamTimeCell(team: TeamResult, precision: number): string {
   return team.legsCompleted > 0 ? `(${team.legsCompleted} ${team.legsCompleted === 1 ? "leg" : "legs"})` : "";
 }
 
-function GroupTable(props: { view: GroupView; showHeading: boolean; precision: number; showDiffs: boolean; sameTimeLabel: string; changed: ReadonlySet<string>; searching: boolean }) {
+function GroupTable(props: { view: GroupView; stageNumber: number; showHeading: boolean; precision: number; showDiffs: boolean; sameTimeLabel: string; changed: ReadonlySet<string>; searching: boolean }) {
   const { view, precision } = props;
   const headingId = useId();
   if (view.total === 0 && !props.showHeading) return null;
@@ -135,6 +138,7 @@ function GroupTable(props: { view: GroupView; showHeading: boolean; precision: n
                   <td>{r.row.name}</td>
                   <td className="wide-only">{r.row.club ?? ""}</td>
                   {view.group.columns.map((c) => {
+                    if (c.stage !== undefined) return <td key={c.index} className="num wide-only">{stageCell(r.row, c.stage, props.stageNumber, precision)}</td>;
                     if (c.run !== undefined) return <td key={c.index} className="num wide-only">{runCell(r.row.runs?.[c.run - 1], precision)}</td>;
                     if (c.shooting !== undefined) return <td key={c.index} className="num wide-only">{r.row.biathlon?.misses[c.shooting - 1] ?? ""}</td>;
                     const split = r.row.splits.find((s) => s.index === c.index);
@@ -154,6 +158,21 @@ function GroupTable(props: { view: GroupView; showHeading: boolean; precision: n
   );
 }
 
+/** The All Stages view of a group: "Stage 1" … "Stage N" columns and "Total Time" as the time. */
+function withStageColumns(view: GroupView, stageNumber: number): GroupView {
+  const columns = Array.from({ length: stageNumber }, (_, i) => ({ index: STAGE_COLUMN_BASE + i + 1, name: `Stage ${i + 1}`, stage: i + 1 }));
+  return { ...view, group: { ...view.group, columns, timeLabel: "Total Time" } };
+}
+
+/** Stage columns are keyed above every other column kind. */
+const STAGE_COLUMN_BASE = 30_000;
+
+/** A stage's cell: an earlier stage's time from the racer's stage times, this stage's own result. */
+function stageCell(row: ResultRow, stage: number, stageNumber: number, precision: number): string {
+  const time = stage === stageNumber ? (row.status === "finished" ? row.time : null) : (row.stageTimes?.[stage - 1] ?? null);
+  return time === null ? "" : formatRaceTime(time, precision);
+}
+
 /** A run's cell: its time when finished, its status when out, else nothing yet. */
 function runCell(run: NonNullable<ResultRow["runs"]>[number] | undefined, precision: number): string {
   if (!run) return "";
@@ -164,7 +183,7 @@ function runCell(run: NonNullable<ResultRow["runs"]>[number] | undefined, precis
 /** What the time column says: the status (DNF, DSQ, DNS), the time (with s/t), or progress on course. */
 function timeCell(row: ResultRow, shownTime: number | null, sameTime: boolean, sameTimeLabel: string, precision: number): string {
   if (row.statusText) return row.statusText;
-  if (row.status === "finished" && shownTime !== null) return sameTime ? `${formatRaceTime(shownTime, precision)} ${sameTimeLabel}` : formatRaceTime(shownTime, precision);
+  if (row.status === "finished") return shownTime === null ? "" : sameTime ? `${formatRaceTime(shownTime, precision)} ${sameTimeLabel}` : formatRaceTime(shownTime, precision);
   const last = row.splits[row.splits.length - 1];
   if (last) return `(${formatRaceTime(last.elapsed, precision)})`;
   return "";

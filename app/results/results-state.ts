@@ -3,6 +3,7 @@
  * core/timing/rank.ts as the server, so a pushed row lands exactly where a reload would put it.
  */
 import { compareKeys, rankSorted } from "../../core/timing/rank";
+import { allStagesResult, type RankingType } from "../../core/timing/multistage";
 import { relayMembersOf, teamResults, type TeamResult } from "../../core/timing/relay";
 import type { RankedResult } from "../../core/timing/model";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
@@ -42,15 +43,21 @@ export interface GroupView {
   teams?: TeamResult[];
 }
 
-/** Each group's rows in order, ranked on the whole group, then narrowed to a search by name or bib. */
-export function groupViews(state: ResultsState, query: string): GroupView[] {
+/**
+ * Each group's rows in order, ranked on the whole group, then narrowed to a search by name or bib. In a
+ * multistage race the "multistage" ranking (All Stages) ranks on every stage's total.
+ */
+export function groupViews(state: ResultsState, query: string, ranking: RankingType = "default"): GroupView[] {
   const needle = query.trim().toLowerCase();
   // A number is a bib (exactly), anything else part of a name.
   const isBib = /^\d+$/.test(needle);
   const matches = (row: ResultRow) => needle === "" || (isBib ? String(row.bib ?? "") === needle : row.name.toLowerCase().includes(needle));
   return state.snapshot.groups.map((group) => {
-    const rows = [...state.rows.values()].filter((row) => row.groups.includes(group.id)).sort((a, b) => compareKeys(a.key, b.key));
-    const ranked = rankSorted(rows, group.sameTimeThreshold).map((r) => ({ ...r, row: r.result as ResultRow }));
+    const inGroup = [...state.rows.values()].filter((row) => row.groups.includes(group.id));
+    const rekeyed = ranking === "multistage" && state.snapshot.stage ? inGroup.map((row) => allStagesResult(row, row.stageTimes ?? [], row.stageBonuses ?? [])) : inGroup;
+    const rows = rekeyed.sort((a, b) => compareKeys(a.key, b.key));
+    // The page shows the racer's own row (this stage's time in All Stages too); the rank, shown time and diff are the ranking's.
+    const ranked = rankSorted(rows, group.sameTimeThreshold).map((r) => ({ ...r, row: state.rows.get(r.result.racerId) ?? (r.result as ResultRow) }));
     const view: GroupView = { group, ranked: ranked.filter((r) => matches(r.row)), total: rows.length };
     const relay = state.snapshot.relay;
     if (!relay) return view;

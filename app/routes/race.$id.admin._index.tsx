@@ -20,6 +20,8 @@ import { Race } from "../../schema/entities/classes";
 import { protectedObjectOf } from "../../schema/entities/registry";
 import { publishFieldChanges } from "../../workers/data-api/hub-client";
 import { deleteRace, localInputOf, timeZoneNames } from "../../workers/services/race-setup";
+import { roomStub } from "../../workers/services/race-access";
+import { stageChoices, stagesBefore } from "../../workers/services/race-stages";
 import { requireRaceAccess } from "../race-admin.server";
 import {
   pageQuery,
@@ -38,7 +40,8 @@ import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, Setu
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
-  const [entity, settings, counts, devices, points] = await Promise.all([room.raceEntity(), room.settings(), room.counts(), room.documents("TimingDevice"), room.documents("TimingPoint")]);
+  const db = openDb(context.env.DB);
+  const [entity, settings, counts, devices, points, stages] = await Promise.all([room.raceEntity(), room.settings(), room.counts(), room.documents("TimingDevice"), room.documents("TimingPoint"), stageChoices(db, race)]);
   if (!entity || !settings) throw new Response("Not found", { status: 404 });
   const row = entity.row;
   const timezone = String(row.timezone);
@@ -48,7 +51,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return {
     raceId: race.id,
     may,
-    saved: query.saved,
+    saved: query.saved ?? stageNotice(new URL(request.url).searchParams),
     confirmDelete: query.confirm === "delete" && may.delete,
     counts: { racers: counts.racers, crossings: counts.crossings },
     mtimes: entity.mtimes,
@@ -71,6 +74,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     techniques: sport ? sportTechniques(sport) : [],
     timeZones: timeZoneNames(),
     devices: devices.map((d) => ({ id: d.id, type: (d.data as TimingDeviceDoc).type, name: deviceDisplayName(d.data as TimingDeviceDoc) })),
+    stages: stages.map((r) => ({ id: r.id, name: `${r.name} (${localInputOf(r.startTime, timezone).slice(0, 10)})` })),
     points: points.map((p) => ({ id: p.id, name: (p.data as TimingPointDoc).name })),
     // Fields that can name a team or a leg: the racer's own team and club, and custom fields holding a value.
     teamFields: [
@@ -86,6 +90,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 /** Custom field types that hold no team name or leg number. */
 const TEAMLESS_FIELD_TYPES: ReadonlySet<string> = new Set(["boolean", "checkbox", "category"]);
 
+/** The notice after bringing in stage times: "?stages=40-2" is 40 racers matched, 2 not found. */
+function stageNotice(params: URLSearchParams): string | null {
+  const match = /^(\d+)-(\d+)$/.exec(params.get("stages") ?? "");
+  if (!match) return null;
+  const [, matched, unmatched] = match;
+  return `Stage times brought in for ${matched} ${matched === "1" ? "racer" : "racers"}.${unmatched === "0" ? "" : ` ${unmatched} not found in the stage before (matched by person, else bib).`}`;
+}
+
 const mtimesSchema = z.record(z.string(), z.number().int().min(0));
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -96,11 +108,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const result = await deleteRace({ ...context, db: openDb(context.env.DB) }, race, room);
     return result.ok ? redirect("/manage") : refuse(posted, { form: result.message }, 409);
   }
+  if (posted.intent === "stages") {
+    // Brings in the earlier stages' times from the stage before (checked to be this club's when it was chosen).
+    const prevRace = (await room.settings())?.prev_race ?? null;
+    if (prevRace === null) return refuse(posted, { form: "Choose the stage before this one first" });
+    const imported = await room.importStageTimes(await roomStub(context.env, prevRace).stageResults());
+    if (!imported.ok) return refuse(posted, imported.errors);
+    return redirect(`/race/${race.id}/admin?stages=${imported.value.matched}-${imported.value.unmatched}`);
+  }
   if (posted.intent !== "save") return unknownIntent(posted);
   const parsed = parseTimedForm(setupFormSchema, posted);
   if (!parsed.ok) return parsed.reply;
+  const stages = await stagesBefore(context.env, openDb(context.env.DB), race, parsed.value.prev_race);
+  if (!stages.ok) return refuse(posted, { prev_race: stages.error });
   // The room's own checks run before anything is written, so a refused setup (a 1-lap biathlon) leaves the race as it was.
-  const problems = await room.settingsProblems(settingsChangesOf(parsed.value));
+  const settingsChanges = { ...settingsChangesOf(parsed.value), prev_stages_count: stages.count };
+  const problems = await room.settingsProblems(settingsChanges);
   if (problems) return refuse(posted, problems);
   let base: Record<string, number> | null = null;
   try {
@@ -119,7 +142,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   publishFieldChanges(context, Race, race.id, changed.changed, changed.mtimes, protectedObjectOf(Race, { ...changed.row, uuid: race.id }));
   // The settings follow the race fields: a stale race write (the likely refusal) leaves both untouched, and
   // the form's own checks are the room's, so the settings are not refused here.
-  const settings = await room.updateSettings(settingsChangesOf(parsed.value));
+  const settings = await room.updateSettings(settingsChanges);
   if (!settings.ok) return refuse(posted, settings.errors);
   return redirect(`/race/${race.id}/admin?saved=saved`);
 }
@@ -131,6 +154,7 @@ export default function RaceSetup() {
   const { race, settings, may } = data;
   const base = `/race/${data.raceId}/admin`;
   const { errors, values } = useReplyFor("save");
+  const { errors: stageErrors } = useReplyFor("stages");
   const v = (name: string, stored: string | number | null | undefined) => values?.[name] ?? (stored === null || stored === undefined ? "" : String(stored));
   const checked = (name: string, stored: boolean) => (values ? values[name] === "on" : stored);
 
@@ -236,6 +260,18 @@ export default function RaceSetup() {
           </fieldset>
 
           <fieldset className="setup-group">
+            <legend>Stages</legend>
+            <SelectField
+              name="prev_race"
+              label="Stage before this one"
+              hint={settings.prev_stages_count > 0 ? `This race is stage ${settings.prev_stages_count + 1}. Results offer this stage only and all stages.` : "For a multistage race: the race run as the previous stage."}
+              defaultValue={v("prev_race", settings.prev_race)}
+              error={errors.prev_race}
+              choices={[{ value: "", label: "None: not a later stage" }, ...data.stages.map((r) => ({ value: r.id, label: r.name }))]}
+            />
+          </fieldset>
+
+          <fieldset className="setup-group">
             <legend>Biathlon</legend>
             <RadioField
               name="biathlon_penalty_type"
@@ -334,6 +370,14 @@ export default function RaceSetup() {
       ) : (
         <p>You may see this race&apos;s setup but not change it.</p>
       )}
+
+      {may.edit && settings.prev_race ? (
+        <section aria-labelledby="stages-heading">
+          <h2 id="stages-heading">Earlier stages</h2>
+          <p>Copies each racer&apos;s times from the stage before (its result and the stages before it), matched by person, else bib. Run it again after a change there.</p>
+          <SetupForm intent="stages" action="?index" label="Bring in earlier stage times" busyLabel="Bringing in…" errors={stageErrors} />
+        </section>
+      ) : null}
 
       {may.delete ? (
         <section aria-labelledby="delete-heading" className="danger-zone">

@@ -5,14 +5,17 @@ import { roomOf } from "../../workers/services/race-access";
 import { loadRaceResults } from "../../workers/services/race-results";
 import { LiveResults } from "../components/live-results";
 import { formatRaceDate } from "../format";
+import { rankingViews, type RankingType } from "../../core/timing/multistage";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { db, listing, race } = await requirePublicRace(context, params.raceId);
-  const formatParam = new URL(request.url).searchParams.get("format");
+  const search = new URL(request.url).searchParams;
+  const formatParam = search.get("format");
+  const ranking: RankingType = search.get("ranking") === "multistage" ? "multistage" : "default";
   const results = await loadRaceResults(context.env, db, context.tenant, context.session, race, formatParam);
   if (formatParam && !results.current) throw new Response("Not found", { status: 404 });
   const settings = await (await roomOf(context.env, race)).settings();
-  return { race: listing, ...results, hasHeats: settings?.is_heats ?? false, hasStartList: settings?.start_list_visibility === "public" };
+  return { race: listing, ...results, ranking, hasHeats: settings?.is_heats ?? false, hasStartList: settings?.start_list_visibility === "public" };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -21,7 +24,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function RacePage() {
-  const { race, formats, current, hasHeats, hasStartList } = useLoaderData<typeof loader>();
+  const { race, formats, current, ranking, hasHeats, hasStartList } = useLoaderData<typeof loader>();
+  const formatQuery = current ? `format=${current.formatId}&` : "";
   return (
     <main className="page">
       <h1>{race.name}</h1>
@@ -62,8 +66,21 @@ export default function RacePage() {
             </ul>
           </nav>
         ) : null}
+        {current?.stage ? (
+          <nav aria-label="Rankings">
+            <ul className="format-links">
+              {rankingViews(current.stage.number).map((view) => (
+                <li key={view.type}>
+                  <Link to={`?${formatQuery}ranking=${view.type}`} aria-current={view.type === ranking ? "page" : undefined}>
+                    {view.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
         {current ? (
-          <LiveResults key={current.formatId} raceId={race.id} snapshot={current} />
+          <LiveResults key={current.formatId} raceId={race.id} snapshot={current} ranking={current.stage ? ranking : "default"} />
         ) : (
           <p className="empty-state">No results are published for this race yet.</p>
         )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL_STAGES_LABEL, rankingTime, rankingViews, stageChain, stageOnlyLabel, stageTotal, type StageTotalInput } from "./multistage";
+import { ALL_STAGES_LABEL, allStagesResult, carriedStages, rankingTime, rankingViews, stageChain, stageOnlyLabel, stageTotal, type StageTotalInput } from "./multistage";
 import { seconds } from "./test-races";
 
 /**
@@ -72,5 +72,45 @@ describe("stageChain", () => {
   it("refuses a prev_race loop", () => {
     const prev: Record<string, string> = { s2: "s1", s1: "s2" };
     expect(() => stageChain("s2", (id) => prev[id] ?? null)).toThrow(RangeError);
+  });
+});
+
+describe("allStagesResult: the All Stages ranking of a three-stage race", () => {
+  // Stage 3 of 3. Stage times 1:00:00 and 58:00 before; Ana has a 10 s bonus from stage 1.
+  const row = (bib: number, order: number, status: string, time: number | null) => ({ status, time, key: status === "finished" ? [0, time ?? 0, bib, order] : [1, bib, order], rankKey: status === "finished" ? [time ?? 0] : null });
+  const S = 1_000_000;
+
+  it("ranks a finisher on the total of every stage less the bonuses", () => {
+    expect(allStagesResult(row(1, 0, "finished", 3540 * S), [3600 * S, 3480 * S], [10 * S, null])).toEqual({ status: "finished", time: 10610 * S, rankKey: [10610 * S], key: [0, 10610 * S, 1, 0] });
+  });
+
+  it("puts a finisher who missed a stage after the ranked ones, unranked", () => {
+    expect(allStagesResult(row(2, 1, "finished", 3500 * S), [3600 * S, null], [])).toEqual({ status: "finished", time: null, rankKey: null, key: [0, Number.MAX_SAFE_INTEGER, 2, 1] });
+  });
+
+  it("keeps a racer still out as the stage has them", () => {
+    const out = row(3, 2, "oncourse", null);
+    expect(allStagesResult(out, [3600 * S, 3480 * S], [])).toBe(out);
+  });
+});
+
+describe("carriedStages: stage 3 brings in stages 1 and 2 from stage 2's racers", () => {
+  const stage2 = [
+    { bib: 1, person: "p-ana", time: seconds(3480), stageTimes: [seconds(3600)], stageBonuses: [seconds(10)] },
+    { bib: 2, person: null, time: null, stageTimes: [seconds(3650)], stageBonuses: [] },
+    { bib: 7, person: "p-cy", time: seconds(3500), stageTimes: [], stageBonuses: [] },
+  ];
+
+  it("matches by person first: Ana kept her person though her bib changed to 11", () => {
+    expect(carriedStages({ bib: 11, person: "p-ana" }, stage2, 2)).toEqual({ stageTimes: [seconds(3600), seconds(3480)], stageBonuses: [seconds(10), null] });
+  });
+
+  it("matches by bib when either has no person; a DNF in stage 2 carries a null stage time", () => {
+    expect(carriedStages({ bib: 2, person: "p-ben" }, stage2, 2)).toEqual({ stageTimes: [seconds(3650), null], stageBonuses: [null, null] });
+  });
+
+  it("does not take a bib held by a different person, and a stage 1 time missing in stage 2 stays null", () => {
+    expect(carriedStages({ bib: 7, person: "p-other" }, stage2, 2)).toBeNull();
+    expect(carriedStages({ bib: 7, person: "p-cy" }, stage2, 2)).toEqual({ stageTimes: [null, seconds(3500)], stageBonuses: [null, null] });
   });
 });

@@ -70,3 +70,58 @@ export function stageChain(raceId: string, prevRaceOf: (raceId: string) => strin
   }
   return chain;
 }
+
+/** Stages a race may follow: enough for a grand tour, and a bound on the prev_race walk. */
+export const MAX_STAGES = 50;
+
+export const STAGE_LOOP = "A stage cannot follow itself or a later stage";
+
+interface Keyed {
+  status: string;
+  time: Micros | null;
+  key: readonly number[];
+  rankKey: readonly number[] | null;
+}
+
+/**
+ * A result re-keyed for the All Stages ranking. A finisher of this stage with a time in every earlier stage
+ * ranks on the stage total; a finisher missing a stage sorts after them, unranked; everyone else keeps the
+ * stage's order. The engine's keys end in (bib, order), so ties still break the same way.
+ */
+export function allStagesResult<T extends Keyed>(result: T, previous: readonly (Micros | null)[], bonuses: readonly (Micros | null)[]): T {
+  if (result.status !== "finished") return result;
+  const tail = result.key.slice(-2);
+  const total = stageTotal({ current: result.time, previous, bonuses: bonuses.slice(0, previous.length) });
+  if (total === null) return { ...result, time: null, rankKey: null, key: [0, Number.MAX_SAFE_INTEGER, ...tail] };
+  return { ...result, time: total, rankKey: [total], key: [0, total, ...tail] };
+}
+
+/** One racer of the stage before, as the next stage brings it in. */
+export interface StageResult {
+  bib: number | null;
+  person: string | null;
+  /** The racer's result time in that stage, when finished. */
+  time: Micros | null;
+  /** That stage's own stage_time_1..N and stage_bonus_1..N. */
+  stageTimes: readonly (Micros | null)[];
+  stageBonuses: readonly (Micros | null)[];
+}
+
+export interface CarriedStages {
+  stageTimes: (Micros | null)[];
+  stageBonuses: (Micros | null)[];
+}
+
+/**
+ * Each racer's stage_time_1..N and stage_bonus_1..N from the stage before (N = stagesBefore): that stage's
+ * own earlier stages plus its result. A racer is the same person when both name one, else the same bib; a
+ * racer with no match gets no times (null each), so is not ranked in All Stages. null: no match.
+ */
+export function carriedStages(racer: { bib: number | null; person: string | null }, previous: readonly StageResult[], stagesBefore: number): CarriedStages | null {
+  if (!Number.isInteger(stagesBefore) || stagesBefore < 1) throw new RangeError(`stagesBefore must be a whole number from 1, got ${stagesBefore}`);
+  const match = (racer.person !== null ? previous.find((p) => p.person === racer.person) : undefined) ?? (racer.bib !== null ? previous.find((p) => p.bib === racer.bib && (p.person === null || racer.person === null)) : undefined);
+  if (!match) return null;
+  const earlier = Array.from({ length: stagesBefore - 1 }, (_, i) => match.stageTimes[i] ?? null);
+  const bonuses = Array.from({ length: stagesBefore - 1 }, (_, i) => match.stageBonuses[i] ?? null);
+  return { stageTimes: [...earlier, match.time], stageBonuses: [...bonuses, null] };
+}

@@ -134,6 +134,7 @@ export class LiveResults {
       groups: wireGroups,
       rows: [...rows.values()],
       ...(relay ? { relay: { memberCount: relay.memberCount, lapTimeDisplay: relay.lapTimeDisplay } } : {}),
+      ...(this.state.settings.prev_stages_count > 0 ? { stage: { number: this.state.settings.prev_stages_count + 1 } } : {}),
     };
   }
 
@@ -189,6 +190,7 @@ export class LiveResults {
       course: racer?.course ? (this.courseNames.get(racer.course) ?? null) : null,
       groups,
       ...(racer ? this.relayPartOf(result, racer) : {}),
+      ...(racer && this.state.settings.prev_stages_count > 0 ? { stageTimes: [...racer.stage_times], stageBonuses: [...racer.stage_bonuses] } : {}),
     };
   }
 

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { BIATHLON_MAX_MISSES, BIATHLON_MAX_SHOOTINGS } from "../../core/timing/biathlon";
 import { MAX_RUNS } from "../../core/timing/multi-run";
+import { MAX_STAGES } from "../../core/timing/multistage";
 import { looseJson } from "./json";
 
 const micros = z.number().int();
@@ -66,6 +67,9 @@ export const racerSchema = z
     biathlon_misses: z.array(z.number().int().min(0).max(BIATHLON_MAX_MISSES).nullable()).max(BIATHLON_MAX_SHOOTINGS).default([]),
     dnf_time: micros.nullable().default(null),
     dsq_time: micros.nullable().default(null),
+    /** Multistage: the earlier stages' times (stage_time_1..N) and bonuses (stage_bonus_1..N), stage 1 first; null: none. */
+    stage_times: z.array(micros.min(0).nullable()).max(MAX_STAGES).default([]),
+    stage_bonuses: z.array(micros.min(0).nullable()).max(MAX_STAGES).default([]),
     /** Custom racer fields, by generated key. */
     custom: z.record(z.string().max(64), z.union([z.string().max(500), z.number(), z.boolean(), z.null()])).default({}),
   })

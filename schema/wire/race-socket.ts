@@ -54,6 +54,9 @@ export const resultRowSchema = z.object({
   /** Relays: the racer's leg (team_order) and read at the transition point; `team` is then the team_field's value. */
   leg: z.optional(z.nullable(count)),
   handover: z.optional(z.nullable(micros)),
+  /** Multistage races: the earlier stages' times and bonuses (stage_time_1..N, stage_bonus_1..N). */
+  stageTimes: z.optional(z.array(z.nullable(micros))),
+  stageBonuses: z.optional(z.array(z.nullable(micros))),
 });
 export type ResultRow = z.infer<typeof resultRowSchema>;
 
@@ -64,9 +67,9 @@ export const resultGroupWireSchema = z.object({
   /**
    * Columns, when every racer of the group runs one course: a split (the split at `index`, timed from the
    * split at `since` when given), with `shooting` a biathlon shooting's misses, or with `run` a multi-run
-   * race's run time or status (`index` is then only a key).
+   * race's run time or status, or with `stage` a stage's time in the All Stages view (`index` is then only a key).
    */
-  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count), run: z.optional(count) })),
+  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count), run: z.optional(count), stage: z.optional(count) })),
   /** The time column's heading when it is not the plain time (biathlon: "Ski time", "Range time"). */
   timeLabel: z.optional(z.string()),
 });
@@ -85,6 +88,8 @@ export const formatSnapshotSchema = z.object({
   rows: z.array(resultRowSchema),
   /** Relay races: teams of memberCount legs, and how a leg's time is shown (core/timing/relay.ts). */
   relay: z.optional(z.object({ memberCount: count, lapTimeDisplay: z.enum(TEAM_LAP_TIME_DISPLAYS) })),
+  /** Multistage races: this race is stage `number` (prev_stages_count + 1); pages offer Stage N Only and All Stages. */
+  stage: z.optional(z.object({ number: count })),
 });
 export type FormatSnapshot = z.infer<typeof formatSnapshotSchema>;
 

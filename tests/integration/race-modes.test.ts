@@ -4,6 +4,8 @@ import { db } from "./auth-fixtures";
 import { createSiteWithRace } from "./fixtures";
 import { postReads, SECOND } from "./timing-fixtures";
 import { groupViews, stateFromSnapshot } from "../../app/results/results-state";
+import { races } from "../../schema/d1";
+import { stagesBefore } from "../../workers/services/race-stages";
 
 /** A race on its own site starting today, its RaceRoom opened. */
 async function openRace(hostPrefix: string, siteName: string, raceName: string) {
@@ -241,5 +243,75 @@ describe("a 3-leg relay", () => {
     ]);
     // A search by bib finds that racer's team.
     expect(groupViews(stateFromSnapshot(snapshot), "22")[0]!.teams!.map((t) => t.team)).toEqual(["Alpine"]);
+  });
+});
+
+describe("a two-stage race", () => {
+  /** A point-to-point stage with one finish mat; returns a function posting finishes (bib, seconds after the gun). */
+  async function stageRace(room: Awaited<ReturnType<typeof openRace>>["room"], host: string, raceId: string, startMs: number, names: [number, string, string | null][]) {
+    expect((await room.updateSettings({ timing_mode: "p2p", precision: 1, calc_precision: 1 })).ok).toBe(true);
+    const mat = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Finish mat" }));
+    const token = (await room.issueDeviceCredential(mat.id))!.token;
+    const point = ok(await room.saveDocument("TimingPoint", null, { name: "Finish", devices_list: [{ id: mat.id }] }));
+    const course = ok(await room.saveDocument("Course", null, { name: "Stage", points_list: [{ id: "f", point: point.id, mode: "lap", name: "Finish", min_split: 0 }] }));
+    const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
+    for (const [bib, first, person] of names) ok(await room.saveRacer(null, { first_name: first, last_name: "Stage", bib, person, course: course.id }));
+    const finish = async (finishes: [number, number][]) =>
+      expect((await postReads(host, raceId, token, { reads: finishes.map(([bib, s], i) => ({ seq: i + 1, bib, time: startMs * 1000 + s * SECOND })) })).status).toBe(200);
+    return { format, finish };
+  }
+
+  it("counts the stages before, brings in stage 1's times by person or bib, and ranks All Stages on the total", async () => {
+    const one = await openRace("stage", "Tour Test", "Stage 1");
+    const stage1 = await stageRace(one.room, one.host, one.race.id, one.race.startTime, [
+      [1, "Ana", "person-ana"],
+      [2, "Ben", null],
+    ]);
+    await stage1.finish([
+      [1, 3600],
+      [2, 3500],
+    ]);
+    // Stage 2 is the same club's next race.
+    const race2 = { ...one.race, id: crypto.randomUUID(), name: "Stage 2", startTime: one.race.startTime + 86_400_000 };
+    await db().insert(races).values({ ...race2, fieldMtimes: {} });
+    const room2 = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race2.id));
+    await room2.open({ id: race2.id, clubId: race2.clubId, name: race2.name, startTime: race2.startTime, timezone: race2.timezone, siteId: race2.siteId });
+    const stage2 = await stageRace(room2, one.host, race2.id, race2.startTime, [
+      [11, "Ana", "person-ana"],
+      [2, "Ben", null],
+      [3, "Cy", null],
+    ]);
+    expect(await room2.importStageTimes(await one.room.stageResults())).toEqual({ ok: false, errors: { prev_race: "Choose the stage before this one first" } });
+
+    const counted = await stagesBefore(env, db(), race2, one.race.id);
+    expect(counted).toEqual({ ok: true, count: 1 });
+    expect((await room2.updateSettings({ prev_race: one.race.id, prev_stages_count: 1 })).ok).toBe(true);
+    // Stage 1 naming stage 2 as its stage before would loop.
+    expect(await stagesBefore(env, db(), one.race, race2.id)).toEqual({ ok: false, error: "A stage cannot follow itself or a later stage" });
+    const other = await openRace("other", "Other Club", "Elsewhere");
+    expect(await stagesBefore(env, db(), race2, other.race.id)).toEqual({ ok: false, error: "Choose a race of this club" });
+
+    // Ana is matched by person (her bib changed to 11), Ben by bib; Cy was not in stage 1.
+    expect(await room2.importStageTimes(await one.room.stageResults())).toEqual({ ok: true, value: { matched: 2, unmatched: 1 } });
+    await stage2.finish([
+      [11, 3400],
+      [2, 3550],
+      [3, 3000],
+    ]);
+    const snapshot = (await room2.snapshot(stage2.format.id))!;
+    expect(snapshot.stage).toEqual({ number: 2 });
+    const state = stateFromSnapshot(snapshot);
+    // Stage 2 Only: Cy 50:00, Ana 56:40, Ben 59:10.
+    expect(groupViews(state, "")[0]!.ranked.map((r) => [r.row.bib, r.rank, r.shownTime])).toEqual([
+      [3, 1, 3000 * SECOND],
+      [11, 2, 3400 * SECOND],
+      [2, 3, 3550 * SECOND],
+    ]);
+    // All Stages: Ana 1:00:00 + 56:40 = 1:56:40, Ben 58:20 + 59:10 = 1:57:30; Cy has no stage 1, unranked.
+    expect(groupViews(state, "", "multistage")[0]!.ranked.map((r) => [r.row.bib, r.rank, r.shownTime, r.diff])).toEqual([
+      [11, 1, 7000 * SECOND, 0],
+      [2, 2, 7050 * SECOND, 50 * SECOND],
+      [3, null, null, null],
+    ]);
   });
 });
