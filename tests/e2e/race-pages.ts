@@ -17,7 +17,12 @@ export async function createRaceThroughPages(page: Page, name: string): Promise<
   await page.goto(url(MAIN, "/login"));
   await signInWithPasswordFrom(page, coach.email, coach.password);
   await page.waitForURL(url(MAIN, "/manage"));
-  const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000);
+  return createAnotherRace(page, name, 0);
+}
+
+/** Creates a race as the signed-in admin, starting an hour ago less `daysEarlier` days (a stage race's earlier stages). */
+export async function createAnotherRace(page: Page, name: string, daysEarlier: number): Promise<{ raceId: string; base: string; startTimeUs: number }> {
+  const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000 - daysEarlier * 86_400_000);
   await page.goto(url(MAIN, "/race/new"));
   await page.getByLabel("Name").fill(`${name} ${crypto.randomUUID().slice(0, 6)}`);
   await page.getByLabel("Start", { exact: true }).fill(start.toISOString().slice(0, 16));
