@@ -6,6 +6,7 @@
 import { truncateMicros } from "../time/truncate";
 import { TimingError } from "./errors";
 import { biathlonResult } from "./biathlon-result";
+import { enduroProgress, enduroSegments } from "./enduro";
 import { combineRuns, crossingsByRun } from "./multi-run";
 import { statusText } from "./status";
 import type { Course, CoursePoint, Crossing, Micros, Racer, RacerResult, RacerStatus, RaceRules, RunSummary, Split, StartGroup } from "./model";
@@ -290,9 +291,38 @@ function multiRunResult(ctx: RacerContext, course: Course, racer: Racer, crossin
   return { racerId: racer.id, status: combined.status, statusText: TEXT_OF_STATUS[combined.status] ?? "", start: latest.start, laps: latest.laps, splits: latest.splits, finish: combined.status === "finished" ? latest.finish : null, time, ...keys, runs };
 }
 
+/**
+ * An enduro racer: each timed segment's counted run (enduro.ts), finished when every segment has one. The
+ * time is the sum with the racer's adjustments; a racer still out sorts by segments done, then the sum so
+ * far. Splits are the counted finishes in segment order, elapsed being the running sum.
+ */
+function enduroResult(ctx: RacerContext, course: Course, racer: Racer, crossings: readonly Crossing[]): RacerResult {
+  const segments = enduroSegments(course);
+  const kept = keptInOrder(crossings, hideAfter(ctx.rules, racer));
+  const progress = enduroProgress(segments, kept, { precision: ctx.rules.precision, fastest: ctx.rules.fastestLap === true });
+  let running = 0;
+  const splits: Split[] = [];
+  progress.segments.forEach((segment, i) => {
+    if (segment.time === null || segment.finish === null) return;
+    running += segment.time;
+    splits.push({ index: i, coursePointId: (segments[i] as (typeof segments)[number]).finishCoursePointId, lap: 1, time: segment.finish, elapsed: running });
+  });
+  const complete = segments.length > 0 && progress.done === segments.length;
+  const time = complete ? resultTime(ctx.rules, racer, 0, progress.sum) : null;
+  let status: RacerStatus = flaggedStatus(racer) ?? "notstarted";
+  if (status === "notstarted") {
+    if (complete) status = "finished";
+    else if (kept.length > 0) status = "oncourse";
+  }
+  const keys = keysOf(ctx, racer, { status, laps: progress.done, splits, time });
+  const summaries = progress.segments.map((s) => ({ time: s.time, runs: s.runs }));
+  return { racerId: racer.id, status, statusText: statusText(racer), start: progress.start, laps: progress.done, splits, finish: complete ? progress.finish : null, time, ...keys, segments: summaries };
+}
+
 /** What the engine and the reference use: one racer without a course must not stop a race's results. */
 export function resultForRacer(ctx: RacerContext, racer: Racer, crossings: readonly Crossing[]): RacerResult {
   if (ctx.course === null) return statusOnlyResult(ctx, racer);
+  if (ctx.rules.timingMode === "enduro") return enduroResult(ctx, ctx.course, racer, crossings);
   if (ctx.rules.multiRun) return multiRunResult(ctx, ctx.course, racer, crossings, ctx.rules.multiRun);
   return computeRacerResult(ctx, racer, crossings);
 }

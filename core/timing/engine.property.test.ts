@@ -56,6 +56,17 @@ function randomBiathlonCourse(random: Random, id: string): Course {
   };
 }
 
+/** An enduro course: timed segments (a start then its finish, with a minimum descent time), sometimes a transfer point between. */
+function randomEnduroCourse(random: Random, id: string): Course {
+  const points: CoursePoint[] = [];
+  for (let i = 0; i < random.int(1, 3); i++) {
+    if (random.chance(0.3)) points.push({ id: `${id}-t${i}`, timingPointId: random.pick(TIMING_POINTS), mode: "split", name: `T${i}`, minSplit: 0 });
+    points.push({ id: `${id}-s${i}`, timingPointId: random.pick(TIMING_POINTS), mode: random.pick(["start", "chipstart"] as const), name: `S${i}`, minSplit: 0 });
+    points.push({ id: `${id}-f${i}`, timingPointId: random.pick(TIMING_POINTS), mode: random.pick(["split", "lap"] as const), name: `F${i}`, minSplit: seconds(random.pick([0, 5, 30])) });
+  }
+  return { id, name: id, points, lapCount: 1, maxLapCount: null, timeLimitEnd: null };
+}
+
 function randomCourse(random: Random, id: string): Course {
   if (random.chance(0.25)) return randomTriathlonCourse(random, id);
   if (random.chance(0.25)) return randomBiathlonCourse(random, id);
@@ -146,11 +157,13 @@ function randomGroups(random: Random, courses: Course[], startGroups: StartGroup
 }
 
 function randomSetup(random: Random, racers: Racer[] | null): RaceInput {
-  const courses = Array.from({ length: random.int(1, 3) }, (_, i) => randomCourse(random, `c${i}`));
+  const timingMode = random.pick(["p2p", "lap", "timelimit", "enduro"] as const);
+  const courses = Array.from({ length: random.int(1, 3) }, (_, i) => (timingMode === "enduro" && random.chance(0.8) ? randomEnduroCourse(random, `c${i}`) : randomCourse(random, `c${i}`)));
   const startGroups = Array.from({ length: random.int(1, 3) }, (_, i) => randomStartGroup(random, `sg${i}`, i + 1));
   return {
     rules: {
-      timingMode: random.pick(["p2p", "lap", "timelimit"] as const),
+      timingMode,
+      fastestLap: random.chance(0.5),
       startMode: random.pick(["mass", "individual"] as const),
       startOption: random.pick(["gun", "chipstart"] as const),
       startTime: GUN,

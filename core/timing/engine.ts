@@ -5,7 +5,7 @@
  */
 import { resultForRacer } from "./compute";
 import { inGroup } from "./groups";
-import type { BiathlonResult, RunSummary, Course, Crossing, RaceInput, Racer, RacerResult, RankedResult, RaceRules, ResultGroupSpec, Split, StartGroup } from "./model";
+import type { BiathlonResult, RunSummary, SegmentSummary, Course, Crossing, RaceInput, Racer, RacerResult, RankedResult, RaceRules, ResultGroupSpec, Split, StartGroup } from "./model";
 import { compareKeys, rankSorted } from "./rank";
 
 /** What a call changed: racers whose result (or group membership) changed, and groups whose rows did. */
@@ -103,6 +103,11 @@ function sameRuns(a: RunSummary[] | undefined, b: RunSummary[] | undefined): boo
   return a.length === b.length && a.every((run, i) => run.status === b[i]?.status && run.time === b[i]?.time);
 }
 
+function sameSegments(a: SegmentSummary[] | undefined, b: SegmentSummary[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((segment, i) => segment.time === b[i]?.time && segment.runs === b[i]?.runs);
+}
+
 /** Deep equality of two results: an unchanged racer is not reported. */
 export function sameResult(a: RacerResult, b: RacerResult): boolean {
   return (
@@ -117,7 +122,8 @@ export function sameResult(a: RacerResult, b: RacerResult): boolean {
     sameKey(a.rankKey, b.rankKey) &&
     sameSplits(a.splits, b.splits) &&
     sameBiathlon(a.biathlon, b.biathlon) &&
-    sameRuns(a.runs, b.runs)
+    sameRuns(a.runs, b.runs) &&
+    sameSegments(a.segments, b.segments)
   );
 }
 

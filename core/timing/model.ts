@@ -9,8 +9,11 @@ export type Micros = number;
 
 export const MICROS_PER_SECOND = 1_000_000;
 
-/** Timing modes of the engine; a triathlon runs as one lap of its sections and a biathlon as a lap race with shootings (Course.biathlon). */
-export const TIMING_MODES = ["p2p", "lap", "timelimit"] as const;
+/**
+ * Timing modes of the engine; a triathlon runs as one lap of its sections and a biathlon as a lap race with
+ * shootings (Course.biathlon). An enduro sums timed segments (enduro.ts).
+ */
+export const TIMING_MODES = ["p2p", "lap", "timelimit", "enduro"] as const;
 export type TimingMode = (typeof TIMING_MODES)[number];
 
 export const START_MODES = ["mass", "individual"] as const;
@@ -47,6 +50,8 @@ export interface RaceRules {
   dsqOption: HideOrTime;
   /** Multi-run races (multi_run_option "fixed"): every racer runs the course runCount times; null otherwise. */
   multiRun?: { runCount: number; mode: "best" | "all" | "one" | "sum" | "mean" | "worst" } | null;
+  /** Enduro (is_fastest_lap): a segment ridden more than once counts its fastest run, not its first. */
+  fastestLap?: boolean;
 }
 
 /** One entry of a course's points_list: a timing point crossed in a given role. */
@@ -215,6 +220,13 @@ export interface RacerResult {
   biathlon?: BiathlonResult;
   /** Multi-run races only: each run's time and status, run 1 first (the result time is the mode's). */
   runs?: RunSummary[];
+  /** Enduro only: each timed segment's counted time and how many runs of it were complete. */
+  segments?: SegmentSummary[];
+}
+
+export interface SegmentSummary {
+  time: Micros | null;
+  runs: number;
 }
 
 export interface RunSummary {
