@@ -12,6 +12,7 @@ import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO
 import { DEVICE_TYPE_KEYS } from "../core/timing/devices";
 import { MAX_RUNS, MULTI_RUN_MODES } from "../core/timing/multi-run";
 import { DEFAULT_TEAM_LAP_TIME_DISPLAY, TEAM_LAP_TIME_DISPLAYS } from "../core/timing/relay";
+import { ENDURO_COLUMN_OPTIONS } from "../core/timing/enduro";
 import { TimingError } from "../core/timing/errors";
 import { MICROS_PER_SECOND } from "../core/timing/model";
 import { sportTechniques } from "../core/timing/sports";
@@ -287,7 +288,7 @@ export const setupFormSchema = z
     timezone: timezoneSchema,
     location: nullableText(),
     visibility: choice(["public", "unlisted", "private"], "Choose who may see the race"),
-    timing_mode: choice(["p2p", "lap", "timelimit", "triathlon"], "Choose a timing mode"),
+    timing_mode: choice(["p2p", "lap", "timelimit", "triathlon", "enduro"], "Choose a timing mode"),
     start_mode: choice(["mass", "individual"], "Choose a start mode"),
     start_option: z
       .enum(["", "gun", "chipstart"], { error: "Choose a start option" })
@@ -327,6 +328,8 @@ export const setupFormSchema = z
     team_relay_transition_point: nullableText(64),
     team_lap_time_display: choice(TEAM_LAP_TIME_DISPLAYS, "Choose how leg times are shown").default(DEFAULT_TEAM_LAP_TIME_DISPLAY),
     prev_race: nullableText(64),
+    is_fastest_lap: checkbox,
+    enduro_column_option: choice(ENDURO_COLUMN_OPTIONS, "Choose the columns to show").default("lap"),
   });
 
 type ParsedSetup = z.output<typeof setupFormSchema> & { startTime: number; endTime: number | null };
@@ -376,6 +379,8 @@ export function settingsChangesOf(v: ParsedSetup) {
     team_relay_transition_point: v.team_relay_transition_point,
     team_lap_time_display: v.team_lap_time_display,
     prev_race: v.prev_race,
+    is_fastest_lap: v.is_fastest_lap,
+    enduro_column_option: v.enduro_column_option,
   };
 }
 

@@ -139,6 +139,7 @@ function GroupTable(props: { view: GroupView; stageNumber: number; showHeading: 
                   <td className="wide-only">{r.row.club ?? ""}</td>
                   {view.group.columns.map((c) => {
                     if (c.stage !== undefined) return <td key={c.index} className="num wide-only">{stageCell(r.row, c.stage, props.stageNumber, precision)}</td>;
+                    if (c.segment !== undefined) return <td key={c.index} className="num wide-only">{segmentCell(r.row, c.segment, c.cumulative === true, precision)}</td>;
                     if (c.run !== undefined) return <td key={c.index} className="num wide-only">{runCell(r.row.runs?.[c.run - 1], precision)}</td>;
                     if (c.shooting !== undefined) return <td key={c.index} className="num wide-only">{r.row.biathlon?.misses[c.shooting - 1] ?? ""}</td>;
                     const split = r.row.splits.find((s) => s.index === c.index);
@@ -171,6 +172,14 @@ const STAGE_COLUMN_BASE = 30_000;
 function stageCell(row: ResultRow, stage: number, stageNumber: number, precision: number): string {
   const time = stage === stageNumber ? (row.status === "finished" ? row.time : null) : (row.stageTimes?.[stage - 1] ?? null);
   return time === null ? "" : formatRaceTime(time, precision);
+}
+
+/** An enduro segment's cell: its counted time, or the total of the segments through it once each has one. */
+function segmentCell(row: ResultRow, segment: number, cumulative: boolean, precision: number): string {
+  const segments = row.segments ?? [];
+  const through = cumulative ? segments.slice(0, segment) : [segments[segment - 1]];
+  if (through.some((s) => !s || s.time === null)) return "";
+  return formatRaceTime(through.reduce((sum, s) => sum + (s?.time ?? 0), 0), precision);
 }
 
 /** A run's cell: its time when finished, its status when out, else nothing yet. */

@@ -5,7 +5,7 @@ export const TIMING_MODE_CHOICES = [
   { value: "lap", label: "Standard lap" },
   { value: "timelimit", label: "Time limit" },
   { value: "triathlon", label: "Triathlon" },
-  { value: "enduro", label: "Enduro (coming soon)", disabled: true },
+  { value: "enduro", label: "Enduro" },
 ] as const;
 
 export const POINT_MODE_CHOICES = [

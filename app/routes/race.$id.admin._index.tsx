@@ -11,6 +11,7 @@ import {
 } from "../../core/timing/biathlon";
 import { deviceDisplayName } from "../../core/timing/devices";
 import { MULTI_RUN_MODE_LABELS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
+import { ENDURO_COLUMN_OPTION_LABELS, ENDURO_COLUMN_OPTIONS } from "../../core/timing/enduro";
 import { DEFAULT_RELAY_MEMBER_COUNT, TEAM_LAP_TIME_DISPLAY_LABELS, TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
 import { defaultStartOption } from "../../core/timing/validation";
 import type { TimingDeviceDoc, TimingPointDoc } from "../../schema/race/documents";
@@ -214,6 +215,21 @@ export default function RaceSetup() {
             <TextField name="max_lap_count" label="Maximum lap count" inputMode="numeric" hint="Time limit races: the most laps counted. Optional." defaultValue={v("max_lap_count", settings.max_lap_count)} error={errors.max_lap_count} />
             <SelectField name="precision" label="Precision" hint="Decimals of a second kept in result times." defaultValue={v("precision", settings.precision)} error={errors.precision} choices={PRECISIONS} />
             <SelectField name="calc_precision" label="Calculation precision" hint="Decimals compared when ranking: times equal at this precision share a place." defaultValue={v("calc_precision", settings.calc_precision)} error={errors.calc_precision} choices={PRECISIONS} />
+          </fieldset>
+
+          <fieldset className="setup-group">
+            <legend>Segments &amp; Timing Devices</legend>
+            <p className="field-hint">
+              Enduro: select timing devices for each point (on the Timing points page), and on each course put a Start point before each timed segment&apos;s finish. The finish&apos;s minimum split is the minimum time for that descent segment. Transfer stages, between one finish and the next start, are not timed.
+            </p>
+            <CheckboxField name="is_fastest_lap" label="Fastest lap: a segment ridden more than once counts its fastest run" defaultChecked={checked("is_fastest_lap", settings.is_fastest_lap)} />
+            <SelectField
+              name="enduro_column_option"
+              label="Enduro columns"
+              defaultValue={v("enduro_column_option", settings.enduro_column_option)}
+              error={errors.enduro_column_option}
+              choices={ENDURO_COLUMN_OPTIONS.map((c) => ({ value: c, label: ENDURO_COLUMN_OPTION_LABELS[c] }))}
+            />
           </fieldset>
 
           <fieldset className="setup-group">

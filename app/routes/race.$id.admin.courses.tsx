@@ -23,9 +23,15 @@ import {
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
 import { defaultRangePattern } from "../../core/timing/biathlon";
+import { enduroSegments } from "../../core/timing/enduro";
 import { POINT_MODE_CHOICES, RANGE_ROLE_CHOICES, SECTION_CHOICES } from "../components/race-setup-choices";
 import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
 import { AddSection, SetupTable } from "../components/setup-table";
+
+/** The enduro segments of stored course points. */
+function enduroSegmentsOf(points: readonly { id: string; point: string; mode: "start" | "chipstart" | "lap" | "split"; name: string; min_split: number }[]) {
+  return enduroSegments({ points: points.map((p) => ({ id: p.id, timingPointId: p.point, mode: p.mode, name: p.name, minSplit: p.min_split })) });
+}
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
@@ -49,6 +55,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     biathlon_penalty: c.data.biathlon_penalty === null ? null : exactSeconds(c.data.biathlon_penalty),
     min_penalty_loop_seconds: c.data.min_penalty_loop_seconds,
     points: c.data.points_list.map((p) => ({ id: p.id, name: p.name, mode: p.mode, section: p.section, rangeRole: p.range_role, timingPoint: pointName.get(p.point) ?? "(missing timing point)", min_split: exactSeconds(p.min_split) })),
+    // Enduro: the timed segments the points make (a start and the point after it).
+    segments: enduroSegmentsOf(c.data.points_list).map((s) => ({ name: s.name, start: pointName.get(s.startTimingPointId) ?? "", finish: pointName.get(s.finishTimingPointId) ?? "", minTime: exactSeconds(s.minTime) })),
   }));
   return {
     raceId: race.id,
@@ -59,6 +67,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     removing: may.edit ? (view.find((c) => c.id === query.remove) ?? null) : null,
     timingPoints: points.map((p) => ({ value: p.id, label: p.data.name })),
     isBiathlon: (settings?.biathlon_penalty_type ?? null) !== null,
+    isEnduro: settings?.timing_mode === "enduro",
     raceLapCount: settings?.lap_count ?? 1,
   };
 }
@@ -100,7 +109,7 @@ export default function Courses() {
   return (
     <SetupSection id="courses" title="Courses" saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the course “${data.removing.name}”?`, explanation: "Its timing points stay; only the course and its list of crossings go. Racers must be moved off it first.", label: "Delete course" } : null}>
       {data.editing ? (
-        <CourseEditor course={data.editing} base={base} timingPoints={data.timingPoints} raceId={data.raceId} biathlon={data.isBiathlon ? { raceLapCount: data.raceLapCount } : null} />
+        <CourseEditor course={data.editing} base={base} timingPoints={data.timingPoints} raceId={data.raceId} biathlon={data.isBiathlon ? { raceLapCount: data.raceLapCount } : null} isEnduro={data.isEnduro} />
       ) : (
         <>
           <SetupTable
@@ -167,7 +176,7 @@ function CourseForm({ intent, course, biathlon }: { intent: "create" | "save"; c
   );
 }
 
-function CourseEditor({ course, base, timingPoints, raceId, biathlon }: { course: CourseView; base: string; timingPoints: { value: string; label: string }[]; raceId: string; biathlon: BiathlonForm }) {
+function CourseEditor({ course, base, timingPoints, raceId, biathlon, isEnduro }: { course: CourseView; base: string; timingPoints: { value: string; label: string }[]; raceId: string; biathlon: BiathlonForm; isEnduro: boolean }) {
   const isBiathlon = biathlon !== null;
   const { errors, values } = useReplyFor("add-point", course.id);
   const moveError = useReplyFor("move-point", course.id).errors.form;
@@ -180,6 +189,24 @@ function CourseEditor({ course, base, timingPoints, raceId, biathlon }: { course
       </p>
       <h3>{course.name}</h3>
       <CourseForm intent="save" course={course} biathlon={biathlon} />
+
+      {isEnduro ? (
+        <section aria-labelledby="segments-heading">
+          <h3 id="segments-heading">Timed segments</h3>
+          <p className="hint">
+            Each Start (or Chip start) point and the point after it make a timed descent; the finish&apos;s minimum split is the minimum time for that segment. Points between one finish and the next start are on a transfer stage, not timed. A course is a course group: racers who complete all the same segments in the same order.
+          </p>
+          {course.segments.length === 0 ? (
+            <p className="empty-state">No timed segments yet. Add a Start point, then its finish.</p>
+          ) : (
+            <ol className="segment-list">
+              {course.segments.map((s) => (
+                <li key={s.name}>{`${s.name}: ${s.start} → ${s.finish}, at least ${s.minTime} s`}</li>
+              ))}
+            </ol>
+          )}
+        </section>
+      ) : null}
 
       <section aria-labelledby="points-heading">
         <h3 id="points-heading">Crossings on this course</h3>

@@ -3,6 +3,7 @@
  * multi-run race's runs. Pure, so pages and the RaceRoom build the same columns.
  */
 import { shootingCount } from "./biathlon-result";
+import type { EnduroColumnOption, EnduroSegment } from "./enduro";
 import type { Course } from "./model";
 
 /** A results column: a split's time (from `since` when given), a shooting's misses, or a run's time or status. */
@@ -12,11 +13,15 @@ export interface ResultColumn {
   since?: number | null;
   shooting?: number;
   run?: number;
+  /** Enduro: a segment's time (1-based), or with `cumulative` the total after it. */
+  segment?: number;
+  cumulative?: boolean;
 }
 
 /** Column keys of shootings and runs sit above every split index, so a page can key columns by index alone. */
 export const SHOOTING_COLUMN_BASE = 10_000;
 export const RUN_COLUMN_BASE = 20_000;
+export const SEGMENT_COLUMN_BASE = 40_000;
 
 /**
  * Biathlon result columns by "times to display": lap times (each lap's own time), mid-lap splits (every
@@ -46,4 +51,13 @@ export function biathlonColumns(course: Course, option: "laps" | "midlap" | "tot
 /** One "Run n" column per run of a multi-run race. */
 export function runColumns(runCount: number): ResultColumn[] {
   return Array.from({ length: runCount }, (_, i) => ({ index: RUN_COLUMN_BASE + i + 1, name: `Run ${i + 1}`, run: i + 1 }));
+}
+
+/** Enduro columns by the column option: each stage's time ("lap"), each followed by the total after it ("all"), or none ("finish"). */
+export function enduroColumns(segments: readonly Pick<EnduroSegment, "name">[], option: EnduroColumnOption): ResultColumn[] {
+  if (option === "finish") return [];
+  return segments.flatMap((segment, i) => {
+    const time: ResultColumn = { index: SEGMENT_COLUMN_BASE + 2 * i, name: segment.name, segment: i + 1 };
+    return option === "all" ? [time, { index: SEGMENT_COLUMN_BASE + 2 * i + 1, name: `After ${segment.name}`, segment: i + 1, cumulative: true }] : [time];
+  });
 }

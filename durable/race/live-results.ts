@@ -3,7 +3,8 @@
  * crossing log, and the rows that changed since the last push. Rebuilt from storage when the object wakes.
  */
 import { defaultRangePattern } from "../../core/timing/biathlon";
-import { biathlonColumns, runColumns, type ResultColumn } from "../../core/timing/result-columns";
+import { enduroSegments } from "../../core/timing/enduro";
+import { biathlonColumns, enduroColumns, runColumns, type ResultColumn } from "../../core/timing/result-columns";
 import { ResultsEngine } from "../../core/timing/engine";
 import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
 import { racerDisplayName } from "../../core/timing/racer-name";
@@ -214,6 +215,7 @@ export class LiveResults {
     const { course, sections } = courseWithSections(doc, this.state.settings, this.state.docs.points);
     const runs = runCountOf(this.state.settings);
     if (runs > 0) return runColumns(runs);
+    if (this.state.settings.timing_mode === "enduro") return enduroColumns(enduroSegments(course), this.state.settings.enduro_column_option);
     if (course.biathlon) return biathlonColumns(course, this.state.settings.biathlon_column_option, doc.data.range ?? defaultRangePattern(course.lapCount));
     if (sections) return sections.map((s, i) => ({ index: s.index, name: s.name, since: i === 0 ? null : sections[i - 1]!.index }));
     const points = course.points.filter((p) => p.mode === "split" || p.mode === "lap");

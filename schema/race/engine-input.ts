@@ -23,9 +23,9 @@ export interface RaceDocuments {
   groups: StoredDocument<"ResultGroup">[];
 }
 
-/** Modes the engine computes today (a triathlon runs as one lap of its sections); the others fall back to lap timing until their issue lands. */
+/** The engine's mode: a triathlon runs as one lap of its sections, so as a lap race. */
 function engineMode(mode: RaceSettings["timing_mode"] | CourseDoc["timing_mode"]): TimingMode {
-  return mode === "p2p" || mode === "timelimit" ? mode : "lap";
+  return mode === "p2p" || mode === "timelimit" || mode === "enduro" ? mode : "lap";
 }
 
 export function rulesOf(settings: RaceSettings, startTimeMs: number, endTimeMs: number | null): RaceRules {
@@ -42,6 +42,7 @@ export function rulesOf(settings: RaceSettings, startTimeMs: number, endTimeMs: 
     dnfOption: settings.dnf_option,
     dsqOption: settings.dsq_option,
     multiRun: runCountOf(settings) > 0 ? { runCount: runCountOf(settings), mode: settings.multi_run_mode } : null,
+    fastestLap: settings.is_fastest_lap,
   };
 }
 

@@ -8,6 +8,7 @@ import { isInvalid, type Invalid } from "../../core/time/parse";
 import { zeroTimeOf } from "../../core/time/zero-time";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, type BiathlonSetup } from "../../core/timing/biathlon";
 import { normaliseBibList } from "../../core/timing/bibs";
+import { ENDURO_COLUMN_OPTIONS } from "../../core/timing/enduro";
 import { DEFAULT_RUN_COUNT, MAX_RUNS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
 import { DEFAULT_RELAY_MEMBER_COUNT, DEFAULT_TEAM_LAP_TIME_DISPLAY, TEAM_LAP_TIME_DISPLAYS, type TeamLapTimeDisplay } from "../../core/timing/relay";
 import { heatFormatSchema } from "./heat-format";
@@ -115,6 +116,10 @@ export const raceSettingsSchema = z.object({
   max_lap_count: z.number().int().min(1).nullable().default(null),
   /** null: not a biathlon. lap: penalty loops are skied; time: 60 s (the course's biathlon_penalty) per miss. */
   biathlon_penalty_type: z.enum(BIATHLON_PENALTY_TYPES).nullable().default(null),
+  /** Enduro (timing.md section 9): a segment ridden more than once counts its fastest run, not its first. */
+  is_fastest_lap: z.boolean().default(false),
+  /** Enduro columns: each stage's time (the default), with the total after each, or the finish only. */
+  enduro_column_option: z.enum(ENDURO_COLUMN_OPTIONS).default("lap"),
   /** Biathlon result calculation (timing.md section 2): total time (the default), ski time only, range time only. */
   biathlon_result_calc: z.enum(BIATHLON_RESULT_CALCULATIONS).default("total"),
   /** Biathlon times to display: lap times (the default), mid-lap splits, total time at each point, finish only. */

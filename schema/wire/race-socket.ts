@@ -57,6 +57,8 @@ export const resultRowSchema = z.object({
   /** Multistage races: the earlier stages' times and bonuses (stage_time_1..N, stage_bonus_1..N). */
   stageTimes: z.optional(z.array(z.nullable(micros))),
   stageBonuses: z.optional(z.array(z.nullable(micros))),
+  /** Enduro: each timed segment's counted time and complete runs. */
+  segments: z.optional(z.array(z.object({ time: z.nullable(micros), runs: count }))),
 });
 export type ResultRow = z.infer<typeof resultRowSchema>;
 
@@ -67,9 +69,9 @@ export const resultGroupWireSchema = z.object({
   /**
    * Columns, when every racer of the group runs one course: a split (the split at `index`, timed from the
    * split at `since` when given), with `shooting` a biathlon shooting's misses, or with `run` a multi-run
-   * race's run time or status, or with `stage` a stage's time in the All Stages view (`index` is then only a key).
+   * race's run time or status, with `segment` an enduro segment's time (or with `cumulative` the total after it), or with `stage` a stage's time in the All Stages view (`index` is then only a key).
    */
-  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count), run: z.optional(count), stage: z.optional(count) })),
+  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count), run: z.optional(count), stage: z.optional(count), segment: z.optional(count), cumulative: z.optional(z.boolean()) })),
   /** The time column's heading when it is not the plain time (biathlon: "Ski time", "Range time"). */
   timeLabel: z.optional(z.string()),
 });

@@ -315,3 +315,34 @@ describe("a two-stage race", () => {
     ]);
   });
 });
+
+describe("an enduro", () => {
+  it("sums two timed stages around an untimed transfer and shows each stage with the total after it", async () => {
+    const { host, race, room } = await openRace("enduro", "Enduro Test", "Mountain Enduro");
+    expect((await room.updateSettings({ timing_mode: "enduro", precision: 1, calc_precision: 1, enduro_column_option: "all" })).ok).toBe(true);
+    const reader = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Stage boxes" }));
+    const token = (await room.issueDeviceCredential(reader.id))!.token;
+    const names = ["S1 start", "S1 finish", "S2 start", "S2 finish"];
+    const points: string[] = [];
+    for (const [i, name] of names.entries()) points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
+    const course = ok(
+      await room.saveDocument("Course", null, {
+        name: "Enduro",
+        points_list: names.map((name, i) => ({ id: `p${i}`, point: points[i], mode: i % 2 === 0 ? "start" : "split", name, min_split: (i % 2 === 0 ? 0 : 60) * SECOND })),
+      }),
+    );
+    const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
+    await room.saveRacer(null, { first_name: "Ana", last_name: "Rider", bib: 1, chip: "E1", course: course.id });
+    await room.saveRacer(null, { first_name: "Ben", last_name: "Rider", bib: 2, chip: "E2", course: course.id });
+    const t0 = race.startTime * 1000;
+    const read = (seq: number, chip: string, channel: number, s: number) => ({ seq, chip, channel, time: t0 + s * SECOND });
+    // Ana: 5:00 and 3:58 with an 18-minute transfer; Ben: a finish 20 s after the start is refused, then 4:50; stage 2 still out.
+    const reads = [read(1, "E1", 1, 100), read(2, "E1", 2, 400), read(3, "E1", 3, 1500), read(4, "E1", 4, 1738), read(5, "E2", 1, 130), read(6, "E2", 2, 150), read(7, "E2", 2, 420), read(8, "E2", 3, 1400)];
+    expect((await postReads(host, race.id, token, { reads })).status).toBe(200);
+    const snapshot = (await room.snapshot(format.id))!;
+    expect(snapshot.groups[0]!.columns.map((c) => c.name)).toEqual(["Stage #1", "After Stage #1", "Stage #2", "After Stage #2"]);
+    const byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
+    expect(byBib.get(1)).toMatchObject({ status: "finished", time: 538 * SECOND, segments: [{ time: 300 * SECOND, runs: 1 }, { time: 238 * SECOND, runs: 1 }] });
+    expect(byBib.get(2)).toMatchObject({ status: "oncourse", time: null, segments: [{ time: 290 * SECOND, runs: 1 }, { time: null, runs: 0 }] });
+  });
+});
