@@ -13,6 +13,7 @@ import { DEVICE_TYPE_KEYS } from "../core/timing/devices";
 import { MAX_RUNS, MULTI_RUN_MODES } from "../core/timing/multi-run";
 import { DEFAULT_TEAM_LAP_TIME_DISPLAY, TEAM_LAP_TIME_DISPLAYS } from "../core/timing/relay";
 import { ENDURO_COLUMN_OPTIONS } from "../core/timing/enduro";
+import { COLUMN_OPTIONS, LAP_DISPLAY_DIFFS, RANK_DISPLAYS, SPLIT_DISPLAYS, SPLIT_TIMINGS } from "../core/timing/result-columns";
 import { TimingError } from "../core/timing/errors";
 import { MICROS_PER_SECOND } from "../core/timing/model";
 import { sportTechniques } from "../core/timing/sports";
@@ -329,6 +330,11 @@ export const setupFormSchema = z
     team_lap_time_display: choice(TEAM_LAP_TIME_DISPLAYS, "Choose how leg times are shown").default(DEFAULT_TEAM_LAP_TIME_DISPLAY),
     prev_race: nullableText(64),
     is_fastest_lap: checkbox,
+    split_display: choice(SPLIT_DISPLAYS, "Choose which splits to show").default("splits"),
+    split_timing: choice(SPLIT_TIMINGS, "Choose what split columns time").default("lap"),
+    rank_display: choice(RANK_DISPLAYS, "Choose where places are shown").default("finish"),
+    display_diffs: choice(LAP_DISPLAY_DIFFS, "Choose how gaps are shown").default("no-display"),
+    column_option: choice(COLUMN_OPTIONS, "Choose the columns to show").default("lap"),
     enduro_column_option: choice(ENDURO_COLUMN_OPTIONS, "Choose the columns to show").default("lap"),
   });
 
@@ -380,6 +386,11 @@ export function settingsChangesOf(v: ParsedSetup) {
     team_lap_time_display: v.team_lap_time_display,
     prev_race: v.prev_race,
     is_fastest_lap: v.is_fastest_lap,
+    split_display: v.split_display,
+    split_timing: v.split_timing,
+    rank_display: v.rank_display,
+    display_diffs: v.display_diffs,
+    column_option: v.column_option,
     enduro_column_option: v.enduro_column_option,
   };
 }

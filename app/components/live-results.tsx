@@ -2,7 +2,8 @@ import { useId, useState } from "react";
 import { formatDiff, formatRaceTime } from "../../core/time/format";
 import type { RankingType } from "../../core/timing/multistage";
 import { legShownTime, type TeamResult } from "../../core/timing/relay";
-import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
+import { paceDistanceKm, splitCellTime } from "../../core/timing/result-columns";
+import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 import { useLiveResults } from "../hooks/use-live-results";
 import { LiveStatus } from "./live-status";
 import { groupViews, latestFinishers, type GroupView } from "../results/results-state";
@@ -127,6 +128,7 @@ function GroupTable(props: { view: GroupView; stageNumber: number; showHeading: 
                   <th scope="col" key={c.index} className="num wide-only">{c.name}</th>
                 ))}
                 <th scope="col" className="num">{view.group.timeLabel ?? "Time"}</th>
+                {view.group.pace ? <th scope="col" className="num">Pace</th> : null}
                 {props.showDiffs ? <th scope="col" className="num">Diff</th> : null}
               </tr>
             </thead>
@@ -142,13 +144,11 @@ function GroupTable(props: { view: GroupView; stageNumber: number; showHeading: 
                     if (c.segment !== undefined) return <td key={c.index} className="num wide-only">{segmentCell(r.row, c.segment, c.cumulative === true, precision)}</td>;
                     if (c.run !== undefined) return <td key={c.index} className="num wide-only">{runCell(r.row.runs?.[c.run - 1], precision)}</td>;
                     if (c.shooting !== undefined) return <td key={c.index} className="num wide-only">{r.row.biathlon?.misses[c.shooting - 1] ?? ""}</td>;
-                    const split = r.row.splits.find((s) => s.index === c.index);
-                    // A section column shows its own time: from the previous section's end, which must be known.
-                    const from = c.since === undefined || c.since === null ? 0 : r.row.splits.find((s) => s.index === c.since)?.elapsed;
-                    return <td key={c.index} className="num wide-only">{split && from !== undefined ? formatRaceTime(split.elapsed - from, precision) : ""}</td>;
+                    return <td key={c.index} className="num wide-only">{splitCell(r.row, c, view, precision)}</td>;
                   })}
                   <td className="num result-time">{timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}</td>
-                  {props.showDiffs ? <td className="num">{r.rank !== null && r.diff ? formatDiff(r.diff, precision) : ""}</td> : null}
+                  {view.group.pace ? <td className="num">{paceCell(r.row, r.shownTime, view.group.pace)}</td> : null}
+                  {props.showDiffs ? <td className="num">{diffCell(r, view, precision)}</td> : null}
                 </tr>
               ))}
             </tbody>
@@ -172,6 +172,37 @@ const STAGE_COLUMN_BASE = 30_000;
 function stageCell(row: ResultRow, stage: number, stageNumber: number, precision: number): string {
   const time = stage === stageNumber ? (row.status === "finished" ? row.time : null) : (row.stageTimes?.[stage - 1] ?? null);
   return time === null ? "" : formatRaceTime(time, precision);
+}
+
+/**
+ * A split cell: its time (a section's or lap's own time when the column counts from an earlier split), or
+ * with split gaps the gap to the column's fastest; with split places, the place there in brackets.
+ */
+function splitCell(row: ResultRow, column: ResultGroupWire["columns"][number], view: GroupView, precision: number): string {
+  const time = splitCellTime(row.splits, column);
+  if (time === null) return "";
+  const standing = view.standings?.get(column.index);
+  const best = standing?.best ?? null;
+  const shown = view.group.splitGaps && best !== null && time > best ? formatDiff(time - best, precision) : formatRaceTime(time, precision);
+  const place = view.group.splitRanks ? standing?.ranks.get(row.racerId) : undefined;
+  return place === undefined ? shown : `${shown} (${place})`;
+}
+
+/** Minutes and seconds per km over the distance the racer covered; blank without a time. */
+function paceCell(row: ResultRow, time: number | null, pace: NonNullable<ResultGroupWire["pace"]>): string {
+  const km = paceDistanceKm({ courseDistanceKm: pace.courseKm, lapDistanceKm: pace.lapKm }, Math.max(row.laps, 1));
+  if (time === null || km === null || row.status !== "finished") return "";
+  return `${formatRaceTime(Math.round(time / km), 0)} /km`;
+}
+
+/** The gap to the leader; with laps behind (time limit), a racer on fewer laps shows how many. */
+function diffCell(r: GroupView["ranked"][number], view: GroupView, precision: number): string {
+  if (r.rank === null) return "";
+  if (view.group.lapsBehind && view.leaderLaps !== null && r.row.laps < view.leaderLaps) {
+    const behind = view.leaderLaps - r.row.laps;
+    return `-${behind} ${behind === 1 ? "lap" : "laps"}`;
+  }
+  return r.diff ? formatDiff(r.diff, precision) : "";
 }
 
 /** An enduro segment's cell: its counted time, or the total of the segments through it once each has one. */

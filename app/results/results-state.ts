@@ -5,6 +5,7 @@
 import { compareKeys, rankSorted } from "../../core/timing/rank";
 import { allStagesResult, type RankingType } from "../../core/timing/multistage";
 import { relayMembersOf, teamResults, type TeamResult } from "../../core/timing/relay";
+import { columnStandings, type ColumnStanding } from "../../core/timing/result-columns";
 import type { RankedResult } from "../../core/timing/model";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 
@@ -41,6 +42,10 @@ export interface GroupView {
   total: number;
   /** Relay races: the group's teams in rank order (narrowed by the search to teams it matches). */
   teams?: TeamResult[];
+  /** Places and fastest values at each split column, over the whole group (when the group shows split places or gaps). */
+  standings?: Map<number, ColumnStanding>;
+  /** Laps of the group's leader (before any search), for laps-behind diffs. */
+  leaderLaps: number | null;
 }
 
 /**
@@ -58,7 +63,9 @@ export function groupViews(state: ResultsState, query: string, ranking: RankingT
     const rows = rekeyed.sort((a, b) => compareKeys(a.key, b.key));
     // The page shows the racer's own row (this stage's time in All Stages too); the rank, shown time and diff are the ranking's.
     const ranked = rankSorted(rows, group.sameTimeThreshold).map((r) => ({ ...r, row: state.rows.get(r.result.racerId) ?? (r.result as ResultRow) }));
-    const view: GroupView = { group, ranked: ranked.filter((r) => matches(r.row)), total: rows.length };
+    const leader = ranked.find((r) => r.rank === 1);
+    const view: GroupView = { group, ranked: ranked.filter((r) => matches(r.row)), total: rows.length, leaderLaps: leader ? leader.row.laps : null };
+    if (group.splitRanks || group.splitGaps) view.standings = columnStandings(rows, group.columns);
     const relay = state.snapshot.relay;
     if (!relay) return view;
     // A team matches when its name does or any member does (a bib finds its racer's team).

@@ -12,6 +12,18 @@ import {
 import { deviceDisplayName } from "../../core/timing/devices";
 import { MULTI_RUN_MODE_LABELS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
 import { ENDURO_COLUMN_OPTION_LABELS, ENDURO_COLUMN_OPTIONS } from "../../core/timing/enduro";
+import {
+  COLUMN_OPTION_LABELS,
+  COLUMN_OPTIONS,
+  LAP_DISPLAY_DIFF_LABELS,
+  LAP_DISPLAY_DIFFS,
+  RANK_DISPLAY_LABELS,
+  RANK_DISPLAYS,
+  SPLIT_DISPLAY_LABELS,
+  SPLIT_DISPLAYS,
+  SPLIT_TIMING_LABELS,
+  SPLIT_TIMINGS,
+} from "../../core/timing/result-columns";
 import { DEFAULT_RELAY_MEMBER_COUNT, TEAM_LAP_TIME_DISPLAY_LABELS, TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
 import { defaultStartOption } from "../../core/timing/validation";
 import type { TimingDeviceDoc, TimingPointDoc } from "../../schema/race/documents";
@@ -86,6 +98,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         .map((f) => ({ value: f.key, label: f.display })),
     ],
   };
+}
+
+/** Select choices from an option list and its labels. */
+function choicesOf<T extends string>(values: readonly T[], labels: Record<T, string>) {
+  return values.map((value) => ({ value, label: labels[value] }));
 }
 
 /** Custom field types that hold no team name or leg number. */
@@ -215,6 +232,15 @@ export default function RaceSetup() {
             <TextField name="max_lap_count" label="Maximum lap count" inputMode="numeric" hint="Time limit races: the most laps counted. Optional." defaultValue={v("max_lap_count", settings.max_lap_count)} error={errors.max_lap_count} />
             <SelectField name="precision" label="Precision" hint="Decimals of a second kept in result times." defaultValue={v("precision", settings.precision)} error={errors.precision} choices={PRECISIONS} />
             <SelectField name="calc_precision" label="Calculation precision" hint="Decimals compared when ranking: times equal at this precision share a place." defaultValue={v("calc_precision", settings.calc_precision)} error={errors.calc_precision} choices={PRECISIONS} />
+          </fieldset>
+
+          <fieldset className="setup-group">
+            <legend>Lap and time limit results</legend>
+            <SelectField name="split_display" label="Split columns" hint="Lap and point-to-point races." defaultValue={v("split_display", settings.split_display)} error={errors.split_display} choices={choicesOf(SPLIT_DISPLAYS, SPLIT_DISPLAY_LABELS)} />
+            <SelectField name="column_option" label="Time limit columns" hint="Time limit races show laps up to the course's maximum lap count. Pace per km adds a Pace column in any lap race whose course has a distance." defaultValue={v("column_option", settings.column_option)} error={errors.column_option} choices={choicesOf(COLUMN_OPTIONS, COLUMN_OPTION_LABELS)} />
+            <SelectField name="split_timing" label="Split times" defaultValue={v("split_timing", settings.split_timing)} error={errors.split_timing} choices={choicesOf(SPLIT_TIMINGS, SPLIT_TIMING_LABELS)} />
+            <SelectField name="rank_display" label="Places shown" defaultValue={v("rank_display", settings.rank_display)} error={errors.rank_display} choices={choicesOf(RANK_DISPLAYS, RANK_DISPLAY_LABELS)} />
+            <SelectField name="display_diffs" label="Gaps" defaultValue={v("display_diffs", settings.display_diffs)} error={errors.display_diffs} choices={choicesOf(LAP_DISPLAY_DIFFS, LAP_DISPLAY_DIFF_LABELS)} />
           </fieldset>
 
           <fieldset className="setup-group">

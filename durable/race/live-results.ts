@@ -4,7 +4,7 @@
  */
 import { defaultRangePattern } from "../../core/timing/biathlon";
 import { enduroSegments } from "../../core/timing/enduro";
-import { biathlonColumns, enduroColumns, runColumns, type ResultColumn } from "../../core/timing/result-columns";
+import { biathlonColumns, enduroColumns, lapColumns, runColumns, type ResultColumn } from "../../core/timing/result-columns";
 import { ResultsEngine } from "../../core/timing/engine";
 import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
 import { racerDisplayName } from "../../core/timing/racer-name";
@@ -119,8 +119,8 @@ export class LiveResults {
         if (existing) existing.groups.push(group.id);
         else rows.set(result.racerId, this.rowOf(result, [group.id]));
       }
-      const wire: ResultGroupWire = { id: group.id, name: group.name, sameTimeThreshold: group.sameTimeThreshold ?? this.state.settings.same_time_threshold, columns: this.columnsOf(group) };
       const settings = this.state.settings;
+      const wire: ResultGroupWire = { id: group.id, name: group.name, sameTimeThreshold: group.sameTimeThreshold ?? settings.same_time_threshold, columns: this.columnsOf(group), ...this.lapOptionsOf(group) };
       const timeLabel = runCountOf(settings) > 0 ? MULTI_RUN_TIME_LABELS[settings.multi_run_mode] : settings.biathlon_penalty_type === null ? undefined : TIME_LABELS[settings.biathlon_result_calc];
       return timeLabel ? { ...wire, timeLabel } : wire;
     });
@@ -204,13 +204,32 @@ export class LiveResults {
     return { team, leg, handover };
   }
 
+  /** The group's course: its own, or the race's only one. */
+  private courseDocOf(group: ResultGroupSpec): StoredDocument<"Course"> | undefined {
+    const courses = this.state.docs.courses;
+    return group.courseId ? courses.find((c) => c.id === group.courseId) : courses.length === 1 ? courses[0] : undefined;
+  }
+
+  /** Time limit and lap options a page applies to a group's cells (timing.md section 9); none in the other modes. */
+  private lapOptionsOf(group: ResultGroupSpec): Partial<ResultGroupWire> {
+    const settings = this.state.settings;
+    const isLapMode = (settings.timing_mode === "lap" || settings.timing_mode === "p2p" || settings.timing_mode === "timelimit") && settings.biathlon_penalty_type === null && runCountOf(settings) === 0;
+    if (!isLapMode) return {};
+    const doc = this.courseDocOf(group);
+    const options: Partial<ResultGroupWire> = {};
+    if (settings.rank_display === "splits") options.splitRanks = true;
+    if (settings.display_diffs === "only") options.splitGaps = true;
+    if (settings.display_diffs === "lap-count" && settings.timing_mode === "timelimit") options.lapsBehind = true;
+    if (settings.column_option === "pace" && doc && (doc.data.course_distance_km !== null || doc.data.lap_distance_km !== null)) options.pace = { courseKm: doc.data.course_distance_km, lapKm: doc.data.lap_distance_km };
+    return options;
+  }
+
   /**
    * Split columns for a group whose racers share one course: each non-start point, lap by lap. A
    * triathlon shows one column per section with that section's own time (since the section before).
    */
   private columnsOf(group: ResultGroupSpec): ResultColumn[] {
-    const courses = this.state.docs.courses;
-    const doc = group.courseId ? courses.find((c) => c.id === group.courseId) : courses.length === 1 ? courses[0] : undefined;
+    const doc = this.courseDocOf(group);
     if (!doc) return [];
     const { course, sections } = courseWithSections(doc, this.state.settings, this.state.docs.points);
     const runs = runCountOf(this.state.settings);
@@ -218,17 +237,8 @@ export class LiveResults {
     if (this.state.settings.timing_mode === "enduro") return enduroColumns(enduroSegments(course), this.state.settings.enduro_column_option);
     if (course.biathlon) return biathlonColumns(course, this.state.settings.biathlon_column_option, doc.data.range ?? defaultRangePattern(course.lapCount));
     if (sections) return sections.map((s, i) => ({ index: s.index, name: s.name, since: i === 0 ? null : sections[i - 1]!.index }));
-    const points = course.points.filter((p) => p.mode === "split" || p.mode === "lap");
-    const laps = course.lapCount;
-    if (this.state.settings.timing_mode === "timelimit" || points.length * laps > 40) return [];
-    const columns: { index: number; name: string }[] = [];
-    for (let lap = 1; lap <= laps; lap++) {
-      points.forEach((p, i) => {
-        const base = p.name || (p.mode === "lap" ? "Lap" : `Split ${i + 1}`);
-        columns.push({ index: columns.length, name: laps > 1 ? `${base} ${lap}` : base });
-      });
-    }
-    return columns;
+    const settings = this.state.settings;
+    return lapColumns(course, { timeLimit: settings.timing_mode === "timelimit", splitDisplay: settings.split_display, columnOption: settings.column_option, splitTiming: settings.split_timing });
   }
 }
 

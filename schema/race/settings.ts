@@ -9,6 +9,7 @@ import { zeroTimeOf } from "../../core/time/zero-time";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, type BiathlonSetup } from "../../core/timing/biathlon";
 import { normaliseBibList } from "../../core/timing/bibs";
 import { ENDURO_COLUMN_OPTIONS } from "../../core/timing/enduro";
+import { COLUMN_OPTIONS, LAP_DISPLAY_DIFFS, RANK_DISPLAYS, SPLIT_DISPLAYS, SPLIT_TIMINGS } from "../../core/timing/result-columns";
 import { DEFAULT_RUN_COUNT, MAX_RUNS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
 import { DEFAULT_RELAY_MEMBER_COUNT, DEFAULT_TEAM_LAP_TIME_DISPLAY, TEAM_LAP_TIME_DISPLAYS, type TeamLapTimeDisplay } from "../../core/timing/relay";
 import { heatFormatSchema } from "./heat-format";
@@ -116,6 +117,13 @@ export const raceSettingsSchema = z.object({
   max_lap_count: z.number().int().min(1).nullable().default(null),
   /** null: not a biathlon. lap: penalty loops are skied; time: 60 s (the course's biathlon_penalty) per miss. */
   biathlon_penalty_type: z.enum(BIATHLON_PENALTY_TYPES).nullable().default(null),
+  /** Time limit and lap modes (timing.md section 9): which split columns, what they time, ranks and gaps in them. */
+  split_display: z.enum(SPLIT_DISPLAYS).default("splits"),
+  split_timing: z.enum(SPLIT_TIMINGS).default("lap"),
+  rank_display: z.enum(RANK_DISPLAYS).default("finish"),
+  display_diffs: z.enum(LAP_DISPLAY_DIFFS).default("no-display"),
+  /** Time limit races' columns, and "pace" for a Pace per km column in any lap race. */
+  column_option: z.enum(COLUMN_OPTIONS).default("lap"),
   /** Enduro (timing.md section 9): a segment ridden more than once counts its fastest run, not its first. */
   is_fastest_lap: z.boolean().default(false),
   /** Enduro columns: each stage's time (the default), with the total after each, or the finish only. */

@@ -74,6 +74,12 @@ export const resultGroupWireSchema = z.object({
   columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count), run: z.optional(count), stage: z.optional(count), segment: z.optional(count), cumulative: z.optional(z.boolean()) })),
   /** The time column's heading when it is not the plain time (biathlon: "Ski time", "Range time"). */
   timeLabel: z.optional(z.string()),
+  /** Lap and time limit options: each split cell also shows the place there; split cells show gaps to the fastest; the Diff column counts laps behind. */
+  splitRanks: z.optional(z.boolean()),
+  splitGaps: z.optional(z.boolean()),
+  lapsBehind: z.optional(z.boolean()),
+  /** A Pace column (per km) from the course's distances: the course's, else laps × the lap's. */
+  pace: z.optional(z.object({ courseKm: z.nullable(z.number()), lapKm: z.nullable(z.number()) })),
 });
 export type ResultGroupWire = z.infer<typeof resultGroupWireSchema>;
 

@@ -88,8 +88,8 @@ describe("race setup page", () => {
     expect(html).toContain('aria-label="Race administration"');
     expect(html).toContain("0 racers · 0 crossings recorded");
     expect(html).toMatch(/<option value="triathlon">Triathlon<\/option>/);
-    expect(html).toContain("Enduro (coming soon)");
-    expect(html).toMatch(/<option value="enduro" disabled="">/);
+    expect(html).toMatch(/<option value="enduro">Enduro<\/option>/);
+    expect(html).toContain("<legend>Segments &amp; Timing Devices</legend>");
     // Forms post to the index route itself, so they work before hydration.
     expect(html).toContain(`<form method="post" action="${admin}?index"`);
 

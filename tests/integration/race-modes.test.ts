@@ -346,3 +346,38 @@ describe("an enduro", () => {
     expect(byBib.get(2)).toMatchObject({ status: "oncourse", time: null, segments: [{ time: 290 * SECOND, runs: 1 }, { time: null, runs: 0 }] });
   });
 });
+
+describe("a time limit race's display options", () => {
+  it("shows laps up to the maximum with places at each line, counts laps behind, and offers pace per km", async () => {
+    const { host, race, room } = await openRace("limit", "Limit Test", "One Hour Race");
+    expect((await room.updateSettings({ timing_mode: "timelimit", precision: 1, calc_precision: 1, column_option: "major", rank_display: "splits", display_diffs: "lap-count" })).ok).toBe(true);
+    const mat = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Line" }));
+    const token = (await room.issueDeviceCredential(mat.id))!.token;
+    const line = ok(await room.saveDocument("TimingPoint", null, { name: "Line", devices_list: [{ id: mat.id }] }));
+    const course = ok(await room.saveDocument("Course", null, { name: "Loop", max_lap_count: 3, lap_distance_km: 2.5, points_list: [{ id: "l", point: line.id, mode: "lap", name: "Lap", min_split: 30 * SECOND }] }));
+    const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
+    await room.saveRacer(null, { first_name: "Ana", last_name: "Loop", bib: 1, course: course.id });
+    await room.saveRacer(null, { first_name: "Ben", last_name: "Loop", bib: 2, course: course.id });
+    const t0 = race.startTime * 1000;
+    const read = (seq: number, bib: number, s: number) => ({ seq, bib, time: t0 + s * SECOND });
+    // Ana: three laps of 10:00; Ben: laps at 9:50 and 20:30, then stops.
+    expect((await postReads(host, race.id, token, { reads: [read(1, 1, 600), read(2, 1, 1200), read(3, 1, 1800), read(4, 2, 590), read(5, 2, 1230)] })).status).toBe(200);
+    let snapshot = (await room.snapshot(format.id))!;
+    expect(snapshot.groups[0]).toMatchObject({ columns: [{ name: "Lap 1", since: null }, { name: "Lap 2", since: 0 }, { name: "Lap 3", since: 1 }], splitRanks: true, lapsBehind: true });
+    const [view] = groupViews(stateFromSnapshot(snapshot), "");
+    expect(view!.ranked.map((r) => [r.row.bib, r.rank, r.row.laps])).toEqual([
+      [1, 1, 3],
+      [2, 2, 2],
+    ]);
+    expect(view!.leaderLaps).toBe(3);
+    // Ben led at the first line, Ana at the second.
+    expect([...view!.standings!.get(0)!.ranks]).toEqual([
+      [view!.ranked[1]!.row.racerId, 1],
+      [view!.ranked[0]!.row.racerId, 2],
+    ]);
+
+    expect((await room.updateSettings({ column_option: "pace" })).ok).toBe(true);
+    snapshot = (await room.snapshot(format.id))!;
+    expect(snapshot.groups[0]).toMatchObject({ columns: [], pace: { courseKm: null, lapKm: 2.5 } });
+  });
+});
