@@ -1,7 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { demoSites } from "../../scripts/demo-data";
 import { url, waitForHydration } from "./hosts";
-import { addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, postAsDevice, SECOND_US } from "./race-pages";
+import { addCourse, addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
 
 test("an organiser sets up a biathlon sprint through the pages; reads, penalty loops and range entries rank it live", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -30,10 +29,7 @@ test("an organiser sets up a biathlon sprint through the pages; reads, penalty l
   await expect(page.getByText("Your changes are saved.")).toBeVisible();
 
   // A course of three laps: range in and out at the start of each lap, the stadium line closing it.
-  await page.goto(url(MAIN, `${base}/courses`));
-  await page.getByLabel("Name").fill("7.5 km");
-  await page.getByRole("button", { name: "Add course" }).click();
-  await page.waitForURL((u) => u.searchParams.has("edit"));
+  await addCourse(page, base, "7.5 km");
   await expect(page.getByLabel("Range pattern")).toBeVisible();
   await page.getByLabel("Range pattern").fill("px");
   await page.getByRole("button", { name: "Save course" }).click();
@@ -52,11 +48,7 @@ test("an organiser sets up a biathlon sprint through the pages; reads, penalty l
   ]);
 
   // A spectator follows the results on the club's site.
-  const spectatorContext = await browser.newContext();
-  const spectator = await spectatorContext.newPage();
-  await spectator.goto(url(demoSites[0].hostname, `/races/${raceId}`));
-  await waitForHydration(spectator);
-  await expect(spectator.locator("[data-live-state]")).toHaveAttribute("data-live-state", "live");
+  const { spectator, close } = await openSpectator(browser, raceId);
   await expect(spectator.locator(".results-table thead th")).toHaveText(["Rank", "Bib", "Name", "Club", "Lap 1", "Shooting 1 (P)", "Lap 2", "Shooting 2 (S)", "Lap 3", "Time", "Diff"]);
 
   // Laps from the stadium reader, loops from the recorder (Cara skis all three, Dana one of two).
@@ -90,5 +82,5 @@ test("an organiser sets up a biathlon sprint through the pages; reads, penalty l
   await expect(rows.nth(1)).toHaveAttribute("data-bib", "4");
   await expect(rows.nth(1).locator(".result-time")).toHaveText("21:50.0");
   await expect(rows.nth(1).locator("td").last()).toHaveText("+10.0");
-  await spectatorContext.close();
+  await close();
 });

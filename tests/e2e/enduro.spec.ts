@@ -1,7 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { demoSites } from "../../scripts/demo-data";
-import { url, waitForHydration } from "./hosts";
-import { addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, postAsDevice, SECOND_US } from "./race-pages";
+import { url } from "./hosts";
+import { addCourse, addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
 
 test("an organiser sets up a two-stage enduro through the pages; transfers are not timed and the fastest run counts", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -18,10 +17,7 @@ test("an organiser sets up a two-stage enduro through the pages; transfers are n
   await page.getByRole("button", { name: "Save setup" }).click();
   await expect(page.getByText("Your changes are saved.")).toBeVisible();
 
-  await page.goto(url(MAIN, `${base}/courses`));
-  await page.getByLabel("Name").fill("Enduro loop");
-  await page.getByRole("button", { name: "Add course" }).click();
-  await page.waitForURL((u) => u.searchParams.has("edit"));
+  await addCourse(page, base, "Enduro loop");
   await expect(page.getByText("No timed segments yet.")).toBeVisible();
   await addCoursePoint(page, "S1 start", "Start");
   await addCoursePoint(page, "S1 finish", "Split");
@@ -34,11 +30,7 @@ test("an organiser sets up a two-stage enduro through the pages; transfers are n
     { bib: 2, first: "Ben", chip: "E2" },
   ]);
 
-  const spectatorContext = await browser.newContext();
-  const spectator = await spectatorContext.newPage();
-  await spectator.goto(url(demoSites[0].hostname, `/races/${raceId}`));
-  await waitForHydration(spectator);
-  await expect(spectator.locator("[data-live-state]")).toHaveAttribute("data-live-state", "live");
+  const { spectator, close } = await openSpectator(browser, raceId);
   await expect(spectator.locator(".results-table thead th")).toHaveText(["Rank", "Bib", "Name", "Club", "Stage #1", "Stage #2", "Time", "Diff"]);
 
   // Ana: stage 1 in 5:00, then 4:40 on a second run (the fastest counts), stage 2 in 4:00: 8:40.
@@ -53,5 +45,5 @@ test("an organiser sets up a two-stage enduro through the pages; transfers are n
   await expect(rows.nth(0).locator("td").nth(4)).toHaveText("4:40.0");
   await expect(rows.nth(1).locator(".result-time")).toHaveText("8:50.0");
   await expect(rows.nth(1).locator("td").last()).toHaveText("+10.0");
-  await spectatorContext.close();
+  await close();
 });

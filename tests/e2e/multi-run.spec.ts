@@ -1,7 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { demoSites } from "../../scripts/demo-data";
 import { url, waitForHydration } from "./hosts";
-import { addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, postAsDevice, SECOND_US } from "./race-pages";
+import { addCourse, addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
 
 test("an organiser sets up a two-run slalom through the pages; the jury's run-2 DSQ on the keypad reorders the live results", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -23,10 +22,7 @@ test("an organiser sets up a two-run slalom through the pages; the jury's run-2 
   await page.getByRole("button", { name: "Save setup" }).click();
   await expect(page.getByText("Your changes are saved.")).toBeVisible();
 
-  await page.goto(url(MAIN, `${base}/courses`));
-  await page.getByLabel("Name").fill("GS");
-  await page.getByRole("button", { name: "Add course" }).click();
-  await page.waitForURL((u) => u.searchParams.has("edit"));
+  await addCourse(page, base, "GS");
   await addCoursePoint(page, "Start wand", "Start");
   await addCoursePoint(page, "Finish", "Lap (finish line)");
   await addResultFormat(page, base);
@@ -35,11 +31,7 @@ test("an organiser sets up a two-run slalom through the pages; the jury's run-2 
     { bib: 2, first: "Ben", chip: "GS2" },
   ]);
 
-  const spectatorContext = await browser.newContext();
-  const spectator = await spectatorContext.newPage();
-  await spectator.goto(url(demoSites[0].hostname, `/races/${raceId}`));
-  await waitForHydration(spectator);
-  await expect(spectator.locator("[data-live-state]")).toHaveAttribute("data-live-state", "live");
+  const { spectator, close } = await openSpectator(browser, raceId);
   await expect(spectator.locator(".results-table thead th")).toHaveText(["Rank", "Bib", "Name", "Club", "Run 1", "Run 2", "Total", "Diff"]);
 
   // Two runs each: Ana 60.5 + 55.3, Ben 58.0 + 55.0, so Ben leads by 2.8 s.
@@ -67,5 +59,5 @@ test("an organiser sets up a two-run slalom through the pages; the jury's run-2 
   await expect(rows.nth(1)).toHaveAttribute("data-bib", "2");
   await expect(rows.nth(1).locator("td").nth(5)).toHaveText("DSQ");
   await expect(rows.nth(1).locator(".result-time")).toHaveText("DSQ");
-  await spectatorContext.close();
+  await close();
 });

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { demoSites } from "../../scripts/demo-data";
-import { url, waitForHydration } from "./hosts";
-import { addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createAnotherRace, createRaceThroughPages, MAIN, postAsDevice, SECOND_US } from "./race-pages";
+import { url } from "./hosts";
+import { addCourse, addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createAnotherRace, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
 
 /** A point-to-point stage with a finish mat, a public format and three racers; returns the mat's credential. */
 async function setUpStage(page: Page, base: string): Promise<string> {
@@ -12,10 +11,7 @@ async function setUpStage(page: Page, base: string): Promise<string> {
   await page.getByRole("radio", { name: /^Public/ }).check();
   await page.getByRole("button", { name: "Save setup" }).click();
   await expect(page.getByText("Your changes are saved.")).toBeVisible();
-  await page.goto(url(MAIN, `${base}/courses`));
-  await page.getByLabel("Name").fill("Stage course");
-  await page.getByRole("button", { name: "Add course" }).click();
-  await page.waitForURL((u) => u.searchParams.has("edit"));
+  await addCourse(page, base, "Stage course");
   await addCoursePoint(page, "Finish", "Lap (finish line)");
   await addResultFormat(page, base);
   await addRacers(page, base, "Stage course", [
@@ -47,10 +43,7 @@ test("an organiser chains stage 2 to stage 1 through the pages; spectators switc
   // Stage 2: Ana 56:40, Ben 59:10, Cy 50:00.
   await postAsDevice(`/timing-api/races/${two.raceId}/reads`, twoToken, { reads: [finish(two.startTimeUs, 1, "S1", 3400), finish(two.startTimeUs, 2, "S2", 3550), finish(two.startTimeUs, 3, "S3", 3000)] });
 
-  const spectatorContext = await browser.newContext();
-  const spectator = await spectatorContext.newPage();
-  await spectator.goto(url(demoSites[0].hostname, `/races/${two.raceId}`));
-  await waitForHydration(spectator);
+  const { spectator, close } = await openSpectator(browser, two.raceId);
   const rows = spectator.locator(".results-table tbody tr");
   await expect(spectator.getByRole("link", { name: "Stage 2 Only" })).toHaveAttribute("aria-current", "page");
   await expect(rows.nth(0)).toHaveAttribute("data-bib", "3");
@@ -64,5 +57,5 @@ test("an organiser chains stage 2 to stage 1 through the pages; spectators switc
   await expect(rows.nth(1).locator("td").last()).toHaveText("+50.0");
   await expect(rows.nth(2)).toHaveAttribute("data-bib", "3");
   await expect(rows.nth(2).locator("td").first()).toHaveText("");
-  await spectatorContext.close();
+  await close();
 });

@@ -1,9 +1,9 @@
 /** Setting a race up through the organiser's pages, for the timing-mode specs. */
-import { expect, type Page } from "@playwright/test";
+import { expect, type Browser, type Page } from "@playwright/test";
 import { send } from "../../bench/http";
 import { E2E_PORT } from "../../playwright.config";
-import { demoUsers } from "../../scripts/demo-data";
-import { signInWithPasswordFrom, url } from "./hosts";
+import { demoSites, demoUsers } from "../../scripts/demo-data";
+import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
 
 export const MAIN = "localhost";
 export const SECOND_US = 1_000_000;
@@ -64,6 +64,24 @@ export async function addCoursePoint(page: Page, timingPoint: string, mode: stri
   await page.getByLabel("Minimum split (seconds)").fill("0");
   await page.getByRole("button", { name: "Add point" }).click();
   await expect(page.getByRole("rowheader", { name: timingPoint })).toBeVisible();
+}
+
+/** Adds a course on the courses page and leaves the page on its editor. */
+export async function addCourse(page: Page, base: string, name: string) {
+  await page.goto(url(MAIN, `${base}/courses`));
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Add course" }).click();
+  await page.waitForURL((u) => u.searchParams.has("edit"));
+}
+
+/** A spectator on the demo club's site following a race's live results (a context of its own); close it when done. */
+export async function openSpectator(browser: Browser, raceId: string): Promise<{ spectator: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const spectator = await context.newPage();
+  await spectator.goto(url(demoSites[0].hostname, `/races/${raceId}`));
+  await waitForHydration(spectator);
+  await expect(spectator.locator("[data-live-state]")).toHaveAttribute("data-live-state", "live");
+  return { spectator, close: () => context.close() };
 }
 
 /** A public result format listing every racer. */

@@ -1,7 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { demoSites } from "../../scripts/demo-data";
-import { url, waitForHydration } from "./hosts";
-import { addCoursePoint, addDevice, addPoint, addResultFormat, createRaceThroughPages, MAIN, postAsDevice, SECOND_US } from "./race-pages";
+import { url } from "./hosts";
+import { addCourse, addCoursePoint, addDevice, addPoint, addResultFormat, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
 
 test("an organiser sets up a two-leg relay through the pages; spectators see teams ranked live with each leg's time", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -32,10 +31,7 @@ test("an organiser sets up a two-leg relay through the pages; spectators see tea
   await expect(page.getByText("Your changes are saved.")).toBeVisible();
   await expect(page.getByLabel("Handover point")).toHaveValue(/.+/);
 
-  await page.goto(url(MAIN, `${base}/courses`));
-  await page.getByLabel("Name").fill("Stadium loop");
-  await page.getByRole("button", { name: "Add course" }).click();
-  await page.waitForURL((u) => u.searchParams.has("edit"));
+  await addCourse(page, base, "Stadium loop");
   await addCoursePoint(page, "Exchange", "Split");
   await addCoursePoint(page, "Finish line", "Lap (finish line)");
   await addResultFormat(page, base);
@@ -57,11 +53,7 @@ test("an organiser sets up a two-leg relay through the pages; spectators see tea
     await page.waitForURL(/done=created/);
   }
 
-  const spectatorContext = await browser.newContext();
-  const spectator = await spectatorContext.newPage();
-  await spectator.goto(url(demoSites[0].hostname, `/races/${raceId}`));
-  await waitForHydration(spectator);
-  await expect(spectator.locator("[data-live-state]")).toHaveAttribute("data-live-state", "live");
+  const { spectator, close } = await openSpectator(browser, raceId);
   await expect(spectator.locator(".relay-table thead th")).toHaveText(["Rank", "Team", "Leg 1", "Leg 2", "Time"]);
 
   // Leg 1s hand over at the exchange (Ann 10:00, Alp 9:50); Ari finishes at 20:30, Nia at 20:40.
@@ -84,5 +76,5 @@ test("an organiser sets up a two-leg relay through the pages; spectators see tea
   await spectator.getByLabel("Find a racer").fill("12");
   await expect(teams).toHaveCount(1);
   await expect(teams.nth(0)).toHaveAttribute("data-team", "Nordic");
-  await spectatorContext.close();
+  await close();
 });
