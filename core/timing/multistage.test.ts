@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALL_STAGES_LABEL, allStagesResult, carriedStages, rankingTime, rankingViews, stageChain, stageOnlyLabel, stageTotal, type StageTotalInput } from "./multistage";
+import { compareKeys } from "./rank";
+import { ALL_STAGES_LABEL, allStagesResult, carriedStages, MAX_STAGES, rankingViews, stageOnlyLabel, stageStepProblem, stageTotal, type StageTotalInput } from "./multistage";
 import { seconds } from "./test-races";
 
 /**
@@ -27,15 +28,19 @@ describe("stageTotal on a three-stage race", () => {
     expect(stageTotal(stage3.Cy as StageTotalInput)).toBeNull();
   });
 
-  it("ranks Stage 3 Only as Cy, Bo, Ada and All Stages as Bo, Ada (Cy unranked)", () => {
-    const orderBy = (type: "default" | "multistage") =>
-      Object.entries(stage3)
-        .map(([name, input]) => ({ name, time: rankingTime(type, input) }))
-        .filter((r): r is { name: string; time: number } => r.time !== null)
-        .sort((a, b) => a.time - b.time)
-        .map((r) => r.name);
-    expect(orderBy("default")).toEqual(["Cy", "Bo", "Ada"]);
-    expect(orderBy("multistage")).toEqual(["Bo", "Ada"]);
+  it("ranks Stage 3 Only as Cy, Bo, Ada and All Stages as Bo, Ada, then Cy unranked (the page's allStagesResult)", () => {
+    const finishers = Object.entries(stage3).map(([name, input], order) => {
+      const time = input.current as number;
+      return { name, input, result: { status: "finished", time, key: [0, time, order + 1, order], rankKey: [time] } };
+    });
+    const byKey = <T extends { key: readonly number[] }>(a: T, b: T) => compareKeys(a.key, b.key);
+    expect([...finishers].sort((a, b) => byKey(a.result, b.result)).map((f) => f.name)).toEqual(["Cy", "Bo", "Ada"]);
+    const allStages = finishers.map((f) => ({ name: f.name, ...allStagesResult(f.result, f.input.previous, f.input.bonuses) })).sort(byKey);
+    expect(allStages.map((r) => [r.name, r.rankKey])).toEqual([
+      ["Bo", [seconds(11064)]],
+      ["Ada", [seconds(11120.5)]],
+      ["Cy", null],
+    ]);
   });
 
   it("has no total without this stage's time", () => {
@@ -63,15 +68,22 @@ describe("rankingViews", () => {
   });
 });
 
-describe("stageChain", () => {
-  it("follows prev_race back to the first stage", () => {
-    const prev: Record<string, string | null> = { s3: "s2", s2: "s1", s1: null };
-    expect(stageChain("s3", (id) => prev[id] ?? null)).toEqual(["s1", "s2", "s3"]);
+describe("stageStepProblem: walking prev_race back from stage 3", () => {
+  it("steps back to stage 2 and stage 1", () => {
+    expect(stageStepProblem(["s3"], "s2")).toBeNull();
+    expect(stageStepProblem(["s3", "s2"], "s1")).toBeNull();
   });
 
-  it("refuses a prev_race loop", () => {
-    const prev: Record<string, string> = { s2: "s1", s1: "s2" };
-    expect(() => stageChain("s2", (id) => prev[id] ?? null)).toThrow(RangeError);
+  it("refuses a loop back to a stage already in the chain, with the message the page shows", () => {
+    expect(stageStepProblem(["s1", "s2"], "s1")).toBe("A stage cannot follow itself or a later stage");
+    expect(stageStepProblem(["s1"], "s1")).toBe("A stage cannot follow itself or a later stage");
+  });
+
+  it("allows 50 stages before a race and refuses the 51st", () => {
+    const chain = (length: number) => Array.from({ length }, (_, i) => `s${i}`);
+    expect(MAX_STAGES).toBe(50);
+    expect(stageStepProblem(chain(50), "next")).toBeNull();
+    expect(stageStepProblem(chain(51), "next")).toBe("A race can follow at most 50 stages");
   });
 });
 

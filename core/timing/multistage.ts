@@ -53,28 +53,21 @@ export function stageTotal({ current, previous, bonuses }: StageTotalInput): Mic
   return total;
 }
 
-/** The time a ranking type ranks on: this stage alone, or the stage total. */
-export function rankingTime(type: RankingType, input: StageTotalInput): Micros | null {
-  return type === "default" ? input.current : stageTotal(input);
-}
-
-/**
- * The race ids of the stages up to `raceId`, first stage first, following prev_race. A prev_race that
- * names a race already in the chain is a setup loop, refused rather than followed forever.
- */
-export function stageChain(raceId: string, prevRaceOf: (raceId: string) => string | null): string[] {
-  const chain = [raceId];
-  for (let previous = prevRaceOf(raceId); previous !== null; previous = prevRaceOf(previous)) {
-    if (chain.includes(previous)) throw new RangeError(`prev_race loops back to ${previous}`);
-    chain.unshift(previous);
-  }
-  return chain;
-}
-
 /** Stages a race may follow: enough for a grand tour, and a bound on the prev_race walk. */
 export const MAX_STAGES = 50;
 
 export const STAGE_LOOP = "A stage cannot follow itself or a later stage";
+export const TOO_MANY_STAGES = `A race can follow at most ${MAX_STAGES} stages`;
+
+/**
+ * One step back along prev_race, from a race whose chain so far is `chain` (this race first): the problem
+ * with stepping to `previous`, or null. Each step's prev_race is read from storage, so the walk itself is
+ * the caller's; a race already in the chain is a loop, refused rather than followed forever.
+ */
+export function stageStepProblem(chain: readonly string[], previous: string): string | null {
+  if (chain.includes(previous)) return STAGE_LOOP;
+  return chain.length > MAX_STAGES ? TOO_MANY_STAGES : null;
+}
 
 interface Keyed {
   status: string;

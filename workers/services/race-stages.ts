@@ -3,12 +3,11 @@
  * the stages before it (prev_stages_count) by walking that chain. Stages are races of one club.
  */
 import { and, asc, eq, ne } from "drizzle-orm";
-import { MAX_STAGES, STAGE_LOOP } from "../../core/timing/multistage";
+import { stageStepProblem } from "../../core/timing/multistage";
 import { races, type Db } from "../../schema/d1";
 import { roomStub, type RaceCatalogue } from "./race-access";
 
 export const STAGE_NOT_IN_CLUB = "Choose a race of this club";
-export const TOO_MANY_STAGES = `A race can follow at most ${MAX_STAGES} stages`;
 
 /** The club's other races, earliest first: the stages this race may follow. */
 export async function stageChoices(db: Db, race: Pick<RaceCatalogue, "id" | "clubId">): Promise<{ id: string; name: string; startTime: number }[]> {
@@ -25,15 +24,14 @@ export async function stageChoices(db: Db, race: Pick<RaceCatalogue, "id" | "clu
  * from its own RaceRoom. A chain that comes back to this race, or leaves the club, is refused.
  */
 export async function stagesBefore(env: Env, db: Db, race: Pick<RaceCatalogue, "id" | "clubId">, prevRaceId: string | null): Promise<{ ok: true; count: number } | { ok: false; error: string }> {
-  const seen = new Set([race.id]);
-  let count = 0;
-  for (let previous = prevRaceId; previous !== null; count++) {
-    if (seen.has(previous)) return { ok: false, error: STAGE_LOOP };
-    if (count >= MAX_STAGES) return { ok: false, error: TOO_MANY_STAGES };
-    seen.add(previous);
+  const chain = [race.id];
+  for (let previous = prevRaceId; previous !== null; ) {
+    const problem = stageStepProblem(chain, previous);
+    if (problem) return { ok: false, error: problem };
+    chain.push(previous);
     const [row] = await db.select({ clubId: races.clubId }).from(races).where(eq(races.id, previous)).limit(1);
     if (!row || row.clubId !== race.clubId) return { ok: false, error: STAGE_NOT_IN_CLUB };
     previous = (await roomStub(env, previous).settings())?.prev_race ?? null;
   }
-  return { ok: true, count };
+  return { ok: true, count: chain.length - 1 };
 }
