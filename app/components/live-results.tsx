@@ -1,8 +1,8 @@
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { formatDiff, formatRaceTime } from "../../core/time/format";
 import type { RankingType } from "../../core/timing/multistage";
 import { legShownTime, type TeamResult } from "../../core/timing/relay";
-import { paceDistanceKm, splitCellTime } from "../../core/timing/result-columns";
+import { paceDistanceKm, splitCellTime, stageColumns } from "../../core/timing/result-columns";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 import { useLiveResults } from "../hooks/use-live-results";
 import { LiveStatus } from "./live-status";
@@ -34,7 +34,7 @@ export function LiveResults({ raceId, snapshot, ranking = "default" }: { raceId:
         view.teams && results.snapshot.relay ? (
           <TeamTable key={view.group.id} view={view} teams={view.teams} rows={results.rows} relay={results.snapshot.relay} showHeading={views.length > 1} precision={precision} searching={query.trim() !== ""} />
         ) : (
-        <GroupTable key={view.group.id} view={stageNumber > 0 ? withStageColumns(view, stageNumber) : view} stageNumber={stageNumber} showHeading={views.length > 1} precision={precision} showDiffs={results.snapshot.displayDiffs} sameTimeLabel={results.snapshot.sameTimeDisplay} changed={results.changed} searching={query.trim() !== ""} />
+          <GroupTable key={view.group.id} view={stageNumber > 0 ? withStageColumns(view, stageNumber) : view} stageNumber={stageNumber} showHeading={views.length > 1} precision={precision} showDiffs={results.snapshot.displayDiffs} sameTimeLabel={results.snapshot.sameTimeDisplay} changed={results.changed} searching={query.trim() !== ""} />
         ),
       )}
     </div>
@@ -47,54 +47,60 @@ export function LiveResults({ raceId, snapshot, ranking = "default" }: { raceId:
  */
 function TeamTable(props: { view: GroupView; teams: TeamResult[]; rows: ReadonlyMap<string, ResultRow>; relay: NonNullable<FormatSnapshot["relay"]>; showHeading: boolean; precision: number; searching: boolean }) {
   const { view, teams, precision } = props;
-  const headingId = useId();
-  if (view.total === 0 && !props.showHeading) return null;
   const legs = Array.from({ length: props.relay.memberCount }, (_, i) => i);
+  const empty = teams.length === 0 ? (props.searching ? "No team matches that search." : "No teams in this group yet. A racer joins a team through the team field.") : null;
+  return (
+    <ResultSection view={view} showHeading={props.showHeading} empty={empty}>
+      <div className="table-scroll">
+        <table className="data-table results-table relay-table">
+          <thead>
+            <tr>
+              <th scope="col" className="num">Rank</th>
+              <th scope="col">Team</th>
+              {legs.map((i) => (
+                <th scope="col" key={i} className="wide-only">{`Leg ${i + 1}`}</th>
+              ))}
+              <th scope="col" className="num">Time</th>
+            </tr>
+          </thead>
+          <tbody>
+            {teams.map((team) => {
+              const teamStart = team.legs[0]?.start ?? null;
+              return (
+                <tr key={team.team} data-team={team.team}>
+                  <td className="num">{team.rank ?? ""}</td>
+                  <th scope="row">{team.team}</th>
+                  {legs.map((i) => {
+                    const leg = team.legs[i];
+                    const row = leg ? props.rows.get(leg.racerId) : undefined;
+                    if (!leg || !row) return <td key={i} className="wide-only" />;
+                    const shown = legShownTime(leg, teamStart, props.relay.lapTimeDisplay);
+                    const out = leg.status === "dnf" || leg.status === "dsq" || leg.status === "dns" ? leg.status.toUpperCase() : "";
+                    return (
+                      <td key={i} className="wide-only">
+                        <span className="leg-racer">{row.bib !== null ? `${row.bib} ${row.name}` : row.name}</span> <span className="num">{out || (shown !== null ? formatRaceTime(shown, precision) : "")}</span>
+                      </td>
+                    );
+                  })}
+                  <td className="num result-time">{teamTimeCell(team, precision)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </ResultSection>
+  );
+}
+
+/** One group's section: its heading when the format has several, and the empty state or the table. */
+function ResultSection(props: { view: GroupView; showHeading: boolean; empty: string | null; children: ReactNode }) {
+  const headingId = useId();
+  if (props.view.total === 0 && !props.showHeading) return null;
   return (
     <section aria-labelledby={props.showHeading ? headingId : undefined} className="result-group">
-      {props.showHeading ? <h3 id={headingId}>{view.group.name}</h3> : null}
-      {teams.length === 0 ? (
-        <p className="empty-state">{props.searching ? "No team matches that search." : "No teams in this group yet. A racer joins a team through the team field."}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="data-table results-table relay-table">
-            <thead>
-              <tr>
-                <th scope="col" className="num">Rank</th>
-                <th scope="col">Team</th>
-                {legs.map((i) => (
-                  <th scope="col" key={i} className="wide-only">{`Leg ${i + 1}`}</th>
-                ))}
-                <th scope="col" className="num">Time</th>
-              </tr>
-            </thead>
-            <tbody>
-              {teams.map((team) => {
-                const teamStart = team.legs[0]?.start ?? null;
-                return (
-                  <tr key={team.team} data-team={team.team}>
-                    <td className="num">{team.rank ?? ""}</td>
-                    <th scope="row">{team.team}</th>
-                    {legs.map((i) => {
-                      const leg = team.legs[i];
-                      const row = leg ? props.rows.get(leg.racerId) : undefined;
-                      if (!leg || !row) return <td key={i} className="wide-only" />;
-                      const shown = legShownTime(leg, teamStart, props.relay.lapTimeDisplay);
-                      const out = leg.status === "dnf" || leg.status === "dsq" || leg.status === "dns" ? leg.status.toUpperCase() : "";
-                      return (
-                        <td key={i} className="wide-only">
-                          <span className="leg-racer">{row.bib !== null ? `${row.bib} ${row.name}` : row.name}</span> <span className="num">{out || (shown !== null ? formatRaceTime(shown, precision) : "")}</span>
-                        </td>
-                      );
-                    })}
-                    <td className="num result-time">{teamTimeCell(team, precision)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {props.showHeading ? <h3 id={headingId}>{props.view.group.name}</h3> : null}
+      {props.empty !== null ? <p className="empty-state">{props.empty}</p> : props.children}
     </section>
   );
 }
@@ -108,65 +114,55 @@ function teamTimeCell(team: TeamResult, precision: number): string {
 
 function GroupTable(props: { view: GroupView; stageNumber: number; showHeading: boolean; precision: number; showDiffs: boolean; sameTimeLabel: string; changed: ReadonlySet<string>; searching: boolean }) {
   const { view, precision } = props;
-  const headingId = useId();
-  if (view.total === 0 && !props.showHeading) return null;
+  const empty = view.ranked.length === 0 ? (props.searching ? "No racer matches that search." : "No racers in this group yet.") : null;
   return (
-    <section aria-labelledby={props.showHeading ? headingId : undefined} className="result-group">
-      {props.showHeading ? <h3 id={headingId}>{view.group.name}</h3> : null}
-      {view.ranked.length === 0 ? (
-        <p className="empty-state">{props.searching ? "No racer matches that search." : "No racers in this group yet."}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="data-table results-table">
-            <thead>
-              <tr>
-                <th scope="col" className="num">Rank</th>
-                <th scope="col" className="num">Bib</th>
-                <th scope="col">Name</th>
-                <th scope="col" className="wide-only">Club</th>
-                {view.group.columns.map((c) => (
-                  <th scope="col" key={c.index} className="num wide-only">{c.name}</th>
-                ))}
-                <th scope="col" className="num">{view.group.timeLabel ?? "Time"}</th>
-                {view.group.pace ? <th scope="col" className="num">Pace</th> : null}
-                {props.showDiffs ? <th scope="col" className="num">Diff</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {view.ranked.map((r) => (
-                <tr key={r.row.racerId} data-bib={r.row.bib ?? ""} className={props.changed.has(r.row.racerId) ? "just-changed" : undefined}>
-                  <td className="num">{r.rank ?? ""}</td>
-                  <td className="num">{r.row.bib ?? ""}</td>
-                  <td>{r.row.name}</td>
-                  <td className="wide-only">{r.row.club ?? ""}</td>
-                  {view.group.columns.map((c) => {
-                    if (c.stage !== undefined) return <td key={c.index} className="num wide-only">{stageCell(r.row, c.stage, props.stageNumber, precision)}</td>;
-                    if (c.segment !== undefined) return <td key={c.index} className="num wide-only">{segmentCell(r.row, c.segment, c.cumulative === true, precision)}</td>;
-                    if (c.run !== undefined) return <td key={c.index} className="num wide-only">{runCell(r.row.runs?.[c.run - 1], precision)}</td>;
-                    if (c.shooting !== undefined) return <td key={c.index} className="num wide-only">{r.row.biathlon?.misses[c.shooting - 1] ?? ""}</td>;
-                    return <td key={c.index} className="num wide-only">{splitCell(r.row, c, view, precision)}</td>;
-                  })}
-                  <td className="num result-time">{timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}</td>
-                  {view.group.pace ? <td className="num">{paceCell(r.row, r.shownTime, view.group.pace)}</td> : null}
-                  {props.showDiffs ? <td className="num">{diffCell(r, view, precision)}</td> : null}
-                </tr>
+    <ResultSection view={view} showHeading={props.showHeading} empty={empty}>
+      <div className="table-scroll">
+        <table className="data-table results-table">
+          <thead>
+            <tr>
+              <th scope="col" className="num">Rank</th>
+              <th scope="col" className="num">Bib</th>
+              <th scope="col">Name</th>
+              <th scope="col" className="wide-only">Club</th>
+              {view.group.columns.map((c) => (
+                <th scope="col" key={c.index} className="num wide-only">{c.name}</th>
               ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+              <th scope="col" className="num">{view.group.timeLabel ?? "Time"}</th>
+              {view.group.pace ? <th scope="col" className="num">Pace</th> : null}
+              {props.showDiffs ? <th scope="col" className="num">Diff</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {view.ranked.map((r) => (
+              <tr key={r.row.racerId} data-bib={r.row.bib ?? ""} className={props.changed.has(r.row.racerId) ? "just-changed" : undefined}>
+                <td className="num">{r.rank ?? ""}</td>
+                <td className="num">{r.row.bib ?? ""}</td>
+                <td>{r.row.name}</td>
+                <td className="wide-only">{r.row.club ?? ""}</td>
+                {view.group.columns.map((c) => {
+                  if (c.stage !== undefined) return <td key={c.index} className="num wide-only">{stageCell(r.row, c.stage, props.stageNumber, precision)}</td>;
+                  if (c.segment !== undefined) return <td key={c.index} className="num wide-only">{segmentCell(r.row, c.segment, c.cumulative === true, precision)}</td>;
+                  if (c.run !== undefined) return <td key={c.index} className="num wide-only">{runCell(r.row.runs?.[c.run - 1], precision)}</td>;
+                  if (c.shooting !== undefined) return <td key={c.index} className="num wide-only">{r.row.biathlon?.misses[c.shooting - 1] ?? ""}</td>;
+                  return <td key={c.index} className="num wide-only">{splitCell(r.row, c, view, precision)}</td>;
+                })}
+                <td className="num result-time">{timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}</td>
+                {view.group.pace ? <td className="num">{paceCell(r.row, r.shownTime, view.group.pace)}</td> : null}
+                {props.showDiffs ? <td className="num">{diffCell(r, view, precision)}</td> : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </ResultSection>
   );
 }
 
 /** The All Stages view of a group: "Stage 1" … "Stage N" columns and "Total Time" as the time. */
 function withStageColumns(view: GroupView, stageNumber: number): GroupView {
-  const columns = Array.from({ length: stageNumber }, (_, i) => ({ index: STAGE_COLUMN_BASE + i + 1, name: `Stage ${i + 1}`, stage: i + 1 }));
-  return { ...view, group: { ...view.group, columns, timeLabel: "Total Time" } };
+  return { ...view, group: { ...view.group, columns: stageColumns(stageNumber), timeLabel: "Total Time" } };
 }
-
-/** Stage columns are keyed above every other column kind. */
-const STAGE_COLUMN_BASE = 30_000;
 
 /** A stage's cell: an earlier stage's time from the racer's stage times, this stage's own result. */
 function stageCell(row: ResultRow, stage: number, stageNumber: number, precision: number): string {

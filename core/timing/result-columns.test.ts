@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { biathlonColumns, columnStandings, lapColumns, paceDistanceKm, runColumns, splitCellTime } from "./result-columns";
+import { biathlonColumns, columnStandings, lapColumns, paceDistanceKm, runColumns, splitCellTime, stageColumns } from "./result-columns";
 import { course, point } from "./test-races";
 
 describe("biathlonColumns", () => {
@@ -114,5 +114,15 @@ describe("split cells and standings", () => {
       ["b", 2],
     ]);
     expect(standings.get(1)!.best).toBe(290 * S);
+  });
+});
+
+describe("stageColumns", () => {
+  it("gives stage 3 of a race a column per stage, this one last", () => {
+    expect(stageColumns(3).map((c) => [c.name, c.stage])).toEqual([
+      ["Stage 1", 1],
+      ["Stage 2", 2],
+      ["Stage 3", 3],
+    ]);
   });
 });

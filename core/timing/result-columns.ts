@@ -14,6 +14,8 @@ export interface ResultColumn {
   since?: number | null;
   shooting?: number;
   run?: number;
+  /** Multistage, All Stages view: a stage's time (1-based; the last is this race). */
+  stage?: number;
   /** Enduro: a segment's time (1-based), or with `cumulative` the total after it. */
   segment?: number;
   cumulative?: boolean;
@@ -22,6 +24,7 @@ export interface ResultColumn {
 /** Column keys of shootings and runs sit above every split index, so a page can key columns by index alone. */
 export const SHOOTING_COLUMN_BASE = 10_000;
 export const RUN_COLUMN_BASE = 20_000;
+export const STAGE_COLUMN_BASE = 30_000;
 export const SEGMENT_COLUMN_BASE = 40_000;
 
 /**
@@ -52,6 +55,11 @@ export function biathlonColumns(course: Course, option: "laps" | "midlap" | "tot
 /** One "Run n" column per run of a multi-run race. */
 export function runColumns(runCount: number): ResultColumn[] {
   return Array.from({ length: runCount }, (_, i) => ({ index: RUN_COLUMN_BASE + i + 1, name: `Run ${i + 1}`, run: i + 1 }));
+}
+
+/** The All Stages columns of stage `stageNumber`: one "Stage n" per stage, this one last. */
+export function stageColumns(stageNumber: number): ResultColumn[] {
+  return Array.from({ length: stageNumber }, (_, i) => ({ index: STAGE_COLUMN_BASE + i + 1, name: `Stage ${i + 1}`, stage: i + 1 }));
 }
 
 /** Enduro columns by the column option: each stage's time ("lap"), each followed by the total after it ("all"), or none ("finish"). */
@@ -148,7 +156,7 @@ export interface ColumnStanding {
 export function columnStandings(rows: readonly { racerId: string; splits: readonly Pick<Split, "index" | "elapsed">[] }[], columns: readonly ResultColumn[]): Map<number, ColumnStanding> {
   const standings = new Map<number, ColumnStanding>();
   for (const column of columns) {
-    if (column.shooting !== undefined || column.run !== undefined || column.segment !== undefined) continue;
+    if (column.shooting !== undefined || column.run !== undefined || column.segment !== undefined || column.stage !== undefined) continue;
     const elapsed = rows.flatMap((row) => {
       const split = row.splits.find((s) => s.index === column.index);
       return split ? [{ racerId: row.racerId, elapsed: split.elapsed }] : [];
