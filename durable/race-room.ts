@@ -214,6 +214,9 @@ export class RaceRoom extends DurableObject<Env> {
     const devices = this.store.documents("TimingDevice").map((d) => ({ id: d.id, type: d.data.type }));
     const biathlon = biathlonSetupProblems(biathlonSetupOf(next), devices);
     if (Object.keys(biathlon).length > 0) return { ok: false as const, errors: biathlon };
+    // A handover point must be one of the race's timing points (a stale id would find no handover read).
+    const handover = next.team_relay_transition_point;
+    if (next.is_relay && handover !== null && !this.store.documents("TimingPoint").some((p) => p.id === handover)) return { ok: false as const, errors: { team_relay_transition_point: HANDOVER_POINT_UNKNOWN } };
     return { ok: true as const, parsed: parsed.data, next };
   }
 
@@ -955,6 +958,8 @@ export class RaceRoom extends DurableObject<Env> {
     }
   }
 }
+
+const HANDOVER_POINT_UNKNOWN = "Choose one of the race's timing points";
 
 function send(ws: WebSocket, message: RaceServerMessage): void {
   sendRaw(ws, JSON.stringify(message));

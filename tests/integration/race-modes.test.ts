@@ -211,6 +211,7 @@ describe("a 3-leg relay", () => {
         ],
       }),
     );
+    expect(await room.updateSettings({ team_relay_transition_point: "no-such-point" })).toEqual({ ok: false, errors: { team_relay_transition_point: "Choose one of the race's timing points" } });
     expect((await room.updateSettings({ team_relay_transition_point: exchange.id })).ok).toBe(true);
     const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
     const racers: [number, string, string, number][] = [
