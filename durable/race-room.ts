@@ -17,6 +17,7 @@ import { openDb, races } from "../schema/d1";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type CourseDoc, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
 import { courseOf, racerOf, type StoredRacer } from "../schema/race/engine-input";
+import { engineCourseDocs } from "../schema/race/free-order";
 import { raceRoomMigrations } from "../schema/race/migrations";
 import { chipsOf, racerSchema, type RacerDoc } from "../schema/race/racer";
 import { biathlonSetupOf, raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
@@ -31,11 +32,18 @@ import {
 } from "../schema/wire/race-socket";
 import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../schema/wire/timing-api";
 import { constantTimeEqualText, hashToken, randomToken } from "../workers/auth/crypto";
+import { freeOrderProblems, needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./race/free-order-sync";
 import { ingestReads, raceWindow } from "./race/ingest";
 import { LiveResults, type RaceState } from "./race/live-results";
 import { RaceHeats, type HeatReply } from "./race/heats";
 import * as startOrder from "./race/start-order";
 import { RaceStore } from "./race/store";
+
+interface RacerReferences {
+  courses: Set<string>;
+  startGroups: Set<string>;
+  metaStarts: Set<string>;
+}
 
 /** What each socket remembers across hibernation, kept in its attachment. */
 interface SocketAttachment {
@@ -189,11 +197,17 @@ export class RaceRoom extends DurableObject<Env> {
     if (!row) return { ok: false, errors: { race: "Race not opened" } };
     const checked = this.checkedSettings(row.settings, changes);
     if (!checked.ok) return checked;
-    const { parsed, next } = checked;
+    const { parsed } = checked;
+    const changed = Object.keys(definedOnly(parsed));
+    const next = withDefaultCourseGroup(checked.next);
+    if (next !== checked.next) changed.push("meta_courses_list");
     const mtimes = { ...row.fieldMtimes };
     const now = Date.now();
-    for (const key of Object.keys(definedOnly(parsed))) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
-    this.db.update(raceSetup).set({ settings: next, fieldMtimes: mtimes }).run();
+    for (const key of changed) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
+    this.ctx.storage.transactionSync(() => {
+      this.db.update(raceSetup).set({ settings: next, fieldMtimes: mtimes }).run();
+      if (needsResync(next, changed)) resyncFreeOrder(this.store, next, now);
+    });
     this.setupChanged();
     return { ok: true, value: next };
   }
@@ -216,7 +230,10 @@ export class RaceRoom extends DurableObject<Env> {
     if (Object.keys(biathlon).length > 0) return { ok: false as const, errors: biathlon };
     // A handover point must be one of the race's timing points (a stale id would find no handover read).
     const handover = next.team_relay_transition_point;
-    if (next.is_relay && handover !== null && !this.store.documents("TimingPoint").some((p) => p.id === handover)) return { ok: false as const, errors: { team_relay_transition_point: HANDOVER_POINT_UNKNOWN } };
+    const pointIds = new Set(this.store.documents("TimingPoint").map((p) => p.id));
+    if (next.is_relay && handover !== null && !pointIds.has(handover)) return { ok: false as const, errors: { team_relay_transition_point: HANDOVER_POINT_UNKNOWN } };
+    const freeOrder = freeOrderProblems(next, Object.keys(definedOnly(parsed.data)), pointIds);
+    if (freeOrder) return { ok: false as const, errors: freeOrder };
     return { ok: true as const, parsed: parsed.data, next };
   }
 
@@ -774,12 +791,14 @@ export class RaceRoom extends DurableObject<Env> {
   private raceState(): RaceState {
     const row = this.db.select().from(raceSetup).get();
     if (!row) throw new Error("Race not opened");
+    const settings = readRaceSettings(row.settings);
     return {
-      settings: readRaceSettings(row.settings),
+      settings,
       startTimeMs: row.startTime,
       endTimeMs: row.endTime,
       docs: {
-        courses: this.store.documents("Course"),
+        // A free-order race is ranked on its course groups, not its segment courses.
+        courses: engineCourseDocs(settings, this.store.documents("Course")),
         points: this.store.documents("TimingPoint"),
         startGroups: this.store.documents("StartGroup"),
         formats: this.store.documents("ResultFormat"),
@@ -883,13 +902,21 @@ export class RaceRoom extends DurableObject<Env> {
     return null;
   }
 
-  /** A racer's fields after a change, checked: its schema, and bib and chips held by no other racer. */
-  /** The course and start group ids a racer may name; read once per save or import, not once per racer. */
-  private racerReferences(): { courses: Set<string>; startGroups: Set<string> } {
-    return { courses: new Set(this.store.documents("Course").map((c) => c.id)), startGroups: new Set(this.store.documents("StartGroup").map((g) => g.id)) };
+  /**
+   * The course, start group and meta start group ids a racer may name, read once per save or import; a
+   * free-order racer's course may also be a course group.
+   */
+  private racerReferences(): RacerReferences {
+    const settings = readRaceSettings(this.db.select().from(raceSetup).get()?.settings);
+    return {
+      courses: new Set([...this.store.documents("Course").map((c) => c.id), ...settings.meta_courses_list.map((g) => g.id)]),
+      startGroups: new Set(this.store.documents("StartGroup").map((g) => g.id)),
+      metaStarts: new Set(settings.meta_startgroups_list.map((m) => m.id)),
+    };
   }
 
-  private checkRacer(id: string | null, changes: Record<string, unknown>, existing: StoredRacer | null, references: { courses: Set<string>; startGroups: Set<string> }): SaveResult<RacerDoc> {
+  /** A racer's fields after a change, checked: its schema, bib and chips held by no other racer, and what it names existing. */
+  private checkRacer(id: string | null, changes: Record<string, unknown>, existing: StoredRacer | null, references: RacerReferences): SaveResult<RacerDoc> {
     const parsed = racerSchema.safeParse({ ...(existing?.data ?? {}), ...changes });
     if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
     const data = parsed.data;
@@ -899,6 +926,7 @@ export class RaceRoom extends DurableObject<Env> {
     if (taken.length > 0) return { ok: false, errors: { chip: `Chip ${taken.join(", ")} is already taken` } };
     if (data.course && !references.courses.has(data.course)) return { ok: false, errors: { course: "No such course" } };
     if (data.setupgroup_id && !references.startGroups.has(data.setupgroup_id)) return { ok: false, errors: { setupgroup_id: "StartGroup not found" } };
+    if (data.metastart_id && !references.metaStarts.has(data.metastart_id)) return { ok: false, errors: { metastart_id: TIMING_ERRORS.startGroupNotFound } };
     return { ok: true, value: data };
   }
 

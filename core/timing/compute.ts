@@ -299,7 +299,7 @@ function multiRunResult(ctx: RacerContext, course: Course, racer: Racer, crossin
 function enduroResult(ctx: RacerContext, course: Course, racer: Racer, crossings: readonly Crossing[]): RacerResult {
   const segments = enduroSegments(course);
   const kept = keptInOrder(crossings, hideAfter(ctx.rules, racer));
-  const progress = enduroProgress(segments, kept, { precision: ctx.rules.precision, fastest: ctx.rules.fastestLap === true });
+  const progress = enduroProgress(segments, kept, { precision: ctx.rules.precision, fastest: ctx.rules.fastestLap === true, ordered: course.freeOrder?.ordered === true });
   let running = 0;
   const splits: Split[] = [];
   progress.segments.forEach((segment, i) => {

@@ -23,6 +23,11 @@ export function stageName(n: number): string {
   return `Stage #${n}`;
 }
 
+/** The spec's default name of a free-order race's segments: "Segment #N". */
+export function segmentName(n: number): string {
+  return `Segment #${n}`;
+}
+
 export interface EnduroSegment {
   /** 0-based position among the course's timed segments. */
   index: number;
@@ -39,14 +44,15 @@ export interface EnduroSegment {
  * The course's timed segments: each start point with the point after it. A start with no point after it, or
  * followed by another start, times nothing; a point not preceded by a start is on a transfer.
  */
-export function enduroSegments(course: Pick<Course, "points">): EnduroSegment[] {
+export function enduroSegments(course: Pick<Course, "points" | "freeOrder">): EnduroSegment[] {
   const segments: EnduroSegment[] = [];
   course.points.forEach((start, i) => {
     const finish = course.points[i + 1];
     if ((start.mode !== "start" && start.mode !== "chipstart") || !finish || finish.mode === "start" || finish.mode === "chipstart") return;
     segments.push({
       index: segments.length,
-      name: stageName(segments.length + 1),
+      // A free-order course group's segments keep their own names (carried on the finish point).
+      name: course.freeOrder ? finish.name || segmentName(segments.length + 1) : stageName(segments.length + 1),
       startTimingPointId: start.timingPointId,
       finishTimingPointId: finish.timingPointId,
       finishCoursePointId: finish.id,
@@ -105,14 +111,19 @@ export interface EnduroProgress {
   finish: Micros | null;
 }
 
-/** Each segment's counted run (the first, or with `fastest` the fastest) and the sum so far. */
-export function enduroProgress(segments: readonly EnduroSegment[], crossings: readonly Crossing[], { precision, fastest }: { precision: number; fastest: boolean }): EnduroProgress {
+/**
+ * Each segment's counted run (the first, or with `fastest` the fastest) and the sum so far. With `ordered`
+ * (a free-order course group ridden in the listed order) a run counts only when it starts after the last
+ * counted run finished; a segment with no such run is skipped, so one missed read does not void the rest.
+ */
+export function enduroProgress(segments: readonly EnduroSegment[], crossings: readonly Crossing[], { precision, fastest, ordered = false }: { precision: number; fastest: boolean; ordered?: boolean }): EnduroProgress {
   let sum = 0;
   let done = 0;
   let start: Micros | null = null;
   let finish: Micros | null = null;
   const results = segments.map((segment): EnduroSegmentResult => {
-    const runs = segmentRuns(segment, crossings, precision);
+    const after = ordered ? finish : null;
+    const runs = segmentRuns(segment, crossings, precision).filter((run) => after === null || run.start >= after);
     const counted = fastest ? runs.reduce<SegmentRun | undefined>((best, run) => (best === undefined || run.time < best.time ? run : best), undefined) : runs[0];
     if (!counted) return { time: null, runs: 0, start: null, finish: null };
     sum += counted.time;

@@ -56,7 +56,10 @@ function randomBiathlonCourse(random: Random, id: string): Course {
   };
 }
 
-/** An enduro course: timed segments (a start then its finish, with a minimum descent time), sometimes a transfer point between. */
+/**
+ * An enduro course: timed segments (a start then its finish, with a minimum descent time), sometimes a
+ * transfer point between; or a free-order course group, its segments ridden in any or the listed order.
+ */
 function randomEnduroCourse(random: Random, id: string): Course {
   const points: CoursePoint[] = [];
   for (let i = 0; i < random.int(1, 3); i++) {
@@ -64,7 +67,8 @@ function randomEnduroCourse(random: Random, id: string): Course {
     points.push({ id: `${id}-s${i}`, timingPointId: random.pick(TIMING_POINTS), mode: random.pick(["start", "chipstart"] as const), name: `S${i}`, minSplit: 0 });
     points.push({ id: `${id}-f${i}`, timingPointId: random.pick(TIMING_POINTS), mode: random.pick(["split", "lap"] as const), name: `F${i}`, minSplit: seconds(random.pick([0, 5, 30])) });
   }
-  return { id, name: id, points, lapCount: 1, maxLapCount: null, timeLimitEnd: null };
+  const freeOrder = random.chance(0.4) ? { ordered: random.chance(0.5) } : null;
+  return { id, name: id, points, lapCount: 1, maxLapCount: null, timeLimitEnd: null, freeOrder };
 }
 
 function randomCourse(random: Random, id: string): Course {

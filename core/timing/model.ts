@@ -95,6 +95,11 @@ export interface Course {
   timeLimitEnd: Micros | null;
   /** Biathlon: one shooting between consecutive laps; null for every other course. */
   biathlon?: BiathlonCourse | null;
+  /**
+   * A free-order segment race's course group (free-order.ts): segments are named by their finish point, and
+   * with `ordered` each counted run must start after the one before it finished (the segment list's order).
+   */
+  freeOrder?: { ordered: boolean } | null;
 }
 
 export interface StartGroup {

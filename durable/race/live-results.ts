@@ -6,7 +6,9 @@ import { defaultRangePattern } from "../../core/timing/biathlon";
 import { enduroSegments } from "../../core/timing/enduro";
 import { biathlonColumns, enduroColumns, lapColumns, runColumns, type ResultColumn } from "../../core/timing/result-columns";
 import { ResultsEngine } from "../../core/timing/engine";
-import type { Crossing, RacerResult, ResultGroupSpec } from "../../core/timing/model";
+import { freeOrderWarnings } from "../../core/timing/free-order";
+import type { Crossing, Racer, RacerResult, ResultGroupSpec } from "../../core/timing/model";
+import { courseGroupsOf, racerCourseOf } from "../../schema/race/free-order";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import { teamAndLegOf } from "../../core/timing/relay";
 import type { StoredDocument } from "../../schema/race/documents";
@@ -30,6 +32,8 @@ export class LiveResults {
   private racers = new Map<string, StoredRacer>();
   private groupsByFormat = new Map<string, ResultGroupSpec[]>();
   private courseNames = new Map<string, string>();
+  /** A free-order race's course groups place racers (free-order.ts); null elsewhere. */
+  private courseOf: ((racer: Racer) => string | null) | null = null;
   /** Course point id → its timing point: where a relay racer's handover read is found. */
   private pointTimingPoints = new Map<string, string>();
   /** Changes every push; a random prefix tells pages that the room restarted and their copy is stale. */
@@ -57,7 +61,7 @@ export class LiveResults {
   racerSaved(racer: StoredRacer): void {
     this.racers.set(racer.id, racer);
     if (this.bringsNewFieldGroup(racer)) return this.reload();
-    this.note(this.engine.upsertRacer(racerOf(racer)).racerIds);
+    this.note(this.engine.upsertRacer(racerOf(racer, this.courseOf)).racerIds);
     this.pending.add(racer.id);
   }
 
@@ -165,6 +169,8 @@ export class LiveResults {
   private build(state: RaceState): ResultsEngine {
     const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers);
     this.racers = new Map(state.racers.map((r) => [r.id, r]));
+    this.courseOf = racerCourseOf(state.settings);
+    if (state.settings.is_free_segment) warnAboutFreeOrderRacers(state.settings, state.racers, input.racers);
     this.courseNames = new Map(state.docs.courses.map((c) => [c.id, c.data.name]));
     this.pointTimingPoints = new Map(state.docs.courses.flatMap((c) => c.data.points_list.map((p) => [p.id, p.point] as const)));
     this.groupsByFormat = new Map(state.docs.formats.map((f) => [f.id, input.groups.filter((g) => g.id.startsWith(`${f.id}:`))]));
@@ -188,11 +194,17 @@ export class LiveResults {
       club: racer?.club ?? null,
       team: racer?.team ?? null,
       city: racer?.city ?? null,
-      course: racer?.course ? (this.courseNames.get(racer.course) ?? null) : null,
+      course: this.courseNameOf(racer ? { id: result.racerId, data: racer } : null),
       groups,
       ...(racer ? this.relayPartOf(result, racer) : {}),
       ...(racer && this.state.settings.prev_stages_count > 0 ? { stageTimes: [...racer.stage_times], stageBonuses: [...racer.stage_bonuses] } : {}),
     };
+  }
+
+  /** The racer's course name: in a free-order race their course group's, found as the engine found it. */
+  private courseNameOf(stored: StoredRacer | null): string | null {
+    const courseId = stored ? (this.courseOf ? racerOf(stored, this.courseOf).courseId : stored.data.course) : null;
+    return courseId ? (this.courseNames.get(courseId) ?? null) : null;
   }
 
   /** A relay racer's team (from team_field), leg (team_order) and latest read at the transition point. */
@@ -247,6 +259,16 @@ const MULTI_RUN_TIME_LABELS: Record<RaceSettings["multi_run_mode"], string> = { 
 
 /** The time column's heading when a biathlon ranks on ski or range time; the total needs none. */
 const TIME_LABELS: Record<RaceSettings["biathlon_result_calc"], string | undefined> = { total: undefined, ski: "Ski time", range: "Range time" };
+
+/** The console messages of timing.md section 8 for free-order racers the results cannot place (the first 20, then a count). */
+function warnAboutFreeOrderRacers(settings: RaceSettings, stored: readonly StoredRacer[], racers: readonly Racer[]): void {
+  const warnings = freeOrderWarnings(
+    racers.map((racer, i) => ({ label: racer.bib === null ? `${racer.firstName} ${racer.lastName}`.trim() || racer.id : `bib ${racer.bib}`, racer: { ...racer, courseId: stored[i]!.data.course }, metastartId: stored[i]!.data.metastart_id })),
+    { groups: courseGroupsOf(settings), metaStartIds: settings.meta_startgroups_list.map((m) => m.id) },
+  );
+  for (const warning of warnings.slice(0, 20)) console.warn(warning);
+  if (warnings.length > 20) console.warn(`…and ${warnings.length - 20} more free-order racer warnings`);
+}
 
 function removedRow(racerId: string): ResultRow {
   return { racerId, status: "notstarted", statusText: "", start: null, laps: 0, splits: [], finish: null, time: null, key: [], rankKey: null, bib: null, name: "", club: null, team: null, city: null, course: null, groups: [] };

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { normaliseBibList } from "../../core/timing/bibs";
+import { SEGMENT_ORDER_TYPES } from "../../core/timing/free-order";
 import { normaliseSeedGroupOrder } from "../../core/timing/seeding";
 import { heatFormatSchema } from "./heat-format";
 import { looseJson } from "./json";
@@ -63,6 +64,8 @@ export const courseSchema = z.object({
   biathlon_penalty: duration.nullable().default(null),
   biathlon_penalty_type: z.enum(["lap", "time"]).nullable().default(null),
   min_penalty_loop_seconds: z.number().min(0).nullable().default(null),
+  /** A free-order race's course group (schema/race/free-order.ts): its segments in any or the listed order; null otherwise. */
+  segment_order_type: z.enum(SEGMENT_ORDER_TYPES).nullable().default(null),
 });
 export type CourseDoc = z.infer<typeof courseSchema>;
 

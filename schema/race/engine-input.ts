@@ -6,6 +6,7 @@ import { BIATHLON_MIN_PENALTY_LOOP, BIATHLON_PENALTY_PER_MISS } from "../../core
 import { MICROS_PER_SECOND, type BiathlonCourse, type Course, type Criterion, type FieldValue, type Racer, type RaceInput, type RaceRules, type ResultGroupSpec, type StartGroup, type TimingMode } from "../../core/timing/model";
 import { triathlonCourse, type SectionBoundary } from "../../core/timing/triathlon";
 import type { CourseDoc, ResultFormatDoc, ResultGroupDoc, StartGroupDoc, StoredDocument } from "./documents";
+import { racerCourseOf } from "./free-order";
 import { chipsOf, birthYearOf, type RacerDoc } from "./racer";
 import { runCountOf, type RaceSettings } from "./settings";
 
@@ -90,6 +91,7 @@ export function courseWithSections(
     maxLapCount: doc.data.max_lap_count ?? settings.max_lap_count,
     timeLimitEnd: doc.data.end_time,
     biathlon: timingMode === "triathlon" ? null : biathlonOf(doc, settings, timingPoints),
+    freeOrder: doc.data.segment_order_type === null ? null : { ordered: doc.data.segment_order_type === "fixed" },
   };
   if (timingMode !== "triathlon") return { course, sections: null };
   const sectioned = triathlonCourse(course, lapCountsOf(doc));
@@ -126,7 +128,13 @@ export function racerFieldsOf(data: RacerDoc): Record<string, FieldValue> {
   };
 }
 
-export function racerOf(stored: StoredRacer): Racer {
+/** The engine's racer; `courseOf` (a free-order race's course groups) overrides the stored course. */
+export function racerOf(stored: StoredRacer, courseOf: ((racer: Racer) => string | null) | null = null): Racer {
+  const racer = racerFromStorage(stored);
+  return courseOf ? { ...racer, courseId: courseOf(racer) } : racer;
+}
+
+function racerFromStorage(stored: StoredRacer): Racer {
   const data = stored.data;
   return {
     id: stored.id,
@@ -212,11 +220,12 @@ export function groupsOfFormat(
 
 /** The whole engine input of a race. */
 export function raceInputOf(settings: RaceSettings, startTimeMs: number, endTimeMs: number | null, docs: RaceDocuments, racers: StoredRacer[]): RaceInput {
+  const racerCourse = racerCourseOf(settings);
   return {
     rules: rulesOf(settings, startTimeMs, endTimeMs),
     courses: docs.courses.map((c) => courseOf(c, settings, docs.points)),
     startGroups: docs.startGroups.map((g) => startGroupOf(g, settings)),
-    racers: racers.map(racerOf),
+    racers: racers.map((r) => racerOf(r, racerCourse)),
     groups: docs.formats.flatMap((f) => groupsOfFormat(f, docs.groups, docs.courses, docs.startGroups, racers)),
   };
 }

@@ -9,6 +9,7 @@ import { zeroTimeOf } from "../../core/time/zero-time";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, type BiathlonSetup } from "../../core/timing/biathlon";
 import { normaliseBibList } from "../../core/timing/bibs";
 import { ENDURO_COLUMN_OPTIONS } from "../../core/timing/enduro";
+import { MAX_SEGMENTS, SEGMENT_ORDER_TYPES } from "../../core/timing/free-order";
 import { COLUMN_OPTIONS, LAP_DISPLAY_DIFFS, RANK_DISPLAYS, SPLIT_DISPLAYS, SPLIT_TIMINGS } from "../../core/timing/result-columns";
 import { DEFAULT_RUN_COUNT, MAX_RUNS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
 import { DEFAULT_RELAY_MEMBER_COUNT, DEFAULT_TEAM_LAP_TIME_DISPLAY, TEAM_LAP_TIME_DISPLAYS, type TeamLapTimeDisplay } from "../../core/timing/relay";
@@ -37,6 +38,51 @@ export function normalisedText(normalise: (text: string) => string | Invalid, ma
 }
 const bibList = normalisedText(normaliseBibList);
 
+const entryId = z.string().min(1).max(64);
+
+/** A free-order race's timed segment (timing.md section 2): a start point, a finish point and a minimum time, in list order. */
+export const segmentSchema = z.object({
+  id: entryId,
+  name: z.string().trim().min(1).max(200),
+  start_point: entryId,
+  finish_point: entryId,
+  /** A finish read sooner than this after the start is not a run (microseconds). */
+  min_time: micros.min(0).default(0),
+});
+export type SegmentEntry = z.infer<typeof segmentSchema>;
+
+/** Meta course group (timing.md section 3): racers who ride the same segments; criteria are result-group criteria. */
+export const metaCourseGroupSchema = z.object({
+  id: entryId,
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).default(""),
+  criteria: list.default([]),
+  segment_order_type: z.enum(SEGMENT_ORDER_TYPES).default("any"),
+  /** The group's segment ids; empty rides every segment. */
+  segment_order_list: z.array(entryId).max(MAX_SEGMENTS).default([]),
+  seed_function: text.nullable().default(null),
+  start_size: z.number().int().min(1).nullable().default(null),
+  start_interval: micros.min(0).nullable().default(null),
+  first_bib: count.nullable().default(null),
+  first_start_time: micros.nullable().default(null),
+  scheduled_start_time: micros.nullable().default(null),
+});
+export type MetaCourseGroupEntry = z.infer<typeof metaCourseGroupSchema>;
+
+/** Meta start group (timing.md section 3): the meta course group's fields plus seeding; racers name theirs in metastart_id. */
+export const metaStartGroupSchema = metaCourseGroupSchema.omit({ criteria: true, segment_order_type: true, segment_order_list: true }).extend({
+  seed_list: list.default([]),
+  starttime_order_list: list.default([]),
+  starttime_sort: text.nullable().default(null),
+  startlist_display_sort: text.nullable().default(null),
+  start_gap: micros.min(0).nullable().default(null),
+  reserved_bibs: bibList.default(""),
+  fields_list: list.default([]),
+  is_override_seeding: z.boolean().default(false),
+  seed_option: text.nullable().default(null),
+});
+export type MetaStartGroupEntry = z.infer<typeof metaStartGroupSchema>;
+
 /** The pursuit wave rule's default: racers more than 3 minutes behind the leader start together. */
 export const DEFAULT_MASS_START_CUTOFF = 180_000_000;
 
@@ -63,9 +109,11 @@ export const raceSettingsSchema = z.object({
   is_categories_enabled: z.boolean().default(false),
   fields_list: list.default([]),
   start_fields_list: list.default([]),
-  meta_courses_list: list.default([]),
-  meta_startgroups_list: list.default([]),
+  meta_courses_list: z.array(metaCourseGroupSchema).max(100).default([]),
+  meta_startgroups_list: z.array(metaStartGroupSchema).max(100).default([]),
+  /** A free-order segment race: racers ride segments_list's segments in any order (free-order.ts). */
   is_free_segment: z.boolean().default(false),
+  segments_list: z.array(segmentSchema).max(MAX_SEGMENTS).default([]),
   is_heats: z.boolean().default(false),
   is_dynamic_heats: z.boolean().default(false),
   default_heat_format: text.nullable().default(null),
