@@ -382,3 +382,82 @@ describe("a time limit race's display options", () => {
     expect(snapshot.groups[0]).toMatchObject({ columns: [], pace: { courseKm: null, lapKm: 2.5 } });
   });
 });
+
+describe("a free-order segment race", () => {
+  it("resyncs segment courses and start groups on save, ranks course groups in any or the listed order, and refuses broken setups", async () => {
+    const { host, race, room } = await openRace("free", "Free Order Test", "Bike Park Segments");
+    const reader = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Segment boxes" }));
+    const token = (await room.issueDeviceCredential(reader.id))!.token;
+    const names = ["A start", "A finish", "B start", "B finish"];
+    const points: string[] = [];
+    for (const [i, name] of names.entries()) points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
+    const oldCourse = ok(await room.saveDocument("Course", null, { name: "Old course" }));
+    const segments = [
+      { id: "seg-a", name: "Segment #1", start_point: points[0], finish_point: points[1], min_time: 30 * SECOND },
+      { id: "seg-b", name: "Segment #2", start_point: points[2], finish_point: points[3], min_time: 30 * SECOND },
+    ];
+
+    // Meta start groups belong to free-order races only (the spec's message); nothing is written.
+    expect(await room.updateSettings({ meta_startgroups_list: [{ id: "w1", name: "Wave 1" }] })).toEqual({ ok: false, errors: { meta_startgroups_list: "Meta start groups requested on a non-free-segment race" } });
+    expect(await room.updateSettings({ timing_mode: "enduro", is_free_segment: true, segments_list: [{ ...segments[0], finish_point: "gone" }] })).toEqual({ ok: false, errors: { segments_list: "Choose one of the race's timing points" } });
+
+    // Turning free-order on with two segments: the default course group, one course per segment, the old course gone.
+    const saved = await room.updateSettings({ timing_mode: "enduro", precision: 1, calc_precision: 1, is_free_segment: true, segments_list: segments });
+    expect(saved.ok).toBe(true);
+    const settings = (await room.settings())!;
+    expect(settings.meta_courses_list.map((g) => [g.name, g.segment_order_type, g.segment_order_list])).toEqual([["All Racers", "any", []]]);
+    const courses = await room.documents("Course");
+    expect(courses.map((c) => [c.data.name, c.data.segment_id, c.data.points_list.map((p) => p.point)])).toEqual([
+      ["Segment #1", "seg-a", [points[0], points[1]]],
+      ["Segment #2", "seg-b", [points[2], points[3]]],
+    ]);
+    expect(courses.some((c) => c.id === oldCourse.id)).toBe(false);
+    expect((await room.documents("StartGroup")).map((g) => [g.data.name, g.data.segment_id, g.data.start_option])).toEqual([
+      ["Segment #1", "seg-a", "chipstart"],
+      ["Segment #2", "seg-b", "chipstart"],
+    ]);
+
+    // A course group naming a segment the race does not have is refused.
+    const allRacers = settings.meta_courses_list[0]!;
+    expect(await room.updateSettings({ meta_courses_list: [allRacers, { id: "sprint", name: "Sprint", segment_order_list: ["seg-x"] }] })).toEqual({ ok: false, errors: { meta_courses_list: "That segment does not exist" } });
+    // Two groups: Open rides both segments in any order; Junior (category U16) rides them in the segment list's order, A then B.
+    const junior = { id: "junior", name: "Junior", segment_order_type: "fixed", segment_order_list: ["seg-a", "seg-b"], criteria: [{ field: "category", op: "eq", value: "U16" }] };
+    expect((await room.updateSettings({ meta_courses_list: [{ ...allRacers, name: "Open" }, junior], meta_startgroups_list: [{ id: "w1", name: "Wave 1" }] })).ok).toBe(true);
+    expect((await room.documents("StartGroup")).map((g) => g.data.name)).toEqual(["Wave 1 – Segment #1", "Wave 1 – Segment #2"]);
+    expect(await room.saveRacer(null, { first_name: "No", last_name: "Wave", bib: 9, metastart_id: "w9" })).toEqual({ ok: false, errors: { metastart_id: "StartGroup not found" } });
+
+    const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true, group_type: "course" }));
+    await room.saveRacer(null, { first_name: "Ana", last_name: "Open", bib: 1, chip: "F1", course: allRacers.id, metastart_id: "w1" });
+    await room.saveRacer(null, { first_name: "Jo", last_name: "Junior", bib: 2, chip: "F2", category: "U16", metastart_id: "w1" });
+    const t0 = race.startTime * 1000;
+    const read = (seq: number, chip: string, channel: number, s: number) => ({ seq, chip, channel, time: t0 + s * SECOND });
+    const reads = [
+      // Ana rides B (2:00) before A (3:00): any order, 5:00.
+      read(1, "F1", 3, 100),
+      read(2, "F1", 4, 220),
+      read(3, "F1", 1, 400),
+      read(4, "F1", 2, 580),
+      // Jo rides B (2:30) before A (2:40), then B again (2:20): in the listed order only the later B counts, 5:00.
+      read(5, "F2", 3, 100),
+      read(6, "F2", 4, 250),
+      read(7, "F2", 1, 300),
+      read(8, "F2", 2, 460),
+      read(9, "F2", 3, 600),
+      read(10, "F2", 4, 740),
+    ];
+    expect((await postReads(host, race.id, token, { reads })).status).toBe(200);
+    const snapshot = (await room.snapshot(format.id))!;
+    expect(snapshot.groups.map((g) => [g.name, g.columns.map((c) => c.name)])).toEqual([
+      ["Open", ["Segment #1", "Segment #2"]],
+      ["Junior", ["Segment #1", "Segment #2"]],
+    ]);
+    const byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
+    expect(byBib.get(1)).toMatchObject({ status: "finished", time: 300 * SECOND, course: "Open", segments: [{ time: 180 * SECOND, runs: 1 }, { time: 120 * SECOND, runs: 1 }] });
+    expect(byBib.get(2)).toMatchObject({ status: "finished", time: 300 * SECOND, course: "Junior", segments: [{ time: 160 * SECOND, runs: 1 }, { time: 140 * SECOND, runs: 1 }] });
+
+    // Removing a segment deletes its course and start group.
+    expect((await room.updateSettings({ segments_list: [segments[1]], meta_courses_list: [{ ...allRacers, name: "Open" }] })).ok).toBe(true);
+    expect((await room.documents("Course")).map((c) => c.data.segment_id)).toEqual(["seg-b"]);
+    expect((await room.documents("StartGroup")).map((g) => g.data.name)).toEqual(["Wave 1 – Segment #2"]);
+  });
+});
