@@ -175,7 +175,7 @@ export function blankOr<T, B>(check: (text: string) => T | Invalid, blank: B) {
 
 const text = (max = 200) => z.string().default("").transform((v) => v.trim().slice(0, max));
 const nullableText = (max = 200) => text(max).transform((v) => (v === "" ? null : v));
-const requiredName = z
+export const requiredName = z
   .string()
   .default("")
   .transform((v) => v.trim())
@@ -214,7 +214,7 @@ function decimalFromZero(t: string): number | Invalid {
 }
 
 /** A time of day "HH:MM:SS" (or "HH:MM", as time inputs send whole minutes) as microseconds since midnight. */
-function timeOfDay(t: string): number | Invalid {
+export function timeOfDay(t: string): number | Invalid {
   return parseTimeOfDay(/^\d{1,2}:\d{2}$/.test(t) ? `${t}:00` : t);
 }
 
@@ -643,27 +643,28 @@ export const formatFormSchema = z
   .transform(({ kind, ...v }) => ({ ...v, ...flagsOfKind(kind), group_field: v.group_type === "field" ? v.group_field : null }));
 
 
+/** One optional condition on a racer field, as result groups and free-order course groups take it. */
+export const criterionFormFields = {
+  criterion_field: nullableText(64),
+  criterion_op: z.enum(["eq", "ne", "lt", "le", "gt", "ge", "blank", "notblank"]).default("eq"),
+  criterion_value: text(),
+};
+type CriterionForm = { criterion_field: string | null; criterion_op: z.output<typeof criterionFormFields.criterion_op>; criterion_value: string };
+
+function criterionNeedsValue(v: CriterionForm, ctx: z.RefinementCtx) {
+  const needsValue = v.criterion_op !== "blank" && v.criterion_op !== "notblank";
+  if (v.criterion_field && needsValue && v.criterion_value === "") ctx.addIssue({ code: "custom", path: ["criterion_value"], message: "Enter the value to compare with" });
+}
+
+/** The stored criteria list of a criterion form: empty without a field. */
+export function criteriaOfForm(v: CriterionForm) {
+  return v.criterion_field ? [{ field: v.criterion_field, op: v.criterion_op, value: v.criterion_op === "blank" || v.criterion_op === "notblank" ? null : v.criterion_value }] : [];
+}
+
 export const resultGroupFormSchema = z
-  .object({
-    name: requiredName,
-    course: nullableText(64),
-    startgroup: nullableText(64),
-    criterion_field: nullableText(64),
-    criterion_op: z.enum(["eq", "ne", "lt", "le", "gt", "ge", "blank", "notblank"]).default("eq"),
-    criterion_value: text(),
-  })
-  .superRefine((v, ctx) => {
-    const needsValue = v.criterion_op !== "blank" && v.criterion_op !== "notblank";
-    if (v.criterion_field && needsValue && v.criterion_value === "") ctx.addIssue({ code: "custom", path: ["criterion_value"], message: "Enter the value to compare with" });
-  })
-  .transform((v) => ({
-    name: v.name,
-    course: v.course,
-    startgroup: v.startgroup,
-    criteria_list: v.criterion_field
-      ? [{ field: v.criterion_field, op: v.criterion_op, value: v.criterion_op === "blank" || v.criterion_op === "notblank" ? null : v.criterion_value }]
-      : [],
-  }));
+  .object({ name: requiredName, course: nullableText(64), startgroup: nullableText(64), ...criterionFormFields })
+  .superRefine(criterionNeedsValue)
+  .transform((v) => ({ name: v.name, course: v.course, startgroup: v.startgroup, criteria_list: criteriaOfForm(v) }));
 
 // ---------------------------------------------------------------------------------------------------------
 // Deleting documents

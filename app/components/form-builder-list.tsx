@@ -3,8 +3,8 @@
  * and form posts, so it works from the keyboard and before hydration; once hydrated, rows can also be
  * dragged, and a drop posts the same "move" intent with the new position through a fetcher.
  */
-import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useState, type DragEvent } from "react";
+import { Link } from "@remix-run/react";
+import { useDragReorder } from "./drag-reorder";
 import { RowButton } from "./race-setup-form";
 
 export interface ElementRowView {
@@ -15,16 +15,6 @@ export interface ElementRowView {
   flags: string[];
 }
 
-/** The list with one row moved to `toIndex`, as the server will store it (the list is shown that way until it answers). */
-function reordered(rows: readonly ElementRowView[], id: string, toIndex: number): ElementRowView[] {
-  const from = rows.findIndex((r) => r.id === id);
-  if (from < 0 || !Number.isInteger(toIndex)) return [...rows];
-  const next = [...rows];
-  const [moved] = next.splice(from, 1);
-  next.splice(Math.max(0, Math.min(next.length, toIndex)), 0, moved!);
-  return next;
-}
-
 function pricesText(prices: readonly (string | null)[]): string {
   if (prices.every((p) => p === null)) return "";
   return prices.map((p) => p ?? "—").join(" / ");
@@ -32,27 +22,7 @@ function pricesText(prices: readonly (string | null)[]): string {
 
 export function ElementList({ registrationId, rows, mayEdit }: { registrationId: string; rows: readonly ElementRowView[]; mayEdit: boolean }) {
   const base = `/registration/${registrationId}/admin`;
-  const fetcher = useFetcher();
-  const [hydrated, setHydrated] = useState(false);
-  const [dragged, setDragged] = useState<string | null>(null);
-  const [over, setOver] = useState<number | null>(null);
-  const [announcement, setAnnouncement] = useState("");
-  useEffect(() => setHydrated(true), []);
-
-  const pending = fetcher.formData;
-  const shown = pending?.get("intent") === "move" ? reordered(rows, String(pending.get("target")), Number(pending.get("toIndex"))) : rows;
-  const draggable = mayEdit && hydrated;
-
-  const drop = (event: DragEvent, index: number) => {
-    event.preventDefault();
-    const id = dragged ?? event.dataTransfer.getData("text/plain");
-    setDragged(null);
-    setOver(null);
-    const row = shown.find((r) => r.id === id);
-    if (!row || shown[index]?.id === id) return;
-    setAnnouncement(`Moved “${row.caption || row.typeLabel}” to position ${index + 1} of ${shown.length}.`);
-    fetcher.submit({ intent: "move", target: id, toIndex: String(index) }, { method: "post", action: `${base}?index` });
-  };
+  const { shown, draggable, announcement, rowProps } = useDragReorder({ rows, enabled: mayEdit, intent: "move", action: `${base}?index`, describe: (row) => row.caption || row.typeLabel });
 
   if (rows.length === 0) return <p className="empty-state">No fields yet. Add the first one below.</p>;
   return (
@@ -79,40 +49,7 @@ export function ElementList({ registrationId, rows, mayEdit }: { registrationId:
           </thead>
           <tbody>
             {shown.map((row, index) => (
-              <tr
-                key={row.id}
-                data-element-id={row.id}
-                draggable={draggable || undefined}
-                className={[dragged === row.id ? "dragging" : "", over === index && dragged !== row.id ? "drop-target" : ""].filter(Boolean).join(" ") || undefined}
-                onDragStart={
-                  draggable
-                    ? (event) => {
-                        event.dataTransfer.setData("text/plain", row.id);
-                        event.dataTransfer.effectAllowed = "move";
-                        setDragged(row.id);
-                      }
-                    : undefined
-                }
-                onDragOver={
-                  draggable
-                    ? (event) => {
-                        if (!dragged) return;
-                        event.preventDefault();
-                        event.dataTransfer.dropEffect = "move";
-                        setOver(index);
-                      }
-                    : undefined
-                }
-                onDrop={draggable ? (event) => drop(event, index) : undefined}
-                onDragEnd={
-                  draggable
-                    ? () => {
-                        setDragged(null);
-                        setOver(null);
-                      }
-                    : undefined
-                }
-              >
+              <tr key={row.id} data-element-id={row.id} {...rowProps(row, index)}>
                 <td>
                   {draggable ? (
                     <span className="drag-handle" aria-hidden="true">

@@ -5,6 +5,7 @@ import { createSiteWithRace } from "./fixtures";
 import { postReads, SECOND } from "./timing-fixtures";
 import { groupViews, stateFromSnapshot } from "../../app/results/results-state";
 import { races } from "../../schema/d1";
+import type { CourseDoc, StartGroupDoc } from "../../schema/race/documents";
 import { stagesBefore } from "../../workers/services/race-stages";
 
 /** A race on its own site starting today, its RaceRoom opened. */
@@ -406,13 +407,13 @@ describe("a free-order segment race", () => {
     expect(saved.ok).toBe(true);
     const settings = (await room.settings())!;
     expect(settings.meta_courses_list.map((g) => [g.name, g.segment_order_type, g.segment_order_list])).toEqual([["All Racers", "any", []]]);
-    const courses = await room.documents("Course");
+    const courses = (await room.documents("Course")).map((c) => ({ id: c.id, data: c.data as CourseDoc }));
     expect(courses.map((c) => [c.data.name, c.data.segment_id, c.data.points_list.map((p) => p.point)])).toEqual([
       ["Segment #1", "seg-a", [points[0], points[1]]],
       ["Segment #2", "seg-b", [points[2], points[3]]],
     ]);
     expect(courses.some((c) => c.id === oldCourse.id)).toBe(false);
-    expect((await room.documents("StartGroup")).map((g) => [g.data.name, g.data.segment_id, g.data.start_option])).toEqual([
+    expect((await room.documents("StartGroup")).map((g) => [g.data.name, (g.data as StartGroupDoc).segment_id, (g.data as StartGroupDoc).start_option])).toEqual([
       ["Segment #1", "seg-a", "chipstart"],
       ["Segment #2", "seg-b", "chipstart"],
     ]);
@@ -457,7 +458,7 @@ describe("a free-order segment race", () => {
 
     // Removing a segment deletes its course and start group.
     expect((await room.updateSettings({ segments_list: [segments[1]], meta_courses_list: [{ ...allRacers, name: "Open" }] })).ok).toBe(true);
-    expect((await room.documents("Course")).map((c) => c.data.segment_id)).toEqual(["seg-b"]);
+    expect((await room.documents("Course")).map((c) => (c.data as CourseDoc).segment_id)).toEqual(["seg-b"]);
     expect((await room.documents("StartGroup")).map((g) => g.data.name)).toEqual(["Wave 1 – Segment #2"]);
   });
 });

@@ -4,6 +4,7 @@
  * registry (field times, change broadcasts), so the builder and the data API never disagree.
  */
 import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
+import { movedTo } from "../../core/lists/move";
 import { can, type Action, type Principal } from "../../core/access/policy";
 import { listReach, reachesNothing } from "../../core/access/reach";
 import { initialMtimes } from "../../core/entity/field-mtimes";
@@ -234,11 +235,8 @@ export async function saveElement(context: BuilderContext, registration: Registr
  */
 export async function moveElement(context: BuilderContext, registration: RegistrationRow, elementId: string, toIndex: number): Promise<SaveResult<null>> {
   const elements = await listElements(context.db, registration.id);
-  const from = elements.findIndex((e) => e.id === elementId);
-  if (from < 0) return { ok: false, errors: { form: "This field no longer exists" } };
-  const order = [...elements];
-  const [moved] = order.splice(from, 1);
-  order.splice(Math.max(0, Math.min(order.length, toIndex)), 0, moved!);
+  if (!elements.some((e) => e.id === elementId)) return { ok: false, errors: { form: "This field no longer exists" } };
+  const order = movedTo(elements, elementId, toIndex);
   const changed = order.map((e, index) => ({ element: e, ordinal: index + 1 })).filter(({ element, ordinal }) => element.ordinal !== ordinal);
   if (changed.length === 0) return { ok: true, value: null };
   const now = context.now;
