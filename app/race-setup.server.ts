@@ -330,6 +330,7 @@ export const setupFormSchema = z
     team_lap_time_display: choice(TEAM_LAP_TIME_DISPLAYS, "Choose how leg times are shown").default(DEFAULT_TEAM_LAP_TIME_DISPLAY),
     prev_race: nullableText(64),
     is_fastest_lap: checkbox,
+    is_free_segment: checkbox,
     split_display: choice(SPLIT_DISPLAYS, "Choose which splits to show").default("splits"),
     split_timing: choice(SPLIT_TIMINGS, "Choose what split columns time").default("lap"),
     rank_display: choice(RANK_DISPLAYS, "Choose where places are shown").default("finish"),
@@ -386,6 +387,8 @@ export function settingsChangesOf(v: ParsedSetup) {
     team_lap_time_display: v.team_lap_time_display,
     prev_race: v.prev_race,
     is_fastest_lap: v.is_fastest_lap,
+    // Free order is an enduro setup (timing.md section 2); another mode turns it off.
+    is_free_segment: v.timing_mode === "enduro" && v.is_free_segment,
     split_display: v.split_display,
     split_timing: v.split_timing,
     rank_display: v.rank_display,

@@ -11,6 +11,7 @@ const setup: RacerSetup = {
   settings: readRaceSettings({}),
   courses: [{ id: "c10", name: "10 km", ordinal: 0 }],
   startGroups: [{ id: "g1", name: "Wave 1", ordinal: 0 }],
+  metaStartGroups: [],
   points: [],
   fields: [{ key: "shirt", display: "Shirt size", type: "option", options: ["S", "M"] }],
   zeroTime: ZERO,

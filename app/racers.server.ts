@@ -33,6 +33,8 @@ export interface RacerSetup {
   settings: RaceSettings;
   courses: ReportGroupRef[];
   startGroups: ReportGroupRef[];
+  /** A free-order race's meta start groups (racers name theirs in metastart_id); empty elsewhere. */
+  metaStartGroups: ReportGroupRef[];
   points: { id: string; name: string }[];
   fields: CustomField[];
   /** Absolute microseconds of the race's clock origin: times of day count from it. */
@@ -70,10 +72,13 @@ export async function loadRacerSetup({ room, race }: Pick<RaceAccess, "room" | "
   if (!stored) throw new Response("Not found", { status: 404 });
   // The RPC stub widens the settings document; it is the RaceRoom's own RaceSettings.
   const settings = stored as RaceSettings;
+  // A free-order racer's course is a course group (timing.md section 3, meta course groups).
+  const listed = (entries: { id: string; name: string }[]) => entries.map((e, i) => ({ id: e.id, name: e.name, ordinal: i + 1 }));
   return {
     settings,
-    courses: refsOf(courses),
+    courses: settings.is_free_segment ? listed(settings.meta_courses_list) : refsOf(courses),
     startGroups: refsOf(startGroups),
+    metaStartGroups: settings.is_free_segment ? listed(settings.meta_startgroups_list) : [],
     points: refsOf(points).map(({ id, name }) => ({ id, name })),
     fields: customFieldsOf(settings),
     zeroTime: zeroTimeOfRace(race.startTime, race.timezone),
@@ -166,6 +171,7 @@ export function racerFormValues(doc: RacerDoc | null, setup: RacerSetup): Record
     chip_list: doc.chip_list.join(", "),
     course: text(doc.course),
     setupgroup_id: text(doc.setupgroup_id),
+    metastart_id: text(doc.metastart_id),
     sex: text(doc.sex),
     club: text(doc.club),
     team: text(doc.team),
@@ -213,6 +219,7 @@ const racerInputSchema = z.object({
   chip_list: z.string().max(1000).catch(""),
   course: text200,
   setupgroup_id: text200,
+  metastart_id: text200,
   sex: text200,
   club: text200,
   team: text200,
@@ -283,6 +290,7 @@ export function racerChangesFrom(raw: Record<string, string | undefined>, setup:
   if (has("chip_list")) changes.chip_list = input.chip_list.split(",").map((c) => c.trim()).filter(Boolean);
   if (has("course")) changes.course = blankNull(input.course);
   if (has("setupgroup_id")) changes.setupgroup_id = blankNull(input.setupgroup_id);
+  if (has("metastart_id")) changes.metastart_id = blankNull(input.metastart_id);
   if (has("sex")) {
     const sex = check("sex", validateCustomFieldValue({ type: "gender" }, input.sex));
     if (sex !== undefined) changes.sex = sex as "M" | "F" | null;

@@ -15,6 +15,8 @@ export interface RacerFormProps {
   errors: FieldErrors;
   courses: Choice[];
   startGroups: Choice[];
+  /** A free-order race's meta start groups; the field is left out when there are none. */
+  metaStartGroups: Choice[];
   fields: CustomField[];
   submitLabel: string;
   pending: boolean;
@@ -133,6 +135,7 @@ export function RacerForm(props: RacerFormProps) {
       <Group legend="Start">
         <SelectField name="course" label="Course" options={props.courses} blank="No course" {...common} />
         <SelectField name="setupgroup_id" label="Start group" options={props.startGroups} blank="No start group" {...common} />
+        {props.metaStartGroups.length > 0 ? <SelectField name="metastart_id" label="Meta start group" options={props.metaStartGroups} blank="No meta start group" {...common} /> : null}
         <TextField name="scheduled_start_time" label="Scheduled start" hint="Time of day, HH:MM:SS" placeholder="10:00:00" {...common} />
       </Group>
       <Group legend="Seeding">

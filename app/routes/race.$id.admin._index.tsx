@@ -249,6 +249,12 @@ export default function RaceSetup() {
               Enduro: select timing devices for each point (on the Timing points page), and on each course put a Start point before each timed segment&apos;s finish. The finish&apos;s minimum split is the minimum time for that descent segment. Transfer stages, between one finish and the next start, are not timed.
             </p>
             <CheckboxField name="is_fastest_lap" label="Fastest lap: a segment ridden more than once counts its fastest run" defaultChecked={checked("is_fastest_lap", settings.is_fastest_lap)} />
+            <CheckboxField
+              name="is_free_segment"
+              label="Free order: racers ride the segments in any order"
+              hint="The segments are then listed on the Segments page, with course groups and meta start groups. Saving with this on keeps one course per segment: courses that have no segment are deleted and the start groups are rebuilt."
+              defaultChecked={checked("is_free_segment", settings.is_free_segment)}
+            />
             <SelectField
               name="enduro_column_option"
               label="Enduro columns"

@@ -68,6 +68,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     timingPoints: points.map((p) => ({ value: p.id, label: p.data.name })),
     isBiathlon: (settings?.biathlon_penalty_type ?? null) !== null,
     isEnduro: settings?.timing_mode === "enduro",
+    isFreeOrder: settings?.is_free_segment === true,
     raceLapCount: settings?.lap_count ?? 1,
   };
 }
@@ -108,6 +109,11 @@ export default function Courses() {
   const base = `/race/${data.raceId}/admin/courses`;
   return (
     <SetupSection id="courses" title="Courses" saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the course “${data.removing.name}”?`, explanation: "Its timing points stay; only the course and its list of crossings go. Racers must be moved off it first.", label: "Delete course" } : null}>
+      {data.isFreeOrder ? (
+        <p className="hint" role="note">
+          This is a free-order race: its courses are kept in step with its <Link to={`/race/${data.raceId}/admin/segments`}>segments</Link>, one course per segment, and racers are placed in course groups there. Changes made here are replaced the next time the segments are saved.
+        </p>
+      ) : null}
       {data.editing ? (
         <CourseEditor course={data.editing} base={base} timingPoints={data.timingPoints} raceId={data.raceId} biathlon={data.isBiathlon ? { raceLapCount: data.raceLapCount } : null} isEnduro={data.isEnduro} />
       ) : (

@@ -1,6 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
+import { engineCourseDocs } from "../../schema/race/free-order";
+import type { RaceSettings } from "../../schema/race/settings";
 import {
   afterSave,
   criterionFields,
@@ -36,7 +38,7 @@ const GROUP_TYPE_HINTS: Record<(typeof GROUP_TYPES)[number], string> = {
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
-  const [formats, groups, courses, startGroups, settings] = await Promise.all([
+  const [formats, groups, storedCourses, startGroups, settings] = await Promise.all([
     documentsOf(room, "ResultFormat"),
     documentsOf(room, "ResultGroup"),
     documentsOf(room, "Course"),
@@ -44,6 +46,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     room.settings(),
   ]);
   if (!settings) throw new Response("Not found", { status: 404 });
+  // Results group by course groups in a free-order race (timing.md section 2: one list only with one course group).
+  const courses = engineCourseDocs(settings as RaceSettings, storedCourses);
   const query = pageQuery(request);
   const params_ = new URL(request.url).searchParams;
   const custom = racerFieldsOf(settings.fields_list);

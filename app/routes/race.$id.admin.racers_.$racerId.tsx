@@ -41,6 +41,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     values: racerFormValues(racer?.data ?? null, setup),
     courses: setup.courses,
     startGroups: setup.startGroups,
+    metaStartGroups: setup.metaStartGroups,
     fields: setup.fields,
     // The RPC stub loses the document kind of the call.
     crossings: crossingRows(crossings, setup, devices as StoredDocument<"TimingDevice">[]),
@@ -82,7 +83,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 const DONE_NOTICES = { saved: "Your changes are saved.", created: "Racer added.", cleared: "All times of this racer are cleared." } as const;
 
 export default function RacerPage() {
-  const { raceId, racer, title, values, courses, startGroups, fields, crossings, confirm, done } = useLoaderData<typeof loader>();
+  const { raceId, racer, title, values, courses, startGroups, metaStartGroups, fields, crossings, confirm, done } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -135,6 +136,7 @@ export default function RacerPage() {
           errors={errors}
           courses={courses}
           startGroups={startGroups}
+          metaStartGroups={metaStartGroups}
           fields={fields}
           submitLabel={racer ? "Save racer" : "Add racer"}
           pending={pending("save")}

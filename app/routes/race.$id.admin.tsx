@@ -6,8 +6,9 @@ import { RaceSetupErrorBoundary } from "../components/race-setup-form";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Race Admin · ${data.race.name}` : "Race Admin" }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { race, may } = await requireRaceAccess(request, context, params.id, "view");
-  return { race: { id: race.id, name: race.name, clubName: race.clubName, visibility: race.visibility }, may };
+  const { race, may, room } = await requireRaceAccess(request, context, params.id, "view");
+  const settings = await room.settings();
+  return { race: { id: race.id, name: race.name, clubName: race.clubName, visibility: race.visibility }, may, isFreeOrder: settings?.is_free_segment === true };
 }
 
 /** Sections of the race admin area; each page checks its own permission again on the server. */
@@ -15,6 +16,7 @@ const sections = [
   { to: "", label: "Setup", end: true },
   { to: "courses", label: "Courses" },
   { to: "points", label: "Timing points" },
+  { to: "segments", label: "Segments", freeOrderOnly: true },
   { to: "devices", label: "Devices" },
   { to: "startgroups", label: "Start groups" },
   { to: "startorder", label: "Start order" },
@@ -27,7 +29,7 @@ const sections = [
 ] as const;
 
 export default function RaceAdminLayout() {
-  const { race } = useLoaderData<typeof loader>();
+  const { race, isFreeOrder } = useLoaderData<typeof loader>();
   return (
     <main className="page race-admin">
       <p className="race-meta">
@@ -36,7 +38,7 @@ export default function RaceAdminLayout() {
       <h1>{race.name}</h1>
       <nav aria-label="Race administration" className="admin-tabs">
         <ul>
-          {sections.map((s) => (
+          {sections.filter((s) => isFreeOrder || !("freeOrderOnly" in s)).map((s) => (
             <li key={s.to}>
               <NavLink to={s.to ? `/race/${race.id}/admin/${s.to}` : `/race/${race.id}/admin`} end={"end" in s}>
                 {s.label}
