@@ -31,7 +31,7 @@ async function saveField(page: Page) {
   await expect(page.getByText("Your changes are saved.")).toBeVisible();
 }
 
-test("an organiser builds a form; a registrant registers two people with a code and sees the right total @phone", async ({ browser, page }) => {
+test("an organiser builds a form; a registrant registers two people with a code and sees the right total @phone", async ({ browser, page, isMobile }) => {
   test.setTimeout(90_000);
   const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
   const superAdmin = demoUsers.find((u) => u.role.type === "system_admin")!;
@@ -82,6 +82,23 @@ test("an organiser builds a form; a registrant registers two people with a code 
 
   await page.getByRole("link", { name: "Back to the fields" }).click();
   await expect(page.getByRole("row", { name: /Toque colour/ })).toContainText("conditional");
+  if (!isMobile) {
+    // Rows drag to a new place (a phone uses the Move up and Move down buttons); the order is stored, then put back.
+    await waitForHydration(page);
+    const captions = page.locator(".element-list tbody th");
+    const rows = page.locator(".element-list tbody tr");
+    await rows.nth(1).dragTo(rows.nth(0));
+    await expect(page.getByText("Moved “Last name” to position 1 of 6.")).toBeAttached();
+    await expect(captions.first()).toHaveText("Last name");
+    await page.reload();
+    await expect(captions.nth(0)).toHaveText("Last name");
+    await expect(captions.nth(1)).toHaveText("First name");
+    await waitForHydration(page);
+    await rows.nth(1).dragTo(rows.nth(0));
+    await expect(captions.first()).toHaveText("First name");
+    await page.reload();
+    await expect(captions.first()).toHaveText("First name");
+  }
 
   // 3. Settings: tier 2 is in force now, open since yesterday, 13% GST.
   await page.getByRole("link", { name: "Settings" }).click();
