@@ -127,6 +127,12 @@ export async function readPosted(request: Request): Promise<Map<string, string[]
   return posted;
 }
 
+/** The editor's opening time as posted (a whole number of milliseconds), or null when absent or not one. */
+export function openedAtOf(posted: Map<string, string[]>): number | null {
+  const text = posted.get("opened_at")?.[0] ?? "";
+  return /^\d{1,15}$/.test(text) ? Number(text) : null;
+}
+
 /** The rows a list posted, by the index in their names, in order. */
 function rowIndexes(posted: Map<string, string[]>, pattern: RegExp): number[] {
   const indexes = new Set<number>();

@@ -168,4 +168,6 @@ export interface ElementReply {
   errors: Record<string, string>;
   /** New on every reply, so the form remounts with the draft's values. */
   revision: string;
+  /** Carried from the post, so adding a row keeps the editor's opening time (concurrent-edit check). */
+  openedAt: number | null;
 }

@@ -27,6 +27,8 @@ export interface EditorProps {
   /** The list whose new row takes the focus, after "Add option" or "Add a code". */
   focus: "option" | "discount" | null;
   backTo: string;
+  /** The latest change to the field when the editor opened: a save refused if someone changed it since. */
+  openedAt: number;
 }
 
 export function ElementEditor(props: EditorProps) {
@@ -36,6 +38,7 @@ export function ElementEditor(props: EditorProps) {
   const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
   return (
     <Form method="post" className="setup-form element-editor">
+      <input type="hidden" name="opened_at" value={props.openedAt} />
       {/* Enter in a text box presses the form's first submit button: make that Save, not a row's Remove. */}
       <button type="submit" name="intent" value="save" className="visually-hidden" tabIndex={-1} aria-hidden="true">
         Save

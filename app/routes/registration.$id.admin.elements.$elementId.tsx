@@ -3,9 +3,9 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { labelIn } from "../../core/forms/bilingual";
 import type { FormElement } from "../../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../../core/forms/registry";
-import { listElements, saveElement } from "../../workers/services/registration-forms";
+import { elementEditedAt, listElements, saveElement } from "../../workers/services/registration-forms";
 import { isPriced, requireRegistrationAccess, withNotice } from "../registration-admin.server";
-import { blankDiscount, blankOption, draftOf, editorIntentOf, editorSectionsOf, elementOfDraft, readDraft, readPosted } from "../registration-element-form.server";
+import { blankDiscount, blankOption, draftOf, editorIntentOf, editorSectionsOf, elementOfDraft, openedAtOf, readDraft, readPosted } from "../registration-element-form.server";
 import { FIELD_TYPE_LABELS, type ElementDraft, type ElementReply } from "../components/form-builder-choices";
 import { ElementEditor } from "../components/form-builder-editor";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
@@ -38,11 +38,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     draft: draftOf(element, registration.isBilingual),
     others: offered((e) => e.id !== element.id && FIELD_TYPE_MODULES[e.type].isInput),
     priced: offered(isPriced),
+    openedAt: await elementEditedAt(builder.db, element.id),
   };
 }
 
-function reply(intent: string, draft: ElementDraft, errors: Record<string, string> = {}, status = 200) {
-  return data<ElementReply>({ intent, draft, errors, revision: crypto.randomUUID() }, { status });
+function reply(intent: string, draft: ElementDraft, openedAt: number | null, errors: Record<string, string> = {}, status = 200) {
+  return data<ElementReply>({ intent, draft, errors, revision: crypto.randomUUID(), openedAt }, { status });
 }
 
 /** Errors about an input the editor has stay beside it; any other (a whole list, the form) goes on top. */
@@ -62,24 +63,25 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPosted(request);
   const draft = readDraft(posted);
   const intent = editorIntentOf(posted);
+  const openedAt = openedAtOf(posted);
   switch (intent.kind) {
     case "add-option":
-      return reply(intent.kind, { ...draft, options: [...draft.options, blankOption()] });
+      return reply(intent.kind, { ...draft, options: [...draft.options, blankOption()] }, openedAt);
     case "remove-option":
-      return reply(intent.kind, { ...draft, options: draft.options.filter((_, i) => i !== intent.index) });
+      return reply(intent.kind, { ...draft, options: draft.options.filter((_, i) => i !== intent.index) }, openedAt);
     case "add-discount":
-      return reply(intent.kind, { ...draft, discounts: [...draft.discounts, blankDiscount()] });
+      return reply(intent.kind, { ...draft, discounts: [...draft.discounts, blankDiscount()] }, openedAt);
     case "remove-discount":
-      return reply(intent.kind, { ...draft, discounts: draft.discounts.filter((_, i) => i !== intent.index) });
+      return reply(intent.kind, { ...draft, discounts: draft.discounts.filter((_, i) => i !== intent.index) }, openedAt);
     case "save": {
       const read = elementOfDraft(draft, element, registration.isBilingual);
-      if (!read.ok) return reply("save", draft, placed(read.errors, posted), 400);
-      const saved = await saveElement(builder, registration, read.element);
-      if (!saved.ok) return reply("save", draft, placed(saved.errors, posted), saved.errors.form ? 409 : 400);
+      if (!read.ok) return reply("save", draft, openedAt, placed(read.errors, posted), 400);
+      const saved = await saveElement(builder, registration, read.element, openedAt);
+      if (!saved.ok) return reply("save", draft, openedAt, placed(saved.errors, posted), saved.errors.form ? 409 : 400);
       return redirect(withNotice(`/registration/${registration.id}/admin/elements/${element.id}`, "saved"));
     }
     default:
-      return reply("unknown", draft, { form: "Unknown action" }, 400);
+      return reply("unknown", draft, openedAt, { form: "Unknown action" }, 400);
   }
 }
 
@@ -105,6 +107,7 @@ export default function ElementEditorPage() {
         priced={loaded.priced}
         focus={focus}
         backTo={`/registration/${loaded.registrationId}/admin`}
+        openedAt={answer?.openedAt ?? loaded.openedAt}
       />
     </section>
   );

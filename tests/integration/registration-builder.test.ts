@@ -192,6 +192,27 @@ describe("registration form builder", () => {
     expect((await post(`${admin}?index`, cookie, { intent: "move", target: crypto.randomUUID(), toIndex: "0" })).status).toBe(409);
   });
 
+  it("refuses a save over a change someone else made after the editor opened, but not over a move", async () => {
+    const { registration, cookie, admin } = await formWithUser();
+    const name = await addField(admin, cookie, "text", "Name");
+    await addField(admin, cookie, "text", "Club");
+    const openedAt = (html: string) => /name="opened_at" value="(\d+)"/.exec(html)![1]!;
+    // Two organisers open the same field; the first saves, then the second saves what their older page showed.
+    const first = openedAt(await (await get(`${admin}/elements/${name}`, cookie)).text());
+    const second = first;
+    expect((await post(`${admin}/elements/${name}`, cookie, editorFields("Full name", { opened_at: first }))).status).toBe(302);
+    const refused = await post(`${admin}/elements/${name}`, cookie, editorFields("Name", { opened_at: second }));
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("Someone else changed this field; reload and try again");
+    expect(await order(registration.id)).toEqual(["Full name", "Club"]);
+    // After a reload the editor opens at the newer change and saves; a move by someone else is no conflict.
+    const reloaded = openedAt(await (await get(`${admin}/elements/${name}`, cookie)).text());
+    expect(Number(reloaded)).toBeGreaterThan(Number(first));
+    expect((await post(`${admin}?index`, cookie, { intent: "move", target: name, direction: "down" })).status).toBe(302);
+    expect((await post(`${admin}/elements/${name}`, cookie, editorFields("Given name", { opened_at: reloaded }))).status).toBe(302);
+    expect(await order(registration.id)).toEqual(["Club", "Given name"]);
+  });
+
   it("shows a stranger nothing (404) and refuses a read-only user's changes (403)", async () => {
     const { registration, admin } = await formWithUser();
     const stranger = await formWithUser(null);

@@ -14,7 +14,7 @@ import { FIELD_TYPES, newElement, type FieldType, type FormElement } from "../..
 import { clubs, formElements, registrations, type Db } from "../../schema/d1";
 import { FormElement as FormElementClass, Registration } from "../../schema/entities/classes";
 import type { Tenant } from "../../tenants/resolve";
-import { changeFields, deleteEntity, insertEntity } from "../data-api/entity-store";
+import { changeFields, deleteEntity, getEntity, insertEntity } from "../data-api/entity-store";
 import { publishChange, publishFieldChanges, type PublishContext } from "../data-api/hub-client";
 import { creatableClubs, type ClubChoice } from "./club-choices";
 
@@ -211,7 +211,17 @@ function defaultCaption(type: FieldType): string {
  * Saves an element whole, checked by core/forms' schema and against the rest of the form: a condition must
  * name another element of this form, and a discount may only list this form's elements.
  */
-export async function saveElement(context: BuilderContext, registration: RegistrationRow, element: unknown): Promise<SaveResult<FormElement>> {
+/**
+ * The latest change to an element's own fields (its position aside), as its editor opens: saving with it
+ * refuses the fields someone changed since, instead of silently putting back what this editor showed.
+ */
+export async function elementEditedAt(db: Db, elementId: string): Promise<number> {
+  const stored = await getEntity(db, FormElementClass, elementId);
+  return Math.max(0, ...Object.entries(stored?.mtimes ?? {}).filter(([key]) => key !== "ordinal").map(([, at]) => at));
+}
+
+/** Saves an edited element; with `openedAt` (elementEditedAt when the editor opened), a field changed since is refused. */
+export async function saveElement(context: BuilderContext, registration: RegistrationRow, element: unknown, openedAt: number | null = null): Promise<SaveResult<FormElement>> {
   const parsed = formElementSchema.safeParse(element);
   if (!parsed.success) return { ok: false, errors: Object.fromEntries(parsed.error.issues.map((i) => [i.path.join(".") || "form", i.message])) };
   const next = parsed.data;
@@ -222,7 +232,10 @@ export async function saveElement(context: BuilderContext, registration: Registr
   if (next.condition && !ids.has(next.condition.element)) return { ok: false, errors: { "condition.element": "Choose a field of this form" } };
   const stray = (next.config.discounts_list ?? []).flatMap((d) => d.elts_list).find((id) => !ids.has(id));
   if (stray) return { ok: false, errors: { "config.discounts_list": "A discount can only apply to fields of this form" } };
-  const result = await changeFields(context.db, FormElementClass, next.id, { ...apiValuesOf({ ...next, ordinal: current.ordinal }) }, undefined, context.now);
+  const values = apiValuesOf({ ...next, ordinal: current.ordinal });
+  // The position is the list's business (moveElement): a move since opening is no conflict.
+  const base = openedAt === null ? undefined : Object.fromEntries(Object.keys(values).filter((key) => key !== "ordinal").map((key) => [key, openedAt]));
+  const result = await changeFields(context.db, FormElementClass, next.id, values, base, context.now);
   if (!result) return { ok: false, errors: { form: "This field no longer exists" } };
   if (!result.ok) return { ok: false, errors: { form: "Someone else changed this field; reload and try again" } };
   publishFieldChanges(context, FormElementClass, next.id, result.changed, result.mtimes, objectOf(registration));
