@@ -12,8 +12,8 @@ import { courseGroupFormSchema, metaStartFormSchema, segmentFormSchema, withCour
 import { requireRaceAccess } from "../race-admin.server";
 import { afterSave, criterionFields, documentsOf, pageQuery, pageUrl, parseForm, raceClockOf, racerFieldsOf, readPostedForm, refuse, timeOfDayText, unknownIntent } from "../race-setup.server";
 import { CRITERION_OPS } from "../components/race-setup-choices";
-import { useDragReorder } from "../components/drag-reorder";
-import { CheckboxField, RadioField, RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { ReorderableTable } from "../components/reorderable-table";
+import { CheckboxField, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 /** `?edit=` and `?delete=` name an entry as kind:id, as there are three lists on the page. */
@@ -267,58 +267,21 @@ export default function Segments() {
 
 function SegmentTable({ raceId, segments, mayEdit }: { raceId: string; segments: SegmentView[]; mayEdit: boolean }) {
   const base = `/race/${raceId}/admin/segments`;
-  const { shown, draggable, announcement, rowProps } = useDragReorder({ rows: segments, enabled: mayEdit, intent: "segment-move", action: base, describe: (s) => s.name });
-  if (segments.length === 0) return <p className="empty-state">No segments yet. Add the first one below.</p>;
   return (
-    <>
-      {draggable ? <p className="hint">Drag a row to move it, or use its Move up and Move down buttons.</p> : null}
-      <p className="visually-hidden" role="status" aria-live="polite">
-        {announcement}
-      </p>
-      <div className="table-scroll">
-        <table className="data-table segment-table">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Segment</th>
-              <th scope="col">Start</th>
-              <th scope="col">Finish</th>
-              <th scope="col">Minimum time (s)</th>
-              {mayEdit ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((s, index) => (
-              <tr key={s.id} data-segment-id={s.id} {...rowProps(s, index)}>
-                <td>
-                  {draggable ? (
-                    <span className="drag-handle" aria-hidden="true">
-                      ⠿
-                    </span>
-                  ) : null}
-                  {index + 1}
-                </td>
-                <th scope="row">{s.name}</th>
-                <td>{s.start}</td>
-                <td>{s.finish}</td>
-                <td className="num">{s.min_time}</td>
-                {mayEdit ? (
-                  <td className="row-actions">
-                    <RowLinks base={base} id={`segment:${s.id}`} name={s.name} mayEdit />
-                    <RowButton intent="segment-move" target={s.id} extra={{ direction: "up" }} label="↑ Move up" accessibleLabel={`Move ${s.name} up`} disabled={index === 0} />
-                    <RowButton intent="segment-move" target={s.id} extra={{ direction: "down" }} label="↓ Move down" accessibleLabel={`Move ${s.name} down`} disabled={index === shown.length - 1} />
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+    <ReorderableTable
+      rows={segments}
+      mayEdit={mayEdit}
+      intent="segment-move"
+      action={base}
+      nameOf={(s) => s.name}
+      empty="No segments yet. Add the first one below."
+      className="segment-table"
+      headers={["Segment", "Start", "Finish", "Minimum time (s)"]}
+      numeric={["Minimum time (s)"]}
+      rowData={(s) => ({ "data-segment-id": s.id })}
+      cells={(s) => [s.name, s.start, s.finish, s.min_time]}
+      links={(s) => <RowLinks base={base} id={`segment:${s.id}`} name={s.name} mayEdit />}
+    />
   );
 }
 
