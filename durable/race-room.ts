@@ -17,7 +17,7 @@ import { openDb, races } from "../schema/d1";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type CourseDoc, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
 import { courseOf, racerOf, type StoredRacer } from "../schema/race/engine-input";
-import { engineCourseDocs } from "../schema/race/free-order";
+import { engineCourseDocs, racerCourseOf } from "../schema/race/free-order";
 import { raceRoomMigrations } from "../schema/race/migrations";
 import { chipsOf, racerSchema, type RacerDoc } from "../schema/race/racer";
 import { biathlonSetupOf, raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
@@ -422,9 +422,11 @@ export class RaceRoom extends DurableObject<Env> {
     const stored = this.store.racer(racerId);
     const row = this.db.select().from(raceSetup).get();
     if (!stored || !row) return null;
-    const racer = racerOf(stored);
-    const courseDoc = this.store.documents("Course").find((c) => c.id === racer.courseId);
-    const course = courseDoc ? courseOf(courseDoc, readRaceSettings(row.settings), this.store.documents("TimingPoint")) : null;
+    const settings = readRaceSettings(row.settings);
+    // A free-order racer's course is their course group, ranked as the course engineCourseDocs makes of it.
+    const racer = racerOf(stored, racerCourseOf(settings));
+    const courseDoc = engineCourseDocs(settings, this.store.documents("Course")).find((c) => c.id === racer.courseId);
+    const course = courseDoc ? courseOf(courseDoc, settings, this.store.documents("TimingPoint")) : null;
     const crossings = this.store
       .crossingsOfRacer(racerId)
       .filter((c) => c.state === "assigned" && c.timing_point_id !== null)

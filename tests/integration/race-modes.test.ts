@@ -455,6 +455,8 @@ describe("a free-order segment race", () => {
     const byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
     expect(byBib.get(1)).toMatchObject({ status: "finished", time: 300 * SECOND, course: "Open", segments: [{ time: 180 * SECOND, runs: 1 }, { time: 120 * SECOND, runs: 1 }] });
     expect(byBib.get(2)).toMatchObject({ status: "finished", time: 300 * SECOND, course: "Junior", segments: [{ time: 160 * SECOND, runs: 1 }, { time: 140 * SECOND, runs: 1 }] });
+    // The racer's timed entity names the course group their category placed them in.
+    expect((await room.timedEntity(byBib.get(2)!.racerId))!).toMatchObject({ course: "junior" });
 
     // Removing a segment deletes its course and start group.
     expect((await room.updateSettings({ segments_list: [segments[1]], meta_courses_list: [{ ...allRacers, name: "Open" }] })).ok).toBe(true);
