@@ -9,7 +9,7 @@ import { lapCloses } from "../core/timing/biathlon-result";
 import { carriedStages, type StageResult } from "../core/timing/multistage";
 import { setRacerStatus } from "../core/timing/status";
 import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
-import { deletionBlocked } from "../core/timing/validation";
+import { deletionBlocked, NOT_A_RACE_TIMING_POINT } from "../core/timing/validation";
 import { TIMING_ERRORS } from "../core/timing/errors";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
 import type { Crossing } from "../core/timing/model";
@@ -231,7 +231,7 @@ export class RaceRoom extends DurableObject<Env> {
     // A handover point must be one of the race's timing points (a stale id would find no handover read).
     const handover = next.team_relay_transition_point;
     const pointIds = new Set(this.store.documents("TimingPoint").map((p) => p.id));
-    if (next.is_relay && handover !== null && !pointIds.has(handover)) return { ok: false as const, errors: { team_relay_transition_point: HANDOVER_POINT_UNKNOWN } };
+    if (next.is_relay && handover !== null && !pointIds.has(handover)) return { ok: false as const, errors: { team_relay_transition_point: NOT_A_RACE_TIMING_POINT } };
     const freeOrder = freeOrderProblems(next, Object.keys(definedOnly(parsed.data)), pointIds);
     if (freeOrder) return { ok: false as const, errors: freeOrder };
     return { ok: true as const, parsed: parsed.data, next };
@@ -906,12 +906,13 @@ export class RaceRoom extends DurableObject<Env> {
 
   /**
    * The course, start group and meta start group ids a racer may name, read once per save or import; a
-   * free-order racer's course may also be a course group.
+   * free-order racer's course is one of its course groups.
    */
   private racerReferences(): RacerReferences {
     const settings = readRaceSettings(this.db.select().from(raceSetup).get()?.settings);
     return {
-      courses: new Set([...this.store.documents("Course").map((c) => c.id), ...settings.meta_courses_list.map((g) => g.id)]),
+      // A free-order racer rides a course group; its segment courses are the segments' own.
+      courses: new Set(settings.is_free_segment ? settings.meta_courses_list.map((g) => g.id) : this.store.documents("Course").map((c) => c.id)),
       startGroups: new Set(this.store.documents("StartGroup").map((g) => g.id)),
       metaStarts: new Set(settings.meta_startgroups_list.map((m) => m.id)),
     };
@@ -989,7 +990,6 @@ export class RaceRoom extends DurableObject<Env> {
   }
 }
 
-const HANDOVER_POINT_UNKNOWN = "Choose one of the race's timing points";
 
 function send(ws: WebSocket, message: RaceServerMessage): void {
   sendRaw(ws, JSON.stringify(message));

@@ -9,6 +9,8 @@ export const MUST_BE_A_NUMBER = "Must be a Number";
 export const MUST_BE_AT_LEAST_1 = "Must be at least 1";
 export const MUST_BE_WHOLE = "Must be a whole number";
 export const PRECISION_RANGE = `Must be a whole number from 0 to ${MAX_PRECISION}`;
+/** A setting naming a timing point the race does not have (a relay's handover point, a segment's start or finish). */
+export const NOT_A_RACE_TIMING_POINT = "Choose one of the race's timing points";
 
 /** Race setup defaults, under the Race field names in camelCase (section 3 and 9). */
 export const RACE_DEFAULTS = {

@@ -6,13 +6,11 @@
 import { bumpMtimes, initialMtimes } from "../../core/entity/field-mtimes";
 import { courseGroupProblem } from "../../core/timing/free-order";
 import { TIMING_ERRORS } from "../../core/timing/errors";
+import { NOT_A_RACE_TIMING_POINT } from "../../core/timing/validation";
 import { startGroupSchema } from "../../schema/race/documents";
 import { courseGroupsOf, defaultCourseGroup, plannedStartGroups, segmentCourseData, segmentsOf } from "../../schema/race/free-order";
 import type { RaceSettings } from "../../schema/race/settings";
 import type { RaceStore } from "./store";
-
-/** The message for a segment point that is not one of the race's timing points. */
-export const SEGMENT_POINT_UNKNOWN = "Choose one of the race's timing points";
 
 /**
  * A settings change's free-order problems, field by field: meta start groups only on a free-order race
@@ -21,7 +19,7 @@ export const SEGMENT_POINT_UNKNOWN = "Choose one of the race's timing points";
 export function freeOrderProblems(next: RaceSettings, changed: readonly string[], timingPointIds: ReadonlySet<string>): Record<string, string> | null {
   if (changed.includes("meta_startgroups_list") && next.meta_startgroups_list.length > 0 && !next.is_free_segment) return { meta_startgroups_list: TIMING_ERRORS.metaStartGroupsNotFreeSegment };
   const unknownPoint = next.segments_list.find((s) => !timingPointIds.has(s.start_point) || !timingPointIds.has(s.finish_point));
-  if (changed.includes("segments_list") && unknownPoint) return { segments_list: SEGMENT_POINT_UNKNOWN };
+  if (changed.includes("segments_list") && unknownPoint) return { segments_list: NOT_A_RACE_TIMING_POINT };
   const ids = next.segments_list.map((s) => s.id);
   if (new Set(ids).size !== ids.length) return { segments_list: "Each segment needs its own id" };
   const problem = courseGroupProblem(courseGroupsOf(next), segmentsOf(next));

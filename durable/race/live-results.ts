@@ -170,7 +170,7 @@ export class LiveResults {
     const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers);
     this.racers = new Map(state.racers.map((r) => [r.id, r]));
     this.courseOf = racerCourseOf(state.settings);
-    if (state.settings.is_free_segment) warnAboutFreeOrderRacers(state.settings, state.racers, input.racers);
+    if (state.settings.is_free_segment) warnAboutFreeOrderRacers(state.settings, state.racers);
     this.courseNames = new Map(state.docs.courses.map((c) => [c.id, c.data.name]));
     this.pointTimingPoints = new Map(state.docs.courses.flatMap((c) => c.data.points_list.map((p) => [p.id, p.point] as const)));
     this.groupsByFormat = new Map(state.docs.formats.map((f) => [f.id, input.groups.filter((g) => g.id.startsWith(`${f.id}:`))]));
@@ -261,11 +261,12 @@ const MULTI_RUN_TIME_LABELS: Record<RaceSettings["multi_run_mode"], string> = { 
 const TIME_LABELS: Record<RaceSettings["biathlon_result_calc"], string | undefined> = { total: undefined, ski: "Ski time", range: "Range time" };
 
 /** The console messages of timing.md section 8 for free-order racers the results cannot place (the first 20, then a count). */
-function warnAboutFreeOrderRacers(settings: RaceSettings, stored: readonly StoredRacer[], racers: readonly Racer[]): void {
-  const warnings = freeOrderWarnings(
-    racers.map((racer, i) => ({ label: racer.bib === null ? `${racer.firstName} ${racer.lastName}`.trim() || racer.id : `bib ${racer.bib}`, racer: { ...racer, courseId: stored[i]!.data.course }, metastartId: stored[i]!.data.metastart_id })),
-    { groups: courseGroupsOf(settings), metaStartIds: settings.meta_startgroups_list.map((m) => m.id) },
-  );
+function warnAboutFreeOrderRacers(settings: RaceSettings, stored: readonly StoredRacer[]): void {
+  const racers = stored.map((s) => {
+    const racer = racerOf(s);
+    return { label: racer.bib === null ? `${racer.firstName} ${racer.lastName}`.trim() || racer.id : `bib ${racer.bib}`, racer, metastartId: s.data.metastart_id };
+  });
+  const warnings = freeOrderWarnings(racers, { groups: courseGroupsOf(settings), metaStartIds: settings.meta_startgroups_list.map((m) => m.id) });
   for (const warning of warnings.slice(0, 20)) console.warn(warning);
   if (warnings.length > 20) console.warn(`…and ${warnings.length - 20} more free-order racer warnings`);
 }

@@ -9,8 +9,12 @@ import type { Criterion, Racer } from "../../core/timing/model";
 import { courseSchema, criterionSchema, type CourseDoc, type StoredDocument } from "./documents";
 import type { MetaCourseGroupEntry, RaceSettings, SegmentEntry } from "./settings";
 
+function freeSegmentOf(s: SegmentEntry): FreeSegment {
+  return { id: s.id, name: s.name, startPointId: s.start_point, finishPointId: s.finish_point, minTime: s.min_time };
+}
+
 export function segmentsOf(settings: Pick<RaceSettings, "segments_list">): FreeSegment[] {
-  return settings.segments_list.map((s) => ({ id: s.id, name: s.name, startPointId: s.start_point, finishPointId: s.finish_point, minTime: s.min_time }));
+  return settings.segments_list.map(freeSegmentOf);
 }
 
 /** Stored criteria that do not read as criteria are left out (a group then matches on its id or as the only group). */
@@ -40,8 +44,7 @@ function segmentPoints(segment: FreeSegment): CourseDoc["points_list"] {
 
 /** The stored course of one segment (segment_id set), as the resync writes it. */
 export function segmentCourseData(segment: SegmentEntry, existing: CourseDoc | null): CourseDoc {
-  const [free] = segmentsOf({ segments_list: [segment] });
-  return courseSchema.parse({ ...(existing ?? {}), name: segment.name, timing_mode: "enduro", segment_id: segment.id, points_list: segmentPoints(free!) });
+  return courseSchema.parse({ ...(existing ?? {}), name: segment.name, timing_mode: "enduro", segment_id: segment.id, points_list: segmentPoints(freeSegmentOf(segment)) });
 }
 
 /**

@@ -426,6 +426,8 @@ describe("a free-order segment race", () => {
     expect((await room.updateSettings({ meta_courses_list: [{ ...allRacers, name: "Open" }, junior], meta_startgroups_list: [{ id: "w1", name: "Wave 1" }] })).ok).toBe(true);
     expect((await room.documents("StartGroup")).map((g) => g.data.name)).toEqual(["Wave 1 – Segment #1", "Wave 1 – Segment #2"]);
     expect(await room.saveRacer(null, { first_name: "No", last_name: "Wave", bib: 9, metastart_id: "w9" })).toEqual({ ok: false, errors: { metastart_id: "StartGroup not found" } });
+    // A free-order racer rides a course group, not a segment's own course.
+    expect(await room.saveRacer(null, { first_name: "Seg", last_name: "Course", bib: 9, course: courses[0]!.id })).toEqual({ ok: false, errors: { course: "No such course" } });
 
     const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true, group_type: "course" }));
     await room.saveRacer(null, { first_name: "Ana", last_name: "Open", bib: 1, chip: "F1", course: allRacers.id, metastart_id: "w1" });
