@@ -4,11 +4,9 @@
  * it and resyncs the segment courses and start groups in the same write.
  */
 import { z } from "zod";
-import { nextSegmentName } from "../core/timing/free-order";
-import { SEGMENT_ORDER_TYPES } from "../core/timing/free-order";
+import { nextSegmentName, SEGMENT_ORDER_TYPES } from "../core/timing/free-order";
 import { defaultCourseGroup } from "../schema/race/free-order";
-import type { MetaCourseGroupEntry, MetaStartGroupEntry, RaceSettings, SegmentEntry } from "../schema/race/settings";
-import { metaStartGroupSchema } from "../schema/race/settings";
+import { metaStartGroupSchema, type MetaCourseGroupEntry, type MetaStartGroupEntry, type RaceSettings, type SegmentEntry } from "../schema/race/settings";
 import { absoluteOfTimeOfDay, blankOr, choice, criteriaOfForm, criterionFormFields, requiredName, seconds, timeOfDay, type RaceClock } from "./race-setup.server";
 
 export const segmentFormSchema = z.object({
