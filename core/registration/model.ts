@@ -81,6 +81,8 @@ export interface AppliedDiscount {
   code: string;
   /** What the code took off the cart, positive. */
   amount: Cents;
+  /** Applications that took something: 1 for a per-cart code, one per individual for a per-individual code. What the code's qty counts. */
+  uses: number;
 }
 
 export interface CartPricing {

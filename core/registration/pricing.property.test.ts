@@ -89,6 +89,12 @@ function expectConsistent(priced: CartPricing, input: CartPricingInput, seed: nu
   expect(sumOf(priced.lines.map((line) => line.amount)), `seed ${seed}`).toBe(priced.total);
   expect(priced.discount, `seed ${seed}`).toBeLessThanOrEqual(priced.subtotal);
   expect(sumOf(priced.appliedDiscounts.map((applied) => applied.amount)), `seed ${seed}`).toBe(priced.discount);
+  // A code's uses are its discount lines, and never more than it had left.
+  for (const applied of priced.appliedDiscounts) {
+    expect(applied.uses, `seed ${seed}`).toBe(priced.lines.filter((line) => line.type === "discount" && line.code === applied.code).length);
+    const left = input.discounts.find((rule) => rule.code === applied.code)?.remainingUses;
+    if (left !== null && left !== undefined) expect(applied.uses, `seed ${seed}`).toBeLessThanOrEqual(left);
+  }
   const individualsTotal = sumOf(Object.values(priced.individualTotals));
   if (input.cartItems.length === 0) expect(individualsTotal, `seed ${seed}`).toBe(priced.total);
   else expect(individualsTotal, `seed ${seed}`).toBeLessThanOrEqual(priced.total);

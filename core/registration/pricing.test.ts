@@ -163,7 +163,7 @@ describe("priceCart: discounts", () => {
 
   it("deduct_percent takes a percent off the lines it applies to", () => {
     const priced = priceCart(cart({ individuals: twoPeople(), discounts: [code({ type: "deduct_percent", amt: 25, eltsList: ["entry"] })] }));
-    expect(priced).toMatchObject({ subtotal: 11_000, discount: 2000, total: 9000, appliedDiscounts: [{ code: "DEDUCT_PERCENT", amount: 2000 }] });
+    expect(priced).toMatchObject({ subtotal: 11_000, discount: 2000, total: 9000, appliedDiscounts: [{ code: "DEDUCT_PERCENT", amount: 2000, uses: 1 }] });
     expect(priced.individualTotals).toEqual({ a: 6000, b: 3000 });
   });
 
@@ -188,7 +188,7 @@ describe("priceCart: discounts", () => {
     const priced = priceCart(
       cart({ individuals: [person("a", [item("entry", 10_000)])], discounts: [code({ code: "FIFTY", type: "pay_amount", amt: 5000 }), code({ code: "FORTY", type: "pay_amount", amt: 4000 })] }),
     );
-    expect(priced).toMatchObject({ subtotal: 10_000, discount: 6000, total: 4000, appliedDiscounts: [{ code: "FORTY", amount: 6000 }] });
+    expect(priced).toMatchObject({ subtotal: 10_000, discount: 6000, total: 4000, appliedDiscounts: [{ code: "FORTY", amount: 6000, uses: 1 }] });
   });
 
   it("ignores a pay_amount that applies to nothing when choosing the lowest", () => {
@@ -198,7 +198,7 @@ describe("priceCart: discounts", () => {
         discounts: [code({ code: "JERSEY", type: "pay_amount", amt: 1000, eltsList: ["jersey"] }), code({ code: "ENTRY", type: "pay_amount", amt: 6000 })],
       }),
     );
-    expect(priced.appliedDiscounts).toEqual([{ code: "ENTRY", amount: 4000 }]);
+    expect(priced.appliedDiscounts).toEqual([{ code: "ENTRY", amount: 4000, uses: 1 }]);
   });
 
   it("applies percent, then amount, then the pay_amount cap, each on what is left", () => {
@@ -210,9 +210,9 @@ describe("priceCart: discounts", () => {
     );
     // 10000 − 10% = 9000, − 1000 = 8000, capped at 7000.
     expect(priced.appliedDiscounts).toEqual([
-      { code: "DEDUCT_PERCENT", amount: 1000 },
-      { code: "DEDUCT_AMOUNT", amount: 1000 },
-      { code: "PAY_AMOUNT", amount: 1000 },
+      { code: "DEDUCT_PERCENT", amount: 1000, uses: 1 },
+      { code: "DEDUCT_AMOUNT", amount: 1000, uses: 1 },
+      { code: "PAY_AMOUNT", amount: 1000, uses: 1 },
     ]);
     expect(priced.total).toBe(7000);
   });
@@ -252,6 +252,8 @@ describe("priceCart: discounts", () => {
     const individuals = ["a", "b", "c"].map((id) => person(id, [item("entry", 4000)]));
     const priced = priceCart(cart({ individuals, discounts: [code({ type: "deduct_percent", amt: 50, perCart: false, remainingUses: 2 })] }));
     expect(priced.individualTotals).toEqual({ a: 2000, b: 2000, c: 4000 });
+    // Each person the code reduced is one use of its qty.
+    expect(priced.appliedDiscounts).toEqual([{ code: "DEDUCT_PERCENT", amount: 4000, uses: 2 }]);
     expect(priceCart(cart({ individuals, discounts: [code({ type: "deduct_percent", amt: 50, perCart: false, remainingUses: 0 })] })).discount).toBe(0);
   });
 

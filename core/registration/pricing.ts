@@ -12,7 +12,8 @@
  *     in the order entered, then the one pay_amount code with the lowest amount (the others are ignored).
  *     A per-cart code is applied once over all its lines; a per-individual code once to each individual's
  *     own lines, first individuals first, while uses remain (cart-level lines only take per-cart codes).
- *     An application that would take nothing does not use the code up. A percent is rounded line by
+ *     An application that would take nothing does not use the code up; each one that takes something is
+ *     one use of the code's qty (so a per-individual code uses one per person it reduces). A percent is rounded line by
  *     line; a fixed amount or cap is spread over its lines in proportion to what is left of them, so
  *     tax and individual totals follow it.
  *  4. Tax: gst_rate percent of what is left of the taxable lines, rounded once for the cart.
@@ -142,6 +143,7 @@ function applyDiscounts(charges: Charge[], counted: PricingIndividual[], rules: 
   const apply = (rule: DiscountRule) => {
     let uses = usesOf(rule);
     let taken = 0;
+    let applications = 0;
     for (const scope of scopesOf(rule, charges, counted)) {
       if (uses <= 0) break;
       const parts = reductionsOf(rule, scope.charges.map((charge) => charge.net));
@@ -151,10 +153,11 @@ function applyDiscounts(charges: Charge[], counted: PricingIndividual[], rules: 
         (scope.charges[index] as Charge).net -= part;
       });
       uses--;
+      applications++;
       taken += reduction;
       lines.push({ type: "discount", individualId: scope.owner, elementId: rule.elementId, code: rule.code, amount: -reduction });
     }
-    if (taken > 0) applied.push({ code: rule.code, amount: taken });
+    if (taken > 0) applied.push({ code: rule.code, amount: taken, uses: applications });
   };
   rules.filter((rule) => rule.type === "deduct_percent").forEach(apply);
   rules.filter((rule) => rule.type === "deduct_amount").forEach(apply);
@@ -218,4 +221,9 @@ function toCents(amount: number): Cents {
 
 function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
+}
+
+/** The uses each code took in this pricing, keyed by code: what completing the cart records against the codes' qty. */
+export function codeUsesOf(pricing: Pick<CartPricing, "appliedDiscounts">): Record<string, number> {
+  return Object.fromEntries(pricing.appliedDiscounts.map((applied) => [applied.code, applied.uses]));
 }

@@ -113,6 +113,8 @@ export const carts = sqliteTable(
     /** The priced total when the cart was completed (cents); what was charged, whatever the tiers do later. */
     total: integer("total"),
     completedAt: integer("completed_at"),
+    /** Uses of each discount code this cart took when it was completed (one per person a per-person code applied to); null on carts completed before uses were recorded. */
+    discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>(),
     /** Opens the receipt only (emailed after payment), separate from the resume token so neither voids the other. */
     receiptHash: text("receipt_hash"),
     updatedAt: integer("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { formElements, individuals } from "../../schema/d1";
+import { carts, formElements, individuals } from "../../schema/d1";
 import { cookieFrom, createUserWithPassword, db, latestMailTo, signIn } from "./auth-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 
@@ -71,6 +71,39 @@ describe("public registration flow", () => {
     const cart = await (await get(f.host, `${f.path}/cart`, cookie)).text();
     expect(cart).not.toContain("Bo L");
     expect(cart).toMatch(/Total<\/th><td class="money">\$45.00</);
+  });
+
+  it("counts a per-person code's qty by the people it took something off, across carts", async () => {
+    const f = await createForm({ isStripe: false });
+    await db()
+      .update(formElements)
+      .set({ config: { discounts_list: [{ code: "Half", type: "deduct_percent", amt: 50, elts_list: [f.ids.distance], qty: 3 }] } })
+      .where(eq(formElements.id, f.ids.codes));
+    const cookieName = `sl_cart_${f.registration.id.replaceAll("-", "")}`;
+    const twoWithCode = async () => {
+      const first = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "L", [f.ids.distance]: "10k" });
+      const cookie = cookieFrom(first, cookieName)!;
+      await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "L", [f.ids.distance]: "5k" }, cookie);
+      expect((await post(f.host, `${f.path}/cart`, { intent: "apply-codes", codes: "half" }, cookie)).status).toBe(302);
+      return cookie;
+    };
+    const totalOf = async (cookie: string) => /Total<\/th><td class="money">(\$[\d.,]+)</.exec(await (await get(f.host, `${f.path}/cart`, cookie)).text())?.[1];
+
+    const firstCart = await twoWithCode();
+    // Both distances at half: 22.50 + 17.50.
+    expect(await totalOf(firstCart)).toBe("$40.00");
+    expect((await post(f.host, `${f.path}/cart`, { intent: "continue", email: "ada@example.com" }, firstCart)).status).toBe(302);
+    expect((await post(f.host, `${f.path}/pay`, { intent: "manual" }, firstCart)).status).toBe(302);
+    const [done] = await db().select().from(carts).where(and(eq(carts.registrationId, f.registration.id), eq(carts.isComplete, true)));
+    expect(done!.discountUses).toEqual({ HALF: 2 });
+
+    // Two of the three uses are taken: the next cart's first person gets half off, the second pays 35.00.
+    const secondCart = await twoWithCode();
+    expect(await totalOf(secondCart)).toBe("$57.50");
+
+    // A cart completed before uses were recorded counts one use per code it entered.
+    await db().update(carts).set({ discountUses: null }).where(eq(carts.id, done!.id));
+    expect(await totalOf(secondCart)).toBe("$40.00");
   });
 
   it("emails a link that opens the same cart on another device", async () => {

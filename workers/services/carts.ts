@@ -226,13 +226,20 @@ export async function setCartEmail(db: Db, cart: CartRow, email: string, now: nu
   await db.update(carts).set({ email, updatedAt: now }).where(eq(carts.id, cart.id));
 }
 
-/** How many complete carts used each code, for codes with a quantity. */
+/**
+ * The uses each code has taken across the registration's complete, kept carts: what each cart recorded
+ * when it completed (one per person a per-person code reduced). A cart completed before uses were
+ * recorded counts one use for each code it entered.
+ */
 export async function discountUsesOf(db: Db, registrationId: string, codes: readonly string[]): Promise<Record<string, number>> {
   const uses: Record<string, number> = {};
   for (const code of codes) {
-    const [row] = await db.all<{ n: number }>(sql`
-      SELECT COUNT(*) AS n FROM carts WHERE registration_id = ${registrationId} AND is_complete = 1 AND is_removed = 0
-      AND (' ' || discount_codes || ' ') LIKE ${`% ${code} %`}`);
+    const [row] = await db.all<{ n: number | null }>(sql`
+      SELECT SUM(CASE
+        WHEN discount_uses IS NULL THEN instr(' ' || discount_codes || ' ', ${` ${code} `}) > 0
+        ELSE COALESCE((SELECT value FROM json_each(carts.discount_uses) WHERE key = ${code}), 0)
+      END) AS n
+      FROM carts WHERE registration_id = ${registrationId} AND is_complete = 1 AND is_removed = 0`);
     uses[code] = row?.n ?? 0;
   }
   return uses;

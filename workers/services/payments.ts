@@ -7,6 +7,7 @@ import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { formatMoney, type Cents } from "../../core/money/money";
 import { paymentAttemptKey, refundProblem, SYSTEM_PAYEE, voidProblem, type LedgerTransaction, type PaymentMethod, type TransactionType } from "../../core/payments/ledger";
 import type { FormCartPricing } from "../../core/registration/price-form";
+import { codeUsesOf } from "../../core/registration/pricing";
 import { carts, clubs, individuals, paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
 import { PaymentProviderError, type StripeGateway } from "../payments/stripe";
 import type { CartRow } from "./carts";
@@ -88,6 +89,7 @@ export async function startCardPayment(db: Db, gateway: StripeGateway, club: Pay
     failureMessage: null,
     stripeAccount: accountOf(club),
     individualTotals: price.individualTotals,
+    discountUses: codeUsesOf(price),
     createdAt: now,
     updatedAt: now,
   };
@@ -168,9 +170,18 @@ function pendingPayment(cart: CartRow, attemptId: string, provider: "stripe" | "
   };
 }
 
-/** The statements that complete a cart: its total and time, and each person's share and paid time. */
-function completionStatements(db: Db, cart: Pick<CartRow, "id">, total: Cents, individualTotals: Record<string, number>, now: number): Statement[] {
-  const statements: Statement[] = [db.update(carts).set({ isComplete: true, total, completedAt: now, updatedAt: now }).where(and(eq(carts.id, cart.id), eq(carts.isComplete, false)))];
+/** What completing a cart writes: the total, each person's share and the discount code uses, as priced. */
+interface Completion {
+  total: Cents;
+  individualTotals: Record<string, number>;
+  discountUses: Record<string, number>;
+}
+
+/** The statements that complete a cart: its total, time and code uses, and each person's share and paid time. */
+function completionStatements(db: Db, cart: Pick<CartRow, "id">, { total, individualTotals, discountUses }: Completion, now: number): Statement[] {
+  const statements: Statement[] = [
+    db.update(carts).set({ isComplete: true, total, discountUses, completedAt: now, updatedAt: now }).where(and(eq(carts.id, cart.id), eq(carts.isComplete, false))),
+  ];
   for (const [individualId, share] of Object.entries(individualTotals)) {
     statements.push(db.update(individuals).set({ isComplete: true, paidAt: now, priceTotal: share }).where(and(eq(individuals.id, individualId), eq(individuals.cartId, cart.id))));
   }
@@ -210,7 +221,7 @@ export async function completeCardAttempt(db: Db, attempt: AttemptRow, paymentIn
       .insert(transactions)
       .values({ ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId })
       .onConflictDoUpdate({ target: transactions.id, set: { completionTime: now, externalId: paymentIntentId, isVoid: false } }),
-    ...completionStatements(db, cart, attempt.amount, attempt.individualTotals, now),
+    ...completionStatements(db, cart, { total: attempt.amount, individualTotals: attempt.individualTotals, discountUses: attempt.discountUses }, now),
   );
   if (attempt.systemFee > 0) statements.push(db.insert(transactions).values(feeRow(attempt, cart.siteId, now)).onConflictDoNothing());
   const results = await db.batch(statements as [Statement, ...Statement[]]);
@@ -224,7 +235,7 @@ export async function completeWithManualPayment(db: Db, pay: CartToPay, now: num
   const { cart, price } = pay;
   if (cart.isComplete) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   const attemptId = crypto.randomUUID();
-  const statements: Statement[] = [...completionStatements(db, cart, price.total, price.individualTotals, now)];
+  const statements: Statement[] = [...completionStatements(db, cart, { total: price.total, individualTotals: price.individualTotals, discountUses: codeUsesOf(price) }, now)];
   if (price.total > 0) {
     statements.push(
       db.insert(paymentAttempts).values({
@@ -238,6 +249,7 @@ export async function completeWithManualPayment(db: Db, pay: CartToPay, now: num
         idempotencyKey: `manual-${paymentAttemptKey(cart.id, cart.updatedAt, price.total)}`,
         status: "paid",
         individualTotals: price.individualTotals,
+        discountUses: codeUsesOf(price),
         createdAt: now,
         updatedAt: now,
       }),
