@@ -14,6 +14,7 @@ import type { FormElement } from "../core/forms/model";
 import { formatMoney } from "../core/money/money";
 import { parseCalendarDate } from "../core/registration/age";
 import { approvalNoteOf, registrationStatus, type RegistrationStatus } from "../core/registration/status";
+import { PEOPLE_LABEL_KEYS, PEOPLE_LABEL_MAX, peopleLabelParts, storedPeopleLabels } from "../core/registration/people-labels";
 import { clubs, openDb, registrations, type Db } from "../schema/d1";
 import { principalOf } from "../workers/services/race-access";
 import { epochOfLocalInput, isTimeZone, localInputOf } from "../workers/services/race-setup";
@@ -157,6 +158,13 @@ const checkbox = z
   .optional()
   .transform((v) => v === "on" || v === "true");
 
+/** One people label input: a word or two, without the square brackets the bilingual tags use. */
+const peopleLabel = z
+  .string()
+  .default("")
+  .transform((v) => v.trim())
+  .pipe(z.string().max(PEOPLE_LABEL_MAX, `At most ${PEOPLE_LABEL_MAX} characters`).regex(/^[^[\]]*$/, "Square brackets are not allowed"));
+
 function settingsFormSchema(zone: string) {
   return z.object({
     name: z
@@ -201,7 +209,14 @@ function settingsFormSchema(zone: string) {
         if (parseCalendarDate(text) === null) ctx.addIssue({ code: "custom", message: FORM_MESSAGES.invalidDate });
         return text;
       }),
-  });
+    people_label_singular: peopleLabel,
+    people_label_plural: peopleLabel,
+    people_label_singular_fr: peopleLabel,
+    people_label_plural_fr: peopleLabel,
+  }).transform(({ people_label_singular, people_label_plural, people_label_singular_fr, people_label_plural_fr, ...rest }) => ({
+    ...rest,
+    people_labels: storedPeopleLabels({ singular: { en: people_label_singular, fr: people_label_singular_fr }, plural: { en: people_label_plural, fr: people_label_plural_fr } }),
+  }));
 }
 
 /**
@@ -243,6 +258,15 @@ export function settingsValuesOf(registration: RegistrationRow, zone: string): R
     last_name_field_id: registration.lastNameFieldId ?? "",
     tags: registration.tags.join(", "),
     age_calc_date: registration.ageCalcDate ?? "",
+    ...Object.fromEntries(
+      PEOPLE_LABEL_KEYS.flatMap((key) => {
+        const parts = peopleLabelParts(registration.peopleLabels, key);
+        return [
+          [`people_label_${key}`, parts.en],
+          [`people_label_${key}_fr`, parts.fr],
+        ];
+      }),
+    ),
   };
 }
 

@@ -9,6 +9,7 @@ import { labelIn, type Lang } from "../core/forms/bilingual";
 import type { FormElement, StoredValue } from "../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../core/forms/registry";
 import { cartDisplayName, personNameOf } from "../core/registration/cart-names";
+import { peopleLabelsIn } from "../core/registration/people-labels";
 import { isClosed, isOpen, registrationStatus, type RegistrationStatus } from "../core/registration/status";
 import { openDb, type Db } from "../schema/d1";
 import { clearCookie, readCookie, serializeCookie } from "../workers/auth/cookies";
@@ -96,13 +97,30 @@ export function flowQuery(form: Pick<PublicForm, "isAdmin" | "isKiosk" | "lang" 
   return text ? `?${text}` : "";
 }
 
-/** A person's name for the cart (core/registration/cart-names.ts personNameOf). */
-export function personName(elements: readonly FormElement[], registration: Pick<RegistrationRow, "firstNameFieldId" | "lastNameFieldId">, values: Record<string, StoredValue>, index: number): string {
-  return personNameOf(elements, registration, values, index);
+/** What every page of the flow shows about the form: its header, language and what it calls registrants. */
+export function flowView(form: PublicForm) {
+  return {
+    id: form.registration.id,
+    name: form.registration.name,
+    clubName: form.registration.clubName,
+    status: form.status,
+    mode: form.mode,
+    isBilingual: form.registration.isBilingual,
+    lang: form.lang,
+    query: flowQuery(form),
+    peopleLabels: peopleLabelsIn(form.registration.peopleLabels, form.lang),
+  };
 }
 
-export function cartNameOf(form: Pick<PublicForm, "elements" | "registration" | "people">): string {
-  return cartDisplayName(form.people.map((p, i) => personName(form.elements, form.registration, p.values, i)));
+export type FlowView = ReturnType<typeof flowView>;
+
+/** A person's name for the cart (core/registration/cart-names.ts personNameOf), "Racer 2" when they have none yet. */
+export function personName(form: Pick<PublicForm, "elements" | "registration" | "lang">, values: Record<string, StoredValue>, index: number): string {
+  return personNameOf(form.elements, form.registration, values, index, peopleLabelsIn(form.registration.peopleLabels, form.lang));
+}
+
+export function cartNameOf(form: Pick<PublicForm, "elements" | "registration" | "people" | "lang">): string {
+  return cartDisplayName(form.people.map((p, i) => personName(form, p.values, i)));
 }
 
 /** Each answer as text, for the cart review. */

@@ -1,15 +1,26 @@
 /** The frame of the public registration pages: the form's name, where the registrant is, and the error page. */
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
 import type { Lang } from "../../core/forms/bilingual";
+import { capitalised, type PeopleLabels } from "../../core/registration/people-labels";
 import type { RegistrationStatus } from "../../core/registration/status";
 
 const STEPS = [
-  { key: "person", label: "People" },
+  { key: "person", label: null },
   { key: "cart", label: "Review" },
   { key: "pay", label: "Payment" },
 ] as const;
 
-export function FlowHeader(props: { name: string; clubName: string; status: RegistrationStatus; mode: "open" | "preview"; isBilingual: boolean; lang: Lang; step: (typeof STEPS)[number]["key"] }) {
+interface FlowHeaderForm {
+  name: string;
+  clubName: string;
+  status: RegistrationStatus;
+  mode: "open" | "preview";
+  isBilingual: boolean;
+  lang: Lang;
+  peopleLabels: PeopleLabels;
+}
+
+export function FlowHeader({ form: props, step: current }: { form: FlowHeaderForm; step: (typeof STEPS)[number]["key"] }) {
   const location = useLocation();
   const other: Lang = props.lang === "fr" ? "en" : "fr";
   const params = new URLSearchParams(location.search);
@@ -33,8 +44,9 @@ export function FlowHeader(props: { name: string; clubName: string; status: Regi
       ) : null}
       <ol className="flow-steps" aria-label="Registration steps">
         {STEPS.map((step) => (
-          <li key={step.key} aria-current={step.key === props.step ? "step" : undefined}>
-            {step.label}
+          <li key={step.key} aria-current={step.key === current ? "step" : undefined}>
+            {/* The first step is named by what the form calls registrants: "Racers". */}
+            {step.label ?? capitalised(props.peopleLabels.plural)}
           </li>
         ))}
       </ol>

@@ -5,6 +5,7 @@ import { isAccessible, isRequired } from "../../core/forms/conditions";
 import { priceAt } from "../../core/forms/field-type";
 import type { StoredValue } from "../../core/forms/model";
 import { formatMoneyWithSymbol } from "../../core/money/money";
+import { capitalised } from "../../core/registration/people-labels";
 import { personChooser } from "../../core/registration/person";
 import { tierAt } from "../../core/registration/tiers";
 import { ageDateOf, clubTakesCards, createCart, discountUsesOf, personElements, savePerson } from "../../workers/services/carts";
@@ -12,7 +13,7 @@ import { RegistrationField } from "../components/registration-fields";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { PriceTable } from "../components/registration-price";
 import { computeLiveForm, liveFromValues, useLiveForm, type LiveFormInput } from "../hooks/use-live-form";
-import { cartCookie, flowQuery, personName, rawFieldsOf, requirePublicForm } from "../registration-public.server";
+import { cartCookie, flowQuery, flowView, personName, rawFieldsOf, requirePublicForm } from "../registration-public.server";
 import { storeUploads } from "../registration-uploads.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Register` : "Register" }];
@@ -38,9 +39,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     isKiosk: form.isKiosk,
   };
   return {
-    form: { id: form.registration.id, name: form.registration.name, clubName: form.registration.clubName, status: form.status, mode: form.mode, isBilingual: form.registration.isBilingual, lang: form.lang, query: flowQuery(form) },
+    form: flowView(form),
     person: person ? { id: person.id, index: form.people.indexOf(person), values: person.values } : null,
-    people: form.people.map((p, i) => ({ id: p.id, name: personName(form.elements, form.registration, p.values, i) })),
+    people: form.people.map((p, i) => ({ id: p.id, name: personName(form, p.values, i) })),
     ageDate: ageDateOf(form.registration, form.now),
     live,
   };
@@ -82,10 +83,11 @@ export default function RegisterPerson() {
   const initial = useMemo(() => (Object.keys(posted).length > 0 ? computeLiveForm(live, posted) : liveFromValues(live, saved)), [live, posted, saved]);
   const current = useLiveForm(formRef, live, initial);
   const chooser = personChooser(live.elements, saved, ageDate, live.isAdmin);
-  const title = person ? `Edit ${people[person.index]?.name ?? "person"}` : people.length === 0 ? "Who is registering?" : `Person ${people.length + 1}`;
+  const labels = form.peopleLabels;
+  const title = person ? `Edit ${people[person.index]?.name ?? labels.singular}` : people.length === 0 ? "Who is registering?" : `${capitalised(labels.singular)} ${people.length + 1}`;
   return (
     <main className="page registration-page">
-      <FlowHeader name={form.name} clubName={form.clubName} status={form.status} mode={form.mode} isBilingual={form.isBilingual} lang={form.lang} step="person" />
+      <FlowHeader form={form} step="person" />
       <h2>{title}</h2>
       {errors.form ? (
         <p className="form-error" role="alert">
@@ -114,7 +116,8 @@ export default function RegisterPerson() {
           </div>
         ))}
         <div className="live-price" aria-live="polite" data-testid="person-total">
-          This person: <strong>{formatMoneyWithSymbol(current.personTotal)}</strong> · Cart total: <strong data-testid="cart-total">{formatMoneyWithSymbol(current.price.total)}</strong>
+          {`This ${labels.singular}: `}
+          <strong>{formatMoneyWithSymbol(current.personTotal)}</strong> · Cart total: <strong data-testid="cart-total">{formatMoneyWithSymbol(current.price.total)}</strong>
         </div>
         <details className="price-details">
           <summary>Price details</summary>

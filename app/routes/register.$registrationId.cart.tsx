@@ -11,7 +11,7 @@ import { priceOfCart, removePerson, renewCartToken, setCartCodes, setCartEmail }
 import { ConfirmForm } from "../components/app-form";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { PriceTable } from "../components/registration-price";
-import { answersOf, cartCookie, cartNameOf, flowQuery, personName, requirePublicForm, type PublicForm } from "../registration-public.server";
+import { answersOf, cartCookie, cartNameOf, flowQuery, flowView, personName, requirePublicForm, type PublicForm } from "../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Your cart` : "Your cart" }];
 
@@ -32,10 +32,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!form.cart || form.people.length === 0) throw redirect(`/register/${form.registration.id}${flowQuery(form)}`);
   const price = await priceOfCart(form.db, form, form.cart, form.people);
   return {
-    form: { id: form.registration.id, name: form.registration.name, clubName: form.registration.clubName, status: form.status, mode: form.mode, isBilingual: form.registration.isBilingual, lang: form.lang, query: flowQuery(form), gstRate: form.registration.gstRate },
+    form: { ...flowView(form), gstRate: form.registration.gstRate },
     cart: { number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }), name: cartNameOf(form), email: emailOfCart(form), codes: form.cart.discountCodes },
     hasDiscounts: form.elements.some((e) => e.type === "discount"),
-    people: form.people.map((p, i) => ({ id: p.id, name: personName(form.elements, form.registration, p.values, i), answers: answersOf(form.elements, p.values, form.lang), total: price.individualTotals[p.id] ?? 0 })),
+    people: form.people.map((p, i) => ({ id: p.id, name: personName(form, p.values, i), answers: answersOf(form.elements, p.values, form.lang), total: price.individualTotals[p.id] ?? 0 })),
     price,
   };
 }
@@ -90,7 +90,7 @@ export default function CartReview() {
   const joiner = form.query ? "&" : "?";
   return (
     <main className="page registration-page">
-      <FlowHeader name={form.name} clubName={form.clubName} status={form.status} mode={form.mode} isBilingual={form.isBilingual} lang={form.lang} step="cart" />
+      <FlowHeader form={form} step="cart" />
       <h2>
         Your cart <span className="race-meta">No. {cart.number}</span>
       </h2>
@@ -122,7 +122,7 @@ export default function CartReview() {
       </ul>
       <p>
         <Link to={`/register/${form.id}${form.query}`} className="button secondary">
-          Add another person
+          {`Add another ${form.peopleLabels.singular}`}
         </Link>
       </p>
       {hasDiscounts ? (

@@ -2,13 +2,14 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { formatMoneyWithSymbol } from "../../core/money/money";
 import { cartNumberOf } from "../../core/registration/cart-names";
+import { countOfPeople } from "../../core/registration/people-labels";
 import { priceOfCart } from "../../workers/services/carts";
 import { completeWithManualPayment, latestAttemptOfCart, startCardPayment } from "../../workers/services/payments";
 import { sendReceiptOfCart } from "../../workers/services/receipts";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { PriceTable } from "../components/registration-price";
 import { checkoutUrls, paymentChoicesOf } from "../registration-payments.server";
-import { cartNameOf, flowQuery, forgetCartCookie, requirePublicForm } from "../registration-public.server";
+import { cartNameOf, flowQuery, flowView, forgetCartCookie, requirePublicForm } from "../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Payment` : "Payment" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!form.cart.email) throw redirect(`/register/${form.registration.id}/cart${flowQuery(form)}`);
   const [price, choices, attempt] = await Promise.all([priceOfCart(form.db, form, form.cart, form.people), paymentChoicesOf(context, form), latestAttemptOfCart(form.db, form.cart.id)]);
   return {
-    form: { id: form.registration.id, name: form.registration.name, clubName: form.registration.clubName, status: form.status, mode: form.mode, isBilingual: form.registration.isBilingual, lang: form.lang, query: flowQuery(form), gstRate: form.registration.gstRate, isKiosk: form.isKiosk },
+    form: { ...flowView(form), gstRate: form.registration.gstRate, isKiosk: form.isKiosk },
     cart: { number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }), name: cartNameOf(form), email: form.cart.email, people: form.people.length },
     price,
     choices: { card: choices.card, manual: choices.manual },
@@ -65,9 +66,9 @@ export default function Pay() {
   const free = price.total === 0;
   return (
     <main className="page registration-page">
-      <FlowHeader name={form.name} clubName={form.clubName} status={form.status} mode={form.mode} isBilingual={form.isBilingual} lang={form.lang} step="pay" />
+      <FlowHeader form={form} step="pay" />
       <h2>Ready to pay</h2>
-      <p data-testid="ready-to-pay">{`Cart No. ${cart.number}: ${cart.name} (${cart.people} ${cart.people === 1 ? "person" : "people"}). Receipt to ${cart.email}.`}</p>
+      <p data-testid="ready-to-pay">{`Cart No. ${cart.number}: ${cart.name} (${countOfPeople(cart.people, form.peopleLabels)}). Receipt to ${cart.email}.`}</p>
       <PriceTable price={price} taxLabel={`Tax (${form.gstRate}%)`} />
       <p className="amount-due">
         Amount due: <strong data-testid="amount-due">{formatMoneyWithSymbol(price.total)}</strong>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatMoneyWithSymbol } from "../../core/money/money";
+import { capitalised } from "../../core/registration/people-labels";
 import { openDb } from "../../schema/d1";
 import { readCookie } from "../../workers/auth/cookies";
 import { cartCookieName, openCart, openCartByReceipt } from "../../workers/services/carts";
@@ -39,10 +40,10 @@ export default function Receipt() {
       <p>{`Cart No. ${receipt.number}. ${receipt.email ? `A receipt was sent to ${receipt.email}.` : ""}`}</p>
       <div className="table-scroll">
         <table>
-          <caption className="visually-hidden">People registered</caption>
+          <caption className="visually-hidden">{`${capitalised(receipt.peopleLabels.plural)} registered`}</caption>
           <thead>
             <tr>
-              <th scope="col">Person</th>
+              <th scope="col">{capitalised(receipt.peopleLabels.singular)}</th>
               <th scope="col" className="num">
                 Amount
               </th>

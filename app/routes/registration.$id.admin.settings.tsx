@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { labelIn } from "../../core/forms/bilingual";
+import { PEOPLE_LABEL_MAX } from "../../core/registration/people-labels";
 import { changeRegistration, listElements } from "../../workers/services/registration-forms";
 import { clubZone, nameFieldErrors, parseSettings, requireRegistrationAccess, settingsValuesOf, withNotice } from "../registration-admin.server";
 import { readPostedForm, refuse, unknownIntent } from "../race-setup.server";
@@ -11,7 +12,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
   const zone = await clubZone(builder.db, registration.clubId);
   const textFields = (await listElements(builder.db, registration.id)).filter((e) => e.type === "text").map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
-  return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone), textFields };
+  return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone), textFields, isBilingual: registration.isBilingual };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -55,6 +56,23 @@ export default function RegistrationSettings() {
           <p className="hint">Which fields name a person in carts, receipts and reports. Left unset, fields captioned "First name" and "Last name" are used.</p>
           <SelectField name="first_name_field_id" label="First name field" choices={[{ value: "", label: "Found by caption" }, ...data.textFields]} defaultValue={v("first_name_field_id")} error={errors.first_name_field_id} />
           <SelectField name="last_name_field_id" label="Last name field" choices={[{ value: "", label: "Found by caption" }, ...data.textFields]} defaultValue={v("last_name_field_id")} error={errors.last_name_field_id} />
+        </fieldset>
+        <fieldset className="setup-group">
+          <legend>What registrants are called</legend>
+          <p className="hint">Used on the form, the cart and the receipt, as in "Add another racer". Left empty: person and people.</p>
+          <TextField name="people_label_singular" label="One registrant" placeholder="person" maxLength={PEOPLE_LABEL_MAX} defaultValue={v("people_label_singular")} error={errors.people_label_singular} />
+          <TextField name="people_label_plural" label="Several registrants" placeholder="people" maxLength={PEOPLE_LABEL_MAX} defaultValue={v("people_label_plural")} error={errors.people_label_plural} />
+          {data.isBilingual ? (
+            <>
+              <TextField name="people_label_singular_fr" label="One registrant, in French" placeholder="personne" maxLength={PEOPLE_LABEL_MAX} defaultValue={v("people_label_singular_fr")} error={errors.people_label_singular_fr} />
+              <TextField name="people_label_plural_fr" label="Several registrants, in French" placeholder="personnes" maxLength={PEOPLE_LABEL_MAX} defaultValue={v("people_label_plural_fr")} error={errors.people_label_plural_fr} />
+            </>
+          ) : (
+            <>
+              <input type="hidden" name="people_label_singular_fr" value={v("people_label_singular_fr")} />
+              <input type="hidden" name="people_label_plural_fr" value={v("people_label_plural_fr")} />
+            </>
+          )}
         </fieldset>
         <TextField name="tags" label="Tags" hint="Separated by commas, such as: loppet, 2027, youth. Used to find and group forms." defaultValue={v("tags")} error={errors.tags} maxLength={2000} />
         <TextField name="age_calc_date" label="Age calculation date" placeholder="YYYY-MM-DD" hint="Default: 31 December of the closing year" defaultValue={v("age_calc_date")} error={errors.age_calc_date} />

@@ -1,4 +1,5 @@
 /** How a cart is named in lists (platform.md section 9). */
+import { capitalised, DEFAULT_PEOPLE_LABELS, type PeopleLabels } from "./people-labels";
 import { labelIn } from "../forms/bilingual";
 import type { FormElement, StoredValue } from "../forms/model";
 
@@ -32,17 +33,18 @@ export function cartNumberOf(cart: CartNumberSource): string {
 
 /**
  * A person's name for the cart: the registration's first and last name fields, else the first text fields
- * captioned as names, else "Person N".
+ * captioned as names, else the form's label for one registrant and their place, "Person N" by default.
  */
 export function personNameOf(
   elements: readonly FormElement[],
   nameFields: { firstNameFieldId: string | null; lastNameFieldId: string | null },
   values: Readonly<Record<string, StoredValue>>,
   index: number,
+  labels: PeopleLabels = DEFAULT_PEOPLE_LABELS.en,
 ): string {
   const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
   const first = nameFields.firstNameFieldId ?? byCaption(/first name|given name/);
   const last = nameFields.lastNameFieldId ?? byCaption(/last name|family name|surname/);
   const name = [first, last].map((fieldId) => (fieldId ? values[fieldId]?.v : undefined)).filter((v): v is string => typeof v === "string" && v !== "").join(" ");
-  return name || `Person ${index + 1}`;
+  return name || `${capitalised(labels.singular)} ${index + 1}`;
 }

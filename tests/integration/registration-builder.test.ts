@@ -281,6 +281,25 @@ describe("registration form builder", () => {
     expect(await (await get(`${admin}/settings`, cookie)).text()).toContain('value="loppet, 2027, youth"');
   });
 
+  it("saves what registrants are called, in English and, on a bilingual form, French", async () => {
+    const { registration, cookie, admin } = await formWithUser();
+    const settings = (extra: Record<string, string>) => ({ intent: "save", name: "Spring Loppet", open_time: "", close_time: "", raise_price_1_time: "", raise_price_2_time: "", gst_rate: "0", age_calc_date: "", ...extra });
+    const stored = async () => (await db().query.registrations.findFirst({ where: eq(registrations.id, registration.id) }))!.peopleLabels;
+    // French inputs show only on a bilingual form.
+    expect(await (await get(`${admin}/settings`, cookie)).text()).not.toContain('<label for="people_label_singular_fr"');
+    const refused = await (await post(`${admin}/settings`, cookie, settings({ people_label_singular: "[fr]racer", people_label_plural: "r".repeat(41) }))).text();
+    expect(fieldError(refused, "people_label_singular")).toBe("Square brackets are not allowed");
+    expect(fieldError(refused, "people_label_plural")).toBe("At most 40 characters");
+    expect(await stored()).toEqual({});
+    expect((await post(`${admin}/settings`, cookie, settings({ is_bilingual: "on", people_label_singular: " racer ", people_label_plural: "racers", people_label_singular_fr: "coureur" }))).status).toBe(302);
+    expect(await stored()).toEqual({ singular: "[en]racer[fr]coureur", plural: "racers" });
+    const page = await (await get(`${admin}/settings`, cookie)).text();
+    expect(page).toContain('value="coureur"');
+    // Saving without the bilingual switch keeps the French words, ready for when it is switched back on.
+    expect((await post(`${admin}/settings`, cookie, settings({ people_label_singular: "racer", people_label_plural: "racers", people_label_singular_fr: "coureur" }))).status).toBe(302);
+    expect(await stored()).toEqual({ singular: "[en]racer[fr]coureur", plural: "racers" });
+  });
+
   it("submits a form for approval, and a System Administrator sends it back and approves it", async () => {
     const { registration, cookie, admin } = await formWithUser();
     expect((await post(admin, cookie, { intent: "submit", note: "Ready for review" })).headers.get("Location")).toBe(`${admin}?saved=submitted`);

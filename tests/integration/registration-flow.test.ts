@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { carts, formElements, individuals } from "../../schema/d1";
+import { carts, formElements, individuals, registrations } from "../../schema/d1";
 import { cookieFrom, createUserWithPassword, db, latestMailTo, signIn } from "./auth-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 
@@ -104,6 +104,25 @@ describe("public registration flow", () => {
     // A cart completed before uses were recorded counts one use per code it entered.
     await db().update(carts).set({ discountUses: null }).where(eq(carts.id, done!.id));
     expect(await totalOf(secondCart)).toBe("$40.00");
+  });
+
+  it("calls registrants what the form calls them, on every page and the receipt", async () => {
+    const f = await createForm({ isStripe: false });
+    await db().update(registrations).set({ peopleLabels: { singular: "[en]racer[fr]coureur", plural: "racers" }, isBilingual: true }).where(eq(registrations.id, f.registration.id));
+    const cookieName = `sl_cart_${f.registration.id.replaceAll("-", "")}`;
+    const saved = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "L", [f.ids.distance]: "10k" });
+    const cookie = cookieFrom(saved, cookieName)!;
+    const second = await (await get(f.host, f.path, cookie)).text();
+    expect(second).toContain("<h2>Racer 2</h2>");
+    expect(second).toContain('aria-current="step">Racers</li>');
+    expect(second).toContain("This racer: ");
+    expect(await (await get(f.host, `${f.path}?lang=fr`, cookie)).text()).toContain("<h2>Coureur 2</h2>");
+    await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "L", [f.ids.distance]: "5k" }, cookie);
+    expect(await (await get(f.host, `${f.path}/cart`, cookie)).text()).toContain("Add another racer");
+    expect((await post(f.host, `${f.path}/cart`, { intent: "continue", email: "ada@example.com" }, cookie)).status).toBe(302);
+    expect(await (await get(f.host, `${f.path}/pay`, cookie)).text()).toContain("Ada L, Bo L (2 racers)");
+    expect((await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
+    expect(await (await get(f.host, `${f.path}/receipt`, cookie)).text()).toContain('<th scope="col">Racer</th>');
   });
 
   it("emails a link that opens the same cart on another device", async () => {

@@ -4,6 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { cartDisplayName, cartNumberOf, personNameOf } from "../../core/registration/cart-names";
+import { peopleLabelsIn, type PeopleLabels } from "../../core/registration/people-labels";
 import { cartBalance } from "../../core/payments/ledger";
 import { formatMoneyWithSymbol } from "../../core/money/money";
 import { carts, clubs, registrations, sites, type Db } from "../../schema/d1";
@@ -42,18 +43,23 @@ export interface ReceiptView {
   netPaid: number;
   /** Cash or cheque still to come. */
   pending: number;
+  /** What the form calls registrants, for the receipt's headings. */
+  peopleLabels: PeopleLabels;
   transactions: { id: string; type: string; amount: number; method: string | null; completed: boolean; isVoid: boolean; at: number }[];
 }
 
 /** What a receipt says, in the mail and on the page: the people, what each came to when paid, and the money. */
-export async function receiptOfCart(db: Db, registration: Pick<RegistrationRow, "id" | "firstNameFieldId" | "lastNameFieldId">, cart: CartRow): Promise<ReceiptView> {
+export async function receiptOfCart(db: Db, registration: Pick<RegistrationRow, "id" | "firstNameFieldId" | "lastNameFieldId" | "peopleLabels">, cart: CartRow): Promise<ReceiptView> {
   const [elements, people, ledger] = await Promise.all([listElements(db, registration.id), peopleOf(db, cart.id), transactionsOfCart(db, cart.id)]);
   const balance = cartBalance(cart.total ?? 0, ledger.map(ledgerOf));
+  // Receipts are written in English (the mail has no language of its own).
+  const labels = peopleLabelsIn(registration.peopleLabels, "en");
   return {
     number: cartNumberOf({ legacy_id: cart.legacyId, cart_number: cart.cartNumber, id: cart.id }),
     email: cart.email,
     completedAt: cart.completedAt,
-    people: people.map((p, i) => ({ id: p.id, name: personNameOf(elements, registration, p.values, i), total: p.priceTotal ?? 0 })),
+    peopleLabels: labels,
+    people: people.map((p, i) => ({ id: p.id, name: personNameOf(elements, registration, p.values, i, labels), total: p.priceTotal ?? 0 })),
     total: cart.total ?? 0,
     received: balance.paid + balance.refunded,
     refunded: balance.refunded,
@@ -68,7 +74,7 @@ export async function receiptOfCart(db: Db, registration: Pick<RegistrationRow, 
 export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: ReceiptKind): Promise<void> {
   const [cart] = await db.select().from(carts).where(eq(carts.id, cartId)).limit(1);
   if (!cart?.email) return;
-  const [registration] = await db.select({ id: registrations.id, name: registrations.name, siteId: registrations.siteId, firstNameFieldId: registrations.firstNameFieldId, lastNameFieldId: registrations.lastNameFieldId, clubName: clubs.name }).from(registrations).innerJoin(clubs, eq(clubs.id, registrations.clubId)).where(eq(registrations.id, cart.registrationId)).limit(1);
+  const [registration] = await db.select({ id: registrations.id, name: registrations.name, siteId: registrations.siteId, firstNameFieldId: registrations.firstNameFieldId, lastNameFieldId: registrations.lastNameFieldId, peopleLabels: registrations.peopleLabels, clubName: clubs.name }).from(registrations).innerJoin(clubs, eq(clubs.id, registrations.clubId)).where(eq(registrations.id, cart.registrationId)).limit(1);
   if (!registration) return;
   const receipt = await receiptOfCart(db, registration, cart);
   const token = await renewReceiptToken(db, cart.id);
