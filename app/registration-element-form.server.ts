@@ -60,6 +60,8 @@ export function draftOf(element: FormElement, bilingual: boolean): ElementDraft 
     ...captionParts(element.caption, bilingual),
     title: element.title ?? "",
     column_header: element.column_header ?? "",
+    logic_key: element.logic_key ?? "",
+    member_class: element.member_class ?? "",
     price_1: money(element.price_1),
     price_2: money(element.price_2),
     price_3: money(element.price_3),
@@ -159,6 +161,8 @@ export function readDraft(posted: Map<string, string[]>): ElementDraft {
     caption_fr: text("caption_fr"),
     title: text("title"),
     column_header: text("column_header"),
+    logic_key: text("logic_key"),
+    member_class: text("member_class"),
     price_1: text("price_1"),
     price_2: text("price_2"),
     price_3: text("price_3"),
@@ -289,7 +293,7 @@ export function elementOfDraft(draft: ElementDraft, current: FormElement, biling
     config: { ...current.config },
   };
   if (sections.input) {
-    Object.assign(element, { column_header: draft.column_header.trim() || null, is_mandatory: draft.is_mandatory, is_admin_mandatory: draft.is_admin_mandatory, is_edit_forbidden: draft.is_edit_forbidden });
+    Object.assign(element, { column_header: draft.column_header.trim() || null, logic_key: draft.logic_key.trim() || null, is_mandatory: draft.is_mandatory, is_admin_mandatory: draft.is_admin_mandatory, is_edit_forbidden: draft.is_edit_forbidden });
   }
   if (sections.pricing) {
     element.price_1 = read.money("price_1", draft.price_1);
@@ -303,6 +307,7 @@ export function elementOfDraft(draft: ElementDraft, current: FormElement, biling
     const byId = new Map(current.options_list.map((o) => [o.id, o]));
     element.options_list = draft.options.map((o, i) => optionOf(o, i, byId.get(o.id), sections, bilingual, read));
   }
+  if (sections.memberClass) element.member_class = draft.member_class || null;
   if (sections.displayType) element.display_type = draft.display_type === "select" ? "select" : "radio";
   if (sections.discounts) {
     element.config.discounts_list = draft.discounts.map((d, i) => discountOf(d, i, read));

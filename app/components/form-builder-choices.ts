@@ -129,6 +129,10 @@ export interface ElementDraft {
   caption_fr: string;
   title: string;
   column_header: string;
+  /** A stable key integrations and exports use for the field, such as first_name. */
+  logic_key: string;
+  /** A membership field's member class for options that set none. */
+  member_class: string;
   price_1: string;
   price_2: string;
   price_3: string;

@@ -48,6 +48,16 @@ export function ElementEditor(props: EditorProps) {
       <CaptionFields draft={draft} errors={errors} bilingual={props.bilingual} />
       <TextField name="title" label="Title" hint="A longer explanation shown with the field." maxLength={2000} defaultValue={draft.title} error={errors.title} />
       {s.input ? <TextField name="column_header" label="Column header" hint="The field's name in reports and exports." maxLength={2000} defaultValue={draft.column_header} error={errors.column_header} /> : null}
+      {s.input ? (
+        <TextField
+          name="logic_key"
+          label="Key"
+          hint="Optional. A name that stays the same when the caption changes, for exports and apps using the data API, such as bib or club. The keys first_name and last_name name people in carts and reports."
+          maxLength={64}
+          defaultValue={draft.logic_key}
+          error={errors.logic_key}
+        />
+      ) : null}
       {s.pricing ? <PricingFields draft={draft} errors={errors} /> : null}
       <fieldset className="setup-group">
         <legend>Who sees it</legend>

@@ -1,10 +1,10 @@
 /** The settings only some field types have (core/forms/model.ts ElementConfig), shown for the type being edited. */
 import type { EditorSections, ElementDraft } from "./form-builder-choices";
-import { choicesOf, IMAGE_LOGIC_LABELS, LICENCE_LABELS } from "./form-builder-choices";
+import { choicesOf, IMAGE_LOGIC_LABELS, LICENCE_LABELS, MEMBER_CLASS_LABELS } from "./form-builder-choices";
 import { CheckboxField, RadioField, SelectField, TextAreaField, TextField } from "./race-setup-form";
 
 export function TypeSettings({ draft, sections: s, errors, typeLabel, isBanner }: { draft: ElementDraft; sections: EditorSections; errors: Record<string, string>; typeLabel: string; isBanner: boolean }) {
-  const any = s.displayType || s.optin || s.unspecified || s.minFee || s.waiver || s.licence || s.image || s.membership || s.number || s.text;
+  const any = s.memberClass || s.displayType || s.optin || s.unspecified || s.minFee || s.waiver || s.licence || s.image || s.membership || s.number || s.text;
   if (!any) return null;
   return (
     <fieldset className="setup-group">
@@ -34,6 +34,14 @@ export function TypeSettings({ draft, sections: s, errors, typeLabel, isBanner }
       {s.image ? <SelectField name="config.logic" label="What the image is" defaultValue={draft.logic || "headshot"} choices={choicesOf(IMAGE_LOGIC_LABELS)} error={errors["config.logic"]} /> : null}
       {s.membership ? (
         <>
+          <SelectField
+            name="member_class"
+            label="Member class"
+            hint="For options that do not set their own."
+            choices={[{ value: "", label: "General (the default)" }, ...choicesOf(MEMBER_CLASS_LABELS)]}
+            defaultValue={draft.member_class}
+            error={errors.member_class}
+          />
           <CheckboxField name="config.is_fees_extra" label="Membership fees are charged on top of the cart" defaultChecked={draft.is_fees_extra} />
           <TextField name="config.family_cap" label="Family cap (dollars)" inputMode="decimal" hint="The most one cart pays for memberships; empty for no cap." defaultValue={draft.family_cap} error={errors["config.family_cap"]} />
         </>

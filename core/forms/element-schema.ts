@@ -56,6 +56,12 @@ export const elementConfigSchema = z.strictObject({
   text: z.string().max(FORM_LIMITS.text).nullable().optional(),
 });
 
+/** A field's logic key: a stable name for exports and apps, such as first_name or bib. */
+export const logicKeySchema = z
+  .string()
+  .max(FORM_LIMITS.id, `At most ${FORM_LIMITS.id} characters`)
+  .regex(/^[a-z][a-z0-9_]*$/, "Use lowercase letters, digits and underscores, starting with a letter");
+
 export const formElementSchema = z
   .strictObject({
     id,
@@ -73,11 +79,11 @@ export const formElementSchema = z
     is_admin_mandatory: z.boolean(),
     is_edit_forbidden: z.boolean(),
     condition: z.strictObject({ element: id, operator: z.enum(CONDITION_OPERATORS), value: label }).nullable().optional(),
-    logic_key: z.string().max(FORM_LIMITS.id).nullable().optional(),
+    logic_key: logicKeySchema.nullable().optional(),
     ordinal: z.number().int().min(-1_000_000).max(1_000_000),
     quantity_limit: count.nullable().optional(),
     all_discount: z.boolean(),
-    member_class: z.string().max(FORM_LIMITS.id).nullable().optional(),
+    member_class: z.enum(MEMBER_CLASSES).nullable().optional(),
     is_fee: z.boolean(),
     options_list: z.array(formOptionSchema).max(FORM_LIMITS.options),
     display_type: z.string().max(FORM_LIMITS.id).nullable().optional(),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cartDisplayName, cartNumberOf } from "./cart-names";
+import { makeElement } from "../forms/test-elements";
+import { cartDisplayName, cartNumberOf, personNameOf } from "./cart-names";
 
 describe("cartDisplayName", () => {
   it("lists up to three names", () => {
@@ -31,5 +32,24 @@ describe("cartNumberOf", () => {
     expect(cartNumberOf({ legacy_id: 0, cart_number: 17, id })).toBe("0");
     expect(cartNumberOf({ legacy_id: " ", cart_number: "", id })).toBe("3f2a9c1e");
     expect(cartNumberOf({ legacy_id: null, cart_number: null, id: "plain" })).toBe("plain");
+  });
+});
+
+describe("personNameOf", () => {
+  const first = makeElement("text", { id: "given", caption: "Prénom", logic_key: "first_name" });
+  const last = makeElement("text", { id: "family", caption: "Nom", logic_key: "last_name" });
+  const captioned = makeElement("text", { id: "captioned", caption: "First name" });
+  const values = { given: { v: "Ada", p: 0 }, family: { v: "Lovelace", p: 0 }, captioned: { v: "Bo", p: 0 } };
+  const unset = { firstNameFieldId: null, lastNameFieldId: null };
+
+  it("takes the chosen fields, then the fields keyed first_name and last_name, then the captions", () => {
+    expect(personNameOf([first, last, captioned], { firstNameFieldId: "captioned", lastNameFieldId: "family" }, values, 0)).toBe("Bo Lovelace");
+    expect(personNameOf([captioned, first, last], unset, values, 0)).toBe("Ada Lovelace");
+    expect(personNameOf([captioned], unset, values, 0)).toBe("Bo");
+  });
+
+  it("falls back to the form's label for one registrant and their place", () => {
+    expect(personNameOf([first, last], unset, {}, 1)).toBe("Person 2");
+    expect(personNameOf([first, last], unset, {}, 2, { singular: "racer", plural: "racers" })).toBe("Racer 3");
   });
 });

@@ -32,8 +32,8 @@ export function cartNumberOf(cart: CartNumberSource): string {
 }
 
 /**
- * A person's name for the cart: the registration's first and last name fields, else the first text fields
- * captioned as names, else the form's label for one registrant and their place, "Person N" by default.
+ * A person's name for the cart: the registration's first and last name fields, else the text fields keyed
+ * first_name and last_name, else the first text fields captioned as names, else the form's label for one registrant and their place, "Person N" by default.
  */
 export function personNameOf(
   elements: readonly FormElement[],
@@ -42,9 +42,10 @@ export function personNameOf(
   index: number,
   labels: PeopleLabels = DEFAULT_PEOPLE_LABELS.en,
 ): string {
+  const byKey = (key: string) => elements.find((e) => e.type === "text" && e.logic_key === key)?.id;
   const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
-  const first = nameFields.firstNameFieldId ?? byCaption(/first name|given name/);
-  const last = nameFields.lastNameFieldId ?? byCaption(/last name|family name|surname/);
+  const first = nameFields.firstNameFieldId ?? byKey("first_name") ?? byCaption(/first name|given name/);
+  const last = nameFields.lastNameFieldId ?? byKey("last_name") ?? byCaption(/last name|family name|surname/);
   const name = [first, last].map((fieldId) => (fieldId ? values[fieldId]?.v : undefined)).filter((v): v is string => typeof v === "string" && v !== "").join(" ");
   return name || `${capitalised(labels.singular)} ${index + 1}`;
 }

@@ -8,8 +8,8 @@ import { isScope } from "../../core/access/scopes";
 import { apiApplications, clubs, formElements, races, registrations, roles, sites, users } from "../d1";
 import { siteConfigSchema } from "../wire/site-config";
 import { collectionName, entityClass, field, type EntityClass, type EntityField } from "./registry";
-import { elementConfigSchema, formOptionSchema } from "../../core/forms/element-schema";
-import { FIELD_TYPES, FORM_LIMITS } from "../../core/forms/model";
+import { elementConfigSchema, formOptionSchema, logicKeySchema } from "../../core/forms/element-schema";
+import { FIELD_TYPES, FORM_LIMITS, MEMBER_CLASSES } from "../../core/forms/model";
 
 const uuidField = (column: EntityClass["idColumn"]) => field("uuid", column, "string", { writable: false });
 const createdField = (column: EntityClass["createdColumn"]) => field("created_time", column, "time", { writable: false });
@@ -214,11 +214,11 @@ export const FormElement = entityClass({
     field("condition_element", formElements.conditionElement, "string"),
     field("condition_operator", formElements.conditionOperator, "string"),
     field("condition_value", formElements.conditionValue, "string"),
-    field("logic_key", formElements.logicKey, "string"),
+    field("logic_key", formElements.logicKey, "string", { schema: logicKeySchema }),
     field("ordinal", formElements.ordinal, "int"),
     field("quantity_limit", formElements.quantityLimit, "int"),
     field("all_discount", formElements.allDiscount, "bool"),
-    field("member_class", formElements.memberClass, "string"),
+    field("member_class", formElements.memberClass, "string", { schema: z.enum(MEMBER_CLASSES) }),
     field("is_fee", formElements.isFee, "bool"),
     // The same checks as the form builder (core/forms/element-schema.ts).
     field("options_list", formElements.optionsList, "json", { schema: z.array(formOptionSchema).max(FORM_LIMITS.options) }),

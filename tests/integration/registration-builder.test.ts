@@ -179,6 +179,32 @@ describe("registration form builder", () => {
     expect(await order(registration.id)).toEqual(["Membership number", "Entry", "Discount code"]);
   });
 
+  it("sets a field's key (unique in the form) and a membership field's member class", async () => {
+    const { registration, cookie, admin } = await formWithUser();
+    const given = await addField(admin, cookie, "text", "Prénom");
+    const family = await addField(admin, cookie, "text", "Nom");
+    const membership = await addField(admin, cookie, "membership", "Membership");
+    const badKey = await post(`${admin}/elements/${given}`, cookie, editorFields("Prénom", { logic_key: "First Name" }));
+    expect(badKey.status).toBe(400);
+    expect(fieldError(await badKey.text(), "logic_key")).toBe("Use lowercase letters, digits and underscores, starting with a letter");
+    expect((await post(`${admin}/elements/${given}`, cookie, editorFields("Prénom", { logic_key: "first_name" }))).status).toBe(302);
+    const taken = await post(`${admin}/elements/${family}`, cookie, editorFields("Nom", { logic_key: "first_name" }));
+    expect(fieldError(await taken.text(), "logic_key")).toBe("Another field of this form has this key");
+    expect((await post(`${admin}/elements/${family}`, cookie, editorFields("Nom", { logic_key: "last_name" }))).status).toBe(302);
+    const editor = await (await get(`${admin}/elements/${membership}`, cookie)).text();
+    expect(editor).toContain('<option value="SDP_jackrabbit">Jackrabbit (SDP)</option>');
+    expect((await post(`${admin}/elements/${membership}`, cookie, editorFields("Membership", { member_class: "racing" }))).status).toBe(302);
+    const stored = await listElements(db(), registration.id);
+    expect(stored.map((e) => [e.caption, e.logic_key ?? null, e.member_class ?? null])).toEqual([
+      ["Prénom", "first_name", null],
+      ["Nom", "last_name", null],
+      ["Membership", null, "racing"],
+    ]);
+    // An empty key clears it.
+    expect((await post(`${admin}/elements/${family}`, cookie, editorFields("Nom", { logic_key: "" }))).status).toBe(302);
+    expect((await listElements(db(), registration.id)).find((e) => e.id === family)!.logic_key).toBeNull();
+  });
+
   it("reorders with Move down and with a dropped position", async () => {
     const { registration, cookie, admin } = await formWithUser();
     const a = await addField(admin, cookie, "heading", "A");

@@ -232,6 +232,8 @@ export async function saveElement(context: BuilderContext, registration: Registr
   if (next.condition && !ids.has(next.condition.element)) return { ok: false, errors: { "condition.element": "Choose a field of this form" } };
   const stray = (next.config.discounts_list ?? []).flatMap((d) => d.elts_list).find((id) => !ids.has(id));
   if (stray) return { ok: false, errors: { "config.discounts_list": "A discount can only apply to fields of this form" } };
+  // Exports and apps find a field by its key, so one key names one field.
+  if (next.logic_key && elements.some((e) => e.id !== next.id && e.logic_key === next.logic_key)) return { ok: false, errors: { logic_key: "Another field of this form has this key" } };
   const values = apiValuesOf({ ...next, ordinal: current.ordinal });
   // The position is the list's business (moveElement): a move since opening is no conflict.
   const base = openedAt === null ? undefined : Object.fromEntries(Object.keys(values).filter((key) => key !== "ordinal").map((key) => [key, openedAt]));
