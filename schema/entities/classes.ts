@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { APP_LIMITS, redirectUriProblem } from "../../core/access/app-registration";
 import { isScope } from "../../core/access/scopes";
-import { apiApplications, clubs, formElements, races, registrations, roles, sites, users } from "../d1";
+import { apiApplications, carts, clubs, formElements, individuals, races, registrations, roles, sites, users } from "../d1";
 import { siteConfigSchema } from "../wire/site-config";
 import { collectionName, entityClass, field, type EntityClass, type EntityField } from "./registry";
 import { elementConfigSchema, formOptionSchema, logicKeySchema } from "../../core/forms/element-schema";
@@ -227,6 +227,62 @@ export const FormElement = entityClass({
   ],
 });
 
+/** Values of fields, keyed by element id, each { v, p } (section 3). */
+const storedValues = z.record(z.string(), z.object({ v: z.unknown(), p: z.number() }));
+
+export const Cart = entityClass({
+  classname: "Cart",
+  description: "A registrant's cart on a registration form: its people, values for cart-level fields and what it came to",
+  area: "carts",
+  table: carts,
+  owners: { registrationId: "registration", clubId: "club", siteId: "site" },
+  parent: { field: "registration", classname: "Registration", copy: { club: "club", site: "site" } },
+  // Carts are made and priced by the registration flow and completed by payments; the API reads them.
+  readOnly: true,
+  fields: [
+    uuidField(carts.id),
+    createdField(carts.createdAt),
+    field("registration", carts.registrationId, "string", { writable: false }),
+    field("club", carts.clubId, "string", { writable: false }),
+    field("site", carts.siteId, "string", { writable: false }),
+    field("email", carts.email, "string"),
+    field("is_removed", carts.isRemoved, "bool"),
+    field("is_complete", carts.isComplete, "bool", { writable: false }),
+    field("cart_number", carts.cartNumber, "int", { writable: false }),
+    field("legacy_id", carts.legacyId, "int", { writable: false }),
+    field("origin", carts.origin, "string", { writable: false }),
+    field("values", carts.values, "json", { writable: false, schema: storedValues }),
+    field("discount_codes", carts.discountCodes, "string", { writable: false }),
+    field("total", carts.total, "int", { writable: false }),
+    field("completion_time", carts.completedAt, "time", { writable: false }),
+  ],
+});
+
+export const Individual = entityClass({
+  classname: "Individual",
+  description: "One person in a cart, with their values per form field",
+  area: "carts",
+  table: individuals,
+  owners: { registrationId: "registration", clubId: "club", siteId: "site" },
+  parent: { field: "cart", classname: "Cart", copy: { registration: "registration", club: "club", site: "site" } },
+  readOnly: true,
+  fields: [
+    uuidField(individuals.id),
+    createdField(individuals.createdAt),
+    field("cart", individuals.cartId, "string", { writable: false }),
+    field("registration", individuals.registrationId, "string", { writable: false }),
+    field("club", individuals.clubId, "string", { writable: false }),
+    field("site", individuals.siteId, "string", { writable: false }),
+    field("is_removed", individuals.isRemoved, "bool"),
+    field("is_complete", individuals.isComplete, "bool", { writable: false }),
+    field("person", individuals.person, "string", { writable: false }),
+    field("ordinal", individuals.ordinal, "int", { writable: false }),
+    field("values", individuals.values, "json", { writable: false, schema: storedValues }),
+    field("paid_time", individuals.paidAt, "time", { writable: false }),
+    field("price_total", individuals.priceTotal, "int", { writable: false }),
+  ],
+});
+
 export const Race = entityClass({
   classname: "Race",
   description: "A race; its RaceRoom holds it, and D1 keeps the catalogue copy that lists read",
@@ -250,7 +306,7 @@ export const Race = entityClass({
   ],
 });
 
-export const entityClasses: readonly EntityClass[] = [WhitelabelSite, Club, User, Role, APIApplication, Registration, FormElement, Race];
+export const entityClasses: readonly EntityClass[] = [WhitelabelSite, Club, User, Role, APIApplication, Registration, FormElement, Cart, Individual, Race];
 
 const byName = new Map(entityClasses.map((entity) => [entity.classname, entity]));
 

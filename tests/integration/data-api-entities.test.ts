@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { registrations } from "../../schema/d1";
+import { carts, individuals, registrations } from "../../schema/d1";
 import { parseApiList } from "../../schema/wire/api-list";
 import { db, createUserWithPassword, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
@@ -289,7 +289,64 @@ describe("entity API: who may see and change what", () => {
     const noToken = await worker.fetch(hostRequest(HOST, "/data-api/Registration/"));
     expect(noToken.status).toBe(401);
     const classes = await (await worker.fetch(hostRequest(HOST, "/data-api/classes"))).json<{ classes: { classname: string; children: string[] }[] }>();
-    expect(classes.classes.find((c) => c.classname === "Registration")?.children).toEqual(["formelements"]);
+    expect(classes.classes.find((c) => c.classname === "Registration")?.children).toEqual(["formelements", "carts"]);
+    expect(classes.classes.find((c) => c.classname === "Cart")?.children).toEqual(["individuals"]);
+  });
+});
+
+describe("entity API: carts and individuals", () => {
+  /** A complete cart of two people and an abandoned one, on a form of the admin's club. */
+  async function formWithCarts(admin: Awaited<ReturnType<typeof clubAdmin>>) {
+    const { id } = await createRegistration(admin.token, admin.club.id);
+    const owners = { registrationId: id, clubId: admin.club.id, siteId: admin.site.id, fieldMtimes: {} };
+    const paid = { ...owners, id: crypto.randomUUID(), email: "ada@example.com", isComplete: true, cartNumber: 1, total: 9000, completedAt: 1_800_000_000_000, discountCodes: "HALF" };
+    const abandoned = { ...owners, id: crypto.randomUUID(), email: null, cartNumber: 2 };
+    await db().insert(carts).values([paid, abandoned]);
+    for (const [ordinal, name] of ["Ada", "Bo"].entries()) {
+      await db().insert(individuals).values({ ...owners, id: crypto.randomUUID(), cartId: paid.id, ordinal, isComplete: true, values: { first: { v: name, p: 0 } }, priceTotal: 4500 });
+    }
+    return { registrationId: id, paid, abandoned };
+  }
+
+  it("lists and reads carts with their people for those who may see the form's carts, and writes nothing", async () => {
+    const admin = await clubAdmin("carts", "registrations carts");
+    const { registrationId, paid, abandoned } = await formWithCarts(admin);
+    const complete = await (await call(admin.token, "GET", `/data-api/Cart/?filters=${encodeURIComponent("is_complete=true")}`)).json<{ total: number; items: Record<string, unknown>[] }>();
+    expect(complete.total).toBe(1);
+    expect(complete.items[0]).toMatchObject({ classname: "Cart", uuid: paid.id, registration: registrationId, email: "ada@example.com", total: 9000, cart_number: 1, discount_codes: "HALF", completion_time: 1_800_000_000_000 });
+    // Secrets of the flow (the resume and receipt token hashes) are not fields.
+    expect(Object.keys(complete.items[0]!)).not.toContain("resume_hash");
+    const tree = await (await call(admin.token, "GET", `/data-api/Cart/${paid.id}`)).json<{ individuals: Record<string, unknown>[] }>();
+    expect(tree.individuals.map((p) => [p.ordinal, (p.values as Record<string, { v: string }>).first!.v, p.price_total])).toEqual([
+      [0, "Ada", 4500],
+      [1, "Bo", 4500],
+    ]);
+    const form = await (await call(admin.token, "GET", `/data-api/Registration/${registrationId}`)).json<{ carts: { uuid: string }[] }>();
+    expect(form.carts.map((c) => c.uuid).sort()).toEqual([paid.id, abandoned.id].sort());
+    const people = await (await call(admin.token, "GET", `/data-api/Individual/?filters=${encodeURIComponent(`cart=${paid.id}`)}`)).json<{ total: number }>();
+    expect(people.total).toBe(2);
+    expect((await call(admin.token, "PUT", "/data-api/Cart/", { registration: registrationId })).status).toBe(405);
+    expect((await call(admin.token, "POST", `/data-api/Cart/${paid.id}/`, { email: "eve@example.com" })).status).toBe(405);
+    expect((await call(admin.token, "DELETE", `/data-api/Cart/${paid.id}/`)).status).toBe(405);
+  });
+
+  it("keeps carts to the carts scope, the caller's club and a registration role's own form", async () => {
+    const admin = await clubAdmin("cartscope", "registrations carts");
+    const { registrationId, paid } = await formWithCarts(admin);
+    const formOnly = await issueToken(admin.user.id, admin.appId, HOST, "registrations");
+    const refused = await call(formOnly, "GET", "/data-api/Cart/");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: "insufficient_scope", scope: "carts" });
+    expect((await (await call(formOnly, "GET", `/data-api/Registration/${registrationId}`)).json<{ carts: unknown[] }>()).carts).toEqual([]);
+    const outsider = await clubAdmin("cartscope2", "registrations carts");
+    expect((await (await call(outsider.token, "GET", "/data-api/Cart/")).json<{ total: number }>()).total).toBe(0);
+    expect((await call(outsider.token, "GET", `/data-api/Cart/${paid.id}`)).status).toBe(404);
+    const other = await formWithCarts(admin);
+    const reader = await createUserWithPassword("cart-reader@example.com", null, [{ type: "registration_readonly", scope: registrationId }]);
+    const readerToken = await issueToken(reader.id, admin.appId, HOST, "registrations carts");
+    const seen = await (await call(readerToken, "GET", "/data-api/Cart/")).json<{ items: { registration: string }[] }>();
+    expect(new Set(seen.items.map((c) => c.registration))).toEqual(new Set([registrationId]));
+    expect((await call(readerToken, "GET", `/data-api/Cart/${other.paid.id}`)).status).toBe(404);
   });
 });
 
