@@ -2,13 +2,10 @@
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
 import type { Lang } from "../../core/forms/bilingual";
 import { capitalised, type PeopleLabels } from "../../core/registration/people-labels";
+import { FLOW_WORDS } from "./registration-words";
 import type { RegistrationStatus } from "../../core/registration/status";
 
-const STEPS = [
-  { key: "person", label: null },
-  { key: "cart", label: "Review" },
-  { key: "pay", label: "Payment" },
-] as const;
+const STEPS = ["person", "cart", "pay"] as const;
 
 interface FlowHeaderForm {
   name: string;
@@ -20,8 +17,11 @@ interface FlowHeaderForm {
   peopleLabels: PeopleLabels;
 }
 
-export function FlowHeader({ form: props, step: current }: { form: FlowHeaderForm; step: (typeof STEPS)[number]["key"] }) {
+export function FlowHeader({ form: props, step: current }: { form: FlowHeaderForm; step: (typeof STEPS)[number] }) {
   const location = useLocation();
+  const words = FLOW_WORDS[props.lang];
+  // The first step is named by what the form calls registrants: "Racers".
+  const stepLabels = { person: capitalised(props.peopleLabels.plural), cart: words.steps.review, pay: words.steps.payment };
   const other: Lang = props.lang === "fr" ? "en" : "fr";
   const params = new URLSearchParams(location.search);
   if (other === "fr") params.set("lang", "fr");
@@ -32,21 +32,20 @@ export function FlowHeader({ form: props, step: current }: { form: FlowHeaderFor
       <h1>{props.name}</h1>
       {props.mode === "preview" ? (
         <p className="preview-banner" role="status" data-testid="preview-banner">
-          {`Preview (${props.status}): only organisers can open this form until it is live and open.`}
+          {words.preview(props.status)}
         </p>
       ) : null}
       {props.isBilingual ? (
         <p>
           <Link to={`${location.pathname}?${params.toString()}`} lang={other}>
-            {other === "fr" ? "Français" : "English"}
+            {words.otherLanguage}
           </Link>
         </p>
       ) : null}
-      <ol className="flow-steps" aria-label="Registration steps">
+      <ol className="flow-steps" aria-label={words.steps.label}>
         {STEPS.map((step) => (
-          <li key={step.key} aria-current={step.key === current ? "step" : undefined}>
-            {/* The first step is named by what the form calls registrants: "Racers". */}
-            {step.label ?? capitalised(props.peopleLabels.plural)}
+          <li key={step} aria-current={step === current ? "step" : undefined}>
+            {stepLabels[step]}
           </li>
         ))}
       </ol>

@@ -1,15 +1,19 @@
 /** A cart's price, line by line: what a registrant reviews before paying. */
 import { formatMoneyWithSymbol } from "../../core/money/money";
+import type { Lang } from "../../core/forms/bilingual";
 import type { FormCartPricing } from "../../core/registration/price-form";
+import { FLOW_WORDS } from "./registration-words";
 
 export type PriceSummary = Pick<FormCartPricing, "subtotal" | "discount" | "tax" | "donations" | "systemFee" | "total" | "appliedDiscounts">;
 
-export function PriceTable({ price, taxLabel, live = false }: { price: PriceSummary; taxLabel: string; live?: boolean }) {
-  const rows: [string, number, string][] = [["Subtotal", price.subtotal, "subtotal"]];
-  for (const d of price.appliedDiscounts) rows.push([`Discount ${d.code}`, -d.amount, `discount-${d.code}`]);
-  if (price.tax > 0) rows.push([taxLabel, price.tax, "tax"]);
-  if (price.donations > 0) rows.push(["Donations", price.donations, "donations"]);
-  if (price.systemFee > 0) rows.push(["Processing fee", price.systemFee, "fee"]);
+/** `gstRate` null leaves the rate out of the tax line (the live price, where it is said elsewhere). */
+export function PriceTable({ price, gstRate, lang = "en", live = false }: { price: PriceSummary; gstRate: number | null; lang?: Lang; live?: boolean }) {
+  const words = FLOW_WORDS[lang];
+  const rows: [string, number, string][] = [[words.price.subtotal, price.subtotal, "subtotal"]];
+  for (const d of price.appliedDiscounts) rows.push([words.price.discount(d.code), -d.amount, `discount-${d.code}`]);
+  if (price.tax > 0) rows.push([words.price.tax(gstRate), price.tax, "tax"]);
+  if (price.donations > 0) rows.push([words.price.donations, price.donations, "donations"]);
+  if (price.systemFee > 0) rows.push([words.price.fee, price.systemFee, "fee"]);
   return (
     <table className="data-table price-table" aria-live={live ? "polite" : undefined}>
       <tbody>
@@ -20,7 +24,7 @@ export function PriceTable({ price, taxLabel, live = false }: { price: PriceSumm
           </tr>
         ))}
         <tr className="price-total" data-testid="price-total">
-          <th scope="row">Total</th>
+          <th scope="row">{words.total}</th>
           <td className="money">{formatMoneyWithSymbol(price.total)}</td>
         </tr>
       </tbody>

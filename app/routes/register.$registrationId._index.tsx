@@ -5,12 +5,12 @@ import { isAccessible, isRequired } from "../../core/forms/conditions";
 import { priceAt } from "../../core/forms/field-type";
 import type { StoredValue } from "../../core/forms/model";
 import { formatMoneyWithSymbol } from "../../core/money/money";
-import { capitalised } from "../../core/registration/people-labels";
 import { personChooser } from "../../core/registration/person";
 import { tierAt } from "../../core/registration/tiers";
 import { ageDateOf, clubTakesCards, createCart, discountUsesOf, personElements, savePerson } from "../../workers/services/carts";
 import { RegistrationField } from "../components/registration-fields";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
+import { FLOW_WORDS } from "../components/registration-words";
 import { PriceTable } from "../components/registration-price";
 import { computeLiveForm, liveFromValues, useLiveForm, type LiveFormInput } from "../hooks/use-live-form";
 import { cartCookie, flowQuery, flowView, personName, rawFieldsOf, requirePublicForm } from "../registration-public.server";
@@ -84,9 +84,10 @@ export default function RegisterPerson() {
   const current = useLiveForm(formRef, live, initial);
   const chooser = personChooser(live.elements, saved, ageDate, live.isAdmin);
   const labels = form.peopleLabels;
-  const title = person ? `Edit ${people[person.index]?.name ?? labels.singular}` : people.length === 0 ? "Who is registering?" : `${capitalised(labels.singular)} ${people.length + 1}`;
+  const words = FLOW_WORDS[form.lang];
+  const title = person ? words.edit(people[person.index]?.name ?? labels.singular) : people.length === 0 ? words.whoIsRegistering : words.numbered(labels, people.length + 1);
   return (
-    <main className="page registration-page">
+    <main className="page registration-page" lang={form.lang}>
       <FlowHeader form={form} step="person" />
       <h2>{title}</h2>
       {errors.form ? (
@@ -95,7 +96,7 @@ export default function RegisterPerson() {
         </p>
       ) : Object.keys(errors).length > 0 ? (
         <p className="form-error" role="alert">
-          Please correct the fields marked below.
+          {words.correctFields}
         </p>
       ) : null}
       <Form method="post" encType="multipart/form-data" ref={formRef} className="registration-form" noValidate>
@@ -116,18 +117,19 @@ export default function RegisterPerson() {
           </div>
         ))}
         <div className="live-price" aria-live="polite" data-testid="person-total">
-          {`This ${labels.singular}: `}
-          <strong>{formatMoneyWithSymbol(current.personTotal)}</strong> · Cart total: <strong data-testid="cart-total">{formatMoneyWithSymbol(current.price.total)}</strong>
+          {words.personPrice(labels)}
+          <strong>{formatMoneyWithSymbol(current.personTotal)}</strong> · {words.cartTotal}
+          <strong data-testid="cart-total">{formatMoneyWithSymbol(current.price.total)}</strong>
         </div>
         <details className="price-details">
-          <summary>Price details</summary>
-          <PriceTable price={current.price} taxLabel="Tax" live />
+          <summary>{words.priceDetails}</summary>
+          <PriceTable price={current.price} gstRate={null} lang={form.lang} live />
         </details>
         <div className="actions">
           <button type="submit" disabled={busy}>
-            {busy ? "Saving…" : person ? "Save changes" : "Add to cart"}
+            {busy ? words.saving : person ? words.saveChanges : words.addToCart}
           </button>
-          {people.length > 0 ? <Link to={`/register/${form.id}/cart${form.query}`}>Back to the cart</Link> : null}
+          {people.length > 0 ? <Link to={`/register/${form.id}/cart${form.query}`}>{words.backToCart}</Link> : null}
         </div>
       </Form>
     </main>

@@ -10,6 +10,7 @@ import { originOf } from "../../workers/auth/hosts";
 import { priceOfCart, removePerson, renewCartToken, setCartCodes, setCartEmail } from "../../workers/services/carts";
 import { ConfirmForm } from "../components/app-form";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
+import { FLOW_WORDS } from "../components/registration-words";
 import { PriceTable } from "../components/registration-price";
 import { answersOf, cartCookie, cartNameOf, flowQuery, flowView, personName, requirePublicForm, type PublicForm } from "../registration-public.server";
 
@@ -88,15 +89,16 @@ export default function CartReview() {
   const removingPerson = people.find((p) => p.id === removing);
   const here = `/register/${form.id}/cart${form.query}`;
   const joiner = form.query ? "&" : "?";
+  const words = FLOW_WORDS[form.lang];
   return (
-    <main className="page registration-page">
+    <main className="page registration-page" lang={form.lang}>
       <FlowHeader form={form} step="cart" />
       <h2>
-        Your cart <span className="race-meta">No. {cart.number}</span>
+        {words.yourCart} <span className="race-meta">{words.cartNumber(cart.number)}</span>
       </h2>
       {removingPerson ? (
-        <ConfirmForm title={`Remove ${removingPerson.name}?`} intent="remove-person" hidden={{ person: removingPerson.id }} label="Remove" pendingLabel="Removing…" pending={busy("remove-person")} cancelTo={here} danger action={here}>
-          <p>Their answers leave the cart and its total.</p>
+        <ConfirmForm title={words.removeTitle(removingPerson.name)} intent="remove-person" hidden={{ person: removingPerson.id }} label={words.remove} pendingLabel={words.removing} pending={busy("remove-person")} cancelTo={here} danger action={here}>
+          <p>{words.removeBody}</p>
         </ConfirmForm>
       ) : null}
       <ul className="cart-people">
@@ -113,29 +115,29 @@ export default function CartReview() {
                 </div>
               ))}
             </dl>
-            <Link to={`/register/${form.id}${form.query}${joiner}person=${person.id}`}>Edit</Link>{" "}
+            <Link to={`/register/${form.id}${form.query}${joiner}person=${person.id}`}>{words.editLink}</Link>{" "}
             <Link to={`${here}${joiner}remove=${person.id}`} className="danger-link">
-              Remove
+              {words.remove}
             </Link>
           </li>
         ))}
       </ul>
       <p>
         <Link to={`/register/${form.id}${form.query}`} className="button secondary">
-          {`Add another ${form.peopleLabels.singular}`}
+          {words.addAnother(form.peopleLabels)}
         </Link>
       </p>
       {hasDiscounts ? (
         <Form method="post" className="setup-form" action={here}>
           <input type="hidden" name="intent" value="apply-codes" />
-          <label htmlFor="codes">Discount codes</label>
+          <label htmlFor="codes">{words.discountCodes}</label>
           <span className="hint" id="codes-hint">
-            Separate several codes with spaces.
+            {words.discountHint}
           </span>
           <div className="search-row">
             <input id="codes" name="codes" defaultValue={cart.codes} aria-describedby={errors.codes ? "codes-hint codes-error" : "codes-hint"} aria-invalid={errors.codes ? true : undefined} autoCapitalize="characters" />
             <button type="submit" disabled={busy("apply-codes")}>
-              {busy("apply-codes") ? "Applying…" : "Apply"}
+              {busy("apply-codes") ? words.applying : words.apply}
             </button>
           </div>
           {errors.codes ? (
@@ -145,10 +147,10 @@ export default function CartReview() {
           ) : null}
         </Form>
       ) : null}
-      <h3>Total</h3>
-      <PriceTable price={price} taxLabel={`Tax (${form.gstRate}%)`} />
+      <h3>{words.total}</h3>
+      <PriceTable price={price} gstRate={form.gstRate} lang={form.lang} />
       <Form method="post" className="setup-form" action={here}>
-        <label htmlFor="email">Email for the receipt</label>
+        <label htmlFor="email">{words.receiptEmail}</label>
         <input id="email" name="email" type="email" autoComplete="email" defaultValue={cart.email} required aria-invalid={errors.email ? true : undefined} aria-describedby={errors.email ? "email-error" : undefined} />
         {errors.email ? (
           <span id="email-error" className="form-error">
@@ -157,15 +159,15 @@ export default function CartReview() {
         ) : null}
         {search.get("sent") ? (
           <p className="form-notice" role="status">
-            {`We sent a link to ${search.get("sent")}. Open it on any device to finish.`}
+            {words.linkSent(search.get("sent") ?? "")}
           </p>
         ) : null}
         <div className="actions">
           <button type="submit" name="intent" value="continue" disabled={busy("continue")}>
-            {busy("continue") ? "One moment…" : "Continue to payment"}
+            {busy("continue") ? words.oneMoment : words.continueToPay}
           </button>
           <button type="submit" name="intent" value="send-link" className="secondary" disabled={busy("send-link")}>
-            {busy("send-link") ? "Sending…" : "Email me a link to finish later"}
+            {busy("send-link") ? words.sending : words.sendLink}
           </button>
         </div>
       </Form>

@@ -2,11 +2,11 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { formatMoneyWithSymbol } from "../../core/money/money";
 import { cartNumberOf } from "../../core/registration/cart-names";
-import { countOfPeople } from "../../core/registration/people-labels";
 import { priceOfCart } from "../../workers/services/carts";
 import { completeWithManualPayment, latestAttemptOfCart, startCardPayment } from "../../workers/services/payments";
 import { sendReceiptOfCart } from "../../workers/services/receipts";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
+import { FLOW_WORDS } from "../components/registration-words";
 import { PriceTable } from "../components/registration-price";
 import { checkoutUrls, paymentChoicesOf } from "../registration-payments.server";
 import { cartNameOf, flowQuery, flowView, forgetCartCookie, requirePublicForm } from "../registration-public.server";
@@ -64,14 +64,16 @@ export default function Pay() {
   const submitting = navigation.state !== "idle" && navigation.formData !== undefined;
   const postTo = `/register/${form.id}/pay${form.query}`;
   const free = price.total === 0;
+  const words = FLOW_WORDS[form.lang];
   return (
-    <main className="page registration-page">
+    <main className="page registration-page" lang={form.lang}>
       <FlowHeader form={form} step="pay" />
-      <h2>Ready to pay</h2>
-      <p data-testid="ready-to-pay">{`Cart No. ${cart.number}: ${cart.name} (${countOfPeople(cart.people, form.peopleLabels)}). Receipt to ${cart.email}.`}</p>
-      <PriceTable price={price} taxLabel={`Tax (${form.gstRate}%)`} />
+      <h2>{words.readyToPay}</h2>
+      <p data-testid="ready-to-pay">{words.readyLine({ ...cart, email: cart.email ?? "" }, form.peopleLabels)}</p>
+      <PriceTable price={price} gstRate={form.gstRate} lang={form.lang} />
       <p className="amount-due">
-        Amount due: <strong data-testid="amount-due">{formatMoneyWithSymbol(price.total)}</strong>
+        {words.amountDue}
+        <strong data-testid="amount-due">{formatMoneyWithSymbol(price.total)}</strong>
       </p>
       {reply?.error ? (
         <p role="alert" className="error">
@@ -79,41 +81,43 @@ export default function Pay() {
         </p>
       ) : null}
       {failure ? (
-        <p role="alert" className="error">{`Your last card payment did not go through: ${failure} You can try again with another card.`}</p>
+        <p role="alert" className="error">
+          {words.cardFailed(failure)}
+        </p>
       ) : null}
-      {search.get("cancelled") === "1" && !failure ? <p className="hint">The card payment was cancelled. Nothing was charged; your cart is saved.</p> : null}
+      {search.get("cancelled") === "1" && !failure ? <p className="hint">{words.cardCancelled}</p> : null}
       <div className="pay-choices">
         {free ? (
           <Form method="post" action={postTo}>
             <button type="submit" name="intent" value="free" disabled={submitting}>
-              {busy("free") ? "Registering…" : "Complete registration"}
+              {busy("free") ? words.registering : words.complete}
             </button>
           </Form>
         ) : null}
         {!free && choices.card ? (
           <Form method="post" action={postTo}>
             <button type="submit" name="intent" value="card" disabled={submitting}>
-              {busy("card") ? "Opening the secure payment page…" : `Pay ${formatMoneyWithSymbol(price.total)} by card`}
+              {busy("card") ? words.openingCheckout : words.payByCard(formatMoneyWithSymbol(price.total))}
             </button>
-            <p className="hint">You will pay on Stripe's secure page and come back here.</p>
+            <p className="hint">{words.checkoutHint}</p>
           </Form>
         ) : null}
         {!free && choices.manual ? (
           <Form method="post" action={postTo}>
             <button type="submit" name="intent" value="manual" disabled={submitting} className={choices.card ? "secondary" : undefined}>
-              {busy("manual") ? "Registering…" : "Register now, pay the club by cash or cheque"}
+              {busy("manual") ? words.registering : words.payManually}
             </button>
-            <p className="hint">{`Your place is held; ${form.clubName} records your payment when they receive it.`}</p>
+            <p className="hint">{words.placeHeld(form.clubName)}</p>
           </Form>
         ) : null}
       </div>
       <p>
-        <Link to={`/register/${form.id}/cart${form.query}`}>Back to the cart</Link>
+        <Link to={`/register/${form.id}/cart${form.query}`}>{words.backToCart}</Link>
       </p>
       {form.isKiosk ? (
         <Form method="post" action={postTo}>
           <button type="submit" name="intent" value="next" className="secondary">
-            Next registrant
+            {words.nextRegistrant}
           </button>
         </Form>
       ) : null}

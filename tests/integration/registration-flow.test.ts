@@ -125,6 +125,30 @@ describe("public registration flow", () => {
     expect(await (await get(f.host, `${f.path}/receipt`, cookie)).text()).toContain('<th scope="col">Racer</th>');
   });
 
+  it("speaks French on a bilingual form when the registrant switches, through to the pay step", async () => {
+    const f = await createForm({ isStripe: false });
+    await db().update(registrations).set({ isBilingual: true }).where(eq(registrations.id, f.registration.id));
+    const english = await (await get(f.host, f.path)).text();
+    expect(english).toContain("Who is registering?");
+    expect(english).toMatch(/<a [^>]*lang="fr"[^>]*>Français<\/a>/);
+    const first = await (await get(f.host, `${f.path}?lang=fr`)).text();
+    expect(first).toContain("Qui s’inscrit ?");
+    expect(first).toContain("Ajouter au panier");
+    expect(first).toContain('aria-current="step">Personnes</li>');
+    const saved = await post(f.host, `${f.path}?lang=fr`, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "L", [f.ids.distance]: "10k", [f.ids.toque]: "on", [f.ids.colour]: "red" });
+    expect(saved.headers.get("Location")).toBe(`${f.path}/cart?lang=fr`);
+    const cookie = cookieFrom(saved, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+    const cart = await (await get(f.host, `${f.path}/cart?lang=fr`, cookie)).text();
+    expect(cart).toContain("Votre panier");
+    expect(cart).toContain("Inscrire quelqu’un d’autre");
+    expect(cart).toContain("<th scope=\"row\">Taxe (13 %)</th>");
+    expect((await post(f.host, `${f.path}/cart?lang=fr`, { intent: "continue", email: "ada@example.com" }, cookie)).headers.get("Location")).toBe(`${f.path}/pay?lang=fr`);
+    const pay = await (await get(f.host, `${f.path}/pay?lang=fr`, cookie)).text();
+    expect(pay).toContain("Prêt à payer");
+    expect(pay).toContain("(1 personne). Reçu envoyé à ada@example.com.");
+    expect(pay).toContain("S’inscrire maintenant et payer le club en argent comptant ou par chèque");
+  });
+
   it("emails a link that opens the same cart on another device", async () => {
     const f = await createForm();
     const first = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Cy", [f.ids.last]: "Resume", [f.ids.distance]: "5k" });
