@@ -14,8 +14,8 @@ import { formatMoneyWithSymbol } from "../../core/money/money";
 import { boxStyle, choiceStyle, groupStyle } from "./app-form";
 
 const WORDS = {
-  en: { choose: "Choose…", yes: "Yes", no: "No", agree: "I have read and agree", optout: "Do not send me news and offers", female: "Female", male: "Male", other: "Other", required: "required" },
-  fr: { choose: "Choisir…", yes: "Oui", no: "Non", agree: "J’ai lu et j’accepte", optout: "Ne pas m’envoyer de nouvelles ni d’offres", female: "Femme", male: "Homme", other: "Autre", required: "obligatoire" },
+  en: { choose: "Choose…", yes: "Yes", no: "No", agree: "I have read and agree", colon: ": ", optout: "Do not send me news and offers", female: "Female", male: "Male", other: "Other", required: "required" },
+  fr: { choose: "Choisir…", yes: "Oui", no: "Non", agree: "J’ai lu et j’accepte", colon: " : ", optout: "Ne pas m’envoyer de nouvelles ni d’offres", female: "Femme", male: "Homme", other: "Autre", required: "obligatoire" },
 } as const;
 
 export interface FieldProps {
@@ -110,7 +110,7 @@ function InputField(props: FieldProps & { label: string }) {
       <div className="field" data-field={element.id}>
         {element.type === "waiver" ? <div className="waiver-text">{waiverTextOf(element, lang)}</div> : null}
         <label style={choiceStyle}>
-          <input type="checkbox" {...common} defaultChecked={checked} required={required} /> {element.type === "waiver" ? `${words.agree}: ${label}` : caption}
+          <input type="checkbox" {...common} defaultChecked={checked} required={required} /> {element.type === "waiver" ? `${words.agree}${words.colon}${label}` : caption}
         </label>
         {errorLine}
       </div>
