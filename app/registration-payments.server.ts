@@ -5,7 +5,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { originOf } from "../workers/auth/hosts";
 import { stripeGateway, type StripeGateway } from "../workers/payments/stripe";
-import { paymentClubOf, takesCardsOnline, type PaymentClub } from "../workers/services/payments";
+import { closeCheckoutsBeforeChange, paymentClubOf, takesCardsOnline, type PaymentClub } from "../workers/services/payments";
 import type { PublicForm } from "./registration-public.server";
 
 export interface PaymentChoices {
@@ -22,6 +22,14 @@ export async function paymentChoicesOf(context: AppLoadContext, form: Pick<Publi
   const gateway = stripeGateway(context.env);
   const card = takesCardsOnline(club, gateway);
   return { club, gateway, card, manual: !card || form.isKiosk };
+}
+
+/**
+ * Closes the cart's open card payment pages before the registrant changes it (a page left open in another
+ * tab must not be paid at the old total). False when one is being paid right now.
+ */
+export async function readyForChange(context: AppLoadContext, form: Pick<PublicForm, "db" | "cart">): Promise<boolean> {
+  return form.cart ? closeCheckoutsBeforeChange(form.db, stripeGateway(context.env), form.cart.id, context.now) : true;
 }
 
 /** Where Stripe sends the registrant back: this form, on the host they registered on. */

@@ -7,10 +7,12 @@ import { cartNumberOf } from "../../core/registration/cart-names";
 import { REGISTRATION_MESSAGES } from "../../core/registration/messages";
 import { sendMail } from "../../workers/mail/mailer";
 import { originOf } from "../../workers/auth/hosts";
+import { PAYMENT_MESSAGES } from "../../workers/services/payments";
 import { priceOfCart, removePerson, renewCartToken, setCartCodes, setCartEmail } from "../../workers/services/carts";
 import { ConfirmForm } from "../components/app-form";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { FLOW_WORDS } from "../components/registration-words";
+import { readyForChange } from "../registration-payments.server";
 import { PriceTable } from "../components/registration-price";
 import { answersOf, cartCookie, cartNameOf, flowQuery, flowView, personName, requirePublicForm, type PublicForm } from "../registration-public.server";
 
@@ -48,6 +50,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await request.formData();
   const intent = String(posted.get("intent") ?? "");
   const now = form.now;
+  if ((intent === "remove-person" || intent === "apply-codes") && !(await readyForChange(context, form))) {
+    return data({ intent, errors: { form: PAYMENT_MESSAGES.beingPaid } }, { status: 409 });
+  }
   if (intent === "remove-person") {
     await removePerson(form.db, form.cart, String(posted.get("person") ?? ""), now);
     return redirect(`${back}/cart${flowQuery(form)}`);
@@ -96,6 +101,11 @@ export default function CartReview() {
       <h2>
         {words.yourCart} <span className="race-meta">{words.cartNumber(cart.number)}</span>
       </h2>
+      {errors.form ? (
+        <p className="form-error" role="alert">
+          {errors.form}
+        </p>
+      ) : null}
       {removingPerson ? (
         <ConfirmForm title={words.removeTitle(removingPerson.name)} intent="remove-person" hidden={{ person: removingPerson.id }} label={words.remove} pendingLabel={words.removing} pending={busy("remove-person")} cancelTo={here} danger action={here}>
           <p>{words.removeBody}</p>

@@ -175,6 +175,30 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect(await cartOf(f)).toMatchObject({ isComplete: true, total: 8200 });
   });
 
+  it("changing the cart closes a payment page left open in another tab, and waits for one being paid", async () => {
+    const f = await createForm({ stripeAccountId: "acct_club11" });
+    const cookie = await cartAtPay(f, "mo@example.com");
+    const old = await startCard(f, cookie);
+    // The registrant adds a person without starting a new payment: the old page must not take the old total.
+    expect((await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k" }, cookie)).status).toBe(302);
+    expect(fake.sessions.get(old)?.status).toBe("expired");
+    expect((await fake.pay(old, GOOD_CARD)).status).not.toBe(303);
+    expect((await ledgerOf(f)).filter((t) => t.type === "payment" && t.completionTime !== null)).toHaveLength(0);
+
+    // Paid at Stripe, the webhook not yet here: a change now is refused, and the payment then completes the cart.
+    const current = await startCard(f, cookie);
+    fake.pause();
+    expect((await fake.pay(current, GOOD_CARD)).status).toBe(303);
+    const refused = await post(f.host, `${f.path}/cart`, { intent: "apply-codes", codes: "half" }, cookie);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("This cart is being paid right now. Reload the page in a moment to see your receipt.");
+    const [person] = await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id));
+    expect((await post(f.host, `${f.path}/cart`, { intent: "remove-person", person: person!.id }, cookie)).status).toBe(409);
+    await fake.resume();
+    // 45.00 + 35.00 + 2 × 1.00 system fee, both people still in the cart.
+    expect(await cartOf(f)).toMatchObject({ isComplete: true, total: 8200 });
+  });
+
   it("a double click starts one Checkout Session and one attempt", async () => {
     const f = await createForm({ stripeAccountId: "acct_club3" });
     const cookie = await cartAtPay(f, "cy@example.com");

@@ -23,6 +23,7 @@ export const PAYMENT_MESSAGES = {
   cardStartFailed: "The card payment could not be started. Please try again in a moment.",
   notPending: "Only a payment still waiting to be received can be recorded.",
   notFound: "That transaction does not exist.",
+  beingPaid: "This cart is being paid right now. Reload the page in a moment to see your receipt.",
 } as const;
 
 export interface PaymentClub {
@@ -126,21 +127,36 @@ export async function startCardPayment(db: Db, gateway: StripeGateway, club: Pay
 }
 
 /**
- * Expires the cart's unpaid attempts made for another cart state (not `keepKey`, which a double click may
- * be creating right now), closing their Checkout Sessions and voiding their pending payments.
+ * Closes the cart's open Checkout pages before the registrant changes the cart, so a page left open in
+ * another tab cannot be paid at the old total. False when one could not be closed because it is being
+ * paid right now: the change must wait for that payment.
  */
-async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string, keepKey: string, now: number): Promise<void> {
+export async function closeCheckoutsBeforeChange(db: Db, gateway: StripeGateway | null, cartId: string, now: number): Promise<boolean> {
+  if (!gateway) return true;
+  return (await expireOpenAttempts(db, gateway, cartId, "", now)) === 0;
+}
+
+/**
+ * Expires the cart's unpaid attempts made for another cart state (not `keepKey`, which a double click may
+ * be creating right now), closing their Checkout Sessions and voiding their pending payments. Returns how
+ * many could not be closed because Stripe has them completing.
+ */
+async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string, keepKey: string, now: number): Promise<number> {
   const open = await db
     .select()
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.cartId, cartId), inArray(paymentAttempts.status, ["open", "failed"]), ne(paymentAttempts.idempotencyKey, keepKey)));
+  let unclosed = 0;
   for (const attempt of open) {
     if (attempt.checkoutSessionId) {
       try {
         await gateway.expireCheckout(attempt.checkoutSessionId, attempt.stripeAccount);
       } catch (error) {
         // Already completed at Stripe: its webhook records the payment; leave this attempt to it.
-        if (error instanceof PaymentProviderError) continue;
+        if (error instanceof PaymentProviderError) {
+          unclosed++;
+          continue;
+        }
         throw error;
       }
     }
@@ -149,6 +165,7 @@ async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string
       db.update(transactions).set({ isVoid: true }).where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
     ]);
   }
+  return unclosed;
 }
 
 function pendingPayment(cart: CartRow, attemptId: string, provider: "stripe" | "manual", method: PaymentMethod, amount: Cents, now: number): typeof transactions.$inferInsert {
