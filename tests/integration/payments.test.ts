@@ -328,6 +328,22 @@ describe("cash and cheque (the manual provider)", () => {
     expect((await mailTo("hal@example.com", "Payment received: Spring Relay"))?.text).toContain("Paid: $45.00");
   });
 
+  it("two finance users refunding a cheque at once cannot return more than was paid", async () => {
+    const f = await createForm({ isStripe: false });
+    const cookie = await cartAtPay(f, "ivy@example.com");
+    expect((await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
+    const finance = await financeUser(f);
+    const [pending] = await ledgerOf(f);
+    expect((await post(f.host, `/registration/${f.registration.id}/admin/payments?record=${pending!.id}`, { intent: "record", target: pending!.id, method: "cheque", note: "" }, finance)).status).toBe(302);
+    // 45.00 received; two refunds of 30.00 sent together, each checked against the same 45.00 left.
+    const [a, b] = await Promise.all([refund(f, finance, pending!.id, "30.00"), refund(f, finance, pending!.id, "30.00")]);
+    expect([a.status, b.status].sort()).toEqual([302, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect(await refused.text()).toContain("The refund cannot be more than the 15.00 left on this payment.");
+    const refunds = (await ledgerOf(f)).filter((t) => t.type === "refund");
+    expect(refunds.map((r) => r.amount)).toEqual([3000]);
+  });
+
   it("keeps other clubs' finance users and registrants out of the payments page", async () => {
     const f = await createForm({ isStripe: false });
     const other = await createForm({ isStripe: false });

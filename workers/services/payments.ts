@@ -5,7 +5,7 @@
  */
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { formatMoney, type Cents } from "../../core/money/money";
-import { paymentAttemptKey, refundProblem, SYSTEM_PAYEE, voidProblem, type LedgerTransaction, type PaymentMethod, type TransactionType } from "../../core/payments/ledger";
+import { LEDGER_MESSAGES, paymentAttemptKey, refundableOf, refundProblem, SYSTEM_PAYEE, voidProblem, type LedgerTransaction, type PaymentMethod, type TransactionType } from "../../core/payments/ledger";
 import type { FormCartPricing } from "../../core/registration/price-form";
 import { codeUsesOf } from "../../core/registration/pricing";
 import { carts, clubs, individuals, paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
@@ -334,12 +334,26 @@ export async function refundPayment(db: Db, gateway: StripeGateway | null, payme
       throw error;
     }
   }
-  await db
+  const refundId = `refund-${requestId}`;
+  const insert = db
     .insert(transactions)
-    .values({ ...refundRow(payment, `refund-${requestId}`, amount, externalId, now), note: note.slice(0, 500), createdBy: userId })
+    .values({ ...refundRow(payment, refundId, amount, externalId, now), note: note.slice(0, 500), createdBy: userId })
     // A webhook may have written this Stripe refund first (by its external id): then nothing more to do.
     .onConflictDoNothing();
-  return { ok: true, refundId: `refund-${requestId}` };
+  if (payment.provider === "stripe") {
+    // Stripe has returned the money (and refuses more than the charge): the record must stand.
+    await insert;
+    return { ok: true, refundId };
+  }
+  // Cash and cheque: two finance users refunding at once must not return more than was paid. The batch is one
+  // transaction, so the second insert sees the first, and is taken back when together they pass the amount.
+  const refunded = sql`(SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE parent_transaction = ${payment.id} AND type = 'refund' AND is_void = 0 AND completion_time IS NOT NULL)`;
+  const [, takenBack] = await db.batch([insert, db.delete(transactions).where(and(eq(transactions.id, refundId), sql`${refunded} > ${payment.amount}`))]);
+  if ((takenBack.meta?.changes ?? 0) > 0) {
+    const family = await db.select().from(transactions).where(eq(transactions.parentTransaction, payment.id));
+    return { ok: false, error: LEDGER_MESSAGES.refundTooLarge(formatMoney(refundableOf(ledgerOf(payment), [ledgerOf(payment), ...family.map(ledgerOf)]))) };
+  }
+  return { ok: true, refundId };
 }
 
 /** A completed refund of `payment`: the money goes back the way it came. */
