@@ -227,9 +227,6 @@ export const FormElement = entityClass({
   ],
 });
 
-/** Values of fields, keyed by element id, each { v, p } (section 3). */
-const storedValues = z.record(z.string(), z.object({ v: z.unknown(), p: z.number() }));
-
 export const Cart = entityClass({
   classname: "Cart",
   description: "A registrant's cart on a registration form: its people, values for cart-level fields and what it came to",
@@ -237,24 +234,24 @@ export const Cart = entityClass({
   table: carts,
   owners: { registrationId: "registration", clubId: "club", siteId: "site" },
   parent: { field: "registration", classname: "Registration", copy: { club: "club", site: "site" } },
-  // Carts are made and priced by the registration flow and completed by payments; the API reads them.
+  // Carts are made and priced by the registration flow and completed by payments; the API only reads them.
   readOnly: true,
   fields: [
     uuidField(carts.id),
     createdField(carts.createdAt),
-    field("registration", carts.registrationId, "string", { writable: false }),
-    field("club", carts.clubId, "string", { writable: false }),
-    field("site", carts.siteId, "string", { writable: false }),
+    field("registration", carts.registrationId, "string"),
+    field("club", carts.clubId, "string"),
+    field("site", carts.siteId, "string"),
     field("email", carts.email, "string"),
     field("is_removed", carts.isRemoved, "bool"),
-    field("is_complete", carts.isComplete, "bool", { writable: false }),
-    field("cart_number", carts.cartNumber, "int", { writable: false }),
-    field("legacy_id", carts.legacyId, "int", { writable: false }),
-    field("origin", carts.origin, "string", { writable: false }),
-    field("values", carts.values, "json", { writable: false, schema: storedValues }),
-    field("discount_codes", carts.discountCodes, "string", { writable: false }),
-    field("total", carts.total, "int", { writable: false }),
-    field("completion_time", carts.completedAt, "time", { writable: false }),
+    field("is_complete", carts.isComplete, "bool"),
+    field("cart_number", carts.cartNumber, "int"),
+    field("legacy_id", carts.legacyId, "int"),
+    field("origin", carts.origin, "string"),
+    field("values", carts.values, "json"),
+    field("discount_codes", carts.discountCodes, "string"),
+    field("total", carts.total, "int"),
+    field("completion_time", carts.completedAt, "time"),
   ],
 });
 
@@ -269,17 +266,17 @@ export const Individual = entityClass({
   fields: [
     uuidField(individuals.id),
     createdField(individuals.createdAt),
-    field("cart", individuals.cartId, "string", { writable: false }),
-    field("registration", individuals.registrationId, "string", { writable: false }),
-    field("club", individuals.clubId, "string", { writable: false }),
-    field("site", individuals.siteId, "string", { writable: false }),
+    field("cart", individuals.cartId, "string"),
+    field("registration", individuals.registrationId, "string"),
+    field("club", individuals.clubId, "string"),
+    field("site", individuals.siteId, "string"),
     field("is_removed", individuals.isRemoved, "bool"),
-    field("is_complete", individuals.isComplete, "bool", { writable: false }),
-    field("person", individuals.person, "string", { writable: false }),
-    field("ordinal", individuals.ordinal, "int", { writable: false }),
-    field("values", individuals.values, "json", { writable: false, schema: storedValues }),
-    field("paid_time", individuals.paidAt, "time", { writable: false }),
-    field("price_total", individuals.priceTotal, "int", { writable: false }),
+    field("is_complete", individuals.isComplete, "bool"),
+    field("person", individuals.person, "string"),
+    field("ordinal", individuals.ordinal, "int"),
+    field("values", individuals.values, "json"),
+    field("paid_time", individuals.paidAt, "time"),
+    field("price_total", individuals.priceTotal, "int"),
   ],
 });
 

@@ -139,7 +139,8 @@ export function entityClass(options: ClassOptions): EntityClass {
     idColumn: options.table.id,
     createdColumn: options.table.createdAt,
     mtimesColumn: options.table.fieldMtimes,
-    fields: options.fields,
+    // A read-only class takes no writes at all, so none of its fields says it may be set.
+    fields: options.readOnly ? options.fields.map((f) => ({ ...f, writable: false, createOnly: false, required: false })) : options.fields,
     owners: options.owners,
     parent: options.parent,
     references: [...(options.parent ? [options.parent] : []), ...(options.references ?? [])],

@@ -288,9 +288,13 @@ describe("entity API: who may see and change what", () => {
     expect(lower.status).toBe(404);
     const noToken = await worker.fetch(hostRequest(HOST, "/data-api/Registration/"));
     expect(noToken.status).toBe(401);
-    const classes = await (await worker.fetch(hostRequest(HOST, "/data-api/classes"))).json<{ classes: { classname: string; children: string[] }[] }>();
+    const classes = await (await worker.fetch(hostRequest(HOST, "/data-api/classes"))).json<{ classes: { classname: string; children: string[]; fields: { name: string; writable: boolean; create_only: boolean; required: boolean }[] }[] }>();
     expect(classes.classes.find((c) => c.classname === "Registration")?.children).toEqual(["formelements", "carts"]);
-    expect(classes.classes.find((c) => c.classname === "Cart")?.children).toEqual(["individuals"]);
+    const cart = classes.classes.find((c) => c.classname === "Cart")!;
+    expect(cart.children).toEqual(["individuals"]);
+    // A read-only class offers no field for writing.
+    expect(cart.fields.filter((f) => f.writable || f.create_only || f.required)).toEqual([]);
+    expect(classes.classes.find((c) => c.classname === "Registration")!.fields.find((f) => f.name === "name")?.writable).toBe(true);
   });
 });
 
