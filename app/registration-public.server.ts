@@ -9,7 +9,7 @@ import { labelIn, type Lang } from "../core/forms/bilingual";
 import type { FormElement, StoredValue } from "../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../core/forms/registry";
 import { cartDisplayName, personNameOf } from "../core/registration/cart-names";
-import { peopleLabelsIn } from "../core/registration/people-labels";
+import { peopleLabelsIn, type PeopleLabels } from "../core/registration/people-labels";
 import { isClosed, isOpen, registrationStatus, type RegistrationStatus } from "../core/registration/status";
 import { openDb, type Db } from "../schema/d1";
 import { clearCookie, readCookie, serializeCookie } from "../workers/auth/cookies";
@@ -26,6 +26,8 @@ export interface PublicForm extends FormContext {
   mode: FormMode;
   status: RegistrationStatus;
   lang: Lang;
+  /** What the form calls one registrant and several, in `lang`. */
+  peopleLabels: PeopleLabels;
   /** The cart of this visitor, or null before they add anyone. */
   cart: CartRow | null;
   people: IndividualRow[];
@@ -53,6 +55,7 @@ export async function requirePublicForm(request: Request, context: AppLoadContex
   const opened = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
   // A paid cart is closed for changes: the form starts a new one, and the receipt page shows the old.
   const cart = opened && !opened.isComplete ? opened : null;
+  const lang: Lang = registration.isBilingual && url.searchParams.get("lang") === "fr" ? "fr" : "en";
   return {
     db,
     registration,
@@ -62,7 +65,8 @@ export async function requirePublicForm(request: Request, context: AppLoadContex
     isKiosk: staff && url.searchParams.get("kiosk") === "1",
     mode,
     status: registrationStatus({ is_approved: registration.isApproved, is_pending: registration.isPending, approval_status: registration.approvalStatus }),
-    lang: registration.isBilingual && url.searchParams.get("lang") === "fr" ? "fr" : "en",
+    lang,
+    peopleLabels: peopleLabelsIn(registration.peopleLabels, lang),
     cart,
     people: cart ? await peopleOf(db, cart.id) : [],
   };
@@ -108,18 +112,18 @@ export function flowView(form: PublicForm) {
     isBilingual: form.registration.isBilingual,
     lang: form.lang,
     query: flowQuery(form),
-    peopleLabels: peopleLabelsIn(form.registration.peopleLabels, form.lang),
+    peopleLabels: form.peopleLabels,
   };
 }
 
 export type FlowView = ReturnType<typeof flowView>;
 
 /** A person's name for the cart (core/registration/cart-names.ts personNameOf), "Racer 2" when they have none yet. */
-export function personName(form: Pick<PublicForm, "elements" | "registration" | "lang">, values: Record<string, StoredValue>, index: number): string {
-  return personNameOf(form.elements, form.registration, values, index, peopleLabelsIn(form.registration.peopleLabels, form.lang));
+export function personName(form: Pick<PublicForm, "elements" | "registration" | "peopleLabels">, values: Record<string, StoredValue>, index: number): string {
+  return personNameOf(form.elements, form.registration, values, index, form.peopleLabels);
 }
 
-export function cartNameOf(form: Pick<PublicForm, "elements" | "registration" | "people" | "lang">): string {
+export function cartNameOf(form: Pick<PublicForm, "elements" | "registration" | "people" | "peopleLabels">): string {
   return cartDisplayName(form.people.map((p, i) => personName(form, p.values, i)));
 }
 

@@ -12,9 +12,9 @@ import { ageDateOf, clubTakesCards, createCart, discountUsesOf, personElements, 
 import { RegistrationField } from "../components/registration-fields";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { FLOW_WORDS } from "../components/registration-words";
-import { readyForChange } from "../registration-payments.server";
 import { PriceTable } from "../components/registration-price";
 import { computeLiveForm, liveFromValues, useLiveForm, type LiveFormInput } from "../hooks/use-live-form";
+import { readyForChange } from "../registration-payments.server";
 import { cartCookie, flowQuery, flowView, personName, rawFieldsOf, requirePublicForm } from "../registration-public.server";
 import { storeUploads } from "../registration-uploads.server";
 

@@ -12,8 +12,8 @@ import { priceOfCart, removePerson, renewCartToken, setCartCodes, setCartEmail }
 import { ConfirmForm } from "../components/app-form";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { FLOW_WORDS } from "../components/registration-words";
-import { readyForChange } from "../registration-payments.server";
 import { PriceTable } from "../components/registration-price";
+import { readyForChange } from "../registration-payments.server";
 import { answersOf, cartCookie, cartNameOf, flowQuery, flowView, personName, requirePublicForm, type PublicForm } from "../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Your cart` : "Your cart" }];

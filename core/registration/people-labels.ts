@@ -4,7 +4,7 @@
  * tag format of core/forms/bilingual, so a bilingual form can say "coureur" in French. Unset, the flow says
  * "person" and "people".
  */
-import { formatBilingual, labelIn, splitLabel, type Lang } from "../forms/bilingual";
+import { formatBilingual, splitLabel, type Lang } from "../forms/bilingual";
 
 export interface PeopleLabels {
   singular: string;
@@ -22,11 +22,15 @@ export const DEFAULT_PEOPLE_LABELS: Readonly<Record<Lang, PeopleLabels>> = {
   fr: { singular: "personne", plural: "personnes" },
 };
 
-/** The labels in `lang`: the stored label's part in that language (else its English part), else the default. */
+/**
+ * The labels in `lang`: the stored label's part in that language, else (in French) its English part, else
+ * the default. An English page never shows a French-only word: it says "person" instead.
+ */
 export function peopleLabelsIn(stored: Readonly<Record<string, string>> | null | undefined, lang: Lang): PeopleLabels {
   const pick = (key: PeopleLabelKey) => {
-    const text = stored?.[key];
-    return (text ? labelIn(text, lang).trim() : "") || DEFAULT_PEOPLE_LABELS[lang][key];
+    const { en, fr, untagged } = splitLabel(stored?.[key] ?? "");
+    const english = en || untagged;
+    return (lang === "fr" ? fr || english : english) || DEFAULT_PEOPLE_LABELS[lang][key];
   };
   return { singular: pick("singular"), plural: pick("plural") };
 }
