@@ -74,8 +74,8 @@ export const paymentAttempts = sqliteTable(
     stripeAccount: text("stripe_account"),
     /** The cart's total and each person's share when the attempt began: what completing it writes. */
     individualTotals: text("individual_totals", { mode: "json" }).$type<Record<string, number>>().notNull().default(sql`'{}'`),
-    /** The discount code uses the cart took when the attempt began, recorded on the cart when it completes. */
-    discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>().notNull().default(sql`'{}'`),
+    /** The discount code uses the cart took when the attempt began, recorded on the cart when it completes; null on attempts begun before uses were recorded. */
+    discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

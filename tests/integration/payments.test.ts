@@ -199,6 +199,21 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect(await cartOf(f)).toMatchObject({ isComplete: true, total: 8200 });
   });
 
+  it("records on the cart the code uses its card payment was priced with; an attempt from before uses were recorded leaves them unknown", async () => {
+    for (const older of [false, true]) {
+      const f = await createForm({ stripeAccountId: `acct_uses_${older}` });
+      const cookie = await cartAtPay(f, "uma@example.com");
+      expect((await post(f.host, `${f.path}/cart`, { intent: "apply-codes", codes: "half" }, cookie)).status).toBe(302);
+      const session = await startCard(f, cookie);
+      const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.registrationId, f.registration.id));
+      expect(attempt!.discountUses).toEqual({ HALF: 1 });
+      if (older) await db().update(paymentAttempts).set({ discountUses: null }).where(eq(paymentAttempts.id, attempt!.id));
+      await fake.pay(session, GOOD_CARD);
+      // Unknown uses (null) count one per code the cart entered (carts.ts discountUsesOf).
+      expect(await cartOf(f)).toMatchObject({ isComplete: true, discountUses: older ? null : { HALF: 1 } });
+    }
+  });
+
   it("a double click starts one Checkout Session and one attempt", async () => {
     const f = await createForm({ stripeAccountId: "acct_club3" });
     const cookie = await cartAtPay(f, "cy@example.com");

@@ -191,7 +191,8 @@ function pendingPayment(cart: CartRow, attemptId: string, provider: "stripe" | "
 interface Completion {
   total: Cents;
   individualTotals: Record<string, number>;
-  discountUses: Record<string, number>;
+  /** Null from an attempt begun before uses were recorded: the cart then counts one use per code it entered. */
+  discountUses: Record<string, number> | null;
 }
 
 /** The statements that complete a cart: its total, time and code uses, and each person's share and paid time. */

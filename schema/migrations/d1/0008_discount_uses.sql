@@ -1,2 +1,2 @@
 ALTER TABLE `carts` ADD `discount_uses` text;--> statement-breakpoint
-ALTER TABLE `payment_attempts` ADD `discount_uses` text DEFAULT '{}' NOT NULL;
+ALTER TABLE `payment_attempts` ADD `discount_uses` text;
