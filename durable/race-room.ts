@@ -12,7 +12,6 @@ import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity
 import { deletionBlocked, NOT_A_RACE_TIMING_POINT } from "../core/timing/validation";
 import { TIMING_ERRORS } from "../core/timing/errors";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
-import type { Crossing } from "../core/timing/model";
 import { openDb, races } from "../schema/d1";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type CourseDoc, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
@@ -22,19 +21,15 @@ import { raceRoomMigrations } from "../schema/race/migrations";
 import { chipsOf, racerSchema, type RacerDoc } from "../schema/race/racer";
 import { biathlonSetupOf, raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import { raceSetup } from "../schema/race/tables";
-import {
-  raceClientMessageSchema,
-  raceIdentitySchema,
-  type FormatSnapshot,
-  type HeatsView,
-  type RaceIdentity,
-  type RaceServerMessage,
-} from "../schema/wire/race-socket";
+import type { SpectatorFormat } from "../schema/wire/race-fanout";
+import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdentity } from "../schema/wire/race-socket";
 import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../schema/wire/timing-api";
 import { constantTimeEqualText, hashToken, randomToken } from "../workers/auth/crypto";
 import { freeOrderProblems, needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./race/free-order-sync";
-import { ingestReads, raceWindow } from "./race/ingest";
-import { LiveResults, type RaceState } from "./race/live-results";
+import { ingestReads, raceWindow, SequenceReused } from "./race/ingest";
+import { LiveFeed } from "./race/live-feed";
+import type { RaceState } from "./race/live-results";
+import { shardTarget } from "./spectator-shard";
 import { RaceHeats, type HeatReply } from "./race/heats";
 import * as startOrder from "./race/start-order";
 import { RaceStore } from "./race/store";
@@ -45,17 +40,8 @@ interface RacerReferences {
   metaStarts: Set<string>;
 }
 
-/** What each socket remembers across hibernation, kept in its attachment. */
-interface SocketAttachment {
-  connectedAt: number;
-  /** The result format the socket follows; null for a plain race socket. */
-  formatId: string | null;
-  /** Follows the sprint heats (the bracket pages). */
-  heats: boolean;
-}
-
-/** Changed rows wait this long so a burst of reads goes out as one frame (the spec's 50-100 ms). */
-const PUSH_DELAY_MS = 75;
+/** Storage key: the D1 catalogue row is behind this object's copy (a write failed and waits for the alarm). */
+const CATALOGUE_DIRTY = "catalogue-dirty";
 
 export type { FieldErrors };
 export type SaveResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
@@ -66,7 +52,7 @@ export interface DeviceCredential {
   token: string;
 }
 
-export type TimingReply<T> = { ok: true; value: T } | { ok: false; status: 400 | 401 | 403 | 404; error: string; message: string };
+export type TimingReply<T> = { ok: true; value: T } | { ok: false; status: 400 | 401 | 403 | 404 | 409; error: string; message: string };
 
 export interface RacerView extends StoredRacer {
   status: string;
@@ -85,22 +71,28 @@ export interface RaceSetupView extends RaceIdentity {
 export class RaceRoom extends DurableObject<Env> {
   private readonly db;
   private readonly store: RaceStore;
-  private live: LiveResults | null = null;
-  /** Crossings written and acknowledged, not yet in the results (they join at the next push). */
-  private incoming: Crossing[] = [];
-  private pushTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly feed: LiveFeed;
   private readonly heats: RaceHeats;
-  /** Bumped on every heat change, so a bracket page can tell a newer view from an older one. */
-  private heatsVersion = Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema: { raceSetup } });
     this.store = new RaceStore(ctx.storage.sql);
     this.heats = new RaceHeats(this.store, () => readRaceSettings(this.db.select().from(raceSetup).get()?.settings));
-    // Pings are answered by the runtime itself, so they never wake a hibernating object.
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
-    ctx.blockConcurrencyWhile(async () => this.migrate());
+    this.feed = new LiveFeed({
+      ctx,
+      env,
+      store: this.store,
+      raceId: () => this.readSetup()?.id ?? null,
+      loadState: (upTo) => this.raceState(upTo),
+      heatsView: (live, version) => this.heats.view(version, (racerId) => live.result(racerId)?.time ?? null),
+    });
+    ctx.blockConcurrencyWhile(async () => {
+      this.migrate();
+      // Spectators follow the race on its shards now; a socket left here from before is sent there.
+      for (const ws of ctx.getWebSockets()) ws.close(1012, "reconnect");
+      this.feed.resume();
+    });
   }
 
   /** Records which race this object holds; the first call wins and later calls return what is stored. */
@@ -155,17 +147,19 @@ export class RaceRoom extends DurableObject<Env> {
     return { ok: true, changed, mtimes: result.mtimes, row: { ...current, ...changed } };
   }
 
-  /** Forgets the race (after its catalogue row is deleted): storage is wiped and sockets are closed. */
+  /** Forgets the race (after its catalogue row is deleted): storage is wiped and spectators are let go. */
   async discard(): Promise<void> {
-    for (const ws of this.ctx.getWebSockets()) ws.close(1000, "race deleted");
+    await this.feed.closeShards();
+    this.feed.forget();
     await this.ctx.storage.deleteAll();
     // deleteAll drops the tables too; recreate them so this object answers "no race" rather than failing.
     this.migrate();
   }
 
-  /** Retries a catalogue write that failed (D1 unreachable for a moment). */
+  /** The backstop of the live tick, and the retry of a catalogue write that failed (D1 unreachable for a moment). */
   override async alarm(): Promise<void> {
-    await this.writeCatalogue();
+    this.feed.onAlarm();
+    if (await this.ctx.storage.get<boolean>(CATALOGUE_DIRTY)) await this.writeCatalogue();
   }
 
   // The D1 catalogue row follows this object's copy; a failed write is retried in 30 s by the alarm.
@@ -177,8 +171,10 @@ export class RaceRoom extends DurableObject<Env> {
         .update(races)
         .set({ name: row.name, sport: row.sport, startTime: row.startTime, endTime: row.endTime, timezone: row.timezone, location: row.location, visibility: row.visibility, fieldMtimes: row.fieldMtimes })
         .where(eq(races.id, row.id));
+      await this.ctx.storage.delete(CATALOGUE_DIRTY);
     } catch (error) {
       console.error("catalogue write failed; retrying", error);
+      await this.ctx.storage.put(CATALOGUE_DIRTY, true);
       await this.ctx.storage.setAlarm(Date.now() + 30_000);
     }
   }
@@ -304,7 +300,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Every racer with its current status and time, by bib then name. */
   async racers(): Promise<RacerView[]> {
-    const live = this.results();
+    const live = this.feed.results();
     return this.store
       .racers()
       .map((r) => {
@@ -357,19 +353,26 @@ export class RaceRoom extends DurableObject<Env> {
   }
 
   async deleteRacer(id: string): Promise<boolean> {
-    const removed = this.ctx.storage.transactionSync(() => this.store.deleteRacer(id));
-    if (removed && this.live) this.live.racerRemoved(id);
-    if (removed) this.schedulePush();
+    const removed = this.ctx.storage.transactionSync(() => {
+      const gone = this.store.deleteRacer(id);
+      if (gone) this.feed.markRacers([id]);
+      return gone;
+    });
+    if (removed) this.feed.builtResults()?.racerRemoved(id);
+    if (removed) this.feed.racersChanged();
     return removed;
   }
 
   /** "Clear all times" for a racer: its reads are set aside (kept in the log), its range data removed and its results reset. */
   async clearTimes(racerId: string): Promise<number> {
-    const { cleared, racer } = this.ctx.storage.transactionSync(() => ({ cleared: this.store.clearRacerTimes(racerId), racer: this.clearMisses(racerId) }));
-    this.flushIncoming();
-    if (racer) this.live?.racerSaved(racer);
-    this.live?.timesCleared(racerId);
-    this.schedulePush();
+    const { cleared, racer } = this.ctx.storage.transactionSync(() => {
+      this.feed.markRacers([racerId]);
+      return { cleared: this.store.clearRacerTimes(racerId), racer: this.clearMisses(racerId) };
+    });
+    const live = this.feed.builtResults();
+    if (racer) live?.racerSaved(racer);
+    live?.timesCleared(racerId);
+    this.feed.racersChanged();
     return cleared;
   }
 
@@ -379,14 +382,13 @@ export class RaceRoom extends DurableObject<Env> {
       for (const racer of this.store.racers()) this.clearMisses(racer.id);
       return this.store.clearAllTimes();
     });
-    this.incoming = [];
     this.setupChanged();
     return cleared;
   }
 
   /** This race as a stage before another: each racer's bib, person, result time and the stages before it. */
   async stageResults(): Promise<StageResult[]> {
-    const live = this.results();
+    const live = this.feed.results();
     return this.store.racers().map((r) => {
       const result = live.result(r.id);
       return { bib: r.data.bib, person: r.data.person, time: result?.status === "finished" ? result.time : null, stageTimes: r.data.stage_times, stageBonuses: r.data.stage_bonuses };
@@ -431,7 +433,7 @@ export class RaceRoom extends DurableObject<Env> {
       .crossingsOfRacer(racerId)
       .filter((c) => c.state === "assigned" && c.timing_point_id !== null)
       .map((c) => ({ timingPointId: c.timing_point_id!, time: c.time, deviceId: c.device_id === "manual" ? null : c.device_id }));
-    const result = this.results().result(racerId);
+    const result = this.feed.results().result(racerId);
     const lapCloseTimes = course ? lapCloses(course, result?.splits ?? []).filter((t) => t !== null) : [];
     const entity = timedEntityOf(
       { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: result?.status === "oncourse", lapCloses: lapCloseTimes, variants: Object.fromEntries((racer.runStatuses ?? []).flatMap((s, i) => (s ? [[i + 1, s]] : []))) },
@@ -447,8 +449,8 @@ export class RaceRoom extends DurableObject<Env> {
   }
 
   /** How much the race holds, for the admin overview and benchmarks. */
-  async counts(): Promise<{ racers: number; crossings: number; sockets: number }> {
-    return { racers: this.store.racerCount(), crossings: this.store.crossingCount(), sockets: this.ctx.getWebSockets().length };
+  async counts(): Promise<{ racers: number; crossings: number }> {
+    return { racers: this.store.racerCount(), crossings: this.store.crossingCount() };
   }
 
   // ---- The timing API ----
@@ -478,8 +480,14 @@ export class RaceRoom extends DurableObject<Env> {
       zeroTime: zeroTimeOfRace(race.startTime, race.timezone),
       now: Date.now(),
     };
-    const { receipt, assigned } = this.ctx.storage.transactionSync(() => ingestReads(context, batch.data.reads));
-    this.queueCrossings(assigned);
+    let receipt: ReadBatchReceipt;
+    try {
+      receipt = this.ctx.storage.transactionSync(() => ingestReads(context, batch.data.reads, batch.data.boot ?? null)).receipt;
+    } catch (error) {
+      if (error instanceof SequenceReused) return { ok: false, status: 409, error: "seq_reused", message: error.advice };
+      throw error;
+    }
+    if (receipt.accepted > 0) this.feed.logChanged();
     return { ok: true, value: receipt };
   }
 
@@ -497,7 +505,6 @@ export class RaceRoom extends DurableObject<Env> {
     const zeroTime = zeroTimeOfRace(race.startTime, race.timezone);
     const window = raceWindow(race.startTime, race.endTime);
     const receipt: ManualReceipt = { accepted: 0, duplicates: 0, unknown_bibs: [] };
-    const assigned: Crossing[] = [];
     const changedRacers: StoredRacer[] = [];
     const now = Date.now();
     const failure = batch.data.entries.findIndex((e) => e.kind === "time" && e.tod !== undefined && isInvalid(parseTimeOfDay(e.tod)));
@@ -516,8 +523,7 @@ export class RaceRoom extends DurableObject<Env> {
           const time = entry.time ?? zeroTime + (parseTimeOfDay(entry.tod!) as number);
           const inWindow = time >= window.from && time <= window.to;
           const state = !inWindow ? "outside" : racerId ? "assigned" : "unmatched";
-          const seq = this.store.insertCrossing({ readKey: `manual:${entry.key}`, deviceId: "manual", deviceSeq: null, timingPointId: entry.point, chip: null, bib: entry.bib, channel: null, deviceTime: time, time, racerId: state === "assigned" ? racerId : null, state, receivedAt: now });
-          if (seq !== null && state === "assigned" && racerId) assigned.push({ seq, racerId, timingPointId: entry.point, time });
+          this.store.insertCrossing({ readKey: `manual:${entry.key}`, deviceId: "manual", deviceSeq: null, deviceBoot: null, timingPointId: entry.point, chip: null, bib: entry.bib, channel: null, deviceTime: time, time, racerId: state === "assigned" ? racerId : null, state, receivedAt: now });
         } else if (entry.kind === "range" && racerId) {
           changedRacers.push(this.recordMisses(racerId, entry.shooting, entry.misses, now));
         } else if (entry.kind === "status" && racerId) {
@@ -527,10 +533,11 @@ export class RaceRoom extends DurableObject<Env> {
           changedRacers.push({ id: racerId, data });
         }
       }
+      this.feed.markRacers(changedRacers.map((r) => r.id));
     });
-    this.queueCrossings(assigned);
-    for (const racer of changedRacers) this.live?.racerSaved(racer);
-    if (changedRacers.length > 0) this.schedulePush();
+    const live = this.feed.builtResults();
+    for (const racer of changedRacers) live?.racerSaved(racer);
+    if (receipt.accepted > 0) this.feed.logChanged();
     return { ok: true, value: receipt };
   }
 
@@ -564,9 +571,11 @@ export class RaceRoom extends DurableObject<Env> {
         if (racerId) changed.push(this.recordMisses(racerId, entry.shooting, entry.misses, now));
         else receipt.unknown.push(entry.seq);
       }
+      this.feed.markRacers(changed.map((r) => r.id));
     });
-    for (const racer of changed) this.live?.racerSaved(racer);
-    if (changed.length > 0) this.schedulePush();
+    const live = this.feed.builtResults();
+    for (const racer of changed) live?.racerSaved(racer);
+    if (changed.length > 0) this.feed.racersChanged();
     return { ok: true, value: receipt };
   }
 
@@ -634,23 +643,46 @@ export class RaceRoom extends DurableObject<Env> {
   /** One format's current results, as the results page renders them. */
   async snapshot(formatId: string): Promise<FormatSnapshot | null> {
     const format = this.store.document("ResultFormat", formatId);
-    if (!format) return null;
-    this.flushIncoming();
-    return this.results().snapshot(format);
+    return format ? this.feed.snapshot(format) : null;
+  }
+
+  // ---- Spectator shards (durable/spectator-shard.ts) ----
+
+  /** The formats a spectator may follow, for a shard checking a new socket. */
+  async spectatorFormats(): Promise<SpectatorFormat[]> {
+    return LiveFeed.spectatorFormats(this.store.documents("ResultFormat"));
+  }
+
+  /** A format as a shard hands it to new sockets (shared by every shard until the next tick); null when it is gone. */
+  async shardSnapshot(formatId: string): Promise<FormatSnapshot | null> {
+    return this.snapshot(formatId);
+  }
+
+  /** A shard passed its target: the race spreads new spectators over more shards. Returns the shard count. */
+  async shardLoad(index: number, count: number): Promise<number> {
+    return this.feed.shardLoad(index, count, shardTarget(this.env));
+  }
+
+  /** Publishes what is waiting now instead of at the next tick (tests and benchmarks). */
+  async flushLive(): Promise<void> {
+    this.feed.tick();
+  }
+
+  /** The published version and log position, as storage holds them. */
+  async liveState() {
+    return this.feed.push.read();
   }
 
   // ---- Sprint heats ----
 
   /** Every seeded start group's bracket, as the heat pages show it. */
   async heatsView(): Promise<HeatsView> {
-    this.flushIncoming();
-    return this.heatsViewNow();
+    return this.heats.view(this.feed.heatsVersion(), (racerId) => this.feed.results().result(racerId)?.time ?? null);
   }
 
   /** Seeds a start group's heats from its qualifier results (see RaceHeats.seedFromQualifier). */
   async seedHeats(startGroupId: string, formatKey: string | null): Promise<HeatReply> {
-    this.flushIncoming();
-    const live = this.results();
+    const live = this.feed.results();
     return this.heatChange(() => this.heats.seedFromQualifier(startGroupId, (racerId) => live.result(racerId), formatKey, Date.now()));
   }
 
@@ -663,21 +695,13 @@ export class RaceRoom extends DurableObject<Env> {
     return this.heatChange(() => this.heats.clearResult(heatId, Date.now()));
   }
 
-  private heatsViewNow(): HeatsView {
-    const live = this.results();
-    return this.heats.view(this.heatsVersion, (racerId) => live.result(racerId)?.time ?? null);
-  }
-
-  /** Runs a heat change in one transaction, then sends the new bracket to every page following the heats. */
+  /** Runs a heat change in one transaction; the new bracket goes to every page following the heats at the next tick. */
   private heatChange(change: () => HeatReply): HeatReply {
-    const reply = this.ctx.storage.transactionSync(change);
-    if (!reply.ok) return reply;
-    this.heatsVersion = Math.max(Date.now(), this.heatsVersion + 1);
-    const watchers = this.ctx.getWebSockets().filter((ws) => attachmentOf(ws).heats);
-    if (watchers.length > 0) {
-      const frame = JSON.stringify({ type: "heats", heats: this.heatsViewNow() } satisfies RaceServerMessage);
-      for (const ws of watchers) sendRaw(ws, frame);
-    }
+    const reply = this.ctx.storage.transactionSync(() => {
+      const result = change();
+      if (result.ok) this.feed.heatsChanged();
+      return result;
+    });
     return reply;
   }
 
@@ -695,81 +719,10 @@ export class RaceRoom extends DurableObject<Env> {
     return this.readSetup();
   }
 
-  /** How many sockets are connected now. */
-  async connectionCount(): Promise<number> {
-    return this.ctx.getWebSockets().length;
-  }
-
   /** The schema version of this object's storage. */
   async storageVersion(): Promise<number> {
     const row = this.ctx.storage.sql.exec<{ version: number }>("SELECT MAX(version) AS version FROM _race_migrations").one();
     return row.version;
-  }
-
-  /**
-   * Accepts a WebSocket upgrade forwarded by the Worker (which has already checked the race and the format
-   * are visible to the caller). `?format=` follows a result format; `?since=` is the version the page
-   * rendered, so a page that is current gets no snapshot.
-   */
-  override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
-      return new Response("Expected a WebSocket upgrade", { status: 426 });
-    }
-    const setup = this.readSetup();
-    if (!setup) return new Response("Race not opened", { status: 404 });
-    const url = new URL(request.url);
-    const format = url.searchParams.get("format") ? this.store.document("ResultFormat", url.searchParams.get("format")!) : null;
-    if (url.searchParams.get("format") && !format) return new Response("No such result format", { status: 404 });
-    const pair = new WebSocketPair();
-    const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
-    const followsHeats = url.searchParams.get("heats") === "1";
-    server.serializeAttachment({ connectedAt: Date.now(), formatId: format?.id ?? null, heats: followsHeats } satisfies SocketAttachment);
-    let version: string | undefined;
-    if (format) {
-      this.flushIncoming();
-      version = this.results().version;
-    }
-    send(server, {
-      type: "hello",
-      race_id: setup.id,
-      name: setup.name,
-      server_time: Date.now(),
-      connections: this.ctx.getWebSockets().length,
-      ...(version ? { version } : {}),
-    });
-    if (format && url.searchParams.get("since") !== version) send(server, { type: "snapshot", snapshot: this.results().snapshot(format) });
-    if (followsHeats) send(server, { type: "heats", heats: this.heatsViewNow() });
-    return new Response(null, { status: 101, webSocket: client });
-  }
-
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    const text = typeof message === "string" ? message : new TextDecoder().decode(message);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      send(ws, { type: "error", message: "Messages must be JSON" });
-      return;
-    }
-    const parsed = raceClientMessageSchema.safeParse(json);
-    if (!parsed.success) {
-      send(ws, { type: "error", message: "Unknown message" });
-      return;
-    }
-    const setup = this.readSetup();
-    if (parsed.data.type === "ping") send(ws, { type: "pong" });
-    else send(ws, { type: "info", race_id: setup?.id ?? "", connections: this.ctx.getWebSockets().length });
-  }
-
-  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    // 1005 and 1006 are reserved: they describe a close but may not be sent in one.
-    const safeCode = code === 1005 || code === 1006 ? 1000 : code;
-    try {
-      ws.close(safeCode, reason);
-    } catch {
-      // Already closed by the peer.
-    }
   }
 
   // ---- Internals ----
@@ -784,16 +737,12 @@ export class RaceRoom extends DurableObject<Env> {
     return this.store.document("TimingDevice", deviceId);
   }
 
-  /** The live results, built from storage on first use after the object starts. */
-  private results(): LiveResults {
-    if (!this.live) this.live = new LiveResults(() => this.raceState());
-    return this.live;
-  }
-
-  private raceState(): RaceState {
+  /** The race as stored, with the crossing log up to `upTo` (all of it when undefined), for the results. */
+  private raceState(upTo?: number): RaceState {
     const row = this.db.select().from(raceSetup).get();
     if (!row) throw new Error("Race not opened");
     const settings = readRaceSettings(row.settings);
+    const position = upTo ?? this.store.lastSeq();
     return {
       settings,
       startTimeMs: row.startTime,
@@ -807,76 +756,14 @@ export class RaceRoom extends DurableObject<Env> {
         groups: this.store.documents("ResultGroup"),
       },
       racers: this.store.racers(),
-      crossings: this.store.assignedCrossings(),
+      crossings: this.store.assignedCrossings(position),
+      position,
     };
   }
 
-  /** Setup changes recompute everything; pages following a format get a fresh snapshot. */
+  /** Setup changes recompute everything; pages following a format get the whole of it at the next tick. */
   private setupChanged(): void {
-    if (!this.live) return;
-    this.incoming = [];
-    this.live.reload();
-    this.sendSnapshots();
-  }
-
-  private queueCrossings(crossings: Crossing[]): void {
-    if (crossings.length === 0) return;
-    for (const c of crossings) this.incoming.push(c);
-    this.schedulePush();
-  }
-
-  private flushIncoming(): void {
-    if (this.incoming.length === 0 || !this.live) {
-      this.incoming = [];
-      return;
-    }
-    const batch = this.incoming;
-    this.incoming = [];
-    this.live.addCrossings(batch);
-  }
-
-  private schedulePush(): void {
-    if (this.pushTimer !== null) return;
-    this.pushTimer = setTimeout(() => {
-      this.pushTimer = null;
-      this.push();
-    }, PUSH_DELAY_MS);
-  }
-
-  /** Applies waiting crossings, then sends each format's changed rows to the sockets that follow it. */
-  private push(): void {
-    const sockets = this.ctx.getWebSockets();
-    if (!this.live) {
-      // Nobody has asked for results since the object started: build them now only if someone is watching.
-      if (!sockets.some((ws) => attachmentOf(ws).formatId)) {
-        this.incoming = [];
-        return;
-      }
-      this.results();
-    }
-    this.flushIncoming();
-    const live = this.live!;
-    if (!live.hasPending()) return;
-    const byFormat = new Map<string, WebSocket[]>();
-    for (const ws of sockets) {
-      const formatId = attachmentOf(ws).formatId;
-      if (formatId) byFormat.set(formatId, [...(byFormat.get(formatId) ?? []), ws]);
-    }
-    const delta = live.takeDelta([...byFormat.keys()]);
-    for (const [formatId, watchers] of byFormat) {
-      const rows = delta.rows.get(formatId) ?? [];
-      if (rows.length === 0) continue;
-      const frame = JSON.stringify({ type: "rows", formatId, from: delta.from, version: delta.version, rows } satisfies RaceServerMessage);
-      for (const ws of watchers) sendRaw(ws, frame);
-    }
-  }
-
-  private sendSnapshots(): void {
-    for (const ws of this.ctx.getWebSockets()) {
-      const formatId = attachmentOf(ws).formatId;
-      const format = formatId ? this.store.document("ResultFormat", formatId) : null;
-      if (format) send(ws, { type: "snapshot", snapshot: this.results().snapshot(format) });
-    }
+    this.feed.setupChanged();
   }
 
   /** Rules across documents that a schema alone cannot say. */
@@ -946,20 +833,25 @@ export class RaceRoom extends DurableObject<Env> {
         this.store.putRacer(racerId, item.data, mtimes);
         this.store.releaseStale(racerId, item.data.bib, chipsOf(item.data));
         this.store.assignUnmatched(racerId, item.data.bib, chipsOf(item.data));
+        this.feed.markRacers([racerId]);
         return { id: racerId, data: item.data };
       }),
     );
-    if (this.live && saved.length > 0) {
-      this.flushIncoming();
-      if (saved.length > 50) this.live.reload();
-      else for (const racer of saved) {
-        this.live.racerSaved(racer);
-        this.live.timesCleared(racer.id);
-        this.live.addCrossings(this.store.crossingsOfRacer(racer.id).filter((c) => c.state === "assigned").map((c) => ({ seq: c.seq, racerId: racer.id, timingPointId: c.timing_point_id!, time: c.time })));
-      }
-      if (saved.length > 50) this.sendSnapshots();
-      else this.schedulePush();
+    if (saved.length === 0) return saved;
+    // Many racers at once (an import) go out as fresh snapshots rather than a frame per racer.
+    if (saved.length > 50) {
+      this.setupChanged();
+      return saved;
     }
+    const live = this.feed.builtResults();
+    if (live) {
+      for (const racer of saved) {
+        live.racerSaved(racer);
+        live.timesCleared(racer.id);
+        live.addCrossings(this.store.crossingsOfRacer(racer.id).filter((c) => c.state === "assigned").map((c) => ({ seq: c.seq, racerId: racer.id, timingPointId: c.timing_point_id!, time: c.time })));
+      }
+    }
+    this.feed.racersChanged();
     return saved;
   }
 
@@ -990,24 +882,6 @@ export class RaceRoom extends DurableObject<Env> {
   }
 }
 
-
-function send(ws: WebSocket, message: RaceServerMessage): void {
-  sendRaw(ws, JSON.stringify(message));
-}
-
-// A socket closing under us must not fail the push to the others.
-function sendRaw(ws: WebSocket, frame: string): void {
-  try {
-    ws.send(frame);
-  } catch {
-    // The close handler tidies up.
-  }
-}
-
-function attachmentOf(ws: WebSocket): SocketAttachment {
-  const value = ws.deserializeAttachment() as Partial<SocketAttachment> | null;
-  return { connectedAt: value?.connectedAt ?? 0, formatId: value?.formatId ?? null, heats: value?.heats ?? false };
-}
 
 function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
   return fieldErrorsOf(issues, { fullPath: true });

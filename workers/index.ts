@@ -19,6 +19,7 @@ import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 
 export { DataHub } from "../durable/data-hub";
 export { RaceRoom } from "../durable/race-room";
+export { SpectatorShard } from "../durable/spectator-shard";
 
 /** The Worker's own APIs, answered before Remix sees the request. */
 const apiMounts: { prefix: string; handle: (request: Request, context: RequestContext) => Promise<Response> }[] = [

@@ -50,9 +50,37 @@ export interface IngestContext {
   now: number;
 }
 
-/** Writes a batch; returns the receipt and the new crossings assigned to racers, for the results. */
-export function ingestReads(ctx: IngestContext, reads: DeviceRead[]): { receipt: ReadBatchReceipt; assigned: Crossing[] } {
-  const receipt: ReadBatchReceipt = { accepted: 0, duplicates: 0, unassigned: 0, outside: 0, last_seq: -1 };
+/**
+ * A read whose device and sequence number (in its boot) were already used for a different read: the
+ * device restarted and counts from the start again without announcing a new boot. The batch is refused.
+ */
+export class SequenceReused extends Error {
+  constructor(
+    readonly seq: number,
+    readonly boot: string | null,
+    readonly lastSeq: number,
+  ) {
+    super(`seq ${seq} reused`);
+  }
+
+  /** The refusal a device sees: what happened and what to send instead. */
+  get advice(): string {
+    const inBoot = this.boot === null ? "" : ` in boot "${this.boot}"`;
+    return `Sequence number ${this.seq} was already used for a different read from this device${inBoot}. A device that restarts and counts from 1 again must send a new "boot" id with its batches; otherwise continue after last_seq ${this.lastSeq}.`;
+  }
+}
+
+/** The key that makes a resent read a duplicate: device, boot (when the device sends one) and sequence number. */
+export function readKeyOf(deviceId: string, boot: string | null, seq: number): string {
+  return boot === null ? `${deviceId}:${seq}` : `${deviceId}:${boot}:${seq}`;
+}
+
+/**
+ * Writes a batch (inside the caller's transaction); returns the receipt and the new crossings assigned to
+ * racers. Throws SequenceReused, which rolls the batch back, when a sequence number names a different read.
+ */
+export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: string | null): { receipt: ReadBatchReceipt; assigned: Crossing[] } {
+  const receipt: ReadBatchReceipt = { accepted: 0, duplicates: 0, unassigned: 0, outside: 0, last_seq: -1, ...(boot === null ? {} : { boot }) };
   const assigned: Crossing[] = [];
   const deviceId = ctx.device.id;
   for (const read of reads) {
@@ -63,9 +91,10 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[]): { receipt:
     const racerId = read.chip !== undefined ? ctx.store.racerIdByChip(read.chip) : ctx.store.racerIdByBib(read.bib ?? -1);
     const state: CrossingState = !point ? "nopoint" : !point.timing ? "info" : time < ctx.window.from || time > ctx.window.to ? "outside" : racerId ? "assigned" : "unmatched";
     const row: NewCrossing = {
-      readKey: `${deviceId}:${read.seq}`,
+      readKey: readKeyOf(deviceId, boot, read.seq),
       deviceId,
       deviceSeq: read.seq,
+      deviceBoot: boot,
       timingPointId: point?.timingPointId ?? null,
       chip: read.chip ?? null,
       bib: read.bib ?? null,
@@ -80,6 +109,11 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[]): { receipt:
     const seq = ctx.store.insertCrossing(row);
     receipt.last_seq = Math.max(receipt.last_seq, read.seq);
     if (seq === null) {
+      // A resend carries the same read; anything else under the same number is a restarted device.
+      const stored = ctx.store.readByKey(row.readKey);
+      if (stored && (stored.chip !== row.chip || stored.bib !== row.bib || stored.channel !== row.channel || stored.device_time !== row.deviceTime)) {
+        throw new SequenceReused(read.seq, boot, ctx.store.lastDeviceSeq(deviceId, boot));
+      }
       receipt.duplicates += 1;
       continue;
     }
@@ -88,7 +122,7 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[]): { receipt:
     else if (state !== "assigned") receipt.unassigned += 1;
     else if (racerId && point) assigned.push({ seq, racerId, timingPointId: point.timingPointId, time });
   }
-  receipt.last_seq = Math.max(receipt.last_seq, ctx.store.lastDeviceSeq(deviceId));
+  receipt.last_seq = Math.max(receipt.last_seq, ctx.store.lastDeviceSeq(deviceId, boot));
   return { receipt, assigned };
 }
 

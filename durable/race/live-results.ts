@@ -1,6 +1,7 @@
 /**
  * A race's current results, held by its RaceRoom: the incremental engine over the stored setup and
- * crossing log, and the rows that changed since the last push. Rebuilt from storage when the object wakes.
+ * crossing log, and the rows that changed since the last push. Rebuilt from storage when the object wakes,
+ * at the log position last published (live-push.ts), so reads written since still count as changes.
  */
 import { defaultRangePattern } from "../../core/timing/biathlon";
 import { enduroSegments } from "../../core/timing/enduro";
@@ -23,6 +24,8 @@ export interface RaceState {
   docs: RaceDocuments;
   racers: StoredRacer[];
   crossings: Crossing[];
+  /** The crossing-log position `crossings` goes up to. */
+  position: number;
 }
 
 export class LiveResults {
@@ -36,24 +39,31 @@ export class LiveResults {
   private courseOf: ((racer: Racer) => string | null) | null = null;
   /** Course point id → its timing point: where a relay racer's handover read is found. */
   private pointTimingPoints = new Map<string, string>();
-  /** Changes every push; a random prefix tells pages that the room restarted and their copy is stale. */
-  private readonly boot = crypto.randomUUID().slice(0, 8);
-  private counter = 0;
   private pending = new Set<string>();
+  /** The crossing-log position the engine has taken in. */
+  private logPosition: number;
 
-  /** `load` reads the whole race from storage; it runs now and again whenever the setup changes. */
-  constructor(private readonly load: () => RaceState) {
-    const state = load();
+  /**
+   * `load(upTo)` reads the race from storage with the log up to `upTo` (the whole log when undefined); it
+   * runs now, at `startAt`, and again whenever the setup changes.
+   */
+  constructor(
+    private readonly load: (upTo?: number) => RaceState,
+    startAt?: number,
+  ) {
+    const state = load(startAt);
     this.state = state;
+    this.logPosition = state.position;
     this.engine = this.build(state);
   }
 
-  get version(): string {
-    return `${this.boot}.${this.counter}`;
+  get position(): number {
+    return this.logPosition;
   }
 
-  /** New crossings from the log; their racers' rows go out with the next push. */
-  addCrossings(crossings: Crossing[]): void {
+  /** New crossings from the log up to `position`; their racers' rows go out with the next push. */
+  addCrossings(crossings: Crossing[], position?: number): void {
+    if (position !== undefined) this.logPosition = Math.max(this.logPosition, position);
     if (crossings.length === 0) return;
     this.note(this.engine.addCrossings(crossings).racerIds);
   }
@@ -79,8 +89,8 @@ export class LiveResults {
   reload(): void {
     const state = this.load();
     this.state = state;
+    this.logPosition = state.position;
     this.engine = this.build(state);
-    this.counter += 1;
     this.pending.clear();
   }
 
@@ -89,13 +99,11 @@ export class LiveResults {
   }
 
   /**
-   * Takes the changed racers since the last push and returns, per format, the rows to send; the version
-   * moves on, so a page that missed a push notices and asks for a snapshot.
+   * Takes the racers changed since the last push (and `alsoChanged`, racers a stored change names) and
+   * returns, per format, the rows to send; a format with nothing to send is left out.
    */
-  takeDelta(formatIds: string[]): { from: string; version: string; rows: Map<string, ResultRow[]> } {
-    const from = this.version;
-    this.counter += 1;
-    const racerIds = [...this.pending];
+  takeDelta(formatIds: string[], alsoChanged: Iterable<string> = []): Map<string, ResultRow[]> {
+    const racerIds = [...new Set([...this.pending, ...alsoChanged])];
     this.pending.clear();
     const rows = new Map<string, ResultRow[]>();
     for (const formatId of formatIds) {
@@ -108,12 +116,13 @@ export class LiveResults {
         if (memberOf.length === 0 && !result) continue;
         wanted.push(result ? this.rowOf(result, memberOf) : removedRow(racerId));
       }
-      rows.set(formatId, wanted);
+      if (wanted.length > 0) rows.set(formatId, wanted);
     }
-    return { from, version: this.version, rows };
+    return rows;
   }
 
-  snapshot(format: StoredDocument<"ResultFormat">): FormatSnapshot {
+  /** The whole format as a page renders it, labelled with the version its frames chain from. */
+  snapshot(format: StoredDocument<"ResultFormat">, version: string): FormatSnapshot {
     const relay = relaySetupOf(this.state.settings);
     const groups = this.groupsByFormat.get(format.id) ?? [];
     const rows = new Map<string, ResultRow>();
@@ -131,7 +140,7 @@ export class LiveResults {
     return {
       formatId: format.id,
       name: format.data.name,
-      version: this.version,
+      version,
       displayPrecision: format.data.display_precision,
       displayDiffs: format.data.display_diffs,
       sameTimeDisplay: this.state.settings.same_time_display,

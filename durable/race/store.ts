@@ -18,6 +18,7 @@ export interface CrossingRow {
   read_key: string;
   device_id: string;
   device_seq: number | null;
+  device_boot: string | null;
   timing_point_id: string | null;
   chip: string | null;
   bib: number | null;
@@ -33,6 +34,8 @@ export interface NewCrossing {
   readKey: string;
   deviceId: string;
   deviceSeq: number | null;
+  /** The device's boot (session) id: after a restart the same sequence numbers name new reads. */
+  deviceBoot: string | null;
   timingPointId: string | null;
   chip: string | null;
   bib: number | null;
@@ -178,11 +181,12 @@ export class RaceStore {
   /** Writes a read unless its key was written before; its log position when new, null when a repeat. */
   insertCrossing(c: NewCrossing): number | null {
     const cursor = this.sql.exec<{ seq: number }>(
-      `INSERT INTO crossings (read_key, device_id, device_seq, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (read_key) DO NOTHING RETURNING seq`,
+      `INSERT INTO crossings (read_key, device_id, device_seq, device_boot, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (read_key) DO NOTHING RETURNING seq`,
       c.readKey,
       c.deviceId,
       c.deviceSeq,
+      c.deviceBoot,
       c.timingPointId,
       c.chip,
       c.bib,
@@ -197,13 +201,32 @@ export class RaceStore {
   }
 
   /** The crossings the engine uses: assigned to a racer at a timing point. */
-  assignedCrossings(): Crossing[] {
+  assignedCrossings(upTo = Number.MAX_SAFE_INTEGER): Crossing[] {
     return this.sql
       .exec<{ seq: number; racer_id: string; timing_point_id: string; time: number }>(
-        "SELECT seq, racer_id, timing_point_id, time FROM crossings WHERE state = 'assigned' ORDER BY seq",
+        "SELECT seq, racer_id, timing_point_id, time FROM crossings WHERE state = 'assigned' AND seq <= ? ORDER BY seq",
+        upTo,
       )
       .toArray()
       .map((r) => ({ seq: r.seq, racerId: r.racer_id, timingPointId: r.timing_point_id, time: r.time }));
+  }
+
+  /** The log after `position`: its assigned reads, and the position it now reaches. */
+  assignedCrossingsAfter(position: number): { crossings: Crossing[]; position: number } {
+    const rows = this.sql
+      .exec<{ seq: number; racer_id: string | null; timing_point_id: string | null; time: number; state: string }>(
+        "SELECT seq, racer_id, timing_point_id, time, state FROM crossings WHERE seq > ? ORDER BY seq",
+        position,
+      )
+      .toArray();
+    const crossings: Crossing[] = [];
+    for (const r of rows) if (r.state === "assigned") crossings.push({ seq: r.seq, racerId: r.racer_id!, timingPointId: r.timing_point_id!, time: r.time });
+    return { crossings, position: rows.length > 0 ? rows[rows.length - 1]!.seq : position };
+  }
+
+  /** The newest log position (0 before the first read). */
+  lastSeq(): number {
+    return this.sql.exec<{ n: number | null }>("SELECT MAX(seq) AS n FROM crossings").one().n ?? 0;
   }
 
   crossingsOfRacer(racerId: string): CrossingRow[] {
@@ -218,10 +241,15 @@ export class RaceStore {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM crossings").one().n;
   }
 
-  /** The highest sequence number written for a device, -1 before its first read. */
-  lastDeviceSeq(deviceId: string): number {
-    const row = this.sql.exec<{ n: number | null }>("SELECT MAX(device_seq) AS n FROM crossings WHERE device_id = ?", deviceId).one();
+  /** The highest sequence number written for a device in one boot, -1 before its first read. */
+  lastDeviceSeq(deviceId: string, boot: string | null): number {
+    const row = this.sql.exec<{ n: number | null }>("SELECT MAX(device_seq) AS n FROM crossings WHERE device_id = ? AND device_boot IS ?", deviceId, boot).one();
     return row.n ?? -1;
+  }
+
+  /** What a read key already holds: a resend must match it, or the device reused a sequence number. */
+  readByKey(readKey: string): { chip: string | null; bib: number | null; channel: number | null; device_time: number } | null {
+    return this.sql.exec<{ chip: string | null; bib: number | null; channel: number | null; device_time: number }>("SELECT chip, bib, channel, device_time FROM crossings WHERE read_key = ?", readKey).toArray()[0] ?? null;
   }
 
   /**

@@ -95,6 +95,8 @@ export const races = sqliteTable(
     timezone: text("timezone").notNull().default("UTC"),
     location: text("location"),
     visibility: text("visibility", { enum: ["public", "unlisted", "private"] }).notNull().default("public"),
+    /** Spectator fan-out shards the race publishes to; set by its RaceRoom as the audience grows (decision 0023). */
+    spectatorShards: integer("spectator_shards").notNull().default(1),
   },
   (t) => [index("races_site_start").on(t.siteId, t.startTime), index("races_club_start").on(t.clubId, t.startTime)],
 );

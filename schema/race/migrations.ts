@@ -89,4 +89,27 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
       )`,
     ],
   },
+  {
+    version: 4,
+    // Live results that survive eviction (docs/decisions/0023): what spectators were last sent is kept in
+    // storage, never only in memory; and a device's reads are told apart by boot as well as by sequence.
+    statements: [
+      "ALTER TABLE crossings ADD COLUMN device_boot TEXT",
+      "CREATE INDEX crossings_device_boot ON crossings (device_id, device_boot, device_seq)",
+      // One row: the result version last published, the log position it includes, and whether a snapshot is due.
+      `CREATE TABLE live_push (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL,
+        pushed_seq INTEGER NOT NULL,
+        snapshot_due INTEGER NOT NULL DEFAULT 0,
+        heats_version INTEGER NOT NULL DEFAULT 0,
+        heats_due INTEGER NOT NULL DEFAULT 0,
+        shards INTEGER NOT NULL DEFAULT 1,
+        format_versions TEXT NOT NULL DEFAULT '{}'
+      )`,
+      "INSERT INTO live_push (id, version, pushed_seq) SELECT 1, 0, COALESCE(MAX(seq), 0) FROM crossings",
+      // Racers whose row changed by an edit, a status, a clear or range data, not yet sent to spectators.
+      "CREATE TABLE live_pending_racers (racer_id TEXT PRIMARY KEY NOT NULL)",
+    ],
+  },
 ];

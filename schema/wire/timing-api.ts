@@ -28,8 +28,14 @@ export const deviceReadSchema = z
   .refine((read) => (read.time === undefined) !== (read.tod === undefined), { error: "Each read needs a time or a tod, not both" });
 export type DeviceRead = z.infer<typeof deviceReadSchema>;
 
+/** A device's boot (session) id: new after every restart, so sequence numbers may start again from 1. */
+export const deviceBootSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, "boot must be 1 to 64 letters, digits, '.', '_', ':' or '-'");
+
 export const readBatchSchema = z
-  .object({ reads: z.array(deviceReadSchema).min(1, "A batch needs at least one read").max(MAX_READS_PER_BATCH, `A batch holds at most ${MAX_READS_PER_BATCH} reads`) })
+  .object({
+    boot: deviceBootSchema.optional(),
+    reads: z.array(deviceReadSchema).min(1, "A batch needs at least one read").max(MAX_READS_PER_BATCH, `A batch holds at most ${MAX_READS_PER_BATCH} reads`),
+  })
   .strict();
 export type ReadBatch = z.infer<typeof readBatchSchema>;
 
@@ -42,8 +48,10 @@ export interface ReadBatchReceipt {
   unassigned: number;
   /** Written but outside the race's time window, so not used for results. */
   outside: number;
-  /** The highest sequence number this device has had written. */
+  /** The highest sequence number this device has had written (in this boot, when the batch names one). */
   last_seq: number;
+  /** The boot the batch was sent under, echoed. */
+  boot?: string;
 }
 
 const manualKey = z.string().min(8).max(64).regex(/^[\w-]+$/, "key must be letters, digits, - or _");

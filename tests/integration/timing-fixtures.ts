@@ -36,6 +36,8 @@ export async function createTimedRace(options: { racers?: number; mode?: "p2p" |
     racerIds.push(ok(await room.saveRacer(null, { first_name: `Racer${i}`, last_name: `Test${i}`, bib: i, chip: `C${i}`, course: course.id })).id);
   }
   const startMicros = race.startTime * 1000;
+  // Tests start from a quiet room: the setup above is published, so a page rendered now is current.
+  await room.flushLive();
   return { host, race, club, site, room, device, credential, start, finish, course, format, racerIds, startMicros };
 }
 

@@ -21,6 +21,8 @@ export interface RaceCatalogue {
   location: string | null;
   sport: string | null;
   visibility: "public" | "unlisted" | "private";
+  /** How many spectator shards the race's audience is spread over (its RaceRoom grows it). */
+  spectatorShards: number;
 }
 
 /** A race of this tenant whatever its visibility (a site reaches only its own races; the admin host none). */
@@ -40,6 +42,7 @@ export async function getRaceCatalogue(db: Db, tenant: Tenant, raceId: string): 
       location: races.location,
       sport: races.sport,
       visibility: races.visibility,
+      spectatorShards: races.spectatorShards,
     })
     .from(races)
     .innerJoin(clubs, eq(clubs.id, races.clubId))

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
-import { canOnRace, canSeeSystemFormats, getRaceCatalogue, isSystemFormat, principalOf, roomOf, roomStub, type RaceCatalogue } from "../services/race-access";
+import { SHARD_HEADERS } from "../../schema/wire/race-fanout";
+import { canOnRace, canSeeSystemFormats, getRaceCatalogue, principalOf, roomOf, roomStub, type RaceCatalogue } from "../services/race-access";
 
 const route = /^\/timing-api\/races\/([^/]+)\/(socket|reads|manual|range)$/;
 
@@ -54,7 +55,10 @@ async function postManual({ env, db, session }: RequestContext, race: RaceCatalo
   return json(reply.value);
 }
 
-/** A race socket; `?format=` follows a result format that the caller may see. */
+/**
+ * A race socket; `?format=` follows a result format that the caller may see. Sockets live on the race's
+ * spectator shards, placed at random (uniformly, so every shard fills alike); the RaceRoom is not touched.
+ */
 async function openRaceSocket(request: Request, { env, db, session }: RequestContext, race: RaceCatalogue | null): Promise<Response> {
   if (request.method !== "GET") return json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "GET" } });
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -63,13 +67,17 @@ async function openRaceSocket(request: Request, { env, db, session }: RequestCon
   const principal = race ? await principalOf(db, session) : null;
   const staff = race !== null && canSeeSystemFormats(principal, race);
   if (!race || (race.visibility === "private" && !staff)) return json({ error: "not_found", message: "No such race" }, { status: 404 });
-  const room = await roomOf(env, race);
-  const formatId = new URL(request.url).searchParams.get("format");
-  if (formatId) {
-    const format = (await room.formats()).find((f) => f.id === formatId);
-    if (!format || (isSystemFormat(format.data) && !staff)) return json({ error: "not_found", message: "No such result format" }, { status: 404 });
-  }
-  return room.fetch(request);
+  const index = crypto.getRandomValues(new Uint32Array(1))[0]! % Math.max(1, race.spectatorShards);
+  const shard = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${race.id}:${index}`));
+  // These headers are set here only: whatever a client sent under the same names is replaced.
+  const headers = new Headers(request.headers);
+  headers.set(SHARD_HEADERS.raceId, race.id);
+  headers.set(SHARD_HEADERS.index, String(index));
+  headers.set(SHARD_HEADERS.staff, staff ? "1" : "0");
+  headers.set(SHARD_HEADERS.name, encodeURIComponent(race.name));
+  const response = await shard.fetch(new Request(request.url, { headers }));
+  if (response.status === 404) return json({ error: "not_found", message: "No such result format" }, { status: 404 });
+  return response;
 }
 
 type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string; message: string };

@@ -1,0 +1,223 @@
+/**
+ * The live side of a RaceRoom: keeps its results current from the crossing log, and each tick publishes
+ * the changed rows once to the race's spectator shards (durable/spectator-shard.ts). Everything a push
+ * needs is read from storage (live-push.ts), so a room evicted between a write and its push still pushes
+ * it when it wakes. docs/decisions/0023-live-results-across-eviction.md.
+ */
+import { eq } from "drizzle-orm";
+import { openDb, races } from "../../schema/d1";
+import type { StoredDocument } from "../../schema/race/documents";
+import type { FormatFrame, HeatsFrame, Publication, SpectatorFormat } from "../../schema/wire/race-fanout";
+import type { FormatSnapshot, HeatsView, RaceServerMessage } from "../../schema/wire/race-socket";
+import { LivePushStore } from "./live-push";
+import { LiveResults, type RaceState } from "./live-results";
+import type { RaceStore } from "./store";
+import type { SpectatorShard } from "../spectator-shard";
+
+/** Changes wait at most this long, so a burst of reads goes out as one frame (the spec's 50–100 ms). */
+export const TICK_MS = 50;
+/** An alarm backs the tick timer up: if the object is evicted before its timer fires, the alarm pushes. */
+const TICK_BACKSTOP_MS = 2_000;
+/** At most this many shards: 64 × 32,768 sockets is far beyond any race's audience. */
+export const MAX_SHARDS = 64;
+
+export interface LiveFeedHost {
+  ctx: DurableObjectState;
+  env: Env;
+  store: RaceStore;
+  raceId(): string | null;
+  /** The race read from storage with the crossing log up to `upTo` (all of it when undefined). */
+  loadState(upTo?: number): RaceState;
+  /** The sprint heats as the bracket pages show them, labelled `version`. */
+  heatsView(results: LiveResults, version: number): HeatsView;
+}
+
+export class LiveFeed {
+  readonly push: LivePushStore;
+  private live: LiveResults | null = null;
+  private tickTimer: ReturnType<typeof setTimeout> | null = null;
+  private alarmArmed = false;
+  private lastTickAt = 0;
+  /** Snapshots served to shards since the last tick (each shard of a big audience asks for the same one). */
+  private snapshots = new Map<string, FormatSnapshot>();
+  private shardStubs = new Map<number, DurableObjectStub<SpectatorShard>>();
+
+  constructor(private readonly host: LiveFeedHost) {
+    this.push = new LivePushStore(host.ctx.storage.sql);
+  }
+
+  /** After a wake-up: anything written but never pushed (the room was evicted first) goes out now. */
+  resume(): void {
+    if (this.host.raceId() && this.push.hasWork(this.host.store.lastSeq())) this.scheduleTick();
+  }
+
+  /**
+   * The current results. A fresh object builds them at the last published log position, then takes in the
+   * reads since, so those racers are still pushed as changes.
+   */
+  results(): LiveResults {
+    if (!this.live) this.live = new LiveResults((upTo) => this.host.loadState(upTo), this.push.read().pushedSeq);
+    const newer = this.host.store.assignedCrossingsAfter(this.live.position);
+    this.live.addCrossings(newer.crossings, newer.position);
+    return this.live;
+  }
+
+  /** The results only when already built (a change with nobody having asked needs no engine yet). */
+  builtResults(): LiveResults | null {
+    return this.live ? this.results() : null;
+  }
+
+  /** New reads are in the log. */
+  logChanged(): void {
+    this.scheduleTick();
+  }
+
+  /** Racers whose rows changed by an edit; call inside the write's transaction so the mark is durable with it. */
+  markRacers(racerIds: Iterable<string>): void {
+    this.push.markRacers(racerIds);
+  }
+
+  /** The setup changed: results are rebuilt and every page gets the whole format at the next tick. */
+  setupChanged(): void {
+    this.push.markSnapshot();
+    // A setup change may reseed heats too, so the bracket goes out with it.
+    this.push.markHeats(Date.now());
+    this.live?.reload();
+    this.snapshots.clear();
+    this.scheduleTick();
+  }
+
+  heatsChanged(): void {
+    this.push.markHeats(Date.now());
+    this.scheduleTick();
+  }
+
+  racersChanged(): void {
+    this.scheduleTick();
+  }
+
+  /** A format as a page renders it, labelled with the version its frames chain from. */
+  snapshot(format: StoredDocument<"ResultFormat">): FormatSnapshot {
+    const cached = this.snapshots.get(format.id);
+    if (cached) return cached;
+    const state = this.push.read();
+    const snapshot = this.results().snapshot(format, String(state.formatVersions[format.id] ?? 0));
+    this.snapshots.set(format.id, snapshot);
+    return snapshot;
+  }
+
+  heatsVersion(): number {
+    return this.push.read().heatsVersion;
+  }
+
+  /** The formats spectators may follow (system ones only with staff rights, which the Worker decides). */
+  static spectatorFormats(formats: StoredDocument<"ResultFormat">[]): SpectatorFormat[] {
+    return formats.map((f) => ({ id: f.id, isSystem: !f.data.is_public && !f.data.is_unlisted }));
+  }
+
+  /** A shard passed its target: spread new spectators over enough shards for the audience it implies. */
+  async shardLoad(index: number, count: number, target: number): Promise<number> {
+    const state = this.push.read();
+    if (!Number.isInteger(index) || index < 0 || index >= state.shards) return state.shards;
+    // Sockets are placed uniformly, so one shard's count stands for every shard's.
+    const wanted = Math.min(MAX_SHARDS, Math.max(state.shards, Math.ceil((count * state.shards) / target) + 1));
+    if (wanted === state.shards) return state.shards;
+    this.push.setShards(wanted);
+    const raceId = this.host.raceId();
+    if (raceId) await openDb(this.host.env.DB).update(races).set({ spectatorShards: wanted }).where(eq(races.id, raceId));
+    return wanted;
+  }
+
+  /** The alarm: the backstop tick. */
+  onAlarm(): void {
+    this.alarmArmed = false;
+    if (this.push.hasWork(this.host.store.lastSeq())) this.tick();
+  }
+
+  /** Closes the spectators' sockets on every shard (the race was deleted). */
+  async closeShards(): Promise<void> {
+    const shards = this.push.read().shards;
+    await Promise.allSettled(Array.from({ length: shards }, (_, i) => this.shard(i).closeAll()));
+  }
+
+  forget(): void {
+    this.live = null;
+    this.snapshots.clear();
+  }
+
+  private scheduleTick(): void {
+    if (!this.alarmArmed) {
+      this.alarmArmed = true;
+      void this.host.ctx.storage.setAlarm(Date.now() + TICK_BACKSTOP_MS);
+    }
+    if (this.tickTimer !== null) return;
+    // The first change after a quiet spell goes out at once; a burst waits for the rest of its tick.
+    const wait = Math.max(0, this.lastTickAt + TICK_MS - Date.now());
+    this.tickTimer = setTimeout(() => {
+      this.tickTimer = null;
+      this.tick();
+    }, wait);
+  }
+
+  /** Publishes what changed since the last published version, and records it as published. */
+  tick(): void {
+    this.lastTickAt = Date.now();
+    if (!this.host.raceId()) return;
+    const state = this.push.read();
+    const live = this.results();
+    const formats = this.host.store.documents("ResultFormat");
+    const version = state.version + 1;
+    const formatVersions: Record<string, number> = {};
+    let publication: Publication | null = null;
+    if (state.snapshotDue) {
+      live.takeDelta([]);
+      for (const format of formats) formatVersions[format.id] = version;
+      publication = { kind: "reset", version: String(version), heats: null };
+    } else {
+      for (const format of formats) formatVersions[format.id] = state.formatVersions[format.id] ?? 0;
+      const delta = live.takeDelta(
+        formats.map((f) => f.id),
+        this.push.pendingRacers(),
+      );
+      const frames: FormatFrame[] = [];
+      for (const [formatId, rows] of delta) {
+        const from = String(formatVersions[formatId] ?? 0);
+        formatVersions[formatId] = version;
+        frames.push({ formatId, from, version: String(version), frame: JSON.stringify({ type: "rows", formatId, from, version: String(version), rows } satisfies RaceServerMessage) });
+      }
+      if (frames.length > 0 || state.heatsDue) publication = { kind: "rows", formats: frames, heats: null };
+    }
+    if (!publication) {
+      // Reads of nobody (or that changed no row): recorded as published so a wake-up does not redo them.
+      this.push.commit({ version: state.version, pushedSeq: live.position, formatVersions: state.formatVersions });
+      return;
+    }
+    if (state.heatsDue) publication.heats = heatsFrameOf(this.host.heatsView(live, state.heatsVersion));
+    this.push.commit({ version, pushedSeq: live.position, formatVersions });
+    this.snapshots.clear();
+    this.publish(publication, state.shards);
+  }
+
+  // Not awaited: a slow or restarting shard must not hold up the room; it resyncs from the next tick.
+  private publish(publication: Publication, shards: number): void {
+    for (let i = 0; i < shards; i++) {
+      this.shard(i)
+        .publish(publication)
+        .catch((error: unknown) => console.error(`spectator shard ${i} missed a tick`, error));
+    }
+  }
+
+  private shard(index: number) {
+    let stub = this.shardStubs.get(index);
+    if (!stub) {
+      const ns = this.host.env.SPECTATOR_SHARD;
+      stub = ns.get(ns.idFromName(`${this.host.raceId()}:${index}`));
+      this.shardStubs.set(index, stub);
+    }
+    return stub;
+  }
+}
+
+function heatsFrameOf(heats: HeatsView): HeatsFrame {
+  return { version: heats.version, frame: JSON.stringify({ type: "heats", heats } satisfies RaceServerMessage) };
+}

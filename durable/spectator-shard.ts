@@ -1,0 +1,305 @@
+import { DurableObject } from "cloudflare:workers";
+import { raceClientMessageSchema, type FormatSnapshot, type RaceServerMessage, type ResultRow } from "../schema/wire/race-socket";
+import { formatTag, HEATS_TAG, RACE_TAG, SHARD_HEADERS, type FormatFrame, type Publication, type SpectatorFormat } from "../schema/wire/race-fanout";
+
+/** Sockets one shard aims to hold before the race adds another (Cloudflare allows 32,768 per object). */
+export const DEFAULT_SHARD_TARGET = 5_000;
+
+/** What each socket remembers across hibernation, kept in its attachment. */
+interface SpectatorAttachment {
+  connectedAt: number;
+  formatId: string | null;
+  heats: boolean;
+}
+
+/** A format's rows as this shard last forwarded them, so a new socket gets a snapshot that its next frame follows. */
+interface CachedFormat {
+  snapshot: FormatSnapshot;
+  rows: Map<string, ResultRow>;
+  frame: string | null;
+}
+
+/**
+ * One shard of a race's audience (`idFromName("<raceId>:<n>")`): holds up to a few thousand hibernating
+ * spectator sockets and forwards each tick the RaceRoom publishes, so the room's work per tick does not
+ * grow with the audience. The version each format's sockets hold is kept in storage (table shard_state):
+ * a shard that wakes with a gap sends snapshots instead of frames that would not follow.
+ */
+export class SpectatorShard extends DurableObject<Env> {
+  private raceId: string | null = null;
+  private index = 0;
+  /** Per format, the version its sockets hold (persisted). */
+  private versions: Record<string, string> = {};
+  private cache = new Map<string, CachedFormat>();
+  private formats: Map<string, SpectatorFormat> | null = null;
+  private heats: { version: number; frame: string } | null = null;
+  /** Publications and connections are handled one at a time, in arrival order. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private reportedLoad = 0;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+    const sql = ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS shard_state (id INTEGER PRIMARY KEY CHECK (id = 1), race_id TEXT NOT NULL, shard INTEGER NOT NULL, versions TEXT NOT NULL)");
+    const row = sql.exec<{ race_id: string; shard: number; versions: string }>("SELECT race_id, shard, versions FROM shard_state").toArray()[0];
+    if (row) {
+      this.raceId = row.race_id;
+      this.index = row.shard;
+      this.versions = JSON.parse(row.versions) as Record<string, string>;
+    }
+  }
+
+  /** Accepts a spectator socket forwarded by the Worker, which has checked the race is visible to the caller. */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket upgrade", { status: 426 });
+    const raceId = request.headers.get(SHARD_HEADERS.raceId);
+    if (!raceId) return new Response("No race", { status: 400 });
+    return this.serially(() => this.acceptSpectator(request, raceId));
+  }
+
+  /** A tick from the RaceRoom: forwards each format's frame to the sockets following it. */
+  async publish(publication: Publication): Promise<void> {
+    await this.serially(async () => {
+      if (publication.kind === "reset") {
+        this.formats = null;
+        this.cache.clear();
+        for (const formatId of this.followedFormats()) await this.resync(formatId);
+      } else {
+        for (const frame of publication.formats) await this.forward(frame);
+      }
+      if (publication.heats) this.sendHeats(publication.heats);
+      this.saveState();
+    });
+  }
+
+  /** Closes every socket (the race was deleted). */
+  async closeAll(): Promise<void> {
+    for (const ws of this.ctx.getWebSockets()) closeQuietly(ws, 1000, "race deleted");
+  }
+
+  /** How many sockets this shard holds. */
+  async connectionCount(): Promise<number> {
+    return this.ctx.getWebSockets().length;
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const text = typeof message === "string" ? message : new TextDecoder().decode(message);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return send(ws, { type: "error", message: "Messages must be JSON" });
+    }
+    const parsed = raceClientMessageSchema.safeParse(json);
+    if (!parsed.success) return send(ws, { type: "error", message: "Unknown message" });
+    if (parsed.data.type === "ping") send(ws, { type: "pong" });
+    else send(ws, { type: "info", race_id: this.raceId ?? "", connections: this.ctx.getWebSockets().length });
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    // 1005 and 1006 are reserved: they describe a close but may not be sent in one.
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // Already closed by the peer.
+    }
+  }
+
+  // ---- Internals ----
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private room() {
+    return this.env.RACE_ROOM.get(this.env.RACE_ROOM.idFromName(this.raceId!));
+  }
+
+  private async acceptSpectator(request: Request, raceId: string): Promise<Response> {
+    if (this.raceId === null) {
+      this.raceId = raceId;
+      this.index = Number(request.headers.get(SHARD_HEADERS.index) ?? 0);
+      this.saveState();
+    }
+    const url = new URL(request.url);
+    const formatId = url.searchParams.get("format");
+    const followsHeats = url.searchParams.get("heats") === "1";
+    if (formatId) {
+      const format = (await this.formatList()).get(formatId);
+      // System formats are for race staff: the Worker says whether this caller is.
+      if (!format || (format.isSystem && request.headers.get(SHARD_HEADERS.staff) !== "1")) return new Response("No such result format", { status: 404 });
+    }
+    const cached = formatId ? await this.cachedFormat(formatId) : null;
+    if (formatId && !cached) return new Response("No such result format", { status: 404 });
+    const heats = followsHeats ? await this.heatsFrame() : null;
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server, [formatId ? formatTag(formatId) : followsHeats ? HEATS_TAG : RACE_TAG]);
+    server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats } satisfies SpectatorAttachment);
+    const name = decodeURIComponent(request.headers.get(SHARD_HEADERS.name) ?? "");
+    send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections: this.ctx.getWebSockets().length, ...(cached ? { version: cached.snapshot.version } : {}) });
+    // A page that rendered (or last saw) this version needs nothing more; any other gets the whole format.
+    if (cached && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, this.snapshotFrame(cached));
+    if (heats) sendRaw(server, heats.frame);
+    await this.reportLoad();
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Forwards one format's frame, or resends the whole format when this shard missed one. */
+  private async forward(frame: FormatFrame): Promise<void> {
+    const sockets = this.ctx.getWebSockets(formatTag(frame.formatId));
+    if (sockets.length === 0) {
+      delete this.versions[frame.formatId];
+      this.cache.delete(frame.formatId);
+      return;
+    }
+    const held = this.versions[frame.formatId];
+    if (held !== undefined && Number(held) >= Number(frame.version)) return;
+    if (held !== frame.from) return this.resync(frame.formatId);
+    for (const ws of sockets) sendRaw(ws, frame.frame);
+    this.versions[frame.formatId] = frame.version;
+    const cached = this.cache.get(frame.formatId);
+    if (cached) applyFrame(cached, frame);
+  }
+
+  /** Sends a fresh snapshot to every socket following the format (it changed shape, or frames were missed). */
+  private async resync(formatId: string): Promise<void> {
+    this.cache.delete(formatId);
+    const sockets = this.ctx.getWebSockets(formatTag(formatId));
+    const snapshot = await this.room().shardSnapshot(formatId);
+    if (!snapshot) {
+      // The format was deleted or hidden: its pages have nothing left to follow.
+      for (const ws of sockets) closeQuietly(ws, 4404, "result format removed");
+      delete this.versions[formatId];
+      return;
+    }
+    const cached = cacheOf(snapshot);
+    this.cache.set(formatId, cached);
+    this.versions[formatId] = snapshot.version;
+    const frame = this.snapshotFrame(cached);
+    for (const ws of sockets) sendRaw(ws, frame);
+  }
+
+  /** The format as this shard's sockets hold it, fetched once after a wake-up; null when it is gone. */
+  private async cachedFormat(formatId: string): Promise<CachedFormat | null> {
+    const cached = this.cache.get(formatId);
+    if (cached && cached.snapshot.version === this.versions[formatId]) return cached;
+    const held = this.versions[formatId];
+    const snapshot = await this.room().shardSnapshot(formatId);
+    if (!snapshot) return null;
+    const fresh = cacheOf(snapshot);
+    this.cache.set(formatId, fresh);
+    this.versions[formatId] = snapshot.version;
+    this.saveState();
+    // Sockets already here may hold an older version: they get the same snapshot, so every socket chains alike.
+    if (held !== snapshot.version) {
+      const frame = this.snapshotFrame(fresh);
+      for (const ws of this.ctx.getWebSockets(formatTag(formatId))) sendRaw(ws, frame);
+    }
+    return fresh;
+  }
+
+  private snapshotFrame(cached: CachedFormat): string {
+    cached.frame ??= JSON.stringify({ type: "snapshot", snapshot: { ...cached.snapshot, rows: [...cached.rows.values()] } } satisfies RaceServerMessage);
+    return cached.frame;
+  }
+
+  /** The race's formats, fetched once per wake-up and again after a setup change. */
+  private async formatList(): Promise<Map<string, SpectatorFormat>> {
+    this.formats ??= new Map((await this.room().spectatorFormats()).map((f) => [f.id, f]));
+    return this.formats;
+  }
+
+  private async heatsFrame(): Promise<{ version: number; frame: string }> {
+    if (!this.heats) {
+      const heats = await this.room().heatsView();
+      this.heats = { version: heats.version, frame: JSON.stringify({ type: "heats", heats } satisfies RaceServerMessage) };
+    }
+    return this.heats;
+  }
+
+  private sendHeats(heats: { version: number; frame: string }): void {
+    if (this.heats && this.heats.version >= heats.version) return;
+    this.heats = heats;
+    for (const ws of this.ctx.getWebSockets(HEATS_TAG)) sendRaw(ws, heats.frame);
+  }
+
+  private followedFormats(): string[] {
+    const ids = new Set<string>();
+    for (const ws of this.ctx.getWebSockets()) {
+      const formatId = attachmentOf(ws).formatId;
+      if (formatId) ids.add(formatId);
+    }
+    return [...ids];
+  }
+
+  /** Tells the room when this shard passes its target, so new spectators are spread over more shards. */
+  private async reportLoad(): Promise<void> {
+    const count = this.ctx.getWebSockets().length;
+    const target = shardTarget(this.env);
+    if (count < target || count < this.reportedLoad + target / 10) return;
+    this.reportedLoad = count;
+    await this.room().shardLoad(this.index, count);
+  }
+
+  private saveState(): void {
+    if (this.raceId === null) return;
+    this.ctx.storage.sql.exec(
+      "INSERT INTO shard_state (id, race_id, shard, versions) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET versions = excluded.versions",
+      this.raceId,
+      this.index,
+      JSON.stringify(this.versions),
+    );
+  }
+}
+
+/** The shard size the race grows at: SPECTATOR_SHARD_TARGET when set (tests set it low), else the default. */
+export function shardTarget(env: Env): number {
+  const value = Number((env as { SPECTATOR_SHARD_TARGET?: string }).SPECTATOR_SHARD_TARGET);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_SHARD_TARGET;
+}
+
+function cacheOf(snapshot: FormatSnapshot): CachedFormat {
+  const { rows, ...rest } = snapshot;
+  return { snapshot: { ...rest, rows: [] }, rows: new Map(rows.map((r) => [r.racerId, r])), frame: null };
+}
+
+/** A frame's rows replace the racers' rows in the cache (an empty group list takes a racer out). */
+function applyFrame(cached: CachedFormat, frame: FormatFrame): void {
+  const message = JSON.parse(frame.frame) as Extract<RaceServerMessage, { type: "rows" }>;
+  for (const row of message.rows) {
+    if (row.groups.length === 0) cached.rows.delete(row.racerId);
+    else cached.rows.set(row.racerId, row);
+  }
+  cached.snapshot = { ...cached.snapshot, version: frame.version };
+  cached.frame = null;
+}
+
+function attachmentOf(ws: WebSocket): SpectatorAttachment {
+  const value = ws.deserializeAttachment() as Partial<SpectatorAttachment> | null;
+  return { connectedAt: value?.connectedAt ?? 0, formatId: value?.formatId ?? null, heats: value?.heats ?? false };
+}
+
+function send(ws: WebSocket, message: RaceServerMessage): void {
+  sendRaw(ws, JSON.stringify(message));
+}
+
+// A socket closing under us must not stop the frame reaching the others.
+function sendRaw(ws: WebSocket, frame: string): void {
+  try {
+    ws.send(frame);
+  } catch {
+    // The close handler tidies up.
+  }
+}
+
+function closeQuietly(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // Already closed.
+  }
+}

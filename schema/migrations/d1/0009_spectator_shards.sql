@@ -1,0 +1,1 @@
+ALTER TABLE `races` ADD `spectator_shards` integer DEFAULT 1 NOT NULL;
