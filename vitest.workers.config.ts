@@ -11,8 +11,9 @@ export default defineConfig(async () => {
         main: "./workers/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          // Stripe keys for the in-process fake (tests/fakes/stripe); nothing leaves the machine.
-          bindings: { TEST_MIGRATIONS: migrations, STRIPE_SECRET_KEY: "sk_test_integration", STRIPE_WEBHOOK_SECRET: "whsec_integration", STRIPE_API_BASE: "http://127.0.0.1:12111" },
+          // Stripe keys for the in-process fake (tests/fakes/stripe); nothing leaves the machine. Spectator
+          // shards fill at 4 sockets here, so tests see an audience spread over several shards.
+          bindings: { TEST_MIGRATIONS: migrations, SPECTATOR_SHARD_TARGET: "4", STRIPE_SECRET_KEY: "sk_test_integration", STRIPE_WEBHOOK_SECRET: "whsec_integration", STRIPE_API_BASE: "http://127.0.0.1:12111" },
         },
       }),
     ],

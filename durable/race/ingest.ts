@@ -83,6 +83,8 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
   const receipt: ReadBatchReceipt = { accepted: 0, duplicates: 0, unassigned: 0, outside: 0, last_seq: -1, ...(boot === null ? {} : { boot }) };
   const assigned: Crossing[] = [];
   const deviceId = ctx.device.id;
+  // Read before the batch: a refusal must name what the device had sent before it, not this batch.
+  const lastBefore = ctx.store.lastDeviceSeq(deviceId, boot);
   for (const read of reads) {
     const deviceTime = read.time ?? absoluteFromTimeOfDay(ctx.zeroTime, timeOfDay(read.tod ?? ""));
     const time = deviceTime + ctx.device.data.offset;
@@ -112,7 +114,7 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
       // A resend carries the same read; anything else under the same number is a restarted device.
       const stored = ctx.store.readByKey(row.readKey);
       if (stored && (stored.chip !== row.chip || stored.bib !== row.bib || stored.channel !== row.channel || stored.device_time !== row.deviceTime)) {
-        throw new SequenceReused(read.seq, boot, ctx.store.lastDeviceSeq(deviceId, boot));
+        throw new SequenceReused(read.seq, boot, lastBefore);
       }
       receipt.duplicates += 1;
       continue;
@@ -122,7 +124,7 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
     else if (state !== "assigned") receipt.unassigned += 1;
     else if (racerId && point) assigned.push({ seq, racerId, timingPointId: point.timingPointId, time });
   }
-  receipt.last_seq = Math.max(receipt.last_seq, ctx.store.lastDeviceSeq(deviceId, boot));
+  receipt.last_seq = Math.max(receipt.last_seq, lastBefore);
   return { receipt, assigned };
 }
 

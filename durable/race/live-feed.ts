@@ -140,7 +140,10 @@ export class LiveFeed {
     await Promise.allSettled(Array.from({ length: shards }, (_, i) => this.shard(i).closeAll()));
   }
 
+  /** Drops what is held in memory and any waiting tick (the race is deleted, or the object is going away). */
   forget(): void {
+    if (this.tickTimer !== null) clearTimeout(this.tickTimer);
+    this.tickTimer = null;
     this.live = null;
     this.snapshots.clear();
   }
