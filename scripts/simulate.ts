@@ -57,18 +57,22 @@ for (const racer of demo.racers) {
 reads.sort((a, b) => a.at - b.at);
 
 const seqs = demo.devices.map(() => 0);
+// Each run is a new boot of the readers: their sequence numbers start again from 1 (docs/api/timing-api.md).
+const boot = `sim-${Date.now().toString(36)}`;
 let sent = 0;
 console.log(`Demo race restarts at ${new Date(demo.startTime).toLocaleTimeString()}: ${demo.racers.length} racers, 3 laps of about ${lapSeconds} s, ${reads.length} chip reads.`);
 console.log(`Watch: http://demo.localhost:${port}/races/${demo.raceId}`);
 
 async function post(device: number, batch: Read[]): Promise<void> {
-  const body = { reads: batch.map((r) => ({ seq: ++seqs[device]!, chip: r.chip, time: r.at * 1000 })) };
+  const body = { boot, reads: batch.map((r) => ({ seq: ++seqs[device]!, chip: r.chip, time: r.at * 1000 })) };
   // A failed post is sent again with the same sequence numbers; the race ignores what it already has.
   for (let attempt = 1; ; attempt++) {
     try {
       const response = await send(port, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify(body), { "Content-Type": "application/json", Authorization: `Bearer ${demo.devices[device]!.token}` });
       if (response.status === 200) return;
       console.error(`  ${response.status}: ${response.body}`);
+      // A refusal (4xx) is not made right by sending the same batch again.
+      if (response.status >= 400 && response.status < 500) process.exit(1);
     } catch (error) {
       console.error(`  send failed (${String(error)}), retrying`);
     }

@@ -4,6 +4,7 @@
  * hands out fresh device credentials. Production answers 404.
  */
 import { z } from "zod";
+import type { StoredDocument } from "../../schema/race/documents";
 import { json } from "../http";
 import type { RequestContext } from "../request-context";
 import { getRaceCatalogue, roomOf } from "../services/race-access";
@@ -15,8 +16,11 @@ const FIRST = ["Anna", "Ben", "Chloé", "David", "Emma", "Félix", "Grace", "Hug
 const LAST = ["Berg", "Côté", "Dubois", "Eriksen", "Fraser", "Gagnon", "Hansen", "Isaksen", "Johansson", "Klein", "Lavoie", "Moreau", "Nilsen", "Olsen", "Pelletier", "Roy", "Strand", "Tremblay", "Vik", "Wong"];
 const CLUBS = ["Nordic Demo Club", "Gatineau Loppet XC", "Ottawa Nordic", "Chelsea Nordiq"];
 
-/** `racers` grows the field for benchmarks (bibs continue from the demo's). */
-const bodySchema = z.object({ restart: z.boolean().default(false), racers: z.number().int().min(1).max(20_000).optional() }).strict();
+/**
+ * `racers` grows the field for benchmarks (bibs continue from the demo's); `finishReaders` adds readers at
+ * the stadium, each its own device with its own credential (benchmarks post from several at once).
+ */
+const bodySchema = z.object({ restart: z.boolean().default(false), racers: z.number().int().min(1).max(60_000).optional(), finishReaders: z.number().int().min(1).max(8).optional() }).strict();
 
 export async function handleDevDemoRace(request: Request, context: RequestContext): Promise<Response> {
   if (context.env.ENVIRONMENT !== "development") return json({ error: "not_found" }, { status: 404 });
@@ -28,6 +32,7 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
   const room = await roomOf(context.env, race);
   if ((await room.documents("Course")).length === 0) await createDemoSetup(room);
   if (body.data.racers) await growField(room, body.data.racers);
+  if (body.data.finishReaders) await addFinishReaders(room, body.data.finishReaders);
   const devices = await room.documents("TimingDevice");
   if (body.data.restart) {
     // Ten seconds from now, so the simulator's first reads come after the gun.
@@ -99,4 +104,19 @@ async function growField(room: Room, total: number): Promise<void> {
   const { racers } = await room.counts();
   const course = (await room.documents("Course"))[0];
   if (course && racers < total) await addRacers(room, course.id, racers, total);
+}
+
+/** Readers 2..n at the stadium ("Finish reader 2", ...), each listed on its timing point. */
+async function addFinishReaders(room: Room, total: number): Promise<void> {
+  const devices = await room.documents("TimingDevice");
+  // RPC stubs lose the document kind's type.
+  const stadium = ((await room.documents("TimingPoint")) as unknown as StoredDocument<"TimingPoint">[]).find((p) => p.data.name === "Stadium");
+  if (!stadium) return;
+  const listed = [...stadium.data.devices_list];
+  for (let n = 2; n <= total; n++) {
+    const name = `Finish reader ${n}`;
+    if (devices.some((d) => d.data.name === name)) continue;
+    listed.push({ id: id(await room.saveDocument("TimingDevice", null, { type: "impinj", name, device_number: 10 + n })), mode: "timing", channel: null, accuracy: null, tested_time: null });
+  }
+  if (listed.length !== stadium.data.devices_list.length) await room.saveDocument("TimingPoint", stadium.id, { devices_list: listed });
 }
