@@ -73,6 +73,8 @@ export class RaceRoom extends DurableObject<Env> {
   private readonly store: RaceStore;
   private readonly feed: LiveFeed;
   private readonly heats: RaceHeats;
+  /** Tells one life of this object from the next (an eviction makes a new one). */
+  private readonly instance = crypto.randomUUID();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -668,9 +670,14 @@ export class RaceRoom extends DurableObject<Env> {
     this.feed.tick();
   }
 
-  /** The published version and log position, as storage holds them. */
+  /** The published version and log position, as storage holds them, and which instance of this object answered. */
   async liveState() {
-    return this.feed.push.read();
+    return { ...this.feed.push.read(), instance: this.instance };
+  }
+
+  /** Resets this object as an eviction would (development only: the Worker's /_dev/demo-race decides who may). */
+  async evict(): Promise<void> {
+    this.ctx.abort("evicted on request");
   }
 
   // ---- Sprint heats ----

@@ -20,6 +20,29 @@ export async function setUpDemoRace(restart = false): Promise<DemoRace> {
   return JSON.parse(reply.body) as DemoRace;
 }
 
+/**
+ * One racer's three laps of the demo race (hill split, then the stadium), each pass read twice as chip
+ * readers do, posted as the two readers would. `seq` numbers the reads; each test is its own reader boot.
+ */
+export async function raceDemoRacer(demo: DemoRace, bib: number, lapSeconds: number, seq: { value: number; boot?: string }): Promise<void> {
+  seq.boot ??= `e2e-${crypto.randomUUID()}`;
+  const chip = demo.racers.find((r) => r.bib === bib)!.chip;
+  const byDevice = new Map<string, { seq: number; chip: string; time: number }[]>();
+  for (let lap = 0; lap < 3; lap++) {
+    for (const [name, fraction] of [["Hill reader", 0.5], ["Finish reader", 1]] as const) {
+      const at = demo.startTime * 1000 + Math.round((lap + fraction) * lapSeconds * 1_000_000);
+      const reads = byDevice.get(name) ?? [];
+      reads.push({ seq: seq.value++, chip, time: at }, { seq: seq.value++, chip, time: at + 400_000 });
+      byDevice.set(name, reads);
+    }
+  }
+  for (const [name, reads] of byDevice) {
+    const device = demo.devices.find((d) => d.name === name)!;
+    const reply = await send(E2E_PORT, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify({ boot: seq.boot, reads }), { "Content-Type": "application/json", Authorization: `Bearer ${device.token}` });
+    if (reply.status !== 200) throw new Error(`reads refused: ${reply.status} ${reply.body}`);
+  }
+}
+
 /** A URL on one of the local hosts; browsers resolve every *.localhost name to loopback. */
 export function url(host: string, path = "/"): string {
   return `http://${host}:${E2E_PORT}${path}`;

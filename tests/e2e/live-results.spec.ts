@@ -1,29 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { send } from "../../bench/http";
-import { E2E_PORT } from "../../playwright.config";
 import { demoSites } from "../../scripts/demo-data";
-import { setUpDemoRace, url, waitForHydration, type DemoRace } from "./hosts";
-
-const SECOND_US = 1_000_000;
-
-/** One racer's three laps (hill split, then the stadium), each pass read twice, as chip readers do. */
-async function race(demo: DemoRace, bib: number, lapSeconds: number, seq: { value: number }) {
-  const chip = demo.racers.find((r) => r.bib === bib)!.chip;
-  const byDevice = new Map<string, { seq: number; chip: string; time: number }[]>();
-  for (let lap = 0; lap < 3; lap++) {
-    for (const [name, fraction] of [["Hill reader", 0.5], ["Finish reader", 1]] as const) {
-      const at = demo.startTime * 1000 + Math.round((lap + fraction) * lapSeconds * SECOND_US);
-      const reads = byDevice.get(name) ?? [];
-      reads.push({ seq: seq.value++, chip, time: at }, { seq: seq.value++, chip, time: at + 400_000 });
-      byDevice.set(name, reads);
-    }
-  }
-  for (const [name, reads] of byDevice) {
-    const device = demo.devices.find((d) => d.name === name)!;
-    const reply = await send(E2E_PORT, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify({ reads }), { "Content-Type": "application/json", Authorization: `Bearer ${device.token}` });
-    expect(reply.status).toBe(200);
-  }
-}
+import { raceDemoRacer as race, setUpDemoRace, url, waitForHydration } from "./hosts";
 
 test("live results move when crossings arrive, without a reload @phone", async ({ page }) => {
   const demo = await setUpDemoRace(true);

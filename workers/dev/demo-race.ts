@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { StoredDocument } from "../../schema/race/documents";
 import { json } from "../http";
 import type { RequestContext } from "../request-context";
-import { getRaceCatalogue, roomOf } from "../services/race-access";
+import { getRaceCatalogue, roomOf, roomStub } from "../services/race-access";
 
 export const DEMO_RACE_ID = "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01";
 export const DEMO_RACERS = 60;
@@ -20,7 +20,15 @@ const CLUBS = ["Nordic Demo Club", "Gatineau Loppet XC", "Ottawa Nordic", "Chels
  * `racers` grows the field for benchmarks (bibs continue from the demo's); `finishReaders` adds readers at
  * the stadium, each its own device with its own credential (benchmarks post from several at once).
  */
-const bodySchema = z.object({ restart: z.boolean().default(false), racers: z.number().int().min(1).max(60_000).optional(), finishReaders: z.number().int().min(1).max(8).optional() }).strict();
+const bodySchema = z
+  .object({
+    restart: z.boolean().default(false),
+    racers: z.number().int().min(1).max(60_000).optional(),
+    finishReaders: z.number().int().min(1).max(8).optional(),
+    /** Resets the race room as an eviction does (its memory gone, its storage kept), to try the live path across one. */
+    evict: z.boolean().default(false),
+  })
+  .strict();
 
 export async function handleDevDemoRace(request: Request, context: RequestContext): Promise<Response> {
   if (context.env.ENVIRONMENT !== "development") return json({ error: "not_found" }, { status: 404 });
@@ -30,6 +38,13 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
   const race = await getRaceCatalogue(context.db, context.tenant, DEMO_RACE_ID);
   if (!race) return json({ error: "not_found", message: "The demo race is not seeded; run npm start first" }, { status: 404 });
   const room = await roomOf(context.env, race);
+  if (body.data.evict) {
+    const before = (await room.liveState()).instance;
+    // The reset breaks the call that asked for it; the next call builds a fresh object from storage.
+    await room.evict().catch(() => undefined);
+    // A stub whose object was reset is broken for good: ask through a new one.
+    return json({ evicted: true, before, after: (await roomStub(context.env, race.id).liveState()).instance });
+  }
   if ((await room.documents("Course")).length === 0) await createDemoSetup(room);
   if (body.data.racers) await growField(room, body.data.racers);
   if (body.data.finishReaders) await addFinishReaders(room, body.data.finishReaders);
