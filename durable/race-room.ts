@@ -3,11 +3,9 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, bumpMtimes, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
-import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { BIATHLON_LAPS_TOO_FEW, BIATHLON_MIN_LAPS, biathlonSetupProblems } from "../core/timing/biathlon";
 import { lapCloses } from "../core/timing/biathlon-result";
 import { carriedStages, type StageResult } from "../core/timing/multistage";
-import { setRacerStatus } from "../core/timing/status";
 import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
 import { deletionBlocked, NOT_A_RACE_TIMING_POINT } from "../core/timing/validation";
 import { TIMING_ERRORS } from "../core/timing/errors";
@@ -18,15 +16,15 @@ import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type
 import { courseOf, racerOf, type StoredRacer } from "../schema/race/engine-input";
 import { engineCourseDocs, racerCourseOf } from "../schema/race/free-order";
 import { raceRoomMigrations } from "../schema/race/migrations";
-import { chipsOf, racerSchema, type RacerDoc } from "../schema/race/racer";
 import { biathlonSetupOf, raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import { raceSetup } from "../schema/race/tables";
 import type { SpectatorFormat } from "../schema/wire/race-fanout";
 import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdentity } from "../schema/wire/race-socket";
-import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../schema/wire/timing-api";
-import { constantTimeEqualText, hashToken, randomToken } from "../workers/auth/crypto";
+import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wire/timing-api";
+import { hashToken, randomToken } from "../workers/auth/crypto";
 import { freeOrderProblems, needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./race/free-order-sync";
-import { ingestReads, raceWindow, SequenceReused } from "./race/ingest";
+import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
+import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
 import type { RaceState } from "./race/live-results";
 import { shardTarget } from "./spectator-shard";
@@ -34,17 +32,12 @@ import { RaceHeats, type HeatReply } from "./race/heats";
 import * as startOrder from "./race/start-order";
 import { RaceStore } from "./race/store";
 
-interface RacerReferences {
-  courses: Set<string>;
-  startGroups: Set<string>;
-  metaStarts: Set<string>;
-}
 
 /** Storage key: the D1 catalogue row is behind this object's copy (a write failed and waits for the alarm). */
 const CATALOGUE_DIRTY = "catalogue-dirty";
 
 export type { FieldErrors };
-export type SaveResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+export type { SaveResult };
 
 export interface DeviceCredential {
   deviceId: string;
@@ -52,7 +45,7 @@ export interface DeviceCredential {
   token: string;
 }
 
-export type TimingReply<T> = { ok: true; value: T } | { ok: false; status: 400 | 401 | 403 | 404 | 409; error: string; message: string };
+export type { TimingReply };
 
 export interface RacerView extends StoredRacer {
   status: string;
@@ -72,6 +65,8 @@ export class RaceRoom extends DurableObject<Env> {
   private readonly db;
   private readonly store: RaceStore;
   private readonly feed: LiveFeed;
+  private readonly timing: TimingInput;
+  private readonly racerWrites: RacerWrites;
   private readonly heats: RaceHeats;
   /** Tells one life of this object from the next (an eviction makes a new one). */
   private readonly instance = crypto.randomUUID();
@@ -88,6 +83,18 @@ export class RaceRoom extends DurableObject<Env> {
       raceId: () => this.readSetup()?.id ?? null,
       loadState: (upTo) => this.raceState(upTo),
       heatsView: (live, version) => this.heats.view(version, (racerId) => live.result(racerId)?.time ?? null),
+    });
+    this.timing = new TimingInput({
+      store: this.store,
+      feed: this.feed,
+      transaction: (write) => ctx.storage.transactionSync(write),
+      race: () => this.db.select().from(raceSetup).get() ?? null,
+    });
+    this.racerWrites = new RacerWrites({
+      store: this.store,
+      feed: this.feed,
+      transaction: (write) => ctx.storage.transactionSync(write),
+      settings: () => readRaceSettings(this.db.select().from(raceSetup).get()?.settings),
     });
     ctx.blockConcurrencyWhile(async () => {
       this.migrate();
@@ -318,74 +325,26 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Creates (id null) or changes a racer; a bib or chip another racer holds is refused. */
   async saveRacer(id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredRacer>> {
-    const existing = id ? this.store.racer(id) : null;
-    if (id && !existing) return { ok: false, errors: { id: "Not found" } };
-    const checked = this.checkRacer(existing?.id ?? null, changes, existing, this.racerReferences());
-    if (!checked.ok) return checked;
-    const [saved] = this.writeRacers([{ id: existing?.id ?? null, data: checked.value, changed: existing ? Object.keys(changes) : null }]);
-    return { ok: true, value: saved! };
+    return this.racerWrites.save(id, changes);
   }
 
-  /**
-   * Adds many racers at once (a CSV import): rows with errors are reported by position and none of the
-   * batch is written unless every row is valid.
-   */
-  async importRacers(rows: Record<string, unknown>[]): Promise<{ ok: true; created: number } | { ok: false; rows: { row: number; errors: FieldErrors }[] }> {
-    const references = this.racerReferences();
-    const checked = rows.map((changes) => this.checkRacer(null, changes, null, references));
-    // Rows may not share a bib or a chip with each other either (the store checks only racers already saved).
-    const bibs = new Map<number, number>();
-    const chips = new Map<string, number>();
-    const problems: { row: number; errors: FieldErrors }[] = [];
-    const valid: RacerDoc[] = [];
-    checked.forEach((c, i) => {
-      if (!c.ok) return problems.push({ row: i + 1, errors: c.errors });
-      valid.push(c.value);
-      const bib = c.value.bib;
-      if (bib !== null && bibs.has(bib)) problems.push({ row: i + 1, errors: { bib: `Bib ${bib} is also on row ${bibs.get(bib)}` } });
-      else if (bib !== null) bibs.set(bib, i + 1);
-      const shared = chipsOf(c.value).find((chip) => chips.has(chip));
-      if (shared) problems.push({ row: i + 1, errors: { chip: `Chip ${shared} is also on row ${chips.get(shared)}` } });
-      for (const chip of chipsOf(c.value)) if (!chips.has(chip)) chips.set(chip, i + 1);
-      return undefined;
-    });
-    if (problems.length > 0) return { ok: false, rows: problems };
-    this.writeRacers(valid.map((data) => ({ id: null, data, changed: null })));
-    return { ok: true, created: rows.length };
+  /** Adds many racers at once (a CSV import): none is written unless every row is valid. */
+  async importRacers(rows: Record<string, unknown>[]): Promise<ImportReply> {
+    return this.racerWrites.importRows(rows);
   }
 
   async deleteRacer(id: string): Promise<boolean> {
-    const removed = this.ctx.storage.transactionSync(() => {
-      const gone = this.store.deleteRacer(id);
-      if (gone) this.feed.markRacers([id]);
-      return gone;
-    });
-    if (removed) this.feed.builtResults()?.racerRemoved(id);
-    if (removed) this.feed.racersChanged();
-    return removed;
+    return this.racerWrites.remove(id);
   }
 
   /** "Clear all times" for a racer: its reads are set aside (kept in the log), its range data removed and its results reset. */
   async clearTimes(racerId: string): Promise<number> {
-    const { cleared, racer } = this.ctx.storage.transactionSync(() => {
-      this.feed.markRacers([racerId]);
-      return { cleared: this.store.clearRacerTimes(racerId), racer: this.clearMisses(racerId) };
-    });
-    const live = this.feed.builtResults();
-    if (racer) live?.racerSaved(racer);
-    live?.timesCleared(racerId);
-    this.feed.racersChanged();
-    return cleared;
+    return this.racerWrites.clearTimes(racerId);
   }
 
   /** "Clear all times" for the whole race (a rehearsal or a restarted demo): every read is set aside, none deleted. */
   async clearAllTimes(): Promise<number> {
-    const cleared = this.ctx.storage.transactionSync(() => {
-      for (const racer of this.store.racers()) this.clearMisses(racer.id);
-      return this.store.clearAllTimes();
-    });
-    this.setupChanged();
-    return cleared;
+    return this.racerWrites.clearAllTimes();
   }
 
   /** This race as a stage before another: each racer's bib, person, result time and the stages before it. */
@@ -412,7 +371,7 @@ export class RaceRoom extends DurableObject<Env> {
       const { stageTimes, stageBonuses } = carried ?? { stageTimes: Array<null>(stagesBefore).fill(null), stageBonuses: Array<null>(stagesBefore).fill(null) };
       return { id: racer.id, data: { ...racer.data, stage_times: stageTimes, stage_bonuses: stageBonuses }, changed: ["stage_times", "stage_bonuses"] };
     });
-    this.writeRacers(items);
+    this.racerWrites.write(items);
     return { ok: true, value: { matched, unmatched: items.length - matched } };
   }
 
@@ -457,148 +416,19 @@ export class RaceRoom extends DurableObject<Env> {
 
   // ---- The timing API ----
 
-  /**
-   * A device's batch of reads. The device proves itself with its own credential; the batch is checked
-   * whole, then every read is written in one transaction before the reply (the acknowledgement) leaves.
-   * Results catch up right after, at the next push.
-   */
+  /** A device's batch of reads (see TimingInput.ingest): written whole before the acknowledgement leaves. */
   async ingest(credential: string, body: unknown): Promise<TimingReply<ReadBatchReceipt>> {
-    if (!this.readSetup()) return { ok: false, status: 404, error: "race_not_opened", message: "Race not opened" };
-    const device = this.authenticateDevice(credential);
-    if (!device) return { ok: false, status: 401, error: "invalid_device", message: "Unknown device or wrong credential" };
-    const batch = readBatchSchema.safeParse(body);
-    if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
-    const badTod = batch.data.reads.findIndex((r) => r.tod !== undefined && isInvalid(parseTimeOfDay(r.tod)));
-    if (badTod >= 0) {
-      const problem = parseTimeOfDay(batch.data.reads[badTod]!.tod!) as { error: string };
-      return { ok: false, status: 400, error: "invalid_batch", message: `reads[${badTod}].tod: ${problem.error}` };
-    }
-    const race = this.db.select().from(raceSetup).get()!;
-    const context = {
-      store: this.store,
-      device,
-      points: this.store.documents("TimingPoint"),
-      window: raceWindow(race.startTime, race.endTime),
-      zeroTime: zeroTimeOfRace(race.startTime, race.timezone),
-      now: Date.now(),
-    };
-    let receipt: ReadBatchReceipt;
-    try {
-      receipt = this.ctx.storage.transactionSync(() => ingestReads(context, batch.data.reads, batch.data.boot ?? null)).receipt;
-    } catch (error) {
-      if (error instanceof SequenceReused) return { ok: false, status: 409, error: "seq_reused", message: error.advice };
-      throw error;
-    }
-    if (receipt.accepted > 0) this.feed.logChanged();
-    return { ok: true, value: receipt };
+    return this.timing.ingest(credential, body);
   }
 
-  /**
-   * Keypad entries by a signed-in timer: a bib crossing a timing point, or a status change. Each entry's key
-   * makes a retried send harmless.
-   */
+  /** Keypad entries by a signed-in timer; each entry's key makes a retried send harmless. */
   async manualEntries(userId: string, body: unknown): Promise<TimingReply<ManualReceipt>> {
-    const batch = manualBatchSchema.safeParse(body);
-    if (!batch.success) return { ok: false, status: 400, error: "invalid_entries", message: issueText(batch.error.issues) };
-    const race = this.db.select().from(raceSetup).get()!;
-    const points = new Set(this.store.documents("TimingPoint").map((p) => p.id));
-    const unknownPoint = batch.data.entries.find((e) => e.kind === "time" && !points.has(e.point));
-    if (unknownPoint) return { ok: false, status: 400, error: "invalid_entries", message: `No such timing point: ${(unknownPoint as { point: string }).point}` };
-    const zeroTime = zeroTimeOfRace(race.startTime, race.timezone);
-    const window = raceWindow(race.startTime, race.endTime);
-    const receipt: ManualReceipt = { accepted: 0, duplicates: 0, unknown_bibs: [] };
-    const changedRacers: StoredRacer[] = [];
-    const now = Date.now();
-    const failure = batch.data.entries.findIndex((e) => e.kind === "time" && e.tod !== undefined && isInvalid(parseTimeOfDay(e.tod)));
-    if (failure >= 0) return { ok: false, status: 400, error: "invalid_entries", message: `entries[${failure}].tod: ${(parseTimeOfDay((batch.data.entries[failure] as { tod: string }).tod) as { error: string }).error}` };
-    this.ctx.storage.transactionSync(() => {
-      for (const entry of batch.data.entries) {
-        if (this.store.hasManualEntry(entry.key)) {
-          receipt.duplicates += 1;
-          continue;
-        }
-        const racerId = this.store.racerIdByBib(entry.bib);
-        this.store.insertManualEntry(entry.key, entry.kind, entry.bib, entry, userId, now);
-        receipt.accepted += 1;
-        if (!racerId) receipt.unknown_bibs.push(entry.key);
-        if (entry.kind === "time") {
-          const time = entry.time ?? zeroTime + (parseTimeOfDay(entry.tod!) as number);
-          const inWindow = time >= window.from && time <= window.to;
-          const state = !inWindow ? "outside" : racerId ? "assigned" : "unmatched";
-          this.store.insertCrossing({ readKey: `manual:${entry.key}`, deviceId: "manual", deviceSeq: null, deviceBoot: null, timingPointId: entry.point, chip: null, bib: entry.bib, channel: null, deviceTime: time, time, racerId: state === "assigned" ? racerId : null, state, receivedAt: now });
-        } else if (entry.kind === "range" && racerId) {
-          changedRacers.push(this.recordMisses(racerId, entry.shooting, entry.misses, now));
-        } else if (entry.kind === "status" && racerId) {
-          const racer = this.store.racer(racerId)!;
-          const data = applyStatus(racer.data, entry.status, entry.time ?? now * 1000, entry.run);
-          this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), entry.run === undefined ? ["dns", "dnf_time", "dsq_time"] : ["run_statuses"], now));
-          changedRacers.push({ id: racerId, data });
-        }
-      }
-      this.feed.markRacers(changedRacers.map((r) => r.id));
-    });
-    const live = this.feed.builtResults();
-    for (const racer of changedRacers) live?.racerSaved(racer);
-    if (receipt.accepted > 0) this.feed.logChanged();
-    return { ok: true, value: receipt };
+    return this.timing.manualEntries(userId, body);
   }
 
-  /**
-   * Range data from the race's range-data device (biathlon): misses per shooting by bib or chip. The device
-   * proves itself with its credential and must be the one the race names; each entry is kept once by seq.
-   */
+  /** Range data from the race's range-data device (biathlon). */
   async rangeEntries(credential: string, body: unknown): Promise<TimingReply<RangeReceipt>> {
-    if (!this.readSetup()) return { ok: false, status: 404, error: "race_not_opened", message: "Race not opened" };
-    const device = this.authenticateDevice(credential);
-    if (!device) return { ok: false, status: 401, error: "invalid_device", message: "Unknown device or wrong credential" };
-    const settings = readRaceSettings(this.db.select().from(raceSetup).get()!.settings);
-    if (settings.biathlon_penalty_type === null || settings.biathlon_range_device !== device.id) {
-      return { ok: false, status: 403, error: "not_range_device", message: "This device is not the race's range-data device" };
-    }
-    const batch = rangeBatchSchema.safeParse(body);
-    if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
-    const receipt: RangeReceipt = { accepted: 0, duplicates: 0, unknown: [] };
-    const changed: StoredRacer[] = [];
-    const now = Date.now();
-    this.ctx.storage.transactionSync(() => {
-      for (const entry of batch.data.entries) {
-        const key = `${device.id}:range:${entry.seq}`;
-        if (this.store.hasManualEntry(key)) {
-          receipt.duplicates += 1;
-          continue;
-        }
-        this.store.insertManualEntry(key, "range", entry.bib ?? -1, entry, null, now);
-        receipt.accepted += 1;
-        const racerId = entry.chip !== undefined ? this.store.racerIdByChip(entry.chip) : this.store.racerIdByBib(entry.bib ?? -1);
-        if (racerId) changed.push(this.recordMisses(racerId, entry.shooting, entry.misses, now));
-        else receipt.unknown.push(entry.seq);
-      }
-      this.feed.markRacers(changed.map((r) => r.id));
-    });
-    const live = this.feed.builtResults();
-    for (const racer of changed) live?.racerSaved(racer);
-    if (changed.length > 0) this.feed.racersChanged();
-    return { ok: true, value: receipt };
-  }
-
-  /** Removes a racer's range data (timing.md: clearing all times removes biathlon data); null when it had none. */
-  private clearMisses(racerId: string): StoredRacer | null {
-    const racer = this.store.racer(racerId);
-    if (!racer || racer.data.biathlon_misses.length === 0) return null;
-    const data = { ...racer.data, biathlon_misses: [] };
-    this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), ["biathlon_misses"], Date.now()));
-    return { id: racerId, data };
-  }
-
-  /** Writes one shooting's misses on a racer (inside the caller's transaction); shootings before it stay as they are. */
-  private recordMisses(racerId: string, shooting: number, misses: number, now: number): StoredRacer {
-    const racer = this.store.racer(racerId)!;
-    const list = [...racer.data.biathlon_misses];
-    while (list.length < shooting) list.push(null);
-    list[shooting - 1] = misses;
-    const data = { ...racer.data, biathlon_misses: list };
-    this.store.putRacer(racerId, data, bumpMtimes(this.store.racerMtimes(racerId), ["biathlon_misses"], now));
-    return { id: racerId, data };
+    return this.timing.rangeEntries(credential, body);
   }
 
   // ---- Start order: seeding, start times, bibs ----
@@ -734,16 +564,6 @@ export class RaceRoom extends DurableObject<Env> {
 
   // ---- Internals ----
 
-  /** `<deviceId>.<secret>`, compared with the stored hash in constant time. */
-  private authenticateDevice(credential: string): StoredDocument<"TimingDevice"> | null {
-    const dot = credential.indexOf(".");
-    if (dot <= 0) return null;
-    const deviceId = credential.slice(0, dot);
-    const stored = this.store.credentialHash(deviceId);
-    if (!stored || !constantTimeEqualText(stored, hashToken(credential.slice(dot + 1)))) return null;
-    return this.store.document("TimingDevice", deviceId);
-  }
-
   /** The race as stored, with the crossing log up to `upTo` (all of it when undefined), for the results. */
   private raceState(upTo?: number): RaceState {
     const row = this.db.select().from(raceSetup).get();
@@ -798,70 +618,6 @@ export class RaceRoom extends DurableObject<Env> {
     return null;
   }
 
-  /**
-   * The course, start group and meta start group ids a racer may name, read once per save or import; a
-   * free-order racer's course is one of its course groups.
-   */
-  private racerReferences(): RacerReferences {
-    const settings = readRaceSettings(this.db.select().from(raceSetup).get()?.settings);
-    return {
-      // A free-order racer rides a course group; its segment courses are the segments' own.
-      courses: new Set(settings.is_free_segment ? settings.meta_courses_list.map((g) => g.id) : this.store.documents("Course").map((c) => c.id)),
-      startGroups: new Set(this.store.documents("StartGroup").map((g) => g.id)),
-      metaStarts: new Set(settings.meta_startgroups_list.map((m) => m.id)),
-    };
-  }
-
-  /** A racer's fields after a change, checked: its schema, bib and chips held by no other racer, and what it names existing. */
-  private checkRacer(id: string | null, changes: Record<string, unknown>, existing: StoredRacer | null, references: RacerReferences): SaveResult<RacerDoc> {
-    const parsed = racerSchema.safeParse({ ...(existing?.data ?? {}), ...changes });
-    if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
-    const data = parsed.data;
-    const self = id ?? "";
-    if (this.store.bibTakenByOther(self, data.bib)) return { ok: false, errors: { bib: `Bib ${data.bib} is already taken` } };
-    const taken = this.store.chipsTakenByOthers(self, chipsOf(data));
-    if (taken.length > 0) return { ok: false, errors: { chip: `Chip ${taken.join(", ")} is already taken` } };
-    if (data.course && !references.courses.has(data.course)) return { ok: false, errors: { course: "No such course" } };
-    if (data.setupgroup_id && !references.startGroups.has(data.setupgroup_id)) return { ok: false, errors: { setupgroup_id: "StartGroup not found" } };
-    if (data.metastart_id && !references.metaStarts.has(data.metastart_id)) return { ok: false, errors: { metastart_id: TIMING_ERRORS.startGroupNotFound } };
-    return { ok: true, value: data };
-  }
-
-  /**
-   * Writes checked racers in one transaction and brings their reads along: unmatched ones of a new bib or
-   * chip, released ones of an old. `changed` names the fields a change set (null for a new racer).
-   */
-  private writeRacers(items: { id: string | null; data: RacerDoc; changed: string[] | null }[]): StoredRacer[] {
-    const now = Date.now();
-    const saved = this.ctx.storage.transactionSync(() =>
-      items.map((item): StoredRacer => {
-        const racerId = item.id ?? crypto.randomUUID();
-        const mtimes = item.changed ? bumpMtimes(this.store.racerMtimes(racerId), item.changed, now) : initialMtimes(item.data as unknown as Record<string, unknown>, now);
-        this.store.putRacer(racerId, item.data, mtimes);
-        this.store.releaseStale(racerId, item.data.bib, chipsOf(item.data));
-        this.store.assignUnmatched(racerId, item.data.bib, chipsOf(item.data));
-        this.feed.markRacers([racerId]);
-        return { id: racerId, data: item.data };
-      }),
-    );
-    if (saved.length === 0) return saved;
-    // Many racers at once (an import) go out as fresh snapshots rather than a frame per racer.
-    if (saved.length > 50) {
-      this.setupChanged();
-      return saved;
-    }
-    const live = this.feed.builtResults();
-    if (live) {
-      for (const racer of saved) {
-        live.racerSaved(racer);
-        live.timesCleared(racer.id);
-        live.addCrossings(this.store.crossingsOfRacer(racer.id).filter((c) => c.state === "assigned").map((c) => ({ seq: c.seq, racerId: racer.id, timingPointId: c.timing_point_id!, time: c.time })));
-      }
-    }
-    this.feed.racersChanged();
-    return saved;
-  }
-
   private readSetup(): RaceSetupView | null {
     const row = this.db.select().from(raceSetup).get();
     if (!row) return null;
@@ -894,33 +650,7 @@ function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: s
   return fieldErrorsOf(issues, { fullPath: true });
 }
 
-function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => {
-      const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
-}
-
 function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** A keypad status entry: one of dns, dnf, dsq clears the other two; ok clears all three (timing.md section 4). */
-/** Sets the racer's status, or with `run` that run's own (multi-run); "ok" on a run clears its own statuses. */
-function applyStatus(data: RacerDoc, status: "dns" | "dnf" | "dsq" | "ok", time: number, run?: number): RacerDoc {
-  if (run !== undefined) {
-    const runs = [...data.run_statuses];
-    while (runs.length < run) runs.push(null);
-    const own = runs[run - 1];
-    const flags = setRacerStatus({ isDns: own?.is_dns ?? false, dnfTime: own?.dnf_time ?? null, dsqTime: own?.dsq_time ?? null }, status, time);
-    if (isInvalid(flags)) return data;
-    runs[run - 1] = status === "ok" ? null : { is_dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };
-    return { ...data, run_statuses: runs };
-  }
-  const flags = setRacerStatus({ isDns: data.dns, dnfTime: data.dnf_time, dsqTime: data.dsq_time }, status, time);
-  if (isInvalid(flags)) return data;
-  return { ...data, dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };
-}

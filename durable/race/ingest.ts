@@ -41,6 +41,17 @@ export function pointOfDevice(points: StoredDocument<"TimingPoint">[], deviceId:
   return null;
 }
 
+/**
+ * What a read is for the results: on no timing point, from an announcer device, outside the race's time
+ * window, matched to a racer, or waiting for one (the one rule for device reads and keypad entries).
+ */
+export function crossingStateOf(point: PointOfDevice | null, time: Micros, window: RaceWindow, racerId: string | null): CrossingState {
+  if (!point) return "nopoint";
+  if (!point.timing) return "info";
+  if (time < window.from || time > window.to) return "outside";
+  return racerId ? "assigned" : "unmatched";
+}
+
 export interface IngestContext {
   store: RaceStore;
   device: StoredDocument<"TimingDevice">;
@@ -91,7 +102,7 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
     const channel = read.channel ?? null;
     const point = pointOfDevice(ctx.points, deviceId, channel);
     const racerId = read.chip !== undefined ? ctx.store.racerIdByChip(read.chip) : ctx.store.racerIdByBib(read.bib ?? -1);
-    const state: CrossingState = !point ? "nopoint" : !point.timing ? "info" : time < ctx.window.from || time > ctx.window.to ? "outside" : racerId ? "assigned" : "unmatched";
+    const state = crossingStateOf(point, time, ctx.window, racerId);
     const row: NewCrossing = {
       readKey: readKeyOf(deviceId, boot, read.seq),
       deviceId,

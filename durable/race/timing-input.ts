@@ -1,0 +1,221 @@
+/**
+ * What timing devices and timers send a RaceRoom: device reads, keypad entries and biathlon range data.
+ * Each batch is checked whole, then written in one transaction before the reply (the acknowledgement)
+ * leaves; results and spectators catch up at the next tick (live-feed.ts).
+ */
+import { bumpMtimes } from "../../core/entity/field-mtimes";
+import { isInvalid, parseTimeOfDay } from "../../core/time/parse";
+import { setRacerStatus } from "../../core/timing/status";
+import type { StoredDocument } from "../../schema/race/documents";
+import type { StoredRacer } from "../../schema/race/engine-input";
+import type { RacerDoc } from "../../schema/race/racer";
+import { readRaceSettings, zeroTimeOfRace } from "../../schema/race/settings";
+import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../../schema/wire/timing-api";
+import { constantTimeEqualText, hashToken } from "../../workers/auth/crypto";
+import { crossingStateOf, ingestReads, raceWindow, SequenceReused } from "./ingest";
+import type { LiveFeed } from "./live-feed";
+import type { RaceStore } from "./store";
+
+export type TimingReply<T> = { ok: true; value: T } | { ok: false; status: 400 | 401 | 403 | 404 | 409; error: string; message: string };
+
+/** The race fields timing input needs, read from the room's setup row. */
+export interface RaceTimes {
+  startTime: number;
+  endTime: number | null;
+  timezone: string;
+  settings: unknown;
+}
+
+export interface TimingInputHost {
+  store: RaceStore;
+  feed: LiveFeed;
+  transaction<T>(write: () => T): T;
+  /** The race's setup row, or null before the room is opened. */
+  race(): RaceTimes | null;
+}
+
+const NOT_OPENED = { ok: false, status: 404, error: "race_not_opened", message: "Race not opened" } as const;
+const BAD_DEVICE = { ok: false, status: 401, error: "invalid_device", message: "Unknown device or wrong credential" } as const;
+
+export class TimingInput {
+  constructor(private readonly host: TimingInputHost) {}
+
+  /**
+   * A device's batch of reads. The device proves itself with its own credential; a read is known by device,
+   * boot and sequence number, and a number reused for a different read refuses the batch (409).
+   */
+  ingest(credential: string, body: unknown): TimingReply<ReadBatchReceipt> {
+    const race = this.host.race();
+    if (!race) return NOT_OPENED;
+    const device = this.authenticateDevice(credential);
+    if (!device) return BAD_DEVICE;
+    const batch = readBatchSchema.safeParse(body);
+    if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
+    const badTod = batch.data.reads.findIndex((r) => r.tod !== undefined && isInvalid(parseTimeOfDay(r.tod)));
+    if (badTod >= 0) {
+      const problem = parseTimeOfDay(batch.data.reads[badTod]!.tod!) as { error: string };
+      return { ok: false, status: 400, error: "invalid_batch", message: `reads[${badTod}].tod: ${problem.error}` };
+    }
+    const store = this.host.store;
+    const context = { store, device, points: store.documents("TimingPoint"), window: raceWindow(race.startTime, race.endTime), zeroTime: zeroTimeOfRace(race.startTime, race.timezone), now: Date.now() };
+    let receipt: ReadBatchReceipt;
+    try {
+      receipt = this.host.transaction(() => ingestReads(context, batch.data.reads, batch.data.boot ?? null)).receipt;
+    } catch (error) {
+      if (error instanceof SequenceReused) return { ok: false, status: 409, error: "seq_reused", message: error.advice };
+      throw error;
+    }
+    if (receipt.accepted > 0) this.host.feed.logChanged();
+    return { ok: true, value: receipt };
+  }
+
+  /** Keypad entries by a signed-in timer: a bib crossing a timing point, a status change or misses. */
+  manualEntries(userId: string, body: unknown): TimingReply<ManualReceipt> {
+    const race = this.host.race();
+    if (!race) return NOT_OPENED;
+    const batch = manualBatchSchema.safeParse(body);
+    if (!batch.success) return { ok: false, status: 400, error: "invalid_entries", message: issueText(batch.error.issues) };
+    const store = this.host.store;
+    const points = new Set(store.documents("TimingPoint").map((p) => p.id));
+    const unknownPoint = batch.data.entries.find((e) => e.kind === "time" && !points.has(e.point));
+    if (unknownPoint) return { ok: false, status: 400, error: "invalid_entries", message: `No such timing point: ${(unknownPoint as { point: string }).point}` };
+    const failure = batch.data.entries.findIndex((e) => e.kind === "time" && e.tod !== undefined && isInvalid(parseTimeOfDay(e.tod)));
+    if (failure >= 0) return { ok: false, status: 400, error: "invalid_entries", message: `entries[${failure}].tod: ${(parseTimeOfDay((batch.data.entries[failure] as { tod: string }).tod) as { error: string }).error}` };
+    const zeroTime = zeroTimeOfRace(race.startTime, race.timezone);
+    const window = raceWindow(race.startTime, race.endTime);
+    const receipt: ManualReceipt = { accepted: 0, duplicates: 0, unknown_bibs: [] };
+    const changedRacers: StoredRacer[] = [];
+    const now = Date.now();
+    this.host.transaction(() => {
+      for (const entry of batch.data.entries) {
+        if (store.hasManualEntry(entry.key)) {
+          receipt.duplicates += 1;
+          continue;
+        }
+        const racerId = store.racerIdByBib(entry.bib);
+        store.insertManualEntry(entry.key, entry.kind, entry.bib, entry, userId, now);
+        receipt.accepted += 1;
+        if (!racerId) receipt.unknown_bibs.push(entry.key);
+        if (entry.kind === "time") {
+          const time = entry.time ?? zeroTime + (parseTimeOfDay(entry.tod!) as number);
+          const state = crossingStateOf({ timingPointId: entry.point, timing: true }, time, window, racerId);
+          store.insertCrossing({ readKey: `manual:${entry.key}`, deviceId: "manual", deviceSeq: null, deviceBoot: null, timingPointId: entry.point, chip: null, bib: entry.bib, channel: null, deviceTime: time, time, racerId: state === "assigned" ? racerId : null, state, receivedAt: now });
+        } else if (entry.kind === "range" && racerId) {
+          changedRacers.push(recordMisses(store, racerId, entry.shooting, entry.misses, now));
+        } else if (entry.kind === "status" && racerId) {
+          const racer = store.racer(racerId)!;
+          const data = applyStatus(racer.data, entry.status, entry.time ?? now * 1000, entry.run);
+          store.putRacer(racerId, data, bumpMtimes(store.racerMtimes(racerId), entry.run === undefined ? ["dns", "dnf_time", "dsq_time"] : ["run_statuses"], now));
+          changedRacers.push({ id: racerId, data });
+        }
+      }
+      this.host.feed.markRacers(changedRacers.map((r) => r.id));
+    });
+    this.racersChanged(changedRacers);
+    if (receipt.accepted > 0) this.host.feed.logChanged();
+    return { ok: true, value: receipt };
+  }
+
+  /**
+   * Range data from the race's range-data device (biathlon): misses per shooting by bib or chip. The device
+   * proves itself with its credential and must be the one the race names; each entry is kept once by seq.
+   */
+  rangeEntries(credential: string, body: unknown): TimingReply<RangeReceipt> {
+    const race = this.host.race();
+    if (!race) return NOT_OPENED;
+    const device = this.authenticateDevice(credential);
+    if (!device) return BAD_DEVICE;
+    const settings = readRaceSettings(race.settings);
+    if (settings.biathlon_penalty_type === null || settings.biathlon_range_device !== device.id) {
+      return { ok: false, status: 403, error: "not_range_device", message: "This device is not the race's range-data device" };
+    }
+    const batch = rangeBatchSchema.safeParse(body);
+    if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
+    const store = this.host.store;
+    const receipt: RangeReceipt = { accepted: 0, duplicates: 0, unknown: [] };
+    const changed: StoredRacer[] = [];
+    const now = Date.now();
+    this.host.transaction(() => {
+      for (const entry of batch.data.entries) {
+        const key = `${device.id}:range:${entry.seq}`;
+        if (store.hasManualEntry(key)) {
+          receipt.duplicates += 1;
+          continue;
+        }
+        store.insertManualEntry(key, "range", entry.bib ?? -1, entry, null, now);
+        receipt.accepted += 1;
+        const racerId = entry.chip !== undefined ? store.racerIdByChip(entry.chip) : store.racerIdByBib(entry.bib ?? -1);
+        if (racerId) changed.push(recordMisses(store, racerId, entry.shooting, entry.misses, now));
+        else receipt.unknown.push(entry.seq);
+      }
+      this.host.feed.markRacers(changed.map((r) => r.id));
+    });
+    this.racersChanged(changed);
+    return { ok: true, value: receipt };
+  }
+
+  // Racers changed in place (statuses, misses): the built results take them now, spectators at the tick.
+  private racersChanged(racers: StoredRacer[]): void {
+    if (racers.length === 0) return;
+    const live = this.host.feed.builtResults();
+    for (const racer of racers) live?.racerSaved(racer);
+    this.host.feed.racersChanged();
+  }
+
+  /** `<deviceId>.<secret>`, compared with the stored hash in constant time. */
+  private authenticateDevice(credential: string): StoredDocument<"TimingDevice"> | null {
+    const dot = credential.indexOf(".");
+    if (dot <= 0) return null;
+    const deviceId = credential.slice(0, dot);
+    const stored = this.host.store.credentialHash(deviceId);
+    if (!stored || !constantTimeEqualText(stored, hashToken(credential.slice(dot + 1)))) return null;
+    return this.host.store.document("TimingDevice", deviceId);
+  }
+}
+
+/** Removes a racer's range data (timing.md: clearing all times removes biathlon data); null when it had none. */
+export function clearMisses(store: RaceStore, racerId: string): StoredRacer | null {
+  const racer = store.racer(racerId);
+  if (!racer || racer.data.biathlon_misses.length === 0) return null;
+  const data = { ...racer.data, biathlon_misses: [] };
+  store.putRacer(racerId, data, bumpMtimes(store.racerMtimes(racerId), ["biathlon_misses"], Date.now()));
+  return { id: racerId, data };
+}
+
+/** Writes one shooting's misses on a racer (inside the caller's transaction); shootings before it stay as they are. */
+function recordMisses(store: RaceStore, racerId: string, shooting: number, misses: number, now: number): StoredRacer {
+  const racer = store.racer(racerId)!;
+  const list = [...racer.data.biathlon_misses];
+  while (list.length < shooting) list.push(null);
+  list[shooting - 1] = misses;
+  const data = { ...racer.data, biathlon_misses: list };
+  store.putRacer(racerId, data, bumpMtimes(store.racerMtimes(racerId), ["biathlon_misses"], now));
+  return { id: racerId, data };
+}
+
+/** The first few problems of a refused batch, each with where it is ("reads[3].tod: …"). */
+export function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+/** Sets the racer's status, or with `run` that run's own (multi-run): one of dns, dnf, dsq clears the other two; ok clears all three (timing.md section 4). */
+function applyStatus(data: RacerDoc, status: "dns" | "dnf" | "dsq" | "ok", time: number, run?: number): RacerDoc {
+  if (run !== undefined) {
+    const runs = [...data.run_statuses];
+    while (runs.length < run) runs.push(null);
+    const own = runs[run - 1];
+    const flags = setRacerStatus({ isDns: own?.is_dns ?? false, dnfTime: own?.dnf_time ?? null, dsqTime: own?.dsq_time ?? null }, status, time);
+    if (isInvalid(flags)) return data;
+    runs[run - 1] = status === "ok" ? null : { is_dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };
+    return { ...data, run_statuses: runs };
+  }
+  const flags = setRacerStatus({ isDns: data.dns, dnfTime: data.dnf_time, dsqTime: data.dsq_time }, status, time);
+  if (isInvalid(flags)) return data;
+  return { ...data, dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };
+}
