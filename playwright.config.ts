@@ -1,6 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
 
-export const E2E_PORT = 8799;
+// Overridable, so a second checkout can run its browser tests beside a server already on 8799.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8799);
+const E2E_STATE_DIR = process.env.E2E_STATE_DIR ?? ".wrangler/e2e-state";
 
 // Debian's Chromium, never a downloaded browser (stack.md). The resolver rules keep it off the network.
 const chromiumArgs = [
@@ -30,7 +32,7 @@ export default defineConfig({
     { name: "phone", use: { ...devices["Pixel 7"], channel: undefined }, grep: /@phone/ },
   ],
   webServer: {
-    command: `node_modules/.bin/tsx scripts/serve-test.ts ${E2E_PORT} .wrangler/e2e-state`,
+    command: `node_modules/.bin/tsx scripts/serve-test.ts ${E2E_PORT} ${E2E_STATE_DIR}`,
     url: `http://127.0.0.1:${E2E_PORT}/favicon.ico`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -1,75 +1,72 @@
 /**
  * The keypad's outbox: every entry is kept in localStorage until the timing API acknowledges it, and
  * pending ones are retried (a phone at the finish line loses its connection often). Each entry carries its
- * own key, so a retry of an entry that did arrive is recognised as a duplicate and counted once.
+ * own key, so a retry of an entry that did arrive is recognised as a duplicate and counted once. Each tab
+ * keeps its own queue, and an open tab adopts the queues of closed ones (keypad-tabs.ts), so two tabs
+ * entering offline never overwrite each other's entries.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { z } from "zod";
-import { manualEntrySchema, type ManualEntry } from "../../schema/wire/timing-api";
+import type { ManualEntry } from "../../schema/wire/timing-api";
+import { mergeQueues, readQueue, trimQueue, writeQueue, type KeypadItem } from "./keypad-store";
+import { joinKeypadTabs, type KeypadTab, type KeypadTabDeps, type LockManagerLike } from "./keypad-tabs";
 
-export type KeypadState = "pending" | "sent" | "unknown" | "rejected";
+export type { KeypadItem, KeypadState } from "./keypad-store";
 
-export interface KeypadItem {
-  entry: ManualEntry;
-  /** What the timer sees: "Bib 12 · Finish · 10:02:03.4". */
-  label: string;
-  state: KeypadState;
-  /** Why the server refused it (state rejected). */
-  message?: string;
-}
-
-const itemSchema = z.object({ entry: manualEntrySchema, label: z.string().max(200), state: z.enum(["pending", "sent", "unknown", "rejected"]), message: z.string().max(500).optional() });
-const storedSchema = z.array(itemSchema).max(5000);
 const receiptSchema = z.object({ accepted: z.number(), duplicates: z.number(), unknown_bibs: z.array(z.string()) });
 const errorSchema = z.object({ error: z.string(), message: z.string().optional() });
 
 /** Entries sent per request; the timing API takes at most 200. */
 const BATCH = 200;
-/** Acknowledged entries kept for the list; pending ones are never dropped. */
-const KEEP_DONE = 50;
+/** Pending entries are retried, and closed tabs' queues looked for, this often. */
 const RETRY_MS = 5_000;
-
-const storageKey = (raceId: string) => `startline:keypad:${raceId}`;
-
-function load(raceId: string): KeypadItem[] {
-  try {
-    const parsed = storedSchema.safeParse(JSON.parse(localStorage.getItem(storageKey(raceId)) ?? "[]"));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Newest first: all pending entries, then the latest acknowledged ones. */
-function trim(items: KeypadItem[]): KeypadItem[] {
-  let done = 0;
-  return items.filter((item) => item.state === "pending" || ++done <= KEEP_DONE);
-}
 
 export function newEntryKey(): string {
   return crypto.randomUUID();
+}
+
+function browserTabDeps(): KeypadTabDeps {
+  let session: Storage | null = null;
+  try {
+    session = sessionStorage;
+  } catch {
+    // Blocked (some privacy modes): the tab id then lasts one page.
+  }
+  // Missing in older browsers and outside secure contexts, whatever the DOM types say.
+  const locks: LockManagerLike | undefined = navigator.locks;
+  return {
+    storage: localStorage,
+    session,
+    locks: locks && typeof locks.request === "function" ? locks : null,
+    now: Date.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    newId: () => crypto.randomUUID(),
+  };
 }
 
 export function useKeypadQueue(raceId: string) {
   const [items, setItems] = useState<KeypadItem[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const current = useRef<KeypadItem[]>([]);
+  // This tab's queue among the race's keypad tabs; until it is known (its lock is being taken) entries wait in memory.
+  const tab = useRef<KeypadTab | null>(null);
   const sending = useRef(false);
   // After the API refuses a batch (400), entries go one by one so only the bad one is set aside.
   const oneByOne = useRef(false);
 
+  const show = useCallback((next: KeypadItem[]) => {
+    current.current = next;
+    setItems(next);
+  }, []);
+
   const update = useCallback(
     (change: (items: KeypadItem[]) => KeypadItem[]) => {
-      const next = trim(change(current.current));
-      current.current = next;
-      try {
-        localStorage.setItem(storageKey(raceId), JSON.stringify(next));
-      } catch {
-        // Storage full or blocked: the entries still go out from memory.
-      }
-      setItems(next);
+      const next = trimQueue(change(current.current));
+      // A refused write (storage full or blocked) still leaves the entries to go out from memory.
+      if (tab.current) writeQueue(localStorage, tab.current.key, next);
+      show(next);
     },
-    [raceId],
+    [show],
   );
 
   const flush = useCallback(async (): Promise<void> => {
@@ -119,21 +116,56 @@ export function useKeypadQueue(raceId: string) {
   }, [raceId, update]);
 
   useEffect(() => {
-    current.current = load(raceId);
-    setItems(current.current);
-    void flush();
-    const retry = setInterval(() => void flush(), RETRY_MS);
-    const online = () => void flush();
+    let left = false;
+    let joined: KeypadTab | null = null;
+    const adopt = async () => {
+      if (joined) await joined.adoptOrphans(() => current.current, show);
+    };
+    const tick = async () => {
+      joined?.tick(current.current);
+      await adopt();
+      await flush();
+    };
+    void joinKeypadTabs(raceId, browserTabDeps()).then((t) => {
+      if (left) {
+        t.leave();
+        return;
+      }
+      joined = t;
+      tab.current = t;
+      // What this tab stored before a reload, with anything entered while its lock was being taken.
+      update((all) => mergeQueues(all, readQueue(localStorage, t.key).items));
+      void tick();
+    });
+    const retry = setInterval(() => void tick(), RETRY_MS);
+    const online = () => void tick();
+    // Another tab took this one for closed and moved its queue: write it back at once (sent twice at worst).
+    const storage = (event: StorageEvent) => {
+      if (joined && event.key === joined.key && event.newValue === null) joined.tick(current.current);
+    };
+    const pagehide = () => joined?.hide();
+    const pageshow = (event: PageTransitionEvent) => {
+      if (event.persisted) void tick();
+    };
     window.addEventListener("online", online);
+    window.addEventListener("storage", storage);
+    window.addEventListener("pagehide", pagehide);
+    window.addEventListener("pageshow", pageshow);
     return () => {
+      left = true;
       clearInterval(retry);
       window.removeEventListener("online", online);
+      window.removeEventListener("storage", storage);
+      window.removeEventListener("pagehide", pagehide);
+      window.removeEventListener("pageshow", pageshow);
+      joined?.leave();
+      if (tab.current === joined) tab.current = null;
     };
-  }, [raceId, flush]);
+  }, [raceId, flush, update, show]);
 
   const add = useCallback(
     (entry: ManualEntry, label: string) => {
-      update((all) => [{ entry, label, state: "pending" }, ...all]);
+      update((all) => [{ entry, label, state: "pending", at: Date.now() }, ...all]);
       void flush();
     },
     [update, flush],

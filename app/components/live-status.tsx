@@ -1,4 +1,4 @@
-import type { LiveState } from "../hooks/use-live-results";
+import type { LiveState } from "../hooks/race-socket";
 
 const labels: Record<LiveState, string> = {
   connecting: "Connecting to live results…",

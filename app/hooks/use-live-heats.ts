@@ -1,7 +1,6 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { HeatsView } from "../../schema/wire/race-socket";
-import { keepRaceSocket } from "./race-socket";
-import type { LiveState } from "./use-live-results";
+import { keepRaceSocket, type LiveState } from "./race-socket";
 
 /**
  * Keeps a race's sprint heats current: the room sends the whole bracket on connect and after every heat
@@ -10,21 +9,29 @@ import type { LiveState } from "./use-live-results";
 export function useLiveHeats(raceId: string, initial: HeatsView): { live: LiveState; heats: HeatsView } {
   const [heats, setHeats] = useState(initial);
   const [live, setLive] = useState<LiveState>("connecting");
+  // The latest view, compared outside any state updater (see use-live-results.ts).
+  const latest = useRef(initial);
+  const show = useCallback((next: HeatsView) => {
+    if (next.version < latest.current.version) return;
+    latest.current = next;
+    setHeats(next);
+  }, []);
 
   // A newer server render (after a timer's own post) replaces what the socket had.
-  useEffect(() => setHeats((current) => (initial.version >= current.version ? initial : current)), [initial]);
+  useEffect(() => show(initial), [initial, show]);
 
   useEffect(
     () =>
-      keepRaceSocket(
-        raceId,
-        () => "heats=1",
-        (message) => {
-          if (message.type === "heats") setHeats((current) => (message.heats.version >= current.version ? message.heats : current));
+      keepRaceSocket(raceId, {
+        query: () => "heats=1",
+        onFrame: (message) => {
+          if (message.type !== "heats") return "ok";
+          show(message.heats);
+          return "current";
         },
         setLive,
-      ),
-    [raceId],
+      }),
+    [raceId, show],
   );
 
   return { live, heats };

@@ -1,43 +1,33 @@
 import { useEffect, useRef, useState } from "react";
 import type { FormatSnapshot } from "../../schema/wire/race-socket";
-import { applyRows, stateFromSnapshot, type ResultsState } from "../results/results-state";
-import { keepRaceSocket } from "./race-socket";
-
-export type LiveState = "connecting" | "live" | "offline";
+import { stateFromSnapshot, type ResultsState } from "../results/results-state";
+import { keepRaceSocket, type LiveState } from "./race-socket";
+import { followResultsFrame, type FollowedResults } from "./results-frames";
 
 /**
- * Keeps a results format current: opens the race socket with the version the page rendered, applies
- * pushed rows, and reconnects after a drop (the room then sends a snapshot if anything was missed).
+ * Keeps a results format current: opens the race socket with the version the page holds, applies pushed
+ * rows, and reconnects with that version when a push was missed or the connection dropped (the room then
+ * sends nothing, the missing rows, or a snapshot).
  */
 export function useLiveResults(raceId: string, initial: FormatSnapshot): { live: LiveState; results: ResultsState } {
   const [results, setResults] = useState<ResultsState>(() => stateFromSnapshot(initial));
   const [live, setLive] = useState<LiveState>("connecting");
-  const version = useRef(initial.version);
+  // The latest copy, read and written only by the socket's handlers: React state mirrors it for rendering,
+  // so `since` and every decision see the frame before, not the last render.
+  const followed = useRef<FollowedResults>({ results, target: null });
 
   useEffect(
     () =>
-      keepRaceSocket(
-        raceId,
-        () => new URLSearchParams({ format: initial.formatId, since: version.current }).toString(),
-        (message, socket) => {
-          if (message.type === "snapshot" && message.snapshot.formatId === initial.formatId) {
-            version.current = message.snapshot.version;
-            setResults(stateFromSnapshot(message.snapshot));
-          } else if (message.type === "rows" && message.formatId === initial.formatId) {
-            setResults((current) => {
-              const next = applyRows(current, message.from, message.version, message.rows);
-              if (next) {
-                version.current = next.snapshot.version;
-                return next;
-              }
-              // A push was missed: reconnect with the version we hold and the room sends a snapshot.
-              socket.close(4000, "missed a push");
-              return current;
-            });
-          }
+      keepRaceSocket(raceId, {
+        query: () => new URLSearchParams({ format: initial.formatId, since: followed.current.results.snapshot.version }).toString(),
+        onFrame: (message) => {
+          const step = followResultsFrame(followed.current, initial.formatId, message);
+          if (step.followed.results !== followed.current.results) setResults(step.followed.results);
+          followed.current = step.followed;
+          return step.outcome;
         },
         setLive,
-      ),
+      }),
     [raceId, initial.formatId],
   );
 

@@ -1,0 +1,48 @@
+/**
+ * What a race socket frame does to a results page's copy of one format, decided on the latest copy held
+ * outside React (a ref), never inside a state updater: updaters may run late or twice, and a decision to
+ * reconnect must not depend on when React renders.
+ */
+import type { RaceServerMessage } from "../../schema/wire/race-socket";
+import { applyRows, stateFromSnapshot, type ResultsState } from "../results/results-state";
+import type { FrameOutcome } from "./race-socket";
+
+export interface FollowedResults {
+  results: ResultsState;
+  /** The version a hello named when it was not the one held: the page is behind until it holds it. */
+  target: string | null;
+}
+
+export interface FollowStep {
+  /** The same object when the frame changed nothing, so a page can skip the render. */
+  followed: FollowedResults;
+  outcome: FrameOutcome;
+}
+
+/** Versions are opaque: they are only ever compared for equality. */
+export function followResultsFrame(followed: FollowedResults, formatId: string, message: RaceServerMessage): FollowStep {
+  const held = followed.results.snapshot.version;
+  const unchanged: FollowStep = { followed, outcome: "ok" };
+  switch (message.type) {
+    case "hello": {
+      // A hello without a version is a socket that follows no format.
+      if (message.version === undefined) return unchanged;
+      if (message.version === held) return { followed: followed.target === null ? followed : { ...followed, target: null }, outcome: "current" };
+      return { followed: { ...followed, target: message.version }, outcome: "behind" };
+    }
+    case "snapshot":
+      if (message.snapshot.formatId !== formatId) return unchanged;
+      return { followed: { results: stateFromSnapshot(message.snapshot), target: null }, outcome: "current" };
+    case "rows": {
+      if (message.formatId !== formatId) return unchanged;
+      // A frame that ends at the version held was already applied (or came in a snapshot).
+      if (message.version === held) return unchanged;
+      const results = applyRows(followed.results, message.from, message.version, message.rows);
+      if (!results) return { followed, outcome: "resync" };
+      const reached = followed.target === null || followed.target === message.version;
+      return { followed: { results, target: reached ? null : followed.target }, outcome: reached ? "current" : "behind" };
+    }
+    default:
+      return unchanged;
+  }
+}

@@ -1,0 +1,79 @@
+import { expect, test, type Page } from "@playwright/test";
+import { send } from "../../bench/http";
+import { E2E_PORT } from "../../playwright.config";
+import { demoSites } from "../../scripts/demo-data";
+import { setUpDemoRace, url, waitForHydration, type DemoRace } from "./hosts";
+
+const SECOND_US = 1_000_000;
+
+/** One racer's finish: a read at the finish reader `seconds` after the start. */
+async function finish(demo: DemoRace, bib: number, seconds: number, seq: number) {
+  const chip = demo.racers.find((r) => r.bib === bib)!.chip;
+  const device = demo.devices.find((d) => d.name === "Finish reader")!;
+  const reads = [{ seq, chip, time: demo.startTime * 1000 + seconds * SECOND_US }];
+  const reply = await send(E2E_PORT, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify({ reads }), { "Content-Type": "application/json", Authorization: `Bearer ${device.token}` });
+  expect(reply.status).toBe(200);
+}
+
+/** Records every race socket the page opens (its query) and keeps a handle on the newest one. */
+async function recordSockets(page: Page) {
+  await page.addInitScript(() => {
+    const Native = window.WebSocket;
+    const seen: { query: string; socket: WebSocket }[] = [];
+    (window as unknown as { raceSockets: typeof seen }).raceSockets = seen;
+    window.WebSocket = class extends Native {
+      constructor(address: string | URL, protocols?: string | string[]) {
+        super(address, protocols);
+        if (String(address).includes("/socket?")) seen.push({ query: String(address).split("?")[1] ?? "", socket: this });
+      }
+    };
+  });
+}
+
+const socketQueries = (page: Page) => page.evaluate(() => (window as unknown as { raceSockets: { query: string }[] }).raceSockets.map((s) => new URLSearchParams(s.query).get("since")));
+
+test("the results page reconnects after its connection drops and catches up with a crossing posted meanwhile", async ({ page, context }) => {
+  const demo = await setUpDemoRace(true);
+  await recordSockets(page);
+  await page.goto(url(demoSites[0].hostname, `/races/${demo.raceId}`));
+  await waitForHydration(page);
+  const state = page.locator("[data-live-state]");
+  await expect(state).toHaveAttribute("data-live-state", "live");
+  const [bib] = demo.racers.map((r) => r.bib);
+  const row = page.locator(`.results-table tbody tr[data-bib="${bib}"]`);
+  await expect(row.locator(".result-time")).toHaveText("");
+
+  await context.setOffline(true);
+  await expect(state).toHaveAttribute("data-live-state", "offline");
+  await finish(demo, bib!, 300, Date.now());
+  // The dropped socket's frames are not applied: the page waits for its reconnect.
+  await page.waitForTimeout(1000);
+  await expect(row.locator(".result-time")).toHaveText("");
+
+  await context.setOffline(false);
+  await expect(state).toHaveAttribute("data-live-state", "live");
+  await expect(row.locator(".result-time")).not.toHaveText("");
+  const since = await socketQueries(page);
+  // The reconnect asked for what it had missed since the version the page held.
+  expect(since.length).toBeGreaterThanOrEqual(2);
+  expect(since[since.length - 1]).toBe(since[0]);
+});
+
+test("a socket closed under the page is reopened and the page stays current", async ({ page }) => {
+  const demo = await setUpDemoRace(true);
+  await recordSockets(page);
+  await page.goto(url(demoSites[0].hostname, `/races/${demo.raceId}`));
+  await waitForHydration(page);
+  const state = page.locator("[data-live-state]");
+  await expect(state).toHaveAttribute("data-live-state", "live");
+  const [first, second] = demo.racers.map((r) => r.bib);
+
+  await finish(demo, first!, 300, Date.now());
+  await expect(page.locator(`.results-table tbody tr[data-bib="${first}"] .result-time`)).not.toHaveText("");
+  await page.evaluate(() => (window as unknown as { raceSockets: { socket: WebSocket }[] }).raceSockets.at(-1)!.socket.close());
+  await finish(demo, second!, 280, Date.now() + 1);
+  await expect(state).toHaveAttribute("data-live-state", "live");
+  await expect(page.locator(`.results-table tbody tr[data-bib="${second}"] .result-time`)).not.toHaveText("");
+  await expect(page.locator(".results-table tbody tr").first()).toHaveAttribute("data-bib", String(second));
+  expect((await socketQueries(page)).length).toBeGreaterThanOrEqual(2);
+});
