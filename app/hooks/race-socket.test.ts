@@ -88,6 +88,16 @@ describe("the race socket loop", () => {
     h.stop();
   });
 
+  it("stops when the server closes because the result format was removed", () => {
+    const h = harness();
+    h.hello();
+    h.last().events.onClose(4404);
+    expect(h.state()).toBe("offline");
+    vi.advanceTimersByTime(60_000);
+    expect(h.sockets).toHaveLength(1);
+    h.stop();
+  });
+
   it("reads the query at each reconnect, so `since` is the version held then", () => {
     const h = harness();
     h.hello();

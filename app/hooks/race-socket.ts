@@ -30,8 +30,8 @@ export interface RaceSocketHandlers {
 /** One socket's events, as the loop wants them. */
 export interface SocketEvents {
   onMessage: (data: unknown) => void;
-  /** The socket closed or failed to open. */
-  onClose: () => void;
+  /** The socket closed (with the server's close code) or failed to open (no code). */
+  onClose: (code?: number) => void;
 }
 
 export interface SocketConnection {
@@ -59,6 +59,9 @@ export const HELLO_TIMEOUT_MS = 10_000;
 export const CATCH_UP_MS = 10_000;
 /** The network came back or the page was shown: reconnect within this, spread so a venue does not reconnect at once. */
 export const WAKE_JITTER_MS = 1_000;
+
+/** The server's close code for a socket whose result format was removed. */
+export const FORMAT_REMOVED_CLOSE = 4404;
 
 /** Close codes the loop sends (4000-4999 are the application's), so server logs say why a page left. */
 export const CLOSE_CODES = { resync: 4000, silent: 4001, wake: 4002, offline: 4003, stopped: 1000 } as const;
@@ -172,8 +175,11 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
       onMessage: (data) => {
         if (id === generation) receive(data);
       },
-      onClose: () => {
-        if (id === generation) letGo("closed");
+      onClose: (code) => {
+        if (id !== generation) return;
+        // The format was deleted or hidden (spectator-shard.ts): there is nothing left to reconnect to.
+        if (code === FORMAT_REMOVED_CLOSE) return stopFor("offline");
+        letGo("closed");
       },
     };
     try {
@@ -184,6 +190,14 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
       return;
     }
     arm("hello", HELLO_TIMEOUT_MS, () => letGo("silent"));
+  };
+
+  const stopFor = (state: LiveState) => {
+    stopped = true;
+    generation += 1;
+    clearAll();
+    socket = null;
+    handlers.setLive(state);
   };
 
   const unwatch = deps.watch({ wake: () => letGo("wake"), offline: () => letGo("offline") });
@@ -211,7 +225,7 @@ function openBrowserSocket(raceId: string, query: string, events: SocketEvents):
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/timing-api/races/${raceId}/socket?${query}`);
   ws.addEventListener("message", (event) => events.onMessage(event.data));
-  ws.addEventListener("close", () => events.onClose());
+  ws.addEventListener("close", (event) => events.onClose(event.code));
   return { send: (data) => ws.send(data), close: (code, reason) => ws.close(code, reason) };
 }
 

@@ -57,6 +57,13 @@ describe("a results page deciding what a frame means", () => {
     expect(followResultsFrame(followed, "f", rows("b.3", "b.4", [row("a", 90)]))).toEqual({ followed, outcome: "ok" });
   });
 
+  it("ignores a frame the server numbered at or below the version held: it came inside a newer snapshot", () => {
+    const followed = holding("12");
+    expect(followResultsFrame(followed, "f", rows("9", "11", [row("a", 90)]))).toEqual({ followed, outcome: "ok" });
+    expect(followResultsFrame(followed, "f", rows("12", "13", [row("a", 90)])).outcome).toBe("current");
+    expect(followResultsFrame(followed, "f", rows("13", "14", [row("a", 90)])).outcome).toBe("resync");
+  });
+
   it("ignores frames of another format", () => {
     const followed = holding("b.3");
     expect(followResultsFrame(followed, "f", rows("x.1", "x.2", [], "other")).followed).toBe(followed);

@@ -19,7 +19,10 @@ export interface FollowStep {
   outcome: FrameOutcome;
 }
 
-/** Versions are opaque: they are only ever compared for equality. */
+/**
+ * Versions chain by equality (`from` must be the version held). The server numbers them, so a frame whose
+ * version is not above the one held is one the page already has (it came inside a newer snapshot).
+ */
 export function followResultsFrame(followed: FollowedResults, formatId: string, message: RaceServerMessage): FollowStep {
   const held = followed.results.snapshot.version;
   const unchanged: FollowStep = { followed, outcome: "ok" };
@@ -35,8 +38,8 @@ export function followResultsFrame(followed: FollowedResults, formatId: string, 
       return { followed: { results: stateFromSnapshot(message.snapshot), target: null }, outcome: "current" };
     case "rows": {
       if (message.formatId !== formatId) return unchanged;
-      // A frame that ends at the version held was already applied (or came in a snapshot).
-      if (message.version === held) return unchanged;
+      // A frame that ends at or before the version held was already applied (or came in a snapshot).
+      if (message.version === held || notAfter(message.version, held)) return unchanged;
       const results = applyRows(followed.results, message.from, message.version, message.rows);
       if (!results) return { followed, outcome: "resync" };
       const reached = followed.target === null || followed.target === message.version;
@@ -45,4 +48,9 @@ export function followResultsFrame(followed: FollowedResults, formatId: string, 
     default:
       return unchanged;
   }
+}
+
+/** Whether version `a` is not after `b`, when both are the server's numbers (never for other strings). */
+function notAfter(a: string, b: string): boolean {
+  return /^\d+$/.test(a) && /^\d+$/.test(b) && Number(a) <= Number(b);
 }
