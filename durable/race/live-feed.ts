@@ -38,7 +38,7 @@ export class LiveFeed {
   private tickTimer: ReturnType<typeof setTimeout> | null = null;
   private alarmArmed = false;
   private lastTickAt = 0;
-  /** Snapshots served to shards since the last tick (each shard of a big audience asks for the same one). */
+  /** Snapshots served since the last change (each shard of a big audience asks for the same one). */
   private snapshots = new Map<string, FormatSnapshot>();
   private shardStubs = new Map<number, DurableObjectStub<SpectatorShard>>();
 
@@ -69,6 +69,7 @@ export class LiveFeed {
 
   /** New reads are in the log. */
   logChanged(): void {
+    this.snapshots.clear();
     this.scheduleTick();
   }
 
@@ -92,7 +93,9 @@ export class LiveFeed {
     this.scheduleTick();
   }
 
+  /** Racers changed in place (an edit, a status, a clear): the built results already hold the change. */
   racersChanged(): void {
+    this.snapshots.clear();
     this.scheduleTick();
   }
 
