@@ -235,13 +235,14 @@ function expectSameAsFull(engine: ResultsEngine, input: RaceInput, crossings: Cr
   return full;
 }
 
-function runRace(seed: number): number {
+/** `maxBlock`: the groups' block size; a small one makes the groups' lists split and merge all the time. */
+function runRace(seed: number, maxBlock?: number): number {
   const random = new Random(seed);
   let input = randomSetup(random, null);
   const pending = randomCrossings(random, input.racers.map((r) => r.id));
   let applied: Crossing[] = pending.splice(0, random.int(0, pending.length));
   const removed = new Set<string>();
-  const engine = new ResultsEngine(input, applied);
+  const engine = new ResultsEngine(input, applied, { maxBlock });
   let full = expectSameAsFull(engine, input, applied, removed, `seed ${seed} build`);
   let steps = 0;
 
@@ -309,5 +310,11 @@ describe("ResultsEngine against computeFull", () => {
     for (let seed = 1; seed <= 200; seed++) steps += runRace(seed);
     expect(steps).toBeGreaterThan(1000); // the races really ran many steps
     // About 3 s alone; a loaded 2-core machine can take several times that, and the seeds make it deterministic.
+  }, 60_000);
+
+  it("agrees with groups kept in blocks of 2 to 5 members", () => {
+    let steps = 0;
+    for (let seed = 1; seed <= 100; seed++) steps += runRace(seed, 2 + (seed % 4));
+    expect(steps).toBeGreaterThan(500);
   }, 60_000);
 });

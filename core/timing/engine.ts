@@ -1,12 +1,14 @@
 /**
- * Live results: keeps every racer's result and every result group's sorted members, and on each batch of
- * crossings recomputes only the racers concerned and moves them within their groups. Same answers as
- * computeFull (full.ts), which the property test checks after every step.
+ * Live results: keeps every racer's result and every result group's sorted members (ordered-results.ts), and
+ * on each batch of crossings recomputes only the racers concerned and moves them within their groups. Same
+ * answers as computeFull (full.ts), which the property test checks after every step.
  */
 import { resultForRacer } from "./compute";
 import { inGroup } from "./groups";
 import type { BiathlonResult, RunSummary, SegmentSummary, Course, Crossing, RaceInput, Racer, RacerResult, RankedResult, RaceRules, ResultGroupSpec, Split, StartGroup } from "./model";
+import { DEFAULT_MAX_BLOCK, OrderedList } from "./ordered-results";
 import { compareKeys, rankSorted } from "./rank";
+import { SeqSet } from "./seq-set";
 
 /** What a call changed: racers whose result (or group membership) changed, and groups whose rows did. */
 export interface Change {
@@ -14,47 +16,29 @@ export interface Change {
   groupIds: string[];
 }
 
-/** First index whose key is not below `key`: where a result with that key sits, or would be inserted. */
-function lowerBound(sorted: readonly RacerResult[], key: readonly number[]): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (compareKeys((sorted[middle] as RacerResult).key, key) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+export interface EngineOptions {
+  /** Block size of each group's ordered list (ordered-results.ts); tests pass a small one to split often. */
+  maxBlock?: number;
 }
 
-/** Where `result` sits; keys are unique per racer, so a miss means the membership is corrupt. */
-function indexOfResult(sorted: readonly RacerResult[], result: RacerResult): number {
-  const index = lowerBound(sorted, result.key);
-  if (sorted[index]?.racerId !== result.racerId) throw new Error(`results engine: racer ${result.racerId} is not where its key puts it`);
-  return index;
+/** Group members sort by key; keys end with the racer's order, so no two members compare equal. */
+function byKey(a: RacerResult, b: RacerResult): number {
+  return compareKeys(a.key, b.key);
 }
 
-function insertSorted(sorted: RacerResult[], result: RacerResult): void {
-  sorted.splice(lowerBound(sorted, result.key), 0, result);
+/** Keys are unique per racer, so a miss (nothing changed) or another racer there means the membership is corrupt. */
+function checkFound(found: RacerResult | undefined, result: RacerResult): void {
+  if (found?.racerId !== result.racerId) throw new Error(`results engine: racer ${result.racerId} is not where its key puts it`);
 }
 
-function removeSorted(sorted: RacerResult[], result: RacerResult): void {
-  sorted.splice(indexOfResult(sorted, result), 1);
+/** Takes a racer's result out of a group. */
+function removeResult(members: OrderedList<RacerResult>, result: RacerResult): void {
+  checkFound(members.remove(result), result);
 }
 
-/**
- * Moves a racer from its old place to its new one: in place when it stays between its neighbours, else
- * two splices (V8 splices with a memmove; copyWithin on an object array was 100× slower at 10,000 rows).
- */
-function moveSorted(sorted: RacerResult[], previous: RacerResult, next: RacerResult): void {
-  const from = indexOfResult(sorted, previous);
-  const before = sorted[from - 1];
-  const after = sorted[from + 1];
-  if ((before === undefined || compareKeys(before.key, next.key) < 0) && (after === undefined || compareKeys(next.key, after.key) < 0)) {
-    sorted[from] = next;
-    return;
-  }
-  sorted.splice(from, 1);
-  insertSorted(sorted, next);
+/** Moves a racer from its old place to its new one (in place when it stays between its neighbours). */
+function moveResult(members: OrderedList<RacerResult>, previous: RacerResult, next: RacerResult): void {
+  checkFound(members.replace(previous, next), previous);
 }
 
 function byTimeThenSeq(a: Crossing, b: Crossing): number {
@@ -127,6 +111,15 @@ export function sameResult(a: RacerResult, b: RacerResult): boolean {
   );
 }
 
+/** Group id → its place among the specs (the first, when an id repeats). */
+function positionsOf(specs: readonly ResultGroupSpec[]): Map<string, number> {
+  const positions = new Map<string, number>();
+  specs.forEach((spec, i) => {
+    if (!positions.has(spec.id)) positions.set(spec.id, i);
+  });
+  return positions;
+}
+
 /** Collects a Change without duplicates; group ids come out in the groups' order. */
 class ChangeBuilder {
   private readonly racerIds = new Set<string>();
@@ -144,8 +137,9 @@ class ChangeBuilder {
     return this.groupIds.size > 0;
   }
 
-  build(specs: readonly ResultGroupSpec[]): Change {
-    const groupIds = [...new Set(specs.map((spec) => spec.id))].filter((id) => this.groupIds.has(id));
+  /** Sorts only the groups touched (a crossing touches a few), not every group of the race. */
+  build(positions: ReadonlyMap<string, number>): Change {
+    const groupIds = [...this.groupIds].filter((id) => positions.has(id)).sort((a, b) => (positions.get(a) as number) - (positions.get(b) as number));
     return { racerIds: [...this.racerIds], groupIds };
   }
 }
@@ -162,22 +156,27 @@ export class ResultsEngine {
   private startGroups = new Map<string, StartGroup>();
   private groupSpecs: ResultGroupSpec[] = [];
   private groupSpecById = new Map<string, ResultGroupSpec>();
+  private groupPositions = new Map<string, number>();
   /** Iteration order is the racers' order. */
   private racers = new Map<string, Racer>();
   private orderOf = new Map<string, number>();
-  private readonly seenSeqs = new Set<number>();
+  /** Paged (seq-set.ts): one growing Set stalled a crossing for its rehash. */
+  private readonly seenSeqs = new SeqSet();
   /** Each list sorted by time, then seq; kept for unknown racers too. */
   private readonly crossingsByRacer = new Map<string, Crossing[]>();
   private results = new Map<string, RacerResult>();
   /** Group id → members sorted by key. */
-  private members = new Map<string, RacerResult[]>();
+  private members = new Map<string, OrderedList<RacerResult>>();
   private groupsByRacer = new Map<string, string[]>();
 
-  constructor(input: RaceInput, crossings: readonly Crossing[] = []) {
+  /** Largest block of a group's ordered list. */
+  private readonly maxBlock: number;
+
+  constructor(input: RaceInput, crossings: readonly Crossing[] = [], options: EngineOptions = {}) {
+    this.maxBlock = options.maxBlock ?? DEFAULT_MAX_BLOCK;
     // In bulk: append, then sort each racer's list once (a binary insert each is for live crossings).
     for (const crossing of crossings) {
-      if (this.seenSeqs.has(crossing.seq)) continue;
-      this.seenSeqs.add(crossing.seq);
+      if (!this.seenSeqs.add(crossing.seq)) continue;
       const list = this.crossingsByRacer.get(crossing.racerId);
       if (list === undefined) this.crossingsByRacer.set(crossing.racerId, [crossing]);
       else list.push(crossing);
@@ -194,7 +193,7 @@ export class ResultsEngine {
     }
     const change = new ChangeBuilder();
     for (const racerId of concerned) this.recompute(racerId, change);
-    return change.build(this.groupSpecs);
+    return change.build(this.groupPositions);
   }
 
   /** Drops every crossing of the racer ("clear all times"); they come back only if sent again. */
@@ -203,7 +202,7 @@ export class ResultsEngine {
     this.crossingsByRacer.delete(racerId);
     const change = new ChangeBuilder();
     if (this.racers.has(racerId)) this.recompute(racerId, change);
-    return change.build(this.groupSpecs);
+    return change.build(this.groupPositions);
   }
 
   /** Adds or edits a racer; an edit can change its result and move it between groups. */
@@ -221,18 +220,18 @@ export class ResultsEngine {
     const resultChanged = previous === undefined || !sameResult(previous, next);
     for (const groupId of oldGroups) {
       if (newGroups.includes(groupId)) continue;
-      removeSorted(this.membersOf(groupId), previous as RacerResult);
+      removeResult(this.membersOf(groupId), previous as RacerResult);
       change.group(groupId);
     }
     for (const groupId of newGroups) {
       if (previous !== undefined && oldGroups.includes(groupId)) {
         if (!resultChanged) continue;
-        moveSorted(this.membersOf(groupId), previous, next);
-      } else insertSorted(this.membersOf(groupId), next);
+        moveResult(this.membersOf(groupId), previous, next);
+      } else this.membersOf(groupId).insert(next);
       change.group(groupId);
     }
     if (resultChanged || change.hasGroups()) change.racer(racer.id);
-    return change.build(this.groupSpecs);
+    return change.build(this.groupPositions);
   }
 
   /**
@@ -242,9 +241,9 @@ export class ResultsEngine {
   removeRacer(racerId: string): Change {
     const removed = this.results.get(racerId);
     const change = new ChangeBuilder();
-    if (removed === undefined) return change.build(this.groupSpecs);
+    if (removed === undefined) return change.build(this.groupPositions);
     for (const groupId of this.groupsByRacer.get(racerId) ?? []) {
-      removeSorted(this.membersOf(groupId), removed);
+      removeResult(this.membersOf(groupId), removed);
       change.group(groupId);
     }
     change.racer(racerId);
@@ -264,11 +263,13 @@ export class ResultsEngine {
       }
       order++;
     }
-    // Every order after the removed one dropped by one, so relative order holds: swap in the new results.
-    for (const sorted of this.members.values()) {
-      for (let i = 0; i < sorted.length; i++) sorted[i] = this.results.get((sorted[i] as RacerResult).racerId) as RacerResult;
+    // Every order after the removed one dropped by one, so relative order holds: refill each list in the same
+    // order with the new results (O(n), like the recompute above; removing a racer is an admin action).
+    for (const [groupId, members] of this.members) {
+      const renewed = members.toArray().map((result) => this.results.get(result.racerId) as RacerResult);
+      this.members.set(groupId, OrderedList.fromSorted(byKey, renewed, this.maxBlock));
     }
-    return change.build(this.groupSpecs);
+    return change.build(this.groupPositions);
   }
 
   /** Setup changed (rules, courses, start groups, groups or the whole racer list): rebuild everything. */
@@ -280,7 +281,7 @@ export class ResultsEngine {
     this.rebuild(input);
     for (const racerId of this.racers.keys()) change.racer(racerId);
     for (const spec of this.groupSpecs) change.group(spec.id);
-    return change.build([...this.groupSpecs, ...oldSpecs]);
+    return change.build(positionsOf([...this.groupSpecs, ...oldSpecs]));
   }
 
   result(racerId: string): RacerResult | undefined {
@@ -289,12 +290,12 @@ export class ResultsEngine {
 
   /** The group's members sorted by key (a copy); an unknown group has none. */
   groupResults(groupId: string): RacerResult[] {
-    return [...(this.members.get(groupId) ?? [])];
+    return this.members.get(groupId)?.toArray() ?? [];
   }
 
   ranked(groupId: string): RankedResult[] {
     const threshold = this.groupSpecById.get(groupId)?.sameTimeThreshold ?? this.rules.sameTimeThreshold;
-    return rankSorted(this.members.get(groupId) ?? [], threshold);
+    return rankSorted(this.members.get(groupId)?.toArray() ?? [], threshold);
   }
 
   groupsOf(racerId: string): string[] {
@@ -307,6 +308,7 @@ export class ResultsEngine {
     this.startGroups = new Map(input.startGroups.map((group) => [group.id, group]));
     this.groupSpecs = [...input.groups];
     this.groupSpecById = new Map(input.groups.map((spec) => [spec.id, spec]));
+    this.groupPositions = positionsOf(input.groups);
     this.racers = new Map();
     this.orderOf = new Map();
     for (const racer of input.racers) {
@@ -315,7 +317,7 @@ export class ResultsEngine {
     }
     this.results = new Map();
     this.groupsByRacer = new Map();
-    this.members = new Map(input.groups.map((spec) => [spec.id, []]));
+    const sortedMembers = new Map<string, RacerResult[]>(input.groups.map((spec) => [spec.id, []]));
     for (const racer of this.racers.values()) {
       const result = this.computeResult(racer);
       this.results.set(racer.id, result);
@@ -323,17 +325,16 @@ export class ResultsEngine {
       for (const spec of this.groupSpecs) {
         if (!inGroup(spec, racer)) continue;
         groupIds.push(spec.id);
-        this.membersOf(spec.id).push(result);
+        sortedMembers.get(spec.id)?.push(result);
       }
       this.groupsByRacer.set(racer.id, groupIds);
     }
-    for (const sorted of this.members.values()) sorted.sort((a, b) => compareKeys(a.key, b.key));
+    this.members = new Map([...sortedMembers].map(([groupId, sorted]) => [groupId, OrderedList.fromSorted(byKey, sorted.sort(byKey), this.maxBlock)]));
   }
 
   /** False when the seq was already seen (the same crossing sent twice). */
   private storeCrossing(crossing: Crossing): boolean {
-    if (this.seenSeqs.has(crossing.seq)) return false;
-    this.seenSeqs.add(crossing.seq);
+    if (!this.seenSeqs.add(crossing.seq)) return false;
     const sorted = this.crossingsByRacer.get(crossing.racerId);
     if (sorted === undefined) this.crossingsByRacer.set(crossing.racerId, [crossing]);
     else sorted.splice(crossingInsertIndex(sorted, crossing), 0, crossing);
@@ -355,12 +356,12 @@ export class ResultsEngine {
     this.results.set(racerId, next);
     change.racer(racerId);
     for (const groupId of this.groupsByRacer.get(racerId) ?? []) {
-      moveSorted(this.membersOf(groupId), previous, next);
+      moveResult(this.membersOf(groupId), previous, next);
       change.group(groupId);
     }
   }
 
-  private membersOf(groupId: string): RacerResult[] {
-    return this.members.get(groupId) as RacerResult[];
+  private membersOf(groupId: string): OrderedList<RacerResult> {
+    return this.members.get(groupId) as OrderedList<RacerResult>;
   }
 }
