@@ -1,111 +1,238 @@
-// The timing API through `wrangler dev`: reads accepted durably per second by one race (batches of 100),
-// and the delay from a batch's acknowledgement to its rows arriving on 1,000 spectator sockets.
-import WebSocket from "ws";
-import { percentile, send } from "./http";
+// The live path through `wrangler dev`: crossings per second into one race from four devices (each its own
+// credential, boot id and sequence counter; batches of 100) with 0, 1,000 and 5,000 spectator sockets connected;
+// the devices' acknowledgement p95; the delay from a crossing's acknowledgement to its row reaching every socket
+// at 1,000, 10,000 and as many sockets as this machine holds; and a crossing after 60 s of silence (room and
+// shards evicted) reaching 1,000 spectators. Figures that cannot be measured are named on stderr and make
+// runTimingApi return false.
+//
+// Spectators connect to the Worker's own workerd port (bench/live-procs.ts says why; BENCH_SPECTATORS_VIA=proxy
+// sends them through wrangler's public port instead), offer permessage-deflate as browsers do (BENCH_DEFLATE=0
+// does not), and all but every tenth (BENCH_VERIFY_EVERY) only time the bytes of each frame instead of inflating
+// it (bench/live-spectators.ts). Each figure's extra carries the CPU seconds each process used meanwhile.
+import { loadavg } from "node:os";
+import { Audience, helloVersion } from "./live-audience";
+import { Device, deviceStream, ingestPhase, type DemoRace, type PhaseResult } from "./live-devices";
+import { nowMs, postJson, sleep, type Target } from "./live-http";
+import { CpuMeter, findWorkerPort, openFileLimit, openFiles, rssMb, serverProcesses } from "./live-procs";
+import { percentile } from "./http";
 import { report } from "./report";
 
 const HOST = "localhost";
-const RACERS = Number(process.env.BENCH_RACERS ?? 10000);
+const RACERS = 15_000;
 const BATCH = 100;
-const BATCHES = 300;
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
+/** Racers per device per ingest phase: 1,100 racers × 3 laps × 3 reads a pass = 99 batches each. */
+const PHASE_RACERS_PER_DEVICE = 1_100;
+const IN_FLIGHT_PER_DEVICE = Number(process.env.BENCH_IN_FLIGHT_PER_DEVICE ?? 1);
+const PHASE_CAP_MS = 15_000;
 const ROUNDS = 20;
-const SECOND_US = 1_000_000;
+const LEVEL_BUDGET_MS = 25_000;
+const GROW_STEP = 1_000;
+/** Opening the largest audience stops after this long, so the run stays bounded; it reports what it reached. */
+const MAX_OPEN_BUDGET_MS = Number(process.env.BENCH_MAX_OPEN_SECONDS ?? 75) * 1000;
+const SILENCE_MS = 60_000;
+const MAX_SOCKETS = Number(process.env.BENCH_MAX_SOCKETS ?? 20_000);
+/** Descriptors the Worker's process keeps for itself (storage, D1, new shards) when sizing the largest audience. */
+const DESCRIPTOR_MARGIN = 400;
+/** Descriptors wrangler's ProxyWorker holds per relayed WebSocket (measured: two sockets and four pipes). */
+const PROXY_DESCRIPTORS_PER_SOCKET = 6;
+const DEFLATE = process.env.BENCH_DEFLATE !== "0";
+/** Every n-th socket inflates and checks each frame; the others only time its bytes (bench/live-spectators.ts). */
+const VERIFY_EVERY = Number(process.env.BENCH_VERIFY_EVERY ?? 10);
 
-interface Demo {
-  raceId: string;
-  startTime: number;
-  devices: { id: string; name: string; token: string }[];
-  formats: { id: string; name: string }[];
-  racers: { bib: number; chip: string }[];
-}
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 
-export async function runTimingApi(port: number): Promise<void> {
-  const setup = await send(port, HOST, "POST", "/_dev/demo-race", JSON.stringify({ restart: true, racers: RACERS }), { "Content-Type": "application/json" });
-  if (setup.status !== 200) throw new Error(`demo race setup failed: ${setup.status} ${setup.body}`);
-  const demo = JSON.parse(setup.body) as Demo;
-  const finish = demo.devices.find((d) => d.name === "Finish reader")!;
-  const hill = demo.devices.find((d) => d.name === "Hill reader")!;
+export async function runTimingApi(port: number, serverPid: number | null): Promise<boolean> {
+  const target: Target = { port, host: HOST };
+  const failures: string[] = [];
+  const fail = (message: string) => {
+    failures.push(message);
+    console.error(`timing: NOT MEASURED: ${message}`);
+  };
+  const began = nowMs();
+
+  let demo: DemoRace;
+  try {
+    demo = (await postJson<DemoRace>(target, "/_dev/demo-race", { restart: true, racers: RACERS, finishReaders: 4 }, { timeoutMs: 180_000, attempts: 3 })).value;
+  } catch (error) {
+    fail(`every live-path figure: the demo race could not be set up (${String(error)})`);
+    return false;
+  }
+  const readers = demo.devices.filter((d) => /^Finish reader( \d)?$/.test(d.name));
+  if (readers.length !== 4 || new Set(readers.map((d) => d.token)).size !== 4) {
+    fail(`every live-path figure: expected 4 finish readers with their own credentials, got ${readers.map((d) => d.name).join(", ")}`);
+    return false;
+  }
+  const devices = readers.map((d) => new Device(d.name, d.token, IN_FLIGHT_PER_DEVICE));
+  const format = demo.formats.find((f) => f.name === "Results")!;
   const startUs = demo.startTime * 1000;
-  // The fan-out rounds time racers no earlier read has touched, so every read of theirs changes a row.
-  const fresh = demo.racers.slice(-ROUNDS * 10);
-  const busy = demo.racers.slice(0, -ROUNDS * 10);
-  let seq = 0;
-  const batchOf = (size: number, offsetSeconds: number) => ({
-    reads: Array.from({ length: size }, (_, k) => {
-      const racer = busy[(seq + k * 97) % busy.length]!;
-      return { seq: ++seq, chip: racer.chip, time: startUs + Math.round((offsetSeconds + k / 100) * SECOND_US) };
-    }),
-  });
-  const post = async (body: unknown, device = finish) => {
-    const reply = await send(port, HOST, "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify(body), { "Content-Type": "application/json", Authorization: `Bearer ${device.token}` });
-    if (reply.status !== 200) throw new Error(`reads refused: ${reply.status} ${reply.body}`);
-    return JSON.parse(reply.body) as { accepted: number };
+  const racers = [...demo.racers];
+  const takeRacers = (n: number) => racers.splice(0, n);
+
+  // Where spectators connect, and the processes whose CPU and descriptors tell what happened.
+  const procs = serverPid !== null ? serverProcesses(serverPid, port) : { worker: null, proxy: null, wrangler: [] };
+  const workerPort = procs.worker !== null ? await findWorkerPort(procs.worker, HOST) : null;
+  const viaProxy = process.env.BENCH_SPECTATORS_VIA === "proxy" || workerPort === null;
+  if (viaProxy && process.env.BENCH_SPECTATORS_VIA !== "proxy") console.error("timing: the Worker's own port was not found; spectators go through wrangler's proxy");
+  const socketPort = viaProxy ? port : workerPort!;
+  const via = viaProxy ? "wrangler public port (ProxyWorker)" : "Worker's workerd socket (ProxyWorker bypassed)";
+  const audience = new Audience(DEFLATE, VERIFY_EVERY);
+  const cpu = new CpuMeter(procs, () => audience.pids());
+  const common = { spectators_via: via, deflate: DEFLATE, verify_every: VERIFY_EVERY, racers: RACERS };
+  console.error(`timing: race ${demo.raceId}, ${RACERS} racers; worker pid ${procs.worker} port ${workerPort}, proxy pid ${procs.proxy}; spectators via ${via}`);
+
+  const socketUrl = (since: string) => `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(since)}`;
+  const currentVersion = () => helloVersion(socketUrl("none"), `${HOST}:${port}`);
+  const drain = async () => {
+    if (!(await audience.quiet(1_000, 15_000))) console.error("timing: spectators still receiving frames after 15 s");
+  };
+  /**
+   * Grows the audience towards `total` sockets, 1,000 at a time, within `budgetMs`; returns how many are held
+   * and, when short, why. Each step claims the current version, so no new socket is sent the whole format.
+   */
+  const grow = async (total: number, budgetMs: number): Promise<{ reached: number; short: string | null; perSecond: number }> => {
+    const started = nowMs();
+    let perSecond = 0;
+    while (audience.size < total) {
+      if (nowMs() - started > budgetMs) return { reached: audience.size, short: `time budget of ${budgetMs / 1000} s for opening sockets`, perSecond };
+      const step = Math.min(GROW_STEP, total - audience.size);
+      const before = await audience.stats();
+      const stepStarted = nowMs();
+      const opened = await audience.grow(audience.size + step, socketUrl(await currentVersion()), `${HOST}:${port}`, 30_000 + step * 30);
+      perSecond = opened.opened / ((nowMs() - stepStarted) / 1000);
+      const after = await audience.stats();
+      console.error(`timing: ${audience.size} sockets (${round2(perSecond)}/s, ${opened.failed} failed${opened.errors.length ? `: ${opened.errors[0]}` : ""}); worker ${openFiles(procs.worker)} files, ${rssMb(procs.worker)} MB; proxy ${openFiles(procs.proxy)} files`);
+      if (after.snapshots > before.snapshots) console.error(`timing: ${after.snapshots - before.snapshots} new sockets were sent the whole format (the version moved while they opened)`);
+      if (opened.failed > step / 2) return { reached: audience.size, short: `opening failed from ${audience.size} sockets on (${opened.errors[0] ?? "?"})`, perSecond };
+    }
+    return { reached: audience.size, short: null, perSecond };
+  };
+  const growTo = async (total: number) => {
+    const { reached, short } = await grow(total, 120_000);
+    if (reached < total) fail(`only ${reached} of ${total} spectator sockets opened (${short})`);
+    return reached;
   };
 
-  // Throughput: four devices' worth of posting, each batch acknowledged only once it is written.
-  const bodies = Array.from({ length: BATCHES }, (_, b) => batchOf(BATCH, 60 + b * 2));
-  let next = 0;
-  let accepted = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < bodies.length) {
-        // Await first, then add: `accepted += await …` reads the total before the await and loses updates.
-        const receipt = await post(bodies[next++]!);
-        accepted += receipt.accepted;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  // Every read has its own sequence number, so each must be acknowledged as newly written.
-  if (accepted !== BATCH * BATCHES) throw new Error(`expected ${BATCH * BATCHES} reads accepted, got ${accepted}`);
-  report("timing_reads_accepted_per_second", accepted / seconds, "reads/s", { batch: BATCH, batches: BATCHES, concurrency: CONCURRENCY, racers: RACERS, target: 5000 });
+  const phases = new Map<number, PhaseResult>();
+  const ingest = async (spectators: number) => {
+    const streams = devices.map(() => deviceStream(takeRacers(PHASE_RACERS_PER_DEVICE), startUs));
+    const cpuStart = cpu.sample();
+    const receivedBefore = await audience.stats();
+    const load = loadavg()[0]!;
+    const phase = await ingestPhase(target, demo.raceId, devices, streams, BATCH, PHASE_CAP_MS);
+    const cpuUsed = cpu.since(cpuStart);
+    if (phase.errors.length > 0 || phase.acks.length === 0) return fail(`ingest with ${spectators} spectators: ${phase.errors[0] ?? "no batch acknowledged"}`);
+    phases.set(spectators, phase);
+    const acks = sorted(phase.acks);
+    const probes = { unknown_race_404_p95: round2(percentile(sorted(phase.probes.unknownRace), 95)), room_no_write_401_p95: round2(percentile(sorted(phase.probes.roomNoWrite), 95)), probes: phase.probes.unknownRace.length };
+    const received = await audience.stats();
+    const extra = { ...common, spectators, devices: devices.length, batch: BATCH, in_flight_per_device: IN_FLIGHT_PER_DEVICE, reads: phase.reads, accepted: phase.accepted, duplicates: phase.duplicates, seconds: round2(phase.seconds), retries: phase.retries, capped: phase.capped, load_1m: round2(load), cpu_s: cpuUsed };
+    report(`timing_ingest_reads_per_second_${spectators}_spectators`, phase.reads / phase.seconds, "reads/s", { ...extra, target: 5000, aim: 20000 });
+    report(`timing_ack_p95_${spectators}_spectators`, percentile(acks, 95), "ms", { ...common, spectators, p50: round2(percentile(acks, 50)), max: round2(acks.at(-1)!), batches: acks.length, ...probes, mb_on_wire_to_spectators: round2((received.bytes - receivedBefore.bytes) / 1e6), target: 100 });
+    await drain();
+  };
 
-  // Fan-out: 1,000 spectators follow the results format; each round posts a batch and times its arrival.
-  const format = demo.formats.find((f) => f.name === "Results")!;
-  const probe = await openSpectator(port, demo.raceId, format.id, null);
-  const version = probe.version;
-  probe.ws.close(1000);
-  const spectators: Spectator[] = [];
-  for (let i = 0; i < SOCKETS; i += 50) spectators.push(...(await Promise.all(Array.from({ length: Math.min(50, SOCKETS - i) }, () => openSpectator(port, demo.raceId, format.id, version)))));
-  const delays: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const arrived = spectators.map((s) => s.nextRows());
-    const reads = fresh.slice(round * 10, round * 10 + 10).map((racer, k) => ({ seq: 1_000_000 + round * 10 + k, chip: racer.chip, time: startUs + (300 + k) * SECOND_US }));
-    await post({ reads }, hill);
-    const acknowledged = performance.now();
-    for (const at of await Promise.all(arrived)) delays.push(at - acknowledged);
-  }
-  delays.sort((a, b) => a - b);
-  report(`ack_to_${SOCKETS}_spectators_p50`, percentile(delays, 50), "ms", { sockets: SOCKETS, rounds: ROUNDS, racers: RACERS, push_delay_ms: 75 });
-  report(`ack_to_${SOCKETS}_spectators_p95`, percentile(delays, 95), "ms", { sockets: SOCKETS, rounds: ROUNDS, racers: RACERS, target: 250 });
-  for (const s of spectators) s.ws.close(1000);
-}
+  /** Rounds of one fresh racer's crossing: the delay from its acknowledgement to its row on each socket. */
+  const crossingDelay = async (name: string, extra: Record<string, unknown>) => {
+    const deliveries: number[] = [];
+    const everySocket: number[] = [];
+    const fromPost: number[] = [];
+    const verifiedAll: number[] = [];
+    let missed = 0;
+    let verifiedMissed = 0;
+    const started = nowMs();
+    const cpuStart = cpu.sample();
+    for (let round = 0; round < ROUNDS && nowMs() - started < LEVEL_BUDGET_MS; round++) {
+      const [racer] = takeRacers(1);
+      await audience.arm(`"bib":${racer!.bib},`);
+      const posted = nowMs();
+      const { reply } = await devices[0]!.post(target, demo.raceId, devices[0]!.batch([{ chip: racer!.chip, time: startUs + 30_000_000 + round * 1000 }]));
+      const { times, verified, missing, verifiedMissing } = await audience.collect(audience.size >= 5_000 ? 20_000 : 10_000);
+      missed += missing;
+      verifiedMissed += verifiedMissing;
+      if (verified.length > 0) verifiedAll.push(Math.max(...verified) - reply.at);
+      for (const at of times) deliveries.push(at - reply.at);
+      if (times.length > 0) everySocket.push(Math.max(...times) - reply.at);
+      if (times.length > 0) fromPost.push(Math.max(...times) - posted);
+      await sleep(100);
+    }
+    const d = sorted(deliveries);
+    const all = sorted(everySocket);
+    const details = { ...common, ...extra, rounds: everySocket.length, deliveries: d.length, missed, every_socket_p50: round2(percentile(all, 50)), every_socket_p95: round2(percentile(all, 95)), every_socket_from_post_p95: round2(percentile(sorted(fromPost), 95)), verified_every_socket_p95: round2(percentile(sorted(verifiedAll), 95)), verified_missed: verifiedMissed, cpu_s: cpu.since(cpuStart) };
+    if (missed > 0) fail(`${name}: ${missed} deliveries never arrived (${verifiedMissed} on verifying sockets): the rows frame did not reach every socket within the deadline`);
+    if (d.length === 0) return fail(`${name}: no delivery measured`);
+    report(`${name}_p50`, percentile(d, 50), "ms", details);
+    report(`${name}_p95`, percentile(d, 95), "ms", { ...details, target: extra.target });
+  };
 
-interface Spectator {
-  ws: WebSocket;
-  version: string;
-  nextRows: () => Promise<number>;
-}
+  /** One step of the run: a failure is named on stderr and the run goes on with the next step. */
+  const step = async (name: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      fail(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
 
-function openSpectator(port: number, raceId: string, formatId: string, since: string | null): Promise<Spectator> {
-  const query = `format=${formatId}${since ? `&since=${encodeURIComponent(since)}` : ""}`;
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/timing-api/races/${raceId}/socket?${query}`, { headers: { Host: `${HOST}:${port}` } });
-  let waiting: ((at: number) => void) | null = null;
-  return new Promise((resolve, reject) => {
-    ws.on("error", reject);
-    ws.on("message", (data: Buffer) => {
-      const text = data.toString();
-      // Only the frame type matters here; a 10,000-row snapshot is not worth parsing.
-      if (text.startsWith('{"type":"rows"')) {
-        waiting?.(performance.now());
-        waiting = null;
-      } else if (text.startsWith('{"type":"hello"')) {
-        const hello = JSON.parse(text) as { version: string };
-        resolve({ ws, version: hello.version, nextRows: () => new Promise<number>((r) => (waiting = r)) });
-      }
+  try {
+    // Warm-up: every path is compiled and the room has built its results (a socket's hello needs them).
+    await step("warm-up", async () => {
+      await Promise.all(devices.map((device) => device.post(target, demo.raceId, device.batch(deviceStream(takeRacers(12), startUs).slice(0, BATCH)))));
+      await currentVersion();
     });
-  });
+
+    await step("timing_ingest_reads_per_second_0_spectators", () => ingest(0));
+
+    await step("1,000 sockets", () => growTo(1_000));
+    await step("timing_crossing_to_spectators_1000_sockets", () => crossingDelay("timing_crossing_to_spectators_1000_sockets", { sockets: audience.size, target: 100 }));
+    await step("timing_ingest_reads_per_second_1000_spectators", () => ingest(1_000));
+    const [zero, thousand] = [phases.get(0), phases.get(1_000)];
+    if (zero && thousand) report("timing_ingest_ratio_1000_vs_0", thousand.reads / thousand.seconds / (zero.reads / zero.seconds), "ratio", { target: 0.9 });
+    else fail("timing_ingest_ratio_1000_vs_0: an ingest phase is missing");
+
+    // Silence: no request at all to the race, so its RaceRoom and shards are evicted; then one crossing.
+    await step("timing_after_silence_to_all_spectators_ms", async () => {
+      await drain();
+      console.error(`timing: ${SILENCE_MS / 1000} s of silence with ${audience.size} sockets open`);
+      await sleep(SILENCE_MS);
+      const [racer] = takeRacers(1);
+      await audience.arm(`"bib":${racer!.bib},`);
+      const posted = nowMs();
+      const { reply } = await devices[0]!.post(target, demo.raceId, devices[0]!.batch([{ chip: racer!.chip, time: startUs + 40_000_000 }]));
+      const { times, verified, missing, verifiedMissing } = await audience.collect(15_000);
+      if (missing > 0) fail(`timing_after_silence_to_all_spectators_ms: ${missing} of ${audience.size} sockets never got the crossing within 15 s`);
+      if (times.length === 0) return;
+      const last = Math.max(...times);
+      const d = sorted(times.map((t) => t - posted));
+      report("timing_after_silence_to_all_spectators_ms", last - posted, "ms", { ...common, sockets: audience.size, silence_s: SILENCE_MS / 1000, from: "POST sent", ack_ms: round2(reply.ms), after_ack_ms: round2(last - reply.at), verified_last_ms: verified.length ? round2(Math.max(...verified) - posted) : null, verified_missing: verifiedMissing, p50_ms: round2(percentile(d, 50)), missing, target: 1000 });
+    });
+
+    await step("5,000 sockets", () => growTo(5_000));
+    await step("timing_ingest_reads_per_second_5000_spectators", () => ingest(5_000));
+
+    await step("10,000 sockets", () => growTo(10_000));
+    await step("timing_crossing_to_spectators_10000_sockets", () => crossingDelay("timing_crossing_to_spectators_10000_sockets", { sockets: audience.size, target: 250 }));
+
+    // As many as the machine holds: each socket is one descriptor in the Worker's process (six in the proxy's).
+    await step("timing_crossing_to_spectators_max_sockets", async () => {
+      const [pid, perSocket] = viaProxy ? [procs.proxy, PROXY_DESCRIPTORS_PER_SOCKET] : [procs.worker, 1];
+      const room = Math.floor((openFileLimit(pid) - openFiles(pid) - DESCRIPTOR_MARGIN) / perSocket);
+      const wanted = Math.min(MAX_SOCKETS, audience.size + Math.max(0, room));
+      const { reached, short, perSecond } = await grow(wanted, MAX_OPEN_BUDGET_MS);
+      const limit = `the ${viaProxy ? "proxy" : "Worker"} process's open-file limit (${openFileLimit(pid)}; ${perSocket} descriptor${perSocket > 1 ? "s" : ""} per socket)`;
+      if (reached < MAX_SOCKETS) console.error(`timing: the largest audience is ${reached} sockets, not ${MAX_SOCKETS}: ${short ?? limit}`);
+      await crossingDelay("timing_crossing_to_spectators_max_sockets", {
+        sockets: reached,
+        requested: MAX_SOCKETS,
+        ...(reached < MAX_SOCKETS ? { limited_by: short ?? limit } : {}),
+        opens_per_second_last_step: round2(perSecond),
+        worker_rss_mb: rssMb(procs.worker),
+      });
+    });
+  } finally {
+    await audience.close();
+    for (const device of devices) device.close();
+    console.error(`timing: done in ${round2((nowMs() - began) / 1000)} s`);
+  }
+  return failures.length === 0;
 }
