@@ -140,11 +140,13 @@ export class SpectatorShard extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server, [formatId ? formatTag(formatId) : followsHeats ? HEATS_TAG : RACE_TAG]);
     server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats } satisfies SpectatorAttachment);
     const name = decodeURIComponent(request.headers.get(SHARD_HEADERS.name) ?? "");
-    send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections: this.ctx.getWebSockets().length, ...(cached ? { version: cached.snapshot.version } : {}) });
+    // Counting the shard's sockets walks them all: once per connection, not once per use.
+    const connections = this.ctx.getWebSockets().length;
+    send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections, ...(cached ? { version: cached.snapshot.version } : {}) });
     // A page that rendered (or last saw) this version needs nothing more; any other gets the whole format.
     if (cached && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, this.snapshotFrame(cached));
     if (heats) sendRaw(server, heats.frame);
-    await this.reportLoad();
+    await this.reportLoad(connections);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -237,8 +239,7 @@ export class SpectatorShard extends DurableObject<Env> {
   }
 
   /** Tells the room when this shard passes its target, so new spectators are spread over more shards. */
-  private async reportLoad(): Promise<void> {
-    const count = this.ctx.getWebSockets().length;
+  private async reportLoad(count: number): Promise<void> {
     const target = shardTarget(this.env);
     if (count < target || count < this.reportedLoad + target / 10) return;
     this.reportedLoad = count;

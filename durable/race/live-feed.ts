@@ -14,8 +14,12 @@ import { LiveResults, type RaceState } from "./live-results";
 import type { RaceStore } from "./store";
 import type { SpectatorShard } from "../spectator-shard";
 
-/** Changes wait at most this long, so a burst of reads goes out as one frame (the spec's 50–100 ms). */
-export const TICK_MS = 50;
+/**
+ * Changes wait at most this long, so a burst of reads goes out as one frame (the spec's 50–100 ms). The top
+ * of the range: under load every tick costs each spectator socket a send (and a compression), so fewer,
+ * larger frames keep the shards' work down; a change after a quiet spell still goes out at once.
+ */
+export const TICK_MS = 100;
 /** An alarm backs the tick timer up: if the object is evicted before its timer fires, the alarm pushes. */
 const TICK_BACKSTOP_MS = 2_000;
 /** At most this many shards: 64 × 32,768 sockets is far beyond any race's audience. */
