@@ -1,28 +1,26 @@
 import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
-import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
+import type { FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, bumpMtimes, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
-import { BIATHLON_LAPS_TOO_FEW, BIATHLON_MIN_LAPS, biathlonSetupProblems } from "../core/timing/biathlon";
 import { lapCloses } from "../core/timing/biathlon-result";
 import { carriedStages, type StageResult } from "../core/timing/multistage";
 import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
-import { deletionBlocked, NOT_A_RACE_TIMING_POINT } from "../core/timing/validation";
-import { TIMING_ERRORS } from "../core/timing/errors";
+import { deletionBlocked } from "../core/timing/validation";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
 import { openDb, races } from "../schema/d1";
-import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type CourseDoc, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
+import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
 import { courseOf, racerOf, type StoredRacer } from "../schema/race/engine-input";
 import { engineCourseDocs, racerCourseOf } from "../schema/race/free-order";
 import { raceRoomMigrations } from "../schema/race/migrations";
-import { biathlonSetupOf, raceSettingsChangeSchema, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
+import { readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import { raceSetup } from "../schema/race/tables";
 import type { SpectatorFormat } from "../schema/wire/race-fanout";
 import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdentity } from "../schema/wire/race-socket";
 import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wire/timing-api";
 import { hashToken, randomToken } from "../workers/auth/crypto";
-import { freeOrderProblems, needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./race/free-order-sync";
+import { needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./race/free-order-sync";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
@@ -30,6 +28,7 @@ import type { RaceState } from "./race/live-results";
 import { shardTarget } from "./spectator-shard";
 import { RaceHeats, type HeatReply } from "./race/heats";
 import * as startOrder from "./race/start-order";
+import { checkSettingsChange, definedOnly, documentProblem, fieldErrors } from "./race/setup-checks";
 import { RaceStore } from "./race/store";
 
 
@@ -200,7 +199,7 @@ export class RaceRoom extends DurableObject<Env> {
   async updateSettings(changes: Record<string, unknown>): Promise<SaveResult<RaceSettings>> {
     const row = this.db.select().from(raceSetup).get();
     if (!row) return { ok: false, errors: { race: "Race not opened" } };
-    const checked = this.checkedSettings(row.settings, changes);
+    const checked = checkSettingsChange(this.store, row.settings, changes);
     if (!checked.ok) return checked;
     const { parsed } = checked;
     const changed = Object.keys(definedOnly(parsed));
@@ -221,25 +220,8 @@ export class RaceRoom extends DurableObject<Env> {
   async settingsProblems(changes: Record<string, unknown>): Promise<FieldErrors | null> {
     const row = this.db.select().from(raceSetup).get();
     if (!row) return { race: "Race not opened" };
-    const checked = this.checkedSettings(row.settings, changes);
+    const checked = checkSettingsChange(this.store, row.settings, changes);
     return checked.ok ? null : checked.errors;
-  }
-
-  /** A settings change parsed field by field and merged, then checked whole (the biathlon setup needs several fields and the devices). */
-  private checkedSettings(stored: unknown, changes: Record<string, unknown>) {
-    const parsed = raceSettingsChangeSchema.safeParse(changes);
-    if (!parsed.success) return { ok: false as const, errors: fieldErrors(parsed.error.issues) };
-    const next = { ...readRaceSettings(stored), ...definedOnly(parsed.data) };
-    const devices = this.store.documents("TimingDevice").map((d) => ({ id: d.id, type: d.data.type }));
-    const biathlon = biathlonSetupProblems(biathlonSetupOf(next), devices);
-    if (Object.keys(biathlon).length > 0) return { ok: false as const, errors: biathlon };
-    // A handover point must be one of the race's timing points (a stale id would find no handover read).
-    const handover = next.team_relay_transition_point;
-    const pointIds = new Set(this.store.documents("TimingPoint").map((p) => p.id));
-    if (next.is_relay && handover !== null && !pointIds.has(handover)) return { ok: false as const, errors: { team_relay_transition_point: NOT_A_RACE_TIMING_POINT } };
-    const freeOrder = freeOrderProblems(next, Object.keys(definedOnly(parsed.data)), pointIds);
-    if (freeOrder) return { ok: false as const, errors: freeOrder };
-    return { ok: true as const, parsed: parsed.data, next };
   }
 
   // ---- Documents: courses, timing points, devices, start groups, result formats and groups, reports ----
@@ -260,7 +242,7 @@ export class RaceRoom extends DurableObject<Env> {
     const { ordinal, ...fields } = changes;
     const parsed = raceDocumentSchemas[kind].safeParse({ ...(existing?.data ?? {}), ...fields });
     if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
-    const problem = this.documentProblem(kind, parsed.data as StoredDocument["data"]);
+    const problem = documentProblem(this.store, readRaceSettings(this.db.select().from(raceSetup).get()?.settings), kind, parsed.data as StoredDocument["data"]);
     if (problem) return { ok: false, errors: problem };
     const docId = existing?.id ?? crypto.randomUUID();
     const order = typeof ordinal === "number" && Number.isInteger(ordinal) ? ordinal : (existing?.ordinal ?? this.store.nextOrdinal(kind));
@@ -593,31 +575,6 @@ export class RaceRoom extends DurableObject<Env> {
     this.feed.setupChanged();
   }
 
-  /** Rules across documents that a schema alone cannot say. */
-  private documentProblem(kind: RaceDocumentKind, data: StoredDocument["data"]): FieldErrors | null {
-    if (kind === "ResultGroup") {
-      const group = data as { format: string; startgroup: string | null };
-      if (!this.store.document("ResultFormat", group.format)) return { format: "No such result format" };
-      // In a sprint every result group ranks one start group's heats (timing.md section 8).
-      const settings = readRaceSettings(this.db.select().from(raceSetup).get()?.settings);
-      if (settings.is_heats && !group.startgroup) return { startgroup: TIMING_ERRORS.noStartGroupForHeats };
-    }
-    if (kind === "Course") {
-      const course = data as CourseDoc;
-      const points = new Set(this.store.documents("TimingPoint").map((p) => p.id));
-      const missing = course.points_list.find((p) => !points.has(p.point));
-      if (missing) return { points_list: `No such timing point: ${missing.point}` };
-      const settings = readRaceSettings(this.db.select().from(raceSetup).get()?.settings);
-      if (settings.biathlon_penalty_type !== null && (course.lap_count ?? settings.lap_count) < BIATHLON_MIN_LAPS) return { lap_count: BIATHLON_LAPS_TOO_FEW };
-    }
-    if (kind === "TimingPoint") {
-      const devices = new Set(this.store.documents("TimingDevice").map((d) => d.id));
-      const missing = (data as { devices_list: { id: string }[] }).devices_list.find((d) => !devices.has(d.id));
-      if (missing) return { devices_list: `No such timing device: ${missing.id}` };
-    }
-    return null;
-  }
-
   private readSetup(): RaceSetupView | null {
     const row = this.db.select().from(raceSetup).get();
     if (!row) return null;
@@ -645,12 +602,4 @@ export class RaceRoom extends DurableObject<Env> {
   }
 }
 
-
-function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
-  return fieldErrorsOf(issues, { fullPath: true });
-}
-
-function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
