@@ -9,5 +9,7 @@ declare module "@remix-run/cloudflare" {
     /** The signed-in session on this host, or null. */
     session: ValidSession | null;
     now: number;
+    /** This response's Content-Security-Policy nonce: Remix's inline scripts carry it (workers/security-headers.ts). */
+    cspNonce: string;
   }
 }

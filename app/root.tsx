@@ -13,6 +13,7 @@ import {
 import { useEffect, type CSSProperties, type ReactNode } from "react";
 import { themeStyleVariables, type Theme } from "../tenants/theme";
 import { SiteHeader } from "./components/site-header";
+import { useNonce } from "./nonce";
 import stylesheet from "./styles/app.css?url";
 
 export const links: LinksFunction = () => [
@@ -31,6 +32,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // The error boundary renders inside this layout too, where loader data may be missing.
   const data = useRouteLoaderData<typeof loader>("root");
   const theme = data?.theme;
+  const nonce = useNonce();
   useEffect(() => {
     // Tests and scripts wait for this to know React has taken over the server-rendered page.
     document.documentElement.dataset.hydrated = "true";
@@ -47,8 +49,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         {data ? <SiteHeader theme={data.theme} kind={data.tenantKind} userName={data.userName} /> : null}
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

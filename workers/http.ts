@@ -1,4 +1,5 @@
 /** Small response helpers shared by the Worker's own API handlers. */
+import { applySecurityHeaders, type HeaderChoice } from "./security-headers";
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
@@ -15,16 +16,17 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Headers every response carries, whichever part of the Worker made it. */
-export function withSecurityHeaders(response: Response, sessionCookie: string | null = null): Response {
+/**
+ * Headers every response carries, whichever part of the Worker made it (workers/security-headers.ts), and a
+ * renewed or cleared session cookie unless the handler set the session itself.
+ */
+export function withSecurityHeaders(response: Response, sessionCookie: string | null = null, choice: HeaderChoice = { https: false }): Response {
   // A 101 WebSocket upgrade must be returned as it is.
   if (response.status === 101) return response;
   const secured = new Response(response.body, response);
-  // A renewed or cleared session cookie rides on any response, unless the handler set the session itself.
   if (sessionCookie && !secured.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookie.split("=")[0]}=`))) {
     secured.headers.append("Set-Cookie", sessionCookie);
   }
-  secured.headers.set("X-Content-Type-Options", "nosniff");
-  secured.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  applySecurityHeaders(secured.headers, choice);
   return secured;
 }

@@ -10,6 +10,7 @@ import { isCrossSiteRequest } from "./auth/csrf";
 import { loadRequestSession } from "./auth/request-session";
 import { handleDataApi } from "./data-api";
 import { escapeHtml, withSecurityHeaders } from "./http";
+import { newCspNonce, pagePolicy } from "./security-headers";
 import { deliverMail } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
@@ -36,19 +37,23 @@ const handleRemix = createRequestHandler(remixBuild satisfies ServerBuild);
 export default {
   async fetch(request, env, ctx) {
     const db = openDb(env.DB);
+    const https = new URL(request.url).protocol === "https:";
     const hostHeader = request.headers.get("Host") ?? new URL(request.url).host;
     const tenant = await resolveTenant(db, hostHeader, hostConfigFromEnv(env));
-    if (!tenant) return withSecurityHeaders(unknownHostPage(normaliseHostname(hostHeader) ?? hostHeader));
+    if (!tenant) return withSecurityHeaders(unknownHostPage(normaliseHostname(hostHeader) ?? hostHeader), null, { https });
     if (await isCrossSiteRequest(request, env, tenant, db)) {
-      return withSecurityHeaders(new Response("Cross-site request refused", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
+      return withSecurityHeaders(new Response("Cross-site request refused", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } }), null, { https });
     }
     const now = Date.now();
     const { session, setCookie } = await loadRequestSession(request, db, tenant, now);
     const context: RequestContext = { env, tenant, session, db, ctx, now };
     const { pathname } = new URL(request.url);
     const mount = apiMounts.find((m) => pathname.startsWith(m.prefix));
-    const response = mount ? await mount.handle(request, context) : await handleRemix(request, { env, tenant, ctx, session, now });
-    return withSecurityHeaders(response, setCookie);
+    if (mount) return withSecurityHeaders(await mount.handle(request, context), setCookie, { https });
+    const cspNonce = newCspNonce();
+    const response = await handleRemix(request, { env, tenant, ctx, session, now, cspNonce });
+    const isPage = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
+    return withSecurityHeaders(response, setCookie, { https, policy: isPage ? pagePolicy(cspNonce) : undefined });
   },
 
   async scheduled(_controller, env, ctx) {
