@@ -7,10 +7,16 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
+// `STARTLINE_TARGET=production` (scripts/deploy.mjs) leaves the development-only routes out of the build and
+// writes it beside the development one, which `npm start` and the tests keep using.
+const production = process.env.STARTLINE_TARGET === "production";
+
 export default defineConfig({
   plugins: [
     remix({
       serverModuleFormat: "esm",
+      buildDirectory: production ? "build-production" : "build",
+      ignoredRouteFiles: production ? ["**/dev.*"] : undefined,
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

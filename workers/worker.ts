@@ -1,0 +1,102 @@
+import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { openDb } from "../schema/d1";
+import { mailMessageSchema } from "../schema/wire/mail";
+import { hostConfigFromEnv, resolveTenant } from "../tenants/resolve";
+import { normaliseHostname } from "../tenants/host";
+import { handleAuthApi } from "./auth";
+import { deleteExpiredAuthRows } from "./auth/cleanup";
+import { isCrossSiteRequest } from "./auth/csrf";
+import { loadRequestSession } from "./auth/request-session";
+import { handleDataApi } from "./data-api";
+import { escapeHtml, withSecurityHeaders } from "./http";
+import { newCspNonce, pagePolicy } from "./security-headers";
+import { deliverMail } from "./mail/mailer";
+import type { RequestContext } from "./request-context";
+import { handleTimingApi } from "./timing-api";
+import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
+import { productionMisconfiguration } from "./production-config";
+
+export interface ApiMount {
+  prefix: string;
+  handle: (request: Request, context: RequestContext) => Promise<Response>;
+}
+
+/** The Worker's own APIs, answered before Remix sees the request. */
+const apiMounts: ApiMount[] = [
+  { prefix: "/_auth/", handle: handleAuthApi },
+  { prefix: "/data-api/", handle: handleDataApi },
+  { prefix: "/timing-api/", handle: handleTimingApi },
+  { prefix: WEBHOOK_PATH, handle: handleStripeWebhook },
+];
+
+/**
+ * The Worker, around a Remix build. The development entry (workers/index.ts) adds the /_dev mounts; the production entry
+ * (workers/production.ts) has none, so no dev code is even in its bundle (docs/security.md).
+ */
+export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
+  const handleRemix = createRequestHandler(remixBuild);
+  return {
+    async fetch(request, env, ctx) {
+      const misconfigured = productionMisconfiguration(env);
+      if (misconfigured) {
+        // Fail closed: a production Worker with development settings would expose captured mail or weak secrets.
+        console.error(`Refusing to serve: ${misconfigured}`);
+        return withSecurityHeaders(new Response("This site is not configured correctly yet.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
+      }
+      const db = openDb(env.DB);
+      const https = new URL(request.url).protocol === "https:";
+      const hostHeader = request.headers.get("Host") ?? new URL(request.url).host;
+      const tenant = await resolveTenant(db, hostHeader, hostConfigFromEnv(env));
+      if (!tenant) return withSecurityHeaders(unknownHostPage(normaliseHostname(hostHeader) ?? hostHeader), null, { https });
+      if (await isCrossSiteRequest(request, env, tenant, db)) {
+        return withSecurityHeaders(new Response("Cross-site request refused", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } }), null, { https });
+      }
+      const now = Date.now();
+      const { session, setCookie } = await loadRequestSession(request, db, tenant, now);
+      const context: RequestContext = { env, tenant, session, db, ctx, now };
+      const { pathname } = new URL(request.url);
+      const mount = apiMounts.find((m) => pathname.startsWith(m.prefix)) ?? devMounts.find((m) => pathname.startsWith(m.prefix));
+      if (mount) return withSecurityHeaders(await mount.handle(request, context), setCookie, { https });
+      const cspNonce = newCspNonce();
+      const response = await handleRemix(request, { env, tenant, ctx, session, now, cspNonce });
+      const isPage = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
+      return withSecurityHeaders(response, setCookie, { https, policy: isPage ? pagePolicy(cspNonce) : undefined });
+    },
+
+    async scheduled(_controller, env, ctx) {
+      ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
+    },
+
+    async queue(batch, env, _ctx) {
+      const db = openDb(env.DB);
+      for (const message of batch.messages) {
+        const parsed = mailMessageSchema.safeParse(message.body);
+        if (!parsed.success) {
+          // A malformed message can never succeed; retrying it would only delay the rest.
+          console.error("Dropping malformed mail message", parsed.error.issues);
+          message.ack();
+          continue;
+        }
+        try {
+          await deliverMail(env, db, parsed.data);
+          message.ack();
+        } catch (error) {
+          console.error("Mail delivery failed; will retry", error);
+          message.retry();
+        }
+      }
+    },
+  } satisfies ExportedHandler<Env, unknown>;
+}
+
+/** Any hostname that is neither ours nor a registered site: say so plainly, with nothing of any tenant on it. */
+function unknownHostPage(hostname: string): Response {
+  const host = escapeHtml(hostname);
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>No site here</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1rem;color:#111827}h1{font-size:1.5rem}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:.25rem}</style>
+</head><body><main><h1>No site is at this address</h1>
+<p>There is no club site at <code>${host}</code>. Check the address, or ask the organiser for the right link.</p></main></body></html>`;
+  return new Response(html, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+}
