@@ -1,0 +1,61 @@
+// What `npm run deploy` would ship: the production bundle and configuration, looked at from outside (Node).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { unstable_readConfig } from "wrangler";
+import { beforeAll, describe, expect, it } from "vitest";
+import { root, wranglerBin, wranglerEnv } from "../../scripts/wrangler-env.mjs";
+
+const out = mkdtempSync(path.join(tmpdir(), "startline-bundles-"));
+const bundle = (name: string) => {
+  const dir = path.join(out, name);
+  const file = readdirSync(dir).find((f) => f.endsWith(".js"));
+  return readFileSync(path.join(dir, file!), "utf8");
+};
+
+function run(command: string, args: string[]) {
+  const done = spawnSync(command, args, { cwd: root, env: wranglerEnv(), encoding: "utf8" });
+  expect(done.status, `${command} ${args.join(" ")}\n${done.stdout}\n${done.stderr}`).toBe(0);
+  return `${done.stdout}\n${done.stderr}`;
+}
+
+/** Traces of the development helpers: the demo mounts and the captured-mail page. */
+const devTraces = ["handleDevDemoRace", "handleDevDemoSprint", '"routes/dev.mail"'];
+
+describe("the production build", () => {
+  let warnings = "";
+  beforeAll(() => {
+    if (!existsSync(path.join(root, "build/server/index.js"))) run(path.join(root, "node_modules/.bin/remix"), ["vite:build", "--logLevel", "warn"]);
+    run(wranglerBin, ["deploy", "--dry-run", "--outdir", path.join(out, "development")]);
+    warnings = run("node", ["scripts/deploy.mjs", "--dry-run", "--outdir", path.join(out, "production")]);
+  }, 240_000);
+
+  it("has no development route or helper, which the development bundle has", () => {
+    const development = bundle("development");
+    const production = bundle("production");
+    for (const trace of devTraces) {
+      expect(development, trace).toContain(trace);
+      expect(production, trace).not.toContain(trace);
+    }
+    expect(warnings).not.toMatch(/Unexpected fields/);
+  });
+
+  it("sends mail for real, over https, with no secret or fake in its configuration, and every binding of development", () => {
+    const production = unstable_readConfig({ config: path.join(root, "wrangler.toml"), env: "production" });
+    const development = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
+    expect(production.main).toMatch(/workers\/production\.ts$/);
+    expect(production.vars).toMatchObject({ MAIL_MODE: "send", ENVIRONMENT: "production", PUBLIC_SCHEME: "https", PUBLIC_PORT: "" });
+    for (const secret of ["AUTH_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"]) expect(production.vars).not.toHaveProperty(secret);
+    const names = (config: typeof production) => ({
+      d1: config.d1_databases.map((d: { binding: string }) => d.binding),
+      durableObjects: config.durable_objects.bindings.map((b: { name: string; class_name: string }) => `${b.name}:${b.class_name}`),
+      r2: config.r2_buckets.map((b: { binding: string }) => b.binding),
+      queues: [...(config.queues.producers ?? []).map((q: { binding: string }) => q.binding), ...(config.queues.consumers ?? []).map((q: { queue: string }) => q.queue)],
+      mail: config.send_email.map((m: { name: string }) => m.name),
+      assets: config.assets?.binding,
+    });
+    expect(names(production)).toEqual(names(development));
+    expect(production.assets?.directory).toMatch(/build-production\/client$/);
+  });
+});
