@@ -19,7 +19,7 @@ import { raceSetup } from "../schema/race/tables";
 import type { SpectatorFormat } from "../schema/wire/race-fanout";
 import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdentity } from "../schema/wire/race-socket";
 import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wire/timing-api";
-import { hashToken, randomToken } from "../workers/auth/crypto";
+import { hashToken, randomToken } from "../core/auth/tokens";
 import { needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./race/free-order-sync";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
 import { TimingInput, type TimingReply } from "./race/timing-input";

@@ -11,7 +11,7 @@ import type { StoredRacer } from "../../schema/race/engine-input";
 import type { RacerDoc } from "../../schema/race/racer";
 import { readRaceSettings, zeroTimeOfRace } from "../../schema/race/settings";
 import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../../schema/wire/timing-api";
-import { constantTimeEqualText, hashToken } from "../../workers/auth/crypto";
+import { constantTimeEqualText, hashToken } from "../../core/auth/tokens";
 import { crossingStateOf, ingestReads, raceWindow, SequenceReused } from "./ingest";
 import type { LiveFeed } from "./live-feed";
 import type { RaceStore } from "./store";

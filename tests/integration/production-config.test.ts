@@ -9,7 +9,7 @@ const productionEnv = { ...env, ENVIRONMENT: "production", MAIL_MODE: "send", PU
 
 async function fetchWith(overrides: Partial<Env>, request: Request) {
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request, { ...productionEnv, ...overrides }, ctx);
+  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...productionEnv, ...overrides }, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }
