@@ -1,3 +1,6 @@
+import { decodeBase32IgnorePadding } from "@oslojs/encoding";
+import { generateHOTP } from "@oslojs/otp";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   DATA_API_WINDOW_MS,
@@ -14,6 +17,7 @@ import { fixedWindowStart } from "../../core/auth/failure-limit";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { capturedMail, throttleCounts } from "../../schema/d1";
 import { bearerSubject, throttleKey } from "../../workers/auth/throttle";
+import { beginTotpSetup, verifyTotpCode } from "../../workers/auth/totp";
 import { hostRequest } from "./fixtures";
 import { authPost, cookieFrom, createUserWithPassword, db, formPost, latestMailTo, linkIn, worker } from "./auth-fixtures";
 
@@ -116,6 +120,47 @@ describe("failure limits that strangers cannot turn against the owner", () => {
     await createUserWithPassword("bystander@example.com", PASSWORD);
     expect((await verifyPassword(attacker, await createAttempt(attacker, "bystander@example.com", "password"), PASSWORD)).reply.message).toBe(authMessages.tooManyAttempts);
     expect((await signInFrom({ ip: "198.51.100.20" }, "bystander@example.com")).reply.status).toBe("verified");
+  });
+});
+
+describe("two-factor codes under attack", () => {
+  /** A user with two-factor on, and the code generator of their authenticator app. */
+  async function userWithTotp(email: string) {
+    const user = await createUserWithPassword(email, PASSWORD);
+    const setup = await beginTotpSetup(env, db(), { id: user.id, email }, "Startline", Date.now());
+    const key = decodeBase32IgnorePadding(setup.typedSecret.replace(/\s/g, ""));
+    const code = (stepsAhead: number) => generateHOTP(key, BigInt(Math.floor(Date.now() / 30_000) + stepsAhead), 6);
+    expect(await verifyTotpCode(env, db(), user.id, code(-1), Date.now(), { enabling: true })).toBe(true);
+    return code;
+  }
+
+  it("lets the owner finish a link sign-in with their code after strangers used up the password limit", SLOW, async () => {
+    await clearOfWindowEdge(FAILURE_WINDOW_MS);
+    const code = await userWithTotp("twofactor@example.com");
+    const attacker = { ip: "203.0.113.80" };
+    const attackId = await createAttempt(attacker, "twofactor@example.com", "password");
+    for (let i = 0; i < MAX_FAILURES_PER_USER; i++) await verifyPassword(attacker, attackId, `guess-${i}`);
+    expect((await verifyPassword(attacker, attackId, PASSWORD)).reply.message).toBe(authMessages.tooManyAttempts);
+
+    const owner = { ip: "198.51.100.80" };
+    const linkAttempt = await createAttempt(owner, "twofactor@example.com", "link");
+    await post(owner, "/_auth/mail", { email: "twofactor@example.com", attempt_id: linkAttempt });
+    const link = linkIn((await latestMailTo("twofactor@example.com"))!.text);
+    expect(await (await post(owner, "/_auth/attempt/verify", { attempt_id: linkAttempt, verify: { link: link.token } })).json()).toMatchObject({ status: "partial" });
+    expect(await (await post(owner, "/_auth/attempt/verify", { attempt_id: linkAttempt, verify: { totp: code(0) } })).json()).toMatchObject({ status: "verified" });
+  });
+
+  it("checks exactly the limit's number of 30 wrong codes sent in parallel", SLOW, async () => {
+    await clearOfWindowEdge(FAILURE_WINDOW_MS);
+    const code = await userWithTotp("codes@example.com");
+    const browser = { ip: "203.0.113.81" };
+    const attemptId = await createAttempt(browser, "codes@example.com", "password");
+    expect((await verifyPassword(browser, attemptId, PASSWORD)).reply.status).toBe("partial");
+    const accepted = new Set([code(-1), code(0), code(1)]);
+    const wrong = Array.from({ length: 40 }, (_, i) => String((Number(code(0)) + 1 + i) % 1_000_000).padStart(6, "0")).filter((c) => !accepted.has(c)).slice(0, 30);
+    const replies = await Promise.all(wrong.map(async (totp) => (await post(browser, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp } })).json<Reply>()));
+    expect(replies.filter((r) => r.message === authMessages.incorrectCode)).toHaveLength(MAX_FAILURES_PER_USER);
+    expect(replies.filter((r) => r.message === authMessages.tooManyAttempts)).toHaveLength(30 - MAX_FAILURES_PER_USER);
   });
 });
 

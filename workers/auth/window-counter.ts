@@ -1,5 +1,5 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import { authFailures, throttleCounts, type Db } from "../../schema/d1";
+import type { authFailures, throttleCounts, Db } from "../../schema/d1";
 
 /** The two fixed-window counter tables share one shape: (key, window_start) -> count. */
 type CounterTable = typeof authFailures | typeof throttleCounts;
