@@ -6,16 +6,19 @@ import {
   DATA_API_WINDOW_MS,
   FAILURE_WINDOW_MS,
   MAIL_WINDOW_MS,
+  MAX_ATTEMPTS_PER_CLIENT,
   MAX_DATA_API_REQUESTS,
   MAX_FAILURES_PER_CLIENT,
   MAX_FAILURES_PER_USER,
   MAX_MAILS_PER_ADDRESS,
+  MAX_MAILS_PER_CLIENT,
   MAX_SIGNUPS_PER_CLIENT,
   SIGNUP_WINDOW_MS,
 } from "../../core/auth/constants";
 import { fixedWindowStart } from "../../core/auth/failure-limit";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { capturedMail, throttleCounts } from "../../schema/d1";
+import { clientKeyOf } from "../../workers/auth/failures";
 import { bearerSubject, throttleKey } from "../../workers/auth/throttle";
 import { beginTotpSetup, verifyTotpCode } from "../../workers/auth/totp";
 import { hostRequest } from "./fixtures";
@@ -185,6 +188,28 @@ describe("request throttles", () => {
     const bySignUp = await signUpFrom(client(7).ip, email, "Flooded");
     expect(bySignUp.status).toBe(429);
     expect(await mailsTo(email)).toHaveLength(MAX_MAILS_PER_ADDRESS);
+  });
+
+  it("refuses a client's sign-in attempts and mails past their limits, with Retry-After", SLOW, async () => {
+    await clearOfWindowEdge(MAIL_WINDOW_MS);
+    await createUserWithPassword("busy@example.com", PASSWORD);
+    const busy = { ip: "203.0.113.90" };
+    const subject = clientKeyOf(new Request("http://x/", { headers: { "CF-Connecting-IP": busy.ip } }));
+    const windowStart = fixedWindowStart(Date.now(), MAIL_WINDOW_MS);
+    // One short of each limit, rather than sending over a hundred requests.
+    await db().insert(throttleCounts).values([
+      { key: throttleKey("attemptsFromClient", subject), windowStart, count: MAX_ATTEMPTS_PER_CLIENT - 1 },
+      { key: throttleKey("mailsFromClient", subject), windowStart, count: MAX_MAILS_PER_CLIENT - 1 },
+    ]);
+    const attemptId = await createAttempt(busy, "busy@example.com", "link");
+    const refusedAttempt = await post(busy, "/_auth/attempt", { email: "busy@example.com", method: "link" });
+    expect(refusedAttempt.status).toBe(429);
+    expect(await refusedAttempt.json()).toEqual({ error: ourAuthMessages.tooManyRequests });
+    expect(Number(refusedAttempt.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await post(busy, "/_auth/mail", { email: "busy@example.com", attempt_id: attemptId })).status).toBe(200);
+    const refusedMail = await post(busy, "/_auth/mail", { email: "busy@example.com", attempt_id: attemptId });
+    expect(refusedMail.status).toBe(429);
+    expect(await refusedMail.json()).toEqual({ error: ourAuthMessages.tooManyRequests });
   });
 
   it("refuses a sign-up flood from one client", SLOW, async () => {

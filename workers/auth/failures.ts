@@ -30,7 +30,10 @@ export async function reserveGuess(
   const counters = guessCounters({ secret, userId, clientKey, knownDeviceHash: await knownDeviceHash(db, userId, deps.deviceId ?? null) });
   const keys: string[] = [];
   for (const { key, limit } of counters) {
-    if (!(await takeFromWindow(db, authFailures, key, windowStart, limit))) return null;
+    if (!(await takeFromWindow(db, authFailures, key, windowStart, limit))) {
+      console.warn("Guess limit reached", { key });
+      return null;
+    }
     keys.push(key);
   }
   return { windowStart, keys };
