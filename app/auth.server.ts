@@ -4,6 +4,7 @@ import type { RoleGrant } from "../core/access/roles";
 import { openDb, roles } from "../schema/d1";
 import { rotateAttemptToken, type AuthDeps, type VerifyReply } from "../workers/auth/attempts";
 import { clearCookie, cookieNames, readCookie, serializeCookie } from "../workers/auth/cookies";
+import { deviceOf, newDeviceCookie } from "../workers/auth/devices";
 import { clientKeyOf } from "../workers/auth/failures";
 import { defaultSignedInPath } from "../workers/auth/hosts";
 import { sessionCookie } from "../workers/auth/request-session";
@@ -13,7 +14,7 @@ import { safeGoto } from "../core/auth/goto";
 import { ATTEMPT_COOKIE_MAX_AGE_S, SESSION_HANDOFF_MS } from "../core/auth/constants";
 
 export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
-  return { env: context.env, db: openDb(context.env.DB), tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request) };
+  return { env: context.env, db: openDb(context.env.DB), tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request), ...deviceOf(request) };
 }
 
 /** The signed-in session, or a redirect to /login that comes back here afterwards. */
@@ -65,6 +66,9 @@ export function continueSignIn(request: Request, reply: VerifyReply, attemptToke
   if (reply.status === "partial") return redirect("/login/totp", { headers });
   if (reply.status !== "verified" || !reply.token || !reply.host) return null;
   headers.append("Set-Cookie", handoffCookie({ token: reply.token, host: reply.host, goto: reply.goto, role: null }));
+  // The browser the sign-in was remembered under keeps its id (workers/auth/devices.ts).
+  const deviceCookie = newDeviceCookie(request);
+  if (deviceCookie) headers.append("Set-Cookie", deviceCookie);
   const skipped = readCookie(request, cookieNames.passkeySkip) === "1";
   const sameHost = reply.host === new URL(request.url).hostname;
   return redirect(reply.prompt_passkey && !skipped && sameHost ? "/login/passkey" : "/login/complete", { headers });

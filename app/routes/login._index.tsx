@@ -73,7 +73,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (form.intent === "link") {
     const sent = await sendAttemptMail(deps, attempt.attempt_id, attempt.email);
-    return sent.ok ? { error: null, notice: ourAuthMessages.linkSent(attempt.email) } : { error: authMessages.failedToSendMagicLink, notice: null };
+    // A throttled send says so (429); anything else keeps the spec's message.
+    if (!sent.ok) return { error: sent.status === 429 ? sent.message : authMessages.failedToSendMagicLink, notice: null };
+    return { error: null, notice: ourAuthMessages.linkSent(attempt.email) };
   }
   const reply = await verifyAttempt(deps, attempt.attempt_id, { password: form.password });
   const next = continueSignIn(request, reply, attempt.token);

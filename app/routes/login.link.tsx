@@ -28,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const attempt = await createAttempt(deps, { email: parsed.data.email, method: "link", goto });
     if (!attempt.ok) return { error: attempt.message, notice: null, expired: false };
     const sent = await sendAttemptMail(deps, attempt.attempt_id, attempt.email);
-    if (!sent.ok) return { error: authMessages.errorSendingLink, notice: null, expired: false };
+    if (!sent.ok) return { error: sent.status === 429 ? sent.message : authMessages.errorSendingLink, notice: null, expired: false };
     return { error: null, notice: ourAuthMessages.linkSent(attempt.email), expired: false };
   }
   const reply = await verifyLink(deps, parsed.data.token, parsed.data.email);

@@ -27,7 +27,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const attempt = await createAttempt(deps, { email: parsed.data.email, method: "reset" });
     if (!attempt.ok) return { error: attempt.message, notice: null, linkFailed: false };
     const sent = await sendAttemptMail(deps, attempt.attempt_id, attempt.email);
-    if (!sent.ok) return { error: sent.message === authMessages.resetNotYet ? sent.message : authMessages.failedToSendResetLink, notice: null, linkFailed: false };
+    // 429: a reset link is still valid, or the address or network was throttled; each says so.
+    if (!sent.ok) return { error: sent.status === 429 ? sent.message : authMessages.failedToSendResetLink, notice: null, linkFailed: false };
     return { error: null, notice: ourAuthMessages.resetSent(attempt.email), linkFailed: false };
   }
   const problem = newPasswordFormProblem(parsed.data.password, parsed.data.confirm);

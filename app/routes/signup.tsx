@@ -14,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = signupSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? authMessages.signupError };
   const done = await signUp(authDeps(request, context), parsed.data);
-  if (!done.ok) return { error: authMessages.signupError };
+  if (!done.ok) return { error: done.status === 429 ? done.message : authMessages.signupError };
   return redirect(`/welcome?email=${encodeURIComponent(done.email)}`);
 }
 

@@ -21,3 +21,22 @@ export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 export const MAX_FAILURES_PER_USER = 10;
 export const MAX_FAILURES_PER_CLIENT = 50;
+/** Guesses from a browser the user has signed in from before, counted apart from strangers' (issue 28). */
+export const MAX_FAILURES_PER_KNOWN_DEVICE = 10;
+/** The `sl_device` cookie and the known-device row live a year from the last sign-in. */
+export const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+export const KNOWN_DEVICE_FORGET_MS = DEVICE_COOKIE_MAX_AGE_S * 1000;
+
+// Ours (issue 28): request throttles in fixed windows, counted in D1 (`throttle_counts`), set well above
+// what a club ever does by hand, including many people behind one venue's network address.
+export const MAIL_WINDOW_MS = 10 * 60 * 1000;
+/** Sign-in, reset and sign-up mails one address receives, whichever clients ask. */
+export const MAX_MAILS_PER_ADDRESS = 5;
+export const MAX_MAILS_PER_CLIENT = 30;
+export const ATTEMPT_WINDOW_MS = 10 * 60 * 1000;
+export const MAX_ATTEMPTS_PER_CLIENT = 120;
+export const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
+export const MAX_SIGNUPS_PER_CLIENT = 20;
+export const DATA_API_WINDOW_MS = 60 * 1000;
+/** Data API calls per bearer token, or per client when there is none. */
+export const MAX_DATA_API_REQUESTS = 600;

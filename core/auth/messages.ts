@@ -68,4 +68,8 @@ export const ourAuthMessages = {
   codeFormat: "Enter the 6-digit code from your authenticator app",
   linkSent: (email: string) => `We sent a sign-in link to ${email}. It is valid for only ten minutes and can be used only once.`,
   resetSent: (email: string) => `We sent a password reset link to ${email}. It is valid for only ten minutes and can be used only once.`,
+  /** Issue 28: one address gets at most a few mails in ten minutes, so it cannot be flooded. */
+  tooManyMails: "Too many e-mails were sent to this address. Please wait a few minutes and try again.",
+  /** Issue 28: one network address asked too often (sign-in attempts, mails, sign-ups). */
+  tooManyRequests: "Too many requests came from your network. Please wait a few minutes and try again.",
 } as const;

@@ -95,7 +95,10 @@ export const webauthnChallenges = sqliteTable("webauthn_challenges", {
   expiresAt: integer("expires_at").notNull(),
 });
 
-/** Failed sign-in verifications per key (`user:<id>` or `client:<hash>`) in a fixed window. */
+/**
+ * Guesses of a secret per key in a fixed window: reserved before the secret is checked, given back when it
+ * was right, so a row counts failures plus guesses in flight (workers/auth/failures.ts lists the keys).
+ */
 export const authFailures = sqliteTable(
   "auth_failures",
   {
@@ -104,4 +107,34 @@ export const authFailures = sqliteTable(
     count: integer("count").notNull(),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+/** Throttled requests per key (`<rule>:<subject>`, subjects hashed) in a fixed window; see workers/auth/throttle.ts. */
+export const throttleCounts = sqliteTable(
+  "throttle_counts",
+  {
+    key: text("key").notNull(),
+    windowStart: integer("window_start").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+/**
+ * A browser a user has completed a sign-in from. The `sl_device` cookie holds a random id; only its SHA-256
+ * is stored. A known device's password guesses are counted apart from strangers' (workers/auth/devices.ts).
+ */
+export const knownDevices = sqliteTable(
+  "known_devices",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceHash: text("device_hash").notNull(),
+    /** Browser and system from the User-Agent ("Chrome on Linux"), for notices; never the full header. */
+    label: text("label").notNull(),
+    firstSeenAt: integer("first_seen_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] }), index("known_devices_last_seen").on(t.lastSeenAt)],
 );

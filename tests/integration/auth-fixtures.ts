@@ -23,8 +23,8 @@ export async function createUserWithPassword(email: string, password: string | n
 }
 
 /** A same-origin browser request to an /_auth endpoint with a JSON body. */
-export function authPost(host: string, path: string, body: unknown, init: { cookie?: string; method?: string } = {}) {
-  const headers: Record<string, string> = { "Content-Type": "application/json", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin" };
+export function authPost(host: string, path: string, body: unknown, init: { cookie?: string; method?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { "Content-Type": "application/json", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin", ...init.headers };
   if (init.cookie) headers.Cookie = init.cookie;
   return worker.fetch(hostRequest(host, path, { method: init.method ?? "POST", headers, body: JSON.stringify(body) }));
 }

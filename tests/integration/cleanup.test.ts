@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { authFailures, sessions, webauthnChallenges } from "../../schema/d1";
+import { authFailures, knownDevices, sessions, throttleCounts, webauthnChallenges } from "../../schema/d1";
 import worker from "../../workers/index";
 import { createUserWithPassword, db } from "./auth-fixtures";
 
@@ -19,5 +19,22 @@ describe("hourly cleanup", () => {
     expect((await db().select().from(sessions)).map((s) => s.id)).toEqual(["live"]);
     expect(await db().select().from(webauthnChallenges)).toEqual([]);
     expect(await db().select().from(authFailures)).toEqual([]);
+  });
+
+  it("deletes throttle windows older than the longest throttle window and devices not seen for a year", async () => {
+    const user = await createUserWithPassword("cleanup-devices@example.com", null);
+    const now = Date.now();
+    const HOUR = 60 * 60 * 1000;
+    await db().insert(throttleCounts).values([
+      { key: "signupsFromClient:old", windowStart: now - 2 * HOUR, count: 3 },
+      { key: "signupsFromClient:live", windowStart: now - HOUR / 2, count: 3 },
+    ]);
+    const device = (deviceHash: string, lastSeenAt: number) => ({ userId: user.id, deviceHash, label: "Chrome on Linux", firstSeenAt: lastSeenAt, lastSeenAt });
+    await db().insert(knownDevices).values([device("stale", now - 400 * 24 * HOUR), device("recent", now - 24 * HOUR)]);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "17 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await db().select().from(throttleCounts)).map((r) => r.key)).toEqual(["signupsFromClient:live"]);
+    expect((await db().select().from(knownDevices)).map((d) => d.deviceHash)).toEqual(["recent"]);
   });
 });

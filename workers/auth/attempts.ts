@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { ATTEMPT_TTL_MS, LINK_VALID_MS } from "../../core/auth/constants";
 import { safeGoto } from "../../core/auth/goto";
-import { authMessages } from "../../core/auth/messages";
+import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { newPasswordProblem } from "../../core/auth/password-policy";
 import { normaliseTotpCode } from "../../core/auth/totp-code";
 import { signInAttempts, type Db } from "../../schema/d1";
@@ -9,9 +9,11 @@ import type { Tenant } from "../../tenants/resolve";
 import { sendMail } from "../mail/mailer";
 import { hashPassword, verifyPassword } from "./password";
 import { hashToken, randomToken } from "./crypto";
-import { isLockedOut, recordFailure } from "./failures";
+import { rememberDevice } from "./devices";
+import { releaseGuess, reserveGuess } from "./failures";
 import { originOf, resolveTargetHost } from "./hosts";
 import { createSession } from "./sessions";
+import { takeThrottle, addressSubject, type Throttled } from "./throttle";
 import { isTotpEnabled, verifyTotpCode } from "./totp";
 import { countPasskeys, findUserByEmail, findUserById, setUserPassword } from "./users";
 
@@ -23,10 +25,15 @@ export interface AuthDeps {
   tenant: Tenant;
   now: number;
   clientKey: string;
+  /** This browser's `sl_device` id, or the one its response will issue (workers/auth/devices.ts). */
+  deviceId?: string | null;
+  /** "Chrome on Linux": names the device in a new-device notice. */
+  deviceLabel?: string;
 }
 
-export type Failure = { ok: false; status: number; message: string };
+export type Failure = { ok: false; status: number; message: string; retryAfterSeconds?: number };
 const fail = (status: number, message: string): Failure => ({ ok: false, status, message });
+const throttled = (refused: Extract<Throttled, { ok: false }>, message: string): Failure => ({ ...fail(429, message), retryAfterSeconds: refused.retryAfterSeconds });
 
 /** The reply to creating an attempt (spec: attempt_id, plus what the sign-in screen needs). */
 export interface AttemptCreated {
@@ -73,6 +80,9 @@ export async function createAttempt(
 ): Promise<AttemptCreated | Failure> {
   const { db, env, tenant, now } = deps;
   if (!input.email && !input.userId) return fail(400, authMessages.emailOrUserIdRequired);
+  // Before the lookup: it also slows a client probing which addresses have accounts.
+  const allowed = await takeThrottle(db, "attemptsFromClient", deps.clientKey, now);
+  if (!allowed.ok) return throttled(allowed, ourAuthMessages.tooManyRequests);
   const user = input.userId ? await findUserById(db, input.userId) : await findUserByEmail(db, input.email ?? "");
   if (!user) return fail(404, authMessages.invalidEmail);
   const host = await resolveTargetHost(db, env, tenant, input.domain);
@@ -133,33 +143,38 @@ export type VerifyInput = { password: string } | { totp: string } | { link: stri
 
 /**
  * Verifies one step of an attempt. Password, emailed link, session or passkey is the first factor; when
- * the user has two-factor on, the attempt is then partial until a code is given. Failures are counted per
- * user and per client, and past the limit nothing is checked at all.
+ * the user has two-factor on, the attempt is then partial until a code is given. A guessable secret
+ * (password, code) is checked only after a try was reserved in D1 (workers/auth/failures.ts): past a limit
+ * it is not checked at all; a right one gives its try back. Links and passkeys are never limited here, so
+ * strangers' guesses cannot lock the owner out of them.
  */
 export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: VerifyInput): Promise<VerifyReply> {
-  const { db, env, now, clientKey } = deps;
+  const { db, env, now } = deps;
   const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.id, attemptId) });
   if (!attempt || attempt.expiresAt <= now || attempt.status === "failed") return failed(authMessages.loginFailed);
   const user = await findUserById(db, attempt.userId);
   if (!user) return failed(authMessages.loginFailed);
-  if (await isLockedOut(db, user.id, clientKey, now)) return failed(authMessages.tooManyAttempts, user.id);
 
   let passed: string;
   if ("totp" in input) {
     if (attempt.status !== "partial") return failed(authMessages.loginFailed, user.id);
+    const wrongCode = { ...failed(authMessages.incorrectCode, user.id), attempt_id: attempt.id, status: "partial" as const, verify: ["totp"] };
     const code = normaliseTotpCode(input.totp);
-    if (!code || !(await verifyTotpCode(env, db, user.id, code, now))) {
-      await recordFailure(db, user.id, clientKey, now);
-      return { ...failed(authMessages.incorrectCode, user.id), attempt_id: attempt.id, status: "partial", verify: ["totp"] };
-    }
+    if (!code) return wrongCode;
+    const reservation = await reserveGuess(deps, user.id, "code");
+    if (!reservation) return failed(authMessages.tooManyAttempts, user.id);
+    if (!(await verifyTotpCode(env, db, user.id, code, now))) return wrongCode;
+    await releaseGuess(db, reservation);
     passed = "totp";
   } else {
     if (attempt.status !== "pending") return failed(authMessages.loginFailed, user.id);
     if ("password" in input) {
+      const reservation = await reserveGuess(deps, user.id, "password");
+      if (!reservation) return failed(authMessages.tooManyAttempts, user.id);
       if (!user.passwordHash || !(await verifyPassword(input.password, user.passwordHash))) {
-        await recordFailure(db, user.id, clientKey, now);
         return { ...failed(authMessages.incorrectPassword, user.id), attempt_id: attempt.id, status: "password_invalid" };
       }
+      await releaseGuess(db, reservation);
       passed = "password";
     } else if ("link" in input) {
       if (!(await consumeLink(db, attempt.id, input.link, now))) return failed(authMessages.linkExpired, user.id);
@@ -180,6 +195,8 @@ export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: Ve
   await db.update(signInAttempts).set({ status: "verified", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
   // The session is for the attempt's host; if that is another host, it is claimed there through /_auth/login.
   const session = await createSession(db, user.id, attempt.host, now, false);
+  // A switch by session is not a new sign-in; every other proof remembers the browser it came from.
+  if (passed !== "session") await rememberDevice(deps, user);
   const hasPasskey = (await countPasskeys(db, user.id, attempt.host)) > 0;
   return {
     attempt_id: attempt.id,
@@ -235,6 +252,8 @@ export async function verifyLink(deps: AuthDeps, linkToken: string, email: strin
  */
 export async function sendAttemptMail(deps: AuthDeps, attemptId: string, email: string): Promise<{ ok: true } | Failure> {
   const { db, env, now, tenant } = deps;
+  const fromClient = await takeThrottle(db, "mailsFromClient", deps.clientKey, now);
+  if (!fromClient.ok) return throttled(fromClient, ourAuthMessages.tooManyRequests);
   const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.id, attemptId) });
   const user = attempt ? await findUserById(db, attempt.userId) : null;
   if (!attempt || !user || user.email !== email.trim().toLowerCase()) return fail(404, authMessages.invalidEmail);
@@ -246,6 +265,9 @@ export async function sendAttemptMail(deps: AuthDeps, attemptId: string, email: 
     });
     if (pending) return fail(429, authMessages.resetNotYet);
   }
+  // Counted last, so only a mail that would really go out uses up the address's few.
+  const toAddress = await takeThrottle(db, "mailsToAddress", addressSubject(user.email), now);
+  if (!toAddress.ok) return throttled(toAddress, ourAuthMessages.tooManyMails);
   const linkToken = randomToken();
   await db.update(signInAttempts).set({ linkTokenHash: hashToken(linkToken), linkSentAt: now, linkUsedAt: null }).where(eq(signInAttempts.id, attempt.id));
   const page = attempt.method === "reset" ? "/login/reset" : "/login/link";

@@ -6,6 +6,8 @@ export const cookieNames = {
   passkeySkip: "sl_passkey_skip",
   /** A verified sign-in waiting on the passkey offer before it completes. */
   handoff: "sl_handoff",
+  /** A random id naming this browser, so its sign-ins are told apart from strangers' (workers/auth/devices.ts). */
+  device: "sl_device",
 } as const;
 
 export function readCookie(request: Request, name: string): string | null {

@@ -1,33 +1,45 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { failureWindowStart, isOverFailureLimit } from "../../core/auth/failure-limit";
+import { failureWindowStart, guessCounters, type GuessedSecret } from "../../core/auth/failure-limit";
 import { authFailures, type Db } from "../../schema/d1";
 import { hashToken } from "./crypto";
+import { knownDeviceHash } from "./devices";
+import { giveBackToWindow, takeFromWindow } from "./window-counter";
 
 /** A client is its connecting IP as Cloudflare reports it, hashed: we count, we do not keep addresses. */
 export function clientKeyOf(request: Request): string {
   return `client:${hashToken(request.headers.get("CF-Connecting-IP") ?? "local").slice(0, 32)}`;
 }
 
-const userKey = (userId: string) => `user:${userId}`;
-
-/** Whether this user or this client has failed too often in the current window (counted in D1, not memory). */
-export async function isLockedOut(db: Db, userId: string, clientKey: string, now: number): Promise<boolean> {
-  const windowStart = failureWindowStart(now);
-  const rows = await db
-    .select()
-    .from(authFailures)
-    .where(and(eq(authFailures.windowStart, windowStart), inArray(authFailures.key, [userKey(userId), clientKey])));
-  const count = (key: string) => rows.find((r) => r.key === key)?.count ?? 0;
-  return isOverFailureLimit({ user: count(userKey(userId)), client: count(clientKey) });
+/** The counters one guess holds until it is known to be right. */
+export interface GuessReservation {
+  windowStart: number;
+  keys: string[];
 }
 
-/** Counts one failed verification against the user and the client, atomically per key. */
-export async function recordFailure(db: Db, userId: string, clientKey: string, now: number): Promise<void> {
+/**
+ * Reserves one try at a guessable secret under each counter that applies (core/auth/failure-limit.ts), in
+ * D1, before the secret is checked. Null means a limit is reached and the secret must not be checked. A
+ * counter taken before a later one refused stays taken: the client did make that try.
+ */
+export async function reserveGuess(
+  deps: { db: Db; now: number; clientKey: string; deviceId?: string | null },
+  userId: string,
+  secret: GuessedSecret,
+): Promise<GuessReservation | null> {
+  const { db, now, clientKey } = deps;
   const windowStart = failureWindowStart(now);
-  for (const key of [userKey(userId), clientKey]) {
-    await db
-      .insert(authFailures)
-      .values({ key, windowStart, count: 1 })
-      .onConflictDoUpdate({ target: [authFailures.key, authFailures.windowStart], set: { count: sql`${authFailures.count} + 1` } });
+  const counters = guessCounters({ secret, userId, clientKey, knownDeviceHash: await knownDeviceHash(db, userId, deps.deviceId ?? null) });
+  const keys: string[] = [];
+  for (const { key, limit } of counters) {
+    if (!(await takeFromWindow(db, authFailures, key, windowStart, limit))) {
+      console.warn("Guess limit reached", { key });
+      return null;
+    }
+    keys.push(key);
   }
+  return { windowStart, keys };
+}
+
+/** A right secret gives its reservation back, so only failures (and guesses in flight) fill a window. */
+export async function releaseGuess(db: Db, reservation: GuessReservation): Promise<void> {
+  for (const key of reservation.keys) await giveBackToWindow(db, authFailures, key, reservation.windowStart);
 }

@@ -24,9 +24,10 @@ import {
 } from "../../schema/wire/auth";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
-import { createAttempt, getAttemptByToken, resetPassword, sendAttemptMail, setPasswordForUser, verifyAttempt, type AuthDeps, type VerifyReply } from "./attempts";
+import { createAttempt, getAttemptByToken, resetPassword, sendAttemptMail, setPasswordForUser, verifyAttempt, type AuthDeps, type Failure, type VerifyReply } from "./attempts";
 import { readBody } from "./body";
 import { clearCookie, cookieNames, readCookie, serializeCookie } from "./cookies";
+import { deviceOf, withDeviceCookie } from "./devices";
 import { clientKeyOf } from "./failures";
 import { defaultSignedInPath, originOf } from "./hosts";
 import {
@@ -47,6 +48,12 @@ type Handler = (request: Request, context: RequestContext, deps: AuthDeps) => Pr
 function badRequest(error: z.ZodError | string): Response {
   const message = typeof error === "string" ? error : (error.issues[0]?.message ?? "Invalid request");
   return json({ error: message }, { status: 400 });
+}
+
+/** A refused call's reply; a throttled one says when to try again. */
+function failure(refused: Failure): Response {
+  const headers: Record<string, string> = refused.retryAfterSeconds ? { "Retry-After": String(refused.retryAfterSeconds) } : {};
+  return json({ error: refused.message }, { status: refused.status, headers });
 }
 
 function unauthorized(): Response {
@@ -84,7 +91,7 @@ const attempt: Handler = async (request, context, deps) => {
   const parsed = createAttemptSchema.safeParse(await readBody(request));
   if (!parsed.success) return badRequest(parsed.error);
   const created = await createAttempt(deps, parsed.data);
-  if (!created.ok) return json({ error: created.message }, { status: created.status });
+  if (!created.ok) return failure(created);
   const { ok: _ok, ...reply } = created;
   return json(reply, { headers: { "Set-Cookie": serializeCookie(cookieNames.attempt, created.token, ATTEMPT_COOKIE_MAX_AGE_S) } });
 };
@@ -106,14 +113,15 @@ async function verifyFromBody(request: Request, context: RequestContext, deps: A
 const verifyStep: Handler = async (request, context, deps) => {
   const reply = await verifyFromBody(request, context, deps);
   if (reply instanceof Response) return reply;
-  return json(reply, { status: reply.status === "failed" ? 401 : 200 });
+  return withDeviceCookie(request, json(reply, { status: reply.status === "failed" ? 401 : 200 }), reply.status === "verified");
 };
 
 /** POST /_auth/verify (the data-service client): the same step, answered as a two-element array. */
 const verifyForClient: Handler = async (request, context, deps) => {
   const reply = await verifyFromBody(request, context, deps);
   if (reply instanceof Response) return reply;
-  return json([reply, { attempt_id: null, status: reply.status }], { status: reply.status === "failed" ? 401 : 200 });
+  const answer = json([reply, { attempt_id: null, status: reply.status }], { status: reply.status === "failed" ? 401 : 200 });
+  return withDeviceCookie(request, answer, reply.status === "verified");
 };
 
 /** POST /_auth/mail {email, attempt_id}: sends the attempt's sign-in or reset link. */
@@ -121,7 +129,7 @@ const mail: Handler = async (request, _context, deps) => {
   const parsed = mailSchema.safeParse(await readBody(request));
   if (!parsed.success) return badRequest(parsed.error);
   const sent = await sendAttemptMail(deps, parsed.data.attempt_id, parsed.data.email);
-  return sent.ok ? json({ sent: true }) : json({ error: sent.message }, { status: sent.status });
+  return sent.ok ? json({ sent: true }) : failure(sent);
 };
 
 /** POST /_auth/set_password {password, token}: with a reset link's token, or for the signed-in user. */
@@ -130,8 +138,8 @@ const setPassword: Handler = async (request, context, deps) => {
   if (!parsed.success) return badRequest(parsed.error);
   if (parsed.data.token) {
     const reply = await resetPassword(deps, parsed.data.token, parsed.data.email ?? null, parsed.data.password);
-    if ("ok" in reply) return json({ error: reply.message }, { status: reply.status });
-    return json(reply);
+    if ("ok" in reply) return failure(reply);
+    return withDeviceCookie(request, json(reply), reply.status === "verified");
   }
   if (!context.session) return unauthorized();
   const done = await setPasswordForUser(deps, context.session.user.id, parsed.data.password);
@@ -206,7 +214,7 @@ const passkeyAuthenticateComplete: Handler = async (request, _context, deps) => 
   const headers = new Headers();
   headers.append("Set-Cookie", clearCookie(cookieNames.passkeySkip));
   headers.append("Set-Cookie", serializeCookie(cookieNames.attempt, done.attemptToken, ATTEMPT_COOKIE_MAX_AGE_S));
-  return json([done.reply], { headers });
+  return withDeviceCookie(request, json([done.reply], { headers }), done.reply.status === "verified");
 };
 
 /** GET lists the signed-in user's passkeys; DELETE removes one. Only for the user's own account. */
@@ -230,7 +238,7 @@ const signup: Handler = async (request, _context, deps) => {
   const parsed = signupSchema.safeParse(await readBody(request));
   if (!parsed.success) return badRequest(parsed.error);
   const done = await signUp(deps, parsed.data);
-  if (!done.ok) return json({ error: done.message }, { status: done.status });
+  if (!done.ok) return failure(done);
   return new Response(null, { status: 303, headers: { Location: "/welcome" } });
 };
 
@@ -297,7 +305,7 @@ export async function handleAuthApi(request: Request, context: RequestContext): 
   if (!methods) return apiNotFound(pathname);
   const handler = methods[request.method];
   if (!handler) return json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: Object.keys(methods).join(", ") } });
-  const deps: AuthDeps = { env: context.env, db: context.db, tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request) };
+  const deps: AuthDeps = { env: context.env, db: context.db, tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request), ...deviceOf(request) };
   return handler(request, context, deps);
 }
 

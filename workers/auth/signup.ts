@@ -1,5 +1,6 @@
-import { authMessages } from "../../core/auth/messages";
+import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { createAttempt, sendAttemptMail, type AuthDeps, type Failure } from "./attempts";
+import { takeThrottle } from "./throttle";
 import { createUser, findUserByEmail } from "./users";
 
 /**
@@ -8,6 +9,8 @@ import { createUser, findUserByEmail } from "./users";
  */
 export async function signUp(deps: AuthDeps, input: { email: string; name: string; phone?: string | null }): Promise<{ ok: true; email: string } | Failure> {
   try {
+    const allowed = await takeThrottle(deps.db, "signupsFromClient", deps.clientKey, deps.now);
+    if (!allowed.ok) return { ok: false, status: 429, message: ourAuthMessages.tooManyRequests, retryAfterSeconds: allowed.retryAfterSeconds };
     const user = (await findUserByEmail(deps.db, input.email)) ?? (await createUser(deps.db, input, deps.now));
     const attempt = await createAttempt(deps, { userId: user.id, method: "link" });
     if (!attempt.ok) return attempt;

@@ -32,3 +32,11 @@ export function forbidden(classname: string): Response {
 export function methodNotAllowed(allow: string): Response {
   return json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: allow } });
 }
+
+/** 429: this token (or client) made too many calls in the current window; Retry-After says when it ends. */
+export function rateLimited(retryAfterSeconds: number): Response {
+  return json(
+    { error: "rate_limited", message: `Too many requests. Try again in ${retryAfterSeconds} seconds.` },
+    { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
+}

@@ -3,7 +3,9 @@ import { formatScopeText } from "../../core/access/scope-text";
 import { scopeForArea } from "../../core/access/scopes";
 import { childClassesOf, entityClasses, findEntityClass } from "../../schema/entities/classes";
 import { readBody } from "../auth/body";
+import { clientKeyOf } from "../auth/failures";
 import { loadRoles } from "../auth/roles";
+import { bearerSubject, takeThrottle } from "../auth/throttle";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
 import {
@@ -16,7 +18,7 @@ import {
 } from "./oauth";
 import { handleCity } from "./city";
 import { handleEntity, scopeDenied } from "./entities";
-import { unauthenticated } from "./errors";
+import { rateLimited, unauthenticated } from "./errors";
 import { forwardSocket } from "./hub-client";
 import { subscribe } from "./subscriptions";
 
@@ -26,7 +28,7 @@ function withCors(request: Request, response: Response): Response {
   if (!origin) return response;
   const cors = new Response(response.body, response);
   cors.headers.set("Access-Control-Allow-Origin", origin);
-  cors.headers.set("Access-Control-Expose-Headers", "Location, WWW-Authenticate, X-Total-Count");
+  cors.headers.set("Access-Control-Expose-Headers", "Location, WWW-Authenticate, X-Total-Count, Retry-After");
   cors.headers.append("Vary", "Origin");
   return cors;
 }
@@ -135,6 +137,10 @@ async function entityCall(request: Request, context: RequestContext, segments: s
 export async function handleDataApi(request: Request, context: RequestContext): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (request.method === "OPTIONS") return preflight(request);
+  // Counted per bearer token, or per client without one, before any other work (issue 28).
+  const authorization = request.headers.get("Authorization");
+  const allowed = await takeThrottle(context.db, "dataApi", authorization ? bearerSubject(authorization) : clientKeyOf(request), context.now);
+  if (!allowed.ok) return withCors(request, rateLimited(allowed.retryAfterSeconds));
   const route = `${request.method} ${pathname.replace(/\/$/, "")}`;
   if (route === "GET /data-api/socket") return forwardSocket(request, context);
   let response: Response;

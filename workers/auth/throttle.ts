@@ -1,0 +1,44 @@
+import {
+  ATTEMPT_WINDOW_MS,
+  DATA_API_WINDOW_MS,
+  MAIL_WINDOW_MS,
+  MAX_ATTEMPTS_PER_CLIENT,
+  MAX_DATA_API_REQUESTS,
+  MAX_MAILS_PER_ADDRESS,
+  MAX_MAILS_PER_CLIENT,
+  MAX_SIGNUPS_PER_CLIENT,
+  SIGNUP_WINDOW_MS,
+} from "../../core/auth/constants";
+import { fixedWindowStart, secondsUntilWindowEnds } from "../../core/auth/failure-limit";
+import { throttleCounts, type Db } from "../../schema/d1";
+import { hashToken } from "./crypto";
+import { normaliseEmail } from "./users";
+import { takeFromWindow } from "./window-counter";
+
+/** Each throttled action: its fixed window and how many it allows per subject in one window (issue 28). */
+export const throttleRules = {
+  /** Subject: the hashed, normalised address; whichever clients ask. */
+  mailsToAddress: { windowMs: MAIL_WINDOW_MS, limit: MAX_MAILS_PER_ADDRESS },
+  mailsFromClient: { windowMs: MAIL_WINDOW_MS, limit: MAX_MAILS_PER_CLIENT },
+  attemptsFromClient: { windowMs: ATTEMPT_WINDOW_MS, limit: MAX_ATTEMPTS_PER_CLIENT },
+  signupsFromClient: { windowMs: SIGNUP_WINDOW_MS, limit: MAX_SIGNUPS_PER_CLIENT },
+  /** Subject: the hashed bearer token, or the client key when there is none. */
+  dataApi: { windowMs: DATA_API_WINDOW_MS, limit: MAX_DATA_API_REQUESTS },
+} as const;
+
+export type ThrottleRule = keyof typeof throttleRules;
+export type Throttled = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** The counter row's key: the rule and a subject that is already a hash (never an address or a token). */
+export const throttleKey = (rule: ThrottleRule, subject: string) => `${rule}:${subject}`;
+
+export const addressSubject = (email: string) => `mail:${hashToken(normaliseEmail(email)).slice(0, 32)}`;
+export const bearerSubject = (authorization: string) => `token:${hashToken(authorization).slice(0, 32)}`;
+
+/** Counts one request of `rule` for `subject` in D1 with one conditional write; refused past the limit. */
+export async function takeThrottle(db: Db, rule: ThrottleRule, subject: string, now: number): Promise<Throttled> {
+  const { windowMs, limit } = throttleRules[rule];
+  if (await takeFromWindow(db, throttleCounts, throttleKey(rule, subject), fixedWindowStart(now, windowMs), limit)) return { ok: true };
+  console.warn(`Throttled: ${rule}`, { subject });
+  return { ok: false, retryAfterSeconds: secondsUntilWindowEnds(now, windowMs) };
+}
