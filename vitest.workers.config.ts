@@ -13,6 +13,13 @@ export default defineConfig(async () => {
         miniflare: {
           // Stripe keys for the in-process fake (tests/fakes/stripe); nothing leaves the machine. Spectator
           // shards fill at 4 sockets here, so tests see an audience spread over several shards.
+          // Every test file shares one client address, so the data API's rate limits are lifted here; the limiter
+          // itself is tested through TEST_TINY_LIMIT (tests/integration/auth-limits.test.ts).
+          ratelimits: {
+            DATA_API_TOKEN_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
+            DATA_API_CLIENT_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
+            TEST_TINY_LIMIT: { simple: { limit: 3, period: 60 } },
+          },
           bindings: { TEST_MIGRATIONS: migrations, SPECTATOR_SHARD_TARGET: "4", STRIPE_SECRET_KEY: "sk_test_integration", STRIPE_WEBHOOK_SECRET: "whsec_integration", STRIPE_API_BASE: "http://127.0.0.1:12111" },
         },
       }),

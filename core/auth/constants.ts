@@ -37,6 +37,4 @@ export const ATTEMPT_WINDOW_MS = 10 * 60 * 1000;
 export const MAX_ATTEMPTS_PER_CLIENT = 120;
 export const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
 export const MAX_SIGNUPS_PER_CLIENT = 20;
-export const DATA_API_WINDOW_MS = 60 * 1000;
-/** Data API calls per bearer token, or per client when there is none. */
-export const MAX_DATA_API_REQUESTS = 600;
+// The data API's rate (600 calls a minute per token, 1,200 per client) is in wrangler.toml [[ratelimits]].

@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** A rate limiter of 3 a minute, standing in for the data API's real ones (vitest.workers.config.ts). */
+      TEST_TINY_LIMIT: RateLimit;
     }
     interface GlobalProps {
       mainModule: typeof mainModule;

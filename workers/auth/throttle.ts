@@ -1,9 +1,7 @@
 import {
   ATTEMPT_WINDOW_MS,
-  DATA_API_WINDOW_MS,
   MAIL_WINDOW_MS,
   MAX_ATTEMPTS_PER_CLIENT,
-  MAX_DATA_API_REQUESTS,
   MAX_MAILS_PER_ADDRESS,
   MAX_MAILS_PER_CLIENT,
   MAX_SIGNUPS_PER_CLIENT,
@@ -22,8 +20,6 @@ export const throttleRules = {
   mailsFromClient: { windowMs: MAIL_WINDOW_MS, limit: MAX_MAILS_PER_CLIENT },
   attemptsFromClient: { windowMs: ATTEMPT_WINDOW_MS, limit: MAX_ATTEMPTS_PER_CLIENT },
   signupsFromClient: { windowMs: SIGNUP_WINDOW_MS, limit: MAX_SIGNUPS_PER_CLIENT },
-  /** Subject: the hashed bearer token, or the client key when there is none. */
-  dataApi: { windowMs: DATA_API_WINDOW_MS, limit: MAX_DATA_API_REQUESTS },
 } as const;
 
 export type ThrottleRule = keyof typeof throttleRules;
@@ -33,7 +29,6 @@ export type Throttled = { ok: true } | { ok: false; retryAfterSeconds: number };
 export const throttleKey = (rule: ThrottleRule, subject: string) => `${rule}:${subject}`;
 
 export const addressSubject = (email: string) => `mail:${hashToken(normaliseEmail(email)).slice(0, 32)}`;
-export const bearerSubject = (authorization: string) => `token:${hashToken(authorization).slice(0, 32)}`;
 
 /** Counts one request of `rule` for `subject` in D1 with one conditional write; refused past the limit. */
 export async function takeThrottle(db: Db, rule: ThrottleRule, subject: string, now: number): Promise<Throttled> {

@@ -5,7 +5,7 @@ import { childClassesOf, entityClasses, findEntityClass } from "../../schema/ent
 import { readBody } from "../auth/body";
 import { clientKeyOf } from "../auth/failures";
 import { loadRoles } from "../auth/roles";
-import { bearerSubject, takeThrottle } from "../auth/throttle";
+import { dataApiRateLimited } from "./rate-limit";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
 import {
@@ -137,10 +137,9 @@ async function entityCall(request: Request, context: RequestContext, segments: s
 export async function handleDataApi(request: Request, context: RequestContext): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (request.method === "OPTIONS") return preflight(request);
-  // Counted per bearer token, or per client without one, before any other work (issue 28).
-  const authorization = request.headers.get("Authorization");
-  const allowed = await takeThrottle(context.db, "dataApi", authorization ? bearerSubject(authorization) : clientKeyOf(request), context.now);
-  if (!allowed.ok) return withCors(request, rateLimited(allowed.retryAfterSeconds));
+  // Counted per bearer token and per client before any other work (issue 28, workers/data-api/rate-limit.ts).
+  const limited = await dataApiRateLimited(context.env, request.headers.get("Authorization"), clientKeyOf(request));
+  if (limited) return withCors(request, rateLimited(limited.retryAfterSeconds));
   const route = `${request.method} ${pathname.replace(/\/$/, "")}`;
   if (route === "GET /data-api/socket") return forwardSocket(request, context);
   let response: Response;
