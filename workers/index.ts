@@ -15,6 +15,7 @@ import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
 import { handleDevDemoSprint } from "./dev/demo-sprint";
 import { handleDevDemoRace } from "./dev/demo-race";
+import { handleDevAgeSession } from "./dev/age-session";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 
 export { DataHub } from "../durable/data-hub";
@@ -28,6 +29,7 @@ const apiMounts: { prefix: string; handle: (request: Request, context: RequestCo
   { prefix: "/timing-api/", handle: handleTimingApi },
   { prefix: "/_dev/demo-race", handle: handleDevDemoRace },
   { prefix: "/_dev/demo-sprint", handle: handleDevDemoSprint },
+  { prefix: "/_dev/age-session", handle: handleDevAgeSession },
   { prefix: WEBHOOK_PATH, handle: handleStripeWebhook },
 ];
 
