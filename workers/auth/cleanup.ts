@@ -1,14 +1,15 @@
 import { lt } from "drizzle-orm";
 import { FAILURE_WINDOW_MS } from "../../core/auth/constants";
-import { authFailures, sessions, signInAttempts, webauthnChallenges, type Db } from "../../schema/d1";
+import { authFailures, emailChanges, sessions, signInAttempts, webauthnChallenges, type Db } from "../../schema/d1";
 
 /** A remembered attempt still greets a returning user ("Welcome Back") for this long after it expires. */
 const ATTEMPT_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Deletes what has expired: sessions, challenges, old failure windows and long-dead attempts. Hourly cron. */
+/** Deletes what has expired: sessions, challenges, e-mail change links, old failure windows and long-dead attempts. Hourly cron. */
 export async function deleteExpiredAuthRows(db: Db, now: number): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
   await db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now));
   await db.delete(authFailures).where(lt(authFailures.windowStart, now - FAILURE_WINDOW_MS));
   await db.delete(signInAttempts).where(lt(signInAttempts.expiresAt, now - ATTEMPT_KEPT_MS));
+  await db.delete(emailChanges).where(lt(emailChanges.expiresAt, now));
 }

@@ -38,12 +38,11 @@ export async function mayRegisterPasskey(
   proof: { session?: { userId: string; verifiedAt: number | null } | null; attemptToken?: string | null },
   now: number,
 ): Promise<"yes" | "no" | "reauth"> {
-  if (proof.attemptToken) {
-    const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.tokenHash, hashToken(proof.attemptToken)) });
-    if (attempt && attempt.userId === userId && attempt.host === host && attempt.status === "verified" && !attempt.reauthSessionId && attempt.expiresAt > now) return "yes";
-  }
-  if (proof.session?.userId !== userId) return "no";
-  return isFresh(proof.session, now) ? "yes" : "reauth";
+  // The user's own session decides when there is one, so an old attempt cookie cannot stand in for a fresh sign-in.
+  if (proof.session?.userId === userId) return isFresh(proof.session, now) ? "yes" : "reauth";
+  if (!proof.attemptToken) return "no";
+  const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.tokenHash, hashToken(proof.attemptToken)) });
+  return attempt && attempt.userId === userId && attempt.host === host && attempt.status === "verified" && !attempt.reauthSessionId && attempt.expiresAt > now ? "yes" : "no";
 }
 
 async function storeChallenge(db: Db, challenge: string, kind: "register" | "authenticate", domain: string, userId: string | null, now: number) {
