@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { ourAuthMessages } from "../../core/auth/messages";
 import { formatDateTime } from "../format";
 import { FormMessage } from "./auth-card";
@@ -16,20 +16,30 @@ function messageFor(result: AreaResult | undefined, area: AreaResult["area"]) {
   return result?.area === area ? <FormMessage error={result.error} notice={result.notice} /> : null;
 }
 
-export function PasswordSection({ hasPassword, fresh, result, busy }: { hasPassword: boolean; fresh: boolean; result?: AreaResult; busy: boolean }) {
+/** Asks for a fresh sign-in before showing a form whose typed values a re-authentication would lose. */
+function ConfirmFirst({ reauthHref }: { reauthHref: string }) {
+  return (
+    <p>
+      {ourAuthMessages.reauthRequired} <Link to={reauthHref}>{ourAuthMessages.reauthTitle}</Link>
+    </p>
+  );
+}
+
+export function PasswordSection({ hasPassword, reauthHref, result, busy }: { hasPassword: boolean; reauthHref: string | null; result?: AreaResult; busy: boolean }) {
+  // Without a password there is nothing to type as proof: the account confirms with a fresh sign-in first.
+  const confirmFirst = !hasPassword && reauthHref;
   return (
     <section className="auth-card" aria-labelledby="password-heading">
       <h2 id="password-heading">{hasPassword ? "Change your password" : "Set a password"}</h2>
-      <Form method="post" className="stack">
+      {confirmFirst ? <ConfirmFirst reauthHref={reauthHref} /> : null}
+      <Form method="post" className="stack" hidden={Boolean(confirmFirst)}>
         <input type="hidden" name="intent" value="password" />
         {hasPassword ? (
           <div className="field">
             <label htmlFor="current">Current Password</label>
             <input id="current" name="current" type="password" autoComplete="current-password" required />
           </div>
-        ) : fresh ? null : (
-          <p className="hint">{ourAuthMessages.reauthRequired} Saving will ask you to sign in again with a passkey or an e-mailed link.</p>
-        )}
+        ) : null}
         <div className="field">
           <label htmlFor="password">New Password</label>
           <input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required />
@@ -48,14 +58,15 @@ export function PasswordSection({ hasPassword, fresh, result, busy }: { hasPassw
   );
 }
 
-export function EmailSection({ email, result, busy }: { email: string; result?: AreaResult; busy: boolean }) {
+export function EmailSection({ email, reauthHref, result, busy }: { email: string; reauthHref: string | null; result?: AreaResult; busy: boolean }) {
   return (
     <section className="auth-card" aria-labelledby="email-heading">
       <h2 id="email-heading">E-mail address</h2>
       <p>
         Your address is <strong>{email}</strong>. A new address takes effect when you open the link we send to it.
       </p>
-      <Form method="post" className="stack">
+      {reauthHref ? <ConfirmFirst reauthHref={reauthHref} /> : null}
+      <Form method="post" className="stack" hidden={Boolean(reauthHref)}>
         <input type="hidden" name="intent" value="email" />
         <div className="field">
           <label htmlFor="new-email">New e-mail address</label>

@@ -6,7 +6,7 @@ import { newPasswordFormProblem } from "../../core/auth/password-policy";
 import { openDb } from "../../schema/d1";
 import { changePassword, confirmTotpSetup, newRecoveryCodes, turnOffTotp } from "../../workers/auth/account";
 import { requestEmailChange } from "../../workers/auth/email-change";
-import { isFresh, sessionProof } from "../../workers/auth/reauth";
+import { isFresh, reauthHref, sessionProof } from "../../workers/auth/reauth";
 import { countUnusedRecoveryCodes } from "../../workers/auth/recovery-codes";
 import { listSessions, revokeSession } from "../../workers/auth/session-list";
 import { beginTotpSetup, isTotpEnabled, pendingTotpSetup } from "../../workers/auth/totp";
@@ -26,7 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     email: user?.email ?? session.user.email,
     hasPassword: Boolean(user?.passwordHash),
-    fresh: isFresh(session, context.now),
+    // Set when the last full sign-in is older than the window: forms that need it confirm first.
+    reauthHref: isFresh(session, context.now) ? null : reauthHref("/manage/security"),
     totp: { enabled, setup: setup && { qrSvg: setup.qrSvg, typedSecret: setup.typedSecret }, recoveryRemaining: enabled ? await countUnusedRecoveryCodes(db, session.user.id) : 0 },
     sessions: await listSessions(db, session.user.id, session.id, context.now),
   };
@@ -88,7 +89,7 @@ export async function action({ request, context }: ActionFunctionArgs): Promise<
 }
 
 export default function Security() {
-  const { email, hasPassword, fresh, totp, sessions } = useLoaderData<typeof loader>();
+  const { email, hasPassword, reauthHref: confirmHref, totp, sessions } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   return (
@@ -97,9 +98,9 @@ export default function Security() {
         <Link to="/manage">← Manage</Link>
       </p>
       <h1>Password and two-factor</h1>
-      <PasswordSection hasPassword={hasPassword} fresh={fresh} result={result} busy={busy} />
+      <PasswordSection hasPassword={hasPassword} reauthHref={confirmHref} result={result} busy={busy} />
       <TotpSection totp={totp} result={result} busy={busy} />
-      <EmailSection email={email} result={result} busy={busy} />
+      <EmailSection email={email} reauthHref={confirmHref} result={result} busy={busy} />
       <SessionsSection sessions={sessions} result={result} busy={busy} />
     </main>
   );

@@ -305,6 +305,29 @@ describe("re-authentication for sensitive changes", () => {
   });
 });
 
+describe("re-authentication by e-mailed link", () => {
+  it("refreshes the same session of an account without a password and returns to the page", async () => {
+    const user = await createUserWithPassword("relink@example.com", null);
+    const attempt = await (await authPost(HOST, "/_auth/attempt", { email: "relink@example.com", method: "link" })).json<{ attempt_id: string }>();
+    await authPost(HOST, "/_auth/mail", { email: "relink@example.com", attempt_id: attempt.attempt_id });
+    const first = linkIn((await latestMailTo("relink@example.com"))!.text);
+    const reply = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { link: first.token } })).json<{ token: string }>();
+    const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: reply.token }), "sl_session")!;
+    await ageVerification(cookie, 30);
+    // The page asks to confirm first rather than showing a form whose typed password would be lost.
+    expect(await (await get("/manage/security", cookie)).text()).toContain('href="/login?reauth=1&amp;goto=%2Fmanage%2Fsecurity"');
+
+    const sent = await pagePost(HOST, "/login?reauth=1&goto=%2Fmanage%2Fsecurity", { intent: "link" }, cookie);
+    expect(await sent.text()).toContain("We sent a sign-in link to relink@example.com");
+    const link = linkIn((await latestMailTo("relink@example.com"))!.text);
+    const opened = await pagePost(HOST, "/login/link", { intent: "verify", email: link.email, token: link.token }, cookie);
+    expect(opened.headers.get("Location")).toBe("/manage/security");
+    const row = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionIdOf(cookie)) });
+    expect(Date.now() - row!.verifiedAt!).toBeLessThan(MINUTE);
+    expect((await db().select().from(sessions).where(eq(sessions.userId, user.id))).length).toBe(1);
+  });
+});
+
 describe("the session list", () => {
   async function signInWithAgent(email: string, userAgent: string) {
     const attempt = await (await authPost(HOST, "/_auth/attempt", { email, method: "password" })).json<{ attempt_id: string }>();
