@@ -11,7 +11,9 @@ import { sessionCookie } from "../workers/auth/request-session";
 import { loadRoles } from "../workers/auth/roles";
 import { claimSession, setActiveRole } from "../workers/auth/sessions";
 import { safeGoto } from "../core/auth/goto";
-import { ATTEMPT_COOKIE_MAX_AGE_S, SESSION_HANDOFF_MS } from "../core/auth/constants";
+import { userAgentLabel } from "../core/auth/user-agent";
+import { reauthHref } from "../workers/auth/reauth";
+import { ATTEMPT_COOKIE_MAX_AGE_S, REAUTH_DEFAULT_GOTO, SESSION_HANDOFF_MS } from "../core/auth/constants";
 
 export function authDeps(request: Request, context: AppLoadContext): AuthDeps {
   return { env: context.env, db: openDb(context.env.DB), tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request), ...deviceOf(request) };
@@ -22,6 +24,12 @@ export function requireSession(request: Request, context: AppLoadContext) {
   if (context.session) return context.session;
   const url = new URL(request.url);
   throw redirect(`/login?goto=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/** Sends the browser to re-authenticate and come back to this page (a sensitive change found the sign-in too old). */
+export function redirectToReauth(request: Request): never {
+  const url = new URL(request.url);
+  throw redirect(reauthHref(url.pathname + url.search));
 }
 
 export async function rolesOf(context: AppLoadContext, userId: string): Promise<RoleGrant[]> {
@@ -64,6 +72,8 @@ export function continueSignIn(request: Request, reply: VerifyReply, attemptToke
   const headers = new Headers();
   if (attemptToken) headers.append("Set-Cookie", serializeCookie(cookieNames.attempt, attemptToken, ATTEMPT_COOKIE_MAX_AGE_S));
   if (reply.status === "partial") return redirect("/login/totp", { headers });
+  // A re-authentication refreshed the session this browser already has: back to the change it was making.
+  if (reply.status === "verified" && reply.reauth) return redirect(safeGoto(reply.goto, [new URL(request.url).hostname]) ?? REAUTH_DEFAULT_GOTO, { headers });
   if (reply.status !== "verified" || !reply.token || !reply.host) return null;
   headers.append("Set-Cookie", handoffCookie({ token: reply.token, host: reply.host, goto: reply.goto, role: null }));
   // The browser the sign-in was remembered under keeps its id (workers/auth/devices.ts).
@@ -75,9 +85,9 @@ export function continueSignIn(request: Request, reply: VerifyReply, attemptToke
 }
 
 /** Finishes a hand-over on this host: claims the session, sets its cookie and goes to goto. */
-export async function claimHere(context: AppLoadContext, handoff: Handoff) {
+export async function claimHere(context: AppLoadContext, handoff: Handoff, userAgent: string | null = null) {
   const db = openDb(context.env.DB);
-  const claimed = await claimSession(db, handoff.token, context.tenant.hostname, context.now);
+  const claimed = await claimSession(db, handoff.token, context.tenant.hostname, context.now, userAgentLabel(userAgent));
   if (!claimed) return null;
   if (handoff.role) {
     const role = await db.query.roles.findFirst({ where: eq(roles.id, handoff.role) });

@@ -1,7 +1,8 @@
 // The development and test entry (`npm start`, vitest): the Worker with the /_dev helpers that set up the demo.
+import * as remixBuild from "remix-server-build";
+import { handleDevAgeSession } from "./dev/age-session";
 import { handleDevDemoRace } from "./dev/demo-race";
 import { handleDevDemoSprint } from "./dev/demo-sprint";
-import * as remixBuild from "remix-server-build";
 import { createWorker } from "./worker";
 
 export { DataHub } from "../durable/data-hub";
@@ -11,4 +12,5 @@ export { SpectatorShard } from "../durable/spectator-shard";
 export default createWorker(remixBuild, [
   { prefix: "/_dev/demo-race", handle: handleDevDemoRace },
   { prefix: "/_dev/demo-sprint", handle: handleDevDemoSprint },
+  { prefix: "/_dev/age-session", handle: handleDevAgeSession },
 ]);

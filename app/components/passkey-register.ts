@@ -7,6 +7,12 @@ import { authMessages } from "../../core/auth/messages";
  */
 export async function registerPasskey(userId: string): Promise<void> {
   const begin = await fetch("/_auth/passkey/register/begin", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId }) });
+  if (begin.status === 403) {
+    // The sign-in is too old for this change: confirm it is you first, then come back.
+    const { reauth } = (await begin.json()) as { reauth?: string };
+    if (reauth) window.location.assign(reauth);
+    return new Promise<void>(() => {});
+  }
   if (!begin.ok) throw new Error(authMessages.passkeysNotSupportedDevice);
   let credential;
   try {

@@ -10,10 +10,14 @@ interface VerifyReply {
   token?: string | null;
   host?: string | null;
   goto?: string | null;
+  reauth?: boolean;
 }
 
-/** Sign in with a passkey: begin on the server, ask the authenticator, complete, then hand over the session. */
-export function PasskeySignIn({ userId, goto }: { userId: string | null; goto: string | null }) {
+/**
+ * Sign in with a passkey: begin on the server, ask the authenticator, complete, then hand over the session.
+ * With `reauth` the signed-in session is re-authenticated instead, and the browser returns to goto.
+ */
+export function PasskeySignIn({ userId, goto, reauth = false }: { userId: string | null; goto: string | null; reauth?: boolean }) {
   const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -28,9 +32,12 @@ export function PasskeySignIn({ userId, goto }: { userId: string | null; goto: s
       const options = await begin.json();
       if (!begin.ok) return setError((options as { error?: string }).error ?? authMessages.passkeyFailed);
       const credential = await startAuthentication({ optionsJSON: options as PublicKeyCredentialRequestOptionsJSON });
-      const complete = await fetch("/_auth/passkey/authenticate/complete", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ credential, goto }) });
+      const complete = await fetch("/_auth/passkey/authenticate/complete", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ credential, goto, reauth }) });
       const [reply] = (await complete.json()) as VerifyReply[];
+      if (reply?.status === "verified" && reply.reauth) return window.location.assign(reply.goto ?? "/manage/security");
       if (reply?.status === "verified" && reply.token && reply.host) return postToLogin(reply.host, reply.token, reply.goto ?? null);
+      // A passkey without user verification is one factor: a two-factor account continues at the code step.
+      if (reply?.status === "partial") return window.location.assign("/login/totp");
       if (reply?.message === authMessages.invalidCredential) return setUnrecognised(true);
       setError(reply?.message ?? authMessages.passkeyFailed);
     } catch {

@@ -1,12 +1,13 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { ATTEMPT_COOKIE_MAX_AGE_S } from "../../core/auth/constants";
+import { ATTEMPT_COOKIE_MAX_AGE_S, REAUTH_DEFAULT_GOTO } from "../../core/auth/constants";
 import { safeGoto } from "../../core/auth/goto";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { createAttempt, getAttemptByToken, sendAttemptMail, verifyAttempt } from "../../workers/auth/attempts";
 import { clearCookie, cookieNames, readCookie, serializeCookie } from "../../workers/auth/cookies";
 import { defaultSignedInPath } from "../../workers/auth/hosts";
+import { findUserById } from "../../workers/auth/users";
 import { authDeps, continueSignIn } from "../auth.server";
 import { AuthCard, FormMessage } from "../components/auth-card";
 import { PasskeySignIn } from "../components/passkey-sign-in";
@@ -25,18 +26,29 @@ function loginHref(goto: string | null, domain: string | null): string {
   return query ? `/login?${query}` : "/login";
 }
 
+/** `/login?reauth=1&goto=…` while signed in: the same sign-in, for the same user, refreshing this session. */
+function reauthSession(url: URL, context: LoaderFunctionArgs["context"]) {
+  return url.searchParams.get("reauth") === "1" ? context.session : null;
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   // Any login URL carrying both role and goto is a role switch.
   if (url.searchParams.has("role") && url.searchParams.has("goto")) throw redirect(`/login/switch?${url.searchParams}`);
   const { goto, domain } = loginParams(url);
+  const reauth = reauthSession(url, context);
+  if (reauth) {
+    const user = await findUserById(authDeps(request, context).db, reauth.user.id);
+    const returning = { userId: reauth.user.id, name: reauth.user.name, email: reauth.user.email, emoji: reauth.user.emoji, canUsePassword: Boolean(user?.passwordHash) };
+    return { returning, goto: safeGoto(goto, [context.tenant.hostname]) ?? REAUTH_DEFAULT_GOTO, domain: null, reauth: true };
+  }
   if (context.session) {
     throw redirect(safeGoto(goto, [context.tenant.hostname]) ?? defaultSignedInPath(context.tenant));
   }
   const token = readCookie(request, cookieNames.attempt);
   const last = token ? await getAttemptByToken(authDeps(request, context).db, token) : null;
   const returning = last ? { userId: last.user_id, name: last.name, email: last.email, emoji: last.emoji, canUsePassword: last.options.password } : null;
-  return { returning, goto, domain };
+  return { returning, goto, domain, reauth: false };
 }
 
 const intentSchema = z.discriminatedUnion("intent", [
@@ -63,12 +75,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(loginHref(goto, domain), { headers: { "Set-Cookie": serializeCookie(cookieNames.attempt, created.token, ATTEMPT_COOKIE_MAX_AGE_S) } });
   }
 
-  // Password and link both continue the returning user's attempt, with a fresh one for this method.
-  const token = readCookie(request, cookieNames.attempt);
-  const last = token ? await getAttemptByToken(deps.db, token) : null;
-  if (!last) return { error: authMessages.failedToGetAttempt, notice: null };
+  // Password and link both continue the returning user's attempt (or re-authenticate this session's user), with a fresh one for this method.
   const method = form.intent === "link" ? "link" : "password";
-  const attempt = await createAttempt(deps, { userId: last.user_id, method, goto: goto ?? last.goto, domain: domain ?? last.host });
+  const reauth = reauthSession(url, context);
+  const token = readCookie(request, cookieNames.attempt);
+  const last = reauth || !token ? null : await getAttemptByToken(deps.db, token);
+  if (!reauth && !last) return { error: authMessages.failedToGetAttempt, notice: null };
+  const attempt = reauth
+    ? await createAttempt(deps, { userId: reauth.user.id, method, goto: safeGoto(goto, [context.tenant.hostname]) ?? REAUTH_DEFAULT_GOTO, reauthSessionId: reauth.id })
+    : await createAttempt(deps, { userId: last!.user_id, method, goto: goto ?? last!.goto, domain: domain ?? last!.host });
   if (!attempt.ok) return { error: attempt.message, notice: null };
 
   if (form.intent === "link") {
@@ -84,7 +99,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { returning, goto, domain } = useLoaderData<typeof loader>();
+  const { returning, goto, domain, reauth } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -110,24 +125,27 @@ export default function Login() {
   }
 
   return (
-    <AuthCard title={authMessages.welcomeBack}>
+    <AuthCard title={reauth ? ourAuthMessages.reauthTitle : authMessages.welcomeBack}>
+      {reauth ? <p>{ourAuthMessages.reauthIntro}</p> : null}
       <p className="returning-user">
         {returning.emoji ? <span aria-hidden="true">{returning.emoji} </span> : null}
         <strong>{returning.name}</strong>
         <br />
         <span>{returning.email}</span>
       </p>
-      <Form method="post">
-        <input type="hidden" name="intent" value="different" />
-        <button type="submit" className="link-button">{authMessages.differentEmail}</button>
-      </Form>
+      {reauth ? null : (
+        <Form method="post">
+          <input type="hidden" name="intent" value="different" />
+          <button type="submit" className="link-button">{authMessages.differentEmail}</button>
+        </Form>
+      )}
       <FormMessage error={result?.error} notice={result?.notice} />
       <div className="stack">
         <Form method="post" className="stack">
           <input type="hidden" name="intent" value="link" />
           <button type="submit" disabled={busy}>{busyIntent === "link" ? "Sending…" : "Email me a sign-in link"}</button>
         </Form>
-        <PasskeySignIn userId={returning.userId} goto={goto} />
+        <PasskeySignIn userId={returning.userId} goto={goto} reauth={reauth} />
       </div>
       <p className="divider">{authMessages.orPassword}</p>
       <Form method="post" className="stack">
@@ -140,9 +158,15 @@ export default function Login() {
         </div>
         <button type="submit" disabled={!returning.canUsePassword || busy}>{busyIntent === "password" ? "Signing in…" : "Sign in"}</button>
       </Form>
-      <p>
-        <Link to={`/login/reset?email=${encodeURIComponent(returning.email)}${domain ? `&domain=${encodeURIComponent(domain)}` : ""}`}>{authMessages.forgotPassword}</Link>
-      </p>
+      {reauth ? (
+        <p>
+          <Link to={goto ?? REAUTH_DEFAULT_GOTO}>Cancel</Link>
+        </p>
+      ) : (
+        <p>
+          <Link to={`/login/reset?email=${encodeURIComponent(returning.email)}${domain ? `&domain=${encodeURIComponent(domain)}` : ""}`}>{authMessages.forgotPassword}</Link>
+        </p>
+      )}
     </AuthCard>
   );
 }

@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const handoff = readHandoff(request);
   if (!handoff) throw redirect("/login");
   if (handoff.host === context.tenant.hostname) {
-    const done = await claimHere(context, handoff);
+    const done = await claimHere(context, handoff, request.headers.get("User-Agent"));
     if (done) return done;
     return { error: authMessages.failedToCompleteLogin, action: null, handoff: null };
   }

@@ -3,10 +3,11 @@ import { Form, Link, useLoaderData, useRevalidator, useSearchParams, useActionDa
 import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
 import { useState } from "react";
 import { z } from "zod";
-import { authMessages } from "../../core/auth/messages";
+import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { openDb } from "../../schema/d1";
-import { deletePasskey, listPasskeys } from "../../workers/auth/passkeys";
-import { requireSession } from "../auth.server";
+import { listPasskeys, removePasskey } from "../../workers/auth/passkeys";
+import { isFresh, sessionProof } from "../../workers/auth/reauth";
+import { authDeps, redirectToReauth, requireSession } from "../auth.server";
 import { AuthCard, FormMessage } from "../components/auth-card";
 import { registerPasskey, registrationProblem } from "../components/passkey-register";
 import { useHydrated } from "../hooks/use-hydrated";
@@ -16,20 +17,20 @@ export const meta: MetaFunction = () => [{ title: "Passkeys" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = requireSession(request, context);
-  return { userId: session.user.id, passkeys: await listPasskeys(openDb(context.env.DB), session.user.id) };
+  return { userId: session.user.id, passkeys: await listPasskeys(openDb(context.env.DB), session.user.id), fresh: isFresh(session, context.now) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const session = requireSession(request, context);
   const parsed = z.object({ passkey_id: z.string().min(1).max(1024) }).safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success || !(await deletePasskey(openDb(context.env.DB), session.user.id, parsed.data.passkey_id))) {
-    return { error: authMessages.failedToDeletePasskey, notice: null };
-  }
-  return { error: null, notice: "Passkey removed." };
+  if (!parsed.success) return { error: authMessages.failedToDeletePasskey, notice: null };
+  const removed = await removePasskey(authDeps(request, context), sessionProof(session), parsed.data.passkey_id);
+  if (!removed.ok && "reauth" in removed) redirectToReauth(request);
+  return removed.ok ? { error: null, notice: "Passkey removed." } : { error: authMessages.failedToDeletePasskey, notice: null };
 }
 
 export default function ManagePasskeys() {
-  const { userId, passkeys } = useLoaderData<typeof loader>();
+  const { userId, passkeys, fresh } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
   const confirming = params.get("remove");
@@ -55,6 +56,7 @@ export default function ManagePasskeys() {
   return (
     <AuthCard title="Passkeys">
       <FormMessage error={error ?? result?.error} notice={result?.notice} />
+      {fresh ? null : <p className="hint">{ourAuthMessages.reauthRequired} You will be asked to sign in again when you add or remove a passkey.</p>}
       {passkeys.length === 0 ? (
         <p className="empty-state">No passkeys yet. Add one to sign in with your fingerprint, face or device PIN.</p>
       ) : (

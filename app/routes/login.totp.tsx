@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
+import { normaliseRecoveryCode } from "../../core/auth/recovery-code";
 import { normaliseTotpCode } from "../../core/auth/totp-code";
 import { getAttemptByToken, verifyAttempt } from "../../workers/auth/attempts";
 import { cookieNames, readCookie } from "../../workers/auth/cookies";
@@ -23,9 +24,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const attempt = await partialAttempt(request, context);
   if (!attempt) return redirect("/login");
-  const code = normaliseTotpCode(String((await request.formData()).get("code") ?? ""));
+  const code = String((await request.formData()).get("code") ?? "").slice(0, 40);
   // Each answer carries a fresh key so the code field is emptied after a wrong code.
-  if (!code) return { error: ourAuthMessages.codeFormat, key: crypto.randomUUID() };
+  if (!normaliseTotpCode(code) && !normaliseRecoveryCode(code)) return { error: ourAuthMessages.codeOrRecoveryFormat, key: crypto.randomUUID() };
   const reply = await verifyAttempt(authDeps(request, context), attempt.attempt_id, { totp: code });
   // Still partial means the code was wrong: stay here and say so.
   const next = reply.status === "partial" ? null : continueSignIn(request, reply, null);
@@ -38,18 +39,18 @@ export default function TwoFactorCode() {
   const busy = useNavigation().state === "submitting";
   return (
     <AuthCard title="Enter your code">
-      <p>Open your authenticator app and enter the 6-digit code for this account.</p>
+      <p>Open your authenticator app and enter the 6-digit code for this account. Without your app, enter one of your recovery codes instead.</p>
       <Form method="post" className="stack" key={result?.key}>
         <div className="field">
-          <label htmlFor="code">6-digit code</label>
+          <label htmlFor="code">6-digit code or recovery code</label>
           <input
             id="code"
             name="code"
             className="code-input"
-            inputMode="numeric"
             autoComplete="one-time-code"
-            pattern="[0-9 \-]*"
-            maxLength={9}
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={20}
             required
             autoFocus
             aria-describedby={result?.error ? "code-error" : undefined}

@@ -8,8 +8,16 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSKEY_SKIP_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
 export const INVALID_PATH_REDIRECT_MS = 3_000;
 
-// Ours: a sliding 30-day session, renewed when less than half remains.
+// Ours: a sliding 30-day session, renewed when less than half remains, and never older than 90 days.
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 90 * 24 * 60 * 60 * 1000;
+/** A sensitive change (passkeys, recovery codes, e-mail) needs a full sign-in this recent ("sudo mode"). */
+export const REAUTH_WINDOW_MS = 5 * 60 * 1000;
+/** Where a re-authentication returns when it names no page. */
+export const REAUTH_DEFAULT_GOTO = "/manage/security";
+export const RECOVERY_CODE_COUNT = 10;
+/** How long the confirmation link sent to a new e-mail address is valid. */
+export const EMAIL_CHANGE_VALID_MS = 60 * 60 * 1000;
 export const SESSION_RENEW_BELOW_MS = SESSION_TTL_MS / 2;
 /** A session handed to another host must be claimed there quickly. */
 export const SESSION_HANDOFF_MS = 2 * 60 * 1000;

@@ -18,9 +18,14 @@ export const sessions = sqliteTable(
     activeRoleId: text("active_role_id").references(() => roles.id, { onDelete: "set null" }),
     /** False until the target host's /_auth/login has turned the handed-over token into its cookie. */
     isClaimed: integer("is_claimed", { mode: "boolean" }).notNull().default(false),
+    /** Creation time; the absolute lifetime (SESSION_ABSOLUTE_MS) counts from here, however often it is used. */
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     lastUsedAt: integer("last_used_at").notNull(),
+    /** When this session last completed a full sign-in or re-authentication; null (older rows) counts as stale. */
+    verifiedAt: integer("verified_at"),
+    /** A short label of the browser that claimed it ("Chrome on Linux"), for the session list. */
+    userAgent: text("user_agent"),
   },
   (t) => [index("sessions_user").on(t.userId)],
 );
@@ -46,6 +51,10 @@ export const signInAttempts = sqliteTable(
     linkTokenHash: text("link_token_hash"),
     linkSentAt: integer("link_sent_at"),
     linkUsedAt: integer("link_used_at"),
+    /** A re-authentication: when verified, this session's verified_at is refreshed instead of a new session made. */
+    reauthSessionId: text("reauth_session_id"),
+    /** A reset's new password, saved only when the attempt's second factor is verified. */
+    pendingPasswordHash: text("pending_password_hash"),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
@@ -64,6 +73,38 @@ export const userTotp = sqliteTable("user_totp", {
   lastUsedStep: integer("last_used_step").notNull().default(0),
   createdAt: integer("created_at").notNull(),
 });
+
+/** Single-use recovery codes for a two-factor account; only a salted SHA-256 of each is stored. */
+export const recoveryCodes = sqliteTable(
+  "recovery_codes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("recovery_codes_user").on(t.userId, t.codeHash)],
+);
+
+/** A requested change of e-mail address, waiting for the link sent to the new address. */
+export const emailChanges = sqliteTable(
+  "email_changes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    newEmail: text("new_email").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("email_changes_token").on(t.tokenHash)],
+);
 
 /** A WebAuthn credential (spec Passkey: id, domain, created_at, last_used). */
 export const passkeys = sqliteTable(

@@ -27,7 +27,14 @@ export const verifyAttemptSchema = z.object({ attempt_id: z.string().uuid(), ver
 
 export const mailSchema = z.object({ email: z.string().trim().min(1).max(320), attempt_id: z.string().uuid() });
 
-export const setPasswordSchema = z.object({ password: z.string().max(1000), token: z.string().max(200).optional(), email: z.string().max(320).optional() });
+/** With a reset token; or for the signed-in user, who proves it with the current password (ASVS 2.1.6). */
+export const setPasswordSchema = z.object({
+  password: z.string().max(1000),
+  token: z.string().max(200).optional(),
+  email: z.string().max(320).optional(),
+  current_password: z.string().max(1000).optional(),
+  sign_out_others: z.union([z.boolean(), z.enum(["true", "false", "on", "yes", "no"])]).optional(),
+});
 
 export const checkPasswordSchema = z.object({ password: z.string().max(1000) });
 
@@ -42,5 +49,6 @@ export const signupSchema = z.object({
 export const passkeyRegisterBeginSchema = z.object({ user_id: z.string().max(64), attempt_token: z.string().max(200).optional().nullable() });
 export const passkeyRegisterCompleteSchema = passkeyRegisterBeginSchema.extend({ credential: z.record(z.string(), z.unknown()) });
 export const passkeyAuthenticateBeginSchema = z.object({ user_id: z.string().max(64).optional().nullable(), client: z.string().max(200).optional().nullable() });
-export const passkeyAuthenticateCompleteSchema = z.object({ credential: z.record(z.string(), z.unknown()), goto: optionalText });
+/** `reauth`: re-authenticate the signed-in session with this passkey instead of starting a new one. */
+export const passkeyAuthenticateCompleteSchema = z.object({ credential: z.record(z.string(), z.unknown()), goto: optionalText, reauth: z.boolean().optional() });
 export const passkeyDeleteSchema = z.object({ passkey_id: z.string().min(1).max(1024), user_id: z.string().max(64) });

@@ -161,7 +161,8 @@ describe("two-factor codes", () => {
     expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: second, verify: { totp: code(0) } })).json()).toMatchObject({ message: "Incorrect Code" });
   });
 
-  it("does not ask a passkey sign-in for a code", async () => {
+  // Issue 28: only a passkey with user verification (UV) counts as both factors; without it the code step follows.
+  it("does not ask a user-verified passkey sign-in for a code, and asks one without UV", async () => {
     const { user } = await userWithTotp("pktotp@example.com");
     const { SoftAuthenticator: Soft } = await import("./soft-authenticator");
     const authenticator = await Soft.create();
@@ -169,7 +170,10 @@ describe("two-factor codes", () => {
     const deps = { env, db: db(), tenant: { kind: "main" as const, hostname: HOST, theme: { name: "S", colours: { primary: "#000000", accent: "#000000", background: "#ffffff", text: "#000000" } } }, now: Date.now(), clientKey: "client:t" };
     const attempt = await createAttempt(deps, { userId: user.id, method: "password" });
     if (!attempt.ok) throw new Error(attempt.message);
-    expect((await verifyAttempt(deps, attempt.attempt_id, { passkey: authenticator.id })).status).toBe("verified");
+    expect((await verifyAttempt(deps, attempt.attempt_id, { passkey: authenticator.id, userVerified: true })).status).toBe("verified");
+    const second = await createAttempt(deps, { userId: user.id, method: "password" });
+    if (!second.ok) throw new Error(second.message);
+    expect((await verifyAttempt(deps, second.attempt_id, { passkey: authenticator.id })).status).toBe("partial");
   });
 });
 

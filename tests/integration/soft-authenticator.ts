@@ -88,10 +88,14 @@ export class SoftAuthenticator {
     };
   }
 
-  /** The answer to navigator.credentials.get, signed for `rpId` (a wrong one makes a phishing site's answer). */
-  async authenticate(options: { challenge: string }, origin: string, rpId: string, counterStep = 1) {
+  /**
+   * The answer to navigator.credentials.get, signed for `rpId` (a wrong one makes a phishing site's answer).
+   * `userVerified: false` leaves the UV flag off, as a security key without a PIN answers.
+   */
+  async authenticate(options: { challenge: string }, origin: string, rpId: string, counterStep = 1, userVerified = true) {
     this.counter += counterStep;
-    const authData = concat(await sha256(new TextEncoder().encode(rpId)), new Uint8Array([0x05]), u32(this.counter));
+    const flags = userVerified ? 0x05 : 0x01; // user present (0x01), user verified (0x04)
+    const authData = concat(await sha256(new TextEncoder().encode(rpId)), new Uint8Array([flags]), u32(this.counter));
     const clientDataJSON = new TextEncoder().encode(JSON.stringify({ type: "webauthn.get", challenge: options.challenge, origin, crossOrigin: false }));
     const signed = concat(authData, await sha256(clientDataJSON));
     const raw = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, this.keys.privateKey, signed as Uint8Array<ArrayBuffer>));

@@ -3,6 +3,7 @@ import { ATTEMPT_TTL_MS, LINK_VALID_MS } from "../../core/auth/constants";
 import { safeGoto } from "../../core/auth/goto";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { newPasswordProblem } from "../../core/auth/password-policy";
+import { normaliseRecoveryCode } from "../../core/auth/recovery-code";
 import { normaliseTotpCode } from "../../core/auth/totp-code";
 import { signInAttempts, type Db } from "../../schema/d1";
 import type { Tenant } from "../../tenants/resolve";
@@ -12,10 +13,12 @@ import { hashToken, randomToken } from "./crypto";
 import { rememberDevice } from "./devices";
 import { releaseGuess, reserveGuess } from "./failures";
 import { originOf, resolveTargetHost } from "./hosts";
+import { applyVerifiedAttempt, sessionOrigin } from "./attempt-effects";
+import { verifySecondFactor } from "./second-factor";
 import { createSession } from "./sessions";
 import { takeThrottle, addressSubject, type Throttled } from "./throttle";
-import { isTotpEnabled, verifyTotpCode } from "./totp";
-import { countPasskeys, findUserByEmail, findUserById, setUserPassword } from "./users";
+import { isTotpEnabled } from "./totp";
+import { countPasskeys, findUserByEmail, findUserById } from "./users";
 
 export type AttemptMethod = "password" | "link" | "reset" | "switch";
 
@@ -60,6 +63,8 @@ export interface VerifyReply {
   prompt_passkey: boolean;
   host: string | null;
   goto: string | null;
+  /** A re-authentication: the asking session was refreshed; there is no new session (token is null). */
+  reauth?: boolean;
 }
 
 const failed = (message: string, userId: string | null = null): VerifyReply => ({
@@ -76,7 +81,7 @@ const failed = (message: string, userId: string | null = null): VerifyReply => (
 
 export async function createAttempt(
   deps: AuthDeps,
-  input: { email?: string | null; userId?: string | null; method: AttemptMethod; goto?: string | null; domain?: string | null; roleId?: string | null },
+  input: { email?: string | null; userId?: string | null; method: AttemptMethod; goto?: string | null; domain?: string | null; roleId?: string | null; reauthSessionId?: string | null },
 ): Promise<AttemptCreated | Failure> {
   const { db, env, tenant, now } = deps;
   if (!input.email && !input.userId) return fail(400, authMessages.emailOrUserIdRequired);
@@ -100,6 +105,7 @@ export async function createAttempt(
     host,
     goto,
     roleId: input.roleId ?? null,
+    reauthSessionId: input.reauthSessionId ?? null,
     createdAt: now,
     expiresAt: now + ATTEMPT_TTL_MS,
   });
@@ -139,7 +145,8 @@ export async function getAttemptByToken(db: Db, token: string, now: number = Dat
   };
 }
 
-export type VerifyInput = { password: string } | { totp: string } | { link: string } | { session: string } | { passkey: string };
+/** `userVerified` is the passkey assertion's UV flag: only with it does a passkey count as two factors. */
+export type VerifyInput = { password: string } | { totp: string } | { link: string } | { session: string } | { passkey: string; userVerified?: boolean };
 
 /**
  * Verifies one step of an attempt. Password, emailed link, session or passkey is the first factor; when
@@ -149,9 +156,11 @@ export type VerifyInput = { password: string } | { totp: string } | { link: stri
  * strangers' guesses cannot lock the owner out of them.
  */
 export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: VerifyInput): Promise<VerifyReply> {
-  const { db, env, now } = deps;
+  const { db, now } = deps;
   const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.id, attemptId) });
   if (!attempt || attempt.expiresAt <= now || attempt.status === "failed") return failed(authMessages.loginFailed);
+  // A re-authentication must prove something new; the (stale) session itself proves nothing.
+  if ("session" in input && attempt.reauthSessionId) return failed(authMessages.loginFailed);
   const user = await findUserById(db, attempt.userId);
   if (!user) return failed(authMessages.loginFailed);
 
@@ -159,13 +168,14 @@ export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: Ve
   if ("totp" in input) {
     if (attempt.status !== "partial") return failed(authMessages.loginFailed, user.id);
     const wrongCode = { ...failed(authMessages.incorrectCode, user.id), attempt_id: attempt.id, status: "partial" as const, verify: ["totp"] };
-    const code = normaliseTotpCode(input.totp);
-    if (!code) return wrongCode;
+    // Something that is neither a code nor a recovery code is never checked, so it uses up no try.
+    if (!normaliseTotpCode(input.totp) && !normaliseRecoveryCode(input.totp)) return wrongCode;
     const reservation = await reserveGuess(deps, user.id, "code");
     if (!reservation) return failed(authMessages.tooManyAttempts, user.id);
-    if (!(await verifyTotpCode(env, db, user.id, code, now))) return wrongCode;
+    const second = await verifySecondFactor(deps, user, input.totp);
+    if (!second) return wrongCode;
     await releaseGuess(db, reservation);
-    passed = "totp";
+    passed = second;
   } else {
     if (attempt.status !== "pending") return failed(authMessages.loginFailed, user.id);
     if ("password" in input) {
@@ -186,15 +196,19 @@ export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: Ve
   }
 
   const verifiedBy = [...attempt.verifiedBy, passed];
-  // A passkey with user verification is already two factors; a session was already fully verified.
-  const needsCode = (passed === "password" || passed === "link") && (await isTotpEnabled(db, user.id));
+  // A passkey with user verification is already two factors (without it, one); a session was already fully verified.
+  const oneFactor = passed === "password" || passed === "link" || ("passkey" in input && input.userVerified !== true);
+  const needsCode = oneFactor && (await isTotpEnabled(db, user.id));
   if (needsCode) {
     await db.update(signInAttempts).set({ status: "partial", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
     return { attempt_id: attempt.id, status: "partial", token: null, message: "", user_id: user.id, verify: ["totp"], prompt_passkey: false, host: attempt.host, goto: attempt.goto };
   }
   await db.update(signInAttempts).set({ status: "verified", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
+  const effect = await applyVerifiedAttempt(deps, attempt, user);
+  if (effect === "reauth-failed") return failed(authMessages.loginFailed, user.id);
+  if (effect === "reauth-done") return { attempt_id: attempt.id, status: "verified", token: null, message: "", user_id: user.id, verify: [], prompt_passkey: false, host: attempt.host, goto: attempt.goto, reauth: true };
   // The session is for the attempt's host; if that is another host, it is claimed there through /_auth/login.
-  const session = await createSession(db, user.id, attempt.host, now, false);
+  const session = await createSession(db, user.id, attempt.host, now, false, "session" in input ? await sessionOrigin(db, input.session) : undefined);
   // A switch by session is not a new sign-in; every other proof remembers the browser it came from.
   if (passed !== "session") await rememberDevice(deps, user);
   const hasPasskey = (await countPasskeys(db, user.id, attempt.host)) > 0;
@@ -291,18 +305,11 @@ export async function resetPassword(deps: AuthDeps, linkToken: string, email: st
   if (!attempt || attempt.method !== "reset" || attempt.linkUsedAt !== null || (attempt.linkSentAt ?? 0) <= deps.now - LINK_VALID_MS) {
     return fail(400, authMessages.linkNotVerified);
   }
+  // Saved on the attempt and applied only once every factor is verified (a two-factor account's code comes next).
+  await deps.db.update(signInAttempts).set({ pendingPasswordHash: await hashPassword(password) }).where(eq(signInAttempts.id, attempt.id));
   const reply = await verifyAttempt(deps, attempt.id, { link: linkToken });
   if (reply.status === "failed") return fail(400, reply.message || authMessages.failedToResetPassword);
-  await setUserPassword(deps.db, attempt.userId, await hashPassword(password), deps.now);
   return reply;
-}
-
-/** Sets the signed-in user's password (the account page; the session is the proof). */
-export async function setPasswordForUser(deps: AuthDeps, userId: string, password: string): Promise<{ ok: true } | Failure> {
-  const problem = newPasswordProblem(password);
-  if (problem) return fail(400, problem);
-  await setUserPassword(deps.db, userId, await hashPassword(password), deps.now);
-  return { ok: true };
 }
 
 /**

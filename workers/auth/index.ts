@@ -2,9 +2,10 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { ATTEMPT_COOKIE_MAX_AGE_S } from "../../core/auth/constants";
-import { authMessages } from "../../core/auth/messages";
+import { authMessages, ourAuthMessages } from "../../core/auth/messages";
 import { newPasswordProblem } from "../../core/auth/password-policy";
 import { safeGoto } from "../../core/auth/goto";
+import { userAgentLabel } from "../../core/auth/user-agent";
 import { roles, signInAttempts } from "../../schema/d1";
 import { consentInfo } from "../data-api/consent";
 import { approve, authorizeParamsFrom, checkAuthorizeRequest } from "../data-api/oauth";
@@ -24,7 +25,8 @@ import {
 } from "../../schema/wire/auth";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
-import { createAttempt, getAttemptByToken, resetPassword, sendAttemptMail, setPasswordForUser, verifyAttempt, type AuthDeps, type Failure, type VerifyReply } from "./attempts";
+import { changePassword } from "./account";
+import { createAttempt, getAttemptByToken, resetPassword, sendAttemptMail, verifyAttempt, type AuthDeps, type Failure, type VerifyReply } from "./attempts";
 import { readBody } from "./body";
 import { clearCookie, cookieNames, readCookie, serializeCookie } from "./cookies";
 import { deviceOf, withDeviceCookie } from "./devices";
@@ -35,10 +37,11 @@ import {
   beginPasskeyRegistration,
   completePasskeyAuthentication,
   completePasskeyRegistration,
-  deletePasskey,
   listPasskeys,
   mayRegisterPasskey,
+  removePasskey,
 } from "./passkeys";
+import { reauthHref, sessionProof } from "./reauth";
 import { sessionCookie } from "./request-session";
 import { claimSession, deleteSession, setActiveRole } from "./sessions";
 import { signUp } from "./signup";
@@ -58,6 +61,11 @@ function failure(refused: Failure): Response {
 
 function unauthorized(): Response {
   return json({ error: authMessages.unauthorized }, { status: 401 });
+}
+
+/** A sensitive change asked of a session whose sign-in is too old: where to re-authenticate (sudo mode). */
+function reauthRequired(message: string, goto: string): Response {
+  return json({ error: message, reauth: reauthHref(goto) }, { status: 403 });
 }
 
 /** GET /_auth/session: whether this browser is signed in here, and as whom. DELETE signs it out. */
@@ -142,8 +150,10 @@ const setPassword: Handler = async (request, context, deps) => {
     return withDeviceCookie(request, json(reply), reply.status === "verified");
   }
   if (!context.session) return unauthorized();
-  const done = await setPasswordForUser(deps, context.session.user.id, parsed.data.password);
-  return done.ok ? json({ valid: true }) : json({ error: done.message }, { status: done.status });
+  const signOutOthers = !["false", "no", false].includes(parsed.data.sign_out_others ?? true);
+  const done = await changePassword(deps, sessionProof(context.session), { current: parsed.data.current_password ?? null, password: parsed.data.password, signOutOthers });
+  if (!done.ok) return "reauth" in done ? reauthRequired(done.message, "/manage/security") : json({ error: done.message }, { status: done.status });
+  return json({ valid: true, signed_out_others: done.signedOutOthers });
 };
 
 /** POST /_auth/reset/check {password}: whether a new password is allowed, and why not. */
@@ -162,7 +172,7 @@ const login: Handler = async (request, context) => {
   const parsed = loginFormSchema.safeParse(await readBody(request));
   if (!parsed.success) return badRequest(parsed.error);
   const { db, tenant, now } = context;
-  const claimed = await claimSession(db, parsed.data.token, tenant.hostname, now);
+  const claimed = await claimSession(db, parsed.data.token, tenant.hostname, now, userAgentLabel(request.headers.get("User-Agent")));
   if (!claimed) return json({ error: authMessages.failedToCompleteLogin }, { status: 401 });
   if (parsed.data.role) {
     const role = await db.query.roles.findFirst({ where: eq(roles.id, parsed.data.role) });
@@ -182,7 +192,8 @@ const passkeyRegisterBegin: Handler = async (request, context, deps) => {
   const parsed = passkeyRegisterBeginSchema.safeParse(await readBody(request));
   if (!parsed.success) return badRequest(parsed.error);
   const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
-  if (!(await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { sessionUserId: context.session?.user.id, attemptToken }))) return unauthorized();
+  const may = await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { session: context.session && sessionProof(context.session), attemptToken }, deps.now);
+  if (may !== "yes") return may === "reauth" ? reauthRequired(ourAuthMessages.reauthRequired, "/login/managePasskey") : unauthorized();
   const begun = await beginPasskeyRegistration(deps, parsed.data.user_id);
   return begun.ok ? json(begun.options) : json({ error: begun.message }, { status: begun.status });
 };
@@ -191,7 +202,8 @@ const passkeyRegisterComplete: Handler = async (request, context, deps) => {
   const parsed = passkeyRegisterCompleteSchema.safeParse(await readBody(request));
   if (!parsed.success) return badRequest(parsed.error);
   const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
-  if (!(await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { sessionUserId: context.session?.user.id, attemptToken }))) return unauthorized();
+  const may = await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { session: context.session && sessionProof(context.session), attemptToken }, deps.now);
+  if (may !== "yes") return may === "reauth" ? reauthRequired(ourAuthMessages.reauthRequired, "/login/managePasskey") : unauthorized();
   const done = await completePasskeyRegistration(deps, parsed.data.user_id, parsed.data.credential as unknown as RegistrationResponseJSON);
   if (!done.ok) return json({ verified: false, error: done.message }, { status: done.status });
   const found = attemptToken ? await getAttemptByToken(deps.db, attemptToken) : null;
@@ -206,10 +218,12 @@ const passkeyAuthenticateBegin: Handler = async (request, _context, deps) => {
 };
 
 /** The reply is a list whose first element has the status (spec); a passkey sign-in clears the offer's skip cookie. */
-const passkeyAuthenticateComplete: Handler = async (request, _context, deps) => {
+const passkeyAuthenticateComplete: Handler = async (request, context, deps) => {
   const parsed = passkeyAuthenticateCompleteSchema.safeParse(await readBody(request));
   if (!parsed.success) return badRequest(parsed.error);
-  const done = await completePasskeyAuthentication(deps, parsed.data.credential as unknown as AuthenticationResponseJSON, parsed.data.goto ?? null);
+  if (parsed.data.reauth && !context.session) return unauthorized();
+  const reauthSession = parsed.data.reauth && context.session ? { id: context.session.id, userId: context.session.user.id } : null;
+  const done = await completePasskeyAuthentication(deps, parsed.data.credential as unknown as AuthenticationResponseJSON, parsed.data.goto ?? null, reauthSession);
   if (!done.ok) return json([{ status: "failed", message: done.message }], { status: done.status });
   const headers = new Headers();
   headers.append("Set-Cookie", clearCookie(cookieNames.passkeySkip));
@@ -218,7 +232,7 @@ const passkeyAuthenticateComplete: Handler = async (request, _context, deps) => 
 };
 
 /** GET lists the signed-in user's passkeys; DELETE removes one. Only for the user's own account. */
-const passkeyCredentials: Handler = async (request, context) => {
+const passkeyCredentials: Handler = async (request, context, deps) => {
   if (!context.session) return unauthorized();
   if (request.method === "GET") {
     const userId = new URL(request.url).searchParams.get("user_id") ?? context.session.user.id;
@@ -227,9 +241,9 @@ const passkeyCredentials: Handler = async (request, context) => {
   }
   const parsed = passkeyDeleteSchema.safeParse(await readBody(request));
   if (!parsed.success) return badRequest(parsed.error);
-  if (parsed.data.user_id !== context.session.user.id || !(await deletePasskey(context.db, parsed.data.user_id, parsed.data.passkey_id))) {
-    return json({ error: authMessages.failedToDeletePasskey }, { status: 404 });
-  }
+  if (parsed.data.user_id !== context.session.user.id) return json({ error: authMessages.failedToDeletePasskey }, { status: 404 });
+  const removed = await removePasskey(deps, sessionProof(context.session), parsed.data.passkey_id);
+  if (!removed.ok) return "reauth" in removed ? reauthRequired(removed.message, "/login/managePasskey") : json({ error: removed.message }, { status: removed.status });
   return json({ deleted: true });
 };
 

@@ -15,18 +15,33 @@ export interface TotpSetup {
   qrSvg: string;
 }
 
-/** Starts (or restarts) two-factor setup: a new secret, not required until a first code confirms it. */
-export async function beginTotpSetup(env: Env, db: Db, user: { id: string; email: string }, issuer: string, now: number): Promise<TotpSetup> {
+function setupOf(secret: Uint8Array, user: { email: string }, issuer: string): TotpSetup {
+  const uri = createTOTPKeyURI(issuer, user.email, secret, TOTP_PERIOD_SECONDS, TOTP_DIGITS);
+  return { typedSecret: encodeBase32UpperCaseNoPadding(secret).replace(/(.{4})/g, "$1 ").trim(), uri, qrSvg: renderSVG(uri) };
+}
+
+/** The set-up waiting for its first code, shown again as it was (same key, same QR), or null. */
+export async function pendingTotpSetup(env: Env, db: Db, user: { id: string; email: string }, issuer: string): Promise<TotpSetup | null> {
+  const existing = await db.query.userTotp.findFirst({ where: eq(userTotp.userId, user.id) });
+  if (!existing || existing.enabledAt) return null;
+  return setupOf(await decryptSecret(env, existing.secretEncrypted), user, issuer);
+}
+
+/**
+ * Starts two-factor set-up: a secret not required until a first code confirms it. A pending secret is kept
+ * (the user may already have scanned it) unless `restart` asks for a new one.
+ */
+export async function beginTotpSetup(env: Env, db: Db, user: { id: string; email: string }, issuer: string, now: number, restart = false): Promise<TotpSetup> {
   const existing = await db.query.userTotp.findFirst({ where: eq(userTotp.userId, user.id) });
   if (existing?.enabledAt) throw new Error("Two-factor is already on");
+  if (existing && !restart) return setupOf(await decryptSecret(env, existing.secretEncrypted), user, issuer);
   const secret = crypto.getRandomValues(new Uint8Array(SECRET_BYTES));
   const sealed = await encryptSecret(env, secret);
   await db
     .insert(userTotp)
     .values({ userId: user.id, secretEncrypted: sealed, createdAt: now })
     .onConflictDoUpdate({ target: userTotp.userId, set: { secretEncrypted: sealed, createdAt: now, lastUsedStep: 0 } });
-  const uri = createTOTPKeyURI(issuer, user.email, secret, TOTP_PERIOD_SECONDS, TOTP_DIGITS);
-  return { typedSecret: encodeBase32UpperCaseNoPadding(secret).replace(/(.{4})/g, "$1 ").trim(), uri, qrSvg: renderSVG(uri) };
+  return setupOf(secret, user, issuer);
 }
 
 /** Whether the user must give a code to sign in. */
