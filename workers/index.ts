@@ -12,6 +12,7 @@ import { handleDataApi } from "./data-api";
 import { escapeHtml, withSecurityHeaders } from "./http";
 import { deliverMail } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
+import { declaresMoreThan, PAGE_MAX_BODY_BYTES } from "./request-limits";
 import { handleTimingApi } from "./timing-api";
 import { handleDevDemoSprint } from "./dev/demo-sprint";
 import { handleDevDemoRace } from "./dev/demo-race";
@@ -35,6 +36,10 @@ const handleRemix = createRequestHandler(remixBuild satisfies ServerBuild);
 
 export default {
   async fetch(request, env, ctx) {
+    // A declared body over the global limit is refused before any work; each API mount reads within its own smaller limit.
+    if (declaresMoreThan(request, PAGE_MAX_BODY_BYTES)) {
+      return withSecurityHeaders(new Response("Request body too large", { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
+    }
     const db = openDb(env.DB);
     const hostHeader = request.headers.get("Host") ?? new URL(request.url).host;
     const tenant = await resolveTenant(db, hostHeader, hostConfigFromEnv(env));
