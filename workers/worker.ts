@@ -10,6 +10,7 @@ import { loadRequestSession } from "./auth/request-session";
 import { handleDataApi } from "./data-api";
 import { escapeHtml, withSecurityHeaders } from "./http";
 import { newCspNonce, pagePolicy } from "./security-headers";
+import { declaresMoreThan, PAGE_MAX_BODY_BYTES } from "./request-limits";
 import { deliverMail } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
@@ -42,6 +43,10 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
         // Fail closed: a production Worker with development settings would expose captured mail or weak secrets.
         console.error(`Refusing to serve: ${misconfigured}`);
         return withSecurityHeaders(new Response("This site is not configured correctly yet.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
+      }
+      // A declared body over the global limit is refused before any work; each API mount reads within its own smaller limit.
+      if (declaresMoreThan(request, PAGE_MAX_BODY_BYTES)) {
+        return withSecurityHeaders(new Response("Request body too large", { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
       }
       const db = openDb(env.DB);
       const https = new URL(request.url).protocol === "https:";

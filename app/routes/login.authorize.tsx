@@ -4,6 +4,7 @@ import { authMessages } from "../../core/auth/messages";
 import { openDb } from "../../schema/d1";
 import { consentInfo, type ScopeView } from "../../workers/data-api/consent";
 import { approve, authorizeParamsFrom, checkAuthorizeRequest } from "../../workers/data-api/oauth";
+import { principalOf } from "../../workers/services/race-access";
 import { AuthCard } from "../components/auth-card";
 
 export const meta: MetaFunction = () => [{ title: "Authorize application" }];
@@ -20,7 +21,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!check.ok) return { error: check.message, signedIn: false, info: null, appName: null };
   if (!context.session) return { error: null, signedIn: false, info: null, appName: check.app.name };
   if (check.app.isSystem) throw redirect((await approve(db, context.tenant, context.session.user.id, check, context.now)).location);
-  return { error: null, signedIn: true, info: await consentInfo(db, context.session.user.id, check), appName: check.app.name };
+  const principal = await principalOf(db, context.session);
+  if (!principal) return { error: null, signedIn: false, info: null, appName: check.app.name };
+  return { error: null, signedIn: true, info: await consentInfo(db, context.tenant, principal, check), appName: check.app.name };
 }
 
 const scopeLabels: Record<string, string> = {

@@ -56,9 +56,14 @@ export const oauthCodes = sqliteTable("oauth_codes", {
   codeChallenge: text("code_challenge").notNull(),
   expiresAt: integer("expires_at").notNull(),
   usedAt: integer("used_at"),
+  /** The token family this grant starts; null only on codes made before families existed. */
+  familyId: text("family_id"),
 });
 
-/** An access and refresh token pair; only hashes are stored. A refresh rotates the pair. */
+/**
+ * An access and refresh token pair; only hashes are stored. A refresh rotates the pair. Every pair issued
+ * from one code shares `family_id` (null on rows made before families existed: such a row's family is its own id).
+ */
 export const oauthTokens = sqliteTable(
   "oauth_tokens",
   {
@@ -77,6 +82,12 @@ export const oauthTokens = sqliteTable(
     refreshExpiresAt: integer("refresh_expires_at").notNull(),
     revokedAt: integer("revoked_at"),
     createdAt: integer("created_at").notNull(),
+    familyId: text("family_id"),
   },
-  (t) => [uniqueIndex("oauth_tokens_access").on(t.accessTokenHash), uniqueIndex("oauth_tokens_refresh").on(t.refreshTokenHash), index("oauth_tokens_user").on(t.userId)],
+  (t) => [
+    uniqueIndex("oauth_tokens_access").on(t.accessTokenHash),
+    uniqueIndex("oauth_tokens_refresh").on(t.refreshTokenHash),
+    index("oauth_tokens_user").on(t.userId),
+    index("oauth_tokens_family").on(t.familyId),
+  ],
 );

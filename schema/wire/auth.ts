@@ -47,8 +47,10 @@ export const signupSchema = z.object({
 });
 
 export const passkeyRegisterBeginSchema = z.object({ user_id: z.string().max(64), attempt_token: z.string().max(200).optional().nullable() });
-export const passkeyRegisterCompleteSchema = passkeyRegisterBeginSchema.extend({ credential: z.record(z.string(), z.unknown()) });
+/** The parts of a WebAuthn response read before the library checks it; the library checks the rest inside its try. */
+const webauthnResponseSchema = z.looseObject({ id: z.string().min(1).max(1024), response: z.looseObject({ clientDataJSON: z.string().min(1).max(16_384) }) });
+export const passkeyRegisterCompleteSchema = passkeyRegisterBeginSchema.extend({ credential: webauthnResponseSchema });
 export const passkeyAuthenticateBeginSchema = z.object({ user_id: z.string().max(64).optional().nullable(), client: z.string().max(200).optional().nullable() });
 /** `reauth`: re-authenticate the signed-in session with this passkey instead of starting a new one. */
-export const passkeyAuthenticateCompleteSchema = z.object({ credential: z.record(z.string(), z.unknown()), goto: optionalText, reauth: z.boolean().optional() });
+export const passkeyAuthenticateCompleteSchema = z.object({ credential: webauthnResponseSchema, goto: optionalText, reauth: z.boolean().optional() });
 export const passkeyDeleteSchema = z.object({ passkey_id: z.string().min(1).max(1024), user_id: z.string().max(64) });

@@ -137,23 +137,28 @@ describe("tokens", () => {
     expect(await again.json()).toEqual({ error: "invalid_grant", error_description: "The code is invalid, expired or already used" });
   });
 
-  it("rotates refresh tokens: the old one stops working", async () => {
+  it("rotates refresh tokens: the old one stops working, and presenting it again ends the family", async () => {
     const { tokens, appId } = await fullFlow("rotate@example.com");
     const refreshed = await (await tokenRequest(HOST, { grant_type: "refresh_token", refresh_token: String(tokens.refresh_token), client_id: appId })).json<Record<string, string>>();
     expect(refreshed.access_token).not.toBe(tokens.access_token);
-    const reused = await tokenRequest(HOST, { grant_type: "refresh_token", refresh_token: String(tokens.refresh_token), client_id: appId });
-    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
     expect((await bearerGet(HOST, "/data-api/me", refreshed.access_token!)).status).toBe(200);
     expect((await bearerGet(HOST, "/data-api/me", String(tokens.access_token))).status).toBe(401);
+    const reused = await tokenRequest(HOST, { grant_type: "refresh_token", refresh_token: String(tokens.refresh_token), client_id: appId });
+    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
+    // RFC 9700 section 4.14.2: reuse after rotation revokes the whole family, the current pair included.
+    expect((await bearerGet(HOST, "/data-api/me", refreshed.access_token!)).status).toBe(401);
   });
 
   it("revokes a token (RFC 7009 shape)", async () => {
-    const { tokens } = await fullFlow("revoke@example.com");
-    const response = await worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `token=${tokens.access_token}&token_type_hint=access_token` }));
+    const { tokens, appId } = await fullFlow("revoke@example.com");
+    const response = await worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `token=${tokens.access_token}&token_type_hint=access_token&client_id=${appId}` }));
     expect(response.status).toBe(200);
     expect((await bearerGet(HOST, "/data-api/me", String(tokens.access_token))).status).toBe(401);
-    const unknown = await worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "token=nonsense" }));
+    const unknown = await worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `token=nonsense&client_id=${appId}` }));
     expect(unknown.status).toBe(200);
+    // RFC 7009 section 2.1: the client must identify itself.
+    const anonymous = await worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "token=nonsense" }));
+    expect(anonymous.status).toBe(401);
   });
 
   it("answers an expired token with an invalid_token challenge", async () => {

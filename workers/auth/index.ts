@@ -8,6 +8,7 @@ import { safeGoto } from "../../core/auth/goto";
 import { userAgentLabel } from "../../core/auth/user-agent";
 import { roles, signInAttempts } from "../../schema/d1";
 import { consentInfo } from "../data-api/consent";
+import { principalOf } from "../services/race-access";
 import { approve, authorizeParamsFrom, checkAuthorizeRequest } from "../data-api/oauth";
 import {
   checkPasswordSchema,
@@ -25,9 +26,9 @@ import {
 } from "../../schema/wire/auth";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
+import { AUTH_BODY_LIMITS, readObjectBody } from "../request-limits";
 import { changePassword } from "./account";
 import { createAttempt, getAttemptByToken, resetPassword, sendAttemptMail, verifyAttempt, type AuthDeps, type Failure, type VerifyReply } from "./attempts";
-import { readBody } from "./body";
 import { clearCookie, cookieNames, readCookie, serializeCookie } from "./cookies";
 import { deviceOf, withDeviceCookie } from "./devices";
 import { clientKeyOf } from "./failures";
@@ -46,7 +47,8 @@ import { sessionCookie } from "./request-session";
 import { claimSession, deleteSession, setActiveRole } from "./sessions";
 import { signUp } from "./signup";
 
-type Handler = (request: Request, context: RequestContext, deps: AuthDeps) => Promise<Response>;
+/** `body` is the request's object, read once within the /_auth limits (empty for GET). */
+type Handler = (request: Request, context: RequestContext, deps: AuthDeps, body: Record<string, unknown>) => Promise<Response>;
 
 function badRequest(error: z.ZodError | string): Response {
   const message = typeof error === "string" ? error : (error.issues[0]?.message ?? "Invalid request");
@@ -90,13 +92,13 @@ const check: Handler = async (request, { env, tenant, session }) => {
 };
 
 /** POST /_auth/attempt creates an attempt; GET /_auth/attempt?token returns the last one. */
-const attempt: Handler = async (request, context, deps) => {
+const attempt: Handler = async (request, context, deps, body) => {
   if (request.method === "GET") {
     const token = new URL(request.url).searchParams.get("token") ?? readCookie(request, cookieNames.attempt);
     const found = token ? await getAttemptByToken(context.db, token) : null;
     return found ? json(found) : json({ error: authMessages.failedToGetAttempt }, { status: 404 });
   }
-  const parsed = createAttemptSchema.safeParse(await readBody(request));
+  const parsed = createAttemptSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const created = await createAttempt(deps, parsed.data);
   if (!created.ok) return failure(created);
@@ -104,8 +106,8 @@ const attempt: Handler = async (request, context, deps) => {
   return json(reply, { headers: { "Set-Cookie": serializeCookie(cookieNames.attempt, created.token, ATTEMPT_COOKIE_MAX_AGE_S) } });
 };
 
-async function verifyFromBody(request: Request, context: RequestContext, deps: AuthDeps): Promise<VerifyReply | Response> {
-  const parsed = verifyAttemptSchema.safeParse(await readBody(request));
+async function verifyFromBody(context: RequestContext, deps: AuthDeps, body: Record<string, unknown>): Promise<VerifyReply | Response> {
+  const parsed = verifyAttemptSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const { verify } = parsed.data;
   if ("session" in verify) {
@@ -118,31 +120,31 @@ async function verifyFromBody(request: Request, context: RequestContext, deps: A
 }
 
 /** POST /_auth/attempt/verify (the sign-in app): one verification step; the reply of section 7. */
-const verifyStep: Handler = async (request, context, deps) => {
-  const reply = await verifyFromBody(request, context, deps);
+const verifyStep: Handler = async (request, context, deps, body) => {
+  const reply = await verifyFromBody(context, deps, body);
   if (reply instanceof Response) return reply;
   return withDeviceCookie(request, json(reply, { status: reply.status === "failed" ? 401 : 200 }), reply.status === "verified");
 };
 
 /** POST /_auth/verify (the data-service client): the same step, answered as a two-element array. */
-const verifyForClient: Handler = async (request, context, deps) => {
-  const reply = await verifyFromBody(request, context, deps);
+const verifyForClient: Handler = async (request, context, deps, body) => {
+  const reply = await verifyFromBody(context, deps, body);
   if (reply instanceof Response) return reply;
   const answer = json([reply, { attempt_id: null, status: reply.status }], { status: reply.status === "failed" ? 401 : 200 });
   return withDeviceCookie(request, answer, reply.status === "verified");
 };
 
 /** POST /_auth/mail {email, attempt_id}: sends the attempt's sign-in or reset link. */
-const mail: Handler = async (request, _context, deps) => {
-  const parsed = mailSchema.safeParse(await readBody(request));
+const mail: Handler = async (request, _context, deps, body) => {
+  const parsed = mailSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const sent = await sendAttemptMail(deps, parsed.data.attempt_id, parsed.data.email);
   return sent.ok ? json({ sent: true }) : failure(sent);
 };
 
 /** POST /_auth/set_password {password, token}: with a reset link's token, or for the signed-in user. */
-const setPassword: Handler = async (request, context, deps) => {
-  const parsed = setPasswordSchema.safeParse(await readBody(request));
+const setPassword: Handler = async (request, context, deps, body) => {
+  const parsed = setPasswordSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   if (parsed.data.token) {
     const reply = await resetPassword(deps, parsed.data.token, parsed.data.email ?? null, parsed.data.password);
@@ -157,8 +159,8 @@ const setPassword: Handler = async (request, context, deps) => {
 };
 
 /** POST /_auth/reset/check {password}: whether a new password is allowed, and why not. */
-const resetCheck: Handler = async (request) => {
-  const parsed = checkPasswordSchema.safeParse(await readBody(request));
+const resetCheck: Handler = async (request, _context, _deps, body) => {
+  const parsed = checkPasswordSchema.safeParse(body);
   if (!parsed.success) return json({ valid: false, reason: authMessages.errorCheckingPassword }, { status: 400 });
   const reason = newPasswordProblem(parsed.data.password);
   return json({ valid: reason === null, reason });
@@ -168,8 +170,8 @@ const resetCheck: Handler = async (request) => {
  * POST {host}/_auth/login {token, role}: turns a verified sign-in's token into this host's session cookie
  * (once), optionally narrowed to one of the user's roles, then goes to goto.
  */
-const login: Handler = async (request, context) => {
-  const parsed = loginFormSchema.safeParse(await readBody(request));
+const login: Handler = async (request, context, _deps, body) => {
+  const parsed = loginFormSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const { db, tenant, now } = context;
   const claimed = await claimSession(db, parsed.data.token, tenant.hostname, now, userAgentLabel(request.headers.get("User-Agent")));
@@ -188,8 +190,8 @@ const login: Handler = async (request, context) => {
   return new Response(null, { status: 303, headers });
 };
 
-const passkeyRegisterBegin: Handler = async (request, context, deps) => {
-  const parsed = passkeyRegisterBeginSchema.safeParse(await readBody(request));
+const passkeyRegisterBegin: Handler = async (request, context, deps, body) => {
+  const parsed = passkeyRegisterBeginSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
   const may = await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { session: context.session && sessionProof(context.session), attemptToken }, deps.now);
@@ -198,8 +200,8 @@ const passkeyRegisterBegin: Handler = async (request, context, deps) => {
   return begun.ok ? json(begun.options) : json({ error: begun.message }, { status: begun.status });
 };
 
-const passkeyRegisterComplete: Handler = async (request, context, deps) => {
-  const parsed = passkeyRegisterCompleteSchema.safeParse(await readBody(request));
+const passkeyRegisterComplete: Handler = async (request, context, deps, body) => {
+  const parsed = passkeyRegisterCompleteSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
   const may = await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { session: context.session && sessionProof(context.session), attemptToken }, deps.now);
@@ -210,16 +212,16 @@ const passkeyRegisterComplete: Handler = async (request, context, deps) => {
   return json({ verified: true, host: found?.host ?? context.tenant.hostname, goto: found?.goto ?? null });
 };
 
-const passkeyAuthenticateBegin: Handler = async (request, _context, deps) => {
-  const parsed = passkeyAuthenticateBeginSchema.safeParse(await readBody(request));
+const passkeyAuthenticateBegin: Handler = async (request, _context, deps, body) => {
+  const parsed = passkeyAuthenticateBeginSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const begun = await beginPasskeyAuthentication(deps, parsed.data.user_id ?? null);
   return begun.ok ? json(begun.options) : json({ error: begun.message }, { status: begun.status });
 };
 
 /** The reply is a list whose first element has the status (spec); a passkey sign-in clears the offer's skip cookie. */
-const passkeyAuthenticateComplete: Handler = async (request, context, deps) => {
-  const parsed = passkeyAuthenticateCompleteSchema.safeParse(await readBody(request));
+const passkeyAuthenticateComplete: Handler = async (request, context, deps, body) => {
+  const parsed = passkeyAuthenticateCompleteSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   if (parsed.data.reauth && !context.session) return unauthorized();
   const reauthSession = parsed.data.reauth && context.session ? { id: context.session.id, userId: context.session.user.id } : null;
@@ -232,14 +234,14 @@ const passkeyAuthenticateComplete: Handler = async (request, context, deps) => {
 };
 
 /** GET lists the signed-in user's passkeys; DELETE removes one. Only for the user's own account. */
-const passkeyCredentials: Handler = async (request, context, deps) => {
+const passkeyCredentials: Handler = async (request, context, deps, body) => {
   if (!context.session) return unauthorized();
   if (request.method === "GET") {
     const userId = new URL(request.url).searchParams.get("user_id") ?? context.session.user.id;
     if (userId !== context.session.user.id) return json({ error: authMessages.failedToGetPasskeys }, { status: 403 });
     return json(await listPasskeys(context.db, userId));
   }
-  const parsed = passkeyDeleteSchema.safeParse(await readBody(request));
+  const parsed = passkeyDeleteSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   if (parsed.data.user_id !== context.session.user.id) return json({ error: authMessages.failedToDeletePasskey }, { status: 404 });
   const removed = await removePasskey(deps, sessionProof(context.session), parsed.data.passkey_id);
@@ -248,8 +250,8 @@ const passkeyCredentials: Handler = async (request, context, deps) => {
 };
 
 /** POST /_auth/signup (form {email, name, phone}): a new administrator account and its first sign-in link. */
-const signup: Handler = async (request, _context, deps) => {
-  const parsed = signupSchema.safeParse(await readBody(request));
+const signup: Handler = async (request, _context, deps, body) => {
+  const parsed = signupSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const done = await signUp(deps, parsed.data);
   if (!done.ok) return failure(done);
@@ -261,15 +263,17 @@ const signup: Handler = async (request, _context, deps) => {
  * and sends the browser back to the app with a code; a system app may instead present a verified attempt
  * (attempt_id) and get {code, state} as JSON.
  */
-const app: Handler = async (request, context, deps) => {
+const app: Handler = async (request, context, deps, body) => {
   const url = new URL(request.url);
   if (request.method === "GET") {
     if (!context.session) return unauthorized();
     const check = await checkAuthorizeRequest(deps.db, context.tenant, authorizeParamsFrom(url.searchParams));
     if (!check.ok) return json({ error: check.kind === "page" ? check.message : authMessages.authorizationError }, { status: 400 });
-    return json(await consentInfo(deps.db, context.session.user.id, check));
+    const principal = await principalOf(deps.db, context.session);
+    if (!principal) return unauthorized();
+    return json(await consentInfo(deps.db, context.tenant, principal, check));
   }
-  const form = await request.formData();
+  const form = formFieldsOf(body);
   const check = await checkAuthorizeRequest(deps.db, context.tenant, authorizeParamsFrom(form));
   if (!check.ok) return json({ error: check.kind === "page" ? check.message : authMessages.authorizationError }, { status: 400 });
   const attemptId = form.get("attempt_id");
@@ -285,6 +289,11 @@ const app: Handler = async (request, context, deps) => {
   const { location } = await approve(deps.db, context.tenant, context.session.user.id, check, deps.now);
   return new Response(null, { status: 303, headers: { Location: location } });
 };
+
+/** The text fields of a posted body, as the authorisation request's parameters are read. */
+function formFieldsOf(body: Record<string, unknown>): URLSearchParams {
+  return new URLSearchParams(Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
 
 function deniedLocation(redirectUri: string, state: string): string {
   const url = new URL(redirectUri);
@@ -319,7 +328,10 @@ export async function handleAuthApi(request: Request, context: RequestContext): 
   if (!methods) return apiNotFound(pathname);
   const handler = methods[request.method];
   if (!handler) return json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: Object.keys(methods).join(", ") } });
+  // Every body is bounded and parsed here, once, before any handler (or authentication) sees it.
+  const body = request.method === "GET" ? { ok: true as const, value: {} } : await readObjectBody(request, AUTH_BODY_LIMITS);
+  if (!body.ok) return json({ error: body.message }, { status: body.status });
   const deps: AuthDeps = { env: context.env, db: context.db, tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request), ...deviceOf(request) };
-  return handler(request, context, deps);
+  return handler(request, context, deps, body.value);
 }
 

@@ -12,8 +12,9 @@ import { childClassesOf, findEntityClass } from "../../schema/entities/classes";
 import { ownerField, protectedObjectOf, type EntityClass } from "../../schema/entities/registry";
 import { API_LIST_CONTENT_TYPE, encodeApiList } from "../../schema/wire/api-list";
 import { json } from "../http";
-import { badRequest, forbidden, insufficientScope, methodNotAllowed, noSuch } from "./errors";
+import { badRequest, bodyRefused, forbidden, insufficientScope, methodNotAllowed, noSuch } from "./errors";
 import type { RequestContext } from "../request-context";
+import { DATA_API_BODY_LIMITS, readJsonObject as readLimitedJsonObject } from "../request-limits";
 import { changeFields, childrenOf, deleteEntity, getEntity, insertEntity, listEntities, type EntityRow, type StoredEntity } from "./entity-store";
 import { publishChange, publishFieldChanges } from "./hub-client";
 import { changeRace, discardRace, ensureRaceOpen, raceDeletionBlocker, readRace } from "./race-store";
@@ -22,7 +23,6 @@ export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 10_000;
 /** Children shown inside a tree; more are read through the child class's list with a parent filter. */
 export const MAX_TREE_CHILDREN = 1000;
-const MAX_BODY_BYTES = 1_000_000;
 
 export interface Caller {
   principal: Principal;
@@ -113,17 +113,10 @@ async function getTree(request: Request, context: RequestContext, caller: Caller
   return json(body, { headers: { "Cache-Control": "no-store" } });
 }
 
+/** An entity write's body: one JSON object within the data API's limits, or the refusal in its error format. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown> | Response> {
-  if (!(request.headers.get("Content-Type") ?? "").includes("application/json")) return badRequest("The body must be JSON (Content-Type: application/json)");
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return badRequest("The body is larger than 1 MB");
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    return badRequest("The body is not valid JSON");
-  }
-  return badRequest("The body must be a JSON object");
+  const body = await readLimitedJsonObject(request, DATA_API_BODY_LIMITS);
+  return body.ok ? body.value : bodyRefused(body);
 }
 
 /** Validates client-sent fields: unknown and read-only names and values of the wrong shape are refused. */

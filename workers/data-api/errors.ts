@@ -1,6 +1,7 @@
 /** The data service's error replies (docs/api/data-service.md), one shape for every call. */
 import type { Scope } from "../../core/access/scopes";
 import { json } from "../http";
+import type { BodyProblem } from "../request-limits";
 import type { BearerCheck } from "./oauth";
 
 export function unauthenticated(check: Extract<BearerCheck, { ok: false }>): Response {
@@ -14,6 +15,11 @@ export function insufficientScope(missing: readonly Scope[]): Response {
     { error: "insufficient_scope", error_description: "The token does not carry the scope this call needs", scope },
     { status: 403, headers: { "WWW-Authenticate": `Bearer realm="data-api", error="insufficient_scope", scope="${scope}"` } },
   );
+}
+
+/** A body refused before parsing (size, type, depth): 400 keeps the invalid_request code; 413 and 415 name theirs. */
+export function bodyRefused(problem: BodyProblem): Response {
+  return json({ error: problem.status === 400 ? "invalid_request" : problem.code, message: problem.message }, { status: problem.status });
 }
 
 export function badRequest(message: string): Response {

@@ -2,14 +2,15 @@ import { z } from "zod";
 import { formatScopeText } from "../../core/access/scope-text";
 import { scopeForArea } from "../../core/access/scopes";
 import { childClassesOf, entityClasses, findEntityClass } from "../../schema/entities/classes";
-import { readBody } from "../auth/body";
 import { clientKeyOf } from "../auth/failures";
 import { loadRoles } from "../auth/roles";
 import { dataApiRateLimited } from "./rate-limit";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
+import { DATA_API_BODY_LIMITS, mediaTypeOf, readForm, type BodyProblem } from "../request-limits";
 import {
   authenticateBearer,
+  authenticateClient,
   authorizeParamsFrom,
   checkAuthorizeRequest,
   exchangeCode,
@@ -58,11 +59,42 @@ const tokenFormSchema = z.discriminatedUnion("grant_type", [
 /** RFC 6749 section 5: token replies are never cached. */
 const noStore = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
-async function token(request: Request, { db, tenant, now }: RequestContext): Promise<Response> {
-  if (!(request.headers.get("Content-Type") ?? "").includes("application/x-www-form-urlencoded")) {
+/** An OAuth endpoint's refusal of its body, in the OAuth error shape (RFC 6749 section 5.2). */
+function oauthBodyRefused(problem: BodyProblem): Response {
+  return json({ error: "invalid_request", error_description: problem.message }, { status: problem.status, headers: noStore });
+}
+
+/** The OAuth endpoints' form, bounded; client credentials may come as HTTP Basic instead (RFC 6749 section 2.3.1). */
+async function readOAuthForm(request: Request): Promise<Record<string, string> | Response> {
+  // RFC 6749 section 3.2 and RFC 7009 section 2.1: these endpoints take a form; any other body is an invalid request.
+  if (mediaTypeOf(request) !== "application/x-www-form-urlencoded") {
     return json({ error: "invalid_request", error_description: "The token endpoint takes a form-encoded body" }, { status: 400, headers: noStore });
   }
-  const parsed = tokenFormSchema.safeParse(await readBody(request));
+  const form = await readForm(request, DATA_API_BODY_LIMITS);
+  if (!form.ok) return oauthBodyRefused(form);
+  const fields = Object.fromEntries([...form.value.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  const basic = basicCredentialsOf(request);
+  if (basic === "malformed" || (basic && fields.client_id !== undefined && fields.client_id !== basic.client_id)) {
+    return json({ error: "invalid_client", error_description: "Unreadable or conflicting client credentials" }, { status: 401, headers: { ...noStore, "WWW-Authenticate": 'Basic realm="data-api"' } });
+  }
+  return basic ? { ...fields, ...basic } : fields;
+}
+
+function basicCredentialsOf(request: Request): { client_id: string; client_secret: string } | "malformed" | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/.exec(request.headers.get("Authorization") ?? "");
+  if (!match?.[1]) return null;
+  try {
+    const [id, secret] = atob(match[1]).split(":", 2);
+    return id && secret !== undefined ? { client_id: decodeURIComponent(id), client_secret: decodeURIComponent(secret) } : "malformed";
+  } catch {
+    return "malformed";
+  }
+}
+
+async function token(request: Request, { db, tenant, now }: RequestContext): Promise<Response> {
+  const body = await readOAuthForm(request);
+  if (body instanceof Response) return body;
+  const parsed = tokenFormSchema.safeParse(body);
   if (!parsed.success) {
     const unsupported = parsed.error.issues.some((i) => i.path[0] === "grant_type");
     return json({ error: unsupported ? "unsupported_grant_type" : "invalid_request", error_description: parsed.error.issues[0]?.message ?? "Invalid request" }, { status: 400, headers: noStore });
@@ -76,12 +108,18 @@ async function token(request: Request, { db, tenant, now }: RequestContext): Pro
   return json(reply, { headers: noStore });
 }
 
-async function revoke(request: Request, { db, now }: RequestContext): Promise<Response> {
-  const body = await readBody(request);
-  const value = typeof body.token === "string" ? body.token : null;
-  if (!value) return json({ error: "invalid_request", error_description: "token is required" }, { status: 400 });
-  await revokeToken(db, value, now);
-  return new Response(null, { status: 200 });
+const revokeFormSchema = z.object({ token: z.string().min(1).max(200), token_type_hint: z.string().max(50).optional(), client_id: z.string().max(100).optional(), client_secret: z.string().max(200).optional() });
+
+/** RFC 7009: the client authenticates (its secret when confidential, its id when public), then revokes one of its own tokens. */
+async function revoke(request: Request, { db, tenant, now }: RequestContext): Promise<Response> {
+  const body = await readOAuthForm(request);
+  if (body instanceof Response) return body;
+  const parsed = revokeFormSchema.safeParse(body);
+  if (!parsed.success) return json({ error: "invalid_request", error_description: parsed.error.issues[0]?.message ?? "token is required" }, { status: 400, headers: noStore });
+  const app = parsed.data.client_id ? await authenticateClient(db, tenant, parsed.data.client_id, parsed.data.client_secret ?? null) : null;
+  if (!app) return json({ error: "invalid_client", error_description: "Unknown client or wrong credentials" }, { status: 401, headers: { ...noStore, "WWW-Authenticate": 'Basic realm="data-api"' } });
+  await revokeToken(db, tenant, app, parsed.data.token, now);
+  return new Response(null, { status: 200, headers: noStore });
 }
 
 /** GET /data-api/authorize: checks the request, then sends the browser to the consent page. */

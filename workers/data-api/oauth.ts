@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { formatScopeText, parseScopeText, scopesOfRoles } from "../../core/access/scope-text";
@@ -7,6 +7,7 @@ import { apiApplications, oauthCodes, oauthGrants, oauthTokens, type Db } from "
 import type { Tenant } from "../../tenants/resolve";
 import { constantTimeEqualText, hashToken, randomToken } from "../auth/crypto";
 import { loadRoles } from "../auth/roles";
+import { familyOf, newFamilyId, revokeFamily } from "./token-families";
 
 /** An access token outlives the SDK's refresh threshold of 3000 s (spec section 9) by ten minutes. */
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -93,7 +94,7 @@ export async function grantedScopes(db: Db, userId: string, appId: string): Prom
   return grant ? parseScopeText(grant.scopes).grants : [];
 }
 
-/** Records the user's approval and issues a single-use code; returns where to send the browser. */
+/** Records the user's approval and issues a single-use code that starts a token family; returns where to send the browser. */
 export async function approve(db: Db, tenant: Tenant, userId: string, check: Extract<AuthorizeCheck, { ok: true }>, now: number): Promise<{ code: string; state: string; location: string }> {
   const previously = await grantedScopes(db, userId, check.app.id);
   const approved = formatScopeText([...previously, ...check.requested.filter((r) => !previously.some((p) => p.scope === r.scope && p.anyItem))]);
@@ -111,6 +112,7 @@ export async function approve(db: Db, tenant: Tenant, userId: string, check: Ext
     scopes: formatScopeText(check.requested),
     codeChallenge: check.params.code_challenge,
     expiresAt: now + CODE_TTL_MS,
+    familyId: newFamilyId(),
   });
   const location = new URL(check.params.redirect_uri);
   location.searchParams.set("code", code);
@@ -122,7 +124,7 @@ export type TokenReply = { access_token: string; token_type: "Bearer"; expires_i
 export type OAuthError = { error: string; error_description: string };
 const oauthError = (error: string, error_description: string): OAuthError => ({ error, error_description });
 
-async function issueTokens(db: Db, app: App, userId: string, host: string, scopes: ScopeGrant[], now: number): Promise<TokenReply> {
+async function issueTokens(db: Db, app: App, userId: string, host: string, scopes: ScopeGrant[], family: string, now: number): Promise<TokenReply> {
   const accessToken = randomToken(32);
   const refreshToken = randomToken(32);
   const scopeText = formatScopeText(scopes);
@@ -137,12 +139,13 @@ async function issueTokens(db: Db, app: App, userId: string, host: string, scope
     accessExpiresAt: now + ACCESS_TOKEN_TTL_MS,
     refreshExpiresAt: now + REFRESH_TOKEN_TTL_MS,
     createdAt: now,
+    familyId: family,
   });
   return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_MS / 1000, expires_at: Math.floor((now + ACCESS_TOKEN_TTL_MS) / 1000), refresh_token: refreshToken, scope: scopeText };
 }
 
 /** The calling app on this tenant: a confidential app must prove itself with its secret; a public one relies on PKCE. */
-async function authenticateClient(db: Db, tenant: Tenant, clientId: string, clientSecret: string | null): Promise<App | null> {
+export async function authenticateClient(db: Db, tenant: Tenant, clientId: string, clientSecret: string | null): Promise<App | null> {
   const app = await findApp(db, tenant, clientId);
   if (!app) return null;
   if (app.isPublic) return app;
@@ -158,40 +161,68 @@ export async function exchangeCode(
 ): Promise<TokenReply | OAuthError> {
   const app = await authenticateClient(db, tenant, form.client_id, form.client_secret);
   if (!app) return oauthError("invalid_client", "Unknown client or wrong credentials");
-  // Claiming the code first makes a replayed code fail even when two requests race.
+  const codeHash = hashToken(form.code);
+  // Claiming the code first makes a replayed code fail even when two requests race; a code from before families gets one now.
   const [code] = await db
     .update(oauthCodes)
-    .set({ usedAt: now })
-    .where(and(eq(oauthCodes.codeHash, hashToken(form.code)), isNull(oauthCodes.usedAt)))
+    .set({ usedAt: now, familyId: sql`coalesce(${oauthCodes.familyId}, ${newFamilyId()})` })
+    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt)))
     .returning();
-  if (!code || code.expiresAt <= now) return oauthError("invalid_grant", "The code is invalid, expired or already used");
+  if (!code) {
+    await revokeFamilyOfReplayedCode(db, codeHash, now);
+    return oauthError("invalid_grant", "The code is invalid, expired or already used");
+  }
+  if (code.expiresAt <= now) return oauthError("invalid_grant", "The code is invalid, expired or already used");
   if (code.appId !== app.id || code.redirectUri !== form.redirect_uri || code.host !== tenant.hostname) return oauthError("invalid_grant", "The code was not issued for this request");
   const challenge = encodeBase64urlNoPadding(sha256(new TextEncoder().encode(form.code_verifier)));
   if (!constantTimeEqualText(challenge, code.codeChallenge)) return oauthError("invalid_grant", "The code_verifier does not match the code_challenge");
   const scopes = intersectScopes(scopesOfRoles(await loadRoles(db, code.userId)), parseScopeText(code.scopes).grants);
-  return issueTokens(db, app, code.userId, code.host, scopes, now);
+  return issueTokens(db, app, code.userId, code.host, scopes, code.familyId ?? newFamilyId(), now);
 }
 
-/** grant_type=refresh_token: rotates the pair; the old refresh token stops working at once. */
+/** A used code presented again has leaked: RFC 6749 §4.1.2, revoke every token issued from it. */
+async function revokeFamilyOfReplayedCode(db: Db, codeHash: string, now: number): Promise<void> {
+  const used = await db.query.oauthCodes.findFirst({ where: eq(oauthCodes.codeHash, codeHash) });
+  if (used && used.usedAt !== null && used.familyId) await revokeFamily(db, used.familyId, now);
+}
+
+/** grant_type=refresh_token: rotates the pair within its family; the old refresh token stops working at once. */
 export async function refreshTokens(db: Db, tenant: Tenant, form: { refresh_token: string; client_id: string; client_secret: string | null }, now: number): Promise<TokenReply | OAuthError> {
   const app = await authenticateClient(db, tenant, form.client_id, form.client_secret);
   if (!app) return oauthError("invalid_client", "Unknown client or wrong credentials");
+  const refreshHash = hashToken(form.refresh_token);
+  // Only the owning app on its own host can claim (and so use up) a refresh token.
   const [old] = await db
     .update(oauthTokens)
     .set({ revokedAt: now })
-    .where(and(eq(oauthTokens.refreshTokenHash, hashToken(form.refresh_token)), isNull(oauthTokens.revokedAt)))
+    .where(and(eq(oauthTokens.refreshTokenHash, refreshHash), eq(oauthTokens.appId, app.id), eq(oauthTokens.host, tenant.hostname), isNull(oauthTokens.revokedAt)))
     .returning();
-  if (!old || old.refreshExpiresAt <= now || old.appId !== app.id || old.host !== tenant.hostname) return oauthError("invalid_grant", "The refresh token is invalid, expired or revoked");
+  if (!old) {
+    await revokeFamilyOfReusedRefreshToken(db, tenant, app, refreshHash, now);
+    return oauthError("invalid_grant", "The refresh token is invalid, expired or revoked");
+  }
+  if (old.refreshExpiresAt <= now) return oauthError("invalid_grant", "The refresh token is invalid, expired or revoked");
   // Roles may have changed since: the new pair carries only what the user still holds.
   const scopes = intersectScopes(scopesOfRoles(await loadRoles(db, old.userId)), parseScopeText(old.scopes).grants);
-  return issueTokens(db, app, old.userId, old.host, scopes, now);
+  return issueTokens(db, app, old.userId, old.host, scopes, familyOf(old), now);
 }
 
-/** RFC 7009: revokes an access or refresh token (and its pair); unknown tokens are not an error. */
-export async function revokeToken(db: Db, token: string, now: number): Promise<void> {
+/** A rotated (revoked) refresh token presented again means two holders: RFC 9700 §4.14.2, revoke its whole family. */
+async function revokeFamilyOfReusedRefreshToken(db: Db, tenant: Tenant, app: App, refreshHash: string, now: number): Promise<void> {
+  const reused = await db.query.oauthTokens.findFirst({ where: eq(oauthTokens.refreshTokenHash, refreshHash) });
+  if (reused && reused.revokedAt !== null && reused.appId === app.id && reused.host === tenant.hostname) await revokeFamily(db, familyOf(reused), now);
+}
+
+/** RFC 7009: the authenticated app revokes one of its tokens; unknown tokens are not an error. */
+export async function revokeToken(db: Db, tenant: Tenant, app: App, token: string, now: number): Promise<void> {
   const hash = hashToken(token);
-  await db.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.accessTokenHash, hash), isNull(oauthTokens.revokedAt)));
-  await db.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.refreshTokenHash, hash), isNull(oauthTokens.revokedAt)));
+  const row = await db.query.oauthTokens.findFirst({ where: or(eq(oauthTokens.accessTokenHash, hash), eq(oauthTokens.refreshTokenHash, hash)) });
+  // RFC 7009 §2.1: a client may revoke only tokens issued to it (here, on this host); another's token is ignored with the same 200.
+  if (!row || row.appId !== app.id || row.host !== tenant.hostname) return;
+  // Revoking a refresh token ends its grant: every access token of the family goes with it (RFC 7009 §2.1).
+  if (row.refreshTokenHash === hash) return revokeFamily(db, familyOf(row), now);
+  // An access token goes with its own refresh token, the pair it was issued in.
+  await db.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.id, row.id), isNull(oauthTokens.revokedAt)));
 }
 
 export type BearerCheck = { ok: true; userId: string; appId: string; scopes: ScopeGrant[]; expiresAt: number } | { ok: false; status: 401; challenge: string; error: OAuthError };

@@ -7,13 +7,12 @@ import { and, eq, inArray, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
 import type { RequestContext } from "../request-context";
+import { readLimitedText, STRIPE_WEBHOOK_MAX_BYTES } from "../request-limits";
 import { attemptOfSession, completeCardAttempt, recordProviderRefund } from "../services/payments";
 import { sendReceiptOfCart } from "../services/receipts";
 import { stripeGateway } from "./stripe";
 
 export const WEBHOOK_PATH = "/_payments/stripe/webhook";
-/** Stripe sends events of a few KB; anything far larger is not Stripe. */
-const MAX_BODY_BYTES = 256 * 1024;
 
 const checkoutSessionSchema = z.object({ id: z.string(), payment_status: z.string(), payment_intent: z.string().nullable().optional() });
 const paymentIntentSchema = z.object({ id: z.string(), metadata: z.record(z.string(), z.string()).default({}), last_payment_error: z.object({ message: z.string().optional() }).nullable().optional() });
@@ -38,11 +37,13 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
   const gateway = stripeGateway(context.env);
   if (!gateway || !context.env.STRIPE_WEBHOOK_SECRET) return text(404, "Card payments are not configured");
   const signature = request.headers.get("Stripe-Signature");
-  const payload = await request.text();
-  if (!signature || payload.length > MAX_BODY_BYTES) return text(400, "Missing signature");
+  if (!signature) return text(400, "Missing signature");
+  // The signature covers the raw bytes, so the body stays text; only its size is bounded before reading.
+  const payload = await readLimitedText(request, STRIPE_WEBHOOK_MAX_BYTES);
+  if (!payload.ok) return text(payload.status, payload.message);
   let event;
   try {
-    event = await gateway.verifyWebhook(payload, signature);
+    event = await gateway.verifyWebhook(payload.value, signature);
   } catch {
     return text(400, "Invalid signature");
   }

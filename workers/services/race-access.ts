@@ -2,7 +2,7 @@
  * Who may do what to a race, for the timing API and the race pages: the D1 catalogue row (scoped to the
  * tenant) and the caller's roles through the one access policy (core/access/policy.ts).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { can, type Action, type Principal } from "../../core/access/policy";
 import { clubs, races, type Db } from "../../schema/d1";
 import type { Tenant } from "../../tenants/resolve";
@@ -25,30 +25,35 @@ export interface RaceCatalogue {
   spectatorShards: number;
 }
 
+const catalogueColumns = {
+  id: races.id,
+  clubId: races.clubId,
+  siteId: races.siteId,
+  name: races.name,
+  clubName: clubs.name,
+  startTime: races.startTime,
+  endTime: races.endTime,
+  timezone: races.timezone,
+  location: races.location,
+  sport: races.sport,
+  visibility: races.visibility,
+  spectatorShards: races.spectatorShards,
+};
+
 /** A race of this tenant whatever its visibility (a site reaches only its own races; the admin host none). */
 export async function getRaceCatalogue(db: Db, tenant: Tenant, raceId: string): Promise<RaceCatalogue | null> {
   if (tenant.kind === "admin") return null;
   const scope = tenant.kind === "site" ? and(eq(races.id, raceId), eq(races.siteId, tenant.siteId)) : eq(races.id, raceId);
-  const [race] = await db
-    .select({
-      id: races.id,
-      clubId: races.clubId,
-      siteId: races.siteId,
-      name: races.name,
-      clubName: clubs.name,
-      startTime: races.startTime,
-      endTime: races.endTime,
-      timezone: races.timezone,
-      location: races.location,
-      sport: races.sport,
-      visibility: races.visibility,
-      spectatorShards: races.spectatorShards,
-    })
-    .from(races)
-    .innerJoin(clubs, eq(clubs.id, races.clubId))
-    .where(scope)
-    .limit(1);
+  const [race] = await db.select(catalogueColumns).from(races).innerJoin(clubs, eq(clubs.id, races.clubId)).where(scope).limit(1);
   return race ?? null;
+}
+
+/** The races of this tenant among `raceIds`, whatever their visibility (callers filter with maySeeRace). */
+export async function getRaceCatalogues(db: Db, tenant: Tenant, raceIds: readonly string[]): Promise<RaceCatalogue[]> {
+  if (tenant.kind === "admin" || raceIds.length === 0) return [];
+  const ids = inArray(races.id, [...raceIds]);
+  const scope = tenant.kind === "site" ? and(ids, eq(races.siteId, tenant.siteId)) : ids;
+  return db.select(catalogueColumns).from(races).innerJoin(clubs, eq(clubs.id, races.clubId)).where(scope);
 }
 
 export async function principalOf(db: Db, session: ValidSession | null): Promise<Principal | null> {
@@ -58,6 +63,11 @@ export async function principalOf(db: Db, session: ValidSession | null): Promise
 
 export function canOnRace(principal: Principal | null, action: Action, race: Pick<RaceCatalogue, "id" | "clubId" | "siteId">): boolean {
   return principal !== null && can(principal, action, { area: "races", id: race.id, raceId: race.id, clubId: race.clubId, siteId: race.siteId });
+}
+
+/** Whether a principal may know a race (its name, its club): public and unlisted races anyone; a private one only those whose roles may view it. */
+export function maySeeRace(principal: Principal | null, race: Pick<RaceCatalogue, "id" | "clubId" | "siteId" | "visibility">): boolean {
+  return race.visibility !== "private" || canOnRace(principal, "view", race);
 }
 
 /** System result formats (announcer, live) are for race staff; timing.md section 6. */

@@ -5,13 +5,11 @@
 import { z } from "zod";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
+import { readJson, TIMING_API_BODY_LIMITS } from "../request-limits";
 import { SHARD_HEADERS } from "../../schema/wire/race-fanout";
 import { canOnRace, canSeeSystemFormats, getRaceCatalogue, principalOf, roomOf, roomStub, type RaceCatalogue } from "../services/race-access";
 
 const route = /^\/timing-api\/races\/([^/]+)\/(socket|reads|manual|range)$/;
-
-/** A batch of 1,000 reads is about 100 KB; anything far larger is not a timing device. */
-const MAX_BODY_BYTES = 512 * 1024;
 
 export async function handleTimingApi(request: Request, context: RequestContext): Promise<Response> {
   const { pathname } = new URL(request.url);
@@ -24,8 +22,9 @@ export async function handleTimingApi(request: Request, context: RequestContext)
   if (endpoint === "socket") return openRaceSocket(request, context, race);
   if (request.method !== "POST") return json({ error: "method_not_allowed", message: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
   if (!race) return json({ error: "not_found", message: "No such race" }, { status: 404 });
-  const body = await readJsonBody(request);
-  if (!body.ok) return json({ error: body.error, message: body.message }, { status: body.status });
+  // Bounded and checked (type, size, depth) before anything parses it; docs/api/timing-api.md states the limits.
+  const body = await readJson(request, TIMING_API_BODY_LIMITS);
+  if (!body.ok) return json({ error: body.code, message: body.message }, { status: body.status });
   if (endpoint === "manual") return postManual(context, race, body.value);
   return postFromDevice(request, context, race, body.value, endpoint === "range" ? "rangeEntries" : "ingest");
 }
@@ -78,19 +77,4 @@ async function openRaceSocket(request: Request, { env, db, session }: RequestCon
   const response = await shard.fetch(new Request(request.url, { headers }));
   if (response.status === 404) return json({ error: "not_found", message: "No such result format" }, { status: 404 });
   return response;
-}
-
-type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string; message: string };
-
-async function readJsonBody(request: Request): Promise<BodyResult> {
-  if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("application/json")) {
-    return { ok: false, status: 415, error: "unsupported_media_type", message: "Send JSON (Content-Type: application/json)" };
-  }
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return { ok: false, status: 413, error: "too_large", message: `A request body may be at most ${MAX_BODY_BYTES} bytes` };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, status: 400, error: "invalid_json", message: "The body is not valid JSON" };
-  }
 }
