@@ -8,7 +8,7 @@ import {
   dataClientMessageSchema,
   type DataServerMessage,
 } from "../schema/wire/data-socket";
-import { authenticateBearer } from "../workers/data-api/oauth";
+import { accessTokenRefusal, checkAccessToken } from "./access-tokens";
 
 /** What each socket remembers across hibernation. */
 interface HubAttachment {
@@ -82,9 +82,9 @@ export class DataHub extends DurableObject<Env> {
       send(ws, { type: "pong" });
       return;
     }
-    const check = await authenticateBearer(openDb(this.env.DB), attachment.host, `Bearer ${message.token}`, Date.now());
+    const check = await checkAccessToken(openDb(this.env.DB), attachment.host, `Bearer ${message.token}`, Date.now());
     if (!check.ok) {
-      send(ws, { type: "error", message: check.error.error_description });
+      send(ws, { type: "error", message: accessTokenRefusal[check.reason] });
       ws.close(DATA_SOCKET_CLOSE_AUTH, "authentication failed");
       return;
     }

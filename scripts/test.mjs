@@ -57,6 +57,7 @@ const addVitest = (label, ok, file) => {
 
 check("typecheck", run("Typecheck", bin("tsc"), ["--noEmit"]));
 check("lint", run("Lint", bin("eslint"), [".", "--max-warnings=0"]));
+check("layers", run("Layers and import cycles", process.execPath, [path.join(root, "scripts", "check-layers.mjs")]));
 const built = run("Build", bin("remix"), ["vite:build", "--logLevel", "warn"]);
 check("build", built);
 

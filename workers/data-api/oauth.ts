@@ -7,6 +7,7 @@ import { apiApplications, oauthCodes, oauthGrants, oauthTokens, type Db } from "
 import type { Tenant } from "../../tenants/resolve";
 import { constantTimeEqualText, hashToken, randomToken } from "../auth/crypto";
 import { loadRoles } from "../auth/roles";
+import { accessTokenRefusal, checkAccessToken } from "../../durable/access-tokens";
 import { familyOf, newFamilyId, revokeFamily } from "./token-families";
 
 /** An access token outlives the SDK's refresh threshold of 3000 s (spec section 9) by ten minutes. */
@@ -227,16 +228,11 @@ export async function revokeToken(db: Db, tenant: Tenant, app: App, token: strin
 
 export type BearerCheck = { ok: true; userId: string; appId: string; scopes: ScopeGrant[]; expiresAt: number } | { ok: false; status: 401; challenge: string; error: OAuthError };
 
-/** The caller behind `Authorization: Bearer …`: valid on the host it was issued for only, until it expires or is revoked. */
+/** The caller behind `Authorization: Bearer …` (durable/access-tokens.ts), with RFC 6750's challenge when refused. */
 export async function authenticateBearer(db: Db, host: string, authorization: string | null, now: number): Promise<BearerCheck> {
-  const match = /^Bearer\s+([A-Za-z0-9_-]+)$/.exec(authorization ?? "");
-  if (!match?.[1]) return { ok: false, status: 401, challenge: 'Bearer realm="data-api"', error: oauthError("invalid_request", "No bearer token") };
-  const token = await db.query.oauthTokens.findFirst({ where: eq(oauthTokens.accessTokenHash, hashToken(match[1])) });
-  if (!token || token.revokedAt !== null || token.host !== host) {
-    return { ok: false, status: 401, challenge: 'Bearer realm="data-api", error="invalid_token", error_description="The access token is invalid"', error: oauthError("invalid_token", "The access token is invalid") };
-  }
-  if (token.accessExpiresAt <= now) {
-    return { ok: false, status: 401, challenge: 'Bearer realm="data-api", error="invalid_token", error_description="The access token expired"', error: oauthError("invalid_token", "The access token expired") };
-  }
-  return { ok: true, userId: token.userId, appId: token.appId, scopes: parseScopeText(token.scopes).grants, expiresAt: token.accessExpiresAt };
+  const check = await checkAccessToken(db, host, authorization, now);
+  if (check.ok) return check;
+  const description = accessTokenRefusal[check.reason];
+  if (check.reason === "missing") return { ok: false, status: 401, challenge: 'Bearer realm="data-api"', error: oauthError("invalid_request", description) };
+  return { ok: false, status: 401, challenge: `Bearer realm="data-api", error="invalid_token", error_description="${description}"`, error: oauthError("invalid_token", description) };
 }
