@@ -66,6 +66,12 @@ export async function latestMailTo(email: string) {
   return all.find((m) => m.to === email) ?? null;
 }
 
+/** The latest captured message to `email` whose subject contains `subject` (other notices may have come after it). */
+export async function latestMailWithSubject(email: string, subject: string) {
+  const all = await db().select().from(capturedMail).orderBy(desc(capturedMail.createdAt));
+  return all.find((m) => m.to === email && m.subject.includes(subject)) ?? null;
+}
+
 /** The token and email of the link in a captured message. */
 export function linkIn(text: string): { url: URL; token: string; email: string } {
   const url = new URL(/https?:\/\/\S+/.exec(text)![0]);
