@@ -207,7 +207,7 @@ describe("changing the password", () => {
     await authPost(HOST, "/_auth/mail", { email: "nopass@example.com", attempt_id: attempt.attempt_id });
     const link = linkIn((await latestMailTo("nopass@example.com"))!.text);
     const reply = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { link: link.token } })).json<{ token: string }>();
-    const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: reply.token }), "sl_session")!;
+    const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: reply.token }), "__Host-sl_session")!;
     await ageVerification(cookie, 6);
     const form = { intent: "password", password: "first-pass-word-9", confirm: "first-pass-word-9" };
     const stale = await pagePost(HOST, "/manage/security", form, cookie);
@@ -312,7 +312,7 @@ describe("re-authentication by e-mailed link", () => {
     await authPost(HOST, "/_auth/mail", { email: "relink@example.com", attempt_id: attempt.attempt_id });
     const first = linkIn((await latestMailTo("relink@example.com"))!.text);
     const reply = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { link: first.token } })).json<{ token: string }>();
-    const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: reply.token }), "sl_session")!;
+    const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: reply.token }), "__Host-sl_session")!;
     await ageVerification(cookie, 30);
     // The page asks to confirm first rather than showing a form whose typed password would be lost.
     expect(await (await get("/manage/security", cookie)).text()).toContain('href="/login?reauth=1&amp;goto=%2Fmanage%2Fsecurity"');
@@ -332,7 +332,7 @@ describe("the session list", () => {
   async function signInWithAgent(email: string, userAgent: string) {
     const attempt = await (await authPost(HOST, "/_auth/attempt", { email, method: "password" })).json<{ attempt_id: string }>();
     const verified = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password: PASSWORD } })).json<{ token: string }>();
-    return cookieFrom(await formPost(HOST, "/_auth/login", { token: verified.token }, { "User-Agent": userAgent }), "sl_session")!;
+    return cookieFrom(await formPost(HOST, "/_auth/login", { token: verified.token }, { "User-Agent": userAgent }), "__Host-sl_session")!;
   }
 
   it("lists the user's sessions and revokes only the user's own", async () => {

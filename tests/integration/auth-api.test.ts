@@ -66,7 +66,7 @@ describe("password verification and sessions", () => {
     const login = await formPost(HOST, "/_auth/login", { token: verified.token, goto: "/manage" });
     expect(login.status).toBe(303);
     expect(login.headers.get("Location")).toBe("/manage");
-    const setCookie = login.headers.getSetCookie().find((c) => c.startsWith("sl_session="))!;
+    const setCookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-sl_session="))!;
     expect(setCookie).toContain("HttpOnly");
     expect(setCookie).toContain("Secure");
     expect(setCookie).toContain("SameSite=Lax");
@@ -91,7 +91,7 @@ describe("password verification and sessions", () => {
     const forged = cookie.replace(/\.[^.]+$/, ".forgedsecret");
     const answer = await worker.fetch(hostRequest(HOST, "/_auth/session", { headers: { Cookie: forged } }));
     expect(await answer.json()).toMatchObject({ valid: false });
-    expect(answer.headers.getSetCookie().some((c) => c.startsWith("sl_session=;") && c.includes("Max-Age=0"))).toBe(true);
+    expect(answer.headers.getSetCookie().some((c) => c.startsWith("__Host-sl_session=;") && c.includes("Max-Age=0"))).toBe(true);
     const [id] = decodeURIComponent(cookie.split("=")[1]!).split(".");
     await db().update((await import("../../schema/d1")).sessions).set({ expiresAt: Date.now() - 1 });
     const expired = await worker.fetch(hostRequest(HOST, "/_auth/session", { headers: { Cookie: cookie } }));
@@ -162,7 +162,7 @@ describe("password verification and sessions", () => {
     const claimed = await formPost("club3.localhost", "/_auth/login", { token: verified.token, goto: "/races" }, { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-site" });
     expect(claimed.status).toBe(303);
     expect(claimed.headers.get("Location")).toBe("/races");
-    expect(cookieFrom(claimed, "sl_session")).not.toBeNull();
+    expect(cookieFrom(claimed, "__Host-sl_session")).not.toBeNull();
   });
 });
 

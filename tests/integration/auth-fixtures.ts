@@ -83,5 +83,5 @@ export async function signIn(host: string, email: string, password: string): Pro
   const attempt = await (await authPost(host, "/_auth/attempt", { email, method: "password" })).json<{ attempt_id: string }>();
   const verified = await (await authPost(host, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password } })).json<{ token: string }>();
   const login = await formPost(host, "/_auth/login", { token: verified.token });
-  return cookieFrom(login, "sl_session")!;
+  return cookieFrom(login, "__Host-sl_session")!;
 }

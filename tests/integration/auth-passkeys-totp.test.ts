@@ -186,14 +186,14 @@ describe("roles at sign-in", () => {
     const login = await formPost(HOST, "/_auth/login", { token: verified.token, role: other.roleIds[0]! });
     expect(login.status).toBe(403);
     expect(await login.json()).toEqual({ error: "Error completing switch" });
-    expect(cookieFrom(login, "sl_session")).toBeNull();
+    expect(cookieFrom(login, "__Host-sl_session")).toBeNull();
   });
 
   it("starts a session in a role the user holds", async () => {
     const user = await createUserWithPassword("roleheld@example.com", "glacier-ski-42", [{ type: "race_timer", scope: crypto.randomUUID() }]);
     const attempt = await (await authPost(HOST, "/_auth/attempt", { email: "roleheld@example.com" })).json<{ attempt_id: string }>();
     const verified = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password: "glacier-ski-42" } })).json<{ token: string }>();
-    const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: verified.token, role: user.roleIds[0]! }), "sl_session")!;
+    const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: verified.token, role: user.roleIds[0]! }), "__Host-sl_session")!;
     const info = await (await worker.fetch(hostRequest(HOST, "/_auth/session", { headers: { Cookie: cookie } }))).json();
     expect(info).toMatchObject({ valid: true, session: { active_role: user.roleIds[0] } });
   });

@@ -1,6 +1,7 @@
 /** The cookies of the sign-in application. All are host-only (no Domain), so each tenant host has its own. */
 export const cookieNames = {
-  session: "sl_session",
+  /** `__Host-`: the browser refuses it unless Secure, Path=/ and host-only, so no sibling host can plant or overwrite it (ASVS 3.4.4). */
+  session: "__Host-sl_session",
   /** The last sign-in attempt's token: how /login recognises a returning user. */
   attempt: "sl_attempt",
   passkeySkip: "sl_passkey_skip",
