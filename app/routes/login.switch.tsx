@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // Another of our hosts: a switch attempt, verified by this session, handed over with the role.
   const deps = authDeps(request, context);
-  const attempt = await createAttempt(deps, { userId: plan.session.user.id, method: "switch", goto: plan.goto, domain: plan.host, roleId: plan.role.id });
+  const attempt = await createAttempt(deps, { userId: plan.session.user.id, method: "switch", goto: plan.goto, domain: plan.host, roleId: plan.role.id }, { proven: true });
   if (!attempt.ok) return { error: authMessages.errorCompletingSwitch };
   const reply = await verifyAttempt(deps, attempt.attempt_id, { session: plan.session.id });
   if (reply.status !== "verified" || !reply.token) return { error: authMessages.errorCompletingSwitch };

@@ -2,6 +2,11 @@ import { env } from "cloudflare:workers";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
 import { describe, expect, it } from "vitest";
+import { ATTEMPT_WINDOW_MS, MAX_ATTEMPTS_PER_CLIENT } from "../../core/auth/constants";
+import { fixedWindowStart } from "../../core/auth/failure-limit";
+import { throttleCounts } from "../../schema/d1";
+import { clientKeyOf } from "../../workers/auth/failures";
+import { throttleKey } from "../../workers/auth/throttle";
 import { beginTotpSetup } from "../../workers/auth/totp";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { authPost, cookieFrom, createUserWithPassword, db, formPost, signIn, worker } from "./auth-fixtures";
@@ -65,6 +70,23 @@ describe("passkeys", () => {
     const stored = await db().query.passkeys.findFirst({ where: (p, { eq }) => eq(p.id, authenticator.id) });
     expect(stored?.lastUsedAt).not.toBeNull();
     expect(stored?.counter).toBe(1);
+  });
+
+  it("signs in with a passkey from a network that used up its sign-in attempts, which an email sign-in cannot", async () => {
+    const user = await createUserWithPassword("shared-net@example.com", "glacier-ski-42");
+    const { authenticator } = await registerPasskey(await signIn(HOST, "shared-net@example.com", "glacier-ski-42"), user.id);
+    const clubWifi = { "CF-Connecting-IP": "198.51.100.200" };
+    const now = Date.now();
+    await db()
+      .insert(throttleCounts)
+      .values({ key: throttleKey("attemptsFromClient", clientKeyOf(new Request("http://x", { headers: clubWifi }))), windowStart: fixedWindowStart(now, ATTEMPT_WINDOW_MS), count: MAX_ATTEMPTS_PER_CLIENT });
+    const byEmail = await authPost(HOST, "/_auth/attempt", { email: "shared-net@example.com", method: "password" }, { headers: clubWifi });
+    expect(byEmail.status).toBe(429);
+    const begin = await (await authPost(HOST, "/_auth/passkey/authenticate/begin", { user_id: user.id, client: "test" }, { headers: clubWifi })).json<{ challenge: string }>();
+    const credential = await authenticator.authenticate(begin, ORIGIN, HOST, 1);
+    const response = await authPost(HOST, "/_auth/passkey/authenticate/complete", { credential, goto: "/manage" }, { headers: clubWifi });
+    expect(response.status).toBe(200);
+    expect((await response.json<Record<string, unknown>[]>())[0]).toMatchObject({ status: "verified" });
   });
 
   it("says 'No passkeys found for this account' when the user has none", async () => {

@@ -82,12 +82,17 @@ const failed = (message: string, userId: string | null = null): VerifyReply => (
 export async function createAttempt(
   deps: AuthDeps,
   input: { email?: string | null; userId?: string | null; method: AttemptMethod; goto?: string | null; domain?: string | null; roleId?: string | null; reauthSessionId?: string | null },
+  /** The caller already proved who this is (a checked passkey assertion, a session): nothing to throttle. */
+  options: { proven?: boolean } = {},
 ): Promise<AttemptCreated | Failure> {
   const { db, env, tenant, now } = deps;
   if (!input.email && !input.userId) return fail(400, authMessages.emailOrUserIdRequired);
-  // Before the lookup: it also slows a client probing which addresses have accounts.
-  const allowed = await takeThrottle(db, "attemptsFromClient", deps.clientKey, now);
-  if (!allowed.ok) return throttled(allowed, ourAuthMessages.tooManyRequests);
+  // Before the lookup: it also slows a client probing which addresses have accounts. A club's shared network
+  // must not lose passkey sign-ins or role switches to it, so proven callers skip it.
+  if (!options.proven) {
+    const allowed = await takeThrottle(db, "attemptsFromClient", deps.clientKey, now);
+    if (!allowed.ok) return throttled(allowed, ourAuthMessages.tooManyRequests);
+  }
   const user = input.userId ? await findUserById(db, input.userId) : await findUserByEmail(db, input.email ?? "");
   if (!user) return fail(404, authMessages.invalidEmail);
   const host = await resolveTargetHost(db, env, tenant, input.domain);

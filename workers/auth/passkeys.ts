@@ -165,7 +165,7 @@ export async function completePasskeyAuthentication(
   if (!verification.verified) return fail(400, authMessages.passkeyFailed);
   await deps.db.update(passkeys).set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: deps.now }).where(eq(passkeys.id, stored.id));
   if (reauthSession && reauthSession.userId !== stored.userId) return fail(400, ourAuthMessages.reauthWrongUser);
-  const attempt = await createAttempt(deps, { userId: stored.userId, method: "password", goto, reauthSessionId: reauthSession?.id ?? null });
+  const attempt = await createAttempt(deps, { userId: stored.userId, method: "password", goto, reauthSessionId: reauthSession?.id ?? null }, { proven: true });
   if (!attempt.ok) return attempt;
   const reply = await verifyAttempt(deps, attempt.attempt_id, { passkey: stored.id, userVerified: verification.authenticationInfo.userVerified });
   return { ok: true, reply, attemptToken: attempt.token };
