@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { ourAuthMessages } from "../../core/auth/messages";
 import { formatDateTime } from "../format";
 import { FormMessage } from "./auth-card";
+import type { SessionRow } from "../../workers/auth/session-list";
 
 /** The pieces of the security page (manage.security.tsx); every form posts back to it with an intent. */
 
@@ -157,14 +158,8 @@ export function TotpSection({ totp, result, busy }: { totp: TotpState; result?: 
   );
 }
 
-export interface SessionView {
-  handle: string;
-  host: string;
-  createdAt: number;
-  lastUsedAt: number;
-  userAgent: string | null;
-  current: boolean;
-}
+/** A row of the session list, as the service lists it (workers/auth/session-list.ts). */
+export type SessionView = SessionRow;
 
 export function SessionsSection({ sessions, result, busy }: { sessions: SessionView[]; result?: AreaResult; busy: boolean }) {
   return (
