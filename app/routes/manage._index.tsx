@@ -35,6 +35,7 @@ export default function Manage() {
       <p>
         {active ? <>You are working as <strong>{active.label}</strong>. </> : null}
         <Link to="/manage/security">Password and two-factor</Link> · <Link to="/login/managePasskey">Passkeys</Link> ·{" "}
+        <Link to="/manage/connected">Connected apps</Link> ·{" "}
         {showApps ? <><Link to="/manage/apps">Applications</Link> · </> : null}
         {mayCreateRaces ? <><Link to="/race/new">Create a race</Link> · </> : null}
         <Link to="/login/logout">Sign out</Link>

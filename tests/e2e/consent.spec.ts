@@ -48,4 +48,14 @@ test("a third-party app is authorised on the consent page and gets a scoped toke
   // A second visit shows the approval as already given.
   await page.goto(url("localhost", `/login/authorize?${query}`));
   await expect(page.getByRole("region", { name: "Already approved" })).toBeVisible();
+
+  // The coach changes their mind: Connected apps lists the app, and disconnecting it cuts its token off at once.
+  await page.goto(url("localhost", "/manage"));
+  await page.getByRole("link", { name: "Connected apps" }).click();
+  await expect(page.getByText(demoApp.name).first()).toBeVisible();
+  await page.getByRole("button", { name: `Disconnect ${demoApp.name}` }).click();
+  await expect(page.getByRole("status")).toContainText("The app is disconnected");
+  await expect(page.getByText("No app can act for you.")).toBeVisible();
+  const afterDisconnect = await page.request.get(url("localhost", `/data-api/Race/${race.id}`), { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+  expect(afterDisconnect.status()).toBe(401);
 });
