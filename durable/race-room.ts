@@ -1,19 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import type { FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, bumpMtimes, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
-import { lapCloses } from "../core/timing/biathlon-result";
-import { carriedStages, type StageResult } from "../core/timing/multistage";
-import { timedEntityOf, timedEntityToStorage } from "../core/timing/timed-entity";
+import type { StageResult } from "../core/timing/multistage";
 import { deletionBlocked } from "../core/timing/validation";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
-import { openDb, races } from "../schema/d1";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
-import { courseOf, racerOf, type StoredRacer } from "../schema/race/engine-input";
-import { engineCourseDocs, racerCourseOf } from "../schema/race/free-order";
-import { raceRoomMigrations } from "../schema/race/migrations";
 import { readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import { raceSetup } from "../schema/race/tables";
 import type { SpectatorFormat } from "../schema/wire/race-fanout";
@@ -30,10 +23,9 @@ import { RaceHeats, type HeatReply } from "./race/heats";
 import * as startOrder from "./race/start-order";
 import { checkSettingsChange, definedOnly, documentProblem, fieldErrors } from "./race/setup-checks";
 import { RaceStore } from "./race/store";
-
-
-/** Storage key: the D1 catalogue row is behind this object's copy (a write failed and waits for the alarm). */
-const CATALOGUE_DIRTY = "catalogue-dirty";
+import type { StoredRacer } from "../schema/race/engine-input";
+import { importStageTimes, stageResultsOf, timedEntityOfRacer, type RacerRecordsDeps } from "./race/racer-records";
+import { isCatalogueBehind, migrateRaceStorage, raceStateOf, writeCatalogueRow } from "./race/room-storage";
 
 export type { FieldErrors };
 export type { SaveResult };
@@ -96,7 +88,7 @@ export class RaceRoom extends DurableObject<Env> {
       settings: () => readRaceSettings(this.db.select().from(raceSetup).get()?.settings),
     });
     ctx.blockConcurrencyWhile(async () => {
-      this.migrate();
+      migrateRaceStorage(ctx);
       // Spectators follow the race on its shards now; a socket left here from before is sent there.
       for (const ws of ctx.getWebSockets()) ws.close(1012, "reconnect");
       this.feed.resume();
@@ -161,30 +153,18 @@ export class RaceRoom extends DurableObject<Env> {
     this.feed.forget();
     await this.ctx.storage.deleteAll();
     // deleteAll drops the tables too; recreate them so this object answers "no race" rather than failing.
-    this.migrate();
+    migrateRaceStorage(this.ctx);
   }
 
   /** The backstop of the live tick, and the retry of a catalogue write that failed (D1 unreachable for a moment). */
   override async alarm(): Promise<void> {
     this.feed.onAlarm();
-    if (await this.ctx.storage.get<boolean>(CATALOGUE_DIRTY)) await this.writeCatalogue();
+    if (await isCatalogueBehind(this.ctx)) await this.writeCatalogue();
   }
 
   // The D1 catalogue row follows this object's copy; a failed write is retried in 30 s by the alarm.
   private async writeCatalogue(): Promise<void> {
-    const row = this.db.select().from(raceSetup).get();
-    if (!row) return;
-    try {
-      await openDb(this.env.DB)
-        .update(races)
-        .set({ name: row.name, sport: row.sport, startTime: row.startTime, endTime: row.endTime, timezone: row.timezone, location: row.location, visibility: row.visibility, fieldMtimes: row.fieldMtimes })
-        .where(eq(races.id, row.id));
-      await this.ctx.storage.delete(CATALOGUE_DIRTY);
-    } catch (error) {
-      console.error("catalogue write failed; retrying", error);
-      await this.ctx.storage.put(CATALOGUE_DIRTY, true);
-      await this.ctx.storage.setAlarm(Date.now() + 30_000);
-    }
+    await writeCatalogueRow(this.ctx, this.env, this.db.select().from(raceSetup).get() ?? null);
   }
 
   // ---- Race settings (timing.md section 3 fields beyond the catalogue) ----
@@ -331,59 +311,26 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** This race as a stage before another: each racer's bib, person, result time and the stages before it. */
   async stageResults(): Promise<StageResult[]> {
-    const live = this.feed.results();
-    return this.store.racers().map((r) => {
-      const result = live.result(r.id);
-      return { bib: r.data.bib, person: r.data.person, time: result?.status === "finished" ? result.time : null, stageTimes: r.data.stage_times, stageBonuses: r.data.stage_bonuses };
-    });
+    return stageResultsOf(this.store, this.feed.results());
   }
 
-  /**
-   * Brings in the earlier stages (stage_time_1..N, stage_bonus_1..N) from the stage before's results, N being
-   * this race's prev_stages_count; a racer with no match there gets none. One transaction.
-   */
+  /** Brings in the earlier stages from the stage before's results (durable/race/racer-records.ts). */
   async importStageTimes(previous: StageResult[]): Promise<SaveResult<{ matched: number; unmatched: number }>> {
-    const row = this.db.select().from(raceSetup).get();
-    const stagesBefore = row ? readRaceSettings(row.settings).prev_stages_count : 0;
-    if (stagesBefore < 1) return { ok: false, errors: { prev_race: "Choose the stage before this one first" } };
-    let matched = 0;
-    const items = this.store.racers().map((racer) => {
-      const carried = carriedStages(racer.data, previous, stagesBefore);
-      if (carried) matched += 1;
-      const { stageTimes, stageBonuses } = carried ?? { stageTimes: Array<null>(stagesBefore).fill(null), stageBonuses: Array<null>(stagesBefore).fill(null) };
-      return { id: racer.id, data: { ...racer.data, stage_times: stageTimes, stage_bonuses: stageBonuses }, changed: ["stage_times", "stage_bonuses"] };
-    });
-    this.racerWrites.write(items);
-    return { ok: true, value: { matched, unmatched: items.length - matched } };
+    return importStageTimes(this.records(), previous);
+  }
+
+  /** A racer's TimedEntity (run 1, round 1) in the spec's storage names, as the data API shows it. */
+  async timedEntity(racerId: string): Promise<Record<string, unknown> | null> {
+    return timedEntityOfRacer(this.records(), racerId);
+  }
+
+  private records(): RacerRecordsDeps {
+    return { store: this.store, settingsRow: () => this.db.select().from(raceSetup).get() ?? null, results: () => this.feed.results(), writeRacers: (items) => this.racerWrites.write(items) };
   }
 
   /** A racer's reads, newest last, for the racer page. */
   async racerCrossings(racerId: string) {
     return this.store.crossingsOfRacer(racerId);
-  }
-
-  /** A racer's TimedEntity (run 1, round 1) in the spec's storage names, as the data API shows it. */
-  async timedEntity(racerId: string): Promise<Record<string, unknown> | null> {
-    const stored = this.store.racer(racerId);
-    const row = this.db.select().from(raceSetup).get();
-    if (!stored || !row) return null;
-    const settings = readRaceSettings(row.settings);
-    // A free-order racer's course is their course group, ranked as the course engineCourseDocs makes of it.
-    const racer = racerOf(stored, racerCourseOf(settings));
-    const courseDoc = engineCourseDocs(settings, this.store.documents("Course")).find((c) => c.id === racer.courseId);
-    const course = courseDoc ? courseOf(courseDoc, settings, this.store.documents("TimingPoint")) : null;
-    const crossings = this.store
-      .crossingsOfRacer(racerId)
-      .filter((c) => c.state === "assigned" && c.timing_point_id !== null)
-      .map((c) => ({ timingPointId: c.timing_point_id!, time: c.time, deviceId: c.device_id === "manual" ? null : c.device_id }));
-    const result = this.feed.results().result(racerId);
-    const lapCloseTimes = course ? lapCloses(course, result?.splits ?? []).filter((t) => t !== null) : [];
-    const entity = timedEntityOf(
-      { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: result?.status === "oncourse", lapCloses: lapCloseTimes, variants: Object.fromEntries((racer.runStatuses ?? []).flatMap((s, i) => (s ? [[i + 1, s]] : []))) },
-      course,
-      crossings,
-    );
-    return timedEntityToStorage(entity);
   }
 
   /** The latest reads of the race, newest first, for the timing page. */
@@ -430,21 +377,9 @@ export class RaceRoom extends DurableObject<Env> {
     return this.startOrderChange((room) => startOrder.assignBibsTo(room, startGroupId));
   }
 
-  // Results and sockets follow a start order change like any other setup change.
+  // Results and sockets follow a start order change like any other setup change (durable/race/start-order.ts).
   private startOrderChange<T>(run: (room: startOrder.StartOrderRoom) => SaveResult<T>): SaveResult<T> {
-    const row = this.db.select().from(raceSetup).get();
-    if (!row) return { ok: false, errors: { race: "Race not opened" } };
-    const result = run({
-      store: this.store,
-      transaction: (write) => this.ctx.storage.transactionSync(write),
-      settings: readRaceSettings(row.settings),
-      race: { startTimeMs: row.startTime, endTimeMs: row.endTime, timezone: row.timezone },
-      saveSettings: (settings) => this.db.update(raceSetup).set({ settings }).run(),
-      rng: Math.random,
-      now: Date.now(),
-    });
-    if (result.ok) this.setupChanged();
-    return result;
+    return startOrder.runStartOrderChange({ ctx: this.ctx, db: this.db, store: this.store, onChange: () => this.setupChanged() }, run);
   }
 
   // ---- Results ----
@@ -550,24 +485,7 @@ export class RaceRoom extends DurableObject<Env> {
   private raceState(upTo?: number): RaceState {
     const row = this.db.select().from(raceSetup).get();
     if (!row) throw new Error("Race not opened");
-    const settings = readRaceSettings(row.settings);
-    const position = upTo ?? this.store.lastSeq();
-    return {
-      settings,
-      startTimeMs: row.startTime,
-      endTimeMs: row.endTime,
-      docs: {
-        // A free-order race is ranked on its course groups, not its segment courses.
-        courses: engineCourseDocs(settings, this.store.documents("Course")),
-        points: this.store.documents("TimingPoint"),
-        startGroups: this.store.documents("StartGroup"),
-        formats: this.store.documents("ResultFormat"),
-        groups: this.store.documents("ResultGroup"),
-      },
-      racers: this.store.racers(),
-      crossings: this.store.assignedCrossings(position),
-      position,
-    };
+    return raceStateOf(this.store, row, upTo);
   }
 
   /** Setup changes recompute everything; pages following a format get the whole of it at the next tick. */
@@ -577,29 +495,6 @@ export class RaceRoom extends DurableObject<Env> {
 
   private readSetup(): RaceSetupView | null {
     const row = this.db.select().from(raceSetup).get();
-    if (!row) return null;
-    return {
-      id: row.id,
-      clubId: row.clubId,
-      name: row.name,
-      startTime: row.startTime,
-      timezone: row.timezone,
-      createdAt: row.createdAt,
-    };
-  }
-
-  private migrate(): void {
-    const sql = this.ctx.storage.sql;
-    sql.exec("CREATE TABLE IF NOT EXISTS _race_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
-    const applied = new Set(sql.exec<{ version: number }>("SELECT version FROM _race_migrations").toArray().map((r) => r.version));
-    for (const step of raceRoomMigrations) {
-      if (applied.has(step.version)) continue;
-      this.ctx.storage.transactionSync(() => {
-        for (const statement of step.statements) sql.exec(statement);
-        sql.exec("INSERT INTO _race_migrations (version, applied_at) VALUES (?, ?)", step.version, Date.now());
-      });
-    }
+    return row ? { id: row.id, clubId: row.clubId, name: row.name, startTime: row.startTime, timezone: row.timezone, createdAt: row.createdAt } : null;
   }
 }
-
-

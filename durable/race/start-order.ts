@@ -15,7 +15,9 @@ import { InvalidGroupTimeError, orderForStart, planStartTimes, startTimeSortFor,
 import type { StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import { chipsOf, type RacerDoc } from "../../schema/race/racer";
-import { zeroTimeOfRace, type RaceSettings } from "../../schema/race/settings";
+import { readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../../schema/race/settings";
+import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
+import { raceSetup } from "../../schema/race/tables";
 import type { RaceStore } from "./store";
 
 /** What the tools need of the RaceRoom. */
@@ -32,6 +34,26 @@ export interface StartOrderRoom {
 }
 
 export type StartOrderReply<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
+/** Runs one start-order tool against the RaceRoom's storage; `onChange` follows a success (results, sockets). */
+export function runStartOrderChange<T>(
+  room: { ctx: DurableObjectState; db: DrizzleSqliteDODatabase<{ raceSetup: typeof raceSetup }>; store: RaceStore; onChange: () => void },
+  run: (tools: StartOrderRoom) => StartOrderReply<T>,
+): StartOrderReply<T> {
+  const row = room.db.select().from(raceSetup).get();
+  if (!row) return { ok: false, errors: { race: "Race not opened" } };
+  const result = run({
+    store: room.store,
+    transaction: (write) => room.ctx.storage.transactionSync(write),
+    settings: readRaceSettings(row.settings),
+    race: { startTimeMs: row.startTime, endTimeMs: row.endTime, timezone: row.timezone },
+    saveSettings: (settings) => room.db.update(raceSetup).set({ settings }).run(),
+    rng: Math.random,
+    now: Date.now(),
+  });
+  if (result.ok) room.onChange();
+  return result;
+}
 
 export interface SeedSummary {
   racers: number;
