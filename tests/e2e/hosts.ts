@@ -1,14 +1,10 @@
 import type { Page } from "@playwright/test";
 import { send } from "../../bench/http";
+import type { DemoRace } from "../../bench/live-devices";
 import { E2E_PORT } from "../../playwright.config";
 
-export interface DemoRace {
-  raceId: string;
-  startTime: number;
-  devices: { id: string; name: string; token: string }[];
-  formats: { id: string; name: string }[];
-  racers: { bib: number; chip: string }[];
-}
+// The reply of /_dev/demo-race, as the live benchmark reads it too.
+export type { DemoRace } from "../../bench/live-devices";
 
 /**
  * Gives the demo race its timing setup, as `npm start` does (a development-only route), and with `restart`
