@@ -8,6 +8,8 @@ export interface Target {
   port: number;
   /** The Host header: the Worker picks the tenant from it. */
   host: string;
+  /** Connect here instead of `port` (the Worker's own workerd socket), keeping `host:port` as the Host header. */
+  connectPort?: number;
 }
 
 export interface Reply {
@@ -55,7 +57,7 @@ function attempt(target: Target, path: string, options: RequestOptions): Promise
     const req = request(
       {
         host: "127.0.0.1",
-        port: target.port,
+        port: target.connectPort ?? target.port,
         method: options.method ?? "GET",
         path,
         agent: options.agent ?? false,

@@ -96,14 +96,17 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
   const deviceId = ctx.device.id;
   // Read before the batch: a refusal must name what the device had sent before it, not this batch.
   const lastBefore = ctx.store.lastDeviceSeq(deviceId, boot);
-  for (const read of reads) {
+  const chips = reads.flatMap((r) => (r.chip !== undefined ? [r.chip] : []));
+  const bibs = reads.flatMap((r) => (r.chip === undefined && r.bib !== undefined ? [r.bib] : []));
+  const { byChip, byBib } = ctx.store.racersByChipsAndBibs(chips, bibs);
+  const rows = reads.map((read): NewCrossing & { point: PointOfDevice | null } => {
     const deviceTime = read.time ?? absoluteFromTimeOfDay(ctx.zeroTime, timeOfDay(read.tod ?? ""));
     const time = deviceTime + ctx.device.data.offset;
     const channel = read.channel ?? null;
     const point = pointOfDevice(ctx.points, deviceId, channel);
-    const racerId = read.chip !== undefined ? ctx.store.racerIdByChip(read.chip) : ctx.store.racerIdByBib(read.bib ?? -1);
+    const racerId = (read.chip !== undefined ? byChip.get(read.chip) : byBib.get(read.bib ?? -1)) ?? null;
     const state = crossingStateOf(point, time, ctx.window, racerId);
-    const row: NewCrossing = {
+    return {
       readKey: readKeyOf(deviceId, boot, read.seq),
       deviceId,
       deviceSeq: read.seq,
@@ -118,22 +121,28 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
       racerId: state === "assigned" ? racerId : null,
       state,
       receivedAt: ctx.now,
+      point,
     };
-    const seq = ctx.store.insertCrossing(row);
-    receipt.last_seq = Math.max(receipt.last_seq, read.seq);
-    if (seq === null) {
+  });
+  const written = ctx.store.insertCrossings(rows);
+  for (const row of rows) {
+    receipt.last_seq = Math.max(receipt.last_seq, row.deviceSeq!);
+    const seq = written.get(row.readKey);
+    if (seq === undefined) {
       // A resend carries the same read; anything else under the same number is a restarted device.
       const stored = ctx.store.readByKey(row.readKey);
       if (stored && (stored.chip !== row.chip || stored.bib !== row.bib || stored.channel !== row.channel || stored.device_time !== row.deviceTime)) {
-        throw new SequenceReused(read.seq, boot, lastBefore);
+        throw new SequenceReused(row.deviceSeq!, boot, lastBefore);
       }
       receipt.duplicates += 1;
       continue;
     }
+    // The same key twice in one batch: the second is a repeat of the first.
+    written.delete(row.readKey);
     receipt.accepted += 1;
-    if (state === "outside") receipt.outside += 1;
-    else if (state !== "assigned") receipt.unassigned += 1;
-    else if (racerId && point) assigned.push({ seq, racerId, timingPointId: point.timingPointId, time });
+    if (row.state === "outside") receipt.outside += 1;
+    else if (row.state !== "assigned") receipt.unassigned += 1;
+    else if (row.racerId && row.point) assigned.push({ seq, racerId: row.racerId, timingPointId: row.point.timingPointId, time: row.time });
   }
   receipt.last_seq = Math.max(receipt.last_seq, lastBefore);
   return { receipt, assigned };

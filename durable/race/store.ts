@@ -5,7 +5,7 @@
 import type { Crossing } from "../../core/timing/model";
 import { raceDocumentSchemas, type RaceDocumentKind, type RaceDocumentOf, type StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
-import { chipsOf, racerSchema, type RacerDoc } from "../../schema/race/racer";
+import { chipsOf, racerFromStorage, type RacerDoc } from "../../schema/race/racer";
 
 /**
  * assigned: used for results; unmatched: no racer has its chip or bib (yet); outside: outside the race's time
@@ -98,12 +98,12 @@ export class RaceStore {
     return this.sql
       .exec<{ id: string; data: string }>("SELECT id, data FROM racers")
       .toArray()
-      .map((row) => ({ id: row.id, data: readRacer(row.data) }));
+      .map((row) => ({ id: row.id, data: racerFromStorage(row.data) }));
   }
 
   racer(id: string): StoredRacer | null {
     const row = this.sql.exec<{ data: string }>("SELECT data FROM racers WHERE id = ?", id).toArray()[0];
-    return row ? { id, data: readRacer(row.data) } : null;
+    return row ? { id, data: racerFromStorage(row.data) } : null;
   }
 
   racerIdByBib(bib: number): string | null {
@@ -198,6 +198,42 @@ export class RaceStore {
       c.receivedAt,
     );
     return cursor.toArray()[0]?.seq ?? null;
+  }
+
+  /**
+   * Writes a batch of reads in one statement (the rows travel as one JSON parameter, so a batch of any size
+   * is a single call into SQLite: one call per read cost most of a batch's time). Returns the log position
+   * of each newly written read key, in batch order; keys written before are absent.
+   */
+  insertCrossings(rows: readonly NewCrossing[]): Map<string, number> {
+    const written = new Map<string, number>();
+    if (rows.length === 0) return written;
+    const json = JSON.stringify(rows.map((c) => [c.readKey, c.deviceId, c.deviceSeq, c.deviceBoot, c.timingPointId, c.chip, c.bib, c.channel, c.deviceTime, c.time, c.racerId, c.state, c.receivedAt]));
+    const cursor = this.sql.exec<{ seq: number; read_key: string }>(
+      `INSERT INTO crossings (read_key, device_id, device_seq, device_boot, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12
+       FROM json_each(?) WHERE true ORDER BY key
+       ON CONFLICT (read_key) DO NOTHING RETURNING seq, read_key`,
+      json,
+    );
+    for (const row of cursor) written.set(row.read_key, row.seq);
+    return written;
+  }
+
+  /** The racers holding these chips and bibs, looked up in two statements for a whole batch. */
+  racersByChipsAndBibs(chips: readonly string[], bibs: readonly number[]): { byChip: Map<string, string>; byBib: Map<number, string> } {
+    const byChip = new Map<string, string>();
+    const byBib = new Map<number, string>();
+    if (chips.length > 0) {
+      const rows = this.sql.exec<{ chip: string; racer_id: string }>("SELECT chip, racer_id FROM racer_chips WHERE chip IN (SELECT value FROM json_each(?))", JSON.stringify([...new Set(chips)]));
+      for (const row of rows) byChip.set(row.chip, row.racer_id);
+    }
+    if (bibs.length > 0) {
+      // The first racer by bib, as racerIdByBib answers (a bib is unique among racers, so there is one).
+      const rows = this.sql.exec<{ bib: number; id: string }>("SELECT bib, MIN(id) AS id FROM racers WHERE bib IN (SELECT value FROM json_each(?)) GROUP BY bib", JSON.stringify([...new Set(bibs)]));
+      for (const row of rows) byBib.set(row.bib, row.id);
+    }
+    return { byChip, byBib };
   }
 
   /** The crossings the engine uses: assigned to a racer at a timing point. */
@@ -309,8 +345,4 @@ export class RaceStore {
 function readDocument<K extends RaceDocumentKind>(kind: K, json: string): RaceDocumentOf<K> {
   // Stored documents were checked on write; parsing again fills defaults of fields added since.
   return raceDocumentSchemas[kind].parse(JSON.parse(json)) as RaceDocumentOf<K>;
-}
-
-function readRacer(json: string): RacerDoc {
-  return racerSchema.parse(JSON.parse(json));
 }

@@ -27,6 +27,28 @@ describe("timing API: device reads", () => {
     expect(rows.map((r) => r.racer_id)).toEqual(t.racerIds);
   });
 
+  it("matches reads by bib as well as chip, in batch order, and counts a read sent twice in one batch once", async () => {
+    const t = await createTimedRace();
+    const reads = [
+      { seq: 1, bib: 2, time: t.startMicros + 600 * SECOND, channel: 2 },
+      { seq: 2, chip: "C1", time: t.startMicros + 610 * SECOND, channel: 2 },
+      { seq: 3, bib: 77, time: t.startMicros + 615 * SECOND, channel: 2 },
+      { seq: 2, chip: "C1", time: t.startMicros + 610 * SECOND, channel: 2 },
+    ];
+    const reply = await postReads(t.host, t.race.id, t.credential.token, { reads });
+    expect(await reply.json()).toEqual({ accepted: 3, duplicates: 1, unassigned: 1, outside: 0, last_seq: 3 });
+    const rows = await crossingRows(t.room);
+    expect(rows.map((r) => [r.device_seq, r.racer_id, r.state])).toEqual([
+      [1, t.racerIds[1], "assigned"],
+      [2, t.racerIds[0], "assigned"],
+      [3, null, "unmatched"],
+    ]);
+    // A different read under a number this batch already used refuses the whole batch.
+    const clash = await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 4, chip: "C3", time: t.startMicros + 620 * SECOND, channel: 2 }, { seq: 4, chip: "C2", time: t.startMicros + 621 * SECOND, channel: 2 }] });
+    expect(clash.status).toBe(409);
+    expect(await crossingRows(t.room)).toHaveLength(3);
+  });
+
   it("refuses a missing or wrong credential and writes nothing", async () => {
     const t = await createTimedRace();
     const body = { reads: [{ seq: 1, chip: "C1", time: t.startMicros + SECOND, channel: 2 }] };
