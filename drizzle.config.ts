@@ -2,6 +2,13 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./schema/d1/tables.ts", "./schema/d1/auth.ts", "./schema/d1/oauth.ts", "./schema/d1/cities.ts", "./schema/d1/registration.ts", "./schema/d1/payments.ts"],
+  schema: [
+    "./schema/d1/tables.ts",
+    "./schema/d1/auth.ts",
+    "./schema/d1/oauth.ts",
+    "./schema/d1/cities.ts",
+    "./schema/d1/registration.ts",
+    "./schema/d1/payments.ts",
+  ],
   out: "./schema/migrations/d1",
 });

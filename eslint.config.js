@@ -4,7 +4,18 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "build-production/", "dist-check/", "node_modules/", ".wrangler/", "test-results/", "playwright-report/", "workers/worker-configuration.d.ts"] },
+  {
+    ignores: [
+      "build/",
+      "build-production/",
+      "dist-check/",
+      "node_modules/",
+      ".wrangler/",
+      "test-results/",
+      "playwright-report/",
+      "workers/worker-configuration.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

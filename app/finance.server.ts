@@ -54,7 +54,11 @@ const moneyField = z
     return cents;
   });
 
-const recordSchema = z.object({ target: z.string().min(1), method: z.enum(["cash", "cheque"], { message: "Choose cash or cheque" }), note: z.string().max(500).default("") });
+const recordSchema = z.object({
+  target: z.string().min(1),
+  method: z.enum(["cash", "cheque"], { message: "Choose cash or cheque" }),
+  note: z.string().max(500).default(""),
+});
 const refundSchema = z.object({ target: z.string().min(1), amount: moneyField, request_id: z.uuid(), note: z.string().max(500).default("") });
 const voidSchema = z.object({ target: z.string().min(1) });
 

@@ -17,5 +17,13 @@ export function formatRaceDate(epochMs: number, timeZone: string): string {
 
 /** A moment as date and time in UTC, the same on the server and in the browser. */
 export function formatDateTime(epochMs: number): string {
-  return new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" }).format(new Date(epochMs));
+  return new Intl.DateTimeFormat("en-CA", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  }).format(new Date(epochMs));
 }

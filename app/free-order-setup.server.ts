@@ -7,7 +7,17 @@ import { z } from "zod";
 import { nextSegmentName, SEGMENT_ORDER_TYPES } from "../core/timing/free-order";
 import { defaultCourseGroup } from "../schema/race/free-order";
 import { metaStartGroupSchema, type MetaCourseGroupEntry, type MetaStartGroupEntry, type RaceSettings, type SegmentEntry } from "../schema/race/settings";
-import { absoluteOfTimeOfDay, blankOr, choice, criteriaOfForm, criterionFormFields, requiredName, seconds, timeOfDay, type RaceClock } from "./race-setup.server";
+import {
+  absoluteOfTimeOfDay,
+  blankOr,
+  choice,
+  criteriaOfForm,
+  criterionFormFields,
+  requiredName,
+  seconds,
+  timeOfDay,
+  type RaceClock,
+} from "./race-setup.server";
 
 export const segmentFormSchema = z.object({
   name: z.string().trim().max(200).default(""),
@@ -19,7 +29,13 @@ export const segmentFormSchema = z.object({
 /** The segment list with one segment added (a blank name takes the next "Segment #N") or changed in place. */
 export function withSegment(list: readonly SegmentEntry[], id: string | null, v: z.output<typeof segmentFormSchema>): SegmentEntry[] {
   const others = list.filter((s) => s.id !== id);
-  const entry: SegmentEntry = { id: id ?? crypto.randomUUID(), name: v.name || nextSegmentName(others), start_point: v.start_point, finish_point: v.finish_point, min_time: v.min_time ?? 0 };
+  const entry: SegmentEntry = {
+    id: id ?? crypto.randomUUID(),
+    name: v.name || nextSegmentName(others),
+    start_point: v.start_point,
+    finish_point: v.finish_point,
+    min_time: v.min_time ?? 0,
+  };
   return id === null ? [...list, entry] : list.map((s) => (s.id === id ? entry : s));
 }
 
@@ -44,14 +60,23 @@ export function courseGroupFormSchema(segmentIds: readonly string[]) {
     }));
 }
 
-export function withCourseGroup(list: readonly MetaCourseGroupEntry[], id: string | null, v: Pick<MetaCourseGroupEntry, "name" | "segment_order_type" | "segment_order_list" | "criteria">): MetaCourseGroupEntry[] {
+export function withCourseGroup(
+  list: readonly MetaCourseGroupEntry[],
+  id: string | null,
+  v: Pick<MetaCourseGroupEntry, "name" | "segment_order_type" | "segment_order_list" | "criteria">,
+): MetaCourseGroupEntry[] {
   if (id === null) return [...list, { ...defaultCourseGroup(crypto.randomUUID()), ...v }];
   return list.map((g) => (g.id === id ? { ...g, ...v } : g));
 }
 
 export const metaStartFormSchema = z.object({ name: requiredName, first_start_time: blankOr(timeOfDay, null), start_interval: seconds(null) });
 
-export function withMetaStart(list: readonly MetaStartGroupEntry[], id: string | null, v: z.output<typeof metaStartFormSchema>, clock: RaceClock): MetaStartGroupEntry[] {
+export function withMetaStart(
+  list: readonly MetaStartGroupEntry[],
+  id: string | null,
+  v: z.output<typeof metaStartFormSchema>,
+  clock: RaceClock,
+): MetaStartGroupEntry[] {
   const fields = { name: v.name, first_start_time: absoluteOfTimeOfDay(v.first_start_time, clock), start_interval: v.start_interval };
   if (id === null) return [...list, metaStartGroupSchema.parse({ id: crypto.randomUUID(), ...fields })];
   return list.map((m) => (m.id === id ? { ...m, ...fields } : m));

@@ -55,7 +55,10 @@ export function refuse(posted: PostedForm, errors: FieldErrors, status: 400 | 40
 }
 
 /** Parses a form with a schema; a refusal (400 with the field errors) when it does not fit. */
-export function parseForm<S extends z.ZodType>(schema: S, posted: PostedForm): { ok: true; value: z.output<S> } | { ok: false; reply: ReturnType<typeof refuse> } {
+export function parseForm<S extends z.ZodType>(
+  schema: S,
+  posted: PostedForm,
+): { ok: true; value: z.output<S> } | { ok: false; reply: ReturnType<typeof refuse> } {
   const parsed = schema.safeParse(posted.values);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reply: refuse(posted, fieldErrorsOf(parsed.error.issues)) };
 }
@@ -118,7 +121,13 @@ export async function deleteDocumentIntent(room: Room, kind: RaceDocumentKind, p
 /** What the page address asks for: the document being edited or deleted, and a one-time notice. */
 export function pageQuery(request: Request) {
   const params = new URL(request.url).searchParams;
-  return { edit: params.get("edit"), remove: params.get("delete"), credential: params.get("credential"), saved: noticeOf(params.get("saved")), confirm: params.get("confirm") };
+  return {
+    edit: params.get("edit"),
+    remove: params.get("delete"),
+    credential: params.get("credential"),
+    saved: noticeOf(params.get("saved")),
+    confirm: params.get("confirm"),
+  };
 }
 
 const NOTICES: Record<string, string> = {
@@ -173,7 +182,11 @@ export function blankOr<T, B>(check: (text: string) => T | Invalid, blank: B) {
   return rule<T | B>((text) => (text === "" ? blank : check(text)));
 }
 
-const text = (max = 200) => z.string().default("").transform((v) => v.trim().slice(0, max));
+const text = (max = 200) =>
+  z
+    .string()
+    .default("")
+    .transform((v) => v.trim().slice(0, max));
 const nullableText = (max = 200) => text(max).transform((v) => (v === "" ? null : v));
 export const requiredName = z
   .string()
@@ -239,7 +252,11 @@ export interface RaceClock {
 }
 
 export function raceClockOf(race: { startTime: number; endTime: number | null; timezone: string }): RaceClock {
-  return { zeroTime: zeroTimeOfRace(race.startTime, race.timezone), startTime: race.startTime * 1000, endTime: race.endTime === null ? null : race.endTime * 1000 };
+  return {
+    zeroTime: zeroTimeOfRace(race.startTime, race.timezone),
+    startTime: race.startTime * 1000,
+    endTime: race.endTime === null ? null : race.endTime * 1000,
+  };
 }
 
 /** "09:30:00" or "09:30:00.25" for an absolute time on the race's clock; "" for none. */
@@ -251,14 +268,21 @@ export function absoluteOfTimeOfDay(tod: number | null, clock: RaceClock): numbe
   return tod === null ? null : clock.zeroTime + tod;
 }
 
-
 // ---------------------------------------------------------------------------------------------------------
 // Setup (the race and its timing settings)
 
 export const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 
-const startSchema = z.string().default("").transform((v) => v.trim()).pipe(z.string().regex(LOCAL_DATE_TIME, ENTER_DATE_TIME));
-const endSchema = z.string().default("").transform((v) => v.trim()).pipe(z.string().refine((v) => v === "" || LOCAL_DATE_TIME.test(v), ENTER_DATE_TIME));
+const startSchema = z
+  .string()
+  .default("")
+  .transform((v) => v.trim())
+  .pipe(z.string().regex(LOCAL_DATE_TIME, ENTER_DATE_TIME));
+const endSchema = z
+  .string()
+  .default("")
+  .transform((v) => v.trim())
+  .pipe(z.string().refine((v) => v === "" || LOCAL_DATE_TIME.test(v), ENTER_DATE_TIME));
 const timezoneSchema = z.string().default("").refine(isTimeZone, CHOOSE_TIME_ZONE);
 
 /**
@@ -279,65 +303,64 @@ export function parseTimedForm<S extends z.ZodType<{ start: string; end?: string
   return { ok: true as const, value: { ...(parsed.data as z.output<S>), startTime, endTime } };
 }
 
-export const setupFormSchema = z
-  .object({
-    name: requiredName,
-    sport: nullableText(),
-    technique: nullableText(40),
-    start: startSchema,
-    end: endSchema,
-    timezone: timezoneSchema,
-    location: nullableText(),
-    visibility: choice(["public", "unlisted", "private"], "Choose who may see the race"),
-    timing_mode: choice(["p2p", "lap", "timelimit", "triathlon", "enduro"], "Choose a timing mode"),
-    start_mode: choice(["mass", "individual"], "Choose a start mode"),
-    start_option: z
-      .enum(["", "gun", "chipstart"], { error: "Choose a start option" })
-      .default("")
-      .transform((v) => (v === "" ? null : v)),
-    lap_count: atLeastOne,
-    max_lap_count: blankOr(validateLapCount, null),
-    precision,
-    calc_precision: precision,
-    display_precision: precision,
-    same_time_threshold: seconds(0),
-    same_time_display: text(20).transform((v) => v || RACE_DEFAULTS.sameTimeDisplay),
-    dnf_option: choice(["hide", "time"], "Choose hide or time"),
-    dsq_option: choice(["hide", "time"], "Choose hide or time"),
-    start_interval: rule((t) => parseSeconds(t)),
-    is_start_size_enabled: checkbox,
-    start_size: atLeastOne,
-    start_gap: seconds(0),
-    first_bib: blankOr(wholeFromZero, null),
-    is_last_name_first: checkbox,
-    start_list_visibility: choice(["hidden", "public"], "Choose hidden or public"),
-    biathlon_penalty_type: z
-      .enum(["", ...BIATHLON_PENALTY_TYPES], { error: "Choose a penalty type" })
-      .default("")
-      .transform((v) => (v === "" ? null : v)),
-    biathlon_result_calc: choice(BIATHLON_RESULT_CALCULATIONS, "Choose a result calculation").default("total"),
-    biathlon_column_option: choice(BIATHLON_TIMES_TO_DISPLAY, "Choose the times to display").default("laps"),
-    biathlon_penalty_device: nullableText(64),
-    biathlon_range_device: nullableText(64),
-    is_multi_run: checkbox,
-    run_count: blankOr(validateRunCount, null),
-    multi_run_mode: choice(MULTI_RUN_MODES, "Choose how runs make a result").default("best"),
-    is_relay: checkbox,
-    relay_member_count: blankOr(validateLapCount, null),
-    team_field: nullableText(60),
-    team_order: nullableText(60),
-    team_relay_transition_point: nullableText(64),
-    team_lap_time_display: choice(TEAM_LAP_TIME_DISPLAYS, "Choose how leg times are shown").default(DEFAULT_TEAM_LAP_TIME_DISPLAY),
-    prev_race: nullableText(64),
-    is_fastest_lap: checkbox,
-    is_free_segment: checkbox,
-    split_display: choice(SPLIT_DISPLAYS, "Choose which splits to show").default("splits"),
-    split_timing: choice(SPLIT_TIMINGS, "Choose what split columns time").default("lap"),
-    rank_display: choice(RANK_DISPLAYS, "Choose where places are shown").default("finish"),
-    display_diffs: choice(LAP_DISPLAY_DIFFS, "Choose how gaps are shown").default("no-display"),
-    column_option: choice(COLUMN_OPTIONS, "Choose the columns to show").default("lap"),
-    enduro_column_option: choice(ENDURO_COLUMN_OPTIONS, "Choose the columns to show").default("lap"),
-  });
+export const setupFormSchema = z.object({
+  name: requiredName,
+  sport: nullableText(),
+  technique: nullableText(40),
+  start: startSchema,
+  end: endSchema,
+  timezone: timezoneSchema,
+  location: nullableText(),
+  visibility: choice(["public", "unlisted", "private"], "Choose who may see the race"),
+  timing_mode: choice(["p2p", "lap", "timelimit", "triathlon", "enduro"], "Choose a timing mode"),
+  start_mode: choice(["mass", "individual"], "Choose a start mode"),
+  start_option: z
+    .enum(["", "gun", "chipstart"], { error: "Choose a start option" })
+    .default("")
+    .transform((v) => (v === "" ? null : v)),
+  lap_count: atLeastOne,
+  max_lap_count: blankOr(validateLapCount, null),
+  precision,
+  calc_precision: precision,
+  display_precision: precision,
+  same_time_threshold: seconds(0),
+  same_time_display: text(20).transform((v) => v || RACE_DEFAULTS.sameTimeDisplay),
+  dnf_option: choice(["hide", "time"], "Choose hide or time"),
+  dsq_option: choice(["hide", "time"], "Choose hide or time"),
+  start_interval: rule((t) => parseSeconds(t)),
+  is_start_size_enabled: checkbox,
+  start_size: atLeastOne,
+  start_gap: seconds(0),
+  first_bib: blankOr(wholeFromZero, null),
+  is_last_name_first: checkbox,
+  start_list_visibility: choice(["hidden", "public"], "Choose hidden or public"),
+  biathlon_penalty_type: z
+    .enum(["", ...BIATHLON_PENALTY_TYPES], { error: "Choose a penalty type" })
+    .default("")
+    .transform((v) => (v === "" ? null : v)),
+  biathlon_result_calc: choice(BIATHLON_RESULT_CALCULATIONS, "Choose a result calculation").default("total"),
+  biathlon_column_option: choice(BIATHLON_TIMES_TO_DISPLAY, "Choose the times to display").default("laps"),
+  biathlon_penalty_device: nullableText(64),
+  biathlon_range_device: nullableText(64),
+  is_multi_run: checkbox,
+  run_count: blankOr(validateRunCount, null),
+  multi_run_mode: choice(MULTI_RUN_MODES, "Choose how runs make a result").default("best"),
+  is_relay: checkbox,
+  relay_member_count: blankOr(validateLapCount, null),
+  team_field: nullableText(60),
+  team_order: nullableText(60),
+  team_relay_transition_point: nullableText(64),
+  team_lap_time_display: choice(TEAM_LAP_TIME_DISPLAYS, "Choose how leg times are shown").default(DEFAULT_TEAM_LAP_TIME_DISPLAY),
+  prev_race: nullableText(64),
+  is_fastest_lap: checkbox,
+  is_free_segment: checkbox,
+  split_display: choice(SPLIT_DISPLAYS, "Choose which splits to show").default("splits"),
+  split_timing: choice(SPLIT_TIMINGS, "Choose what split columns time").default("lap"),
+  rank_display: choice(RANK_DISPLAYS, "Choose where places are shown").default("finish"),
+  display_diffs: choice(LAP_DISPLAY_DIFFS, "Choose how gaps are shown").default("no-display"),
+  column_option: choice(COLUMN_OPTIONS, "Choose the columns to show").default("lap"),
+  enduro_column_option: choice(ENDURO_COLUMN_OPTIONS, "Choose the columns to show").default("lap"),
+});
 
 type ParsedSetup = z.output<typeof setupFormSchema> & { startTime: number; endTime: number | null };
 
@@ -399,7 +422,13 @@ export function settingsChangesOf(v: ParsedSetup) {
 }
 
 /** The form of /race/new. */
-export const newRaceFormSchema = z.object({ club: z.string().default("").pipe(z.string().min(1, "Choose a club")), name: requiredName, sport: nullableText(), start: startSchema, timezone: timezoneSchema });
+export const newRaceFormSchema = z.object({
+  club: z.string().default("").pipe(z.string().min(1, "Choose a club")),
+  name: requiredName,
+  sport: nullableText(),
+  start: startSchema,
+  timezone: timezoneSchema,
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // Courses
@@ -424,7 +453,6 @@ export const courseFormSchema = z.object({
 export function courseChangesOf(v: z.output<typeof courseFormSchema>, clock: RaceClock) {
   return { ...v, end_time: absoluteOfTimeOfDay(v.end_time, clock) };
 }
-
 
 /** Reads of one point closer together than this are one pass, unless the course says otherwise (10 s). */
 export const DEFAULT_MIN_SPLIT = 10 * MICROS_PER_SECOND;
@@ -460,7 +488,6 @@ export function moved<T>(list: readonly T[], index: number, direction: "up" | "d
 // Timing points and devices
 
 export const timingPointFormSchema = z.object({ name: requiredName });
-
 
 export const pointDeviceFormSchema = z.object({
   device: z.string().default("").pipe(z.string().min(1, "Choose a device")),
@@ -518,13 +545,17 @@ export function startGroupChangesOf(v: z.output<typeof startGroupFormSchema>, cl
  * scheduled, else the race's) is after the race's end, on the field the start came from; else null.
  */
 export function startGroupTimeProblem(group: ReturnType<typeof startGroupChangesOf>, clock: RaceClock): FieldErrors | null {
-  const start = groupStartTime({ recordedStartTime: group.recorded_start_time, assignedStartTime: group.assigned_start_time, scheduledStartTime: group.scheduled_start_time }, clock.startTime);
+  const start = groupStartTime(
+    { recordedStartTime: group.recorded_start_time, assignedStartTime: group.assigned_start_time, scheduledStartTime: group.scheduled_start_time },
+    clock.startTime,
+  );
   try {
     checkGroupTime(start, clock.endTime);
     return null;
   } catch (error) {
     if (!(error instanceof TimingError)) throw error;
-    const field = group.recorded_start_time !== null ? "recorded_start_time" : group.assigned_start_time !== null ? "assigned_start_time" : "scheduled_start_time";
+    const field =
+      group.recorded_start_time !== null ? "recorded_start_time" : group.assigned_start_time !== null ? "assigned_start_time" : "scheduled_start_time";
     return { [field]: error.message };
   }
 }
@@ -564,7 +595,16 @@ export function racerFieldsOf(fieldsList: readonly unknown[]): RacerField[] {
 const optionsText = z
   .string()
   .default("")
-  .transform((v) => [...new Set(v.split(/[\n,]/).map((o) => o.trim()).filter(Boolean))].slice(0, 200));
+  .transform((v) =>
+    [
+      ...new Set(
+        v
+          .split(/[\n,]/)
+          .map((o) => o.trim())
+          .filter(Boolean),
+      ),
+    ].slice(0, 200),
+  );
 
 const fieldFlags = { options: optionsText, is_public: checkbox, is_mandatory: checkbox, precision: blankOr(validatePrecision, null) };
 const needsOptions = (v: { type?: string; options: string[] }, ctx: z.RefinementCtx) => {
@@ -578,14 +618,25 @@ export const racerFieldFormSchema = z.object({ display: requiredName, ...fieldFl
 
 /** A new field's entry with its generated key (timing.md section 5), or the reason no key can be made. */
 export function newRacerField(v: z.output<typeof newRacerFieldFormSchema>, existing: readonly RacerField[]): RacerField | Invalid {
-  const key = customFieldKey(v.display, v.type, existing.map((f) => f.key));
+  const key = customFieldKey(
+    v.display,
+    v.type,
+    existing.map((f) => f.key),
+  );
   if (isInvalid(key)) return key;
-  return { key, display: v.display, type: v.type, options: v.type === "option" ? v.options : [], is_public: v.is_public, is_mandatory: v.is_mandatory, precision: v.precision };
+  return {
+    key,
+    display: v.display,
+    type: v.type,
+    options: v.type === "option" ? v.options : [],
+    is_public: v.is_public,
+    is_mandatory: v.is_mandatory,
+    precision: v.precision,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Result formats and groups
-
 
 /** The one kind a format is (timing.md section 6: system formats are announcer and live; public ones public or unlisted). */
 export function formatKindOf(f: { is_public: boolean; is_unlisted: boolean; is_announcer: boolean; is_live: boolean }): FormatKind | null {
@@ -598,7 +649,6 @@ export function formatKindOf(f: { is_public: boolean; is_unlisted: boolean; is_a
 function flagsOfKind(kind: FormatKind) {
   return { is_public: kind === "public", is_unlisted: kind === "unlisted", is_announcer: kind === "announcer", is_live: kind === "live" };
 }
-
 
 /**
  * The result group types the setup offers now (timing.md section 2): one list for a single course, by
@@ -627,7 +677,16 @@ export function groupableFields(custom: readonly RacerField[]): { value: string;
 /** Fields a result group can select racers on: the groupable ones, and a few more standard ones. */
 export function criterionFields(custom: readonly RacerField[]): { value: string; label: string }[] {
   const [sex, category, club, ...own] = groupableFields(custom);
-  return [sex!, category!, club!, { value: "team", label: "Team" }, { value: "city", label: "City" }, { value: "province", label: "Province" }, { value: "birth_year", label: "Birth year" }, ...own];
+  return [
+    sex!,
+    category!,
+    club!,
+    { value: "team", label: "Team" },
+    { value: "city", label: "City" },
+    { value: "province", label: "Province" },
+    { value: "birth_year", label: "Birth year" },
+    ...own,
+  ];
 }
 
 export const formatFormSchema = z
@@ -645,7 +704,6 @@ export const formatFormSchema = z
   })
   .transform(({ kind, ...v }) => ({ ...v, ...flagsOfKind(kind), group_field: v.group_type === "field" ? v.group_field : null }));
 
-
 /** One optional condition on a racer field, as result groups and free-order course groups take it. */
 export const criterionFormFields = {
   criterion_field: nullableText(64),
@@ -656,12 +714,15 @@ type CriterionForm = { criterion_field: string | null; criterion_op: z.output<ty
 
 function criterionNeedsValue(v: CriterionForm, ctx: z.RefinementCtx) {
   const needsValue = v.criterion_op !== "blank" && v.criterion_op !== "notblank";
-  if (v.criterion_field && needsValue && v.criterion_value === "") ctx.addIssue({ code: "custom", path: ["criterion_value"], message: "Enter the value to compare with" });
+  if (v.criterion_field && needsValue && v.criterion_value === "")
+    ctx.addIssue({ code: "custom", path: ["criterion_value"], message: "Enter the value to compare with" });
 }
 
 /** The stored criteria list of a criterion form: empty without a field. */
 export function criteriaOfForm(v: CriterionForm) {
-  return v.criterion_field ? [{ field: v.criterion_field, op: v.criterion_op, value: v.criterion_op === "blank" || v.criterion_op === "notblank" ? null : v.criterion_value }] : [];
+  return v.criterion_field
+    ? [{ field: v.criterion_field, op: v.criterion_op, value: v.criterion_op === "blank" || v.criterion_op === "notblank" ? null : v.criterion_value }]
+    : [];
 }
 
 export const resultGroupFormSchema = z

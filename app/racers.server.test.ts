@@ -17,7 +17,13 @@ const setup: RacerSetup = {
   zeroTime: ZERO,
 };
 
-const existing = (bib: number, chip: string): RacerView => ({ id: `r${bib}`, data: racerSchema.parse({ bib, chip }), status: "notstarted", statusText: "", time: null });
+const existing = (bib: number, chip: string): RacerView => ({
+  id: `r${bib}`,
+  data: racerSchema.parse({ bib, chip }),
+  status: "notstarted",
+  statusText: "",
+  time: null,
+});
 
 describe("racer form", () => {
   it("reads seconds with decimals as microseconds and refuses negatives", () => {
@@ -29,7 +35,10 @@ describe("racer form", () => {
 
   it("checks the para factor, the bib and the status time", () => {
     const parsed = racerChangesFrom({ para_factor: "250", bib: "12a", status: "dnf", status_time: "" }, setup);
-    expect(parsed).toEqual({ ok: false, errors: { para_factor: PERCENT_RANGE, bib: "Must be a whole number", status_time: "A DNF needs the time it happened" } });
+    expect(parsed).toEqual({
+      ok: false,
+      errors: { para_factor: PERCENT_RANGE, bib: "Must be a whole number", status_time: "A DNF needs the time it happened" },
+    });
   });
 
   it("sets one status and clears the others", () => {
@@ -38,10 +47,27 @@ describe("racer form", () => {
   });
 
   it("reads the seeding fields: licences as text, points and seed as numbers, manual seed as the checkbox, blank as null", () => {
-    const ok = racerChangesFrom({ ccc_licence: " CCC-123 ", licence: "L9", cpl_distance_pts: "412.5", cpl_sprint_pts: "0", seed: "3", is_manual_seed: "on" }, setup);
-    expect(ok.ok && ok.changes).toMatchObject({ ccc_licence: "CCC-123", licence: "L9", cpl_distance_pts: 412.5, cpl_sprint_pts: 0, seed: 3, is_manual_seed: true });
+    const ok = racerChangesFrom(
+      { ccc_licence: " CCC-123 ", licence: "L9", cpl_distance_pts: "412.5", cpl_sprint_pts: "0", seed: "3", is_manual_seed: "on" },
+      setup,
+    );
+    expect(ok.ok && ok.changes).toMatchObject({
+      ccc_licence: "CCC-123",
+      licence: "L9",
+      cpl_distance_pts: 412.5,
+      cpl_sprint_pts: 0,
+      seed: 3,
+      is_manual_seed: true,
+    });
     const blank = racerChangesFrom({ ccc_licence: "", licence: " ", cpl_distance_pts: "", cpl_sprint_pts: "", seed: "" }, setup);
-    expect(blank.ok && blank.changes).toMatchObject({ ccc_licence: null, licence: null, cpl_distance_pts: null, cpl_sprint_pts: null, seed: null, is_manual_seed: false });
+    expect(blank.ok && blank.changes).toMatchObject({
+      ccc_licence: null,
+      licence: null,
+      cpl_distance_pts: null,
+      cpl_sprint_pts: null,
+      seed: null,
+      is_manual_seed: false,
+    });
     const bad = racerChangesFrom({ cpl_distance_pts: "12 pts", cpl_sprint_pts: "-4", seed: "first" }, setup);
     expect(bad).toEqual({ ok: false, errors: { cpl_distance_pts: "Must be a Number", cpl_sprint_pts: NOT_NEGATIVE, seed: "Must be a Number" } });
   });
@@ -69,7 +95,13 @@ describe("racer form", () => {
 
 describe("CSV import preview", () => {
   it("maps headers by name, course and start group by name, and reports problems by file row", () => {
-    const text = ["First Name,LAST_NAME,Bib,Course,Start Group,Shirt size,Notes", "Ann,Able,1,10 km,wave 1,s,x", "Bob,Baker,5,5 km,,XL,", "Cy,Cole,7,,,,", "Di,Dunn,7,,,,"].join("\n");
+    const text = [
+      "First Name,LAST_NAME,Bib,Course,Start Group,Shirt size,Notes",
+      "Ann,Able,1,10 km,wave 1,s,x",
+      "Bob,Baker,5,5 km,,XL,",
+      "Cy,Cole,7,,,,",
+      "Di,Dunn,7,,,,",
+    ].join("\n");
     const preview = previewImport(text, setup, [existing(5, "C5")]);
     expect(preview.fileError).toBeNull();
     expect(preview.mapped.map((m) => m.field)).toEqual(["First name", "Last name", "Bib", "Course", "Start group", "Shirt size"]);
@@ -90,13 +122,34 @@ describe("CSV import preview", () => {
   });
 
   it("imports the seeding columns by field name or label, checked as the form checks them", () => {
-    const text = ["Bib,CCC Licence,licence,CPL distance points,cpl_sprint_pts,Seed,Manual seed", "1,CCC-1,L1,310.5,42,2,yes", "2,,,,,,", "3,,,lots,-1,x,maybe"].join("\n");
+    const text = [
+      "Bib,CCC Licence,licence,CPL distance points,cpl_sprint_pts,Seed,Manual seed",
+      "1,CCC-1,L1,310.5,42,2,yes",
+      "2,,,,,,",
+      "3,,,lots,-1,x,maybe",
+    ].join("\n");
     const preview = previewImport(text, setup, []);
     expect(preview.fileError).toBeNull();
     expect(preview.mapped.map((m) => m.field)).toEqual(["Bib", "CCC licence", "Licence", "CPL distance points", "CPL sprint points", "Seed", "Manual seed"]);
     expect(preview.ignored).toEqual([]);
-    expect(preview.rows[0]!.changes).toEqual({ bib: 1, ccc_licence: "CCC-1", licence: "L1", cpl_distance_pts: 310.5, cpl_sprint_pts: 42, seed: 2, is_manual_seed: true });
-    expect(preview.rows[1]!.changes).toEqual({ bib: 2, ccc_licence: null, licence: null, cpl_distance_pts: null, cpl_sprint_pts: null, seed: null, is_manual_seed: false });
+    expect(preview.rows[0]!.changes).toEqual({
+      bib: 1,
+      ccc_licence: "CCC-1",
+      licence: "L1",
+      cpl_distance_pts: 310.5,
+      cpl_sprint_pts: 42,
+      seed: 2,
+      is_manual_seed: true,
+    });
+    expect(preview.rows[1]!.changes).toEqual({
+      bib: 2,
+      ccc_licence: null,
+      licence: null,
+      cpl_distance_pts: null,
+      cpl_sprint_pts: null,
+      seed: null,
+      is_manual_seed: false,
+    });
     expect(preview.rows[2]!.errors).toEqual([
       { field: "CPL distance points", message: "Must be a Number" },
       { field: "CPL sprint points", message: NOT_NEGATIVE },

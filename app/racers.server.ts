@@ -13,7 +13,15 @@ import type { FieldValue, Micros } from "../core/timing/model";
 import { CUSTOM_FIELD_TYPES, validateCustomFieldValue, type CustomFieldRules, type CustomFieldType } from "../core/timing/racer-fields";
 import { racerDisplayName } from "../core/timing/racer-name";
 import { setRacerStatus, STATUS_TIME_REQUIRED, statusText } from "../core/timing/status";
-import { buildChipRack, buildStartList, chipRackTable, startListTable, type ReportGroupRef, type ReportRacer, type ReportTable } from "../core/timing/start-list";
+import {
+  buildChipRack,
+  buildStartList,
+  chipRackTable,
+  startListTable,
+  type ReportGroupRef,
+  type ReportRacer,
+  type ReportTable,
+} from "../core/timing/start-list";
 import type { RacerView } from "../durable/race-room";
 import { chipsOf, type RacerDoc } from "../schema/race/racer";
 import { zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
@@ -68,7 +76,12 @@ const refsOf = (docs: { id: string; ordinal: number; data: { name: string } }[])
   docs.map((d) => ({ id: d.id, name: d.data.name, ordinal: d.ordinal })).sort((a, b) => a.ordinal - b.ordinal || a.name.localeCompare(b.name));
 
 export async function loadRacerSetup({ room, race }: Pick<RaceAccess, "room" | "race">): Promise<RacerSetup> {
-  const [stored, courses, startGroups, points] = await Promise.all([room.settings(), room.documents("Course"), room.documents("StartGroup"), room.documents("TimingPoint")]);
+  const [stored, courses, startGroups, points] = await Promise.all([
+    room.settings(),
+    room.documents("Course"),
+    room.documents("StartGroup"),
+    room.documents("TimingPoint"),
+  ]);
   if (!stored) throw new Response("Not found", { status: 404 });
   // The RPC stub widens the settings document; it is the RaceRoom's own RaceSettings.
   const settings = stored as RaceSettings;
@@ -138,14 +151,21 @@ export function racerListPage(racers: RacerView[], setup: RacerSetup, url: URL) 
         });
   const pages = Math.max(1, Math.ceil(matches.length / RACERS_PER_PAGE));
   const current = Math.min(page, pages);
-  return { q, page: current, pages, total: matches.length, all: racers.length, rows: matches.slice((current - 1) * RACERS_PER_PAGE, current * RACERS_PER_PAGE), matches };
+  return {
+    q,
+    page: current,
+    pages,
+    total: matches.length,
+    all: racers.length,
+    rows: matches.slice((current - 1) * RACERS_PER_PAGE, current * RACERS_PER_PAGE),
+    matches,
+  };
 }
 
 export const RACER_LIST_COLUMNS = ["Bib", "Name", "Course", "Start group", "Chips", "Status", "Time"];
 export const racerListCsvRow = (r: RacerRow) => [r.bib === null ? "" : String(r.bib), r.name, r.course, r.startGroup, r.chips, r.status, r.time];
 
 // ---- One racer: form values and changes ----
-
 
 export const RACER_STATUS_CHOICES = ["ok", "dns", "dnf", "dsq"] as const;
 export type RacerStatusChoice = (typeof RACER_STATUS_CHOICES)[number];
@@ -287,7 +307,11 @@ export function racerChangesFrom(raw: Record<string, string | undefined>, setup:
     if (bib !== undefined) changes.bib = bib as number | null;
   }
   if (has("chip")) changes.chip = blankNull(input.chip);
-  if (has("chip_list")) changes.chip_list = input.chip_list.split(",").map((c) => c.trim()).filter(Boolean);
+  if (has("chip_list"))
+    changes.chip_list = input.chip_list
+      .split(",")
+      .map((c) => c.trim())
+      .filter(Boolean);
   if (has("course")) changes.course = blankNull(input.course);
   if (has("setupgroup_id")) changes.setupgroup_id = blankNull(input.setupgroup_id);
   if (has("metastart_id")) changes.metastart_id = blankNull(input.metastart_id);
@@ -367,7 +391,13 @@ export function changedFields(changes: Partial<RacerDoc>, existing: RacerDoc | n
 export function formErrorsOf(errors: FieldErrors): FieldErrors {
   const out: FieldErrors = {};
   for (const [key, message] of Object.entries(errors)) {
-    const name = key.startsWith("custom.") ? key : key === "dns" || key === "dnf_time" || key === "dsq_time" ? "status_time" : key === "id" ? "form" : key.split(".")[0]!;
+    const name = key.startsWith("custom.")
+      ? key
+      : key === "dns" || key === "dnf_time" || key === "dsq_time"
+        ? "status_time"
+        : key === "id"
+          ? "form"
+          : key.split(".")[0]!;
     out[name] ??= message;
   }
   return out;
@@ -401,7 +431,9 @@ export function crossingRows(
   devices: { id: string; data: { name: string; humanname: string; device_number: number | null; type: string } }[],
 ): CrossingRowView[] {
   const points = new Map(setup.points.map((p) => [p.id, p.name]));
-  const deviceNames = new Map(devices.map((d) => [d.id, deviceDisplayName({ name: d.data.name, humanname: d.data.humanname, deviceNumber: d.data.device_number, type: d.data.type })]));
+  const deviceNames = new Map(
+    devices.map((d) => [d.id, deviceDisplayName({ name: d.data.name, humanname: d.data.humanname, deviceNumber: d.data.device_number, type: d.data.type })]),
+  );
   return crossings.map((c) => ({
     seq: c.seq,
     timeOfDay: formatTimeOfDay(c.time - setup.zeroTime, Math.max(1, setup.settings.precision)),
@@ -532,7 +564,8 @@ export function previewImport(text: string, setup: RacerSetup, existing: RacerVi
       if (header[i]) ignored.push(header[i]!);
     }
   });
-  if (mapped.length === 0) return { mapped, ignored, rows: [], fileError: "No column of the header row names a racer field (for example First Name, Last Name, Bib)." };
+  if (mapped.length === 0)
+    return { mapped, ignored, rows: [], fileError: "No column of the header row names a racer field (for example First Name, Last Name, Bib)." };
 
   const byName = (list: ReportGroupRef[]) => new Map(list.map((x) => [x.name.trim().toLowerCase(), x.id]));
   const courses = byName(setup.courses);
@@ -654,8 +687,14 @@ export function reportRacerOf(racer: { id: string; data: RacerDoc }, setup: Race
 }
 
 export const REPORTS = {
-  "start-list": { title: "Start List", description: "Grouped by start group and course, sorted by scheduled start then bib; only racers that have a start group." },
-  "chip-rack": { title: "Chip Rack", description: "Bib, chip rack, chips, names, team, club, city and country; grouped by chip rack (the hundreds of the bib), sorted by bib." },
+  "start-list": {
+    title: "Start List",
+    description: "Grouped by start group and course, sorted by scheduled start then bib; only racers that have a start group.",
+  },
+  "chip-rack": {
+    title: "Chip Rack",
+    description: "Bib, chip rack, chips, names, team, club, city and country; grouped by chip rack (the hundreds of the bib), sorted by bib.",
+  },
 } as const;
 export const reportParam = z.enum(["start-list", "chip-rack"]);
 export type ReportKey = z.infer<typeof reportParam>;
@@ -722,14 +761,26 @@ export function keypadEntryFrom(form: FormData, nowMs: number): { ok: true; entr
       ? { kind: "time" as const, key: f.key, bib: f.bib, point: f.point, time }
       : f.intent === "range"
         ? { kind: "range" as const, key: f.key, bib: f.bib, shooting: f.shooting, misses: f.misses }
-        : { kind: "status" as const, key: f.key, bib: f.bib, status: f.status, ...(f.status === "dnf" || f.status === "dsq" ? { time } : {}), ...(f.run === undefined ? {} : { run: f.run }) };
+        : {
+            kind: "status" as const,
+            key: f.key,
+            bib: f.bib,
+            status: f.status,
+            ...(f.status === "dnf" || f.status === "dsq" ? { time } : {}),
+            ...(f.run === undefined ? {} : { run: f.run }),
+          };
   const checked = manualEntrySchema.safeParse(entry);
   return checked.success ? { ok: true, entry: checked.data } : { ok: false, errors: { form: "This form has expired; reload the page and enter it again." } };
 }
 
 /** What the keypad's plain form says after an entry. */
 export function keypadOutcome(entry: ManualEntry, receipt: ManualReceipt): { notice: string | null; error: string | null } {
-  const what = entry.kind === "time" ? `A time for bib ${entry.bib}` : entry.kind === "range" ? `${missesText(entry.misses)} at shooting ${entry.shooting} for bib ${entry.bib}` : `${entry.status.toUpperCase()}${entry.run === undefined ? "" : ` in run ${entry.run}`} for bib ${entry.bib}`;
+  const what =
+    entry.kind === "time"
+      ? `A time for bib ${entry.bib}`
+      : entry.kind === "range"
+        ? `${missesText(entry.misses)} at shooting ${entry.shooting} for bib ${entry.bib}`
+        : `${entry.status.toUpperCase()}${entry.run === undefined ? "" : ` in run ${entry.run}`} for bib ${entry.bib}`;
   if (receipt.duplicates > 0) return { notice: `${what} was already recorded.`, error: null };
   if (receipt.unknown_bibs.length > 0) return { notice: null, error: `${what} is recorded, but no racer has bib ${entry.bib}.` };
   return { notice: `${what} is recorded.`, error: null };

@@ -42,7 +42,12 @@ function builderOf(context: AppLoadContext, db: Db): BuilderContext {
  * of its site, a System Administrator with the registrations flag). A form they cannot see is a 404; a
  * tool they may not use a 403.
  */
-export async function requireRegistrationAccess(request: Request, context: AppLoadContext, rawId: string | undefined, action: Action): Promise<RegistrationAccess> {
+export async function requireRegistrationAccess(
+  request: Request,
+  context: AppLoadContext,
+  rawId: string | undefined,
+  action: Action,
+): Promise<RegistrationAccess> {
   const session = requireSession(request, context);
   const db = openDb(context.env.DB);
   const id = z.uuid().safeParse(rawId);
@@ -50,7 +55,17 @@ export async function requireRegistrationAccess(request: Request, context: AppLo
   const principal = (await principalOf(db, session))!;
   if (!registration || !canOnRegistration(principal, "view", registration)) throw new Response("Not found", { status: 404 });
   if (!canOnRegistration(principal, action, registration)) throw new Response("Forbidden", { status: 403 });
-  return { registration, principal, builder: builderOf(context, db), may: { view: true, edit: canOnRegistration(principal, "edit", registration), finance: canOnRegistration(principal, "finance", registration), reports: canOnRegistration(principal, "view_reports", registration) } };
+  return {
+    registration,
+    principal,
+    builder: builderOf(context, db),
+    may: {
+      view: true,
+      edit: canOnRegistration(principal, "edit", registration),
+      finance: canOnRegistration(principal, "finance", registration),
+      reports: canOnRegistration(principal, "view_reports", registration),
+    },
+  };
 }
 
 /** The signed-in principal with a database and builder context, for the pages that are not about one form. */
@@ -124,7 +139,11 @@ export async function clubZone(db: Db, clubId: string): Promise<string> {
 /** The zone of each listed form, by form id. */
 export async function zonesOfForms(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: registrations.id, timezone: clubs.timezone }).from(registrations).innerJoin(clubs, eq(clubs.id, registrations.clubId)).where(inArray(registrations.id, [...ids]));
+  const rows = await db
+    .select({ id: registrations.id, timezone: clubs.timezone })
+    .from(registrations)
+    .innerJoin(clubs, eq(clubs.id, registrations.clubId))
+    .where(inArray(registrations.id, [...ids]));
   return new Map(rows.map((r) => [r.id, zoneOrUtc(r.timezone)]));
 }
 
@@ -163,60 +182,78 @@ const peopleLabel = z
   .string()
   .default("")
   .transform((v) => v.trim())
-  .pipe(z.string().max(PEOPLE_LABEL_MAX, `At most ${PEOPLE_LABEL_MAX} characters`).regex(/^[^[\]]*$/, "Square brackets are not allowed"));
+  .pipe(
+    z
+      .string()
+      .max(PEOPLE_LABEL_MAX, `At most ${PEOPLE_LABEL_MAX} characters`)
+      .regex(/^[^[\]]*$/, "Square brackets are not allowed"),
+  );
 
 function settingsFormSchema(zone: string) {
-  return z.object({
-    name: z
-      .string()
-      .default("")
-      .transform((v) => v.trim())
-      .pipe(z.string().min(1, "Give the form a name").max(200, "At most 200 characters")),
-    open_time: localTime(zone),
-    close_time: localTime(zone),
-    raise_price_1_time: localTime(zone),
-    raise_price_2_time: localTime(zone),
-    gst_rate: z
-      .string()
-      .default("")
-      .transform((raw, ctx) => {
-        const text = raw.trim().replace(/%$/, "");
-        const value = text === "" ? 0 : Number(text);
-        if (!/^\d*\.?\d*$/.test(text) || !Number.isFinite(value) || value < 0 || value > 100) ctx.addIssue({ code: "custom", message: "Enter a percentage from 0 to 100" });
-        return value;
+  return z
+    .object({
+      name: z
+        .string()
+        .default("")
+        .transform((v) => v.trim())
+        .pipe(z.string().min(1, "Give the form a name").max(200, "At most 200 characters")),
+      open_time: localTime(zone),
+      close_time: localTime(zone),
+      raise_price_1_time: localTime(zone),
+      raise_price_2_time: localTime(zone),
+      gst_rate: z
+        .string()
+        .default("")
+        .transform((raw, ctx) => {
+          const text = raw.trim().replace(/%$/, "");
+          const value = text === "" ? 0 : Number(text);
+          if (!/^\d*\.?\d*$/.test(text) || !Number.isFinite(value) || value < 0 || value > 100)
+            ctx.addIssue({ code: "custom", message: "Enter a percentage from 0 to 100" });
+          return value;
+        }),
+      is_bilingual: checkbox,
+      // Checked against the form's own text fields by the page (nameFieldErrors).
+      first_name_field_id: z
+        .string()
+        .default("")
+        .transform((v) => v || null),
+      last_name_field_id: z
+        .string()
+        .default("")
+        .transform((v) => v || null),
+      tags: z
+        .string()
+        .default("")
+        .transform((text) => [
+          ...new Set(
+            text
+              .split(",")
+              .map((tag) => tag.trim())
+              .filter((tag) => tag !== ""),
+          ),
+        ])
+        .pipe(z.array(z.string().max(100, "Each tag can be at most 100 characters")).max(50, "At most 50 tags")),
+      age_calc_date: z
+        .string()
+        .default("")
+        .transform((raw, ctx) => {
+          const text = raw.trim();
+          if (text === "") return null;
+          if (parseCalendarDate(text) === null) ctx.addIssue({ code: "custom", message: FORM_MESSAGES.invalidDate });
+          return text;
+        }),
+      people_label_singular: peopleLabel,
+      people_label_plural: peopleLabel,
+      people_label_singular_fr: peopleLabel,
+      people_label_plural_fr: peopleLabel,
+    })
+    .transform(({ people_label_singular, people_label_plural, people_label_singular_fr, people_label_plural_fr, ...rest }) => ({
+      ...rest,
+      people_labels: storedPeopleLabels({
+        singular: { en: people_label_singular, fr: people_label_singular_fr },
+        plural: { en: people_label_plural, fr: people_label_plural_fr },
       }),
-    is_bilingual: checkbox,
-    // Checked against the form's own text fields by the page (nameFieldErrors).
-    first_name_field_id: z
-      .string()
-      .default("")
-      .transform((v) => v || null),
-    last_name_field_id: z
-      .string()
-      .default("")
-      .transform((v) => v || null),
-    tags: z
-      .string()
-      .default("")
-      .transform((text) => [...new Set(text.split(",").map((tag) => tag.trim()).filter((tag) => tag !== ""))])
-      .pipe(z.array(z.string().max(100, "Each tag can be at most 100 characters")).max(50, "At most 50 tags")),
-    age_calc_date: z
-      .string()
-      .default("")
-      .transform((raw, ctx) => {
-        const text = raw.trim();
-        if (text === "") return null;
-        if (parseCalendarDate(text) === null) ctx.addIssue({ code: "custom", message: FORM_MESSAGES.invalidDate });
-        return text;
-      }),
-    people_label_singular: peopleLabel,
-    people_label_plural: peopleLabel,
-    people_label_singular_fr: peopleLabel,
-    people_label_plural_fr: peopleLabel,
-  }).transform(({ people_label_singular, people_label_plural, people_label_singular_fr, people_label_plural_fr, ...rest }) => ({
-    ...rest,
-    people_labels: storedPeopleLabels({ singular: { en: people_label_singular, fr: people_label_singular_fr }, plural: { en: people_label_plural, fr: people_label_plural_fr } }),
-  }));
+    }));
 }
 
 /**
@@ -309,6 +346,7 @@ export function elementRowOf(element: FormElement): ElementRow {
 
 /** Fields a discount can apply to: those with a price of their own or on an option, and money fields. */
 export function isPriced(element: FormElement): boolean {
-  const hasPrice = (item: { price_1?: number | null; price_2?: number | null; price_3?: number | null }) => item.price_1 != null || item.price_2 != null || item.price_3 != null;
+  const hasPrice = (item: { price_1?: number | null; price_2?: number | null; price_3?: number | null }) =>
+    item.price_1 != null || item.price_2 != null || item.price_3 != null;
   return hasPrice(element) || element.options_list.some(hasPrice) || element.type === "donation" || element.type === "membership";
 }

@@ -47,7 +47,24 @@ function captionParts(caption: string, bilingual: boolean): { caption: string; c
 }
 
 export function blankOption(): OptionDraft {
-  return { id: crypto.randomUUID(), display: "", display_fr: "", value: "", limit: "", price_1: "", price_2: "", price_3: "", is_hidden: false, member_class: "", min_age: "", max_age: "", is_male: false, is_female: false, is_other: false, is_fee: false };
+  return {
+    id: crypto.randomUUID(),
+    display: "",
+    display_fr: "",
+    value: "",
+    limit: "",
+    price_1: "",
+    price_2: "",
+    price_3: "",
+    is_hidden: false,
+    member_class: "",
+    min_age: "",
+    max_age: "",
+    is_male: false,
+    is_female: false,
+    is_other: false,
+    is_fee: false,
+  };
 }
 
 export function blankDiscount(): DiscountDraft {
@@ -150,11 +167,35 @@ export function readDraft(posted: Map<string, string[]>): ElementDraft {
   const box = (name: string) => posted.get(name)?.[0] === "on";
   const options = rowIndexes(posted, /^options_list\.(\d+)\.id$/).map((i) => {
     const p = `options_list.${i}.`;
-    return { id: text(`${p}id`), display: text(`${p}display`), display_fr: text(`${p}display_fr`), value: text(`${p}value`), limit: text(`${p}limit`), price_1: text(`${p}price_1`), price_2: text(`${p}price_2`), price_3: text(`${p}price_3`), is_hidden: box(`${p}is_hidden`), member_class: text(`${p}member_class`), min_age: text(`${p}min_age`), max_age: text(`${p}max_age`), is_male: box(`${p}is_male`), is_female: box(`${p}is_female`), is_other: box(`${p}is_other`), is_fee: box(`${p}is_fee`) };
+    return {
+      id: text(`${p}id`),
+      display: text(`${p}display`),
+      display_fr: text(`${p}display_fr`),
+      value: text(`${p}value`),
+      limit: text(`${p}limit`),
+      price_1: text(`${p}price_1`),
+      price_2: text(`${p}price_2`),
+      price_3: text(`${p}price_3`),
+      is_hidden: box(`${p}is_hidden`),
+      member_class: text(`${p}member_class`),
+      min_age: text(`${p}min_age`),
+      max_age: text(`${p}max_age`),
+      is_male: box(`${p}is_male`),
+      is_female: box(`${p}is_female`),
+      is_other: box(`${p}is_other`),
+      is_fee: box(`${p}is_fee`),
+    };
   });
   const discounts = rowIndexes(posted, /^config\.discounts_list\.(\d+)\.code$/).map((i) => {
     const p = `config.discounts_list.${i}.`;
-    return { code: text(`${p}code`), type: text(`${p}type`), amt: text(`${p}amt`), elts_list: posted.get(`${p}elts_list`) ?? [], description: text(`${p}description`), qty: text(`${p}qty`) };
+    return {
+      code: text(`${p}code`),
+      type: text(`${p}type`),
+      amt: text(`${p}amt`),
+      elts_list: posted.get(`${p}elts_list`) ?? [],
+      description: text(`${p}description`),
+      qty: text(`${p}qty`),
+    };
   });
   return {
     caption: text("caption"),
@@ -253,7 +294,11 @@ function optionOf(draft: OptionDraft, index: number, current: FormOption | undef
   option.is_hidden = draft.is_hidden;
   option.min_age = read.whole(`${p}min_age`, draft.min_age);
   option.max_age = read.whole(`${p}max_age`, draft.max_age);
-  read.need(`${p}max_age`, option.min_age == null || option.max_age == null || option.max_age >= option.min_age, "The oldest age must be at least the youngest");
+  read.need(
+    `${p}max_age`,
+    option.min_age == null || option.max_age == null || option.max_age >= option.min_age,
+    "The oldest age must be at least the youngest",
+  );
   option.is_male = draft.is_male;
   option.is_female = draft.is_female;
   option.is_other = draft.is_other;
@@ -269,7 +314,13 @@ function discountOf(draft: DiscountDraft, index: number, read: Reader): Discount
   const type = draft.type as DiscountEntry["type"];
   const amt = type === "deduct_percent" ? read.percent(`${p}amt`, draft.amt) : read.money(`${p}amt`, draft.amt);
   if (type !== "deduct_percent") read.need(`${p}amt`, draft.amt.trim() !== "", ENTER_AMOUNT);
-  const entry: DiscountEntry = { code: draft.code.trim(), type, amt: amt ?? 0, elts_list: [...new Set(draft.elts_list)], qty: read.whole(`${p}qty`, draft.qty) };
+  const entry: DiscountEntry = {
+    code: draft.code.trim(),
+    type,
+    amt: amt ?? 0,
+    elts_list: [...new Set(draft.elts_list)],
+    qty: read.whole(`${p}qty`, draft.qty),
+  };
   if (draft.description.trim()) entry.description = draft.description.trim();
   return entry;
 }
@@ -279,7 +330,11 @@ function discountOf(draft: DiscountDraft, index: number, read: Reader): Discount
  * type are read (the rest is kept), and options keep what the editor does not show.
  * Checks of shape and reference are saveElement's; this reads text and says what could not be read.
  */
-export function elementOfDraft(draft: ElementDraft, current: FormElement, bilingual: boolean): { ok: true; element: FormElement } | { ok: false; errors: Record<string, string> } {
+export function elementOfDraft(
+  draft: ElementDraft,
+  current: FormElement,
+  bilingual: boolean,
+): { ok: true; element: FormElement } | { ok: false; errors: Record<string, string> } {
   const sections = editorSectionsOf(current.type);
   const read = new Reader();
   const caption = draft.caption.trim();
@@ -289,11 +344,23 @@ export function elementOfDraft(draft: ElementDraft, current: FormElement, biling
     title: draft.title.trim() || null,
     is_admin_only: draft.is_admin_only,
     is_kiosk_mode: draft.is_kiosk_mode,
-    condition: draft.condition_element ? { element: draft.condition_element, operator: draft.condition_operator as NonNullable<FormElement["condition"]>["operator"], value: draft.condition_value.trim() } : null,
+    condition: draft.condition_element
+      ? {
+          element: draft.condition_element,
+          operator: draft.condition_operator as NonNullable<FormElement["condition"]>["operator"],
+          value: draft.condition_value.trim(),
+        }
+      : null,
     config: { ...current.config },
   };
   if (sections.input) {
-    Object.assign(element, { column_header: draft.column_header.trim() || null, logic_key: draft.logic_key.trim() || null, is_mandatory: draft.is_mandatory, is_admin_mandatory: draft.is_admin_mandatory, is_edit_forbidden: draft.is_edit_forbidden });
+    Object.assign(element, {
+      column_header: draft.column_header.trim() || null,
+      logic_key: draft.logic_key.trim() || null,
+      is_mandatory: draft.is_mandatory,
+      is_admin_mandatory: draft.is_admin_mandatory,
+      is_edit_forbidden: draft.is_edit_forbidden,
+    });
   }
   if (sections.pricing) {
     element.price_1 = read.money("price_1", draft.price_1);
@@ -333,7 +400,10 @@ function typeConfigOf(draft: ElementDraft, s: EditorSections, read: Reader): Ele
 }
 
 /** Which button sent the editor: save, add a row, or remove row N of a list. */
-export function editorIntentOf(posted: Map<string, string[]>): { kind: "save" | "add-option" | "add-discount" | "remove-option" | "remove-discount" | "unknown"; index: number } {
+export function editorIntentOf(posted: Map<string, string[]>): {
+  kind: "save" | "add-option" | "add-discount" | "remove-option" | "remove-discount" | "unknown";
+  index: number;
+} {
   const intent = posted.get("intent")?.[0] ?? "";
   const match = /^(remove-option|remove-discount):(\d+)$/.exec(intent);
   if (match) return { kind: match[1] as "remove-option" | "remove-discount", index: Number(match[2]) };

@@ -30,7 +30,14 @@ import {
 import { openDb, type Db } from "../schema/d1";
 import { principalOf } from "../workers/services/race-access";
 import { canOnRegistration, getRegistration, type RegistrationRow } from "../workers/services/registration-forms";
-import { getReport, loadReportCarts, loadReportForm, mayChangeReport, reportPermissions, type ReportPermissions } from "../workers/services/registration-reports";
+import {
+  getReport,
+  loadReportCarts,
+  loadReportForm,
+  mayChangeReport,
+  reportPermissions,
+  type ReportPermissions,
+} from "../workers/services/registration-reports";
 import { requireSession } from "./auth.server";
 
 export type ReportRegistration = RegistrationRow & { clubName: string };
@@ -48,7 +55,12 @@ export interface ReportAccess {
  * The guard of every report page and action: a form of this tenant whose reports the caller may see (404
  * otherwise, as if it did not exist), and edit_reports for changing them (403).
  */
-export async function requireReportAccess(request: Request, context: AppLoadContext, rawId: string | undefined, need: "view_reports" | "edit_reports"): Promise<ReportAccess> {
+export async function requireReportAccess(
+  request: Request,
+  context: AppLoadContext,
+  rawId: string | undefined,
+  need: "view_reports" | "edit_reports",
+): Promise<ReportAccess> {
   const session = requireSession(request, context);
   const db = openDb(context.env.DB);
   const id = z.uuid().safeParse(rawId);
@@ -159,7 +171,10 @@ export interface BuilderValues {
   groups: string[];
 }
 
-const pad = <T>(list: readonly T[], size: number, blank: T): T[] => [...list.slice(0, size), ...Array.from({ length: Math.max(0, size - list.length) }, () => blank)];
+const pad = <T>(list: readonly T[], size: number, blank: T): T[] => [
+  ...list.slice(0, size),
+  ...Array.from({ length: Math.max(0, size - list.length) }, () => blank),
+];
 
 /** What the builder shows: a saved report's values (when it is of this type), or a new report's: nothing ticked, empty rows. */
 export function builderValuesOf(type: ReportType, report: { name: string; isShared: boolean; layout: ReportLayout } | null): BuilderValues {
@@ -187,7 +202,11 @@ export function readBuilderForm(form: FormData): BuilderValues {
     type,
     is_shared: text("is_shared") === "on",
     fields: form.getAll("fields").filter((v): v is string => typeof v === "string"),
-    filters: Array.from({ length: BUILDER_SLOTS.filters }, (_, i) => ({ key: text(`filter.${i}.key`), op: text(`filter.${i}.op`), value: text(`filter.${i}.value`) })),
+    filters: Array.from({ length: BUILDER_SLOTS.filters }, (_, i) => ({
+      key: text(`filter.${i}.key`),
+      op: text(`filter.${i}.op`),
+      value: text(`filter.${i}.value`),
+    })),
     sorts: Array.from({ length: BUILDER_SLOTS.sorts }, (_, i) => ({ key: text(`sort.${i}.key`), dir: text(`sort.${i}.dir`) || "asc" })),
     groups: Array.from({ length: BUILDER_SLOTS.groups }, (_, i) => text(`group.${i}`)),
   };
@@ -229,7 +248,14 @@ export function definitionOfBuilder(values: BuilderValues): { ok: true; value: R
   return { ok: false, errors: builderErrorsOf(fieldErrorsOf(parsed.error.issues, { fullPath: true }), slots) };
 }
 
-const ROWS: Record<string, keyof BuilderSlots> = { filters_list: "filter", sorts_list: "sort", groups_list: "group", filter: "filter", sort: "sort", group: "group" };
+const ROWS: Record<string, keyof BuilderSlots> = {
+  filters_list: "filter",
+  sorts_list: "sort",
+  groups_list: "group",
+  filter: "filter",
+  sort: "sort",
+  group: "group",
+};
 
 /**
  * Errors about the definition's lists, whether the schema's (filters_list.0.value) or the column check's

@@ -10,7 +10,12 @@ const EXTENSIONS: Record<string, string> = { "image/jpeg": "jpg", "image/png": "
 
 export type UploadResult = { ok: true; keys: Record<string, string> } | { ok: false; errors: Record<string, string> };
 
-export async function storeUploads(bucket: R2Bucket, form: Pick<PublicForm, "elements" | "registration">, formData: FormData, saved: Record<string, StoredValue> = {}): Promise<UploadResult> {
+export async function storeUploads(
+  bucket: R2Bucket,
+  form: Pick<PublicForm, "elements" | "registration">,
+  formData: FormData,
+  saved: Record<string, StoredValue> = {},
+): Promise<UploadResult> {
   const keys: Record<string, string> = {};
   const errors: Record<string, string> = {};
   for (const element of form.elements.filter((e) => e.type === "image")) {

@@ -15,7 +15,11 @@ export interface RolePageTool {
   label: string;
 }
 
-export function rolePageLoader(title: string, area: AdminAreaKey, toolsFor: (principal: Principal, params: Record<string, string | undefined>) => RolePageTool[] = () => []) {
+export function rolePageLoader(
+  title: string,
+  area: AdminAreaKey,
+  toolsFor: (principal: Principal, params: Record<string, string | undefined>) => RolePageTool[] = () => [],
+) {
   return async ({ request, context, params }: LoaderFunctionArgs) => {
     const session = requireSession(request, context);
     const roles = await rolesOf(context, session.user.id);

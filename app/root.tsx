@@ -1,15 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useLoaderData,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type CSSProperties, type ReactNode } from "react";
 import { themeStyleVariables, type Theme } from "../tenants/theme";
 import { SiteHeader } from "./components/site-header";
@@ -83,11 +73,7 @@ export function ErrorBoundary() {
   return (
     <main className="page">
       <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p>
-        {notFound
-          ? "There is nothing at this address on this site."
-          : "The page could not be shown. Please try again in a moment."}
-      </p>
+      <p>{notFound ? "There is nothing at this address on this site." : "The page could not be shown. Please try again in a moment."}</p>
       <p>
         <a href="/">Back to the home page</a>
       </p>

@@ -145,7 +145,12 @@ export interface GroupPreview {
 const labelOf = <T extends { key: string; label: string }>(list: readonly T[], key: string) => list.find((x) => x.key === key)?.label ?? key;
 
 /** Each group's settings and its first racers by start (assigned, else scheduled), then bib. */
-export function groupPreviews(groups: readonly StoredDocument<"StartGroup">[], racers: readonly { id: string; data: RacerDoc }[], settings: RaceSettings, clock: RaceClock): GroupPreview[] {
+export function groupPreviews(
+  groups: readonly StoredDocument<"StartGroup">[],
+  racers: readonly { id: string; data: RacerDoc }[],
+  settings: RaceSettings,
+  clock: RaceClock,
+): GroupPreview[] {
   const byGroup = new Map<string, { id: string; data: RacerDoc }[]>();
   for (const r of racers) {
     if (!r.data.setupgroup_id) continue;
@@ -153,7 +158,10 @@ export function groupPreviews(groups: readonly StoredDocument<"StartGroup">[], r
   }
   const startOf = (d: RacerDoc) => d.assigned_start_time ?? d.scheduled_start_time;
   return groups.map((g) => {
-    const mine = (byGroup.get(g.id) ?? []).sort((a, b) => (startOf(a.data) ?? Infinity) - (startOf(b.data) ?? Infinity) || (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.id.localeCompare(b.id));
+    const mine = (byGroup.get(g.id) ?? []).sort(
+      (a, b) =>
+        (startOf(a.data) ?? Infinity) - (startOf(b.data) ?? Infinity) || (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.id.localeCompare(b.id),
+    );
     return {
       id: g.id,
       label: g.data.name || `Start group ${g.ordinal}`,

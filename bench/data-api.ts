@@ -26,8 +26,13 @@ async function accessToken(port: number): Promise<string> {
   const user = demoUsers[1];
   const json = { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" };
   const form = { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin" };
-  const attempt = JSON.parse((await send(port, HOST, "POST", "/_auth/attempt", JSON.stringify({ email: user.email, method: "password" }), json)).body) as { attempt_id: string };
-  const verified = JSON.parse((await send(port, HOST, "POST", "/_auth/attempt/verify", JSON.stringify({ attempt_id: attempt.attempt_id, verify: { password: user.password } }), json)).body) as { token: string };
+  const attempt = JSON.parse((await send(port, HOST, "POST", "/_auth/attempt", JSON.stringify({ email: user.email, method: "password" }), json)).body) as {
+    attempt_id: string;
+  };
+  const verified = JSON.parse(
+    (await send(port, HOST, "POST", "/_auth/attempt/verify", JSON.stringify({ attempt_id: attempt.attempt_id, verify: { password: user.password } }), json))
+      .body,
+  ) as { token: string };
   const login = await send(port, HOST, "POST", "/_auth/login", new URLSearchParams({ token: verified.token }).toString(), form);
   const cookie = ([login.headers["set-cookie"] ?? []].flat() as string[]).map((c) => c.split(";")[0]).join("; ");
   const verifier = encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
@@ -38,12 +43,28 @@ async function accessToken(port: number): Promise<string> {
     HOST,
     "POST",
     "/_auth/app",
-    new URLSearchParams({ client_id: demoApp.id, redirect_uri: redirectUri, response_type: "code", state: "bench", scope: "registrations", code_challenge: challenge, code_challenge_method: "S256", approve: "yes" }).toString(),
+    new URLSearchParams({
+      client_id: demoApp.id,
+      redirect_uri: redirectUri,
+      response_type: "code",
+      state: "bench",
+      scope: "registrations",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      approve: "yes",
+    }).toString(),
     { ...form, Cookie: cookie },
   );
   const code = new URL(String(consent.headers.location)).searchParams.get("code");
   if (!code) throw new Error(`consent failed: ${consent.status} ${consent.body}`);
-  const tokenReply = await send(port, HOST, "POST", "/data-api/token", new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: demoApp.id, code_verifier: verifier }).toString(), form);
+  const tokenReply = await send(
+    port,
+    HOST,
+    "POST",
+    "/data-api/token",
+    new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: demoApp.id, code_verifier: verifier }).toString(),
+    form,
+  );
   return (JSON.parse(tokenReply.body) as { access_token: string }).access_token;
 }
 
@@ -56,7 +77,14 @@ export async function runDataApi(port: number): Promise<void> {
   const ids: string[] = [];
   const createStarted = performance.now();
   await inParallel(LIST_ROWS, async (i) => {
-    const created = await send(port, HOST, "PUT", "/data-api/Registration/", JSON.stringify({ club: demoClubs[0].id, name: `Bench form ${i}, "quoted"`, gst_rate: 13, tags: ["bench"], open_time: 1_800_000_000_000 + i }), jsonBearer);
+    const created = await send(
+      port,
+      HOST,
+      "PUT",
+      "/data-api/Registration/",
+      JSON.stringify({ club: demoClubs[0].id, name: `Bench form ${i}, "quoted"`, gst_rate: 13, tags: ["bench"], open_time: 1_800_000_000_000 + i }),
+      jsonBearer,
+    );
     if (created.status !== 201) throw new Error(`create failed: ${created.status} ${created.body}`);
     ids.push(String(created.headers.location).split("/").pop()!);
   });
@@ -75,7 +103,10 @@ export async function runDataApi(port: number): Promise<void> {
   const listTimes: number[] = [];
   let bytes = 0;
   for (let i = 0; i < 5; i++) {
-    const list = await send(port, HOST, "GET", `/data-api/Registration/?limit=${LIST_ROWS}&filters=${encodeURIComponent("name^bench form")}`, undefined, { ...bearer, Accept: "text/x-z4-api-list" });
+    const list = await send(port, HOST, "GET", `/data-api/Registration/?limit=${LIST_ROWS}&filters=${encodeURIComponent("name^bench form")}`, undefined, {
+      ...bearer,
+      Accept: "text/x-z4-api-list",
+    });
     const rows = list.body.split("\r\n").length - 2;
     if (rows !== LIST_ROWS) throw new Error(`list returned ${rows} rows`);
     listTimes.push(list.ms);
@@ -115,7 +146,10 @@ async function runFanOut(port: number, token: string, registrationId: string): P
   for (let round = 0; round < 5; round++) {
     const arrived = Array.from({ length: SOCKETS }, (_, i) => new Promise<number>((resolve) => (arrivals[i] = resolve)));
     const started = performance.now();
-    const saved = await send(port, HOST, "POST", `/data-api/Registration/${registrationId}/`, JSON.stringify({ name: `Fan-out ${round}` }), { ...bearer, "Content-Type": "application/json" });
+    const saved = await send(port, HOST, "POST", `/data-api/Registration/${registrationId}/`, JSON.stringify({ name: `Fan-out ${round}` }), {
+      ...bearer,
+      "Content-Type": "application/json",
+    });
     if (saved.status !== 200) throw new Error(`save failed: ${saved.status}`);
     const times = (await Promise.all(arrived)).map((at) => at - started).sort((a, b) => a - b);
     lastArrival.push(times[times.length - 1]!);

@@ -15,11 +15,20 @@ export function send(port: number, host: string, method: string, path: string, b
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request(
-      { host: "127.0.0.1", port, method, path, agent: false, headers: { Host: `${host}:${port}`, ...(body ? { Origin: `http://${host}:${port}` } : {}), ...headers } },
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        agent: false,
+        headers: { Host: `${host}:${port}`, ...(body ? { Origin: `http://${host}:${port}` } : {}), ...headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), headers: res.headers }));
+        res.on("end", () =>
+          resolve({ ms: performance.now() - started, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), headers: res.headers }),
+        );
       },
     );
     req.on("error", reject);

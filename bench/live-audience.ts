@@ -61,7 +61,11 @@ export class Audience {
       if (count === 0) continue;
       left -= count;
       jobs.push(
-        this.ask(child, { type: "open", url, host, count, concurrency: OPEN_CONCURRENCY, deflate: this.deflate, verifyEvery: this.verifyEvery, timeoutMs: 15_000 }, timeoutMs).then((reply) => {
+        this.ask(
+          child,
+          { type: "open", url, host, count, concurrency: OPEN_CONCURRENCY, deflate: this.deflate, verifyEvery: this.verifyEvery, timeoutMs: 15_000 },
+          timeoutMs,
+        ).then((reply) => {
           if (reply.type !== "opened") throw new Error(`spectators: ${reply.type === "error" ? reply.message : reply.type}`);
           child.sockets += reply.opened;
           result.opened += reply.opened;

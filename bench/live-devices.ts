@@ -87,8 +87,25 @@ export interface PhaseResult {
 }
 
 /** Every device posts its stream in batches, `inFlight` at a time each, all devices at once; stops at `capMs`. */
-export async function ingestPhase(target: Target, raceId: string, devices: Device[], streams: Read[][], batchSize: number, capMs: number): Promise<PhaseResult> {
-  const result: PhaseResult = { reads: 0, accepted: 0, duplicates: 0, seconds: 0, acks: [], retries: 0, capped: false, errors: [], probes: { unknownRace: [], roomNoWrite: [] } };
+export async function ingestPhase(
+  target: Target,
+  raceId: string,
+  devices: Device[],
+  streams: Read[][],
+  batchSize: number,
+  capMs: number,
+): Promise<PhaseResult> {
+  const result: PhaseResult = {
+    reads: 0,
+    accepted: 0,
+    duplicates: 0,
+    seconds: 0,
+    acks: [],
+    retries: 0,
+    capped: false,
+    errors: [],
+    probes: { unknownRace: [], roomNoWrite: [] },
+  };
   const started = nowMs();
   let lastAck = started;
   let running = true;
@@ -137,9 +154,23 @@ async function probe(target: Target, raceId: string, device: Device, running: ()
   const wrongCredential = `${device.token.split(".")[0]}.wrong-secret`;
   try {
     while (running()) {
-      const unknown = await requestWithRetry(target, `/timing-api/races/${crypto.randomUUID()}/reads`, { method: "POST", body, headers, agent, attempts: 1, timeoutMs: REQUEST_TIMEOUT_MS }).catch(() => null);
+      const unknown = await requestWithRetry(target, `/timing-api/races/${crypto.randomUUID()}/reads`, {
+        method: "POST",
+        body,
+        headers,
+        agent,
+        attempts: 1,
+        timeoutMs: REQUEST_TIMEOUT_MS,
+      }).catch(() => null);
       if (unknown?.status === 404) into.unknownRace.push(unknown.ms);
-      const room = await requestWithRetry(target, `/timing-api/races/${raceId}/reads`, { method: "POST", body, headers: { ...headers, Authorization: `Bearer ${wrongCredential}` }, agent, attempts: 1, timeoutMs: REQUEST_TIMEOUT_MS }).catch(() => null);
+      const room = await requestWithRetry(target, `/timing-api/races/${raceId}/reads`, {
+        method: "POST",
+        body,
+        headers: { ...headers, Authorization: `Bearer ${wrongCredential}` },
+        agent,
+        attempts: 1,
+        timeoutMs: REQUEST_TIMEOUT_MS,
+      }).catch(() => null);
       if (room?.status === 401) into.roomNoWrite.push(room.ms);
       await sleep(100);
     }

@@ -121,7 +121,12 @@ export async function requestWithRetry(target: Target, path: string, options: Re
 
 /** A JSON POST that must answer 200. */
 export async function postJson<T>(target: Target, path: string, body: unknown, options: RequestOptions = {}): Promise<{ value: T; reply: Reply }> {
-  const reply = await requestWithRetry(target, path, { ...options, method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", ...options.headers } });
+  const reply = await requestWithRetry(target, path, {
+    ...options,
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", ...options.headers },
+  });
   if (reply.status !== 200) throw new Error(`POST ${path}: ${reply.status} ${reply.body.slice(0, 300)}`);
   return { value: JSON.parse(reply.body) as T, reply };
 }

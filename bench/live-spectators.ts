@@ -85,7 +85,8 @@ function reply(message: ChildReply): void {
 function onFrame(spectator: Spectator, data: Buffer): void {
   stats.frames += 1;
   if (data.subarray(0, SNAPSHOT.length).equals(SNAPSHOT)) stats.snapshots += 1;
-  else if (marker && spectator.arrived === 0 && data.subarray(0, ROWS.length).equals(ROWS) && data.indexOf(marker) >= 0) arrivedOn(spectator, spectator.lastData || nowMs());
+  else if (marker && spectator.arrived === 0 && data.subarray(0, ROWS.length).equals(ROWS) && data.indexOf(marker) >= 0)
+    arrivedOn(spectator, spectator.lastData || nowMs());
 }
 
 /** Opens one socket and waits for its hello; rejects on error, close or deadline. */
@@ -191,10 +192,12 @@ async function quiet(id: number, quietMs: number, timeoutMs: number): Promise<Ch
 async function close(id: number, timeoutMs: number): Promise<ChildReply> {
   closing = true;
   const closed = spectators.map((s) =>
-    s.ws.readyState === WebSocket.CLOSED ? Promise.resolve() : new Promise<void>((resolve) => {
-      s.ws.once("close", () => resolve());
-      s.ws.close(1000);
-    }),
+    s.ws.readyState === WebSocket.CLOSED
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          s.ws.once("close", () => resolve());
+          s.ws.close(1000);
+        }),
   );
   const timer = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs));
   await Promise.race([Promise.all(closed), timer]);

@@ -8,11 +8,14 @@ import { root } from "../scripts/wrangler-env.mjs";
 import { startServer } from "./server";
 import { runTimingApi } from "./timing-api";
 
-const { values } = parseArgs({ options: { port: { type: "string", default: process.env.BENCH_PORT ?? "8820" }, "no-build": { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: { port: { type: "string", default: process.env.BENCH_PORT ?? "8820" }, "no-build": { type: "boolean", default: false } },
+});
 const port = Number(values.port);
 const OPEN_FILES = 65_536;
 
-if (!values["no-build"]) execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+if (!values["no-build"])
+  execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 // The Worker's process holds one descriptor per spectator socket: raise its open-file limit where that is allowed.
 const server = await startServer(port, { openFiles: OPEN_FILES });
 let ok = false;

@@ -6,7 +6,17 @@ import { renderToString } from "react-dom/server";
 import { RegistrationReportTable } from "../app/components/registration-report-table";
 import type { FormElement, StoredValue } from "../core/forms/model";
 import { makeElement } from "../core/forms/test-elements";
-import { elementColumnKey, reportColumns, reportCsv, reportPage, runReport, totalsCells, type ReportCartData, type ReportLayout, type ReportTable } from "../core/registration/report";
+import {
+  elementColumnKey,
+  reportColumns,
+  reportCsv,
+  reportPage,
+  runReport,
+  totalsCells,
+  type ReportCartData,
+  type ReportLayout,
+  type ReportTable,
+} from "../core/registration/report";
 import { percentile } from "./http";
 import { report } from "./report";
 
@@ -17,7 +27,8 @@ const RUNS = 20;
 
 /** Names and contact details, the usual choices, a donation and codes: 20 input fields. */
 function twentyFieldForm(): FormElement[] {
-  const option = (id: string, caption: string, choices: string[]) => makeElement("option", { id, caption, options_list: choices.map((c, i) => ({ id: `${id}-${i}`, display: c })) });
+  const option = (id: string, caption: string, choices: string[]) =>
+    makeElement("option", { id, caption, options_list: choices.map((c, i) => ({ id: `${id}-${i}`, display: c })) });
   const elements = [
     makeElement("text", { id: "first", caption: "First name" }),
     makeElement("text", { id: "last", caption: "Last name" }),
@@ -32,7 +43,11 @@ function twentyFieldForm(): FormElement[] {
     option("distance", "Distance", ["5 km", "10 km", "21 km", "42 km"]),
     option("wave", "Start wave", ["A", "B", "C", "D", "E"]),
     option("shirt", "Shirt size", ["XS", "S", "M", "L", "XL"]),
-    makeElement("multioption", { id: "extras", caption: "Extras", options_list: ["Meal", "Bus", "Medal engraving"].map((d, i) => ({ id: `x${i}`, display: d })) }),
+    makeElement("multioption", {
+      id: "extras",
+      caption: "Extras",
+      options_list: ["Meal", "Bus", "Medal engraving"].map((d, i) => ({ id: `x${i}`, display: d })),
+    }),
     makeElement("checkbox", { id: "toque", caption: "Toque", price_1: 2000 }),
     makeElement("yesno", { id: "member", caption: "Club member?" }),
     makeElement("number", { id: "years", caption: "Years racing" }),

@@ -16,19 +16,70 @@ const DEMO_HOST = "demo.localhost";
 
 /** A long real-world form: names and contact details, priced options and extras, a donation and codes. */
 function sixtyFieldForm(): { elements: FormElement[]; values: (person: number) => Record<string, StoredValue> } {
-  const kinds = ["text", "text", "email", "phone", "dob", "gender", "province", "country", "option", "checkbox", "yesno", "multioption", "number", "donation", "waiver"] as const;
+  const kinds = [
+    "text",
+    "text",
+    "email",
+    "phone",
+    "dob",
+    "gender",
+    "province",
+    "country",
+    "option",
+    "checkbox",
+    "yesno",
+    "multioption",
+    "number",
+    "donation",
+    "waiver",
+  ] as const;
   const elements: FormElement[] = [];
   for (let i = 0; i < FIELDS - 1; i++) {
     const type = kinds[i % kinds.length]!;
-    const options = type === "option" || type === "multioption" ? ["a", "b", "c", "d"].map((id, k) => ({ id, display: id.toUpperCase(), price_1: 1000 * (k + 1), price_2: 1200 * (k + 1), price_3: 1500 * (k + 1) })) : [];
+    const options =
+      type === "option" || type === "multioption"
+        ? ["a", "b", "c", "d"].map((id, k) => ({ id, display: id.toUpperCase(), price_1: 1000 * (k + 1), price_2: 1200 * (k + 1), price_3: 1500 * (k + 1) }))
+        : [];
     const priced = type === "checkbox" || type === "yesno" || type === "number";
-    elements.push(makeElement(type, { id: `e${i}`, ordinal: i, options_list: options, price_1: priced ? 500 : null, price_2: priced ? 700 : null, is_taxable: i % 3 === 0 }));
+    elements.push(
+      makeElement(type, {
+        id: `e${i}`,
+        ordinal: i,
+        options_list: options,
+        price_1: priced ? 500 : null,
+        price_2: priced ? 700 : null,
+        is_taxable: i % 3 === 0,
+      }),
+    );
   }
   const optionIds = elements.filter((e) => e.type === "option").map((e) => e.id);
-  elements.push(makeElement("discount", { id: "codes", ordinal: FIELDS, config: { discounts_list: [{ code: "TEAM", type: "deduct_percent", amt: 15, elts_list: optionIds }, { code: "CAP", type: "pay_amount", amt: 150_000, elts_list: [] }] } }));
+  elements.push(
+    makeElement("discount", {
+      id: "codes",
+      ordinal: FIELDS,
+      config: {
+        discounts_list: [
+          { code: "TEAM", type: "deduct_percent", amt: 15, elts_list: optionIds },
+          { code: "CAP", type: "pay_amount", amt: 150_000, elts_list: [] },
+        ],
+      },
+    }),
+  );
   const sample: Record<FormElement["type"], unknown> = {
-    text: "Ada", email: { addresses: "ada@example.com", optin: true }, phone: "6135550199", dob: "2010-05-01", gender: "F", province: "ON", country: "CA",
-    option: "b", checkbox: true, yesno: "yes", multioption: ["a", "c"], number: 2, donation: 2500, waiver: true,
+    text: "Ada",
+    email: { addresses: "ada@example.com", optin: true },
+    phone: "6135550199",
+    dob: "2010-05-01",
+    gender: "F",
+    province: "ON",
+    country: "CA",
+    option: "b",
+    checkbox: true,
+    yesno: "yes",
+    multioption: ["a", "c"],
+    number: 2,
+    donation: 2500,
+    waiver: true,
   } as Record<FormElement["type"], unknown>;
   return { elements, values: () => Object.fromEntries(elements.filter((e) => e.type !== "discount").map((e) => [e.id, { v: sample[e.type], p: 0 }])) };
 }

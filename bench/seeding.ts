@@ -45,7 +45,16 @@ export function runSeeding(): void {
   const field = racers();
   measure("seed_cpl_individual_2000_racers", () => seedRacers("cpl_individual", field, { rng: seededRng(7) }), { racers: RACERS });
 
-  const race: PlanRace = { startTime: 1_800_000_000 * SECOND, endTime: null, zeroTime: 1_799_990_000 * SECOND, startMode: "individual", startInterval: 30 * SECOND, startSize: 1, isStartSizeEnabled: false, startGap: 60 * SECOND };
+  const race: PlanRace = {
+    startTime: 1_800_000_000 * SECOND,
+    endTime: null,
+    zeroTime: 1_799_990_000 * SECOND,
+    startMode: "individual",
+    startInterval: 30 * SECOND,
+    startSize: 1,
+    isStartSizeEnabled: false,
+    startGap: 60 * SECOND,
+  };
   const quarter = RACERS / 4;
   measure(
     "start_times_2000_racers_4_groups",
@@ -68,5 +77,9 @@ export function runSeeding(): void {
 
   const order = field.map((r) => r.id);
   const missing = "13, 40-45, 100-199, 666, 1000-1099, 1313";
-  measure("bibs_2000_racers_missing_list", () => assignBibs(order, { firstBib: 1, skip: new Set(parseBibList(missing) as number[]), backwards: false, taken: new Set([7, 8, 9]) }), { racers: RACERS, missing });
+  measure(
+    "bibs_2000_racers_missing_list",
+    () => assignBibs(order, { firstBib: 1, skip: new Set(parseBibList(missing) as number[]), backwards: false, taken: new Set([7, 8, 9]) }),
+    { racers: RACERS, missing },
+  );
 }

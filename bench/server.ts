@@ -23,7 +23,15 @@ export async function startServer(port: number, options: ServerOptions = {}): Pr
   // by wrangler and workerd, which hold one descriptor per spectator socket. Best effort: when the hard limit
   // cannot be raised (not root), the shell goes on with the limit it has.
   const [command, argv] = options.openFiles
-    ? ["/bin/sh", ["-c", `ulimit -Hn ${options.openFiles} 2>/dev/null; ulimit -n ${options.openFiles} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"`, tsx, ...args]]
+    ? [
+        "/bin/sh",
+        [
+          "-c",
+          `ulimit -Hn ${options.openFiles} 2>/dev/null; ulimit -n ${options.openFiles} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"`,
+          tsx,
+          ...args,
+        ],
+      ]
     : [tsx, args];
   const child: ChildProcess = spawn(command, argv as string[], {
     cwd: root,

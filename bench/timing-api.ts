@@ -55,7 +55,8 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
 
   let demo: DemoRace;
   try {
-    demo = (await postJson<DemoRace>(target, "/_dev/demo-race", { restart: true, racers: RACERS, finishReaders: 4 }, { timeoutMs: 180_000, attempts: 3 })).value;
+    demo = (await postJson<DemoRace>(target, "/_dev/demo-race", { restart: true, racers: RACERS, finishReaders: 4 }, { timeoutMs: 180_000, attempts: 3 }))
+      .value;
   } catch (error) {
     fail(`every live-path figure: the demo race could not be set up (${String(error)})`);
     return false;
@@ -75,7 +76,8 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
   const procs = serverPid !== null ? serverProcesses(serverPid, port) : { worker: null, proxy: null, wrangler: [] };
   const workerPort = procs.worker !== null ? await findWorkerPort(procs.worker, HOST) : null;
   const viaProxy = process.env.BENCH_SPECTATORS_VIA === "proxy" || workerPort === null;
-  if (viaProxy && process.env.BENCH_SPECTATORS_VIA !== "proxy") console.error("timing: the Worker's own port was not found; spectators go through wrangler's proxy");
+  if (viaProxy && process.env.BENCH_SPECTATORS_VIA !== "proxy")
+    console.error("timing: the Worker's own port was not found; spectators go through wrangler's proxy");
   const socketPort = viaProxy ? port : workerPort!;
   const via = viaProxy ? "wrangler public port (ProxyWorker)" : "Worker's workerd socket (ProxyWorker bypassed)";
   // Devices too post to the Worker's own socket: wrangler's ProxyWorker is a development relay (no production
@@ -84,10 +86,19 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
   const deviceTarget: Target = devicesViaProxy ? target : { ...target, connectPort: workerPort! };
   const audience = new Audience(DEFLATE, VERIFY_EVERY);
   const cpu = new CpuMeter(procs, () => audience.pids());
-  const common = { spectators_via: via, devices_via: devicesViaProxy ? "wrangler public port (ProxyWorker)" : "Worker's workerd socket", deflate: DEFLATE, verify_every: VERIFY_EVERY, racers: RACERS };
-  console.error(`timing: race ${demo.raceId}, ${RACERS} racers; worker pid ${procs.worker} port ${workerPort}, proxy pid ${procs.proxy}; spectators via ${via}`);
+  const common = {
+    spectators_via: via,
+    devices_via: devicesViaProxy ? "wrangler public port (ProxyWorker)" : "Worker's workerd socket",
+    deflate: DEFLATE,
+    verify_every: VERIFY_EVERY,
+    racers: RACERS,
+  };
+  console.error(
+    `timing: race ${demo.raceId}, ${RACERS} racers; worker pid ${procs.worker} port ${workerPort}, proxy pid ${procs.proxy}; spectators via ${via}`,
+  );
 
-  const socketUrl = (since: string) => `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(since)}`;
+  const socketUrl = (since: string) =>
+    `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(since)}`;
   const currentVersion = () => helloVersion(socketUrl("none"), `${HOST}:${port}`);
   const drain = async () => {
     if (!(await audience.quiet(1_000, 15_000))) console.error("timing: spectators still receiving frames after 15 s");
@@ -107,9 +118,13 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
       const opened = await audience.grow(audience.size + step, socketUrl(await currentVersion()), `${HOST}:${port}`, 30_000 + step * 30);
       perSecond = opened.opened / ((nowMs() - stepStarted) / 1000);
       const after = await audience.stats();
-      console.error(`timing: ${audience.size} sockets (${round2(perSecond)}/s, ${opened.failed} failed${opened.errors.length ? `: ${opened.errors[0]}` : ""}); worker ${openFiles(procs.worker)} files, ${rssMb(procs.worker)} MB; proxy ${openFiles(procs.proxy)} files`);
-      if (after.snapshots > before.snapshots) console.error(`timing: ${after.snapshots - before.snapshots} new sockets were sent the whole format (the version moved while they opened)`);
-      if (opened.failed > step / 2) return { reached: audience.size, short: `opening failed from ${audience.size} sockets on (${opened.errors[0] ?? "?"})`, perSecond };
+      console.error(
+        `timing: ${audience.size} sockets (${round2(perSecond)}/s, ${opened.failed} failed${opened.errors.length ? `: ${opened.errors[0]}` : ""}); worker ${openFiles(procs.worker)} files, ${rssMb(procs.worker)} MB; proxy ${openFiles(procs.proxy)} files`,
+      );
+      if (after.snapshots > before.snapshots)
+        console.error(`timing: ${after.snapshots - before.snapshots} new sockets were sent the whole format (the version moved while they opened)`);
+      if (opened.failed > step / 2)
+        return { reached: audience.size, short: `opening failed from ${audience.size} sockets on (${opened.errors[0] ?? "?"})`, perSecond };
     }
     return { reached: audience.size, short: null, perSecond };
   };
@@ -130,11 +145,38 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     if (phase.errors.length > 0 || phase.acks.length === 0) return fail(`ingest with ${spectators} spectators: ${phase.errors[0] ?? "no batch acknowledged"}`);
     phases.set(spectators, phase);
     const acks = sorted(phase.acks);
-    const probes = { unknown_race_404_p95: round2(percentile(sorted(phase.probes.unknownRace), 95)), room_no_write_401_p95: round2(percentile(sorted(phase.probes.roomNoWrite), 95)), probes: phase.probes.unknownRace.length };
+    const probes = {
+      unknown_race_404_p95: round2(percentile(sorted(phase.probes.unknownRace), 95)),
+      room_no_write_401_p95: round2(percentile(sorted(phase.probes.roomNoWrite), 95)),
+      probes: phase.probes.unknownRace.length,
+    };
     const received = await audience.stats();
-    const extra = { ...common, spectators, devices: devices.length, batch: BATCH, in_flight_per_device: IN_FLIGHT_PER_DEVICE, reads: phase.reads, accepted: phase.accepted, duplicates: phase.duplicates, seconds: round2(phase.seconds), retries: phase.retries, capped: phase.capped, load_1m: round2(load), cpu_s: cpuUsed };
+    const extra = {
+      ...common,
+      spectators,
+      devices: devices.length,
+      batch: BATCH,
+      in_flight_per_device: IN_FLIGHT_PER_DEVICE,
+      reads: phase.reads,
+      accepted: phase.accepted,
+      duplicates: phase.duplicates,
+      seconds: round2(phase.seconds),
+      retries: phase.retries,
+      capped: phase.capped,
+      load_1m: round2(load),
+      cpu_s: cpuUsed,
+    };
     report(`timing_ingest_reads_per_second_${spectators}_spectators`, phase.reads / phase.seconds, "reads/s", { ...extra, target: 5000, aim: 20000 });
-    report(`timing_ack_p95_${spectators}_spectators`, percentile(acks, 95), "ms", { ...common, spectators, p50: round2(percentile(acks, 50)), max: round2(acks.at(-1)!), batches: acks.length, ...probes, mb_on_wire_to_spectators: round2((received.bytes - receivedBefore.bytes) / 1e6), target: 100 });
+    report(`timing_ack_p95_${spectators}_spectators`, percentile(acks, 95), "ms", {
+      ...common,
+      spectators,
+      p50: round2(percentile(acks, 50)),
+      max: round2(acks.at(-1)!),
+      batches: acks.length,
+      ...probes,
+      mb_on_wire_to_spectators: round2((received.bytes - receivedBefore.bytes) / 1e6),
+      target: 100,
+    });
     await drain();
   };
 
@@ -152,7 +194,11 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
       const [racer] = takeRacers(1);
       await audience.arm(`"bib":${racer!.bib},`);
       const posted = nowMs();
-      const { reply } = await devices[0]!.post(deviceTarget, demo.raceId, devices[0]!.batch([{ chip: racer!.chip, time: startUs + 30_000_000 + round * 1000 }]));
+      const { reply } = await devices[0]!.post(
+        deviceTarget,
+        demo.raceId,
+        devices[0]!.batch([{ chip: racer!.chip, time: startUs + 30_000_000 + round * 1000 }]),
+      );
       const { times, verified, missing, verifiedMissing } = await audience.collect(audience.size >= 5_000 ? 20_000 : 10_000);
       missed += missing;
       verifiedMissed += verifiedMissing;
@@ -164,8 +210,23 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     }
     const d = sorted(deliveries);
     const all = sorted(everySocket);
-    const details = { ...common, ...extra, rounds: everySocket.length, deliveries: d.length, missed, every_socket_p50: round2(percentile(all, 50)), every_socket_p95: round2(percentile(all, 95)), every_socket_from_post_p95: round2(percentile(sorted(fromPost), 95)), verified_every_socket_p95: round2(percentile(sorted(verifiedAll), 95)), verified_missed: verifiedMissed, cpu_s: cpu.since(cpuStart) };
-    if (missed > 0) fail(`${name}: ${missed} deliveries never arrived (${verifiedMissed} on verifying sockets): the rows frame did not reach every socket within the deadline`);
+    const details = {
+      ...common,
+      ...extra,
+      rounds: everySocket.length,
+      deliveries: d.length,
+      missed,
+      every_socket_p50: round2(percentile(all, 50)),
+      every_socket_p95: round2(percentile(all, 95)),
+      every_socket_from_post_p95: round2(percentile(sorted(fromPost), 95)),
+      verified_every_socket_p95: round2(percentile(sorted(verifiedAll), 95)),
+      verified_missed: verifiedMissed,
+      cpu_s: cpu.since(cpuStart),
+    };
+    if (missed > 0)
+      fail(
+        `${name}: ${missed} deliveries never arrived (${verifiedMissed} on verifying sockets): the rows frame did not reach every socket within the deadline`,
+      );
     if (d.length === 0) return fail(`${name}: no delivery measured`);
     report(`${name}_p50`, percentile(d, 50), "ms", details);
     report(`${name}_p95`, percentile(d, 95), "ms", { ...details, target: extra.target });
@@ -190,7 +251,9 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     await step("timing_ingest_reads_per_second_0_spectators", () => ingest(0));
 
     await step("1,000 sockets", () => growTo(1_000));
-    await step("timing_crossing_to_spectators_1000_sockets", () => crossingDelay("timing_crossing_to_spectators_1000_sockets", { sockets: audience.size, target: 100 }));
+    await step("timing_crossing_to_spectators_1000_sockets", () =>
+      crossingDelay("timing_crossing_to_spectators_1000_sockets", { sockets: audience.size, target: 100 }),
+    );
     await step("timing_ingest_reads_per_second_1000_spectators", () => ingest(1_000));
     const [zero, thousand] = [phases.get(0), phases.get(1_000)];
     if (zero && thousand) report("timing_ingest_ratio_1000_vs_0", thousand.reads / thousand.seconds / (zero.reads / zero.seconds), "ratio", { target: 0.9 });
@@ -211,14 +274,28 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
       if (times.length === 0) return;
       const last = Math.max(...times);
       const d = sorted(times.map((t) => t - posted));
-      report("timing_after_silence_to_all_spectators_ms", last - posted, "ms", { ...common, sockets: audience.size, silence_s: SILENCE_MS / 1000, from: "POST sent", ack_ms: round2(reply.ms), after_ack_ms: round2(last - reply.at), verified_last_ms: verified.length ? round2(Math.max(...verified) - posted) : null, verified_missing: verifiedMissing, p50_ms: round2(percentile(d, 50)), missing, target: 1000 });
+      report("timing_after_silence_to_all_spectators_ms", last - posted, "ms", {
+        ...common,
+        sockets: audience.size,
+        silence_s: SILENCE_MS / 1000,
+        from: "POST sent",
+        ack_ms: round2(reply.ms),
+        after_ack_ms: round2(last - reply.at),
+        verified_last_ms: verified.length ? round2(Math.max(...verified) - posted) : null,
+        verified_missing: verifiedMissing,
+        p50_ms: round2(percentile(d, 50)),
+        missing,
+        target: 1000,
+      });
     });
 
     await step("5,000 sockets", () => growTo(5_000));
     await step("timing_ingest_reads_per_second_5000_spectators", () => ingest(5_000));
 
     await step("10,000 sockets", () => growTo(10_000));
-    await step("timing_crossing_to_spectators_10000_sockets", () => crossingDelay("timing_crossing_to_spectators_10000_sockets", { sockets: audience.size, target: 250 }));
+    await step("timing_crossing_to_spectators_10000_sockets", () =>
+      crossingDelay("timing_crossing_to_spectators_10000_sockets", { sockets: audience.size, target: 250 }),
+    );
 
     // As many as the machine holds: each socket is one descriptor in the Worker's process (six in the proxy's).
     await step("timing_crossing_to_spectators_max_sockets", async () => {

@@ -24,17 +24,52 @@ const gc = runInNewContext("gc") as () => void;
 function race(racerCount: number): { input: RaceInput; racers: StoredRacer[]; crossings: Crossing[] } {
   const settings = readRaceSettings({ timing_mode: "lap", lap_count: LAPS });
   const points = [
-    { id: "hill", point: "tp-hill", mode: "split" as const, name: "Hill", min_split: 10 * SECOND, avg_split_time: null, seg_distance: null, distance_split: null, start_time: null, end_time: null },
-    { id: "lap", point: "tp-lap", mode: "lap" as const, name: "Lap", min_split: 10 * SECOND, avg_split_time: null, seg_distance: null, distance_split: null, start_time: null, end_time: null },
+    {
+      id: "hill",
+      point: "tp-hill",
+      mode: "split" as const,
+      name: "Hill",
+      min_split: 10 * SECOND,
+      avg_split_time: null,
+      seg_distance: null,
+      distance_split: null,
+      start_time: null,
+      end_time: null,
+    },
+    {
+      id: "lap",
+      point: "tp-lap",
+      mode: "lap" as const,
+      name: "Lap",
+      min_split: 10 * SECOND,
+      avg_split_time: null,
+      seg_distance: null,
+      distance_split: null,
+      start_time: null,
+      end_time: null,
+    },
   ];
   const course = { id: "c1", kind: "Course" as const, ordinal: 1, data: { name: "10 km", points_list: points } as never };
   const formats = [
     { id: "f1", kind: "ResultFormat" as const, ordinal: 1, data: { name: "Results", group_type: "all", filters_list: [], same_time_threshold: null } as never },
-    { id: "f2", kind: "ResultFormat" as const, ordinal: 2, data: { name: "By sex", group_type: "field", group_field: "sex", filters_list: [], same_time_threshold: null } as never },
+    {
+      id: "f2",
+      kind: "ResultFormat" as const,
+      ordinal: 2,
+      data: { name: "By sex", group_type: "field", group_field: "sex", filters_list: [], same_time_threshold: null } as never,
+    },
   ];
   const racers: StoredRacer[] = Array.from({ length: racerCount }, (_, i) => ({
     id: `r${i}`,
-    data: racerSchema.parse({ first_name: `First${i}`, last_name: `Last${i}`, bib: i + 1, chip: `E200${i}`, sex: i % 2 ? "M" : "F", club: `Club ${i % 40}`, course: "c1" }),
+    data: racerSchema.parse({
+      first_name: `First${i}`,
+      last_name: `Last${i}`,
+      bib: i + 1,
+      chip: `E200${i}`,
+      sex: i % 2 ? "M" : "F",
+      club: `Club ${i % 40}`,
+      course: "c1",
+    }),
   }));
   const input = raceInputOf(settings, GUN_MS, null, { courses: [course], startGroups: [], formats, groups: [] }, racers);
   // Every racer's laps, with each pass read twice (the second read inside min split), in time order.
@@ -43,7 +78,10 @@ function race(racerCount: number): { input: RaceInput; racers: StoredRacer[]; cr
   racers.forEach((r, i) => {
     const lap = (600 + ((i * 7919) % 240)) * SECOND;
     for (let l = 0; l < LAPS; l++) {
-      for (const [tp, f] of [["tp-hill", 0.45], ["tp-lap", 1]] as const) {
+      for (const [tp, f] of [
+        ["tp-hill", 0.45],
+        ["tp-lap", 1],
+      ] as const) {
         const t = GUN_MS * 1000 + Math.round((l + f) * lap);
         crossings.push({ seq: seq++, racerId: r.id, timingPointId: tp, time: t }, { seq: seq++, racerId: r.id, timingPointId: tp, time: t + 300_000 });
       }
@@ -93,7 +131,11 @@ function fullRecompute(racerCount: number): void {
   // The first build of this size (the JIT already knows the code from the runs above); then warm runs.
   report(`engine_build_${racerCount}_racers_first`, engineTimes[0]!, "ms", { crossings: crossings.length });
   report(`engine_build_${racerCount}_racers_warm_median`, engineTimes.slice(1).sort((a, b) => a - b)[2]!, "ms", { crossings: crossings.length, runs: 5 });
-  report(`full_recompute_${racerCount}_racers_warm_median`, fullTimes.slice(1).sort((a, b) => a - b)[2]!, "ms", { crossings: crossings.length, runs: 5, target_ms: 100 });
+  report(`full_recompute_${racerCount}_racers_warm_median`, fullTimes.slice(1).sort((a, b) => a - b)[2]!, "ms", {
+    crossings: crossings.length,
+    runs: 5,
+    target_ms: 100,
+  });
 }
 
 function memory(racerCount: number): void {
@@ -103,7 +145,11 @@ function memory(racerCount: number): void {
   const engine = new ResultsEngine(input, crossings);
   gc();
   const after = process.memoryUsage().heapUsed;
-  report(`raceroom_heap_${racerCount}_racers`, (after - before) / 1024 / 1024, "MiB", { crossings: crossings.length, held: "racer documents, engine input, crossings and results", kept: [engine, racers].length });
+  report(`raceroom_heap_${racerCount}_racers`, (after - before) / 1024 / 1024, "MiB", {
+    crossings: crossings.length,
+    held: "racer documents, engine input, crossings and results",
+    kept: [engine, racers].length,
+  });
 }
 
 export function runTimingEngine(): void {

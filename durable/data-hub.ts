@@ -92,7 +92,10 @@ export class DataHub extends DurableObject<Env> {
     if (attachment.auth && (attachment.auth.userId !== check.userId || attachment.auth.appId !== check.appId)) {
       this.ctx.storage.sql.exec("DELETE FROM subscriptions WHERE conn = ?", attachment.conn);
     }
-    ws.serializeAttachment({ ...attachment, auth: { userId: check.userId, appId: check.appId, scopes: check.scopes, expiresAt: check.expiresAt } } satisfies HubAttachment);
+    ws.serializeAttachment({
+      ...attachment,
+      auth: { userId: check.userId, appId: check.appId, scopes: check.scopes, expiresAt: check.expiresAt },
+    } satisfies HubAttachment);
     send(ws, { type: "hello", conn: attachment.conn, instance: attachment.instance, server_time: Date.now() });
     await this.scheduleCheck(check.expiresAt);
   }

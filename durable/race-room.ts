@@ -105,7 +105,13 @@ export class RaceRoom extends DurableObject<Env> {
     const mtimes = fieldMtimes ?? initialMtimes({ club: race.clubId, name: race.name, start_time: race.startTime, timezone: race.timezone }, now);
     this.db
       .insert(raceSetup)
-      .values({ ...fields, visibility: fields.visibility ?? "public", createdAt: now, fieldMtimes: mtimes, settings: { zero_time: zeroTimeOfRace(race.startTime, race.timezone) } })
+      .values({
+        ...fields,
+        visibility: fields.visibility ?? "public",
+        createdAt: now,
+        fieldMtimes: mtimes,
+        settings: { zero_time: zeroTimeOfRace(race.startTime, race.timezone) },
+      })
       .run();
     return { id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, createdAt: now };
   }
@@ -222,12 +228,19 @@ export class RaceRoom extends DurableObject<Env> {
     const { ordinal, ...fields } = changes;
     const parsed = raceDocumentSchemas[kind].safeParse({ ...(existing?.data ?? {}), ...fields });
     if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
-    const problem = documentProblem(this.store, readRaceSettings(this.db.select().from(raceSetup).get()?.settings), kind, parsed.data as StoredDocument["data"]);
+    const problem = documentProblem(
+      this.store,
+      readRaceSettings(this.db.select().from(raceSetup).get()?.settings),
+      kind,
+      parsed.data as StoredDocument["data"],
+    );
     if (problem) return { ok: false, errors: problem };
     const docId = existing?.id ?? crypto.randomUUID();
     const order = typeof ordinal === "number" && Number.isInteger(ordinal) ? ordinal : (existing?.ordinal ?? this.store.nextOrdinal(kind));
     const now = Date.now();
-    const mtimes = existing ? bumpMtimes(this.store.documentMtimes(docId), Object.keys(fields), now) : initialMtimes(parsed.data as Record<string, unknown>, now);
+    const mtimes = existing
+      ? bumpMtimes(this.store.documentMtimes(docId), Object.keys(fields), now)
+      : initialMtimes(parsed.data as Record<string, unknown>, now);
     this.ctx.storage.transactionSync(() => {
       this.store.putDocument(kind, docId, order, parsed.data as never, mtimes);
       const offset = (parsed.data as { offset?: number }).offset;
@@ -325,7 +338,12 @@ export class RaceRoom extends DurableObject<Env> {
   }
 
   private records(): RacerRecordsDeps {
-    return { store: this.store, settingsRow: () => this.db.select().from(raceSetup).get() ?? null, results: () => this.feed.results(), writeRacers: (items) => this.racerWrites.write(items) };
+    return {
+      store: this.store,
+      settingsRow: () => this.db.select().from(raceSetup).get() ?? null,
+      results: () => this.feed.results(),
+      writeRacers: (items) => this.racerWrites.write(items),
+    };
   }
 
   /** A racer's reads, newest last, for the racer page. */

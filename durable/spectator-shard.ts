@@ -41,7 +41,9 @@ export class SpectatorShard extends DurableObject<Env> {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     const sql = ctx.storage.sql;
-    sql.exec("CREATE TABLE IF NOT EXISTS shard_state (id INTEGER PRIMARY KEY CHECK (id = 1), race_id TEXT NOT NULL, shard INTEGER NOT NULL, versions TEXT NOT NULL)");
+    sql.exec(
+      "CREATE TABLE IF NOT EXISTS shard_state (id INTEGER PRIMARY KEY CHECK (id = 1), race_id TEXT NOT NULL, shard INTEGER NOT NULL, versions TEXT NOT NULL)",
+    );
     const row = sql.exec<{ race_id: string; shard: number; versions: string }>("SELECT race_id, shard, versions FROM shard_state").toArray()[0];
     if (row) {
       this.raceId = row.race_id;

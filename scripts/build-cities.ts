@@ -266,7 +266,9 @@ function sqlRow(c: City): string {
 const statements: string[] = [];
 for (let i = 0; i < cities.length; i += ROWS_PER_INSERT) {
   const rows = cities.slice(i, i + ROWS_PER_INSERT).map(sqlRow);
-  statements.push(`INSERT INTO \`cities\` (\`geoname\`, \`name\`, \`ascii_name\`, \`country_iso\`, \`province_iso\`, \`latitude\`, \`longitude\`, \`timezone\`, \`population\`) VALUES\n${rows.join(",\n")};`);
+  statements.push(
+    `INSERT INTO \`cities\` (\`geoname\`, \`name\`, \`ascii_name\`, \`country_iso\`, \`province_iso\`, \`latitude\`, \`longitude\`, \`timezone\`, \`population\`) VALUES\n${rows.join(",\n")};`,
+  );
 }
 
 const header = [

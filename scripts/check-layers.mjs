@@ -83,7 +83,13 @@ function visit(node) {
       state.get(member).onStack = false;
       component.push(member);
     } while (member !== node);
-    if (component.length > 1) problems.push(`cycle: ${component.map((f) => path.relative(root, f)).sort().join(" ↔ ")}`);
+    if (component.length > 1)
+      problems.push(
+        `cycle: ${component
+          .map((f) => path.relative(root, f))
+          .sort()
+          .join(" ↔ ")}`,
+      );
   }
 }
 for (const file of graph.keys()) if (!state.has(file)) visit(file);

@@ -23,7 +23,14 @@ export const demoSites = [
 export const demoClubs = [
   { id: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d01", name: "Nordic Demo Club", sport: "Cross Country Skiing", country: "CA", siteId: demoSites[0].id },
   // Takes cards through its own Stripe account (a test account id); with no Stripe keys the platform offers cash and cheques.
-  { id: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d02", name: "Riverside Trail Runners", sport: "Running", country: "CA", siteId: demoSites[1].id, stripeAccountId: "acct_demo_riverside" },
+  {
+    id: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d02",
+    name: "Riverside Trail Runners",
+    sport: "Running",
+    country: "CA",
+    siteId: demoSites[1].id,
+    stripeAccountId: "acct_demo_riverside",
+  },
 ] as const;
 
 export const demoUsers = [

@@ -22,7 +22,8 @@ function insert(table: string, row: Record<string, unknown>, onConflict: string)
 export async function buildSeedSql(now: number): Promise<string> {
   const statements: string[] = [];
   // Field times are keyed by API field names (club, not club_id), as the data service writes them.
-  const mtimes = (row: Record<string, unknown>) => JSON.stringify(initialMtimes(Object.fromEntries(Object.entries(row).map(([key, value]) => [key.replace(/_id$/, ""), value])), now));
+  const mtimes = (row: Record<string, unknown>) =>
+    JSON.stringify(initialMtimes(Object.fromEntries(Object.entries(row).map(([key, value]) => [key.replace(/_id$/, ""), value])), now));
   for (const site of demoSites) {
     const fields = { hostname: site.hostname, config: JSON.stringify(site.config) };
     statements.push(insert("whitelabel_sites", { id: site.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
@@ -31,7 +32,10 @@ export async function buildSeedSql(now: number): Promise<string> {
     const fields = { name: club.name, sport: club.sport, country: club.country, site_id: club.siteId };
     statements.push(insert("clubs", { id: club.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
     // Card payments for a demo club with a Stripe account, also on a database seeded before payments existed.
-    if ("stripeAccountId" in club) statements.push(`UPDATE clubs SET is_stripe = 1, stripe_account_id = ${sqlValue(club.stripeAccountId)} WHERE id = ${sqlValue(club.id)} AND stripe_account_id IS NULL;`);
+    if ("stripeAccountId" in club)
+      statements.push(
+        `UPDATE clubs SET is_stripe = 1, stripe_account_id = ${sqlValue(club.stripeAccountId)} WHERE id = ${sqlValue(club.id)} AND stripe_account_id IS NULL;`,
+      );
   }
   for (const user of demoUsers) {
     const fields = { email: user.email, name: user.name, password_hash: await hashPassword(user.password) };
@@ -100,10 +104,22 @@ export async function buildSeedSql(now: number): Promise<string> {
       statements.push(insert("form_elements", { id: element.id, ...values, created_at: now, field_mtimes: mtimes(values) }, "ON CONFLICT(id) DO NOTHING"));
     }
   }
-  const app = { name: demoApp.name, description: demoApp.description, scopes: demoApp.scopes, redirect_uris: JSON.stringify(demoApp.redirectUris), is_system: 0, is_public: 1, club_id: demoApp.clubId };
+  const app = {
+    name: demoApp.name,
+    description: demoApp.description,
+    scopes: demoApp.scopes,
+    redirect_uris: JSON.stringify(demoApp.redirectUris),
+    is_system: 0,
+    is_public: 1,
+    club_id: demoApp.clubId,
+  };
   // A database seeded before the app had a club gets it; a club set since is kept.
   statements.push(
-    insert("api_applications", { id: demoApp.id, ...app, created_at: now, field_mtimes: mtimes(app) }, "ON CONFLICT(id) DO UPDATE SET club_id = excluded.club_id WHERE api_applications.club_id IS NULL"),
+    insert(
+      "api_applications",
+      { id: demoApp.id, ...app, created_at: now, field_mtimes: mtimes(app) },
+      "ON CONFLICT(id) DO UPDATE SET club_id = excluded.club_id WHERE api_applications.club_id IS NULL",
+    ),
   );
   return statements.join("\n");
 }

@@ -31,7 +31,20 @@ const stripeFake = await startStripeFakeServer({
 const vars = [`PUBLIC_PORT:${port}`, "STRIPE_SECRET_KEY:sk_test_local", `STRIPE_WEBHOOK_SECRET:${webhookSecret}`, `STRIPE_API_BASE:${stripeFake.url}`];
 const child = spawn(
   wranglerBin,
-  ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--persist-to", stateDir, ...vars.flatMap((v) => ["--var", v]), "--show-interactive-dev-session=false", "--log-level", "warn"],
+  [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    port,
+    "--local",
+    "--persist-to",
+    stateDir,
+    ...vars.flatMap((v) => ["--var", v]),
+    "--show-interactive-dev-session=false",
+    "--log-level",
+    "warn",
+  ],
   { cwd: root, env: wranglerEnv(), stdio: "inherit" },
 );
 // Closing the fake drops its open connections, so the process can end as soon as wrangler does; once is enough

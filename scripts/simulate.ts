@@ -29,8 +29,9 @@ interface Read {
   at: number;
 }
 
-
-const setup = await send(port, "localhost", "POST", "/_dev/demo-race", JSON.stringify({ restart: true }), { "Content-Type": "application/json" }).catch((error: unknown) => ({ status: 0, body: String(error) }));
+const setup = await send(port, "localhost", "POST", "/_dev/demo-race", JSON.stringify({ restart: true }), { "Content-Type": "application/json" }).catch(
+  (error: unknown) => ({ status: 0, body: String(error) }),
+);
 if (setup.status !== 200) {
   console.error(`Could not set up the demo race (${setup.status}): ${setup.body}\nIs npm start running?`);
   process.exit(1);
@@ -45,7 +46,10 @@ for (const racer of demo.racers) {
   let at = demo.startTime;
   for (let lap = 1; lap <= 3; lap++) {
     const lapTime = pace * (0.95 + rnd() * 0.1);
-    for (const [device, fraction] of [[hill, 0.45], [finish, 1]] as const) {
+    for (const [device, fraction] of [
+      [hill, 0.45],
+      [finish, 1],
+    ] as const) {
       const pass = at + lapTime * fraction;
       // A tag is seen 2 to 4 times as it crosses the antenna field.
       const count = 2 + Math.floor(rnd() * 3);
@@ -60,7 +64,9 @@ const seqs = demo.devices.map(() => 0);
 // Each run is a new boot of the readers: their sequence numbers start again from 1 (docs/api/timing-api.md).
 const boot = `sim-${Date.now().toString(36)}`;
 let sent = 0;
-console.log(`Demo race restarts at ${new Date(demo.startTime).toLocaleTimeString()}: ${demo.racers.length} racers, 3 laps of about ${lapSeconds} s, ${reads.length} chip reads.`);
+console.log(
+  `Demo race restarts at ${new Date(demo.startTime).toLocaleTimeString()}: ${demo.racers.length} racers, 3 laps of about ${lapSeconds} s, ${reads.length} chip reads.`,
+);
 console.log(`Watch: http://demo.localhost:${port}/races/${demo.raceId}`);
 
 async function post(device: number, batch: Read[]): Promise<void> {
@@ -68,7 +74,10 @@ async function post(device: number, batch: Read[]): Promise<void> {
   // A failed post is sent again with the same sequence numbers; the race ignores what it already has.
   for (let attempt = 1; ; attempt++) {
     try {
-      const response = await send(port, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify(body), { "Content-Type": "application/json", Authorization: `Bearer ${demo.devices[device]!.token}` });
+      const response = await send(port, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify(body), {
+        "Content-Type": "application/json",
+        Authorization: `Bearer ${demo.devices[device]!.token}`,
+      });
       if (response.status === 200) return;
       console.error(`  ${response.status}: ${response.body}`);
       // A refusal (4xx) is not made right by sending the same batch again.

@@ -32,11 +32,15 @@ const banner = [
   "",
 ].join("\n");
 
-const child = spawn(wranglerBin, ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--var", `PUBLIC_PORT:${port}`, "--show-interactive-dev-session=false"], {
-  cwd: root,
-  env: wranglerEnv(),
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const child = spawn(
+  wranglerBin,
+  ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--var", `PUBLIC_PORT:${port}`, "--show-interactive-dev-session=false"],
+  {
+    cwd: root,
+    env: wranglerEnv(),
+    stdio: ["ignore", "pipe", "inherit"],
+  },
+);
 let shown = false;
 child.stdout.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
@@ -53,7 +57,8 @@ async function setUpDemoRace(): Promise<void> {
     if (reply.status === 200) console.log("Demo race timing setup ready. Run `npm run simulate` to race it and watch the results move.");
     else console.error(`Demo race setup failed (${reply.status}): ${reply.body}`);
     const sprint = await send(Number(port), "localhost", "POST", "/_dev/demo-sprint", "{}", { "Content-Type": "application/json" });
-    if (sprint.status === 200) console.log(`Demo sprint ready: seed and run its heats at http://localhost:${port}/race/${JSON.parse(sprint.body).raceId}/admin/heats`);
+    if (sprint.status === 200)
+      console.log(`Demo sprint ready: seed and run its heats at http://localhost:${port}/race/${JSON.parse(sprint.body).raceId}/admin/heats`);
     else console.error(`Demo sprint setup failed (${sprint.status}): ${sprint.body}`);
   } catch (error) {
     console.error("Demo race setup failed", error);

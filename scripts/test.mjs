@@ -1,4 +1,4 @@
-// `npm test`: every check in order: typecheck, lint, build, unit tests (Node), integration tests (workerd),
+// `npm test`: every check in order: typecheck, lint, formatting, layers, build, unit tests (Node), integration tests (workerd),
 // browser tests (Debian's Chromium against the built Worker). Ends with one line of counts.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -21,7 +21,11 @@ function ensureChromium() {
   if (existsSync(chromium)) return true;
   console.log(`\n▶ Installing Debian's Chromium (${chromium} is missing)`);
   const asRoot = process.getuid?.() === 0 ? [] : ["sudo"];
-  const apt = (args) => spawnSync(asRoot[0] ?? "apt-get", asRoot.length ? ["apt-get", ...args] : args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const apt = (args) =>
+    spawnSync(asRoot[0] ?? "apt-get", asRoot.length ? ["apt-get", ...args] : args, {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   apt(["update"]);
   apt(["install", "-y", "--no-install-recommends", "chromium"]);
   return existsSync(chromium);
@@ -57,18 +61,30 @@ const addVitest = (label, ok, file) => {
 
 check("typecheck", run("Typecheck", bin("tsc"), ["--noEmit"]));
 check("lint", run("Lint", bin("eslint"), [".", "--max-warnings=0"]));
+check("format", run("Formatting (Prettier)", bin("prettier"), ["--check", "--log-level", "warn", "."]));
 check("layers", run("Layers and import cycles", process.execPath, [path.join(root, "scripts", "check-layers.mjs")]));
 const built = run("Build", bin("remix"), ["vite:build", "--logLevel", "warn"]);
 check("build", built);
 
 const unitReport = path.join(results, "unit.json");
-addVitest("unit tests", run("Unit tests", bin("vitest"), ["run", "--config", "vitest.unit.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${unitReport}`]), unitReport);
+addVitest(
+  "unit tests",
+  run("Unit tests", bin("vitest"), ["run", "--config", "vitest.unit.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${unitReport}`]),
+  unitReport,
+);
 
 if (built) {
   const workersReport = path.join(results, "workers.json");
   addVitest(
     "integration tests",
-    run("Integration tests (workerd)", bin("vitest"), ["run", "--config", "vitest.workers.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${workersReport}`]),
+    run("Integration tests (workerd)", bin("vitest"), [
+      "run",
+      "--config",
+      "vitest.workers.config.ts",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${workersReport}`,
+    ]),
     workersReport,
   );
 

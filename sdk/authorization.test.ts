@@ -70,7 +70,11 @@ describe("completeAuthorization", () => {
     const { client, storage, server } = setup();
     const state = new URL(await client.beginAuthorization()).searchParams.get("state");
     const verifier = storage.get(keys.codeVerifier);
-    server.once("POST", "/data-api/token", json({ access_token: "at-1", refresh_token: "rt-1", token_type: "Bearer", expires_in: 3600, expires_at: 1_763_703_600 }));
+    server.once(
+      "POST",
+      "/data-api/token",
+      json({ access_token: "at-1", refresh_token: "rt-1", token_type: "Bearer", expires_in: 3600, expires_at: 1_763_703_600 }),
+    );
     await client.completeAuthorization(`http://127.0.0.1:8765/callback?code=the-code&state=${state}`);
     const [call] = server.calls;
     expect(call?.headers.get("Content-Type")).toBe("application/x-www-form-urlencoded");
@@ -127,7 +131,9 @@ describe("completeAuthorization", () => {
   it("reports the error of an error redirect", async () => {
     const { client } = setup();
     const state = new URL(await client.beginAuthorization()).searchParams.get("state");
-    const error = await rejection(client.completeAuthorization(`http://127.0.0.1:8765/callback?error=access_denied&error_description=The+user+said+no&state=${state}`));
+    const error = await rejection(
+      client.completeAuthorization(`http://127.0.0.1:8765/callback?error=access_denied&error_description=The+user+said+no&state=${state}`),
+    );
     expect(error.error).toBe("access_denied");
     expect(error.description).toBe("The user said no");
     expect(error.message).toBe("Authorization error: access_denied (The user said no)");
@@ -136,7 +142,11 @@ describe("completeAuthorization", () => {
   it("reports a refused code and forgets the spent verifier", async () => {
     const { client, server, storage } = setup();
     const state = new URL(await client.beginAuthorization()).searchParams.get("state");
-    server.once("POST", "/data-api/token", json({ error: "invalid_grant", error_description: "The code is invalid, expired or already used" }, { status: 400 }));
+    server.once(
+      "POST",
+      "/data-api/token",
+      json({ error: "invalid_grant", error_description: "The code is invalid, expired or already used" }, { status: 400 }),
+    );
     const error = await rejection(client.completeAuthorization(`http://127.0.0.1:8765/callback?code=c&state=${state}`));
     expect(error.error).toBe("invalid_grant");
     expect(storage.get(keys.accessToken)).toBeNull();

@@ -15,7 +15,14 @@ function setup() {
   storage.set(keys.accessToken, "at-0");
   storage.set(keys.refreshToken, "rt-0");
   storage.set(keys.expiresAt, String(NOW + 3_600_000));
-  const client = new DataClient({ baseUrl: "https://club.example", clientId: "app-1", redirectUri: "https://app.example/cb", storage, fetch: server.fetch, now: () => NOW });
+  const client = new DataClient({
+    baseUrl: "https://club.example",
+    clientId: "app-1",
+    redirectUri: "https://app.example/cb",
+    storage,
+    fetch: server.fetch,
+    now: () => NOW,
+  });
   return { server, storage, client };
 }
 
@@ -79,7 +86,11 @@ describe("request", () => {
 
   it("does not refresh on a 401 that is not invalid_token", async () => {
     const { client, server } = setup();
-    server.once("GET", "/data-api/me", json({ error: "invalid_request" }, { status: 401, statusText: "Unauthorized", headers: { "WWW-Authenticate": 'Bearer realm="data-api"' } }));
+    server.once(
+      "GET",
+      "/data-api/me",
+      json({ error: "invalid_request" }, { status: 401, statusText: "Unauthorized", headers: { "WWW-Authenticate": 'Bearer realm="data-api"' } }),
+    );
     const error = await failure(client.request("GET", "/data-api/me"));
     expect((error as Error).message).toBe("SDK Fetch Error: 401 Unauthorized");
     expect(server.callsTo("POST", "/data-api/token")).toHaveLength(0);
@@ -103,14 +114,22 @@ describe("request", () => {
 
   it("reads the missing scopes from the challenge when the body has none", async () => {
     const { client, server } = setup();
-    server.once("GET", "/data-api/me", new Response("", { status: 403, headers: { "WWW-Authenticate": 'Bearer realm="data-api", error="insufficient_scope", scope="users"' } }));
+    server.once(
+      "GET",
+      "/data-api/me",
+      new Response("", { status: 403, headers: { "WWW-Authenticate": 'Bearer realm="data-api", error="insufficient_scope", scope="users"' } }),
+    );
     const error = await failure(client.request("GET", "/data-api/me"));
     expect((error as ScopeError).missing).toEqual(["users"]);
   });
 
   it("throws FetchError 'SDK Fetch Error: status statusText' for any other failure, keeping status and body", async () => {
     const { client, server } = setup();
-    server.once("GET", `/data-api/Registration/${REG}`, json({ error: "not_found", message: "No such Registration" }, { status: 404, statusText: "Not Found" }));
+    server.once(
+      "GET",
+      `/data-api/Registration/${REG}`,
+      json({ error: "not_found", message: "No such Registration" }, { status: 404, statusText: "Not Found" }),
+    );
     const error = await failure(client.get("Registration", REG));
     expect(error).toBeInstanceOf(FetchError);
     expect(error).toBeInstanceOf(DataServiceError);
@@ -135,18 +154,27 @@ describe("request", () => {
 });
 
 const listCsv =
-  'uuid:string,name:string,open_time:time,is_approved:bool,tags:json\r\n' +
+  "uuid:string,name:string,open_time:time,is_approved:bool,tags:json\r\n" +
   '3f0c,"Spring 10K, 2027",1763700000000,true,"[""road""]"\r\n' +
   '9a1d,"",,false,\r\n';
 
 describe("list", () => {
   it("asks for the list format with paging, sort and filters, and parses the reply", async () => {
     const { client, server } = setup();
-    server.once("GET", "/data-api/Registration/", new Response(listCsv, { headers: { "Content-Type": "text/x-z4-api-list; charset=utf-8", "X-Total-Count": "42" } }));
+    server.once(
+      "GET",
+      "/data-api/Registration/",
+      new Response(listCsv, { headers: { "Content-Type": "text/x-z4-api-list; charset=utf-8", "X-Total-Count": "42" } }),
+    );
     const result = await client.list("Registration", { limit: 50, offset: 100, sort: "-open_time", filters: ["is_approved=true", "name~spring, 10k"] });
     const [call] = server.calls;
     expect(call?.headers.get("Accept")).toBe("text/x-z4-api-list");
-    expect(Object.fromEntries(call?.url.searchParams ?? [])).toEqual({ limit: "50", offset: "100", sort: "-open_time", filters: 'is_approved=true,"name~spring, 10k"' });
+    expect(Object.fromEntries(call?.url.searchParams ?? [])).toEqual({
+      limit: "50",
+      offset: "100",
+      sort: "-open_time",
+      filters: 'is_approved=true,"name~spring, 10k"',
+    });
     expect(result.total).toBe(42);
     expect(result.columns.map((c) => `${c.name}:${c.type}`)).toEqual(["uuid:string", "name:string", "open_time:time", "is_approved:bool", "tags:json"]);
     expect(result.rows).toEqual([
@@ -197,7 +225,11 @@ describe("entity calls", () => {
 
   it("create PUTs the item and returns the uuid from the Location header", async () => {
     const { client, server } = setup();
-    server.once("PUT", "/data-api/Registration/", json({ classname: "Registration", uuid: "from-body" }, { status: 201, headers: { Location: `/data-api/Registration/${REG}` } }));
+    server.once(
+      "PUT",
+      "/data-api/Registration/",
+      json({ classname: "Registration", uuid: "from-body" }, { status: 201, headers: { Location: `/data-api/Registration/${REG}` } }),
+    );
     expect(await client.create("Registration", { name: "Spring 10K", club: "c1" })).toBe(REG);
     expect(JSON.parse(server.calls[0]?.body ?? "")).toEqual({ name: "Spring 10K", club: "c1" });
   });
@@ -206,14 +238,20 @@ describe("entity calls", () => {
     const { client, server } = setup();
     const reply = { classname: "FormElement", uuid: "fe-1", changed: ["caption"], field_mtimes: { caption: NOW } };
     server.once("POST", "/data-api/FormElement/fe-1/", json(reply));
-    expect(await client.update("FormElement", "fe-1", { caption: "T-shirt size" }, { fieldMtimes: { caption: 5 }, parent: { registration: REG } })).toEqual(reply);
+    expect(await client.update("FormElement", "fe-1", { caption: "T-shirt size" }, { fieldMtimes: { caption: 5 }, parent: { registration: REG } })).toEqual(
+      reply,
+    );
     expect(JSON.parse(server.calls[0]?.body ?? "")).toEqual({ caption: "T-shirt size", field_mtimes: { caption: 5 } });
     expect(server.calls[0]?.url.search).toBe(`?registration=${REG}`);
   });
 
   it("update surfaces a 409 stale write as a FetchError carrying the current values", async () => {
     const { client, server } = setup();
-    server.once("POST", `/data-api/Registration/${REG}/`, json({ error: "stale", fields: ["name"], current: { name: "Theirs" } }, { status: 409, statusText: "Conflict" }));
+    server.once(
+      "POST",
+      `/data-api/Registration/${REG}/`,
+      json({ error: "stale", fields: ["name"], current: { name: "Theirs" } }, { status: 409, statusText: "Conflict" }),
+    );
     const error = (await failure(client.update("Registration", REG, { name: "Mine" }, { fieldMtimes: { name: 1 } }))) as FetchError;
     expect(error.status).toBe(409);
     expect(error.body).toMatchObject({ current: { name: "Theirs" } });

@@ -8,12 +8,27 @@ const libraryFiles = readdirSync(new URL(".", import.meta.url))
   .sort();
 
 function importsOf(source: string): string[] {
-  return [...source.matchAll(/(?:^|\n)\s*(?:import|export)[^;]*?from\s+"([^"]+)"/g), ...source.matchAll(/(?:^|\n)\s*import\s+"([^"]+)"/g), ...source.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1] as string);
+  return [
+    ...source.matchAll(/(?:^|\n)\s*(?:import|export)[^;]*?from\s+"([^"]+)"/g),
+    ...source.matchAll(/(?:^|\n)\s*import\s+"([^"]+)"/g),
+    ...source.matchAll(/import\(\s*"([^"]+)"\s*\)/g),
+  ].map((m) => m[1] as string);
 }
 
 describe("sdk imports", () => {
   it("finds the library files", () => {
-    expect(libraryFiles).toEqual(["authorization.ts", "client.ts", "errors.ts", "index.ts", "list.ts", "pkce.ts", "sign-in.ts", "socket.ts", "storage.ts", "tokens.ts"]);
+    expect(libraryFiles).toEqual([
+      "authorization.ts",
+      "client.ts",
+      "errors.ts",
+      "index.ts",
+      "list.ts",
+      "pkce.ts",
+      "sign-in.ts",
+      "socket.ts",
+      "storage.ts",
+      "tokens.ts",
+    ]);
   });
 
   it.each(libraryFiles)("%s imports only the SDK, schema/wire, core and zod/mini", (name) => {

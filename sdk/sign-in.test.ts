@@ -8,7 +8,13 @@ const ATTEMPT = "0b7e2a54-1111-4222-8333-444455556666";
 
 function setup() {
   const server = fakeFetch();
-  const client = new DataClient({ baseUrl: "https://club.example", clientId: "app-1", redirectUri: "https://app.example/cb", storage: new MemoryTokenStorage(), fetch: server.fetch });
+  const client = new DataClient({
+    baseUrl: "https://club.example",
+    clientId: "app-1",
+    redirectUri: "https://app.example/cb",
+    storage: new MemoryTokenStorage(),
+    fetch: server.fetch,
+  });
   return { server, client };
 }
 
@@ -30,7 +36,12 @@ describe("createSignInAttempt", () => {
     const [call] = server.calls;
     expect(call?.credentials).toBe("include");
     expect(call?.headers.get("Content-Type")).toBe("application/json");
-    expect(JSON.parse(call?.body ?? "")).toEqual({ provider: "password", email: "jo@example.com", goto: "%2Fclub%2Fa%20b%3Fx%3D1%26y%3D2", domain: "club.example" });
+    expect(JSON.parse(call?.body ?? "")).toEqual({
+      provider: "password",
+      email: "jo@example.com",
+      goto: "%2Fclub%2Fa%20b%3Fx%3D1%26y%3D2",
+      domain: "club.example",
+    });
   });
 
   it("sends a user id and another provider", async () => {
@@ -64,7 +75,17 @@ describe("createSignInAttempt", () => {
 });
 
 describe("verifySignInAttempt", () => {
-  const verified = { attempt_id: ATTEMPT, status: "verified", token: "t", message: "", user_id: "u-1", verify: [], prompt_passkey: false, host: "club.example", goto: null };
+  const verified = {
+    attempt_id: ATTEMPT,
+    status: "verified",
+    token: "t",
+    message: "",
+    user_id: "u-1",
+    verify: [],
+    prompt_passkey: false,
+    host: "club.example",
+    goto: null,
+  };
 
   it("POSTs attempt_id and verify with credentials and returns the two-element reply", async () => {
     const { client, server } = setup();
@@ -88,7 +109,17 @@ describe("verifySignInAttempt", () => {
 
   it("throws on a non-2xx even with two elements, with the first element's message as detail", async () => {
     const { client, server } = setup();
-    server.once("POST", "/_auth/verify", json([{ ...verified, status: "failed", message: "Incorrect password." }, { attempt_id: null, status: "failed" }], { status: 401 }));
+    server.once(
+      "POST",
+      "/_auth/verify",
+      json(
+        [
+          { ...verified, status: "failed", message: "Incorrect password." },
+          { attempt_id: null, status: "failed" },
+        ],
+        { status: 401 },
+      ),
+    );
     const error = await failure(client.verifySignInAttempt(ATTEMPT, { password: "wrong" }));
     expect(error.message).toBe("Failed to verify sign-in attempt");
     expect(error.detail).toBe("Incorrect password.");

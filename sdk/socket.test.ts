@@ -349,7 +349,14 @@ describe("DataSocket", () => {
     storage.set(keys.accessToken, "at-old");
     storage.set(keys.refreshToken, "rt-0");
     storage.set(keys.expiresAt, String(NOW + 3000 * 1000));
-    const client = new DataClient({ baseUrl: "http://localhost:8787", clientId: "app-1", redirectUri: "http://127.0.0.1/cb", storage, fetch: server.fetch, now: () => NOW });
+    const client = new DataClient({
+      baseUrl: "http://localhost:8787",
+      clientId: "app-1",
+      redirectUri: "http://127.0.0.1/cb",
+      storage,
+      fetch: server.fetch,
+      now: () => NOW,
+    });
     server.once("POST", "/data-api/token", json({ access_token: "at-new", refresh_token: "rt-1", expires_in: 3600 }));
     server.on("POST", `/data-api/Registration/${REG}/subscribe`, json({ channel: `Registration/${REG}` }));
     const sockets = fakeSockets();

@@ -10,7 +10,14 @@ const NOW = 1_763_700_000_000;
 function setup(tokens: { access?: string; refresh?: string; remainingSeconds?: number }, storage: TokenStorage = new MemoryTokenStorage()) {
   const server = fakeFetch();
   let now = NOW;
-  const client = new DataClient({ baseUrl: "https://club.example", clientId: "app-1", redirectUri: "https://app.example/cb", storage, fetch: server.fetch, now: () => now });
+  const client = new DataClient({
+    baseUrl: "https://club.example",
+    clientId: "app-1",
+    redirectUri: "https://app.example/cb",
+    storage,
+    fetch: server.fetch,
+    now: () => now,
+  });
   const ready = (async () => {
     if (tokens.access) await storage.set(keys.accessToken, tokens.access);
     if (tokens.refresh) await storage.set(keys.refreshToken, tokens.refresh);

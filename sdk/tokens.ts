@@ -79,11 +79,7 @@ export class TokenManager {
   /** A bearer token with more than 3000 s left, refreshing first when needed; AuthError when there is none. */
   async accessToken(options: { forceRefresh?: boolean } = {}): Promise<string> {
     const { storage, now } = this.#options;
-    const [token, expiresText, refreshToken] = await Promise.all([
-      storage.get(keys.accessToken),
-      storage.get(keys.expiresAt),
-      storage.get(keys.refreshToken),
-    ]);
+    const [token, expiresText, refreshToken] = await Promise.all([storage.get(keys.accessToken), storage.get(keys.expiresAt), storage.get(keys.refreshToken)]);
     if (!token) {
       if (refreshToken) return this.refresh();
       throw new AuthError(NO_BEARER_TOKEN);

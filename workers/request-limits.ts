@@ -104,7 +104,8 @@ export function scanJsonShape(text: string, limits: Pick<BodyLimits, "maxDepth" 
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // A backslash escapes the next character, a quote included.
+      if (c === 0x5c)
+        i++; // A backslash escapes the next character, a quote included.
       else if (c === 0x22) inString = false;
       continue;
     }
@@ -156,7 +157,8 @@ export async function readForm(request: Request, limits: BodyLimits): Promise<Bo
   if (!bytes.ok) return bytes;
   let form: FormData;
   try {
-    if (type === "multipart/form-data") form = await new Response(bytes.value, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
+    if (type === "multipart/form-data")
+      form = await new Response(bytes.value, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
     else {
       form = new FormData();
       for (const [name, value] of new URLSearchParams(new TextDecoder().decode(bytes.value))) form.append(name, value);

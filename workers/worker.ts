@@ -42,7 +42,9 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       if (misconfigured) {
         // Fail closed: a production Worker with development settings would expose captured mail or weak secrets.
         console.error(`Refusing to serve: ${misconfigured}`);
-        return withSecurityHeaders(new Response("This site is not configured correctly yet.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
+        return withSecurityHeaders(
+          new Response("This site is not configured correctly yet.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } }),
+        );
       }
       // A declared body over the global limit is refused before any work; each API mount reads within its own smaller limit.
       if (declaresMoreThan(request, PAGE_MAX_BODY_BYTES)) {
@@ -54,7 +56,11 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       const tenant = await resolveTenant(db, hostHeader, hostConfigFromEnv(env));
       if (!tenant) return withSecurityHeaders(unknownHostPage(normaliseHostname(hostHeader) ?? hostHeader), null, { https });
       if (await isCrossSiteRequest(request, env, tenant, db)) {
-        return withSecurityHeaders(new Response("Cross-site request refused", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } }), null, { https });
+        return withSecurityHeaders(
+          new Response("Cross-site request refused", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } }),
+          null,
+          { https },
+        );
       }
       const now = Date.now();
       const { session, setCookie } = await loadRequestSession(request, db, tenant, now);

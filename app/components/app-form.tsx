@@ -5,11 +5,30 @@ import { FormMessage } from "./auth-card";
 
 // The shared stylesheet styles text inputs only; these match them for the textareas, select and choice groups.
 export const boxStyle = { padding: "0.6rem 0.7rem", font: "inherit", border: "1px solid #9ca3af", borderRadius: "var(--radius)", width: "100%" } as const;
-export const groupStyle = { border: "1px solid #e5e7eb", borderRadius: "var(--radius)", padding: "0.5rem 0.9rem 0.75rem", margin: "0 0 0.9rem", display: "grid", gap: "0.35rem" } as const;
+export const groupStyle = {
+  border: "1px solid #e5e7eb",
+  borderRadius: "var(--radius)",
+  padding: "0.5rem 0.9rem 0.75rem",
+  margin: "0 0 0.9rem",
+  display: "grid",
+  gap: "0.35rem",
+} as const;
 export const choiceStyle = { display: "flex", alignItems: "baseline", gap: "0.4rem" } as const;
 
 /** A labelled control with its hint and error; the error is tied to the control through aria-describedby. */
-export function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: (describedBy: string | undefined) => ReactNode }) {
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  children: (describedBy: string | undefined) => ReactNode;
+}) {
   const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
@@ -32,7 +51,12 @@ export function Field({ id, label, hint, error, children }: { id: string; label:
 /** The redirect URIs, one per line, matched exactly when an app asks for a code. */
 export function RedirectUrisField({ max, defaultValue, error }: { max: number; defaultValue?: string; error?: string }) {
   return (
-    <Field id="redirect_uris" label="Redirect URIs" hint={`One per line, at most ${max}. Matched exactly; https only, except http://127.0.0.1 and http://localhost.`} error={error}>
+    <Field
+      id="redirect_uris"
+      label="Redirect URIs"
+      hint={`One per line, at most ${max}. Matched exactly; https only, except http://127.0.0.1 and http://localhost.`}
+      error={error}
+    >
       {(describedBy) => (
         <textarea
           id="redirect_uris"
@@ -94,7 +118,18 @@ export function ConfirmForm(props: {
 }
 
 /** A confirmation as a page of its own (the application pages). */
-export function ConfirmStep(props: { back: ReactNode; title: string; explanation: string; error?: string; action: string; intent: string; label: string; pendingLabel: string; pending: boolean; danger?: boolean }) {
+export function ConfirmStep(props: {
+  back: ReactNode;
+  title: string;
+  explanation: string;
+  error?: string;
+  action: string;
+  intent: string;
+  label: string;
+  pendingLabel: string;
+  pending: boolean;
+  danger?: boolean;
+}) {
   return (
     <main className="page" style={{ maxWidth: "40rem" }}>
       {props.back}

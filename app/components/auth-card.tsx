@@ -15,8 +15,18 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
 
 /** An error or notice announced to screen readers as it appears. */
 export function FormMessage({ error, notice }: { error?: string | null; notice?: string | null }) {
-  if (error) return <p className="form-error" role="alert">{error}</p>;
-  if (notice) return <p className="form-notice" role="status">{notice}</p>;
+  if (error)
+    return (
+      <p className="form-error" role="alert">
+        {error}
+      </p>
+    );
+  if (notice)
+    return (
+      <p className="form-notice" role="status">
+        {notice}
+      </p>
+    );
   return null;
 }
 
@@ -29,7 +39,9 @@ export function SendLinkForm({ action, email, busy, label }: { action?: string; 
         <label htmlFor="email">Email address</label>
         <input id="email" name="email" type="email" defaultValue={email} autoComplete="username" required />
       </div>
-      <button type="submit" disabled={busy}>{busy ? "Sending…" : label}</button>
+      <button type="submit" disabled={busy}>
+        {busy ? "Sending…" : label}
+      </button>
     </Form>
   );
 }

@@ -7,7 +7,13 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useState, type DragEvent, type HTMLAttributes } from "react";
 import { movedTo } from "../../core/lists/move";
 
-export function useDragReorder<T extends { id: string }>(options: { rows: readonly T[]; enabled: boolean; intent: string; action: string; describe: (row: T) => string }) {
+export function useDragReorder<T extends { id: string }>(options: {
+  rows: readonly T[];
+  enabled: boolean;
+  intent: string;
+  action: string;
+  describe: (row: T) => string;
+}) {
   const { rows, enabled, intent, action, describe } = options;
   const fetcher = useFetcher();
   const [hydrated, setHydrated] = useState(false);

@@ -46,7 +46,14 @@ function ConfirmStep({ confirm, cancelTo }: { confirm: NonNullable<FinancePageDa
           <p>{`${formatMoneyWithSymbol(row.amount)} paid by ${who}. Up to ${formatMoneyWithSymbol(row.refundable)} can be refunded${row.provider === "stripe" ? " to the card" : " in cash or by cheque"}.`}</p>
           <SetupForm intent="refund" target={row.id} label="Refund" busyLabel="Refunding…" errors={reply.errors} danger>
             <input type="hidden" name="request_id" value={requestId} />
-            <TextField name="amount" label="Amount to refund" hint="Dollars and cents, such as 12.50" defaultValue={reply.values?.amount ?? formatMoney(row.refundable)} error={reply.errors.amount} inputMode="decimal" />
+            <TextField
+              name="amount"
+              label="Amount to refund"
+              hint="Dollars and cents, such as 12.50"
+              defaultValue={reply.values?.amount ?? formatMoney(row.refundable)}
+              error={reply.errors.amount}
+              inputMode="decimal"
+            />
             <TextField name="note" label="Note (optional)" defaultValue={reply.values?.note ?? ""} maxLength={500} />
           </SetupForm>
         </>
@@ -128,7 +135,10 @@ export function FinanceTransactions(props: { data: FinancePageData; csvHref: str
           Download CSV
         </a>
       </Form>
-      <p className="finance-sums" data-testid="finance-sums">{`${page.total} ${page.total === 1 ? "transaction" : "transactions"}. Completed payments ${formatMoneyWithSymbol(page.sums.payment ?? 0)}, refunds ${formatMoneyWithSymbol(page.sums.refund ?? 0)}, net ${formatMoneyWithSymbol(net)}, system fees ${formatMoneyWithSymbol(page.sums.z4fee ?? 0)}.`}</p>
+      <p
+        className="finance-sums"
+        data-testid="finance-sums"
+      >{`${page.total} ${page.total === 1 ? "transaction" : "transactions"}. Completed payments ${formatMoneyWithSymbol(page.sums.payment ?? 0)}, refunds ${formatMoneyWithSymbol(page.sums.refund ?? 0)}, net ${formatMoneyWithSymbol(net)}, system fees ${formatMoneyWithSymbol(page.sums.z4fee ?? 0)}.`}</p>
       {confirm && props.mayAct ? <ConfirmStep confirm={confirm} cancelTo={withParams(location, {})} /> : null}
       {page.rows.length === 0 ? (
         <p className="empty-state">No transactions match. Payments appear here as registrants pay.</p>
@@ -176,8 +186,16 @@ export function FinanceTransactions(props: { data: FinancePageData; csvHref: str
                         Refund…
                       </Link>
                     ) : null}
-                    {props.mayAct && !row.isVoid && (row.completionTime === null || row.provider === "manual") && row.refundStatus !== "partial" && row.refundStatus !== "refunded" ? (
-                      <Link to={withParams(location, { void: row.id })} className="danger-link" aria-label={`Void ${TYPE_LABELS[row.type] ?? row.type} from ${row.cartEmail ?? row.payer}`}>
+                    {props.mayAct &&
+                    !row.isVoid &&
+                    (row.completionTime === null || row.provider === "manual") &&
+                    row.refundStatus !== "partial" &&
+                    row.refundStatus !== "refunded" ? (
+                      <Link
+                        to={withParams(location, { void: row.id })}
+                        className="danger-link"
+                        aria-label={`Void ${TYPE_LABELS[row.type] ?? row.type} from ${row.cartEmail ?? row.payer}`}
+                      >
                         Void…
                       </Link>
                     ) : null}

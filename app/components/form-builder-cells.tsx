@@ -31,7 +31,17 @@ function CellError({ id, error }: { id: string; error?: string }) {
   ) : null;
 }
 
-export function CellInput(props: { name: string; label: string; visibleLabel?: string; defaultValue: string; error?: string; inputMode?: "decimal" | "numeric"; maxLength?: number; size?: number; autoFocus?: boolean }) {
+export function CellInput(props: {
+  name: string;
+  label: string;
+  visibleLabel?: string;
+  defaultValue: string;
+  error?: string;
+  inputMode?: "decimal" | "numeric";
+  maxLength?: number;
+  size?: number;
+  autoFocus?: boolean;
+}) {
   const id = props.name;
   return (
     <div className="cell-field">
@@ -59,7 +69,13 @@ export function CellSelect(props: { name: string; label: string; visibleLabel?: 
   return (
     <div className="cell-field">
       <CellLabel id={id} label={props.label} visibleLabel={props.visibleLabel} />
-      <select id={id} name={props.name} defaultValue={props.defaultValue} aria-invalid={props.error ? true : undefined} aria-describedby={props.error ? errorId(id) : undefined}>
+      <select
+        id={id}
+        name={props.name}
+        defaultValue={props.defaultValue}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errorId(id) : undefined}
+      >
         {props.choices.map((c) => (
           <option key={c.value} value={c.value}>
             {c.label}

@@ -8,7 +8,13 @@ import type { DiscountDraft } from "./form-builder-choices";
 import { choicesOf, DISCOUNT_TYPE_LABELS } from "./form-builder-choices";
 import { CellInput, CellSelect, ListError } from "./form-builder-cells";
 
-export function DiscountsEditor(props: { discounts: readonly DiscountDraft[]; errors: Record<string, string>; priced: readonly Choice[]; allDiscount: boolean; focusLast: boolean }) {
+export function DiscountsEditor(props: {
+  discounts: readonly DiscountDraft[];
+  errors: Record<string, string>;
+  priced: readonly Choice[];
+  allDiscount: boolean;
+  focusLast: boolean;
+}) {
   const { discounts, errors } = props;
   return (
     <fieldset className="setup-group">
@@ -25,11 +31,49 @@ export function DiscountsEditor(props: { discounts: readonly DiscountDraft[]; er
           <fieldset key={i} className="discount-entry">
             <legend>{discount.code ? `${n}: ${discount.code}` : n}</legend>
             <div className="discount-grid">
-              <CellInput visibleLabel="Code" name={`${p}code`} label={`${n}: code`} defaultValue={discount.code} error={e("code")} maxLength={64} autoFocus={props.focusLast && i === discounts.length - 1} />
-              <CellSelect visibleLabel="Kind" name={`${p}type`} label={`${n}: kind`} defaultValue={discount.type} choices={choicesOf(DISCOUNT_TYPE_LABELS)} error={e("type")} />
-              <CellInput visibleLabel="Amount" name={`${p}amt`} label={`${n}: amount (a percentage to take off, else dollars)`} defaultValue={discount.amt} error={e("amt")} inputMode="decimal" size={8} />
-              <CellInput visibleLabel="Uses" name={`${p}qty`} label={`${n}: how many times it can be used (empty for no limit)`} defaultValue={discount.qty} error={e("qty")} inputMode="numeric" size={6} />
-              <CellInput visibleLabel="Description" name={`${p}description`} label={`${n}: description`} defaultValue={discount.description} error={e("description")} maxLength={2000} />
+              <CellInput
+                visibleLabel="Code"
+                name={`${p}code`}
+                label={`${n}: code`}
+                defaultValue={discount.code}
+                error={e("code")}
+                maxLength={64}
+                autoFocus={props.focusLast && i === discounts.length - 1}
+              />
+              <CellSelect
+                visibleLabel="Kind"
+                name={`${p}type`}
+                label={`${n}: kind`}
+                defaultValue={discount.type}
+                choices={choicesOf(DISCOUNT_TYPE_LABELS)}
+                error={e("type")}
+              />
+              <CellInput
+                visibleLabel="Amount"
+                name={`${p}amt`}
+                label={`${n}: amount (a percentage to take off, else dollars)`}
+                defaultValue={discount.amt}
+                error={e("amt")}
+                inputMode="decimal"
+                size={8}
+              />
+              <CellInput
+                visibleLabel="Uses"
+                name={`${p}qty`}
+                label={`${n}: how many times it can be used (empty for no limit)`}
+                defaultValue={discount.qty}
+                error={e("qty")}
+                inputMode="numeric"
+                size={6}
+              />
+              <CellInput
+                visibleLabel="Description"
+                name={`${p}description`}
+                label={`${n}: description`}
+                defaultValue={discount.description}
+                error={e("description")}
+                maxLength={2000}
+              />
             </div>
             <p className="hint">Amount: a percentage (0–100) for “Take off a percentage”, else dollars like 10.00. Uses: empty for no limit.</p>
             <fieldset className="choice-group" aria-describedby={e("elts_list") ? `${p}elts_list-error` : undefined}>
@@ -46,7 +90,13 @@ export function DiscountsEditor(props: { discounts: readonly DiscountDraft[]; er
                 </span>
               ) : null}
             </fieldset>
-            <button type="submit" name="intent" value={`remove-discount:${i}`} className="small secondary" aria-label={`Remove code ${i + 1}${discount.code ? ` (${discount.code})` : ""}`}>
+            <button
+              type="submit"
+              name="intent"
+              value={`remove-discount:${i}`}
+              className="small secondary"
+              aria-label={`Remove code ${i + 1}${discount.code ? ` (${discount.code})` : ""}`}
+            >
               Remove this code
             </button>
           </fieldset>

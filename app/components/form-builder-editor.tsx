@@ -46,8 +46,24 @@ export function ElementEditor(props: EditorProps) {
       {errors.form ? <FormMessage error={errors.form} /> : null}
       {fieldErrors > 0 ? <FormMessage error="Please correct the fields marked below." /> : null}
       <CaptionFields draft={draft} errors={errors} bilingual={props.bilingual} />
-      <TextField name="title" label="Title" hint="A longer explanation shown with the field." maxLength={2000} defaultValue={draft.title} error={errors.title} />
-      {s.input ? <TextField name="column_header" label="Column header" hint="The field's name in reports and exports." maxLength={2000} defaultValue={draft.column_header} error={errors.column_header} /> : null}
+      <TextField
+        name="title"
+        label="Title"
+        hint="A longer explanation shown with the field."
+        maxLength={2000}
+        defaultValue={draft.title}
+        error={errors.title}
+      />
+      {s.input ? (
+        <TextField
+          name="column_header"
+          label="Column header"
+          hint="The field's name in reports and exports."
+          maxLength={2000}
+          defaultValue={draft.column_header}
+          error={errors.column_header}
+        />
+      ) : null}
       {s.input ? (
         <TextField
           name="logic_key"
@@ -62,14 +78,26 @@ export function ElementEditor(props: EditorProps) {
       <fieldset className="setup-group">
         <legend>Who sees it</legend>
         {s.input ? <CheckboxField name="is_mandatory" label="Mandatory" defaultChecked={draft.is_mandatory} /> : null}
-        {s.input ? <CheckboxField name="is_admin_mandatory" label="Mandatory when an administrator fills the form in" defaultChecked={draft.is_admin_mandatory} /> : null}
+        {s.input ? (
+          <CheckboxField name="is_admin_mandatory" label="Mandatory when an administrator fills the form in" defaultChecked={draft.is_admin_mandatory} />
+        ) : null}
         <CheckboxField name="is_admin_only" label="Administrators only" hint="Hidden from registrants." defaultChecked={draft.is_admin_only} />
         <CheckboxField name="is_kiosk_mode" label="Kiosk only" hint="Shown only on the club's on-site sign-up screen." defaultChecked={draft.is_kiosk_mode} />
         {s.input ? <CheckboxField name="is_edit_forbidden" label="Registrants cannot change it once saved" defaultChecked={draft.is_edit_forbidden} /> : null}
       </fieldset>
       <ConditionFields draft={draft} errors={errors} others={props.others} />
-      {s.options ? <OptionsEditor options={draft.options} errors={errors} bilingual={props.bilingual} memberClass={s.memberClass} focusLast={props.focus === "option"} /> : null}
-      {s.discounts ? <DiscountsEditor discounts={draft.discounts} errors={errors} priced={props.priced} allDiscount={draft.all_discount} focusLast={props.focus === "discount"} /> : null}
+      {s.options ? (
+        <OptionsEditor options={draft.options} errors={errors} bilingual={props.bilingual} memberClass={s.memberClass} focusLast={props.focus === "option"} />
+      ) : null}
+      {s.discounts ? (
+        <DiscountsEditor
+          discounts={draft.discounts}
+          errors={errors}
+          priced={props.priced}
+          allDiscount={draft.all_discount}
+          focusLast={props.focus === "discount"}
+        />
+      ) : null}
       <TypeSettings draft={draft} sections={s} errors={errors} typeLabel={props.typeLabel} isBanner={props.type === "banner"} />
       <div className="actions">
         <button type="submit" name="intent" value="save" disabled={busy}>
@@ -84,11 +112,19 @@ export function ElementEditor(props: EditorProps) {
 }
 
 function CaptionFields({ draft, errors, bilingual }: { draft: ElementDraft; errors: Record<string, string>; bilingual: boolean }) {
-  if (!bilingual) return <TextField name="caption" label="Caption" hint="What registrants see." maxLength={2000} defaultValue={draft.caption} error={errors.caption} />;
+  if (!bilingual)
+    return <TextField name="caption" label="Caption" hint="What registrants see." maxLength={2000} defaultValue={draft.caption} error={errors.caption} />;
   return (
     <>
       <TextField name="caption" label="Caption in English" maxLength={1000} defaultValue={draft.caption} error={errors.caption} />
-      <TextField name="caption_fr" label="Caption in French" hint="Leave empty to show the English caption in French too." maxLength={1000} defaultValue={draft.caption_fr} error={errors.caption_fr} />
+      <TextField
+        name="caption_fr"
+        label="Caption in French"
+        hint="Leave empty to show the English caption in French too."
+        maxLength={1000}
+        defaultValue={draft.caption_fr}
+        error={errors.caption_fr}
+      />
     </>
   );
 }
@@ -105,7 +141,14 @@ function PricingFields({ draft, errors }: { draft: ElementDraft; errors: Record<
       </div>
       <CheckboxField name="is_taxable" label="Taxable" hint="The form's GST rate is added." defaultChecked={draft.is_taxable} />
       <CheckboxField name="is_fee" label="A fee" hint="Charged as a fee rather than as a registration item." defaultChecked={draft.is_fee} />
-      <TextField name="quantity_limit" label="Quantity limit" inputMode="numeric" hint="How many can be sold in all; empty for no limit." defaultValue={draft.quantity_limit} error={errors.quantity_limit} />
+      <TextField
+        name="quantity_limit"
+        label="Quantity limit"
+        inputMode="numeric"
+        hint="How many can be sold in all; empty for no limit."
+        defaultValue={draft.quantity_limit}
+        error={errors.quantity_limit}
+      />
     </fieldset>
   );
 }
@@ -115,9 +158,28 @@ function ConditionFields({ draft, errors, others }: { draft: ElementDraft; error
     <fieldset className="setup-group">
       <legend>Condition</legend>
       <p className="hint">Show this field only when another field's answer matches. Choose “Always shown” for no condition.</p>
-      <SelectField name="condition.element" label="Depends on" defaultValue={draft.condition_element} error={errors["condition.element"]} choices={[{ value: "", label: "Always shown" }, ...others]} />
-      <SelectField name="condition.operator" label="When its answer" defaultValue={draft.condition_operator} error={errors["condition.operator"]} choices={choicesOf(OPERATOR_LABELS)} />
-      <TextField name="condition.value" label="Value" hint="Not needed for “is empty”, “is filled in”, “is signed” and “is not signed”." maxLength={2000} defaultValue={draft.condition_value} error={errors["condition.value"]} />
+      <SelectField
+        name="condition.element"
+        label="Depends on"
+        defaultValue={draft.condition_element}
+        error={errors["condition.element"]}
+        choices={[{ value: "", label: "Always shown" }, ...others]}
+      />
+      <SelectField
+        name="condition.operator"
+        label="When its answer"
+        defaultValue={draft.condition_operator}
+        error={errors["condition.operator"]}
+        choices={choicesOf(OPERATOR_LABELS)}
+      />
+      <TextField
+        name="condition.value"
+        label="Value"
+        hint="Not needed for “is empty”, “is filled in”, “is signed” and “is not signed”."
+        maxLength={2000}
+        defaultValue={draft.condition_value}
+        error={errors["condition.value"]}
+      />
     </fieldset>
   );
 }

@@ -7,13 +7,22 @@ import type { OptionDraft } from "./form-builder-choices";
 import { choicesOf, MEMBER_CLASS_LABELS } from "./form-builder-choices";
 import { CellCheck, CellInput, CellSelect, ListError } from "./form-builder-cells";
 
-export function OptionsEditor(props: { options: readonly OptionDraft[]; errors: Record<string, string>; bilingual: boolean; memberClass: boolean; focusLast: boolean }) {
+export function OptionsEditor(props: {
+  options: readonly OptionDraft[];
+  errors: Record<string, string>;
+  bilingual: boolean;
+  memberClass: boolean;
+  focusLast: boolean;
+}) {
   const { options, errors } = props;
   const memberChoices = [{ value: "", label: "Not set" }, ...choicesOf(MEMBER_CLASS_LABELS)];
   return (
     <fieldset className="setup-group">
       <legend>Options</legend>
-      <p className="hint">Prices are in dollars and are added to the field's own price. Leave a tier empty to keep the tier before it; the limit empty for no limit. Ages are counted on the form's age date; with no gender ticked, everyone may choose the option.</p>
+      <p className="hint">
+        Prices are in dollars and are added to the field's own price. Leave a tier empty to keep the tier before it; the limit empty for no limit. Ages are
+        counted on the form's age date; with no gender ticked, everyone may choose the option.
+      </p>
       <ListError error={errors.options_list} />
       {options.length === 0 ? (
         <p className="empty-state">No options yet. Add the first one.</p>
@@ -48,11 +57,24 @@ export function OptionsEditor(props: { options: readonly OptionDraft[]; errors: 
                   <tr key={option.id}>
                     <td>
                       <input type="hidden" name={`${p}id`} value={option.id} />
-                      <CellInput name={`${p}display`} label={`${n}: shown as`} defaultValue={option.display} error={e("display") ?? e("id")} maxLength={2000} autoFocus={props.focusLast && i === options.length - 1} />
+                      <CellInput
+                        name={`${p}display`}
+                        label={`${n}: shown as`}
+                        defaultValue={option.display}
+                        error={e("display") ?? e("id")}
+                        maxLength={2000}
+                        autoFocus={props.focusLast && i === options.length - 1}
+                      />
                     </td>
                     {props.bilingual ? (
                       <td>
-                        <CellInput name={`${p}display_fr`} label={`${n}: in French`} defaultValue={option.display_fr} error={e("display_fr")} maxLength={2000} />
+                        <CellInput
+                          name={`${p}display_fr`}
+                          label={`${n}: in French`}
+                          defaultValue={option.display_fr}
+                          error={e("display_fr")}
+                          maxLength={2000}
+                        />
                       </td>
                     ) : null}
                     <td>
@@ -63,17 +85,44 @@ export function OptionsEditor(props: { options: readonly OptionDraft[]; errors: 
                     </td>
                     {(["price_1", "price_2", "price_3"] as const).map((price, t) => (
                       <td key={price}>
-                        <CellInput name={`${p}${price}`} label={`${n}: price ${t + 1} in dollars`} defaultValue={option[price]} error={e(price)} inputMode="decimal" size={7} />
+                        <CellInput
+                          name={`${p}${price}`}
+                          label={`${n}: price ${t + 1} in dollars`}
+                          defaultValue={option[price]}
+                          error={e(price)}
+                          inputMode="decimal"
+                          size={7}
+                        />
                       </td>
                     ))}
                     {props.memberClass ? (
                       <td>
-                        <CellSelect name={`${p}member_class`} label={`${n}: member class`} defaultValue={option.member_class} choices={memberChoices} error={e("member_class")} />
+                        <CellSelect
+                          name={`${p}member_class`}
+                          label={`${n}: member class`}
+                          defaultValue={option.member_class}
+                          choices={memberChoices}
+                          error={e("member_class")}
+                        />
                       </td>
                     ) : null}
                     <td className="age-range">
-                      <CellInput name={`${p}min_age`} label={`${n}: youngest age`} defaultValue={option.min_age} error={e("min_age")} inputMode="numeric" size={3} />
-                      <CellInput name={`${p}max_age`} label={`${n}: oldest age`} defaultValue={option.max_age} error={e("max_age")} inputMode="numeric" size={3} />
+                      <CellInput
+                        name={`${p}min_age`}
+                        label={`${n}: youngest age`}
+                        defaultValue={option.min_age}
+                        error={e("min_age")}
+                        inputMode="numeric"
+                        size={3}
+                      />
+                      <CellInput
+                        name={`${p}max_age`}
+                        label={`${n}: oldest age`}
+                        defaultValue={option.max_age}
+                        error={e("max_age")}
+                        inputMode="numeric"
+                        size={3}
+                      />
                     </td>
                     <td className="gender-flags">
                       <CellCheck name={`${p}is_female`} label={`${n}: offered to women`} defaultChecked={option.is_female} />
@@ -84,10 +133,20 @@ export function OptionsEditor(props: { options: readonly OptionDraft[]; errors: 
                       <CellCheck name={`${p}is_fee`} label={`${n}: a fee (not discounted by codes)`} defaultChecked={option.is_fee} />
                     </td>
                     <td>
-                      <CellCheck name={`${p}is_hidden`} label={`${n}: hidden from registrants (admins can still choose it)`} defaultChecked={option.is_hidden} />
+                      <CellCheck
+                        name={`${p}is_hidden`}
+                        label={`${n}: hidden from registrants (admins can still choose it)`}
+                        defaultChecked={option.is_hidden}
+                      />
                     </td>
                     <td>
-                      <button type="submit" name="intent" value={`remove-option:${i}`} className="small secondary" aria-label={`Remove option ${i + 1}${option.display ? ` (${option.display})` : ""}`}>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value={`remove-option:${i}`}
+                        className="small secondary"
+                        aria-label={`Remove option ${i + 1}${option.display ? ` (${option.display})` : ""}`}
+                      >
                         Remove
                       </button>
                     </td>

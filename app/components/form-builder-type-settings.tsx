@@ -3,7 +3,19 @@ import type { EditorSections, ElementDraft } from "./form-builder-choices";
 import { choicesOf, IMAGE_LOGIC_LABELS, LICENCE_LABELS, MEMBER_CLASS_LABELS } from "./form-builder-choices";
 import { CheckboxField, RadioField, SelectField, TextAreaField, TextField } from "./race-setup-form";
 
-export function TypeSettings({ draft, sections: s, errors, typeLabel, isBanner }: { draft: ElementDraft; sections: EditorSections; errors: Record<string, string>; typeLabel: string; isBanner: boolean }) {
+export function TypeSettings({
+  draft,
+  sections: s,
+  errors,
+  typeLabel,
+  isBanner,
+}: {
+  draft: ElementDraft;
+  sections: EditorSections;
+  errors: Record<string, string>;
+  typeLabel: string;
+  isBanner: boolean;
+}) {
   const any = s.memberClass || s.displayType || s.optin || s.unspecified || s.minFee || s.waiver || s.licence || s.image || s.membership || s.number || s.text;
   if (!any) return null;
   return (
@@ -21,17 +33,63 @@ export function TypeSettings({ draft, sections: s, errors, typeLabel, isBanner }
           error={errors.display_type}
         />
       ) : null}
-      {s.optin ? <CheckboxField name="config.is_disable_optin" label="Do not offer the opt-in to promotional emails" hint="The opt-in is offered, and ticked, unless this is set." defaultChecked={draft.is_disable_optin} /> : null}
-      {s.unspecified ? <CheckboxField name="config.is_show_unspecified" label="Show the full words Female, Male and Other" defaultChecked={draft.is_show_unspecified} /> : null}
-      {s.minFee ? <TextField name="config.min_fee" label="Minimum donation (dollars)" inputMode="decimal" placeholder="0.00" defaultValue={draft.min_fee} error={errors["config.min_fee"]} /> : null}
+      {s.optin ? (
+        <CheckboxField
+          name="config.is_disable_optin"
+          label="Do not offer the opt-in to promotional emails"
+          hint="The opt-in is offered, and ticked, unless this is set."
+          defaultChecked={draft.is_disable_optin}
+        />
+      ) : null}
+      {s.unspecified ? (
+        <CheckboxField name="config.is_show_unspecified" label="Show the full words Female, Male and Other" defaultChecked={draft.is_show_unspecified} />
+      ) : null}
+      {s.minFee ? (
+        <TextField
+          name="config.min_fee"
+          label="Minimum donation (dollars)"
+          inputMode="decimal"
+          placeholder="0.00"
+          defaultValue={draft.min_fee}
+          error={errors["config.min_fee"]}
+        />
+      ) : null}
       {s.waiver ? (
         <>
-          <TextAreaField name="config.waiver_text" label="Waiver text" rows={8} maxLength={50_000} defaultValue={draft.waiver_text} error={errors["config.waiver_text"]} />
-          <CheckboxField name="config.is_insidetrack" label="InsideTrack waiver" hint="For the one organisation that uses it." defaultChecked={draft.is_insidetrack} />
+          <TextAreaField
+            name="config.waiver_text"
+            label="Waiver text"
+            rows={8}
+            maxLength={50_000}
+            defaultValue={draft.waiver_text}
+            error={errors["config.waiver_text"]}
+          />
+          <CheckboxField
+            name="config.is_insidetrack"
+            label="InsideTrack waiver"
+            hint="For the one organisation that uses it."
+            defaultChecked={draft.is_insidetrack}
+          />
         </>
       ) : null}
-      {s.licence ? <SelectField name="config.licence_kind" label="Licence kind" defaultValue={draft.licence_kind || "ccc"} choices={choicesOf(LICENCE_LABELS)} error={errors["config.licence_kind"]} /> : null}
-      {s.image ? <SelectField name="config.logic" label="What the image is" defaultValue={draft.logic || "headshot"} choices={choicesOf(IMAGE_LOGIC_LABELS)} error={errors["config.logic"]} /> : null}
+      {s.licence ? (
+        <SelectField
+          name="config.licence_kind"
+          label="Licence kind"
+          defaultValue={draft.licence_kind || "ccc"}
+          choices={choicesOf(LICENCE_LABELS)}
+          error={errors["config.licence_kind"]}
+        />
+      ) : null}
+      {s.image ? (
+        <SelectField
+          name="config.logic"
+          label="What the image is"
+          defaultValue={draft.logic || "headshot"}
+          choices={choicesOf(IMAGE_LOGIC_LABELS)}
+          error={errors["config.logic"]}
+        />
+      ) : null}
       {s.membership ? (
         <>
           <SelectField
@@ -43,17 +101,42 @@ export function TypeSettings({ draft, sections: s, errors, typeLabel, isBanner }
             error={errors.member_class}
           />
           <CheckboxField name="config.is_fees_extra" label="Membership fees are charged on top of the cart" defaultChecked={draft.is_fees_extra} />
-          <TextField name="config.family_cap" label="Family cap (dollars)" inputMode="decimal" hint="The most one cart pays for memberships; empty for no cap." defaultValue={draft.family_cap} error={errors["config.family_cap"]} />
+          <TextField
+            name="config.family_cap"
+            label="Family cap (dollars)"
+            inputMode="decimal"
+            hint="The most one cart pays for memberships; empty for no cap."
+            defaultValue={draft.family_cap}
+            error={errors["config.family_cap"]}
+          />
         </>
       ) : null}
       {s.number ? (
         <>
-          <TextField name="config.min" label="Smallest value" inputMode="decimal" hint="Empty for no minimum." defaultValue={draft.min} error={errors["config.min"]} />
-          <TextField name="config.max" label="Largest value" inputMode="decimal" hint="Empty for no maximum." defaultValue={draft.max} error={errors["config.max"]} />
+          <TextField
+            name="config.min"
+            label="Smallest value"
+            inputMode="decimal"
+            hint="Empty for no minimum."
+            defaultValue={draft.min}
+            error={errors["config.min"]}
+          />
+          <TextField
+            name="config.max"
+            label="Largest value"
+            inputMode="decimal"
+            hint="Empty for no maximum."
+            defaultValue={draft.max}
+            error={errors["config.max"]}
+          />
         </>
       ) : null}
-      {s.text && isBanner ? <TextField name="config.text" label="Image address (URL)" placeholder="https://…" defaultValue={draft.text} error={errors["config.text"]} /> : null}
-      {s.text && !isBanner ? <TextAreaField name="config.text" label="Text" rows={6} maxLength={50_000} defaultValue={draft.text} error={errors["config.text"]} /> : null}
+      {s.text && isBanner ? (
+        <TextField name="config.text" label="Image address (URL)" placeholder="https://…" defaultValue={draft.text} error={errors["config.text"]} />
+      ) : null}
+      {s.text && !isBanner ? (
+        <TextAreaField name="config.text" label="Text" rows={6} maxLength={50_000} defaultValue={draft.text} error={errors["config.text"]} />
+      ) : null}
     </fieldset>
   );
 }

@@ -16,7 +16,8 @@ function startText(micros: number, timeZone: string): string {
  * timer's controls under a heat.
  */
 export function HeatBracket({ view, timeZone, tools }: { view: HeatsView; timeZone: string; tools?: (heat: HeatWire, group: HeatGroupWire) => ReactNode }) {
-  if (view.groups.length === 0) return <p className="empty-state">No heats yet. They appear here once a start group's qualifier is done and its heats are seeded.</p>;
+  if (view.groups.length === 0)
+    return <p className="empty-state">No heats yet. They appear here once a start group's qualifier is done and its heats are seeded.</p>;
   return (
     <>
       {view.groups.map((group) => (
@@ -73,7 +74,9 @@ function HeatCard({ heat, view, timeZone, children }: { heat: HeatWire; view: He
         <tbody>
           {heat.entries.map((entry, i) => (
             <tr key={entry.racerId ?? `${entry.seat}-${i}`} className={entry.advances ? "advances" : undefined}>
-              <td>{heat.complete ? (entry.place ?? (entry.status ? STATUS_TEXT[entry.status] : "")) : <abbr title={seatTitle(entry.seat)}>{entry.seat}</abbr>}</td>
+              <td>
+                {heat.complete ? (entry.place ?? (entry.status ? STATUS_TEXT[entry.status] : "")) : <abbr title={seatTitle(entry.seat)}>{entry.seat}</abbr>}
+              </td>
               <td>{entry.bib ?? ""}</td>
               <td>{entry.racerId ? entry.name : <span className="hint">To be decided</span>}</td>
               <td className="time">
@@ -85,7 +88,13 @@ function HeatCard({ heat, view, timeZone, children }: { heat: HeatWire; view: He
                     ? formatRaceTime(entry.time, view.displayPrecision)
                     : ""}
               </td>
-              <td>{entry.advances === "place" ? <abbr title="Goes on by place">Q</abbr> : entry.advances === "lucky" ? <abbr title="Goes on as a lucky loser">LL</abbr> : null}</td>
+              <td>
+                {entry.advances === "place" ? (
+                  <abbr title="Goes on by place">Q</abbr>
+                ) : entry.advances === "lucky" ? (
+                  <abbr title="Goes on as a lucky loser">LL</abbr>
+                ) : null}
+              </td>
             </tr>
           ))}
         </tbody>

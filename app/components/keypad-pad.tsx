@@ -45,7 +45,15 @@ export interface KeypadResult {
 
 const MISS_COUNTS = Array.from({ length: BIATHLON_MAX_MISSES + 1 }, (_, n) => n);
 
-export function KeypadPad(props: { raceId: string; timezone: string; points: { id: string; name: string }[]; shootings: number; runs: number; formKey: string; result: KeypadResult | null }) {
+export function KeypadPad(props: {
+  raceId: string;
+  timezone: string;
+  points: { id: string; name: string }[];
+  shootings: number;
+  runs: number;
+  formKey: string;
+  result: KeypadResult | null;
+}) {
   const { raceId, timezone, points, shootings, runs, formKey, result } = props;
   const hydrated = useHydrated();
   const { items, problem, pending, add } = useKeypadQueue(raceId);
@@ -59,7 +67,14 @@ export function KeypadPad(props: { raceId: string; timezone: string; points: { i
     if (stored && points.some((p) => p.id === stored)) setPoint(stored);
   }, [pointStore, points]);
 
-  const clock = new Intl.DateTimeFormat("en-GB", { timeZone: timezone, hour: "2-digit", minute: "2-digit", second: "2-digit", fractionalSecondDigits: 1, hourCycle: "h23" });
+  const clock = new Intl.DateTimeFormat("en-GB", {
+    timeZone: timezone,
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    fractionalSecondDigits: 1,
+    hourCycle: "h23",
+  });
 
   /** The bib typed in a form, or null after saying what is wrong. */
   const bibOf = (form: HTMLFormElement): number | null => {

@@ -103,7 +103,11 @@ export function useKeypadQueue(raceId: string) {
         else update((all) => all.map((i) => (keys.has(i.entry.key) ? { ...i, state: "rejected", message } : i)));
         again = true;
       } else if (response.status === 401 || response.status === 403) {
-        setProblem(response.status === 401 ? "You are signed out: sign in again in another tab; the entries are kept and sent then." : "Your role may not time this race; the entries are kept on this device.");
+        setProblem(
+          response.status === 401
+            ? "You are signed out: sign in again in another tab; the entries are kept and sent then."
+            : "Your role may not time this race; the entries are kept on this device.",
+        );
       } else {
         setProblem(`The server answered ${response.status}; the entries are kept and sent again shortly.`);
       }

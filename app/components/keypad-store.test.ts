@@ -1,10 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "../../tests/fakes/browser/web-storage";
-import { adoptQueue, claimLease, holdsLease, KEEP_DONE, legacyQueueKey, mergeQueues, otherQueues, readQueue, releaseLease, tabQueueKey, trimQueue, writeQueue, type KeypadItem, type StorageLike } from "./keypad-store";
+import {
+  adoptQueue,
+  claimLease,
+  holdsLease,
+  KEEP_DONE,
+  legacyQueueKey,
+  mergeQueues,
+  otherQueues,
+  readQueue,
+  releaseLease,
+  tabQueueKey,
+  trimQueue,
+  writeQueue,
+  type KeypadItem,
+  type StorageLike,
+} from "./keypad-store";
 
 const RACE = "race-1";
 let clock = 1_000;
-const item = (bib: number, state: KeypadItem["state"] = "pending", at = ++clock): KeypadItem => ({ entry: { kind: "time", key: `entry-${bib}-0000`, bib, point: "finish", time: at * 1000 }, label: `Bib ${bib}`, state, at });
+const item = (bib: number, state: KeypadItem["state"] = "pending", at = ++clock): KeypadItem => ({
+  entry: { kind: "time", key: `entry-${bib}-0000`, bib, point: "finish", time: at * 1000 },
+  label: `Bib ${bib}`,
+  state,
+  at,
+});
 const bibs = (items: readonly KeypadItem[]) => items.map((i) => i.entry.bib);
 
 describe("a keypad queue in storage", () => {
@@ -21,7 +41,10 @@ describe("a keypad queue in storage", () => {
 
   it("reads an earlier version's entries, which carry no time of entry", () => {
     const storage = memoryStorage();
-    storage.setItem(legacyQueueKey(RACE), JSON.stringify([{ entry: { kind: "status", key: "earlier-entry", bib: 9, status: "dns" }, label: "Bib 9 · DNS", state: "pending" }]));
+    storage.setItem(
+      legacyQueueKey(RACE),
+      JSON.stringify([{ entry: { kind: "status", key: "earlier-entry", bib: 9, status: "dns" }, label: "Bib 9 · DNS", state: "pending" }]),
+    );
     expect(readQueue(storage, legacyQueueKey(RACE)).items).toHaveLength(1);
   });
 
@@ -45,7 +68,15 @@ describe("a keypad queue in storage", () => {
 
   it("lists the race's other queues: other tabs' and an earlier version's shared one", () => {
     const storage = memoryStorage();
-    for (const key of [tabQueueKey(RACE, "mine"), tabQueueKey(RACE, "other"), legacyQueueKey(RACE), tabQueueKey("race-2", "x"), "startline:keypad-point:race-1", "startline:keypad-alive:race-1:other"]) storage.setItem(key, "[]");
+    for (const key of [
+      tabQueueKey(RACE, "mine"),
+      tabQueueKey(RACE, "other"),
+      legacyQueueKey(RACE),
+      tabQueueKey("race-2", "x"),
+      "startline:keypad-point:race-1",
+      "startline:keypad-alive:race-1:other",
+    ])
+      storage.setItem(key, "[]");
     expect(otherQueues(storage, RACE, "mine")).toEqual([
       { key: tabQueueKey(RACE, "other"), tabId: "other" },
       { key: legacyQueueKey(RACE), tabId: null },

@@ -17,17 +17,36 @@ function origin(locks: LockManagerLike | null = memoryLocks()) {
     advance: (ms: number) => (at += ms),
     /** A keypad tab as keypad-queue.ts drives it: entries written to its own queue at once. */
     async open(session: StorageLike = memoryStorage()) {
-      const tab = await joinKeypadTabs(RACE, { storage: world.storage, session, locks: world.locks, now: world.now, sleep: async (ms) => void world.advance(ms), newId: () => `tab${++ids}` });
+      const tab = await joinKeypadTabs(RACE, {
+        storage: world.storage,
+        session,
+        locks: world.locks,
+        now: world.now,
+        sleep: async (ms) => void world.advance(ms),
+        newId: () => `tab${++ids}`,
+      });
       let own: KeypadItem[] = readQueue(world.storage, tab.key).items;
       return {
         tab,
         session,
         own: () => own,
         add(bib: number) {
-          own = trimQueue([{ entry: { kind: "time", key: `entry-${bib}-0000`, bib, point: "finish", time: world.advance(1) * 1000 }, label: `Bib ${bib}`, state: "pending", at: world.now() }, ...own]);
+          own = trimQueue([
+            {
+              entry: { kind: "time", key: `entry-${bib}-0000`, bib, point: "finish", time: world.advance(1) * 1000 },
+              label: `Bib ${bib}`,
+              state: "pending",
+              at: world.now(),
+            },
+            ...own,
+          ]);
           writeQueue(world.storage, tab.key, own);
         },
-        adopt: () => tab.adoptOrphans(() => own, (merged) => (own = merged)),
+        adopt: () =>
+          tab.adoptOrphans(
+            () => own,
+            (merged) => (own = merged),
+          ),
         tick: () => tab.tick(own),
         /** The tab closes: the browser releases its lock (a moment later, as browsers do) or pagehide says it left. */
         async close() {
@@ -131,7 +150,10 @@ describe("keypad tabs with Web Locks", () => {
 
   it("adopts the single queue an earlier version kept for every tab", async () => {
     const world = origin();
-    world.storage.setItem(legacyQueueKey(RACE), JSON.stringify([{ entry: { kind: "status", key: "earlier-entry", bib: 9, status: "dns" }, label: "Bib 9 · DNS", state: "pending" }]));
+    world.storage.setItem(
+      legacyQueueKey(RACE),
+      JSON.stringify([{ entry: { kind: "status", key: "earlier-entry", bib: 9, status: "dns" }, label: "Bib 9 · DNS", state: "pending" }]),
+    );
     const a = await world.open();
     await a.adopt();
     expect(sorted(a.own())).toEqual([9]);

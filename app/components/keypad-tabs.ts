@@ -156,7 +156,9 @@ function lockedTab(raceId: string, tabId: string, release: () => void, deps: Key
     async adoptOrphans(own, commit) {
       for (const other of otherQueues(deps.storage, raceId, tabId)) {
         // Free lock = closed tab; holding it keeps that tab, should it reopen now, off its queue while it moves.
-        await withLockIfFree(locks, other.tabId === null ? legacyLockName(raceId) : tabLockName(raceId, other.tabId), () => adoptInto(deps.storage, other.key, key, own, commit));
+        await withLockIfFree(locks, other.tabId === null ? legacyLockName(raceId) : tabLockName(raceId, other.tabId), () =>
+          adoptInto(deps.storage, other.key, key, own, commit),
+        );
       }
     },
     tick: (own) => repair(deps.storage, key, own),

@@ -27,14 +27,41 @@ export function LiveResults({ raceId, snapshot, ranking = "default" }: { raceId:
       {results.snapshot.isAnnouncer ? <LatestFinishers rows={latestFinishers(results, ANNOUNCER_LATEST)} precision={precision} /> : null}
       <div className="search" role="search">
         <label htmlFor={searchId}>Find a racer</label>
-        <input id={searchId} type="search" inputMode="search" placeholder="Name or bib" value={query} onChange={(e) => setQuery(e.target.value)} autoComplete="off" />
+        <input
+          id={searchId}
+          type="search"
+          inputMode="search"
+          placeholder="Name or bib"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          autoComplete="off"
+        />
       </div>
       {!hasRows ? <p className="empty-state">No racers yet. Results appear here as racers cross the timing points.</p> : null}
       {views.map((view) =>
         view.teams && results.snapshot.relay ? (
-          <TeamTable key={view.group.id} view={view} teams={view.teams} rows={results.rows} relay={results.snapshot.relay} showHeading={views.length > 1} precision={precision} searching={query.trim() !== ""} />
+          <TeamTable
+            key={view.group.id}
+            view={view}
+            teams={view.teams}
+            rows={results.rows}
+            relay={results.snapshot.relay}
+            showHeading={views.length > 1}
+            precision={precision}
+            searching={query.trim() !== ""}
+          />
         ) : (
-          <GroupTable key={view.group.id} view={stageNumber > 0 ? withStageColumns(view, stageNumber) : view} stageNumber={stageNumber} showHeading={views.length > 1} precision={precision} showDiffs={results.snapshot.displayDiffs} sameTimeLabel={results.snapshot.sameTimeDisplay} changed={results.changed} searching={query.trim() !== ""} />
+          <GroupTable
+            key={view.group.id}
+            view={stageNumber > 0 ? withStageColumns(view, stageNumber) : view}
+            stageNumber={stageNumber}
+            showHeading={views.length > 1}
+            precision={precision}
+            showDiffs={results.snapshot.displayDiffs}
+            sameTimeLabel={results.snapshot.sameTimeDisplay}
+            changed={results.changed}
+            searching={query.trim() !== ""}
+          />
         ),
       )}
     </div>
@@ -45,22 +72,35 @@ export function LiveResults({ raceId, snapshot, ranking = "default" }: { raceId:
  * A relay group: one row per team, a column per leg with its racer and the leg's time (the racer's own leg,
  * or the team's time at that handover, by team_lap_time_display), and the team's time.
  */
-function TeamTable(props: { view: GroupView; teams: TeamResult[]; rows: ReadonlyMap<string, ResultRow>; relay: NonNullable<FormatSnapshot["relay"]>; showHeading: boolean; precision: number; searching: boolean }) {
+function TeamTable(props: {
+  view: GroupView;
+  teams: TeamResult[];
+  rows: ReadonlyMap<string, ResultRow>;
+  relay: NonNullable<FormatSnapshot["relay"]>;
+  showHeading: boolean;
+  precision: number;
+  searching: boolean;
+}) {
   const { view, teams, precision } = props;
   const legs = Array.from({ length: props.relay.memberCount }, (_, i) => i);
-  const empty = teams.length === 0 ? (props.searching ? "No team matches that search." : "No teams in this group yet. A racer joins a team through the team field.") : null;
+  const empty =
+    teams.length === 0 ? (props.searching ? "No team matches that search." : "No teams in this group yet. A racer joins a team through the team field.") : null;
   return (
     <ResultSection view={view} showHeading={props.showHeading} empty={empty}>
       <div className="table-scroll">
         <table className="data-table results-table relay-table">
           <thead>
             <tr>
-              <th scope="col" className="num">Rank</th>
+              <th scope="col" className="num">
+                Rank
+              </th>
               <th scope="col">Team</th>
               {legs.map((i) => (
                 <th scope="col" key={i} className="wide-only">{`Leg ${i + 1}`}</th>
               ))}
-              <th scope="col" className="num">Time</th>
+              <th scope="col" className="num">
+                Time
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -78,7 +118,8 @@ function TeamTable(props: { view: GroupView; teams: TeamResult[]; rows: Readonly
                     const out = leg.status === "dnf" || leg.status === "dsq" || leg.status === "dns" ? leg.status.toUpperCase() : "";
                     return (
                       <td key={i} className="wide-only">
-                        <span className="leg-racer">{row.bib !== null ? `${row.bib} ${row.name}` : row.name}</span> <span className="num">{out || (shown !== null ? formatRaceTime(shown, precision) : "")}</span>
+                        <span className="leg-racer">{row.bib !== null ? `${row.bib} ${row.name}` : row.name}</span>{" "}
+                        <span className="num">{out || (shown !== null ? formatRaceTime(shown, precision) : "")}</span>
                       </td>
                     );
                   })}
@@ -112,7 +153,16 @@ function teamTimeCell(team: TeamResult, precision: number): string {
   return team.legsCompleted > 0 ? `(${team.legsCompleted} ${team.legsCompleted === 1 ? "leg" : "legs"})` : "";
 }
 
-function GroupTable(props: { view: GroupView; stageNumber: number; showHeading: boolean; precision: number; showDiffs: boolean; sameTimeLabel: string; changed: ReadonlySet<string>; searching: boolean }) {
+function GroupTable(props: {
+  view: GroupView;
+  stageNumber: number;
+  showHeading: boolean;
+  precision: number;
+  showDiffs: boolean;
+  sameTimeLabel: string;
+  changed: ReadonlySet<string>;
+  searching: boolean;
+}) {
   const { view, precision } = props;
   const empty = view.ranked.length === 0 ? (props.searching ? "No racer matches that search." : "No racers in this group yet.") : null;
   return (
@@ -121,16 +171,34 @@ function GroupTable(props: { view: GroupView; stageNumber: number; showHeading: 
         <table className="data-table results-table">
           <thead>
             <tr>
-              <th scope="col" className="num">Rank</th>
-              <th scope="col" className="num">Bib</th>
+              <th scope="col" className="num">
+                Rank
+              </th>
+              <th scope="col" className="num">
+                Bib
+              </th>
               <th scope="col">Name</th>
-              <th scope="col" className="wide-only">Club</th>
+              <th scope="col" className="wide-only">
+                Club
+              </th>
               {view.group.columns.map((c) => (
-                <th scope="col" key={c.index} className="num wide-only">{c.name}</th>
+                <th scope="col" key={c.index} className="num wide-only">
+                  {c.name}
+                </th>
               ))}
-              <th scope="col" className="num">{view.group.timeLabel ?? "Time"}</th>
-              {view.group.pace ? <th scope="col" className="num">Pace</th> : null}
-              {props.showDiffs ? <th scope="col" className="num">Diff</th> : null}
+              <th scope="col" className="num">
+                {view.group.timeLabel ?? "Time"}
+              </th>
+              {view.group.pace ? (
+                <th scope="col" className="num">
+                  Pace
+                </th>
+              ) : null}
+              {props.showDiffs ? (
+                <th scope="col" className="num">
+                  Diff
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -141,11 +209,35 @@ function GroupTable(props: { view: GroupView; stageNumber: number; showHeading: 
                 <td>{r.row.name}</td>
                 <td className="wide-only">{r.row.club ?? ""}</td>
                 {view.group.columns.map((c) => {
-                  if (c.stage !== undefined) return <td key={c.index} className="num wide-only">{stageCell(r.row, c.stage, props.stageNumber, precision)}</td>;
-                  if (c.segment !== undefined) return <td key={c.index} className="num wide-only">{segmentCell(r.row, c.segment, c.cumulative === true, precision)}</td>;
-                  if (c.run !== undefined) return <td key={c.index} className="num wide-only">{runCell(r.row.runs?.[c.run - 1], precision)}</td>;
-                  if (c.shooting !== undefined) return <td key={c.index} className="num wide-only">{r.row.biathlon?.misses[c.shooting - 1] ?? ""}</td>;
-                  return <td key={c.index} className="num wide-only">{splitCell(r.row, c, view, precision)}</td>;
+                  if (c.stage !== undefined)
+                    return (
+                      <td key={c.index} className="num wide-only">
+                        {stageCell(r.row, c.stage, props.stageNumber, precision)}
+                      </td>
+                    );
+                  if (c.segment !== undefined)
+                    return (
+                      <td key={c.index} className="num wide-only">
+                        {segmentCell(r.row, c.segment, c.cumulative === true, precision)}
+                      </td>
+                    );
+                  if (c.run !== undefined)
+                    return (
+                      <td key={c.index} className="num wide-only">
+                        {runCell(r.row.runs?.[c.run - 1], precision)}
+                      </td>
+                    );
+                  if (c.shooting !== undefined)
+                    return (
+                      <td key={c.index} className="num wide-only">
+                        {r.row.biathlon?.misses[c.shooting - 1] ?? ""}
+                      </td>
+                    );
+                  return (
+                    <td key={c.index} className="num wide-only">
+                      {splitCell(r.row, c, view, precision)}
+                    </td>
+                  );
                 })}
                 <td className="num result-time">{timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}</td>
                 {view.group.pace ? <td className="num">{paceCell(r.row, r.shownTime, view.group.pace)}</td> : null}
@@ -206,7 +298,10 @@ function segmentCell(row: ResultRow, segment: number, cumulative: boolean, preci
   const segments = row.segments ?? [];
   const through = cumulative ? segments.slice(0, segment) : [segments[segment - 1]];
   if (through.some((s) => !s || s.time === null)) return "";
-  return formatRaceTime(through.reduce((sum, s) => sum + (s?.time ?? 0), 0), precision);
+  return formatRaceTime(
+    through.reduce((sum, s) => sum + (s?.time ?? 0), 0),
+    precision,
+  );
 }
 
 /** A run's cell: its time when finished, its status when out, else nothing yet. */
@@ -219,7 +314,8 @@ function runCell(run: NonNullable<ResultRow["runs"]>[number] | undefined, precis
 /** What the time column says: the status (DNF, DSQ, DNS), the time (with s/t), or progress on course. */
 function timeCell(row: ResultRow, shownTime: number | null, sameTime: boolean, sameTimeLabel: string, precision: number): string {
   if (row.statusText) return row.statusText;
-  if (row.status === "finished") return shownTime === null ? "" : sameTime ? `${formatRaceTime(shownTime, precision)} ${sameTimeLabel}` : formatRaceTime(shownTime, precision);
+  if (row.status === "finished")
+    return shownTime === null ? "" : sameTime ? `${formatRaceTime(shownTime, precision)} ${sameTimeLabel}` : formatRaceTime(shownTime, precision);
   const last = row.splits[row.splits.length - 1];
   if (last) return `(${formatRaceTime(last.elapsed, precision)})`;
   return "";
@@ -235,7 +331,8 @@ function LatestFinishers({ rows, precision }: { rows: ResultRow[]; precision: nu
         <ol aria-live="polite">
           {rows.map((row) => (
             <li key={row.racerId}>
-              <strong>{row.bib ?? ""}</strong> {row.name} {row.club ? <span className="race-meta-inline">{row.club}</span> : null} <span className="num">{row.time !== null ? formatRaceTime(row.time, precision) : ""}</span>
+              <strong>{row.bib ?? ""}</strong> {row.name} {row.club ? <span className="race-meta-inline">{row.club}</span> : null}{" "}
+              <span className="num">{row.time !== null ? formatRaceTime(row.time, precision) : ""}</span>
             </li>
           ))}
         </ol>

@@ -6,7 +6,11 @@ import { authMessages } from "../../core/auth/messages";
  * it; rejects with one of the spec's passkey messages.
  */
 export async function registerPasskey(userId: string): Promise<void> {
-  const begin = await fetch("/_auth/passkey/register/begin", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId }) });
+  const begin = await fetch("/_auth/passkey/register/begin", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ user_id: userId }),
+  });
   if (begin.status === 403) {
     // The sign-in is too old for this change: confirm it is you first, then come back.
     const { reauth } = (await begin.json()) as { reauth?: string };
@@ -20,7 +24,11 @@ export async function registerPasskey(userId: string): Promise<void> {
   } catch {
     throw new Error(authMessages.passkeyCancelled);
   }
-  const complete = await fetch("/_auth/passkey/register/complete", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId, credential }) });
+  const complete = await fetch("/_auth/passkey/register/complete", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ user_id: userId, credential }),
+  });
   const body = (await complete.json()) as { verified?: boolean; error?: string };
   if (!body.verified) throw new Error(body.error === authMessages.passkeyAlreadyRegistered ? body.error : authMessages.passkeyCancelled);
 }

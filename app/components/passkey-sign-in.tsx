@@ -28,11 +28,19 @@ export function PasskeySignIn({ userId, goto, reauth = false }: { userId: string
     if (!browserSupportsWebAuthn()) return setError(authMessages.passkeysNotSupportedBrowser);
     setBusy(true);
     try {
-      const begin = await fetch("/_auth/passkey/authenticate/begin", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user_id: userId, client: "web" }) });
+      const begin = await fetch("/_auth/passkey/authenticate/begin", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ user_id: userId, client: "web" }),
+      });
       const options = await begin.json();
       if (!begin.ok) return setError((options as { error?: string }).error ?? authMessages.passkeyFailed);
       const credential = await startAuthentication({ optionsJSON: options as PublicKeyCredentialRequestOptionsJSON });
-      const complete = await fetch("/_auth/passkey/authenticate/complete", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ credential, goto, reauth }) });
+      const complete = await fetch("/_auth/passkey/authenticate/complete", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ credential, goto, reauth }),
+      });
       const [reply] = (await complete.json()) as VerifyReply[];
       if (reply?.status === "verified" && reply.reauth) return window.location.assign(reply.goto ?? "/manage/security");
       if (reply?.status === "verified" && reply.token && reply.host) return postToLogin(reply.host, reply.token, reply.goto ?? null);
@@ -52,11 +60,19 @@ export function PasskeySignIn({ userId, goto, reauth = false }: { userId: string
       <button type="button" className="button secondary" onClick={signIn} disabled={!hydrated || busy} aria-busy={busy}>
         {busy ? "Waiting for your passkey…" : "Sign in with a passkey"}
       </button>
-      {error ? <p className="form-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {unrecognised ? (
         <div role="alertdialog" aria-labelledby="passkey-unknown" className="auth-card">
-          <p id="passkey-unknown" className="form-error">{authMessages.passkeyNotRecognized}</p>
-          <button type="button" onClick={() => setUnrecognised(false)}>OK</button>
+          <p id="passkey-unknown" className="form-error">
+            {authMessages.passkeyNotRecognized}
+          </p>
+          <button type="button" onClick={() => setUnrecognised(false)}>
+            OK
+          </button>
         </div>
       ) : null}
     </div>

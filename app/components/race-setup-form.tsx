@@ -61,18 +61,43 @@ export function TextField(props: {
   );
 }
 
-export function TextAreaField(props: { id?: string; name: string; label: string; hint?: string; error?: string; defaultValue?: string; rows?: number; maxLength?: number }) {
+export function TextAreaField(props: {
+  id?: string;
+  name: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  defaultValue?: string;
+  rows?: number;
+  maxLength?: number;
+}) {
   const id = props.id ?? props.name;
   return (
     <Field id={id} label={props.label} hint={props.hint} error={props.error}>
       {(describedBy) => (
-        <textarea id={id} name={props.name} rows={props.rows ?? 3} defaultValue={props.defaultValue} maxLength={props.maxLength} aria-invalid={invalid(props.error)} aria-describedby={describedBy} />
+        <textarea
+          id={id}
+          name={props.name}
+          rows={props.rows ?? 3}
+          defaultValue={props.defaultValue}
+          maxLength={props.maxLength}
+          aria-invalid={invalid(props.error)}
+          aria-describedby={describedBy}
+        />
       )}
     </Field>
   );
 }
 
-export function SelectField(props: { id?: string; name: string; label: string; hint?: string; error?: string; choices: readonly Choice[]; defaultValue?: string | null }) {
+export function SelectField(props: {
+  id?: string;
+  name: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  choices: readonly Choice[];
+  defaultValue?: string | null;
+}) {
   const id = props.id ?? props.name;
   return (
     <Field id={id} label={props.label} hint={props.hint} error={props.error}>
@@ -95,7 +120,15 @@ export function CheckboxField(props: { id?: string; name: string; label: string;
   return (
     <div className="field check-field">
       <label htmlFor={id}>
-        <input id={id} name={props.name} type="checkbox" value="on" defaultChecked={props.defaultChecked} aria-describedby={props.hint ? `${id}-hint` : undefined} /> {props.label}
+        <input
+          id={id}
+          name={props.name}
+          type="checkbox"
+          value="on"
+          defaultChecked={props.defaultChecked}
+          aria-describedby={props.hint ? `${id}-hint` : undefined}
+        />{" "}
+        {props.label}
       </label>
       {props.hint ? (
         <span id={`${id}-hint`} className="hint">
@@ -107,7 +140,15 @@ export function CheckboxField(props: { id?: string; name: string; label: string;
 }
 
 /** A group of radio buttons under a legend, with the group's error. */
-export function RadioField(props: { id?: string; name: string; legend: string; hint?: string; error?: string; choices: readonly (Choice & { hint?: string })[]; defaultValue?: string | null }) {
+export function RadioField(props: {
+  id?: string;
+  name: string;
+  legend: string;
+  hint?: string;
+  error?: string;
+  choices: readonly (Choice & { hint?: string })[];
+  defaultValue?: string | null;
+}) {
   const id = props.id ?? props.name;
   const describedBy = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
@@ -137,10 +178,24 @@ export function RadioField(props: { id?: string; name: string; legend: string; h
  * A setup form: a POST with its intent (and the document it is about), a summary when fields are wrong,
  * and a submit button that says when it is busy. Remounts on every navigation so it shows fresh values.
  */
-export function SetupForm(props: { intent: string; target?: string | null; action?: string; label: string; busyLabel: string; errors?: FieldErrors; className?: string; children?: ReactNode; danger?: boolean; inline?: boolean }) {
+export function SetupForm(props: {
+  intent: string;
+  target?: string | null;
+  action?: string;
+  label: string;
+  busyLabel: string;
+  errors?: FieldErrors;
+  className?: string;
+  children?: ReactNode;
+  danger?: boolean;
+  inline?: boolean;
+}) {
   const navigation = useNavigation();
   const location = useLocation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === props.intent && (navigation.formData?.get("target") ?? null) === (props.target ?? null);
+  const busy =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === props.intent &&
+    (navigation.formData?.get("target") ?? null) === (props.target ?? null);
   const errors = props.errors ?? {};
   const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
   return (
@@ -165,12 +220,33 @@ export function useReplyFor(intent: string, target: string | null = null): { err
 }
 
 /** A confirmation step inside a setup page: what will happen, the button that does it, and a way back. */
-export function ConfirmPanel(props: { title: string; explanation: ReactNode; intent: string; target?: string | null; action?: string; label: string; busyLabel: string; cancelTo: string; danger?: boolean }) {
+export function ConfirmPanel(props: {
+  title: string;
+  explanation: ReactNode;
+  intent: string;
+  target?: string | null;
+  action?: string;
+  label: string;
+  busyLabel: string;
+  cancelTo: string;
+  danger?: boolean;
+}) {
   const { errors } = useReplyFor(props.intent, props.target ?? null);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === props.intent;
   return (
-    <ConfirmForm title={props.title} error={errors.form} action={props.action} intent={props.intent} hidden={props.target ? { target: props.target } : undefined} label={props.label} pendingLabel={props.busyLabel} pending={busy} cancelTo={props.cancelTo} danger={props.danger !== false}>
+    <ConfirmForm
+      title={props.title}
+      error={errors.form}
+      action={props.action}
+      intent={props.intent}
+      hidden={props.target ? { target: props.target } : undefined}
+      label={props.label}
+      pendingLabel={props.busyLabel}
+      pending={busy}
+      cancelTo={props.cancelTo}
+      danger={props.danger !== false}
+    >
       <p>{props.explanation}</p>
     </ConfirmForm>
   );
@@ -195,14 +271,32 @@ export function SetupSection(props: {
       <h2 id={`${props.id}-heading`}>{props.title}</h2>
       {props.hint ? <p className="hint">{props.hint}</p> : null}
       <SavedNotice message={props.saved} />
-      {removing ? <ConfirmPanel title={removing.title} explanation={removing.explanation} intent="delete" target={removing.target} label={removing.label} busyLabel="Deleting…" cancelTo={props.base} /> : null}
+      {removing ? (
+        <ConfirmPanel
+          title={removing.title}
+          explanation={removing.explanation}
+          intent="delete"
+          target={removing.target}
+          label={removing.label}
+          busyLabel="Deleting…"
+          cancelTo={props.base}
+        />
+      ) : null}
       {props.children}
     </section>
   );
 }
 
 /** A one-button form inside a table row (move up, remove…): keyboard-usable, and it works without JavaScript. */
-export function RowButton(props: { intent: string; target: string; extra?: Record<string, string>; label: string; accessibleLabel?: string; disabled?: boolean; action?: string }) {
+export function RowButton(props: {
+  intent: string;
+  target: string;
+  extra?: Record<string, string>;
+  label: string;
+  accessibleLabel?: string;
+  disabled?: boolean;
+  action?: string;
+}) {
   return (
     <Form method="post" action={props.action} className="row-button">
       <input type="hidden" name="intent" value={props.intent} />
@@ -248,7 +342,12 @@ export function RaceSetupErrorBoundary({ page = false, forbidden = FORBIDDEN_TEX
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const title = status === 403 ? "You may not do this" : status === 404 ? "Not found" : "Something went wrong";
-  const text = status === 403 ? forbidden : status === 404 ? "There is no race or setup item at this address that you may see." : "The page could not be shown. Please try again in a moment.";
+  const text =
+    status === 403
+      ? forbidden
+      : status === 404
+        ? "There is no race or setup item at this address that you may see."
+        : "The page could not be shown. Please try again in a moment.";
   const Heading = page ? "h1" : "h2";
   const body = (
     <>

@@ -25,7 +25,16 @@ export interface RacerFormProps {
 const inputId = (name: string) => name.replace(/[^\w-]/g, "-");
 
 /** A text input with its label, hint and error. */
-function TextField(props: { name: string; label: string; values: Record<string, string>; errors: FieldErrors; hint?: string; inputMode?: "numeric" | "decimal" | "text"; placeholder?: string; autoComplete?: string }) {
+function TextField(props: {
+  name: string;
+  label: string;
+  values: Record<string, string>;
+  errors: FieldErrors;
+  hint?: string;
+  inputMode?: "numeric" | "decimal" | "text";
+  placeholder?: string;
+  autoComplete?: string;
+}) {
   const id = inputId(props.name);
   const error = props.errors[props.name];
   return (
@@ -46,13 +55,28 @@ function TextField(props: { name: string; label: string; values: Record<string, 
   );
 }
 
-function SelectField(props: { name: string; label: string; values: Record<string, string>; errors: FieldErrors; options: Choice[]; blank: string; hint?: string }) {
+function SelectField(props: {
+  name: string;
+  label: string;
+  values: Record<string, string>;
+  errors: FieldErrors;
+  options: Choice[];
+  blank: string;
+  hint?: string;
+}) {
   const id = inputId(props.name);
   const error = props.errors[props.name];
   return (
     <Field id={id} label={props.label} hint={props.hint} error={error}>
       {(describedBy) => (
-        <select id={id} name={props.name} defaultValue={props.values[props.name] ?? ""} style={boxStyle} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
+        <select
+          id={id}
+          name={props.name}
+          defaultValue={props.values[props.name] ?? ""}
+          style={boxStyle}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+        >
           <option value="">{props.blank}</option>
           {props.options.map((o) => (
             <option key={o.id} value={o.id}>
@@ -72,7 +96,14 @@ function CheckboxField(props: { name: string; label: string; values: Record<stri
   return (
     <div className="field">
       <label style={choiceStyle}>
-        <input type="checkbox" id={id} name={props.name} defaultChecked={Boolean(props.values[props.name])} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />{" "}
+        <input
+          type="checkbox"
+          id={id}
+          name={props.name}
+          defaultChecked={Boolean(props.values[props.name])}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />{" "}
         {props.label}
       </label>
       {error ? (
@@ -86,7 +117,8 @@ function CheckboxField(props: { name: string; label: string; values: Record<stri
 
 function CustomFieldInput({ field, values, errors }: { field: CustomField; values: Record<string, string>; errors: FieldErrors }) {
   const name = `custom.${field.key}`;
-  if (field.type === "boolean" || field.type === "checkbox" || field.type === "category") return <CheckboxField name={name} label={field.display} values={values} errors={errors} />;
+  if (field.type === "boolean" || field.type === "checkbox" || field.type === "category")
+    return <CheckboxField name={name} label={field.display} values={values} errors={errors} />;
   if (field.type === "option" || field.type === "gender") {
     const options = field.type === "gender" ? ["M", "F"] : (field.options ?? []);
     return <SelectField name={name} label={field.display} values={values} errors={errors} options={options.map((o) => ({ id: o, name: o }))} blank="—" />;
@@ -126,7 +158,16 @@ export function RacerForm(props: RacerFormProps) {
         <TextField name="bib" label="Bib" inputMode="numeric" {...common} />
         <TextField name="chip" label="Chip" {...common} />
         <TextField name="chip_list" label="More chips" hint="Comma separated" {...common} />
-        <SelectField name="sex" label="Sex" options={[{ id: "M", name: "M" }, { id: "F", name: "F" }]} blank="—" {...common} />
+        <SelectField
+          name="sex"
+          label="Sex"
+          options={[
+            { id: "M", name: "M" },
+            { id: "F", name: "F" },
+          ]}
+          blank="—"
+          {...common}
+        />
         <TextField name="club" label="Club" {...common} />
         <TextField name="team" label="Team" {...common} />
         <TextField name="city" label="City" {...common} />
@@ -135,7 +176,9 @@ export function RacerForm(props: RacerFormProps) {
       <Group legend="Start">
         <SelectField name="course" label="Course" options={props.courses} blank="No course" {...common} />
         <SelectField name="setupgroup_id" label="Start group" options={props.startGroups} blank="No start group" {...common} />
-        {props.metaStartGroups.length > 0 ? <SelectField name="metastart_id" label="Meta start group" options={props.metaStartGroups} blank="No meta start group" {...common} /> : null}
+        {props.metaStartGroups.length > 0 ? (
+          <SelectField name="metastart_id" label="Meta start group" options={props.metaStartGroups} blank="No meta start group" {...common} />
+        ) : null}
         <TextField name="scheduled_start_time" label="Scheduled start" hint="Time of day, HH:MM:SS" placeholder="10:00:00" {...common} />
       </Group>
       <Group legend="Seeding">

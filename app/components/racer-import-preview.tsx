@@ -2,7 +2,19 @@
 import { Form } from "@remix-run/react";
 import type { ImportPreviewView } from "../racers.server";
 
-export function RacerImportPreview({ preview, text, source, action, busy }: { preview: ImportPreviewView; text: string; source: string; action: string; busy: boolean }) {
+export function RacerImportPreview({
+  preview,
+  text,
+  source,
+  action,
+  busy,
+}: {
+  preview: ImportPreviewView;
+  text: string;
+  source: string;
+  action: string;
+  busy: boolean;
+}) {
   if (preview.fileError) {
     return (
       <p className="form-error" role="alert">

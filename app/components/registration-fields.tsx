@@ -14,8 +14,30 @@ import { formatMoneyWithSymbol } from "../../core/money/money";
 import { boxStyle, choiceStyle, groupStyle } from "./app-form";
 
 const WORDS = {
-  en: { choose: "Choose…", yes: "Yes", no: "No", agree: "I have read and agree", colon: ": ", optout: "Do not send me news and offers", female: "Female", male: "Male", other: "Other", required: "required" },
-  fr: { choose: "Choisir…", yes: "Oui", no: "Non", agree: "J’ai lu et j’accepte", colon: " : ", optout: "Ne pas m’envoyer de nouvelles ni d’offres", female: "Femme", male: "Homme", other: "Autre", required: "obligatoire" },
+  en: {
+    choose: "Choose…",
+    yes: "Yes",
+    no: "No",
+    agree: "I have read and agree",
+    colon: ": ",
+    optout: "Do not send me news and offers",
+    female: "Female",
+    male: "Male",
+    other: "Other",
+    required: "required",
+  },
+  fr: {
+    choose: "Choisir…",
+    yes: "Oui",
+    no: "Non",
+    agree: "J’ai lu et j’accepte",
+    colon: " : ",
+    optout: "Ne pas m’envoyer de nouvelles ni d’offres",
+    female: "Femme",
+    male: "Homme",
+    other: "Autre",
+    required: "obligatoire",
+  },
 } as const;
 
 export interface FieldProps {
@@ -110,7 +132,8 @@ function InputField(props: FieldProps & { label: string }) {
       <div className="field" data-field={element.id}>
         {element.type === "waiver" ? <div className="waiver-text">{waiverTextOf(element, lang)}</div> : null}
         <label style={choiceStyle}>
-          <input type="checkbox" {...common} defaultChecked={checked} required={required} /> {element.type === "waiver" ? `${words.agree}${words.colon}${label}` : caption}
+          <input type="checkbox" {...common} defaultChecked={checked} required={required} />{" "}
+          {element.type === "waiver" ? `${words.agree}${words.colon}${label}` : caption}
         </label>
         {errorLine}
       </div>
@@ -122,7 +145,8 @@ function InputField(props: FieldProps & { label: string }) {
       {control()}
       {element.type === "email" && !element.config.is_disable_optin ? (
         <label style={choiceStyle}>
-          <input type="checkbox" name={element.id} value={EMAIL_OPTOUT} defaultChecked={(props.value?.v as { optin?: boolean } | undefined)?.optin === false} /> {words.optout}
+          <input type="checkbox" name={element.id} value={EMAIL_OPTOUT} defaultChecked={(props.value?.v as { optin?: boolean } | undefined)?.optin === false} />{" "}
+          {words.optout}
         </label>
       ) : null}
       {errorLine}
@@ -204,7 +228,17 @@ function OptionItem({ option, lang, chooser, priceOf }: { option: FormOption } &
 
 function Choices(props: FieldProps & { caption: React.ReactNode; multiple: boolean; errorLine: React.ReactNode }) {
   const { element, lang, chooser, priceOf, multiple } = props;
-  const chosen = new Set(Array.isArray(props.posted) ? props.posted : typeof props.posted === "string" ? [props.posted] : Array.isArray(props.value?.v) ? (props.value.v as string[]) : props.value ? [String(props.value.v)] : []);
+  const chosen = new Set(
+    Array.isArray(props.posted)
+      ? props.posted
+      : typeof props.posted === "string"
+        ? [props.posted]
+        : Array.isArray(props.value?.v)
+          ? (props.value.v as string[])
+          : props.value
+            ? [String(props.value.v)]
+            : [],
+  );
   return (
     <fieldset style={groupStyle} data-field={element.id} aria-describedby={props.error ? `f-${element.id}-error` : undefined}>
       <legend>{props.caption}</legend>
@@ -214,7 +248,13 @@ function Choices(props: FieldProps & { caption: React.ReactNode; multiple: boole
           const price = priceOf(option);
           return (
             <label key={option.id} style={choiceStyle}>
-              <input type={multiple ? "checkbox" : "radio"} name={element.id} value={option.id} defaultChecked={chosen.has(option.id)} disabled={!isOptionOffered(option, chooser)} />
+              <input
+                type={multiple ? "checkbox" : "radio"}
+                name={element.id}
+                value={option.id}
+                defaultChecked={chosen.has(option.id)}
+                disabled={!isOptionOffered(option, chooser)}
+              />
               {optionLabel(option, lang)}
               {price > 0 ? <span className="field-price"> {formatMoneyWithSymbol(price)}</span> : null}
             </label>

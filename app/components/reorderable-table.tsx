@@ -27,7 +27,13 @@ export function ReorderableTable<T extends { id: string }>(props: {
   links: (row: T) => ReactNode;
   rowData: (row: T) => Record<`data-${string}`, string>;
 }) {
-  const { shown, draggable, announcement, rowProps } = useDragReorder({ rows: props.rows, enabled: props.mayEdit, intent: props.intent, action: props.action, describe: props.nameOf });
+  const { shown, draggable, announcement, rowProps } = useDragReorder({
+    rows: props.rows,
+    enabled: props.mayEdit,
+    intent: props.intent,
+    action: props.action,
+    describe: props.nameOf,
+  });
   if (props.rows.length === 0) return <p className="empty-state">{props.empty}</p>;
   return (
     <>
@@ -75,8 +81,22 @@ export function ReorderableTable<T extends { id: string }>(props: {
                   {props.mayEdit ? (
                     <td className="row-actions">
                       {props.links(row)}
-                      <RowButton intent={props.intent} target={row.id} extra={{ direction: "up" }} label="↑ Move up" accessibleLabel={`Move ${name} up`} disabled={index === 0} />
-                      <RowButton intent={props.intent} target={row.id} extra={{ direction: "down" }} label="↓ Move down" accessibleLabel={`Move ${name} down`} disabled={index === shown.length - 1} />
+                      <RowButton
+                        intent={props.intent}
+                        target={row.id}
+                        extra={{ direction: "up" }}
+                        label="↑ Move up"
+                        accessibleLabel={`Move ${name} up`}
+                        disabled={index === 0}
+                      />
+                      <RowButton
+                        intent={props.intent}
+                        target={row.id}
+                        extra={{ direction: "down" }}
+                        label="↓ Move down"
+                        accessibleLabel={`Move ${name} down`}
+                        disabled={index === shown.length - 1}
+                      />
                     </td>
                   ) : null}
                 </tr>

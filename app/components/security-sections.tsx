@@ -26,7 +26,17 @@ function ConfirmFirst({ reauthHref }: { reauthHref: string }) {
   );
 }
 
-export function PasswordSection({ hasPassword, reauthHref, result, busy }: { hasPassword: boolean; reauthHref: string | null; result?: AreaResult; busy: boolean }) {
+export function PasswordSection({
+  hasPassword,
+  reauthHref,
+  result,
+  busy,
+}: {
+  hasPassword: boolean;
+  reauthHref: string | null;
+  result?: AreaResult;
+  busy: boolean;
+}) {
   // Without a password there is nothing to type as proof: the account confirms with a fresh sign-in first.
   const confirmFirst = !hasPassword && reauthHref;
   return (
@@ -53,7 +63,9 @@ export function PasswordSection({ hasPassword, reauthHref, result, busy }: { has
           <input type="checkbox" name="sign_out_others" value="yes" defaultChecked /> Sign out my other sessions
         </label>
         {messageFor(result, "password")}
-        <button type="submit" disabled={busy}>Save password</button>
+        <button type="submit" disabled={busy}>
+          Save password
+        </button>
       </Form>
     </section>
   );
@@ -74,7 +86,9 @@ export function EmailSection({ email, reauthHref, result, busy }: { email: strin
           <input id="new-email" name="email" type="email" autoComplete="email" required />
         </div>
         {messageFor(result, "email")}
-        <button type="submit" disabled={busy}>Change e-mail address</button>
+        <button type="submit" disabled={busy}>
+          Change e-mail address
+        </button>
       </Form>
     </section>
   );
@@ -113,18 +127,25 @@ export function TotpSection({ totp, result, busy }: { totp: TotpState; result?: 
             <p>Scan this code with your authenticator app, or type the key below, then enter the 6-digit code it shows.</p>
             <div className="qr" role="img" aria-label="QR code for your authenticator app" dangerouslySetInnerHTML={{ __html: setup.qrSvg }} />
             <p>
-              Key: <span className="secret" data-testid="totp-secret">{setup.typedSecret}</span>
+              Key:{" "}
+              <span className="secret" data-testid="totp-secret">
+                {setup.typedSecret}
+              </span>
             </p>
             <input type="hidden" name="intent" value="totp-confirm" />
             <div className="field">
               <label htmlFor="code">6-digit code</label>
               <input id="code" name="code" className="code-input" inputMode="numeric" autoComplete="one-time-code" maxLength={9} required />
             </div>
-            <button type="submit" disabled={busy}>Turn on two-factor</button>
+            <button type="submit" disabled={busy}>
+              Turn on two-factor
+            </button>
           </Form>
           <Form method="post">
             <input type="hidden" name="intent" value="totp-restart" />
-            <button type="submit" className="link-button" disabled={busy}>Start again with a new key</button>
+            <button type="submit" className="link-button" disabled={busy}>
+              Start again with a new key
+            </button>
           </Form>
         </>
       ) : enabled ? (
@@ -135,7 +156,9 @@ export function TotpSection({ totp, result, busy }: { totp: TotpState; result?: 
           </p>
           <Form method="post" className="stack">
             <input type="hidden" name="intent" value="codes-new" />
-            <button type="submit" className="button secondary" disabled={busy}>Make new recovery codes</button>
+            <button type="submit" className="button secondary" disabled={busy}>
+              Make new recovery codes
+            </button>
           </Form>
           <Form method="post" className="stack danger-zone">
             <input type="hidden" name="intent" value="totp-off" />
@@ -144,14 +167,18 @@ export function TotpSection({ totp, result, busy }: { totp: TotpState; result?: 
               <input id="proof" name="proof" type="password" autoComplete="off" required />
               <span className="hint">To turn two-factor off, prove it is you with any one of these.</span>
             </div>
-            <button type="submit" className="danger" disabled={busy}>Turn off two-factor</button>
+            <button type="submit" className="danger" disabled={busy}>
+              Turn off two-factor
+            </button>
           </Form>
         </>
       ) : (
         <Form method="post" className="stack">
           <p>Add a second step to signing in: a 6-digit code from an authenticator app.</p>
           <input type="hidden" name="intent" value="totp-begin" />
-          <button type="submit" disabled={busy}>Set up two-factor</button>
+          <button type="submit" disabled={busy}>
+            Set up two-factor
+          </button>
         </Form>
       )}
     </section>
@@ -173,13 +200,18 @@ export function SessionsSection({ sessions, result, busy }: { sessions: SessionV
             <th scope="col">Site</th>
             <th scope="col">Signed in</th>
             <th scope="col">Last used</th>
-            <th scope="col"><span className="visually-hidden">Actions</span></th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {sessions.map((s) => (
             <tr key={s.handle}>
-              <td>{s.userAgent ?? "Unknown browser"}{s.current ? <strong> (this device)</strong> : null}</td>
+              <td>
+                {s.userAgent ?? "Unknown browser"}
+                {s.current ? <strong> (this device)</strong> : null}
+              </td>
               <td>{s.host}</td>
               <td>{formatDateTime(s.createdAt)}</td>
               <td>{formatDateTime(s.lastUsedAt)}</td>
@@ -188,7 +220,14 @@ export function SessionsSection({ sessions, result, busy }: { sessions: SessionV
                   <Form method="post">
                     <input type="hidden" name="intent" value="session-revoke" />
                     <input type="hidden" name="handle" value={s.handle} />
-                    <button type="submit" className="link-button" disabled={busy} aria-label={`Sign out the session on ${s.userAgent ?? "an unknown browser"} last used ${formatDateTime(s.lastUsedAt)}`}>Sign out</button>
+                    <button
+                      type="submit"
+                      className="link-button"
+                      disabled={busy}
+                      aria-label={`Sign out the session on ${s.userAgent ?? "an unknown browser"} last used ${formatDateTime(s.lastUsedAt)}`}
+                    >
+                      Sign out
+                    </button>
                   </Form>
                 )}
               </td>

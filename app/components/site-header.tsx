@@ -6,13 +6,21 @@ export function SiteHeader({ theme, kind, userName }: { theme: Theme; kind: Tena
   return (
     <header className="site-header">
       <a className="brand" href="/">
-        {theme.logoUrl ? <img src={theme.logoUrl} alt="" width={40} height={40} /> : <span className="brand-mark" aria-hidden="true">{theme.name.slice(0, 1)}</span>}
+        {theme.logoUrl ? (
+          <img src={theme.logoUrl} alt="" width={40} height={40} />
+        ) : (
+          <span className="brand-mark" aria-hidden="true">
+            {theme.name.slice(0, 1)}
+          </span>
+        )}
         <span className="brand-name">{theme.name}</span>
       </a>
       <nav aria-label="Account">
         {userName ? (
           <>
-            <a className="user-name" href={kind === "admin" ? "/_admin" : "/manage"}>{userName}</a>
+            <a className="user-name" href={kind === "admin" ? "/_admin" : "/manage"}>
+              {userName}
+            </a>
             <a href="/login/logout">Sign out</a>
           </>
         ) : (

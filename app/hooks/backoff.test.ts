@@ -19,7 +19,7 @@ describe("reconnect back-off with full jitter", () => {
   it("spreads a crowd over the whole window instead of one instant", () => {
     let seed = 42;
     // A small deterministic generator (LCG) standing in for Math.random.
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const delays = Array.from({ length: 1000 }, () => backoffDelay(3, random));
     expect(Math.min(...delays)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...delays)).toBeLessThan(BACKOFF_BASE_MS * 8);

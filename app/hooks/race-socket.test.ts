@@ -1,6 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RaceServerMessage } from "../../schema/wire/race-socket";
-import { CATCH_UP_MS, CLOSE_CODES, HEARTBEAT_MS, HELLO_TIMEOUT_MS, PING_FRAME, PONG_TIMEOUT_MS, runRaceSocket, WAKE_JITTER_MS, type FrameOutcome, type LiveState, type SocketEvents } from "./race-socket";
+import {
+  CATCH_UP_MS,
+  CLOSE_CODES,
+  HEARTBEAT_MS,
+  HELLO_TIMEOUT_MS,
+  PING_FRAME,
+  PONG_TIMEOUT_MS,
+  runRaceSocket,
+  WAKE_JITTER_MS,
+  type FrameOutcome,
+  type LiveState,
+  type SocketEvents,
+} from "./race-socket";
 
 interface FakeSocket {
   query: string;
@@ -51,7 +63,20 @@ function harness(options: { random?: number; onFrame?: (message: RaceServerMessa
     }
     return waited;
   };
-  return { sockets, frames, states, stop, last, send, hello, untilReconnect, wake: () => on.wake(), offline: () => on.offline(), setSince: (v: string) => (since = v), state: () => states[states.length - 1] };
+  return {
+    sockets,
+    frames,
+    states,
+    stop,
+    last,
+    send,
+    hello,
+    untilReconnect,
+    wake: () => on.wake(),
+    offline: () => on.offline(),
+    setSince: (v: string) => (since = v),
+    state: () => states[states.length - 1],
+  };
 }
 
 beforeEach(() => {

@@ -26,12 +26,38 @@ function row(racerId: string, time: number | null): ResultRow {
 }
 
 function snapshot(version: string, rows: ResultRow[], formatId = "f"): FormatSnapshot {
-  return { formatId, name: "Results", version, displayPrecision: 1, displayDiffs: true, sameTimeDisplay: "s/t", isAnnouncer: false, groups: [{ id: "g", name: "All", sameTimeThreshold: 0, columns: [] }], rows };
+  return {
+    formatId,
+    name: "Results",
+    version,
+    displayPrecision: 1,
+    displayDiffs: true,
+    sameTimeDisplay: "s/t",
+    isAnnouncer: false,
+    groups: [{ id: "g", name: "All", sameTimeThreshold: 0, columns: [] }],
+    rows,
+  };
 }
 
-const holding = (version: string, target: string | null = null): FollowedResults => ({ results: stateFromSnapshot(snapshot(version, [row("a", null)])), target });
-const hello = (version?: string): RaceServerMessage => ({ type: "hello", race_id: "r", name: "Race", server_time: 0, connections: 1, ...(version === undefined ? {} : { version }) });
-const rows = (from: string, version: string, changed: ResultRow[], formatId = "f"): RaceServerMessage => ({ type: "rows", formatId, from, version, rows: changed });
+const holding = (version: string, target: string | null = null): FollowedResults => ({
+  results: stateFromSnapshot(snapshot(version, [row("a", null)])),
+  target,
+});
+const hello = (version?: string): RaceServerMessage => ({
+  type: "hello",
+  race_id: "r",
+  name: "Race",
+  server_time: 0,
+  connections: 1,
+  ...(version === undefined ? {} : { version }),
+});
+const rows = (from: string, version: string, changed: ResultRow[], formatId = "f"): RaceServerMessage => ({
+  type: "rows",
+  formatId,
+  from,
+  version,
+  rows: changed,
+});
 
 describe("a results page deciding what a frame means", () => {
   it("applies rows that follow the version held and moves to theirs", () => {
@@ -97,7 +123,12 @@ describe("a results page deciding what a frame means", () => {
 
   it("leaves the copy alone for frames that are not about results", () => {
     const followed = holding("b.3");
-    for (const message of [{ type: "pong" }, { type: "info", race_id: "r", connections: 2 }, { type: "error", message: "Unknown message" }, hello()] as RaceServerMessage[]) {
+    for (const message of [
+      { type: "pong" },
+      { type: "info", race_id: "r", connections: 2 },
+      { type: "error", message: "Unknown message" },
+      hello(),
+    ] as RaceServerMessage[]) {
       expect(followResultsFrame(followed, "f", message)).toEqual({ followed, outcome: "ok" });
     }
   });

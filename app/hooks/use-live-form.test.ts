@@ -3,7 +3,13 @@ import { makeElement } from "../../core/forms/test-elements";
 import { computeLiveForm, liveFromValues, type LiveFormInput } from "./use-live-form";
 
 const toque = makeElement("checkbox", { id: "toque", ordinal: 1, price_1: 2000, price_2: 2500, is_taxable: true });
-const colour = makeElement("option", { id: "colour", ordinal: 2, is_mandatory: true, condition: { element: "toque", operator: "notempty", value: "" }, options_list: [{ id: "red", display: "Red" }] });
+const colour = makeElement("option", {
+  id: "colour",
+  ordinal: 2,
+  is_mandatory: true,
+  condition: { element: "toque", operator: "notempty", value: "" },
+  options_list: [{ id: "red", display: "Red" }],
+});
 const input: LiveFormInput = {
   elements: [toque, colour],
   tier: 2,
@@ -37,7 +43,11 @@ describe("the registration form's live state", () => {
 
 describe("the live price and a code's uses", () => {
   it("stops taking a code off once its quantity is used up, as the server does", () => {
-    const codes = makeElement("discount", { id: "codes", ordinal: 3, config: { discounts_list: [{ code: "ONCE", type: "deduct_amount", amt: 500, elts_list: [], qty: 1 }] } });
+    const codes = makeElement("discount", {
+      id: "codes",
+      ordinal: 3,
+      config: { discounts_list: [{ code: "ONCE", type: "deduct_amount", amt: 500, elts_list: [], qty: 1 }] },
+    });
     const withCode = { ...input, elements: [toque, colour, codes], others: [], cartValues: { codes: { v: "ONCE", p: 0 } } };
     expect(computeLiveForm(withCode, { toque: "on" }).price.discount).toBe(500);
     expect(computeLiveForm({ ...withCode, discountUses: { ONCE: 1 } }, { toque: "on" }).price.discount).toBe(0);

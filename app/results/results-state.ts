@@ -59,7 +59,8 @@ export function groupViews(state: ResultsState, query: string, ranking: RankingT
   const matches = (row: ResultRow) => needle === "" || (isBib ? String(row.bib ?? "") === needle : row.name.toLowerCase().includes(needle));
   return state.snapshot.groups.map((group) => {
     const inGroup = [...state.rows.values()].filter((row) => row.groups.includes(group.id));
-    const rekeyed = ranking === "multistage" && state.snapshot.stage ? inGroup.map((row) => allStagesResult(row, row.stageTimes ?? [], row.stageBonuses ?? [])) : inGroup;
+    const rekeyed =
+      ranking === "multistage" && state.snapshot.stage ? inGroup.map((row) => allStagesResult(row, row.stageTimes ?? [], row.stageBonuses ?? [])) : inGroup;
     const rows = rekeyed.sort((a, b) => compareKeys(a.key, b.key));
     // The page shows the racer's own row (this stage's time in All Stages too); the rank, shown time and diff are the ranking's.
     const ranked = rankSorted(rows, group.sameTimeThreshold).map((r) => ({ ...r, row: state.rows.get(r.result.racerId) ?? (r.result as ResultRow) }));
@@ -69,8 +70,12 @@ export function groupViews(state: ResultsState, query: string, ranking: RankingT
     const relay = state.snapshot.relay;
     if (!relay) return view;
     // A team matches when its name does or any member does (a bib finds its racer's team).
-    const teamMatches = (team: TeamResult) => needle === "" || (!isBib && team.team.toLowerCase().includes(needle)) || team.legs.some((leg) => matches(state.rows.get(leg.racerId) as ResultRow));
-    const members = relayMembersOf(rows.map((row) => ({ ...row, leg: row.leg ?? null, handover: row.handover ?? null })), relay.memberCount);
+    const teamMatches = (team: TeamResult) =>
+      needle === "" || (!isBib && team.team.toLowerCase().includes(needle)) || team.legs.some((leg) => matches(state.rows.get(leg.racerId) as ResultRow));
+    const members = relayMembersOf(
+      rows.map((row) => ({ ...row, leg: row.leg ?? null, handover: row.handover ?? null })),
+      relay.memberCount,
+    );
     return { ...view, teams: teamResults(members, { memberCount: relay.memberCount }).filter(teamMatches) };
   });
 }

@@ -35,12 +35,33 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db } = await requireBankAdmin(request, context);
   const url = new URL(request.url);
   const window = windowSchema.safeParse({ from: url.searchParams.get("from") ?? "", to: url.searchParams.get("to") ?? "" });
-  const preview = window.success ? await previewBatch(db, windowOf(window.data.from, window.data.to).from, windowOf(window.data.from, window.data.to).to) : null;
+  const preview = window.success
+    ? await previewBatch(db, windowOf(window.data.from, window.data.to).from, windowOf(window.data.from, window.data.to).to)
+    : null;
   return {
     saved: NOTICES[url.searchParams.get("saved") ?? ""] ?? null,
-    requests: (await pendingRequests(db)).map(({ request: r, clubName }) => ({ id: r.id, clubName, name: r.name, email: r.email, kind: r.kind, last4: r.accountLast4, at: r.createdAt })),
+    requests: (await pendingRequests(db)).map(({ request: r, clubName }) => ({
+      id: r.id,
+      clubName,
+      name: r.name,
+      email: r.email,
+      kind: r.kind,
+      last4: r.accountLast4,
+      at: r.createdAt,
+    })),
     window: window.success ? window.data : null,
-    preview: preview?.map((line) => ({ clubId: line.clubId, clubName: line.clubName, bankAccount: line.bankAccount, payments: line.payments, refunds: line.refunds, fees: line.fees, division: line.division, owed: line.owed, count: line.transactionIds.length })) ?? null,
+    preview:
+      preview?.map((line) => ({
+        clubId: line.clubId,
+        clubName: line.clubName,
+        bankAccount: line.bankAccount,
+        payments: line.payments,
+        refunds: line.refunds,
+        fees: line.fees,
+        division: line.division,
+        owed: line.owed,
+        count: line.transactionIds.length,
+      })) ?? null,
   };
 }
 
@@ -103,7 +124,10 @@ export default function BankAccountsAdmin() {
       </section>
       <section aria-labelledby="batch-heading">
         <h2 id="batch-heading">Payout batch</h2>
-        <p className="hint">Card payments the platform collected for merchant clubs, less system fees and refunds, for whole days (UTC). A club without an approved bank account, or owed nothing, is carried to the next batch.</p>
+        <p className="hint">
+          Card payments the platform collected for merchant clubs, less system fees and refunds, for whole days (UTC). A club without an approved bank account,
+          or owed nothing, is carried to the next batch.
+        </p>
         <Form method="get" className="filter-bar">
           <label>
             First day

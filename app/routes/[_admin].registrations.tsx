@@ -119,5 +119,11 @@ function ReviewItem({ form }: { form: { id: string; name: string; clubName: stri
 }
 
 export function ErrorBoundary() {
-  return <RegistrationErrorBoundary page forbidden="Reviewing registration forms needs a System Administrator whose configuration includes registrations." back={{ to: "/_admin", label: "Administration" }} />;
+  return (
+    <RegistrationErrorBoundary
+      page
+      forbidden="Reviewing registration forms needs a System Administrator whose configuration includes registrations."
+      back={{ to: "/_admin", label: "Administration" }}
+    />
+  );
 }

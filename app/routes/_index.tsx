@@ -41,8 +41,12 @@ function MainHome({ query, races }: { query: string; races: Parameters<typeof Ra
         <h1>Registration, timing and live results for sports clubs</h1>
         <p>Build registration forms, time races with chip readers and keypads, and publish live results to every spectator.</p>
         <p className="actions">
-          <a className="button" href="/signup">Create an account</a>
-          <a className="button secondary" href="/login">Sign in</a>
+          <a className="button" href="/signup">
+            Create an account
+          </a>
+          <a className="button secondary" href="/login">
+            Sign in
+          </a>
         </p>
       </section>
       <section aria-labelledby="upcoming-heading">
@@ -51,7 +55,9 @@ function MainHome({ query, races }: { query: string; races: Parameters<typeof Ra
           <label htmlFor="race-search">Search races, clubs and places</label>
           <div className="search-row">
             <input id="race-search" type="search" name="q" defaultValue={query} maxLength={SEARCH_MAX_LENGTH} />
-            <button type="submit" disabled={searching}>{searching ? "Searching…" : "Search"}</button>
+            <button type="submit" disabled={searching}>
+              {searching ? "Searching…" : "Search"}
+            </button>
           </div>
         </Form>
         <div aria-live="polite" aria-busy={searching}>

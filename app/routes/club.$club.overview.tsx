@@ -9,7 +9,8 @@ export const loader = rolePageLoader("Organization Overview", "clubs", (principa
   const tools = [];
   if (can(principal, "view", { area: "registrations", ...club })) tools.push({ href: "/club/registrations", label: "Registration forms" });
   if (can(principal, "view", { area: "races", ...club })) tools.push({ href: "/club/races", label: "Races" });
-  if (can(principal, "finance", { area: "transactions", ...club })) tools.push({ href: `/club/finance?club=${params.club}`, label: "Finance: transactions, refunds, payouts and bank accounts" });
+  if (can(principal, "finance", { area: "transactions", ...club }))
+    tools.push({ href: `/club/finance?club=${params.club}`, label: "Finance: transactions, refunds, payouts and bank accounts" });
   return tools;
 });
 export default RolePage;

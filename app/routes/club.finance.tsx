@@ -31,12 +31,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     clubs: clubs.map((c) => ({ id: c.id, name: c.name })),
     club: { id: club.id, name: club.name },
-    saved: financeNoticeOf(request) ?? (new URL(request.url).searchParams.get("saved") === "requested" ? "Bank account requested. A System Administrator will review it." : null),
+    saved:
+      financeNoticeOf(request) ??
+      (new URL(request.url).searchParams.get("saved") === "requested" ? "Bank account requested. A System Administrator will review it." : null),
     data,
     csvHref: `/club/finance/csv${search || `?club=${club.id}`}`,
     payouts: payouts.map((p) => ({ id: p.id, amount: p.amount, from: p.batchFromTime, to: p.batchToTime, at: p.completionTime ?? p.createdAt })),
     accounts: banking.accounts.map((a) => ({ id: a.id, name: a.displayName || a.name, kind: a.kind })),
-    requests: banking.pending.map((r) => ({ id: r.id, name: r.name, last4: r.accountLast4, state: r.approvedTime ? "Approved" : r.deniedTime ? "Denied" : "Waiting for review", at: r.createdAt })),
+    requests: banking.pending.map((r) => ({
+      id: r.id,
+      name: r.name,
+      last4: r.accountLast4,
+      state: r.approvedTime ? "Approved" : r.deniedTime ? "Denied" : "Waiting for review",
+      at: r.createdAt,
+    })),
   };
 }
 
@@ -53,7 +61,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (posted.intent === "request-account") {
     const parsed = parseForm(requestSchema, posted);
     if (!parsed.ok) return parsed.reply;
-    await requestBankAccount(db, { clubId: club.id, name: parsed.value.name, email: parsed.value.email, kind: parsed.value.kind, accountLast4: parsed.value.last4, requestedBy: principal.userId }, context.now);
+    await requestBankAccount(
+      db,
+      {
+        clubId: club.id,
+        name: parsed.value.name,
+        email: parsed.value.email,
+        kind: parsed.value.kind,
+        accountLast4: parsed.value.last4,
+        requestedBy: principal.userId,
+      },
+      context.now,
+    );
     return redirect(`/club/finance?club=${club.id}&saved=requested`);
   }
   return financeAction(request, context, db, scope, principal.userId, posted);
@@ -94,7 +113,9 @@ export default function ClubFinance() {
       <section aria-labelledby="payouts-heading">
         <h2 id="payouts-heading">Payouts</h2>
         {payouts.length === 0 ? (
-          <p className="empty-state">No payouts yet. When the platform collects card payments for the club, it pays them out in batches, after fees and refunds.</p>
+          <p className="empty-state">
+            No payouts yet. When the platform collects card payments for the club, it pays them out in batches, after fees and refunds.
+          </p>
         ) : (
           <div className="table-scroll">
             <table>
@@ -137,9 +158,22 @@ export default function ClubFinance() {
         <h3>Request a bank account</h3>
         <p className="hint">Only the last four digits are kept here; the platform's finance team confirms the full details with you.</p>
         <SetupForm intent="request-account" label="Request" busyLabel="Requesting…" errors={requestReply.errors}>
-          <TextField name="name" label="Account holder" defaultValue={requestReply.values?.name ?? club.name} error={requestReply.errors.name} maxLength={200} />
+          <TextField
+            name="name"
+            label="Account holder"
+            defaultValue={requestReply.values?.name ?? club.name}
+            error={requestReply.errors.name}
+            maxLength={200}
+          />
           <TextField name="email" label="Contact email" defaultValue={requestReply.values?.email ?? ""} error={requestReply.errors.email} />
-          <TextField name="last4" label="Last four digits of the account number" inputMode="numeric" defaultValue={requestReply.values?.last4 ?? ""} error={requestReply.errors.last4} maxLength={4} />
+          <TextField
+            name="last4"
+            label="Last four digits of the account number"
+            inputMode="numeric"
+            defaultValue={requestReply.values?.last4 ?? ""}
+            error={requestReply.errors.last4}
+            maxLength={4}
+          />
           <SelectField
             name="kind"
             label="Used for"

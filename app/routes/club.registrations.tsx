@@ -11,13 +11,27 @@ import { SelectField, SetupForm, TextField, useReplyFor } from "../components/ra
 export const meta: MetaFunction = () => [{ title: "Registration Forms" }];
 
 /** Roles that work with registration forms (platform.md section 6); anyone else is told which they need. */
-const FORM_ROLES = new Set(["system_admin", "site_admin", "org_admin", "all_registrations", "registration_admin", "registration_finance", "registration_readonly", "report_edit_view", "report_view"]);
+const FORM_ROLES = new Set([
+  "system_admin",
+  "site_admin",
+  "org_admin",
+  "all_registrations",
+  "registration_admin",
+  "registration_finance",
+  "registration_readonly",
+  "report_edit_view",
+  "report_view",
+]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db, principal } = await requirePrincipal(request, context);
   const [forms, clubs] = await Promise.all([listRegistrations(db, principal, context.tenant), creatableRegistrationClubs(db, principal, context.tenant)]);
-  if (forms.length === 0 && clubs.length === 0 && !effectiveRoles(principal).some((r) => FORM_ROLES.has(r.type))) throw new Response("Forbidden", { status: 403 });
-  const zones = await zonesOfForms(db, forms.map((f) => f.id));
+  if (forms.length === 0 && clubs.length === 0 && !effectiveRoles(principal).some((r) => FORM_ROLES.has(r.type)))
+    throw new Response("Forbidden", { status: 403 });
+  const zones = await zonesOfForms(
+    db,
+    forms.map((f) => f.id),
+  );
   return {
     clubs: clubs.map((c) => ({ id: c.id, name: c.name })),
     forms: forms.map((f) => {

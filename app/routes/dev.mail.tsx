@@ -18,7 +18,19 @@ export async function loader({ context }: LoaderFunctionArgs) {
 /** Message text with its links made clickable. */
 function Linked({ text }: { text: string }) {
   const parts = text.split(/(https?:\/\/\S+)/g);
-  return <pre>{parts.map((part, i) => (/^https?:\/\//.test(part) ? <a key={i} href={part}>{part}</a> : part))}</pre>;
+  return (
+    <pre>
+      {parts.map((part, i) =>
+        /^https?:\/\//.test(part) ? (
+          <a key={i} href={part}>
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </pre>
+  );
 }
 
 export default function DevMail() {

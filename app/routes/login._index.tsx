@@ -39,7 +39,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const reauth = reauthSession(url, context);
   if (reauth) {
     const user = await findUserById(authDeps(request, context).db, reauth.user.id);
-    const returning = { userId: reauth.user.id, name: reauth.user.name, email: reauth.user.email, emoji: reauth.user.emoji, canUsePassword: Boolean(user?.passwordHash) };
+    const returning = {
+      userId: reauth.user.id,
+      name: reauth.user.name,
+      email: reauth.user.email,
+      emoji: reauth.user.emoji,
+      canUsePassword: Boolean(user?.passwordHash),
+    };
     return { returning, goto: safeGoto(goto, [context.tenant.hostname]) ?? REAUTH_DEFAULT_GOTO, domain: null, reauth: true };
   }
   if (context.session) {
@@ -82,7 +88,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const last = reauth || !token ? null : await getAttemptByToken(deps.db, token);
   if (!reauth && !last) return { error: authMessages.failedToGetAttempt, notice: null };
   const attempt = reauth
-    ? await createAttempt(deps, { userId: reauth.user.id, method, goto: safeGoto(goto, [context.tenant.hostname]) ?? REAUTH_DEFAULT_GOTO, reauthSessionId: reauth.id })
+    ? await createAttempt(deps, {
+        userId: reauth.user.id,
+        method,
+        goto: safeGoto(goto, [context.tenant.hostname]) ?? REAUTH_DEFAULT_GOTO,
+        reauthSessionId: reauth.id,
+      })
     : await createAttempt(deps, { userId: last!.user_id, method, goto: goto ?? last!.goto, domain: domain ?? last!.host });
   if (!attempt.ok) return { error: attempt.message, notice: null };
 
@@ -115,7 +126,9 @@ export default function Login() {
             <input id="email" name="email" type="email" autoComplete="username webauthn" required autoFocus />
           </div>
           <FormMessage error={result?.error} />
-          <button type="submit" disabled={busy}>{busy ? "Checking…" : "Continue"}</button>
+          <button type="submit" disabled={busy}>
+            {busy ? "Checking…" : "Continue"}
+          </button>
         </Form>
         <p>
           New here? <Link to="/signup">{authMessages.createAccount}</Link>
@@ -136,14 +149,18 @@ export default function Login() {
       {reauth ? null : (
         <Form method="post">
           <input type="hidden" name="intent" value="different" />
-          <button type="submit" className="link-button">{authMessages.differentEmail}</button>
+          <button type="submit" className="link-button">
+            {authMessages.differentEmail}
+          </button>
         </Form>
       )}
       <FormMessage error={result?.error} notice={result?.notice} />
       <div className="stack">
         <Form method="post" className="stack">
           <input type="hidden" name="intent" value="link" />
-          <button type="submit" disabled={busy}>{busyIntent === "link" ? "Sending…" : "Email me a sign-in link"}</button>
+          <button type="submit" disabled={busy}>
+            {busyIntent === "link" ? "Sending…" : "Email me a sign-in link"}
+          </button>
         </Form>
         <PasskeySignIn userId={returning.userId} goto={goto} reauth={reauth} />
       </div>
@@ -156,7 +173,9 @@ export default function Login() {
           <input id="password" name="password" type="password" autoComplete="current-password" required disabled={!returning.canUsePassword} />
           {returning.canUsePassword ? null : <span className="hint">This account has no password yet. Use a sign-in link or a passkey.</span>}
         </div>
-        <button type="submit" disabled={!returning.canUsePassword || busy}>{busyIntent === "password" ? "Signing in…" : "Sign in"}</button>
+        <button type="submit" disabled={!returning.canUsePassword || busy}>
+          {busyIntent === "password" ? "Signing in…" : "Sign in"}
+        </button>
       </Form>
       {reauth ? (
         <p>
@@ -164,7 +183,9 @@ export default function Login() {
         </p>
       ) : (
         <p>
-          <Link to={`/login/reset?email=${encodeURIComponent(returning.email)}${domain ? `&domain=${encodeURIComponent(domain)}` : ""}`}>{authMessages.forgotPassword}</Link>
+          <Link to={`/login/reset?email=${encodeURIComponent(returning.email)}${domain ? `&domain=${encodeURIComponent(domain)}` : ""}`}>
+            {authMessages.forgotPassword}
+          </Link>
         </p>
       )}
     </AuthCard>

@@ -56,7 +56,9 @@ export default function AuthorizeApp() {
   if (error) {
     return (
       <AuthCard title={authMessages.authorizationError}>
-        <p className="form-error" role="alert">{error}</p>
+        <p className="form-error" role="alert">
+          {error}
+        </p>
       </AuthCard>
     );
   }
@@ -64,7 +66,9 @@ export default function AuthorizeApp() {
     return (
       <AuthCard title={`Authorize ${appName}`}>
         <p>Sign in to let {appName} act for you.</p>
-        <a className="button" href={`/login?goto=${encodeURIComponent(location.pathname + location.search)}`}>Login</a>
+        <a className="button" href={`/login?goto=${encodeURIComponent(location.pathname + location.search)}`}>
+          Login
+        </a>
       </AuthCard>
     );
   }
@@ -94,8 +98,12 @@ export default function AuthorizeApp() {
         {[...new URLSearchParams(location.search).entries()].map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <button type="submit" name="approve" value="yes" disabled={busy}>Authorize</button>
-        <button type="submit" name="approve" value="no" className="button secondary">Deny</button>
+        <button type="submit" name="approve" value="yes" disabled={busy}>
+          Authorize
+        </button>
+        <button type="submit" name="approve" value="no" className="button secondary">
+          Deny
+        </button>
       </Form>
     </AuthCard>
   );

@@ -32,7 +32,9 @@ export default function CompleteSignIn() {
   if (error || !action || !handoff) {
     return (
       <AuthCard title="Sign in">
-        <p className="form-error" role="alert">{error}</p>
+        <p className="form-error" role="alert">
+          {error}
+        </p>
         <a href="/login">Back to sign in</a>
       </AuthCard>
     );

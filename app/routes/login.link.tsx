@@ -59,7 +59,9 @@ export default function LinkSignIn() {
           <input type="hidden" name="email" value={email} />
           <input type="hidden" name="token" value={token} />
           <p>Checking your sign-in link for {email}.</p>
-          <button type="submit" disabled={busy}>{busy ? "Checking…" : "Continue signing in"}</button>
+          <button type="submit" disabled={busy}>
+            {busy ? "Checking…" : "Continue signing in"}
+          </button>
         </Form>
       </AuthCard>
     );
@@ -67,9 +69,7 @@ export default function LinkSignIn() {
   return (
     <AuthCard title="Sign in with a link">
       <FormMessage error={result?.error} notice={result?.notice} />
-      {result?.notice ? null : (
-        <SendLinkForm email={email} busy={busy} label={result?.expired ? authMessages.sendNewLink : authMessages.sendSignInLink} />
-      )}
+      {result?.notice ? null : <SendLinkForm email={email} busy={busy} label={result?.expired ? authMessages.sendNewLink : authMessages.sendSignInLink} />}
     </AuthCard>
   );
 }

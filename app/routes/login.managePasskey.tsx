@@ -66,7 +66,9 @@ export default function ManagePasskeys() {
               <th scope="col">Domain</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -80,10 +82,15 @@ export default function ManagePasskeys() {
                     <Form method="post" replace action="/login/managePasskey" aria-label="Confirm removal">
                       <p>Remove this passkey? You will no longer be able to sign in with it.</p>
                       <input type="hidden" name="passkey_id" value={passkey.id} />
-                      <button type="submit" className="danger">Remove</button> <Link to="/login/managePasskey">Cancel</Link>
+                      <button type="submit" className="danger">
+                        Remove
+                      </button>{" "}
+                      <Link to="/login/managePasskey">Cancel</Link>
                     </Form>
                   ) : (
-                    <Link to={`?remove=${encodeURIComponent(passkey.id)}`} aria-label={`Remove passkey created ${formatDateTime(passkey.created_at)}`}>Remove</Link>
+                    <Link to={`?remove=${encodeURIComponent(passkey.id)}`} aria-label={`Remove passkey created ${formatDateTime(passkey.created_at)}`}>
+                      Remove
+                    </Link>
                   )}
                 </td>
               </tr>
@@ -92,7 +99,9 @@ export default function ManagePasskeys() {
         </table>
       )}
       <div className="stack">
-        <button type="button" onClick={add} disabled={!hydrated || busy} aria-busy={busy}>{busy ? "Waiting for your device…" : authMessages.addNewPasskey}</button>
+        <button type="button" onClick={add} disabled={!hydrated || busy} aria-busy={busy}>
+          {busy ? "Waiting for your device…" : authMessages.addNewPasskey}
+        </button>
         <Link to="/manage">Back to your account</Link>
       </div>
     </AuthCard>

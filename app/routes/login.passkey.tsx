@@ -52,9 +52,13 @@ export default function PasskeyOffer() {
       <p>A passkey lets you sign in with your fingerprint, face or device PIN instead of a password.</p>
       <FormMessage error={error} />
       <div className="stack">
-        <button type="button" onClick={create} disabled={busy} aria-busy={busy}>{busy ? "Creating…" : authMessages.createPasskey}</button>
+        <button type="button" onClick={create} disabled={busy} aria-busy={busy}>
+          {busy ? "Creating…" : authMessages.createPasskey}
+        </button>
         <Form method="post">
-          <button type="submit" className="button secondary">{authMessages.skipForNow}</button>
+          <button type="submit" className="button secondary">
+            {authMessages.skipForNow}
+          </button>
         </Form>
       </div>
     </AuthCard>

@@ -16,7 +16,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const formSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("send"), email: z.string().trim().min(1, "Enter your email address").max(320) }),
-  z.object({ intent: z.literal("reset"), email: z.string().max(320), token: z.string().min(1).max(200), password: z.string().max(1000), confirm: z.string().max(1000) }),
+  z.object({
+    intent: z.literal("reset"),
+    email: z.string().max(320),
+    token: z.string().min(1).max(200),
+    password: z.string().max(1000),
+    confirm: z.string().max(1000),
+  }),
 ]);
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -35,7 +41,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (problem) return { error: problem, notice: null, linkFailed: false };
   const reply = await resetPassword(deps, parsed.data.token, parsed.data.email, parsed.data.password);
   if ("ok" in reply) return { error: reply.message, notice: null, linkFailed: reply.message === authMessages.linkNotVerified };
-  return (await continueSignInAfterLink(request, context, reply)) ?? { error: reply.message || authMessages.failedToResetPassword, notice: null, linkFailed: false };
+  return (
+    (await continueSignInAfterLink(request, context, reply)) ?? { error: reply.message || authMessages.failedToResetPassword, notice: null, linkFailed: false }
+  );
 }
 
 export default function ResetPassword() {
@@ -60,7 +68,9 @@ export default function ResetPassword() {
             <input id="confirm" name="confirm" type="password" autoComplete="new-password" required />
           </div>
           <FormMessage error={result?.error} />
-          <button type="submit" disabled={busy}>{busy ? "Saving…" : authMessages.resetButton}</button>
+          <button type="submit" disabled={busy}>
+            {busy ? "Saving…" : authMessages.resetButton}
+          </button>
         </Form>
       </AuthCard>
     );
@@ -69,7 +79,12 @@ export default function ResetPassword() {
     <AuthCard title={authMessages.resetTitle}>
       <FormMessage error={result?.error} notice={result?.notice} />
       {result?.notice ? null : (
-        <SendLinkForm action="/login/reset" email={email} busy={busy} label={result?.linkFailed ? authMessages.requestNewResetLink : authMessages.sendResetLink} />
+        <SendLinkForm
+          action="/login/reset"
+          email={email}
+          busy={busy}
+          label={result?.linkFailed ? authMessages.requestNewResetLink : authMessages.sendResetLink}
+        />
       )}
       <p>
         <Link to="/login">Back to sign in</Link>

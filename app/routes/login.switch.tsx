@@ -15,7 +15,13 @@ export const meta: MetaFunction = () => [{ title: authMessages.switching }];
 
 function switchParams(request: Request) {
   const url = new URL(request.url);
-  return { role: url.searchParams.get("role"), goto: url.searchParams.get("goto"), domain: url.searchParams.get("domain"), user: url.searchParams.get("user"), pause: url.searchParams.has("pause") };
+  return {
+    role: url.searchParams.get("role"),
+    goto: url.searchParams.get("goto"),
+    domain: url.searchParams.get("domain"),
+    user: url.searchParams.get("user"),
+    pause: url.searchParams.has("pause"),
+  };
 }
 
 /** Checks the switch: the signed-in user must hold the role, and the target must be one of our hosts. */
@@ -50,11 +56,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // Another of our hosts: a switch attempt, verified by this session, handed over with the role.
   const deps = authDeps(request, context);
-  const attempt = await createAttempt(deps, { userId: plan.session.user.id, method: "switch", goto: plan.goto, domain: plan.host, roleId: plan.role.id }, { proven: true });
+  const attempt = await createAttempt(
+    deps,
+    { userId: plan.session.user.id, method: "switch", goto: plan.goto, domain: plan.host, roleId: plan.role.id },
+    { proven: true },
+  );
   if (!attempt.ok) return { error: authMessages.errorCompletingSwitch };
   const reply = await verifyAttempt(deps, attempt.attempt_id, { session: plan.session.id });
   if (reply.status !== "verified" || !reply.token) return { error: authMessages.errorCompletingSwitch };
-  return redirect("/login/complete", { headers: { "Set-Cookie": handoffCookie({ token: reply.token, host: plan.host, goto: plan.goto, role: plan.role.id }) } });
+  return redirect("/login/complete", {
+    headers: { "Set-Cookie": handoffCookie({ token: reply.token, host: plan.host, goto: plan.goto, role: plan.role.id }) },
+  });
 }
 
 export default function SwitchRole() {
@@ -73,10 +85,14 @@ export default function SwitchRole() {
       </ol>
       {ok ? (
         <Form method="post" ref={form}>
-          <button type="submit" disabled={navigation.state === "submitting"}>{authMessages.completeSwitch}</button>
+          <button type="submit" disabled={navigation.state === "submitting"}>
+            {authMessages.completeSwitch}
+          </button>
         </Form>
       ) : (
-        <p className="form-error" role="alert">{authMessages.errorCompletingSwitch}</p>
+        <p className="form-error" role="alert">
+          {authMessages.errorCompletingSwitch}
+        </p>
       )}
     </AuthCard>
   );

@@ -59,7 +59,9 @@ export default function TwoFactorCode() {
         <div id="code-error">
           <FormMessage error={result?.error} />
         </div>
-        <button type="submit" disabled={busy}>{busy ? "Checking…" : "Verify"}</button>
+        <button type="submit" disabled={busy}>
+          {busy ? "Checking…" : "Verify"}
+        </button>
       </Form>
     </AuthCard>
   );

@@ -21,7 +21,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     roles: roles.map((role) => {
       const definition = roleDefinition(role.type);
       const home = roleHomePage(role);
-      return { id: role.id, label: definition.label, description: definition.description, home, switchHref: `/login/switch?role=${role.id}&goto=${encodeURIComponent(home.href)}` };
+      return {
+        id: role.id,
+        label: definition.label,
+        description: definition.description,
+        home,
+        switchHref: `/login/switch?role=${role.id}&goto=${encodeURIComponent(home.href)}`,
+      };
     }),
   };
 }
@@ -33,21 +39,37 @@ export default function Manage() {
     <main className="page">
       <h1>Hello, {user.name}</h1>
       <p>
-        {active ? <>You are working as <strong>{active.label}</strong>. </> : null}
+        {active ? (
+          <>
+            You are working as <strong>{active.label}</strong>.{" "}
+          </>
+        ) : null}
         <Link to="/manage/security">Password and two-factor</Link> · <Link to="/login/managePasskey">Passkeys</Link> ·{" "}
         <Link to="/manage/connected">Connected apps</Link> ·{" "}
-        {showApps ? <><Link to="/manage/apps">Applications</Link> · </> : null}
-        {mayCreateRaces ? <><Link to="/race/new">Create a race</Link> · </> : null}
+        {showApps ? (
+          <>
+            <Link to="/manage/apps">Applications</Link> ·{" "}
+          </>
+        ) : null}
+        {mayCreateRaces ? (
+          <>
+            <Link to="/race/new">Create a race</Link> ·{" "}
+          </>
+        ) : null}
         <Link to="/login/logout">Sign out</Link>
       </p>
       <h2>Your roles</h2>
       {roles.length === 0 ? (
-        <p className="empty-state">You have no roles yet. An organisation administrator can give you one, or you can create your organisation once that is available.</p>
+        <p className="empty-state">
+          You have no roles yet. An organisation administrator can give you one, or you can create your organisation once that is available.
+        </p>
       ) : (
         <ul className="race-list">
           {roles.map((role) => (
             <li key={role.id} className="race-card">
-              <Link to={role.home.href} className="race-name">{role.label}</Link>
+              <Link to={role.home.href} className="race-name">
+                {role.label}
+              </Link>
               <span className="race-meta">
                 {role.description ? `${role.description} · ` : null}
                 {role.home.title}

@@ -69,7 +69,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = params.appId ?? "";
   const form = await request.formData();
   const intent = intentSchema.safeParse(form.get("intent"));
-  if (!intent.success) return data<Result>({ errors: { form: intent.error.issues[0]?.message ?? "Unknown action" }, echo: null, clientSecret: null }, { status: 400 });
+  if (!intent.success)
+    return data<Result>({ errors: { form: intent.error.issues[0]?.message ?? "Unknown action" }, echo: null, clientSecret: null }, { status: 400 });
   if (intent.data === "delete") {
     const result = await deleteApp(db, principal, context.tenant, id);
     if (!result.ok) return refused(result.refusal);
@@ -83,7 +84,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return data<Result>({ errors: {}, echo: null, clientSecret: result.clientSecret });
   }
   const values = appFormValues(form);
-  const echo: Echo = { name: String(values.name ?? ""), description: String(values.description ?? ""), redirect_uris: String(values.redirect_uris ?? ""), scopes: values.scopes as string[] };
+  const echo: Echo = {
+    name: String(values.name ?? ""),
+    description: String(values.description ?? ""),
+    redirect_uris: String(values.redirect_uris ?? ""),
+    scopes: values.scopes as string[],
+  };
   const parsed = updateAppSchema.safeParse(values);
   if (!parsed.success) return data<Result>({ errors: fieldErrorsOf(parsed.error.issues), echo, clientSecret: null }, { status: 400 });
   const result = await updateApp(db, principal, context.tenant, id, parsed.data, context.now);
@@ -214,7 +220,15 @@ export default function Application() {
             <input type="hidden" name="field_mtimes" value={JSON.stringify(app.fieldMtimes)} />
             <Field id="name" label="Name" error={errors.name}>
               {(describedBy) => (
-                <input id="name" name="name" defaultValue={echo?.name ?? app.name} maxLength={limits.name} required aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy} />
+                <input
+                  id="name"
+                  name="name"
+                  defaultValue={echo?.name ?? app.name}
+                  maxLength={limits.name}
+                  required
+                  aria-invalid={errors.name ? true : undefined}
+                  aria-describedby={describedBy}
+                />
               )}
             </Field>
             <Field id="description" label="Description" hint="Shown to people when the app asks for their permission." error={errors.description}>

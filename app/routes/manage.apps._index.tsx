@@ -84,7 +84,11 @@ export default function Applications() {
               </tbody>
             </table>
           </div>
-          {total > apps.length ? <p>Showing the newest {apps.length} of {total} applications.</p> : null}
+          {total > apps.length ? (
+            <p>
+              Showing the newest {apps.length} of {total} applications.
+            </p>
+          ) : null}
         </>
       )}
     </main>

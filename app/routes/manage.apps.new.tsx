@@ -50,7 +50,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data({ created: { ...result.app, clientSecret: result.clientSecret }, errors: {} as FieldErrors, echo: null });
 }
 
-
 export default function NewApplication() {
   const { clubs, clubOptional, scopes, limits } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -83,7 +82,8 @@ export default function NewApplication() {
         </dl>
         {created.clientSecret ? (
           <p className="form-error" role="alert">
-            Copy the client secret now and keep it somewhere safe. It will not be shown again: only a hash of it is stored. If you lose it, make a new one on the application&apos;s page.
+            Copy the client secret now and keep it somewhere safe. It will not be shown again: only a hash of it is stored. If you lose it, make a new one on
+            the application&apos;s page.
           </p>
         ) : (
           <p>A public client has no secret: it proves itself with PKCE on every authorisation.</p>
@@ -114,12 +114,29 @@ export default function NewApplication() {
       <Form method="post" className="stack">
         <Field id="name" label="Name" error={errors.name}>
           {(describedBy) => (
-            <input id="name" name="name" defaultValue={echo?.name} maxLength={limits.name} required aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy} />
+            <input
+              id="name"
+              name="name"
+              defaultValue={echo?.name}
+              maxLength={limits.name}
+              required
+              aria-invalid={errors.name ? true : undefined}
+              aria-describedby={describedBy}
+            />
           )}
         </Field>
         <Field id="description" label="Description" hint="Shown to people when the app asks for their permission." error={errors.description}>
           {(describedBy) => (
-            <textarea id="description" name="description" rows={3} defaultValue={echo?.description} maxLength={limits.description} style={boxStyle} aria-invalid={errors.description ? true : undefined} aria-describedby={describedBy} />
+            <textarea
+              id="description"
+              name="description"
+              rows={3}
+              defaultValue={echo?.description}
+              maxLength={limits.description}
+              style={boxStyle}
+              aria-invalid={errors.description ? true : undefined}
+              aria-describedby={describedBy}
+            />
           )}
         </Field>
         <RedirectUrisField max={limits.redirectUris} defaultValue={echo?.redirect_uris} error={errors.redirect_uris} />
@@ -127,10 +144,12 @@ export default function NewApplication() {
         <fieldset style={groupStyle} aria-describedby={errors.client_type ? "client_type-error" : undefined}>
           <legend style={{ fontWeight: 600 }}>Client type</legend>
           <label style={choiceStyle}>
-            <input type="radio" name="client_type" value="confidential" defaultChecked={clientType === "confidential"} /> Confidential: runs on a server that can keep a client secret
+            <input type="radio" name="client_type" value="confidential" defaultChecked={clientType === "confidential"} /> Confidential: runs on a server that
+            can keep a client secret
           </label>
           <label style={choiceStyle}>
-            <input type="radio" name="client_type" value="public" defaultChecked={clientType === "public"} /> Public: runs in a browser or on a phone, uses PKCE and has no secret
+            <input type="radio" name="client_type" value="public" defaultChecked={clientType === "public"} /> Public: runs in a browser or on a phone, uses PKCE
+            and has no secret
           </label>
           {errors.client_type ? (
             <span id="client_type-error" className="form-error">
@@ -141,7 +160,14 @@ export default function NewApplication() {
         {clubs.length > 0 || clubOptional ? (
           <Field id="club" label="Club" hint={clubOptional ? "Leave empty for a platform application that belongs to no club." : undefined} error={errors.club}>
             {(describedBy) => (
-              <select id="club" name="club" defaultValue={echo?.club ?? (clubOptional ? "" : clubs[0]?.id)} style={boxStyle} aria-invalid={errors.club ? true : undefined} aria-describedby={describedBy}>
+              <select
+                id="club"
+                name="club"
+                defaultValue={echo?.club ?? (clubOptional ? "" : clubs[0]?.id)}
+                style={boxStyle}
+                aria-invalid={errors.club ? true : undefined}
+                aria-describedby={describedBy}
+              >
                 {clubOptional ? <option value="">No club</option> : null}
                 {clubs.map((club) => (
                   <option key={club.id} value={club.id}>

@@ -32,8 +32,8 @@ export default function ConnectedApps() {
     <main className="page">
       <h1>Connected apps</h1>
       <p>
-        Apps you have allowed to act for you through the data API. Disconnecting one signs it out of your account at
-        once; it has to ask you again to come back. <Link to="/manage">Back to your account</Link>
+        Apps you have allowed to act for you through the data API. Disconnecting one signs it out of your account at once; it has to ask you again to come back.{" "}
+        <Link to="/manage">Back to your account</Link>
       </p>
       <FormMessage error={result?.error} notice={result?.notice} />
       {apps.length === 0 ? (

@@ -30,7 +30,9 @@ export default function ConfirmEmail() {
       {token && !result ? (
         <Form method="post" className="stack">
           <input type="hidden" name="token" value={token} />
-          <button type="submit" disabled={busy}>Use this e-mail address</button>
+          <button type="submit" disabled={busy}>
+            Use this e-mail address
+          </button>
         </Form>
       ) : null}
       <p>

@@ -28,13 +28,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     hasPassword: Boolean(user?.passwordHash),
     // Set when the last full sign-in is older than the window: forms that need it confirm first.
     reauthHref: isFresh(session, context.now) ? null : reauthHref("/manage/security"),
-    totp: { enabled, setup: setup && { qrSvg: setup.qrSvg, typedSecret: setup.typedSecret }, recoveryRemaining: enabled ? await countUnusedRecoveryCodes(db, session.user.id) : 0 },
+    totp: {
+      enabled,
+      setup: setup && { qrSvg: setup.qrSvg, typedSecret: setup.typedSecret },
+      recoveryRemaining: enabled ? await countUnusedRecoveryCodes(db, session.user.id) : 0,
+    },
     sessions: await listSessions(db, session.user.id, session.id, context.now),
   };
 }
 
 const formSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("password"), current: z.string().max(1000).optional(), password: z.string().max(1000), confirm: z.string().max(1000), sign_out_others: z.literal("yes").optional() }),
+  z.object({
+    intent: z.literal("password"),
+    current: z.string().max(1000).optional(),
+    password: z.string().max(1000),
+    confirm: z.string().max(1000),
+    sign_out_others: z.literal("yes").optional(),
+  }),
   z.object({ intent: z.literal("email"), email: z.string().trim().max(320) }),
   z.object({ intent: z.literal("totp-begin") }),
   z.object({ intent: z.literal("totp-restart") }),

@@ -54,13 +54,22 @@ import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, Setu
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
   const db = openDb(context.env.DB);
-  const [entity, settings, counts, devices, points, stages] = await Promise.all([room.raceEntity(), room.settings(), room.counts(), room.documents("TimingDevice"), room.documents("TimingPoint"), stageChoices(db, race)]);
+  const [entity, settings, counts, devices, points, stages] = await Promise.all([
+    room.raceEntity(),
+    room.settings(),
+    room.counts(),
+    room.documents("TimingDevice"),
+    room.documents("TimingPoint"),
+    stageChoices(db, race),
+  ]);
   if (!entity || !settings) throw new Response("Not found", { status: 404 });
   const row = entity.row;
   const timezone = String(row.timezone);
   const query = pageQuery(request);
   const sport = row.sport === null ? null : String(row.sport);
-  const sports = sportsSorted().filter((s) => s.isRace).map((s) => s.name);
+  const sports = sportsSorted()
+    .filter((s) => s.isRace)
+    .map((s) => s.name);
   return {
     raceId: race.id,
     may,
@@ -154,7 +163,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!changed) throw new Response("Not found", { status: 404 });
   if (!changed.ok) {
     // Nothing was written; the page reloads with the current values.
-    return refuse(posted, { form: `Someone else changed ${changed.stale.join(", ").replaceAll("_", " ")} since you opened this page. The form now shows the current values; make your changes again.` }, 409);
+    return refuse(
+      posted,
+      {
+        form: `Someone else changed ${changed.stale.join(", ").replaceAll("_", " ")} since you opened this page. The form now shows the current values; make your changes again.`,
+      },
+      409,
+    );
   }
   // Data-service subscribers of this race hear the change, as they would for a change made through the API.
   publishFieldChanges(context, Race, race.id, changed.changed, changed.mtimes, protectedObjectOf(Race, { ...changed.row, uuid: race.id }));
@@ -165,7 +180,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return redirect(`/race/${race.id}/admin?saved=saved`);
 }
 
-const PRECISIONS = ["0 (whole seconds)", "1 (tenths)", "2 (hundredths)", "3 (thousandths)", "4", "5", "6 (microseconds)"].map((label, i) => ({ value: String(i), label }));
+const PRECISIONS = ["0 (whole seconds)", "1 (tenths)", "2 (hundredths)", "3 (thousandths)", "4", "5", "6 (microseconds)"].map((label, i) => ({
+  value: String(i),
+  label,
+}));
 
 export default function RaceSetup() {
   const data = useLoaderData<typeof loader>();
@@ -195,22 +213,53 @@ export default function RaceSetup() {
     <section aria-labelledby="setup-heading">
       <h2 id="setup-heading">Setup</h2>
       <SavedNotice message={values ? null : data.saved} />
-      <p className="race-meta">
-        {`${data.counts.racers} racers · ${data.counts.crossings} crossings recorded`}
-      </p>
+      <p className="race-meta">{`${data.counts.racers} racers · ${data.counts.crossings} crossings recorded`}</p>
       {may.edit ? (
         <SetupForm intent="save" action="?index" label="Save setup" busyLabel="Saving…" errors={errors}>
           <input type="hidden" name="field_mtimes" value={JSON.stringify(data.mtimes)} />
           <fieldset className="setup-group">
             <legend>Race</legend>
             <TextField name="name" label="Name" required maxLength={200} defaultValue={v("name", race.name)} error={errors.name} />
-            <SelectField name="sport" label="Sport" defaultValue={v("sport", race.sport)} error={errors.sport} choices={[{ value: "", label: "Not set" }, ...data.sportChoices.map((s) => ({ value: s, label: s }))]} />
+            <SelectField
+              name="sport"
+              label="Sport"
+              defaultValue={v("sport", race.sport)}
+              error={errors.sport}
+              choices={[{ value: "", label: "Not set" }, ...data.sportChoices.map((s) => ({ value: s, label: s }))]}
+            />
             {data.techniques.length > 0 ? (
-              <SelectField name="technique" label="Technique" defaultValue={v("technique", settings.technique)} error={errors.technique} choices={[{ value: "", label: "Not set" }, ...data.techniques.map((t) => ({ value: t, label: t }))]} />
+              <SelectField
+                name="technique"
+                label="Technique"
+                defaultValue={v("technique", settings.technique)}
+                error={errors.technique}
+                choices={[{ value: "", label: "Not set" }, ...data.techniques.map((t) => ({ value: t, label: t }))]}
+              />
             ) : null}
-            <TextField name="start" type="datetime-local" label="Start" hint={`Date and time in the race's time zone (${race.timezone}).`} required defaultValue={v("start", race.start)} error={errors.start} />
-            <TextField name="end" type="datetime-local" label="End" hint="Optional. Reads after the end are kept but not used; start groups may not start after it." defaultValue={v("end", race.end)} error={errors.end} />
-            <SelectField name="timezone" label="Time zone" defaultValue={v("timezone", race.timezone)} error={errors.timezone} choices={data.timeZones.map((z) => ({ value: z, label: z.replaceAll("_", " ") }))} />
+            <TextField
+              name="start"
+              type="datetime-local"
+              label="Start"
+              hint={`Date and time in the race's time zone (${race.timezone}).`}
+              required
+              defaultValue={v("start", race.start)}
+              error={errors.start}
+            />
+            <TextField
+              name="end"
+              type="datetime-local"
+              label="End"
+              hint="Optional. Reads after the end are kept but not used; start groups may not start after it."
+              defaultValue={v("end", race.end)}
+              error={errors.end}
+            />
+            <SelectField
+              name="timezone"
+              label="Time zone"
+              defaultValue={v("timezone", race.timezone)}
+              error={errors.timezone}
+              choices={data.timeZones.map((z) => ({ value: z, label: z.replaceAll("_", " ") }))}
+            />
             <TextField name="location" label="Location" maxLength={200} defaultValue={v("location", race.location)} error={errors.location} />
             <RadioField
               name="visibility"
@@ -227,28 +276,100 @@ export default function RaceSetup() {
 
           <fieldset className="setup-group">
             <legend>Timing</legend>
-            <SelectField name="timing_mode" label="Timing mode" defaultValue={v("timing_mode", settings.timing_mode)} error={errors.timing_mode} choices={TIMING_MODE_CHOICES} />
-            <TextField name="lap_count" label="Lap count" inputMode="numeric" hint="Standard lap races: laps to finish." defaultValue={v("lap_count", settings.lap_count)} error={errors.lap_count} />
-            <TextField name="max_lap_count" label="Maximum lap count" inputMode="numeric" hint="Time limit races: the most laps counted. Optional." defaultValue={v("max_lap_count", settings.max_lap_count)} error={errors.max_lap_count} />
-            <SelectField name="precision" label="Precision" hint="Decimals of a second kept in result times." defaultValue={v("precision", settings.precision)} error={errors.precision} choices={PRECISIONS} />
-            <SelectField name="calc_precision" label="Calculation precision" hint="Decimals compared when ranking: times equal at this precision share a place." defaultValue={v("calc_precision", settings.calc_precision)} error={errors.calc_precision} choices={PRECISIONS} />
+            <SelectField
+              name="timing_mode"
+              label="Timing mode"
+              defaultValue={v("timing_mode", settings.timing_mode)}
+              error={errors.timing_mode}
+              choices={TIMING_MODE_CHOICES}
+            />
+            <TextField
+              name="lap_count"
+              label="Lap count"
+              inputMode="numeric"
+              hint="Standard lap races: laps to finish."
+              defaultValue={v("lap_count", settings.lap_count)}
+              error={errors.lap_count}
+            />
+            <TextField
+              name="max_lap_count"
+              label="Maximum lap count"
+              inputMode="numeric"
+              hint="Time limit races: the most laps counted. Optional."
+              defaultValue={v("max_lap_count", settings.max_lap_count)}
+              error={errors.max_lap_count}
+            />
+            <SelectField
+              name="precision"
+              label="Precision"
+              hint="Decimals of a second kept in result times."
+              defaultValue={v("precision", settings.precision)}
+              error={errors.precision}
+              choices={PRECISIONS}
+            />
+            <SelectField
+              name="calc_precision"
+              label="Calculation precision"
+              hint="Decimals compared when ranking: times equal at this precision share a place."
+              defaultValue={v("calc_precision", settings.calc_precision)}
+              error={errors.calc_precision}
+              choices={PRECISIONS}
+            />
           </fieldset>
 
           <fieldset className="setup-group">
             <legend>Lap and time limit results</legend>
-            <SelectField name="split_display" label="Split columns" hint="Lap and point-to-point races." defaultValue={v("split_display", settings.split_display)} error={errors.split_display} choices={choicesOf(SPLIT_DISPLAYS, SPLIT_DISPLAY_LABELS)} />
-            <SelectField name="column_option" label="Time limit columns" hint="Time limit races show laps up to the course's maximum lap count. Pace per km adds a Pace column in any lap race whose course has a distance." defaultValue={v("column_option", settings.column_option)} error={errors.column_option} choices={choicesOf(COLUMN_OPTIONS, COLUMN_OPTION_LABELS)} />
-            <SelectField name="split_timing" label="Split times" defaultValue={v("split_timing", settings.split_timing)} error={errors.split_timing} choices={choicesOf(SPLIT_TIMINGS, SPLIT_TIMING_LABELS)} />
-            <SelectField name="rank_display" label="Places shown" defaultValue={v("rank_display", settings.rank_display)} error={errors.rank_display} choices={choicesOf(RANK_DISPLAYS, RANK_DISPLAY_LABELS)} />
-            <SelectField name="display_diffs" label="Gaps" defaultValue={v("display_diffs", settings.display_diffs)} error={errors.display_diffs} choices={choicesOf(LAP_DISPLAY_DIFFS, LAP_DISPLAY_DIFF_LABELS)} />
+            <SelectField
+              name="split_display"
+              label="Split columns"
+              hint="Lap and point-to-point races."
+              defaultValue={v("split_display", settings.split_display)}
+              error={errors.split_display}
+              choices={choicesOf(SPLIT_DISPLAYS, SPLIT_DISPLAY_LABELS)}
+            />
+            <SelectField
+              name="column_option"
+              label="Time limit columns"
+              hint="Time limit races show laps up to the course's maximum lap count. Pace per km adds a Pace column in any lap race whose course has a distance."
+              defaultValue={v("column_option", settings.column_option)}
+              error={errors.column_option}
+              choices={choicesOf(COLUMN_OPTIONS, COLUMN_OPTION_LABELS)}
+            />
+            <SelectField
+              name="split_timing"
+              label="Split times"
+              defaultValue={v("split_timing", settings.split_timing)}
+              error={errors.split_timing}
+              choices={choicesOf(SPLIT_TIMINGS, SPLIT_TIMING_LABELS)}
+            />
+            <SelectField
+              name="rank_display"
+              label="Places shown"
+              defaultValue={v("rank_display", settings.rank_display)}
+              error={errors.rank_display}
+              choices={choicesOf(RANK_DISPLAYS, RANK_DISPLAY_LABELS)}
+            />
+            <SelectField
+              name="display_diffs"
+              label="Gaps"
+              defaultValue={v("display_diffs", settings.display_diffs)}
+              error={errors.display_diffs}
+              choices={choicesOf(LAP_DISPLAY_DIFFS, LAP_DISPLAY_DIFF_LABELS)}
+            />
           </fieldset>
 
           <fieldset className="setup-group">
             <legend>Segments &amp; Timing Devices</legend>
             <p className="field-hint">
-              Enduro: select timing devices for each point (on the Timing points page), and on each course put a Start point before each timed segment&apos;s finish. The finish&apos;s minimum split is the minimum time for that descent segment. Transfer stages, between one finish and the next start, are not timed.
+              Enduro: select timing devices for each point (on the Timing points page), and on each course put a Start point before each timed segment&apos;s
+              finish. The finish&apos;s minimum split is the minimum time for that descent segment. Transfer stages, between one finish and the next start, are
+              not timed.
             </p>
-            <CheckboxField name="is_fastest_lap" label="Fastest lap: a segment ridden more than once counts its fastest run" defaultChecked={checked("is_fastest_lap", settings.is_fastest_lap)} />
+            <CheckboxField
+              name="is_fastest_lap"
+              label="Fastest lap: a segment ridden more than once counts its fastest run"
+              defaultChecked={checked("is_fastest_lap", settings.is_fastest_lap)}
+            />
             <CheckboxField
               name="is_free_segment"
               label="Free order: racers ride the segments in any order"
@@ -266,8 +387,19 @@ export default function RaceSetup() {
 
           <fieldset className="setup-group">
             <legend>Runs</legend>
-            <CheckboxField name="is_multi_run" label="Racers run the course several times (fixed run count)" defaultChecked={checked("is_multi_run", settings.multi_run_option === "fixed")} />
-            <TextField name="run_count" label="Run count" inputMode="numeric" hint="Runs each racer makes; leave empty for 2. Each run starts at a read of the course's start point." defaultValue={v("run_count", settings.run_count)} error={errors.run_count} />
+            <CheckboxField
+              name="is_multi_run"
+              label="Racers run the course several times (fixed run count)"
+              defaultChecked={checked("is_multi_run", settings.multi_run_option === "fixed")}
+            />
+            <TextField
+              name="run_count"
+              label="Run count"
+              inputMode="numeric"
+              hint="Runs each racer makes; leave empty for 2. Each run starts at a read of the course's start point."
+              defaultValue={v("run_count", settings.run_count)}
+              error={errors.run_count}
+            />
             <SelectField
               name="multi_run_mode"
               label="Result from the runs"
@@ -279,9 +411,27 @@ export default function RaceSetup() {
 
           <fieldset className="setup-group">
             <legend>Relay</legend>
-            <CheckboxField name="is_relay" label="Team relay: each team's racers run legs one after another" defaultChecked={checked("is_relay", settings.is_relay)} />
-            <TextField name="relay_member_count" label="Racers per team" inputMode="numeric" hint={`Legs a team runs; leave empty for ${DEFAULT_RELAY_MEMBER_COUNT}.`} defaultValue={v("relay_member_count", settings.relay_member_count)} error={errors.relay_member_count} />
-            <SelectField name="team_field" label="Team field" hint="The racer field naming each racer's team." defaultValue={v("team_field", settings.team_field ?? "team")} error={errors.team_field} choices={data.teamFields} />
+            <CheckboxField
+              name="is_relay"
+              label="Team relay: each team's racers run legs one after another"
+              defaultChecked={checked("is_relay", settings.is_relay)}
+            />
+            <TextField
+              name="relay_member_count"
+              label="Racers per team"
+              inputMode="numeric"
+              hint={`Legs a team runs; leave empty for ${DEFAULT_RELAY_MEMBER_COUNT}.`}
+              defaultValue={v("relay_member_count", settings.relay_member_count)}
+              error={errors.relay_member_count}
+            />
+            <SelectField
+              name="team_field"
+              label="Team field"
+              hint="The racer field naming each racer's team."
+              defaultValue={v("team_field", settings.team_field ?? "team")}
+              error={errors.team_field}
+              choices={data.teamFields}
+            />
             <SelectField
               name="team_order"
               label="Leg field"
@@ -312,7 +462,11 @@ export default function RaceSetup() {
             <SelectField
               name="prev_race"
               label="Stage before this one"
-              hint={settings.prev_stages_count > 0 ? `This race is stage ${settings.prev_stages_count + 1}. Results offer this stage only and all stages.` : "For a multistage race: the race run as the previous stage."}
+              hint={
+                settings.prev_stages_count > 0
+                  ? `This race is stage ${settings.prev_stages_count + 1}. Results offer this stage only and all stages.`
+                  : "For a multistage race: the race run as the previous stage."
+              }
               defaultValue={v("prev_race", settings.prev_race)}
               error={errors.prev_race}
               choices={[{ value: "", label: "None: not a later stage" }, ...data.stages.map((r) => ({ value: r.id, label: r.name }))]}
@@ -346,7 +500,10 @@ export default function RaceSetup() {
               hint="The device that sends misses per shooting. Timers can also type them on the keypad."
               defaultValue={v("biathlon_range_device", settings.biathlon_range_device)}
               error={errors.biathlon_range_device}
-              choices={[{ value: "", label: "None" }, ...data.devices.filter((d) => (RANGE_DATA_DEVICE_TYPES as readonly string[]).includes(d.type)).map((d) => ({ value: d.id, label: d.name }))]}
+              choices={[
+                { value: "", label: "None" },
+                ...data.devices.filter((d) => (RANGE_DATA_DEVICE_TYPES as readonly string[]).includes(d.type)).map((d) => ({ value: d.id, label: d.name })),
+              ]}
             />
             <SelectField
               name="biathlon_result_calc"
@@ -388,21 +545,88 @@ export default function RaceSetup() {
                 { value: "chipstart", label: "Chip start" },
               ]}
             />
-            <TextField name="start_interval" label="Start interval (seconds)" inputMode="decimal" hint="Individual starts: time between starts." defaultValue={v("start_interval", settings.start_interval)} error={errors.start_interval} />
-            <CheckboxField name="is_start_size_enabled" label="Start several racers at each interval" defaultChecked={checked("is_start_size_enabled", settings.is_start_size_enabled)} />
-            <TextField name="start_size" label="Start size" inputMode="numeric" hint="Racers leaving together, when the box above is ticked." defaultValue={v("start_size", settings.start_size)} error={errors.start_size} />
-            <TextField name="start_gap" label="Gap between start groups (seconds)" inputMode="decimal" defaultValue={v("start_gap", settings.start_gap)} error={errors.start_gap} />
-            <TextField name="first_bib" label="First bib" inputMode="numeric" hint="Optional: where bib numbering starts." defaultValue={v("first_bib", settings.first_bib)} error={errors.first_bib} />
+            <TextField
+              name="start_interval"
+              label="Start interval (seconds)"
+              inputMode="decimal"
+              hint="Individual starts: time between starts."
+              defaultValue={v("start_interval", settings.start_interval)}
+              error={errors.start_interval}
+            />
+            <CheckboxField
+              name="is_start_size_enabled"
+              label="Start several racers at each interval"
+              defaultChecked={checked("is_start_size_enabled", settings.is_start_size_enabled)}
+            />
+            <TextField
+              name="start_size"
+              label="Start size"
+              inputMode="numeric"
+              hint="Racers leaving together, when the box above is ticked."
+              defaultValue={v("start_size", settings.start_size)}
+              error={errors.start_size}
+            />
+            <TextField
+              name="start_gap"
+              label="Gap between start groups (seconds)"
+              inputMode="decimal"
+              defaultValue={v("start_gap", settings.start_gap)}
+              error={errors.start_gap}
+            />
+            <TextField
+              name="first_bib"
+              label="First bib"
+              inputMode="numeric"
+              hint="Optional: where bib numbering starts."
+              defaultValue={v("first_bib", settings.first_bib)}
+              error={errors.first_bib}
+            />
           </fieldset>
 
           <fieldset className="setup-group">
             <legend>Results</legend>
-            <SelectField name="display_precision" label="Display precision" hint="Decimals shown in results." defaultValue={v("display_precision", settings.display_precision)} error={errors.display_precision} choices={PRECISIONS} />
-            <TextField name="same_time_threshold" label="Same-time threshold (seconds)" inputMode="decimal" hint="A finisher this close behind the one before gets the same time; 0 is off." defaultValue={v("same_time_threshold", settings.same_time_threshold)} error={errors.same_time_threshold} />
-            <TextField name="same_time_display" label="Same-time label" maxLength={20} defaultValue={v("same_time_display", settings.same_time_display)} error={errors.same_time_display} />
-            <SelectField name="dnf_option" label="Times after a DNF" defaultValue={v("dnf_option", settings.dnf_option)} error={errors.dnf_option} choices={HIDE_OR_TIME} />
-            <SelectField name="dsq_option" label="Times after a DSQ" defaultValue={v("dsq_option", settings.dsq_option)} error={errors.dsq_option} choices={HIDE_OR_TIME} />
-            <CheckboxField name="is_last_name_first" label="Show names last name first (LAST, First)" defaultChecked={checked("is_last_name_first", settings.is_last_name_first)} />
+            <SelectField
+              name="display_precision"
+              label="Display precision"
+              hint="Decimals shown in results."
+              defaultValue={v("display_precision", settings.display_precision)}
+              error={errors.display_precision}
+              choices={PRECISIONS}
+            />
+            <TextField
+              name="same_time_threshold"
+              label="Same-time threshold (seconds)"
+              inputMode="decimal"
+              hint="A finisher this close behind the one before gets the same time; 0 is off."
+              defaultValue={v("same_time_threshold", settings.same_time_threshold)}
+              error={errors.same_time_threshold}
+            />
+            <TextField
+              name="same_time_display"
+              label="Same-time label"
+              maxLength={20}
+              defaultValue={v("same_time_display", settings.same_time_display)}
+              error={errors.same_time_display}
+            />
+            <SelectField
+              name="dnf_option"
+              label="Times after a DNF"
+              defaultValue={v("dnf_option", settings.dnf_option)}
+              error={errors.dnf_option}
+              choices={HIDE_OR_TIME}
+            />
+            <SelectField
+              name="dsq_option"
+              label="Times after a DSQ"
+              defaultValue={v("dsq_option", settings.dsq_option)}
+              error={errors.dsq_option}
+              choices={HIDE_OR_TIME}
+            />
+            <CheckboxField
+              name="is_last_name_first"
+              label="Show names last name first (LAST, First)"
+              defaultChecked={checked("is_last_name_first", settings.is_last_name_first)}
+            />
             <SelectField
               name="start_list_visibility"
               label="Start list"
@@ -422,7 +646,10 @@ export default function RaceSetup() {
       {may.edit && settings.prev_race ? (
         <section aria-labelledby="stages-heading">
           <h2 id="stages-heading">Earlier stages</h2>
-          <p>Copies each racer&apos;s times from the stage before (its result and the stages before it), matched by person, else bib. Run it again after a change there.</p>
+          <p>
+            Copies each racer&apos;s times from the stage before (its result and the stages before it), matched by person, else bib. Run it again after a change
+            there.
+          </p>
           <SetupForm intent="stages" action="?index" label="Bring in earlier stage times" busyLabel="Bringing in…" errors={stageErrors} />
         </section>
       ) : null}

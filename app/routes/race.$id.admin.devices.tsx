@@ -17,7 +17,17 @@ import {
   unknownIntent,
 } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
-import { CheckboxField, ConfirmPanel, RowLinks, SelectField, SetupForm, type SetupReply, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import {
+  CheckboxField,
+  ConfirmPanel,
+  RowLinks,
+  SelectField,
+  SetupForm,
+  type SetupReply,
+  SetupSection,
+  TextField,
+  useReplyFor,
+} from "../components/race-setup-form";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 /** These pages show a device credential once: no browser or proxy may store them. */
@@ -63,7 +73,13 @@ async function credentialReply(room: Room, request: Request, raceId: string, int
   const credential = await room.issueDeviceCredential(device.id);
   if (!credential) throw new Response("Not found", { status: 404 });
   const readsUrl = `${new URL(request.url).origin}/timing-api/races/${raceId}/reads`;
-  return data<CredentialReply>({ intent, target: device.id, errors: {}, values: {}, credential: { deviceId: device.id, deviceName: device.name, token: credential.token, readsUrl, exampleTime: Date.now() * 1000 } });
+  return data<CredentialReply>({
+    intent,
+    target: device.id,
+    errors: {},
+    values: {},
+    credential: { deviceId: device.id, deviceName: device.name, token: credential.token, readsUrl, exampleTime: Date.now() * 1000 },
+  });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -95,7 +111,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return afterSave(posted, await room.saveDocument("TimingDevice", device.id, parsed.value), pageUrl(base, "saved"));
   }
   if (posted.intent === "credential") {
-    const name = deviceDisplayName({ name: device.data.name, humanname: device.data.humanname, deviceNumber: device.data.device_number, type: device.data.type });
+    const name = deviceDisplayName({
+      name: device.data.name,
+      humanname: device.data.humanname,
+      deviceNumber: device.data.device_number,
+      type: device.data.type,
+    });
     return credentialReply(room, request, race.id, "credential", { id: device.id, name });
   }
   if (posted.intent === "delete") return deleteDocumentIntent(room, "TimingDevice", posted, base, device.id);
@@ -110,7 +131,22 @@ export default function Devices() {
   const base = `/race/${data.raceId}/admin/devices`;
   if (reply && "credential" in reply) return <CredentialShown credential={reply.credential} created={reply.intent === "create"} base={base} />;
   return (
-    <SetupSection id="devices" title="Devices" saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the device “${data.removing.displayName}”?`, explanation: "Its credential stops working at once. Reads it already sent are kept. A device that a timing point uses cannot be deleted.", label: "Delete device" } : null}>
+    <SetupSection
+      id="devices"
+      title="Devices"
+      saved={data.saved}
+      base={base}
+      removing={
+        data.removing
+          ? {
+              target: data.removing.id,
+              title: `Delete the device “${data.removing.displayName}”?`,
+              explanation: "Its credential stops working at once. Reads it already sent are kept. A device that a timing point uses cannot be deleted.",
+              label: "Delete device",
+            }
+          : null
+      }
+    >
       {data.renewing ? (
         <ConfirmPanel
           title={`Make a new credential for “${data.renewing.displayName}”?`}
@@ -175,7 +211,14 @@ function NewDeviceForm({ types }: { types: { value: string; label: string }[] })
       <p className="hint">The device gets its type&apos;s accuracy and precision, and a credential to send reads with.</p>
       <SetupForm intent="create" label="Add device" busyLabel="Adding…" errors={errors}>
         <SelectField name="type" label="Type" defaultValue={values?.type ?? types[0]?.value} error={errors.type} choices={types} />
-        <TextField name="name" label="Name" hint="Optional; without one the device is called by its human name and number." maxLength={200} defaultValue={values?.name} error={errors.name} />
+        <TextField
+          name="name"
+          label="Name"
+          hint="Optional; without one the device is called by its human name and number."
+          maxLength={200}
+          defaultValue={values?.name}
+          error={errors.name}
+        />
         <TextField name="humanname" label="Human name" maxLength={200} placeholder="Finish reader" defaultValue={values?.humanname} error={errors.humanname} />
         <TextField name="device_number" label="Device number" inputMode="numeric" defaultValue={values?.device_number} error={errors.device_number} />
       </SetupForm>
@@ -194,7 +237,14 @@ function DeviceForm({ device }: { device: DeviceView }) {
       <TextField name="device_number" label="Device number" inputMode="numeric" defaultValue={v("device_number")} error={errors.device_number} />
       <TextField name="accuracy" label="Accuracy (seconds)" inputMode="decimal" defaultValue={v("accuracy")} error={errors.accuracy} />
       <TextField name="precision" label="Precision (decimals of a second)" inputMode="numeric" defaultValue={v("precision")} error={errors.precision} />
-      <TextField name="offset" label="Offset (seconds)" inputMode="decimal" hint="Added to every time the device sends, to correct its clock: + or −, with up to 6 decimals." defaultValue={v("offset")} error={errors.offset} />
+      <TextField
+        name="offset"
+        label="Offset (seconds)"
+        inputMode="decimal"
+        hint="Added to every time the device sends, to correct its clock: + or −, with up to 6 decimals."
+        defaultValue={v("offset")}
+        error={errors.offset}
+      />
       <CheckboxField name="has_bibs" label="Its reads carry bib numbers" defaultChecked={checked("has_bibs")} />
       <CheckboxField name="show_on_grid" label="Show on the timing grid" defaultChecked={checked("show_on_grid")} />
     </SetupForm>

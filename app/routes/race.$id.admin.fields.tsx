@@ -3,7 +3,20 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { isInvalid } from "../../core/time/parse";
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from "../../core/timing/racer-fields";
 import { requireRaceAccess } from "../race-admin.server";
-import { afterSave, newRacerField, newRacerFieldFormSchema, pageQuery, pageUrl, parseForm, racerFieldFormSchema, racerFieldsOf, readPostedForm, refuse, unknownIntent, type RacerField } from "../race-setup.server";
+import {
+  afterSave,
+  newRacerField,
+  newRacerFieldFormSchema,
+  pageQuery,
+  pageUrl,
+  parseForm,
+  racerFieldFormSchema,
+  racerFieldsOf,
+  readPostedForm,
+  refuse,
+  unknownIntent,
+  type RacerField,
+} from "../race-setup.server";
 import { CheckboxField, ConfirmPanel, SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
 import { AddSection, SetupTable } from "../components/setup-table";
 
@@ -158,12 +171,31 @@ function FieldForm({ field }: { field: RacerField | null }) {
         error={errors.display}
       />
       {field ? null : (
-        <SelectField name="type" label="Type" defaultValue={values?.type ?? "text"} error={errors.type} choices={CUSTOM_FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))} />
+        <SelectField
+          name="type"
+          label="Type"
+          defaultValue={values?.type ?? "text"}
+          error={errors.type}
+          choices={CUSTOM_FIELD_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
+        />
       )}
       {!field || field.type === "option" ? (
-        <TextAreaField name="options" label="Options" hint="Option fields: one choice per line." defaultValue={values?.options ?? field?.options.join("\n")} error={errors.options} />
+        <TextAreaField
+          name="options"
+          label="Options"
+          hint="Option fields: one choice per line."
+          defaultValue={values?.options ?? field?.options.join("\n")}
+          error={errors.options}
+        />
       ) : null}
-      <TextField name="precision" label="Precision" inputMode="numeric" hint="Time and seconds fields: decimals shown (0-6). Optional." defaultValue={values?.precision ?? (field?.precision === null || field?.precision === undefined ? "" : String(field.precision))} error={errors.precision} />
+      <TextField
+        name="precision"
+        label="Precision"
+        inputMode="numeric"
+        hint="Time and seconds fields: decimals shown (0-6). Optional."
+        defaultValue={values?.precision ?? (field?.precision === null || field?.precision === undefined ? "" : String(field.precision))}
+        error={errors.precision}
+      />
       <CheckboxField name="is_public" label="Public: shown on result and start list pages" defaultChecked={checked("is_public")} />
       <CheckboxField name="is_mandatory" label="Mandatory: every racer needs a value" defaultChecked={checked("is_mandatory")} />
     </SetupForm>

@@ -72,7 +72,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         name: g.data.name,
         course: g.data.course ? (courseName.get(g.data.course) ?? "(missing course)") : "Any",
         startGroup: g.data.startgroup ? (startGroupName.get(g.data.startgroup) ?? "(missing start group)") : "Any",
-        criteria: g.data.criteria_list.map((c) => `${fieldLabel.get(c.field) ?? c.field} ${opLabel.get(c.op) ?? c.op}${c.value === null ? "" : ` ${String(c.value)}`}`).join("; "),
+        criteria: g.data.criteria_list
+          .map((c) => `${fieldLabel.get(c.field) ?? c.field} ${opLabel.get(c.op) ?? c.op}${c.value === null ? "" : ` ${String(c.value)}`}`)
+          .join("; "),
       })),
   }));
   const find = (id: string | null) => (may.edit ? (view.find((f) => f.id === id) ?? null) : null);
@@ -129,7 +131,23 @@ export default function ResultFormats() {
   const data = useLoaderData<typeof loader>();
   const base = `/race/${data.raceId}/admin/formats`;
   return (
-    <SetupSection id="formats" title="Result formats" hint="A result format is one way of showing the results: who sees it, how times look and how racers are grouped." saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the result format “${data.removing.name}”?`, explanation: "Its result groups are deleted with it, and its results page stops working. Racers and times are not touched.", label: "Delete result format" } : null}>
+    <SetupSection
+      id="formats"
+      title="Result formats"
+      hint="A result format is one way of showing the results: who sees it, how times look and how racers are grouped."
+      saved={data.saved}
+      base={base}
+      removing={
+        data.removing
+          ? {
+              target: data.removing.id,
+              title: `Delete the result format “${data.removing.name}”?`,
+              explanation: "Its result groups are deleted with it, and its results page stops working. Racers and times are not touched.",
+              label: "Delete result format",
+            }
+          : null
+      }
+    >
       {data.editing ? (
         <FormatEditor format={data.editing} data={data} base={base} />
       ) : (
@@ -141,7 +159,10 @@ export default function ResultFormats() {
             columns={[
               { header: "Result format", cell: (f) => f.name },
               { header: "Who sees it", cell: (f) => KIND_LABELS[f.kind] },
-              { header: "Groups", cell: (f) => (f.groups.length > 0 ? `${f.groups.length} result group${f.groups.length === 1 ? "" : "s"}` : GROUP_TYPE_LABELS[f.group_type]) },
+              {
+                header: "Groups",
+                cell: (f) => (f.groups.length > 0 ? `${f.groups.length} result group${f.groups.length === 1 ? "" : "s"}` : GROUP_TYPE_LABELS[f.group_type]),
+              },
               { header: "Page", cell: (f) => <a href={f.publicUrl}>Results page</a> },
             ]}
             actions={(f) => <RowLinks base={base} id={f.id} name={f.name} mayEdit={data.may.edit} />}
@@ -181,15 +202,31 @@ function FormatForm({ format, data }: { format: FormatView | null; data: LoaderD
         error={errors.display_precision}
         choices={[0, 1, 2, 3, 4, 5, 6].map((n) => ({ value: String(n), label: String(n) }))}
       />
-      <CheckboxField name="display_diffs" label="Show time behind the leader" defaultChecked={values ? values.display_diffs === "on" : (format?.display_diffs ?? true)} />
-      <TextField name="same_time_threshold" label="Same-time threshold (seconds)" inputMode="decimal" hint="Leave empty to use the race's." defaultValue={v("same_time_threshold", format?.same_time_threshold)} error={errors.same_time_threshold} />
+      <CheckboxField
+        name="display_diffs"
+        label="Show time behind the leader"
+        defaultChecked={values ? values.display_diffs === "on" : (format?.display_diffs ?? true)}
+      />
+      <TextField
+        name="same_time_threshold"
+        label="Same-time threshold (seconds)"
+        inputMode="decimal"
+        hint="Leave empty to use the race's."
+        defaultValue={v("same_time_threshold", format?.same_time_threshold)}
+        error={errors.same_time_threshold}
+      />
       <RadioField
         name="group_type"
         legend="How racers are grouped"
         hint={format && format.groups.length > 0 ? "This format has result groups of its own (below); they are used instead." : undefined}
         defaultValue={v("group_type", currentType ?? (data.offered.all ? "all" : "course"))}
         error={errors.group_type}
-        choices={GROUP_TYPES.map((t) => ({ value: t, label: GROUP_TYPE_LABELS[t], hint: GROUP_TYPE_HINTS[t], disabled: !data.offered[t] && t !== currentType }))}
+        choices={GROUP_TYPES.map((t) => ({
+          value: t,
+          label: GROUP_TYPE_LABELS[t],
+          hint: GROUP_TYPE_HINTS[t],
+          disabled: !data.offered[t] && t !== currentType,
+        }))}
       />
       <SelectField
         name="group_field"
@@ -265,14 +302,58 @@ function FormatEditor({ format, data, base }: { format: FormatView; data: Loader
         )}
         <h4>Add a result group</h4>
         <SetupForm intent="add-group" target={format.id} label="Add result group" busyLabel="Adding…" errors={errors}>
-          <TextField id="group-name" name="name" label="Name" required maxLength={200} placeholder="Women 40+" defaultValue={values?.name} error={errors.name} />
-          <SelectField id="group-course" name="course" label="Course" defaultValue={values?.course} error={errors.course} choices={[{ value: "", label: "Any course" }, ...data.courses]} />
-          <SelectField id="group-startgroup" name="startgroup" label="Start group" defaultValue={values?.startgroup} error={errors.startgroup} choices={[{ value: "", label: "Any start group" }, ...data.startGroups]} />
+          <TextField
+            id="group-name"
+            name="name"
+            label="Name"
+            required
+            maxLength={200}
+            placeholder="Women 40+"
+            defaultValue={values?.name}
+            error={errors.name}
+          />
+          <SelectField
+            id="group-course"
+            name="course"
+            label="Course"
+            defaultValue={values?.course}
+            error={errors.course}
+            choices={[{ value: "", label: "Any course" }, ...data.courses]}
+          />
+          <SelectField
+            id="group-startgroup"
+            name="startgroup"
+            label="Start group"
+            defaultValue={values?.startgroup}
+            error={errors.startgroup}
+            choices={[{ value: "", label: "Any start group" }, ...data.startGroups]}
+          />
           <fieldset className="setup-group">
             <legend>Racers whose…</legend>
-            <SelectField id="group-field" name="criterion_field" label="Field" defaultValue={values?.criterion_field} error={errors.criterion_field} choices={[{ value: "", label: "No condition" }, ...data.criterionFields]} />
-            <SelectField id="group-op" name="criterion_op" label="Condition" defaultValue={values?.criterion_op ?? "eq"} error={errors.criterion_op} choices={CRITERION_OPS} />
-            <TextField id="group-value" name="criterion_value" label="Value" maxLength={200} defaultValue={values?.criterion_value} error={errors.criterion_value} />
+            <SelectField
+              id="group-field"
+              name="criterion_field"
+              label="Field"
+              defaultValue={values?.criterion_field}
+              error={errors.criterion_field}
+              choices={[{ value: "", label: "No condition" }, ...data.criterionFields]}
+            />
+            <SelectField
+              id="group-op"
+              name="criterion_op"
+              label="Condition"
+              defaultValue={values?.criterion_op ?? "eq"}
+              error={errors.criterion_op}
+              choices={CRITERION_OPS}
+            />
+            <TextField
+              id="group-value"
+              name="criterion_value"
+              label="Value"
+              maxLength={200}
+              defaultValue={values?.criterion_value}
+              error={errors.criterion_value}
+            />
           </fieldset>
         </SetupForm>
       </section>

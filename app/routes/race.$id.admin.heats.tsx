@@ -7,7 +7,20 @@ import { availableHeatFormats } from "../../core/timing/heat-formats";
 import { validateLapCount } from "../../core/timing/validation";
 import type { HeatGroupWire, HeatWire } from "../../schema/wire/race-socket";
 import { requireRaceAccess } from "../race-admin.server";
-import { afterSave, blankOr, checkbox, documentsOf, pageQuery, pageUrl, parseForm, readPostedForm, refuse, seconds, unknownIntent, wholeFromZero } from "../race-setup.server";
+import {
+  afterSave,
+  blankOr,
+  checkbox,
+  documentsOf,
+  pageQuery,
+  pageUrl,
+  parseForm,
+  readPostedForm,
+  refuse,
+  seconds,
+  unknownIntent,
+  wholeFromZero,
+} from "../race-setup.server";
 import { CheckboxField, ConfirmPanel, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
 import { HeatBracket } from "../components/heat-bracket";
 import { LiveStatus } from "../components/live-status";
@@ -98,7 +111,14 @@ export default function Heats() {
   const { live, heats } = useLiveHeats(data.race.id, data.view);
   const base = `/race/${data.race.id}/admin/heats`;
   return (
-    <SetupSection id="heats" title="Sprint heats" hint="A sprint runs its qualifier as the race's results, then the rounds of its heat format. Timers enter each heat's finish order by bib; the bracket fills in as heats finish." saved={data.saved} base={base} removing={null}>
+    <SetupSection
+      id="heats"
+      title="Sprint heats"
+      hint="A sprint runs its qualifier as the race's results, then the rounds of its heat format. Timers enter each heat's finish order by bib; the bracket fills in as heats finish."
+      saved={data.saved}
+      base={base}
+      removing={null}
+    >
       {data.seeding ? (
         <ConfirmPanel
           title={`Seed the heats of “${data.groups.find((g) => g.id === data.seeding!.id)?.label}”?`}
@@ -112,7 +132,15 @@ export default function Heats() {
         />
       ) : null}
       {data.clearing ? (
-        <ConfirmPanel title={`Clear the result of ${data.clearing.name}?`} explanation="Its places are removed, and the seats it decided in the next round are open again." intent="clear" target={data.clearing.id} label="Clear result" busyLabel="Clearing…" cancelTo={base} />
+        <ConfirmPanel
+          title={`Clear the result of ${data.clearing.name}?`}
+          explanation="Its places are removed, and the seats it decided in the next round are open again."
+          intent="clear"
+          target={data.clearing.id}
+          label="Clear result"
+          busyLabel="Clearing…"
+          cancelTo={base}
+        />
       ) : null}
       <LiveStatus state={live} />
       {data.settings.is_heats ? (
@@ -153,7 +181,10 @@ function HeatTools({ heat, base, correcting }: { heat: HeatWire; group: HeatGrou
   if (heat.complete && !correcting && !errors.order && Object.keys(errors).length === 0) {
     return (
       <p className="row-links">
-        <Link to={`${base}?correct=${heat.id}#heat-${heat.id}`}>Correct result</Link> <Link to={`${base}?clear=${heat.id}`} className="danger-link">Clear result…</Link>
+        <Link to={`${base}?correct=${heat.id}#heat-${heat.id}`}>Correct result</Link>{" "}
+        <Link to={`${base}?clear=${heat.id}`} className="danger-link">
+          Clear result…
+        </Link>
       </p>
     );
   }
@@ -172,12 +203,27 @@ function HeatTools({ heat, base, correcting }: { heat: HeatWire; group: HeatGrou
     : "";
   return (
     <SetupForm intent="result" target={heat.id} label="Save result" busyLabel="Saving…" errors={errors} className="heat-entry">
-      <TextField id={`order-${heat.id}`} name="order" label={`Finish order of ${heat.name} (bibs)`} hint={FINISH_ORDER_HELP} error={errors.order ?? errors.heat} defaultValue={values?.order ?? entered} inputMode="numeric" />
+      <TextField
+        id={`order-${heat.id}`}
+        name="order"
+        label={`Finish order of ${heat.name} (bibs)`}
+        hint={FINISH_ORDER_HELP}
+        error={errors.order ?? errors.heat}
+        defaultValue={values?.order ?? entered}
+        inputMode="numeric"
+      />
       <details open={Object.keys(errors).some((k) => k.startsWith("time_") || k.startsWith("status_"))}>
         <summary>Heat times and statuses</summary>
         {seated.map((e) => (
           <div key={e.racerId} className="heat-entry-row">
-            <TextField id={`time-${heat.id}-${e.racerId}`} name={`time_${e.racerId}`} label={`Time of ${e.bib ?? ""} ${e.name}`} error={errors[`time_${e.racerId}`]} defaultValue={values?.[`time_${e.racerId}`] ?? (e.time !== null ? formatRaceTime(e.time, 6) : "")} placeholder="M:SS.f" />
+            <TextField
+              id={`time-${heat.id}-${e.racerId}`}
+              name={`time_${e.racerId}`}
+              label={`Time of ${e.bib ?? ""} ${e.name}`}
+              error={errors[`time_${e.racerId}`]}
+              defaultValue={values?.[`time_${e.racerId}`] ?? (e.time !== null ? formatRaceTime(e.time, 6) : "")}
+              placeholder="M:SS.f"
+            />
             <SelectField
               id={`status-${heat.id}-${e.racerId}`}
               name={`status_${e.racerId}`}
@@ -198,7 +244,13 @@ function HeatTools({ heat, base, correcting }: { heat: HeatWire; group: HeatGrou
   );
 }
 
-function HeatSettings({ settings, formats }: { settings: ReturnType<typeof useLoaderData<typeof loader>>["settings"]; formats: { value: string; label: string }[] }) {
+function HeatSettings({
+  settings,
+  formats,
+}: {
+  settings: ReturnType<typeof useLoaderData<typeof loader>>["settings"];
+  formats: { value: string; label: string }[];
+}) {
   const { errors, values } = useReplyFor("settings");
   const value = (key: keyof typeof settings) => values?.[key] ?? String(settings[key]);
   return (
@@ -206,9 +258,27 @@ function HeatSettings({ settings, formats }: { settings: ReturnType<typeof useLo
       <summary>Sprint heat settings</summary>
       <SetupForm intent="settings" label="Save settings" busyLabel="Saving…" errors={errors}>
         <CheckboxField name="is_heats" label="This race runs sprint heats (a qualifier, then heats)" defaultChecked={settings.is_heats} />
-        <SelectField name="default_heat_format" label="Heat format" hint="Blank: the largest standard format the field fills." error={errors.default_heat_format} defaultValue={value("default_heat_format")} choices={[{ value: "", label: "Choose by field size" }, ...formats]} />
-        <TextField name="lap_count" label="Laps" hint="Sprint heats setup: laps per heat." error={errors.lap_count} defaultValue={value("lap_count")} inputMode="numeric" />
-        <CheckboxField name="is_dynamic_heats" label="Dynamic heats: fill a next-round seat as soon as the heat deciding it is done" defaultChecked={settings.is_dynamic_heats} />
+        <SelectField
+          name="default_heat_format"
+          label="Heat format"
+          hint="Blank: the largest standard format the field fills."
+          error={errors.default_heat_format}
+          defaultValue={value("default_heat_format")}
+          choices={[{ value: "", label: "Choose by field size" }, ...formats]}
+        />
+        <TextField
+          name="lap_count"
+          label="Laps"
+          hint="Sprint heats setup: laps per heat."
+          error={errors.lap_count}
+          defaultValue={value("lap_count")}
+          inputMode="numeric"
+        />
+        <CheckboxField
+          name="is_dynamic_heats"
+          label="Dynamic heats: fill a next-round seat as soon as the heat deciding it is done"
+          defaultChecked={settings.is_dynamic_heats}
+        />
         <SelectField
           name="sprint_column_option"
           label="Times to display"
@@ -219,10 +289,34 @@ function HeatSettings({ settings, formats }: { settings: ReturnType<typeof useLo
             { value: "heat", label: "Heat times" },
           ]}
         />
-        <CheckboxField name="is_auto_heat_scheduling" label="Schedule heats automatically when they are seeded" defaultChecked={settings.is_auto_heat_scheduling} />
-        <TextField name="heat_start_interval" label="Heat start interval (seconds)" hint="Blank: 240 seconds." error={errors.heat_start_interval} defaultValue={value("heat_start_interval")} inputMode="decimal" />
-        <TextField name="heat_min_rest" label="Minimum rest between a racer's heats (seconds)" error={errors.heat_min_rest} defaultValue={value("heat_min_rest")} inputMode="decimal" />
-        <TextField name="heat_group_count" label="Start groups run together" hint="Blank: every start group's rounds take turns." error={errors.heat_group_count} defaultValue={value("heat_group_count")} inputMode="numeric" />
+        <CheckboxField
+          name="is_auto_heat_scheduling"
+          label="Schedule heats automatically when they are seeded"
+          defaultChecked={settings.is_auto_heat_scheduling}
+        />
+        <TextField
+          name="heat_start_interval"
+          label="Heat start interval (seconds)"
+          hint="Blank: 240 seconds."
+          error={errors.heat_start_interval}
+          defaultValue={value("heat_start_interval")}
+          inputMode="decimal"
+        />
+        <TextField
+          name="heat_min_rest"
+          label="Minimum rest between a racer's heats (seconds)"
+          error={errors.heat_min_rest}
+          defaultValue={value("heat_min_rest")}
+          inputMode="decimal"
+        />
+        <TextField
+          name="heat_group_count"
+          label="Start groups run together"
+          hint="Blank: every start group's rounds take turns."
+          error={errors.heat_group_count}
+          defaultValue={value("heat_group_count")}
+          inputMode="numeric"
+        />
       </SetupForm>
     </details>
   );

@@ -14,9 +14,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireRaceAccess(request, context, params.id, "time");
   const [setup, courses] = await Promise.all([loadRacerSetup(access), access.room.documents("Course")]);
-  const shootings = keypadShootings(setup.settings, courses.map((c) => (c.data as CourseDoc).lap_count));
+  const shootings = keypadShootings(
+    setup.settings,
+    courses.map((c) => (c.data as CourseDoc).lap_count),
+  );
   const runs = runCountOf(setup.settings);
-  return { raceId: access.race.id, raceName: access.race.name, timezone: access.race.timezone, points: setup.points, shootings, runs, formKey: crypto.randomUUID() };
+  return {
+    raceId: access.race.id,
+    raceName: access.race.name,
+    timezone: access.race.timezone,
+    points: setup.points,
+    shootings,
+    runs,
+    formKey: crypto.randomUUID(),
+  };
 }
 
 /** The keypad's plain form post (before the page's script runs): one entry through the same RaceRoom call as the timing API. */

@@ -26,7 +26,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
   const [points, devices] = await Promise.all([documentsOf(room, "TimingPoint"), documentsOf(room, "TimingDevice")]);
   const query = pageQuery(request);
-  const deviceName = new Map(devices.map((d) => [d.id, deviceDisplayName({ name: d.data.name, humanname: d.data.humanname, deviceNumber: d.data.device_number, type: d.data.type })]));
+  const deviceName = new Map(
+    devices.map((d) => [d.id, deviceDisplayName({ name: d.data.name, humanname: d.data.humanname, deviceNumber: d.data.device_number, type: d.data.type })]),
+  );
   const view = points.map((p) => ({
     id: p.id,
     name: p.data.name,
@@ -57,13 +59,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const parsed = parseForm(pointDeviceFormSchema, posted);
     if (!parsed.ok) return parsed.reply;
     const { device, mode, channel } = parsed.value;
-    if (devices.some((d) => d.id === device && d.channel === channel)) return refuse(posted, { device: "This device is already on the point with that channel" });
+    if (devices.some((d) => d.id === device && d.channel === channel))
+      return refuse(posted, { device: "This device is already on the point with that channel" });
     const entry = { id: device, mode, channel, accuracy: null, tested_time: null };
     return afterSave(posted, await room.saveDocument("TimingPoint", point.id, { devices_list: [...devices, entry] }), pageUrl(base, "added", point.id));
   }
   if (posted.intent === "remove-device") {
     const parsed = parseForm(moveFormSchema, posted);
-    if (!parsed.ok || parsed.value.index >= devices.length) return refuse(posted, { form: "That device is no longer on the point. The page now shows the current list." }, 409);
+    if (!parsed.ok || parsed.value.index >= devices.length)
+      return refuse(posted, { form: "That device is no longer on the point. The page now shows the current list." }, 409);
     const next = devices.filter((_, i) => i !== parsed.value.index);
     return afterSave(posted, await room.saveDocument("TimingPoint", point.id, { devices_list: next }), pageUrl(base, "removed", point.id));
   }
@@ -78,7 +82,23 @@ export default function TimingPoints() {
   const data = useLoaderData<typeof loader>();
   const base = `/race/${data.raceId}/admin/points`;
   return (
-    <SetupSection id="points" title="Timing points" hint="A timing point is a place racers are timed (a start, a finish line, a split); its devices send the reads. Courses list the points racers pass." saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete the timing point “${data.removing.name}”?`, explanation: "Reads its devices have already sent are kept. A point that a course uses cannot be deleted.", label: "Delete timing point" } : null}>
+    <SetupSection
+      id="points"
+      title="Timing points"
+      hint="A timing point is a place racers are timed (a start, a finish line, a split); its devices send the reads. Courses list the points racers pass."
+      saved={data.saved}
+      base={base}
+      removing={
+        data.removing
+          ? {
+              target: data.removing.id,
+              title: `Delete the timing point “${data.removing.name}”?`,
+              explanation: "Reads its devices have already sent are kept. A point that a course uses cannot be deleted.",
+              label: "Delete timing point",
+            }
+          : null
+      }
+    >
       {data.editing ? (
         <PointEditor point={data.editing} base={base} devices={data.devices} raceId={data.raceId} />
       ) : (
@@ -173,9 +193,32 @@ function PointEditor({ point, base, devices, raceId }: { point: PointView; base:
           </p>
         ) : (
           <SetupForm intent="add-device" target={point.id} label="Add device" busyLabel="Adding…" errors={errors}>
-            <SelectField id="device-device" name="device" label="Device" defaultValue={values?.device ?? devices[0]?.value} error={errors.device} choices={devices} />
-            <SelectField id="device-mode" name="mode" label="Mode" hint="Timing and backup devices time racers; precall and on-course devices inform the announcer." defaultValue={values?.mode ?? "timing"} error={errors.mode} choices={DEVICE_MODE_CHOICES} />
-            <TextField id="device-channel" name="channel" label="Channel" inputMode="numeric" hint="Optional: only reads on this channel of the device count here." defaultValue={values?.channel} error={errors.channel} />
+            <SelectField
+              id="device-device"
+              name="device"
+              label="Device"
+              defaultValue={values?.device ?? devices[0]?.value}
+              error={errors.device}
+              choices={devices}
+            />
+            <SelectField
+              id="device-mode"
+              name="mode"
+              label="Mode"
+              hint="Timing and backup devices time racers; precall and on-course devices inform the announcer."
+              defaultValue={values?.mode ?? "timing"}
+              error={errors.mode}
+              choices={DEVICE_MODE_CHOICES}
+            />
+            <TextField
+              id="device-channel"
+              name="channel"
+              label="Channel"
+              inputMode="numeric"
+              hint="Optional: only reads on this channel of the device count here."
+              defaultValue={values?.channel}
+              error={errors.channel}
+            />
           </SetupForm>
         )}
       </section>

@@ -7,7 +7,10 @@ import { loadRacerSetup, racerListPage } from "../racers.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Racers · ${data.raceName}` : "Racers" }];
 
-const noticeSchema = z.object({ imported: z.coerce.number().int().min(0).optional().catch(undefined), deleted: z.string().max(200).optional().catch(undefined) });
+const noticeSchema = z.object({
+  imported: z.coerce.number().int().min(0).optional().catch(undefined),
+  deleted: z.string().max(200).optional().catch(undefined),
+});
 
 /** The racers of the race, 50 a page, searched by name or bib. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -29,7 +32,11 @@ export default function Racers() {
       <h2 id="racers-heading">Racers</h2>
       <FormMessage
         notice={
-          notice.imported !== undefined ? `Imported ${notice.imported} ${notice.imported === 1 ? "racer" : "racers"}.` : notice.deleted !== undefined ? `Deleted ${notice.deleted || "the racer"}.` : null
+          notice.imported !== undefined
+            ? `Imported ${notice.imported} ${notice.imported === 1 ? "racer" : "racers"}.`
+            : notice.deleted !== undefined
+              ? `Deleted ${notice.deleted || "the racer"}.`
+              : null
         }
       />
       <p className="actions">

@@ -7,7 +7,17 @@ import { FormMessage } from "../components/auth-card";
 import { ConfirmForm } from "../components/app-form";
 import { RacerForm } from "../components/racer-form";
 import { requireRaceAccess } from "../race-admin.server";
-import { changedFields, crossingRows, formErrorsOf, formInputs, loadRacerSetup, racerChangesFrom, racerFormValues, racerIdParam, type FieldErrors } from "../racers.server";
+import {
+  changedFields,
+  crossingRows,
+  formErrorsOf,
+  formInputs,
+  loadRacerSetup,
+  racerChangesFrom,
+  racerFormValues,
+  racerIdParam,
+  type FieldErrors,
+} from "../racers.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.racer ? data.title : "New racer"} · ${data.raceName}` : "Racer" }];
 
@@ -32,7 +42,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     racer ? access.room.documents("TimingDevice") : Promise.resolve([]),
   ]);
   const url = new URL(request.url);
-  const title = racer ? racerDisplayName({ firstName: racer.data.first_name, lastName: racer.data.last_name, fullname: racer.data.fullname }, setup.settings.is_last_name_first) || `Bib ${racer.data.bib ?? "?"}` : "New racer";
+  const title = racer
+    ? racerDisplayName(
+        { firstName: racer.data.first_name, lastName: racer.data.last_name, fullname: racer.data.fullname },
+        setup.settings.is_last_name_first,
+      ) || `Bib ${racer.data.bib ?? "?"}`
+    : "New racer";
   return {
     raceId: access.race.id,
     raceName: access.race.name,
@@ -101,10 +116,20 @@ export default function RacerPage() {
     return (
       <>
         {back}
-        <ConfirmForm title={`Clear all times of ${title}?`} error={errors.form} action={self} intent="clear" label="Clear all times" pendingLabel="Clearing…" pending={pending("clear")} cancelTo={self} danger>
+        <ConfirmForm
+          title={`Clear all times of ${title}?`}
+          error={errors.form}
+          action={self}
+          intent="clear"
+          label="Clear all times"
+          pendingLabel="Clearing…"
+          pending={pending("clear")}
+          cancelTo={self}
+          danger
+        >
           <p>
-            This removes the racer’s time lists, biathlon data, penalty times, the oncourse flag and warnings. The reads stay in the log, marked cleared; the racer’s details, start time and
-            status are kept.
+            This removes the racer’s time lists, biathlon data, penalty times, the oncourse flag and warnings. The reads stay in the log, marked cleared; the
+            racer’s details, start time and status are kept.
           </p>
         </ConfirmForm>
       </>
@@ -114,8 +139,21 @@ export default function RacerPage() {
     return (
       <>
         {back}
-        <ConfirmForm title={`Delete ${title}?`} error={errors.form} action={self} intent="delete" label="Delete racer" pendingLabel="Deleting…" pending={pending("delete")} cancelTo={self} danger>
-          <p>The racer and their results are removed. Their reads stay in the log, unmatched, so adding the racer again with the same bib or chip finds them. This cannot be undone.</p>
+        <ConfirmForm
+          title={`Delete ${title}?`}
+          error={errors.form}
+          action={self}
+          intent="delete"
+          label="Delete racer"
+          pendingLabel="Deleting…"
+          pending={pending("delete")}
+          cancelTo={self}
+          danger
+        >
+          <p>
+            The racer and their results are removed. Their reads stay in the log, unmatched, so adding the racer again with the same bib or chip finds them.
+            This cannot be undone.
+          </p>
         </ConfirmForm>
       </>
     );

@@ -34,13 +34,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const [setup, racers] = await Promise.all([loadRacerSetup(access), access.room.racers()]);
   const preview = previewImport(read.text, setup, racers);
   const failed = preview.fileError !== null || preview.rows.some((r) => r.errors.length > 0);
-  if (read.intent === "preview" || failed) return data<Result>({ error: null, preview: previewView(preview), text: read.text, source: read.source }, { status: failed ? 400 : 200 });
+  if (read.intent === "preview" || failed)
+    return data<Result>({ error: null, preview: previewView(preview), text: read.text, source: read.source }, { status: failed ? 400 : 200 });
   const result = await access.room.importRacers(preview.rows.map((r) => ({ ...r.changes, imported_from: read.source })));
   if (!result.ok) {
     // Someone changed the racers since the preview: show the room's verdict by file row (data row 1 is file row 2).
     const byRow = new Map(result.rows.map((r) => [r.row + 1, r.errors]));
     const rows = preview.rows.map((r) => ({ ...r, errors: Object.entries(byRow.get(r.row) ?? {}).map(([field, message]) => ({ field, message })) }));
-    return data<Result>({ error: "Nothing was imported: the race’s racers changed since the preview.", preview: previewView({ ...preview, rows }), text: read.text, source: read.source }, { status: 409 });
+    return data<Result>(
+      {
+        error: "Nothing was imported: the race’s racers changed since the preview.",
+        preview: previewView({ ...preview, rows }),
+        text: read.text,
+        source: read.source,
+      },
+      { status: 409 },
+    );
   }
   return redirect(`/race/${access.race.id}/admin/racers?imported=${result.created}`);
 }
@@ -62,7 +71,8 @@ export default function ImportRacers() {
         {result?.preview ? <RacerImportPreview preview={result.preview} text={result.text} source={result.source} action={self} busy={busy} /> : null}
         <h3>{result?.preview ? "Choose another file" : "Choose a file"}</h3>
         <p>
-          The first row names the columns: First Name, Last Name, Bib, Chip, Chips (comma separated), Course, Start Group, Sex, Club, Team, City, Category, Scheduled Start, and for seeding CCC Licence, Licence, CPL Distance Points, CPL Sprint Points, Seed, Manual Seed
+          The first row names the columns: First Name, Last Name, Bib, Chip, Chips (comma separated), Course, Start Group, Sex, Club, Team, City, Category,
+          Scheduled Start, and for seeding CCC Licence, Licence, CPL Distance Points, CPL Sprint Points, Seed, Manual Seed
           {custom.length > 0 ? `, and this race’s own fields: ${custom.join(", ")}` : ""}. Other columns are ignored. Course and start group are matched by name
           {courses.length > 0 ? ` (courses: ${courses.join(", ")}` : " (no courses yet"}
           {startGroups.length > 0 ? `; start groups: ${startGroups.join(", ")})` : "; no start groups yet)"}. At most {maxRows} racers and 2 MB.

@@ -8,9 +8,30 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { exactSeconds } from "../../core/time/format";
 import { nextSegmentName, SEGMENT_ORDER_LABELS, SEGMENT_ORDER_TYPES } from "../../core/timing/free-order";
 import { movedTo } from "../../core/lists/move";
-import { courseGroupFormSchema, metaStartFormSchema, segmentFormSchema, withCourseGroup, withMetaStart, withoutSegment, withSegment } from "../free-order-setup.server";
+import {
+  courseGroupFormSchema,
+  metaStartFormSchema,
+  segmentFormSchema,
+  withCourseGroup,
+  withMetaStart,
+  withoutSegment,
+  withSegment,
+} from "../free-order-setup.server";
 import { requireRaceAccess } from "../race-admin.server";
-import { afterSave, criterionFields, documentsOf, pageQuery, pageUrl, parseForm, raceClockOf, racerFieldsOf, readPostedForm, refuse, timeOfDayText, unknownIntent } from "../race-setup.server";
+import {
+  afterSave,
+  criterionFields,
+  documentsOf,
+  pageQuery,
+  pageUrl,
+  parseForm,
+  raceClockOf,
+  racerFieldsOf,
+  readPostedForm,
+  refuse,
+  timeOfDayText,
+  unknownIntent,
+} from "../race-setup.server";
 import { CRITERION_OPS } from "../components/race-setup-choices";
 import { ReorderableTable } from "../components/reorderable-table";
 import { CheckboxField, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
@@ -52,13 +73,21 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       criterion_field: criterion?.field ?? "",
       criterion_op: criterion?.op ?? "eq",
       criterion_value: criterion?.value === null || criterion?.value === undefined ? "" : String(criterion.value),
-      condition: criterion ? `${fieldLabel.get(criterion.field) ?? criterion.field} ${opLabel.get(criterion.op) ?? criterion.op} ${criterion.value ?? ""}`.trim() : "",
+      condition: criterion
+        ? `${fieldLabel.get(criterion.field) ?? criterion.field} ${opLabel.get(criterion.op) ?? criterion.op} ${criterion.value ?? ""}`.trim()
+        : "",
     };
   });
-  const waves = settings.meta_startgroups_list.map((m) => ({ id: m.id, name: m.name, first_start_time: timeOfDayText(m.first_start_time, clock), start_interval: exactSeconds(m.start_interval) }));
+  const waves = settings.meta_startgroups_list.map((m) => ({
+    id: m.id,
+    name: m.name,
+    first_start_time: timeOfDayText(m.first_start_time, clock),
+    start_interval: exactSeconds(m.start_interval),
+  }));
   const edit = may.edit ? entryOf(query.edit) : null;
   const remove = may.edit ? entryOf(query.remove) : null;
-  const find = <T extends { id: string }>(kind: string, list: T[], entry: typeof edit) => (entry?.kind === kind ? (list.find((e) => e.id === entry.id) ?? null) : null);
+  const find = <T extends { id: string }>(kind: string, list: T[], entry: typeof edit) =>
+    entry?.kind === kind ? (list.find((e) => e.id === entry.id) ?? null) : null;
   return {
     raceId: race.id,
     may,
@@ -82,7 +111,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const settings = await room.settings();
   if (!settings) throw new Response("Not found", { status: 404 });
   const target = posted.target;
-  const save = async (changes: Record<string, unknown>, notice: Parameters<typeof pageUrl>[1]) => afterSave(posted, await room.updateSettings(changes), pageUrl(base, notice));
+  const save = async (changes: Record<string, unknown>, notice: Parameters<typeof pageUrl>[1]) =>
+    afterSave(posted, await room.updateSettings(changes), pageUrl(base, notice));
   const gone = () => refuse(posted, { form: "That entry no longer exists. The page now shows the current lists." }, 409);
 
   switch (posted.intent) {
@@ -91,7 +121,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (posted.intent === "segment-save" && !settings.segments_list.some((s) => s.id === target)) return gone();
       const parsed = parseForm(segmentFormSchema, posted);
       if (!parsed.ok) return parsed.reply;
-      return save({ segments_list: withSegment(settings.segments_list, posted.intent === "segment-save" ? target : null, parsed.value) }, posted.intent === "segment-save" ? "saved" : "added");
+      return save(
+        { segments_list: withSegment(settings.segments_list, posted.intent === "segment-save" ? target : null, parsed.value) },
+        posted.intent === "segment-save" ? "saved" : "added",
+      );
     }
     case "segment-move": {
       const index = settings.segments_list.findIndex((s) => s.id === target);
@@ -105,23 +138,33 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (posted.intent === "group-save" && !settings.meta_courses_list.some((g) => g.id === target)) return gone();
       const parsed = parseForm(courseGroupFormSchema(settings.segments_list.map((s) => s.id)), posted);
       if (!parsed.ok) return parsed.reply;
-      return save({ meta_courses_list: withCourseGroup(settings.meta_courses_list, posted.intent === "group-save" ? target : null, parsed.value) }, posted.intent === "group-save" ? "saved" : "added");
+      return save(
+        { meta_courses_list: withCourseGroup(settings.meta_courses_list, posted.intent === "group-save" ? target : null, parsed.value) },
+        posted.intent === "group-save" ? "saved" : "added",
+      );
     }
     case "wave-create":
     case "wave-save": {
       if (posted.intent === "wave-save" && !settings.meta_startgroups_list.some((m) => m.id === target)) return gone();
       const parsed = parseForm(metaStartFormSchema, posted);
       if (!parsed.ok) return parsed.reply;
-      return save({ meta_startgroups_list: withMetaStart(settings.meta_startgroups_list, posted.intent === "wave-save" ? target : null, parsed.value, raceClockOf(race)) }, posted.intent === "wave-save" ? "saved" : "added");
+      return save(
+        {
+          meta_startgroups_list: withMetaStart(settings.meta_startgroups_list, posted.intent === "wave-save" ? target : null, parsed.value, raceClockOf(race)),
+        },
+        posted.intent === "wave-save" ? "saved" : "added",
+      );
     }
     case "delete": {
       const entry = entryOf(target);
       if (entry?.kind === "segment" && settings.segments_list.some((s) => s.id === entry.id)) return save(withoutSegment(settings, entry.id), "deleted");
       if (entry?.kind === "group" && settings.meta_courses_list.some((g) => g.id === entry.id)) {
-        if (settings.meta_courses_list.length === 1) return refuse(posted, { form: "A free-order race needs at least one course group. Add another before deleting this one." }, 409);
+        if (settings.meta_courses_list.length === 1)
+          return refuse(posted, { form: "A free-order race needs at least one course group. Add another before deleting this one." }, 409);
         return save({ meta_courses_list: settings.meta_courses_list.filter((g) => g.id !== entry.id) }, "deleted");
       }
-      if (entry?.kind === "wave" && settings.meta_startgroups_list.some((m) => m.id === entry.id)) return save({ meta_startgroups_list: settings.meta_startgroups_list.filter((m) => m.id !== entry.id) }, "deleted");
+      if (entry?.kind === "wave" && settings.meta_startgroups_list.some((m) => m.id === entry.id))
+        return save({ meta_startgroups_list: settings.meta_startgroups_list.filter((m) => m.id !== entry.id) }, "deleted");
       if (entry) return redirect(pageUrl(base, "deleted"));
       return unknownIntent(posted);
     }
@@ -143,7 +186,8 @@ export default function Segments() {
       <section aria-labelledby="segments-heading">
         <h2 id="segments-heading">Segments</h2>
         <p className="empty-state">
-          This race is not a free-order race. To let racers ride timed segments in any order, choose the Enduro timing mode and turn on Free order in the <Link to={`/race/${data.raceId}/admin`}>Setup</Link> page&apos;s Segments &amp; Timing Devices panel.
+          This race is not a free-order race. To let racers ride timed segments in any order, choose the Enduro timing mode and turn on Free order in the{" "}
+          <Link to={`/race/${data.raceId}/admin`}>Setup</Link> page&apos;s Segments &amp; Timing Devices panel.
         </p>
       </section>
     );
@@ -157,7 +201,16 @@ export default function Segments() {
         hint="Racers ride these timed segments in any order; each is timed from a read at its start to a read at its finish. Saving resyncs the segment courses, deletes courses that have no segment, and rebuilds the start groups."
         saved={data.saved}
         base={base}
-        removing={removing.segment ? { target: `segment:${removing.segment.id}`, title: `Delete the segment “${removing.segment.name}”?`, explanation: "Its course and start groups are deleted, and course groups stop listing it. Reads already sent are kept.", label: "Delete segment" } : null}
+        removing={
+          removing.segment
+            ? {
+                target: `segment:${removing.segment.id}`,
+                title: `Delete the segment “${removing.segment.name}”?`,
+                explanation: "Its course and start groups are deleted, and course groups stop listing it. Reads already sent are kept.",
+                label: "Delete segment",
+              }
+            : null
+        }
       >
         {editing.segment ? (
           <>
@@ -191,7 +244,16 @@ export default function Segments() {
         hint="A course group is a group of racers who complete all the same segments in the same order. A racer is in the group their course names; else the first group whose condition they meet; else, when there is only one group, that one."
         saved={null}
         base={base}
-        removing={removing.group ? { target: `group:${removing.group.id}`, title: `Delete the course group “${removing.group.name}”?`, explanation: "Racers in it are left without a course group until they are given another.", label: "Delete course group" } : null}
+        removing={
+          removing.group
+            ? {
+                target: `group:${removing.group.id}`,
+                title: `Delete the course group “${removing.group.name}”?`,
+                explanation: "Racers in it are left without a course group until they are given another.",
+                label: "Delete course group",
+              }
+            : null
+        }
       >
         {editing.group ? (
           <>
@@ -230,7 +292,16 @@ export default function Segments() {
         hint="Waves of racers who may start together. The start groups are rebuilt as one per segment for each meta start group; racers name theirs on their page."
         saved={null}
         base={base}
-        removing={removing.wave ? { target: `wave:${removing.wave.id}`, title: `Delete the meta start group “${removing.wave.name}”?`, explanation: "Its start groups are deleted, and racers in it are left without one.", label: "Delete meta start group" } : null}
+        removing={
+          removing.wave
+            ? {
+                target: `wave:${removing.wave.id}`,
+                title: `Delete the meta start group “${removing.wave.name}”?`,
+                explanation: "Its start groups are deleted, and racers in it are left without one.",
+                label: "Delete meta start group",
+              }
+            : null
+        }
       >
         {editing.wave ? (
           <>
@@ -291,10 +362,41 @@ function SegmentForm({ segment, points, nextName }: { segment: SegmentView | nul
   const v = (name: "name" | "start_point" | "finish_point" | "min_time") => values?.[name] ?? segment?.[name] ?? "";
   return (
     <SetupForm intent={intent} target={segment?.id ?? null} label={segment ? "Save segment" : "Add segment"} busyLabel="Saving…" errors={errors}>
-      <TextField id={`${intent}-name`} name="name" label="Name" maxLength={200} placeholder={segment ? undefined : nextName} hint={segment ? undefined : `Leave empty for “${nextName}”.`} defaultValue={v("name")} error={errors.name} />
-      <SelectField id={`${intent}-start`} name="start_point" label="Start point" defaultValue={v("start_point") || points[0]?.value} error={errors.start_point} choices={points} />
-      <SelectField id={`${intent}-finish`} name="finish_point" label="Finish point" defaultValue={v("finish_point") || points[1]?.value || points[0]?.value} error={errors.finish_point} choices={points} />
-      <TextField id={`${intent}-min`} name="min_time" label="Minimum time (seconds)" inputMode="decimal" hint="A finish read sooner than this after the start is not a run (a double read, a short cut)." defaultValue={v("min_time")} error={errors.min_time} />
+      <TextField
+        id={`${intent}-name`}
+        name="name"
+        label="Name"
+        maxLength={200}
+        placeholder={segment ? undefined : nextName}
+        hint={segment ? undefined : `Leave empty for “${nextName}”.`}
+        defaultValue={v("name")}
+        error={errors.name}
+      />
+      <SelectField
+        id={`${intent}-start`}
+        name="start_point"
+        label="Start point"
+        defaultValue={v("start_point") || points[0]?.value}
+        error={errors.start_point}
+        choices={points}
+      />
+      <SelectField
+        id={`${intent}-finish`}
+        name="finish_point"
+        label="Finish point"
+        defaultValue={v("finish_point") || points[1]?.value || points[0]?.value}
+        error={errors.finish_point}
+        choices={points}
+      />
+      <TextField
+        id={`${intent}-min`}
+        name="min_time"
+        label="Minimum time (seconds)"
+        inputMode="decimal"
+        hint="A finish read sooner than this after the start is not a run (a double read, a short cut)."
+        defaultValue={v("min_time")}
+        error={errors.min_time}
+      />
     </SetupForm>
   );
 }
@@ -306,16 +408,59 @@ function GroupForm({ group, segments, fields }: { group: GroupView | null; segme
   const checked = (id: string) => (values ? values[`segment_${id}`] === "on" : (group?.segmentIds.includes(id) ?? false));
   return (
     <SetupForm intent={intent} target={group?.id ?? null} label={group ? "Save course group" : "Add course group"} busyLabel="Saving…" errors={errors}>
-      <TextField id={`${intent}-name`} name="name" label="Name" required maxLength={200} placeholder="Long course" defaultValue={v("name")} error={errors.name} />
-      <RadioField name="segment_order_type" legend="Racers ride the segments" defaultValue={v("segment_order_type") || "any"} error={errors.segment_order_type} choices={SEGMENT_ORDER_TYPES.map((t) => ({ value: t, label: SEGMENT_ORDER_LABELS[t] }))} />
+      <TextField
+        id={`${intent}-name`}
+        name="name"
+        label="Name"
+        required
+        maxLength={200}
+        placeholder="Long course"
+        defaultValue={v("name")}
+        error={errors.name}
+      />
+      <RadioField
+        name="segment_order_type"
+        legend="Racers ride the segments"
+        defaultValue={v("segment_order_type") || "any"}
+        error={errors.segment_order_type}
+        choices={SEGMENT_ORDER_TYPES.map((t) => ({ value: t, label: SEGMENT_ORDER_LABELS[t] }))}
+      />
       <fieldset className="setup-group">
         <legend>Segments</legend>
         <p className="field-hint">Leave every box empty for every segment.</p>
-        {segments.length === 0 ? <p className="empty-state">No segments yet.</p> : segments.map((s) => <CheckboxField key={s.id} id={`${intent}-segment-${s.id}`} name={`segment_${s.id}`} label={s.name} defaultChecked={checked(s.id)} />)}
+        {segments.length === 0 ? (
+          <p className="empty-state">No segments yet.</p>
+        ) : (
+          segments.map((s) => (
+            <CheckboxField key={s.id} id={`${intent}-segment-${s.id}`} name={`segment_${s.id}`} label={s.name} defaultChecked={checked(s.id)} />
+          ))
+        )}
       </fieldset>
-      <SelectField id={`${intent}-field`} name="criterion_field" label="Racers whose field" hint="Optional: racers with no course group of their own join the first group whose condition they meet." defaultValue={v("criterion_field")} error={errors.criterion_field} choices={[{ value: "", label: "No condition" }, ...fields]} />
-      <SelectField id={`${intent}-op`} name="criterion_op" label="Condition" defaultValue={v("criterion_op") || "eq"} error={errors.criterion_op} choices={CRITERION_OPS} />
-      <TextField id={`${intent}-value`} name="criterion_value" label="Value" maxLength={200} defaultValue={v("criterion_value")} error={errors.criterion_value} />
+      <SelectField
+        id={`${intent}-field`}
+        name="criterion_field"
+        label="Racers whose field"
+        hint="Optional: racers with no course group of their own join the first group whose condition they meet."
+        defaultValue={v("criterion_field")}
+        error={errors.criterion_field}
+        choices={[{ value: "", label: "No condition" }, ...fields]}
+      />
+      <SelectField
+        id={`${intent}-op`}
+        name="criterion_op"
+        label="Condition"
+        defaultValue={v("criterion_op") || "eq"}
+        error={errors.criterion_op}
+        choices={CRITERION_OPS}
+      />
+      <TextField
+        id={`${intent}-value`}
+        name="criterion_value"
+        label="Value"
+        maxLength={200}
+        defaultValue={v("criterion_value")}
+        error={errors.criterion_value}
+      />
     </SetupForm>
   );
 }
@@ -327,8 +472,24 @@ function WaveForm({ wave }: { wave: WaveView | null }) {
   return (
     <SetupForm intent={intent} target={wave?.id ?? null} label={wave ? "Save meta start group" : "Add meta start group"} busyLabel="Saving…" errors={errors}>
       <TextField id={`${intent}-name`} name="name" label="Name" required maxLength={200} placeholder="Wave 1" defaultValue={v("name")} error={errors.name} />
-      <TextField id={`${intent}-start`} name="first_start_time" label="First start" placeholder="HH:MM:SS" hint="Time of day on race day. Optional." defaultValue={v("first_start_time")} error={errors.first_start_time} />
-      <TextField id={`${intent}-interval`} name="start_interval" label="Start interval (seconds)" inputMode="decimal" hint="Optional." defaultValue={v("start_interval")} error={errors.start_interval} />
+      <TextField
+        id={`${intent}-start`}
+        name="first_start_time"
+        label="First start"
+        placeholder="HH:MM:SS"
+        hint="Time of day on race day. Optional."
+        defaultValue={v("first_start_time")}
+        error={errors.first_start_time}
+      />
+      <TextField
+        id={`${intent}-interval`}
+        name="start_interval"
+        label="Start interval (seconds)"
+        inputMode="decimal"
+        hint="Optional."
+        defaultValue={v("start_interval")}
+        error={errors.start_interval}
+      />
     </SetupForm>
   );
 }

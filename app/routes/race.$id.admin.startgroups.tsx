@@ -46,7 +46,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const base = `/race/${race.id}/admin/startgroups`;
   if (posted.intent === "create" || posted.intent === "save") {
     const clock = raceClockOf(race);
-    return saveDocumentIntent(room, "StartGroup", posted, base, startGroupFormSchema, (value) => startGroupChangesOf(value, clock), (changes) => startGroupTimeProblem(changes as ReturnType<typeof startGroupChangesOf>, clock));
+    return saveDocumentIntent(
+      room,
+      "StartGroup",
+      posted,
+      base,
+      startGroupFormSchema,
+      (value) => startGroupChangesOf(value, clock),
+      (changes) => startGroupTimeProblem(changes as ReturnType<typeof startGroupChangesOf>, clock),
+    );
   }
   if (posted.intent === "delete") {
     const group = requireDocument(await documentsOf(room, "StartGroup"), posted.target);
@@ -63,7 +71,22 @@ export default function StartGroups() {
   const data = useLoaderData<typeof loader>();
   const base = `/race/${data.raceId}/admin/startgroups`;
   return (
-    <SetupSection id="groups" title="Start groups" saved={data.saved} base={base} removing={data.removing ? { target: data.removing.id, title: `Delete “${data.removing.label}”?`, explanation: "Racers must be moved out of the group first. Results grouped by start order lose this group.", label: "Delete start group" } : null}>
+    <SetupSection
+      id="groups"
+      title="Start groups"
+      saved={data.saved}
+      base={base}
+      removing={
+        data.removing
+          ? {
+              target: data.removing.id,
+              title: `Delete “${data.removing.label}”?`,
+              explanation: "Racers must be moved out of the group first. Results grouped by start order lose this group.",
+              label: "Delete start group",
+            }
+          : null
+      }
+    >
       {data.editing ? (
         <>
           <p>
@@ -115,11 +138,46 @@ function GroupForm({ intent, group }: { intent: "create" | "save"; group: GroupV
         error={errors.start_mode}
         choices={Object.entries(MODE_LABELS).map(([value, label]) => ({ value, label }))}
       />
-      <TextField name="scheduled_start_time" label="Scheduled start" placeholder="HH:MM:SS" hint={timeHint} defaultValue={v("scheduled_start_time")} error={errors.scheduled_start_time} />
-      <TextField name="assigned_start_time" label="Assigned start" placeholder="HH:MM:SS" hint={timeHint} defaultValue={v("assigned_start_time")} error={errors.assigned_start_time} />
-      <TextField name="recorded_start_time" label="Recorded start" placeholder="HH:MM:SS" hint="The time the group actually started; it wins over the others." defaultValue={v("recorded_start_time")} error={errors.recorded_start_time} />
-      <TextField name="start_interval" label="Start interval (seconds)" inputMode="decimal" hint="Individual starts; leave empty to use the race's." defaultValue={v("start_interval")} error={errors.start_interval} />
-      <TextField name="start_size" label="Start size" inputMode="numeric" hint="Racers leaving together; leave empty to use the race's." defaultValue={v("start_size")} error={errors.start_size} />
+      <TextField
+        name="scheduled_start_time"
+        label="Scheduled start"
+        placeholder="HH:MM:SS"
+        hint={timeHint}
+        defaultValue={v("scheduled_start_time")}
+        error={errors.scheduled_start_time}
+      />
+      <TextField
+        name="assigned_start_time"
+        label="Assigned start"
+        placeholder="HH:MM:SS"
+        hint={timeHint}
+        defaultValue={v("assigned_start_time")}
+        error={errors.assigned_start_time}
+      />
+      <TextField
+        name="recorded_start_time"
+        label="Recorded start"
+        placeholder="HH:MM:SS"
+        hint="The time the group actually started; it wins over the others."
+        defaultValue={v("recorded_start_time")}
+        error={errors.recorded_start_time}
+      />
+      <TextField
+        name="start_interval"
+        label="Start interval (seconds)"
+        inputMode="decimal"
+        hint="Individual starts; leave empty to use the race's."
+        defaultValue={v("start_interval")}
+        error={errors.start_interval}
+      />
+      <TextField
+        name="start_size"
+        label="Start size"
+        inputMode="numeric"
+        hint="Racers leaving together; leave empty to use the race's."
+        defaultValue={v("start_size")}
+        error={errors.start_size}
+      />
       <TextField name="start_gap" label="Gap after the previous group (seconds)" inputMode="decimal" defaultValue={v("start_gap")} error={errors.start_gap} />
     </SetupForm>
   );

@@ -4,7 +4,15 @@ import { SEED_FUNCTIONS, SEED_GROUP_ORDER_PLACEHOLDER } from "../../core/timing/
 import { STARTTIME_SORTS } from "../../core/timing/start-plan";
 import { requireRaceAccess } from "../race-admin.server";
 import { afterSave, documentsOf, pageQuery, parseForm, raceClockOf, readPostedForm, refuse, requireDocument, unknownIntent } from "../race-setup.server";
-import { doneMessage, doneUrl, groupPreviews, groupStartOrderFormSchema, raceStartOrderFormSchema, raceStartOrderValues, type GroupPreview } from "../start-order.server";
+import {
+  doneMessage,
+  doneUrl,
+  groupPreviews,
+  groupStartOrderFormSchema,
+  raceStartOrderFormSchema,
+  raceStartOrderValues,
+  type GroupPreview,
+} from "../start-order.server";
 import { CheckboxField, ConfirmPanel, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Start order · ${data.raceName}` : "Start order" }];
@@ -32,10 +40,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     may,
     saved: query.saved,
     done: doneMessage(search, clock),
-    settings: { ...raceStartOrderValues(settings), is_backwards_bibs: settings.is_backwards_bibs, is_start_size_enabled: settings.is_start_size_enabled, is_mass_start_cutoff: settings.is_mass_start_cutoff },
+    settings: {
+      ...raceStartOrderValues(settings),
+      is_backwards_bibs: settings.is_backwards_bibs,
+      is_start_size_enabled: settings.is_start_size_enabled,
+      is_mass_start_cutoff: settings.is_mass_start_cutoff,
+    },
     groups: previews,
     ungrouped: racers.filter((r) => !r.data.setupgroup_id).length,
-    confirm: confirmKey ? { key: confirmKey, group: confirmGroup ? { id: confirmGroup.id, label: confirmGroup.label, count: confirmGroup.count } : null } : null,
+    confirm: confirmKey
+      ? { key: confirmKey, group: confirmGroup ? { id: confirmGroup.id, label: confirmGroup.label, count: confirmGroup.count } : null }
+      : null,
   };
 }
 
@@ -89,7 +104,10 @@ export default function StartOrder() {
   return (
     <section aria-labelledby="startorder-heading">
       <h2 id="startorder-heading">Start order</h2>
-      <p className="hint">Seed racers, then assign start times and bibs. Only racers in a start group take part{data.ungrouped > 0 ? `; ${data.ungrouped} ${data.ungrouped === 1 ? "racer has" : "racers have"} none and keep their start and bib` : ""}.</p>
+      <p className="hint">
+        Seed racers, then assign start times and bibs. Only racers in a start group take part
+        {data.ungrouped > 0 ? `; ${data.ungrouped} ${data.ungrouped === 1 ? "racer has" : "racers have"} none and keep their start and bib` : ""}.
+      </p>
       <SavedNotice message={data.saved} />
       {data.done ? (
         <p role="status" className="form-notice" data-testid="startorder-status">
@@ -140,12 +158,25 @@ function Confirm({ base, confirm }: { base: string; confirm: { key: ConfirmKey; 
   const who = confirm.group ? `the ${confirm.group.count} racers of “${confirm.group.label}”` : "the racers of every start group";
   const explanation = {
     seed: `Seeding recalculates the seed of ${who} with the group's seed function and fills in random values. Seeds set by hand are kept.`,
-    times: "Every racer in a start group gets a new assigned start time, each group a new first and last start, and the groups are renumbered by their first start.",
+    times:
+      "Every racer in a start group gets a new assigned start time, each group a new first and last start, and the groups are renumbered by their first start.",
     bibs: `Bibs are given to ${who} in start order, skipping missing and reserved bibs. Reads already recorded by bib go to the racer who now wears that bib.`,
   }[confirm.key];
   const query = new URLSearchParams({ confirm: confirm.key });
   if (confirm.group) query.set("group", confirm.group.id);
-  return <ConfirmPanel title={c.title} explanation={explanation} intent={c.intent} target={confirm.group?.id ?? null} action={`${base}?${query}`} label={c.label} busyLabel={c.busy} cancelTo={base} danger={false} />;
+  return (
+    <ConfirmPanel
+      title={c.title}
+      explanation={explanation}
+      intent={c.intent}
+      target={confirm.group?.id ?? null}
+      action={`${base}?${query}`}
+      label={c.label}
+      busyLabel={c.busy}
+      cancelTo={base}
+      danger={false}
+    />
+  );
 }
 
 function RaceSettingsForm({ settings }: { settings: Record<string, string | boolean> }) {
@@ -158,25 +189,95 @@ function RaceSettingsForm({ settings }: { settings: Record<string, string | bool
       <SetupForm intent="race-settings" label="Save race settings" busyLabel="Saving…" errors={errors}>
         <fieldset className="setup-group">
           <legend>Seeding</legend>
-          <SelectField name="seed_function" label="Seed function" hint="Start groups use this unless they choose their own." defaultValue={v("seed_function")} error={errors.seed_function} choices={SEED_CHOICES} />
-          <TextField name="prev_stages_count" label="Previous stages" inputMode="numeric" hint="Pursuit seeding needs 1 or more." defaultValue={v("prev_stages_count")} error={errors.prev_stages_count} />
+          <SelectField
+            name="seed_function"
+            label="Seed function"
+            hint="Start groups use this unless they choose their own."
+            defaultValue={v("seed_function")}
+            error={errors.seed_function}
+            choices={SEED_CHOICES}
+          />
+          <TextField
+            name="prev_stages_count"
+            label="Previous stages"
+            inputMode="numeric"
+            hint="Pursuit seeding needs 1 or more."
+            defaultValue={v("prev_stages_count")}
+            error={errors.prev_stages_count}
+          />
         </fieldset>
         <fieldset className="setup-group">
           <legend>Bibs</legend>
-          <TextField name="first_bib" label="First bib" inputMode="numeric" hint="Where numbering starts; empty is 1." defaultValue={v("first_bib")} error={errors.first_bib} />
-          <TextField name="reserved_bibs" label="Reserved bibs" placeholder="13, 40-45" hint="Numbers and ranges separated by commas; never given." defaultValue={v("reserved_bibs")} error={errors.reserved_bibs} />
-          <TextField name="missing_bibs_csv" label="Missing bibs" placeholder="13, 40-45" hint="Bibs you do not have; skipped when assigning." defaultValue={v("missing_bibs_csv")} error={errors.missing_bibs_csv} />
-          <CheckboxField name="is_backwards_bibs" label="Backwards bibs: the last racer to start wears the first bib" defaultChecked={checked("is_backwards_bibs")} />
+          <TextField
+            name="first_bib"
+            label="First bib"
+            inputMode="numeric"
+            hint="Where numbering starts; empty is 1."
+            defaultValue={v("first_bib")}
+            error={errors.first_bib}
+          />
+          <TextField
+            name="reserved_bibs"
+            label="Reserved bibs"
+            placeholder="13, 40-45"
+            hint="Numbers and ranges separated by commas; never given."
+            defaultValue={v("reserved_bibs")}
+            error={errors.reserved_bibs}
+          />
+          <TextField
+            name="missing_bibs_csv"
+            label="Missing bibs"
+            placeholder="13, 40-45"
+            hint="Bibs you do not have; skipped when assigning."
+            defaultValue={v("missing_bibs_csv")}
+            error={errors.missing_bibs_csv}
+          />
+          <CheckboxField
+            name="is_backwards_bibs"
+            label="Backwards bibs: the last racer to start wears the first bib"
+            defaultChecked={checked("is_backwards_bibs")}
+          />
         </fieldset>
         <fieldset className="setup-group">
           <legend>Start times</legend>
-          <SelectField name="starttime_sort" label="Start-time sort" hint="The order racers start in within a group." defaultValue={v("starttime_sort")} error={errors.starttime_sort} choices={SORT_CHOICES} />
-          <TextField name="start_interval" label="Start interval (seconds)" inputMode="decimal" hint="Individual starts: time between starts." defaultValue={v("start_interval")} error={errors.start_interval} />
+          <SelectField
+            name="starttime_sort"
+            label="Start-time sort"
+            hint="The order racers start in within a group."
+            defaultValue={v("starttime_sort")}
+            error={errors.starttime_sort}
+            choices={SORT_CHOICES}
+          />
+          <TextField
+            name="start_interval"
+            label="Start interval (seconds)"
+            inputMode="decimal"
+            hint="Individual starts: time between starts."
+            defaultValue={v("start_interval")}
+            error={errors.start_interval}
+          />
           <CheckboxField name="is_start_size_enabled" label="Start several racers at each interval" defaultChecked={checked("is_start_size_enabled")} />
-          <TextField name="start_size" label="Start size" inputMode="numeric" hint="Racers leaving together, when the box above is ticked." defaultValue={v("start_size")} error={errors.start_size} />
+          <TextField
+            name="start_size"
+            label="Start size"
+            inputMode="numeric"
+            hint="Racers leaving together, when the box above is ticked."
+            defaultValue={v("start_size")}
+            error={errors.start_size}
+          />
           <TextField name="start_gap" label="Gap between start groups (seconds)" inputMode="decimal" defaultValue={v("start_gap")} error={errors.start_gap} />
-          <CheckboxField name="is_mass_start_cutoff" label="Pursuit: racers far behind start together at the cutoff" defaultChecked={checked("is_mass_start_cutoff")} />
-          <TextField name="mass_start_cutoff" label="Mass start cutoff (seconds behind the leader)" inputMode="decimal" defaultValue={v("mass_start_cutoff")} error={errors.mass_start_cutoff} />
+          <CheckboxField
+            name="is_mass_start_cutoff"
+            label="Pursuit: racers far behind start together at the cutoff"
+            defaultChecked={checked("is_mass_start_cutoff")}
+          />
+          <TextField
+            name="mass_start_cutoff"
+            label="Mass start cutoff (seconds behind the leader)"
+            inputMode="decimal"
+            defaultValue={v("mass_start_cutoff")}
+            error={errors.mass_start_cutoff}
+          />
         </fieldset>
       </SetupForm>
     </section>
@@ -213,10 +314,18 @@ function GroupSection({ group, base, mayEdit, startList }: { group: GroupPreview
 function GroupForm({ group }: { group: GroupPreview }) {
   const { errors, values } = useReplyFor("group-settings", group.id);
   const id = (name: string) => `${name}-${group.id}`;
-  const v = (name: "seed_function" | "starttime_sort" | "custom_seed_order" | "first_bib" | "reserved_bibs") => values?.[name] ?? (name === "seed_function" || name === "starttime_sort" ? group.values[name] : group[name]);
+  const v = (name: "seed_function" | "starttime_sort" | "custom_seed_order" | "first_bib" | "reserved_bibs") =>
+    values?.[name] ?? (name === "seed_function" || name === "starttime_sort" ? group.values[name] : group[name]);
   return (
     <SetupForm intent="group-settings" target={group.id} label="Save group settings" busyLabel="Saving…" errors={errors}>
-      <SelectField id={id("seed_function")} name="seed_function" label="Seed function" defaultValue={v("seed_function")} error={errors.seed_function} choices={[{ value: "", label: "The race's" }, ...SEED_CHOICES]} />
+      <SelectField
+        id={id("seed_function")}
+        name="seed_function"
+        label="Seed function"
+        defaultValue={v("seed_function")}
+        error={errors.seed_function}
+        choices={[{ value: "", label: "The race's" }, ...SEED_CHOICES]}
+      />
       <TextField
         id={id("custom_seed_order")}
         name="custom_seed_order"
@@ -226,9 +335,31 @@ function GroupForm({ group }: { group: GroupPreview }) {
         defaultValue={v("custom_seed_order")}
         error={errors.custom_seed_order}
       />
-      <SelectField id={id("starttime_sort")} name="starttime_sort" label="Start-time sort" defaultValue={v("starttime_sort")} error={errors.starttime_sort} choices={[{ value: "", label: "The race's" }, ...SORT_CHOICES]} />
-      <TextField id={id("first_bib")} name="first_bib" label="First bib" inputMode="numeric" hint="Empty: on from the previous group, else the race's." defaultValue={v("first_bib")} error={errors.first_bib} />
-      <TextField id={id("reserved_bibs")} name="reserved_bibs" label="Reserved bibs" placeholder="13, 40-45" defaultValue={v("reserved_bibs")} error={errors.reserved_bibs} />
+      <SelectField
+        id={id("starttime_sort")}
+        name="starttime_sort"
+        label="Start-time sort"
+        defaultValue={v("starttime_sort")}
+        error={errors.starttime_sort}
+        choices={[{ value: "", label: "The race's" }, ...SORT_CHOICES]}
+      />
+      <TextField
+        id={id("first_bib")}
+        name="first_bib"
+        label="First bib"
+        inputMode="numeric"
+        hint="Empty: on from the previous group, else the race's."
+        defaultValue={v("first_bib")}
+        error={errors.first_bib}
+      />
+      <TextField
+        id={id("reserved_bibs")}
+        name="reserved_bibs"
+        label="Reserved bibs"
+        placeholder="13, 40-45"
+        defaultValue={v("reserved_bibs")}
+        error={errors.reserved_bibs}
+      />
     </SetupForm>
   );
 }

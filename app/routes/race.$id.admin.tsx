@@ -38,13 +38,15 @@ export default function RaceAdminLayout() {
       <h1>{race.name}</h1>
       <nav aria-label="Race administration" className="admin-tabs">
         <ul>
-          {sections.filter((s) => isFreeOrder || !("freeOrderOnly" in s)).map((s) => (
-            <li key={s.to}>
-              <NavLink to={s.to ? `/race/${race.id}/admin/${s.to}` : `/race/${race.id}/admin`} end={"end" in s}>
-                {s.label}
-              </NavLink>
-            </li>
-          ))}
+          {sections
+            .filter((s) => isFreeOrder || !("freeOrderOnly" in s))
+            .map((s) => (
+              <li key={s.to}>
+                <NavLink to={s.to ? `/race/${race.id}/admin/${s.to}` : `/race/${race.id}/admin`} end={"end" in s}>
+                  {s.label}
+                </NavLink>
+              </li>
+            ))}
         </ul>
       </nav>
       <Outlet />

@@ -16,7 +16,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const staff = canSeeSystemFormats(principal, race);
   const formats = (await room.formats()).filter((f) => staff || !isSystemFormat(f.data)).map((f) => ({ id: f.id, name: f.data.name, kind: kindOf(f.data) }));
   return {
-    race: { id: race.id, name: race.name, clubName: race.clubName, date: formatRaceDate(race.startTime, race.timezone), startTime: race.startTime, location: race.location },
+    race: {
+      id: race.id,
+      name: race.name,
+      clubName: race.clubName,
+      date: formatRaceDate(race.startTime, race.timezone),
+      startTime: race.startTime,
+      location: race.location,
+    },
     may,
     formats,
   };

@@ -22,7 +22,13 @@ async function requireRaceCreator(request: Request, context: LoaderFunctionArgs[
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { clubs } = await requireRaceCreator(request, context);
-  return { clubs, sports: sportsSorted().filter((s) => s.isRace).map((s) => s.name), timeZones: timeZoneNames() };
+  return {
+    clubs,
+    sports: sportsSorted()
+      .filter((s) => s.isRace)
+      .map((s) => s.name),
+    timeZones: timeZoneNames(),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -59,8 +65,22 @@ export default function NewRace() {
           </>
         )}
         <TextField name="name" label="Name" required maxLength={200} defaultValue={values?.name} error={errors.name} />
-        <SelectField name="sport" label="Sport" defaultValue={values?.sport ?? ""} error={errors.sport} choices={[{ value: "", label: "Not set" }, ...sports.map((s) => ({ value: s, label: s }))]} />
-        <TextField name="start" type="datetime-local" label="Start" hint="Date and time of the start, in the time zone below." required defaultValue={values?.start} error={errors.start} />
+        <SelectField
+          name="sport"
+          label="Sport"
+          defaultValue={values?.sport ?? ""}
+          error={errors.sport}
+          choices={[{ value: "", label: "Not set" }, ...sports.map((s) => ({ value: s, label: s }))]}
+        />
+        <TextField
+          name="start"
+          type="datetime-local"
+          label="Start"
+          hint="Date and time of the start, in the time zone below."
+          required
+          defaultValue={values?.start}
+          error={errors.start}
+        />
         <SelectField
           name="timezone"
           label="Time zone"
@@ -75,5 +95,10 @@ export default function NewRace() {
 }
 
 export function ErrorBoundary() {
-  return <RaceSetupErrorBoundary page forbidden="Creating a race needs the Organization Admin or All Races role of a club, or a System Administrator with the races area." />;
+  return (
+    <RaceSetupErrorBoundary
+      page
+      forbidden="Creating a race needs the Organization Admin or All Races role of a club, or a System Administrator with the races area."
+    />
+  );
 }

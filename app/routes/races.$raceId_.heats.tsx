@@ -13,7 +13,10 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   return { race: { id: listing.id, name: listing.name, timezone: race.timezone }, view: await room.heatsView() };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Heats · ${data.race.name}` : "Heats" }, { name: "viewport", content: "width=device-width, initial-scale=1" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Heats · ${data.race.name}` : "Heats" },
+  { name: "viewport", content: "width=device-width, initial-scale=1" },
+];
 
 export default function RaceHeats() {
   const { race, view } = useLoaderData<typeof loader>();

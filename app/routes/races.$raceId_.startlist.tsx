@@ -16,10 +16,17 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const [setup, racers] = await Promise.all([loadRacerSetup({ room, race }), room.racers()]);
   const isPublic = setup.settings.start_list_visibility === "public";
   if (!isPublic && !canOnRace(await principalOf(db, context.session), "view", race)) throw new Response("Not found", { status: 404 });
-  return { race: { id: listing.id, name: listing.name, date: formatRaceDate(listing.startTime, race.timezone) }, isPublic, table: buildReport("start-list", racers, setup) };
+  return {
+    race: { id: listing.id, name: listing.name, date: formatRaceDate(listing.startTime, race.timezone) },
+    isPublic,
+    table: buildReport("start-list", racers, setup),
+  };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Start list · ${data.race.name}` : "Start list" }, { name: "viewport", content: "width=device-width, initial-scale=1" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Start list · ${data.race.name}` : "Start list" },
+  { name: "viewport", content: "width=device-width, initial-scale=1" },
+];
 
 export default function StartList() {
   const { race, isPublic, table } = useLoaderData<typeof loader>();

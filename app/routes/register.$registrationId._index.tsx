@@ -34,7 +34,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     clubTakesCards: await clubTakesCards(form.db, form.registration.clubId),
     cartValues: form.cart?.values ?? {},
     discountUses: form.cart ? await discountUsesOf(form.db, form.registration.id, form.cart.discountCodes.split(" ").filter(Boolean)) : {},
-    others: form.people.filter((p) => p.id !== person?.id).map((p) => ({ id: p.id, isRemoved: false, isComplete: p.isComplete, isNew: p.paidAt === null, values: p.values })),
+    others: form.people
+      .filter((p) => p.id !== person?.id)
+      .map((p) => ({ id: p.id, isRemoved: false, isComplete: p.isComplete, isNew: p.paidAt === null, values: p.values })),
     personId: person?.id ?? "new-person",
     isNew: person ? person.paidAt === null : true,
     isAdmin: form.isAdmin,
@@ -88,7 +90,11 @@ export default function RegisterPerson() {
   const chooser = personChooser(live.elements, saved, ageDate, live.isAdmin);
   const labels = form.peopleLabels;
   const words = FLOW_WORDS[form.lang];
-  const title = person ? words.edit(people[person.index]?.name ?? labels.singular) : people.length === 0 ? words.whoIsRegistering : words.numbered(labels, people.length + 1);
+  const title = person
+    ? words.edit(people[person.index]?.name ?? labels.singular)
+    : people.length === 0
+      ? words.whoIsRegistering
+      : words.numbered(labels, people.length + 1);
   return (
     <main className="page registration-page" lang={form.lang}>
       <FlowHeader form={form} step="person" />

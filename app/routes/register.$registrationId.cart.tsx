@@ -36,9 +36,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const price = await priceOfCart(form.db, form, form.cart, form.people);
   return {
     form: { ...flowView(form), gstRate: form.registration.gstRate },
-    cart: { number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }), name: cartNameOf(form), email: emailOfCart(form), codes: form.cart.discountCodes },
+    cart: {
+      number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }),
+      name: cartNameOf(form),
+      email: emailOfCart(form),
+      codes: form.cart.discountCodes,
+    },
     hasDiscounts: form.elements.some((e) => e.type === "discount"),
-    people: form.people.map((p, i) => ({ id: p.id, name: personName(form, p.values, i), answers: answersOf(form.elements, p.values, form.lang), total: price.individualTotals[p.id] ?? 0 })),
+    people: form.people.map((p, i) => ({
+      id: p.id,
+      name: personName(form, p.values, i),
+      answers: answersOf(form.elements, p.values, form.lang),
+      total: price.individualTotals[p.id] ?? 0,
+    })),
     price,
   };
 }
@@ -78,7 +88,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     });
     // The new token replaces the old one, so this browser takes it too; the page then says where it went.
     const joiner = flowQuery(form) ? "&" : "?";
-    return redirect(`${back}/cart${flowQuery(form)}${joiner}sent=${encodeURIComponent(email)}`, { headers: { "Set-Cookie": cartCookie(form.registration.id, token) } });
+    return redirect(`${back}/cart${flowQuery(form)}${joiner}sent=${encodeURIComponent(email)}`, {
+      headers: { "Set-Cookie": cartCookie(form.registration.id, token) },
+    });
   }
   throw new Response("Unknown action", { status: 400 });
 }
@@ -107,7 +119,17 @@ export default function CartReview() {
         </p>
       ) : null}
       {removingPerson ? (
-        <ConfirmForm title={words.removeTitle(removingPerson.name)} intent="remove-person" hidden={{ person: removingPerson.id }} label={words.remove} pendingLabel={words.removing} pending={busy("remove-person")} cancelTo={here} danger action={here}>
+        <ConfirmForm
+          title={words.removeTitle(removingPerson.name)}
+          intent="remove-person"
+          hidden={{ person: removingPerson.id }}
+          label={words.remove}
+          pendingLabel={words.removing}
+          pending={busy("remove-person")}
+          cancelTo={here}
+          danger
+          action={here}
+        >
           <p>{words.removeBody}</p>
         </ConfirmForm>
       ) : null}
@@ -145,7 +167,14 @@ export default function CartReview() {
             {words.discountHint}
           </span>
           <div className="search-row">
-            <input id="codes" name="codes" defaultValue={cart.codes} aria-describedby={errors.codes ? "codes-hint codes-error" : "codes-hint"} aria-invalid={errors.codes ? true : undefined} autoCapitalize="characters" />
+            <input
+              id="codes"
+              name="codes"
+              defaultValue={cart.codes}
+              aria-describedby={errors.codes ? "codes-hint codes-error" : "codes-hint"}
+              aria-invalid={errors.codes ? true : undefined}
+              autoCapitalize="characters"
+            />
             <button type="submit" disabled={busy("apply-codes")}>
               {busy("apply-codes") ? words.applying : words.apply}
             </button>
@@ -161,7 +190,16 @@ export default function CartReview() {
       <PriceTable price={price} gstRate={form.gstRate} lang={form.lang} />
       <Form method="post" className="setup-form" action={here}>
         <label htmlFor="email">{words.receiptEmail}</label>
-        <input id="email" name="email" type="email" autoComplete="email" defaultValue={cart.email} required aria-invalid={errors.email ? true : undefined} aria-describedby={errors.email ? "email-error" : undefined} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={cart.email}
+          required
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? "email-error" : undefined}
+        />
         {errors.email ? (
           <span id="email-error" className="form-error">
             {errors.email}

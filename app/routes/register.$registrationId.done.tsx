@@ -22,7 +22,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const registration = params.registrationId ? await getRegistration(db, context.tenant, params.registrationId).catch(() => null) : null;
   if (!registration) throw new Response("Not found", { status: 404 });
   const url = new URL(request.url);
-  const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/).safeParse(url.searchParams.get("session_id"));
+  const sessionId = z
+    .string()
+    .regex(/^cs_[A-Za-z0-9_]{1,200}$/)
+    .safeParse(url.searchParams.get("session_id"));
   const attempt = sessionId.success ? await attemptOfSession(db, sessionId.data) : null;
   if (!attempt || attempt.registrationId !== registration.id) throw new Response("This payment was not found.", { status: 404 });
   const receipt = `/register/${registration.id}/receipt`;

@@ -18,10 +18,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const form = await requirePublicForm(request, context, params.registrationId);
   if (!form.cart || form.people.length === 0) throw redirect(`/register/${form.registration.id}${flowQuery(form)}`);
   if (!form.cart.email) throw redirect(`/register/${form.registration.id}/cart${flowQuery(form)}`);
-  const [price, choices, attempt] = await Promise.all([priceOfCart(form.db, form, form.cart, form.people), paymentChoicesOf(context, form), latestAttemptOfCart(form.db, form.cart.id)]);
+  const [price, choices, attempt] = await Promise.all([
+    priceOfCart(form.db, form, form.cart, form.people),
+    paymentChoicesOf(context, form),
+    latestAttemptOfCart(form.db, form.cart.id),
+  ]);
   return {
     form: { ...flowView(form), gstRate: form.registration.gstRate, isKiosk: form.isKiosk },
-    cart: { number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }), name: cartNameOf(form), email: form.cart.email, people: form.people.length },
+    cart: {
+      number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }),
+      name: cartNameOf(form),
+      email: form.cart.email,
+      people: form.people.length,
+    },
     price,
     choices: { card: choices.card, manual: choices.manual },
     // A declined card leaves the cart payable; say why the last try failed.
@@ -40,16 +49,31 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!form.cart || form.people.length === 0) return redirect(`${back}${flowQuery(form)}`);
   const price = await priceOfCart(form.db, form, form.cart, form.people);
   const choices = await paymentChoicesOf(context, form);
-  const pay = { cart: form.cart, price, description: `${form.registration.name}: Cart No. ${cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id })}` };
+  const pay = {
+    cart: form.cart,
+    price,
+    description: `${form.registration.name}: Cart No. ${cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id })}`,
+  };
   if (intent === "card" && choices.card && choices.gateway && price.total > 0) {
-    const started = await startCardPayment(form.db, choices.gateway, choices.club, pay, checkoutUrls(context, form.registration.id, flowQuery(form)), context.now);
+    const started = await startCardPayment(
+      form.db,
+      choices.gateway,
+      choices.club,
+      pay,
+      checkoutUrls(context, form.registration.id, flowQuery(form)),
+      context.now,
+    );
     return started.ok ? redirect(started.url) : data({ error: started.error }, { status: 409 });
   }
   // Cash or cheque, or nothing to pay: the cart is registered now.
   if ((intent === "manual" && choices.manual) || (intent === "free" && price.total === 0)) {
     const done = await completeWithManualPayment(form.db, pay, context.now);
     if (!done.ok) return data({ error: done.error }, { status: 409 });
-    context.ctx.waitUntil(sendReceiptOfCart(context.env, form.db, form.cart.id, price.total > 0 ? "registered" : "paid").catch((error: unknown) => console.error("Receipt failed", error)));
+    context.ctx.waitUntil(
+      sendReceiptOfCart(context.env, form.db, form.cart.id, price.total > 0 ? "registered" : "paid").catch((error: unknown) =>
+        console.error("Receipt failed", error),
+      ),
+    );
     return redirect(`${back}/receipt${flowQuery(form)}`);
   }
   throw new Response("That way to pay is not offered for this cart", { status: 400 });

@@ -102,7 +102,9 @@ export default function Receipt() {
             {receipt.transactions
               .filter((t) => !t.isVoid)
               .map((t) => (
-                <li key={t.id}>{`${TYPE_LABELS[t.type] ?? t.type} by ${t.completed ? (METHOD_LABELS[t.method ?? ""] ?? "other") : "cash or cheque"}: ${formatMoneyWithSymbol(t.amount)}${t.completed ? ` on ${new Date(t.at).toISOString().slice(0, 10)}` : " (waiting to be received)"}`}</li>
+                <li
+                  key={t.id}
+                >{`${TYPE_LABELS[t.type] ?? t.type} by ${t.completed ? (METHOD_LABELS[t.method ?? ""] ?? "other") : "cash or cheque"}: ${formatMoneyWithSymbol(t.amount)}${t.completed ? ` on ${new Date(t.at).toISOString().slice(0, 10)}` : " (waiting to be received)"}`}</li>
               ))}
           </ul>
         </>

@@ -23,7 +23,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 const addSchema = z.object({
   type: z.enum(FIELD_TYPES, { error: "Choose a field type" }),
-  caption: z.string().default("").transform((v) => v.trim().slice(0, 2000)),
+  caption: z
+    .string()
+    .default("")
+    .transform((v) => v.trim().slice(0, 2000)),
 });
 
 /** A move names either a direction (the row buttons) or the new position (a drag and drop). */
@@ -71,7 +74,11 @@ export default function RegistrationFields() {
     <section aria-labelledby="fields-heading">
       <h2 id="fields-heading">Fields</h2>
       {data.memberGaps.length > 0 ? (
-        <p role="status" className="warning" data-testid="member-gaps">{`This form has a membership field, but no field asks for the member's ${data.memberGaps.join(", ")}. Registrants who choose a membership are asked for them and cannot continue until the form has these fields.`}</p>
+        <p
+          role="status"
+          className="warning"
+          data-testid="member-gaps"
+        >{`This form has a membership field, but no field asks for the member's ${data.memberGaps.join(", ")}. Registrants who choose a membership are asked for them and cannot continue until the form has these fields.`}</p>
       ) : null}
       {data.removing ? (
         <ConfirmPanel
@@ -102,7 +109,15 @@ function AddFieldForm() {
       <h3 id="add-field-heading">Add a field</h3>
       <SetupForm intent="add" label="Add field" busyLabel="Adding…" errors={errors}>
         <SelectField id="add-type" name="type" label="Type" defaultValue={values?.type ?? "text"} error={errors.type} choices={choicesOf(FIELD_TYPE_LABELS)} />
-        <TextField id="add-caption" name="caption" label="Caption" hint="What registrants see; you can change it in the field's editor." maxLength={2000} defaultValue={values?.caption} error={errors.caption} />
+        <TextField
+          id="add-caption"
+          name="caption"
+          label="Caption"
+          hint="What registrants see; you can change it in the field's editor."
+          maxLength={2000}
+          defaultValue={values?.caption}
+          error={errors.caption}
+        />
       </SetupForm>
     </section>
   );

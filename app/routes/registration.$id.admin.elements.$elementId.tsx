@@ -5,7 +5,17 @@ import type { FormElement } from "../../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../../core/forms/registry";
 import { elementEditedAt, listElements, saveElement } from "../../workers/services/registration-forms";
 import { isPriced, requireRegistrationAccess, withNotice } from "../registration-admin.server";
-import { blankDiscount, blankOption, draftOf, editorIntentOf, editorSectionsOf, elementOfDraft, openedAtOf, readDraft, readPosted } from "../registration-element-form.server";
+import {
+  blankDiscount,
+  blankOption,
+  draftOf,
+  editorIntentOf,
+  editorSectionsOf,
+  elementOfDraft,
+  openedAtOf,
+  readDraft,
+  readPosted,
+} from "../registration-element-form.server";
 import { FIELD_TYPE_LABELS, type ElementDraft, type ElementReply } from "../components/form-builder-choices";
 import { ElementEditor } from "../components/form-builder-editor";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
@@ -18,7 +28,8 @@ async function elementsAndElement(db: Parameters<typeof listElements>[0], regist
   return { elements, element };
 }
 
-const nameOf = (element: FormElement, index: number) => `${index + 1}. ${labelIn(element.caption, "en") || FIELD_TYPE_LABELS[element.type]} (${FIELD_TYPE_LABELS[element.type]})`;
+const nameOf = (element: FormElement, index: number) =>
+  `${index + 1}. ${labelIn(element.caption, "en") || FIELD_TYPE_LABELS[element.type]} (${FIELD_TYPE_LABELS[element.type]})`;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
@@ -26,7 +37,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const named = elements.map((e, i) => ({ element: e, label: nameOf(e, i) }));
   // What the element already refers to stays offered, so saving never drops a reference silently.
   const referenced = new Set([element.condition?.element, ...(element.config.discounts_list ?? []).flatMap((d) => d.elts_list)]);
-  const offered = (keep: (e: FormElement) => boolean) => named.filter(({ element: e }) => keep(e) || referenced.has(e.id)).map(({ element: e, label }) => ({ value: e.id, label }));
+  const offered = (keep: (e: FormElement) => boolean) =>
+    named.filter(({ element: e }) => keep(e) || referenced.has(e.id)).map(({ element: e, label }) => ({ value: e.id, label }));
   return {
     registrationId: registration.id,
     elementId: element.id,

@@ -13,12 +13,24 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "finance");
   const scope = { clubIds: [registration.clubId], registrationId: registration.id };
   const search = new URL(request.url).search;
-  return { id: registration.id, saved: financeNoticeOf(request), data: await financePageData(builder.db, request, scope), csvHref: `/registration/${registration.id}/admin/payments/csv${search}` };
+  return {
+    id: registration.id,
+    saved: financeNoticeOf(request),
+    data: await financePageData(builder.db, request, scope),
+    csvHref: `/registration/${registration.id}/admin/payments/csv${search}`,
+  };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { registration, builder, principal } = await requireRegistrationAccess(request, context, params.id, "finance");
-  return financeAction(request, context, builder.db, { clubIds: [registration.clubId], registrationId: registration.id }, principal.userId, await readPostedForm(request));
+  return financeAction(
+    request,
+    context,
+    builder.db,
+    { clubIds: [registration.clubId], registrationId: registration.id },
+    principal.userId,
+    await readPostedForm(request),
+  );
 }
 
 export default function RegistrationPayments() {

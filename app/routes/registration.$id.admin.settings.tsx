@@ -11,7 +11,9 @@ import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from ".
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
   const zone = await clubZone(builder.db, registration.clubId);
-  const textFields = (await listElements(builder.db, registration.id)).filter((e) => e.type === "text").map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
+  const textFields = (await listElements(builder.db, registration.id))
+    .filter((e) => e.type === "text")
+    .map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
   return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone), textFields, isBilingual: registration.isBilingual };
 }
 
@@ -40,32 +42,112 @@ export default function RegistrationSettings() {
         <TextField name="name" label="Name" required maxLength={200} defaultValue={v("name")} error={errors.name} />
         <fieldset className="setup-group">
           <legend>When registration is open</legend>
-          <TextField name="open_time" type="datetime-local" label="Opens" hint={`${zoneHint} Leave empty to open as soon as the form is approved.`} defaultValue={v("open_time")} error={errors.open_time} />
-          <TextField name="close_time" type="datetime-local" label="Closes" hint={`${zoneHint} Leave empty to never close.`} defaultValue={v("close_time")} error={errors.close_time} />
+          <TextField
+            name="open_time"
+            type="datetime-local"
+            label="Opens"
+            hint={`${zoneHint} Leave empty to open as soon as the form is approved.`}
+            defaultValue={v("open_time")}
+            error={errors.open_time}
+          />
+          <TextField
+            name="close_time"
+            type="datetime-local"
+            label="Closes"
+            hint={`${zoneHint} Leave empty to never close.`}
+            defaultValue={v("close_time")}
+            error={errors.close_time}
+          />
         </fieldset>
         <fieldset className="setup-group">
           <legend>Price tiers</legend>
           <p className="hint">Fields and options can have three prices. Tier 1 applies until the first rise, tier 2 until the second, then tier 3.</p>
-          <TextField name="raise_price_1_time" type="datetime-local" label="Prices rise to tier 2 at" hint={zoneHint} defaultValue={v("raise_price_1_time")} error={errors.raise_price_1_time} />
-          <TextField name="raise_price_2_time" type="datetime-local" label="Prices rise to tier 3 at" hint={zoneHint} defaultValue={v("raise_price_2_time")} error={errors.raise_price_2_time} />
+          <TextField
+            name="raise_price_1_time"
+            type="datetime-local"
+            label="Prices rise to tier 2 at"
+            hint={zoneHint}
+            defaultValue={v("raise_price_1_time")}
+            error={errors.raise_price_1_time}
+          />
+          <TextField
+            name="raise_price_2_time"
+            type="datetime-local"
+            label="Prices rise to tier 3 at"
+            hint={zoneHint}
+            defaultValue={v("raise_price_2_time")}
+            error={errors.raise_price_2_time}
+          />
         </fieldset>
-        <TextField name="gst_rate" label="GST rate (%)" inputMode="decimal" hint="Applied to taxable fields, from 0 to 100." defaultValue={v("gst_rate")} error={errors.gst_rate} />
-        <CheckboxField name="is_bilingual" label="Bilingual form (English and French)" hint="Fields then get separate English and French captions." defaultChecked={v("is_bilingual") === "on" || v("is_bilingual") === "true"} />
+        <TextField
+          name="gst_rate"
+          label="GST rate (%)"
+          inputMode="decimal"
+          hint="Applied to taxable fields, from 0 to 100."
+          defaultValue={v("gst_rate")}
+          error={errors.gst_rate}
+        />
+        <CheckboxField
+          name="is_bilingual"
+          label="Bilingual form (English and French)"
+          hint="Fields then get separate English and French captions."
+          defaultChecked={v("is_bilingual") === "on" || v("is_bilingual") === "true"}
+        />
         <fieldset className="setup-group">
           <legend>People's names</legend>
           <p className="hint">Which fields name a person in carts, receipts and reports. Left unset, fields captioned "First name" and "Last name" are used.</p>
-          <SelectField name="first_name_field_id" label="First name field" choices={[{ value: "", label: "Found by caption" }, ...data.textFields]} defaultValue={v("first_name_field_id")} error={errors.first_name_field_id} />
-          <SelectField name="last_name_field_id" label="Last name field" choices={[{ value: "", label: "Found by caption" }, ...data.textFields]} defaultValue={v("last_name_field_id")} error={errors.last_name_field_id} />
+          <SelectField
+            name="first_name_field_id"
+            label="First name field"
+            choices={[{ value: "", label: "Found by caption" }, ...data.textFields]}
+            defaultValue={v("first_name_field_id")}
+            error={errors.first_name_field_id}
+          />
+          <SelectField
+            name="last_name_field_id"
+            label="Last name field"
+            choices={[{ value: "", label: "Found by caption" }, ...data.textFields]}
+            defaultValue={v("last_name_field_id")}
+            error={errors.last_name_field_id}
+          />
         </fieldset>
         <fieldset className="setup-group">
           <legend>What registrants are called</legend>
           <p className="hint">Used on the form, the cart and the receipt, as in "Add another racer". Left empty: person and people.</p>
-          <TextField name="people_label_singular" label="One registrant" placeholder="person" maxLength={PEOPLE_LABEL_MAX} defaultValue={v("people_label_singular")} error={errors.people_label_singular} />
-          <TextField name="people_label_plural" label="Several registrants" placeholder="people" maxLength={PEOPLE_LABEL_MAX} defaultValue={v("people_label_plural")} error={errors.people_label_plural} />
+          <TextField
+            name="people_label_singular"
+            label="One registrant"
+            placeholder="person"
+            maxLength={PEOPLE_LABEL_MAX}
+            defaultValue={v("people_label_singular")}
+            error={errors.people_label_singular}
+          />
+          <TextField
+            name="people_label_plural"
+            label="Several registrants"
+            placeholder="people"
+            maxLength={PEOPLE_LABEL_MAX}
+            defaultValue={v("people_label_plural")}
+            error={errors.people_label_plural}
+          />
           {data.isBilingual ? (
             <>
-              <TextField name="people_label_singular_fr" label="One registrant, in French" placeholder="personne" maxLength={PEOPLE_LABEL_MAX} defaultValue={v("people_label_singular_fr")} error={errors.people_label_singular_fr} />
-              <TextField name="people_label_plural_fr" label="Several registrants, in French" placeholder="personnes" maxLength={PEOPLE_LABEL_MAX} defaultValue={v("people_label_plural_fr")} error={errors.people_label_plural_fr} />
+              <TextField
+                name="people_label_singular_fr"
+                label="One registrant, in French"
+                placeholder="personne"
+                maxLength={PEOPLE_LABEL_MAX}
+                defaultValue={v("people_label_singular_fr")}
+                error={errors.people_label_singular_fr}
+              />
+              <TextField
+                name="people_label_plural_fr"
+                label="Several registrants, in French"
+                placeholder="personnes"
+                maxLength={PEOPLE_LABEL_MAX}
+                defaultValue={v("people_label_plural_fr")}
+                error={errors.people_label_plural_fr}
+              />
             </>
           ) : (
             <>
@@ -74,8 +156,22 @@ export default function RegistrationSettings() {
             </>
           )}
         </fieldset>
-        <TextField name="tags" label="Tags" hint="Separated by commas, such as: loppet, 2027, youth. Used to find and group forms." defaultValue={v("tags")} error={errors.tags} maxLength={2000} />
-        <TextField name="age_calc_date" label="Age calculation date" placeholder="YYYY-MM-DD" hint="Default: 31 December of the closing year" defaultValue={v("age_calc_date")} error={errors.age_calc_date} />
+        <TextField
+          name="tags"
+          label="Tags"
+          hint="Separated by commas, such as: loppet, 2027, youth. Used to find and group forms."
+          defaultValue={v("tags")}
+          error={errors.tags}
+          maxLength={2000}
+        />
+        <TextField
+          name="age_calc_date"
+          label="Age calculation date"
+          placeholder="YYYY-MM-DD"
+          hint="Default: 31 December of the closing year"
+          defaultValue={v("age_calc_date")}
+          error={errors.age_calc_date}
+        />
       </SetupForm>
     </section>
   );

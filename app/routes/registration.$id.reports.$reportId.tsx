@@ -19,7 +19,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   return {
     registration: { id: access.registration.id, name: access.registration.name, clubName: access.registration.clubName },
-    report: { id: report.id, name: report.name, type: report.layout.type, isBuiltIn: report.isBuiltIn, isShared: report.isShared, author: report.isOwn ? "you" : report.authorName, created: report.createdAt === null ? null : dayIn(report.createdAt, form.timeZone), mayChange: report.mayChange },
+    report: {
+      id: report.id,
+      name: report.name,
+      type: report.layout.type,
+      isBuiltIn: report.isBuiltIn,
+      isShared: report.isShared,
+      author: report.isOwn ? "you" : report.authorName,
+      created: report.createdAt === null ? null : dayIn(report.createdAt, form.timeZone),
+      mayChange: report.mayChange,
+    },
     words: describeLayout(report.layout, reportColumns(form, report.layout.type), access.may.sensitive),
     warnings: table.warnings,
     columns: table.columns.map((c) => ({ key: c.key, label: c.label, numeric: c.kind === "number" })),
@@ -59,12 +68,23 @@ export default function RegistrationReportPage() {
       <h1>{data.report.name}</h1>
       <FormMessage notice={data.saved} error={reply && "error" in reply ? reply.error : null} />
       {data.confirmDelete ? (
-        <ConfirmForm title={`Delete “${data.report.name}”?`} intent="delete" label="Delete report" pendingLabel="Deleting…" pending={navigation.state === "submitting"} cancelTo={here} danger>
+        <ConfirmForm
+          title={`Delete “${data.report.name}”?`}
+          intent="delete"
+          label="Delete report"
+          pendingLabel="Deleting…"
+          pending={navigation.state === "submitting"}
+          cancelTo={here}
+          danger
+        >
           <p>The report's settings are deleted{data.report.isShared ? " for everyone it is shared with" : ""}. The registrations it lists are not changed.</p>
         </ConfirmForm>
       ) : null}
       <p className="race-meta">
-        {data.report.isBuiltIn ? "Built-in report" : `${data.report.isShared ? "Shared" : "Only you see it"}${data.report.author ? `; made by ${data.report.author}` : ""}${data.report.created ? ` on ${data.report.created}` : ""}`}. Complete carts only.
+        {data.report.isBuiltIn
+          ? "Built-in report"
+          : `${data.report.isShared ? "Shared" : "Only you see it"}${data.report.author ? `; made by ${data.report.author}` : ""}${data.report.created ? ` on ${data.report.created}` : ""}`}
+        . Complete carts only.
       </p>
       {words.filters.length + words.sorts.length + words.groups.length + words.hiddenFilters > 0 ? (
         <ul className="report-words">
@@ -96,7 +116,9 @@ export default function RegistrationReportPage() {
         ) : null}
       </p>
       {data.rowCount === 0 ? (
-        <p className="empty-state">{words.filters.length + words.hiddenFilters > 0 ? `No ${unit.many} match this report's filters.` : `No completed registrations yet.`}</p>
+        <p className="empty-state">
+          {words.filters.length + words.hiddenFilters > 0 ? `No ${unit.many} match this report's filters.` : `No completed registrations yet.`}
+        </p>
       ) : data.columns.length === 0 ? (
         <p className="empty-state">This report has no columns you may see.</p>
       ) : (
@@ -131,7 +153,8 @@ export default function RegistrationReportPage() {
 }
 
 function filtersSentence(words: { filters: string[]; hiddenFilters: number }): string {
-  const hidden = words.hiddenFilters === 0 ? [] : [`${words.hiddenFilters} on ${words.hiddenFilters === 1 ? "a private column" : "private columns"} you may not see`];
+  const hidden =
+    words.hiddenFilters === 0 ? [] : [`${words.hiddenFilters} on ${words.hiddenFilters === 1 ? "a private column" : "private columns"} you may not see`];
   return `Filters: ${[...words.filters, ...hidden].join("; ")}.`;
 }
 

@@ -99,14 +99,21 @@ export default function RegistrationReports() {
   return (
     <main className="page registration-reports">
       <p className="race-meta">
-        {data.mayViewForm ? <Link to={`/registration/${data.registration.id}/admin`}>← Form builder</Link> : <Link to={`/registration/${data.registration.id}/overview`}>← Overview</Link>} · {data.registration.clubName}
+        {data.mayViewForm ? (
+          <Link to={`/registration/${data.registration.id}/admin`}>← Form builder</Link>
+        ) : (
+          <Link to={`/registration/${data.registration.id}/overview`}>← Overview</Link>
+        )}{" "}
+        · {data.registration.clubName}
       </p>
       <h1>Reports: {data.registration.name}</h1>
       <FormMessage notice={data.saved} />
       <section aria-labelledby="saved-reports-heading">
         <h2 id="saved-reports-heading">Saved reports</h2>
         {data.reports.length === 0 ? (
-          <p className="empty-state">No saved reports yet.{data.may.edit ? " Make one below, or start from a built-in report." : " Start from a built-in report."}</p>
+          <p className="empty-state">
+            No saved reports yet.{data.may.edit ? " Make one below, or start from a built-in report." : " Start from a built-in report."}
+          </p>
         ) : (
           <div className="table-scroll">
             <table className="data-table">
@@ -171,7 +178,9 @@ export default function RegistrationReports() {
       {data.builder ? (
         <ReportBuilder base={base} builder={data.builder} />
       ) : (
-        <p className="hint">Making and changing reports needs the Edit and View Report role for this form, or Registration Form Admin, All Registrations or Organization Admin.</p>
+        <p className="hint">
+          Making and changing reports needs the Edit and View Report role for this form, or Registration Form Admin, All Registrations or Organization Admin.
+        </p>
       )}
     </main>
   );
@@ -218,7 +227,15 @@ function ReportBuilder({ base, builder }: { base: string; builder: Builder }) {
         {fieldErrors > 0 ? <FormMessage error="Please correct the fields marked below." /> : null}
         <div className="field">
           <label htmlFor="report-name">Name</label>
-          <input id="report-name" name="name" required maxLength={100} defaultValue={values.name} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? "report-name-error" : undefined} />
+          <input
+            id="report-name"
+            name="name"
+            required
+            maxLength={100}
+            defaultValue={values.name}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? "report-name-error" : undefined}
+          />
           {errors.name ? (
             <span id="report-name-error" className="form-error">
               {errors.name}
@@ -228,7 +245,8 @@ function ReportBuilder({ base, builder }: { base: string; builder: Builder }) {
         {!builder.editing || builder.editing.isOwn ? (
           <div className="field check-field">
             <label htmlFor="report-shared">
-              <input id="report-shared" type="checkbox" name="is_shared" value="on" defaultChecked={values.is_shared} aria-describedby="report-shared-hint" /> Share with everyone who may see this form's reports
+              <input id="report-shared" type="checkbox" name="is_shared" value="on" defaultChecked={values.is_shared} aria-describedby="report-shared-hint" />{" "}
+              Share with everyone who may see this form's reports
             </label>
             <span id="report-shared-hint" className="hint">
               A report that is not shared is seen only by you.
@@ -238,7 +256,8 @@ function ReportBuilder({ base, builder }: { base: string; builder: Builder }) {
         <fieldset className="setup-group" aria-describedby={errors.fields_list ? "fields-error" : "fields-hint"}>
           <legend>Columns</legend>
           <span id="fields-hint" className="hint">
-            Tick the columns to show, in form order.{builder.columns.some((c) => c.isSensitive) ? " Private columns are marked; only people who may see the form's carts see them." : ""}
+            Tick the columns to show, in form order.
+            {builder.columns.some((c) => c.isSensitive) ? " Private columns are marked; only people who may see the form's carts see them." : ""}
           </span>
           <div className="report-columns">
             {builder.columns.map((c) => (
@@ -259,10 +278,23 @@ function ReportBuilder({ base, builder }: { base: string; builder: Builder }) {
           <span className="hint">Only rows that pass every filter are shown. Leave the column empty to not use a row. For a choice, type it as shown.</span>
           {values.filters.map((filter, i) => (
             <div key={i} className="report-row" role="group" aria-label={`Filter ${i + 1}`}>
-              <SelectCell id={`filter.${i}.key`} label={`Filter ${i + 1}: column`} choices={columnChoices} defaultValue={filter.key} error={errors[`filter.${i}.key`]} blank="—" />
+              <SelectCell
+                id={`filter.${i}.key`}
+                label={`Filter ${i + 1}: column`}
+                choices={columnChoices}
+                defaultValue={filter.key}
+                error={errors[`filter.${i}.key`]}
+                blank="—"
+              />
               <div className="cell-field">
                 <label htmlFor={`filter.${i}.op`} className="visually-hidden">{`Filter ${i + 1}: operator`}</label>
-                <select id={`filter.${i}.op`} name={`filter.${i}.op`} defaultValue={filter.op} aria-invalid={errors[`filter.${i}.op`] ? true : undefined} aria-describedby={errors[`filter.${i}.op`] ? `filter.${i}.op-error` : undefined}>
+                <select
+                  id={`filter.${i}.op`}
+                  name={`filter.${i}.op`}
+                  defaultValue={filter.op}
+                  aria-invalid={errors[`filter.${i}.op`] ? true : undefined}
+                  aria-describedby={errors[`filter.${i}.op`] ? `filter.${i}.op-error` : undefined}
+                >
                   {OPERATOR_GROUPS.map((group) => (
                     <optgroup key={group.kind} label={group.label}>
                       {OPERATORS_BY_KIND[group.kind].map((op) => (
@@ -281,7 +313,15 @@ function ReportBuilder({ base, builder }: { base: string; builder: Builder }) {
               </div>
               <div className="cell-field">
                 <label htmlFor={`filter.${i}.value`} className="visually-hidden">{`Filter ${i + 1}: value`}</label>
-                <input id={`filter.${i}.value`} name={`filter.${i}.value`} defaultValue={filter.value} maxLength={200} placeholder="Value" aria-invalid={errors[`filter.${i}.value`] ? true : undefined} aria-describedby={errors[`filter.${i}.value`] ? `filter.${i}.value-error` : undefined} />
+                <input
+                  id={`filter.${i}.value`}
+                  name={`filter.${i}.value`}
+                  defaultValue={filter.value}
+                  maxLength={200}
+                  placeholder="Value"
+                  aria-invalid={errors[`filter.${i}.value`] ? true : undefined}
+                  aria-describedby={errors[`filter.${i}.value`] ? `filter.${i}.value-error` : undefined}
+                />
                 {errors[`filter.${i}.value`] ? (
                   <span id={`filter.${i}.value-error`} className="form-error">
                     {errors[`filter.${i}.value`]}
@@ -295,7 +335,14 @@ function ReportBuilder({ base, builder }: { base: string; builder: Builder }) {
           <legend>Sort by</legend>
           {values.sorts.map((sort, i) => (
             <div key={i} className="report-row" role="group" aria-label={`Sort ${i + 1}`}>
-              <SelectCell id={`sort.${i}.key`} label={`Sort ${i + 1}: column`} choices={columnChoices} defaultValue={sort.key} error={errors[`sort.${i}.key`]} blank="—" />
+              <SelectCell
+                id={`sort.${i}.key`}
+                label={`Sort ${i + 1}: column`}
+                choices={columnChoices}
+                defaultValue={sort.key}
+                error={errors[`sort.${i}.key`]}
+                blank="—"
+              />
               <SelectCell
                 id={`sort.${i}.dir`}
                 label={`Sort ${i + 1}: direction`}
@@ -313,7 +360,15 @@ function ReportBuilder({ base, builder }: { base: string; builder: Builder }) {
           <span className="hint">Up to {REPORT_LIMITS.groups} columns; each group shows its count and money subtotals.</span>
           {values.groups.map((group, i) => (
             <div key={i} className="report-row">
-              <SelectCell id={`group.${i}`} label={i === 0 ? "Group by" : "Then by"} visibleLabel choices={columnChoices} defaultValue={group} error={errors[`group.${i}`]} blank="—" />
+              <SelectCell
+                id={`group.${i}`}
+                label={i === 0 ? "Group by" : "Then by"}
+                visibleLabel
+                choices={columnChoices}
+                defaultValue={group}
+                error={errors[`group.${i}`]}
+                blank="—"
+              />
             </div>
           ))}
         </fieldset>
@@ -332,13 +387,27 @@ function ReportBuilder({ base, builder }: { base: string; builder: Builder }) {
   );
 }
 
-function SelectCell(props: { id: string; label: string; visibleLabel?: boolean; choices: readonly { value: string; label: string }[]; defaultValue: string; error?: string; blank?: string }) {
+function SelectCell(props: {
+  id: string;
+  label: string;
+  visibleLabel?: boolean;
+  choices: readonly { value: string; label: string }[];
+  defaultValue: string;
+  error?: string;
+  blank?: string;
+}) {
   return (
     <div className="cell-field">
       <label htmlFor={props.id} className={props.visibleLabel ? undefined : "visually-hidden"}>
         {props.label}
       </label>
-      <select id={props.id} name={props.id} defaultValue={props.defaultValue} aria-invalid={props.error ? true : undefined} aria-describedby={props.error ? `${props.id}-error` : undefined}>
+      <select
+        id={props.id}
+        name={props.id}
+        defaultValue={props.defaultValue}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${props.id}-error` : undefined}
+      >
         {props.blank !== undefined ? <option value="">{props.blank}</option> : null}
         {props.choices.map((c) => (
           <option key={c.value} value={c.value}>

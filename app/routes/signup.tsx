@@ -43,7 +43,9 @@ export default function SignUp() {
           <input id="phone" name="phone" type="tel" autoComplete="tel" />
         </div>
         <FormMessage error={result?.error} />
-        <button type="submit" disabled={!ready || submitting}>{submitting ? "Creating…" : authMessages.createAccount}</button>
+        <button type="submit" disabled={!ready || submitting}>
+          {submitting ? "Creating…" : authMessages.createAccount}
+        </button>
       </Form>
       <p>
         Already have an account? <Link to="/login">Sign in</Link>

@@ -113,9 +113,7 @@ function same(a: string | null | undefined, b: string | null | undefined): boole
 }
 
 function permits(permissions: readonly Permission[], action: Action, area: ProtectedArea): boolean {
-  return permissions.some(
-    (p) => (p.areas === "all" || p.areas.includes(area)) && (p.actions === "all" || p.actions.includes(action)),
-  );
+  return permissions.some((p) => (p.areas === "all" || p.areas.includes(area)) && (p.actions === "all" || p.actions.includes(action)));
 }
 
 /** The owner kinds a role can be bound to; "item" is one object named by its own id. */

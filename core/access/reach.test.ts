@@ -371,12 +371,20 @@ const roleVariants: readonly (readonly [string, readonly RoleGrant[], Partial<Pr
   ],
   [
     "switched to race_timer of X",
-    [grant("org_admin", { id: "org-A", clubId: A }), grant("race_timer", { id: "timer-X", scope: X }), grant("system_admin", { id: "sys", config: { all: true } })],
+    [
+      grant("org_admin", { id: "org-A", clubId: A }),
+      grant("race_timer", { id: "timer-X", scope: X }),
+      grant("system_admin", { id: "sys", config: { all: true } }),
+    ],
     { activeRoleId: "timer-X" },
   ],
   [
     "switched to org_admin of A",
-    [grant("org_admin", { id: "org-A", clubId: A }), grant("race_timer", { id: "timer-X", scope: X }), grant("system_admin", { id: "sys", config: { all: true } })],
+    [
+      grant("org_admin", { id: "org-A", clubId: A }),
+      grant("race_timer", { id: "timer-X", scope: X }),
+      grant("system_admin", { id: "sys", config: { all: true } }),
+    ],
     { activeRoleId: "org-A" },
   ],
   [
@@ -473,7 +481,11 @@ describe("listReach agrees with can", () => {
     expect(inReach(listReach(timer, "view", "devices"), row("device of X"))).toBe(true);
     expect(inReach(listReach(timer, "view", "devices"), row("device of X2"))).toBe(false);
     // Limited to form R by a token: the element of R is in, form R2 is out even for a club-wide role.
-    const tokenR: Principal = { userId: "u1", roles: [grant("org_admin", { clubId: A }), grant("org_admin", { id: "b", clubId: B })], tokenScopes: itemTokenScopes };
+    const tokenR: Principal = {
+      userId: "u1",
+      roles: [grant("org_admin", { clubId: A }), grant("org_admin", { id: "b", clubId: B })],
+      tokenScopes: itemTokenScopes,
+    };
     expect(inReach(listReach(tokenR, "view", "registrations"), row("element of R"))).toBe(true);
     expect(inReach(listReach(tokenR, "view", "registrations"), row("form R2"))).toBe(false);
     // A token item on reports names the report, not its form.

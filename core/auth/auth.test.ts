@@ -52,7 +52,14 @@ describe("goto", () => {
     expect(safeGoto("http://demo.localhost:8787/races", hosts)).toBe("http://demo.localhost:8787/races");
   });
   it("refuses other sites and tricks", () => {
-    for (const bad of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "http://user@demo.localhost.evil.example/", "http://trail.localhost/"]) {
+    for (const bad of [
+      "https://evil.example/",
+      "//evil.example/x",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "http://user@demo.localhost.evil.example/",
+      "http://trail.localhost/",
+    ]) {
       expect(safeGoto(bad, hosts)).toBeNull();
     }
     expect(safeGoto(null, hosts)).toBeNull();

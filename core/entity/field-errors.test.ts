@@ -14,6 +14,10 @@ describe("fieldErrorsOf", () => {
   });
 
   it("keys nested fields by their full path on request", () => {
-    expect(fieldErrorsOf(issues, { fullPath: true })).toEqual({ name: "Enter a name", "points_list.0.point": "Required", form: "Each read needs a chip or a bib, not both" });
+    expect(fieldErrorsOf(issues, { fullPath: true })).toEqual({
+      name: "Enter a name",
+      "points_list.0.point": "Required",
+      form: "Each read needs a chip or a bib, not both",
+    });
   });
 });

@@ -40,7 +40,13 @@ describe("testCondition", () => {
 const stored = (v: unknown): StoredValue => ({ v, p: 0 });
 
 describe("conditionChecker", () => {
-  const level = makeElement("option", { id: "level", options_list: [{ id: "o1", display: "[en]Beginner[fr]Débutant", value: "beg" }, { id: "o2", display: "Racer" }] });
+  const level = makeElement("option", {
+    id: "level",
+    options_list: [
+      { id: "o1", display: "[en]Beginner[fr]Débutant", value: "beg" },
+      { id: "o2", display: "Racer" },
+    ],
+  });
   const racing = makeElement("licence", { id: "licence", condition: { element: "level", operator: "eq", value: "o2" } });
   const team = makeElement("text", { id: "team", condition: { element: "licence", operator: "notempty", value: "" } });
   const coach = makeElement("text", { id: "coach", condition: { element: "team", operator: "empty", value: "" } });

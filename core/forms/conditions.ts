@@ -64,7 +64,13 @@ export function conditionTexts(element: FormElement, value: unknown): string[] {
   const text = String(value);
   const option = element.options_list.find((candidate) => candidate.id === text);
   if (!option) return [text];
-  return [option.id, ...(option.value ? [option.value] : []), labelIn(option.display, "en"), labelIn(option.display, "fr"), ...(option.display_fr ? [option.display_fr] : [])];
+  return [
+    option.id,
+    ...(option.value ? [option.value] : []),
+    labelIn(option.display, "en"),
+    labelIn(option.display, "fr"),
+    ...(option.display_fr ? [option.display_fr] : []),
+  ];
 }
 
 function compareTexts(a: string, b: string): number {

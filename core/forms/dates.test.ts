@@ -29,4 +29,3 @@ describe("dateField and dobField", () => {
     expect(dateField.price(priced, null, 1)).toBe(0);
   });
 });
-

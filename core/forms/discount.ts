@@ -12,7 +12,14 @@ export const MAX_CODES = 10;
 
 /** Split on whitespace, upper-cased (codes match ignoring case), each once, in typed order. */
 export function normaliseCodes(text: string): string[] {
-  return [...new Set(text.split(/\s+/).filter((code) => code !== "").map((code) => code.toUpperCase()))];
+  return [
+    ...new Set(
+      text
+        .split(/\s+/)
+        .filter((code) => code !== "")
+        .map((code) => code.toUpperCase()),
+    ),
+  ];
 }
 
 /** The element's discounts the typed codes name, and the codes that name none. */

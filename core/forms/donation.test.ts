@@ -15,7 +15,8 @@ describe("donationField", () => {
   });
 
   it("refuses what is not a number", () => {
-    for (const text of ["lots", "1e2", "1,00", ".", "25.50.1"]) expect(donationField.parse(donation, text, EN), text).toEqual({ ok: false, error: "Input must be a number" });
+    for (const text of ["lots", "1e2", "1,00", ".", "25.50.1"])
+      expect(donationField.parse(donation, text, EN), text).toEqual({ ok: false, error: "Input must be a number" });
     expect(donationField.parse(donation, "-5", EN)).toEqual({ ok: false, error: "The amount cannot be negative" });
     expect(donationField.parse(donation, "100000000", EN)).toEqual({ ok: false, error: "The amount is too large" });
   });

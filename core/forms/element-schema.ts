@@ -78,7 +78,10 @@ export const formElementSchema = z
     is_kiosk_mode: z.boolean(),
     is_admin_mandatory: z.boolean(),
     is_edit_forbidden: z.boolean(),
-    condition: z.strictObject({ element: id, operator: z.enum(CONDITION_OPERATORS), value: label }).nullable().optional(),
+    condition: z
+      .strictObject({ element: id, operator: z.enum(CONDITION_OPERATORS), value: label })
+      .nullable()
+      .optional(),
     logic_key: logicKeySchema.nullable().optional(),
     ordinal: z.number().int().min(-1_000_000).max(1_000_000),
     quantity_limit: count.nullable().optional(),
@@ -95,7 +98,8 @@ export const formElementSchema = z
     if (new Set(ids).size !== ids.length) ctx.addIssue({ code: "custom", path: ["options_list"], message: "Option ids must be unique" });
     const codes = (element.config.discounts_list ?? []).map((entry) => entry.code.toUpperCase());
     if (new Set(codes).size !== codes.length) ctx.addIssue({ code: "custom", path: ["config", "discounts_list"], message: "Discount codes must be unique" });
-    if (element.condition?.element === element.id) ctx.addIssue({ code: "custom", path: ["condition", "element"], message: "An element cannot depend on itself" });
+    if (element.condition?.element === element.id)
+      ctx.addIssue({ code: "custom", path: ["condition", "element"], message: "An element cannot depend on itself" });
     const { min, max } = element.config;
     if (min != null && max != null && min > max) ctx.addIssue({ code: "custom", path: ["config", "max"], message: "max must not be below min" });
   });

@@ -14,7 +14,10 @@ const panel = makeElement("membership", {
 
 describe("membershipField", () => {
   it("records the option, its member class and the division's fees at the tier", () => {
-    expect(membershipField.parse(panel, "race", { lang: "en", tier: 2 })).toEqual({ ok: true, value: { option: "race", member_type: "racing", division_fees: 6000 } });
+    expect(membershipField.parse(panel, "race", { lang: "en", tier: 2 })).toEqual({
+      ok: true,
+      value: { option: "race", member_type: "racing", division_fees: 6000 },
+    });
     expect(membershipField.parse(panel, "plain", { lang: "en" })).toEqual({ ok: true, value: { option: "plain", member_type: "general", division_fees: 0 } });
     expect(membershipField.parse(panel, "gold", { lang: "en" })).toEqual({ ok: false, error: "No such option" });
     expect(membershipField.parse(panel, "", { lang: "en" })).toEqual({ ok: true, value: null });

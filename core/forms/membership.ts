@@ -16,7 +16,16 @@ export interface MembershipValue {
 }
 
 /** The panel asks for these person fields; a membership cannot be issued without them. */
-export const MEMBERSHIP_REQUIRED_PERSON_FIELDS = ["first_name", "last_name", "birth_date", "gender", "street_address", "city", "province", "postal_code"] as const;
+export const MEMBERSHIP_REQUIRED_PERSON_FIELDS = [
+  "first_name",
+  "last_name",
+  "birth_date",
+  "gender",
+  "street_address",
+  "city",
+  "province",
+  "postal_code",
+] as const;
 
 type PersonField = (typeof MEMBERSHIP_REQUIRED_PERSON_FIELDS)[number];
 

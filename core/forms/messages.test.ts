@@ -4,7 +4,9 @@ import { FORM_MESSAGES } from "./messages";
 describe("FORM_MESSAGES", () => {
   it("keeps the spec's wording, the date message's two spaces included", () => {
     expect(FORM_MESSAGES.invalidDate).toBe("Invalid Date.  Dates should be in the format YYYY-MM-DD");
-    expect(FORM_MESSAGES.invalidEmail).toBe("Email addresses should be in the format name@host. You can enter multiple addresses, separated by a space or comma.");
+    expect(FORM_MESSAGES.invalidEmail).toBe(
+      "Email addresses should be in the format name@host. You can enter multiple addresses, separated by a space or comma.",
+    );
     expect(FORM_MESSAGES.invalidPhone).toBe("Phone numbers should be in the format 123-456-7890");
     expect(FORM_MESSAGES.inputNotNumber).toBe("Input must be a number");
     expect(FORM_MESSAGES.valueNotNumber).toBe("The value must be a number");

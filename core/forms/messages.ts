@@ -29,7 +29,11 @@ export const FORM_MESSAGES = {
   minimumAmount: (minCents: number) => `The minimum amount is ${formatMoneyWithSymbol(minCents)}`,
   // not in the spec: our wording
   numberRange: (min: number | null | undefined, max: number | null | undefined) =>
-    min != null && max != null ? `The value must be between ${min} and ${max}` : min != null ? `The value must be at least ${min}` : `The value must be at most ${max}`,
+    min != null && max != null
+      ? `The value must be between ${min} and ${max}`
+      : min != null
+        ? `The value must be at least ${min}`
+        : `The value must be at most ${max}`,
   // not in the spec: our wording
   textTooLong: "This text is too long",
   // not in the spec: our wording

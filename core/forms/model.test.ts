@@ -58,7 +58,14 @@ describe("formElementSchema", () => {
 
   it("needs unique option ids and codes, and no self-condition", () => {
     const fails = (overrides: object) => formElementSchema.safeParse({ ...valid, ...overrides }).success === false;
-    expect(fails({ options_list: [{ id: "a", display: "A" }, { id: "a", display: "B" }] })).toBe(true);
+    expect(
+      fails({
+        options_list: [
+          { id: "a", display: "A" },
+          { id: "a", display: "B" },
+        ],
+      }),
+    ).toBe(true);
     const entry = (code: string) => ({ code, type: "pay_amount", amt: 500, elts_list: [] });
     expect(fails({ config: { discounts_list: [entry("Early"), entry("EARLY")] } })).toBe(true);
     expect(fails({ condition: { element: valid.id, operator: "empty", value: "" } })).toBe(true);

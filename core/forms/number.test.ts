@@ -9,7 +9,8 @@ describe("numberField", () => {
     expect(numberField.parse(tickets, "3", EN)).toEqual({ ok: true, value: 3 });
     expect(numberField.parse(tickets, " 2.5 ", EN)).toEqual({ ok: true, value: 2.5 });
     expect(numberField.parse(tickets, "", EN)).toEqual({ ok: true, value: null });
-    for (const text of ["three", "1e3", "0x10", "1,5"]) expect(numberField.parse(tickets, text, EN), text).toEqual({ ok: false, error: "Input must be a number" });
+    for (const text of ["three", "1e3", "0x10", "1,5"])
+      expect(numberField.parse(tickets, text, EN), text).toEqual({ ok: false, error: "Input must be a number" });
   });
 
   it("holds config min and max", () => {

@@ -7,7 +7,9 @@ import type { FormElement, FormOption, Tier } from "./model";
 
 /** The option with this id, else the one with this value; anything else throws "No such option" (section 5). */
 export function optionOf(element: Pick<FormElement, "options_list">, idOrValue: string): FormOption {
-  const found = element.options_list.find((option) => option.id === idOrValue) ?? element.options_list.find((option) => option.value !== undefined && option.value === idOrValue);
+  const found =
+    element.options_list.find((option) => option.id === idOrValue) ??
+    element.options_list.find((option) => option.value !== undefined && option.value === idOrValue);
   if (!found) throw new Error(FORM_MESSAGES.noSuchOption);
   return found;
 }
@@ -73,7 +75,9 @@ function optionsPrice(element: FormElement, ids: readonly string[], tier: Tier):
 export function optionFeePart(element: FormElement, value: unknown, tier: Tier): number {
   if (element.type !== "option" && element.type !== "multioption") return 0;
   const ids = Array.isArray(value) ? (value as string[]) : typeof value === "string" ? [value] : [];
-  return ids.map((id) => element.options_list.find((option) => option.id === id)).reduce((sum, option) => sum + (option?.is_fee ? priceAt(option, tier) : 0), 0);
+  return ids
+    .map((id) => element.options_list.find((option) => option.id === id))
+    .reduce((sum, option) => sum + (option?.is_fee ? priceAt(option, tier) : 0), 0);
 }
 
 function labelsOf(element: FormElement, ids: readonly string[], lang: Lang): string {

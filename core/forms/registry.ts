@@ -45,7 +45,9 @@ export const FIELD_TYPE_MODULES: Readonly<Record<FieldType, FieldTypeModule<unkn
   banner: bannerField,
 };
 
-const BY_LEGACY_CODE = new Map<number, FieldTypeModule<unknown>>(Object.values(FIELD_TYPE_MODULES).flatMap((module) => module.legacyCodes.map((code) => [code, module] as const)));
+const BY_LEGACY_CODE = new Map<number, FieldTypeModule<unknown>>(
+  Object.values(FIELD_TYPE_MODULES).flatMap((module) => module.legacyCodes.map((code) => [code, module] as const)),
+);
 
 export function fieldTypeOf(type: FieldType): FieldTypeModule<unknown> {
   return FIELD_TYPE_MODULES[type];

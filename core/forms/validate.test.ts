@@ -9,7 +9,23 @@ const admin: IndividualContext = { ...registrant, isAdmin: true };
 describe("parseElement", () => {
   it("requires a value once, for every type", () => {
     const required = (type: FormElement["type"], raw?: string) => parseElement(makeElement(type, { is_mandatory: true }), raw, registrant);
-    for (const type of ["text", "city", "date", "email", "phone", "option", "multioption", "country", "province", "gender", "waiver", "checkbox", "yesno", "donation", "membership"] as const) {
+    for (const type of [
+      "text",
+      "city",
+      "date",
+      "email",
+      "phone",
+      "option",
+      "multioption",
+      "country",
+      "province",
+      "gender",
+      "waiver",
+      "checkbox",
+      "yesno",
+      "donation",
+      "membership",
+    ] as const) {
       expect(required(type), type).toEqual({ ok: false, error: "This field is required" });
     }
     expect(required("text", "----")).toEqual({ ok: false, error: "This field is required" });
@@ -18,7 +34,10 @@ describe("parseElement", () => {
   });
 
   it("reports the type's own error before the mandatory rule", () => {
-    expect(parseElement(makeElement("date", { is_mandatory: true }), "2023-02-29", registrant)).toEqual({ ok: false, error: "Invalid Date.  Dates should be in the format YYYY-MM-DD" });
+    expect(parseElement(makeElement("date", { is_mandatory: true }), "2023-02-29", registrant)).toEqual({
+      ok: false,
+      error: "Invalid Date.  Dates should be in the format YYYY-MM-DD",
+    });
   });
 
   it("makes is_admin_mandatory bind only an admin", () => {
@@ -41,7 +60,13 @@ describe("parseIndividual", () => {
       { id: "marathon", display: "Marathon", price_1: 2500, price_2: 3500 },
     ],
   });
-  const pacer = makeElement("yesno", { id: "pacer", ordinal: 2, is_mandatory: true, price_1: 500, condition: { element: "distance", operator: "eq", value: "marathon" } });
+  const pacer = makeElement("yesno", {
+    id: "pacer",
+    ordinal: 2,
+    is_mandatory: true,
+    price_1: 500,
+    condition: { element: "distance", operator: "eq", value: "marathon" },
+  });
   const pacerTime = makeElement("text", { id: "pace", ordinal: 3, is_mandatory: true, condition: { element: "pacer", operator: "eq", value: "yes" } });
   const heading = makeElement("heading", { id: "h", ordinal: 0 });
   const notes = makeElement("text", { id: "notes", ordinal: 4, is_admin_only: true });
@@ -89,7 +114,13 @@ describe("parseIndividual", () => {
   });
 
   it("evaluates legacy multi-option operators and cart-level conditions", () => {
-    const extras = makeElement("multioption", { id: "extras", options_list: [{ id: "shirt", display: "Shirt" }, { id: "meal", display: "Meal", price_1: 1200 }] });
+    const extras = makeElement("multioption", {
+      id: "extras",
+      options_list: [
+        { id: "shirt", display: "Shirt" },
+        { id: "meal", display: "Meal", price_1: 1200 },
+      ],
+    });
     const size = makeElement("option", {
       id: "size",
       is_mandatory: true,
@@ -117,7 +148,17 @@ describe("a membership's person details", () => {
     makeElement("province", { id: "prov", ordinal: 7 }),
     makeElement("text", { id: "postal", caption: "Postal code", ordinal: 8 }),
   ];
-  const full = { first: "Ada", last: "Lovelace", born: "2010-12-10", sex: "F", street: "1 Main St", city: "Ottawa", prov: "ON", postal: "K1A 0A1", member: "racing" };
+  const full = {
+    first: "Ada",
+    last: "Lovelace",
+    born: "2010-12-10",
+    sex: "F",
+    street: "1 Main St",
+    city: "Ottawa",
+    prov: "ON",
+    postal: "K1A 0A1",
+    member: "racing",
+  };
   const ctx = { lang: "en" as const, tier: 1 as const, isAdmin: false, isKiosk: false };
 
   it("issues a membership when first name, last name, birth date, gender, street address, city, province and postal code are given", () => {

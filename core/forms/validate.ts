@@ -48,7 +48,11 @@ type Outcome = { kind: "kept"; stored: StoredValue } | { kind: "parsed"; result:
  * posted, so a field left out of the post is blank. Elements hidden by their condition are dropped:
  * no value, no error, no price. Values are whole or not at all: with any error, callers should save none.
  */
-export function parseIndividual(elements: readonly FormElement[], rawByElementId: Readonly<Record<string, RawInput>>, ctx: IndividualContext): IndividualResult {
+export function parseIndividual(
+  elements: readonly FormElement[],
+  rawByElementId: Readonly<Record<string, RawInput>>,
+  ctx: IndividualContext,
+): IndividualResult {
   const inputs = [...elements].filter((element) => FIELD_TYPE_MODULES[element.type].isInput).sort((a, b) => a.ordinal - b.ordinal);
   const outcomes = new Map<string, Outcome>();
   for (const element of inputs) {

@@ -60,7 +60,15 @@ describe("cityInfoFromRow", () => {
   });
 
   it("keeps a missing province as null", () => {
-    const info = cityInfoFromRow({ geoname: 2988507, name: "Paris", countryIso: "FR", provinceIso: null, latitude: 48.85341, longitude: 2.3488, timezone: "Europe/Paris" });
+    const info = cityInfoFromRow({
+      geoname: 2988507,
+      name: "Paris",
+      countryIso: "FR",
+      provinceIso: null,
+      latitude: 48.85341,
+      longitude: 2.3488,
+      timezone: "Europe/Paris",
+    });
     expect(info.province_iso).toBeNull();
   });
 });

@@ -15,7 +15,15 @@ import {
 } from "./ledger";
 
 const payment: LedgerTransaction = { id: "p1", type: "payment", amount: 6102, completionTime: 1_000, isVoid: false, parentTransaction: null };
-const refund = (id: string, amount: number, extra: Partial<LedgerTransaction> = {}): LedgerTransaction => ({ id, type: "refund", amount, completionTime: 2_000, isVoid: false, parentTransaction: "p1", ...extra });
+const refund = (id: string, amount: number, extra: Partial<LedgerTransaction> = {}): LedgerTransaction => ({
+  id,
+  type: "refund",
+  amount,
+  completionTime: 2_000,
+  isVoid: false,
+  parentTransaction: "p1",
+  ...extra,
+});
 
 describe("transaction states (section 4)", () => {
   it("counts a transaction once completion_time is set and it is not void", () => {
@@ -75,7 +83,14 @@ describe("cart balance", () => {
 });
 
 describe("remittance batch", () => {
-  const t = (id: string, clubId: string, type: BatchTransaction["type"], amount: number, completionTime: number | null, extra: Partial<BatchTransaction> = {}): BatchTransaction => ({
+  const t = (
+    id: string,
+    clubId: string,
+    type: BatchTransaction["type"],
+    amount: number,
+    completionTime: number | null,
+    extra: Partial<BatchTransaction> = {},
+  ): BatchTransaction => ({
     id,
     clubId,
     type,

@@ -132,7 +132,9 @@ export function remittanceBatch(all: readonly (BatchTransaction & { batchToTime?
     line.transactionIds.push(t.id);
     byClub.set(t.clubId, line);
   }
-  return [...byClub.values()].map((line) => ({ ...line, owed: line.payments - line.refunds - line.fees - line.division })).sort((a, b) => a.clubId.localeCompare(b.clubId));
+  return [...byClub.values()]
+    .map((line) => ({ ...line, owed: line.payments - line.refunds - line.fees - line.division }))
+    .sort((a, b) => a.clubId.localeCompare(b.clubId));
 }
 
 /**

@@ -46,6 +46,9 @@ export function personNameOf(
   const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
   const first = nameFields.firstNameFieldId ?? byKey("first_name") ?? byCaption(/first name|given name/);
   const last = nameFields.lastNameFieldId ?? byKey("last_name") ?? byCaption(/last name|family name|surname/);
-  const name = [first, last].map((fieldId) => (fieldId ? values[fieldId]?.v : undefined)).filter((v): v is string => typeof v === "string" && v !== "").join(" ");
+  const name = [first, last]
+    .map((fieldId) => (fieldId ? values[fieldId]?.v : undefined))
+    .filter((v): v is string => typeof v === "string" && v !== "")
+    .join(" ");
   return name || `${capitalised(labels.singular)} ${index + 1}`;
 }

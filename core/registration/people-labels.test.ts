@@ -12,7 +12,10 @@ describe("people labels", () => {
     expect(peopleLabelsIn(stored, "en")).toEqual({ singular: "racer", plural: "racers" });
     expect(peopleLabelsIn(stored, "fr")).toEqual({ singular: "coureur", plural: "racers" });
     // A French word alone stays on the French pages.
-    expect(peopleLabelsIn(storedPeopleLabels({ singular: { en: "", fr: "coureur" }, plural: { en: "", fr: "" } }), "en")).toEqual({ singular: "person", plural: "people" });
+    expect(peopleLabelsIn(storedPeopleLabels({ singular: { en: "", fr: "coureur" }, plural: { en: "", fr: "" } }), "en")).toEqual({
+      singular: "person",
+      plural: "people",
+    });
   });
 
   it("count and capitalise", () => {

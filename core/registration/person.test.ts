@@ -6,7 +6,11 @@ describe("personChooser", () => {
   const elements = [makeElement("dob", { id: "born" }), makeElement("gender", { id: "sex" })];
 
   it("takes the age on the calculation date and the gender from the person's answers", () => {
-    expect(personChooser(elements, { born: { v: "2012-12-31", p: 0 }, sex: { v: "F", p: 0 } }, "2026-12-31", false)).toEqual({ isAdmin: false, age: 14, gender: "F" });
+    expect(personChooser(elements, { born: { v: "2012-12-31", p: 0 }, sex: { v: "F", p: 0 } }, "2026-12-31", false)).toEqual({
+      isAdmin: false,
+      age: 14,
+      gender: "F",
+    });
   });
 
   it("knows neither when the form does not ask or the person has not answered", () => {

@@ -6,7 +6,12 @@ import type { OptionChooser } from "../forms/options";
 import type { FormElement, StoredValue } from "../forms/model";
 import { ageOn } from "./age";
 
-export function personChooser(elements: readonly FormElement[], values: Readonly<Record<string, StoredValue | undefined>>, ageDate: string, isAdmin: boolean): OptionChooser {
+export function personChooser(
+  elements: readonly FormElement[],
+  values: Readonly<Record<string, StoredValue | undefined>>,
+  ageDate: string,
+  isAdmin: boolean,
+): OptionChooser {
   const dob = elements.find((e) => e.type === "dob");
   const gender = elements.find((e) => e.type === "gender");
   const birth = dob ? values[dob.id]?.v : undefined;

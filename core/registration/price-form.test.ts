@@ -34,7 +34,13 @@ function cart(overrides: Partial<FormCartInput> = {}): FormCartInput {
     isRemoved: false,
     cartValues: { codes: { v: "save10", p: 0 } },
     individuals: [
-      { id: "a", isRemoved: false, isComplete: true, isNew: true, values: { distance: { v: "10k", p: 0 }, shirt: { v: true, p: 0 }, gift: { v: 1000, p: 1000 } } },
+      {
+        id: "a",
+        isRemoved: false,
+        isComplete: true,
+        isNew: true,
+        values: { distance: { v: "10k", p: 0 }, shirt: { v: true, p: 0 }, gift: { v: 1000, p: 1000 } },
+      },
       { id: "b", isRemoved: false, isComplete: true, isNew: true, values: { distance: { v: "5k", p: 0 }, shirt: { v: false, p: 0 } } },
     ],
     discountUses: {},
@@ -86,8 +92,19 @@ describe("options marked as fees", () => {
         { id: "licence", display: "Day licence", price_1: 1500, is_fee: true },
       ],
     });
-    const extras = makeElement("multioption", { id: "extras", ordinal: 2, options_list: [{ id: "chip", display: "Chip rental", price_1: 500, is_fee: true }, { id: "meal", display: "Meal", price_1: 1200 }] });
-    const half = makeElement("discount", { id: "codes", ordinal: 3, config: { discounts_list: [{ code: "HALF", type: "deduct_percent", amt: 50, elts_list: [] }] } });
+    const extras = makeElement("multioption", {
+      id: "extras",
+      ordinal: 2,
+      options_list: [
+        { id: "chip", display: "Chip rental", price_1: 500, is_fee: true },
+        { id: "meal", display: "Meal", price_1: 1200 },
+      ],
+    });
+    const half = makeElement("discount", {
+      id: "codes",
+      ordinal: 3,
+      config: { discounts_list: [{ code: "HALF", type: "deduct_percent", amt: 50, elts_list: [] }] },
+    });
     const priced = priceFormCart({
       elements: [race, extras, half],
       tier: 1,
@@ -95,7 +112,9 @@ describe("options marked as fees", () => {
       clubTakesCards: false,
       isRemoved: false,
       cartValues: { codes: { v: "HALF", p: 0 } },
-      individuals: [{ id: "a", isRemoved: false, isComplete: true, isNew: true, values: { race: { v: "licence", p: 0 }, extras: { v: ["chip", "meal"], p: 0 } } }],
+      individuals: [
+        { id: "a", isRemoved: false, isComplete: true, isNew: true, values: { race: { v: "licence", p: 0 }, extras: { v: ["chip", "meal"], p: 0 } } },
+      ],
       discountUses: {},
     });
     const lines = priced.lines.filter((l) => l.type === "item" || l.type === "fee").map((l) => [l.elementId, l.type, l.amount]);

@@ -143,7 +143,11 @@ describe("priceCart on random carts", () => {
 /** Every line taxed (or every line untaxed). */
 function withTaxability(input: CartPricingInput, isTaxable: boolean): CartPricingInput {
   const retax = (items: PricedItem[]) => items.map((item) => ({ ...item, isTaxable }));
-  return { ...input, cartItems: retax(input.cartItems), individuals: input.individuals.map((individual) => ({ ...individual, items: retax(individual.items) })) };
+  return {
+    ...input,
+    cartItems: retax(input.cartItems),
+    individuals: input.individuals.map((individual) => ({ ...individual, items: retax(individual.items) })),
+  };
 }
 
 function expectRemovalNeverRaises(input: CartPricingInput, seed: number, slack: number): void {

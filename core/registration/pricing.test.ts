@@ -22,7 +22,9 @@ const membership = (amount: number) => item("member", amount, { kind: "membershi
 
 describe("priceCart: lines and counting", () => {
   it("adds item, membership and fee lines into the subtotal", () => {
-    const priced = priceCart(cart({ cartItems: [item("parking", 500)], individuals: [person("a", [item("entry", 4000), membership(2500), item("late", 1000, { kind: "fee" })])] }));
+    const priced = priceCart(
+      cart({ cartItems: [item("parking", 500)], individuals: [person("a", [item("entry", 4000), membership(2500), item("late", 1000, { kind: "fee" })])] }),
+    );
     expect(priced.subtotal).toBe(8000);
     expect(priced.total).toBe(8000);
     expect(priced.individualTotals).toEqual({ a: 7500 });
@@ -35,14 +37,20 @@ describe("priceCart: lines and counting", () => {
   });
 
   it("prices a removed cart at zero, with no lines", () => {
-    const priced = priceCart(cart({ isRemoved: true, cartItems: [item("parking", 500)], individuals: [person("a", [item("entry", 4000)])], chargesSystemFee: true }));
+    const priced = priceCart(
+      cart({ isRemoved: true, cartItems: [item("parking", 500)], individuals: [person("a", [item("entry", 4000)])], chargesSystemFee: true }),
+    );
     expect(priced).toEqual({ lines: [], subtotal: 0, discount: 0, tax: 0, donations: 0, systemFee: 0, total: 0, individualTotals: {}, appliedDiscounts: [] });
   });
 
   it("ignores incomplete and removed individuals", () => {
     const priced = priceCart(
       cart({
-        individuals: [person("a", [item("entry", 4000)]), person("b", [item("entry", 4000)], { isComplete: false }), person("c", [item("entry", 4000)], { isRemoved: true })],
+        individuals: [
+          person("a", [item("entry", 4000)]),
+          person("b", [item("entry", 4000)], { isComplete: false }),
+          person("c", [item("entry", 4000)], { isRemoved: true }),
+        ],
         chargesSystemFee: true,
       }),
     );
@@ -76,7 +84,13 @@ describe("priceCart: tax", () => {
   });
 
   it("taxes what is left after discounts", () => {
-    const priced = priceCart(cart({ gstRatePercent: 13, discounts: [code({ type: "deduct_percent", amt: 50 })], individuals: [person("a", [item("jersey", 10_000, { isTaxable: true })])] }));
+    const priced = priceCart(
+      cart({
+        gstRatePercent: 13,
+        discounts: [code({ type: "deduct_percent", amt: 50 })],
+        individuals: [person("a", [item("jersey", 10_000, { isTaxable: true })])],
+      }),
+    );
     expect(priced.discount).toBe(5000);
     expect(priced.tax).toBe(650);
     expect(priced.total).toBe(5650);
@@ -127,14 +141,20 @@ describe("priceCart: donations and the system fee", () => {
 
 describe("priceCart: family cap", () => {
   it("cuts membership lines from the last individual backwards", () => {
-    const priced = priceCart(cart({ familyCap: 10_000, individuals: [person("a", [membership(4000)]), person("b", [membership(4000)]), person("c", [membership(4000)])] }));
+    const priced = priceCart(
+      cart({ familyCap: 10_000, individuals: [person("a", [membership(4000)]), person("b", [membership(4000)]), person("c", [membership(4000)])] }),
+    );
     expect(priced.subtotal).toBe(10_000);
     expect(priced.individualTotals).toEqual({ a: 4000, b: 4000, c: 2000 });
-    expect(priced.lines.filter((line) => line.type === "family_cap")).toEqual([{ type: "family_cap", individualId: "c", elementId: "member", code: null, amount: -2000 }]);
+    expect(priced.lines.filter((line) => line.type === "family_cap")).toEqual([
+      { type: "family_cap", individualId: "c", elementId: "member", code: null, amount: -2000 },
+    ]);
   });
 
   it("reaches back past an individual cut to zero", () => {
-    const priced = priceCart(cart({ familyCap: 5000, individuals: [person("a", [membership(4000)]), person("b", [membership(4000)]), person("c", [membership(4000)])] }));
+    const priced = priceCart(
+      cart({ familyCap: 5000, individuals: [person("a", [membership(4000)]), person("b", [membership(4000)]), person("c", [membership(4000)])] }),
+    );
     expect(priced.individualTotals).toEqual({ a: 4000, b: 1000, c: 0 });
     expect(priced.lines.filter((line) => line.type === "family_cap").map((line) => [line.individualId, line.amount])).toEqual([
       ["b", -3000],
@@ -151,7 +171,12 @@ describe("priceCart: family cap", () => {
   it("applies before discounts and tax", () => {
     const member = (amount: number) => item("member", amount, { kind: "membership", isTaxable: true });
     const priced = priceCart(
-      cart({ familyCap: 6000, gstRatePercent: 10, discounts: [code({ type: "deduct_percent", amt: 10 })], individuals: [person("a", [member(4000)]), person("b", [member(4000)])] }),
+      cart({
+        familyCap: 6000,
+        gstRatePercent: 10,
+        discounts: [code({ type: "deduct_percent", amt: 10 })],
+        individuals: [person("a", [member(4000)]), person("b", [member(4000)])],
+      }),
     );
     // 8000 capped to 6000, 10% off is 600, 10% tax on 5400 is 540.
     expect(priced).toMatchObject({ subtotal: 6000, discount: 600, tax: 540, total: 5940 });
@@ -186,7 +211,10 @@ describe("priceCart: discounts", () => {
 
   it("uses only the lowest pay_amount when several are entered", () => {
     const priced = priceCart(
-      cart({ individuals: [person("a", [item("entry", 10_000)])], discounts: [code({ code: "FIFTY", type: "pay_amount", amt: 5000 }), code({ code: "FORTY", type: "pay_amount", amt: 4000 })] }),
+      cart({
+        individuals: [person("a", [item("entry", 10_000)])],
+        discounts: [code({ code: "FIFTY", type: "pay_amount", amt: 5000 }), code({ code: "FORTY", type: "pay_amount", amt: 4000 })],
+      }),
     );
     expect(priced).toMatchObject({ subtotal: 10_000, discount: 6000, total: 4000, appliedDiscounts: [{ code: "FORTY", amount: 6000, uses: 1 }] });
   });
@@ -218,12 +246,19 @@ describe("priceCart: discounts", () => {
   });
 
   it("rounds a percent line by line", () => {
-    const priced = priceCart(cart({ individuals: [person("a", [item("x", 10), item("y", 10), item("z", 10)])], discounts: [code({ type: "deduct_percent", amt: 5 })] }));
+    const priced = priceCart(
+      cart({ individuals: [person("a", [item("x", 10), item("y", 10), item("z", 10)])], discounts: [code({ type: "deduct_percent", amt: 5 })] }),
+    );
     expect(priced.discount).toBe(3);
   });
 
   it("compounds two percent codes in the order entered", () => {
-    const priced = priceCart(cart({ individuals: [person("a", [item("entry", 10_000)])], discounts: [code({ code: "A", type: "deduct_percent", amt: 10 }), code({ code: "B", type: "deduct_percent", amt: 10 })] }));
+    const priced = priceCart(
+      cart({
+        individuals: [person("a", [item("entry", 10_000)])],
+        discounts: [code({ code: "A", type: "deduct_percent", amt: 10 }), code({ code: "B", type: "deduct_percent", amt: 10 })],
+      }),
+    );
     expect(priced.total).toBe(8100);
   });
 
@@ -259,7 +294,9 @@ describe("priceCart: discounts", () => {
 
   it("does not spend a use on an individual the code takes nothing from", () => {
     const individuals = [person("a", [item("entry", 4000)]), person("b", [item("jersey", 3000)])];
-    const priced = priceCart(cart({ individuals, discounts: [code({ type: "deduct_amount", amt: 500, perCart: false, remainingUses: 1, eltsList: ["jersey"] })] }));
+    const priced = priceCart(
+      cart({ individuals, discounts: [code({ type: "deduct_amount", amt: 500, perCart: false, remainingUses: 1, eltsList: ["jersey"] })] }),
+    );
     expect(priced.individualTotals).toEqual({ a: 4000, b: 2500 });
   });
 
@@ -271,7 +308,9 @@ describe("priceCart: discounts", () => {
   it("spreads a per-cart code over individuals in proportion", () => {
     const priced = priceCart(cart({ individuals: twoPeople(), discounts: [code({ type: "deduct_amount", amt: 1100 })] }));
     expect(priced.individualTotals).toEqual({ a: 6300, b: 3600 });
-    expect(priced.lines.filter((line) => line.type === "discount")).toEqual([{ type: "discount", individualId: null, elementId: "disc", code: "DEDUCT_AMOUNT", amount: -1100 }]);
+    expect(priced.lines.filter((line) => line.type === "discount")).toEqual([
+      { type: "discount", individualId: null, elementId: "disc", code: "DEDUCT_AMOUNT", amount: -1100 },
+    ]);
   });
 
   it("gives cart-level lines only to per-cart codes", () => {
@@ -281,7 +320,9 @@ describe("priceCart: discounts", () => {
   });
 
   it("ignores a malformed amount rather than make everything free", () => {
-    const priced = priceCart(cart({ individuals: twoPeople(), discounts: [code({ type: "pay_amount", amt: Number.NaN }), code({ type: "deduct_percent", amt: Number.NaN })] }));
+    const priced = priceCart(
+      cart({ individuals: twoPeople(), discounts: [code({ type: "pay_amount", amt: Number.NaN }), code({ type: "deduct_percent", amt: Number.NaN })] }),
+    );
     expect(priced.total).toBe(11_000);
   });
 
@@ -297,7 +338,10 @@ describe("priceCart: total", () => {
         gstRatePercent: 13,
         chargesSystemFee: true,
         cartItems: [item("parking", 500, { isTaxable: true })],
-        individuals: [person("a", [item("entry", 4000, { isTaxable: true }), item("gift", 1000, { kind: "donation" })]), person("b", [item("entry", 4000, { isTaxable: true })], { isNew: false })],
+        individuals: [
+          person("a", [item("entry", 4000, { isTaxable: true }), item("gift", 1000, { kind: "donation" })]),
+          person("b", [item("entry", 4000, { isTaxable: true })], { isNew: false }),
+        ],
         discounts: [code({ type: "deduct_amount", amt: 1000 })],
       }),
     );

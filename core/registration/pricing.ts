@@ -66,7 +66,9 @@ export function priceCart(input: CartPricingInput): CartPricing {
     ...counted.flatMap((individual) => individual.items.map((item) => ({ owner: individual.id, item }))),
   ];
   const charges: Charge[] = owned.filter(({ item }) => item.kind !== "donation").map(({ owner, item }) => ({ owner, item, net: toCents(item.amount) }));
-  const itemLines = charges.map(({ owner, item, net }): PriceLine => ({ type: item.kind, individualId: owner, elementId: item.elementId, code: null, amount: net }));
+  const itemLines = charges.map(
+    ({ owner, item, net }): PriceLine => ({ type: item.kind, individualId: owner, elementId: item.elementId, code: null, amount: net }),
+  );
   const gross = sum(charges.map((charge) => charge.net));
 
   const capLines = applyFamilyCap(charges, input.familyCap);
@@ -77,7 +79,10 @@ export function priceCart(input: CartPricingInput): CartPricing {
   const taxed = charges.filter((charge) => charge.item.isTaxable);
   const rate = Number.isFinite(input.gstRatePercent) && input.gstRatePercent > 0 ? input.gstRatePercent : 0;
   const tax = percentOf(sum(taxed.map((charge) => charge.net)), rate);
-  const taxShares = allocateCents(tax, taxed.map((charge) => charge.net));
+  const taxShares = allocateCents(
+    tax,
+    taxed.map((charge) => charge.net),
+  );
   const taxLines: PriceLine[] = tax > 0 ? [{ type: "tax", individualId: null, elementId: null, code: null, amount: tax }] : [];
 
   const donationLines = owned
@@ -86,7 +91,9 @@ export function priceCart(input: CartPricingInput): CartPricing {
   const donations = sum(donationLines.map((line) => line.amount));
 
   const feeLines: PriceLine[] = input.chargesSystemFee
-    ? counted.filter((individual) => individual.isNew).map((individual) => ({ type: "z4fee", individualId: individual.id, elementId: null, code: null, amount: SYSTEM_FEE_CENTS }))
+    ? counted
+        .filter((individual) => individual.isNew)
+        .map((individual) => ({ type: "z4fee", individualId: individual.id, elementId: null, code: null, amount: SYSTEM_FEE_CENTS }))
     : [];
   const systemFee = sum(feeLines.map((line) => line.amount));
 
@@ -146,7 +153,10 @@ function applyDiscounts(charges: Charge[], counted: PricingIndividual[], rules: 
     let applications = 0;
     for (const scope of scopesOf(rule, charges, counted)) {
       if (uses <= 0) break;
-      const parts = reductionsOf(rule, scope.charges.map((charge) => charge.net));
+      const parts = reductionsOf(
+        rule,
+        scope.charges.map((charge) => charge.net),
+      );
       const reduction = sum(parts);
       if (reduction <= 0) continue;
       parts.forEach((part, index) => {

@@ -38,14 +38,31 @@ const elements = [
   makeElement("email", { id: "email", caption: "Your contact", ordinal: 3 }),
   makeElement("phone", { id: "phone", caption: "Cell", ordinal: 4 }),
   makeElement("dob", { id: "dob", caption: "Born on", ordinal: 5 }),
-  makeElement("option", { id: "distance", caption: "Distance", column_header: "Dist.", ordinal: 6, options_list: [{ id: "5k", display: "5 km" }, { id: "10k", display: "10 km" }] }),
+  makeElement("option", {
+    id: "distance",
+    caption: "Distance",
+    column_header: "Dist.",
+    ordinal: 6,
+    options_list: [
+      { id: "5k", display: "5 km" },
+      { id: "10k", display: "10 km" },
+    ],
+  }),
   makeElement("checkbox", { id: "toque", caption: "Toque", ordinal: 7 }),
   makeElement("donation", { id: "gift", caption: "Donation", ordinal: 8 }),
   makeElement("text", { id: "street", caption: "Street Address", ordinal: 9 }),
   makeElement("text", { id: "health", caption: "[en]Medical notes[fr]Notes de santé", ordinal: 10 }),
   makeElement("text", { id: "pid", caption: "Person ID", ordinal: 11 }),
   makeElement("number", { id: "age", caption: "Age", ordinal: 12 }),
-  makeElement("multioption", { id: "extras", caption: "Extras", ordinal: 13, options_list: [{ id: "meal", display: "Meal" }, { id: "bus", display: "Bus" }] }),
+  makeElement("multioption", {
+    id: "extras",
+    caption: "Extras",
+    ordinal: 13,
+    options_list: [
+      { id: "meal", display: "Meal" },
+      { id: "bus", display: "Bus" },
+    ],
+  }),
   makeElement("date", { id: "arrival", caption: "Arrival", ordinal: 14 }),
   makeElement("heading", { id: "head", caption: "About you", ordinal: 15 }),
   makeElement("discount", { id: "codes", caption: "Codes", ordinal: 16 }),
@@ -56,11 +73,32 @@ const form: ReportForm = { elements, firstNameFieldId: "first", lastNameFieldId:
 const v = (value: unknown) => ({ v: value, p: 0 });
 
 function person(id: string, ordinal: number, values: Record<string, unknown>, extra: Partial<ReportIndividualData> = {}): ReportIndividualData {
-  return { id, ordinal, isRemoved: false, isComplete: true, priceTotal: null, values: Object.fromEntries(Object.entries(values).map(([k, x]) => [k, v(x)])), ...extra };
+  return {
+    id,
+    ordinal,
+    isRemoved: false,
+    isComplete: true,
+    priceTotal: null,
+    values: Object.fromEntries(Object.entries(values).map(([k, x]) => [k, v(x)])),
+    ...extra,
+  };
 }
 
 function cart(id: string, extra: Partial<ReportCartData>): ReportCartData {
-  return { id, legacyId: null, cartNumber: null, email: null, isComplete: true, isRemoved: false, completedAt: null, total: null, paid: 0, values: {}, individuals: [], ...extra };
+  return {
+    id,
+    legacyId: null,
+    cartNumber: null,
+    email: null,
+    isComplete: true,
+    isRemoved: false,
+    completedAt: null,
+    total: null,
+    paid: 0,
+    values: {},
+    individuals: [],
+    ...extra,
+  };
 }
 
 // 2026-05-02 03:30 UTC is still 1 May in Toronto.
@@ -76,7 +114,24 @@ const carts: ReportCartData[] = [
     paid: 9000,
     values: { codes: v("TEAM") },
     individuals: [
-      person("p-ada", 1, { first: "Ada", last: "Lovelace", distance: "10k", toque: true, gift: 2500, email: { addresses: "ada@example.com", optin: true }, phone: "6135550199", dob: "1990-12-10", age: 35, extras: ["meal", "bus"], arrival: "2026-06-01" }, { priceTotal: 5000 }),
+      person(
+        "p-ada",
+        1,
+        {
+          first: "Ada",
+          last: "Lovelace",
+          distance: "10k",
+          toque: true,
+          gift: 2500,
+          email: { addresses: "ada@example.com", optin: true },
+          phone: "6135550199",
+          dob: "1990-12-10",
+          age: 35,
+          extras: ["meal", "bus"],
+          arrival: "2026-06-01",
+        },
+        { priceTotal: 5000 },
+      ),
       person("p-bo", 2, { first: "Bo", last: "Lovelace", distance: "5k", age: 8.5, extras: ["bus"] }, { priceTotal: 4000 }),
       person("p-cy", 3, { first: "Cy", last: "Removed", distance: "10k" }, { isRemoved: true, priceTotal: 9999 }),
     ],
@@ -104,7 +159,14 @@ const carts: ReportCartData[] = [
   }),
 ];
 
-const layout = (over: Partial<ReportLayout> = {}): ReportLayout => ({ type: "individuals", fields_list: [K.cartNumber, f("first"), f("distance"), K.personTotal], sorts_list: [], groups_list: [], filters_list: [], ...over });
+const layout = (over: Partial<ReportLayout> = {}): ReportLayout => ({
+  type: "individuals",
+  fields_list: [K.cartNumber, f("first"), f("distance"), K.personTotal],
+  sorts_list: [],
+  groups_list: [],
+  filters_list: [],
+  ...over,
+});
 const run = (over: Partial<ReportLayout> = {}, allowSensitive = true) => runReport(layout(over), form, carts, { allowSensitive });
 const firstNames = (over: Partial<ReportLayout> = {}) => run({ fields_list: [f("first")], ...over }).rows.map((r) => r.cells[0]);
 const filtered = (key: string, op: keyof typeof OPERATOR_LABELS, value = "") => firstNames({ filters_list: [{ key, op, value }] });
@@ -147,13 +209,28 @@ describe("report columns", () => {
     expect(byKey.get(f("gift"))).toMatchObject({ kind: "number", money: true, scope: "individual" });
     expect(byKey.get(f("dob"))?.kind).toBe("date");
     expect(byKey.get(f("toque"))?.kind).toBe("boolean");
-    expect(byKey.get(f("distance"))).toMatchObject({ kind: "option", options: [{ value: "5k", label: "5 km" }, { value: "10k", label: "10 km" }] });
+    expect(byKey.get(f("distance"))).toMatchObject({
+      kind: "option",
+      options: [
+        { value: "5k", label: "5 km" },
+        { value: "10k", label: "10 km" },
+      ],
+    });
     expect(byKey.get(f("extras"))?.kind).toBe("option");
     expect(byKey.get(f("codes"))?.scope).toBe("cart");
   });
 
   it("offers a carts report the cart's own columns and cart-level fields only", () => {
-    expect(reportColumns(form, "carts").map((c) => c.key)).toEqual([K.cartNumber, K.cartEmail, K.completed, K.cartTotal, K.paid, K.people, K.names, f("codes")]);
+    expect(reportColumns(form, "carts").map((c) => c.key)).toEqual([
+      K.cartNumber,
+      K.cartEmail,
+      K.completed,
+      K.cartTotal,
+      K.paid,
+      K.people,
+      K.names,
+      f("codes"),
+    ]);
   });
 
   it("marks sensitive columns by section 9's keywords in the label or key, and the private types", () => {
@@ -186,7 +263,18 @@ describe("which carts and people are reported", () => {
   });
 
   it("counts and names only the reported people of a cart", () => {
-    const table = runReport({ type: "carts", fields_list: [K.cartNumber, K.people, K.names, K.cartTotal, K.paid, K.completed, f("codes")], sorts_list: [], groups_list: [], filters_list: [] }, form, carts, { allowSensitive: true });
+    const table = runReport(
+      {
+        type: "carts",
+        fields_list: [K.cartNumber, K.people, K.names, K.cartTotal, K.paid, K.completed, f("codes")],
+        sorts_list: [],
+        groups_list: [],
+        filters_list: [],
+      },
+      form,
+      carts,
+      { allowSensitive: true },
+    );
     expect(table.rows.map((r) => r.cells)).toEqual([
       ["1", "2", "Ada Lovelace, Bo Lovelace", "90.00", "90.00", "2026-05-01", "TEAM"],
       ["2", "1", "=cmd|' /C calc'!A0 Zed", "35.00", "25.00", "2026-05-03", ""],
@@ -246,7 +334,14 @@ describe("filters", () => {
   });
 
   it("applies every filter (and)", () => {
-    expect(firstNames({ filters_list: [{ key: f("last"), op: "matches", value: "Lovelace" }, { key: f("distance"), op: "set_to", value: "5k" }] })).toEqual(["Bo"]);
+    expect(
+      firstNames({
+        filters_list: [
+          { key: f("last"), op: "matches", value: "Lovelace" },
+          { key: f("distance"), op: "set_to", value: "5k" },
+        ],
+      }),
+    ).toEqual(["Bo"]);
   });
 
   it("refuses an operator of another kind and a value it cannot read", () => {
@@ -261,15 +356,30 @@ describe("filters", () => {
   });
 
   it("leaves out a saved filter that no longer fits and says so", () => {
-    const table = run({ filters_list: [{ key: f("gone"), op: "matches", value: "x" }, { key: f("age"), op: "matches", value: "x" }] });
+    const table = run({
+      filters_list: [
+        { key: f("gone"), op: "matches", value: "x" },
+        { key: f("age"), op: "matches", value: "x" },
+      ],
+    });
     expect(table.rows).toHaveLength(4);
-    expect(table.warnings).toEqual(["A filter on a field that no longer exists was left out.", "A filter on Age was left out: “Matches” does not apply to Age."]);
+    expect(table.warnings).toEqual([
+      "A filter on a field that no longer exists was left out.",
+      "A filter on Age was left out: “Matches” does not apply to Age.",
+    ]);
   });
 });
 
 describe("sorting", () => {
   it("sorts by several keys, stably, numbers inside text by value, blanks last in either direction", () => {
-    expect(firstNames({ sorts_list: [{ key: f("distance"), dir: "asc" }, { key: f("first"), dir: "desc" }] })).toEqual(["Bo", "=cmd|' /C calc'!A0", 'Émile, "Jr"', "Ada"]);
+    expect(
+      firstNames({
+        sorts_list: [
+          { key: f("distance"), dir: "asc" },
+          { key: f("first"), dir: "desc" },
+        ],
+      }),
+    ).toEqual(["Bo", "=cmd|' /C calc'!A0", 'Émile, "Jr"', "Ada"]);
     expect(run({ fields_list: [K.cartNumber], sorts_list: [{ key: K.cartNumber, dir: "desc" }] }).rows.map((r) => r.cells[0])).toEqual(["10", "2", "1", "1"]);
     expect(firstNames({ sorts_list: [{ key: f("age"), dir: "desc" }] })).toEqual(["=cmd|' /C calc'!A0", "Ada", "Bo", 'Émile, "Jr"']);
     expect(firstNames({ sorts_list: [{ key: f("age"), dir: "asc" }] })).toEqual(["Bo", "Ada", "=cmd|' /C calc'!A0", 'Émile, "Jr"']);
@@ -294,7 +404,11 @@ describe("grouping and totals", () => {
   });
 
   it("nests a second group and sorts groups in the direction a sort on the same column asks", () => {
-    const table = run({ fields_list: [f("first"), K.personTotal], groups_list: [f("distance"), f("toque")], sorts_list: [{ key: f("distance"), dir: "desc" }] });
+    const table = run({
+      fields_list: [f("first"), K.personTotal],
+      groups_list: [f("distance"), f("toque")],
+      sorts_list: [{ key: f("distance"), dir: "desc" }],
+    });
     expect(table.groups.map((g) => [g.level, g.label, g.text, g.count])).toEqual([
       [0, "Dist.", "10 km", 2],
       [0, "Dist.", "5 km", 2],
@@ -309,7 +423,13 @@ describe("grouping and totals", () => {
     const table = run({ fields_list: [f("first")], groups_list: [f("distance")] });
     const first = reportPage(table, 1, 3);
     expect(first).toMatchObject({ page: 1, pageCount: 2, from: 0, to: 3 });
-    expect(first.lines.map((l) => (l.kind === "group" ? `# ${l.text} (${l.count})${l.continued ? " cont." : ""}` : l.cells[0]))).toEqual(["# 5 km (2)", "Bo", "=cmd|' /C calc'!A0", "# 10 km (2)", "Ada"]);
+    expect(first.lines.map((l) => (l.kind === "group" ? `# ${l.text} (${l.count})${l.continued ? " cont." : ""}` : l.cells[0]))).toEqual([
+      "# 5 km (2)",
+      "Bo",
+      "=cmd|' /C calc'!A0",
+      "# 10 km (2)",
+      "Ada",
+    ]);
     const second = reportPage(table, 2, 3);
     expect(second.lines.map((l) => (l.kind === "group" ? `# ${l.text}${l.continued ? " cont." : ""}` : l.cells[0]))).toEqual(["# 10 km cont.", 'Émile, "Jr"']);
     expect(reportPage(table, 99, 3).page).toBe(2);
@@ -318,7 +438,12 @@ describe("grouping and totals", () => {
   });
 
   it("puts the count in the first column without a sum, and sums every summable number column", () => {
-    const table = runReport({ type: "carts", fields_list: [K.cartTotal, K.paid, K.people, K.cartNumber], sorts_list: [], groups_list: [], filters_list: [] }, form, carts, { allowSensitive: true });
+    const table = runReport(
+      { type: "carts", fields_list: [K.cartTotal, K.paid, K.people, K.cartNumber], sorts_list: [], groups_list: [], filters_list: [] },
+      form,
+      carts,
+      { allowSensitive: true },
+    );
     expect(totalsCells(table)).toEqual(["170.00", "115.00", "4", "Total: 3 carts"]);
   });
 });
@@ -394,8 +519,18 @@ describe("CSV", () => {
   });
 
   it("has totals that equal the sum of its rows", () => {
-    const carts3 = runReport({ type: "carts", fields_list: [K.cartNumber, K.cartTotal, K.paid], sorts_list: [], groups_list: [], filters_list: [] }, form, carts, { allowSensitive: true });
-    const rows = reportCsv(carts3).slice(1).trimEnd().split("\r\n").slice(1).map((line) => line.split(",").map((cell) => cell.replaceAll('"', "")));
+    const carts3 = runReport(
+      { type: "carts", fields_list: [K.cartNumber, K.cartTotal, K.paid], sorts_list: [], groups_list: [], filters_list: [] },
+      form,
+      carts,
+      { allowSensitive: true },
+    );
+    const rows = reportCsv(carts3)
+      .slice(1)
+      .trimEnd()
+      .split("\r\n")
+      .slice(1)
+      .map((line) => line.split(",").map((cell) => cell.replaceAll('"', "")));
     const totals = rows.pop()!;
     const sum = (j: number) => rows.reduce((s, r) => s + Math.round(Number(r[j]) * 100), 0);
     expect(totals).toEqual(["Total: 3 carts", "170.00", "115.00"]);
@@ -423,7 +558,13 @@ describe("definitions", () => {
 
   it("checks keys and filters against the columns, storing an option filter as the option's value", () => {
     const columns = reportColumns(form, "individuals");
-    const definition = reportDefinitionSchema.parse({ ...base, filters_list: [{ key: f("distance"), op: "set_to", value: "10 km" }, { key: f("toque"), op: "checked", value: "ignored" }] });
+    const definition = reportDefinitionSchema.parse({
+      ...base,
+      filters_list: [
+        { key: f("distance"), op: "set_to", value: "10 km" },
+        { key: f("toque"), op: "checked", value: "ignored" },
+      ],
+    });
     const checked = checkDefinition(definition, columns, false);
     expect(checked.ok && checked.value.filters_list).toEqual([
       { key: f("distance"), op: "set_to", value: "10k" },
@@ -434,7 +575,11 @@ describe("definitions", () => {
       fields_list: [f("first"), f("dob")],
       sorts_list: [{ key: "cart.nope", dir: "asc" }],
       groups_list: [f("street")],
-      filters_list: [{ key: K.cartTotal, op: "matches", value: "x" }, { key: K.cartTotal, op: "gt", value: "lots" }, { key: f("phone"), op: "blank", value: "" }],
+      filters_list: [
+        { key: K.cartTotal, op: "matches", value: "x" },
+        { key: K.cartTotal, op: "gt", value: "lots" },
+        { key: f("phone"), op: "blank", value: "" },
+      ],
     });
     expect(checkDefinition(bad, columns, false)).toEqual({
       ok: false,
@@ -458,13 +603,27 @@ describe("definitions", () => {
       fields_list: [f("first"), f("dob"), f("last")],
       sorts_list: [{ key: f("dob"), dir: "desc" }],
       groups_list: [f("street")],
-      filters_list: [{ key: f("phone"), op: "not_blank", value: "" }, { key: f("last"), op: "matches", value: "x" }],
+      filters_list: [
+        { key: f("phone"), op: "not_blank", value: "" },
+        { key: f("last"), op: "matches", value: "x" },
+      ],
     };
-    const posted: ReportDefinition = { name: "R", type: "individuals", is_shared: true, fields_list: [f("last")], sorts_list: [{ key: f("last"), dir: "asc" }], groups_list: [f("distance"), f("toque")], filters_list: [] };
+    const posted: ReportDefinition = {
+      name: "R",
+      type: "individuals",
+      is_shared: true,
+      fields_list: [f("last")],
+      sorts_list: [{ key: f("last"), dir: "asc" }],
+      groups_list: [f("distance"), f("toque")],
+      filters_list: [],
+    };
     expect(keepHiddenParts(saved, posted, columns)).toEqual({
       ...posted,
       fields_list: [f("last"), f("dob")],
-      sorts_list: [{ key: f("dob"), dir: "desc" }, { key: f("last"), dir: "asc" }],
+      sorts_list: [
+        { key: f("dob"), dir: "desc" },
+        { key: f("last"), dir: "asc" },
+      ],
       groups_list: [f("street"), f("distance")],
       filters_list: [{ key: f("phone"), op: "not_blank", value: "" }],
     });
@@ -477,18 +636,31 @@ describe("a layout in words", () => {
     const saved: ReportLayout = {
       type: "individuals",
       fields_list: [f("first")],
-      sorts_list: [{ key: f("age"), dir: "desc" }, { key: f("dob"), dir: "asc" }],
+      sorts_list: [
+        { key: f("age"), dir: "desc" },
+        { key: f("dob"), dir: "asc" },
+      ],
       groups_list: [f("distance")],
-      filters_list: [{ key: f("distance"), op: "set_to", value: "10k" }, { key: f("toque"), op: "checked", value: "" }, { key: f("dob"), op: "lt", value: "2000-01-01" }],
+      filters_list: [
+        { key: f("distance"), op: "set_to", value: "10k" },
+        { key: f("toque"), op: "checked", value: "" },
+        { key: f("dob"), op: "lt", value: "2000-01-01" },
+      ],
     };
-    expect(describeLayout(saved, columns, false)).toEqual({ filters: ["Dist. is set to “10 km”", "Toque is checked"], sorts: ["Age (descending)"], groups: ["Dist."], hiddenFilters: 1 });
+    expect(describeLayout(saved, columns, false)).toEqual({
+      filters: ["Dist. is set to “10 km”", "Toque is checked"],
+      sorts: ["Age (descending)"],
+      groups: ["Dist."],
+      hiddenFilters: 1,
+    });
     expect(describeLayout(saved, columns, true).filters).toEqual(["Dist. is set to “10 km”", "Toque is checked", "Born on less than “2000-01-01”"]);
   });
 });
 
 describe("who may see and change a form's reports", () => {
   const form = { id: "r1", clubId: "club1", siteId: "site1" };
-  const as = (type: RoleType, fields: Partial<RoleGrant> = {}) => reportPermissions({ userId: "u1", roles: [{ id: "g1", type, clubId: null, siteId: null, scope: null, config: {}, ...fields }] }, form);
+  const as = (type: RoleType, fields: Partial<RoleGrant> = {}) =>
+    reportPermissions({ userId: "u1", roles: [{ id: "g1", type, clubId: null, siteId: null, scope: null, config: {}, ...fields }] }, form);
   const club = { clubId: "club1" };
   const thisForm = { scope: "r1" };
 

@@ -84,7 +84,11 @@ const columnKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "Unknown column")
 const unique = (keys: string[]) => [...new Set(keys)];
 
 export const reportSortSchema = z.object({ key: columnKey, dir: z.enum(["asc", "desc"]) });
-export const reportFilterSchema = z.object({ key: columnKey, op: z.enum(OPERATOR_IDS, "Choose an operator"), value: z.string().trim().max(REPORT_LIMITS.filterValue, `At most ${REPORT_LIMITS.filterValue} characters`).default("") });
+export const reportFilterSchema = z.object({
+  key: columnKey,
+  op: z.enum(OPERATOR_IDS, "Choose an operator"),
+  value: z.string().trim().max(REPORT_LIMITS.filterValue, `At most ${REPORT_LIMITS.filterValue} characters`).default(""),
+});
 
 /** RegistrationReport (section 3) as saved: fields_list holds column keys (reportColumns). */
 export const reportDefinitionSchema = z.object({
@@ -313,7 +317,11 @@ function builtInSpecs(form: ReportForm, type: ReportType): ColumnSpec[] {
       text: plainText,
     },
     { column: column(BUILT_IN_KEYS.cartEmail, "Cart email", "text", "cart"), read: ({ cart }) => blankToNull(cart.email), text: plainText },
-    { column: column(BUILT_IN_KEYS.completed, "Completed", "date", "cart"), read: ({ cart }) => (cart.completedAt === null ? null : dayIn(cart.completedAt, form.timeZone)), text: plainText },
+    {
+      column: column(BUILT_IN_KEYS.completed, "Completed", "date", "cart"),
+      read: ({ cart }) => (cart.completedAt === null ? null : dayIn(cart.completedAt, form.timeZone)),
+      text: plainText,
+    },
     { column: column(BUILT_IN_KEYS.cartTotal, "Cart total", "number", "cart", { money: true }), read: ({ cart }) => cart.total, text: moneyText },
     { column: column(BUILT_IN_KEYS.paid, "Paid (net of refunds)", "number", "cart", { money: true }), read: ({ cart }) => cart.paid, text: moneyText },
   ];
@@ -324,8 +332,16 @@ function builtInSpecs(form: ReportForm, type: ReportType): ColumnSpec[] {
     );
   } else {
     specs.push(
-      { column: column(BUILT_IN_KEYS.personNumber, "Person # in cart", "number", "individual", { summable: false }), read: ({ personNumber }) => personNumber, text: plainText },
-      { column: column(BUILT_IN_KEYS.personTotal, "Individual total", "number", "individual", { money: true }), read: ({ person }) => person?.priceTotal ?? null, text: moneyText },
+      {
+        column: column(BUILT_IN_KEYS.personNumber, "Person # in cart", "number", "individual", { summable: false }),
+        read: ({ personNumber }) => personNumber,
+        text: plainText,
+      },
+      {
+        column: column(BUILT_IN_KEYS.personTotal, "Individual total", "number", "individual", { money: true }),
+        read: ({ person }) => person?.priceTotal ?? null,
+        text: moneyText,
+      },
     );
   }
   return specs;
@@ -556,7 +572,11 @@ function compareWith<T extends number | string>(op: FilterOperator, target: T, d
  * values are stored as the option's value even when its label was typed. Errors are keyed by the
  * builder's field names (fields_list, filter.0.value, sort.1.key, group.0).
  */
-export function checkDefinition(definition: ReportDefinition, columns: readonly ReportColumn[], allowSensitive: boolean): { ok: true; value: ReportDefinition } | { ok: false; errors: ReportErrors } {
+export function checkDefinition(
+  definition: ReportDefinition,
+  columns: readonly ReportColumn[],
+  allowSensitive: boolean,
+): { ok: true; value: ReportDefinition } | { ok: false; errors: ReportErrors } {
   const byKey = new Map(columns.map((c) => [c.key, c]));
   const errors: ReportErrors = {};
   const usable = (key: string) => {
@@ -734,7 +754,15 @@ function sumText(column: ReportColumn, sum: number): string {
  * Sums of the given columns over rows [start, end). A cart-level column in an individuals report
  * repeats its cart's value on each person, so it is summed once per cart.
  */
-function sumsOf(columns: readonly ReportColumn[], which: (c: ReportColumn) => boolean, rows: readonly Prepared[], slots: readonly number[], perCart: boolean, start: number, end: number): (string | null)[] {
+function sumsOf(
+  columns: readonly ReportColumn[],
+  which: (c: ReportColumn) => boolean,
+  rows: readonly Prepared[],
+  slots: readonly number[],
+  perCart: boolean,
+  start: number,
+  end: number,
+): (string | null)[] {
   return columns.map((c, j) => {
     if (!which(c)) return null;
     const seen = new Set<string>();
@@ -762,7 +790,10 @@ export function runReport(layout: ReportLayout, form: ReportForm, carts: readonl
   };
   const visible = layout.fields_list.map(allowed).filter((s): s is ColumnSpec => s !== undefined);
   const missing = layout.fields_list.filter((key) => !specs.has(key)).length;
-  if (missing > 0) warnings.push(missing === 1 ? "A column of a field that no longer exists was left out." : `${missing} columns of fields that no longer exist were left out.`);
+  if (missing > 0)
+    warnings.push(
+      missing === 1 ? "A column of a field that no longer exists was left out." : `${missing} columns of fields that no longer exist were left out.`,
+    );
   const groupSpecs = [...new Set(layout.groups_list)]
     .slice(0, REPORT_LIMITS.groups)
     .map(allowed)
@@ -793,17 +824,18 @@ export function runReport(layout: ReportLayout, form: ReportForm, carts: readonl
   const slot = new Map(needed.map((spec, i) => [spec, i]));
   const filterSlots = filters.map((f) => ({ i: slot.get(f.spec)!, test: f.test }));
   const firstUnread = new Set(filters.map((f) => f.spec)).size;
-  let rows: Prepared[] = sourcesOf(carts, layout.type).map((source) => ({ source, values: new Array<CellValue>(needed.length), texts: new Array<string | undefined>(needed.length) }));
+  let rows: Prepared[] = sourcesOf(carts, layout.type).map((source) => ({
+    source,
+    values: new Array<CellValue>(needed.length),
+    texts: new Array<string | undefined>(needed.length),
+  }));
   for (const row of rows) for (let i = 0; i < firstUnread; i++) row.values[i] = needed[i]!.read(row.source);
   rows = rows.filter((row) => filterSlots.every((f) => f.test(row.values[f.i]!)));
   for (const row of rows) for (let i = firstUnread; i < needed.length; i++) row.values[i] = needed[i]!.read(row.source);
   const textAt = (row: Prepared, i: number) => (row.texts[i] ??= needed[i]!.text(row.values[i]!, row.source));
 
   // Groups first (in the direction a sort on the same column asks, else ascending), then the sorts; ties keep load order.
-  const order = [
-    ...groupSpecs.map((spec) => ({ spec, dir: sortSpecs.find((s) => s.spec === spec)?.dir ?? ("asc" as const) })),
-    ...sortSpecs,
-  ];
+  const order = [...groupSpecs.map((spec) => ({ spec, dir: sortSpecs.find((s) => s.spec === spec)?.dir ?? ("asc" as const) })), ...sortSpecs];
   // Each sort key becomes one number per row (its rank among the distinct values, negated for descending,
   // blanks last either way), so sorting compares numbers rather than calling the collator each time.
   const ranks = order.map(({ spec, dir }) => {
@@ -840,7 +872,8 @@ export function runReport(layout: ReportLayout, form: ReportForm, carts: readonl
   const columns = visible.map((s) => s.column);
   const visibleSlots = visible.map((spec) => slot.get(spec)!);
   const groupSlots = groupSpecs.map((spec) => slot.get(spec)!);
-  const sums = (which: (c: ReportColumn) => boolean, start: number, end: number) => sumsOf(columns, which, rows, visibleSlots, layout.type === "individuals", start, end);
+  const sums = (which: (c: ReportColumn) => boolean, start: number, end: number) =>
+    sumsOf(columns, which, rows, visibleSlots, layout.type === "individuals", start, end);
   const groups: ReportGroup[] = [];
   const rowGroups: number[][] = rows.map(() => []);
   const sameGroup = (a: Prepared, b: Prepared, level: number) => {
@@ -852,7 +885,15 @@ export function runReport(layout: ReportLayout, form: ReportForm, carts: readonl
     for (let i = 1; i <= rows.length; i++) {
       if (i < rows.length && sameGroup(rows[i]!, rows[i - 1]!, level)) continue;
       const index = groups.length;
-      groups.push({ level, label: spec.column.label, text: textAt(rows[start]!, groupSlots[level]!), count: i - start, subtotals: sums((c) => c.money, start, i), start, end: i });
+      groups.push({
+        level,
+        label: spec.column.label,
+        text: textAt(rows[start]!, groupSlots[level]!),
+        count: i - start,
+        subtotals: sums((c) => c.money, start, i),
+        start,
+        end: i,
+      });
       for (let r = start; r < i; r++) rowGroups[r]!.push(index);
       start = i;
     }
@@ -862,7 +903,12 @@ export function runReport(layout: ReportLayout, form: ReportForm, carts: readonl
     type: layout.type,
     columns,
     groupColumns: groupSpecs.map((s) => s.column),
-    rows: rows.map((row, n) => ({ cartId: row.source.cart.id, individualId: row.source.person?.id ?? null, cells: visibleSlots.map((i) => textAt(row, i)), groups: rowGroups[n]! })),
+    rows: rows.map((row, n) => ({
+      cartId: row.source.cart.id,
+      individualId: row.source.person?.id ?? null,
+      cells: visibleSlots.map((i) => textAt(row, i)),
+      groups: rowGroups[n]!,
+    })),
     groups,
     totals: sums((c) => c.kind === "number" && c.summable, 0, rows.length),
     hiddenFilters,

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { approvalChangeFor, approvalNoteOf, approvalStatusFor, isClosed, isOpen, registrationStatus } from "./status";
 
-const registration = (overrides: Partial<Parameters<typeof registrationStatus>[0]> = {}) => ({ is_approved: false, is_pending: false, approval_status: "", ...overrides });
+const registration = (overrides: Partial<Parameters<typeof registrationStatus>[0]> = {}) => ({
+  is_approved: false,
+  is_pending: false,
+  approval_status: "",
+  ...overrides,
+});
 
 describe("registrationStatus", () => {
   it("is Live Mode when approved, whatever else is set", () => {

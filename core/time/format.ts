@@ -11,7 +11,13 @@ const pad2 = (n: number) => String(n).padStart(2, "0");
 /** "SS.f" / "M:SS.f" / "H:MM:SS.f" of a non-negative time already truncated to `precision`. */
 function clock(micros: number, precision: number, padLeadingUnit: boolean): string {
   const wholeSeconds = Math.floor(micros / MICROS_PER_SECOND);
-  const fraction = precision === 0 ? "" : "." + String(micros % MICROS_PER_SECOND).padStart(6, "0").slice(0, precision);
+  const fraction =
+    precision === 0
+      ? ""
+      : "." +
+        String(micros % MICROS_PER_SECOND)
+          .padStart(6, "0")
+          .slice(0, precision);
   const hours = Math.floor(wholeSeconds / 3600);
   const minutes = Math.floor((wholeSeconds % 3600) / 60);
   const seconds = wholeSeconds % 60;
@@ -71,6 +77,8 @@ export function exactSeconds(micros: Micros | null | undefined, signed = false):
   if (micros === null || micros === undefined) return "";
   const sign = micros < 0 ? "-" : signed && micros > 0 ? "+" : "";
   const abs = Math.abs(micros);
-  const fraction = String(abs % MICROS_PER_SECOND).padStart(6, "0").replace(/0+$/, "");
+  const fraction = String(abs % MICROS_PER_SECOND)
+    .padStart(6, "0")
+    .replace(/0+$/, "");
   return `${sign}${Math.floor(abs / MICROS_PER_SECOND)}${fraction ? `.${fraction}` : ""}`;
 }

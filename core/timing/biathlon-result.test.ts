@@ -6,13 +6,25 @@ import { rankSorted } from "./rank";
 import { course, group, point, raceInput, racer, reads, rules, seconds } from "./test-races";
 
 function biathlonRules(overrides: Partial<BiathlonCourse> = {}): BiathlonCourse {
-  return { penaltyType: "time", perMiss: BIATHLON_PENALTY_PER_MISS, minLoop: BIATHLON_MIN_PENALTY_LOOP, penaltyTimingPointId: null, resultCalculation: "total", ...overrides };
+  return {
+    penaltyType: "time",
+    perMiss: BIATHLON_PENALTY_PER_MISS,
+    minLoop: BIATHLON_MIN_PENALTY_LOOP,
+    penaltyTimingPointId: null,
+    resultCalculation: "total",
+    ...overrides,
+  };
 }
 
 /** Three laps, two shootings: range in and out at the start of laps 2 and 3, the stadium line closes each lap. */
 function biathlonRace(biathlon: BiathlonCourse, racers: RaceInput["racers"]): RaceInput {
   const points = [point("ri", "split", { rangeRole: "in" }), point("ro", "split", { rangeRole: "out" }), point("fin", "lap")];
-  return raceInput({ rules: rules({ timingMode: "lap", precision: 1, calcPrecision: 1 }), courses: [course(points, { lapCount: 3, biathlon })], racers, groups: [group("all")] });
+  return raceInput({
+    rules: rules({ timingMode: "lap", precision: 1, calcPrecision: 1 }),
+    courses: [course(points, { lapCount: 3, biathlon })],
+    racers,
+    groups: [group("all")],
+  });
 }
 
 /** Renumbers crossings of several racers so every seq is unique. */
@@ -54,7 +66,10 @@ describe("a biathlon individual with time penalties (60 s a miss)", () => {
   });
 
   it("leaves a finisher missing a range read unranked, after the ranked, when ranking on range time", () => {
-    const missing = log(reads("anna", ["tp-fin", 600], ["tp-ri", 610], ["tp-fin", 1250], ["tp-ri", 1260], ["tp-ro", 1310], ["tp-fin", 1900]), crossings.filter((c) => c.racerId === "bea"));
+    const missing = log(
+      reads("anna", ["tp-fin", 600], ["tp-ri", 610], ["tp-fin", 1250], ["tp-ri", 1260], ["tp-ro", 1310], ["tp-fin", 1900]),
+      crossings.filter((c) => c.racerId === "bea"),
+    );
     const full = computeFull(biathlonRace(biathlonRules({ resultCalculation: "range" }), input.racers), missing);
     const ranked = rankSorted(full.groups.get("all")!, 0);
     expect(ranked.map((r) => [r.result.racerId, r.rank, r.result.status])).toEqual([
@@ -64,7 +79,10 @@ describe("a biathlon individual with time penalties (60 s a miss)", () => {
   });
 
   it("counts a shooting not entered yet as no miss, and shows it as not entered", () => {
-    const full = computeFull(biathlonRace(biathlonRules(), [racer("anna", { rangeMisses: [2] })]), crossings.filter((c) => c.racerId === "anna"));
+    const full = computeFull(
+      biathlonRace(biathlonRules(), [racer("anna", { rangeMisses: [2] })]),
+      crossings.filter((c) => c.racerId === "anna"),
+    );
     expect(full.results.get("anna")!.biathlon).toMatchObject({ misses: [2, null], penalty: seconds(120), total: seconds(2020) });
   });
 });

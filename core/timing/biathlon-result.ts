@@ -54,7 +54,10 @@ function loopsPerShooting(input: BiathlonInput, closes: readonly (Micros | null)
     const from = closes[k];
     if (from === null || from === undefined) return 0;
     const to = closes[k + 1] ?? Infinity;
-    return penaltyLoopsDone(reads.filter((time) => time > from && time <= to), biathlon.minLoop);
+    return penaltyLoopsDone(
+      reads.filter((time) => time > from && time <= to),
+      biathlon.minLoop,
+    );
   });
 }
 

@@ -198,6 +198,9 @@ describe("biathlonSetupProblems", () => {
   it("takes range data only from a keypad, android keypad, summit or generic device", () => {
     expect(biathlonSetupProblems({ ...setup, rangeDeviceId: "pad" }, devices)).toEqual({});
     expect(biathlonSetupProblems({ ...setup, rangeDeviceId: "mat" }, devices)).toEqual({ biathlon_range_device: RANGE_DEVICE_KIND });
-    expect(biathlonSetupProblems({ ...setup, rangeDeviceId: "gone", penaltyDeviceId: "gone" }, devices)).toEqual({ biathlon_range_device: "No such device", biathlon_penalty_device: "No such device" });
+    expect(biathlonSetupProblems({ ...setup, rangeDeviceId: "gone", penaltyDeviceId: "gone" }, devices)).toEqual({
+      biathlon_range_device: "No such device",
+      biathlon_penalty_device: "No such device",
+    });
   });
 });

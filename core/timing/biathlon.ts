@@ -216,9 +216,11 @@ export function biathlonSetupProblems(setup: BiathlonSetup, devices: readonly { 
   const problems: Record<string, string> = {};
   if (setup.penaltyType === null) return problems;
   if (setup.lapCount < BIATHLON_MIN_LAPS) problems.lap_count = BIATHLON_LAPS_TOO_FEW;
-  if (setup.isRelay && setup.relayMemberCount !== null && setup.relayMemberCount < BIATHLON_MIN_RELAY_MEMBERS) problems.relay_member_count = BIATHLON_RELAY_TOO_FEW;
+  if (setup.isRelay && setup.relayMemberCount !== null && setup.relayMemberCount < BIATHLON_MIN_RELAY_MEMBERS)
+    problems.relay_member_count = BIATHLON_RELAY_TOO_FEW;
   const deviceType = (id: string) => devices.find((d) => d.id === id)?.type;
-  if (setup.penaltyType === "lap" && setup.penaltyDeviceId !== null && deviceType(setup.penaltyDeviceId) === undefined) problems.biathlon_penalty_device = NO_SUCH_DEVICE;
+  if (setup.penaltyType === "lap" && setup.penaltyDeviceId !== null && deviceType(setup.penaltyDeviceId) === undefined)
+    problems.biathlon_penalty_device = NO_SUCH_DEVICE;
   if (setup.rangeDeviceId !== null) {
     const type = deviceType(setup.rangeDeviceId);
     if (type === undefined) problems.biathlon_range_device = NO_SUCH_DEVICE;

@@ -67,7 +67,9 @@ describe("computeRacerResult: mass start point to point", () => {
 });
 
 describe("computeRacerResult: lap race", () => {
-  const lapCourse = course([point("start", "start"), point("a", "split", { minSplit: seconds(30) }), point("lap", "lap", { minSplit: seconds(30) })], { lapCount: 3 });
+  const lapCourse = course([point("start", "start"), point("a", "split", { minSplit: seconds(30) }), point("lap", "lap", { minSplit: seconds(30) })], {
+    lapCount: 3,
+  });
 
   it("counts three laps, ignores reads of one pass within min split and skips a missed split", () => {
     const crossings = reads(
@@ -102,7 +104,11 @@ describe("computeRacerResult: lap race", () => {
 
   it("counts a lap whose lap read was missed once a later lap read proves it", () => {
     // a at 100 (lap 1), a at 250 is lap 2's a (lap 1's lap point was missed), lap at 300 closes lap 2
-    const result = computeRacerResult(context({ rules: { timingMode: "lap" }, course: lapCourse }), racer("r1"), reads("r1", ["tp-a", 100], ["tp-a", 250], ["tp-lap", 300]));
+    const result = computeRacerResult(
+      context({ rules: { timingMode: "lap" }, course: lapCourse }),
+      racer("r1"),
+      reads("r1", ["tp-a", 100], ["tp-a", 250], ["tp-lap", 300]),
+    );
     expect(result.splits.map((s) => [s.coursePointId, s.lap])).toEqual([
       ["a", 1],
       ["a", 2],
@@ -117,8 +123,14 @@ describe("computeRacerResult: lap race", () => {
   });
 
   it("treats start-mat reads right after the start as the start pass when the start and lap points share a mat", () => {
-    const shared = course([point("start", "start", { timingPointId: "tp-mat" }), point("lap", "lap", { timingPointId: "tp-mat", minSplit: seconds(60) })], { lapCount: 2 });
-    const result = computeRacerResult(context({ rules: { timingMode: "lap" }, course: shared }), racer("r1"), reads("r1", ["tp-mat", 3], ["tp-mat", 300], ["tp-mat", 600]));
+    const shared = course([point("start", "start", { timingPointId: "tp-mat" }), point("lap", "lap", { timingPointId: "tp-mat", minSplit: seconds(60) })], {
+      lapCount: 2,
+    });
+    const result = computeRacerResult(
+      context({ rules: { timingMode: "lap" }, course: shared }),
+      racer("r1"),
+      reads("r1", ["tp-mat", 3], ["tp-mat", 300], ["tp-mat", 600]),
+    );
     expect(result.splits.map((s) => s.time)).toEqual([at(300), at(600)]);
     expect(result.time).toBe(seconds(600));
   });
@@ -143,7 +155,11 @@ describe("computeRacerResult: time limit", () => {
   });
 
   it("stops at the max lap count", () => {
-    const result = computeRacerResult(context({ rules: limitRules, course: loop({ timeLimitEnd: null }) }), racer("r1"), laps(100, 200, 300, 400, 500, 600, 700));
+    const result = computeRacerResult(
+      context({ rules: limitRules, course: loop({ timeLimitEnd: null }) }),
+      racer("r1"),
+      laps(100, 200, 300, 400, 500, 600, 700),
+    );
     expect(result).toMatchObject({ laps: 5, finish: at(500), time: seconds(500) });
   });
 
@@ -172,7 +188,11 @@ describe("computeRacerResult: start", () => {
   const chipCourse = course([point("cs", "chipstart"), point("finish", "lap")]);
 
   it("starts a chip start racer at the first read at the chip start point", () => {
-    const result = computeRacerResult(context({ rules: { startOption: "chipstart" }, course: chipCourse }), racer("r1"), reads("r1", ["tp-cs", 15], ["tp-cs", 16], ["tp-finish", 615]));
+    const result = computeRacerResult(
+      context({ rules: { startOption: "chipstart" }, course: chipCourse }),
+      racer("r1"),
+      reads("r1", ["tp-cs", 15], ["tp-cs", 16], ["tp-finish", 615]),
+    );
     expect(result).toMatchObject({ start: at(15), finish: at(615), time: seconds(600) });
   });
 
@@ -245,7 +265,9 @@ describe("computeRacerResult: result time", () => {
   });
 
   it("rounds the para-factored time to the nearest microsecond", () => {
-    const result = computeRacerResult(context(), racer("r1", { paraFactor: 90 }), [{ seq: 1, racerId: "r1", timingPointId: "tp-finish", time: GUN + 1_000_005 }]);
+    const result = computeRacerResult(context(), racer("r1", { paraFactor: 90 }), [
+      { seq: 1, racerId: "r1", timingPointId: "tp-finish", time: GUN + 1_000_005 },
+    ]);
     expect(result.time).toBe(900_005); // 900_004.5 rounds up
   });
 

@@ -236,7 +236,10 @@ export function computeRacerResult(ctx: RacerContext, racer: Racer, crossings: r
   const finish = ctx.rules.timingMode === "timelimit" ? matched.lastLapTime : matched.finishedSequence ? (matched.splits.at(-1)?.time ?? null) : null;
   const baseTime = start !== null && finish !== null ? resultTime(ctx.rules, racer, start, finish) : null;
   const rules = course.biathlon;
-  const biathlon = rules && start !== null ? biathlonResult({ course, rules, racer, start, splits: matched.splits, crossings: kept, baseTime, precision: ctx.rules.precision }) : undefined;
+  const biathlon =
+    rules && start !== null
+      ? biathlonResult({ course, rules, racer, start, splits: matched.splits, crossings: kept, baseTime, precision: ctx.rules.precision })
+      : undefined;
   // A biathlon ranks on the time its result calculation names (total, ski or range), once finished.
   const time = rules && biathlon && baseTime !== null ? biathlon[rules.resultCalculation] : baseTime;
 
@@ -246,7 +249,17 @@ export function computeRacerResult(ctx: RacerContext, racer: Racer, crossings: r
     else if (matched.splits.length > 0 || chipRead !== undefined) status = "oncourse";
   }
   const keys = keysOf(ctx, racer, { status, laps: matched.laps, splits: matched.splits, time });
-  const result: RacerResult = { racerId: racer.id, status, statusText: statusText(racer), start, laps: matched.laps, splits: matched.splits, finish, time, ...keys };
+  const result: RacerResult = {
+    racerId: racer.id,
+    status,
+    statusText: statusText(racer),
+    start,
+    laps: matched.laps,
+    splits: matched.splits,
+    finish,
+    time,
+    ...keys,
+  };
   if (biathlon) result.biathlon = biathlon;
   return result;
 }
@@ -270,7 +283,13 @@ function runRacer(racer: Racer, run: number): Racer {
  * run left unfinished when the next one started counts as not finished. The result shows the latest run's
  * progress; racers the mode gives a time to (or, in "all", a finished run) are ranked.
  */
-function multiRunResult(ctx: RacerContext, course: Course, racer: Racer, crossings: readonly Crossing[], multiRun: NonNullable<RaceRules["multiRun"]>): RacerResult {
+function multiRunResult(
+  ctx: RacerContext,
+  course: Course,
+  racer: Racer,
+  crossings: readonly Crossing[],
+  multiRun: NonNullable<RaceRules["multiRun"]>,
+): RacerResult {
   const startPoint = startPointOf(course);
   const byRun = crossingsByRun(keptInOrder(crossings, Infinity), startPoint?.timingPointId ?? null, startPoint?.minSplit ?? 0, multiRun.runCount);
   const single: RacerContext = { ...ctx, rules: { ...ctx.rules, multiRun: null } };
@@ -286,9 +305,24 @@ function multiRunResult(ctx: RacerContext, course: Course, racer: Racer, crossin
   const latest = timed.at(-1) as RacerResult;
   const bib = racer.bib ?? NO_BIB;
   const time = combined.time === null ? null : truncateMicros(combined.time, ctx.rules.precision);
-  const rankKey = combined.rankKey === null ? null : combined.rankKey.map((part, i, all) => (i === all.length - 1 ? truncateMicros(part, ctx.rules.calcPrecision) : part));
-  const keys = rankKey !== null ? { key: [0, ...rankKey, bib, ctx.order], rankKey } : keysOf(ctx, racer, { status: combined.status, laps: latest.laps, splits: latest.splits, time: null });
-  return { racerId: racer.id, status: combined.status, statusText: TEXT_OF_STATUS[combined.status] ?? "", start: latest.start, laps: latest.laps, splits: latest.splits, finish: combined.status === "finished" ? latest.finish : null, time, ...keys, runs };
+  const rankKey =
+    combined.rankKey === null ? null : combined.rankKey.map((part, i, all) => (i === all.length - 1 ? truncateMicros(part, ctx.rules.calcPrecision) : part));
+  const keys =
+    rankKey !== null
+      ? { key: [0, ...rankKey, bib, ctx.order], rankKey }
+      : keysOf(ctx, racer, { status: combined.status, laps: latest.laps, splits: latest.splits, time: null });
+  return {
+    racerId: racer.id,
+    status: combined.status,
+    statusText: TEXT_OF_STATUS[combined.status] ?? "",
+    start: latest.start,
+    laps: latest.laps,
+    splits: latest.splits,
+    finish: combined.status === "finished" ? latest.finish : null,
+    time,
+    ...keys,
+    runs,
+  };
 }
 
 /**
@@ -299,7 +333,11 @@ function multiRunResult(ctx: RacerContext, course: Course, racer: Racer, crossin
 function enduroResult(ctx: RacerContext, course: Course, racer: Racer, crossings: readonly Crossing[]): RacerResult {
   const segments = enduroSegments(course);
   const kept = keptInOrder(crossings, hideAfter(ctx.rules, racer));
-  const progress = enduroProgress(segments, kept, { precision: ctx.rules.precision, fastest: ctx.rules.fastestLap === true, ordered: course.freeOrder?.ordered === true });
+  const progress = enduroProgress(segments, kept, {
+    precision: ctx.rules.precision,
+    fastest: ctx.rules.fastestLap === true,
+    ordered: course.freeOrder?.ordered === true,
+  });
   let running = 0;
   const splits: Split[] = [];
   progress.segments.forEach((segment, i) => {
@@ -316,7 +354,18 @@ function enduroResult(ctx: RacerContext, course: Course, racer: Racer, crossings
   }
   const keys = keysOf(ctx, racer, { status, laps: progress.done, splits, time });
   const summaries = progress.segments.map((s) => ({ time: s.time, runs: s.runs }));
-  return { racerId: racer.id, status, statusText: statusText(racer), start: progress.start, laps: progress.done, splits, finish: complete ? progress.finish : null, time, ...keys, segments: summaries };
+  return {
+    racerId: racer.id,
+    status,
+    statusText: statusText(racer),
+    start: progress.start,
+    laps: progress.done,
+    splits,
+    finish: complete ? progress.finish : null,
+    time,
+    ...keys,
+    segments: summaries,
+  };
 }
 
 /** What the engine and the reference use: one racer without a course must not stop a race's results. */

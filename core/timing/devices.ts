@@ -91,10 +91,7 @@ export const DEVICE_TYPES: Readonly<Record<DeviceTypeKey, DeviceType>> = {
   photocell: deviceType("photocell", "Photocell", 0.05, null, { hasBibs: false }),
   summit: deviceType("summit", "Summit Timer", 0.2, 4, {
     extraColumns: ["Channel"],
-    channels: [
-      { value: "all", label: "All Times" },
-      ...["1", "2", "3", "4", "9"].map((channel) => ({ value: channel, label: channel })),
-    ],
+    channels: [{ value: "all", label: "All Times" }, ...["1", "2", "3", "4", "9"].map((channel) => ({ value: channel, label: channel }))],
   }),
   webkeypad: deviceType("webkeypad", "Web Keypad", 0.2, 1, { capabilities: { keypad: true } }),
   ziegfried: deviceType("ziegfried", "Ziegfried", 0.5, 1),

@@ -116,7 +116,11 @@ export interface EnduroProgress {
  * (a free-order course group ridden in the listed order) a run counts only when it starts after the last
  * counted run finished; a segment with no such run is skipped, so one missed read does not void the rest.
  */
-export function enduroProgress(segments: readonly EnduroSegment[], crossings: readonly Crossing[], { precision, fastest, ordered = false }: { precision: number; fastest: boolean; ordered?: boolean }): EnduroProgress {
+export function enduroProgress(
+  segments: readonly EnduroSegment[],
+  crossings: readonly Crossing[],
+  { precision, fastest, ordered = false }: { precision: number; fastest: boolean; ordered?: boolean },
+): EnduroProgress {
   let sum = 0;
   let done = 0;
   let start: Micros | null = null;
@@ -124,7 +128,9 @@ export function enduroProgress(segments: readonly EnduroSegment[], crossings: re
   const results = segments.map((segment): EnduroSegmentResult => {
     const after = ordered ? finish : null;
     const runs = segmentRuns(segment, crossings, precision).filter((run) => after === null || run.start >= after);
-    const counted = fastest ? runs.reduce<SegmentRun | undefined>((best, run) => (best === undefined || run.time < best.time ? run : best), undefined) : runs[0];
+    const counted = fastest
+      ? runs.reduce<SegmentRun | undefined>((best, run) => (best === undefined || run.time < best.time ? run : best), undefined)
+      : runs[0];
     if (!counted) return { time: null, runs: 0, start: null, finish: null };
     sum += counted.time;
     done += 1;

@@ -26,7 +26,14 @@ const TIMING_POINTS = ["tp1", "tp2", "tp3", "tp4"];
 function randomTriathlonCourse(random: Random, id: string): Course {
   const points: CoursePoint[] = [{ id: `${id}-s`, timingPointId: random.pick(TIMING_POINTS), mode: "start", name: "Start", minSplit: 0 }];
   for (const section of [1, 2, 3, 4, 5]) {
-    points.push({ id: `${id}-x${section}`, timingPointId: random.pick(TIMING_POINTS), mode: section % 2 === 1 ? "lap" : "split", name: `S${section}`, minSplit: seconds(random.pick([0, 2, 10])), section });
+    points.push({
+      id: `${id}-x${section}`,
+      timingPointId: random.pick(TIMING_POINTS),
+      mode: section % 2 === 1 ? "lap" : "split",
+      name: `S${section}`,
+      minSplit: seconds(random.pick([0, 2, 10])),
+      section,
+    });
   }
   const counts = { swimLapCount: random.int(0, 2), bikeLapCount: random.int(0, 2), runLapCount: random.int(1, 2) };
   return triathlonCourse({ id, name: id, points, lapCount: 1, maxLapCount: null, timeLimitEnd: null }, counts).course;
@@ -64,8 +71,20 @@ function randomEnduroCourse(random: Random, id: string): Course {
   const points: CoursePoint[] = [];
   for (let i = 0; i < random.int(1, 3); i++) {
     if (random.chance(0.3)) points.push({ id: `${id}-t${i}`, timingPointId: random.pick(TIMING_POINTS), mode: "split", name: `T${i}`, minSplit: 0 });
-    points.push({ id: `${id}-s${i}`, timingPointId: random.pick(TIMING_POINTS), mode: random.pick(["start", "chipstart"] as const), name: `S${i}`, minSplit: 0 });
-    points.push({ id: `${id}-f${i}`, timingPointId: random.pick(TIMING_POINTS), mode: random.pick(["split", "lap"] as const), name: `F${i}`, minSplit: seconds(random.pick([0, 5, 30])) });
+    points.push({
+      id: `${id}-s${i}`,
+      timingPointId: random.pick(TIMING_POINTS),
+      mode: random.pick(["start", "chipstart"] as const),
+      name: `S${i}`,
+      minSplit: 0,
+    });
+    points.push({
+      id: `${id}-f${i}`,
+      timingPointId: random.pick(TIMING_POINTS),
+      mode: random.pick(["split", "lap"] as const),
+      name: `F${i}`,
+      minSplit: seconds(random.pick([0, 5, 30])),
+    });
   }
   const freeOrder = random.chance(0.4) ? { ordered: random.chance(0.5) } : null;
   return { id, name: id, points, lapCount: 1, maxLapCount: null, timeLimitEnd: null, freeOrder };
@@ -76,7 +95,8 @@ function randomCourse(random: Random, id: string): Course {
   if (random.chance(0.25)) return randomBiathlonCourse(random, id);
   const points: CoursePoint[] = [];
   const startMode = random.pick(["none", "start", "chipstart"] as const);
-  if (startMode !== "none") points.push({ id: `${id}-s`, timingPointId: random.pick(TIMING_POINTS), mode: startMode, name: "Start", minSplit: seconds(random.pick([0, 5])) });
+  if (startMode !== "none")
+    points.push({ id: `${id}-s`, timingPointId: random.pick(TIMING_POINTS), mode: startMode, name: "Start", minSplit: seconds(random.pick([0, 5])) });
   const count = random.int(1, 4);
   for (let i = 0; i < count; i++) {
     const mode = i === count - 1 ? (random.chance(0.9) ? "lap" : "split") : random.chance(0.15) ? "lap" : "split";
@@ -108,7 +128,7 @@ function randomStartGroup(random: Random, id: string, ordinal: number): StartGro
 }
 
 function randomRacer(random: Random, id: string, courses: Course[], startGroups: StartGroup[]): Racer {
-  const maybe = <T,>(probability: number, value: () => T): T | null => (random.chance(probability) ? value() : null);
+  const maybe = <T>(probability: number, value: () => T): T | null => (random.chance(probability) ? value() : null);
   return {
     id,
     bib: random.chance(0.15) ? null : random.int(1, 40), // duplicates and missing bibs on purpose
@@ -126,7 +146,9 @@ function randomRacer(random: Random, id: string, courses: Course[], startGroups:
     addBack: random.chance(0.05) ? random.int(1, 5_000_000) : 0,
     paraFactor: maybe(0.1, () => random.int(70, 100) + random.pick([0, 0.5])),
     runStatuses: Array.from({ length: random.int(0, 2) }, () =>
-      random.chance(0.5) ? null : { isDns: random.chance(0.3), dnfTime: maybe(0.4, () => at(random.int(0, 800))), dsqTime: maybe(0.2, () => at(random.int(0, 800))) },
+      random.chance(0.5)
+        ? null
+        : { isDns: random.chance(0.3), dnfTime: maybe(0.4, () => at(random.int(0, 800))), dsqTime: maybe(0.2, () => at(random.int(0, 800))) },
     ),
     rangeMisses: Array.from({ length: random.int(0, 3) }, () => (random.chance(0.2) ? null : random.int(0, 5))),
     fields: {
@@ -162,7 +184,9 @@ function randomGroups(random: Random, courses: Course[], startGroups: StartGroup
 
 function randomSetup(random: Random, racers: Racer[] | null): RaceInput {
   const timingMode = random.pick(["p2p", "lap", "timelimit", "enduro"] as const);
-  const courses = Array.from({ length: random.int(1, 3) }, (_, i) => (timingMode === "enduro" && random.chance(0.8) ? randomEnduroCourse(random, `c${i}`) : randomCourse(random, `c${i}`)));
+  const courses = Array.from({ length: random.int(1, 3) }, (_, i) =>
+    timingMode === "enduro" && random.chance(0.8) ? randomEnduroCourse(random, `c${i}`) : randomCourse(random, `c${i}`),
+  );
   const startGroups = Array.from({ length: random.int(1, 3) }, (_, i) => randomStartGroup(random, `sg${i}`, i + 1));
   return {
     rules: {
@@ -209,7 +233,11 @@ function randomCrossings(random: Random, racerIds: string[]): Crossing[] {
 /** Results as text: -0 and 0 alike, undefined for a racer not (or no longer) in the race. */
 function snapshot(full: FullResults, input: RaceInput) {
   const racers = new Map<string, string>();
-  for (const racer of input.racers) racers.set(racer.id, JSON.stringify([full.results.get(racer.id), input.groups.filter((g) => full.groups.get(g.id)?.some((r) => r.racerId === racer.id)).map((g) => g.id)]));
+  for (const racer of input.racers)
+    racers.set(
+      racer.id,
+      JSON.stringify([full.results.get(racer.id), input.groups.filter((g) => full.groups.get(g.id)?.some((r) => r.racerId === racer.id)).map((g) => g.id)]),
+    );
   const groups = new Map<string, string>();
   for (const spec of input.groups) groups.set(spec.id, JSON.stringify(full.groups.get(spec.id)));
   return { racers, groups };
@@ -224,7 +252,9 @@ function expectSameAsFull(engine: ResultsEngine, input: RaceInput, crossings: Cr
   const full = computeFull(input, crossings);
   for (const racer of input.racers) {
     expect(engine.result(racer.id), `${label}: result of ${racer.id}`).toEqual(full.results.get(racer.id));
-    expect(engine.groupsOf(racer.id), `${label}: groups of ${racer.id}`).toEqual(input.groups.filter((g) => full.groups.get(g.id)?.includes(full.results.get(racer.id) as never)).map((g) => g.id));
+    expect(engine.groupsOf(racer.id), `${label}: groups of ${racer.id}`).toEqual(
+      input.groups.filter((g) => full.groups.get(g.id)?.includes(full.results.get(racer.id) as never)).map((g) => g.id),
+    );
   }
   for (const racerId of removed) expect(engine.result(racerId), `${label}: removed ${racerId}`).toBeUndefined();
   for (const spec of input.groups) {
@@ -239,7 +269,10 @@ function expectSameAsFull(engine: ResultsEngine, input: RaceInput, crossings: Cr
 function runRace(seed: number, maxBlock?: number): number {
   const random = new Random(seed);
   let input = randomSetup(random, null);
-  const pending = randomCrossings(random, input.racers.map((r) => r.id));
+  const pending = randomCrossings(
+    random,
+    input.racers.map((r) => r.id),
+  );
   let applied: Crossing[] = pending.splice(0, random.int(0, pending.length));
   const removed = new Set<string>();
   const engine = new ResultsEngine(input, applied, { maxBlock });
@@ -261,43 +294,67 @@ function runRace(seed: number, maxBlock?: number): number {
 
   while (pending.length > 0) {
     const batch = pending.splice(0, random.int(1, 30));
-    step("crossings", () => {
-      applied = [...applied, ...batch];
-      return engine.addCrossings(batch);
-    }, true);
+    step(
+      "crossings",
+      () => {
+        applied = [...applied, ...batch];
+        return engine.addCrossings(batch);
+      },
+      true,
+    );
     if (random.chance(0.25)) {
       const existing = input.racers.length > 0 ? random.pick(input.racers) : null;
       const edit = random.int(0, 9);
       if (edit <= 3 && existing !== null) {
         const edited = { ...randomRacer(random, existing.id, input.courses, input.startGroups), ...(random.chance(0.5) ? { fields: existing.fields } : {}) };
-        step("edit racer", () => {
-          input = { ...input, racers: input.racers.map((r) => (r.id === edited.id ? edited : r)) };
-          return engine.upsertRacer(edited);
-        }, true);
+        step(
+          "edit racer",
+          () => {
+            input = { ...input, racers: input.racers.map((r) => (r.id === edited.id ? edited : r)) };
+            return engine.upsertRacer(edited);
+          },
+          true,
+        );
       } else if (edit <= 5) {
         const id = removed.size > 0 && random.chance(0.5) ? random.pick([...removed]) : `new${steps}`;
         const added = randomRacer(random, id, input.courses, input.startGroups);
-        step("add racer", () => {
-          removed.delete(id);
-          input = { ...input, racers: [...input.racers, added] };
-          return engine.upsertRacer(added);
-        }, true);
+        step(
+          "add racer",
+          () => {
+            removed.delete(id);
+            input = { ...input, racers: [...input.racers, added] };
+            return engine.upsertRacer(added);
+          },
+          true,
+        );
       } else if (edit <= 7 && existing !== null) {
-        step("remove racer", () => {
-          removed.add(existing.id);
-          input = { ...input, racers: input.racers.filter((r) => r.id !== existing.id) };
-          return engine.removeRacer(existing.id);
-        }, true);
+        step(
+          "remove racer",
+          () => {
+            removed.add(existing.id);
+            input = { ...input, racers: input.racers.filter((r) => r.id !== existing.id) };
+            return engine.removeRacer(existing.id);
+          },
+          true,
+        );
       } else if (edit === 8 && existing !== null) {
-        step("clear times", () => {
-          applied = applied.filter((c) => c.racerId !== existing.id);
-          return engine.clearTimes(existing.id);
-        }, true);
+        step(
+          "clear times",
+          () => {
+            applied = applied.filter((c) => c.racerId !== existing.id);
+            return engine.clearTimes(existing.id);
+          },
+          true,
+        );
       } else {
-        step("setup", () => {
-          input = randomSetup(random, input.racers);
-          return engine.setInput(input);
-        }, false);
+        step(
+          "setup",
+          () => {
+            input = randomSetup(random, input.racers);
+            return engine.setInput(input);
+          },
+          false,
+        );
       }
     }
   }

@@ -5,7 +5,21 @@
  */
 import { resultForRacer } from "./compute";
 import { inGroup } from "./groups";
-import type { BiathlonResult, RunSummary, SegmentSummary, Course, Crossing, RaceInput, Racer, RacerResult, RankedResult, RaceRules, ResultGroupSpec, Split, StartGroup } from "./model";
+import type {
+  BiathlonResult,
+  RunSummary,
+  SegmentSummary,
+  Course,
+  Crossing,
+  RaceInput,
+  Racer,
+  RacerResult,
+  RankedResult,
+  RaceRules,
+  ResultGroupSpec,
+  Split,
+  StartGroup,
+} from "./model";
 import { DEFAULT_MAX_BLOCK, OrderedList } from "./ordered-results";
 import { compareKeys, rankSorted } from "./rank";
 import { SeqSet } from "./seq-set";
@@ -68,7 +82,13 @@ function sameSplits(a: readonly Split[], b: readonly Split[]): boolean {
     a.length === b.length &&
     a.every((split, i) => {
       const other = b[i] as Split;
-      return split.index === other.index && split.coursePointId === other.coursePointId && split.lap === other.lap && split.time === other.time && split.elapsed === other.elapsed;
+      return (
+        split.index === other.index &&
+        split.coursePointId === other.coursePointId &&
+        split.lap === other.lap &&
+        split.time === other.time &&
+        split.elapsed === other.elapsed
+      );
     })
   );
 }

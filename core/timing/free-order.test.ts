@@ -1,11 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { enduroSegments } from "./enduro";
 import { TIMING_ERRORS } from "./errors";
-import { courseGroupOf, courseGroupProblem, DEFAULT_COURSE_GROUP_NAME, freeOrderWarnings, nextSegmentName, segmentName, segmentsOfGroup, type CourseGroupSetup, type FreeSegment } from "./free-order";
+import {
+  courseGroupOf,
+  courseGroupProblem,
+  DEFAULT_COURSE_GROUP_NAME,
+  freeOrderWarnings,
+  nextSegmentName,
+  segmentName,
+  segmentsOfGroup,
+  type CourseGroupSetup,
+  type FreeSegment,
+} from "./free-order";
 import { course, point, racer } from "./test-races";
 
 const segment = (id: string): FreeSegment => ({ id, name: id, startPointId: `${id}-s`, finishPointId: `${id}-f`, minTime: 0 });
-const group = (id: string, overrides: Partial<CourseGroupSetup> = {}): CourseGroupSetup => ({ id, name: id, orderType: "any", segmentIds: [], criteria: [], ...overrides });
+const group = (id: string, overrides: Partial<CourseGroupSetup> = {}): CourseGroupSetup => ({
+  id,
+  name: id,
+  orderType: "any",
+  segmentIds: [],
+  criteria: [],
+  ...overrides,
+});
 
 describe("free-order names", () => {
   it("uses the spec's defaults: Segment #N, and All Racers for the one course group", () => {
@@ -77,6 +94,8 @@ describe("freeOrderWarnings", () => {
   });
 
   it("asks for no start group when the race has no meta start groups", () => {
-    expect(freeOrderWarnings([{ label: "bib 1", racer: racer("a", { courseId: null }), metastartId: null }], { groups: [group("all")], metaStartIds: [] })).toEqual([]);
+    expect(
+      freeOrderWarnings([{ label: "bib 1", racer: racer("a", { courseId: null }), metastartId: null }], { groups: [group("all")], metaStartIds: [] }),
+    ).toEqual([]);
   });
 });

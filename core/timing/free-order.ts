@@ -93,12 +93,16 @@ export interface FreeOrderRacer {
  * group (the race has meta start groups, the racer none of them), no course (no course group applies),
  * or a course naming no course group (a stale metagroup).
  */
-export function freeOrderWarnings(racers: readonly FreeOrderRacer[], setup: { groups: readonly Pick<CourseGroupSetup, "id" | "criteria">[]; metaStartIds: readonly string[] }): string[] {
+export function freeOrderWarnings(
+  racers: readonly FreeOrderRacer[],
+  setup: { groups: readonly Pick<CourseGroupSetup, "id" | "criteria">[]; metaStartIds: readonly string[] },
+): string[] {
   const warnings: string[] = [];
   const starts = new Set(setup.metaStartIds);
   for (const { label, racer, metastartId } of racers) {
     if (starts.size > 0 && (metastartId === null || !starts.has(metastartId))) warnings.push(`Free-order racer ${label} has no start group`);
-    if (racer.courseId !== null && !setup.groups.some((g) => g.id === racer.courseId)) warnings.push(`Free-order racer ${label} has no metagroup: course ${racer.courseId} is not a course group`);
+    if (racer.courseId !== null && !setup.groups.some((g) => g.id === racer.courseId))
+      warnings.push(`Free-order racer ${label} has no metagroup: course ${racer.courseId} is not a course group`);
     else if (courseGroupOf(racer, setup.groups) === null) warnings.push(`Free-order racer ${label} has no course`);
   }
   return warnings;

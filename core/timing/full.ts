@@ -34,7 +34,10 @@ export function computeFull(input: RaceInput, crossings: readonly Crossing[]): F
   const groups = new Map<string, RacerResult[]>();
   for (const spec of input.groups) {
     const members = input.racers.filter((racer) => inGroup(spec, racer)).map((racer) => results.get(racer.id) as RacerResult);
-    groups.set(spec.id, members.sort((a, b) => compareKeys(a.key, b.key)));
+    groups.set(
+      spec.id,
+      members.sort((a, b) => compareKeys(a.key, b.key)),
+    );
   }
   return { results, groups };
 }

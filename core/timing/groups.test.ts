@@ -3,7 +3,14 @@ import { allRacersGroup, groupsByCourse, groupsByStartOrder, groupsFromField, in
 import type { Criterion } from "./model";
 import { course, group, racer, startGroup } from "./test-races";
 
-const anna = racer("r1", { bib: 12, firstName: "Anna", lastName: "Berg", courseId: "c10k", startGroupId: "wave1", fields: { sex: "F", age: 34, category: "Senior", club: "", team: null, ageText: "34" } });
+const anna = racer("r1", {
+  bib: 12,
+  firstName: "Anna",
+  lastName: "Berg",
+  courseId: "c10k",
+  startGroupId: "wave1",
+  fields: { sex: "F", age: 34, category: "Senior", club: "", team: null, ageText: "34" },
+});
 
 function holds(...criteria: Criterion[]): boolean {
   return inGroup(group("g", { criteria }), anna);

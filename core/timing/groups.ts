@@ -87,7 +87,12 @@ export function inGroup(spec: ResultGroupSpec, racer: Racer): boolean {
   return spec.criteria.every((criterion) => criterionHolds(criterion, racer));
 }
 
-function groupSpec(id: string, name: string, ordinal: number, conditions: Partial<Pick<ResultGroupSpec, "courseId" | "startGroupId" | "criteria">>): ResultGroupSpec {
+function groupSpec(
+  id: string,
+  name: string,
+  ordinal: number,
+  conditions: Partial<Pick<ResultGroupSpec, "courseId" | "startGroupId" | "criteria">>,
+): ResultGroupSpec {
   return { id, name, ordinal, courseId: null, startGroupId: null, criteria: [], sameTimeThreshold: null, ...conditions };
 }
 

@@ -8,7 +8,8 @@ const seated = [
   { racerId: "c", bib: 13 },
   { racerId: "d", bib: 14 },
 ];
-const entry = (order: string, extra: { times?: Record<string, string>; statuses?: Record<string, string> } = {}) => readHeatEntry(seated, { order, times: extra.times ?? {}, statuses: extra.statuses ?? {} });
+const entry = (order: string, extra: { times?: Record<string, string>; statuses?: Record<string, string> } = {}) =>
+  readHeatEntry(seated, { order, times: extra.times ?? {}, statuses: extra.statuses ?? {} });
 
 describe("reading a heat's finish order", () => {
   it("maps bibs to racers in finish order; racers not listed did not finish", () => {
@@ -42,7 +43,10 @@ describe("reading a heat's finish order", () => {
   it("reads heat times, which may not get faster down the finish order", () => {
     const reply = entry("11 12", { times: { a: "2:51.3", b: "2:51.9" } });
     expect(reply.ok && reply.value.times_dict).toEqual({ a: 171.3 * S, b: 171.9 * S });
-    expect(entry("11 12", { times: { a: "2:52", b: "2:51.9" } })).toEqual({ ok: false, errors: { time_b: "Bib 12 finished after Bib 11, so its time cannot be faster" } });
+    expect(entry("11 12", { times: { a: "2:52", b: "2:51.9" } })).toEqual({
+      ok: false,
+      errors: { time_b: "Bib 12 finished after Bib 11, so its time cannot be faster" },
+    });
     expect(entry("11 12", { times: { c: "2:55" } })).toEqual({ ok: false, errors: { time_c: "Only finishers have a heat time" } });
     expect(entry("11", { times: { a: "2:75" } })).toEqual({ ok: false, errors: { time_a: "Minutes and seconds must be below 60" } });
   });

@@ -41,7 +41,10 @@ export function readHeatEntry(seated: readonly SeatedRacer[], input: HeatEntryIn
   const label = (racerId: string) => (bibOf.get(racerId) === null ? "This racer" : `Bib ${bibOf.get(racerId)}`);
   const finishList: string[] = [];
   const ties: string[][] = [];
-  for (const token of input.order.trim().split(/[\s,]+/).filter(Boolean)) {
+  for (const token of input.order
+    .trim()
+    .split(/[\s,]+/)
+    .filter(Boolean)) {
     const group: string[] = [];
     for (const part of token.split("=")) {
       if (!/^\d{1,6}$/.test(part)) return refuse({ order: `“${token}” is not a bib. ${FINISH_ORDER_HELP}` });
@@ -74,7 +77,8 @@ export function readHeatEntry(seated: readonly SeatedRacer[], input: HeatEntryIn
     const time = parseRaceTime(text);
     if (isInvalid(time)) return refuse({ [`time_${racerId}`]: time.error });
     if (time <= 0) return refuse({ [`time_${racerId}`]: "A heat time must be above zero" });
-    if (previous && time < previous.time) return refuse({ [`time_${racerId}`]: `${label(racerId)} finished after ${label(previous.racerId)}, so its time cannot be faster` });
+    if (previous && time < previous.time)
+      return refuse({ [`time_${racerId}`]: `${label(racerId)} finished after ${label(previous.racerId)}, so its time cannot be faster` });
     times[racerId] = time;
     previous = { racerId, time };
   }

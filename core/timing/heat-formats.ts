@@ -137,7 +137,11 @@ function builtIns(withBFinal: boolean): Record<string, HeatFormat> {
 /** The built-in formats by key; "30" is the standard. Each also comes without its B-Final ("30-no-b"). */
 export const BUILT_IN_HEAT_FORMATS: Readonly<Record<string, HeatFormat>> = {
   ...builtIns(true),
-  ...Object.fromEntries(Object.entries(builtIns(false)).filter(([key]) => key !== "6").map(([key, f]) => [`${key}-no-b`, { ...f, name: `${f.name}, no B-Final` }])),
+  ...Object.fromEntries(
+    Object.entries(builtIns(false))
+      .filter(([key]) => key !== "6")
+      .map(([key, f]) => [`${key}-no-b`, { ...f, name: `${f.name}, no B-Final` }]),
+  ),
 };
 
 export const STANDARD_HEAT_FORMAT = "30";
@@ -153,7 +157,11 @@ export function availableHeatFormats(dict: Readonly<Record<string, unknown>>): R
  * The format a start group runs: its own, else the race's default_heat_format, else the largest built-in
  * format with B-Final that the field fills (so no seat is empty), else the smallest one.
  */
-export function chooseHeatFormat(formats: Readonly<Record<string, HeatFormat>>, keys: readonly (string | null | undefined)[], fieldSize: number): { key: string; format: HeatFormat } {
+export function chooseHeatFormat(
+  formats: Readonly<Record<string, HeatFormat>>,
+  keys: readonly (string | null | undefined)[],
+  fieldSize: number,
+): { key: string; format: HeatFormat } {
   for (const key of keys) if (key && formats[key]) return { key, format: formats[key] };
   const standard = Object.entries(BUILT_IN_HEAT_FORMATS)
     .filter(([key]) => !key.endsWith("-no-b"))
@@ -172,7 +180,8 @@ export function heatFormatProblems(value: unknown): string[] {
   const format = value as Partial<HeatFormat> | null;
   if (!format || typeof format !== "object") return ["A heat format must be an object with name, size and rounds"];
   if (typeof format.name !== "string" || format.name.trim() === "") problems.push("A heat format needs a name");
-  if (!Number.isInteger(format.size) || (format.size as number) < 2 || (format.size as number) > 200) problems.push("Size must be a whole number from 2 to 200");
+  if (!Number.isInteger(format.size) || (format.size as number) < 2 || (format.size as number) > 200)
+    problems.push("Size must be a whole number from 2 to 200");
   if (!Array.isArray(format.rounds) || format.rounds.length === 0) return [...problems, "A heat format needs at least one round"];
   let previous: RoundDefn | null = null;
   format.rounds.forEach((round, r) => {
@@ -202,7 +211,8 @@ export function heatFormatProblems(value: unknown): string[] {
         else if (slot.kind === "seed" && slot.rank > (format.size as number)) problems.push(`${h.canonical_name}: ${text} is beyond the format's size`);
         else if (slot.kind !== "seed" && r === 0) problems.push(`${h.canonical_name}: the first round takes qualifiers only (${text})`);
         else if (slot.kind === "place" && !previousHeats.has(slot.heat)) problems.push(`${h.canonical_name}: ${slot.heat} is not a heat of the round before`);
-        else if (slot.kind === "place" && slot.place > previousHeats.get(slot.heat)!) problems.push(`${h.canonical_name}: ${slot.heat} has no place ${slot.place}`);
+        else if (slot.kind === "place" && slot.place > previousHeats.get(slot.heat)!)
+          problems.push(`${h.canonical_name}: ${slot.heat} has no place ${slot.place}`);
         else if (slot.kind === "lucky") luckyNumbers.push(slot.n);
         seen.add(String(text));
       }

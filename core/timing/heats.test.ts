@@ -6,13 +6,36 @@ const S = 1_000_000;
 const STANDARD = BUILT_IN_HEAT_FORMATS["30"]!;
 /** Racer "rN" qualified Nth. */
 const racers = (count: number) => Array.from({ length: count }, (_, i) => `r${i + 1}`);
-const done = (order: string[], extra: Partial<HeatOutcome> = {}): HeatOutcome => ({ finishOrder: order, times: {}, statuses: {}, ties: [], complete: true, ...extra });
-const timed = (entries: [string, number][]): HeatOutcome => done(entries.map(([id]) => id), { times: Object.fromEntries(entries.map(([id, s]) => [id, s * S])) });
-const input = (outcomes: Record<string, HeatOutcome>, overrides: Partial<BracketInput> = {}): BracketInput => ({ format: STANDARD, qualifiers: racers(30), outcomes, dynamic: false, calcPrecision: 1, ...overrides });
-const seatsOf = (bracket: ReturnType<typeof buildBracket>, key: string) => bracket.rounds.flatMap((r) => r.heats).find((h) => h.key === key)!.entries.map((e) => e.racerId);
+const done = (order: string[], extra: Partial<HeatOutcome> = {}): HeatOutcome => ({
+  finishOrder: order,
+  times: {},
+  statuses: {},
+  ties: [],
+  complete: true,
+  ...extra,
+});
+const timed = (entries: [string, number][]): HeatOutcome =>
+  done(
+    entries.map(([id]) => id),
+    { times: Object.fromEntries(entries.map(([id, s]) => [id, s * S])) },
+  );
+const input = (outcomes: Record<string, HeatOutcome>, overrides: Partial<BracketInput> = {}): BracketInput => ({
+  format: STANDARD,
+  qualifiers: racers(30),
+  outcomes,
+  dynamic: false,
+  calcPrecision: 1,
+  ...overrides,
+});
+const seatsOf = (bracket: ReturnType<typeof buildBracket>, key: string) =>
+  bracket.rounds
+    .flatMap((r) => r.heats)
+    .find((h) => h.key === key)!
+    .entries.map((e) => e.racerId);
 
 /** Every quarterfinal won in seed order: the favourite first, the sixth seed last. */
-const favouritesWinQuarters = () => Object.fromEntries(STANDARD.rounds[0]!.heats.map((h) => [`r1-${h.canonical_name}`, done(h.slots.map((s) => `r${s.slice(1)}`))]));
+const favouritesWinQuarters = () =>
+  Object.fromEntries(STANDARD.rounds[0]!.heats.map((h) => [`r1-${h.canonical_name}`, done(h.slots.map((s) => `r${s.slice(1)}`))]));
 
 describe("the standard 30-racer format", () => {
   it("seeds five quarterfinals of six from the qualifier by the standard table", () => {
@@ -70,7 +93,9 @@ describe("the standard 30-racer format", () => {
     expect(seatsOf(bracket, "r3-A-Final")).toEqual(["r1", "r4", "r2", "r3", "r5", "r6"]);
     expect(seatsOf(bracket, "r3-B-Final")).toEqual(["r7", "r8", "r9", "r10", "r11", "r12"]);
 
-    bracket = buildBracket(input({ ...outcomes, "r3-A-Final": done(["r2", "r1", "r3", "r4", "r5", "r6"]), "r3-B-Final": done(["r8", "r7", "r9", "r10", "r11", "r12"]) }));
+    bracket = buildBracket(
+      input({ ...outcomes, "r3-A-Final": done(["r2", "r1", "r3", "r4", "r5", "r6"]), "r3-B-Final": done(["r8", "r7", "r9", "r10", "r11", "r12"]) }),
+    );
     const ranking = bracket.ranking.map((r) => r.racerId);
     expect(ranking.slice(0, 12)).toEqual(["r2", "r1", "r3", "r4", "r5", "r6", "r8", "r7", "r9", "r10", "r11", "r12"]);
     // Quarterfinal thirds who did not go on, then fourths, fifths, sixths, each by qualifier rank.
@@ -131,7 +156,9 @@ describe("the standard 30-racer format", () => {
   it("treats equal heat times at calc precision as a tie, and a tie at the cut goes to the better qualifier", () => {
     const outcomes = favouritesWinQuarters();
     // r11 crosses before r10 but both are 171.04 s at one decimal: they share second, and r10 qualified better.
-    outcomes["r1-QF1"] = done(["r1", "r11", "r10", "r20", "r21", "r30"], { times: { r1: 170 * S, r11: 171.04 * S, r10: 171.09 * S, r20: 180 * S, r21: 181 * S, r30: 182 * S } });
+    outcomes["r1-QF1"] = done(["r1", "r11", "r10", "r20", "r21", "r30"], {
+      times: { r1: 170 * S, r11: 171.04 * S, r10: 171.09 * S, r20: 180 * S, r21: 181 * S, r30: 182 * S },
+    });
     const bracket = buildBracket(input(outcomes));
     expect(bracket.rounds[0]!.heats[0]!.entries.map((e) => [e.racerId, e.place, e.advances])).toEqual([
       ["r1", 1, "place"],
@@ -187,7 +214,9 @@ describe("smaller and larger fields", () => {
     const twelve = buildBracket(input({}, { format: BUILT_IN_HEAT_FORMATS["12"]!, qualifiers: racers(12) }));
     expect(seatsOf(twelve, "r1-SF1")).toEqual(["r1", "r4", "r5", "r8", "r9", "r12"]);
     expect(seatsOf(twelve, "r1-SF2")).toEqual(["r2", "r3", "r6", "r7", "r10", "r11"]);
-    const six = buildBracket(input({ "r1-A-Final": done(["r3", "r1", "r2", "r4", "r5", "r6"]) }, { format: BUILT_IN_HEAT_FORMATS["6"]!, qualifiers: racers(6) }));
+    const six = buildBracket(
+      input({ "r1-A-Final": done(["r3", "r1", "r2", "r4", "r5", "r6"]) }, { format: BUILT_IN_HEAT_FORMATS["6"]!, qualifiers: racers(6) }),
+    );
     expect(six.ranking.map((r) => r.racerId)).toEqual(["r3", "r1", "r2", "r4", "r5", "r6"]);
   });
 
@@ -247,7 +276,13 @@ describe("heat formats as data", () => {
       name: "Mine",
       size: 8,
       rounds: [
-        { name: "Semis", heats: [{ name: "S1", canonical_name: "S1", rank_index: 0, slots: ["Q1", "Q4", "Q5", "Q9"] }, { name: "S2", canonical_name: "S2", rank_index: 0, slots: ["Q2", "Q3", "S1:1"] }] },
+        {
+          name: "Semis",
+          heats: [
+            { name: "S1", canonical_name: "S1", rank_index: 0, slots: ["Q1", "Q4", "Q5", "Q9"] },
+            { name: "S2", canonical_name: "S2", rank_index: 0, slots: ["Q2", "Q3", "S1:1"] },
+          ],
+        },
         { name: "Final", heats: [{ name: "F", canonical_name: "F", rank_index: 0, slots: ["S1:1", "S1:1", "S3:1", "LL2", "Q1"] }] },
       ],
     };
@@ -263,7 +298,11 @@ describe("heat formats as data", () => {
   });
 
   it("offers the race's own valid formats beside the built-in ones", () => {
-    const own = { name: "Four", size: 4, rounds: [{ name: "Final", heats: [{ name: "Final", canonical_name: "A-Final", rank_index: 0, slots: ["Q1", "Q2", "Q3", "Q4"] }] }] };
+    const own = {
+      name: "Four",
+      size: 4,
+      rounds: [{ name: "Final", heats: [{ name: "Final", canonical_name: "A-Final", rank_index: 0, slots: ["Q1", "Q2", "Q3", "Q4"] }] }],
+    };
     const formats = availableHeatFormats({ four: own, broken: { name: "x" } });
     expect(formats.four).toEqual(own);
     expect(formats.broken).toBeUndefined();

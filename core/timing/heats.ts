@@ -128,7 +128,8 @@ export function heatStandings(seated: readonly string[], outcome: HeatOutcome, q
   const standings: Standing[] = [];
   for (const run of runs) {
     const place = standings.length + 1;
-    for (const id of [...run].sort((a, b) => qualifierRank(a) - qualifierRank(b))) standings.push({ racerId: id, place, time: outcome.times[id] ?? null, status: null });
+    for (const id of [...run].sort((a, b) => qualifierRank(a) - qualifierRank(b)))
+      standings.push({ racerId: id, place, time: outcome.times[id] ?? null, status: null });
   }
   const others = seated
     .filter((id) => !finishers.includes(id))
@@ -163,15 +164,47 @@ export function buildBracket(input: BracketInput): Bracket {
         const standings = heatStandings(seated, outcome, qualifierRank, input.calcPrecision);
         standingsByHeat.set(heatDefn.canonical_name, standings);
         const seatOf = new Map(seats.filter((s) => s.racerId).map((s) => [s.racerId!, s.seat]));
-        entries = standings.map((s) => ({ racerId: s.racerId, seat: seatOf.get(s.racerId)!, qualifierRank: rankOf.get(s.racerId) ?? null, place: s.place, time: s.time, status: s.status, advances: null }));
+        entries = standings.map((s) => ({
+          racerId: s.racerId,
+          seat: seatOf.get(s.racerId)!,
+          qualifierRank: rankOf.get(s.racerId) ?? null,
+          place: s.place,
+          time: s.time,
+          status: s.status,
+          advances: null,
+        }));
       } else {
-        entries = seats.map((s) => ({ racerId: s.racerId, seat: s.seat, qualifierRank: s.racerId ? (rankOf.get(s.racerId) ?? null) : null, place: null, time: null, status: null, advances: null }));
+        entries = seats.map((s) => ({
+          racerId: s.racerId,
+          seat: s.seat,
+          qualifierRank: s.racerId ? (rankOf.get(s.racerId) ?? null) : null,
+          place: null,
+          time: null,
+          status: null,
+          advances: null,
+        }));
       }
-      heats.push({ key, round: roundNumber, roundName: defn.name, name: heatDefn.name, canonicalName: heatDefn.canonical_name, rankIndex: heatDefn.rank_index, entries, ready, complete });
+      heats.push({
+        key,
+        round: roundNumber,
+        roundName: defn.name,
+        name: heatDefn.name,
+        canonicalName: heatDefn.canonical_name,
+        rankIndex: heatDefn.rank_index,
+        entries,
+        ready,
+        complete,
+      });
     }
     const complete = heats.every((h) => h.complete);
     const finishers = [...standingsByHeat.values()].flat().filter((s) => s.place !== null);
-    const round: BracketRound = { round: roundNumber, name: defn.name, heats, complete, timed: finishers.length > 0 && finishers.every((s) => s.time !== null) };
+    const round: BracketRound = {
+      round: roundNumber,
+      name: defn.name,
+      heats,
+      complete,
+      timed: finishers.length > 0 && finishers.every((s) => s.time !== null),
+    };
     rounds.push(round);
 
     // Who the next round takes by place, and the order lucky losers are picked in once the round is done.
@@ -246,7 +279,8 @@ function markAdvances(rounds: BracketRound[]): void {
  */
 export function finalRanking(rounds: readonly BracketRound[], qualifiers: readonly string[]): FinalRank[] {
   const lastSeat = new Map<string, { round: number; heat: BracketHeat; entry: BracketEntry }>();
-  for (const round of rounds) for (const heat of round.heats) for (const entry of heat.entries) if (entry.racerId) lastSeat.set(entry.racerId, { round: round.round, heat, entry });
+  for (const round of rounds)
+    for (const heat of round.heats) for (const entry of heat.entries) if (entry.racerId) lastSeat.set(entry.racerId, { round: round.round, heat, entry });
   const lastRound = rounds.length;
   const rows = qualifiers.map((racerId, i) => {
     const seat = lastSeat.get(racerId);
@@ -262,7 +296,15 @@ export function finalRanking(rounds: readonly BracketRound[], qualifiers: readon
   let rank = 0;
   return rows.map((row, i) => {
     if (i === 0 || compareNumbers(rows[i - 1]!.rankKey, row.rankKey) !== 0) rank = i + 1;
-    return { racerId: row.racerId, rank, roundReached: row.round, heatKey: row.heatKey, place: row.place, status: row.status, qualifierRank: row.qualifierRank };
+    return {
+      racerId: row.racerId,
+      rank,
+      roundReached: row.round,
+      heatKey: row.heatKey,
+      place: row.place,
+      status: row.status,
+      qualifierRank: row.qualifierRank,
+    };
   });
 }
 
@@ -310,7 +352,10 @@ export interface ScheduledHeat {
  * the block taking turns within a round. A racer's next heat starts at least `minRest` after the start of
  * their group's last heat in the round before (heat lengths are not known in advance, starts are).
  */
-export function scheduleHeats(groups: readonly HeatScheduleGroup[], options: { firstStart: Micros; interval: Micros; minRest: Micros; groupCount: number | null }): ScheduledHeat[] {
+export function scheduleHeats(
+  groups: readonly HeatScheduleGroup[],
+  options: { firstStart: Micros; interval: Micros; minRest: Micros; groupCount: number | null },
+): ScheduledHeat[] {
   const blockSize = options.groupCount && options.groupCount > 0 ? options.groupCount : Math.max(groups.length, 1);
   const schedule: ScheduledHeat[] = [];
   let cursor = options.firstStart;

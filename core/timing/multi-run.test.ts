@@ -120,7 +120,10 @@ describe("crossingsByRun", () => {
   });
 
   it("keeps a gun-started run 1 before the first start read, and drops runs past the count", () => {
-    expect(crossingsByRun([c("finish", 60), c("start", 600), c("finish", 655), c("start", 900)], "start", 0, 2)).toEqual([[c("finish", 60)], [c("start", 600), c("finish", 655)]]);
+    expect(crossingsByRun([c("finish", 60), c("start", 600), c("finish", 655), c("start", 900)], "start", 0, 2)).toEqual([
+      [c("finish", 60)],
+      [c("start", 600), c("finish", 655)],
+    ]);
   });
 
   it("puts everything in run 1 when the course has no start point", () => {

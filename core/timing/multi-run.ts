@@ -112,7 +112,12 @@ export function combineRuns(runs: readonly RunResult[], { mode, runCount }: { mo
  * next start read belong to it. Reads before the first start read belong to run 1, which may start from
  * the gun. Runs past `runCount` are dropped. `crossings` must be sorted by time.
  */
-export function crossingsByRun<C extends { timingPointId: string; time: Micros }>(crossings: readonly C[], startTimingPointId: string | null, minSplit: Micros, runCount: number): C[][] {
+export function crossingsByRun<C extends { timingPointId: string; time: Micros }>(
+  crossings: readonly C[],
+  startTimingPointId: string | null,
+  minSplit: Micros,
+  runCount: number,
+): C[][] {
   const runs: C[][] = [[]];
   let lastStart: Micros | null = null;
   for (const crossing of crossings) {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { compareKeys } from "./rank";
-import { ALL_STAGES_LABEL, allStagesResult, carriedStages, MAX_STAGES, rankingViews, stageOnlyLabel, stageStepProblem, stageTotal, type StageTotalInput } from "./multistage";
+import {
+  ALL_STAGES_LABEL,
+  allStagesResult,
+  carriedStages,
+  MAX_STAGES,
+  rankingViews,
+  stageOnlyLabel,
+  stageStepProblem,
+  stageTotal,
+  type StageTotalInput,
+} from "./multistage";
 import { seconds } from "./test-races";
 
 /**
@@ -89,15 +99,30 @@ describe("stageStepProblem: walking prev_race back from stage 3", () => {
 
 describe("allStagesResult: the All Stages ranking of a three-stage race", () => {
   // Stage 3 of 3. Stage times 1:00:00 and 58:00 before; Ana has a 10 s bonus from stage 1.
-  const row = (bib: number, order: number, status: string, time: number | null) => ({ status, time, key: status === "finished" ? [0, time ?? 0, bib, order] : [1, bib, order], rankKey: status === "finished" ? [time ?? 0] : null });
+  const row = (bib: number, order: number, status: string, time: number | null) => ({
+    status,
+    time,
+    key: status === "finished" ? [0, time ?? 0, bib, order] : [1, bib, order],
+    rankKey: status === "finished" ? [time ?? 0] : null,
+  });
   const S = 1_000_000;
 
   it("ranks a finisher on the total of every stage less the bonuses", () => {
-    expect(allStagesResult(row(1, 0, "finished", 3540 * S), [3600 * S, 3480 * S], [10 * S, null])).toEqual({ status: "finished", time: 10610 * S, rankKey: [10610 * S], key: [0, 10610 * S, 1, 0] });
+    expect(allStagesResult(row(1, 0, "finished", 3540 * S), [3600 * S, 3480 * S], [10 * S, null])).toEqual({
+      status: "finished",
+      time: 10610 * S,
+      rankKey: [10610 * S],
+      key: [0, 10610 * S, 1, 0],
+    });
   });
 
   it("puts a finisher who missed a stage after the ranked ones, unranked", () => {
-    expect(allStagesResult(row(2, 1, "finished", 3500 * S), [3600 * S, null], [])).toEqual({ status: "finished", time: null, rankKey: null, key: [0, Number.MAX_SAFE_INTEGER, 2, 1] });
+    expect(allStagesResult(row(2, 1, "finished", 3500 * S), [3600 * S, null], [])).toEqual({
+      status: "finished",
+      time: null,
+      rankKey: null,
+      key: [0, Number.MAX_SAFE_INTEGER, 2, 1],
+    });
   });
 
   it("keeps a racer still out as the stage has them", () => {

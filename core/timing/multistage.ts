@@ -110,9 +110,15 @@ export interface CarriedStages {
  * own earlier stages plus its result. A racer is the same person when both name one, else the same bib; a
  * racer with no match gets no times (null each), so is not ranked in All Stages. null: no match.
  */
-export function carriedStages(racer: { bib: number | null; person: string | null }, previous: readonly StageResult[], stagesBefore: number): CarriedStages | null {
+export function carriedStages(
+  racer: { bib: number | null; person: string | null },
+  previous: readonly StageResult[],
+  stagesBefore: number,
+): CarriedStages | null {
   if (!Number.isInteger(stagesBefore) || stagesBefore < 1) throw new RangeError(`stagesBefore must be a whole number from 1, got ${stagesBefore}`);
-  const match = (racer.person !== null ? previous.find((p) => p.person === racer.person) : undefined) ?? (racer.bib !== null ? previous.find((p) => p.bib === racer.bib && (p.person === null || racer.person === null)) : undefined);
+  const match =
+    (racer.person !== null ? previous.find((p) => p.person === racer.person) : undefined) ??
+    (racer.bib !== null ? previous.find((p) => p.bib === racer.bib && (p.person === null || racer.person === null)) : undefined);
   if (!match) return null;
   const earlier = Array.from({ length: stagesBefore - 1 }, (_, i) => match.stageTimes[i] ?? null);
   const bonuses = Array.from({ length: stagesBefore - 1 }, (_, i) => match.stageBonuses[i] ?? null);

@@ -53,7 +53,8 @@ describe("customFieldKey", () => {
 
 describe("isReservedFieldKey", () => {
   it("covers the Racer fields, including every stage N", () => {
-    for (const key of ["uuid", "classname", "dnf_time", "status_text", "para_factor", "stage_time_12", "stage_bonus_1"]) expect(isReservedFieldKey(key), key).toBe(true);
+    for (const key of ["uuid", "classname", "dnf_time", "status_text", "para_factor", "stage_time_12", "stage_bonus_1"])
+      expect(isReservedFieldKey(key), key).toBe(true);
     expect(isReservedFieldKey("stage_time")).toBe(false);
     expect(isReservedFieldKey("skiclub")).toBe(false);
   });
@@ -91,7 +92,8 @@ describe("validateCustomFieldValue", () => {
   it("accepts only real calendar dates as YYYY-MM-DD", () => {
     expect(validateCustomFieldValue({ type: "date" }, "2024-02-29")).toBe("2024-02-29");
     expect(validateCustomFieldValue({ type: "date" }, "0050-01-31")).toBe("0050-01-31");
-    for (const bad of ["2023-02-29", "2024-13-01", "2024-04-31", "2024-4-1", "01/02/2024"]) expect(validateCustomFieldValue({ type: "date" }, bad), bad).toEqual({ error: FIELD_DATE });
+    for (const bad of ["2023-02-29", "2024-13-01", "2024-04-31", "2024-4-1", "01/02/2024"])
+      expect(validateCustomFieldValue({ type: "date" }, bad), bad).toEqual({ error: FIELD_DATE });
   });
 
   it("normalises gender to M or F", () => {

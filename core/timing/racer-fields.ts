@@ -74,11 +74,7 @@ export const FIELD_KEY_EMPTY = "Field name must contain a letter or a digit";
  * already taken or reserved gets "_2", "_3", … (an underscore so "lap1" becomes "lap1_2", not "lap12").
  */
 export function customFieldKey(display: string, type: CustomFieldType, existingKeys: Iterable<string>): string | Invalid {
-  const base = display
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/\W/g, "");
+  const base = display.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\W/g, "");
   if (!/[a-z0-9]/.test(base)) return { error: FIELD_KEY_EMPTY };
   const key = type === "category" ? `is_${base}` : base;
   const taken = new Set([...existingKeys].map((k) => k.toLowerCase()));

@@ -29,17 +29,41 @@ describe("compareKeys", () => {
 
 describe("rankSorted", () => {
   it("shares a rank between equal times and skips the next (1, 1, 3)", () => {
-    const ranked = rankSorted(sortedResults([[{}, 100], [{}, 100], [{}, 105], [{}, 110]]), 0);
+    const ranked = rankSorted(
+      sortedResults([
+        [{}, 100],
+        [{}, 100],
+        [{}, 105],
+        [{}, 110],
+      ]),
+      0,
+    );
     expect(ranked.map((r) => r.rank)).toEqual([1, 1, 3, 4]);
   });
 
   it("gives each finisher its gap to the leader", () => {
-    const ranked = rankSorted(sortedResults([[{}, 100], [{}, 100.5], [{}, 112]]), 0);
+    const ranked = rankSorted(
+      sortedResults([
+        [{}, 100],
+        [{}, 100.5],
+        [{}, 112],
+      ]),
+      0,
+    );
     expect(ranked.map((r) => r.diff)).toEqual([0, seconds(0.5), seconds(12)]);
   });
 
   it("chains a same-time bunch to its first rider, each within the threshold of the previous one (s/t)", () => {
-    const ranked = rankSorted(sortedResults([[{}, 100], [{}, 100.8], [{}, 101.5], [{}, 103], [{}, 103.9]]), seconds(1));
+    const ranked = rankSorted(
+      sortedResults([
+        [{}, 100],
+        [{}, 100.8],
+        [{}, 101.5],
+        [{}, 103],
+        [{}, 103.9],
+      ]),
+      seconds(1),
+    );
     expect(ranked.map((r) => r.shownTime)).toEqual([seconds(100), seconds(100), seconds(100), seconds(103), seconds(103)]);
     expect(ranked.map((r) => r.sameTime)).toEqual([false, true, true, false, true]);
     expect(ranked.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5]);
@@ -47,8 +71,22 @@ describe("rankSorted", () => {
   });
 
   it("compares a gap exactly at the threshold as same time, and shows every time when the threshold is 0", () => {
-    expect(rankSorted(sortedResults([[{}, 100], [{}, 101]]), seconds(1)).map((r) => r.sameTime)).toEqual([false, true]);
-    const off = rankSorted(sortedResults([[{}, 100], [{}, 100.01]]), 0);
+    expect(
+      rankSorted(
+        sortedResults([
+          [{}, 100],
+          [{}, 101],
+        ]),
+        seconds(1),
+      ).map((r) => r.sameTime),
+    ).toEqual([false, true]);
+    const off = rankSorted(
+      sortedResults([
+        [{}, 100],
+        [{}, 100.01],
+      ]),
+      0,
+    );
     expect(off.map((r) => [r.shownTime, r.sameTime])).toEqual([
       [seconds(100), false],
       [seconds(100.01), false],

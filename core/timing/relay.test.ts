@@ -1,9 +1,24 @@
 import { describe, expect, it } from "vitest";
 import type { RacerStatus } from "./model";
-import { DEFAULT_RELAY_MEMBER_COUNT, DEFAULT_TEAM_LAP_TIME_DISPLAY, legShownTime, type RelayEntry, type RelayMember, relayMembersOf, teamAndLegOf, teamResults } from "./relay";
+import {
+  DEFAULT_RELAY_MEMBER_COUNT,
+  DEFAULT_TEAM_LAP_TIME_DISPLAY,
+  legShownTime,
+  type RelayEntry,
+  type RelayMember,
+  relayMembersOf,
+  teamAndLegOf,
+  teamResults,
+} from "./relay";
 import { at, seconds } from "./test-races";
 
-function member(racerId: string, team: string | null, leg: number | null, finish: number | null, extra: { start?: number; status?: RacerStatus } = {}): RelayMember {
+function member(
+  racerId: string,
+  team: string | null,
+  leg: number | null,
+  finish: number | null,
+  extra: { start?: number; status?: RacerStatus } = {},
+): RelayMember {
   return {
     racerId,
     team,
@@ -169,7 +184,14 @@ describe("legShownTime", () => {
 
 describe("relayMembersOf: racers' results as the legs of a relay", () => {
   /** Every racer is on the gun at 0:00 (the engine gives each the race start); only leg 1 really starts then. */
-  function entry(racerId: string, team: string | null, bib: number, leg: number | null, finish: number | null, extra: { handover?: number; status?: RacerStatus } = {}): RelayEntry {
+  function entry(
+    racerId: string,
+    team: string | null,
+    bib: number,
+    leg: number | null,
+    finish: number | null,
+    extra: { handover?: number; status?: RacerStatus } = {},
+  ): RelayEntry {
     return {
       racerId,
       team,
@@ -220,6 +242,8 @@ describe("relayMembersOf: racers' results as the legs of a relay", () => {
   });
 
   it("leaves a racer with no team out of every team", () => {
-    expect(teamResults(relayMembersOf([entry("solo", null, 9, 1, 900), entry("t1", " T ", 1, 1, 1000)], 1), { memberCount: 1 }).map((t) => t.team)).toEqual(["T"]);
+    expect(teamResults(relayMembersOf([entry("solo", null, 9, 1, 900), entry("t1", " T ", 1, 1, 1000)], 1), { memberCount: 1 }).map((t) => t.team)).toEqual([
+      "T",
+    ]);
   });
 });

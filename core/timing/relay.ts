@@ -89,7 +89,14 @@ function legsOf(members: readonly RelayMember[]): LegResult[] {
   for (const member of members) {
     const start = member.start ?? handover;
     const finish = isLegFinished(member) ? member.finish : null;
-    legs.push({ racerId: member.racerId, leg: member.leg, start, finish, time: start !== null && finish !== null ? finish - start : null, status: member.status });
+    legs.push({
+      racerId: member.racerId,
+      leg: member.leg,
+      start,
+      finish,
+      time: start !== null && finish !== null ? finish - start : null,
+      status: member.status,
+    });
     handover = finish;
   }
   return legs;

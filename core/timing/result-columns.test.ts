@@ -3,7 +3,11 @@ import { biathlonColumns, columnStandings, lapColumns, paceDistanceKm, runColumn
 import { course, point } from "./test-races";
 
 describe("biathlonColumns", () => {
-  const points = [point("ri", "split", { name: "Range in", rangeRole: "in" }), point("ro", "split", { name: "Range out", rangeRole: "out" }), point("fin", "lap", { name: "Stadium" })];
+  const points = [
+    point("ri", "split", { name: "Range in", rangeRole: "in" }),
+    point("ro", "split", { name: "Range out", rangeRole: "out" }),
+    point("fin", "lap", { name: "Stadium" }),
+  ];
   const threeLaps = course(points, { lapCount: 3 });
   const names = (option: Parameters<typeof biathlonColumns>[1]) => biathlonColumns(threeLaps, option, "PS").map((c) => c.name);
 
@@ -18,7 +22,19 @@ describe("biathlonColumns", () => {
   });
 
   it("shows every point for mid-lap splits and totals, only shootings for finish only", () => {
-    expect(names("midlap")).toEqual(["Range in 1", "Range out 1", "Stadium 1", "Shooting 1 (P)", "Range in 2", "Range out 2", "Stadium 2", "Shooting 2 (S)", "Range in 3", "Range out 3", "Stadium 3"]);
+    expect(names("midlap")).toEqual([
+      "Range in 1",
+      "Range out 1",
+      "Stadium 1",
+      "Shooting 1 (P)",
+      "Range in 2",
+      "Range out 2",
+      "Stadium 2",
+      "Shooting 2 (S)",
+      "Range in 3",
+      "Range out 3",
+      "Stadium 3",
+    ]);
     expect(biathlonColumns(threeLaps, "midlap", "PS")[4]).toEqual({ index: 3, name: "Range in 2", since: 2 });
     expect(biathlonColumns(threeLaps, "total", "PS")[4]).toEqual({ index: 3, name: "Range in 2" });
     expect(names("finish")).toEqual(["Shooting 1 (P)", "Shooting 2 (S)"]);
@@ -36,7 +52,10 @@ describe("runColumns", () => {
 
 describe("lapColumns: time limit and lap options", () => {
   // Two points a lap: a split at the climb, the lap line; 3 laps.
-  const lapCourse = course([point("s", "start"), point("climb", "split", { name: "Climb" }), point("line", "lap", { name: "Lap" })], { lapCount: 3, maxLapCount: 2 });
+  const lapCourse = course([point("s", "start"), point("climb", "split", { name: "Climb" }), point("line", "lap", { name: "Lap" })], {
+    lapCount: 3,
+    maxLapCount: 2,
+  });
   const lapRace = { timeLimit: false, splitDisplay: "splits", columnOption: "lap", splitTiming: "lap" } as const;
 
   it("shows every split with lap timing by default: lap n's columns from lap n − 1's line", () => {
@@ -89,8 +108,20 @@ describe("split cells and standings", () => {
   ];
   const S = 1_000_000;
   const rows = [
-    { racerId: "a", splits: [{ index: 0, elapsed: 300 * S }, { index: 1, elapsed: 590 * S }] },
-    { racerId: "b", splits: [{ index: 0, elapsed: 290 * S }, { index: 1, elapsed: 600 * S }] },
+    {
+      racerId: "a",
+      splits: [
+        { index: 0, elapsed: 300 * S },
+        { index: 1, elapsed: 590 * S },
+      ],
+    },
+    {
+      racerId: "b",
+      splits: [
+        { index: 0, elapsed: 290 * S },
+        { index: 1, elapsed: 600 * S },
+      ],
+    },
     { racerId: "c", splits: [{ index: 0, elapsed: 300 * S }] },
   ];
 

@@ -42,7 +42,13 @@ export function biathlonColumns(course: Course, option: "laps" | "midlap" | "tot
     const previousClose = lap === 1 || lapPosition < 0 ? null : first - pattern.length + lapPosition;
     if (option === "laps" && lapPosition >= 0) columns.push({ index: first + lapPosition, name: `Lap ${lap}`, since: previousClose });
     if (option === "midlap" || option === "total") {
-      pattern.forEach((p, i) => columns.push({ index: first + i, name: `${p.name || (p.mode === "lap" ? "Lap" : `Split ${i + 1}`)} ${lap}`, ...(option === "midlap" ? { since: previousClose } : {}) }));
+      pattern.forEach((p, i) =>
+        columns.push({
+          index: first + i,
+          name: `${p.name || (p.mode === "lap" ? "Lap" : `Split ${i + 1}`)} ${lap}`,
+          ...(option === "midlap" ? { since: previousClose } : {}),
+        }),
+      );
     }
     if (lap <= shootings) {
       const position = rangePattern[lap - 1];
@@ -82,14 +88,24 @@ export type SplitTiming = (typeof SPLIT_TIMINGS)[number];
 export type ColumnOption = (typeof COLUMN_OPTIONS)[number];
 
 export const SPLIT_DISPLAY_LABELS: Record<SplitDisplay, string> = { splits: "Every split", lap: "Laps only", finish: "Finish only" };
-export const SPLIT_TIMING_LABELS: Record<SplitTiming, string> = { elapsed: "Time since the start", lap: "Time since the lap began", prev: "Time since the previous column" };
+export const SPLIT_TIMING_LABELS: Record<SplitTiming, string> = {
+  elapsed: "Time since the start",
+  lap: "Time since the lap began",
+  prev: "Time since the previous column",
+};
 export const RANK_DISPLAY_LABELS: Record<(typeof RANK_DISPLAYS)[number], string> = { finish: "At the finish only", splits: "At every split too" };
 export const LAP_DISPLAY_DIFF_LABELS: Record<(typeof LAP_DISPLAY_DIFFS)[number], string> = {
   "no-display": "Times in split columns",
   only: "Gaps to the fastest in split columns",
   "lap-count": "Laps behind the leader (time limit)",
 };
-export const COLUMN_OPTION_LABELS: Record<ColumnOption, string> = { major: "Laps (major splits)", lap: "Each lap", all: "Every split", finish: "Finish only", pace: "Pace per km" };
+export const COLUMN_OPTION_LABELS: Record<ColumnOption, string> = {
+  major: "Laps (major splits)",
+  lap: "Each lap",
+  all: "Every split",
+  finish: "Finish only",
+  pace: "Pace per km",
+};
 
 /** The most split columns a results table shows; a longer race shows none rather than a wall of columns. */
 export const MAX_SPLIT_COLUMNS = 40;
@@ -113,7 +129,9 @@ export interface LapColumnOptions {
 export function lapColumns(course: Pick<Course, "points" | "lapCount" | "maxLapCount">, options: LapColumnOptions): ResultColumn[] {
   const pattern = course.points.filter((p) => p.mode !== "start" && p.mode !== "chipstart");
   const laps = options.timeLimit ? (course.maxLapCount ?? 0) : course.lapCount;
-  const which = options.timeLimit ? ({ major: "lap", lap: "lap", all: "splits", finish: "finish", pace: "finish" } as const)[options.columnOption] : options.splitDisplay;
+  const which = options.timeLimit
+    ? ({ major: "lap", lap: "lap", all: "splits", finish: "finish", pace: "finish" } as const)[options.columnOption]
+    : options.splitDisplay;
   if (which === "finish" || pattern.length === 0) return [];
   const lapPosition = pattern.findIndex((p) => p.mode === "lap");
   const columns: ResultColumn[] = [];
@@ -153,7 +171,10 @@ export interface ColumnStanding {
 }
 
 /** Places at each split column and its fastest value, over a whole group (rank_display "splits", display_diffs "only"). */
-export function columnStandings(rows: readonly { racerId: string; splits: readonly Pick<Split, "index" | "elapsed">[] }[], columns: readonly ResultColumn[]): Map<number, ColumnStanding> {
+export function columnStandings(
+  rows: readonly { racerId: string; splits: readonly Pick<Split, "index" | "elapsed">[] }[],
+  columns: readonly ResultColumn[],
+): Map<number, ColumnStanding> {
   const standings = new Map<number, ColumnStanding>();
   for (const column of columns) {
     if (column.shooting !== undefined || column.run !== undefined || column.segment !== undefined || column.stage !== undefined) continue;

@@ -23,12 +23,25 @@ import {
 const S = 1_000_000;
 
 function racer(id: string, fields: Partial<SeedRacer> = {}): SeedRacer {
-  return { id, bib: null, random: null, seed: null, isManualSeed: false, cplDistancePts: null, cplSprintPts: null, licence: null, qualifierRank: null, categoryCount: 1, previousTime: null, ...fields };
+  return {
+    id,
+    bib: null,
+    random: null,
+    seed: null,
+    isManualSeed: false,
+    cplDistancePts: null,
+    cplSprintPts: null,
+    licence: null,
+    qualifierRank: null,
+    categoryCount: 1,
+    previousTime: null,
+    ...fields,
+  };
 }
 
 /** `count` racers with distance points count, count-1, …, 1 (p1 is the best), each with its own random value. */
 function withPoints(count: number): SeedRacer[] {
-  return Array.from({ length: count }, (_, i) => racer(`p${i + 1}`, { cplDistancePts: count - i, random: (i * 7919) % 1000 / 1000 }));
+  return Array.from({ length: count }, (_, i) => racer(`p${i + 1}`, { cplDistancePts: count - i, random: ((i * 7919) % 1000) / 1000 }));
 }
 
 const rng = () => seededRng(42);
@@ -55,7 +68,8 @@ describe("the Seed Group Order field", () => {
   });
 
   it("refuses groups that are not whole numbers from 1", () => {
-    for (const text of ["a", "6,five", "1.5", "-1", "0", "1;2"]) expect(parseSeedGroupOrder(text), text).toEqual({ error: "Enter seed group numbers separated by commas" });
+    for (const text of ["a", "6,five", "1.5", "-1", "0", "1;2"])
+      expect(parseSeedGroupOrder(text), text).toEqual({ error: "Enter seed group numbers separated by commas" });
     expect(normaliseSeedGroupOrder("x")).toEqual({ error: SEED_GROUP_ORDER_INVALID });
   });
 
@@ -86,7 +100,15 @@ describe("seedFunctionFor", () => {
   });
 
   it("lists every function with a label", () => {
-    expect(SEED_FUNCTIONS.map((f) => f.key)).toEqual(["random", "cpl_individual", "cpl_mass", "cpl_sprint_qualifier", "heat_cpl_sprint_qualifier_rank", "pursuit", "clear"]);
+    expect(SEED_FUNCTIONS.map((f) => f.key)).toEqual([
+      "random",
+      "cpl_individual",
+      "cpl_mass",
+      "cpl_sprint_qualifier",
+      "heat_cpl_sprint_qualifier_rank",
+      "pursuit",
+      "clear",
+    ]);
     for (const f of SEED_FUNCTIONS) expect(f.label.length).toBeGreaterThan(0);
   });
 });
@@ -151,7 +173,12 @@ describe("CPL Individual Start", () => {
   });
 
   it("breaks equal points by the random value", () => {
-    const racers = [racer("a", { cplDistancePts: 50, random: 0.9 }), racer("b", { cplDistancePts: 50, random: 0.1 }), racer("c", { cplDistancePts: 10, random: 0.5 }), racer("d", { cplDistancePts: 5, random: 0.2 })];
+    const racers = [
+      racer("a", { cplDistancePts: 50, random: 0.9 }),
+      racer("b", { cplDistancePts: 50, random: 0.1 }),
+      racer("c", { cplDistancePts: 10, random: 0.5 }),
+      racer("d", { cplDistancePts: 5, random: 0.2 }),
+    ];
     const result = seedRacers("cpl_individual", racers, { rng: rng() });
     // 4 ranked racers, 2 groups of 2: b beats a on the random value.
     expect(seedsOf(result, ["b", "a", "c", "d"])).toEqual([1, 1, 2, 2]);
@@ -183,14 +210,26 @@ describe("CPL Individual Start", () => {
 
 describe("CPL Mass Start, CPL Sprint Qualifier and heats", () => {
   it("CPL Mass Start clears seeds and orders by distance points, then random", () => {
-    const racers = [racer("a", { cplDistancePts: 10, seed: 2, random: 0.5 }), racer("b", { cplDistancePts: 30, seed: 1 }), racer("c", { random: 0.2 }), racer("d", { cplDistancePts: 10, random: 0.1 }), racer("m", { seed: 4, isManualSeed: true, random: 0.9 })];
+    const racers = [
+      racer("a", { cplDistancePts: 10, seed: 2, random: 0.5 }),
+      racer("b", { cplDistancePts: 30, seed: 1 }),
+      racer("c", { random: 0.2 }),
+      racer("d", { cplDistancePts: 10, random: 0.1 }),
+      racer("m", { seed: 4, isManualSeed: true, random: 0.9 }),
+    ];
     const result = seedRacers("cpl_mass", racers, { rng: rng() });
     expect(result.order).toEqual(["b", "d", "a", "c", "m"]);
     expect(seedsOf(result, ["a", "b", "c", "d", "m"])).toEqual([null, null, null, null, 4]);
   });
 
   it("CPL Sprint Qualifier orders racers with sprint points by them, the rest at random after", () => {
-    const racers = [racer("none1", { random: 0.9 }), racer("low", { cplSprintPts: 5 }), racer("none2", { random: 0.1 }), racer("high", { cplSprintPts: 80 }), racer("zero", { cplSprintPts: 0, random: 0.5 })];
+    const racers = [
+      racer("none1", { random: 0.9 }),
+      racer("low", { cplSprintPts: 5 }),
+      racer("none2", { random: 0.1 }),
+      racer("high", { cplSprintPts: 80 }),
+      racer("zero", { cplSprintPts: 0, random: 0.5 }),
+    ];
     expect(seedRacers("cpl_sprint_qualifier", racers, { rng: rng() }).order).toEqual(["high", "low", "none2", "zero", "none1"]);
   });
 
@@ -208,7 +247,13 @@ describe("CPL Mass Start, CPL Sprint Qualifier and heats", () => {
 });
 
 describe("pursuit", () => {
-  const racers = [racer("third", { previousTime: 3600 * S + 200 * S }), racer("leader", { previousTime: 3600 * S }), racer("second", { previousTime: 3600 * S + 45.5 * S }), racer("dnf", { random: 0.2 }), racer("dns", { random: 0.1 })];
+  const racers = [
+    racer("third", { previousTime: 3600 * S + 200 * S }),
+    racer("leader", { previousTime: 3600 * S }),
+    racer("second", { previousTime: 3600 * S + 45.5 * S }),
+    racer("dnf", { random: 0.2 }),
+    racer("dns", { random: 0.1 }),
+  ];
 
   it("needs previous stages", () => {
     expect(() => seedRacers("pursuit", racers, { rng: rng(), prevStagesCount: 0 })).toThrow(SeedingError);
@@ -245,7 +290,12 @@ describe("clear seeding and racers in several categories", () => {
 
 describe("seedStartOrder (the start-time sort 'seed')", () => {
   it("reads stored seeds and random values: seed groups in order, then random", () => {
-    const racers = [racer("a", { seed: 1, random: 0.5 }), racer("b", { seed: 2, random: 0.9 }), racer("c", { seed: 1, random: 0.1 }), racer("d", { random: 0.2 })];
+    const racers = [
+      racer("a", { seed: 1, random: 0.5 }),
+      racer("b", { seed: 2, random: 0.9 }),
+      racer("c", { seed: 1, random: 0.1 }),
+      racer("d", { random: 0.2 }),
+    ];
     expect(seedStartOrder("cpl_individual", racers, {}).order).toEqual(["b", "c", "a", "d"]);
     expect(seedStartOrder("random", racers, { seedGroupOrder: [1] }).order).toEqual(["c", "a", "b", "d"]);
   });
@@ -261,7 +311,9 @@ describe("seedStartOrder (the start-time sort 'seed')", () => {
 
 describe("speed", () => {
   it("seeds 2,000 racers by CPL Individual Start in a few milliseconds", () => {
-    const racers = Array.from({ length: 2000 }, (_, i) => racer(`r${i}`, { bib: i + 1, cplDistancePts: i % 3 === 0 ? 0 : (i * 37) % 500, licence: i % 5 === 0 ? "L" : null }));
+    const racers = Array.from({ length: 2000 }, (_, i) =>
+      racer(`r${i}`, { bib: i + 1, cplDistancePts: i % 3 === 0 ? 0 : (i * 37) % 500, licence: i % 5 === 0 ? "L" : null }),
+    );
     seedRacers("cpl_individual", racers, { rng: rng() });
     const started = performance.now();
     const result = seedRacers("cpl_individual", racers, { rng: rng() });

@@ -140,9 +140,14 @@ export function seedFunctionFor(
  * The seeding fields of a meta start group (race setting meta_startgroups_list, kept as loose entries),
  * found by id; null when the group has none or the list does not hold it.
  */
-export function metaStartGroupFor(metagroupId: string | null, metaStartGroups: readonly unknown[]): { seed_function: string | null; is_override_seeding: boolean } | null {
+export function metaStartGroupFor(
+  metagroupId: string | null,
+  metaStartGroups: readonly unknown[],
+): { seed_function: string | null; is_override_seeding: boolean } | null {
   if (!metagroupId) return null;
-  const entry = metaStartGroups.find((m): m is Record<string, unknown> => typeof m === "object" && m !== null && !Array.isArray(m) && (m as { id?: unknown }).id === metagroupId);
+  const entry = metaStartGroups.find(
+    (m): m is Record<string, unknown> => typeof m === "object" && m !== null && !Array.isArray(m) && (m as { id?: unknown }).id === metagroupId,
+  );
   if (!entry) return null;
   return { seed_function: typeof entry.seed_function === "string" ? entry.seed_function : null, is_override_seeding: entry.is_override_seeding === true };
 }
@@ -211,7 +216,12 @@ export function seedRacers(fn: SeedFunction, racers: readonly SeedRacer[], optio
     }
     case "cpl_sprint_qualifier": {
       const withPoints = (r: SeedRacer) => points(r.cplSprintPts) > 0;
-      return { order: ids(sorted(racers, (a, b) => Number(withPoints(b)) - Number(withPoints(a)) || points(b.cplSprintPts) - points(a.cplSprintPts))), seeds, randoms, offsets: null };
+      return {
+        order: ids(sorted(racers, (a, b) => Number(withPoints(b)) - Number(withPoints(a)) || points(b.cplSprintPts) - points(a.cplSprintPts))),
+        seeds,
+        randoms,
+        offsets: null,
+      };
     }
     case "heat_cpl_sprint_qualifier_rank": {
       const rank = (r: SeedRacer) => r.qualifierRank ?? Number.MAX_SAFE_INTEGER;
@@ -234,7 +244,11 @@ function compareByRandom(randoms: ReadonlyMap<string, number>) {
  * then the random value. The other functions: their own order (points, qualifier rank, previous time), with
  * pursuit's start offsets. A racer with no random value yet goes after those with one.
  */
-export function seedStartOrder(fn: SeedFunction, racers: readonly SeedRacer[], options: Omit<SeedOptions, "rng">): { order: string[]; offsets: Map<string, Micros> | null } {
+export function seedStartOrder(
+  fn: SeedFunction,
+  racers: readonly SeedRacer[],
+  options: Omit<SeedOptions, "rng">,
+): { order: string[]; offsets: Map<string, Micros> | null } {
   if (fn === "random" || fn === "clear" || fn === "cpl_individual") {
     if (racersInSeveralCategories(racers).length > 0) throw new TimingError("multipleCategories");
     const randoms = new Map(racers.map((r) => [r.id, r.random ?? 1]));
@@ -267,7 +281,11 @@ function bySeedGroups(
  * mass start cutoff on, everyone more than the cutoff behind starts together at the cutoff (the FIS wave
  * rule). Racers with no previous time start last, an interval apart, after the last timed start.
  */
-function pursuit(racers: readonly SeedRacer[], byRandom: (a: SeedRacer, b: SeedRacer) => number, options: SeedOptions): { order: string[]; offsets: Map<string, Micros> } {
+function pursuit(
+  racers: readonly SeedRacer[],
+  byRandom: (a: SeedRacer, b: SeedRacer) => number,
+  options: SeedOptions,
+): { order: string[]; offsets: Map<string, Micros> } {
   const timed = racers.filter((r) => r.previousTime !== null).sort((a, b) => a.previousTime! - b.previousTime! || byRandom(a, b));
   const untimed = racers.filter((r) => r.previousTime === null).sort(byRandom);
   const offsets = new Map<string, Micros>();

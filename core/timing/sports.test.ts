@@ -8,7 +8,8 @@ describe("SPORTS", () => {
   });
 
   it("offers the race sports the product times", () => {
-    for (const name of ["Cross Country Skiing", "Biathlon", "Cycling", "Running", "Triathlon", "Canoe", "Alpine Skiing"]) expect(isRaceSport(name), name).toBe(true);
+    for (const name of ["Cross Country Skiing", "Biathlon", "Cycling", "Running", "Triathlon", "Canoe", "Alpine Skiing"])
+      expect(isRaceSport(name), name).toBe(true);
   });
 
   it("names each sport once", () => {

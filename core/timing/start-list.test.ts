@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "../entity/csv";
-import {
-  buildChipRack,
-  buildStartList,
-  chipRackOf,
-  chipRackTable,
-  reportCsv,
-  startListTable,
-  type ReportRacer,
-} from "./start-list";
+import { buildChipRack, buildStartList, chipRackOf, chipRackTable, reportCsv, startListTable, type ReportRacer } from "./start-list";
 
 const SECOND = 1_000_000;
 const ZERO = 1_700_000_000 * SECOND;
@@ -49,7 +41,12 @@ const ids = (list: readonly ReportRacer[]) => list.map((r) => r.id);
 describe("buildStartList", () => {
   it("groups by start group then course, in their order", () => {
     const sections = buildStartList(
-      [racer("a", { startGroupId: "g2", courseId: "c5" }), racer("b", { startGroupId: "g1", courseId: "c5" }), racer("c", { startGroupId: "g1", courseId: "c10" }), racer("d", { startGroupId: "g2", courseId: "c10" })],
+      [
+        racer("a", { startGroupId: "g2", courseId: "c5" }),
+        racer("b", { startGroupId: "g1", courseId: "c5" }),
+        racer("c", { startGroupId: "g1", courseId: "c10" }),
+        racer("d", { startGroupId: "g2", courseId: "c10" }),
+      ],
       groups,
       courses,
     );
@@ -74,7 +71,11 @@ describe("buildStartList", () => {
   });
 
   it("shows only entries that have a start group (an unknown group id counts as none)", () => {
-    const sections = buildStartList([racer("in", { bib: 1 }), racer("none", { startGroupId: null }), racer("gone", { startGroupId: "deleted" })], groups, courses);
+    const sections = buildStartList(
+      [racer("in", { bib: 1 }), racer("none", { startGroupId: null }), racer("gone", { startGroupId: "deleted" })],
+      groups,
+      courses,
+    );
     expect(sections.flatMap((s) => ids(s.racers))).toEqual(["in"]);
     expect(buildStartList([racer("none", { startGroupId: null })], groups, courses)).toEqual([]);
   });
@@ -85,7 +86,11 @@ describe("buildStartList", () => {
   });
 
   it("renders rows with the start as a time of day and last-name-first names", () => {
-    const sections = buildStartList([racer("a", { bib: 4, scheduledStart: at("09:30:15"), firstName: "Anna", lastName: "Berg", club: "Nordic" })], groups, courses);
+    const sections = buildStartList(
+      [racer("a", { bib: 4, scheduledStart: at("09:30:15"), firstName: "Anna", lastName: "Berg", club: "Nordic" })],
+      groups,
+      courses,
+    );
     const table = startListTable(sections, { lastNameFirst: true, zeroTime: ZERO });
     expect(table.sections[0]).toEqual({ heading: "Wave 1 · 10 km", group: ["Wave 1", "10 km"], rows: [["09:30:15", "4", "BERG, Anna", "Nordic", "", ""]] });
   });
@@ -102,13 +107,35 @@ describe("chip rack", () => {
   });
 
   it("groups by chip rack in rack order, sorted by bib, racers without a bib last", () => {
-    const sections = buildChipRack([racer("b205", { bib: 205 }), racer("b12", { bib: 12 }), racer("nobib"), racer("b1000", { bib: 1000 }), racer("b3", { bib: 3 }), racer("b150", { bib: 150 })]);
+    const sections = buildChipRack([
+      racer("b205", { bib: 205 }),
+      racer("b12", { bib: 12 }),
+      racer("nobib"),
+      racer("b1000", { bib: 1000 }),
+      racer("b3", { bib: 3 }),
+      racer("b150", { bib: 150 }),
+    ]);
     expect(sections.map((s) => s.rack)).toEqual(["0", "1", "2", "10", null]);
     expect(sections.map((s) => ids(s.racers))).toEqual([["b3", "b12"], ["b150"], ["b205"], ["b1000"], ["nobib"]]);
   });
 
   it("lists bib, chip rack, chips, names, team, club, city, country", () => {
-    const table = chipRackTable(buildChipRack([racer("a", { bib: 101, chips: ["C1", "C2"], firstName: "Anna", lastName: "Berg", team: "T", club: "K", city: "Oslo", country: "NOR", startGroupId: null })]), { lastNameFirst: false });
+    const table = chipRackTable(
+      buildChipRack([
+        racer("a", {
+          bib: 101,
+          chips: ["C1", "C2"],
+          firstName: "Anna",
+          lastName: "Berg",
+          team: "T",
+          club: "K",
+          city: "Oslo",
+          country: "NOR",
+          startGroupId: null,
+        }),
+      ]),
+      { lastNameFirst: false },
+    );
     expect(table.columns).toEqual(["Bib", "Chip rack", "Chips", "Name", "Team", "Club", "City", "Country"]);
     expect(table.sections).toEqual([{ heading: "Rack 1", group: [], rows: [["101", "1", "C1, C2", "Anna Berg", "T", "K", "Oslo", "NOR"]] }]);
   });
@@ -116,7 +143,10 @@ describe("chip rack", () => {
 
 describe("report CSV", () => {
   it("writes a report with its group columns first", () => {
-    const table = startListTable(buildStartList([racer("a", { bib: 1 }), racer("b", { bib: 2, startGroupId: "g2" })], groups, courses), { lastNameFirst: false, zeroTime: ZERO });
+    const table = startListTable(buildStartList([racer("a", { bib: 1 }), racer("b", { bib: 2, startGroupId: "g2" })], groups, courses), {
+      lastNameFirst: false,
+      zeroTime: ZERO,
+    });
     const rows = parseCsv(reportCsv(table).slice(1)).map((r) => r.map((c) => c.text));
     expect(rows).toEqual([
       ["Start group", "Course", "Start", "Bib", "Name", "Club", "Team", "City"],
@@ -125,4 +155,3 @@ describe("report CSV", () => {
     ]);
   });
 });
-

@@ -45,7 +45,9 @@ const byRef = (a: ReportGroupRef, b: ReportGroupRef) => a.ordinal - b.ordinal ||
 
 /** Scheduled start, then bib (racers with neither last), then name so the order never depends on storage. */
 function compareForStartList(a: ReportRacer, b: ReportRacer): number {
-  return byNullableNumber(a.scheduledStart, b.scheduledStart) || byNullableNumber(a.bib, b.bib) || racerDisplayName(a, true).localeCompare(racerDisplayName(b, true));
+  return (
+    byNullableNumber(a.scheduledStart, b.scheduledStart) || byNullableNumber(a.bib, b.bib) || racerDisplayName(a, true).localeCompare(racerDisplayName(b, true))
+  );
 }
 
 /**
@@ -93,7 +95,10 @@ export function buildChipRack(racers: readonly ReportRacer[]): ChipRackSection[]
   }
   return [...racks.entries()]
     .sort(([a], [b]) => byNullableNumber(a === null ? null : Number(a), b === null ? null : Number(b)))
-    .map(([rack, list]) => ({ rack, racers: list.sort((a, b) => byNullableNumber(a.bib, b.bib) || racerDisplayName(a, true).localeCompare(racerDisplayName(b, true))) }));
+    .map(([rack, list]) => ({
+      rack,
+      racers: list.sort((a, b) => byNullableNumber(a.bib, b.bib) || racerDisplayName(a, true).localeCompare(racerDisplayName(b, true))),
+    }));
 }
 
 /** A report as rows: what the page shows as one table per section and the download as one CSV. */
@@ -142,7 +147,16 @@ export function chipRackTable(sections: readonly ChipRackSection[], options: Pic
     sections: sections.map((section) => ({
       heading: section.rack === null ? "No bib" : `Rack ${section.rack}`,
       group: [],
-      rows: section.racers.map((r) => [textOf(r.bib), textOf(section.rack), r.chips.join(", "), nameOf(r, options.lastNameFirst), textOf(r.team), textOf(r.club), textOf(r.city), textOf(r.country)]),
+      rows: section.racers.map((r) => [
+        textOf(r.bib),
+        textOf(section.rack),
+        r.chips.join(", "),
+        nameOf(r, options.lastNameFirst),
+        textOf(r.team),
+        textOf(r.club),
+        textOf(r.city),
+        textOf(r.country),
+      ]),
     })),
   };
 }

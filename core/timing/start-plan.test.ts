@@ -16,10 +16,30 @@ import {
 
 const S = 1_000_000;
 const NINE = 1_800_000_000 * S; // the race's start
-const race: PlanRace = { startTime: NINE, endTime: null, zeroTime: NINE - 9 * 3600 * S, startMode: "individual", startInterval: 30 * S, startSize: 1, isStartSizeEnabled: false, startGap: 60 * S };
+const race: PlanRace = {
+  startTime: NINE,
+  endTime: null,
+  zeroTime: NINE - 9 * 3600 * S,
+  startMode: "individual",
+  startInterval: 30 * S,
+  startSize: 1,
+  isStartSizeEnabled: false,
+  startGap: 60 * S,
+};
 
 function group(id: string, ordinal: number, racerIds: string[], fields: Partial<PlanGroup> = {}): PlanGroup {
-  return { id, ordinal, startMode: null, scheduledStartTime: null, assignedStartTime: null, startInterval: null, startSize: null, startGap: null, racerIds, ...fields };
+  return {
+    id,
+    ordinal,
+    startMode: null,
+    scheduledStartTime: null,
+    assignedStartTime: null,
+    startInterval: null,
+    startSize: null,
+    startGap: null,
+    racerIds,
+    ...fields,
+  };
 }
 
 describe("start-time sorts", () => {
@@ -53,12 +73,18 @@ describe("planStartTimes", () => {
   it("sends an individual group's racers an interval apart from the race's start", () => {
     const plan = planStartTimes(race, [group("g1", 1, ["a", "b", "c"])]);
     expect(["a", "b", "c"].map((id) => plan.starts.get(id))).toEqual([NINE, NINE + 30 * S, NINE + 60 * S]);
-    expect(plan.groups).toEqual([{ id: "g1", ordinal: 1, startMode: "individual", assignedStartTime: NINE, firstStartTime: NINE, lastStartTime: NINE + 60 * S, racers: 3 }]);
+    expect(plan.groups).toEqual([
+      { id: "g1", ordinal: 1, startMode: "individual", assignedStartTime: NINE, firstStartTime: NINE, lastStartTime: NINE + 60 * S, racers: 3 },
+    ]);
     expect(plan.zeroTime).toBe(race.zeroTime);
   });
 
   it("starts the next individual group at the previous group's last start plus the gap (the group's, else the race's)", () => {
-    const plan = planStartTimes(race, [group("g1", 1, ["a", "b"]), group("g2", 2, ["c", "d"], { startInterval: 15 * S }), group("g3", 3, ["e"], { startGap: 5 * 60 * S })]);
+    const plan = planStartTimes(race, [
+      group("g1", 1, ["a", "b"]),
+      group("g2", 2, ["c", "d"], { startInterval: 15 * S }),
+      group("g3", 3, ["e"], { startGap: 5 * 60 * S }),
+    ]);
     expect(plan.groups.map((g) => [g.id, g.firstStartTime - NINE, g.lastStartTime - NINE])).toEqual([
       ["g1", 0, 30 * S],
       ["g2", 90 * S, 105 * S],
@@ -93,7 +119,11 @@ describe("planStartTimes", () => {
   });
 
   it("an individual group with a scheduled time starts then; a mass group before it sets the previous last start", () => {
-    const plan = planStartTimes(race, [group("mass", 1, ["m1", "m2"], { startMode: "mass", scheduledStartTime: NINE + 60 * S }), group("ind", 2, ["a", "b"]), group("fixed", 3, ["c"], { scheduledStartTime: NINE + 3600 * S })]);
+    const plan = planStartTimes(race, [
+      group("mass", 1, ["m1", "m2"], { startMode: "mass", scheduledStartTime: NINE + 60 * S }),
+      group("ind", 2, ["a", "b"]),
+      group("fixed", 3, ["c"], { scheduledStartTime: NINE + 3600 * S }),
+    ]);
     expect(plan.groups.map((g) => [g.id, (g.firstStartTime - NINE) / S])).toEqual([
       ["mass", 60],
       ["ind", 120],
@@ -102,7 +132,14 @@ describe("planStartTimes", () => {
   });
 
   it("places pursuit racers at their offsets after the group's first start", () => {
-    const plan = planStartTimes(race, [group("p", 1, ["x", "y"], { offsets: new Map([["x", 0], ["y", 45 * S]]) })]);
+    const plan = planStartTimes(race, [
+      group("p", 1, ["x", "y"], {
+        offsets: new Map([
+          ["x", 0],
+          ["y", 45 * S],
+        ]),
+      }),
+    ]);
     expect(plan.starts.get("y")).toBe(NINE + 45 * S);
     expect(plan.groups[0]?.lastStartTime).toBe(NINE + 45 * S);
   });
@@ -122,7 +159,19 @@ describe("planStartTimes", () => {
   });
 
   it("seeds and assigns 2,000 racers in 4 groups in a few milliseconds", () => {
-    const racers: SeedRacer[] = Array.from({ length: 2000 }, (_, i) => ({ id: `r${i}`, bib: i + 1, random: null, seed: null, isManualSeed: false, cplDistancePts: (i * 37) % 300, cplSprintPts: null, licence: null, qualifierRank: null, categoryCount: 1, previousTime: null }));
+    const racers: SeedRacer[] = Array.from({ length: 2000 }, (_, i) => ({
+      id: `r${i}`,
+      bib: i + 1,
+      random: null,
+      seed: null,
+      isManualSeed: false,
+      cplDistancePts: (i * 37) % 300,
+      cplSprintPts: null,
+      licence: null,
+      qualifierRank: null,
+      categoryCount: 1,
+      previousTime: null,
+    }));
     const started = performance.now();
     const groups = [0, 1, 2, 3].map((g) => {
       const mine = racers.slice(g * 500, (g + 1) * 500);

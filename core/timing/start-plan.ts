@@ -177,13 +177,26 @@ export function planStartTimes(race: PlanRace, groups: readonly PlanGroup[]): St
         last = Math.max(last, start);
       }
     } else {
-      const rules = { startInterval: group.startInterval ?? race.startInterval, startSize: group.startSize ?? race.startSize, isStartSizeEnabled: race.isStartSizeEnabled };
+      const rules = {
+        startInterval: group.startInterval ?? race.startInterval,
+        startSize: group.startSize ?? race.startSize,
+        isStartSizeEnabled: race.isStartSizeEnabled,
+      };
       for (const [id, start] of individualStartTimes(rules, group.racerIds, first)) {
         starts.set(id, start);
         last = Math.max(last, start);
       }
     }
-    planned.push({ id: group.id, ordinal: group.ordinal, startMode: mode, assignedStartTime: first, scheduledStartTime: group.scheduledStartTime, firstStartTime: first, lastStartTime: last, racers: group.racerIds.length });
+    planned.push({
+      id: group.id,
+      ordinal: group.ordinal,
+      startMode: mode,
+      assignedStartTime: first,
+      scheduledStartTime: group.scheduledStartTime,
+      firstStartTime: first,
+      lastStartTime: last,
+      racers: group.racerIds.length,
+    });
     previousLast = last;
   }
   const ordered = orderStartGroups(planned).map(({ scheduledStartTime: _scheduled, ...group }) => group);

@@ -39,7 +39,5 @@ type Orderable = Pick<StartGroup, "ordinal" | "assignedStartTime" | "scheduledSt
  */
 export function orderStartGroups<T extends Orderable>(groups: readonly T[]): T[] {
   const timeOf = (group: T) => group.assignedStartTime ?? group.scheduledStartTime ?? Number.POSITIVE_INFINITY;
-  return [...groups]
-    .sort((a, b) => timeOf(a) - timeOf(b) || a.ordinal - b.ordinal)
-    .map((group, i) => ({ ...group, ordinal: i + 1 }));
+  return [...groups].sort((a, b) => timeOf(a) - timeOf(b) || a.ordinal - b.ordinal).map((group, i) => ({ ...group, ordinal: i + 1 }));
 }

@@ -18,15 +18,29 @@ const base = { racerId: "r1", startGroupId: "g1", courseId: "c1", dnfTime: null,
 
 describe("TimedEntity", () => {
   it("files biathlon misses as lap_{n}_biathlon_dict and penalty loops under the lap they follow", () => {
-    const biathlon = { ...course, biathlon: { penaltyType: "lap" as const, perMiss: 60, minLoop: 5, penaltyTimingPointId: "loop", resultCalculation: "total" as const } };
+    const biathlon = {
+      ...course,
+      biathlon: { penaltyType: "lap" as const, perMiss: 60, minLoop: 5, penaltyTimingPointId: "loop", resultCalculation: "total" as const },
+    };
     const entity = timedEntityOf({ ...base, rangeMisses: [2, null], lapCloses: [1_000, 2_000] }, biathlon, [
       { timingPointId: "loop", time: 500, deviceId: "rec" },
       { timingPointId: "loop", time: 1_200, deviceId: "rec" },
       { timingPointId: "loop", time: 1_400, deviceId: "rec" },
     ]);
     expect(entity.biathlon).toEqual({ lap_1_biathlon_dict: { misses: 2 } });
-    expect(entity.penaltyTimes).toEqual({ penalty_times_1_list: [{ time: 1_200, device: "rec" }, { time: 1_400, device: "rec" }] });
-    expect(timedEntityToStorage(entity)).toMatchObject({ lap_1_biathlon_dict: { misses: 2 }, penalty_times_1_list: [{ time: 1_200, device: "rec" }, { time: 1_400, device: "rec" }] });
+    expect(entity.penaltyTimes).toEqual({
+      penalty_times_1_list: [
+        { time: 1_200, device: "rec" },
+        { time: 1_400, device: "rec" },
+      ],
+    });
+    expect(timedEntityToStorage(entity)).toMatchObject({
+      lap_1_biathlon_dict: { misses: 2 },
+      penalty_times_1_list: [
+        { time: 1_200, device: "rec" },
+        { time: 1_400, device: "rec" },
+      ],
+    });
   });
 
   it("names crossing lists by point index, with a round prefix after round 1", () => {

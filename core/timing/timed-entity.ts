@@ -80,7 +80,12 @@ export interface EntityBase {
  * at its timing point (a lap point's passes all land in that one list), in time order; crossings at
  * points the course does not use are left out, as the engine ignores them.
  */
-export function timedEntityOf(base: EntityBase, course: Course | null, crossings: EntityCrossing[], at: { runNum?: number; roundNum?: number } = {}): TimedEntity {
+export function timedEntityOf(
+  base: EntityBase,
+  course: Course | null,
+  crossings: EntityCrossing[],
+  at: { runNum?: number; roundNum?: number } = {},
+): TimedEntity {
   const roundNum = at.roundNum ?? 1;
   const indexOfPoint = new Map<string, number>();
   course?.points.forEach((point, index) => {

@@ -19,7 +19,8 @@ describe("validateLapCount", () => {
   });
 
   it("says Must be a Number for anything else", () => {
-    for (const bad of ["", "  ", "three", "3 laps", "0x3", null, undefined, Number.NaN]) expect(validateLapCount(bad), String(bad)).toEqual({ error: "Must be a Number" });
+    for (const bad of ["", "  ", "three", "3 laps", "0x3", null, undefined, Number.NaN])
+      expect(validateLapCount(bad), String(bad)).toEqual({ error: "Must be a Number" });
   });
 
   it("says Must be at least 1 below 1", () => {

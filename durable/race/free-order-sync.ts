@@ -17,7 +17,8 @@ import type { RaceStore } from "./store";
  * (the spec's message), segment points that exist, and course groups naming only the race's segments.
  */
 export function freeOrderProblems(next: RaceSettings, changed: readonly string[], timingPointIds: ReadonlySet<string>): Record<string, string> | null {
-  if (changed.includes("meta_startgroups_list") && next.meta_startgroups_list.length > 0 && !next.is_free_segment) return { meta_startgroups_list: TIMING_ERRORS.metaStartGroupsNotFreeSegment };
+  if (changed.includes("meta_startgroups_list") && next.meta_startgroups_list.length > 0 && !next.is_free_segment)
+    return { meta_startgroups_list: TIMING_ERRORS.metaStartGroupsNotFreeSegment };
   const unknownPoint = next.segments_list.find((s) => !timingPointIds.has(s.start_point) || !timingPointIds.has(s.finish_point));
   if (changed.includes("segments_list") && unknownPoint) return { segments_list: NOT_A_RACE_TIMING_POINT };
   const ids = next.segments_list.map((s) => s.id);
@@ -46,7 +47,13 @@ export function resyncFreeOrder(store: RaceStore, settings: RaceSettings, now: n
     const id = existing?.id ?? crypto.randomUUID();
     const data = segmentCourseData(segment, existing?.data ?? null);
     keptCourses.add(id);
-    store.putDocument("Course", id, i + 1, data, existing ? bumpMtimes(store.documentMtimes(id), Object.keys(data), now) : initialMtimes(data as unknown as Record<string, unknown>, now));
+    store.putDocument(
+      "Course",
+      id,
+      i + 1,
+      data,
+      existing ? bumpMtimes(store.documentMtimes(id), Object.keys(data), now) : initialMtimes(data as unknown as Record<string, unknown>, now),
+    );
   });
   for (const course of courses) if (!keptCourses.has(course.id)) store.deleteDocument(course.id);
 
@@ -58,7 +65,13 @@ export function resyncFreeOrder(store: RaceStore, settings: RaceSettings, now: n
     // Each segment is timed from the racer's own read at its start.
     const data = startGroupSchema.parse({ ...(existing?.data ?? {}), ...plan, start_option: "chipstart" });
     keptGroups.add(id);
-    store.putDocument("StartGroup", id, i + 1, data, existing ? bumpMtimes(store.documentMtimes(id), Object.keys(plan), now) : initialMtimes(data as unknown as Record<string, unknown>, now));
+    store.putDocument(
+      "StartGroup",
+      id,
+      i + 1,
+      data,
+      existing ? bumpMtimes(store.documentMtimes(id), Object.keys(plan), now) : initialMtimes(data as unknown as Record<string, unknown>, now),
+    );
   });
   const removed = new Set(groups.filter((g) => !keptGroups.has(g.id)).map((g) => g.id));
   for (const id of removed) store.deleteDocument(id);

@@ -65,14 +65,24 @@ export class RaceHeats {
     const racers = new Map(this.store.racers().map((r) => [r.id, r]));
     const person = (racerId: string | null) => {
       const racer = racerId ? racers.get(racerId) : undefined;
-      return { bib: racer?.data.bib ?? null, name: racer ? racerDisplayName({ firstName: racer.data.first_name, lastName: racer.data.last_name, fullname: racer.data.fullname }, settings.is_last_name_first) : "" };
+      return {
+        bib: racer?.data.bib ?? null,
+        name: racer
+          ? racerDisplayName({ firstName: racer.data.first_name, lastName: racer.data.last_name, fullname: racer.data.fullname }, settings.is_last_name_first)
+          : "",
+      };
     };
     const groups: HeatGroupWire[] = this.groups().map(({ group, formatKey, format, heats, bracket }) => {
       const docOf = new Map(heats.map((h) => [heatKey(h.data.round_num, h.data.canonical_name), h]));
       const scheduled = heats.some((h) => h.data.scheduled_start_time !== null);
       // Within a round: the B-Final below the A-Final, then by scheduled start when heats are scheduled, else by ordinal.
       const order = compareHeats(scheduled ? "time" : "ordinal");
-      const sortKey = (h: Bracket["rounds"][number]["heats"][number]) => ({ round: h.round, rankIndex: h.rankIndex, ordinal: docOf.get(h.key)?.ordinal ?? 0, scheduledStart: docOf.get(h.key)?.data.scheduled_start_time ?? null });
+      const sortKey = (h: Bracket["rounds"][number]["heats"][number]) => ({
+        round: h.round,
+        rankIndex: h.rankIndex,
+        ordinal: docOf.get(h.key)?.ordinal ?? 0,
+        scheduledStart: docOf.get(h.key)?.data.scheduled_start_time ?? null,
+      });
       return {
         startGroupId: group.id,
         name: group.data.name || `Start group ${group.ordinal}`,
@@ -83,20 +93,30 @@ export class RaceHeats {
           name: round.name,
           complete: round.complete,
           timed: round.timed,
-          heats: [...round.heats].sort((a, b) => order(sortKey(a), sortKey(b))).map((h) => ({
-            id: docOf.get(h.key)?.id ?? h.key,
-            key: h.key,
-            round: h.round,
-            name: h.name,
-            canonicalName: h.canonicalName,
-            rankIndex: h.rankIndex,
-            scheduledStart: docOf.get(h.key)?.data.scheduled_start_time ?? null,
-            ready: h.ready,
-            complete: h.complete,
-            entries: h.entries.map((e) => ({ ...e, ...person(e.racerId), qualifierTime: e.racerId ? qualifierTime(e.racerId) : null })),
-          })),
+          heats: [...round.heats]
+            .sort((a, b) => order(sortKey(a), sortKey(b)))
+            .map((h) => ({
+              id: docOf.get(h.key)?.id ?? h.key,
+              key: h.key,
+              round: h.round,
+              name: h.name,
+              canonicalName: h.canonicalName,
+              rankIndex: h.rankIndex,
+              scheduledStart: docOf.get(h.key)?.data.scheduled_start_time ?? null,
+              ready: h.ready,
+              complete: h.complete,
+              entries: h.entries.map((e) => ({ ...e, ...person(e.racerId), qualifierTime: e.racerId ? qualifierTime(e.racerId) : null })),
+            })),
         })),
-        ranking: bracket.ranking.map((r) => ({ racerId: r.racerId, rank: r.rank, roundReached: r.roundReached, place: r.place, status: r.status, qualifierRank: r.qualifierRank, ...person(r.racerId) })),
+        ranking: bracket.ranking.map((r) => ({
+          racerId: r.racerId,
+          rank: r.rank,
+          roundReached: r.roundReached,
+          place: r.place,
+          status: r.status,
+          qualifierRank: r.qualifierRank,
+          ...person(r.racerId),
+        })),
       };
     });
     return { version, displayPrecision: settings.display_precision, timesShown: settings.sprint_column_option, groups };
@@ -124,7 +144,11 @@ export class RaceHeats {
     });
     let order: string[];
     try {
-      order = seedRacers("heat_cpl_sprint_qualifier_rank", finishers.map((f) => ({ ...seedRacerOf(f.racer, settings), qualifierRank: rank.get(f.racer.id)! })), { rng: Math.random }).order;
+      order = seedRacers(
+        "heat_cpl_sprint_qualifier_rank",
+        finishers.map((f) => ({ ...seedRacerOf(f.racer, settings), qualifierRank: rank.get(f.racer.id)! })),
+        { rng: Math.random },
+      ).order;
     } catch (error) {
       if (error instanceof TimingError) return { ok: false, errors: { startgroup: error.message } };
       throw error;
@@ -143,7 +167,8 @@ export class RaceHeats {
     if (!settings.is_heats) return { ok: false, errors: { startgroup: "Turn on sprint heats for this race first" } };
     if (qualifiers.length < 2) return { ok: false, errors: { startgroup: "At least 2 racers of this start group must finish the qualifier first" } };
     const existing = this.store.documents("Heat").filter((h) => h.data.startgroup === groupId);
-    if (existing.some((h) => hasResult(h.data))) return { ok: false, errors: { startgroup: "Heats of this start group already have results; clear them before seeding again" } };
+    if (existing.some((h) => hasResult(h.data)))
+      return { ok: false, errors: { startgroup: "Heats of this start group already have results; clear them before seeding again" } };
     const formats = availableHeatFormats(settings.heat_format_dict);
     const chosen = chooseHeatFormat(formats, [formatKey, group.data.heat_format, settings.default_heat_format], qualifiers.length);
     const schedule = settings.is_auto_heat_scheduling
@@ -162,7 +187,13 @@ export class RaceHeats {
       "StartGroup",
       group.id,
       group.ordinal,
-      { ...group.data, heat_format: chosen.key, heat_format_defn: chosen.format, seed_list: [...qualifiers], rounds_list: chosen.format.rounds.map((r) => r.name) },
+      {
+        ...group.data,
+        heat_format: chosen.key,
+        heat_format_defn: chosen.format,
+        seed_list: [...qualifiers],
+        rounds_list: chosen.format.rounds.map((r) => r.name),
+      },
       bumpMtimes(this.store.documentMtimes(group.id), ["heat_format", "heat_format_defn", "seed_list", "rounds_list"], now),
     );
     chosen.format.rounds.forEach((round, r) =>
@@ -189,7 +220,8 @@ export class RaceHeats {
     );
     qualifiers.forEach((racerId, i) => {
       const racer = this.store.racer(racerId);
-      if (racer && racer.data.qualifier_num !== i + 1) this.store.putRacer(racerId, { ...racer.data, qualifier_num: i + 1 }, bumpMtimes(this.store.racerMtimes(racerId), ["qualifier_num"], now));
+      if (racer && racer.data.qualifier_num !== i + 1)
+        this.store.putRacer(racerId, { ...racer.data, qualifier_num: i + 1 }, bumpMtimes(this.store.racerMtimes(racerId), ["qualifier_num"], now));
     });
     this.syncSeats(now);
     return { ok: true, value: { heats: created } };
@@ -208,7 +240,13 @@ export class RaceHeats {
     const read = readHeatEntry(seated, input);
     if (!read.ok) return read;
     const data: HeatDoc = { ...heat.data, ...read.value, racer_ids_list: seated.map((s) => s.racerId), is_complete: true };
-    this.store.putDocument("Heat", heat.id, heat.ordinal, data, bumpMtimes(this.store.documentMtimes(heat.id), ["finish_list", "times_dict", "status_dict", "tie_list", "is_complete"], now));
+    this.store.putDocument(
+      "Heat",
+      heat.id,
+      heat.ordinal,
+      data,
+      bumpMtimes(this.store.documentMtimes(heat.id), ["finish_list", "times_dict", "status_dict", "tie_list", "is_complete"], now),
+    );
     this.syncSeats(now);
     return { ok: true, value: { heats: 1 } };
   }
@@ -221,7 +259,13 @@ export class RaceHeats {
     const later = group.heats.find((h) => h.data.round_num > heat.data.round_num && hasResult(h.data));
     if (later) return { ok: false, errors: { heat: `${later.data.name} already has a result; clear the later rounds first` } };
     const data: HeatDoc = { ...heat.data, finish_list: [], times_dict: {}, status_dict: {}, tie_list: [], is_complete: false };
-    this.store.putDocument("Heat", heat.id, heat.ordinal, data, bumpMtimes(this.store.documentMtimes(heat.id), ["finish_list", "times_dict", "status_dict", "tie_list", "is_complete"], now));
+    this.store.putDocument(
+      "Heat",
+      heat.id,
+      heat.ordinal,
+      data,
+      bumpMtimes(this.store.documentMtimes(heat.id), ["finish_list", "times_dict", "status_dict", "tie_list", "is_complete"], now),
+    );
     this.syncSeats(now);
     return { ok: true, value: { heats: 1 } };
   }
@@ -240,11 +284,19 @@ export class RaceHeats {
   /** Writes each heat's seats (racer_ids_list) as the bracket now decides them, so the data API shows them. */
   private syncSeats(now: number): void {
     for (const { heats, bracket } of this.groups()) {
-      const seatsOf = new Map(bracket.rounds.flatMap((r) => r.heats).map((h) => [h.key, h.entries.map((e) => e.racerId).filter((id): id is string => id !== null)]));
+      const seatsOf = new Map(
+        bracket.rounds.flatMap((r) => r.heats).map((h) => [h.key, h.entries.map((e) => e.racerId).filter((id): id is string => id !== null)]),
+      );
       for (const heat of heats) {
         const seats = seatsOf.get(heatKey(heat.data.round_num, heat.data.canonical_name)) ?? [];
         if (seats.join() === heat.data.racer_ids_list.join()) continue;
-        this.store.putDocument("Heat", heat.id, heat.ordinal, { ...heat.data, racer_ids_list: seats }, bumpMtimes(this.store.documentMtimes(heat.id), ["racer_ids_list"], now));
+        this.store.putDocument(
+          "Heat",
+          heat.id,
+          heat.ordinal,
+          { ...heat.data, racer_ids_list: seats },
+          bumpMtimes(this.store.documentMtimes(heat.id), ["racer_ids_list"], now),
+        );
       }
     }
   }

@@ -193,7 +193,12 @@ export class LiveFeed {
       for (const [formatId, rows] of delta) {
         const from = String(formatVersions[formatId] ?? 0);
         formatVersions[formatId] = version;
-        frames.push({ formatId, from, version: String(version), frame: JSON.stringify({ type: "rows", formatId, from, version: String(version), rows } satisfies RaceServerMessage) });
+        frames.push({
+          formatId,
+          from,
+          version: String(version),
+          frame: JSON.stringify({ type: "rows", formatId, from, version: String(version), rows } satisfies RaceServerMessage),
+        });
       }
       if (frames.length > 0 || state.heatsDue) publication = { kind: "rows", formats: frames, heats: null };
     }

@@ -53,7 +53,10 @@ export class LivePushStore {
   }
 
   pendingRacers(): string[] {
-    return this.sql.exec<{ racer_id: string }>("SELECT racer_id FROM live_pending_racers").toArray().map((r) => r.racer_id);
+    return this.sql
+      .exec<{ racer_id: string }>("SELECT racer_id FROM live_pending_racers")
+      .toArray()
+      .map((r) => r.racer_id);
   }
 
   markSnapshot(): void {

@@ -133,8 +133,19 @@ export class LiveResults {
         else rows.set(result.racerId, this.rowOf(result, [group.id]));
       }
       const settings = this.state.settings;
-      const wire: ResultGroupWire = { id: group.id, name: group.name, sameTimeThreshold: group.sameTimeThreshold ?? settings.same_time_threshold, columns: this.columnsOf(group), ...this.lapOptionsOf(group) };
-      const timeLabel = runCountOf(settings) > 0 ? MULTI_RUN_TIME_LABELS[settings.multi_run_mode] : settings.biathlon_penalty_type === null ? undefined : TIME_LABELS[settings.biathlon_result_calc];
+      const wire: ResultGroupWire = {
+        id: group.id,
+        name: group.name,
+        sameTimeThreshold: group.sameTimeThreshold ?? settings.same_time_threshold,
+        columns: this.columnsOf(group),
+        ...this.lapOptionsOf(group),
+      };
+      const timeLabel =
+        runCountOf(settings) > 0
+          ? MULTI_RUN_TIME_LABELS[settings.multi_run_mode]
+          : settings.biathlon_penalty_type === null
+            ? undefined
+            : TIME_LABELS[settings.biathlon_result_calc];
       return timeLabel ? { ...wire, timeLabel } : wire;
     });
     return {
@@ -199,7 +210,9 @@ export class LiveResults {
       rankKey: result.rankKey ? [...result.rankKey] : null,
       splits: result.splits.map((s) => ({ ...s })),
       bib: racer?.bib ?? null,
-      name: racer ? racerDisplayName({ firstName: racer.first_name, lastName: racer.last_name, fullname: racer.fullname }, this.state.settings.is_last_name_first) : "",
+      name: racer
+        ? racerDisplayName({ firstName: racer.first_name, lastName: racer.last_name, fullname: racer.fullname }, this.state.settings.is_last_name_first)
+        : "",
       club: racer?.club ?? null,
       team: racer?.team ?? null,
       city: racer?.city ?? null,
@@ -221,7 +234,10 @@ export class LiveResults {
     const relay = relaySetupOf(this.state.settings);
     if (!relay) return null;
     const { team, leg } = teamAndLegOf(racerFieldsOf(racer), { teamField: relay.teamField, teamOrder: relay.teamOrder ?? "" });
-    const handover = relay.transitionPointId === null ? null : (result.splits.findLast((s) => this.pointTimingPoints.get(s.coursePointId) === relay.transitionPointId)?.time ?? null);
+    const handover =
+      relay.transitionPointId === null
+        ? null
+        : (result.splits.findLast((s) => this.pointTimingPoints.get(s.coursePointId) === relay.transitionPointId)?.time ?? null);
     return { team, leg, handover };
   }
 
@@ -234,14 +250,18 @@ export class LiveResults {
   /** Time limit and lap options a page applies to a group's cells (timing.md section 9); none in the other modes. */
   private lapOptionsOf(group: ResultGroupSpec): Partial<ResultGroupWire> {
     const settings = this.state.settings;
-    const isLapMode = (settings.timing_mode === "lap" || settings.timing_mode === "p2p" || settings.timing_mode === "timelimit") && settings.biathlon_penalty_type === null && runCountOf(settings) === 0;
+    const isLapMode =
+      (settings.timing_mode === "lap" || settings.timing_mode === "p2p" || settings.timing_mode === "timelimit") &&
+      settings.biathlon_penalty_type === null &&
+      runCountOf(settings) === 0;
     if (!isLapMode) return {};
     const doc = this.courseDocOf(group);
     const options: Partial<ResultGroupWire> = {};
     if (settings.rank_display === "splits") options.splitRanks = true;
     if (settings.display_diffs === "only") options.splitGaps = true;
     if (settings.display_diffs === "lap-count" && settings.timing_mode === "timelimit") options.lapsBehind = true;
-    if (settings.column_option === "pace" && doc && (doc.data.course_distance_km !== null || doc.data.lap_distance_km !== null)) options.pace = { courseKm: doc.data.course_distance_km, lapKm: doc.data.lap_distance_km };
+    if (settings.column_option === "pace" && doc && (doc.data.course_distance_km !== null || doc.data.lap_distance_km !== null))
+      options.pace = { courseKm: doc.data.course_distance_km, lapKm: doc.data.lap_distance_km };
     return options;
   }
 
@@ -259,12 +279,24 @@ export class LiveResults {
     if (course.biathlon) return biathlonColumns(course, this.state.settings.biathlon_column_option, doc.data.range ?? defaultRangePattern(course.lapCount));
     if (sections) return sections.map((s, i) => ({ index: s.index, name: s.name, since: i === 0 ? null : sections[i - 1]!.index }));
     const settings = this.state.settings;
-    return lapColumns(course, { timeLimit: settings.timing_mode === "timelimit", splitDisplay: settings.split_display, columnOption: settings.column_option, splitTiming: settings.split_timing });
+    return lapColumns(course, {
+      timeLimit: settings.timing_mode === "timelimit",
+      splitDisplay: settings.split_display,
+      columnOption: settings.column_option,
+      splitTiming: settings.split_timing,
+    });
   }
 }
 
 /** The time column's heading in a multi-run race: what the mode makes of the runs. */
-const MULTI_RUN_TIME_LABELS: Record<RaceSettings["multi_run_mode"], string> = { best: "Best run", all: "Total", one: "Run 1", sum: "Total", mean: "Mean", worst: "Worst run" };
+const MULTI_RUN_TIME_LABELS: Record<RaceSettings["multi_run_mode"], string> = {
+  best: "Best run",
+  all: "Total",
+  one: "Run 1",
+  sum: "Total",
+  mean: "Mean",
+  worst: "Worst run",
+};
 
 /** The time column's heading when a biathlon ranks on ski or range time; the total needs none. */
 const TIME_LABELS: Record<RaceSettings["biathlon_result_calc"], string | undefined> = { total: undefined, ski: "Ski time", range: "Range time" };
@@ -273,7 +305,11 @@ const TIME_LABELS: Record<RaceSettings["biathlon_result_calc"], string | undefin
 function warnAboutFreeOrderRacers(settings: RaceSettings, stored: readonly StoredRacer[]): void {
   const racers = stored.map((s) => {
     const racer = racerOf(s);
-    return { label: racer.bib === null ? `${racer.firstName} ${racer.lastName}`.trim() || racer.id : `bib ${racer.bib}`, racer, metastartId: s.data.metastart_id };
+    return {
+      label: racer.bib === null ? `${racer.firstName} ${racer.lastName}`.trim() || racer.id : `bib ${racer.bib}`,
+      racer,
+      metastartId: s.data.metastart_id,
+    };
   });
   const warnings = freeOrderWarnings(racers, { groups: courseGroupsOf(settings), metaStartIds: settings.meta_startgroups_list.map((m) => m.id) });
   for (const warning of warnings.slice(0, 20)) console.warn(warning);
@@ -281,5 +317,23 @@ function warnAboutFreeOrderRacers(settings: RaceSettings, stored: readonly Store
 }
 
 function removedRow(racerId: string): ResultRow {
-  return { racerId, status: "notstarted", statusText: "", start: null, laps: 0, splits: [], finish: null, time: null, key: [], rankKey: null, bib: null, name: "", club: null, team: null, city: null, course: null, groups: [] };
+  return {
+    racerId,
+    status: "notstarted",
+    statusText: "",
+    start: null,
+    laps: 0,
+    splits: [],
+    finish: null,
+    time: null,
+    key: [],
+    rankKey: null,
+    bib: null,
+    name: "",
+    club: null,
+    team: null,
+    city: null,
+    course: null,
+    groups: [],
+  };
 }

@@ -22,7 +22,13 @@ export interface RacerRecordsDeps {
 export function stageResultsOf(store: RaceStore, live: LiveResults): StageResult[] {
   return store.racers().map((r) => {
     const result = live.result(r.id);
-    return { bib: r.data.bib, person: r.data.person, time: result?.status === "finished" ? result.time : null, stageTimes: r.data.stage_times, stageBonuses: r.data.stage_bonuses };
+    return {
+      bib: r.data.bib,
+      person: r.data.person,
+      time: result?.status === "finished" ? result.time : null,
+      stageTimes: r.data.stage_times,
+      stageBonuses: r.data.stage_bonuses,
+    };
   });
 }
 
@@ -62,7 +68,15 @@ export function timedEntityOfRacer(deps: RacerRecordsDeps, racerId: string): Rec
   const result = deps.results().result(racerId);
   const lapCloseTimes = course ? lapCloses(course, result?.splits ?? []).filter((t) => t !== null) : [];
   const entity = timedEntityOf(
-    { ...racer, racerId: racer.id, assignedStartTime: stored.data.assigned_start_time, scheduledStartTime: stored.data.scheduled_start_time, isOncourse: result?.status === "oncourse", lapCloses: lapCloseTimes, variants: Object.fromEntries((racer.runStatuses ?? []).flatMap((s, i) => (s ? [[i + 1, s]] : []))) },
+    {
+      ...racer,
+      racerId: racer.id,
+      assignedStartTime: stored.data.assigned_start_time,
+      scheduledStartTime: stored.data.scheduled_start_time,
+      isOncourse: result?.status === "oncourse",
+      lapCloses: lapCloseTimes,
+      variants: Object.fromEntries((racer.runStatuses ?? []).flatMap((s, i) => (s ? [[i + 1, s]] : []))),
+    },
     course,
     crossings,
   );

@@ -121,7 +121,9 @@ export class RacerWrites {
     const saved = this.host.transaction(() =>
       items.map((item): StoredRacer => {
         const racerId = item.id ?? crypto.randomUUID();
-        const mtimes = item.changed ? bumpMtimes(store.racerMtimes(racerId), item.changed, now) : initialMtimes(item.data as unknown as Record<string, unknown>, now);
+        const mtimes = item.changed
+          ? bumpMtimes(store.racerMtimes(racerId), item.changed, now)
+          : initialMtimes(item.data as unknown as Record<string, unknown>, now);
         store.putRacer(racerId, item.data, mtimes);
         store.releaseStale(racerId, item.data.bib, chipsOf(item.data));
         store.assignUnmatched(racerId, item.data.bib, chipsOf(item.data));
@@ -139,7 +141,12 @@ export class RacerWrites {
       for (const racer of saved) {
         live.racerSaved(racer);
         live.timesCleared(racer.id);
-        live.addCrossings(store.crossingsOfRacer(racer.id).filter((c) => c.state === "assigned").map((c) => ({ seq: c.seq, racerId: racer.id, timingPointId: c.timing_point_id!, time: c.time })));
+        live.addCrossings(
+          store
+            .crossingsOfRacer(racer.id)
+            .filter((c) => c.state === "assigned")
+            .map((c) => ({ seq: c.seq, racerId: racer.id, timingPointId: c.timing_point_id!, time: c.time })),
+        );
       }
     }
     feed.racersChanged();

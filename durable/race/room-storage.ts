@@ -11,7 +11,12 @@ import type { RaceStore } from "./store";
 export function migrateRaceStorage(ctx: DurableObjectState): void {
   const sql = ctx.storage.sql;
   sql.exec("CREATE TABLE IF NOT EXISTS _race_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
-  const applied = new Set(sql.exec<{ version: number }>("SELECT version FROM _race_migrations").toArray().map((r) => r.version));
+  const applied = new Set(
+    sql
+      .exec<{ version: number }>("SELECT version FROM _race_migrations")
+      .toArray()
+      .map((r) => r.version),
+  );
   for (const step of raceRoomMigrations) {
     if (applied.has(step.version)) continue;
     ctx.storage.transactionSync(() => {
@@ -56,7 +61,16 @@ export async function writeCatalogueRow(ctx: DurableObjectState, env: Env, row: 
   try {
     await openDb(env.DB)
       .update(races)
-      .set({ name: row.name, sport: row.sport, startTime: row.startTime, endTime: row.endTime, timezone: row.timezone, location: row.location, visibility: row.visibility, fieldMtimes: row.fieldMtimes })
+      .set({
+        name: row.name,
+        sport: row.sport,
+        startTime: row.startTime,
+        endTime: row.endTime,
+        timezone: row.timezone,
+        location: row.location,
+        visibility: row.visibility,
+        fieldMtimes: row.fieldMtimes,
+      })
       .where(eq(races.id, row.id));
     await ctx.storage.delete(CATALOGUE_DIRTY);
   } catch (error) {

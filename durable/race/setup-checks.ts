@@ -22,12 +22,12 @@ export function checkSettingsChange(store: RaceStore, stored: unknown, changes: 
   // A handover point must be one of the race's timing points (a stale id would find no handover read).
   const handover = next.team_relay_transition_point;
   const pointIds = new Set(store.documents("TimingPoint").map((p) => p.id));
-  if (next.is_relay && handover !== null && !pointIds.has(handover)) return { ok: false as const, errors: { team_relay_transition_point: NOT_A_RACE_TIMING_POINT } };
+  if (next.is_relay && handover !== null && !pointIds.has(handover))
+    return { ok: false as const, errors: { team_relay_transition_point: NOT_A_RACE_TIMING_POINT } };
   const freeOrder = freeOrderProblems(next, Object.keys(definedOnly(parsed.data)), pointIds);
   if (freeOrder) return { ok: false as const, errors: freeOrder };
   return { ok: true as const, parsed: parsed.data, next };
 }
-
 
 /** Rules across documents that a schema alone cannot say. */
 export function documentProblem(store: RaceStore, settings: RaceSettings, kind: RaceDocumentKind, data: StoredDocument["data"]): FieldErrors | null {

@@ -9,7 +9,16 @@ import { isInvalid } from "../../core/time/parse";
 import { assignBibs as numberBibs, BIBS_RUN_OUT, parseBibList } from "../../core/timing/bibs";
 import { TIMING_ERRORS, TimingError } from "../../core/timing/errors";
 import { racerDisplayName } from "../../core/timing/racer-name";
-import { metaStartGroupFor, parseSeedGroupOrder, SeedingError, seedFunctionFor, seedRacers, seedStartOrder, type SeedFunction, type SeedRacer } from "../../core/timing/seeding";
+import {
+  metaStartGroupFor,
+  parseSeedGroupOrder,
+  SeedingError,
+  seedFunctionFor,
+  seedRacers,
+  seedStartOrder,
+  type SeedFunction,
+  type SeedRacer,
+} from "../../core/timing/seeding";
 import { stageTotal } from "../../core/timing/multistage";
 import { InvalidGroupTimeError, orderForStart, planStartTimes, startTimeSortFor, type PlanGroup, type SortRacer } from "../../core/timing/start-plan";
 import type { StoredDocument } from "../../schema/race/documents";
@@ -96,7 +105,13 @@ export function seedStartGroups(room: StartOrderRoom, startGroupId: string | nul
     const fn = seedFunctionOf(group, room.settings);
     const options = seedOptionsOf(group, room.settings);
     if (!options.ok) return options;
-    const result = guarded(mine, () => seedRacers(fn, mine.map((r) => seedRacerOf(r, room.settings)), { ...options.value, rng: room.rng }));
+    const result = guarded(mine, () =>
+      seedRacers(
+        fn,
+        mine.map((r) => seedRacerOf(r, room.settings)),
+        { ...options.value, rng: room.rng },
+      ),
+    );
     if (!result.ok) return result;
     functions.add(fn);
     racers += mine.length;
@@ -167,7 +182,8 @@ export function assignStartTimes(room: StartOrderRoom): StartOrderReply<StartTim
       const start = plan.starts.get(racer.id);
       if (start === undefined) continue;
       const random = drawn.get(racer.id) ?? racer.data.random;
-      if (start !== racer.data.assigned_start_time || random !== racer.data.random) updates.push({ id: racer.id, data: { ...racer.data, assigned_start_time: start, random } });
+      if (start !== racer.data.assigned_start_time || random !== racer.data.random)
+        updates.push({ id: racer.id, data: { ...racer.data, assigned_start_time: start, random } });
     }
   }
   const byId = new Map(groups.map((g) => [g.id, g]));
@@ -175,7 +191,12 @@ export function assignStartTimes(room: StartOrderRoom): StartOrderReply<StartTim
     if (settings.zero_time !== plan.zeroTime) room.saveSettings({ ...settings, zero_time: plan.zeroTime });
     for (const planned of plan.groups) {
       const group = byId.get(planned.id)!;
-      const data = { ...group.data, assigned_start_time: planned.assignedStartTime, first_start_time: planned.firstStartTime, last_start_time: planned.lastStartTime };
+      const data = {
+        ...group.data,
+        assigned_start_time: planned.assignedStartTime,
+        first_start_time: planned.firstStartTime,
+        last_start_time: planned.lastStartTime,
+      };
       const fields = ["assigned_start_time", "first_start_time", "last_start_time"];
       room.store.putDocument("StartGroup", group.id, planned.ordinal, data, bumpMtimes(room.store.documentMtimes(group.id), fields, room.now));
     }
@@ -227,7 +248,12 @@ export function assignBibsTo(room: StartOrderRoom, startGroupId: string | null):
     if (!order.ok) return order;
     let given: Map<string, number>;
     try {
-      given = numberBibs(order.value.order, { firstBib: group.data.first_bib ?? next ?? settings.first_bib, skip, backwards: settings.is_backwards_bibs, taken });
+      given = numberBibs(order.value.order, {
+        firstBib: group.data.first_bib ?? next ?? settings.first_bib,
+        skip,
+        backwards: settings.is_backwards_bibs,
+        taken,
+      });
     } catch (error) {
       if (error instanceof RangeError && error.message === BIBS_RUN_OUT) return { ok: false, errors: { bib: BIBS_RUN_OUT } };
       throw error;
@@ -315,7 +341,10 @@ function guarded<T>(racers: readonly StoredRacer[], run: () => T): StartOrderRep
       const names = racers
         .filter((r) => categoryCountOf(r.data) > 1)
         .slice(0, 5)
-        .map((r) => `${racerDisplayName({ firstName: r.data.first_name, lastName: r.data.last_name, fullname: r.data.fullname }, false) || "a racer"}${r.data.bib === null ? "" : ` (bib ${r.data.bib})`}`);
+        .map(
+          (r) =>
+            `${racerDisplayName({ firstName: r.data.first_name, lastName: r.data.last_name, fullname: r.data.fullname }, false) || "a racer"}${r.data.bib === null ? "" : ` (bib ${r.data.bib})`}`,
+        );
       return { ok: false, errors: { seed: `${error.message} ${names.join(", ")}` } };
     }
     if (error instanceof SeedingError) return { ok: false, errors: { prev_stages_count: error.message } };
@@ -329,7 +358,13 @@ function guarded<T>(racers: readonly StoredRacer[], run: () => T): StartOrderRep
  * racers with a start time come first, by that time, so bibs follow the start list. Random values the
  * "random" sort needs and a racer lacks are drawn into `drawn`.
  */
-function startOrderOf(room: StartOrderRoom, group: Group, racers: readonly StoredRacer[], drawn: Map<string, number>, forBibs = false): StartOrderReply<{ order: string[]; offsets: Map<string, number> | null }> {
+function startOrderOf(
+  room: StartOrderRoom,
+  group: Group,
+  racers: readonly StoredRacer[],
+  drawn: Map<string, number>,
+  forBibs = false,
+): StartOrderReply<{ order: string[]; offsets: Map<string, number> | null }> {
   const settings = room.settings;
   const fn = seedFunctionOf(group, settings);
   const sort = startTimeSortFor(group.data, settings);
@@ -337,10 +372,22 @@ function startOrderOf(room: StartOrderRoom, group: Group, racers: readonly Store
   if (fn === "pursuit" || sort === "seed") {
     const options = seedOptionsOf(group, settings);
     if (!options.ok) return options;
-    result = guarded(racers, () => seedStartOrder(fn, racers.map((r) => seedRacerOf(r, settings)), options.value));
+    result = guarded(racers, () =>
+      seedStartOrder(
+        fn,
+        racers.map((r) => seedRacerOf(r, settings)),
+        options.value,
+      ),
+    );
   } else {
     if (sort === "random") for (const r of racers) if (r.data.random === null && !forBibs) drawn.set(r.id, room.rng());
-    const sortRacers: SortRacer[] = racers.map((r) => ({ id: r.id, bib: r.data.bib, random: drawn.get(r.id) ?? r.data.random, firstName: r.data.first_name, lastName: r.data.last_name }));
+    const sortRacers: SortRacer[] = racers.map((r) => ({
+      id: r.id,
+      bib: r.data.bib,
+      random: drawn.get(r.id) ?? r.data.random,
+      firstName: r.data.first_name,
+      lastName: r.data.last_name,
+    }));
     result = { ok: true, value: { order: orderForStart(sort, sortRacers, { customOrder: group.data.starttime_order_list }), offsets: null } };
   }
   if (!result.ok || !forBibs) return result;
@@ -353,7 +400,8 @@ function startOrderOf(room: StartOrderRoom, group: Group, racers: readonly Store
 /** Categories a racer is in: its category_dict entries that are set, and the race's category fields it ticks. */
 export function categoryCountOf(data: RacerDoc): number {
   const set = (v: unknown) => v !== null && v !== undefined && v !== false && v !== "" && v !== 0;
-  const count = Object.values(data.category_dict).filter(set).length + Object.entries(data.custom).filter(([key, v]) => key.startsWith("is_") && v === true).length;
+  const count =
+    Object.values(data.category_dict).filter(set).length + Object.entries(data.custom).filter(([key, v]) => key.startsWith("is_") && v === true).length;
   return count === 0 && data.category ? 1 : count;
 }
 
@@ -365,7 +413,11 @@ export function previousStagesTime(data: RacerDoc, prevStagesCount: number): num
   if (prevStagesCount <= 0) return null;
   const numberOrNull = (value: unknown) => (typeof value === "number" ? value : null);
   const stages = Array.from({ length: prevStagesCount }, (_, i) => i + 1);
-  return stageTotal({ current: 0, previous: stages.map((n) => numberOrNull(data.custom[`stage_time_${n}`])), bonuses: stages.map((n) => numberOrNull(data.custom[`stage_bonus_${n}`])) });
+  return stageTotal({
+    current: 0,
+    previous: stages.map((n) => numberOrNull(data.custom[`stage_time_${n}`])),
+    bonuses: stages.map((n) => numberOrNull(data.custom[`stage_bonus_${n}`])),
+  });
 }
 
 export function seedRacerOf(racer: StoredRacer, settings: RaceSettings): SeedRacer {

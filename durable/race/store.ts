@@ -208,7 +208,23 @@ export class RaceStore {
   insertCrossings(rows: readonly NewCrossing[]): Map<string, number> {
     const written = new Map<string, number>();
     if (rows.length === 0) return written;
-    const json = JSON.stringify(rows.map((c) => [c.readKey, c.deviceId, c.deviceSeq, c.deviceBoot, c.timingPointId, c.chip, c.bib, c.channel, c.deviceTime, c.time, c.racerId, c.state, c.receivedAt]));
+    const json = JSON.stringify(
+      rows.map((c) => [
+        c.readKey,
+        c.deviceId,
+        c.deviceSeq,
+        c.deviceBoot,
+        c.timingPointId,
+        c.chip,
+        c.bib,
+        c.channel,
+        c.deviceTime,
+        c.time,
+        c.racerId,
+        c.state,
+        c.receivedAt,
+      ]),
+    );
     const cursor = this.sql.exec<{ seq: number; read_key: string }>(
       `INSERT INTO crossings (read_key, device_id, device_seq, device_boot, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12
@@ -225,12 +241,18 @@ export class RaceStore {
     const byChip = new Map<string, string>();
     const byBib = new Map<number, string>();
     if (chips.length > 0) {
-      const rows = this.sql.exec<{ chip: string; racer_id: string }>("SELECT chip, racer_id FROM racer_chips WHERE chip IN (SELECT value FROM json_each(?))", JSON.stringify([...new Set(chips)]));
+      const rows = this.sql.exec<{ chip: string; racer_id: string }>(
+        "SELECT chip, racer_id FROM racer_chips WHERE chip IN (SELECT value FROM json_each(?))",
+        JSON.stringify([...new Set(chips)]),
+      );
       for (const row of rows) byChip.set(row.chip, row.racer_id);
     }
     if (bibs.length > 0) {
       // The first racer by bib, as racerIdByBib answers (a bib is unique among racers, so there is one).
-      const rows = this.sql.exec<{ bib: number; id: string }>("SELECT bib, MIN(id) AS id FROM racers WHERE bib IN (SELECT value FROM json_each(?)) GROUP BY bib", JSON.stringify([...new Set(bibs)]));
+      const rows = this.sql.exec<{ bib: number; id: string }>(
+        "SELECT bib, MIN(id) AS id FROM racers WHERE bib IN (SELECT value FROM json_each(?)) GROUP BY bib",
+        JSON.stringify([...new Set(bibs)]),
+      );
       for (const row of rows) byBib.set(row.bib, row.id);
     }
     return { byChip, byBib };
@@ -250,10 +272,13 @@ export class RaceStore {
   /** The log after `position`: its assigned reads, and the position it now reaches. */
   assignedCrossingsAfter(position: number): { crossings: Crossing[]; position: number } {
     const rows = this.sql
-      .exec<{ seq: number; racer_id: string | null; timing_point_id: string | null; time: number; state: string }>(
-        "SELECT seq, racer_id, timing_point_id, time, state FROM crossings WHERE seq > ? ORDER BY seq",
-        position,
-      )
+      .exec<{
+        seq: number;
+        racer_id: string | null;
+        timing_point_id: string | null;
+        time: number;
+        state: string;
+      }>("SELECT seq, racer_id, timing_point_id, time, state FROM crossings WHERE seq > ? ORDER BY seq", position)
       .toArray();
     const crossings: Crossing[] = [];
     for (const r of rows) if (r.state === "assigned") crossings.push({ seq: r.seq, racerId: r.racer_id!, timingPointId: r.timing_point_id!, time: r.time });
@@ -279,13 +304,24 @@ export class RaceStore {
 
   /** The highest sequence number written for a device in one boot, -1 before its first read. */
   lastDeviceSeq(deviceId: string, boot: string | null): number {
-    const row = this.sql.exec<{ n: number | null }>("SELECT MAX(device_seq) AS n FROM crossings WHERE device_id = ? AND device_boot IS ?", deviceId, boot).one();
+    const row = this.sql
+      .exec<{ n: number | null }>("SELECT MAX(device_seq) AS n FROM crossings WHERE device_id = ? AND device_boot IS ?", deviceId, boot)
+      .one();
     return row.n ?? -1;
   }
 
   /** What a read key already holds: a resend must match it, or the device reused a sequence number. */
   readByKey(readKey: string): { chip: string | null; bib: number | null; channel: number | null; device_time: number } | null {
-    return this.sql.exec<{ chip: string | null; bib: number | null; channel: number | null; device_time: number }>("SELECT chip, bib, channel, device_time FROM crossings WHERE read_key = ?", readKey).toArray()[0] ?? null;
+    return (
+      this.sql
+        .exec<{
+          chip: string | null;
+          bib: number | null;
+          channel: number | null;
+          device_time: number;
+        }>("SELECT chip, bib, channel, device_time FROM crossings WHERE read_key = ?", readKey)
+        .toArray()[0] ?? null
+    );
   }
 
   /**
@@ -295,10 +331,18 @@ export class RaceStore {
   assignUnmatched(racerId: string, bib: number | null, chips: string[]): number {
     let assigned = 0;
     if (bib !== null) {
-      assigned += this.sql.exec("UPDATE crossings SET racer_id = ?, state = 'assigned' WHERE racer_id IS NULL AND state = 'unmatched' AND bib = ?", racerId, bib).rowsWritten;
+      assigned += this.sql.exec(
+        "UPDATE crossings SET racer_id = ?, state = 'assigned' WHERE racer_id IS NULL AND state = 'unmatched' AND bib = ?",
+        racerId,
+        bib,
+      ).rowsWritten;
     }
     for (const chip of chips) {
-      assigned += this.sql.exec("UPDATE crossings SET racer_id = ?, state = 'assigned' WHERE racer_id IS NULL AND state = 'unmatched' AND chip = ?", racerId, chip).rowsWritten;
+      assigned += this.sql.exec(
+        "UPDATE crossings SET racer_id = ?, state = 'assigned' WHERE racer_id IS NULL AND state = 'unmatched' AND chip = ?",
+        racerId,
+        chip,
+      ).rowsWritten;
     }
     return assigned;
   }
@@ -338,7 +382,15 @@ export class RaceStore {
   }
 
   insertManualEntry(key: string, kind: string, bib: number, body: unknown, byUser: string | null, now: number): void {
-    this.sql.exec("INSERT INTO manual_entries (key, kind, bib, body, by_user, received_at) VALUES (?, ?, ?, ?, ?, ?)", key, kind, bib, JSON.stringify(body), byUser, now);
+    this.sql.exec(
+      "INSERT INTO manual_entries (key, kind, bib, body, by_user, received_at) VALUES (?, ?, ?, ?, ?, ?)",
+      key,
+      kind,
+      bib,
+      JSON.stringify(body),
+      byUser,
+      now,
+    );
   }
 }
 

@@ -10,7 +10,14 @@ import type { StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import type { RacerDoc } from "../../schema/race/racer";
 import { readRaceSettings, zeroTimeOfRace } from "../../schema/race/settings";
-import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../../schema/wire/timing-api";
+import {
+  manualBatchSchema,
+  rangeBatchSchema,
+  readBatchSchema,
+  type ManualReceipt,
+  type RangeReceipt,
+  type ReadBatchReceipt,
+} from "../../schema/wire/timing-api";
 import { constantTimeEqualText, hashToken } from "../../core/auth/tokens";
 import { crossingStateOf, ingestReads, raceWindow, SequenceReused } from "./ingest";
 import type { LiveFeed } from "./live-feed";
@@ -57,7 +64,14 @@ export class TimingInput {
       return { ok: false, status: 400, error: "invalid_batch", message: `reads[${badTod}].tod: ${problem.error}` };
     }
     const store = this.host.store;
-    const context = { store, device, points: store.documents("TimingPoint"), window: raceWindow(race.startTime, race.endTime), zeroTime: zeroTimeOfRace(race.startTime, race.timezone), now: Date.now() };
+    const context = {
+      store,
+      device,
+      points: store.documents("TimingPoint"),
+      window: raceWindow(race.startTime, race.endTime),
+      zeroTime: zeroTimeOfRace(race.startTime, race.timezone),
+      now: Date.now(),
+    };
     let receipt: ReadBatchReceipt;
     try {
       receipt = this.host.transaction(() => ingestReads(context, batch.data.reads, batch.data.boot ?? null)).receipt;
@@ -78,9 +92,16 @@ export class TimingInput {
     const store = this.host.store;
     const points = new Set(store.documents("TimingPoint").map((p) => p.id));
     const unknownPoint = batch.data.entries.find((e) => e.kind === "time" && !points.has(e.point));
-    if (unknownPoint) return { ok: false, status: 400, error: "invalid_entries", message: `No such timing point: ${(unknownPoint as { point: string }).point}` };
+    if (unknownPoint)
+      return { ok: false, status: 400, error: "invalid_entries", message: `No such timing point: ${(unknownPoint as { point: string }).point}` };
     const failure = batch.data.entries.findIndex((e) => e.kind === "time" && e.tod !== undefined && isInvalid(parseTimeOfDay(e.tod)));
-    if (failure >= 0) return { ok: false, status: 400, error: "invalid_entries", message: `entries[${failure}].tod: ${(parseTimeOfDay((batch.data.entries[failure] as { tod: string }).tod) as { error: string }).error}` };
+    if (failure >= 0)
+      return {
+        ok: false,
+        status: 400,
+        error: "invalid_entries",
+        message: `entries[${failure}].tod: ${(parseTimeOfDay((batch.data.entries[failure] as { tod: string }).tod) as { error: string }).error}`,
+      };
     const zeroTime = zeroTimeOfRace(race.startTime, race.timezone);
     const window = raceWindow(race.startTime, race.endTime);
     const receipt: ManualReceipt = { accepted: 0, duplicates: 0, unknown_bibs: [] };
@@ -99,13 +120,31 @@ export class TimingInput {
         if (entry.kind === "time") {
           const time = entry.time ?? zeroTime + (parseTimeOfDay(entry.tod!) as number);
           const state = crossingStateOf({ timingPointId: entry.point, timing: true }, time, window, racerId);
-          store.insertCrossing({ readKey: `manual:${entry.key}`, deviceId: "manual", deviceSeq: null, deviceBoot: null, timingPointId: entry.point, chip: null, bib: entry.bib, channel: null, deviceTime: time, time, racerId: state === "assigned" ? racerId : null, state, receivedAt: now });
+          store.insertCrossing({
+            readKey: `manual:${entry.key}`,
+            deviceId: "manual",
+            deviceSeq: null,
+            deviceBoot: null,
+            timingPointId: entry.point,
+            chip: null,
+            bib: entry.bib,
+            channel: null,
+            deviceTime: time,
+            time,
+            racerId: state === "assigned" ? racerId : null,
+            state,
+            receivedAt: now,
+          });
         } else if (entry.kind === "range" && racerId) {
           changedRacers.push(recordMisses(store, racerId, entry.shooting, entry.misses, now));
         } else if (entry.kind === "status" && racerId) {
           const racer = store.racer(racerId)!;
           const data = applyStatus(racer.data, entry.status, entry.time ?? now * 1000, entry.run);
-          store.putRacer(racerId, data, bumpMtimes(store.racerMtimes(racerId), entry.run === undefined ? ["dns", "dnf_time", "dsq_time"] : ["run_statuses"], now));
+          store.putRacer(
+            racerId,
+            data,
+            bumpMtimes(store.racerMtimes(racerId), entry.run === undefined ? ["dns", "dnf_time", "dsq_time"] : ["run_statuses"], now),
+          );
           changedRacers.push({ id: racerId, data });
         }
       }
@@ -198,7 +237,10 @@ export function issueText(issues: readonly { path: readonly PropertyKey[]; messa
   return issues
     .slice(0, 5)
     .map((issue) => {
-      const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+      const path = issue.path
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+        .join("")
+        .replace(/^\./, "");
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join("; ");

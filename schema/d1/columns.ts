@@ -6,8 +6,13 @@ import type { FieldMtimes } from "../../core/entity/field-mtimes";
 export function entityColumns() {
   return {
     id: text("id").primaryKey(),
-    createdAt: integer("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
-    fieldMtimes: text("field_mtimes", { mode: "json" }).$type<FieldMtimes>().notNull().default(sql`'{}'`),
+    createdAt: integer("created_at")
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+    fieldMtimes: text("field_mtimes", { mode: "json" })
+      .$type<FieldMtimes>()
+      .notNull()
+      .default(sql`'{}'`),
   };
 }
 

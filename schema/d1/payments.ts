@@ -73,13 +73,20 @@ export const paymentAttempts = sqliteTable(
     /** The connected account the charge is made on (Stripe-Account). */
     stripeAccount: text("stripe_account"),
     /** The cart's total and each person's share when the attempt began: what completing it writes. */
-    individualTotals: text("individual_totals", { mode: "json" }).$type<Record<string, number>>().notNull().default(sql`'{}'`),
+    individualTotals: text("individual_totals", { mode: "json" })
+      .$type<Record<string, number>>()
+      .notNull()
+      .default(sql`'{}'`),
     /** The discount code uses the cart took when the attempt began, recorded on the cart when it completes; null on attempts begun before uses were recorded. */
     discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("payment_attempts_key").on(t.idempotencyKey), index("payment_attempts_cart").on(t.cartId, t.status), index("payment_attempts_session").on(t.checkoutSessionId)],
+  (t) => [
+    uniqueIndex("payment_attempts_key").on(t.idempotencyKey),
+    index("payment_attempts_cart").on(t.cartId, t.status),
+    index("payment_attempts_session").on(t.checkoutSessionId),
+  ],
 );
 
 /** Webhook events already applied, by the provider's event id: a replay finds its row and does nothing. */
@@ -141,10 +148,22 @@ export const registrationReports = sqliteTable(
     type: text("type").notNull().default("individuals"),
     /** Shared reports are seen by everyone who may see the form's reports; others only by their author. */
     isShared: integer("is_shared", { mode: "boolean" }).notNull().default(false),
-    fieldsList: text("fields_list", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    sortsList: text("sorts_list", { mode: "json" }).$type<unknown[]>().notNull().default(sql`'[]'`),
-    groupsList: text("groups_list", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    filtersList: text("filters_list", { mode: "json" }).$type<unknown[]>().notNull().default(sql`'[]'`),
+    fieldsList: text("fields_list", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    sortsList: text("sorts_list", { mode: "json" })
+      .$type<unknown[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    groupsList: text("groups_list", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    filtersList: text("filters_list", { mode: "json" })
+      .$type<unknown[]>()
+      .notNull()
+      .default(sql`'[]'`),
     createdBy: text("created_by"),
   },
   (t) => [index("registration_reports_registration").on(t.registrationId)],

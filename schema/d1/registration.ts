@@ -117,7 +117,9 @@ export const carts = sqliteTable(
     discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>(),
     /** Opens the receipt only (emailed after payment), separate from the resume token so neither voids the other. */
     receiptHash: text("receipt_hash"),
-    updatedAt: integer("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+    updatedAt: integer("updated_at")
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
   },
   (t) => [index("carts_registration").on(t.registrationId, t.isComplete), uniqueIndex("carts_number").on(t.registrationId, t.cartNumber)],
 );

@@ -70,7 +70,10 @@ export const roles = sqliteTable(
     siteId: text("site_id").references(() => sites.id),
     /** The object a scoped role applies to (a registration or race id), or null for club- or system-wide roles. */
     scope: text("scope"),
-    config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    config: text("config", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
   },
   (t) => [index("roles_user").on(t.userId)],
 );
@@ -94,7 +97,9 @@ export const races = sqliteTable(
     endTime: integer("end_time"),
     timezone: text("timezone").notNull().default("UTC"),
     location: text("location"),
-    visibility: text("visibility", { enum: ["public", "unlisted", "private"] }).notNull().default("public"),
+    visibility: text("visibility", { enum: ["public", "unlisted", "private"] })
+      .notNull()
+      .default("public"),
     /** Spectator fan-out shards the race publishes to; set by its RaceRoom as the audience grows (decision 0023). */
     spectatorShards: integer("spectator_shards").notNull().default(1),
   },

@@ -61,7 +61,12 @@ export const WhitelabelSite = entityClass({
   owners: { siteId: "uuid" },
   // Hostnames route every request of a tenant, so they are managed by the super-admin flow, not this API.
   readOnly: true,
-  fields: [uuidField(sites.id), createdField(sites.createdAt), field("hostname", sites.hostname, "string"), field("config", sites.config, "json", { schema: siteConfigSchema })],
+  fields: [
+    uuidField(sites.id),
+    createdField(sites.createdAt),
+    field("hostname", sites.hostname, "string"),
+    field("config", sites.config, "json", { schema: siteConfigSchema }),
+  ],
 });
 
 export const Club = entityClass({

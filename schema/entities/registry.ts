@@ -34,7 +34,13 @@ export type OwnerFields = Partial<Record<"clubId" | "siteId" | "registrationId" 
  * undefined when it has none. "item" is always the entity's own id.
  */
 export function ownerField(entity: Pick<EntityClass, "owners">, kind: ReachKind): string | undefined {
-  const key: Record<Exclude<ReachKind, "item">, keyof OwnerFields> = { clubs: "clubId", sites: "siteId", registrations: "registrationId", races: "raceId", depots: "depotId" };
+  const key: Record<Exclude<ReachKind, "item">, keyof OwnerFields> = {
+    clubs: "clubId",
+    sites: "siteId",
+    registrations: "registrationId",
+    races: "raceId",
+    depots: "depotId",
+  };
   return kind === "item" ? "uuid" : entity.owners[key[kind]];
 }
 

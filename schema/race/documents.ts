@@ -60,7 +60,11 @@ export const courseSchema = z.object({
   metagroup_id: id.nullable().default(null),
   /** Time limit races: laps completed after this are not counted (the lap in progress still is). */
   end_time: micros.nullable().default(null),
-  range: z.string().regex(/^[PS]*$/).nullable().default(null),
+  range: z
+    .string()
+    .regex(/^[PS]*$/)
+    .nullable()
+    .default(null),
   biathlon_penalty: duration.nullable().default(null),
   biathlon_penalty_type: z.enum(["lap", "time"]).nullable().default(null),
   min_penalty_loop_seconds: z.number().min(0).nullable().default(null),

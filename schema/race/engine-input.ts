@@ -3,7 +3,19 @@
  * One direction only: the engine never writes storage.
  */
 import { BIATHLON_MIN_PENALTY_LOOP, BIATHLON_PENALTY_PER_MISS } from "../../core/timing/biathlon";
-import { MICROS_PER_SECOND, type BiathlonCourse, type Course, type Criterion, type FieldValue, type Racer, type RaceInput, type RaceRules, type ResultGroupSpec, type StartGroup, type TimingMode } from "../../core/timing/model";
+import {
+  MICROS_PER_SECOND,
+  type BiathlonCourse,
+  type Course,
+  type Criterion,
+  type FieldValue,
+  type Racer,
+  type RaceInput,
+  type RaceRules,
+  type ResultGroupSpec,
+  type StartGroup,
+  type TimingMode,
+} from "../../core/timing/model";
 import { triathlonCourse, type SectionBoundary } from "../../core/timing/triathlon";
 import type { CourseDoc, ResultFormatDoc, ResultGroupDoc, StartGroupDoc, StoredDocument } from "./documents";
 import { racerCourseOf } from "./free-order";
@@ -86,7 +98,15 @@ export function courseWithSections(
   const course: Course = {
     id: doc.id,
     name: doc.data.name,
-    points: doc.data.points_list.map((p) => ({ id: p.id, timingPointId: p.point, mode: p.mode, name: p.name, minSplit: p.min_split, section: p.section, rangeRole: p.range_role })),
+    points: doc.data.points_list.map((p) => ({
+      id: p.id,
+      timingPointId: p.point,
+      mode: p.mode,
+      name: p.name,
+      minSplit: p.min_split,
+      section: p.section,
+      rangeRole: p.range_role,
+    })),
     lapCount: mode === "p2p" ? 1 : (doc.data.lap_count ?? settings.lap_count),
     maxLapCount: doc.data.max_lap_count ?? settings.max_lap_count,
     timeLimitEnd: doc.data.end_time,

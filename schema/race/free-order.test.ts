@@ -14,10 +14,22 @@ import { raceSettingsSchema, type RaceSettings } from "./settings";
 const settings: RaceSettings = raceSettingsSchema.parse({
   timing_mode: "enduro",
   is_free_segment: true,
-  segments_list: ["a", "b", "c"].map((id) => ({ id, name: `Segment ${id.toUpperCase()}`, start_point: `tp-${id}s`, finish_point: `tp-${id}f`, min_time: seconds(30) })),
+  segments_list: ["a", "b", "c"].map((id) => ({
+    id,
+    name: `Segment ${id.toUpperCase()}`,
+    start_point: `tp-${id}s`,
+    finish_point: `tp-${id}f`,
+    min_time: seconds(30),
+  })),
   meta_courses_list: [
     { ...defaultCourseGroup("long"), name: "Long" },
-    { ...defaultCourseGroup("short"), name: "Short", segment_order_type: "fixed", segment_order_list: ["b", "a"], criteria: [{ field: "category", op: "eq", value: "U14" }] },
+    {
+      ...defaultCourseGroup("short"),
+      name: "Short",
+      segment_order_type: "fixed",
+      segment_order_list: ["b", "a"],
+      criteria: [{ field: "category", op: "eq", value: "U14" }],
+    },
   ],
 });
 
@@ -105,7 +117,13 @@ describe("free-order setup documents", () => {
       ["Segment B", null],
       ["Segment C", null],
     ]);
-    const waves = raceSettingsSchema.parse({ ...settings, meta_startgroups_list: [{ id: "w1", name: "Wave 1", first_start_time: at(0) }, { id: "w2", name: "Wave 2" }] });
+    const waves = raceSettingsSchema.parse({
+      ...settings,
+      meta_startgroups_list: [
+        { id: "w1", name: "Wave 1", first_start_time: at(0) },
+        { id: "w2", name: "Wave 2" },
+      ],
+    });
     expect(plannedStartGroups(waves).map((g) => [g.segment_id, g.metagroup_id, g.name, g.scheduled_start_time])).toEqual([
       ["a", "w1", "Wave 1 – Segment A", at(0)],
       ["a", "w2", "Wave 2 – Segment A", null],

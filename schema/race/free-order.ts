@@ -26,12 +26,31 @@ function criteriaOf(entries: readonly unknown[]): Criterion[] {
 }
 
 export function courseGroupsOf(settings: Pick<RaceSettings, "meta_courses_list">): CourseGroupSetup[] {
-  return settings.meta_courses_list.map((g) => ({ id: g.id, name: g.name, orderType: g.segment_order_type, segmentIds: g.segment_order_list, criteria: criteriaOf(g.criteria) }));
+  return settings.meta_courses_list.map((g) => ({
+    id: g.id,
+    name: g.name,
+    orderType: g.segment_order_type,
+    segmentIds: g.segment_order_list,
+    criteria: criteriaOf(g.criteria),
+  }));
 }
 
 /** The default course group a race gets when it becomes free-order with none: "All Racers", every segment, any order. */
 export function defaultCourseGroup(id: string): MetaCourseGroupEntry {
-  return { id, name: DEFAULT_COURSE_GROUP_NAME, description: "", criteria: [], segment_order_type: "any", segment_order_list: [], seed_function: null, start_size: null, start_interval: null, first_bib: null, first_start_time: null, scheduled_start_time: null };
+  return {
+    id,
+    name: DEFAULT_COURSE_GROUP_NAME,
+    description: "",
+    criteria: [],
+    segment_order_type: "any",
+    segment_order_list: [],
+    seed_function: null,
+    start_size: null,
+    start_interval: null,
+    first_bib: null,
+    first_start_time: null,
+    scheduled_start_time: null,
+  };
 }
 
 /** A segment's start and finish as course points; the finish carries the segment's name and minimum time. */
@@ -44,7 +63,13 @@ function segmentPoints(segment: FreeSegment): CourseDoc["points_list"] {
 
 /** The stored course of one segment (segment_id set), as the resync writes it. */
 export function segmentCourseData(segment: SegmentEntry, existing: CourseDoc | null): CourseDoc {
-  return courseSchema.parse({ ...(existing ?? {}), name: segment.name, timing_mode: "enduro", segment_id: segment.id, points_list: segmentPoints(freeSegmentOf(segment)) });
+  return courseSchema.parse({
+    ...(existing ?? {}),
+    name: segment.name,
+    timing_mode: "enduro",
+    segment_id: segment.id,
+    points_list: segmentPoints(freeSegmentOf(segment)),
+  });
 }
 
 /**
@@ -95,6 +120,12 @@ export function plannedStartGroups(settings: Pick<RaceSettings, "segments_list" 
   return settings.segments_list.flatMap((segment): PlannedStartGroup[] =>
     metas.length === 0
       ? [{ segment_id: segment.id, metagroup_id: null, name: segment.name, start_interval: null, scheduled_start_time: null }]
-      : metas.map((m) => ({ segment_id: segment.id, metagroup_id: m.id, name: `${m.name} – ${segment.name}`, start_interval: m.start_interval, scheduled_start_time: m.first_start_time })),
+      : metas.map((m) => ({
+          segment_id: segment.id,
+          metagroup_id: m.id,
+          name: `${m.name} – ${segment.name}`,
+          start_interval: m.start_interval,
+          scheduled_start_time: m.first_start_time,
+        })),
   );
 }

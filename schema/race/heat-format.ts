@@ -12,7 +12,12 @@ export const heatFormatSchema = z
       .array(
         z.object({
           name: label,
-          heats: z.array(z.object({ name: label, canonical_name: label, rank_index: z.number().int().min(0).max(9), slots: z.array(z.string().max(50)).min(2).max(12) })).min(1).max(20),
+          heats: z
+            .array(
+              z.object({ name: label, canonical_name: label, rank_index: z.number().int().min(0).max(9), slots: z.array(z.string().max(50)).min(2).max(12) }),
+            )
+            .min(1)
+            .max(20),
         }),
       )
       .min(1)

@@ -37,7 +37,11 @@ export const racerSchema = z
     round_num: z.number().int().min(1).nullable().default(null),
     sex: z.enum(["M", "F"]).nullable().default(null),
     province: z.string().max(8).nullable().default(null),
-    dob: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().default(null),
+    dob: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .nullable()
+      .default(null),
     category: text.nullable().default(null),
     photos_list: z.array(z.string().max(500)).max(50).default([]),
     seed: z.number().nullable().default(null),

@@ -9,7 +9,10 @@ describe("race settings", () => {
   });
 
   it("stores bib lists normalised and refuses unreadable ones", () => {
-    expect(raceSettingsChangeSchema.parse({ missing_bibs_csv: " 45, 40-44 ,13", reserved_bibs: "" })).toEqual({ missing_bibs_csv: "13, 40-45", reserved_bibs: "" });
+    expect(raceSettingsChangeSchema.parse({ missing_bibs_csv: " 45, 40-44 ,13", reserved_bibs: "" })).toEqual({
+      missing_bibs_csv: "13, 40-45",
+      reserved_bibs: "",
+    });
     const refused = raceSettingsChangeSchema.safeParse({ reserved_bibs: "13; 14" });
     expect(refused.success).toBe(false);
     expect(refused.error?.issues[0]).toMatchObject({ path: ["reserved_bibs"], message: "Enter bib numbers or ranges separated by commas, like 13, 40-45" });
@@ -30,7 +33,14 @@ describe("race settings", () => {
 
   it("checks the penalty-lap recorder only when misses are paid with loops", () => {
     const settings = readRaceSettings({ biathlon_penalty_type: "time", lap_count: 3, biathlon_penalty_device: "gone", biathlon_range_device: "pad" });
-    expect(biathlonSetupOf(settings)).toEqual({ penaltyType: "time", lapCount: 3, isRelay: false, relayMemberCount: null, penaltyDeviceId: null, rangeDeviceId: "pad" });
+    expect(biathlonSetupOf(settings)).toEqual({
+      penaltyType: "time",
+      lapCount: 3,
+      isRelay: false,
+      relayMemberCount: null,
+      penaltyDeviceId: null,
+      rangeDeviceId: "pad",
+    });
     expect(biathlonSetupOf({ ...settings, biathlon_penalty_type: "lap" }).penaltyDeviceId).toBe("gone");
   });
 });

@@ -222,7 +222,9 @@ export function runCountOf(settings: Pick<RaceSettings, "multi_run_option" | "ru
 }
 
 /** A relay race's team rules; null when the race is not a relay. */
-export function relaySetupOf(settings: RaceSettings): { memberCount: number; teamField: string; teamOrder: string | null; transitionPointId: string | null; lapTimeDisplay: TeamLapTimeDisplay } | null {
+export function relaySetupOf(
+  settings: RaceSettings,
+): { memberCount: number; teamField: string; teamOrder: string | null; transitionPointId: string | null; lapTimeDisplay: TeamLapTimeDisplay } | null {
   if (!settings.is_relay) return null;
   return {
     memberCount: settings.relay_member_count ?? DEFAULT_RELAY_MEMBER_COUNT,
@@ -256,7 +258,11 @@ const { zero_time: _zeroTime, ...changeable } = raceSettingsSchema.shape;
  * reset every field a change does not name.
  */
 export const raceSettingsChangeSchema = z
-  .object(Object.fromEntries(Object.entries(changeable).map(([key, field]) => [key, field.removeDefault().optional()])) as { [K in keyof typeof changeable]: z.ZodOptional<ReturnType<(typeof changeable)[K]["removeDefault"]>> })
+  .object(
+    Object.fromEntries(Object.entries(changeable).map(([key, field]) => [key, field.removeDefault().optional()])) as {
+      [K in keyof typeof changeable]: z.ZodOptional<ReturnType<(typeof changeable)[K]["removeDefault"]>>;
+    },
+  )
   .strict();
 
 /**

@@ -12,7 +12,9 @@ export const raceSetup = sqliteTable("race_setup", {
   sport: text("sport"),
   endTime: integer("end_time"),
   location: text("location"),
-  visibility: text("visibility", { enum: ["public", "unlisted", "private"] }).notNull().default("public"),
+  visibility: text("visibility", { enum: ["public", "unlisted", "private"] })
+    .notNull()
+    .default("public"),
   createdAt: integer("created_at").notNull(),
   fieldMtimes: text("field_mtimes", { mode: "json" }).$type<FieldMtimes>().notNull().default({}),
   /** The other Race fields (schema/race/settings.ts), one JSON document. */

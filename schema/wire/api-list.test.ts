@@ -209,7 +209,14 @@ describe("parseApiList", () => {
 describe("encode then parse", () => {
   it("keeps null apart from the empty string", () => {
     const columns = [col("a", "string"), col("b", "string")];
-    expect(roundTrip(columns, [{ a: null, b: "" }, { a: "", b: null }, { a: "", b: "" }, { a: null, b: null }])).toEqual([
+    expect(
+      roundTrip(columns, [
+        { a: null, b: "" },
+        { a: "", b: null },
+        { a: "", b: "" },
+        { a: null, b: null },
+      ]),
+    ).toEqual([
       { a: null, b: "" },
       { a: "", b: null },
       { a: "", b: "" },
@@ -327,7 +334,12 @@ describe("randomized round trip", () => {
     }
   }
 
-  const columns: ListColumn[] = [col("uuid", "string"), ...listColumnTypes.map((type, i) => col(`${type}_${i}`, type)), col("note", "string"), col("extra_json", "json")];
+  const columns: ListColumn[] = [
+    col("uuid", "string"),
+    ...listColumnTypes.map((type, i) => col(`${type}_${i}`, type)),
+    col("note", "string"),
+    col("extra_json", "json"),
+  ];
   const rows: ListRow[] = Array.from({ length: 200 }, (_, r) => {
     const row: ListRow = { uuid: `row-${r}` };
     for (const column of columns.slice(1)) row[column.name] = value(column.type);

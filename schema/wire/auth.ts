@@ -14,7 +14,14 @@ export const createAttemptSchema = z
     domain: optionalText,
     role: optionalText,
   })
-  .transform((b) => ({ email: b.email || null, userId: b.user_id || null, method: b.method ?? b.provider ?? "password", goto: b.goto ?? null, domain: b.domain ?? null, roleId: b.role ?? null }));
+  .transform((b) => ({
+    email: b.email || null,
+    userId: b.user_id || null,
+    method: b.method ?? b.provider ?? "password",
+    goto: b.goto ?? null,
+    domain: b.domain ?? null,
+    roleId: b.role ?? null,
+  }));
 
 export const verifyValueSchema = z.union([
   z.object({ password: z.string().min(1).max(1000) }),
@@ -41,7 +48,11 @@ export const checkPasswordSchema = z.object({ password: z.string().max(1000) });
 export const loginFormSchema = z.object({ token: z.string().min(1).max(200), role: optionalText, goto: optionalText });
 
 export const signupSchema = z.object({
-  email: z.string().trim().max(320).refine((v) => v.includes("@"), "Enter an email address"),
+  email: z
+    .string()
+    .trim()
+    .max(320)
+    .refine((v) => v.includes("@"), "Enter an email address"),
   name: z.string().trim().min(1, "Enter your name").max(200),
   phone: z.string().trim().max(40).optional().nullable(),
 });
@@ -50,7 +61,10 @@ export const passkeyRegisterBeginSchema = z.object({ user_id: z.string().max(64)
 /** The parts of a WebAuthn response read before the library checks it; the library checks the rest inside its try. */
 const webauthnResponseSchema = z.looseObject({ id: z.string().min(1).max(1024), response: z.looseObject({ clientDataJSON: z.string().min(1).max(16_384) }) });
 export const passkeyRegisterCompleteSchema = passkeyRegisterBeginSchema.extend({ credential: webauthnResponseSchema });
-export const passkeyAuthenticateBeginSchema = z.object({ user_id: z.string().max(64).optional().nullable(), client: z.string().max(200).optional().nullable() });
+export const passkeyAuthenticateBeginSchema = z.object({
+  user_id: z.string().max(64).optional().nullable(),
+  client: z.string().max(200).optional().nullable(),
+});
 /** `reauth`: re-authenticate the signed-in session with this passkey instead of starting a new one. */
 export const passkeyAuthenticateCompleteSchema = z.object({ credential: webauthnResponseSchema, goto: optionalText, reauth: z.boolean().optional() });
 export const passkeyDeleteSchema = z.object({ passkey_id: z.string().min(1).max(1024), user_id: z.string().max(64) });

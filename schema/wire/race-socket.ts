@@ -3,10 +3,7 @@ import * as z from "zod/mini";
 import { TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
 
 /** Frames a spectator or timer sends on a race socket. Plain pings are answered without waking the object. */
-export const raceClientMessageSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("ping") }),
-  z.object({ type: z.literal("info") }),
-]);
+export const raceClientMessageSchema = z.discriminatedUnion("type", [z.object({ type: z.literal("ping") }), z.object({ type: z.literal("info") })]);
 export type RaceClientMessage = z.infer<typeof raceClientMessageSchema>;
 
 const count = z.int().check(z.nonnegative());
@@ -71,7 +68,18 @@ export const resultGroupWireSchema = z.object({
    * split at `since` when given), with `shooting` a biathlon shooting's misses, or with `run` a multi-run
    * race's run time or status, with `segment` an enduro segment's time (or with `cumulative` the total after it), or with `stage` a stage's time in the All Stages view (`index` is then only a key).
    */
-  columns: z.array(z.object({ index: count, name: z.string(), since: z.optional(z.nullable(count)), shooting: z.optional(count), run: z.optional(count), stage: z.optional(count), segment: z.optional(count), cumulative: z.optional(z.boolean()) })),
+  columns: z.array(
+    z.object({
+      index: count,
+      name: z.string(),
+      since: z.optional(z.nullable(count)),
+      shooting: z.optional(count),
+      run: z.optional(count),
+      stage: z.optional(count),
+      segment: z.optional(count),
+      cumulative: z.optional(z.boolean()),
+    }),
+  ),
   /** The time column's heading when it is not the plain time (biathlon: "Ski time", "Range time"). */
   timeLabel: z.optional(z.string()),
   /** Lap and time limit options: each split cell also shows the place there; split cells show gaps to the fastest; the Diff column counts laps behind. */
@@ -138,7 +146,18 @@ export const heatGroupWireSchema = z.object({
   formatKey: z.string(),
   formatName: z.string(),
   rounds: z.array(z.object({ round: count, name: z.string(), complete: z.boolean(), timed: z.boolean(), heats: z.array(heatWireSchema) })),
-  ranking: z.array(z.object({ racerId: z.string(), rank: count, bib: z.nullable(z.number()), name: z.string(), roundReached: count, place: z.nullable(count), status: z.nullable(z.enum(["dns", "dnf", "dsq"])), qualifierRank: count })),
+  ranking: z.array(
+    z.object({
+      racerId: z.string(),
+      rank: count,
+      bib: z.nullable(z.number()),
+      name: z.string(),
+      roundReached: count,
+      place: z.nullable(count),
+      status: z.nullable(z.enum(["dns", "dnf", "dsq"])),
+      qualifierRank: count,
+    }),
+  ),
 });
 export type HeatGroupWire = z.infer<typeof heatGroupWireSchema>;
 

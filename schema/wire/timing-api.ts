@@ -54,7 +54,11 @@ export interface ReadBatchReceipt {
   boot?: string;
 }
 
-const manualKey = z.string().min(8).max(64).regex(/^[\w-]+$/, "key must be letters, digits, - or _");
+const manualKey = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[\w-]+$/, "key must be letters, digits, - or _");
 
 const shooting = z.number().int().min(1).max(BIATHLON_MAX_SHOOTINGS);
 const misses = z.number().int().min(0, "Misses must be 0 to 5").max(BIATHLON_MAX_MISSES, "Misses must be 0 to 5");

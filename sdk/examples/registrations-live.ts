@@ -35,7 +35,9 @@ function awaitCallback(): Promise<void> {
       }
       client.completeAuthorization(request.url).then(
         () => {
-          response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<h1>Authorised</h1><p>You can close this tab and return to the terminal.</p>");
+          response
+            .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+            .end("<h1>Authorised</h1><p>You can close this tab and return to the terminal.</p>");
           server.close();
           resolve();
         },

@@ -51,7 +51,10 @@ describe("the production build", () => {
       d1: config.d1_databases.map((d: { binding: string }) => d.binding),
       durableObjects: config.durable_objects.bindings.map((b: { name: string; class_name: string }) => `${b.name}:${b.class_name}`),
       r2: config.r2_buckets.map((b: { binding: string }) => b.binding),
-      queues: [...(config.queues.producers ?? []).map((q: { binding: string }) => q.binding), ...(config.queues.consumers ?? []).map((q: { queue: string }) => q.queue)],
+      queues: [
+        ...(config.queues.producers ?? []).map((q: { binding: string }) => q.binding),
+        ...(config.queues.consumers ?? []).map((q: { queue: string }) => q.queue),
+      ],
       mail: config.send_email.map((m: { name: string }) => m.name),
       assets: config.assets?.binding,
     });

@@ -25,7 +25,12 @@ async function signUpAndSignIn(page: Page, email: string) {
   await page.getByRole("button", { name: "Create an Account" }).click();
   await page.waitForURL(/\/welcome/);
   await page.goto(url(MAIN, "/dev/mail"));
-  await page.getByRole("article").filter({ hasText: `To ${email}` }).first().getByRole("link").click();
+  await page
+    .getByRole("article")
+    .filter({ hasText: `To ${email}` })
+    .first()
+    .getByRole("link")
+    .click();
   await page.waitForURL(/\/login\/passkey/);
   await page.getByRole("button", { name: "Skip for Now..." }).click();
   await page.waitForURL(url(MAIN, "/manage"));
@@ -85,7 +90,10 @@ test("the security page: two-factor with recovery codes, sessions, and re-authen
   const sessionRows = page.getByRole("table", { name: "Where you are signed in" }).getByRole("row").filter({ hasText: MAIN });
   await expect(sessionRows).toHaveCount(2);
   await expect(sessionRows.filter({ hasText: "(this device)" })).toHaveCount(1);
-  await sessionRows.filter({ hasNotText: "(this device)" }).getByRole("button", { name: /Sign out the session/ }).click();
+  await sessionRows
+    .filter({ hasNotText: "(this device)" })
+    .getByRole("button", { name: /Sign out the session/ })
+    .click();
   await expect(page.getByText("That session is signed out.")).toBeVisible();
   await expect(sessionRows).toHaveCount(1);
   await other.goto(url(MAIN, "/manage"));
@@ -93,7 +101,10 @@ test("the security page: two-factor with recovery codes, sessions, and re-authen
   await elsewhere.close();
 
   // Past the five-minute window (moved back through the development-only hook), a sensitive change asks to confirm it is you.
-  const aged = await page.evaluate(async () => (await fetch("/_dev/age-session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ minutes: 10 }) })).status);
+  const aged = await page.evaluate(
+    async () =>
+      (await fetch("/_dev/age-session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ minutes: 10 }) })).status,
+  );
   expect(aged).toBe(200);
   await page.getByRole("button", { name: "Make new recovery codes" }).click();
   await page.waitForURL(/\/login\?reauth=1&goto=%2Fmanage%2Fsecurity/);

@@ -16,7 +16,14 @@ async function addVirtualAuthenticator(context: BrowserContext, page: Page) {
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }
 
@@ -51,7 +58,12 @@ test("a person's whole path: sign up, link, password, two-factor, passkey, sign 
 
   // Read the link on the dev mail page and sign in with it.
   await page.goto(url(MAIN, "/dev/mail"));
-  await page.getByRole("article").filter({ hasText: `To ${email}` }).first().getByRole("link").click();
+  await page
+    .getByRole("article")
+    .filter({ hasText: `To ${email}` })
+    .first()
+    .getByRole("link")
+    .click();
   await page.waitForURL(/\/login\/passkey/);
   await page.getByRole("button", { name: "Skip for Now..." }).click();
   await page.waitForURL(url(MAIN, "/manage"));
@@ -59,7 +71,12 @@ test("a person's whole path: sign up, link, password, two-factor, passkey, sign 
 
   // A used link cannot be used twice.
   await page.goto(url(MAIN, "/dev/mail"));
-  const linkHref = await page.getByRole("article").filter({ hasText: `To ${email}` }).first().getByRole("link").getAttribute("href");
+  const linkHref = await page
+    .getByRole("article")
+    .filter({ hasText: `To ${email}` })
+    .first()
+    .getByRole("link")
+    .getAttribute("href");
   await signOut(page);
   await page.goto(linkHref!);
   await expect(page.getByText("This sign-in link has already been used or has expired. Please request a new one.")).toBeVisible();
@@ -67,7 +84,12 @@ test("a person's whole path: sign up, link, password, two-factor, passkey, sign 
   await page.getByRole("button", { name: "Send a New Link" }).click();
   await expect(page.getByText(/valid for only ten minutes/)).toBeVisible();
   await page.goto(url(MAIN, "/dev/mail"));
-  await page.getByRole("article").filter({ hasText: `To ${email}` }).first().getByRole("link").click();
+  await page
+    .getByRole("article")
+    .filter({ hasText: `To ${email}` })
+    .first()
+    .getByRole("link")
+    .click();
   await page.waitForURL(url(MAIN, "/manage"));
 
   // Set a password: a common one is refused first.

@@ -1,6 +1,18 @@
 import { expect, test } from "@playwright/test";
 import { url, waitForHydration } from "./hosts";
-import { addCourse, addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
+import {
+  addCourse,
+  addCoursePoint,
+  addDevice,
+  addPoint,
+  addRacers,
+  addResultFormat,
+  createRaceThroughPages,
+  MAIN,
+  openSpectator,
+  postAsDevice,
+  SECOND_US,
+} from "./race-pages";
 
 test("an organiser sets up a biathlon sprint through the pages; reads, penalty loops and range entries rank it live", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -49,16 +61,53 @@ test("an organiser sets up a biathlon sprint through the pages; reads, penalty l
 
   // A spectator follows the results on the club's site.
   const { spectator, close } = await openSpectator(browser, raceId);
-  await expect(spectator.locator(".results-table thead th")).toHaveText(["Rank", "Bib", "Name", "Club", "Lap 1", "Shooting 1 (P)", "Lap 2", "Shooting 2 (S)", "Lap 3", "Time", "Diff"]);
+  await expect(spectator.locator(".results-table thead th")).toHaveText([
+    "Rank",
+    "Bib",
+    "Name",
+    "Club",
+    "Lap 1",
+    "Shooting 1 (P)",
+    "Lap 2",
+    "Shooting 2 (S)",
+    "Lap 3",
+    "Time",
+    "Diff",
+  ]);
 
   // Laps from the stadium reader, loops from the recorder (Cara skis all three, Dana one of two).
-  const read = (seq: number, bib: number, channel: number | null, s: number) => ({ seq, chip: `BIA${bib}`, time: startTimeUs + s * SECOND_US, ...(channel === null ? {} : { channel }) });
-  await postAsDevice(`/timing-api/races/${raceId}/reads`, stadiumToken, {
-    reads: [read(1, 3, 1, 400), read(2, 3, 2, 410), read(3, 3, 3, 440), read(4, 3, 1, 900), read(5, 3, 2, 910), read(6, 3, 3, 945), read(7, 3, 1, 1300), read(8, 4, 1, 380), read(9, 4, 1, 880), read(10, 4, 1, 1250)],
+  const read = (seq: number, bib: number, channel: number | null, s: number) => ({
+    seq,
+    chip: `BIA${bib}`,
+    time: startTimeUs + s * SECOND_US,
+    ...(channel === null ? {} : { channel }),
   });
-  await postAsDevice(`/timing-api/races/${raceId}/reads`, loopToken, { reads: [read(1, 3, null, 460), read(2, 3, null, 490), read(3, 3, null, 950), read(4, 4, null, 470)] });
+  await postAsDevice(`/timing-api/races/${raceId}/reads`, stadiumToken, {
+    reads: [
+      read(1, 3, 1, 400),
+      read(2, 3, 2, 410),
+      read(3, 3, 3, 440),
+      read(4, 3, 1, 900),
+      read(5, 3, 2, 910),
+      read(6, 3, 3, 945),
+      read(7, 3, 1, 1300),
+      read(8, 4, 1, 380),
+      read(9, 4, 1, 880),
+      read(10, 4, 1, 1250),
+    ],
+  });
+  await postAsDevice(`/timing-api/races/${raceId}/reads`, loopToken, {
+    reads: [read(1, 3, null, 460), read(2, 3, null, 490), read(3, 3, null, 950), read(4, 4, null, 470)],
+  });
   // Dana's misses come from the range-data device; Cara's are typed on the keypad page.
-  expect(await postAsDevice(`/timing-api/races/${raceId}/range`, keypadToken, { entries: [{ seq: 1, bib: 4, shooting: 1, misses: 2 }, { seq: 2, bib: 4, shooting: 2, misses: 0 }] })).toEqual({ accepted: 2, duplicates: 0, unknown: [] });
+  expect(
+    await postAsDevice(`/timing-api/races/${raceId}/range`, keypadToken, {
+      entries: [
+        { seq: 1, bib: 4, shooting: 1, misses: 2 },
+        { seq: 2, bib: 4, shooting: 2, misses: 0 },
+      ],
+    }),
+  ).toEqual({ accepted: 2, duplicates: 0, unknown: [] });
 
   await page.goto(url(MAIN, `${base}/keypad`));
   await waitForHydration(page);

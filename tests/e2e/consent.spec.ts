@@ -13,7 +13,15 @@ test("a third-party app is authorised on the consent page and gets a scoped toke
   // The app's callback is not running here: the browser's request to it is answered by the test.
   await page.route(`${redirectUri}**`, (route) => route.fulfill({ contentType: "text/plain", body: "callback reached" }));
 
-  const query = new URLSearchParams({ response_type: "code", client_id: demoApp.id, redirect_uri: redirectUri, state: "state-e2e", scope: "races registrations nonsense", code_challenge: challenge, code_challenge_method: "S256" });
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: demoApp.id,
+    redirect_uri: redirectUri,
+    state: "state-e2e",
+    scope: "races registrations nonsense",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+  });
   await page.goto(url("localhost", `/data-api/authorize?${query}`));
   await expect(page).toHaveURL(/\/login\/authorize\?/);
   await expect(page.getByRole("heading", { name: `Authorize ${demoApp.name}` })).toBeVisible();
@@ -56,6 +64,8 @@ test("a third-party app is authorised on the consent page and gets a scoped toke
   await page.getByRole("button", { name: `Disconnect ${demoApp.name}` }).click();
   await expect(page.getByRole("status")).toContainText("The app is disconnected");
   await expect(page.getByText("No app can act for you.")).toBeVisible();
-  const afterDisconnect = await page.request.get(url("localhost", `/data-api/Race/${race.id}`), { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+  const afterDisconnect = await page.request.get(url("localhost", `/data-api/Race/${race.id}`), {
+    headers: { Authorization: `Bearer ${tokens.access_token}` },
+  });
   expect(afterDisconnect.status()).toBe(401);
 });

@@ -1,6 +1,18 @@
 import { expect, test } from "@playwright/test";
 import { url } from "./hosts";
-import { addCourse, addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
+import {
+  addCourse,
+  addCoursePoint,
+  addDevice,
+  addPoint,
+  addRacers,
+  addResultFormat,
+  createRaceThroughPages,
+  MAIN,
+  openSpectator,
+  postAsDevice,
+  SECOND_US,
+} from "./race-pages";
 
 test("an organiser sets up a two-stage enduro through the pages; transfers are not timed and the fastest run counts", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -10,7 +22,9 @@ test("an organiser sets up a two-stage enduro through the pages; transfers are n
 
   await page.goto(url(MAIN, base));
   await page.getByLabel("Timing mode").selectOption({ label: "Enduro" });
-  await expect(page.getByRole("group", { name: "Segments & Timing Devices" })).toContainText("Transfer stages, between one finish and the next start, are not timed");
+  await expect(page.getByRole("group", { name: "Segments & Timing Devices" })).toContainText(
+    "Transfer stages, between one finish and the next start, are not timed",
+  );
   await page.getByLabel("Fastest lap: a segment ridden more than once counts its fastest run").check();
   await page.getByLabel("Enduro columns").selectOption({ label: "Each stage's time" });
   await page.getByRole("radio", { name: /^Public/ }).check();
@@ -37,7 +51,18 @@ test("an organiser sets up a two-stage enduro through the pages; transfers are n
   // Ben: 4:50 and 4:00 = 8:50. Long transfers between the stages are not timed.
   const read = (seq: number, chip: string, channel: number, s: number) => ({ seq, chip, channel, time: startTimeUs + s * SECOND_US });
   await postAsDevice(`/timing-api/races/${raceId}/reads`, token, {
-    reads: [read(1, "E1", 1, 60), read(2, "E1", 2, 360), read(3, "E1", 1, 900), read(4, "E1", 2, 1180), read(5, "E1", 3, 2000), read(6, "E1", 4, 2240), read(7, "E2", 1, 90), read(8, "E2", 2, 380), read(9, "E2", 3, 1500), read(10, "E2", 4, 1740)],
+    reads: [
+      read(1, "E1", 1, 60),
+      read(2, "E1", 2, 360),
+      read(3, "E1", 1, 900),
+      read(4, "E1", 2, 1180),
+      read(5, "E1", 3, 2000),
+      read(6, "E1", 4, 2240),
+      read(7, "E2", 1, 90),
+      read(8, "E2", 2, 380),
+      read(9, "E2", 3, 1500),
+      read(10, "E2", 4, 1740),
+    ],
   });
   const rows = spectator.locator(".results-table tbody tr");
   await expect(rows.nth(0)).toHaveAttribute("data-bib", "1");

@@ -61,7 +61,10 @@ test("an organiser sets up a free-order segment race through the pages; course g
   await groupForm.getByLabel("Value").fill("U16");
   await groupForm.getByRole("button", { name: "Add course group" }).click();
   await page.waitForURL((u) => u.searchParams.get("saved") === "added");
-  await expect(page.locator("section[aria-labelledby='course-groups-heading'] table tbody tr")).toHaveText([/All Racers\s*In any order\s*Every segment\s*None/, /Junior\s*In the order of the segment list\s*Every segment\s*Category is U16/]);
+  await expect(page.locator("section[aria-labelledby='course-groups-heading'] table tbody tr")).toHaveText([
+    /All Racers\s*In any order\s*Every segment\s*None/,
+    /Junior\s*In the order of the segment list\s*Every segment\s*Category is U16/,
+  ]);
 
   await addResultFormat(page, base);
   for (const racer of [
@@ -89,7 +92,18 @@ test("an organiser sets up a free-order segment race through the pages; course g
   // his first Rock garden run does not count and the later one does: 2:30 + 2:20 = 4:50 (in any order it would be 5:10).
   const read = (seq: number, chip: string, channel: number, s: number) => ({ seq, chip, channel, time: startTimeUs + s * SECOND_US });
   await postAsDevice(`/timing-api/races/${raceId}/reads`, token, {
-    reads: [read(1, "F1", 1, 100), read(2, "F1", 2, 280), read(3, "F1", 3, 400), read(4, "F1", 4, 520), read(5, "F2", 1, 100), read(6, "F2", 2, 260), read(7, "F2", 3, 300), read(8, "F2", 4, 450), read(9, "F2", 1, 500), read(10, "F2", 2, 640)],
+    reads: [
+      read(1, "F1", 1, 100),
+      read(2, "F1", 2, 280),
+      read(3, "F1", 3, 400),
+      read(4, "F1", 4, 520),
+      read(5, "F2", 1, 100),
+      read(6, "F2", 2, 260),
+      read(7, "F2", 3, 300),
+      read(8, "F2", 4, 450),
+      read(9, "F2", 1, 500),
+      read(10, "F2", 2, 640),
+    ],
   });
   await expect(open.locator("tbody tr").nth(0)).toHaveAttribute("data-bib", "1");
   await expect(open.locator("tbody tr").nth(0).locator(".result-time")).toHaveText("5:00.0");

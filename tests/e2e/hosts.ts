@@ -25,7 +25,10 @@ export async function raceDemoRacer(demo: DemoRace, bib: number, lapSeconds: num
   const chip = demo.racers.find((r) => r.bib === bib)!.chip;
   const byDevice = new Map<string, { seq: number; chip: string; time: number }[]>();
   for (let lap = 0; lap < 3; lap++) {
-    for (const [name, fraction] of [["Hill reader", 0.5], ["Finish reader", 1]] as const) {
+    for (const [name, fraction] of [
+      ["Hill reader", 0.5],
+      ["Finish reader", 1],
+    ] as const) {
       const at = demo.startTime * 1000 + Math.round((lap + fraction) * lapSeconds * 1_000_000);
       const reads = byDevice.get(name) ?? [];
       reads.push({ seq: seq.value++, chip, time: at }, { seq: seq.value++, chip, time: at + 400_000 });
@@ -34,7 +37,10 @@ export async function raceDemoRacer(demo: DemoRace, bib: number, lapSeconds: num
   }
   for (const [name, reads] of byDevice) {
     const device = demo.devices.find((d) => d.name === name)!;
-    const reply = await send(E2E_PORT, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify({ boot: seq.boot, reads }), { "Content-Type": "application/json", Authorization: `Bearer ${device.token}` });
+    const reply = await send(E2E_PORT, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify({ boot: seq.boot, reads }), {
+      "Content-Type": "application/json",
+      Authorization: `Bearer ${device.token}`,
+    });
     if (reply.status !== 200) throw new Error(`reads refused: ${reply.status} ${reply.body}`);
   }
 }

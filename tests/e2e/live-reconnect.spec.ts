@@ -11,7 +11,10 @@ async function finish(demo: DemoRace, bib: number, seconds: number, seq: number)
   const chip = demo.racers.find((r) => r.bib === bib)!.chip;
   const device = demo.devices.find((d) => d.name === "Finish reader")!;
   const reads = [{ seq, chip, time: demo.startTime * 1000 + seconds * SECOND_US }];
-  const reply = await send(E2E_PORT, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify({ reads }), { "Content-Type": "application/json", Authorization: `Bearer ${device.token}` });
+  const reply = await send(E2E_PORT, "localhost", "POST", `/timing-api/races/${demo.raceId}/reads`, JSON.stringify({ reads }), {
+    "Content-Type": "application/json",
+    Authorization: `Bearer ${device.token}`,
+  });
   expect(reply.status).toBe(200);
 }
 
@@ -30,7 +33,8 @@ async function recordSockets(page: Page) {
   });
 }
 
-const socketQueries = (page: Page) => page.evaluate(() => (window as unknown as { raceSockets: { query: string }[] }).raceSockets.map((s) => new URLSearchParams(s.query).get("since")));
+const socketQueries = (page: Page) =>
+  page.evaluate(() => (window as unknown as { raceSockets: { query: string }[] }).raceSockets.map((s) => new URLSearchParams(s.query).get("since")));
 
 test("the results page reconnects after its connection drops and catches up with a crossing posted meanwhile", async ({ page, context }) => {
   const demo = await setUpDemoRace(true);

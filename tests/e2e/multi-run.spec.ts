@@ -1,6 +1,18 @@
 import { expect, test } from "@playwright/test";
 import { url, waitForHydration } from "./hosts";
-import { addCourse, addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
+import {
+  addCourse,
+  addCoursePoint,
+  addDevice,
+  addPoint,
+  addRacers,
+  addResultFormat,
+  createRaceThroughPages,
+  MAIN,
+  openSpectator,
+  postAsDevice,
+  SECOND_US,
+} from "./race-pages";
 
 test("an organiser sets up a two-run slalom through the pages; the jury's run-2 DSQ on the keypad reorders the live results", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -37,7 +49,16 @@ test("an organiser sets up a two-run slalom through the pages; the jury's run-2 
   // Two runs each: Ana 60.5 + 55.3, Ben 58.0 + 55.0, so Ben leads by 2.8 s.
   const read = (seq: number, chip: string, channel: number, s: number) => ({ seq, chip, channel, time: startTimeUs + Math.round(s * SECOND_US) });
   await postAsDevice(`/timing-api/races/${raceId}/reads`, gatesToken, {
-    reads: [read(1, "GS1", 1, 0), read(2, "GS1", 2, 60.5), read(3, "GS2", 1, 30), read(4, "GS2", 2, 88), read(5, "GS1", 1, 900), read(6, "GS1", 2, 955.3), read(7, "GS2", 1, 930), read(8, "GS2", 2, 985)],
+    reads: [
+      read(1, "GS1", 1, 0),
+      read(2, "GS1", 2, 60.5),
+      read(3, "GS2", 1, 30),
+      read(4, "GS2", 2, 88),
+      read(5, "GS1", 1, 900),
+      read(6, "GS1", 2, 955.3),
+      read(7, "GS2", 1, 930),
+      read(8, "GS2", 2, 985),
+    ],
   });
   const rows = spectator.locator(".results-table tbody tr");
   await expect(rows.nth(0)).toHaveAttribute("data-bib", "2");

@@ -1,6 +1,19 @@
 import { expect, test, type Page } from "@playwright/test";
 import { url } from "./hosts";
-import { addCourse, addCoursePoint, addDevice, addPoint, addRacers, addResultFormat, createAnotherRace, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
+import {
+  addCourse,
+  addCoursePoint,
+  addDevice,
+  addPoint,
+  addRacers,
+  addResultFormat,
+  createAnotherRace,
+  createRaceThroughPages,
+  MAIN,
+  openSpectator,
+  postAsDevice,
+  SECOND_US,
+} from "./race-pages";
 
 /** A point-to-point stage with a finish mat, a public format and three racers; returns the mat's credential. */
 async function setUpStage(page: Page, base: string): Promise<string> {
@@ -28,7 +41,9 @@ test("an organiser chains stage 2 to stage 1 through the pages; spectators switc
   const oneToken = await setUpStage(page, one.base);
   const finish = (startUs: number, seq: number, chip: string, s: number) => ({ seq, chip, channel: 1, time: startUs + s * SECOND_US });
   // Stage 1: Ana 1:00:00, Ben 58:20; Cy does not finish.
-  await postAsDevice(`/timing-api/races/${one.raceId}/reads`, oneToken, { reads: [finish(one.startTimeUs, 1, "S1", 3600), finish(one.startTimeUs, 2, "S2", 3500)] });
+  await postAsDevice(`/timing-api/races/${one.raceId}/reads`, oneToken, {
+    reads: [finish(one.startTimeUs, 1, "S1", 3600), finish(one.startTimeUs, 2, "S2", 3500)],
+  });
 
   const two = await createAnotherRace(page, "Tour stage 2", 0);
   const twoToken = await setUpStage(page, two.base);
@@ -41,7 +56,9 @@ test("an organiser chains stage 2 to stage 1 through the pages; spectators switc
   await expect(page.getByText("Stage times brought in for 3 racers.")).toBeVisible();
 
   // Stage 2: Ana 56:40, Ben 59:10, Cy 50:00.
-  await postAsDevice(`/timing-api/races/${two.raceId}/reads`, twoToken, { reads: [finish(two.startTimeUs, 1, "S1", 3400), finish(two.startTimeUs, 2, "S2", 3550), finish(two.startTimeUs, 3, "S3", 3000)] });
+  await postAsDevice(`/timing-api/races/${two.raceId}/reads`, twoToken, {
+    reads: [finish(two.startTimeUs, 1, "S1", 3400), finish(two.startTimeUs, 2, "S2", 3550), finish(two.startTimeUs, 3, "S3", 3000)],
+  });
 
   const { spectator, close } = await openSpectator(browser, two.raceId);
   const rows = spectator.locator(".results-table tbody tr");

@@ -66,7 +66,10 @@ async function priceTableOf(page: Page) {
 
 /** The newest captured mail with this subject to this address; mail goes out after the response, so it is looked for until it is there. */
 async function openMail(page: Page, to: string, subject: string) {
-  const article = page.getByRole("article", { name: subject }).filter({ hasText: `To ${to}` }).first();
+  const article = page
+    .getByRole("article", { name: subject })
+    .filter({ hasText: `To ${to}` })
+    .first();
   await expect(async () => {
     await page.goto(url(MAIN, "/dev/mail"));
     await expect(article).toBeVisible({ timeout: 1_000 });
@@ -237,7 +240,15 @@ test("a registrant pays the club by cheque; the club admin records it, refunds p
     expect(at, `column ${label} in ${headers.join(" | ")}`).toBeGreaterThanOrEqual(0);
     return at;
   };
-  const [cartNoAt, cartEmailAt, cartTotalAt, paidAt, personTotalAt, firstNameAt, lastNameAt] = ["Cart No.", "Cart email", "Cart total", "Paid (net of refunds)", "Individual total", "First name", "Last name"].map(column) as [number, number, number, number, number, number, number];
+  const [cartNoAt, cartEmailAt, cartTotalAt, paidAt, personTotalAt, firstNameAt, lastNameAt] = [
+    "Cart No.",
+    "Cart email",
+    "Cart total",
+    "Paid (net of refunds)",
+    "Individual total",
+    "First name",
+    "Last name",
+  ].map(column) as [number, number, number, number, number, number, number];
   const expected = [
     { first: "Lee", personTotal: "50.85" },
     { first: "Max", personTotal: "67.80" },
@@ -246,7 +257,13 @@ test("a registrant pays the club by cheque; the club admin records it, refunds p
   await expect(reportRows).toHaveCount(2);
   for (const [i, want] of expected.entries()) {
     const cells = await reportRows.nth(i).locator("td").allInnerTexts();
-    expect([cells[firstNameAt], cells[cartEmailAt], cells[cartTotalAt], cells[paidAt], cells[personTotalAt]]).toEqual([want.first, email, "118.65", "108.65", want.personTotal]);
+    expect([cells[firstNameAt], cells[cartEmailAt], cells[cartTotalAt], cells[paidAt], cells[personTotalAt]]).toEqual([
+      want.first,
+      email,
+      "118.65",
+      "108.65",
+      want.personTotal,
+    ]);
   }
   const pageTotals = await table.locator("tfoot tr").locator("th, td").allInnerTexts();
 
@@ -262,7 +279,9 @@ test("a registrant pays the club by cheque; the club admin records it, refunds p
   const totals = body.pop()!;
   expect(totals).toContain(`Total: ${body.length} ${body.length === 1 ? "person" : "people"}`);
   const mine = body.filter((r) => r[lastNameAt] === lastName);
-  expect(mine.map((r) => [r[firstNameAt], r[cartEmailAt], r[cartTotalAt], r[paidAt], r[personTotalAt]])).toEqual(expected.map((want) => [want.first, email, "118.65", "108.65", want.personTotal]));
+  expect(mine.map((r) => [r[firstNameAt], r[cartEmailAt], r[cartTotalAt], r[paidAt], r[personTotalAt]])).toEqual(
+    expected.map((want) => [want.first, email, "118.65", "108.65", want.personTotal]),
+  );
   expect(new Set(mine.map((r) => r[cartNoAt])).size).toBe(1);
   // A person's own total is summed over the rows; a cart's money counts once however many people it holds.
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);

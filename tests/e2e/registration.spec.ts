@@ -104,7 +104,12 @@ test("an organiser builds a form; a registrant registers two people with a code 
   await page.getByRole("link", { name: "Settings" }).click();
   await waitForHydration(page);
   const [yesterday, nextMonth] = [wallClock(Date.now() - DAY_MS), wallClock(Date.now() + 30 * DAY_MS)];
-  for (const [label, at] of [["Opens", yesterday], ["Closes", nextMonth], ["Prices rise to tier 2 at", yesterday], ["Prices rise to tier 3 at", nextMonth]] as const) {
+  for (const [label, at] of [
+    ["Opens", yesterday],
+    ["Closes", nextMonth],
+    ["Prices rise to tier 2 at", yesterday],
+    ["Prices rise to tier 3 at", nextMonth],
+  ] as const) {
     await page.getByLabel(label).fill(at);
   }
   await page.getByLabel("GST rate (%)").fill("13");

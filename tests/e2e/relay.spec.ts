@@ -1,6 +1,17 @@
 import { expect, test } from "@playwright/test";
 import { url } from "./hosts";
-import { addCourse, addCoursePoint, addDevice, addPoint, addResultFormat, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US } from "./race-pages";
+import {
+  addCourse,
+  addCoursePoint,
+  addDevice,
+  addPoint,
+  addResultFormat,
+  createRaceThroughPages,
+  MAIN,
+  openSpectator,
+  postAsDevice,
+  SECOND_US,
+} from "./race-pages";
 
 test("an organiser sets up a two-leg relay through the pages; spectators see teams ranked live with each leg's time", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -61,7 +72,9 @@ test("an organiser sets up a two-leg relay through the pages; spectators see tea
   await postAsDevice(`/timing-api/races/${raceId}/reads`, matToken, { reads: [read(1, "R11", 1, 600), read(2, "R21", 1, 590)] });
   const teams = spectator.locator(".relay-table tbody tr");
   await expect(teams.nth(0).locator(".result-time")).toHaveText("(1 leg)");
-  await postAsDevice(`/timing-api/races/${raceId}/reads`, matToken, { reads: [read(3, "R22", 1, 1225), read(4, "R22", 2, 1230), read(5, "R12", 1, 1235), read(6, "R12", 2, 1240)] });
+  await postAsDevice(`/timing-api/races/${raceId}/reads`, matToken, {
+    reads: [read(3, "R22", 1, 1225), read(4, "R22", 2, 1230), read(5, "R12", 1, 1235), read(6, "R12", 2, 1240)],
+  });
   await expect(teams.nth(0)).toHaveAttribute("data-team", "Alpine");
   await expect(teams.nth(0).locator(".result-time")).toHaveText("20:30.0");
   await expect(teams.nth(0).locator("td").nth(1)).toContainText("21 Alp Racer");

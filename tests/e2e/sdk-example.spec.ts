@@ -28,7 +28,9 @@ test("the example app authorises through the browser, lists registrations as CSV
   test.setTimeout(60_000);
   const coach = demoUsers[1];
   const registration = demoRegistrations(Date.now())[0]!;
-  const child = spawn("node_modules/.bin/tsx", ["sdk/examples/registrations-live.ts", "--base", url("localhost", ""), "--touch"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("node_modules/.bin/tsx", ["sdk/examples/registrations-live.ts", "--base", url("localhost", ""), "--touch"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const app = watch(child);
   try {
     const authorize = (await app.line(/^AUTHORIZE (\S+)$/m))[1]!;

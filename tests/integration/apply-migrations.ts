@@ -5,4 +5,7 @@ import { env } from "cloudflare:workers";
 export const isCityData = (name: string) => name.endsWith("_cities_data.sql");
 
 // Every test file starts from the real schema migrations; storage is isolated per test file.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS.filter((m) => !isCityData(m.name)));
+await applyD1Migrations(
+  env.DB,
+  env.TEST_MIGRATIONS.filter((m) => !isCityData(m.name)),
+);

@@ -24,7 +24,9 @@ const post = (path: string, cookie: string, fields: [string, string][], host = H
 
 async function createClub(name: string, siteId: string | null = null) {
   const club = { id: crypto.randomUUID(), name, siteId };
-  await db().insert(clubs).values({ ...club, fieldMtimes: initialMtimes(club, Date.now()) });
+  await db()
+    .insert(clubs)
+    .values({ ...club, fieldMtimes: initialMtimes(club, Date.now()) });
   return club.id;
 }
 
@@ -36,7 +38,14 @@ async function clubAppAdmin(label: string, host = HOST) {
   return { clubId, user, cookie: await signIn(host, email, PASSWORD) };
 }
 
-function appForm(options: { name?: string; redirects?: string; scopes?: string[]; type?: "public" | "confidential"; club?: string; extra?: [string, string][] }): [string, string][] {
+function appForm(options: {
+  name?: string;
+  redirects?: string;
+  scopes?: string[];
+  type?: "public" | "confidential";
+  club?: string;
+  extra?: [string, string][];
+}): [string, string][] {
   return [
     ["name", options.name ?? "Results Helper"],
     ["description", "Posts results to the club newsletter"],
@@ -97,7 +106,17 @@ describe("an API Client Admin of one club", () => {
     expect(html).toContain("Application created");
     expect(secret).toBeNull();
     const row = await appRow(clientId!);
-    expect(row).toMatchObject({ name: "Results Helper", isPublic: true, isSystem: false, clientSecretHash: null, clubId, siteId: null, ownerUserId: user.id, scopes: "registrations races", redirectUris: [REDIRECT] });
+    expect(row).toMatchObject({
+      name: "Results Helper",
+      isPublic: true,
+      isSystem: false,
+      clientSecretHash: null,
+      clubId,
+      siteId: null,
+      ownerUserId: user.id,
+      scopes: "registrations races",
+      redirectUris: [REDIRECT],
+    });
     expect(Object.keys(row!.fieldMtimes)).toEqual(expect.arrayContaining(["name", "redirect_uris", "scopes"]));
     const list = await (await get("/manage/apps", cookie)).text();
     expect(list).toContain("Results Helper");
@@ -142,7 +161,11 @@ describe("an API Client Admin of one club", () => {
     expect(after.fieldMtimes.redirect_uris).toBeGreaterThan(before.fieldMtimes.redirect_uris!);
     expect(after.fieldMtimes.name).toBe(before.fieldMtimes.name);
     // A form read before that save may not overwrite the field it changed.
-    const stale = await post(`/manage/apps/${clientId}`, cookie, [...fields(before.fieldMtimes, "Renamed")].map(([k, v]): [string, string] => (k === "redirect_uris" ? [k, REDIRECT] : [k, v])));
+    const stale = await post(
+      `/manage/apps/${clientId}`,
+      cookie,
+      [...fields(before.fieldMtimes, "Renamed")].map(([k, v]): [string, string] => (k === "redirect_uris" ? [k, REDIRECT] : [k, v])),
+    );
     expect(stale.status).toBe(409);
     expect(await stale.text()).toContain("Someone else changed redirect uris");
     expect((await appRow(clientId!))!.name).toBe("Results Helper");
@@ -164,7 +187,15 @@ describe("an API Client Admin of one club", () => {
     // The client is checked before the code is used, so one code serves both attempts.
     const { verifier, challenge } = pkce();
     const { code } = await approveApp(HOST, cookie, authorizeQuery(clientId!, challenge));
-    const exchange = (secret: string) => tokenRequest(HOST, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId!, code_verifier: verifier, client_secret: secret });
+    const exchange = (secret: string) =>
+      tokenRequest(HOST, {
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId!,
+        code_verifier: verifier,
+        client_secret: secret,
+      });
     const withOld = await exchange(oldSecret!);
     expect(withOld.status).toBe(401);
     expect(await withOld.json()).toMatchObject({ error: "invalid_client" });
@@ -227,7 +258,13 @@ describe("an API Client Admin of one club", () => {
 
   it("cannot make a system app, and cannot change one", async () => {
     const { cookie, clubId } = await clubAppAdmin("system");
-    const { clientId } = await createViaPage(cookie, { club: clubId, extra: [["is_system", "true"], ["is_system", "1"]] });
+    const { clientId } = await createViaPage(cookie, {
+      club: clubId,
+      extra: [
+        ["is_system", "true"],
+        ["is_system", "1"],
+      ],
+    });
     expect((await appRow(clientId!))!.isSystem).toBe(false);
     await db().update(apiApplications).set({ isSystem: true }).where(eq(apiApplications.id, clientId!));
     const page = await (await get(`/manage/apps/${clientId}`, cookie)).text();
@@ -277,7 +314,7 @@ describe("tenants", () => {
     const siteCookie = await signIn(site.hostname, "platform-apps@example.com", PASSWORD);
     // Without a club the API Client Admin reaches every app, and may leave the club empty.
     const main = await createViaPage(mainCookie, { name: "Main Host App" });
-    expect((await appRow(main.clientId!))).toMatchObject({ siteId: null, clubId: null });
+    expect(await appRow(main.clientId!)).toMatchObject({ siteId: null, clubId: null });
     const onSite = await post("/manage/apps/new", siteCookie, appForm({ name: "Site Host App", club: siteClub }), site.hostname);
     const siteAppId = testId(await onSite.text(), "client-id");
     expect(await appRow(siteAppId!)).toMatchObject({ siteId: site.id, clubId: siteClub });
@@ -300,10 +337,16 @@ describe("edits on the pages reach data-service subscribers", () => {
     const token = await issueToken(user.id, clientId!, HOST, "apps");
     const socket = await openSocket("apps-live");
     const hello = await socket.auth(token);
-    const subscribe = await worker.fetch(hostRequest(HOST, `/data-api/APIApplication/${clientId}/subscribe?conn=${hello.conn}`, { method: "POST", headers: { Authorization: `Bearer ${token}` } }));
+    const subscribe = await worker.fetch(
+      hostRequest(HOST, `/data-api/APIApplication/${clientId}/subscribe?conn=${hello.conn}`, { method: "POST", headers: { Authorization: `Bearer ${token}` } }),
+    );
     expect(subscribe.status).toBe(200);
     const before = (await appRow(clientId!))!;
-    const fields: [string, string][] = [["intent", "save"], ["field_mtimes", JSON.stringify(before.fieldMtimes)], ...appForm({ name: "Renamed live" }).filter(([k]) => k !== "client_type" && k !== "club")];
+    const fields: [string, string][] = [
+      ["intent", "save"],
+      ["field_mtimes", JSON.stringify(before.fieldMtimes)],
+      ...appForm({ name: "Renamed live" }).filter(([k]) => k !== "client_type" && k !== "club"),
+    ];
     expect((await post(`/manage/apps/${clientId}`, cookie, fields)).status).toBe(302);
     const data = await socket.next("data");
     expect(data).toMatchObject({ classname: "APIApplication", uuid: clientId, fields: { name: "Renamed live" } });

@@ -6,7 +6,19 @@ import { recoveryCodes, sessions, users } from "../../schema/d1";
 import { hashToken } from "../../workers/auth/crypto";
 import { isTotpEnabled } from "../../workers/auth/totp";
 import { hostRequest } from "./fixtures";
-import { authPost, cookieFrom, createUserWithPassword, db, formPost, latestMailTo, latestMailWithSubject, linkIn, pagePost, signIn, worker } from "./auth-fixtures";
+import {
+  authPost,
+  cookieFrom,
+  createUserWithPassword,
+  db,
+  formPost,
+  latestMailTo,
+  latestMailWithSubject,
+  linkIn,
+  pagePost,
+  signIn,
+  worker,
+} from "./auth-fixtures";
 import { SoftAuthenticator } from "./soft-authenticator";
 
 // Issue 28: each test here failed on main before the account-security work.
@@ -32,7 +44,10 @@ async function isSignedIn(cookie: string): Promise<boolean> {
 
 /** Moves the session's last full sign-in `minutes` into the past (time is controlled through the row, not by sleeping). */
 async function ageVerification(cookie: string, minutes: number) {
-  await db().update(sessions).set({ verifiedAt: Date.now() - minutes * MINUTE }).where(eq(sessions.id, sessionIdOf(cookie)));
+  await db()
+    .update(sessions)
+    .set({ verifiedAt: Date.now() - minutes * MINUTE })
+    .where(eq(sessions.id, sessionIdOf(cookie)));
 }
 
 function codeFor(typedSecret: string, stepsAhead: number): string {
@@ -68,8 +83,15 @@ async function passwordAttempt(email: string, password = PASSWORD) {
 
 async function registerPasskey(cookie: string, userId: string) {
   const authenticator = await SoftAuthenticator.create();
-  const options = await (await authPost(HOST, "/_auth/passkey/register/begin", { user_id: userId }, { cookie })).json<{ challenge: string; rp: { id: string } }>();
-  const done = await authPost(HOST, "/_auth/passkey/register/complete", { user_id: userId, credential: await authenticator.register(options, ORIGIN) }, { cookie });
+  const options = await (
+    await authPost(HOST, "/_auth/passkey/register/begin", { user_id: userId }, { cookie })
+  ).json<{ challenge: string; rp: { id: string } }>();
+  const done = await authPost(
+    HOST,
+    "/_auth/passkey/register/complete",
+    { user_id: userId, credential: await authenticator.register(options, ORIGIN) },
+    { cookie },
+  );
   expect(await done.json()).toMatchObject({ verified: true });
   return authenticator;
 }
@@ -81,7 +103,9 @@ describe("passkeys on a two-factor account", () => {
     const authenticator = await registerPasskey(cookie, user.id);
     const totp = await enableTotp(cookie);
 
-    const begin = await (await authPost(HOST, "/_auth/passkey/authenticate/begin", { user_id: user.id })).json<{ challenge: string; userVerification: string }>();
+    const begin = await (
+      await authPost(HOST, "/_auth/passkey/authenticate/begin", { user_id: user.id })
+    ).json<{ challenge: string; userVerification: string }>();
     expect(begin.userVerification).toBe("required");
     const withoutUv = await authenticator.authenticate(begin, ORIGIN, HOST, 1, false);
     const partial = await authPost(HOST, "/_auth/passkey/authenticate/complete", { credential: withoutUv, goto: "/manage" });
@@ -104,7 +128,9 @@ describe("passkeys on a two-factor account", () => {
     await enableTotp(cookie);
     const begin = await (await authPost(HOST, "/_auth/passkey/authenticate/begin", { user_id: null })).json<{ challenge: string; userVerification: string }>();
     expect(begin.userVerification).toBe("preferred");
-    const [reply] = await (await authPost(HOST, "/_auth/passkey/authenticate/complete", { credential: await authenticator.authenticate(begin, ORIGIN, HOST, 1, false) })).json<{ status: string }[]>();
+    const [reply] = await (
+      await authPost(HOST, "/_auth/passkey/authenticate/complete", { credential: await authenticator.authenticate(begin, ORIGIN, HOST, 1, false) })
+    ).json<{ status: string }[]>();
     expect(reply!.status).toBe("partial");
   });
 });
@@ -174,7 +200,9 @@ describe("recovery codes", () => {
     expect(fresh).not.toContain(codes[0]);
     expect((await latestMailWithSubject("newcodes@example.com", "New recovery codes"))?.subject).toContain("New recovery codes");
     const { attemptId } = await passwordAttempt("newcodes@example.com");
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp: codes[0]! } })).json()).toMatchObject({ status: "partial" });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp: codes[0]! } })).json()).toMatchObject({
+      status: "partial",
+    });
   });
 });
 
@@ -186,7 +214,9 @@ describe("changing the password", () => {
     const form = { intent: "password", password: "new-birch-trail-7", confirm: "new-birch-trail-7", sign_out_others: "yes" };
 
     expect(await (await pagePost(HOST, "/manage/security", form, here)).text()).toContain("Your current password is not correct.");
-    expect(await (await pagePost(HOST, "/manage/security", { ...form, current: "wrong-password-1" }, here)).text()).toContain("Your current password is not correct.");
+    expect(await (await pagePost(HOST, "/manage/security", { ...form, current: "wrong-password-1" }, here)).text()).toContain(
+      "Your current password is not correct.",
+    );
     const api = await authPost(HOST, "/_auth/set_password", { password: "new-birch-trail-7" }, { cookie: here });
     expect(api.status).toBe(400);
     expect((await passwordAttempt("change@example.com", "new-birch-trail-7")).reply.status).toBe("password_invalid");
@@ -206,7 +236,9 @@ describe("changing the password", () => {
     const attempt = await (await authPost(HOST, "/_auth/attempt", { email: "nopass@example.com", method: "link" })).json<{ attempt_id: string }>();
     await authPost(HOST, "/_auth/mail", { email: "nopass@example.com", attempt_id: attempt.attempt_id });
     const link = linkIn((await latestMailTo("nopass@example.com"))!.text);
-    const reply = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { link: link.token } })).json<{ token: string }>();
+    const reply = await (
+      await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { link: link.token } })
+    ).json<{ token: string }>();
     const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: reply.token }), "__Host-sl_session")!;
     await ageVerification(cookie, 6);
     const form = { intent: "password", password: "first-pass-word-9", confirm: "first-pass-word-9" };
@@ -225,10 +257,16 @@ describe("turning two-factor off", () => {
     await enableTotp(cookie);
     // The old confirm-only form, and a wrong proof, change nothing.
     await pagePost(HOST, "/manage/security", { intent: "totp-off", confirm: "yes" }, cookie);
-    expect(await (await pagePost(HOST, "/manage/security", { intent: "totp-off", proof: "" }, cookie)).text()).toContain("Enter a code from your authenticator app");
-    expect(await (await pagePost(HOST, "/manage/security", { intent: "totp-off", proof: "not-my-password" }, cookie)).text()).toContain("That code or password is not correct.");
+    expect(await (await pagePost(HOST, "/manage/security", { intent: "totp-off", proof: "" }, cookie)).text()).toContain(
+      "Enter a code from your authenticator app",
+    );
+    expect(await (await pagePost(HOST, "/manage/security", { intent: "totp-off", proof: "not-my-password" }, cookie)).text()).toContain(
+      "That code or password is not correct.",
+    );
     expect(await isTotpEnabled(db(), user.id)).toBe(true);
-    expect(await (await pagePost(HOST, "/manage/security", { intent: "totp-off", proof: PASSWORD }, cookie)).text()).toContain("Two-factor authentication is off.");
+    expect(await (await pagePost(HOST, "/manage/security", { intent: "totp-off", proof: PASSWORD }, cookie)).text()).toContain(
+      "Two-factor authentication is off.",
+    );
     expect(await isTotpEnabled(db(), user.id)).toBe(false);
     expect(await db().select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id))).toHaveLength(0);
     expect((await latestMailWithSubject("off@example.com", "Two-factor authentication is off"))?.subject).toContain("Two-factor authentication is off");
@@ -285,11 +323,21 @@ describe("re-authentication for sensitive changes", () => {
     await ageVerification(cookie, 10);
 
     const foreign = await (await authPost(HOST, "/_auth/passkey/authenticate/begin", { user_id: null })).json<{ challenge: string }>();
-    const wrongUser = await authPost(HOST, "/_auth/passkey/authenticate/complete", { credential: await authenticator.authenticate(foreign, ORIGIN, HOST), reauth: true }, { cookie: otherCookie });
+    const wrongUser = await authPost(
+      HOST,
+      "/_auth/passkey/authenticate/complete",
+      { credential: await authenticator.authenticate(foreign, ORIGIN, HOST), reauth: true },
+      { cookie: otherCookie },
+    );
     expect((await wrongUser.json<{ status: string }[]>())[0]!.status).toBe("failed");
 
     const begin = await (await authPost(HOST, "/_auth/passkey/authenticate/begin", { user_id: user.id })).json<{ challenge: string }>();
-    const done = await authPost(HOST, "/_auth/passkey/authenticate/complete", { credential: await authenticator.authenticate(begin, ORIGIN, HOST), reauth: true, goto: "/login/managePasskey" }, { cookie });
+    const done = await authPost(
+      HOST,
+      "/_auth/passkey/authenticate/complete",
+      { credential: await authenticator.authenticate(begin, ORIGIN, HOST), reauth: true, goto: "/login/managePasskey" },
+      { cookie },
+    );
     expect((await done.json<unknown[]>())[0]).toMatchObject({ status: "verified", reauth: true, token: null, goto: "/login/managePasskey" });
     const row = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionIdOf(cookie)) });
     expect(Date.now() - row!.verifiedAt!).toBeLessThan(MINUTE);
@@ -311,7 +359,9 @@ describe("re-authentication by e-mailed link", () => {
     const attempt = await (await authPost(HOST, "/_auth/attempt", { email: "relink@example.com", method: "link" })).json<{ attempt_id: string }>();
     await authPost(HOST, "/_auth/mail", { email: "relink@example.com", attempt_id: attempt.attempt_id });
     const first = linkIn((await latestMailTo("relink@example.com"))!.text);
-    const reply = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { link: first.token } })).json<{ token: string }>();
+    const reply = await (
+      await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { link: first.token } })
+    ).json<{ token: string }>();
     const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: reply.token }), "__Host-sl_session")!;
     await ageVerification(cookie, 30);
     // The page asks to confirm first rather than showing a form whose typed password would be lost.
@@ -331,7 +381,9 @@ describe("re-authentication by e-mailed link", () => {
 describe("the session list", () => {
   async function signInWithAgent(email: string, userAgent: string) {
     const attempt = await (await authPost(HOST, "/_auth/attempt", { email, method: "password" })).json<{ attempt_id: string }>();
-    const verified = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password: PASSWORD } })).json<{ token: string }>();
+    const verified = await (
+      await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password: PASSWORD } })
+    ).json<{ token: string }>();
     return cookieFrom(await formPost(HOST, "/_auth/login", { token: verified.token }, { "User-Agent": userAgent }), "__Host-sl_session")!;
   }
 
@@ -339,7 +391,10 @@ describe("the session list", () => {
     await createUserWithPassword("list@example.com", PASSWORD);
     await createUserWithPassword("stranger@example.com", PASSWORD);
     const here = await signInWithAgent("list@example.com", "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0");
-    const phone = await signInWithAgent("list@example.com", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1");
+    const phone = await signInWithAgent(
+      "list@example.com",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+    );
     const stranger = await signIn(HOST, "stranger@example.com", PASSWORD);
 
     const page = await (await get("/manage/security", here)).text();
@@ -349,10 +404,14 @@ describe("the session list", () => {
     expect(page).not.toContain(sessionIdOf(here));
 
     const strangerHandle = hashToken(sessionIdOf(stranger));
-    expect(await (await pagePost(HOST, "/manage/security", { intent: "session-revoke", handle: strangerHandle }, here)).text()).toContain("That session was not found.");
+    expect(await (await pagePost(HOST, "/manage/security", { intent: "session-revoke", handle: strangerHandle }, here)).text()).toContain(
+      "That session was not found.",
+    );
     expect(await isSignedIn(stranger)).toBe(true);
 
-    expect(await (await pagePost(HOST, "/manage/security", { intent: "session-revoke", handle: hashToken(sessionIdOf(phone)) }, here)).text()).toContain("That session is signed out.");
+    expect(await (await pagePost(HOST, "/manage/security", { intent: "session-revoke", handle: hashToken(sessionIdOf(phone)) }, here)).text()).toContain(
+      "That session is signed out.",
+    );
     expect(await isSignedIn(phone)).toBe(false);
     expect(await isSignedIn(here)).toBe(true);
   });
@@ -363,7 +422,10 @@ describe("session lifetimes", () => {
     await createUserWithPassword("old@example.com", PASSWORD);
     const cookie = await signIn(HOST, "old@example.com", PASSWORD);
     const now = Date.now();
-    await db().update(sessions).set({ createdAt: now - 91 * DAY, lastUsedAt: now - DAY, expiresAt: now + 29 * DAY }).where(eq(sessions.id, sessionIdOf(cookie)));
+    await db()
+      .update(sessions)
+      .set({ createdAt: now - 91 * DAY, lastUsedAt: now - DAY, expiresAt: now + 29 * DAY })
+      .where(eq(sessions.id, sessionIdOf(cookie)));
     expect(await isSignedIn(cookie)).toBe(false);
   });
 
@@ -372,7 +434,10 @@ describe("session lifetimes", () => {
     const cookie = await signIn(HOST, "young@example.com", PASSWORD);
     const now = Date.now();
     const createdAt = now - 89 * DAY;
-    await db().update(sessions).set({ createdAt, lastUsedAt: now - DAY, expiresAt: now + DAY }).where(eq(sessions.id, sessionIdOf(cookie)));
+    await db()
+      .update(sessions)
+      .set({ createdAt, lastUsedAt: now - DAY, expiresAt: now + DAY })
+      .where(eq(sessions.id, sessionIdOf(cookie)));
     expect(await isSignedIn(cookie)).toBe(true);
     const row = await db().query.sessions.findFirst({ where: eq(sessions.id, sessionIdOf(cookie)) });
     expect(row!.expiresAt).toBeLessThanOrEqual(createdAt + 90 * DAY);
@@ -394,10 +459,14 @@ describe("password reset on a two-factor account", () => {
     expect((await passwordAttempt("reset2fa@example.com", "reset-pass-word-3")).reply.status).toBe("password_invalid");
 
     const wrong = String((Number(totp.code(0)) + 1) % 1_000_000).padStart(6, "0");
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { totp: wrong } })).json()).toMatchObject({ status: "partial" });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { totp: wrong } })).json()).toMatchObject({
+      status: "partial",
+    });
     expect((await db().query.users.findFirst({ where: eq(users.id, user.id) }))!.passwordHash).toBe(before!.passwordHash);
 
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { totp: totp.code(0) } })).json()).toMatchObject({ status: "verified" });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { totp: totp.code(0) } })).json()).toMatchObject({
+      status: "verified",
+    });
     expect((await passwordAttempt("reset2fa@example.com", "reset-pass-word-3")).reply.status).toBe("partial");
     expect((await latestMailWithSubject("reset2fa@example.com", "Your password was reset"))?.subject).toContain("Your password was reset");
     // A reset signs out every older session.
@@ -409,7 +478,9 @@ describe("changing the e-mail address", () => {
   it("sends a link to the new address, changes it when opened, and tells the old address", async () => {
     const user = await createUserWithPassword("before@example.com", PASSWORD);
     const cookie = await signIn(HOST, "before@example.com", PASSWORD);
-    expect(await (await pagePost(HOST, "/manage/security", { intent: "email", email: "After@Example.com" }, cookie)).text()).toContain("We sent a confirmation link to after@example.com");
+    expect(await (await pagePost(HOST, "/manage/security", { intent: "email", email: "After@Example.com" }, cookie)).text()).toContain(
+      "We sent a confirmation link to after@example.com",
+    );
     const mail = (await latestMailTo("after@example.com"))!;
     const token = new URL(/https?:\/\/\S+/.exec(mail.text)![0]).searchParams.get("token")!;
     expect((await db().query.users.findFirst({ where: eq(users.id, user.id) }))!.email).toBe("before@example.com");

@@ -62,7 +62,9 @@ describe("password verification and sessions", () => {
   it("turns the verified token into a session cookie once, and the session names the user", async () => {
     const user = await createUserWithPassword("session@example.com", "glacier-ski-42");
     const { body } = await createAttempt("session@example.com", { goto: "/manage" });
-    const verified = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: body.attempt_id, verify: { password: "glacier-ski-42" } })).json<{ token: string }>();
+    const verified = await (
+      await authPost(HOST, "/_auth/attempt/verify", { attempt_id: body.attempt_id, verify: { password: "glacier-ski-42" } })
+    ).json<{ token: string }>();
     const login = await formPost(HOST, "/_auth/login", { token: verified.token, goto: "/manage" });
     expect(login.status).toBe(303);
     expect(login.headers.get("Location")).toBe("/manage");
@@ -93,7 +95,9 @@ describe("password verification and sessions", () => {
     expect(await answer.json()).toMatchObject({ valid: false });
     expect(answer.headers.getSetCookie().some((c) => c.startsWith("__Host-sl_session=;") && c.includes("Max-Age=0"))).toBe(true);
     const [id] = decodeURIComponent(cookie.split("=")[1]!).split(".");
-    await db().update((await import("../../schema/d1")).sessions).set({ expiresAt: Date.now() - 1 });
+    await db()
+      .update((await import("../../schema/d1")).sessions)
+      .set({ expiresAt: Date.now() - 1 });
     const expired = await worker.fetch(hostRequest(HOST, "/_auth/session", { headers: { Cookie: cookie } }));
     expect(await expired.json()).toMatchObject({ valid: false });
     expect(await db().query.sessions.findFirst({ where: (s, { eq }) => eq(s.id, id!) })).toBeUndefined();
@@ -122,7 +126,10 @@ describe("password verification and sessions", () => {
       await authPost(HOST, "/_auth/attempt/verify", { attempt_id: body.attempt_id, verify: { password: `wrong-${i}` } });
     }
     const right = await authPost(HOST, "/_auth/attempt/verify", { attempt_id: body.attempt_id, verify: { password: "glacier-ski-42" } });
-    expect(await right.json()).toMatchObject({ status: "failed", message: "You've made too many failed attempts. Please try again later, or reset your password." });
+    expect(await right.json()).toMatchObject({
+      status: "failed",
+      message: "You've made too many failed attempts. Please try again later, or reset your password.",
+    });
   });
 
   it("refuses a cross-site POST", async () => {
@@ -155,11 +162,18 @@ describe("password verification and sessions", () => {
     await createSiteWithRace(db(), { hostname: "club3.localhost", siteName: "Club Three", raceName: "R" });
     await createUserWithPassword("handoff@example.com", "glacier-ski-42");
     const { body } = await createAttempt("handoff@example.com", { domain: "club3.localhost", goto: "/races" });
-    const verified = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: body.attempt_id, verify: { password: "glacier-ski-42" } })).json<{ token: string; host: string }>();
+    const verified = await (
+      await authPost(HOST, "/_auth/attempt/verify", { attempt_id: body.attempt_id, verify: { password: "glacier-ski-42" } })
+    ).json<{ token: string; host: string }>();
     expect(verified.host).toBe("club3.localhost");
     // The main host cannot use a token meant for the club site.
     expect((await formPost(HOST, "/_auth/login", { token: verified.token })).status).toBe(401);
-    const claimed = await formPost("club3.localhost", "/_auth/login", { token: verified.token, goto: "/races" }, { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-site" });
+    const claimed = await formPost(
+      "club3.localhost",
+      "/_auth/login",
+      { token: verified.token, goto: "/races" },
+      { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-site" },
+    );
     expect(claimed.status).toBe(303);
     expect(claimed.headers.get("Location")).toBe("/races");
     expect(cookieFrom(claimed, "__Host-sl_session")).not.toBeNull();
@@ -186,7 +200,17 @@ describe("emailed links", () => {
     const link = linkIn((await latestMailTo("reuse@example.com"))!.text);
     const { verifyLink } = await import("../../workers/auth/attempts");
     const { env } = await import("cloudflare:workers");
-    const deps = { env, db: db(), tenant: { kind: "main" as const, hostname: HOST, theme: { name: "S", colours: { primary: "#000000", accent: "#000000", background: "#ffffff", text: "#000000" } } }, now: Date.now(), clientKey: "client:test" };
+    const deps = {
+      env,
+      db: db(),
+      tenant: {
+        kind: "main" as const,
+        hostname: HOST,
+        theme: { name: "S", colours: { primary: "#000000", accent: "#000000", background: "#ffffff", text: "#000000" } },
+      },
+      now: Date.now(),
+      clientKey: "client:test",
+    };
     expect((await verifyLink(deps, link.token, link.email)).status).toBe("verified");
     const reused = await verifyLink(deps, link.token, link.email);
     expect(reused).toMatchObject({ status: "failed", message: "This sign-in link has already been used or has expired. Please request a new one." });
@@ -195,7 +219,9 @@ describe("emailed links", () => {
     await authPost(HOST, "/_auth/mail", { email: "reuse@example.com", attempt_id: second.body.attempt_id });
     const late = linkIn((await latestMailTo("reuse@example.com"))!.text);
     const elevenMinutesLater = { ...deps, now: Date.now() + 11 * 60 * 1000 };
-    expect((await verifyLink(elevenMinutesLater, late.token, late.email)).message).toBe("This sign-in link has already been used or has expired. Please request a new one.");
+    expect((await verifyLink(elevenMinutesLater, late.token, late.email)).message).toBe(
+      "This sign-in link has already been used or has expired. Please request a new one.",
+    );
   });
 
   it("still accepts a link nine minutes after it was sent", async () => {
@@ -205,7 +231,11 @@ describe("emailed links", () => {
     const link = linkIn((await latestMailTo("nine@example.com"))!.text);
     const { verifyLink } = await import("../../workers/auth/attempts");
     const { env } = await import("cloudflare:workers");
-    const tenant = { kind: "main" as const, hostname: HOST, theme: { name: "S", colours: { primary: "#000000", accent: "#000000", background: "#ffffff", text: "#000000" } } };
+    const tenant = {
+      kind: "main" as const,
+      hostname: HOST,
+      theme: { name: "S", colours: { primary: "#000000", accent: "#000000", background: "#ffffff", text: "#000000" } },
+    };
     const nineMinutesLater = { env, db: db(), tenant, now: Date.now() + 9 * 60 * 1000, clientKey: "client:test" };
     expect((await verifyLink(nineMinutesLater, link.token, link.email)).status).toBe("verified");
   });
@@ -227,8 +257,14 @@ describe("emailed links", () => {
   });
 
   it("checks a new password on the server", async () => {
-    expect(await (await authPost(HOST, "/_auth/reset/check", { password: "qwerty" })).json()).toEqual({ valid: false, reason: "Passwords must be at least 8 characters long" });
-    expect(await (await authPost(HOST, "/_auth/reset/check", { password: "football" })).json()).toEqual({ valid: false, reason: "This password is not allowed" });
+    expect(await (await authPost(HOST, "/_auth/reset/check", { password: "qwerty" })).json()).toEqual({
+      valid: false,
+      reason: "Passwords must be at least 8 characters long",
+    });
+    expect(await (await authPost(HOST, "/_auth/reset/check", { password: "football" })).json()).toEqual({
+      valid: false,
+      reason: "This password is not allowed",
+    });
     expect(await (await authPost(HOST, "/_auth/reset/check", { password: "blue-lake-trail-9" })).json()).toEqual({ valid: true, reason: null });
   });
 });

@@ -9,22 +9,35 @@ export const worker = exports.default;
 export const db = () => openDb(env.DB);
 
 /** A user with a password and, optionally, roles. */
-export async function createUserWithPassword(email: string, password: string | null, roleSpecs: { type: string; clubId?: string | null; scope?: string | null }[] = []) {
+export async function createUserWithPassword(
+  email: string,
+  password: string | null,
+  roleSpecs: { type: string; clubId?: string | null; scope?: string | null }[] = [],
+) {
   const id = crypto.randomUUID();
   const fields = { email, name: `User ${email.split("@")[0]}`, passwordHash: password ? await hashPassword(password) : null };
-  await db().insert(users).values({ id, ...fields, fieldMtimes: initialMtimes(fields, Date.now()) });
+  await db()
+    .insert(users)
+    .values({ id, ...fields, fieldMtimes: initialMtimes(fields, Date.now()) });
   const roleIds: string[] = [];
   for (const spec of roleSpecs) {
     const roleId = crypto.randomUUID();
     roleIds.push(roleId);
-    await db().insert(roles).values({ id: roleId, userId: id, type: spec.type, clubId: spec.clubId ?? null, scope: spec.scope ?? null });
+    await db()
+      .insert(roles)
+      .values({ id: roleId, userId: id, type: spec.type, clubId: spec.clubId ?? null, scope: spec.scope ?? null });
   }
   return { id, email, roleIds };
 }
 
 /** A same-origin browser request to an /_auth endpoint with a JSON body. */
 export function authPost(host: string, path: string, body: unknown, init: { cookie?: string; method?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { "Content-Type": "application/json", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin", ...init.headers };
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    Origin: `http://${host}:8787`,
+    "Sec-Fetch-Site": "same-origin",
+    ...init.headers,
+  };
   if (init.cookie) headers.Cookie = init.cookie;
   return worker.fetch(hostRequest(host, path, { method: init.method ?? "POST", headers, body: JSON.stringify(body) }));
 }
@@ -48,7 +61,12 @@ export function pagePost(host: string, path: string, fields: Record<string, stri
   return worker.fetch(
     hostRequest(`${host}:8787`, path, {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${host}:8787`, "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}) },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: `http://${host}:8787`,
+        "Sec-Fetch-Site": "same-origin",
+        ...(cookie ? { Cookie: cookie } : {}),
+      },
       body: new URLSearchParams(fields).toString(),
       redirect: "manual",
     }),

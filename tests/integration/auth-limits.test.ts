@@ -96,7 +96,9 @@ describe("failure limits that strangers cannot turn against the owner", () => {
     const attackId = await createAttempt(attacker, "victim@example.com", "password");
     for (let i = 0; i < MAX_FAILURES_PER_USER + 2; i++) await verifyPassword(attacker, attackId, `guess-${i}`);
     // The account is closed to strangers' passwords, even a right one from a new browser elsewhere.
-    expect((await verifyPassword({ ip: "203.0.113.3" }, await createAttempt({ ip: "203.0.113.3" }, "victim@example.com", "password"), PASSWORD)).reply.message).toBe(authMessages.tooManyAttempts);
+    expect(
+      (await verifyPassword({ ip: "203.0.113.3" }, await createAttempt({ ip: "203.0.113.3" }, "victim@example.com", "password"), PASSWORD)).reply.message,
+    ).toBe(authMessages.tooManyAttempts);
 
     // A new phone on another network: the real link flow, mail read back from D1.
     const phone: Browser = { ip: "198.51.100.11", userAgent: FIREFOX_WINDOWS };
@@ -118,11 +120,15 @@ describe("failure limits that strangers cannot turn against the owner", () => {
     for (const email of accounts) await createUserWithPassword(email, PASSWORD);
     const attempts = await Promise.all(accounts.map((email) => createAttempt(attacker, email, "password")));
     // 60 guesses, none past any account's own limit of 10: only the client's limit can stop them.
-    const replies = await Promise.all(attempts.flatMap((id) => Array.from({ length: MAX_FAILURES_PER_USER }, (_, i) => verifyPassword(attacker, id, `spray-${i}`))));
+    const replies = await Promise.all(
+      attempts.flatMap((id) => Array.from({ length: MAX_FAILURES_PER_USER }, (_, i) => verifyPassword(attacker, id, `spray-${i}`))),
+    );
     expect(replies.filter((r) => r.reply.message === authMessages.incorrectPassword)).toHaveLength(MAX_FAILURES_PER_CLIENT);
 
     await createUserWithPassword("bystander@example.com", PASSWORD);
-    expect((await verifyPassword(attacker, await createAttempt(attacker, "bystander@example.com", "password"), PASSWORD)).reply.message).toBe(authMessages.tooManyAttempts);
+    expect((await verifyPassword(attacker, await createAttempt(attacker, "bystander@example.com", "password"), PASSWORD)).reply.message).toBe(
+      authMessages.tooManyAttempts,
+    );
     expect((await signInFrom({ ip: "198.51.100.20" }, "bystander@example.com")).reply.status).toBe("verified");
   });
 });
@@ -150,8 +156,12 @@ describe("two-factor codes under attack", () => {
     const linkAttempt = await createAttempt(owner, "twofactor@example.com", "link");
     await post(owner, "/_auth/mail", { email: "twofactor@example.com", attempt_id: linkAttempt });
     const link = linkIn((await latestMailTo("twofactor@example.com"))!.text);
-    expect(await (await post(owner, "/_auth/attempt/verify", { attempt_id: linkAttempt, verify: { link: link.token } })).json()).toMatchObject({ status: "partial" });
-    expect(await (await post(owner, "/_auth/attempt/verify", { attempt_id: linkAttempt, verify: { totp: code(0) } })).json()).toMatchObject({ status: "verified" });
+    expect(await (await post(owner, "/_auth/attempt/verify", { attempt_id: linkAttempt, verify: { link: link.token } })).json()).toMatchObject({
+      status: "partial",
+    });
+    expect(await (await post(owner, "/_auth/attempt/verify", { attempt_id: linkAttempt, verify: { totp: code(0) } })).json()).toMatchObject({
+      status: "verified",
+    });
   });
 
   it("checks exactly the limit's number of 30 wrong codes sent in parallel", SLOW, async () => {
@@ -161,8 +171,12 @@ describe("two-factor codes under attack", () => {
     const attemptId = await createAttempt(browser, "codes@example.com", "password");
     expect((await verifyPassword(browser, attemptId, PASSWORD)).reply.status).toBe("partial");
     const accepted = new Set([code(-1), code(0), code(1)]);
-    const wrong = Array.from({ length: 40 }, (_, i) => String((Number(code(0)) + 1 + i) % 1_000_000).padStart(6, "0")).filter((c) => !accepted.has(c)).slice(0, 30);
-    const replies = await Promise.all(wrong.map(async (totp) => (await post(browser, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp } })).json<Reply>()));
+    const wrong = Array.from({ length: 40 }, (_, i) => String((Number(code(0)) + 1 + i) % 1_000_000).padStart(6, "0"))
+      .filter((c) => !accepted.has(c))
+      .slice(0, 30);
+    const replies = await Promise.all(
+      wrong.map(async (totp) => (await post(browser, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp } })).json<Reply>()),
+    );
     expect(replies.filter((r) => r.message === authMessages.incorrectCode)).toHaveLength(MAX_FAILURES_PER_USER);
     expect(replies.filter((r) => r.message === authMessages.tooManyAttempts)).toHaveLength(30 - MAX_FAILURES_PER_USER);
   });
@@ -174,7 +188,8 @@ describe("request throttles", () => {
     const email = "flooded@example.com";
     await createUserWithPassword(email, PASSWORD);
     const client = (n: number): Browser => ({ ip: `192.0.2.${n}` });
-    const sendLink = async (browser: Browser, method: "link" | "reset") => post(browser, "/_auth/mail", { email, attempt_id: await createAttempt(browser, email, method) });
+    const sendLink = async (browser: Browser, method: "link" | "reset") =>
+      post(browser, "/_auth/mail", { email, attempt_id: await createAttempt(browser, email, method) });
     expect((await sendLink(client(1), "link")).status).toBe(200);
     expect((await sendLink(client(2), "link")).status).toBe(200);
     expect((await sendLink(client(3), "reset")).status).toBe(200);
@@ -198,10 +213,12 @@ describe("request throttles", () => {
     const subject = clientKeyOf(new Request("http://x/", { headers: { "CF-Connecting-IP": busy.ip } }));
     const windowStart = fixedWindowStart(Date.now(), MAIL_WINDOW_MS);
     // One short of each limit, rather than sending over a hundred requests.
-    await db().insert(throttleCounts).values([
-      { key: throttleKey("attemptsFromClient", subject), windowStart, count: MAX_ATTEMPTS_PER_CLIENT - 1 },
-      { key: throttleKey("mailsFromClient", subject), windowStart, count: MAX_MAILS_PER_CLIENT - 1 },
-    ]);
+    await db()
+      .insert(throttleCounts)
+      .values([
+        { key: throttleKey("attemptsFromClient", subject), windowStart, count: MAX_ATTEMPTS_PER_CLIENT - 1 },
+        { key: throttleKey("mailsFromClient", subject), windowStart, count: MAX_MAILS_PER_CLIENT - 1 },
+      ]);
     const attemptId = await createAttempt(busy, "busy@example.com", "link");
     const refusedAttempt = await post(busy, "/_auth/attempt", { email: "busy@example.com", method: "link" });
     expect(refusedAttempt.status).toBe(429);
@@ -306,7 +323,13 @@ describe("known devices", () => {
       worker.fetch(
         hostRequest(`${HOST}:8787`, "/login?index", {
           method: "POST",
-          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://${HOST}:8787`, "Sec-Fetch-Site": "same-origin", "CF-Connecting-IP": "198.51.100.70", ...(cookie ? { Cookie: cookie } : {}) },
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            Origin: `http://${HOST}:8787`,
+            "Sec-Fetch-Site": "same-origin",
+            "CF-Connecting-IP": "198.51.100.70",
+            ...(cookie ? { Cookie: cookie } : {}),
+          },
           body: new URLSearchParams(fields).toString(),
           redirect: "manual",
         }),
@@ -319,4 +342,3 @@ describe("known devices", () => {
     expect(await db().query.knownDevices.findMany({ where: (d, { eq }) => eq(d.label, "an unknown browser") })).not.toHaveLength(0);
   });
 });
-

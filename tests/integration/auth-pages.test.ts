@@ -42,7 +42,11 @@ describe("sign-in pages", () => {
   it("opens the super-admin home only to System Administrators", async () => {
     await createUserWithPassword("super@example.com", "glacier-ski-42", [{ type: "system_admin" }]);
     await createUserWithPassword("clubonly@example.com", "glacier-ski-42", [{ type: "org_admin", clubId: null }]);
-    await import("cloudflare:workers").then(({ env }) => env.DB.prepare("UPDATE roles SET config = ? WHERE type = 'system_admin'").bind(JSON.stringify({ all: true })).run());
+    await import("cloudflare:workers").then(({ env }) =>
+      env.DB.prepare("UPDATE roles SET config = ? WHERE type = 'system_admin'")
+        .bind(JSON.stringify({ all: true }))
+        .run(),
+    );
     const superCookie = await signIn("admin.localhost", "super@example.com", "glacier-ski-42");
     const home = await get("admin.localhost", "/_admin", superCookie);
     expect(home.status).toBe(200);
@@ -52,7 +56,12 @@ describe("sign-in pages", () => {
   });
 
   it("refuses a cross-site form post to a page action", async () => {
-    const response = await formPost("localhost", "/login", { intent: "email", email: "x@example.com" }, { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" });
+    const response = await formPost(
+      "localhost",
+      "/login",
+      { intent: "email", email: "x@example.com" },
+      { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+    );
     expect(response.status).toBe(403);
   });
 

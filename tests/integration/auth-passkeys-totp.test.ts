@@ -17,7 +17,9 @@ const ORIGIN = "http://localhost:8787";
 
 async function registerPasskey(cookie: string, userId: string, host = HOST, origin = ORIGIN) {
   const authenticator = await SoftAuthenticator.create();
-  const options = await (await authPost(host, "/_auth/passkey/register/begin", { user_id: userId }, { cookie })).json<{ challenge: string; rp: { id: string } }>();
+  const options = await (
+    await authPost(host, "/_auth/passkey/register/begin", { user_id: userId }, { cookie })
+  ).json<{ challenge: string; rp: { id: string } }>();
   expect(options.rp.id).toBe(host);
   const credential = await authenticator.register(options, origin);
   const done = await authPost(host, "/_auth/passkey/register/complete", { user_id: userId, credential }, { cookie });
@@ -46,8 +48,15 @@ describe("passkeys", () => {
     const user = await createUserWithPassword("pk2@example.com", "glacier-ski-42");
     const cookie = await signIn(HOST, "pk2@example.com", "glacier-ski-42");
     const { authenticator } = await registerPasskey(cookie, user.id);
-    const options = await (await authPost(HOST, "/_auth/passkey/register/begin", { user_id: user.id }, { cookie })).json<{ challenge: string; rp: { id: string } }>();
-    const again = await authPost(HOST, "/_auth/passkey/register/complete", { user_id: user.id, credential: await authenticator.register(options, ORIGIN) }, { cookie });
+    const options = await (
+      await authPost(HOST, "/_auth/passkey/register/begin", { user_id: user.id }, { cookie })
+    ).json<{ challenge: string; rp: { id: string } }>();
+    const again = await authPost(
+      HOST,
+      "/_auth/passkey/register/complete",
+      { user_id: user.id, credential: await authenticator.register(options, ORIGIN) },
+      { cookie },
+    );
     expect(await again.json()).toEqual({ verified: false, error: "This passkey is already registered" });
   });
 
@@ -79,10 +88,16 @@ describe("passkeys", () => {
     const now = Date.now();
     await db()
       .insert(throttleCounts)
-      .values({ key: throttleKey("attemptsFromClient", clientKeyOf(new Request("http://x", { headers: clubWifi }))), windowStart: fixedWindowStart(now, ATTEMPT_WINDOW_MS), count: MAX_ATTEMPTS_PER_CLIENT });
+      .values({
+        key: throttleKey("attemptsFromClient", clientKeyOf(new Request("http://x", { headers: clubWifi }))),
+        windowStart: fixedWindowStart(now, ATTEMPT_WINDOW_MS),
+        count: MAX_ATTEMPTS_PER_CLIENT,
+      });
     const byEmail = await authPost(HOST, "/_auth/attempt", { email: "shared-net@example.com", method: "password" }, { headers: clubWifi });
     expect(byEmail.status).toBe(429);
-    const begin = await (await authPost(HOST, "/_auth/passkey/authenticate/begin", { user_id: user.id, client: "test" }, { headers: clubWifi })).json<{ challenge: string }>();
+    const begin = await (
+      await authPost(HOST, "/_auth/passkey/authenticate/begin", { user_id: user.id, client: "test" }, { headers: clubWifi })
+    ).json<{ challenge: string }>();
     const credential = await authenticator.authenticate(begin, ORIGIN, HOST, 1);
     const response = await authPost(HOST, "/_auth/passkey/authenticate/complete", { credential, goto: "/manage" }, { headers: clubWifi });
     expect(response.status).toBe(200);
@@ -130,7 +145,12 @@ describe("passkeys", () => {
     const cookie = await signIn(HOST, "del@example.com", "glacier-ski-42");
     const { authenticator } = await registerPasskey(cookie, user.id);
     const otherCookie = await signIn(HOST, "other@example.com", "glacier-ski-42");
-    const stolen = await authPost(HOST, "/_auth/passkey/credentials", { passkey_id: authenticator.id, user_id: user.id }, { cookie: otherCookie, method: "DELETE" });
+    const stolen = await authPost(
+      HOST,
+      "/_auth/passkey/credentials",
+      { passkey_id: authenticator.id, user_id: user.id },
+      { cookie: otherCookie, method: "DELETE" },
+    );
     expect(await stolen.json()).toEqual({ error: "Failed to delete passkey" });
     const own = await authPost(HOST, "/_auth/passkey/credentials", { passkey_id: authenticator.id, user_id: user.id }, { cookie, method: "DELETE" });
     expect(await own.json()).toEqual({ deleted: true });
@@ -169,18 +189,32 @@ describe("two-factor codes", () => {
     const attemptId = await partialAttempt("wrongcode@example.com");
     const right = code(0);
     const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, "0");
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp: wrong } })).json()).toMatchObject({ status: "partial", message: "Incorrect Code" });
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp: "12ab56" } })).json()).toMatchObject({ status: "partial", message: "Incorrect Code" });
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp: right } })).json()).toMatchObject({ status: "verified" });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp: wrong } })).json()).toMatchObject({
+      status: "partial",
+      message: "Incorrect Code",
+    });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp: "12ab56" } })).json()).toMatchObject({
+      status: "partial",
+      message: "Incorrect Code",
+    });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attemptId, verify: { totp: right } })).json()).toMatchObject({
+      status: "verified",
+    });
   });
 
   it("refuses a code from two steps away and a replayed code", async () => {
     const { code } = await userWithTotp("replay@example.com");
     const first = await partialAttempt("replay@example.com");
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: first, verify: { totp: code(2) } })).json()).toMatchObject({ message: "Incorrect Code" });
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: first, verify: { totp: code(0) } })).json()).toMatchObject({ status: "verified" });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: first, verify: { totp: code(2) } })).json()).toMatchObject({
+      message: "Incorrect Code",
+    });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: first, verify: { totp: code(0) } })).json()).toMatchObject({
+      status: "verified",
+    });
     const second = await partialAttempt("replay@example.com");
-    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: second, verify: { totp: code(0) } })).json()).toMatchObject({ message: "Incorrect Code" });
+    expect(await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: second, verify: { totp: code(0) } })).json()).toMatchObject({
+      message: "Incorrect Code",
+    });
   });
 
   // Issue 28: only a passkey with user verification (UV) counts as both factors; without it the code step follows.
@@ -189,7 +223,17 @@ describe("two-factor codes", () => {
     const { SoftAuthenticator: Soft } = await import("./soft-authenticator");
     const authenticator = await Soft.create();
     const { createAttempt, verifyAttempt } = await import("../../workers/auth/attempts");
-    const deps = { env, db: db(), tenant: { kind: "main" as const, hostname: HOST, theme: { name: "S", colours: { primary: "#000000", accent: "#000000", background: "#ffffff", text: "#000000" } } }, now: Date.now(), clientKey: "client:t" };
+    const deps = {
+      env,
+      db: db(),
+      tenant: {
+        kind: "main" as const,
+        hostname: HOST,
+        theme: { name: "S", colours: { primary: "#000000", accent: "#000000", background: "#ffffff", text: "#000000" } },
+      },
+      now: Date.now(),
+      clientKey: "client:t",
+    };
     const attempt = await createAttempt(deps, { userId: user.id, method: "password" });
     if (!attempt.ok) throw new Error(attempt.message);
     expect((await verifyAttempt(deps, attempt.attempt_id, { passkey: authenticator.id, userVerified: true })).status).toBe("verified");
@@ -204,7 +248,9 @@ describe("roles at sign-in", () => {
     const other = await createUserWithPassword("roleowner@example.com", "glacier-ski-42", [{ type: "org_admin", clubId: null }]);
     await createUserWithPassword("nosuchrole@example.com", "glacier-ski-42");
     const attempt = await (await authPost(HOST, "/_auth/attempt", { email: "nosuchrole@example.com" })).json<{ attempt_id: string }>();
-    const verified = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password: "glacier-ski-42" } })).json<{ token: string }>();
+    const verified = await (
+      await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password: "glacier-ski-42" } })
+    ).json<{ token: string }>();
     const login = await formPost(HOST, "/_auth/login", { token: verified.token, role: other.roleIds[0]! });
     expect(login.status).toBe(403);
     expect(await login.json()).toEqual({ error: "Error completing switch" });
@@ -214,7 +260,9 @@ describe("roles at sign-in", () => {
   it("starts a session in a role the user holds", async () => {
     const user = await createUserWithPassword("roleheld@example.com", "glacier-ski-42", [{ type: "race_timer", scope: crypto.randomUUID() }]);
     const attempt = await (await authPost(HOST, "/_auth/attempt", { email: "roleheld@example.com" })).json<{ attempt_id: string }>();
-    const verified = await (await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password: "glacier-ski-42" } })).json<{ token: string }>();
+    const verified = await (
+      await authPost(HOST, "/_auth/attempt/verify", { attempt_id: attempt.attempt_id, verify: { password: "glacier-ski-42" } })
+    ).json<{ token: string }>();
     const cookie = cookieFrom(await formPost(HOST, "/_auth/login", { token: verified.token, role: user.roleIds[0]! }), "__Host-sl_session")!;
     const info = await (await worker.fetch(hostRequest(HOST, "/_auth/session", { headers: { Cookie: cookie } }))).json();
     expect(info).toMatchObject({ valid: true, session: { active_role: user.roleIds[0] } });

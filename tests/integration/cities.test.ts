@@ -10,11 +10,20 @@ const HOST = "localhost";
 
 beforeAll(async () => {
   // The shipped data set, through its real migration.
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS.filter((m) => isCityData(m.name)));
+  await applyD1Migrations(
+    env.DB,
+    env.TEST_MIGRATIONS.filter((m) => isCityData(m.name)),
+  );
 });
 
 function call(token: string, method: string, path: string, body?: unknown) {
-  return worker.fetch(hostRequest(HOST, path, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }));
+  return worker.fetch(
+    hostRequest(HOST, path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
 }
 
 describe("city of an entity", () => {
@@ -31,7 +40,15 @@ describe("city of an entity", () => {
     const appId = await createApp({ scopes: "clubs" });
     const token = await issueToken(user.id, appId, HOST, "clubs");
     const empty = await call(token, "GET", `/data-api/Club/${club.id}/city`);
-    expect(await empty.json()).toEqual({ city_name: null, timezone: null, geoname: null, latitude: null, longitude: null, province_iso: null, country_iso: null });
+    expect(await empty.json()).toEqual({
+      city_name: null,
+      timezone: null,
+      geoname: null,
+      latitude: null,
+      longitude: null,
+      province_iso: null,
+      country_iso: null,
+    });
     const set = await call(token, "POST", `/data-api/Club/${club.id}/city`, { geoname_id: 6077243 });
     expect(set.status).toBe(200);
     const place = await (await call(token, "GET", `/data-api/Club/${club.id}/city`)).json<Record<string, unknown>>();

@@ -9,10 +9,25 @@ describe("hourly cleanup", () => {
   it("deletes expired sessions, challenges and old failure windows, and keeps live ones", async () => {
     const user = await createUserWithPassword("cleanup@example.com", null);
     const now = Date.now();
-    const session = (id: string, expiresAt: number) => ({ id, secretHash: "x", userId: user.id, host: "localhost", isClaimed: true, createdAt: now, expiresAt, lastUsedAt: now });
-    await db().insert(sessions).values([session("old", now - 1000), session("live", now + 60_000)]);
-    await db().insert(webauthnChallenges).values({ id: "c1", challenge: "c", kind: "register", domain: "localhost", expiresAt: now - 1 });
-    await db().insert(authFailures).values({ key: "user:x", windowStart: now - 60 * 60 * 1000, count: 3 });
+    const session = (id: string, expiresAt: number) => ({
+      id,
+      secretHash: "x",
+      userId: user.id,
+      host: "localhost",
+      isClaimed: true,
+      createdAt: now,
+      expiresAt,
+      lastUsedAt: now,
+    });
+    await db()
+      .insert(sessions)
+      .values([session("old", now - 1000), session("live", now + 60_000)]);
+    await db()
+      .insert(webauthnChallenges)
+      .values({ id: "c1", challenge: "c", kind: "register", domain: "localhost", expiresAt: now - 1 });
+    await db()
+      .insert(authFailures)
+      .values({ key: "user:x", windowStart: now - 60 * 60 * 1000, count: 3 });
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "17 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
@@ -25,12 +40,16 @@ describe("hourly cleanup", () => {
     const user = await createUserWithPassword("cleanup-devices@example.com", null);
     const now = Date.now();
     const HOUR = 60 * 60 * 1000;
-    await db().insert(throttleCounts).values([
-      { key: "signupsFromClient:old", windowStart: now - 2 * HOUR, count: 3 },
-      { key: "signupsFromClient:live", windowStart: now - HOUR / 2, count: 3 },
-    ]);
+    await db()
+      .insert(throttleCounts)
+      .values([
+        { key: "signupsFromClient:old", windowStart: now - 2 * HOUR, count: 3 },
+        { key: "signupsFromClient:live", windowStart: now - HOUR / 2, count: 3 },
+      ]);
     const device = (deviceHash: string, lastSeenAt: number) => ({ userId: user.id, deviceHash, label: "Chrome on Linux", firstSeenAt: lastSeenAt, lastSeenAt });
-    await db().insert(knownDevices).values([device("stale", now - 400 * 24 * HOUR), device("recent", now - 24 * HOUR)]);
+    await db()
+      .insert(knownDevices)
+      .values([device("stale", now - 400 * 24 * HOUR), device("recent", now - 24 * HOUR)]);
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "17 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);

@@ -12,11 +12,14 @@ async function connect(email: string, appId: string) {
   const cookie = await signIn(HOST, email, "glacier-ski-42");
   const { verifier, challenge } = pkce();
   const { code } = await approveApp(HOST, cookie, authorizeQuery(appId, challenge));
-  const tokens = await (await tokenRequest(HOST, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: appId, code_verifier: verifier })).json<{ access_token: string; refresh_token: string }>();
+  const tokens = await (
+    await tokenRequest(HOST, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: appId, code_verifier: verifier })
+  ).json<{ access_token: string; refresh_token: string }>();
   return { user, cookie, tokens };
 }
 
-const connectedPage = async (cookie: string) => (await worker.fetch(hostRequest("localhost:8787", "/manage/connected", { headers: { Cookie: cookie } }))).text();
+const connectedPage = async (cookie: string) =>
+  (await worker.fetch(hostRequest("localhost:8787", "/manage/connected", { headers: { Cookie: cookie } }))).text();
 
 describe("connected apps (ASVS 3.5.1)", () => {
   it("lists the apps a user authorised, and disconnecting one revokes its tokens for that user only", async () => {

@@ -25,7 +25,10 @@ describe("D1 through the real migrations", () => {
       { name: "Lakeside Nordic", country: "CA" },
       2_000,
     );
-    await db.update(clubs).set({ ...changed, fieldMtimes: mtimes }).where(eq(clubs.id, id));
+    await db
+      .update(clubs)
+      .set({ ...changed, fieldMtimes: mtimes })
+      .where(eq(clubs.id, id));
     const updated = await db.query.clubs.findFirst({ where: eq(clubs.id, id) });
     expect(updated?.name).toBe("Lakeside Nordic");
     expect(updated?.fieldMtimes).toEqual({ name: 2_000, sport: 1_000, country: 1_000 });

@@ -39,12 +39,23 @@ describe("entity API: create, read as a tree, list", () => {
     const { token, club, site } = await clubAdmin("tree");
     const registration = await createRegistration(token, club.id, { gst_rate: 13, tags: ["road"] });
     expect(registration.location).toBe(`/data-api/Registration/${registration.id}`);
-    expect(registration.body).toMatchObject({ classname: "Registration", uuid: registration.id, club: club.id, site: site.id, name: "Spring 10K", gst_rate: 13, tags: ["road"], is_approved: false });
+    expect(registration.body).toMatchObject({
+      classname: "Registration",
+      uuid: registration.id,
+      club: club.id,
+      site: site.id,
+      name: "Spring 10K",
+      gst_rate: 13,
+      tags: ["road"],
+      is_approved: false,
+    });
     const element = await call(token, "PUT", "/data-api/FormElement/", { registration: registration.id, type: "text", caption: "Team name", ordinal: 2 });
     expect(element.status).toBe(201);
     const tree = await (await call(token, "GET", `/data-api/Registration/${registration.id}`)).json<Record<string, unknown>>();
     expect(tree).toMatchObject({ classname: "Registration", uuid: registration.id });
-    expect(tree.formelements).toEqual([expect.objectContaining({ classname: "FormElement", caption: "Team name", registration: registration.id, club: club.id })]);
+    expect(tree.formelements).toEqual([
+      expect.objectContaining({ classname: "FormElement", caption: "Team name", registration: registration.id, club: club.id }),
+    ]);
     expect(Object.keys(tree.field_mtimes as object)).toEqual(expect.arrayContaining(["name", "club", "gst_rate"]));
   });
 
@@ -52,7 +63,9 @@ describe("entity API: create, read as a tree, list", () => {
     const { token, club } = await clubAdmin("lister");
     await createRegistration(token, club.id, { name: 'Relay, "Team" edition', tags: ["a", "b"], open_time: 1_800_000_000_000 });
     await createRegistration(token, club.id, { name: "Zed" });
-    const page = await (await call(token, "GET", "/data-api/Registration/")).json<{ total: number; limit: number; offset: number; items: Record<string, unknown>[] }>();
+    const page = await (
+      await call(token, "GET", "/data-api/Registration/")
+    ).json<{ total: number; limit: number; offset: number; items: Record<string, unknown>[] }>();
     expect(page).toMatchObject({ total: 2, limit: 100, offset: 0 });
     const csv = await call(token, "GET", "/data-api/Registration/?sort=-name", undefined, { Accept: "text/x-z4-api-list" });
     expect(csv.headers.get("Content-Type")).toContain("text/x-z4-api-list");
@@ -107,7 +120,7 @@ describe("entity API: filters", () => {
   it("treats SQL in filter values as plain text and keeps the table intact", async () => {
     const { token, club } = await clubAdmin("inject");
     await createRegistration(token, club.id, { name: "Safe" });
-    for (const attack of ["name=x' OR '1'='1", "name~'; DROP TABLE registrations; --", "\"name=\"\") OR 1=1 --\""]) {
+    for (const attack of ["name=x' OR '1'='1", "name~'; DROP TABLE registrations; --", '"name="") OR 1=1 --"']) {
       const response = await call(token, "GET", `/data-api/Registration/?filters=${encodeURIComponent(attack)}`);
       expect(response.status, attack).toBe(200);
       expect((await response.json<{ total: number }>()).total, attack).toBe(0);
@@ -176,11 +189,17 @@ describe("entity API: changes", () => {
     for (const [body, message] of cases) {
       const response = await call(token, "POST", `/data-api/Registration/${id}/`, body);
       expect(response.status).toBe(400);
-      expect(((await response.json<{ message: string }>()).message)).toContain(message);
+      expect((await response.json<{ message: string }>()).message).toContain(message);
     }
     const missing = await call(token, "PUT", "/data-api/Registration/", { club: club.id });
     expect(await missing.json()).toMatchObject({ message: "Missing field 'name' for Registration" });
-    const notJson = await worker.fetch(hostRequest(HOST, "/data-api/Registration/", { method: "PUT", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: "{nope" }));
+    const notJson = await worker.fetch(
+      hostRequest(HOST, "/data-api/Registration/", {
+        method: "PUT",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: "{nope",
+      }),
+    );
     expect(await notJson.json()).toMatchObject({ message: "The body is not valid JSON" });
   });
 
@@ -197,7 +216,11 @@ describe("entity API: changes", () => {
       expect(response.status).toBe(400);
       expect((await response.json<{ message: string }>()).message).toContain(message);
     }
-    const good = await call(token, "PUT", "/data-api/FormElement/", { registration: id, type: "option", options_list: [{ id: "a", display: "A", price_1: 500 }] });
+    const good = await call(token, "PUT", "/data-api/FormElement/", {
+      registration: id,
+      type: "option",
+      options_list: [{ id: "a", display: "A", price_1: 500 }],
+    });
     expect(good.status).toBe(201);
   });
 
@@ -272,7 +295,10 @@ describe("entity API: who may see and change what", () => {
     const other = await clubAdmin("sitebound2");
     await createRegistration(admin.token, admin.club.id, { name: "Here" });
     await createRegistration(other.token, other.club.id, { name: "Elsewhere" });
-    const both = await createUserWithPassword("both@example.com", null, [{ type: "org_admin", clubId: admin.club.id }, { type: "org_admin", clubId: other.club.id }]);
+    const both = await createUserWithPassword("both@example.com", null, [
+      { type: "org_admin", clubId: admin.club.id },
+      { type: "org_admin", clubId: other.club.id },
+    ]);
     const siteApp = await createApp({ siteId: admin.site.id });
     const token = await issueToken(both.id, siteApp, "sitebound.localhost", "registrations");
     const response = await worker.fetch(hostRequest("sitebound.localhost", "/data-api/Registration/", { headers: { Authorization: `Bearer ${token}` } }));
@@ -288,7 +314,9 @@ describe("entity API: who may see and change what", () => {
     expect(lower.status).toBe(404);
     const noToken = await worker.fetch(hostRequest(HOST, "/data-api/Registration/"));
     expect(noToken.status).toBe(401);
-    const classes = await (await worker.fetch(hostRequest(HOST, "/data-api/classes"))).json<{ classes: { classname: string; children: string[]; fields: { name: string; writable: boolean; create_only: boolean; required: boolean }[] }[] }>();
+    const classes = await (
+      await worker.fetch(hostRequest(HOST, "/data-api/classes"))
+    ).json<{ classes: { classname: string; children: string[]; fields: { name: string; writable: boolean; create_only: boolean; required: boolean }[] }[] }>();
     expect(classes.classes.find((c) => c.classname === "Registration")?.children).toEqual(["formelements", "carts"]);
     const cart = classes.classes.find((c) => c.classname === "Cart")!;
     expect(cart.children).toEqual(["individuals"]);
@@ -303,11 +331,22 @@ describe("entity API: carts and individuals", () => {
   async function formWithCarts(admin: Awaited<ReturnType<typeof clubAdmin>>) {
     const { id } = await createRegistration(admin.token, admin.club.id);
     const owners = { registrationId: id, clubId: admin.club.id, siteId: admin.site.id, fieldMtimes: {} };
-    const paid = { ...owners, id: crypto.randomUUID(), email: "ada@example.com", isComplete: true, cartNumber: 1, total: 9000, completedAt: 1_800_000_000_000, discountCodes: "HALF" };
+    const paid = {
+      ...owners,
+      id: crypto.randomUUID(),
+      email: "ada@example.com",
+      isComplete: true,
+      cartNumber: 1,
+      total: 9000,
+      completedAt: 1_800_000_000_000,
+      discountCodes: "HALF",
+    };
     const abandoned = { ...owners, id: crypto.randomUUID(), email: null, cartNumber: 2 };
     await db().insert(carts).values([paid, abandoned]);
     for (const [ordinal, name] of ["Ada", "Bo"].entries()) {
-      await db().insert(individuals).values({ ...owners, id: crypto.randomUUID(), cartId: paid.id, ordinal, isComplete: true, values: { first: { v: name, p: 0 } }, priceTotal: 4500 });
+      await db()
+        .insert(individuals)
+        .values({ ...owners, id: crypto.randomUUID(), cartId: paid.id, ordinal, isComplete: true, values: { first: { v: name, p: 0 } }, priceTotal: 4500 });
     }
     return { registrationId: id, paid, abandoned };
   }
@@ -315,9 +354,20 @@ describe("entity API: carts and individuals", () => {
   it("lists and reads carts with their people for those who may see the form's carts, and writes nothing", async () => {
     const admin = await clubAdmin("carts", "registrations carts");
     const { registrationId, paid, abandoned } = await formWithCarts(admin);
-    const complete = await (await call(admin.token, "GET", `/data-api/Cart/?filters=${encodeURIComponent("is_complete=true")}`)).json<{ total: number; items: Record<string, unknown>[] }>();
+    const complete = await (
+      await call(admin.token, "GET", `/data-api/Cart/?filters=${encodeURIComponent("is_complete=true")}`)
+    ).json<{ total: number; items: Record<string, unknown>[] }>();
     expect(complete.total).toBe(1);
-    expect(complete.items[0]).toMatchObject({ classname: "Cart", uuid: paid.id, registration: registrationId, email: "ada@example.com", total: 9000, cart_number: 1, discount_codes: "HALF", completion_time: 1_800_000_000_000 });
+    expect(complete.items[0]).toMatchObject({
+      classname: "Cart",
+      uuid: paid.id,
+      registration: registrationId,
+      email: "ada@example.com",
+      total: 9000,
+      cart_number: 1,
+      discount_codes: "HALF",
+      completion_time: 1_800_000_000_000,
+    });
     // Secrets of the flow (the resume and receipt token hashes) are not fields.
     expect(Object.keys(complete.items[0]!)).not.toContain("resume_hash");
     const tree = await (await call(admin.token, "GET", `/data-api/Cart/${paid.id}`)).json<{ individuals: Record<string, unknown>[] }>();
@@ -361,7 +411,11 @@ describe("entity API: races are routed to their RaceRoom", () => {
     expect(tree).toMatchObject({ classname: "Race", uuid: race.id, name: "roomrace race", timezone: "America/Toronto", visibility: "public" });
     const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
     expect((await room.getSetup())?.name).toBe("roomrace race");
-    const change = await call(token, "POST", `/data-api/Race/${race.id}/`, { name: "Renamed in the room", location: "Gatineau Park", field_mtimes: tree.field_mtimes });
+    const change = await call(token, "POST", `/data-api/Race/${race.id}/`, {
+      name: "Renamed in the room",
+      location: "Gatineau Park",
+      field_mtimes: tree.field_mtimes,
+    });
     expect(await change.json()).toMatchObject({ changed: { name: "Renamed in the room", location: "Gatineau Park" } });
     expect((await room.raceEntity())?.row).toMatchObject({ name: "Renamed in the room", location: "Gatineau Park" });
     const catalogue = await db().query.races.findFirst({ where: (r, { eq }) => eq(r.id, race.id) });
@@ -375,7 +429,12 @@ describe("entity API: races are routed to their RaceRoom", () => {
 
   it("creates a race with its RaceRoom and deletes both", async () => {
     const { token, club, site } = await clubAdmin("newrace");
-    const created = await call(token, "PUT", "/data-api/Race/", { club: club.id, name: "Night Sprint", start_time: 1_900_000_000_000, timezone: "America/Montreal" });
+    const created = await call(token, "PUT", "/data-api/Race/", {
+      club: club.id,
+      name: "Night Sprint",
+      start_time: 1_900_000_000_000,
+      timezone: "America/Montreal",
+    });
     expect(created.status).toBe(201);
     const id = created.headers.get("Location")!.split("/").pop()!;
     const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(id));
@@ -396,7 +455,12 @@ describe("entity API: races are routed to their RaceRoom", () => {
 describe("entity API: applications", () => {
   it("registers a public app under the same rules as /manage/apps, on the host it is created on", async () => {
     const { token, club } = await clubAdmin("apiapps", "apps");
-    const created = await call(token, "PUT", "/data-api/APIApplication/", { club: club.id, name: "Scoreboard", scopes: "races registrations", redirect_uris: ["https://scoreboard.example/cb"] });
+    const created = await call(token, "PUT", "/data-api/APIApplication/", {
+      club: club.id,
+      name: "Scoreboard",
+      scopes: "races registrations",
+      redirect_uris: ["https://scoreboard.example/cb"],
+    });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ is_public: true, is_system: false, site: null, club: club.id });
     const cases: [Record<string, unknown>, string][] = [
@@ -407,7 +471,13 @@ describe("entity API: applications", () => {
       [{ is_system: true }, "Field 'is_system' of APIApplication cannot be set"],
     ];
     for (const [fields, message] of cases) {
-      const response = await call(token, "PUT", "/data-api/APIApplication/", { club: club.id, name: "Bad", scopes: "races", redirect_uris: ["https://ok.example/cb"], ...fields });
+      const response = await call(token, "PUT", "/data-api/APIApplication/", {
+        club: club.id,
+        name: "Bad",
+        scopes: "races",
+        redirect_uris: ["https://ok.example/cb"],
+        ...fields,
+      });
       expect(response.status).toBe(400);
       expect((await response.json<{ message: string }>()).message).toContain(message);
     }

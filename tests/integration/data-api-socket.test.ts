@@ -8,9 +8,14 @@ import { openSocket } from "./socket-fixtures";
 
 const HOST = "localhost";
 
-
 function call(token: string, method: string, path: string, body?: unknown) {
-  return worker.fetch(hostRequest(HOST, path, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }));
+  return worker.fetch(
+    hostRequest(HOST, path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
 }
 
 async function setup(tag: string) {

@@ -7,7 +7,14 @@ const DAY_MS = 86_400_000;
 /** A whitelabel site with its club and one race, each with fresh ids. */
 export async function createSiteWithRace(
   db: Db,
-  options: { hostname: string; siteName: string; raceName: string; colours?: SiteConfig["colours"]; startInDays?: number; visibility?: "public" | "unlisted" | "private" },
+  options: {
+    hostname: string;
+    siteName: string;
+    raceName: string;
+    colours?: SiteConfig["colours"];
+    startInDays?: number;
+    visibility?: "public" | "unlisted" | "private";
+  },
 ) {
   const now = Date.now();
   const site = { id: crypto.randomUUID(), hostname: options.hostname, config: { name: options.siteName, colours: options.colours } };

@@ -109,9 +109,22 @@ describe("live results across eviction", () => {
     // A tick the shard never received: the next one does not follow, so the page gets the whole format.
     const shard = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${t.race.id}:0`));
     await runInDurableObject(t.room, (instance: RaceRoom) => {
-      const feed = (instance as unknown as { feed: { push: { commit(next: { version: number; pushedSeq: number; formatVersions: Record<string, number> }): void; read(): { version: number; pushedSeq: number; formatVersions: Record<string, number> } } } }).feed;
+      const feed = (
+        instance as unknown as {
+          feed: {
+            push: {
+              commit(next: { version: number; pushedSeq: number; formatVersions: Record<string, number> }): void;
+              read(): { version: number; pushedSeq: number; formatVersions: Record<string, number> };
+            };
+          };
+        }
+      ).feed;
       const state = feed.push.read();
-      feed.push.commit({ version: state.version + 1, pushedSeq: state.pushedSeq, formatVersions: { ...state.formatVersions, [t.format.id]: state.version + 1 } });
+      feed.push.commit({
+        version: state.version + 1,
+        pushedSeq: state.pushedSeq,
+        formatVersions: { ...state.formatVersions, [t.format.id]: state.version + 1 },
+      });
     });
     await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(2, "C2", 610, t.startMicros)] });
     const snapshot = (await spectator.next("snapshot")).snapshot;
@@ -166,7 +179,8 @@ describe("device restarts", () => {
     expect(reused.status).toBe(409);
     expect(await reused.json()).toEqual({
       error: "seq_reused",
-      message: 'Sequence number 1 was already used for a different read from this device. A device that restarts and counts from 1 again must send a new "boot" id with its batches; otherwise continue after last_seq 1.',
+      message:
+        'Sequence number 1 was already used for a different read from this device. A device that restarts and counts from 1 again must send a new "boot" id with its batches; otherwise continue after last_seq 1.',
     });
     const counts = await t.room.counts();
     expect(counts.crossings).toBe(1);

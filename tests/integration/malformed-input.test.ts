@@ -47,7 +47,38 @@ const { nested } = fc.letrec<{ nested: unknown }>((tie) => ({
 }));
 
 /** Objects with the field names the endpoints read, so validation is reached with wrong values. */
-const knownKeys = ["email", "password", "attempt_id", "verify", "token", "credential", "user_id", "attempt_token", "goto", "client_id", "redirect_uri", "response_type", "state", "code_challenge", "code_challenge_method", "approve", "name", "reads", "boot", "seq", "grant_type", "code", "refresh_token", "code_verifier", "passkey_id", "method", "club", "id", "response", "clientDataJSON"];
+const knownKeys = [
+  "email",
+  "password",
+  "attempt_id",
+  "verify",
+  "token",
+  "credential",
+  "user_id",
+  "attempt_token",
+  "goto",
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "approve",
+  "name",
+  "reads",
+  "boot",
+  "seq",
+  "grant_type",
+  "code",
+  "refresh_token",
+  "code_verifier",
+  "passkey_id",
+  "method",
+  "club",
+  "id",
+  "response",
+  "clientDataJSON",
+];
 const plausible = fc.dictionary(fc.constantFrom(...knownKeys), fc.oneof(fc.jsonValue({ maxDepth: 3 }), nested), { maxKeys: 6 });
 
 /** A JSON text cut short somewhere. */
@@ -56,16 +87,35 @@ const truncated = fc.tuple(fc.oneof(plausible, fc.jsonValue()), fc.double({ min:
   return { contentType: "application/json", body: text.slice(0, Math.floor(text.length * at)) };
 });
 
-const brackets = fc.tuple(fc.integer({ min: 1, max: 3000 }), fc.boolean(), fc.constantFrom("[", "{\"a\":")).map(([depth, closed, open]): Sent => ({
-  contentType: "application/json",
-  body: open.repeat(depth) + (closed ? "1" + (open === "[" ? "]" : "}").repeat(depth) : ""),
-}));
+const brackets = fc.tuple(fc.integer({ min: 1, max: 3000 }), fc.boolean(), fc.constantFrom("[", '{"a":')).map(
+  ([depth, closed, open]): Sent => ({
+    contentType: "application/json",
+    body: open.repeat(depth) + (closed ? "1" + (open === "[" ? "]" : "}").repeat(depth) : ""),
+  }),
+);
 
-const wrongType = fc.tuple(fc.constantFrom("text/plain", "application/xml", "application/octet-stream", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", null), fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v) ?? ""))).map(([contentType, body]): Sent => ({ contentType, body }));
+const wrongType = fc
+  .tuple(
+    fc.constantFrom("text/plain", "application/xml", "application/octet-stream", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", null),
+    fc.oneof(
+      fc.string(),
+      fc.jsonValue().map((v) => JSON.stringify(v) ?? ""),
+    ),
+  )
+  .map(([contentType, body]): Sent => ({ contentType, body }));
 
-const formEncoded = fc.dictionary(fc.oneof(fc.constantFrom(...knownKeys), fc.string({ maxLength: 6 })), fc.string({ maxLength: 40 }), { maxKeys: 8 }).map((fields): Sent => ({ contentType: "application/x-www-form-urlencoded", body: new URLSearchParams(fields).toString() }));
+const formEncoded = fc
+  .dictionary(fc.oneof(fc.constantFrom(...knownKeys), fc.string({ maxLength: 6 })), fc.string({ maxLength: 40 }), { maxKeys: 8 })
+  .map((fields): Sent => ({ contentType: "application/x-www-form-urlencoded", body: new URLSearchParams(fields).toString() }));
 
-const huge = fc.tuple(fc.constantFrom(20_000, 70_000, 600_000), fc.constantFrom("application/json", "application/x-www-form-urlencoded")).map(([size, contentType]): Sent => ({ contentType, body: contentType === "application/json" ? JSON.stringify({ email: "x".repeat(size) }) : `email=${"x".repeat(size)}` }));
+const huge = fc
+  .tuple(fc.constantFrom(20_000, 70_000, 600_000), fc.constantFrom("application/json", "application/x-www-form-urlencoded"))
+  .map(
+    ([size, contentType]): Sent => ({
+      contentType,
+      body: contentType === "application/json" ? JSON.stringify({ email: "x".repeat(size) }) : `email=${"x".repeat(size)}`,
+    }),
+  );
 
 const anyBody: fc.Arbitrary<Sent> = fc.oneof(
   { arbitrary: fc.jsonValue().map(json), weight: 4 },
@@ -173,15 +223,39 @@ describe("fuzzed bodies never get a 5xx", () => {
       const { club } = await createSiteWithRace(db(), { hostname: "fuzz-entities.localhost", siteName: "Fuzz", raceName: "Fuzz race" });
       const user = await createUserWithPassword("fuzz-entities@example.com", null, [{ type: "org_admin", clubId: club.id }]);
       token = await issueToken(user.id, await createApp({ scopes: "registrations" }), HOST, "registrations");
-      const created = await worker.fetch(hostRequest(HOST, "/data-api/Registration/", { method: "PUT", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ club: club.id, name: "Fuzz 5K" }) }));
+      const created = await worker.fetch(
+        hostRequest(HOST, "/data-api/Registration/", {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ club: club.id, name: "Fuzz 5K" }),
+        }),
+      );
       registrationId = created.headers.get("Location")!.split("/").pop()!;
       timing = await createTimedRace();
     });
 
-    it("PUT /data-api/Registration/", async () => fuzz("data", () => ({ host: HOST, method: "PUT", path: "/data-api/Registration/", headers: { Authorization: `Bearer ${token}` } })), 60_000);
-    it("POST /data-api/Registration/:id", async () => fuzz("data", () => ({ host: HOST, method: "POST", path: `/data-api/Registration/${registrationId}`, headers: { Authorization: `Bearer ${token}` } })), 60_000);
-    it("POST /timing-api/races/:id/reads", async () =>
-      fuzz("timing", () => ({ host: timing.host, method: "POST", path: `/timing-api/races/${timing.race.id}/reads`, headers: { Authorization: `Bearer ${timing.credential.token}`, Origin: `http://${timing.host}:8787` } })), 60_000);
+    it(
+      "PUT /data-api/Registration/",
+      async () => fuzz("data", () => ({ host: HOST, method: "PUT", path: "/data-api/Registration/", headers: { Authorization: `Bearer ${token}` } })),
+      60_000,
+    );
+    it(
+      "POST /data-api/Registration/:id",
+      async () =>
+        fuzz("data", () => ({ host: HOST, method: "POST", path: `/data-api/Registration/${registrationId}`, headers: { Authorization: `Bearer ${token}` } })),
+      60_000,
+    );
+    it(
+      "POST /timing-api/races/:id/reads",
+      async () =>
+        fuzz("timing", () => ({
+          host: timing.host,
+          method: "POST",
+          path: `/timing-api/races/${timing.race.id}/reads`,
+          headers: { Authorization: `Bearer ${timing.credential.token}`, Origin: `http://${timing.host}:8787` },
+        })),
+      60_000,
+    );
   });
 });
 
@@ -198,13 +272,25 @@ describe("limits before parsing", () => {
     const { club } = await createSiteWithRace(db(), { hostname: "deep.localhost", siteName: "Deep", raceName: "Deep race" });
     const user = await createUserWithPassword("deep@example.com", null, [{ type: "org_admin", clubId: club.id }]);
     const token = await issueToken(user.id, await createApp({ scopes: "registrations" }), HOST, "registrations");
-    const entity = await send(HOST, "PUT", "/data-api/Registration/", { contentType: "application/json", body: `{"name":${"[".repeat(100_000)}` }, { Authorization: `Bearer ${token}` });
+    const entity = await send(
+      HOST,
+      "PUT",
+      "/data-api/Registration/",
+      { contentType: "application/json", body: `{"name":${"[".repeat(100_000)}` },
+      { Authorization: `Bearer ${token}` },
+    );
     expect(entity.status).toBe(400);
     expect(JSON.parse(entity.text)).toEqual({ error: "invalid_request", message: "JSON may nest at most 32 levels" });
     const oauth = await send(HOST, "POST", "/data-api/token", { contentType: "application/x-www-form-urlencoded", body: `grant_type=${"%5B".repeat(30_000)}` });
     expect(oauth.status).toBe(400);
     const timing = await createTimedRace();
-    const reads = await send(timing.host, "POST", `/timing-api/races/${timing.race.id}/reads`, { contentType: "application/json", body: deep }, { Origin: `http://${timing.host}:8787` });
+    const reads = await send(
+      timing.host,
+      "POST",
+      `/timing-api/races/${timing.race.id}/reads`,
+      { contentType: "application/json", body: deep },
+      { Origin: `http://${timing.host}:8787` },
+    );
     expect(reads.status).toBe(400);
     expect(JSON.parse(reads.text)).toMatchObject({ error: "too_deep" });
   });
@@ -222,7 +308,9 @@ describe("limits before parsing", () => {
         else controller.close();
       },
     });
-    const streamed = await worker.fetch(hostRequest(HOST, "/_auth/attempt", { method: "POST", headers: { ...sameOrigin, "Content-Type": "application/json" }, body: stream }));
+    const streamed = await worker.fetch(
+      hostRequest(HOST, "/_auth/attempt", { method: "POST", headers: { ...sameOrigin, "Content-Type": "application/json" }, body: stream }),
+    );
     expect(streamed.status).toBe(413);
     // Stopped reading soon after the limit instead of taking the whole body.
     expect(sentChunks).toBeLessThan(10);
@@ -233,7 +321,13 @@ describe("limits before parsing", () => {
     expect(auth.status).toBe(415);
     expect(JSON.parse(auth.text)).toEqual({ error: "Send JSON (Content-Type: application/json) or a form" });
     const timing = await createTimedRace();
-    const reads = await send(timing.host, "POST", `/timing-api/races/${timing.race.id}/reads`, { contentType: "text/plain", body: "{}" }, { Authorization: `Bearer ${timing.credential.token}`, Origin: `http://${timing.host}:8787` });
+    const reads = await send(
+      timing.host,
+      "POST",
+      `/timing-api/races/${timing.race.id}/reads`,
+      { contentType: "text/plain", body: "{}" },
+      { Authorization: `Bearer ${timing.credential.token}`, Origin: `http://${timing.host}:8787` },
+    );
     expect(reads.status).toBe(415);
     expect(JSON.parse(reads.text)).toMatchObject({ error: "unsupported_media_type" });
     const { club } = await createSiteWithRace(db(), { hostname: "type.localhost", siteName: "Type", raceName: "Type race" });
@@ -256,7 +350,13 @@ describe("limits before parsing", () => {
   });
 
   it("refuses a page request declaring more than the global limit before Remix sees it", async () => {
-    const response = await worker.fetch(hostRequest(HOST, "/login", { method: "POST", headers: { ...sameOrigin, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(64 * 1024 * 1024) }, body: "a=1" }));
+    const response = await worker.fetch(
+      hostRequest(HOST, "/login", {
+        method: "POST",
+        headers: { ...sameOrigin, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(64 * 1024 * 1024) },
+        body: "a=1",
+      }),
+    );
     expect(response.status).toBe(413);
   });
 });

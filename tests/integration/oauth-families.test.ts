@@ -35,11 +35,18 @@ async function grant(email: string, appOptions: { secret?: string } = {}) {
   return { ...flow, tokens: await response.json<Tokens>() };
 }
 
-const refresh = (appId: string, refreshToken: string, extra: Record<string, string> = {}) => tokenRequest(HOST, { grant_type: "refresh_token", refresh_token: refreshToken, client_id: appId, ...extra });
+const refresh = (appId: string, refreshToken: string, extra: Record<string, string> = {}) =>
+  tokenRequest(HOST, { grant_type: "refresh_token", refresh_token: refreshToken, client_id: appId, ...extra });
 const works = async (accessToken: string) => (await bearerGet(HOST, "/data-api/me", accessToken)).status === 200;
 
 function revoke(form: Record<string, string>, headers: Record<string, string> = {}) {
-  return worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form).toString() }));
+  return worker.fetch(
+    hostRequest(HOST, "/data-api/revoke", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(form).toString(),
+    }),
+  );
 }
 
 describe("code replay", () => {
@@ -74,7 +81,10 @@ describe("refresh token rotation", () => {
       expect(await works(pair.access_token)).toBe(true);
       current = pair;
     }
-    const family = await db().select().from(oauthTokens).where(eq(oauthTokens.refreshTokenHash, hashToken(current.refresh_token)));
+    const family = await db()
+      .select()
+      .from(oauthTokens)
+      .where(eq(oauthTokens.refreshTokenHash, hashToken(current.refresh_token)));
     const members = await db().select().from(oauthTokens).where(eq(oauthTokens.familyId, family[0]!.familyId!));
     expect(members).toHaveLength(4);
   });
@@ -100,7 +110,10 @@ describe("refresh token rotation", () => {
 
   it("treats a pair from before families as a family of its own", async () => {
     const { appId, tokens } = await grant("legacy@example.com");
-    await db().update(oauthTokens).set({ familyId: null }).where(eq(oauthTokens.accessTokenHash, hashToken(tokens.access_token)));
+    await db()
+      .update(oauthTokens)
+      .set({ familyId: null })
+      .where(eq(oauthTokens.accessTokenHash, hashToken(tokens.access_token)));
     const next = await (await refresh(appId, tokens.refresh_token)).json<Tokens>();
     expect(await works(next.access_token)).toBe(true);
     await refresh(appId, tokens.refresh_token);
@@ -141,7 +154,12 @@ describe("revocation (RFC 7009)", () => {
 describe("consent screen", () => {
   it("never names a private race of a club where the user has no role", async () => {
     const own = await createSiteWithRace(db(), { hostname: "consent-own.localhost", siteName: "Own", raceName: "Own Race" });
-    const hidden = await createSiteWithRace(db(), { hostname: "consent-x.localhost", siteName: "X", raceName: "Secret Selection Trial", visibility: "private" });
+    const hidden = await createSiteWithRace(db(), {
+      hostname: "consent-x.localhost",
+      siteName: "X",
+      raceName: "Secret Selection Trial",
+      visibility: "private",
+    });
     const open = await createSiteWithRace(db(), { hostname: "consent-open.localhost", siteName: "Open", raceName: "Open Loppet" });
     await createUserWithPassword("consent-private@example.com", PASSWORD, [{ type: "race_admin", scope: own.race.id }]);
     const cookie = await signIn(HOST, "consent-private@example.com", PASSWORD);
@@ -161,7 +179,12 @@ describe("consent screen", () => {
   });
 
   it("names a private race to a user whose role reaches it", async () => {
-    const hidden = await createSiteWithRace(db(), { hostname: "consent-staff.localhost", siteName: "Staff", raceName: "Staff Only Sprint", visibility: "private" });
+    const hidden = await createSiteWithRace(db(), {
+      hostname: "consent-staff.localhost",
+      siteName: "Staff",
+      raceName: "Staff Only Sprint",
+      visibility: "private",
+    });
     await createUserWithPassword("consent-staff@example.com", PASSWORD, [{ type: "race_admin", scope: hidden.race.id }]);
     const cookie = await signIn(HOST, "consent-staff@example.com", PASSWORD);
     const appId = await createApp({ scopes: "races" });

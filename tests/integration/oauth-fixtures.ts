@@ -10,16 +10,23 @@ export const REDIRECT = "https://app.example/callback";
 
 export async function createApp(options: { scopes?: string; isSystem?: boolean; siteId?: string | null; secret?: string } = {}) {
   const id = crypto.randomUUID();
-  const fields = { name: "Results Helper", description: "Posts your race results to your club's newsletter", scopes: options.scopes ?? "registrations races", redirectUris: [REDIRECT] };
-  await db().insert(apiApplications).values({
-    id,
-    ...fields,
-    isSystem: options.isSystem ?? false,
-    isPublic: !options.secret,
-    clientSecretHash: options.secret ? hashToken(options.secret) : null,
-    siteId: options.siteId ?? null,
-    fieldMtimes: initialMtimes(fields, Date.now()),
-  });
+  const fields = {
+    name: "Results Helper",
+    description: "Posts your race results to your club's newsletter",
+    scopes: options.scopes ?? "registrations races",
+    redirectUris: [REDIRECT],
+  };
+  await db()
+    .insert(apiApplications)
+    .values({
+      id,
+      ...fields,
+      isSystem: options.isSystem ?? false,
+      isPublic: !options.secret,
+      clientSecretHash: options.secret ? hashToken(options.secret) : null,
+      siteId: options.siteId ?? null,
+      fieldMtimes: initialMtimes(fields, Date.now()),
+    });
   return id;
 }
 
@@ -30,7 +37,16 @@ export function pkce() {
 }
 
 export function authorizeQuery(clientId: string, challenge: string, extra: Record<string, string> = {}) {
-  return new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, state: "st-123", scope: "registrations races", code_challenge: challenge, code_challenge_method: "S256", ...extra });
+  return new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    state: "st-123",
+    scope: "registrations races",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    ...extra,
+  });
 }
 
 /** Approves an app as the signed-in user (cookie) and returns the code from the redirect. */
@@ -41,7 +57,13 @@ export async function approveApp(host: string, cookie: string, query: URLSearchP
 }
 
 export function tokenRequest(host: string, form: Record<string, string>) {
-  return worker.fetch(hostRequest(host, "/data-api/token", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() }));
+  return worker.fetch(
+    hostRequest(host, "/data-api/token", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form).toString(),
+    }),
+  );
 }
 
 export function bearerGet(host: string, path: string, accessToken: string) {
@@ -52,17 +74,19 @@ export function bearerGet(host: string, path: string, accessToken: string) {
 export async function issueToken(userId: string, appId: string, host: string, scopes: string, ttlMs = 3_600_000): Promise<string> {
   const access = encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
   const now = Date.now();
-  await db().insert(oauthTokens).values({
-    id: crypto.randomUUID(),
-    accessTokenHash: hashToken(access),
-    refreshTokenHash: hashToken(encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)))),
-    appId,
-    userId,
-    host,
-    scopes,
-    accessExpiresAt: now + ttlMs,
-    refreshExpiresAt: now + 30 * 86_400_000,
-    createdAt: now,
-  });
+  await db()
+    .insert(oauthTokens)
+    .values({
+      id: crypto.randomUUID(),
+      accessTokenHash: hashToken(access),
+      refreshTokenHash: hashToken(encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)))),
+      appId,
+      userId,
+      host,
+      scopes,
+      accessExpiresAt: now + ttlMs,
+      refreshExpiresAt: now + 30 * 86_400_000,
+      createdAt: now,
+    });
   return access;
 }

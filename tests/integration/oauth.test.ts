@@ -32,7 +32,9 @@ describe("authorisation requests", () => {
 
   it("never redirects to an unregistered redirect_uri", async () => {
     const appId = await createApp();
-    const response = await worker.fetch(hostRequest(HOST, `/data-api/authorize?${authorizeQuery(appId, pkce().challenge, { redirect_uri: "https://evil.example/cb" })}`, { redirect: "manual" }));
+    const response = await worker.fetch(
+      hostRequest(HOST, `/data-api/authorize?${authorizeQuery(appId, pkce().challenge, { redirect_uri: "https://evil.example/cb" })}`, { redirect: "manual" }),
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get("Location")).toBeNull();
   });
@@ -43,7 +45,9 @@ describe("authorisation requests", () => {
     query.delete("state");
     const noState = await worker.fetch(hostRequest(HOST, `/data-api/authorize?${query}`, { redirect: "manual" }));
     expect(new URL(noState.headers.get("Location")!).searchParams.get("error")).toBe("invalid_request");
-    const plain = await worker.fetch(hostRequest(HOST, `/data-api/authorize?${authorizeQuery(appId, "x", { code_challenge_method: "plain" })}`, { redirect: "manual" }));
+    const plain = await worker.fetch(
+      hostRequest(HOST, `/data-api/authorize?${authorizeQuery(appId, "x", { code_challenge_method: "plain" })}`, { redirect: "manual" }),
+    );
     expect(new URL(plain.headers.get("Location")!).searchParams.get("error_description")).toBe("PKCE with code_challenge_method=S256 is required");
   });
 
@@ -71,7 +75,9 @@ describe("consent", () => {
       granted_scopes: [],
     });
     await approveApp(HOST, cookie, query);
-    const again = await (await worker.fetch(hostRequest(HOST, `/_auth/app?${query}`, { headers: { Cookie: cookie } }))).json<{ new_scopes: unknown[]; granted_scopes: unknown[] }>();
+    const again = await (
+      await worker.fetch(hostRequest(HOST, `/_auth/app?${query}`, { headers: { Cookie: cookie } }))
+    ).json<{ new_scopes: unknown[]; granted_scopes: unknown[] }>();
     expect(again.new_scopes).toEqual([]);
     expect(again.granted_scopes).toHaveLength(1);
   });
@@ -123,7 +129,13 @@ describe("tokens", () => {
     const appId = await createApp();
     const { verifier, challenge } = pkce();
     const { code } = await approveApp(HOST, cookie, authorizeQuery(appId, challenge));
-    const wrong = await tokenRequest(HOST, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: appId, code_verifier: pkce().verifier });
+    const wrong = await tokenRequest(HOST, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      client_id: appId,
+      code_verifier: pkce().verifier,
+    });
     expect(await wrong.json()).toEqual({ error: "invalid_grant", error_description: "The code_verifier does not match the code_challenge" });
     // The wrong verifier used the code up.
     const retried = await tokenRequest(HOST, { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: appId, code_verifier: verifier });
@@ -139,7 +151,9 @@ describe("tokens", () => {
 
   it("rotates refresh tokens: the old one stops working, and presenting it again ends the family", async () => {
     const { tokens, appId } = await fullFlow("rotate@example.com");
-    const refreshed = await (await tokenRequest(HOST, { grant_type: "refresh_token", refresh_token: String(tokens.refresh_token), client_id: appId })).json<Record<string, string>>();
+    const refreshed = await (
+      await tokenRequest(HOST, { grant_type: "refresh_token", refresh_token: String(tokens.refresh_token), client_id: appId })
+    ).json<Record<string, string>>();
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect((await bearerGet(HOST, "/data-api/me", refreshed.access_token!)).status).toBe(200);
     expect((await bearerGet(HOST, "/data-api/me", String(tokens.access_token))).status).toBe(401);
@@ -151,19 +165,35 @@ describe("tokens", () => {
 
   it("revokes a token (RFC 7009 shape)", async () => {
     const { tokens, appId } = await fullFlow("revoke@example.com");
-    const response = await worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `token=${tokens.access_token}&token_type_hint=access_token&client_id=${appId}` }));
+    const response = await worker.fetch(
+      hostRequest(HOST, "/data-api/revoke", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: `token=${tokens.access_token}&token_type_hint=access_token&client_id=${appId}`,
+      }),
+    );
     expect(response.status).toBe(200);
     expect((await bearerGet(HOST, "/data-api/me", String(tokens.access_token))).status).toBe(401);
-    const unknown = await worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `token=nonsense&client_id=${appId}` }));
+    const unknown = await worker.fetch(
+      hostRequest(HOST, "/data-api/revoke", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: `token=nonsense&client_id=${appId}`,
+      }),
+    );
     expect(unknown.status).toBe(200);
     // RFC 7009 section 2.1: the client must identify itself.
-    const anonymous = await worker.fetch(hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "token=nonsense" }));
+    const anonymous = await worker.fetch(
+      hostRequest(HOST, "/data-api/revoke", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "token=nonsense" }),
+    );
     expect(anonymous.status).toBe(401);
   });
 
   it("answers an expired token with an invalid_token challenge", async () => {
     const { tokens } = await fullFlow("expired@example.com");
-    await db().update(oauthTokens).set({ accessExpiresAt: Date.now() - 1 });
+    await db()
+      .update(oauthTokens)
+      .set({ accessExpiresAt: Date.now() - 1 });
     const response = await bearerGet(HOST, "/data-api/me", String(tokens.access_token));
     expect(response.status).toBe(401);
     expect(response.headers.get("WWW-Authenticate")).toBe('Bearer realm="data-api", error="invalid_token", error_description="The access token expired"');
@@ -207,7 +237,9 @@ describe("tokens", () => {
   });
 
   it("answers a CORS preflight from any origin without credentials", async () => {
-    const response = await worker.fetch(hostRequest(HOST, "/data-api/me", { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" } }));
+    const response = await worker.fetch(
+      hostRequest(HOST, "/data-api/me", { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" } }),
+    );
     expect(response.status).toBe(204);
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
     expect(response.headers.get("Access-Control-Allow-Credentials")).toBeNull();

@@ -75,7 +75,12 @@ async function financeUser(f: Form, host = f.host): Promise<string> {
 
 /** A refund as the payments page posts it, with the request id the confirm step carries. */
 function refund(f: Form, cookie: string, transactionId: string, amount: string, requestId = crypto.randomUUID()) {
-  return post(f.host, `/registration/${f.registration.id}/admin/payments?refund=${transactionId}`, { intent: "refund", target: transactionId, amount, request_id: requestId, note: "" }, cookie);
+  return post(
+    f.host,
+    `/registration/${f.registration.id}/admin/payments?refund=${transactionId}`,
+    { intent: "refund", target: transactionId, amount, request_id: requestId, note: "" },
+    cookie,
+  );
 }
 
 describe("card payments through Stripe Checkout (against the local fake)", () => {
@@ -102,7 +107,17 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect(person!.paidAt).not.toBeNull();
     const ledger = await ledgerOf(f);
     const intentId = fake.sessions.get(sessionId)!.payment_intent;
-    expect(ledger.map((t) => ({ type: t.type, amount: t.amount, payee: t.payee, provider: t.provider, externalId: t.externalId, completed: t.completionTime !== null, isVoid: t.isVoid }))).toEqual([
+    expect(
+      ledger.map((t) => ({
+        type: t.type,
+        amount: t.amount,
+        payee: t.payee,
+        provider: t.provider,
+        externalId: t.externalId,
+        completed: t.completionTime !== null,
+        isVoid: t.isVoid,
+      })),
+    ).toEqual([
       { type: "payment", amount: 4600, payee: f.club.id, provider: "stripe", externalId: intentId, completed: true, isVoid: false },
       { type: "z4fee", amount: 100, payee: "system", provider: "system", externalId: null, completed: true, isVoid: false },
     ]);
@@ -131,7 +146,10 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect(declined.status).toBe(402);
     expect(declined.html).toContain("Your card was declined.");
     expect(await cartOf(f)).toMatchObject({ isComplete: false });
-    const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, (await cartOf(f)).id));
+    const [attempt] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.cartId, (await cartOf(f)).id));
     expect(attempt).toMatchObject({ status: "failed", failureMessage: "Your card was declined." });
     expect(await (await get(f.host, `${f.path}/pay`, cookie)).text()).toContain("Your last card payment did not go through: Your card was declined.");
 
@@ -149,8 +167,14 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     const b = await createForm({ stripeAccountId: "acct_club9" });
     await fake.pay(await startCard(a, await cartAtPay(a, "ja@example.com")), DECLINED_CARD);
     await fake.pay(await startCard(b, await cartAtPay(b, "ko@example.com")), "4000000000009995");
-    const [first] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, (await cartOf(a)).id));
-    const [second] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, (await cartOf(b)).id));
+    const [first] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.cartId, (await cartOf(a)).id));
+    const [second] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.cartId, (await cartOf(b)).id));
     expect(first).toMatchObject({ status: "failed", failureMessage: "Your card was declined." });
     expect(second).toMatchObject({ status: "failed", failureMessage: "Your card has insufficient funds." });
   });
@@ -160,7 +184,9 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     const cookie = await cartAtPay(f, "lu@example.com");
     const old = await startCard(f, cookie);
     // Back to the form: a second person joins the cart.
-    expect((await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k" }, cookie)).status).toBe(302);
+    expect((await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k" }, cookie)).status).toBe(
+      302,
+    );
     const fresh = await startCard(f, cookie);
     expect(fresh).not.toBe(old);
     expect(fake.sessions.get(old)?.status).toBe("expired");
@@ -180,7 +206,9 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     const cookie = await cartAtPay(f, "mo@example.com");
     const old = await startCard(f, cookie);
     // The registrant adds a person without starting a new payment: the old page must not take the old total.
-    expect((await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k" }, cookie)).status).toBe(302);
+    expect((await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k" }, cookie)).status).toBe(
+      302,
+    );
     expect(fake.sessions.get(old)?.status).toBe("expired");
     expect((await fake.pay(old, GOOD_CARD)).status).not.toBe(303);
     expect((await ledgerOf(f)).filter((t) => t.type === "payment" && t.completionTime !== null)).toHaveLength(0);
@@ -217,7 +245,10 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
   it("a double click starts one Checkout Session and one attempt", async () => {
     const f = await createForm({ stripeAccountId: "acct_club3" });
     const cookie = await cartAtPay(f, "cy@example.com");
-    const [one, two] = await Promise.all([post(f.host, `${f.path}/pay`, { intent: "card" }, cookie), post(f.host, `${f.path}/pay`, { intent: "card" }, cookie)]);
+    const [one, two] = await Promise.all([
+      post(f.host, `${f.path}/pay`, { intent: "card" }, cookie),
+      post(f.host, `${f.path}/pay`, { intent: "card" }, cookie),
+    ]);
     expect(sessionIdOf(one.headers.get("Location"))).toBe(sessionIdOf(two.headers.get("Location")));
     expect(fake.sessions.size).toBe(1);
     const cart = await cartOf(f);
@@ -240,7 +271,11 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
 
   it("refuses an event whose signature is not Stripe's", async () => {
     const response = await worker.fetch(
-      new Request("http://localhost:8787/_payments/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": "t=1,v1=deadbeef", "Content-Type": "application/json" }, body: JSON.stringify({ id: "evt_forged", type: "checkout.session.completed" }) }),
+      new Request("http://localhost:8787/_payments/stripe/webhook", {
+        method: "POST",
+        headers: { "Stripe-Signature": "t=1,v1=deadbeef", "Content-Type": "application/json" },
+        body: JSON.stringify({ id: "evt_forged", type: "checkout.session.completed" }),
+      }),
     );
     expect(response.status).toBe(400);
   });
@@ -254,7 +289,10 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     await fake.pay(sessionId, GOOD_CARD);
     const delivered = await fake.deliverQueued("reverse");
     expect(delivered.map((d) => d.status)).toEqual([200, 200, 200]);
-    const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, (await cartOf(f)).id));
+    const [attempt] = await db()
+      .select()
+      .from(paymentAttempts)
+      .where(eq(paymentAttempts.cartId, (await cartOf(f)).id));
     expect(attempt).toMatchObject({ status: "paid", failureMessage: null });
     expect(await cartOf(f)).toMatchObject({ isComplete: true, total: 4600 });
   });
@@ -333,11 +371,24 @@ describe("cash and cheque (the manual provider)", () => {
     expect((await mailTo("hal@example.com", "Registration confirmed: Spring Relay"))?.text).toContain("To pay the club by cash or cheque: $45.00");
 
     const finance = await financeUser(f);
-    const refused = await post(f.host, `/registration/${f.registration.id}/admin/payments?record=${pending!.id}`, { intent: "record", target: pending!.id, method: "gold" }, finance);
+    const refused = await post(
+      f.host,
+      `/registration/${f.registration.id}/admin/payments?record=${pending!.id}`,
+      { intent: "record", target: pending!.id, method: "gold" },
+      finance,
+    );
     expect(refused.status).toBe(400);
-    const recorded = await post(f.host, `/registration/${f.registration.id}/admin/payments?record=${pending!.id}`, { intent: "record", target: pending!.id, method: "cheque", note: "Cheque 118" }, finance);
+    const recorded = await post(
+      f.host,
+      `/registration/${f.registration.id}/admin/payments?record=${pending!.id}`,
+      { intent: "record", target: pending!.id, method: "cheque", note: "Cheque 118" },
+      finance,
+    );
     expect(recorded.status).toBe(302);
-    const [received] = await db().select().from(transactions).where(and(eq(transactions.id, pending!.id)));
+    const [received] = await db()
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.id, pending!.id)));
     expect(received).toMatchObject({ method: "cheque", note: "Cheque 118" });
     expect(received!.completionTime).not.toBeNull();
     expect((await mailTo("hal@example.com", "Payment received: Spring Relay"))?.text).toContain("Paid: $45.00");
@@ -349,7 +400,16 @@ describe("cash and cheque (the manual provider)", () => {
     expect((await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
     const finance = await financeUser(f);
     const [pending] = await ledgerOf(f);
-    expect((await post(f.host, `/registration/${f.registration.id}/admin/payments?record=${pending!.id}`, { intent: "record", target: pending!.id, method: "cheque", note: "" }, finance)).status).toBe(302);
+    expect(
+      (
+        await post(
+          f.host,
+          `/registration/${f.registration.id}/admin/payments?record=${pending!.id}`,
+          { intent: "record", target: pending!.id, method: "cheque", note: "" },
+          finance,
+        )
+      ).status,
+    ).toBe(302);
     // 45.00 received; two refunds of 30.00 sent together, each checked against the same 45.00 left.
     const [a, b] = await Promise.all([refund(f, finance, pending!.id, "30.00"), refund(f, finance, pending!.id, "30.00")]);
     expect([a.status, b.status].sort()).toEqual([302, 409]);
@@ -372,7 +432,10 @@ describe("bank accounts and payouts", () => {
   async function superAdmin(): Promise<string> {
     const email = `banker-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const { roleIds } = await createUserWithPassword(email, PASSWORD, [{ type: "system_admin" }]);
-    await db().update(roles).set({ config: { bankaccounts: true } }).where(eq(roles.id, roleIds[0]!));
+    await db()
+      .update(roles)
+      .set({ config: { bankaccounts: true } })
+      .where(eq(roles.id, roleIds[0]!));
     return signIn("admin.localhost", email, PASSWORD);
   }
 
@@ -383,10 +446,24 @@ describe("bank accounts and payouts", () => {
     const email = `treasurer-${crypto.randomUUID().slice(0, 8)}@example.com`;
     await createUserWithPassword(email, PASSWORD, [{ type: "financial_admin", clubId: f.club.id }]);
     const treasurer = await signIn(f.host, email, PASSWORD);
-    const refused = await post(f.host, "/club/finance", { intent: "request-account", name: "Reg Club", email: "money@example.com", kind: "remittance", last4: "12a4" }, treasurer);
+    const refused = await post(
+      f.host,
+      "/club/finance",
+      { intent: "request-account", name: "Reg Club", email: "money@example.com", kind: "remittance", last4: "12a4" },
+      treasurer,
+    );
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("Enter the last four digits of the account number");
-    expect((await post(f.host, "/club/finance", { intent: "request-account", name: "Reg Club", email: "money@example.com", kind: "remittance", last4: "1234" }, treasurer)).status).toBe(302);
+    expect(
+      (
+        await post(
+          f.host,
+          "/club/finance",
+          { intent: "request-account", name: "Reg Club", email: "money@example.com", kind: "remittance", last4: "1234" },
+          treasurer,
+        )
+      ).status,
+    ).toBe(302);
     const [request] = await db().select().from(pendingBankAccounts).where(eq(pendingBankAccounts.clubId, f.club.id));
 
     const admin = await superAdmin();
@@ -413,7 +490,10 @@ describe("bank accounts and payouts", () => {
     expect((await post("admin.localhost", "/_admin/bankaccounts", { intent: "pay-batch", from: today, to: today }, admin)).status).toBe(302);
     const remittances = (await ledgerOf(f)).filter((t) => t.type === "remittance");
     expect(remittances).toHaveLength(0); // remittances carry no form
-    const [remittance] = await db().select().from(transactions).where(and(eq(transactions.clubId, f.club.id), eq(transactions.type, "remittance")));
+    const [remittance] = await db()
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.clubId, f.club.id), eq(transactions.type, "remittance")));
     expect(remittance).toMatchObject({ amount: 3900, payer: "system", payee: f.club.id });
     expect(remittance!.batchToTime! - remittance!.batchFromTime!).toBe(86_400_000);
     expect((await ledgerOf(f)).every((t) => t.batchToTime === remittance!.batchToTime)).toBe(true);

@@ -5,7 +5,15 @@ import worker from "../../workers/index";
 import { openDb } from "../../schema/d1";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
-const productionEnv = { ...env, ENVIRONMENT: "production", MAIL_MODE: "send", PUBLIC_SCHEME: "https", PUBLIC_PORT: "", AUTH_SECRET: "x".repeat(40), STRIPE_API_BASE: undefined } as Env;
+const productionEnv = {
+  ...env,
+  ENVIRONMENT: "production",
+  MAIL_MODE: "send",
+  PUBLIC_SCHEME: "https",
+  PUBLIC_PORT: "",
+  AUTH_SECRET: "x".repeat(40),
+  STRIPE_API_BASE: undefined,
+} as Env;
 
 async function fetchWith(overrides: Partial<Env>, request: Request) {
   const ctx = createExecutionContext();
@@ -17,7 +25,13 @@ async function fetchWith(overrides: Partial<Env>, request: Request) {
 describe("a Worker that says it is production", () => {
   it("refuses to serve with development mail, http links, a short secret or the Stripe fake", async () => {
     await createSiteWithRace(openDb(env.DB), { hostname: "prod.localhost", siteName: "Prod", raceName: "Prod Run" });
-    const bad: Partial<Env>[] = [{ MAIL_MODE: "capture" }, { PUBLIC_SCHEME: "http" }, { AUTH_SECRET: "short" }, { AUTH_SECRET: undefined }, { STRIPE_API_BASE: "http://127.0.0.1:12111" }];
+    const bad: Partial<Env>[] = [
+      { MAIL_MODE: "capture" },
+      { PUBLIC_SCHEME: "http" },
+      { AUTH_SECRET: "short" },
+      { AUTH_SECRET: undefined },
+      { STRIPE_API_BASE: "http://127.0.0.1:12111" },
+    ];
     for (const overrides of bad) {
       const response = await fetchWith(overrides, hostRequest("prod.localhost", "/dev/mail"));
       expect(response.status, JSON.stringify(overrides)).toBe(503);

@@ -51,7 +51,18 @@ const tod = (text: string) => parseTimeOfDay(text) as number;
 
 /** The edit form of racer `i` (bib i, chip Ci) as it was created, with `changes`. */
 function racerForm(t: TimedRace, i: number, changes: Record<string, string> = {}) {
-  return { intent: "save", first_name: `Racer${i}`, last_name: `Test${i}`, bib: String(i), chip: `C${i}`, chip_list: "", course: t.course.id, status: "ok", status_time: "", ...changes };
+  return {
+    intent: "save",
+    first_name: `Racer${i}`,
+    last_name: `Test${i}`,
+    bib: String(i),
+    chip: `C${i}`,
+    chip_list: "",
+    course: t.course.id,
+    status: "ok",
+    status_time: "",
+    ...changes,
+  };
 }
 
 /** The racer's result time once the room has taken in its reads (they join the results at the next push). */
@@ -120,17 +131,32 @@ describe("racer page", () => {
   it("saves fields, and a DSQ clears an earlier DNF", async () => {
     const { t, cookie, base } = await adminOf();
     const id = t.racerIds[0]!;
-    const dnf = await post(`${base}/racers/${id}`, cookie, racerForm(t, 1, { status: "dnf", status_time: "10:30:00", penalty: "2.5", club: "Nordic", chip_list: "X1, X2" }));
+    const dnf = await post(
+      `${base}/racers/${id}`,
+      cookie,
+      racerForm(t, 1, { status: "dnf", status_time: "10:30:00", penalty: "2.5", club: "Nordic", chip_list: "X1, X2" }),
+    );
     expect(dnf.status).toBe(302);
     expect(dnf.headers.get("Location")).toBe(`${base}/racers/${id}?done=saved`);
     let racer = (await t.room.racer(id))!.data;
-    expect(racer).toMatchObject({ dnf_time: zeroTime(t) + tod("10:30:00"), dsq_time: null, dns: false, penalty: 2_500_000, club: "Nordic", chip_list: ["X1", "X2"] });
+    expect(racer).toMatchObject({
+      dnf_time: zeroTime(t) + tod("10:30:00"),
+      dsq_time: null,
+      dns: false,
+      penalty: 2_500_000,
+      club: "Nordic",
+      chip_list: ["X1", "X2"],
+    });
 
     const missingTime = await post(`${base}/racers/${id}`, cookie, racerForm(t, 1, { status: "dsq", status_time: "" }));
     expect(missingTime.status).toBe(400);
     expect(await missingTime.text()).toContain("A DSQ needs the time it happened");
 
-    const dsq = await post(`${base}/racers/${id}`, cookie, racerForm(t, 1, { status: "dsq", status_time: "10:45:00.5", penalty: "2.5", club: "Nordic", chip_list: "X1, X2" }));
+    const dsq = await post(
+      `${base}/racers/${id}`,
+      cookie,
+      racerForm(t, 1, { status: "dsq", status_time: "10:45:00.5", penalty: "2.5", club: "Nordic", chip_list: "X1, X2" }),
+    );
     expect(dsq.status).toBe(302);
     racer = (await t.room.racer(id))!.data;
     expect(racer).toMatchObject({ dnf_time: null, dsq_time: zeroTime(t) + tod("10:45:00.5"), dns: false });
@@ -173,7 +199,14 @@ describe("racer page", () => {
 
     const saved = await post(`${base}/racers/${id}`, cookie, racerForm(t, 1, seeding));
     expect(saved.status).toBe(302);
-    expect((await t.room.racer(id))!.data).toMatchObject({ ccc_licence: "CCC-77", licence: null, cpl_distance_pts: 412.5, cpl_sprint_pts: null, seed: 3, is_manual_seed: true });
+    expect((await t.room.racer(id))!.data).toMatchObject({
+      ccc_licence: "CCC-77",
+      licence: null,
+      cpl_distance_pts: 412.5,
+      cpl_sprint_pts: null,
+      seed: 3,
+      is_manual_seed: true,
+    });
     const page = await (await get(`${base}/racers/${id}`, cookie)).text();
     expect(page).toContain("Seeding");
     expect(page).toMatch(/name="cpl_distance_pts"[^>]*value="412.5"/);
@@ -188,7 +221,14 @@ describe("racer page", () => {
 
   it("adds a racer from the new form", async () => {
     const { t, cookie, base } = await adminOf();
-    const response = await post(`${base}/racers/new`, cookie, { intent: "save", first_name: "Nina", last_name: "New", bib: "40", course: t.course.id, status: "ok" });
+    const response = await post(`${base}/racers/new`, cookie, {
+      intent: "save",
+      first_name: "Nina",
+      last_name: "New",
+      bib: "40",
+      course: t.course.id,
+      status: "ok",
+    });
     expect(response.status).toBe(302);
     const created = (await t.room.racers()).find((r) => r.data.bib === 40)!;
     expect(created.data).toMatchObject({ first_name: "Nina", last_name: "New", course: t.course.id });
@@ -229,7 +269,9 @@ describe("CSV import", () => {
   it("previews row errors and writes nothing, then imports a valid file all at once", async () => {
     const { t, cookie, base } = await adminOf();
     const path = `${base}/racers/import`;
-    const bad = ["First Name,Last Name,Bib,Course,Club", "Ann,Able,101,10 km,Nordic", "Bob,Baker,1,10 km,", "Cy,Cole,abc,Nowhere,", "Dee,Dunn,101,10 km,"].join("\r\n");
+    const bad = ["First Name,Last Name,Bib,Course,Club", "Ann,Able,101,10 km,Nordic", "Bob,Baker,1,10 km,", "Cy,Cole,abc,Nowhere,", "Dee,Dunn,101,10 km,"].join(
+      "\r\n",
+    );
     const preview = await upload(path, cookie, { intent: "preview" }, { name: "entries.csv", text: bad });
     expect(preview.status).toBe(400);
     const html = await preview.text();
@@ -264,7 +306,15 @@ describe("CSV import", () => {
     const imported = await post(`${base}/racers/import`, cookie, { intent: "import", text, source: "seeds.csv" });
     expect(imported.status).toBe(302);
     const racer = (await t.room.racers()).find((r) => r.data.bib === 201)!;
-    expect(racer.data).toMatchObject({ last_name: "Seeded", ccc_licence: "CCC-9", licence: null, cpl_distance_pts: 120.5, cpl_sprint_pts: null, seed: 4, is_manual_seed: false });
+    expect(racer.data).toMatchObject({
+      last_name: "Seeded",
+      ccc_licence: "CCC-9",
+      licence: null,
+      cpl_distance_pts: 120.5,
+      cpl_sprint_pts: null,
+      seed: 4,
+      is_manual_seed: false,
+    });
   });
 });
 

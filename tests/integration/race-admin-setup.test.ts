@@ -22,7 +22,12 @@ const post = (path: string, cookie: string, fields: Record<string, string>) => p
 /** A race on its own club site, and a signed-in user with `role` on it (or no role at all). */
 async function raceWithUser(role: "race_admin" | "race_timer" | null = "race_admin") {
   const label = crypto.randomUUID().slice(0, 8);
-  const { race, club } = await createSiteWithRace(db(), { hostname: `setup-${label}.example.org`, siteName: `Setup ${label}`, raceName: "Setup Race", startInDays: 3 });
+  const { race, club } = await createSiteWithRace(db(), {
+    hostname: `setup-${label}.example.org`,
+    siteName: `Setup ${label}`,
+    raceName: "Setup Race",
+    startInDays: 3,
+  });
   const email = `setup-${label}@example.com`;
   await createUserWithPassword(email, PASSWORD, role ? [{ type: role, scope: race.id }] : []);
   const cookie = await signIn(HOST, email, PASSWORD);
@@ -93,14 +98,33 @@ describe("race setup page", () => {
     // Forms post to the index route itself, so they work before hydration.
     expect(html).toContain(`<form method="post" action="${admin}?index"`);
 
-    const saved = await post(`${admin}?index`, cookie, setupForm({ name: "Renamed Race", start_mode: "individual", end: "2026-06-01T15:00", is_start_size_enabled: "on", start_size: "2" }));
+    const saved = await post(
+      `${admin}?index`,
+      cookie,
+      setupForm({ name: "Renamed Race", start_mode: "individual", end: "2026-06-01T15:00", is_start_size_enabled: "on", start_size: "2" }),
+    );
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe(`${admin}?saved=saved`);
     const settings = (await room.settings())!;
-    expect(settings).toMatchObject({ timing_mode: "lap", lap_count: 3, start_mode: "individual", start_option: null, same_time_threshold: 500_000, start_interval: 15 * SECOND, start_size: 2, is_start_size_enabled: true });
+    expect(settings).toMatchObject({
+      timing_mode: "lap",
+      lap_count: 3,
+      start_mode: "individual",
+      start_option: null,
+      same_time_threshold: 500_000,
+      start_interval: 15 * SECOND,
+      start_size: 2,
+      is_start_size_enabled: true,
+    });
     const row = await db().query.races.findFirst({ where: eq(races.id, race.id) });
     // 09:00 in Toronto on 1 June is 13:00 UTC (EDT).
-    expect(row).toMatchObject({ name: "Renamed Race", sport: "Running", startTime: Date.UTC(2026, 5, 1, 13), endTime: Date.UTC(2026, 5, 1, 19), location: "Gatineau Park" });
+    expect(row).toMatchObject({
+      name: "Renamed Race",
+      sport: "Running",
+      startTime: Date.UTC(2026, 5, 1, 13),
+      endTime: Date.UTC(2026, 5, 1, 19),
+      location: "Gatineau Park",
+    });
     const after = await (await get(`${admin}?saved=saved`, cookie)).text();
     expect(after).toContain("Your changes are saved.");
     expect(after).toContain('value="2026-06-01T09:00"');
@@ -145,7 +169,12 @@ describe("race setup page", () => {
     expect((await room.raceEntity())!.row.name).toBe(race.name);
     expect((await room.settings())!.biathlon_penalty_type).toBeNull();
     expect((await post(`${admin}?index`, cookie, setupForm({ lap_count: "3", biathlon_penalty_type: "time" }))).status).toBe(302);
-    expect((await room.settings())!).toMatchObject({ lap_count: 3, biathlon_penalty_type: "time", biathlon_result_calc: "total", biathlon_column_option: "laps" });
+    expect((await room.settings())!).toMatchObject({
+      lap_count: 3,
+      biathlon_penalty_type: "time",
+      biathlon_result_calc: "total",
+      biathlon_column_option: "laps",
+    });
   });
 
   it("refuses a race timer's save with 403 and shows a stranger nothing (404)", async () => {
@@ -171,8 +200,18 @@ describe("courses and timing points", () => {
     expect(await (await get(`${admin}/courses`, cookie)).text()).toContain("No courses yet.");
     const start = editedId(await post(`${admin}/points`, cookie, { intent: "create", name: "Start line" }));
     const finish = editedId(await post(`${admin}/points`, cookie, { intent: "create", name: "Finish line" }));
-    const course = editedId(await post(`${admin}/courses`, cookie, { intent: "create", name: "10 km", lap_count: "2", end_time: "11:30", course_distance_km: "10", lap_distance_km: "5" }));
-    const add = (point: string, mode: string, name = "") => post(`${admin}/courses`, cookie, { intent: "add-point", target: course, point, mode, name, min_split: "12.5" });
+    const course = editedId(
+      await post(`${admin}/courses`, cookie, {
+        intent: "create",
+        name: "10 km",
+        lap_count: "2",
+        end_time: "11:30",
+        course_distance_km: "10",
+        lap_distance_km: "5",
+      }),
+    );
+    const add = (point: string, mode: string, name = "") =>
+      post(`${admin}/courses`, cookie, { intent: "add-point", target: course, point, mode, name, min_split: "12.5" });
     expect((await add(finish, "lap", "Finish")).status).toBe(302);
     expect((await add(start, "start")).status).toBe(302);
     // The start went in second: move it up.
@@ -242,7 +281,18 @@ describe("devices", () => {
     expect(list).not.toContain(token);
 
     // Offsets are typed in seconds, signed, and kept in microseconds.
-    const saved = await post(`${admin}/devices`, cookie, { intent: "save", target: device!.id, name: "", humanname: "Finish", device_number: "3", accuracy: "0.2", precision: "4", offset: "-1.25", has_bibs: "on", show_on_grid: "on" });
+    const saved = await post(`${admin}/devices`, cookie, {
+      intent: "save",
+      target: device!.id,
+      name: "",
+      humanname: "Finish",
+      device_number: "3",
+      accuracy: "0.2",
+      precision: "4",
+      offset: "-1.25",
+      has_bibs: "on",
+      show_on_grid: "on",
+    });
     expect(saved.status).toBe(302);
     expect(((await room.documents("TimingDevice"))[0] as StoredDocument<"TimingDevice">).data.offset).toBe(-1_250_000);
     expect(await (await get(`${admin}/devices`, cookie)).text()).toContain("-1.25");
@@ -270,7 +320,13 @@ describe("start groups", () => {
     expect(fieldError(await bad.text(), "scheduled_start_time")).toBe("Hours must be below 24");
     expect(await room.documents("StartGroup")).toEqual([]);
 
-    const ok = await post(`${admin}/startgroups`, cookie, { intent: "create", name: "Wave 1", start_mode: "individual", start_interval: "30", start_size: "2" });
+    const ok = await post(`${admin}/startgroups`, cookie, {
+      intent: "create",
+      name: "Wave 1",
+      start_mode: "individual",
+      start_interval: "30",
+      start_size: "2",
+    });
     expect(ok.status).toBe(302);
     const [group] = (await room.documents("StartGroup")) as StoredDocument<"StartGroup">[];
     expect(group!.data).toMatchObject({ name: "Wave 1", start_mode: "individual", start_interval: 30 * SECOND, start_size: 2, scheduled_start_time: null });
@@ -299,7 +355,15 @@ describe("racer fields", () => {
     expect(fieldError(await noOptions.text(), "options")).toBe("Enter at least one option");
 
     const fields = (await room.settings())!.fields_list;
-    expect(fields[0]).toEqual({ key: "tshirtsize", display: "T-Shirt Size", type: "option", options: ["S", "M", "L"], is_public: false, is_mandatory: false, precision: null });
+    expect(fields[0]).toEqual({
+      key: "tshirtsize",
+      display: "T-Shirt Size",
+      type: "option",
+      options: ["S", "M", "L"],
+      is_public: false,
+      is_mandatory: false,
+      precision: null,
+    });
     // Edit flags, then delete after a confirmation step.
     expect((await post(`${admin}/fields`, cookie, { intent: "save", target: "is_masters", display: "Masters 40+", is_public: "on" })).status).toBe(302);
     expect((await room.settings())!.fields_list[2]).toMatchObject({ key: "is_masters", display: "Masters 40+", is_public: true });
@@ -312,15 +376,47 @@ describe("racer fields", () => {
 describe("result formats and deleting the race", () => {
   it("refuses to delete a race with a public format, and deletes it once the format is private", async () => {
     const { race, cookie, room, admin } = await raceWithUser();
-    const format = editedId(await post(`${admin}/formats`, cookie, { intent: "create", name: "Results", kind: "public", display_precision: "1", display_diffs: "on", group_type: "field", group_field: "sex" }));
+    const format = editedId(
+      await post(`${admin}/formats`, cookie, {
+        intent: "create",
+        name: "Results",
+        kind: "public",
+        display_precision: "1",
+        display_diffs: "on",
+        group_type: "field",
+        group_field: "sex",
+      }),
+    );
     const stored = (await room.documents("ResultFormat"))[0] as StoredDocument<"ResultFormat">;
-    expect(stored.data).toMatchObject({ name: "Results", is_public: true, is_unlisted: false, is_announcer: false, is_live: false, group_type: "field", group_field: "sex", display_diffs: true });
+    expect(stored.data).toMatchObject({
+      name: "Results",
+      is_public: true,
+      is_unlisted: false,
+      is_announcer: false,
+      is_live: false,
+      group_type: "field",
+      group_field: "sex",
+      display_diffs: true,
+    });
     const formatPage = await (await get(`${admin}/formats?edit=${format}`, cookie)).text();
     expect(formatPage).toContain(`href="/races/${race.id}?format=${format}"`);
     expect(formatPage).toContain("All Racers in One List");
 
     // An explicit result group under the format, then deleted after confirmation.
-    expect((await post(`${admin}/formats`, cookie, { intent: "add-group", target: format, name: "Women", course: "", startgroup: "", criterion_field: "sex", criterion_op: "eq", criterion_value: "F" })).status).toBe(302);
+    expect(
+      (
+        await post(`${admin}/formats`, cookie, {
+          intent: "add-group",
+          target: format,
+          name: "Women",
+          course: "",
+          startgroup: "",
+          criterion_field: "sex",
+          criterion_op: "eq",
+          criterion_value: "F",
+        })
+      ).status,
+    ).toBe(302);
     const [group] = (await room.documents("ResultGroup")) as StoredDocument<"ResultGroup">[];
     expect(group!.data).toMatchObject({ format, name: "Women", criteria_list: [{ field: "sex", op: "eq", value: "F" }] });
     expect(await (await get(`${admin}/formats?edit=${format}`, cookie)).text()).toContain("Sex is F");
@@ -334,7 +430,14 @@ describe("result formats and deleting the race", () => {
     expect(await refused.text()).toContain(DELETE_BLOCKED_PUBLIC_RESULTS);
     expect(await db().query.races.findFirst({ where: eq(races.id, race.id) })).toBeTruthy();
 
-    const live = await post(`${admin}/formats`, cookie, { intent: "save", target: format, name: "Results", kind: "live", display_precision: "1", group_type: "all" });
+    const live = await post(`${admin}/formats`, cookie, {
+      intent: "save",
+      target: format,
+      name: "Results",
+      kind: "live",
+      display_precision: "1",
+      group_type: "all",
+    });
     expect(live.status).toBe(302);
     const deleted = await post(`${admin}?index&confirm=delete`, cookie, { intent: "delete" });
     expect(deleted.status).toBe(302);
@@ -355,7 +458,9 @@ describe("creating a race", () => {
   it("creates a race in a club the user administers and opens its admin page", async () => {
     const clubId = crypto.randomUUID();
     const club = { id: clubId, name: "Creators Club", timezone: "Europe/Oslo" };
-    await db().insert(clubs).values({ ...club, fieldMtimes: initialMtimes(club, Date.now()) });
+    await db()
+      .insert(clubs)
+      .values({ ...club, fieldMtimes: initialMtimes(club, Date.now()) });
     const email = `creator-${clubId.slice(0, 8)}@example.com`;
     await createUserWithPassword(email, PASSWORD, [{ type: "org_admin", clubId }]);
     const cookie = await signIn(HOST, email, PASSWORD);
@@ -370,13 +475,27 @@ describe("creating a race", () => {
     expect(fieldError(missingHtml, "name")).toBe("Enter a name");
     expect(fieldError(missingHtml, "start")).toBe("Enter a date and time");
 
-    const created = await post("/race/new", cookie, { intent: "create", club: clubId, name: "Spring Sprint", sport: "Running", start: "2026-06-01T10:00", timezone: "Europe/Oslo" });
+    const created = await post("/race/new", cookie, {
+      intent: "create",
+      club: clubId,
+      name: "Spring Sprint",
+      sport: "Running",
+      start: "2026-06-01T10:00",
+      timezone: "Europe/Oslo",
+    });
     expect(created.status).toBe(302);
     const location = created.headers.get("Location")!;
     const raceId = /^\/race\/([0-9a-f-]{36})\/admin$/.exec(location)![1]!;
     const row = await db().query.races.findFirst({ where: eq(races.id, raceId) });
     // 10:00 in Oslo on 1 June is 08:00 UTC (CEST).
-    expect(row).toMatchObject({ clubId, name: "Spring Sprint", sport: "Running", startTime: Date.UTC(2026, 5, 1, 8), timezone: "Europe/Oslo", visibility: "private" });
+    expect(row).toMatchObject({
+      clubId,
+      name: "Spring Sprint",
+      sport: "Running",
+      startTime: Date.UTC(2026, 5, 1, 8),
+      timezone: "Europe/Oslo",
+      visibility: "private",
+    });
     const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(raceId));
     expect(await room.getSetup()).toMatchObject({ id: raceId, name: "Spring Sprint", timezone: "Europe/Oslo" });
     const admin = await get(location, cookie);

@@ -20,7 +20,10 @@ const heatsOf = (view: HeatsView) => view.groups[0]!.rounds.flatMap((r) => r.hea
 const heatNamed = (view: HeatsView, canonical: string) => heatsOf(view).find((h) => h.canonicalName === canonical)!;
 const bibsOf = (view: HeatsView, canonical: string) => heatNamed(view, canonical).entries.map((e) => e.bib);
 /** Each heat won in seat order: the favourite first. */
-const favourites = (view: HeatsView, canonical: string) => heatNamed(view, canonical).entries.map((e) => e.bib).join(" ");
+const favourites = (view: HeatsView, canonical: string) =>
+  heatNamed(view, canonical)
+    .entries.map((e) => e.bib)
+    .join(" ");
 
 describe("sprint heats in the RaceRoom", () => {
   it("refuses to seed heats until the race runs them", async () => {
@@ -66,10 +69,17 @@ describe("sprint heats in the RaceRoom", () => {
     expect(stored.find((h) => h.data.canonical_name === "QF1")!.data.racer_ids_list).toEqual([0, 9, 10, 19, 20, 29].map((i) => t.racerIds[i]));
 
     // A semifinal cannot be entered before its racers are known.
-    expect(await t.room.saveHeatResult(heatNamed(view, "SF1").id, { order: "1 2", times: {}, statuses: {} })).toEqual({ ok: false, errors: { heat: "This heat's racers are not decided yet" } });
-    expect(await t.room.saveHeatResult(heatNamed(view, "QF1").id, { order: "1 99", times: {}, statuses: {} })).toEqual({ ok: false, errors: { order: "Bib 99 is not in this heat" } });
+    expect(await t.room.saveHeatResult(heatNamed(view, "SF1").id, { order: "1 2", times: {}, statuses: {} })).toEqual({
+      ok: false,
+      errors: { heat: "This heat's racers are not decided yet" },
+    });
+    expect(await t.room.saveHeatResult(heatNamed(view, "QF1").id, { order: "1 99", times: {}, statuses: {} })).toEqual({
+      ok: false,
+      errors: { order: "Bib 99 is not in this heat" },
+    });
 
-    for (const qf of ["QF1", "QF2", "QF3", "QF4", "QF5"]) expect((await t.room.saveHeatResult(heatNamed(view, qf).id, { order: favourites(view, qf), times: {}, statuses: {} })).ok).toBe(true);
+    for (const qf of ["QF1", "QF2", "QF3", "QF4", "QF5"])
+      expect((await t.room.saveHeatResult(heatNamed(view, qf).id, { order: favourites(view, qf), times: {}, statuses: {} })).ok).toBe(true);
     view = await t.room.heatsView();
     expect(bibsOf(view, "SF1")).toEqual([1, 10, 4, 7, 11, 12]);
     // The spectator's bracket followed every heat.
@@ -81,14 +91,19 @@ describe("sprint heats in the RaceRoom", () => {
     expect((await t.room.saveHeatResult(heatNamed(view, "SF1").id, { order: "1 4 10 7 11 12", times: {}, statuses: {} })).ok).toBe(true);
     expect((await t.room.saveHeatResult(heatNamed(view, "SF2").id, { order: "2 3 5 6 8 9", times: {}, statuses: {} })).ok).toBe(true);
     // A quarterfinal cannot change under a semifinal that already has a result.
-    expect(await t.room.clearHeatResult(heatNamed(view, "QF1").id)).toEqual({ ok: false, errors: { heat: "Semifinal 1 already has a result; clear the later rounds first" } });
+    expect(await t.room.clearHeatResult(heatNamed(view, "QF1").id)).toEqual({
+      ok: false,
+      errors: { heat: "Semifinal 1 already has a result; clear the later rounds first" },
+    });
     view = await t.room.heatsView();
     expect(bibsOf(view, "A-Final")).toEqual([1, 4, 2, 3, 5, 6]);
     expect(bibsOf(view, "B-Final")).toEqual([7, 8, 9, 10, 11, 12]);
 
     // A photo finish for second in the A-Final; the B-Final is raced first.
     expect((await t.room.saveHeatResult(heatNamed(view, "B-Final").id, { order: "8 7 9 10 11 12", times: {}, statuses: {} })).ok).toBe(true);
-    expect((await t.room.saveHeatResult(heatNamed(view, "A-Final").id, { order: "2 1=3 4 5", times: {}, statuses: { [t.racerIds[5]!]: "dns" } })).ok).toBe(true);
+    expect((await t.room.saveHeatResult(heatNamed(view, "A-Final").id, { order: "2 1=3 4 5", times: {}, statuses: { [t.racerIds[5]!]: "dns" } })).ok).toBe(
+      true,
+    );
     view = await t.room.heatsView();
     const ranking = view.groups[0]!.ranking;
     expect(ranking.slice(0, 8).map((r) => [r.bib, r.rank])).toEqual([
@@ -105,7 +120,10 @@ describe("sprint heats in the RaceRoom", () => {
     expect(ranking.map((r) => r.bib).slice(12)).toEqual(Array.from({ length: 18 }, (_, i) => i + 13));
 
     // Seeding again is refused once heats have results.
-    expect(await t.room.seedHeats(t.groupId, null)).toEqual({ ok: false, errors: { startgroup: "Heats of this start group already have results; clear them before seeding again" } });
+    expect(await t.room.seedHeats(t.groupId, null)).toEqual({
+      ok: false,
+      errors: { startgroup: "Heats of this start group already have results; clear them before seeding again" },
+    });
     spectator.socket.close();
   });
 
@@ -135,7 +153,10 @@ describe("public race pages of a sprint", () => {
     await t.room.updateSettings({ is_heats: true });
     expect((await t.room.seedHeats(t.groupId, null)).ok).toBe(true);
     // Every result group of a sprint ranks one start group's heats.
-    expect(await t.room.saveDocument("ResultGroup", null, { format: t.format.id, name: "Everyone" })).toEqual({ ok: false, errors: { startgroup: "No start group for heats result group" } });
+    expect(await t.room.saveDocument("ResultGroup", null, { format: t.format.id, name: "Everyone" })).toEqual({
+      ok: false,
+      errors: { startgroup: "No start group for heats result group" },
+    });
     expect((await t.room.saveDocument("ResultGroup", null, { format: t.format.id, name: "Open", startgroup: t.groupId })).ok).toBe(true);
     const heats = await worker.fetch(hostRequest(t.host, `/races/${t.race.id}/heats`));
     expect(heats.status).toBe(200);

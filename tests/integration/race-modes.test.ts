@@ -30,12 +30,20 @@ describe("a triathlon race", () => {
     const credential = (await room.issueDeviceCredential(reader.id))!;
     const names = ["Swim exit", "T1 out", "Bike lap", "T2 out", "Finish"];
     const points: string[] = [];
-    for (const [i, name] of names.entries()) points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
+    for (const [i, name] of names.entries())
+      points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
     const course = ok(
       await room.saveDocument("Course", null, {
         name: "Sprint",
         bike_lap_count: 2,
-        points_list: names.map((name, i) => ({ id: `p${i}`, point: points[i], mode: i % 2 === 0 ? "lap" : "split", name, section: i + 1, min_split: 60 * SECOND })),
+        points_list: names.map((name, i) => ({
+          id: `p${i}`,
+          point: points[i],
+          mode: i % 2 === 0 ? "lap" : "split",
+          name,
+          section: i + 1,
+          min_split: 60 * SECOND,
+        })),
       }),
     );
     const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
@@ -67,7 +75,9 @@ describe("a triathlon race", () => {
     expect(first).toMatchObject({ status: "finished", time: 3690 * SECOND });
     // Section times as the page shows them: each split less the one before.
     const elapsed = (index: number) => first!.splits.find((s) => s.index === index)!.elapsed;
-    expect([elapsed(0), elapsed(1) - elapsed(0), elapsed(3) - elapsed(1), elapsed(4) - elapsed(3), elapsed(5) - elapsed(4)]).toEqual([600, 60, 1800, 30, 1200].map((s) => s * SECOND));
+    expect([elapsed(0), elapsed(1) - elapsed(0), elapsed(3) - elapsed(1), elapsed(4) - elapsed(3), elapsed(5) - elapsed(4)]).toEqual(
+      [600, 60, 1800, 30, 1200].map((s) => s * SECOND),
+    );
     expect(second).toMatchObject({ status: "oncourse", time: null });
     expect(second!.splits.map((s) => s.index)).toEqual([0, 1, 2]);
   });
@@ -77,14 +87,31 @@ describe("a biathlon sprint", () => {
   it("takes misses from the range-data device, counts penalty loops from the recorder and ranks with a missing loop charged", async () => {
     const { host, race, room } = await openRace("bia", "Biathlon Test", "Sprint 7.5 km");
     // The spec's check: a biathlon has at least 2 laps.
-    expect(await room.updateSettings({ timing_mode: "lap", lap_count: 1, biathlon_penalty_type: "lap" })).toEqual({ ok: false, errors: { lap_count: "Biathlon races must have at least 2 laps" } });
+    expect(await room.updateSettings({ timing_mode: "lap", lap_count: 1, biathlon_penalty_type: "lap" })).toEqual({
+      ok: false,
+      errors: { lap_count: "Biathlon races must have at least 2 laps" },
+    });
     const reader = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Stadium" }));
     const recorder = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Penalty loop" }));
     const pad = ok(await room.saveDocument("TimingDevice", null, { type: "webkeypad", name: "Range keypad" }));
     const rangeRefused = await room.updateSettings({ lap_count: 3, biathlon_penalty_type: "lap", biathlon_range_device: reader.id });
     expect(rangeRefused).toEqual({ ok: false, errors: { biathlon_range_device: "Range data comes from a keypad, android keypad, summit or generic device" } });
-    expect((await room.updateSettings({ timing_mode: "lap", lap_count: 3, precision: 1, calc_precision: 1, biathlon_penalty_type: "lap", biathlon_penalty_device: recorder.id, biathlon_range_device: pad.id })).ok).toBe(true);
-    const [readerToken, padToken, recorderToken] = (await Promise.all([reader, pad, recorder].map(async (d) => (await room.issueDeviceCredential(d.id))!.token))) as [string, string, string];
+    expect(
+      (
+        await room.updateSettings({
+          timing_mode: "lap",
+          lap_count: 3,
+          precision: 1,
+          calc_precision: 1,
+          biathlon_penalty_type: "lap",
+          biathlon_penalty_device: recorder.id,
+          biathlon_range_device: pad.id,
+        })
+      ).ok,
+    ).toBe(true);
+    const [readerToken, padToken, recorderToken] = (await Promise.all(
+      [reader, pad, recorder].map(async (d) => (await room.issueDeviceCredential(d.id))!.token),
+    )) as [string, string, string];
     const stadium = ok(await room.saveDocument("TimingPoint", null, { name: "Stadium", devices_list: [{ id: reader.id, channel: 1 }] }));
     const rangeIn = ok(await room.saveDocument("TimingPoint", null, { name: "Range in", devices_list: [{ id: reader.id, channel: 2 }] }));
     const rangeOut = ok(await room.saveDocument("TimingPoint", null, { name: "Range out", devices_list: [{ id: reader.id, channel: 3 }] }));
@@ -105,14 +132,32 @@ describe("a biathlon sprint", () => {
 
     const t0 = race.startTime * 1000;
     const at = (seq: number, chip: string, channel: number, s: number) => ({ seq, chip, channel, time: t0 + s * SECOND });
-    const laps = [at(1, "B3", 1, 400), at(2, "B3", 2, 410), at(3, "B3", 3, 440), at(4, "B3", 1, 900), at(5, "B3", 2, 910), at(6, "B3", 3, 945), at(7, "B3", 1, 1300)];
+    const laps = [
+      at(1, "B3", 1, 400),
+      at(2, "B3", 2, 410),
+      at(3, "B3", 3, 440),
+      at(4, "B3", 1, 900),
+      at(5, "B3", 2, 910),
+      at(6, "B3", 3, 945),
+      at(7, "B3", 1, 1300),
+    ];
     const danaLaps = [at(8, "B4", 1, 380), at(9, "B4", 1, 880), at(10, "B4", 1, 1250)];
     expect((await postReads(host, race.id, readerToken, { reads: [...laps, ...danaLaps] })).status).toBe(200);
     // Cara skis two loops after shooting 1 (462 is the same loop as 460) and one after shooting 2; Dana one for two misses.
-    const loops = [at(1, "B3", 0, 460), at(2, "B3", 0, 462), at(3, "B3", 0, 490), at(4, "B3", 0, 950), at(5, "B4", 0, 470)].map(({ channel: _c, ...read }) => read);
+    const loops = [at(1, "B3", 0, 460), at(2, "B3", 0, 462), at(3, "B3", 0, 490), at(4, "B3", 0, 950), at(5, "B4", 0, 470)].map(
+      ({ channel: _c, ...read }) => read,
+    );
     expect((await postReads(host, race.id, recorderToken, { reads: loops })).status).toBe(200);
 
-    const range = { entries: [{ seq: 1, bib: 3, shooting: 1, misses: 2 }, { seq: 2, bib: 3, shooting: 2, misses: 1 }, { seq: 3, chip: "B4", shooting: 1, misses: 2 }, { seq: 4, bib: 4, shooting: 2, misses: 0 }, { seq: 5, bib: 99, shooting: 1, misses: 0 }] };
+    const range = {
+      entries: [
+        { seq: 1, bib: 3, shooting: 1, misses: 2 },
+        { seq: 2, bib: 3, shooting: 2, misses: 1 },
+        { seq: 3, chip: "B4", shooting: 1, misses: 2 },
+        { seq: 4, bib: 4, shooting: 2, misses: 0 },
+        { seq: 5, bib: 99, shooting: 1, misses: 0 },
+      ],
+    };
     const notRange = await postReads(host, race.id, readerToken, range, "range");
     expect(notRange.status).toBe(403);
     expect(await notRange.json()).toMatchObject({ error: "not_range_device", message: "This device is not the race's range-data device" });
@@ -126,7 +171,11 @@ describe("a biathlon sprint", () => {
     const snapshot = (await room.snapshot(format.id))!;
     expect(snapshot.groups[0]!.columns.map((c) => c.name)).toEqual(["Lap 1", "Shooting 1 (P)", "Lap 2", "Shooting 2 (P)", "Lap 3"]);
     const rows = snapshot.rows.sort((a, b) => (a.bib ?? 0) - (b.bib ?? 0));
-    expect(rows[0]).toMatchObject({ status: "finished", time: 1300 * SECOND, biathlon: { misses: [2, 1], loops: [2, 1], penalty: 0, range: 65 * SECOND, ski: 1235 * SECOND } });
+    expect(rows[0]).toMatchObject({
+      status: "finished",
+      time: 1300 * SECOND,
+      biathlon: { misses: [2, 1], loops: [2, 1], penalty: 0, range: 65 * SECOND, ski: 1235 * SECOND },
+    });
     // Dana's 1250 s plus 60 s for the loop she did not ski puts her behind Cara.
     expect(rows[1]).toMatchObject({ status: "finished", time: 1310 * SECOND, biathlon: { misses: [2, 0], loops: [1, 0], penalty: 60 * SECOND, range: null } });
     expect((await room.timedEntity(cara.id))!).toMatchObject({ lap_1_biathlon_dict: { misses: 2 }, lap_2_biathlon_dict: { misses: 1 } });
@@ -141,7 +190,19 @@ describe("a biathlon sprint", () => {
 describe("a two-run race", () => {
   it("cuts each racer's reads into runs at the start wand, takes a run's own DNF from the keypad and ranks by the sum", async () => {
     const { host, race, room } = await openRace("runs", "Alpine Test", "Giant Slalom");
-    expect((await room.updateSettings({ timing_mode: "p2p", start_option: "chipstart", precision: 2, calc_precision: 2, multi_run_option: "fixed", run_count: 2, multi_run_mode: "sum" })).ok).toBe(true);
+    expect(
+      (
+        await room.updateSettings({
+          timing_mode: "p2p",
+          start_option: "chipstart",
+          precision: 2,
+          calc_precision: 2,
+          multi_run_option: "fixed",
+          run_count: 2,
+          multi_run_mode: "sum",
+        })
+      ).ok,
+    ).toBe(true);
     const gates = ok(await room.saveDocument("TimingDevice", null, { type: "photocell", name: "Gates" }));
     const token = (await room.issueDeviceCredential(gates.id))!.token;
     const wand = ok(await room.saveDocument("TimingPoint", null, { name: "Start wand", devices_list: [{ id: gates.id, channel: 1 }] }));
@@ -159,25 +220,56 @@ describe("a two-run race", () => {
     for (const [bib, name] of [
       [1, "Ana"],
       [2, "Ben"],
-    ] as const) await room.saveRacer(null, { first_name: name, last_name: "Skier", bib, course: course.id });
+    ] as const)
+      await room.saveRacer(null, { first_name: name, last_name: "Skier", bib, course: course.id });
 
     const t0 = race.startTime * 1000;
     const read = (seq: number, bib: number, channel: number, s: number) => ({ seq, bib, channel, time: t0 + s * SECOND });
-    const reads = [read(1, 1, 1, 0), read(2, 1, 2, 60.5), read(3, 2, 1, 30), read(4, 2, 2, 88), read(5, 1, 1, 900), read(6, 1, 2, 955.25), read(7, 2, 1, 930), read(8, 2, 2, 985)];
+    const reads = [
+      read(1, 1, 1, 0),
+      read(2, 1, 2, 60.5),
+      read(3, 2, 1, 30),
+      read(4, 2, 2, 88),
+      read(5, 1, 1, 900),
+      read(6, 1, 2, 955.25),
+      read(7, 2, 1, 930),
+      read(8, 2, 2, 985),
+    ];
     expect((await postReads(host, race.id, token, { reads })).status).toBe(200);
     let snapshot = (await room.snapshot(format.id))!;
-    expect(snapshot.groups[0]).toMatchObject({ columns: [{ name: "Run 1", run: 1 }, { name: "Run 2", run: 2 }], timeLabel: "Total" });
+    expect(snapshot.groups[0]).toMatchObject({
+      columns: [
+        { name: "Run 1", run: 1 },
+        { name: "Run 2", run: 2 },
+      ],
+      timeLabel: "Total",
+    });
     let byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
     // Ana 60.5 + 55.25 = 115.75; Ben 58 + 55 = 113: Ben leads.
-    expect(byBib.get(1)).toMatchObject({ status: "finished", time: 115.75 * SECOND, runs: [{ status: "finished", time: 60.5 * SECOND }, { status: "finished", time: 55.25 * SECOND }] });
+    expect(byBib.get(1)).toMatchObject({
+      status: "finished",
+      time: 115.75 * SECOND,
+      runs: [
+        { status: "finished", time: 60.5 * SECOND },
+        { status: "finished", time: 55.25 * SECOND },
+      ],
+    });
     expect(byBib.get(2)).toMatchObject({ status: "finished", time: 113 * SECOND, rankKey: [113 * SECOND] });
 
     // The jury disqualifies Ben in run 2 only: he drops out of the sum, Ana wins.
-    const reply = await room.manualEntries("jury", { entries: [{ kind: "status", key: "ben-run2-dsq", bib: 2, status: "dsq", time: t0 + 990 * SECOND, run: 2 }] });
+    const reply = await room.manualEntries("jury", {
+      entries: [{ kind: "status", key: "ben-run2-dsq", bib: 2, status: "dsq", time: t0 + 990 * SECOND, run: 2 }],
+    });
     expect(reply).toMatchObject({ ok: true, value: { accepted: 1 } });
     snapshot = (await room.snapshot(format.id))!;
     byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
-    expect(byBib.get(2)).toMatchObject({ status: "dsq", statusText: "DSQ", time: null, rankKey: null, runs: [{ status: "finished" }, { status: "dsq", time: null }] });
+    expect(byBib.get(2)).toMatchObject({
+      status: "dsq",
+      statusText: "DSQ",
+      time: null,
+      rankKey: null,
+      runs: [{ status: "finished" }, { status: "dsq", time: null }],
+    });
     expect((await room.timedEntity(byBib.get(2)!.racerId))!).toMatchObject({ dsq_2_time: t0 + 990 * SECOND, is_dns_2: false, dsq_time: null });
   });
 });
@@ -185,7 +277,10 @@ describe("a two-run race", () => {
 describe("a 3-leg relay", () => {
   it("sends each racer's team, leg and handover read; the page's teams rank on the last leg's finish from the first leg's start", async () => {
     const { host, race, room } = await openRace("relay", "Relay Test", "Club Relay");
-    expect(await room.updateSettings({ is_relay: true, relay_member_count: 0 })).toMatchObject({ ok: false, errors: { relay_member_count: expect.any(String) } });
+    expect(await room.updateSettings({ is_relay: true, relay_member_count: 0 })).toMatchObject({
+      ok: false,
+      errors: { relay_member_count: expect.any(String) },
+    });
     const settled = await room.updateSettings({
       timing_mode: "lap",
       lap_count: 1,
@@ -212,7 +307,10 @@ describe("a 3-leg relay", () => {
         ],
       }),
     );
-    expect(await room.updateSettings({ team_relay_transition_point: "no-such-point" })).toEqual({ ok: false, errors: { team_relay_transition_point: "Choose one of the race's timing points" } });
+    expect(await room.updateSettings({ team_relay_transition_point: "no-such-point" })).toEqual({
+      ok: false,
+      errors: { team_relay_transition_point: "Choose one of the race's timing points" },
+    });
     expect((await room.updateSettings({ team_relay_transition_point: exchange.id })).ok).toBe(true);
     const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
     const racers: [number, string, string, number][] = [
@@ -223,7 +321,8 @@ describe("a 3-leg relay", () => {
       [22, "Ari", "Alpine", 2],
       [23, "Abe", "Alpine", 3],
     ];
-    for (const [bib, name, team, leg] of racers) ok(await room.saveRacer(null, { first_name: name, last_name: team, bib, team, course: course.id, custom: { leg } }));
+    for (const [bib, name, team, leg] of racers)
+      ok(await room.saveRacer(null, { first_name: name, last_name: team, bib, team, course: course.id, custom: { leg } }));
 
     const t0 = race.startTime * 1000;
     const read = (seq: number, bib: number, channel: number, s: number) => ({ seq, bib, channel, time: t0 + s * SECOND });
@@ -250,16 +349,26 @@ describe("a 3-leg relay", () => {
 
 describe("a two-stage race", () => {
   /** A point-to-point stage with one finish mat; returns a function posting finishes (bib, seconds after the gun). */
-  async function stageRace(room: Awaited<ReturnType<typeof openRace>>["room"], host: string, raceId: string, startMs: number, names: [number, string, string | null][]) {
+  async function stageRace(
+    room: Awaited<ReturnType<typeof openRace>>["room"],
+    host: string,
+    raceId: string,
+    startMs: number,
+    names: [number, string, string | null][],
+  ) {
     expect((await room.updateSettings({ timing_mode: "p2p", precision: 1, calc_precision: 1 })).ok).toBe(true);
     const mat = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Finish mat" }));
     const token = (await room.issueDeviceCredential(mat.id))!.token;
     const point = ok(await room.saveDocument("TimingPoint", null, { name: "Finish", devices_list: [{ id: mat.id }] }));
-    const course = ok(await room.saveDocument("Course", null, { name: "Stage", points_list: [{ id: "f", point: point.id, mode: "lap", name: "Finish", min_split: 0 }] }));
+    const course = ok(
+      await room.saveDocument("Course", null, { name: "Stage", points_list: [{ id: "f", point: point.id, mode: "lap", name: "Finish", min_split: 0 }] }),
+    );
     const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
     for (const [bib, first, person] of names) ok(await room.saveRacer(null, { first_name: first, last_name: "Stage", bib, person, course: course.id }));
     const finish = async (finishes: [number, number][]) =>
-      expect((await postReads(host, raceId, token, { reads: finishes.map(([bib, s], i) => ({ seq: i + 1, bib, time: startMs * 1000 + s * SECOND })) })).status).toBe(200);
+      expect(
+        (await postReads(host, raceId, token, { reads: finishes.map(([bib, s], i) => ({ seq: i + 1, bib, time: startMs * 1000 + s * SECOND })) })).status,
+      ).toBe(200);
     return { format, finish };
   }
 
@@ -275,7 +384,9 @@ describe("a two-stage race", () => {
     ]);
     // Stage 2 is the same club's next race.
     const race2 = { ...one.race, id: crypto.randomUUID(), name: "Stage 2", startTime: one.race.startTime + 86_400_000 };
-    await db().insert(races).values({ ...race2, fieldMtimes: {} });
+    await db()
+      .insert(races)
+      .values({ ...race2, fieldMtimes: {} });
     const room2 = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race2.id));
     await room2.open({ id: race2.id, clubId: race2.clubId, name: race2.name, startTime: race2.startTime, timezone: race2.timezone, siteId: race2.siteId });
     const stage2 = await stageRace(room2, one.host, race2.id, race2.startTime, [
@@ -326,11 +437,18 @@ describe("an enduro", () => {
     const token = (await room.issueDeviceCredential(reader.id))!.token;
     const names = ["S1 start", "S1 finish", "S2 start", "S2 finish"];
     const points: string[] = [];
-    for (const [i, name] of names.entries()) points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
+    for (const [i, name] of names.entries())
+      points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
     const course = ok(
       await room.saveDocument("Course", null, {
         name: "Enduro",
-        points_list: names.map((name, i) => ({ id: `p${i}`, point: points[i], mode: i % 2 === 0 ? "start" : "split", name, min_split: (i % 2 === 0 ? 0 : 60) * SECOND })),
+        points_list: names.map((name, i) => ({
+          id: `p${i}`,
+          point: points[i],
+          mode: i % 2 === 0 ? "start" : "split",
+          name,
+          min_split: (i % 2 === 0 ? 0 : 60) * SECOND,
+        })),
       }),
     );
     const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
@@ -339,33 +457,84 @@ describe("an enduro", () => {
     const t0 = race.startTime * 1000;
     const read = (seq: number, chip: string, channel: number, s: number) => ({ seq, chip, channel, time: t0 + s * SECOND });
     // Ana: 5:00 and 3:58 with an 18-minute transfer; Ben: a finish 20 s after the start is refused, then 4:50; stage 2 still out.
-    const reads = [read(1, "E1", 1, 100), read(2, "E1", 2, 400), read(3, "E1", 3, 1500), read(4, "E1", 4, 1738), read(5, "E2", 1, 130), read(6, "E2", 2, 150), read(7, "E2", 2, 420), read(8, "E2", 3, 1400)];
+    const reads = [
+      read(1, "E1", 1, 100),
+      read(2, "E1", 2, 400),
+      read(3, "E1", 3, 1500),
+      read(4, "E1", 4, 1738),
+      read(5, "E2", 1, 130),
+      read(6, "E2", 2, 150),
+      read(7, "E2", 2, 420),
+      read(8, "E2", 3, 1400),
+    ];
     expect((await postReads(host, race.id, token, { reads })).status).toBe(200);
     const snapshot = (await room.snapshot(format.id))!;
     expect(snapshot.groups[0]!.columns.map((c) => c.name)).toEqual(["Stage #1", "After Stage #1", "Stage #2", "After Stage #2"]);
     const byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
-    expect(byBib.get(1)).toMatchObject({ status: "finished", time: 538 * SECOND, segments: [{ time: 300 * SECOND, runs: 1 }, { time: 238 * SECOND, runs: 1 }] });
-    expect(byBib.get(2)).toMatchObject({ status: "oncourse", time: null, segments: [{ time: 290 * SECOND, runs: 1 }, { time: null, runs: 0 }] });
+    expect(byBib.get(1)).toMatchObject({
+      status: "finished",
+      time: 538 * SECOND,
+      segments: [
+        { time: 300 * SECOND, runs: 1 },
+        { time: 238 * SECOND, runs: 1 },
+      ],
+    });
+    expect(byBib.get(2)).toMatchObject({
+      status: "oncourse",
+      time: null,
+      segments: [
+        { time: 290 * SECOND, runs: 1 },
+        { time: null, runs: 0 },
+      ],
+    });
   });
 });
 
 describe("a time limit race's display options", () => {
   it("shows laps up to the maximum with places at each line, counts laps behind, and offers pace per km", async () => {
     const { host, race, room } = await openRace("limit", "Limit Test", "One Hour Race");
-    expect((await room.updateSettings({ timing_mode: "timelimit", precision: 1, calc_precision: 1, column_option: "major", rank_display: "splits", display_diffs: "lap-count" })).ok).toBe(true);
+    expect(
+      (
+        await room.updateSettings({
+          timing_mode: "timelimit",
+          precision: 1,
+          calc_precision: 1,
+          column_option: "major",
+          rank_display: "splits",
+          display_diffs: "lap-count",
+        })
+      ).ok,
+    ).toBe(true);
     const mat = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Line" }));
     const token = (await room.issueDeviceCredential(mat.id))!.token;
     const line = ok(await room.saveDocument("TimingPoint", null, { name: "Line", devices_list: [{ id: mat.id }] }));
-    const course = ok(await room.saveDocument("Course", null, { name: "Loop", max_lap_count: 3, lap_distance_km: 2.5, points_list: [{ id: "l", point: line.id, mode: "lap", name: "Lap", min_split: 30 * SECOND }] }));
+    const course = ok(
+      await room.saveDocument("Course", null, {
+        name: "Loop",
+        max_lap_count: 3,
+        lap_distance_km: 2.5,
+        points_list: [{ id: "l", point: line.id, mode: "lap", name: "Lap", min_split: 30 * SECOND }],
+      }),
+    );
     const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
     await room.saveRacer(null, { first_name: "Ana", last_name: "Loop", bib: 1, course: course.id });
     await room.saveRacer(null, { first_name: "Ben", last_name: "Loop", bib: 2, course: course.id });
     const t0 = race.startTime * 1000;
     const read = (seq: number, bib: number, s: number) => ({ seq, bib, time: t0 + s * SECOND });
     // Ana: three laps of 10:00; Ben: laps at 9:50 and 20:30, then stops.
-    expect((await postReads(host, race.id, token, { reads: [read(1, 1, 600), read(2, 1, 1200), read(3, 1, 1800), read(4, 2, 590), read(5, 2, 1230)] })).status).toBe(200);
+    expect(
+      (await postReads(host, race.id, token, { reads: [read(1, 1, 600), read(2, 1, 1200), read(3, 1, 1800), read(4, 2, 590), read(5, 2, 1230)] })).status,
+    ).toBe(200);
     let snapshot = (await room.snapshot(format.id))!;
-    expect(snapshot.groups[0]).toMatchObject({ columns: [{ name: "Lap 1", since: null }, { name: "Lap 2", since: 0 }, { name: "Lap 3", since: 1 }], splitRanks: true, lapsBehind: true });
+    expect(snapshot.groups[0]).toMatchObject({
+      columns: [
+        { name: "Lap 1", since: null },
+        { name: "Lap 2", since: 0 },
+        { name: "Lap 3", since: 1 },
+      ],
+      splitRanks: true,
+      lapsBehind: true,
+    });
     const [view] = groupViews(stateFromSnapshot(snapshot), "");
     expect(view!.ranked.map((r) => [r.row.bib, r.rank, r.row.laps])).toEqual([
       [1, 1, 3],
@@ -391,7 +560,8 @@ describe("a free-order segment race", () => {
     const token = (await room.issueDeviceCredential(reader.id))!.token;
     const names = ["A start", "A finish", "B start", "B finish"];
     const points: string[] = [];
-    for (const [i, name] of names.entries()) points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
+    for (const [i, name] of names.entries())
+      points.push(ok(await room.saveDocument("TimingPoint", null, { name, devices_list: [{ id: reader.id, channel: i + 1 }] })).id);
     const oldCourse = ok(await room.saveDocument("Course", null, { name: "Old course" }));
     const segments = [
       { id: "seg-a", name: "Segment #1", start_point: points[0], finish_point: points[1], min_time: 30 * SECOND },
@@ -399,8 +569,14 @@ describe("a free-order segment race", () => {
     ];
 
     // Meta start groups belong to free-order races only (the spec's message); nothing is written.
-    expect(await room.updateSettings({ meta_startgroups_list: [{ id: "w1", name: "Wave 1" }] })).toEqual({ ok: false, errors: { meta_startgroups_list: "Meta start groups requested on a non-free-segment race" } });
-    expect(await room.updateSettings({ timing_mode: "enduro", is_free_segment: true, segments_list: [{ ...segments[0], finish_point: "gone" }] })).toEqual({ ok: false, errors: { segments_list: "Choose one of the race's timing points" } });
+    expect(await room.updateSettings({ meta_startgroups_list: [{ id: "w1", name: "Wave 1" }] })).toEqual({
+      ok: false,
+      errors: { meta_startgroups_list: "Meta start groups requested on a non-free-segment race" },
+    });
+    expect(await room.updateSettings({ timing_mode: "enduro", is_free_segment: true, segments_list: [{ ...segments[0], finish_point: "gone" }] })).toEqual({
+      ok: false,
+      errors: { segments_list: "Choose one of the race's timing points" },
+    });
 
     // Turning free-order on with two segments: the default course group, one course per segment, the old course gone.
     const saved = await room.updateSettings({ timing_mode: "enduro", precision: 1, calc_precision: 1, is_free_segment: true, segments_list: segments });
@@ -413,21 +589,40 @@ describe("a free-order segment race", () => {
       ["Segment #2", "seg-b", [points[2], points[3]]],
     ]);
     expect(courses.some((c) => c.id === oldCourse.id)).toBe(false);
-    expect((await room.documents("StartGroup")).map((g) => [g.data.name, (g.data as StartGroupDoc).segment_id, (g.data as StartGroupDoc).start_option])).toEqual([
+    expect(
+      (await room.documents("StartGroup")).map((g) => [g.data.name, (g.data as StartGroupDoc).segment_id, (g.data as StartGroupDoc).start_option]),
+    ).toEqual([
       ["Segment #1", "seg-a", "chipstart"],
       ["Segment #2", "seg-b", "chipstart"],
     ]);
 
     // A course group naming a segment the race does not have is refused.
     const allRacers = settings.meta_courses_list[0]!;
-    expect(await room.updateSettings({ meta_courses_list: [allRacers, { id: "sprint", name: "Sprint", segment_order_list: ["seg-x"] }] })).toEqual({ ok: false, errors: { meta_courses_list: "That segment does not exist" } });
+    expect(await room.updateSettings({ meta_courses_list: [allRacers, { id: "sprint", name: "Sprint", segment_order_list: ["seg-x"] }] })).toEqual({
+      ok: false,
+      errors: { meta_courses_list: "That segment does not exist" },
+    });
     // Two groups: Open rides both segments in any order; Junior (category U16) rides them in the segment list's order, A then B.
-    const junior = { id: "junior", name: "Junior", segment_order_type: "fixed", segment_order_list: ["seg-a", "seg-b"], criteria: [{ field: "category", op: "eq", value: "U16" }] };
-    expect((await room.updateSettings({ meta_courses_list: [{ ...allRacers, name: "Open" }, junior], meta_startgroups_list: [{ id: "w1", name: "Wave 1" }] })).ok).toBe(true);
+    const junior = {
+      id: "junior",
+      name: "Junior",
+      segment_order_type: "fixed",
+      segment_order_list: ["seg-a", "seg-b"],
+      criteria: [{ field: "category", op: "eq", value: "U16" }],
+    };
+    expect(
+      (await room.updateSettings({ meta_courses_list: [{ ...allRacers, name: "Open" }, junior], meta_startgroups_list: [{ id: "w1", name: "Wave 1" }] })).ok,
+    ).toBe(true);
     expect((await room.documents("StartGroup")).map((g) => g.data.name)).toEqual(["Wave 1 – Segment #1", "Wave 1 – Segment #2"]);
-    expect(await room.saveRacer(null, { first_name: "No", last_name: "Wave", bib: 9, metastart_id: "w9" })).toEqual({ ok: false, errors: { metastart_id: "StartGroup not found" } });
+    expect(await room.saveRacer(null, { first_name: "No", last_name: "Wave", bib: 9, metastart_id: "w9" })).toEqual({
+      ok: false,
+      errors: { metastart_id: "StartGroup not found" },
+    });
     // A free-order racer rides a course group, not a segment's own course.
-    expect(await room.saveRacer(null, { first_name: "Seg", last_name: "Course", bib: 9, course: courses[0]!.id })).toEqual({ ok: false, errors: { course: "No such course" } });
+    expect(await room.saveRacer(null, { first_name: "Seg", last_name: "Course", bib: 9, course: courses[0]!.id })).toEqual({
+      ok: false,
+      errors: { course: "No such course" },
+    });
 
     const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true, group_type: "course" }));
     await room.saveRacer(null, { first_name: "Ana", last_name: "Open", bib: 1, chip: "F1", course: allRacers.id, metastart_id: "w1" });
@@ -455,8 +650,24 @@ describe("a free-order segment race", () => {
       ["Junior", ["Segment #1", "Segment #2"]],
     ]);
     const byBib = new Map(snapshot.rows.map((r) => [r.bib, r]));
-    expect(byBib.get(1)).toMatchObject({ status: "finished", time: 300 * SECOND, course: "Open", segments: [{ time: 180 * SECOND, runs: 1 }, { time: 120 * SECOND, runs: 1 }] });
-    expect(byBib.get(2)).toMatchObject({ status: "finished", time: 300 * SECOND, course: "Junior", segments: [{ time: 160 * SECOND, runs: 1 }, { time: 140 * SECOND, runs: 1 }] });
+    expect(byBib.get(1)).toMatchObject({
+      status: "finished",
+      time: 300 * SECOND,
+      course: "Open",
+      segments: [
+        { time: 180 * SECOND, runs: 1 },
+        { time: 120 * SECOND, runs: 1 },
+      ],
+    });
+    expect(byBib.get(2)).toMatchObject({
+      status: "finished",
+      time: 300 * SECOND,
+      course: "Junior",
+      segments: [
+        { time: 160 * SECOND, runs: 1 },
+        { time: 140 * SECOND, runs: 1 },
+      ],
+    });
     // The racer's timed entity names the course group their category placed them in.
     expect((await room.timedEntity(byBib.get(2)!.racerId))!).toMatchObject({ course: "junior" });
 

@@ -16,7 +16,10 @@ describe("RaceRoom storage", () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
     expect(await stub.storageVersion()).toBe(4);
     const tables = await runInDurableObject(stub, (_instance, state) =>
-      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").toArray().map((r) => r.name),
+      state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .toArray()
+        .map((r) => r.name),
     );
     expect(tables).toContain("race_setup");
     expect(tables).toContain("_race_migrations");
@@ -53,7 +56,12 @@ describe("RaceRoom storage", () => {
 
   it("refuses an identity that is not a race", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
-    const refused = await runInDurableObject(stub, (instance) => instance.open({ ...identity(), id: "not-a-uuid" }).then(() => "opened", () => "refused"));
+    const refused = await runInDurableObject(stub, (instance) =>
+      instance.open({ ...identity(), id: "not-a-uuid" }).then(
+        () => "opened",
+        () => "refused",
+      ),
+    );
     expect(refused).toBe("refused");
     expect(await stub.getSetup()).toBeNull();
   });
@@ -93,7 +101,9 @@ describe("race sockets", () => {
     const hidden = await createSiteWithRace(db, { hostname: "hidden.localhost", siteName: "Hidden", raceName: "Hidden", visibility: "private" });
     const crossSite = await worker.fetch(hostRequest("yours.localhost", `/timing-api/races/${mine.race.id}/socket`, { headers: { Upgrade: "websocket" } }));
     expect(crossSite.status).toBe(404);
-    const privateRace = await worker.fetch(hostRequest("hidden.localhost", `/timing-api/races/${hidden.race.id}/socket`, { headers: { Upgrade: "websocket" } }));
+    const privateRace = await worker.fetch(
+      hostRequest("hidden.localhost", `/timing-api/races/${hidden.race.id}/socket`, { headers: { Upgrade: "websocket" } }),
+    );
     expect(privateRace.status).toBe(404);
     const plain = await worker.fetch(hostRequest("mine.localhost", `/timing-api/races/${mine.race.id}/socket`));
     expect(plain.status).toBe(426);
@@ -105,7 +115,13 @@ describe("RaceRoom as the single writer of its race", () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
     await stub.open(identity());
     // Called inside the object, as the existing refusal test does, so a thrown ZodError stays a plain rejection.
-    const outcome = (changes: Record<string, unknown>) => runInDurableObject(stub, (instance) => instance.changeRace(changes, null).then(() => "written", () => "refused"));
+    const outcome = (changes: Record<string, unknown>) =>
+      runInDurableObject(stub, (instance) =>
+        instance.changeRace(changes, null).then(
+          () => "written",
+          () => "refused",
+        ),
+      );
     expect(await outcome({ visibility: "secret" })).toBe("refused");
     expect(await outcome({ club: crypto.randomUUID() })).toBe("refused");
     expect(await outcome({ name: "" })).toBe("refused");

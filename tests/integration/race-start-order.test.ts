@@ -96,15 +96,31 @@ describe("start order page", () => {
     for (const key of Object.keys(ids).filter((k) => k !== "outside")) expect(racers.get(ids[key]!)!.random).toEqual(expect.any(Number));
 
     // Start by seed: groups 5, 4, 3, 2, 1 (the best last), 30 s apart; the race's missing bibs are set too.
-    expect((await post(page, cookie, { intent: "group-settings", target: groupId, seed_function: "cpl_individual", custom_seed_order: "", starttime_sort: "seed", first_bib: "", reserved_bibs: "" })).status).toBe(302);
+    expect(
+      (
+        await post(page, cookie, {
+          intent: "group-settings",
+          target: groupId,
+          seed_function: "cpl_individual",
+          custom_seed_order: "",
+          starttime_sort: "seed",
+          first_bib: "",
+          reserved_bibs: "",
+        })
+      ).status,
+    ).toBe(302);
     expect((await post(page, cookie, raceSettingsForm({ missing_bibs_csv: " 12, 3-5 " }))).status).toBe(302);
     expect((await t.room.settings())!.missing_bibs_csv).toBe("3-5, 12");
     const timed = await post(`${page}?confirm=times`, cookie, { intent: "times" });
     expect(timed.status).toBe(302);
-    expect(await (await get(timed.headers.get("Location")!, cookie)).text()).toMatch(/Assigned start times to 25 racers in 1 start group, from [\d:.]+ to [\d:.]+ \(25 changed\)\./);
+    expect(await (await get(timed.headers.get("Location")!, cookie)).text()).toMatch(
+      /Assigned start times to 25 racers in 1 start group, from [\d:.]+ to [\d:.]+ \(25 changed\)\./,
+    );
     racers = await byId();
     const gun = t.race.startTime * 1000;
-    const inGroup = Object.keys(ids).filter((k) => k !== "outside").map((k) => ({ key: k, ...racers.get(ids[k]!)! }));
+    const inGroup = Object.keys(ids)
+      .filter((k) => k !== "outside")
+      .map((k) => ({ key: k, ...racers.get(ids[k]!)! }));
     const byStart = [...inGroup].sort((a, b) => a.assigned_start_time! - b.assigned_start_time!);
     expect(byStart.map((r) => (r.assigned_start_time! - gun) / SECOND)).toEqual(Array.from({ length: 25 }, (_, i) => i * 30));
     expect(byStart.map((r) => r.seed)).toEqual([5, 5, 4, 4, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1]);
@@ -126,7 +142,15 @@ describe("start order page", () => {
 
   it("refuses a Seed Group Order that is not numbers, beside the field, and a bad missing-bib list", async () => {
     const { t, groupId, cookie, page } = await cplRace();
-    const refused = await post(page, cookie, { intent: "group-settings", target: groupId, seed_function: "", custom_seed_order: "5, four, 3", starttime_sort: "", first_bib: "", reserved_bibs: "" });
+    const refused = await post(page, cookie, {
+      intent: "group-settings",
+      target: groupId,
+      seed_function: "",
+      custom_seed_order: "5, four, 3",
+      starttime_sort: "",
+      first_bib: "",
+      reserved_bibs: "",
+    });
     expect(refused.status).toBe(400);
     const html = await refused.text();
     expect(fieldError(html, `custom_seed_order-${groupId}`)).toBe(SEED_GROUP_ORDER_INVALID);
@@ -135,7 +159,19 @@ describe("start order page", () => {
     // The room refuses it too, and stores a good one normalised.
     const direct = await t.room.saveDocument("StartGroup", groupId, { custom_seed_order: "x" });
     expect(direct).toMatchObject({ ok: false, errors: { custom_seed_order: SEED_GROUP_ORDER_INVALID } });
-    expect((await post(page, cookie, { intent: "group-settings", target: groupId, seed_function: "", custom_seed_order: " 1, 2,,3 ", starttime_sort: "", first_bib: "", reserved_bibs: "" })).status).toBe(302);
+    expect(
+      (
+        await post(page, cookie, {
+          intent: "group-settings",
+          target: groupId,
+          seed_function: "",
+          custom_seed_order: " 1, 2,,3 ",
+          starttime_sort: "",
+          first_bib: "",
+          reserved_bibs: "",
+        })
+      ).status,
+    ).toBe(302);
     expect((await groupOf(t)).custom_seed_order).toBe("1,2,3");
 
     const badBibs = await post(page, cookie, raceSettingsForm({ missing_bibs_csv: "13; 40" }));

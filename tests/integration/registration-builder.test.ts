@@ -21,7 +21,9 @@ async function formWithUser(role: "all_registrations" | "registration_admin" | "
   const label = crypto.randomUUID().slice(0, 8);
   const { club, site } = await createSiteWithRace(db(), { hostname: `forms-${label}.example.org`, siteName: `Forms ${label}`, raceName: "Unused Race" });
   const registration = { id: crypto.randomUUID(), clubId: club.id, siteId: site.id, name: "Spring Loppet" };
-  await db().insert(registrations).values({ ...registration, fieldMtimes: initialMtimes(registration, Date.now()) });
+  await db()
+    .insert(registrations)
+    .values({ ...registration, fieldMtimes: initialMtimes(registration, Date.now()) });
   const email = `forms-${label}@example.com`;
   const grant = role === "all_registrations" ? [{ type: role, clubId: club.id }] : role ? [{ type: role, scope: registration.id }] : [];
   await createUserWithPassword(email, PASSWORD, grant);
@@ -32,7 +34,10 @@ async function formWithUser(role: "all_registrations" | "registration_admin" | "
 async function reviewer() {
   const email = `reviewer-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const { roleIds } = await createUserWithPassword(email, PASSWORD, [{ type: "system_admin" }]);
-  await db().update(roles).set({ config: { registrations: true } }).where(eq(roles.id, roleIds[0]!));
+  await db()
+    .update(roles)
+    .set({ config: { registrations: true } })
+    .where(eq(roles.id, roleIds[0]!));
   return signIn(ADMIN_HOST, email, PASSWORD);
 }
 
@@ -46,7 +51,20 @@ async function addField(admin: string, cookie: string, type: string, caption: st
 
 /** What the element editor posts for a field with no price, flags or condition, plus `extra`. */
 function editorFields(caption: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { intent: "save", caption, title: "", column_header: "", price_1: "", price_2: "", price_3: "", quantity_limit: "", "condition.element": "", "condition.operator": "eq", "condition.value": "", ...extra };
+  return {
+    intent: "save",
+    caption,
+    title: "",
+    column_header: "",
+    price_1: "",
+    price_2: "",
+    price_3: "",
+    quantity_limit: "",
+    "condition.element": "",
+    "condition.operator": "eq",
+    "condition.value": "",
+    ...extra,
+  };
 }
 
 function fieldError(html: string, field: string): string | null {
@@ -66,7 +84,9 @@ describe("registration form builder", () => {
     expect(list).toContain("Spring Loppet");
     expect(list).toContain("Test Mode");
     expect(list).toContain("New registration form");
-    expect(fieldError(await (await post("/club/registrations", cookie, { intent: "create", club: club.id, name: " " })).text(), "name")).toBe("Give the form a name");
+    expect(fieldError(await (await post("/club/registrations", cookie, { intent: "create", club: club.id, name: " " })).text(), "name")).toBe(
+      "Give the form a name",
+    );
     const created = await post("/club/registrations", cookie, { intent: "create", club: club.id, name: "Summer Camp" });
     expect(created.status).toBe(302);
     const location = created.headers.get("Location")!;
@@ -90,7 +110,15 @@ describe("registration form builder", () => {
     const one = await post(editor, cookie, editorFields("Distance", { intent: "add-option" }));
     expect(one.status).toBe(200);
     const [first] = optionIds(await one.text());
-    const row = (i: number, id: string, display: string, p1: string, p2 = "") => ({ [`options_list.${i}.id`]: id, [`options_list.${i}.display`]: display, [`options_list.${i}.value`]: "", [`options_list.${i}.limit`]: "", [`options_list.${i}.price_1`]: p1, [`options_list.${i}.price_2`]: p2, [`options_list.${i}.price_3`]: "" });
+    const row = (i: number, id: string, display: string, p1: string, p2 = "") => ({
+      [`options_list.${i}.id`]: id,
+      [`options_list.${i}.display`]: display,
+      [`options_list.${i}.value`]: "",
+      [`options_list.${i}.limit`]: "",
+      [`options_list.${i}.price_1`]: p1,
+      [`options_list.${i}.price_2`]: p2,
+      [`options_list.${i}.price_3`]: "",
+    });
     const two = optionIds(await (await post(editor, cookie, editorFields("Distance", { intent: "add-option", ...row(0, first!, "10 km", "25") }))).text());
     expect(two).toHaveLength(2);
     expect(two[0]).toBe(first);
@@ -99,13 +127,33 @@ describe("registration form builder", () => {
     const bad = await post(editor, cookie, editorFields("Distance", { ...row(0, two[0]!, "10 km", "25,00"), ...row(1, two[1]!, "5 km", "15.5") }));
     expect(bad.status).toBe(400);
     expect(fieldError(await bad.text(), "options_list.0.price_1")).toBe("Enter an amount like 25.00");
-    const ages = await post(editor, cookie, editorFields("Distance", { ...row(0, two[0]!, "10 km", "25.00"), ...row(1, two[1]!, "5 km", "15.5"), "options_list.1.min_age": "12", "options_list.1.max_age": "10" }));
+    const ages = await post(
+      editor,
+      cookie,
+      editorFields("Distance", {
+        ...row(0, two[0]!, "10 km", "25.00"),
+        ...row(1, two[1]!, "5 km", "15.5"),
+        "options_list.1.min_age": "12",
+        "options_list.1.max_age": "10",
+      }),
+    );
     expect(fieldError(await ages.text(), "options_list.1.max_age")).toBe("The oldest age must be at least the youngest");
 
     const saved = await post(
       editor,
       cookie,
-      editorFields("Distance", { price_1: "10", is_mandatory: "on", display_type: "select", ...row(0, two[0]!, "10 km", "25.00", "30"), ...row(1, two[1]!, "5 km", "15.5"), "options_list.1.is_hidden": "on", "options_list.1.min_age": "8", "options_list.1.max_age": "12", "options_list.1.is_female": "on", "options_list.0.is_fee": "on" }),
+      editorFields("Distance", {
+        price_1: "10",
+        is_mandatory: "on",
+        display_type: "select",
+        ...row(0, two[0]!, "10 km", "25.00", "30"),
+        ...row(1, two[1]!, "5 km", "15.5"),
+        "options_list.1.is_hidden": "on",
+        "options_list.1.min_age": "8",
+        "options_list.1.max_age": "12",
+        "options_list.1.is_female": "on",
+        "options_list.0.is_fee": "on",
+      }),
     );
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe(`${editor}?saved=saved`);
@@ -120,7 +168,11 @@ describe("registration form builder", () => {
     expect(page).toContain('value="25.00"');
 
     // Removing a row comes back without it; the other keeps its id.
-    const removed = await post(editor, cookie, editorFields("Distance", { intent: "remove-option:0", ...row(0, two[0]!, "10 km", "25.00"), ...row(1, two[1]!, "5 km", "15.50") }));
+    const removed = await post(
+      editor,
+      cookie,
+      editorFields("Distance", { intent: "remove-option:0", ...row(0, two[0]!, "10 km", "25.00"), ...row(1, two[1]!, "5 km", "15.50") }),
+    );
     expect(optionIds(await removed.text())).toEqual([two[1]]);
 
     const list = await (await get(admin, cookie)).text();
@@ -137,8 +189,16 @@ describe("registration form builder", () => {
     const entry = await addField(admin, cookie, "option", "Entry");
     const codes = await addField(admin, cookie, "discount", "Discount code");
     const feeEditor = `${admin}/elements/${fee}`;
-    expect(fieldError(await (await post(feeEditor, cookie, editorFields("Membership number", { "condition.element": crypto.randomUUID() }))).text(), "condition.element")).toBe("Choose a field of this form");
-    expect((await post(feeEditor, cookie, editorFields("Membership number", { "condition.element": member, "condition.operator": "eq", "condition.value": "yes" }))).status).toBe(302);
+    expect(
+      fieldError(
+        await (await post(feeEditor, cookie, editorFields("Membership number", { "condition.element": crypto.randomUUID() }))).text(),
+        "condition.element",
+      ),
+    ).toBe("Choose a field of this form");
+    expect(
+      (await post(feeEditor, cookie, editorFields("Membership number", { "condition.element": member, "condition.operator": "eq", "condition.value": "yes" })))
+        .status,
+    ).toBe(302);
     expect((await listElements(db(), registration.id)).find((e) => e.id === fee)!.condition).toEqual({ element: member, operator: "eq", value: "yes" });
     expect((await post(`${admin}/elements/${entry}`, cookie, editorFields("Entry", { price_1: "40" }))).status).toBe(302);
 
@@ -157,7 +217,12 @@ describe("registration form builder", () => {
     const base = Object.entries(editorFields("Discount code"));
     const badPercent = await post(codesEditor, cookie, [...base, ...discount(0, "EARLY", "deduct_percent", "150")]);
     expect(fieldError(await badPercent.text(), "config.discounts_list.0.amt")).toBe("Enter a percentage from 0 to 100");
-    const savedCodes = await post(codesEditor, cookie, [...base, ["all_discount", "on"], ...discount(0, "EARLY", "deduct_percent", "10"), ...discount(1, "FRIEND", "deduct_amount", "5.50")]);
+    const savedCodes = await post(codesEditor, cookie, [
+      ...base,
+      ["all_discount", "on"],
+      ...discount(0, "EARLY", "deduct_percent", "10"),
+      ...discount(1, "FRIEND", "deduct_amount", "5.50"),
+    ]);
     expect(savedCodes.status).toBe(302);
     const stored = (await listElements(db(), registration.id)).find((e) => e.id === codes)!;
     expect(stored.all_discount).toBe(true);
@@ -259,8 +324,30 @@ describe("registration form builder", () => {
   it("saves settings in the club's time zone and checks the order of times", async () => {
     const { club, registration, cookie, admin } = await formWithUser();
     await db().update(clubs).set({ timezone: "America/Toronto" }).where(eq(clubs.id, club.id));
-    const settings = (extra: Record<string, string>) => ({ intent: "save", name: "Spring Loppet", open_time: "2026-06-01T09:00", close_time: "2026-06-30T17:00", raise_price_1_time: "", raise_price_2_time: "", gst_rate: "13", age_calc_date: "", ...extra });
-    const early = await (await post(`${admin}/settings`, cookie, settings({ close_time: "2026-05-01T09:00", raise_price_1_time: "2026-06-10T00:00", raise_price_2_time: "2026-06-05T00:00", age_calc_date: "2026-02-30", gst_rate: "120" }))).text();
+    const settings = (extra: Record<string, string>) => ({
+      intent: "save",
+      name: "Spring Loppet",
+      open_time: "2026-06-01T09:00",
+      close_time: "2026-06-30T17:00",
+      raise_price_1_time: "",
+      raise_price_2_time: "",
+      gst_rate: "13",
+      age_calc_date: "",
+      ...extra,
+    });
+    const early = await (
+      await post(
+        `${admin}/settings`,
+        cookie,
+        settings({
+          close_time: "2026-05-01T09:00",
+          raise_price_1_time: "2026-06-10T00:00",
+          raise_price_2_time: "2026-06-05T00:00",
+          age_calc_date: "2026-02-30",
+          gst_rate: "120",
+        }),
+      )
+    ).text();
     expect(fieldError(early, "close_time")).toBe("The closing time must be after the opening time");
     expect(fieldError(early, "raise_price_2_time")).toBe("The second price rise must be after the first");
     expect(fieldError(early, "gst_rate")).toBe("Enter a percentage from 0 to 100");
@@ -269,12 +356,29 @@ describe("registration form builder", () => {
     expect(saved.headers.get("Location")).toBe(`${admin}/settings?saved=saved`);
     const row = await db().query.registrations.findFirst({ where: eq(registrations.id, registration.id) });
     // 09:00 in Toronto on 1 June is 13:00 UTC (EDT).
-    expect(row).toMatchObject({ openTime: Date.UTC(2026, 5, 1, 13), closeTime: Date.UTC(2026, 5, 30, 21), gstRate: 13, isBilingual: true, ageCalcDate: "2026-12-31" });
+    expect(row).toMatchObject({
+      openTime: Date.UTC(2026, 5, 1, 13),
+      closeTime: Date.UTC(2026, 5, 30, 21),
+      gstRate: 13,
+      isBilingual: true,
+      ageCalcDate: "2026-12-31",
+    });
     expect(await (await get(`${admin}/settings`, cookie)).text()).toContain('value="2026-06-01T09:00"');
 
     // A bilingual form edits a caption's English and French parts.
     const heading = await addField(admin, cookie, "heading", "Welcome");
-    expect((await post(`${admin}/elements/${heading}`, cookie, { intent: "save", caption: "Welcome", caption_fr: "Bienvenue", title: "", "condition.element": "", "config.text": "Hello" })).status).toBe(302);
+    expect(
+      (
+        await post(`${admin}/elements/${heading}`, cookie, {
+          intent: "save",
+          caption: "Welcome",
+          caption_fr: "Bienvenue",
+          title: "",
+          "condition.element": "",
+          "config.text": "Hello",
+        })
+      ).status,
+    ).toBe(302);
     expect((await listElements(db(), registration.id))[0]).toMatchObject({ caption: "[en]Welcome[fr]Bienvenue", config: { text: "Hello" } });
   });
 
@@ -293,14 +397,28 @@ describe("registration form builder", () => {
     const given = await addField(admin, cookie, "text", "Prénom");
     const family = await addField(admin, cookie, "text", "Nom");
     const heading = await addField(admin, cookie, "heading", "About you");
-    const settings = (extra: Record<string, string>) => ({ intent: "save", name: "Spring Loppet", open_time: "", close_time: "", raise_price_1_time: "", raise_price_2_time: "", gst_rate: "0", age_calc_date: "", ...extra });
+    const settings = (extra: Record<string, string>) => ({
+      intent: "save",
+      name: "Spring Loppet",
+      open_time: "",
+      close_time: "",
+      raise_price_1_time: "",
+      raise_price_2_time: "",
+      gst_rate: "0",
+      age_calc_date: "",
+      ...extra,
+    });
     const page = await (await get(`${admin}/settings`, cookie)).text();
     expect(page).toContain(`<option value="${given}">Prénom</option>`);
     expect(page).not.toContain(`<option value="${heading}">`);
     const refused = await (await post(`${admin}/settings`, cookie, settings({ first_name_field_id: heading, last_name_field_id: crypto.randomUUID() }))).text();
     expect(fieldError(refused, "first_name_field_id")).toBe("Choose a text field of this form");
     expect(fieldError(refused, "last_name_field_id")).toBe("Choose a text field of this form");
-    const saved = await post(`${admin}/settings`, cookie, settings({ first_name_field_id: given, last_name_field_id: family, tags: " loppet, 2027,,loppet , youth " }));
+    const saved = await post(
+      `${admin}/settings`,
+      cookie,
+      settings({ first_name_field_id: given, last_name_field_id: family, tags: " loppet, 2027,,loppet , youth " }),
+    );
     expect(saved.status).toBe(302);
     const row = await db().query.registrations.findFirst({ where: eq(registrations.id, registration.id) });
     expect(row).toMatchObject({ firstNameFieldId: given, lastNameFieldId: family, tags: ["loppet", "2027", "youth"] });
@@ -309,20 +427,48 @@ describe("registration form builder", () => {
 
   it("saves what registrants are called, in English and, on a bilingual form, French", async () => {
     const { registration, cookie, admin } = await formWithUser();
-    const settings = (extra: Record<string, string>) => ({ intent: "save", name: "Spring Loppet", open_time: "", close_time: "", raise_price_1_time: "", raise_price_2_time: "", gst_rate: "0", age_calc_date: "", ...extra });
+    const settings = (extra: Record<string, string>) => ({
+      intent: "save",
+      name: "Spring Loppet",
+      open_time: "",
+      close_time: "",
+      raise_price_1_time: "",
+      raise_price_2_time: "",
+      gst_rate: "0",
+      age_calc_date: "",
+      ...extra,
+    });
     const stored = async () => (await db().query.registrations.findFirst({ where: eq(registrations.id, registration.id) }))!.peopleLabels;
     // French inputs show only on a bilingual form.
     expect(await (await get(`${admin}/settings`, cookie)).text()).not.toContain('<label for="people_label_singular_fr"');
-    const refused = await (await post(`${admin}/settings`, cookie, settings({ people_label_singular: "[fr]racer", people_label_plural: "r".repeat(41) }))).text();
+    const refused = await (
+      await post(`${admin}/settings`, cookie, settings({ people_label_singular: "[fr]racer", people_label_plural: "r".repeat(41) }))
+    ).text();
     expect(fieldError(refused, "people_label_singular")).toBe("Square brackets are not allowed");
     expect(fieldError(refused, "people_label_plural")).toBe("At most 40 characters");
     expect(await stored()).toEqual({});
-    expect((await post(`${admin}/settings`, cookie, settings({ is_bilingual: "on", people_label_singular: " racer ", people_label_plural: "racers", people_label_singular_fr: "coureur" }))).status).toBe(302);
+    expect(
+      (
+        await post(
+          `${admin}/settings`,
+          cookie,
+          settings({ is_bilingual: "on", people_label_singular: " racer ", people_label_plural: "racers", people_label_singular_fr: "coureur" }),
+        )
+      ).status,
+    ).toBe(302);
     expect(await stored()).toEqual({ singular: "[en]racer[fr]coureur", plural: "racers" });
     const page = await (await get(`${admin}/settings`, cookie)).text();
     expect(page).toContain('value="coureur"');
     // Saving without the bilingual switch keeps the French words, ready for when it is switched back on.
-    expect((await post(`${admin}/settings`, cookie, settings({ people_label_singular: "racer", people_label_plural: "racers", people_label_singular_fr: "coureur" }))).status).toBe(302);
+    expect(
+      (
+        await post(
+          `${admin}/settings`,
+          cookie,
+          settings({ people_label_singular: "racer", people_label_plural: "racers", people_label_singular_fr: "coureur" }),
+        )
+      ).status,
+    ).toBe(302);
     expect(await stored()).toEqual({ singular: "[en]racer[fr]coureur", plural: "racers" });
   });
 
@@ -339,7 +485,9 @@ describe("registration form builder", () => {
     expect(queue).toContain("Ready for review");
     const noNote = await post("/_admin/registrations", superCookie, { intent: "requireChanges", target: registration.id, note: "" }, ADMIN_HOST);
     expect(fieldError(await noNote.text(), `note-${registration.id}`)).toBe("Say what should change");
-    expect((await post("/_admin/registrations", superCookie, { intent: "requireChanges", target: registration.id, note: "Add a refund policy" }, ADMIN_HOST)).status).toBe(302);
+    expect(
+      (await post("/_admin/registrations", superCookie, { intent: "requireChanges", target: registration.id, note: "Add a refund policy" }, ADMIN_HOST)).status,
+    ).toBe(302);
     const sentBack = await (await get(admin, cookie)).text();
     expect(sentBack).toContain('data-testid="registration-status">Changes Required<');
     expect(sentBack).toContain("Add a refund policy");

@@ -26,29 +26,81 @@ async function formWithCarts() {
   const label = crypto.randomUUID().slice(0, 8);
   const { club, site } = await createSiteWithRace(db(), { hostname: `reports-${label}.example.org`, siteName: `Reports ${label}`, raceName: "Unused Race" });
   const registration = { id: crypto.randomUUID(), clubId: club.id, siteId: site.id, name: "Spring Loppet" };
-  await db().insert(registrations).values({ ...registration, fieldMtimes: initialMtimes(registration, Date.now()) });
-  const ids = { first: crypto.randomUUID(), last: crypto.randomUUID(), email: crypto.randomUUID(), dob: crypto.randomUUID(), distance: crypto.randomUUID(), toque: crypto.randomUUID() };
+  await db()
+    .insert(registrations)
+    .values({ ...registration, fieldMtimes: initialMtimes(registration, Date.now()) });
+  const ids = {
+    first: crypto.randomUUID(),
+    last: crypto.randomUUID(),
+    email: crypto.randomUUID(),
+    dob: crypto.randomUUID(),
+    distance: crypto.randomUUID(),
+    toque: crypto.randomUUID(),
+  };
   const base = { registrationId: registration.id, clubId: club.id, siteId: site.id, fieldMtimes: {} };
   const elementRows = [
     { ...base, id: ids.first, type: "text", caption: "First name", ordinal: 1 },
     { ...base, id: ids.last, type: "text", caption: "Last name", ordinal: 2 },
     { ...base, id: ids.email, type: "email", caption: "Contact", ordinal: 3 },
     { ...base, id: ids.dob, type: "dob", caption: "Birth date", ordinal: 4 },
-    { ...base, id: ids.distance, type: "option", caption: "Distance", ordinal: 5, optionsList: [{ id: "5k", display: "5 km" }, { id: "10k", display: "10 km" }] },
+    {
+      ...base,
+      id: ids.distance,
+      type: "option",
+      caption: "Distance",
+      ordinal: 5,
+      optionsList: [
+        { id: "5k", display: "5 km" },
+        { id: "10k", display: "10 km" },
+      ],
+    },
     { ...base, id: ids.toque, type: "checkbox", caption: "Toque", ordinal: 6 },
   ];
   // One row per insert: D1 binds at most 100 values per statement.
   for (const row of elementRows) await db().insert(formElements).values(row);
 
   const completedAt = Date.UTC(2026, 4, 1, 16);
-  const cart = async (n: number, extra: Partial<typeof carts.$inferInsert>, people: { first: string; distance: string; priceTotal: number; isRemoved?: boolean; email?: string; dob?: string }[]) => {
+  const cart = async (
+    n: number,
+    extra: Partial<typeof carts.$inferInsert>,
+    people: { first: string; distance: string; priceTotal: number; isRemoved?: boolean; email?: string; dob?: string }[],
+  ) => {
     const id = crypto.randomUUID();
-    await db().insert(carts).values({ id, registrationId: registration.id, clubId: club.id, siteId: site.id, cartNumber: n, isComplete: true, completedAt, email: `cart${n}@example.com`, ...extra });
+    await db()
+      .insert(carts)
+      .values({
+        id,
+        registrationId: registration.id,
+        clubId: club.id,
+        siteId: site.id,
+        cartNumber: n,
+        isComplete: true,
+        completedAt,
+        email: `cart${n}@example.com`,
+        ...extra,
+      });
     for (const [i, p] of people.entries()) {
-      const values: Record<string, { v: unknown; p: number }> = { [ids.first]: { v: p.first, p: 0 }, [ids.last]: { v: `Family${n}`, p: 0 }, [ids.distance]: { v: p.distance, p: p.priceTotal } };
+      const values: Record<string, { v: unknown; p: number }> = {
+        [ids.first]: { v: p.first, p: 0 },
+        [ids.last]: { v: `Family${n}`, p: 0 },
+        [ids.distance]: { v: p.distance, p: p.priceTotal },
+      };
       if (p.email) values[ids.email] = { v: { addresses: p.email, optin: true }, p: 0 };
       if (p.dob) values[ids.dob] = { v: p.dob, p: 0 };
-      await db().insert(individuals).values({ id: crypto.randomUUID(), cartId: id, registrationId: registration.id, clubId: club.id, siteId: site.id, ordinal: i + 1, isComplete: true, isRemoved: p.isRemoved ?? false, priceTotal: p.priceTotal, values });
+      await db()
+        .insert(individuals)
+        .values({
+          id: crypto.randomUUID(),
+          cartId: id,
+          registrationId: registration.id,
+          clubId: club.id,
+          siteId: site.id,
+          ordinal: i + 1,
+          isComplete: true,
+          isRemoved: p.isRemoved ?? false,
+          priceTotal: p.priceTotal,
+          values,
+        });
     }
     return id;
   };
@@ -64,11 +116,19 @@ async function formWithCarts() {
 
   const money = { registrationId: registration.id, clubId: club.id, siteId: site.id, provider: "manual", fieldMtimes: {} };
   const payment = crypto.randomUUID();
-  await db().insert(transactions).values({ ...money, id: payment, type: "payment", amount: 9000, cartId: c1, completionTime: completedAt });
-  await db().insert(transactions).values({ ...money, id: crypto.randomUUID(), type: "refund", amount: 1000, cartId: c1, completionTime: completedAt + 1000, parentTransaction: payment });
+  await db()
+    .insert(transactions)
+    .values({ ...money, id: payment, type: "payment", amount: 9000, cartId: c1, completionTime: completedAt });
+  await db()
+    .insert(transactions)
+    .values({ ...money, id: crypto.randomUUID(), type: "refund", amount: 1000, cartId: c1, completionTime: completedAt + 1000, parentTransaction: payment });
   // Not completed yet, and void: neither counts.
-  await db().insert(transactions).values({ ...money, id: crypto.randomUUID(), type: "payment", amount: 4500, cartId: c2, completionTime: null });
-  await db().insert(transactions).values({ ...money, id: crypto.randomUUID(), type: "payment", amount: 3500, cartId: c5, completionTime: completedAt, isVoid: true });
+  await db()
+    .insert(transactions)
+    .values({ ...money, id: crypto.randomUUID(), type: "payment", amount: 4500, cartId: c2, completionTime: null });
+  await db()
+    .insert(transactions)
+    .values({ ...money, id: crypto.randomUUID(), type: "payment", amount: 3500, cartId: c5, completionTime: completedAt, isVoid: true });
 
   const users = new Map<string, string>();
   const signInAs = async (role: Role, host = HOST) => {
@@ -90,7 +150,14 @@ const csvRows = async (response: Response) => {
 
 /** The builder's fields for a new report: the columns ticked, then any rows as given. */
 function reportForm(name: string, type: "individuals" | "carts", columns: string[], rows: Record<string, string> = {}, shared = false): [string, string][] {
-  return [["intent", "save"], ["type", type], ["name", name], ...(shared ? [["is_shared", "on"] as [string, string]] : []), ...columns.map((c): [string, string] => ["fields", c]), ...Object.entries(rows)];
+  return [
+    ["intent", "save"],
+    ["type", type],
+    ["name", name],
+    ...(shared ? [["is_shared", "on"] as [string, string]] : []),
+    ...columns.map((c): [string, string] => ["fields", c]),
+    ...Object.entries(rows),
+  ];
 }
 
 const cellTexts = (html: string) => [...html.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
@@ -104,7 +171,9 @@ describe("registration reports", () => {
     const html = await page.text();
     expect(html).toContain("All carts: 3 carts");
     // Cart 1: 90.00 paid less a 10.00 refund; cart 2's payment is not completed; cart 5's is void.
-    expect(html).toMatch(/<td>1<\/td><td>cart1@example.com<\/td><td>2026-05-01<\/td><td class="num">90.00<\/td><td class="num">80.00<\/td><td class="num">2<\/td><td>Ada Family1, Bo Family1<\/td>/);
+    expect(html).toMatch(
+      /<td>1<\/td><td>cart1@example.com<\/td><td>2026-05-01<\/td><td class="num">90.00<\/td><td class="num">80.00<\/td><td class="num">2<\/td><td>Ada Family1, Bo Family1<\/td>/,
+    );
     expect(html).toMatch(/<td>2<\/td><td>cart2@example.com<\/td><td>2026-05-01<\/td><td class="num">45.00<\/td><td class="num">0.00<\/td>/);
     expect(html).not.toContain("cart3@example.com");
     expect(html).not.toContain("cart4@example.com");
@@ -116,7 +185,15 @@ describe("registration reports", () => {
   it("saves a report with filters, sorts and a group, and the page shows only what passes", async () => {
     const f = await formWithCarts();
     const admin = await f.signInAs("org_admin");
-    const bad = await post(`${f.reports}?index`, admin, reportForm("Long ones", "individuals", [`field.${f.ids.first}`], { "filter.2.key": `field.${f.ids.distance}`, "filter.2.op": "set_to", "filter.2.value": "marathon" }));
+    const bad = await post(
+      `${f.reports}?index`,
+      admin,
+      reportForm("Long ones", "individuals", [`field.${f.ids.first}`], {
+        "filter.2.key": `field.${f.ids.distance}`,
+        "filter.2.op": "set_to",
+        "filter.2.value": "marathon",
+      }),
+    );
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/id="filter\.2\.value-error" class="form-error">Distance has no option “marathon”</);
 
@@ -147,7 +224,14 @@ describe("registration reports", () => {
     // The builder opens the saved report for editing, and saving changes it in place.
     const id = /reports\/([0-9a-f-]{36})/.exec(location)![1]!;
     expect(await (await get(`${f.reports}?edit=${id}`, admin)).text()).toContain("Edit “Long ones”");
-    const changed = await post(`${f.reports}?index&edit=${id}`, admin, [...reportForm("Short ones", "individuals", [`field.${f.ids.first}`], { "filter.0.key": `field.${f.ids.distance}`, "filter.0.op": "not_set_to", "filter.0.value": "10k" }), ["target", id]]);
+    const changed = await post(`${f.reports}?index&edit=${id}`, admin, [
+      ...reportForm("Short ones", "individuals", [`field.${f.ids.first}`], {
+        "filter.0.key": `field.${f.ids.distance}`,
+        "filter.0.op": "not_set_to",
+        "filter.0.value": "10k",
+      }),
+      ["target", id],
+    ]);
     expect(changed.headers.get("Location")).toBe(`${f.reports}/${id}?saved=saved`);
     expect(cellTexts(await (await get(`${f.reports}/${id}`, admin)).text())).toEqual(["Bo", "Gus"]);
   });
@@ -171,7 +255,17 @@ describe("registration reports", () => {
     for (const text of sensitive) expect(adminCsv).toContain(text);
 
     // A shared report naming the birth date shows it to the admin only; its filter on it still applies for the viewer.
-    const saved = await post(`${f.reports}?index`, admin, reportForm("Born before 2000", "individuals", [`field.${f.ids.first}`, `field.${f.ids.dob}`], { "filter.0.key": `field.${f.ids.dob}`, "filter.0.op": "lt", "filter.0.value": "2000-01-01" }, true));
+    const saved = await post(
+      `${f.reports}?index`,
+      admin,
+      reportForm(
+        "Born before 2000",
+        "individuals",
+        [`field.${f.ids.first}`, `field.${f.ids.dob}`],
+        { "filter.0.key": `field.${f.ids.dob}`, "filter.0.op": "lt", "filter.0.value": "2000-01-01" },
+        true,
+      ),
+    );
     const path = saved.headers.get("Location")!.replace(/\?.*$/, "");
     // The last cell is the totals row's, under the birth date, which has no sum.
     expect(cellTexts(await (await get(path, admin)).text())).toEqual(["Ada", "1990-12-10", ""]);
@@ -212,7 +306,9 @@ describe("registration reports", () => {
     const author = await f.signInAs("report_edit_view");
     const other = await f.signInAs("report_edit_view");
     const mine = (await post(`${f.reports}?index`, author, reportForm("Private list", "carts", ["cart.number"]))).headers.get("Location")!.replace(/\?.*$/, "");
-    const ours = (await post(`${f.reports}?index`, author, reportForm("Team list", "carts", ["cart.number"], {}, true))).headers.get("Location")!.replace(/\?.*$/, "");
+    const ours = (await post(`${f.reports}?index`, author, reportForm("Team list", "carts", ["cart.number"], {}, true))).headers
+      .get("Location")!
+      .replace(/\?.*$/, "");
 
     const authorList = await (await get(f.reports, author)).text();
     expect(authorList).toContain("Private list");
@@ -262,7 +358,18 @@ describe("registration reports", () => {
     const admin = await f.signInAs("org_admin");
     // 200 more complete carts (3 already listed): 203 in all. One row per statement (D1's 100 bound values).
     const more = Array.from({ length: 200 }, (_, i) =>
-      db().insert(carts).values({ id: crypto.randomUUID(), registrationId: f.registration.id, clubId: f.club.id, siteId: f.site.id, cartNumber: 100 + i, isComplete: true, completedAt: Date.UTC(2026, 4, 2), total: 100 }),
+      db()
+        .insert(carts)
+        .values({
+          id: crypto.randomUUID(),
+          registrationId: f.registration.id,
+          clubId: f.club.id,
+          siteId: f.site.id,
+          cartNumber: 100 + i,
+          isComplete: true,
+          completedAt: Date.UTC(2026, 4, 2),
+          total: 100,
+        }),
     );
     await db().batch(more as unknown as Parameters<ReturnType<typeof db>["batch"]>[0]);
     const first = await (await get(`${f.reports}/all-carts`, admin)).text();

@@ -45,7 +45,12 @@ describe("security headers on every kind of response", () => {
     const cookie = await signIn("kinds.localhost", user.email, "correct horse battery");
     const cases: [string, Request][] = [
       ["login page", hostRequest("kinds.localhost", "/login")],
-      ["consent page", hostRequest("kinds.localhost", "/login/authorize?client_id=nope&redirect_uri=https%3A%2F%2Fx.example%2Fcb&response_type=code", { headers: { Cookie: cookie } })],
+      [
+        "consent page",
+        hostRequest("kinds.localhost", "/login/authorize?client_id=nope&redirect_uri=https%3A%2F%2Fx.example%2Fcb&response_type=code", {
+          headers: { Cookie: cookie },
+        }),
+      ],
       ["signed-in page", hostRequest("kinds.localhost", "/manage/security", { headers: { Cookie: cookie } })],
       ["redirect", hostRequest("kinds.localhost", "/manage/security")],
       ["page not found", hostRequest("kinds.localhost", "/no/such/page")],

@@ -67,7 +67,17 @@ export class SoftAuthenticator {
     const jwk = (await crypto.subtle.exportKey("jwk", this.keys.publicKey)) as JsonWebKey;
     const x = Uint8Array.from(atob(jwk.x!.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
     const y = Uint8Array.from(atob(jwk.y!.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-    const coseKey = new Uint8Array(cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, x], [-3, y]])));
+    const coseKey = new Uint8Array(
+      cbor(
+        new Map<Cbor, Cbor>([
+          [1, 2],
+          [3, -7],
+          [-1, 1],
+          [-2, x],
+          [-3, y],
+        ]),
+      ),
+    );
     const authData = concat(
       await sha256(new TextEncoder().encode(options.rp.id!)),
       new Uint8Array([0x45]), // user present, user verified, attested credential data
@@ -78,7 +88,15 @@ export class SoftAuthenticator {
       coseKey,
     );
     const clientDataJSON = new TextEncoder().encode(JSON.stringify({ type: "webauthn.create", challenge: options.challenge, origin, crossOrigin: false }));
-    const attestationObject = new Uint8Array(cbor(new Map<Cbor, Cbor>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]])));
+    const attestationObject = new Uint8Array(
+      cbor(
+        new Map<Cbor, Cbor>([
+          ["fmt", "none"],
+          ["attStmt", new Map()],
+          ["authData", authData],
+        ]),
+      ),
+    );
     return {
       id: this.id,
       rawId: this.id,

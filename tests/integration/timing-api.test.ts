@@ -6,7 +6,15 @@ import { createTimedRace, openResultsSocket, postReads, SECOND } from "./timing-
 
 async function crossingRows(room: Awaited<ReturnType<typeof createTimedRace>>["room"]) {
   return runInDurableObject(room, (_instance, state) =>
-    state.storage.sql.exec<{ seq: number; device_seq: number; time: number; state: string; racer_id: string | null }>("SELECT seq, device_seq, time, state, racer_id FROM crossings ORDER BY seq").toArray(),
+    state.storage.sql
+      .exec<{
+        seq: number;
+        device_seq: number;
+        time: number;
+        state: string;
+        racer_id: string | null;
+      }>("SELECT seq, device_seq, time, state, racer_id FROM crossings ORDER BY seq")
+      .toArray(),
   );
 }
 
@@ -20,7 +28,9 @@ describe("timing API: device reads", () => {
     const first = await postReads(t.host, t.race.id, t.credential.token, { reads });
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ accepted: 2, duplicates: 0, unassigned: 0, outside: 0, last_seq: 2 });
-    const again = await postReads(t.host, t.race.id, t.credential.token, { reads: [...reads, { seq: 3, chip: "C3", time: t.startMicros + 620 * SECOND, channel: 2 }] });
+    const again = await postReads(t.host, t.race.id, t.credential.token, {
+      reads: [...reads, { seq: 3, chip: "C3", time: t.startMicros + 620 * SECOND, channel: 2 }],
+    });
     expect(await again.json()).toEqual({ accepted: 1, duplicates: 2, unassigned: 0, outside: 0, last_seq: 3 });
     const rows = await crossingRows(t.room);
     expect(rows.map((r) => r.device_seq)).toEqual([1, 2, 3]);
@@ -44,7 +54,12 @@ describe("timing API: device reads", () => {
       [3, null, "unmatched"],
     ]);
     // A different read under a number this batch already used refuses the whole batch.
-    const clash = await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 4, chip: "C3", time: t.startMicros + 620 * SECOND, channel: 2 }, { seq: 4, chip: "C2", time: t.startMicros + 621 * SECOND, channel: 2 }] });
+    const clash = await postReads(t.host, t.race.id, t.credential.token, {
+      reads: [
+        { seq: 4, chip: "C3", time: t.startMicros + 620 * SECOND, channel: 2 },
+        { seq: 4, chip: "C2", time: t.startMicros + 621 * SECOND, channel: 2 },
+      ],
+    });
     expect(clash.status).toBe(409);
     expect(await crossingRows(t.room)).toHaveLength(3);
   });
@@ -83,7 +98,13 @@ describe("timing API: device reads", () => {
       expect(reply.message).toContain(message);
     }
     expect(await crossingRows(t.room)).toEqual([]);
-    const notJson = await worker.fetch(hostRequest(t.host, `/timing-api/races/${t.race.id}/reads`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.credential.token}` }, body: "{reads:" }));
+    const notJson = await worker.fetch(
+      hostRequest(t.host, `/timing-api/races/${t.race.id}/reads`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${t.credential.token}` },
+        body: "{reads:",
+      }),
+    );
     expect(notJson.status).toBe(400);
     expect(((await notJson.json()) as { error: string }).error).toBe("invalid_json");
   });
@@ -114,7 +135,13 @@ describe("timing API: device reads", () => {
 
   it("accepts a time of day on the race's day in its time zone", async () => {
     const t = await createTimedRace();
-    const local = new Intl.DateTimeFormat("en-GB", { timeZone: "America/Toronto", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(new Date(t.race.startTime + 60_000));
+    const local = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "America/Toronto",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    }).format(new Date(t.race.startTime + 60_000));
     const response = await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 1, chip: "C1", tod: `${local}.25`, channel: 2 }] });
     expect(response.status).toBe(200);
     const [row] = await crossingRows(t.room);
@@ -152,7 +179,9 @@ describe("timing API: live results over the race socket", () => {
 
   it("refuses a format that does not exist", async () => {
     const t = await createTimedRace({ racers: 1 });
-    const response = await worker.fetch(hostRequest(t.host, `/timing-api/races/${t.race.id}/socket?format=${crypto.randomUUID()}`, { headers: { Upgrade: "websocket" } }));
+    const response = await worker.fetch(
+      hostRequest(t.host, `/timing-api/races/${t.race.id}/socket?format=${crypto.randomUUID()}`, { headers: { Upgrade: "websocket" } }),
+    );
     expect(response.status).toBe(404);
   });
 });
@@ -183,7 +212,12 @@ describe("racer import into the RaceRoom", () => {
 describe("result groups made from a racer field", () => {
   it("gains a group when a racer brings a new value, and ranks each group on its own", async () => {
     const t = await createTimedRace({ racers: 2 });
-    const format = (await t.room.saveDocument("ResultFormat", null, { name: "By sex", is_public: true, group_type: "field", group_field: "sex" })) as unknown as { value: { id: string } };
+    const format = (await t.room.saveDocument("ResultFormat", null, {
+      name: "By sex",
+      is_public: true,
+      group_type: "field",
+      group_field: "sex",
+    })) as unknown as { value: { id: string } };
     expect((await t.room.snapshot(format.value.id))!.groups).toEqual([]);
     await t.room.saveRacer(t.racerIds[0]!, { sex: "F" });
     await t.room.saveRacer(t.racerIds[1]!, { sex: "M" });
@@ -195,7 +229,8 @@ describe("result groups made from a racer field", () => {
     });
     const snapshot = (await t.room.snapshot(format.value.id))!;
     expect(snapshot.groups.map((g) => g.name)).toEqual(["F", "M"]);
-    const inGroup = (name: string) => snapshot.rows.filter((r) => r.groups.includes(snapshot.groups.find((g) => g.name === name)!.id)).map((r) => [r.bib, r.time]);
+    const inGroup = (name: string) =>
+      snapshot.rows.filter((r) => r.groups.includes(snapshot.groups.find((g) => g.name === name)!.id)).map((r) => [r.bib, r.time]);
     expect(inGroup("F")).toEqual([[1, 700 * SECOND]]);
     expect(inGroup("M")).toEqual([[2, 650 * SECOND]]);
   });

@@ -12,7 +12,11 @@ type Attempt = typeof signInAttempts.$inferSelect;
  * every factor the account has (so a wrong code changes nothing), and signs out all older sessions. A
  * re-authentication refreshes the asking session instead of making a new one.
  */
-export async function applyVerifiedAttempt(deps: NoticeDeps, attempt: Attempt, user: { id: string; email: string; name: string }): Promise<"sign-in" | "reauth-done" | "reauth-failed"> {
+export async function applyVerifiedAttempt(
+  deps: NoticeDeps,
+  attempt: Attempt,
+  user: { id: string; email: string; name: string },
+): Promise<"sign-in" | "reauth-done" | "reauth-failed"> {
   if (attempt.method === "reset" && attempt.pendingPasswordHash) {
     await setUserPassword(deps.db, user.id, attempt.pendingPasswordHash, deps.now);
     await deps.db.update(signInAttempts).set({ pendingPasswordHash: null }).where(eq(signInAttempts.id, attempt.id));

@@ -36,7 +36,10 @@ export interface AuthDeps {
 
 export type Failure = { ok: false; status: number; message: string; retryAfterSeconds?: number };
 const fail = (status: number, message: string): Failure => ({ ok: false, status, message });
-const throttled = (refused: Extract<Throttled, { ok: false }>, message: string): Failure => ({ ...fail(429, message), retryAfterSeconds: refused.retryAfterSeconds });
+const throttled = (refused: Extract<Throttled, { ok: false }>, message: string): Failure => ({
+  ...fail(429, message),
+  retryAfterSeconds: refused.retryAfterSeconds,
+});
 
 /** The reply to creating an attempt (spec: attempt_id, plus what the sign-in screen needs). */
 export interface AttemptCreated {
@@ -81,7 +84,15 @@ const failed = (message: string, userId: string | null = null): VerifyReply => (
 
 export async function createAttempt(
   deps: AuthDeps,
-  input: { email?: string | null; userId?: string | null; method: AttemptMethod; goto?: string | null; domain?: string | null; roleId?: string | null; reauthSessionId?: string | null },
+  input: {
+    email?: string | null;
+    userId?: string | null;
+    method: AttemptMethod;
+    goto?: string | null;
+    domain?: string | null;
+    roleId?: string | null;
+    reauthSessionId?: string | null;
+  },
   /** The caller already proved who this is (a checked passkey assertion, a session): nothing to throttle. */
   options: { proven?: boolean } = {},
 ): Promise<AttemptCreated | Failure> {
@@ -206,12 +217,34 @@ export async function verifyAttempt(deps: AuthDeps, attemptId: string, input: Ve
   const needsCode = oneFactor && (await isTotpEnabled(db, user.id));
   if (needsCode) {
     await db.update(signInAttempts).set({ status: "partial", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
-    return { attempt_id: attempt.id, status: "partial", token: null, message: "", user_id: user.id, verify: ["totp"], prompt_passkey: false, host: attempt.host, goto: attempt.goto };
+    return {
+      attempt_id: attempt.id,
+      status: "partial",
+      token: null,
+      message: "",
+      user_id: user.id,
+      verify: ["totp"],
+      prompt_passkey: false,
+      host: attempt.host,
+      goto: attempt.goto,
+    };
   }
   await db.update(signInAttempts).set({ status: "verified", verifiedBy }).where(eq(signInAttempts.id, attempt.id));
   const effect = await applyVerifiedAttempt(deps, attempt, user);
   if (effect === "reauth-failed") return failed(authMessages.loginFailed, user.id);
-  if (effect === "reauth-done") return { attempt_id: attempt.id, status: "verified", token: null, message: "", user_id: user.id, verify: [], prompt_passkey: false, host: attempt.host, goto: attempt.goto, reauth: true };
+  if (effect === "reauth-done")
+    return {
+      attempt_id: attempt.id,
+      status: "verified",
+      token: null,
+      message: "",
+      user_id: user.id,
+      verify: [],
+      prompt_passkey: false,
+      host: attempt.host,
+      goto: attempt.goto,
+      reauth: true,
+    };
   // The session is for the attempt's host; if that is another host, it is claimed there through /_auth/login.
   const session = await createSession(db, user.id, attempt.host, now, false, "session" in input ? await sessionOrigin(db, input.session) : undefined);
   // A switch by session is not a new sign-in; every other proof remembers the browser it came from.
@@ -260,7 +293,12 @@ export async function findAttemptByLink(db: Db, linkToken: string, email: string
 export async function verifyLink(deps: AuthDeps, linkToken: string, email: string): Promise<VerifyReply> {
   const attempt = await findAttemptByLink(deps.db, linkToken, email);
   // A used, stale or already-finished link gets the link's own message, not the generic failure.
-  const stale = !attempt || attempt.method === "reset" || attempt.linkUsedAt !== null || attempt.status !== "pending" || (attempt.linkSentAt ?? 0) <= deps.now - LINK_VALID_MS;
+  const stale =
+    !attempt ||
+    attempt.method === "reset" ||
+    attempt.linkUsedAt !== null ||
+    attempt.status !== "pending" ||
+    (attempt.linkSentAt ?? 0) <= deps.now - LINK_VALID_MS;
   if (!attempt || stale) return failed(authMessages.linkExpired, attempt?.userId ?? null);
   return verifyAttempt(deps, attempt.id, { link: linkToken });
 }
@@ -279,7 +317,12 @@ export async function sendAttemptMail(deps: AuthDeps, attemptId: string, email: 
   if (attempt.expiresAt <= now || (attempt.method !== "link" && attempt.method !== "reset")) return fail(400, authMessages.failedToSendLink);
   if (attempt.method === "reset") {
     const pending = await db.query.signInAttempts.findFirst({
-      where: and(eq(signInAttempts.userId, user.id), eq(signInAttempts.method, "reset"), isNull(signInAttempts.linkUsedAt), gt(signInAttempts.linkSentAt, now - LINK_VALID_MS)),
+      where: and(
+        eq(signInAttempts.userId, user.id),
+        eq(signInAttempts.method, "reset"),
+        isNull(signInAttempts.linkUsedAt),
+        gt(signInAttempts.linkSentAt, now - LINK_VALID_MS),
+      ),
       orderBy: desc(signInAttempts.linkSentAt),
     });
     if (pending) return fail(429, authMessages.resetNotYet);
@@ -288,7 +331,10 @@ export async function sendAttemptMail(deps: AuthDeps, attemptId: string, email: 
   const toAddress = await takeThrottle(db, "mailsToAddress", addressSubject(user.email), now);
   if (!toAddress.ok) return throttled(toAddress, ourAuthMessages.tooManyMails);
   const linkToken = randomToken();
-  await db.update(signInAttempts).set({ linkTokenHash: hashToken(linkToken), linkSentAt: now, linkUsedAt: null }).where(eq(signInAttempts.id, attempt.id));
+  await db
+    .update(signInAttempts)
+    .set({ linkTokenHash: hashToken(linkToken), linkSentAt: now, linkUsedAt: null })
+    .where(eq(signInAttempts.id, attempt.id));
   const page = attempt.method === "reset" ? "/login/reset" : "/login/link";
   const url = `${originOf(env, attempt.host)}${page}?email=${encodeURIComponent(user.email)}&token=${encodeURIComponent(linkToken)}`;
   const site = tenant.theme.name;
@@ -311,7 +357,10 @@ export async function resetPassword(deps: AuthDeps, linkToken: string, email: st
     return fail(400, authMessages.linkNotVerified);
   }
   // Saved on the attempt and applied only once every factor is verified (a two-factor account's code comes next).
-  await deps.db.update(signInAttempts).set({ pendingPasswordHash: await hashPassword(password) }).where(eq(signInAttempts.id, attempt.id));
+  await deps.db
+    .update(signInAttempts)
+    .set({ pendingPasswordHash: await hashPassword(password) })
+    .where(eq(signInAttempts.id, attempt.id));
   const reply = await verifyAttempt(deps, attempt.id, { link: linkToken });
   if (reply.status === "failed") return fail(400, reply.message || authMessages.failedToResetPassword);
   return reply;
@@ -323,6 +372,9 @@ export async function resetPassword(deps: AuthDeps, linkToken: string, email: st
  */
 export async function rotateAttemptToken(db: Db, attemptId: string): Promise<string> {
   const token = randomToken();
-  await db.update(signInAttempts).set({ tokenHash: hashToken(token) }).where(eq(signInAttempts.id, attemptId));
+  await db
+    .update(signInAttempts)
+    .set({ tokenHash: hashToken(token) })
+    .where(eq(signInAttempts.id, attemptId));
   return token;
 }

@@ -68,7 +68,10 @@ export async function rememberDevice(
     .onConflictDoNothing()
     .returning({ userId: knownDevices.userId });
   if (inserted.length === 0) {
-    await db.update(knownDevices).set({ lastSeenAt: now, label }).where(and(eq(knownDevices.userId, user.id), eq(knownDevices.deviceHash, deviceHash)));
+    await db
+      .update(knownDevices)
+      .set({ lastSeenAt: now, label })
+      .where(and(eq(knownDevices.userId, user.id), eq(knownDevices.deviceHash, deviceHash)));
     return;
   }
   const other = await db.query.knownDevices.findFirst({ where: and(eq(knownDevices.userId, user.id), ne(knownDevices.deviceHash, deviceHash)) });

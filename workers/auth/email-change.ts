@@ -21,7 +21,11 @@ export const EMAIL_CONFIRM_PATH = "/manage/email";
  * Asks to change the account's e-mail address (needs a fresh sign-in): the new address gets a link, and the
  * address changes only when it is opened. Whether the address is taken is told only then, to its owner.
  */
-export async function requestEmailChange(deps: AuthDeps, session: SessionProof, input: string): Promise<{ ok: true; email: string } | Failure | ReauthRequired> {
+export async function requestEmailChange(
+  deps: AuthDeps,
+  session: SessionProof,
+  input: string,
+): Promise<{ ok: true; email: string } | Failure | ReauthRequired> {
   const stale = requireFresh(session, deps.now);
   if (stale) return stale;
   const parsed = emailSchema.safeParse(normaliseEmail(input));
@@ -33,7 +37,16 @@ export async function requestEmailChange(deps: AuthDeps, session: SessionProof, 
   const token = randomToken();
   // One pending change at a time: a new request replaces any earlier link.
   await deps.db.delete(emailChanges).where(eq(emailChanges.userId, user.id));
-  await deps.db.insert(emailChanges).values({ id: crypto.randomUUID(), userId: user.id, newEmail, tokenHash: hashToken(token), createdAt: deps.now, expiresAt: deps.now + EMAIL_CHANGE_VALID_MS });
+  await deps.db
+    .insert(emailChanges)
+    .values({
+      id: crypto.randomUUID(),
+      userId: user.id,
+      newEmail,
+      tokenHash: hashToken(token),
+      createdAt: deps.now,
+      expiresAt: deps.now + EMAIL_CHANGE_VALID_MS,
+    });
   const url = `${originOf(deps.env, deps.tenant.hostname)}${EMAIL_CONFIRM_PATH}?token=${encodeURIComponent(token)}`;
   const site = deps.tenant.theme.name;
   const text = `Hello ${user.name},\n\nTo make ${newEmail} the e-mail address of your ${site} account, open this link:\n\n${url}\n\nIt is valid for one hour and can be used only once. If you did not ask for this, ignore this message.\n`;

@@ -153,7 +153,11 @@ const setPassword: Handler = async (request, context, deps, body) => {
   }
   if (!context.session) return unauthorized();
   const signOutOthers = !["false", "no", false].includes(parsed.data.sign_out_others ?? true);
-  const done = await changePassword(deps, sessionProof(context.session), { current: parsed.data.current_password ?? null, password: parsed.data.password, signOutOthers });
+  const done = await changePassword(deps, sessionProof(context.session), {
+    current: parsed.data.current_password ?? null,
+    password: parsed.data.password,
+    signOutOthers,
+  });
   if (!done.ok) return "reauth" in done ? reauthRequired(done.message, "/manage/security") : json({ error: done.message }, { status: done.status });
   return json({ valid: true, signed_out_others: done.signedOutOthers });
 };
@@ -194,7 +198,13 @@ const passkeyRegisterBegin: Handler = async (request, context, deps, body) => {
   const parsed = passkeyRegisterBeginSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
-  const may = await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { session: context.session && sessionProof(context.session), attemptToken }, deps.now);
+  const may = await mayRegisterPasskey(
+    deps.db,
+    context.tenant.hostname,
+    parsed.data.user_id,
+    { session: context.session && sessionProof(context.session), attemptToken },
+    deps.now,
+  );
   if (may !== "yes") return may === "reauth" ? reauthRequired(ourAuthMessages.reauthRequired, "/login/managePasskey") : unauthorized();
   const begun = await beginPasskeyRegistration(deps, parsed.data.user_id);
   return begun.ok ? json(begun.options) : json({ error: begun.message }, { status: begun.status });
@@ -204,7 +214,13 @@ const passkeyRegisterComplete: Handler = async (request, context, deps, body) =>
   const parsed = passkeyRegisterCompleteSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
   const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
-  const may = await mayRegisterPasskey(deps.db, context.tenant.hostname, parsed.data.user_id, { session: context.session && sessionProof(context.session), attemptToken }, deps.now);
+  const may = await mayRegisterPasskey(
+    deps.db,
+    context.tenant.hostname,
+    parsed.data.user_id,
+    { session: context.session && sessionProof(context.session), attemptToken },
+    deps.now,
+  );
   if (may !== "yes") return may === "reauth" ? reauthRequired(ourAuthMessages.reauthRequired, "/login/managePasskey") : unauthorized();
   const done = await completePasskeyRegistration(deps, parsed.data.user_id, parsed.data.credential as unknown as RegistrationResponseJSON);
   if (!done.ok) return json({ verified: false, error: done.message }, { status: done.status });
@@ -225,7 +241,12 @@ const passkeyAuthenticateComplete: Handler = async (request, context, deps, body
   if (!parsed.success) return badRequest(parsed.error);
   if (parsed.data.reauth && !context.session) return unauthorized();
   const reauthSession = parsed.data.reauth && context.session ? { id: context.session.id, userId: context.session.user.id } : null;
-  const done = await completePasskeyAuthentication(deps, parsed.data.credential as unknown as AuthenticationResponseJSON, parsed.data.goto ?? null, reauthSession);
+  const done = await completePasskeyAuthentication(
+    deps,
+    parsed.data.credential as unknown as AuthenticationResponseJSON,
+    parsed.data.goto ?? null,
+    reauthSession,
+  );
   if (!done.ok) return json([{ status: "failed", message: done.message }], { status: done.status });
   const headers = new Headers();
   headers.append("Set-Cookie", clearCookie(cookieNames.passkeySkip));
@@ -245,7 +266,8 @@ const passkeyCredentials: Handler = async (request, context, deps, body) => {
   if (!parsed.success) return badRequest(parsed.error);
   if (parsed.data.user_id !== context.session.user.id) return json({ error: authMessages.failedToDeletePasskey }, { status: 404 });
   const removed = await removePasskey(deps, sessionProof(context.session), parsed.data.passkey_id);
-  if (!removed.ok) return "reauth" in removed ? reauthRequired(removed.message, "/login/managePasskey") : json({ error: removed.message }, { status: removed.status });
+  if (!removed.ok)
+    return "reauth" in removed ? reauthRequired(removed.message, "/login/managePasskey") : json({ error: removed.message }, { status: removed.status });
   return json({ deleted: true });
 };
 
@@ -334,4 +356,3 @@ export async function handleAuthApi(request: Request, context: RequestContext): 
   const deps: AuthDeps = { env: context.env, db: context.db, tenant: context.tenant, now: context.now, clientKey: clientKeyOf(request), ...deviceOf(request) };
   return handler(request, context, deps, body.value);
 }
-

@@ -25,7 +25,10 @@ const what: { [K in SecurityNotice["kind"]]: (notice: Extract<SecurityNotice, { 
   "totp-on": () => ({ subject: "Two-factor authentication is on", line: "Two-factor authentication was turned on for your account." }),
   "totp-off": () => ({ subject: "Two-factor authentication is off", line: "Two-factor authentication was turned off for your account." }),
   "recovery-codes-new": () => ({ subject: "New recovery codes", line: "New recovery codes were made for your account; the old ones no longer work." }),
-  "recovery-code-used": (n) => ({ subject: "A recovery code was used", line: `A recovery code was used to sign in to your account. ${n.remaining} unused codes remain.` }),
+  "recovery-code-used": (n) => ({
+    subject: "A recovery code was used",
+    line: `A recovery code was used to sign in to your account. ${n.remaining} unused codes remain.`,
+  }),
   "email-changed": (n) => ({ subject: "Your e-mail address was changed", line: `The e-mail address of your account was changed to ${n.newEmail}.` }),
   "passkey-added": () => ({ subject: "A passkey was added", line: "A passkey was added to your account." }),
   "passkey-removed": () => ({ subject: "A passkey was removed", line: "A passkey was removed from your account." }),

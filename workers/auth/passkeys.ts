@@ -42,7 +42,9 @@ export async function mayRegisterPasskey(
   if (proof.session?.userId === userId) return isFresh(proof.session, now) ? "yes" : "reauth";
   if (!proof.attemptToken) return "no";
   const attempt = await db.query.signInAttempts.findFirst({ where: eq(signInAttempts.tokenHash, hashToken(proof.attemptToken)) });
-  return attempt && attempt.userId === userId && attempt.host === host && attempt.status === "verified" && !attempt.reauthSessionId && attempt.expiresAt > now ? "yes" : "no";
+  return attempt && attempt.userId === userId && attempt.host === host && attempt.status === "verified" && !attempt.reauthSessionId && attempt.expiresAt > now
+    ? "yes"
+    : "no";
 }
 
 async function storeChallenge(db: Db, challenge: string, kind: "register" | "authenticate", domain: string, userId: string | null, now: number) {
@@ -69,7 +71,10 @@ export async function beginPasskeyRegistration(deps: AuthDeps, userId: string) {
   const user = await findUserById(deps.db, userId);
   if (!user) return fail(404, authMessages.invalidEmail);
   const { rpID, rpName } = relyingParty(deps);
-  const existing = await deps.db.select().from(passkeys).where(and(eq(passkeys.userId, userId), eq(passkeys.domain, rpID)));
+  const existing = await deps.db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.userId, userId), eq(passkeys.domain, rpID)));
   const options = await generateRegistrationOptions({
     rpName,
     rpID,
@@ -92,7 +97,13 @@ export async function completePasskeyRegistration(deps: AuthDeps, userId: string
   if (!challenge || challenge.userId !== userId) return fail(400, authMessages.passkeyCancelled);
   let verification;
   try {
-    verification = await verifyRegistrationResponse({ response, expectedChallenge: challenge.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false });
+    verification = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    });
   } catch {
     return fail(400, authMessages.passkeyCancelled);
   }
@@ -122,7 +133,10 @@ export async function beginPasskeyAuthentication(deps: AuthDeps, userId: string 
   let allowCredentials: { id: string; transports?: string[] }[] | undefined;
   let userVerification: "required" | "preferred" = "preferred";
   if (userId) {
-    const own = await deps.db.select().from(passkeys).where(and(eq(passkeys.userId, userId), eq(passkeys.domain, rpID)));
+    const own = await deps.db
+      .select()
+      .from(passkeys)
+      .where(and(eq(passkeys.userId, userId), eq(passkeys.domain, rpID)));
     if (own.length === 0) return fail(404, authMessages.noPasskeys);
     allowCredentials = own.map((p) => ({ id: p.id, transports: p.transports }));
     if (await isTotpEnabled(deps.db, userId)) userVerification = "required";
@@ -156,7 +170,12 @@ export async function completePasskeyAuthentication(
       expectedChallenge: challenge.challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
-      credential: { id: stored.id, publicKey: decodeBase64urlIgnorePadding(stored.publicKey) as Uint8Array<ArrayBuffer>, counter: stored.counter, transports: stored.transports },
+      credential: {
+        id: stored.id,
+        publicKey: decodeBase64urlIgnorePadding(stored.publicKey) as Uint8Array<ArrayBuffer>,
+        counter: stored.counter,
+        transports: stored.transports,
+      },
       requireUserVerification: false,
     });
   } catch {
@@ -177,7 +196,10 @@ export async function listPasskeys(db: Db, userId: string) {
 }
 
 async function deletePasskey(db: Db, userId: string, passkeyId: string): Promise<boolean> {
-  const removed = await db.delete(passkeys).where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId))).returning({ id: passkeys.id });
+  const removed = await db
+    .delete(passkeys)
+    .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
+    .returning({ id: passkeys.id });
   return removed.length === 1;
 }
 

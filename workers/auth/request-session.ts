@@ -8,7 +8,12 @@ import { validateSession, type ValidSession } from "./sessions";
  * The session a request's cookie names on this host, and the cookie to send back: renewed when the expiry
  * slid forward, cleared when the cookie is forged, expired or for another host.
  */
-export async function loadRequestSession(request: Request, db: Db, tenant: Tenant, now: number): Promise<{ session: ValidSession | null; setCookie: string | null }> {
+export async function loadRequestSession(
+  request: Request,
+  db: Db,
+  tenant: Tenant,
+  now: number,
+): Promise<{ session: ValidSession | null; setCookie: string | null }> {
   const token = readCookie(request, cookieNames.session);
   if (!token) return { session: null, setCookie: null };
   const session = await validateSession(db, token, tenant.hostname, now);

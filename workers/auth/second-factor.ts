@@ -9,7 +9,11 @@ import { verifyTotpCode } from "./totp";
  * Checks what was typed at the code step: a 6-digit code from the app, or one recovery code (used up, and
  * the owner told). Returns which one passed, or null.
  */
-export async function verifySecondFactor(deps: NoticeDeps, user: { id: string; email: string; name: string }, input: string): Promise<"totp" | "recovery" | null> {
+export async function verifySecondFactor(
+  deps: NoticeDeps,
+  user: { id: string; email: string; name: string },
+  input: string,
+): Promise<"totp" | "recovery" | null> {
   const code = normaliseTotpCode(input);
   if (code) return (await verifyTotpCode(deps.env, deps.db, user.id, code, deps.now)) ? "totp" : null;
   if (!normaliseRecoveryCode(input)) return null;

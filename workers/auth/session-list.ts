@@ -19,7 +19,14 @@ export async function listSessions(db: Db, userId: string, currentSessionId: str
     .from(sessions)
     .where(and(eq(sessions.userId, userId), eq(sessions.isClaimed, true), gt(sessions.expiresAt, now), gt(sessions.createdAt, now - SESSION_ABSOLUTE_MS)));
   return rows
-    .map((s) => ({ handle: hashToken(s.id), host: s.host, createdAt: s.createdAt, lastUsedAt: s.lastUsedAt, userAgent: s.userAgent, current: s.id === currentSessionId }))
+    .map((s) => ({
+      handle: hashToken(s.id),
+      host: s.host,
+      createdAt: s.createdAt,
+      lastUsedAt: s.lastUsedAt,
+      userAgent: s.userAgent,
+      current: s.id === currentSessionId,
+    }))
     .sort((a, b) => Number(b.current) - Number(a.current) || b.lastUsedAt - a.lastUsedAt);
 }
 
@@ -28,7 +35,10 @@ export async function revokeSession(db: Db, userId: string, handle: string): Pro
   const own = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId));
   const target = own.find((s) => hashToken(s.id) === handle);
   if (!target) return false;
-  const removed = await db.delete(sessions).where(and(eq(sessions.id, target.id), eq(sessions.userId, userId))).returning({ id: sessions.id });
+  const removed = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, target.id), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
   return removed.length === 1;
 }
 
@@ -39,6 +49,10 @@ export async function revokeOtherSessions(db: Db, userId: string, keepSessionId:
 
 /** Records a completed re-authentication on the user's own session. */
 export async function markSessionVerified(db: Db, sessionId: string, userId: string, now: number): Promise<boolean> {
-  const done = await db.update(sessions).set({ verifiedAt: now }).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id });
+  const done = await db
+    .update(sessions)
+    .set({ verifiedAt: now })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
   return done.length === 1;
 }

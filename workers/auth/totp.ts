@@ -17,7 +17,13 @@ export interface TotpSetup {
 
 function setupOf(secret: Uint8Array, user: { email: string }, issuer: string): TotpSetup {
   const uri = createTOTPKeyURI(issuer, user.email, secret, TOTP_PERIOD_SECONDS, TOTP_DIGITS);
-  return { typedSecret: encodeBase32UpperCaseNoPadding(secret).replace(/(.{4})/g, "$1 ").trim(), uri, qrSvg: renderSVG(uri) };
+  return {
+    typedSecret: encodeBase32UpperCaseNoPadding(secret)
+      .replace(/(.{4})/g, "$1 ")
+      .trim(),
+    uri,
+    qrSvg: renderSVG(uri),
+  };
 }
 
 /** The set-up waiting for its first code, shown again as it was (same key, same QR), or null. */

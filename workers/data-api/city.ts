@@ -13,7 +13,15 @@ import { publishFieldChanges } from "./hub-client";
 
 const cityFieldNames = ["city_name", "timezone", "geoname", "latitude", "longitude", "province_iso", "country_iso"] as const;
 
-const setCitySchema = z.object({ geoname_id: z.union([z.number().int().positive(), z.string().regex(/^\d{1,10}$/).transform(Number)]) });
+const setCitySchema = z.object({
+  geoname_id: z.union([
+    z.number().int().positive(),
+    z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .transform(Number),
+  ]),
+});
 
 function placeOf(row: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(cityFieldNames.map((name) => [name, row[name] ?? null]));

@@ -90,7 +90,13 @@ async function list(request: Request, context: RequestContext, caller: Caller, e
   const offset = Number(offsetText);
   const page = reachesNothing(reach)
     ? { items: [], total: 0 }
-    : await listEntities(context.db, entity, reach, { conditions, limit, offset, sort: sortField ? { field: sortField, descending: sortText?.startsWith("-") ?? false } : null, siteId: siteOf(context) });
+    : await listEntities(context.db, entity, reach, {
+        conditions,
+        limit,
+        offset,
+        sort: sortField ? { field: sortField, descending: sortText?.startsWith("-") ?? false } : null,
+        siteId: siteOf(context),
+      });
   // The SQL scope and the policy are one rule; this check keeps a future mismatch from leaking a row.
   const rows = page.items.filter((item) => allowed(context, caller, entity, item.row, "view")).map((item) => item.row);
   const headers = { "X-Total-Count": String(page.total), "Cache-Control": "no-store" };
@@ -98,7 +104,10 @@ async function list(request: Request, context: RequestContext, caller: Caller, e
     const columns = entity.fields.map((f) => ({ name: f.api, type: f.type }));
     return new Response(encodeApiList(columns, rows), { headers: { ...headers, "Content-Type": `${API_LIST_CONTENT_TYPE}; charset=utf-8` } });
   }
-  return json({ classname: entity.classname, total: page.total, limit, offset, items: rows.map((row) => ({ classname: entity.classname, ...row })) }, { headers });
+  return json(
+    { classname: entity.classname, total: page.total, limit, offset, items: rows.map((row) => ({ classname: entity.classname, ...row })) },
+    { headers },
+  );
 }
 
 async function getTree(request: Request, context: RequestContext, caller: Caller, entity: EntityClass, id: string): Promise<Response> {
@@ -172,7 +181,8 @@ async function create(request: Request, context: RequestContext, caller: Caller,
   if (siteOf(context) !== null && entity.owners.siteId && values[entity.owners.siteId] === undefined) values[entity.owners.siteId] = siteOf(context);
   const row = { ...values, uuid: id } as EntityRow;
   const parentEntity = entity.parent ? findEntityClass(entity.parent.classname) : undefined;
-  const permitted = parentEntity && parentStored ? allowed(context, caller, parentEntity, parentStored.row, "edit") : allowed(context, caller, entity, row, "create");
+  const permitted =
+    parentEntity && parentStored ? allowed(context, caller, parentEntity, parentStored.row, "edit") : allowed(context, caller, entity, row, "create");
   if (!permitted) return forbidden(entity.classname);
   if (await getEntity(context.db, entity, id)) return json({ error: "conflict", message: `A ${entity.classname} with that uuid exists` }, { status: 409 });
   await insertEntity(context.db, entity, id, values, initialMtimes(values, context.now), context.now);
@@ -204,7 +214,6 @@ export async function mayChange(context: RequestContext, caller: Caller, entity:
   return allowed(context, caller, entity, row, action);
 }
 
-
 async function update(request: Request, context: RequestContext, caller: Caller, entity: EntityClass, id: string): Promise<Response> {
   if (entity.readOnly) return json({ error: "method_not_allowed", message: `${entity.classname} cannot be changed through the data service` }, { status: 405 });
   const stored = await readVisible(context, caller, entity, id);
@@ -217,12 +226,22 @@ async function update(request: Request, context: RequestContext, caller: Caller,
   const values = validateFields(entity, body, false, ["uuid", "classname", "field_mtimes"]);
   if (values instanceof Response) return values;
   const baseTimes = body.field_mtimes === undefined ? undefined : base;
-  const result = entity.store === "race" ? await changeRace(context, stored, values, baseTimes) : await changeFields(context.db, entity, id, values, baseTimes, context.now);
+  const result =
+    entity.store === "race" ? await changeRace(context, stored, values, baseTimes) : await changeFields(context.db, entity, id, values, baseTimes, context.now);
   if (!result) return noSuch(entity.classname);
   if (!result.ok) {
     const row = "stored" in result ? result.stored.row : result.row;
     const current = Object.fromEntries(result.stale.map((f) => [f, row[f]]));
-    return json({ error: "stale", message: `These fields changed since you read them: ${result.stale.join(", ")}`, fields: result.stale, current, field_mtimes: "stored" in result ? result.stored.mtimes : result.mtimes }, { status: 409 });
+    return json(
+      {
+        error: "stale",
+        message: `These fields changed since you read them: ${result.stale.join(", ")}`,
+        fields: result.stale,
+        current,
+        field_mtimes: "stored" in result ? result.stored.mtimes : result.mtimes,
+      },
+      { status: 409 },
+    );
   }
   publishFieldChanges(context, entity, id, result.changed, result.mtimes, protectedObjectOf(entity, { ...stored.row, ...result.changed }));
   return json({ classname: entity.classname, uuid: id, changed: result.changed, field_mtimes: result.mtimes });
@@ -239,7 +258,8 @@ async function remove(request: Request, context: RequestContext, caller: Caller,
   try {
     await deleteEntity(context.db, entity, id);
   } catch (error) {
-    if (String(error).includes("FOREIGN KEY")) return json({ error: "conflict", message: `This ${entity.classname} is still used by other entities` }, { status: 409 });
+    if (String(error).includes("FOREIGN KEY"))
+      return json({ error: "conflict", message: `This ${entity.classname} is still used by other entities` }, { status: 409 });
     throw error;
   }
   if (entity.store === "race") await discardRace(context, id);

@@ -28,7 +28,6 @@ export interface ListQuery {
   siteId: string | null;
 }
 
-
 export function columnOf(entity: EntityClass, api: string): AnySQLiteColumn | undefined {
   return entity.fields.find((f) => f.api === api)?.column;
 }
@@ -109,9 +108,17 @@ function split(raw: Record<string, unknown>): StoredEntity {
 export async function listEntities(db: Db, entity: EntityClass, reach: ListReach, query: ListQuery): Promise<{ items: StoredEntity[]; total: number }> {
   const where = and(reachCondition(entity, reach, query.siteId), ...query.conditions.map((c) => filterCondition(entity, c)));
   const sortColumn = query.sort ? columnOf(entity, query.sort.field) : undefined;
-  const order = sortColumn ? [query.sort?.descending ? desc(sortColumn) : asc(sortColumn), asc(entity.idColumn)] : [asc(entity.createdColumn), asc(entity.idColumn)];
+  const order = sortColumn
+    ? [query.sort?.descending ? desc(sortColumn) : asc(sortColumn), asc(entity.idColumn)]
+    : [asc(entity.createdColumn), asc(entity.idColumn)];
   const [rows, totals] = await db.batch([
-    db.select(selection(entity)).from(entity.table).where(where).orderBy(...order).limit(query.limit).offset(query.offset),
+    db
+      .select(selection(entity))
+      .from(entity.table)
+      .where(where)
+      .orderBy(...order)
+      .limit(query.limit)
+      .offset(query.offset),
     db.select({ total: count() }).from(entity.table).where(where),
   ]);
   return { items: rows.map((r) => split(r as Record<string, unknown>)), total: totals[0]?.total ?? 0 };
@@ -142,14 +149,26 @@ function columnKey(entity: EntityClass, column: AnySQLiteColumn): string {
 export async function insertEntity(db: Db, entity: EntityClass, id: string, values: Record<string, unknown>, mtimes: FieldMtimes, now: number): Promise<void> {
   await db
     .insert(entity.table)
-    .values({ ...toColumns(entity, values), [columnKey(entity, entity.idColumn)]: id, [columnKey(entity, entity.createdColumn)]: now, [columnKey(entity, entity.mtimesColumn)]: mtimes });
+    .values({
+      ...toColumns(entity, values),
+      [columnKey(entity, entity.idColumn)]: id,
+      [columnKey(entity, entity.createdColumn)]: now,
+      [columnKey(entity, entity.mtimesColumn)]: mtimes,
+    });
 }
 
 /**
  * Writes changed fields only if the row's field times are still the ones the change was computed from, so two
  * concurrent writers cannot interleave a read and a write. False means someone wrote first: read again.
  */
-export async function updateEntity(db: Db, entity: EntityClass, id: string, changes: Record<string, unknown>, version: string, mtimes: FieldMtimes): Promise<boolean> {
+export async function updateEntity(
+  db: Db,
+  entity: EntityClass,
+  id: string,
+  changes: Record<string, unknown>,
+  version: string,
+  mtimes: FieldMtimes,
+): Promise<boolean> {
   const result = await db
     .update(entity.table)
     .set({ ...toColumns(entity, changes), [columnKey(entity, entity.mtimesColumn)]: mtimes })
@@ -162,7 +181,14 @@ export async function deleteEntity(db: Db, entity: EntityClass, id: string): Pro
   return (result.meta.changes ?? 0) > 0;
 }
 
-export async function childrenOf(db: Db, child: EntityClass, parentId: string, reach: ListReach, siteId: string | null, limit: number): Promise<StoredEntity[]> {
+export async function childrenOf(
+  db: Db,
+  child: EntityClass,
+  parentId: string,
+  reach: ListReach,
+  siteId: string | null,
+  limit: number,
+): Promise<StoredEntity[]> {
   const parentColumn = child.parent ? columnOf(child, child.parent.field) : undefined;
   if (!parentColumn) return [];
   const ordinal = columnOf(child, "ordinal");
@@ -176,7 +202,14 @@ export async function childrenOf(db: Db, child: EntityClass, parentId: string, r
 }
 
 /** Applies field changes with optimistic concurrency: a write that lost a race is recomputed, at most 3 times. */
-export async function changeFields(db: Db, entity: EntityClass, id: string, changes: Record<string, unknown>, base: FieldMtimes | undefined, now: number): Promise<
+export async function changeFields(
+  db: Db,
+  entity: EntityClass,
+  id: string,
+  changes: Record<string, unknown>,
+  base: FieldMtimes | undefined,
+  now: number,
+): Promise<
   { ok: true; stored: StoredEntity; changed: Record<string, unknown>; mtimes: FieldMtimes } | { ok: false; stale: string[]; stored: StoredEntity } | null
 > {
   for (let attempt = 0; attempt < 3; attempt++) {

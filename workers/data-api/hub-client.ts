@@ -14,7 +14,10 @@ export function hubFor(context: Pick<RequestContext, "env" | "tenant">) {
 /** `GET /data-api/socket?instance=`: hands the upgrade to the tenant's hub. */
 export function forwardSocket(request: Request, context: RequestContext): Promise<Response> | Response {
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
-    return new Response(JSON.stringify({ error: "invalid_request", message: "Expected a WebSocket upgrade" }), { status: 426, headers: { "Content-Type": "application/json" } });
+    return new Response(JSON.stringify({ error: "invalid_request", message: "Expected a WebSocket upgrade" }), {
+      status: 426,
+      headers: { "Content-Type": "application/json" },
+    });
   }
   const instance = (new URL(request.url).searchParams.get("instance") ?? "").slice(0, 100);
   const target = new URL("https://hub/socket");
@@ -39,11 +42,25 @@ export function publishChange(
 ): void {
   const message = { type: "data" as const, channel: channelOf(entity.classname, uuid), classname: entity.classname, uuid, ...change };
   const itemId = ownerOf(object, tokenItemKind(entity.area)) ?? undefined;
-  context.ctx.waitUntil(hubFor(context).publish(message, scopeForArea(entity.area), itemId).then(() => undefined, (error: unknown) => console.error("publish failed", error)));
+  context.ctx.waitUntil(
+    hubFor(context)
+      .publish(message, scopeForArea(entity.area), itemId)
+      .then(
+        () => undefined,
+        (error: unknown) => console.error("publish failed", error),
+      ),
+  );
 }
 
 /** Publishes the fields a write changed with their new times; a write that changed nothing sends nothing. */
-export function publishFieldChanges(context: PublishContext, entity: EntityClass, uuid: string, changed: Record<string, unknown>, mtimes: Record<string, number>, object: ProtectedObject): void {
+export function publishFieldChanges(
+  context: PublishContext,
+  entity: EntityClass,
+  uuid: string,
+  changed: Record<string, unknown>,
+  mtimes: Record<string, number>,
+  object: ProtectedObject,
+): void {
   const names = Object.keys(changed);
   if (names.length === 0) return;
   publishChange(context, entity, uuid, { fields: changed, field_mtimes: Object.fromEntries(names.map((f) => [f, mtimes[f] ?? context.now])) }, object);

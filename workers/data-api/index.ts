@@ -8,15 +8,7 @@ import { dataApiRateLimited } from "./rate-limit";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
 import { DATA_API_BODY_LIMITS, mediaTypeOf, readForm, type BodyProblem } from "../request-limits";
-import {
-  authenticateBearer,
-  authenticateClient,
-  authorizeParamsFrom,
-  checkAuthorizeRequest,
-  exchangeCode,
-  refreshTokens,
-  revokeToken,
-} from "./oauth";
+import { authenticateBearer, authenticateClient, authorizeParamsFrom, checkAuthorizeRequest, exchangeCode, refreshTokens, revokeToken } from "./oauth";
 import { handleCity } from "./city";
 import { handleEntity, scopeDenied } from "./entities";
 import { rateLimited, unauthenticated } from "./errors";
@@ -39,7 +31,11 @@ function preflight(request: Request): Response {
     request,
     new Response(null, {
       status: 204,
-      headers: { "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS", "Access-Control-Allow-Headers": "Authorization, Content-Type", "Access-Control-Max-Age": "600" },
+      headers: {
+        "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS",
+        "Access-Control-Allow-Headers": "Authorization, Content-Type",
+        "Access-Control-Max-Age": "600",
+      },
     }),
   );
 }
@@ -53,7 +49,12 @@ const tokenFormSchema = z.discriminatedUnion("grant_type", [
     code_verifier: z.string().regex(/^[A-Za-z0-9\-._~]{43,128}$/, "code_verifier must be 43-128 unreserved characters"),
     client_secret: z.string().max(200).optional(),
   }),
-  z.object({ grant_type: z.literal("refresh_token"), refresh_token: z.string().min(1).max(200), client_id: z.string().min(1).max(100), client_secret: z.string().max(200).optional() }),
+  z.object({
+    grant_type: z.literal("refresh_token"),
+    refresh_token: z.string().min(1).max(200),
+    client_id: z.string().min(1).max(100),
+    client_secret: z.string().max(200).optional(),
+  }),
 ]);
 
 /** RFC 6749 section 5: token replies are never cached. */
@@ -75,7 +76,10 @@ async function readOAuthForm(request: Request): Promise<Record<string, string> |
   const fields = Object.fromEntries([...form.value.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
   const basic = basicCredentialsOf(request);
   if (basic === "malformed" || (basic && fields.client_id !== undefined && fields.client_id !== basic.client_id)) {
-    return json({ error: "invalid_client", error_description: "Unreadable or conflicting client credentials" }, { status: 401, headers: { ...noStore, "WWW-Authenticate": 'Basic realm="data-api"' } });
+    return json(
+      { error: "invalid_client", error_description: "Unreadable or conflicting client credentials" },
+      { status: 401, headers: { ...noStore, "WWW-Authenticate": 'Basic realm="data-api"' } },
+    );
   }
   return basic ? { ...fields, ...basic } : fields;
 }
@@ -97,7 +101,10 @@ async function token(request: Request, { db, tenant, now }: RequestContext): Pro
   const parsed = tokenFormSchema.safeParse(body);
   if (!parsed.success) {
     const unsupported = parsed.error.issues.some((i) => i.path[0] === "grant_type");
-    return json({ error: unsupported ? "unsupported_grant_type" : "invalid_request", error_description: parsed.error.issues[0]?.message ?? "Invalid request" }, { status: 400, headers: noStore });
+    return json(
+      { error: unsupported ? "unsupported_grant_type" : "invalid_request", error_description: parsed.error.issues[0]?.message ?? "Invalid request" },
+      { status: 400, headers: noStore },
+    );
   }
   const form = parsed.data;
   const reply =
@@ -108,16 +115,26 @@ async function token(request: Request, { db, tenant, now }: RequestContext): Pro
   return json(reply, { headers: noStore });
 }
 
-const revokeFormSchema = z.object({ token: z.string().min(1).max(200), token_type_hint: z.string().max(50).optional(), client_id: z.string().max(100).optional(), client_secret: z.string().max(200).optional() });
+const revokeFormSchema = z.object({
+  token: z.string().min(1).max(200),
+  token_type_hint: z.string().max(50).optional(),
+  client_id: z.string().max(100).optional(),
+  client_secret: z.string().max(200).optional(),
+});
 
 /** RFC 7009: the client authenticates (its secret when confidential, its id when public), then revokes one of its own tokens. */
 async function revoke(request: Request, { db, tenant, now }: RequestContext): Promise<Response> {
   const body = await readOAuthForm(request);
   if (body instanceof Response) return body;
   const parsed = revokeFormSchema.safeParse(body);
-  if (!parsed.success) return json({ error: "invalid_request", error_description: parsed.error.issues[0]?.message ?? "token is required" }, { status: 400, headers: noStore });
+  if (!parsed.success)
+    return json({ error: "invalid_request", error_description: parsed.error.issues[0]?.message ?? "token is required" }, { status: 400, headers: noStore });
   const app = parsed.data.client_id ? await authenticateClient(db, tenant, parsed.data.client_id, parsed.data.client_secret ?? null) : null;
-  if (!app) return json({ error: "invalid_client", error_description: "Unknown client or wrong credentials" }, { status: 401, headers: { ...noStore, "WWW-Authenticate": 'Basic realm="data-api"' } });
+  if (!app)
+    return json(
+      { error: "invalid_client", error_description: "Unknown client or wrong credentials" },
+      { status: 401, headers: { ...noStore, "WWW-Authenticate": 'Basic realm="data-api"' } },
+    );
   await revokeToken(db, tenant, app, parsed.data.token, now);
   return new Response(null, { status: 200, headers: noStore });
 }
@@ -163,7 +180,11 @@ async function entityCall(request: Request, context: RequestContext, segments: s
   if (!entity) return json({ error: "not_found", message: `No such class: ${classname}` }, { status: 404 });
   const check = await authenticateBearer(context.db, context.tenant.hostname, request.headers.get("Authorization"), context.now);
   if (!check.ok) return unauthenticated(check);
-  const caller = { userId: check.userId, appId: check.appId, principal: { userId: check.userId, roles: await loadRoles(context.db, check.userId), tokenScopes: check.scopes } };
+  const caller = {
+    userId: check.userId,
+    appId: check.appId,
+    principal: { userId: check.userId, roles: await loadRoles(context.db, check.userId), tokenScopes: check.scopes },
+  };
   const denied = scopeDenied(caller, entity, rest[0] || undefined);
   if (denied) return denied;
   if (rest.length === 2 && rest[1] === "city") return handleCity(request, context, caller, entity, rest[0] ?? "");

@@ -56,7 +56,13 @@ export function authorizeParamsFrom(search: URLSearchParams | FormData): Authori
 }
 
 export type AuthorizeCheck =
-  | { ok: true; app: App; params: AuthorizeParams & { redirect_uri: string; state: string; code_challenge: string }; requested: ScopeGrant[]; illegal: string[] }
+  | {
+      ok: true;
+      app: App;
+      params: AuthorizeParams & { redirect_uri: string; state: string; code_challenge: string };
+      requested: ScopeGrant[];
+      illegal: string[];
+    }
   /** Shown on our own page: with no trusted redirect URI we never redirect. */
   | { ok: false; kind: "page"; message: string }
   /** Sent back to the app's registered redirect URI as an OAuth error. */
@@ -76,12 +82,22 @@ export async function checkAuthorizeRequest(db: Db, tenant: Tenant, params: Auth
   const app = await findApp(db, tenant, params.client_id);
   if (!app) return { ok: false, kind: "page", message: "Unknown application" };
   // With no valid redirect URI, render the error here; never redirect.
-  if (!app.redirectUris.includes(params.redirect_uri)) return { ok: false, kind: "page", message: "That redirect address is not registered for this application" };
+  if (!app.redirectUris.includes(params.redirect_uri))
+    return { ok: false, kind: "page", message: "That redirect address is not registered for this application" };
   const redirectUri = params.redirect_uri;
-  if (params.response_type !== "code") return { ok: false, kind: "redirect", location: errorRedirect(redirectUri, "unsupported_response_type", "Only response_type=code is supported", params.state) };
+  if (params.response_type !== "code")
+    return {
+      ok: false,
+      kind: "redirect",
+      location: errorRedirect(redirectUri, "unsupported_response_type", "Only response_type=code is supported", params.state),
+    };
   if (!params.state) return { ok: false, kind: "redirect", location: errorRedirect(redirectUri, "invalid_request", "state is required", null) };
   if (!params.code_challenge || params.code_challenge_method !== "S256") {
-    return { ok: false, kind: "redirect", location: errorRedirect(redirectUri, "invalid_request", "PKCE with code_challenge_method=S256 is required", params.state) };
+    return {
+      ok: false,
+      kind: "redirect",
+      location: errorRedirect(redirectUri, "invalid_request", "PKCE with code_challenge_method=S256 is required", params.state),
+    };
   }
   const { grants, unknown } = parseScopeText(params.scope);
   const allowed = parseScopeText(app.scopes).grants;
@@ -96,7 +112,13 @@ export async function grantedScopes(db: Db, userId: string, appId: string): Prom
 }
 
 /** Records the user's approval and issues a single-use code that starts a token family; returns where to send the browser. */
-export async function approve(db: Db, tenant: Tenant, userId: string, check: Extract<AuthorizeCheck, { ok: true }>, now: number): Promise<{ code: string; state: string; location: string }> {
+export async function approve(
+  db: Db,
+  tenant: Tenant,
+  userId: string,
+  check: Extract<AuthorizeCheck, { ok: true }>,
+  now: number,
+): Promise<{ code: string; state: string; location: string }> {
   const previously = await grantedScopes(db, userId, check.app.id);
   const approved = formatScopeText([...previously, ...check.requested.filter((r) => !previously.some((p) => p.scope === r.scope && p.anyItem))]);
   await db
@@ -142,7 +164,14 @@ async function issueTokens(db: Db, app: App, userId: string, host: string, scope
     createdAt: now,
     familyId: family,
   });
-  return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_MS / 1000, expires_at: Math.floor((now + ACCESS_TOKEN_TTL_MS) / 1000), refresh_token: refreshToken, scope: scopeText };
+  return {
+    access_token: accessToken,
+    token_type: "Bearer",
+    expires_in: ACCESS_TOKEN_TTL_MS / 1000,
+    expires_at: Math.floor((now + ACCESS_TOKEN_TTL_MS) / 1000),
+    refresh_token: refreshToken,
+    scope: scopeText,
+  };
 }
 
 /** The calling app on this tenant: a confidential app must prove itself with its secret; a public one relies on PKCE. */
@@ -174,7 +203,8 @@ export async function exchangeCode(
     return oauthError("invalid_grant", "The code is invalid, expired or already used");
   }
   if (code.expiresAt <= now) return oauthError("invalid_grant", "The code is invalid, expired or already used");
-  if (code.appId !== app.id || code.redirectUri !== form.redirect_uri || code.host !== tenant.hostname) return oauthError("invalid_grant", "The code was not issued for this request");
+  if (code.appId !== app.id || code.redirectUri !== form.redirect_uri || code.host !== tenant.hostname)
+    return oauthError("invalid_grant", "The code was not issued for this request");
   const challenge = encodeBase64urlNoPadding(sha256(new TextEncoder().encode(form.code_verifier)));
   if (!constantTimeEqualText(challenge, code.codeChallenge)) return oauthError("invalid_grant", "The code_verifier does not match the code_challenge");
   const scopes = intersectScopes(scopesOfRoles(await loadRoles(db, code.userId)), parseScopeText(code.scopes).grants);
@@ -188,7 +218,12 @@ async function revokeFamilyOfReplayedCode(db: Db, codeHash: string, now: number)
 }
 
 /** grant_type=refresh_token: rotates the pair within its family; the old refresh token stops working at once. */
-export async function refreshTokens(db: Db, tenant: Tenant, form: { refresh_token: string; client_id: string; client_secret: string | null }, now: number): Promise<TokenReply | OAuthError> {
+export async function refreshTokens(
+  db: Db,
+  tenant: Tenant,
+  form: { refresh_token: string; client_id: string; client_secret: string | null },
+  now: number,
+): Promise<TokenReply | OAuthError> {
   const app = await authenticateClient(db, tenant, form.client_id, form.client_secret);
   if (!app) return oauthError("invalid_client", "Unknown client or wrong credentials");
   const refreshHash = hashToken(form.refresh_token);
@@ -196,7 +231,9 @@ export async function refreshTokens(db: Db, tenant: Tenant, form: { refresh_toke
   const [old] = await db
     .update(oauthTokens)
     .set({ revokedAt: now })
-    .where(and(eq(oauthTokens.refreshTokenHash, refreshHash), eq(oauthTokens.appId, app.id), eq(oauthTokens.host, tenant.hostname), isNull(oauthTokens.revokedAt)))
+    .where(
+      and(eq(oauthTokens.refreshTokenHash, refreshHash), eq(oauthTokens.appId, app.id), eq(oauthTokens.host, tenant.hostname), isNull(oauthTokens.revokedAt)),
+    )
     .returning();
   if (!old) {
     await revokeFamilyOfReusedRefreshToken(db, tenant, app, refreshHash, now);
@@ -223,10 +260,15 @@ export async function revokeToken(db: Db, tenant: Tenant, app: App, token: strin
   // Revoking a refresh token ends its grant: every access token of the family goes with it (RFC 7009 §2.1).
   if (row.refreshTokenHash === hash) return revokeFamily(db, familyOf(row), now);
   // An access token goes with its own refresh token, the pair it was issued in.
-  await db.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.id, row.id), isNull(oauthTokens.revokedAt)));
+  await db
+    .update(oauthTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(oauthTokens.id, row.id), isNull(oauthTokens.revokedAt)));
 }
 
-export type BearerCheck = { ok: true; userId: string; appId: string; scopes: ScopeGrant[]; expiresAt: number } | { ok: false; status: 401; challenge: string; error: OAuthError };
+export type BearerCheck =
+  | { ok: true; userId: string; appId: string; scopes: ScopeGrant[]; expiresAt: number }
+  | { ok: false; status: 401; challenge: string; error: OAuthError };
 
 /** The caller behind `Authorization: Bearer …` (durable/access-tokens.ts), with RFC 6750's challenge when refused. */
 export async function authenticateBearer(db: Db, host: string, authorization: string | null, now: number): Promise<BearerCheck> {
@@ -234,5 +276,10 @@ export async function authenticateBearer(db: Db, host: string, authorization: st
   if (check.ok) return check;
   const description = accessTokenRefusal[check.reason];
   if (check.reason === "missing") return { ok: false, status: 401, challenge: 'Bearer realm="data-api"', error: oauthError("invalid_request", description) };
-  return { ok: false, status: 401, challenge: `Bearer realm="data-api", error="invalid_token", error_description="${description}"`, error: oauthError("invalid_token", description) };
+  return {
+    ok: false,
+    status: 401,
+    challenge: `Bearer realm="data-api", error="invalid_token", error_description="${description}"`,
+    error: oauthError("invalid_token", description),
+  };
 }

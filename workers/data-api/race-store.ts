@@ -38,7 +38,12 @@ export async function readRace(context: Pick<RequestContext, "env">, catalogue: 
   return entity ? { row: entity.row, mtimes: entity.mtimes, version: catalogue.version } : catalogue;
 }
 
-export async function changeRace(context: Pick<RequestContext, "env">, catalogue: StoredEntity, changes: Record<string, unknown>, base: FieldMtimes | undefined): Promise<RaceChangeResult | null> {
+export async function changeRace(
+  context: Pick<RequestContext, "env">,
+  catalogue: StoredEntity,
+  changes: Record<string, unknown>,
+  base: FieldMtimes | undefined,
+): Promise<RaceChangeResult | null> {
   const room = await ensureRaceOpen(context, catalogue);
   return room.changeRace(changes, base ?? null);
 }

@@ -9,7 +9,15 @@ import { sessions } from "../../schema/d1";
 import { json } from "../http";
 import type { RequestContext } from "../request-context";
 
-const bodySchema = z.object({ minutes: z.number().int().min(1).max(60 * 24) }).strict();
+const bodySchema = z
+  .object({
+    minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(60 * 24),
+  })
+  .strict();
 
 export async function handleDevAgeSession(request: Request, context: RequestContext): Promise<Response> {
   if (context.env.ENVIRONMENT !== "development") return json({ error: "not_found" }, { status: 404 });

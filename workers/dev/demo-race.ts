@@ -12,8 +12,50 @@ import { getRaceCatalogue, roomOf, roomStub } from "../services/race-access";
 export const DEMO_RACE_ID = "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01";
 export const DEMO_RACERS = 60;
 
-const FIRST = ["Anna", "Ben", "Chloé", "David", "Emma", "Félix", "Grace", "Hugo", "Inès", "Jonas", "Kaia", "Liam", "Maëlle", "Noah", "Olivia", "Pierre", "Quinn", "Rosa", "Sami", "Tove"];
-const LAST = ["Berg", "Côté", "Dubois", "Eriksen", "Fraser", "Gagnon", "Hansen", "Isaksen", "Johansson", "Klein", "Lavoie", "Moreau", "Nilsen", "Olsen", "Pelletier", "Roy", "Strand", "Tremblay", "Vik", "Wong"];
+const FIRST = [
+  "Anna",
+  "Ben",
+  "Chloé",
+  "David",
+  "Emma",
+  "Félix",
+  "Grace",
+  "Hugo",
+  "Inès",
+  "Jonas",
+  "Kaia",
+  "Liam",
+  "Maëlle",
+  "Noah",
+  "Olivia",
+  "Pierre",
+  "Quinn",
+  "Rosa",
+  "Sami",
+  "Tove",
+];
+const LAST = [
+  "Berg",
+  "Côté",
+  "Dubois",
+  "Eriksen",
+  "Fraser",
+  "Gagnon",
+  "Hansen",
+  "Isaksen",
+  "Johansson",
+  "Klein",
+  "Lavoie",
+  "Moreau",
+  "Nilsen",
+  "Olsen",
+  "Pelletier",
+  "Roy",
+  "Strand",
+  "Tremblay",
+  "Vik",
+  "Wong",
+];
 const CLUBS = ["Nordic Demo Club", "Gatineau Loppet XC", "Ottawa Nordic", "Chelsea Nordiq"];
 
 /**
@@ -61,7 +103,13 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
   const racers = (await room.racers()).map((r) => ({ bib: r.data.bib, chip: r.data.chip }));
   const entity = await room.raceEntity();
   const formats = (await room.formats()).map((f) => ({ id: f.id, name: f.data.name }));
-  return json({ raceId: race.id, startTime: entity?.row.start_time, devices: devices.map((d, i) => ({ id: d.id, name: d.data.name, token: tokens[i] })), formats, racers });
+  return json({
+    raceId: race.id,
+    startTime: entity?.row.start_time,
+    devices: devices.map((d, i) => ({ id: d.id, name: d.data.name, token: tokens[i] })),
+    formats,
+    racers,
+  });
 }
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
@@ -131,7 +179,13 @@ async function addFinishReaders(room: Room, total: number): Promise<void> {
   for (let n = 2; n <= total; n++) {
     const name = `Finish reader ${n}`;
     if (devices.some((d) => d.data.name === name)) continue;
-    listed.push({ id: id(await room.saveDocument("TimingDevice", null, { type: "impinj", name, device_number: 10 + n })), mode: "timing", channel: null, accuracy: null, tested_time: null });
+    listed.push({
+      id: id(await room.saveDocument("TimingDevice", null, { type: "impinj", name, device_number: 10 + n })),
+      mode: "timing",
+      channel: null,
+      accuracy: null,
+      tested_time: null,
+    });
   }
   if (listed.length !== stadium.data.devices_list.length) await room.saveDocument("TimingPoint", stadium.id, { devices_list: listed });
 }

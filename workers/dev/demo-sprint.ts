@@ -40,11 +40,33 @@ function id(result: { ok: boolean; value?: unknown; errors?: Record<string, stri
 }
 
 async function createSprint(room: Room, startTimeMs: number): Promise<void> {
-  await room.updateSettings({ timing_mode: "p2p", start_mode: "individual", start_option: "gun", precision: 2, calc_precision: 2, display_precision: 2, is_heats: true, default_heat_format: "30" });
+  await room.updateSettings({
+    timing_mode: "p2p",
+    start_mode: "individual",
+    start_option: "gun",
+    precision: 2,
+    calc_precision: 2,
+    display_precision: 2,
+    is_heats: true,
+    default_heat_format: "30",
+  });
   const reader = id(await room.saveDocument("TimingDevice", null, { type: "photocell", name: "Finish photocell", device_number: 1 }));
   const finish = id(await room.saveDocument("TimingPoint", null, { name: "Finish", devices_list: [{ id: reader, mode: "timing" }] }));
-  const course = id(await room.saveDocument("Course", null, { name: "Sprint 1.4 km", course_distance_km: 1.4, points_list: [{ id: "finish", point: finish, mode: "lap", name: "Finish", min_split: 10_000_000 }] }));
-  const group = id(await room.saveDocument("StartGroup", null, { name: "Open sprint", start_mode: "individual", start_interval: 15_000_000, scheduled_start_time: startTimeMs * 1000 }));
+  const course = id(
+    await room.saveDocument("Course", null, {
+      name: "Sprint 1.4 km",
+      course_distance_km: 1.4,
+      points_list: [{ id: "finish", point: finish, mode: "lap", name: "Finish", min_split: 10_000_000 }],
+    }),
+  );
+  const group = id(
+    await room.saveDocument("StartGroup", null, {
+      name: "Open sprint",
+      start_mode: "individual",
+      start_interval: 15_000_000,
+      scheduled_start_time: startTimeMs * 1000,
+    }),
+  );
   await room.saveDocument("ResultFormat", null, { name: "Qualifier", is_public: true, group_type: "all" });
   const start = startTimeMs * 1000;
   const rows = Array.from({ length: RACERS }, (_, i) => ({

@@ -104,7 +104,13 @@ export function stripeGateway(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHO
     httpClient: Stripe.createFetchHttpClient((globalThis as TransportHolder)[TRANSPORT] ?? undefined),
     // A retried network error must reuse the idempotency key, which the SDK does; two retries are enough.
     maxNetworkRetries: 2,
-    ...(base ? { host: base.hostname, port: base.port || (base.protocol === "https:" ? 443 : 80), protocol: base.protocol === "https:" ? ("https" as const) : ("http" as const) } : {}),
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === "https:" ? 443 : 80),
+          protocol: base.protocol === "https:" ? ("https" as const) : ("http" as const),
+        }
+      : {}),
   });
   const webhookSecret = env.STRIPE_WEBHOOK_SECRET ?? "";
   return {
@@ -129,7 +135,8 @@ export function stripeGateway(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHO
           ),
         ),
       ),
-    retrieveCheckout: (sessionId, stripeAccount) => translated(async () => sessionOf(await stripe.checkout.sessions.retrieve(sessionId, {}, accountOption(stripeAccount)))),
+    retrieveCheckout: (sessionId, stripeAccount) =>
+      translated(async () => sessionOf(await stripe.checkout.sessions.retrieve(sessionId, {}, accountOption(stripeAccount)))),
     expireCheckout: (sessionId, stripeAccount) =>
       translated(async () => {
         await stripe.checkout.sessions.expire(sessionId, {}, accountOption(stripeAccount));

@@ -15,8 +15,18 @@ import { stripeGateway } from "./stripe";
 export const WEBHOOK_PATH = "/_payments/stripe/webhook";
 
 const checkoutSessionSchema = z.object({ id: z.string(), payment_status: z.string(), payment_intent: z.string().nullable().optional() });
-const paymentIntentSchema = z.object({ id: z.string(), metadata: z.record(z.string(), z.string()).default({}), last_payment_error: z.object({ message: z.string().optional() }).nullable().optional() });
-const refundSchema = z.object({ id: z.string(), amount: z.number().int().positive(), payment_intent: z.string(), metadata: z.record(z.string(), z.string()).default({}), status: z.string().nullable().optional() });
+const paymentIntentSchema = z.object({
+  id: z.string(),
+  metadata: z.record(z.string(), z.string()).default({}),
+  last_payment_error: z.object({ message: z.string().optional() }).nullable().optional(),
+});
+const refundSchema = z.object({
+  id: z.string(),
+  amount: z.number().int().positive(),
+  payment_intent: z.string(),
+  metadata: z.record(z.string(), z.string()).default({}),
+  status: z.string().nullable().optional(),
+});
 const chargeSchema = z.object({ payment_intent: z.string(), refunds: z.object({ data: z.array(refundSchema) }).optional() });
 
 function text(status: number, body: string): Response {
@@ -65,7 +75,8 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
         if (String(error).includes("UNIQUE") && (await alreadyApplied(db, event.id))) return text(200, "Already applied");
         throw error;
       }
-      if (completed) context.ctx.waitUntil(sendReceiptOfCart(context.env, db, attempt.cartId, "paid").catch((error: unknown) => console.error("Receipt failed", error)));
+      if (completed)
+        context.ctx.waitUntil(sendReceiptOfCart(context.env, db, attempt.cartId, "paid").catch((error: unknown) => console.error("Receipt failed", error)));
       return text(200, "Applied");
     }
     case "checkout.session.expired": {
@@ -74,7 +85,10 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
       if (!attempt) break;
       // Abandoned: the cart stays payable; a paid attempt is never undone by a late expiry.
       await db.batch([
-        db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
+        db
+          .update(paymentAttempts)
+          .set({ status: "expired", updatedAt: now })
+          .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
         db
           .update(transactions)
           .set({ isVoid: true })
@@ -99,14 +113,22 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
     case "refund.updated": {
       const refund = refundSchema.parse(object);
       if (refund.status === "succeeded" || refund.status === "pending") {
-        await recordProviderRefund(db, { id: refund.id, amount: refund.amount, paymentIntentId: refund.payment_intent, requestId: refund.metadata.request_id ?? null }, now);
+        await recordProviderRefund(
+          db,
+          { id: refund.id, amount: refund.amount, paymentIntentId: refund.payment_intent, requestId: refund.metadata.request_id ?? null },
+          now,
+        );
       }
       break;
     }
     case "charge.refunded": {
       const charge = chargeSchema.parse(object);
       for (const refund of charge.refunds?.data ?? []) {
-        await recordProviderRefund(db, { id: refund.id, amount: refund.amount, paymentIntentId: charge.payment_intent, requestId: refund.metadata.request_id ?? null }, now);
+        await recordProviderRefund(
+          db,
+          { id: refund.id, amount: refund.amount, paymentIntentId: charge.payment_intent, requestId: refund.metadata.request_id ?? null },
+          now,
+        );
       }
       break;
     }

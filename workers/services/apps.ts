@@ -53,7 +53,12 @@ const descriptionSchema = z
 const redirectUrisSchema = z
   .string({ error: "Enter at least one redirect URI" })
   .max(APP_LIMITS.redirectUris * (APP_LIMITS.redirectUri + 2), { error: "Too many redirect URIs" })
-  .transform((text) => text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean))
+  .transform((text) =>
+    text
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean),
+  )
   .pipe(
     z
       .array(
@@ -118,7 +123,6 @@ export const updateAppSchema = z.object({
 export type CreateAppInput = z.output<typeof createAppSchema>;
 export type UpdateAppInput = z.output<typeof updateAppSchema>;
 export type FieldErrors = Partial<Record<string, string>>;
-
 
 // ---------------------------------------------------------------------------------------------------------
 // Reads
@@ -196,7 +200,10 @@ export async function listManageableApps(db: Db, principal: Principal, tenant: T
   });
   // The SQL scope and the policy are one rule; this check keeps a future mismatch from leaking a row.
   const items = page.items.filter((item) => permitted(principal, tenant, item.row, "view"));
-  const names = await clubNamesOf(db, items.map((item) => text(item.row.club)));
+  const names = await clubNamesOf(
+    db,
+    items.map((item) => text(item.row.club)),
+  );
   return { apps: items.map((item) => toView(item.row, item.mtimes, names)), total: page.total };
 }
 
@@ -256,9 +263,7 @@ export function mayCreateApps(choices: { clubs: readonly ClubChoice[]; clubOptio
 
 export type Refusal = "not_found" | "forbidden" | "system_app" | "public_app";
 
-export type CreateResult =
-  | { ok: true; app: { id: string; name: string; isPublic: boolean }; clientSecret: string | null }
-  | { ok: false; errors: FieldErrors };
+export type CreateResult = { ok: true; app: { id: string; name: string; isPublic: boolean }; clientSecret: string | null } | { ok: false; errors: FieldErrors };
 
 /**
  * Creates an app for the tenant (its site, or none on the main host) and the chosen club. A confidential app
@@ -335,18 +340,31 @@ function refusalFor(principal: Principal, tenant: Tenant, row: EntityRow | null,
 }
 
 /** Replaces a confidential app's secret; the old one stops working at once. Tokens already issued stay valid. */
-export async function rotateSecret(db: Db, principal: Principal, tenant: Tenant, id: string): Promise<{ ok: true; clientSecret: string } | { ok: false; refusal: Refusal }> {
+export async function rotateSecret(
+  db: Db,
+  principal: Principal,
+  tenant: Tenant,
+  id: string,
+): Promise<{ ok: true; clientSecret: string } | { ok: false; refusal: Refusal }> {
   const stored = await getEntity(db, APIApplication, id);
   const refusal = refusalFor(principal, tenant, stored?.row ?? null, "edit");
   if (refusal) return { ok: false, refusal };
   if (stored?.row.is_public === true) return { ok: false, refusal: "public_app" };
   const clientSecret = randomToken(CLIENT_SECRET_BYTES);
-  await db.update(apiApplications).set({ clientSecretHash: hashToken(clientSecret) }).where(eq(apiApplications.id, id));
+  await db
+    .update(apiApplications)
+    .set({ clientSecretHash: hashToken(clientSecret) })
+    .where(eq(apiApplications.id, id));
   return { ok: true, clientSecret };
 }
 
 /** Deletes an app and with it every grant, code and token it holds. */
-export async function deleteApp(db: Db, principal: Principal, tenant: Tenant, id: string): Promise<{ ok: true; name: string; object: ProtectedObject } | { ok: false; refusal: Refusal }> {
+export async function deleteApp(
+  db: Db,
+  principal: Principal,
+  tenant: Tenant,
+  id: string,
+): Promise<{ ok: true; name: string; object: ProtectedObject } | { ok: false; refusal: Refusal }> {
   const stored = await getEntity(db, APIApplication, id);
   const refusal = refusalFor(principal, tenant, stored?.row ?? null, "delete");
   if (refusal || !stored) return { ok: false, refusal: refusal ?? "not_found" };

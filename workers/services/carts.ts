@@ -43,7 +43,11 @@ function splitToken(token: string | null): { cartId: string; secret: string } | 
 export async function openCart(db: Db, registration: Pick<RegistrationRow, "id">, token: string | null): Promise<CartRow | null> {
   const parts = splitToken(token);
   if (!parts) return null;
-  const [cart] = await db.select().from(carts).where(and(eq(carts.id, parts.cartId), eq(carts.registrationId, registration.id))).limit(1);
+  const [cart] = await db
+    .select()
+    .from(carts)
+    .where(and(eq(carts.id, parts.cartId), eq(carts.registrationId, registration.id)))
+    .limit(1);
   if (!cart || cart.isRemoved || !cart.resumeHash) return null;
   return constantTimeEqualText(cart.resumeHash, hashToken(parts.secret)) ? cart : null;
 }
@@ -52,7 +56,12 @@ export async function openCart(db: Db, registration: Pick<RegistrationRow, "id">
  * A new cart with the next cart number of its registration. The number is taken in the INSERT itself, so
  * two carts made at once cannot share one; the unique index is the backstop.
  */
-export async function createCart(db: Db, registration: Pick<RegistrationRow, "id" | "clubId" | "siteId">, origin: "web" | "kiosk" | "admin", now: number): Promise<{ cart: CartRow; token: string }> {
+export async function createCart(
+  db: Db,
+  registration: Pick<RegistrationRow, "id" | "clubId" | "siteId">,
+  origin: "web" | "kiosk" | "admin",
+  now: number,
+): Promise<{ cart: CartRow; token: string }> {
   const id = crypto.randomUUID();
   const secret = randomToken();
   await db.run(sql`
@@ -67,7 +76,11 @@ export async function createCart(db: Db, registration: Pick<RegistrationRow, "id
 export async function openCartByReceipt(db: Db, registration: Pick<RegistrationRow, "id">, token: string | null): Promise<CartRow | null> {
   const parts = splitToken(token);
   if (!parts) return null;
-  const [cart] = await db.select().from(carts).where(and(eq(carts.id, parts.cartId), eq(carts.registrationId, registration.id))).limit(1);
+  const [cart] = await db
+    .select()
+    .from(carts)
+    .where(and(eq(carts.id, parts.cartId), eq(carts.registrationId, registration.id)))
+    .limit(1);
   if (!cart || !cart.receiptHash || !cart.isComplete) return null;
   return constantTimeEqualText(cart.receiptHash, hashToken(parts.secret)) ? cart : null;
 }
@@ -75,19 +88,29 @@ export async function openCartByReceipt(db: Db, registration: Pick<RegistrationR
 /** A fresh receipt token (the previous receipt link stops working). */
 export async function renewReceiptToken(db: Db, cartId: string): Promise<string> {
   const secret = randomToken();
-  await db.update(carts).set({ receiptHash: hashToken(secret) }).where(eq(carts.id, cartId));
+  await db
+    .update(carts)
+    .set({ receiptHash: hashToken(secret) })
+    .where(eq(carts.id, cartId));
   return `${cartId}.${secret}`;
 }
 
 /** A fresh resume token for a cart (the old one stops working): for the emailed link. */
 export async function renewCartToken(db: Db, cart: CartRow): Promise<string> {
   const secret = randomToken();
-  await db.update(carts).set({ resumeHash: hashToken(secret) }).where(eq(carts.id, cart.id));
+  await db
+    .update(carts)
+    .set({ resumeHash: hashToken(secret) })
+    .where(eq(carts.id, cart.id));
   return `${cart.id}.${secret}`;
 }
 
 export async function peopleOf(db: Db, cartId: string): Promise<IndividualRow[]> {
-  return db.select().from(individuals).where(and(eq(individuals.cartId, cartId), eq(individuals.isRemoved, false))).orderBy(asc(individuals.ordinal), asc(individuals.createdAt));
+  return db
+    .select()
+    .from(individuals)
+    .where(and(eq(individuals.cartId, cartId), eq(individuals.isRemoved, false)))
+    .orderBy(asc(individuals.ordinal), asc(individuals.createdAt));
 }
 
 export interface FormContext {
@@ -120,10 +143,17 @@ export async function savePerson(
   const people = openedCart ? await peopleOf(db, openedCart.id) : [];
   const existing = individualId ? people.find((p) => p.id === individualId) : undefined;
   if (individualId && !existing) return { ok: false, errors: { form: REGISTRATION_MESSAGES.personGone }, values: {} };
-  if (!existing && people.length >= MAX_PEOPLE_PER_CART) return { ok: false, errors: { form: REGISTRATION_MESSAGES.cartFull(MAX_PEOPLE_PER_CART) }, values: {} };
+  if (!existing && people.length >= MAX_PEOPLE_PER_CART)
+    return { ok: false, errors: { form: REGISTRATION_MESSAGES.cartFull(MAX_PEOPLE_PER_CART) }, values: {} };
   const tier = tierAt(form.now, { raise_price_1_time: form.registration.raisePrice1Time, raise_price_2_time: form.registration.raisePrice2Time });
   const elements = personElements(form.elements);
-  const parsed: IndividualResult = parseIndividual(elements, posted, { lang: "en", tier, isAdmin: form.isAdmin, isKiosk: form.isKiosk, saved: existing?.values });
+  const parsed: IndividualResult = parseIndividual(elements, posted, {
+    lang: "en",
+    tier,
+    isAdmin: form.isAdmin,
+    isKiosk: form.isKiosk,
+    saved: existing?.values,
+  });
   const errors = { ...parsed.errors, ...(await limitErrors(db, form, elements, parsed.values, openedCart?.id ?? "")) };
   if (Object.keys(errors).length > 0) return { ok: false, errors, values: parsed.values };
   // The cart is made only once the first person is valid, so a refused form leaves nothing behind.
@@ -185,7 +215,10 @@ async function limitErrors(db: Db, form: FormContext, elements: readonly FormEle
 /** People of other complete carts holding a value for the element (and option). */
 async function takenCount(db: Db, registrationId: string, elementId: string, optionId: string | null, ownCartId: string): Promise<number> {
   const path = `$."${elementId}".v`;
-  const optionClause = optionId === null ? sql`json_extract(i."values", ${path}) IS NOT NULL` : sql`(json_extract(i."values", ${path}) = ${optionId} OR json_extract(i."values", ${path + ".option"}) = ${optionId} OR EXISTS (SELECT 1 FROM json_each(i."values", ${path}) WHERE json_each.value = ${optionId}))`;
+  const optionClause =
+    optionId === null
+      ? sql`json_extract(i."values", ${path}) IS NOT NULL`
+      : sql`(json_extract(i."values", ${path}) = ${optionId} OR json_extract(i."values", ${path + ".option"}) = ${optionId} OR EXISTS (SELECT 1 FROM json_each(i."values", ${path}) WHERE json_each.value = ${optionId}))`;
   const [row] = await db.all<{ n: number }>(sql`
     SELECT COUNT(*) AS n FROM individuals i JOIN carts c ON c.id = i.cart_id
     WHERE i.registration_id = ${registrationId} AND c.is_complete = 1 AND c.is_removed = 0 AND i.is_removed = 0 AND i.is_complete = 1 AND c.id != ${ownCartId} AND ${optionClause}`);
@@ -194,7 +227,10 @@ async function takenCount(db: Db, registrationId: string, elementId: string, opt
 
 /** Takes a person out of the cart; kept as removed, so nothing is lost. */
 export async function removePerson(db: Db, cart: CartRow, individualId: string, now: number): Promise<boolean> {
-  const result = await db.update(individuals).set({ isRemoved: true }).where(and(eq(individuals.id, individualId), eq(individuals.cartId, cart.id)));
+  const result = await db
+    .update(individuals)
+    .set({ isRemoved: true })
+    .where(and(eq(individuals.id, individualId), eq(individuals.cartId, cart.id)));
   await db.update(carts).set({ updatedAt: now }).where(eq(carts.id, cart.id));
   return (result.meta.changes ?? 0) > 0;
 }
@@ -203,7 +239,13 @@ export async function removePerson(db: Db, cart: CartRow, individualId: string, 
  * Sets the cart's discount codes on the form's discount fields, each field keeping the codes it knows. A
  * code no field knows is refused with the discount field's own message; nothing is written then.
  */
-export async function setCartCodes(db: Db, form: FormContext, cart: CartRow, codesText: string, now: number): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function setCartCodes(
+  db: Db,
+  form: FormContext,
+  cart: CartRow,
+  codesText: string,
+  now: number,
+): Promise<{ ok: true } | { ok: false; error: string }> {
   const codes = normaliseCodes(codesText);
   if (codes.length > MAX_CODES) return { ok: false, error: FORM_MESSAGES.tooManyCodes };
   const discountFields = form.elements.filter((e) => e.type === "discount");
@@ -218,7 +260,10 @@ export async function setCartCodes(db: Db, form: FormContext, cart: CartRow, cod
   }
   const unknown = codes.filter((code) => !known.has(code));
   if (unknown.length > 0) return { ok: false, error: FORM_MESSAGES.unknownDiscount(unknown) };
-  await db.update(carts).set({ values, discountCodes: codes.join(" "), updatedAt: now }).where(eq(carts.id, cart.id));
+  await db
+    .update(carts)
+    .set({ values, discountCodes: codes.join(" "), updatedAt: now })
+    .where(eq(carts.id, cart.id));
   return { ok: true };
 }
 

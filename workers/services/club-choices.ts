@@ -31,7 +31,9 @@ export async function clubsWhereAllowed(db: Db, principal: Principal, tenant: Te
   const clubIds = reach.owners.get("clubs") ?? [];
   const siteIds = reach.owners.get("sites") ?? [];
   if (!reach.all && clubIds.length === 0 && siteIds.length === 0) return [];
-  const owned = reach.all ? undefined : or(clubIds.length > 0 ? inArray(clubs.id, [...clubIds]) : undefined, siteIds.length > 0 ? inArray(clubs.siteId, [...siteIds]) : undefined);
+  const owned = reach.all
+    ? undefined
+    : or(clubIds.length > 0 ? inArray(clubs.id, [...clubIds]) : undefined, siteIds.length > 0 ? inArray(clubs.siteId, [...siteIds]) : undefined);
   const site = tenant.kind === "site" ? tenant.siteId : null;
   const rows = await db
     .select({ id: clubs.id, name: clubs.name, siteId: clubs.siteId, timezone: clubs.timezone })

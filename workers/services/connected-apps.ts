@@ -13,7 +13,13 @@ export interface ConnectedApp {
 /** The apps this user has authorised, newest first; only the user's own grants, whichever host issued them. */
 export async function listConnectedApps(db: Db, userId: string): Promise<ConnectedApp[]> {
   const rows = await db
-    .select({ appId: oauthGrants.appId, name: apiApplications.name, description: apiApplications.description, scopes: oauthGrants.scopes, authorisedAt: oauthGrants.updatedAt })
+    .select({
+      appId: oauthGrants.appId,
+      name: apiApplications.name,
+      description: apiApplications.description,
+      scopes: oauthGrants.scopes,
+      authorisedAt: oauthGrants.updatedAt,
+    })
     .from(oauthGrants)
     .innerJoin(apiApplications, eq(apiApplications.id, oauthGrants.appId))
     .where(eq(oauthGrants.userId, userId));
@@ -26,8 +32,14 @@ export async function listConnectedApps(db: Db, userId: string): Promise<Connect
  */
 export async function disconnectApp(db: Db, userId: string, appId: string, now: number): Promise<boolean> {
   const [removed] = await db.batch([
-    db.delete(oauthGrants).where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.appId, appId))).returning({ id: oauthGrants.id }),
-    db.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.userId, userId), eq(oauthTokens.appId, appId), isNull(oauthTokens.revokedAt))),
+    db
+      .delete(oauthGrants)
+      .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.appId, appId)))
+      .returning({ id: oauthGrants.id }),
+    db
+      .update(oauthTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(oauthTokens.userId, userId), eq(oauthTokens.appId, appId), isNull(oauthTokens.revokedAt))),
   ]);
   return removed.length > 0;
 }

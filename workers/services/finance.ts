@@ -106,12 +106,20 @@ function selectRows(db: Db) {
 }
 
 /** Refund status needs each payment's refunds: one query for the page's payments, not one per row. */
-async function withRefunds(db: Db, rows: { t: TransactionRow; cartNumber: number | null; cartEmail: string | null; registrationName: string | null }[]): Promise<FinanceRow[]> {
+async function withRefunds(
+  db: Db,
+  rows: { t: TransactionRow; cartNumber: number | null; cartEmail: string | null; registrationName: string | null }[],
+): Promise<FinanceRow[]> {
   const paymentIds = rows.filter((r) => r.t.type === "payment").map((r) => r.t.id);
   const children: TransactionRow[] = [];
   // D1 binds at most 100 values per statement.
   for (let i = 0; i < paymentIds.length; i += 90) {
-    children.push(...(await db.select().from(transactions).where(inArray(transactions.parentTransaction, paymentIds.slice(i, i + 90)))));
+    children.push(
+      ...(await db
+        .select()
+        .from(transactions)
+        .where(inArray(transactions.parentTransaction, paymentIds.slice(i, i + 90)))),
+    );
   }
   const ledger = children.map(ledgerOf);
   return rows.map(({ t, cartNumber, cartEmail, registrationName }) => {
@@ -161,7 +169,10 @@ export async function listTransactions(db: Db, scope: FinanceScope, filter: Fina
     .leftJoin(carts, eq(carts.id, transactions.cartId))
     .where(where);
   const sums = await db
-    .select({ type: transactions.type, sum: sql<number>`COALESCE(SUM(CASE WHEN ${transactions.completionTime} IS NOT NULL AND ${transactions.isVoid} = 0 THEN ${transactions.amount} ELSE 0 END), 0)` })
+    .select({
+      type: transactions.type,
+      sum: sql<number>`COALESCE(SUM(CASE WHEN ${transactions.completionTime} IS NOT NULL AND ${transactions.isVoid} = 0 THEN ${transactions.amount} ELSE 0 END), 0)`,
+    })
     .from(transactions)
     .leftJoin(carts, eq(carts.id, transactions.cartId))
     .where(where)
@@ -187,7 +198,24 @@ export async function financeRowById(db: Db, scope: FinanceScope, id: string): P
   return (await withRefunds(db, rows))[0] ?? null;
 }
 
-const CSV_HEADERS = ["Transaction", "Type", "Status", "Created (UTC)", "Completed (UTC)", "Form", "Cart No.", "Cart email", "Payer", "Payee", "Provider", "Method", "Amount", "Refund status", "Parent", "Note"];
+const CSV_HEADERS = [
+  "Transaction",
+  "Type",
+  "Status",
+  "Created (UTC)",
+  "Completed (UTC)",
+  "Form",
+  "Cart No.",
+  "Cart email",
+  "Payer",
+  "Payee",
+  "Provider",
+  "Method",
+  "Amount",
+  "Refund status",
+  "Parent",
+  "Note",
+];
 
 function statusOf(row: FinanceRow): string {
   if (row.isVoid) return "void";
@@ -202,13 +230,29 @@ function isoOf(time: number | null): string {
 export async function transactionsCsv(db: Db, scope: FinanceScope, filter: FinanceFilter): Promise<string> {
   const rows = await withRefunds(
     db,
-    await selectRows(db)
-      .where(whereOf(scope, filter))
-      .orderBy(desc(transactions.createdAt), desc(transactions.id))
-      .limit(FINANCE_CSV_LIMIT),
+    await selectRows(db).where(whereOf(scope, filter)).orderBy(desc(transactions.createdAt), desc(transactions.id)).limit(FINANCE_CSV_LIMIT),
   );
-  const cells = rows.map((row) => [row.id, row.type, statusOf(row), isoOf(row.createdAt), isoOf(row.completionTime), row.registrationName ?? "", row.cartNumber === null ? "" : String(row.cartNumber), row.cartEmail ?? "", row.payer, row.payee, row.provider, row.method ?? "", formatMoney(row.amount), row.refundStatus ?? "", row.parentTransaction ?? "", row.note]);
-  const net = rows.filter((r) => !r.isVoid && r.completionTime !== null).reduce((sum, r) => sum + (r.type === "payment" ? r.amount : r.type === "refund" ? -r.amount : 0), 0);
+  const cells = rows.map((row) => [
+    row.id,
+    row.type,
+    statusOf(row),
+    isoOf(row.createdAt),
+    isoOf(row.completionTime),
+    row.registrationName ?? "",
+    row.cartNumber === null ? "" : String(row.cartNumber),
+    row.cartEmail ?? "",
+    row.payer,
+    row.payee,
+    row.provider,
+    row.method ?? "",
+    formatMoney(row.amount),
+    row.refundStatus ?? "",
+    row.parentTransaction ?? "",
+    row.note,
+  ]);
+  const net = rows
+    .filter((r) => !r.isVoid && r.completionTime !== null)
+    .reduce((sum, r) => sum + (r.type === "payment" ? r.amount : r.type === "refund" ? -r.amount : 0), 0);
   const totals = ["Total (completed payments less refunds)", "", "", "", "", "", "", "", "", "", "", "", formatMoney(net), "", "", ""];
   return spreadsheetCsv(CSV_HEADERS, [...cells, totals]);
 }

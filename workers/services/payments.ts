@@ -5,7 +5,17 @@
  */
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { formatMoney, type Cents } from "../../core/money/money";
-import { LEDGER_MESSAGES, paymentAttemptKey, refundableOf, refundProblem, SYSTEM_PAYEE, voidProblem, type LedgerTransaction, type PaymentMethod, type TransactionType } from "../../core/payments/ledger";
+import {
+  LEDGER_MESSAGES,
+  paymentAttemptKey,
+  refundableOf,
+  refundProblem,
+  SYSTEM_PAYEE,
+  voidProblem,
+  type LedgerTransaction,
+  type PaymentMethod,
+  type TransactionType,
+} from "../../core/payments/ledger";
 import type { FormCartPricing } from "../../core/registration/price-form";
 import { codeUsesOf } from "../../core/registration/pricing";
 import { carts, clubs, individuals, paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
@@ -34,7 +44,11 @@ export interface PaymentClub {
 }
 
 export async function paymentClubOf(db: Db, clubId: string): Promise<PaymentClub> {
-  const [club] = await db.select({ id: clubs.id, isStripe: clubs.isStripe, isMerchant: clubs.isMerchant, stripeAccountId: clubs.stripeAccountId }).from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  const [club] = await db
+    .select({ id: clubs.id, isStripe: clubs.isStripe, isMerchant: clubs.isMerchant, stripeAccountId: clubs.stripeAccountId })
+    .from(clubs)
+    .where(eq(clubs.id, clubId))
+    .limit(1);
   return club ?? { id: clubId, isStripe: false, isMerchant: false, stripeAccountId: null };
 }
 
@@ -61,12 +75,23 @@ export type StartResult = { ok: true; url: string } | { ok: false; error: string
  * its total: the same click twice finds the same attempt, and Stripe's idempotency on that key returns the
  * same Checkout Session even when two requests race past the lookup.
  */
-export async function startCardPayment(db: Db, gateway: StripeGateway, club: PaymentClub, pay: CartToPay, urls: { success: string; cancel: string }, now: number): Promise<StartResult> {
+export async function startCardPayment(
+  db: Db,
+  gateway: StripeGateway,
+  club: PaymentClub,
+  pay: CartToPay,
+  urls: { success: string; cancel: string },
+  now: number,
+): Promise<StartResult> {
   const { cart, price } = pay;
   if (cart.isComplete) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   if (price.total <= 0) return { ok: false, error: PAYMENT_MESSAGES.empty };
   const base = paymentAttemptKey(cart.id, cart.updatedAt, price.total);
-  const earlier = await db.select().from(paymentAttempts).where(and(eq(paymentAttempts.cartId, cart.id), sql`substr(${paymentAttempts.idempotencyKey}, 1, ${base.length}) = ${base}`)).orderBy(desc(paymentAttempts.createdAt));
+  const earlier = await db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.cartId, cart.id), sql`substr(${paymentAttempts.idempotencyKey}, 1, ${base.length}) = ${base}`))
+    .orderBy(desc(paymentAttempts.createdAt));
   const latest = earlier[0];
   if (latest?.status === "paid") return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   // An open or declined session can still be paid; an expired one needs a new key, or Stripe would replay it.
@@ -161,14 +186,27 @@ async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string
       }
     }
     await db.batch([
-      db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
-      db.update(transactions).set({ isVoid: true }).where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
+      db
+        .update(paymentAttempts)
+        .set({ status: "expired", updatedAt: now })
+        .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
+      db
+        .update(transactions)
+        .set({ isVoid: true })
+        .where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
     ]);
   }
   return unclosed;
 }
 
-function pendingPayment(cart: CartRow, attemptId: string, provider: "stripe" | "manual", method: PaymentMethod, amount: Cents, now: number): typeof transactions.$inferInsert {
+function pendingPayment(
+  cart: CartRow,
+  attemptId: string,
+  provider: "stripe" | "manual",
+  method: PaymentMethod,
+  amount: Cents,
+  now: number,
+): typeof transactions.$inferInsert {
   return {
     // One pending payment per attempt: the id is derived from it, so a second insert is a no-op.
     id: `pay-${attemptId}`,
@@ -198,15 +236,27 @@ interface Completion {
 /** The statements that complete a cart: its total, time and code uses, and each person's share and paid time. */
 function completionStatements(db: Db, cart: Pick<CartRow, "id">, { total, individualTotals, discountUses }: Completion, now: number): Statement[] {
   const statements: Statement[] = [
-    db.update(carts).set({ isComplete: true, total, discountUses, completedAt: now, updatedAt: now }).where(and(eq(carts.id, cart.id), eq(carts.isComplete, false))),
+    db
+      .update(carts)
+      .set({ isComplete: true, total, discountUses, completedAt: now, updatedAt: now })
+      .where(and(eq(carts.id, cart.id), eq(carts.isComplete, false))),
   ];
   for (const [individualId, share] of Object.entries(individualTotals)) {
-    statements.push(db.update(individuals).set({ isComplete: true, paidAt: now, priceTotal: share }).where(and(eq(individuals.id, individualId), eq(individuals.cartId, cart.id))));
+    statements.push(
+      db
+        .update(individuals)
+        .set({ isComplete: true, paidAt: now, priceTotal: share })
+        .where(and(eq(individuals.id, individualId), eq(individuals.cartId, cart.id))),
+    );
   }
   return statements;
 }
 
-function feeRow(attempt: Pick<AttemptRow, "id" | "clubId" | "cartId" | "registrationId" | "systemFee">, siteId: string | null, now: number): typeof transactions.$inferInsert {
+function feeRow(
+  attempt: Pick<AttemptRow, "id" | "clubId" | "cartId" | "registrationId" | "systemFee">,
+  siteId: string | null,
+  now: number,
+): typeof transactions.$inferInsert {
   return {
     id: `fee-${attempt.id}`,
     createdAt: now,
@@ -228,20 +278,36 @@ function feeRow(attempt: Pick<AttemptRow, "id" | "clubId" | "cartId" | "registra
  * (whichever comes first); the attempt's status guard makes the second call change nothing, and it
  * returns false.
  */
-export async function completeCardAttempt(db: Db, attempt: AttemptRow, paymentIntentId: string, now: number, eventId: string | null = null, eventType = ""): Promise<boolean> {
+export async function completeCardAttempt(
+  db: Db,
+  attempt: AttemptRow,
+  paymentIntentId: string,
+  now: number,
+  eventId: string | null = null,
+  eventType = "",
+): Promise<boolean> {
   const [cart] = await db.select().from(carts).where(eq(carts.id, attempt.cartId)).limit(1);
   if (!cart) return false;
   const statements: Statement[] = [];
   if (eventId) statements.push(db.insert(paymentEvents).values({ id: eventId, type: eventType, receivedAt: now }));
   statements.push(
-    db.update(paymentAttempts).set({ status: "paid", paymentIntentId, failureMessage: null, updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
+    db
+      .update(paymentAttempts)
+      .set({ status: "paid", paymentIntentId, failureMessage: null, updatedAt: now })
+      .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
     db
       .insert(transactions)
       .values({ ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId })
       .onConflictDoUpdate({ target: transactions.id, set: { completionTime: now, externalId: paymentIntentId, isVoid: false } }),
     ...completionStatements(db, cart, { total: attempt.amount, individualTotals: attempt.individualTotals, discountUses: attempt.discountUses }, now),
   );
-  if (attempt.systemFee > 0) statements.push(db.insert(transactions).values(feeRow(attempt, cart.siteId, now)).onConflictDoNothing());
+  if (attempt.systemFee > 0)
+    statements.push(
+      db
+        .insert(transactions)
+        .values(feeRow(attempt, cart.siteId, now))
+        .onConflictDoNothing(),
+    );
   const results = await db.batch(statements as [Statement, ...Statement[]]);
   // Only the caller whose update turned the attempt paid goes on to send the receipt.
   const attemptUpdate = results[eventId ? 1 : 0] as unknown as D1Result;
@@ -249,11 +315,17 @@ export async function completeCardAttempt(db: Db, attempt: AttemptRow, paymentIn
 }
 
 /** The registrant chose to pay the club by cash or cheque: the cart is registered and the payment waits to be received. */
-export async function completeWithManualPayment(db: Db, pay: CartToPay, now: number): Promise<{ ok: true; transactionId: string | null } | { ok: false; error: string }> {
+export async function completeWithManualPayment(
+  db: Db,
+  pay: CartToPay,
+  now: number,
+): Promise<{ ok: true; transactionId: string | null } | { ok: false; error: string }> {
   const { cart, price } = pay;
   if (cart.isComplete) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   const attemptId = crypto.randomUUID();
-  const statements: Statement[] = [...completionStatements(db, cart, { total: price.total, individualTotals: price.individualTotals, discountUses: codeUsesOf(price) }, now)];
+  const statements: Statement[] = [
+    ...completionStatements(db, cart, { total: price.total, individualTotals: price.individualTotals, discountUses: codeUsesOf(price) }, now),
+  ];
   if (price.total > 0) {
     statements.push(
       db.insert(paymentAttempts).values({
@@ -274,7 +346,14 @@ export async function completeWithManualPayment(db: Db, pay: CartToPay, now: num
       db.insert(transactions).values(pendingPayment(cart, attemptId, "manual", "cheque", price.total, now)),
     );
     // A card-taking club's form charges the system fee whichever way this cart pays; the club owes it now.
-    if (price.systemFee > 0) statements.push(db.insert(transactions).values(feeRow({ id: attemptId, clubId: cart.clubId, cartId: cart.id, registrationId: cart.registrationId, systemFee: price.systemFee }, cart.siteId, now)));
+    if (price.systemFee > 0)
+      statements.push(
+        db
+          .insert(transactions)
+          .values(
+            feeRow({ id: attemptId, clubId: cart.clubId, cartId: cart.id, registrationId: cart.registrationId, systemFee: price.systemFee }, cart.siteId, now),
+          ),
+      );
   }
   try {
     await db.batch(statements as [Statement, ...Statement[]]);
@@ -287,7 +366,8 @@ export async function completeWithManualPayment(db: Db, pay: CartToPay, now: num
 }
 
 export async function transactionById(db: Db, clubIds: readonly string[] | "any", id: string): Promise<TransactionRow | null> {
-  const where = clubIds === "any" ? eq(transactions.id, id) : and(eq(transactions.id, id), inArray(transactions.clubId, clubIds.length > 0 ? [...clubIds] : [""]));
+  const where =
+    clubIds === "any" ? eq(transactions.id, id) : and(eq(transactions.id, id), inArray(transactions.clubId, clubIds.length > 0 ? [...clubIds] : [""]));
   const [row] = await db.select().from(transactions).where(where).limit(1);
   return row ?? null;
 }
@@ -297,12 +377,27 @@ export async function transactionsOfCart(db: Db, cartId: string): Promise<Transa
 }
 
 export function ledgerOf(row: TransactionRow): LedgerTransaction {
-  return { id: row.id, type: row.type as TransactionType, amount: row.amount, completionTime: row.completionTime, isVoid: row.isVoid, parentTransaction: row.parentTransaction };
+  return {
+    id: row.id,
+    type: row.type as TransactionType,
+    amount: row.amount,
+    completionTime: row.completionTime,
+    isVoid: row.isVoid,
+    parentTransaction: row.parentTransaction,
+  };
 }
 
 /** A finance user received the cash or cheque of a pending manual payment. */
-export async function recordReceived(db: Db, payment: TransactionRow, method: "cash" | "cheque", note: string, userId: string, now: number): Promise<{ ok: true } | { ok: false; error: string }> {
-  if (payment.type !== "payment" || payment.provider !== "manual" || payment.completionTime !== null || payment.isVoid) return { ok: false, error: PAYMENT_MESSAGES.notPending };
+export async function recordReceived(
+  db: Db,
+  payment: TransactionRow,
+  method: "cash" | "cheque",
+  note: string,
+  userId: string,
+  now: number,
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  if (payment.type !== "payment" || payment.provider !== "manual" || payment.completionTime !== null || payment.isVoid)
+    return { ok: false, error: PAYMENT_MESSAGES.notPending };
   await db
     .update(transactions)
     .set({ completionTime: now, method, note: note.slice(0, 500), createdBy: userId })
@@ -317,7 +412,16 @@ export type RefundResult = { ok: true; refundId: string } | { ok: false; error: 
  * shown), so a double click or a retried post refunds once: it is the refund's id for cash and cheques and
  * Stripe's idempotency key for cards.
  */
-export async function refundPayment(db: Db, gateway: StripeGateway | null, payment: TransactionRow, amount: Cents, requestId: string, note: string, userId: string, now: number): Promise<RefundResult> {
+export async function refundPayment(
+  db: Db,
+  gateway: StripeGateway | null,
+  payment: TransactionRow,
+  amount: Cents,
+  requestId: string,
+  note: string,
+  userId: string,
+  now: number,
+): Promise<RefundResult> {
   const existing = await transactionById(db, [payment.clubId], `refund-${requestId}`);
   if (existing) return { ok: true, refundId: existing.id };
   const family = await db.select().from(transactions).where(eq(transactions.parentTransaction, payment.id));
@@ -328,7 +432,13 @@ export async function refundPayment(db: Db, gateway: StripeGateway | null, payme
     if (!gateway || !payment.externalId) return { ok: false, error: PAYMENT_MESSAGES.cardUnavailable };
     const [attempt] = payment.attemptId ? await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, payment.attemptId)).limit(1) : [];
     try {
-      const refund = await gateway.refund({ paymentIntentId: payment.externalId, amount, idempotencyKey: `refund-${requestId}`, stripeAccount: attempt?.stripeAccount ?? null, metadata: { transaction_id: payment.id, request_id: requestId } });
+      const refund = await gateway.refund({
+        paymentIntentId: payment.externalId,
+        amount,
+        idempotencyKey: `refund-${requestId}`,
+        stripeAccount: attempt?.stripeAccount ?? null,
+        metadata: { transaction_id: payment.id, request_id: requestId },
+      });
       externalId = refund.id;
     } catch (error) {
       if (error instanceof PaymentProviderError) return { ok: false, error: error.message };
@@ -379,8 +489,16 @@ function refundRow(payment: TransactionRow, id: string, amount: Cents, externalI
 }
 
 /** The refund a webhook reports, written once whichever of the webhook and the refund call comes first. */
-export async function recordProviderRefund(db: Db, refund: { id: string; amount: number; paymentIntentId: string; requestId: string | null }, now: number): Promise<void> {
-  const [payment] = await db.select().from(transactions).where(and(eq(transactions.provider, "stripe"), eq(transactions.externalId, refund.paymentIntentId), eq(transactions.type, "payment"))).limit(1);
+export async function recordProviderRefund(
+  db: Db,
+  refund: { id: string; amount: number; paymentIntentId: string; requestId: string | null },
+  now: number,
+): Promise<void> {
+  const [payment] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.provider, "stripe"), eq(transactions.externalId, refund.paymentIntentId), eq(transactions.type, "payment")))
+    .limit(1);
   if (!payment) return;
   await db
     .insert(transactions)
@@ -389,7 +507,13 @@ export async function recordProviderRefund(db: Db, refund: { id: string; amount:
 }
 
 /** Voids a transaction (core/payments voidProblem says which); a pending card payment also has its Checkout Session expired. */
-export async function voidTransaction(db: Db, gateway: StripeGateway | null, row: TransactionRow, userId: string, now: number): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function voidTransaction(
+  db: Db,
+  gateway: StripeGateway | null,
+  row: TransactionRow,
+  userId: string,
+  now: number,
+): Promise<{ ok: true } | { ok: false; error: string }> {
   const family = row.type === "payment" ? await db.select().from(transactions).where(eq(transactions.parentTransaction, row.id)) : [];
   const problem = voidProblem({ ...ledgerOf(row), provider: row.provider }, [ledgerOf(row), ...family.map(ledgerOf)]);
   if (problem) return { ok: false, error: problem };
@@ -405,7 +529,13 @@ export async function voidTransaction(db: Db, gateway: StripeGateway | null, row
         if (!(error instanceof PaymentProviderError)) throw error;
       }
     }
-    if (attempt) statements.push(db.update(paymentAttempts).set({ status: "expired", updatedAt: now }).where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))));
+    if (attempt)
+      statements.push(
+        db
+          .update(paymentAttempts)
+          .set({ status: "expired", updatedAt: now })
+          .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
+      );
   }
   await db.batch(statements as [Statement, ...Statement[]]);
   return { ok: true };

@@ -34,8 +34,16 @@ export async function requestBankAccount(db: Db, request: BankAccountRequest, no
 export async function bankAccountsOf(db: Db, clubIds: readonly string[]) {
   if (clubIds.length === 0) return { accounts: [], pending: [] };
   const [accounts, pending] = await Promise.all([
-    db.select().from(bankAccounts).where(inArray(bankAccounts.clubId, [...clubIds])).orderBy(asc(bankAccounts.name)),
-    db.select().from(pendingBankAccounts).where(inArray(pendingBankAccounts.clubId, [...clubIds])).orderBy(desc(pendingBankAccounts.createdAt)),
+    db
+      .select()
+      .from(bankAccounts)
+      .where(inArray(bankAccounts.clubId, [...clubIds]))
+      .orderBy(asc(bankAccounts.name)),
+    db
+      .select()
+      .from(pendingBankAccounts)
+      .where(inArray(pendingBankAccounts.clubId, [...clubIds]))
+      .orderBy(desc(pendingBankAccounts.createdAt)),
   ]);
   return { accounts, pending };
 }
@@ -52,7 +60,13 @@ export async function pendingRequests(db: Db) {
 }
 
 /** Approves a request: the BankAccount is made, and becomes the club's account if it has none. */
-export async function decideRequest(db: Db, requestId: string, decision: "approve" | "deny", deciderId: string, now: number): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function decideRequest(
+  db: Db,
+  requestId: string,
+  decision: "approve" | "deny",
+  deciderId: string,
+  now: number,
+): Promise<{ ok: true } | { ok: false; error: string }> {
   const [request] = await db.select().from(pendingBankAccounts).where(eq(pendingBankAccounts.id, requestId)).limit(1);
   if (!request || request.approvedTime !== null || request.deniedTime !== null) return { ok: false, error: PAYOUT_MESSAGES.decided };
   const undecided = and(eq(pendingBankAccounts.id, requestId), isNull(pendingBankAccounts.approvedTime), isNull(pendingBankAccounts.deniedTime));
@@ -62,9 +76,24 @@ export async function decideRequest(db: Db, requestId: string, decision: "approv
   }
   const accountId = crypto.randomUUID();
   await db.batch([
-    db.insert(bankAccounts).values({ id: accountId, createdAt: now, fieldMtimes: {}, name: request.name, displayName: `${request.name} ····${request.accountLast4}`, userId: deciderId, clubId: request.clubId, kind: request.kind, accountLast4: request.accountLast4 }),
+    db
+      .insert(bankAccounts)
+      .values({
+        id: accountId,
+        createdAt: now,
+        fieldMtimes: {},
+        name: request.name,
+        displayName: `${request.name} ····${request.accountLast4}`,
+        userId: deciderId,
+        clubId: request.clubId,
+        kind: request.kind,
+        accountLast4: request.accountLast4,
+      }),
     db.update(pendingBankAccounts).set({ approvedTime: now, accountId }).where(undecided),
-    db.update(clubs).set({ bankaccountId: accountId }).where(and(eq(clubs.id, request.clubId), isNull(clubs.bankaccountId))),
+    db
+      .update(clubs)
+      .set({ bankaccountId: accountId })
+      .where(and(eq(clubs.id, request.clubId), isNull(clubs.bankaccountId))),
   ]);
   return { ok: true };
 }
@@ -82,7 +111,17 @@ async function batchCandidates(db: Db, from: number, to: number): Promise<(Batch
     .innerJoin(clubs, eq(clubs.id, transactions.clubId))
     .where(and(eq(clubs.isMerchant, true), isNull(transactions.batchToTime), or(eq(transactions.provider, "stripe"), eq(transactions.provider, "system"))));
   return rows
-    .map(({ transactions: t }) => ({ id: t.id, type: t.type as TransactionType, amount: t.amount, completionTime: t.completionTime, isVoid: t.isVoid, parentTransaction: t.parentTransaction, clubId: t.clubId, provider: t.provider, batchToTime: t.batchToTime }))
+    .map(({ transactions: t }) => ({
+      id: t.id,
+      type: t.type as TransactionType,
+      amount: t.amount,
+      completionTime: t.completionTime,
+      isVoid: t.isVoid,
+      parentTransaction: t.parentTransaction,
+      clubId: t.clubId,
+      provider: t.provider,
+      batchToTime: t.batchToTime,
+    }))
     .filter((t) => t.completionTime !== null && t.completionTime >= from && t.completionTime < to);
 }
 
@@ -93,7 +132,12 @@ export async function previewBatch(db: Db, from: number, to: number): Promise<Ba
     .select({ id: clubs.id, name: clubs.name, account: bankAccounts.displayName })
     .from(clubs)
     .leftJoin(bankAccounts, eq(bankAccounts.id, clubs.bankaccountId))
-    .where(inArray(clubs.id, lines.map((l) => l.clubId)));
+    .where(
+      inArray(
+        clubs.id,
+        lines.map((l) => l.clubId),
+      ),
+    );
   return lines.map((line) => {
     const club = named.find((c) => c.id === line.clubId);
     return { ...line, clubName: club?.name ?? line.clubId, bankAccount: club?.account ?? null };
@@ -105,7 +149,13 @@ export async function previewBatch(db: Db, from: number, to: number): Promise<Ba
  * account, and the batch window stamped on every transaction it took, in one D1 batch. A club owed
  * nothing or without an account keeps its transactions for the next batch.
  */
-export async function commitBatch(db: Db, from: number, to: number, userId: string, now: number): Promise<{ ok: true; remitted: number; clubs: number } | { ok: false; error: string }> {
+export async function commitBatch(
+  db: Db,
+  from: number,
+  to: number,
+  userId: string,
+  now: number,
+): Promise<{ ok: true; remitted: number; clubs: number } | { ok: false; error: string }> {
   if (to <= from) return { ok: false, error: PAYOUT_MESSAGES.badWindow };
   const lines = (await previewBatch(db, from, to)).filter((line) => line.owed > 0 && line.bankAccount !== null);
   if (lines.length === 0) return { ok: false, error: PAYOUT_MESSAGES.emptyBatch };
@@ -128,7 +178,12 @@ export async function commitBatch(db: Db, from: number, to: number, userId: stri
       }),
     );
     for (let i = 0; i < line.transactionIds.length; i += 90) {
-      statements.push(db.update(transactions).set({ batchFromTime: from, batchToTime: to }).where(and(inArray(transactions.id, line.transactionIds.slice(i, i + 90)), isNull(transactions.batchToTime))));
+      statements.push(
+        db
+          .update(transactions)
+          .set({ batchFromTime: from, batchToTime: to })
+          .where(and(inArray(transactions.id, line.transactionIds.slice(i, i + 90)), isNull(transactions.batchToTime))),
+      );
     }
   }
   try {

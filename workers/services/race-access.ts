@@ -87,6 +87,17 @@ export function roomStub(env: Env, raceId: string) {
 /** A race room, opened from its catalogue row if it was never opened. */
 export async function roomOf(env: Env, race: RaceCatalogue) {
   const room = roomStub(env, race.id);
-  await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId, sport: race.sport, endTime: race.endTime, location: race.location, visibility: race.visibility });
+  await room.open({
+    id: race.id,
+    clubId: race.clubId,
+    name: race.name,
+    startTime: race.startTime,
+    timezone: race.timezone,
+    siteId: race.siteId,
+    sport: race.sport,
+    endTime: race.endTime,
+    location: race.location,
+    visibility: race.visibility,
+  });
   return room;
 }

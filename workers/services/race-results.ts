@@ -26,7 +26,14 @@ export function kindOf(f: { is_public: boolean; is_unlisted: boolean; is_announc
   return f.is_live ? "live" : "system";
 }
 
-export async function loadRaceResults(env: Env, db: Db, _tenant: Tenant, session: ValidSession | null, race: RaceCatalogue, formatId: string | null): Promise<RaceResultsView> {
+export async function loadRaceResults(
+  env: Env,
+  db: Db,
+  _tenant: Tenant,
+  session: ValidSession | null,
+  race: RaceCatalogue,
+  formatId: string | null,
+): Promise<RaceResultsView> {
   const room = await roomOf(env, race);
   const staff = canSeeSystemFormats(await principalOf(db, session), race);
   const visible = (await room.formats()).filter((f) => staff || !isSystemFormat(f.data));

@@ -82,7 +82,11 @@ export type DeleteRaceResult = { ok: true } | { ok: false; message: string };
  * RaceRoom's own check); otherwise the catalogue row goes first, so no list shows it, then its RaceRoom
  * forgets everything, and data-service subscribers hear that it is gone.
  */
-export async function deleteRace(context: PublishContext & { db: Db }, race: RaceCatalogue, room: { deletionBlocker(): Promise<string | null> }): Promise<DeleteRaceResult> {
+export async function deleteRace(
+  context: PublishContext & { db: Db },
+  race: RaceCatalogue,
+  room: { deletionBlocker(): Promise<string | null> },
+): Promise<DeleteRaceResult> {
   const blocker = await room.deletionBlocker();
   if (blocker) return { ok: false, message: blocker };
   const stored = await getEntity(context.db, Race, race.id);
@@ -100,7 +104,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" });
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+      hourCycle: "h23",
+    });
     formatters.set(timeZone, formatter);
   }
   return formatter;
@@ -125,7 +138,14 @@ export function timeZoneNames(): string[] {
 function wallClock(epochMs: number, timeZone: string) {
   const parts: Record<string, number> = {};
   for (const part of formatterFor(timeZone).formatToParts(epochMs)) if (part.type !== "literal") parts[part.type] = Number(part.value);
-  return { year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour === 24 ? 0 : (parts.hour ?? 0), minute: parts.minute ?? 0, second: parts.second ?? 0 };
+  return {
+    year: parts.year ?? 1970,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: parts.hour === 24 ? 0 : (parts.hour ?? 0),
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");

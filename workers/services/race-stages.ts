@@ -23,7 +23,12 @@ export async function stageChoices(db: Db, race: Pick<RaceCatalogue, "id" | "clu
  * How many stages come before this race when it follows `prevRaceId` (0 for none): each stage back is read
  * from its own RaceRoom. A chain that comes back to this race, or leaves the club, is refused.
  */
-export async function stagesBefore(env: Env, db: Db, race: Pick<RaceCatalogue, "id" | "clubId">, prevRaceId: string | null): Promise<{ ok: true; count: number } | { ok: false; error: string }> {
+export async function stagesBefore(
+  env: Env,
+  db: Db,
+  race: Pick<RaceCatalogue, "id" | "clubId">,
+  prevRaceId: string | null,
+): Promise<{ ok: true; count: number } | { ok: false; error: string }> {
   const chain = [race.id];
   for (let previous = prevRaceId; previous !== null; ) {
     const problem = stageStepProblem(chain, previous);

@@ -40,9 +40,7 @@ export async function listUpcomingSiteRaces(db: Db, siteId: string, now: number,
 export async function listUpcomingPublicRaces(db: Db, now: number, query: string, limit = 50): Promise<RaceListing[]> {
   const term = query.trim();
   const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const search = term
-    ? or(like(races.name, pattern), like(clubs.name, pattern), like(races.location, pattern))
-    : undefined;
+  const search = term ? or(like(races.name, pattern), like(clubs.name, pattern), like(races.location, pattern)) : undefined;
   return db
     .select(listingColumns)
     .from(races)
@@ -56,7 +54,7 @@ export async function listUpcomingPublicRaces(db: Db, now: number, query: string
  * One race as a tenant may show it: a site shows only its own races; the main host shows public and
  * unlisted races of any site. Private races are for signed-in staff (later issues), never here.
  */
-export async function getRaceForTenant(db: Db, tenant: Tenant, raceId: string): Promise<RaceListing & { clubId: string } | null> {
+export async function getRaceForTenant(db: Db, tenant: Tenant, raceId: string): Promise<(RaceListing & { clubId: string }) | null> {
   if (tenant.kind === "admin") return null;
   const visible = inArray(races.visibility, ["public", "unlisted"]);
   const scope = tenant.kind === "site" ? and(eq(races.id, raceId), eq(races.siteId, tenant.siteId), visible) : and(eq(races.id, raceId), visible);

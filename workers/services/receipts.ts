@@ -49,7 +49,11 @@ export interface ReceiptView {
 }
 
 /** What a receipt says, in the mail and on the page: the people, what each came to when paid, and the money. */
-export async function receiptOfCart(db: Db, registration: Pick<RegistrationRow, "id" | "firstNameFieldId" | "lastNameFieldId" | "peopleLabels">, cart: CartRow): Promise<ReceiptView> {
+export async function receiptOfCart(
+  db: Db,
+  registration: Pick<RegistrationRow, "id" | "firstNameFieldId" | "lastNameFieldId" | "peopleLabels">,
+  cart: CartRow,
+): Promise<ReceiptView> {
   const [elements, people, ledger] = await Promise.all([listElements(db, registration.id), peopleOf(db, cart.id), transactionsOfCart(db, cart.id)]);
   const balance = cartBalance(cart.total ?? 0, ledger.map(ledgerOf));
   // Receipts are written in English (the mail has no language of its own).
@@ -67,20 +71,43 @@ export async function receiptOfCart(db: Db, registration: Pick<RegistrationRow, 
     pending: balance.pending,
     transactions: ledger
       .filter((t) => t.type === "payment" || t.type === "refund")
-      .map((t) => ({ id: t.id, type: t.type, amount: t.amount, method: t.method, completed: t.completionTime !== null, isVoid: t.isVoid, at: t.completionTime ?? t.createdAt })),
+      .map((t) => ({
+        id: t.id,
+        type: t.type,
+        amount: t.amount,
+        method: t.method,
+        completed: t.completionTime !== null,
+        isVoid: t.isVoid,
+        at: t.completionTime ?? t.createdAt,
+      })),
   };
 }
 
 export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: ReceiptKind): Promise<void> {
   const [cart] = await db.select().from(carts).where(eq(carts.id, cartId)).limit(1);
   if (!cart?.email) return;
-  const [registration] = await db.select({ id: registrations.id, name: registrations.name, siteId: registrations.siteId, firstNameFieldId: registrations.firstNameFieldId, lastNameFieldId: registrations.lastNameFieldId, peopleLabels: registrations.peopleLabels, clubName: clubs.name }).from(registrations).innerJoin(clubs, eq(clubs.id, registrations.clubId)).where(eq(registrations.id, cart.registrationId)).limit(1);
+  const [registration] = await db
+    .select({
+      id: registrations.id,
+      name: registrations.name,
+      siteId: registrations.siteId,
+      firstNameFieldId: registrations.firstNameFieldId,
+      lastNameFieldId: registrations.lastNameFieldId,
+      peopleLabels: registrations.peopleLabels,
+      clubName: clubs.name,
+    })
+    .from(registrations)
+    .innerJoin(clubs, eq(clubs.id, registrations.clubId))
+    .where(eq(registrations.id, cart.registrationId))
+    .limit(1);
   if (!registration) return;
   const receipt = await receiptOfCart(db, registration, cart);
   const token = await renewReceiptToken(db, cart.id);
   const link = `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/receipt?receipt=${encodeURIComponent(token)}`;
   const lines = [
-    kind === "refunded" ? `${registration.clubName} has refunded part or all of your registration for ${registration.name}.` : `Thank you for registering for ${registration.name} with ${registration.clubName}.`,
+    kind === "refunded"
+      ? `${registration.clubName} has refunded part or all of your registration for ${registration.name}.`
+      : `Thank you for registering for ${registration.name} with ${registration.clubName}.`,
     "",
     `Cart No. ${receipt.number}: ${cartDisplayName(receipt.people.map((p) => p.name))}`,
     ...receipt.people.map((p) => `  ${p.name}: ${formatMoneyWithSymbol(p.total)}`),

@@ -39,7 +39,16 @@ export async function getRegistration(db: Db, tenant: Tenant, id: string): Promi
 }
 
 export function canOnRegistration(principal: Principal | null, action: Action, registration: Pick<RegistrationRow, "id" | "clubId" | "siteId">): boolean {
-  return principal !== null && can(principal, action, { area: "registrations", id: registration.id, registrationId: registration.id, clubId: registration.clubId, siteId: registration.siteId });
+  return (
+    principal !== null &&
+    can(principal, action, {
+      area: "registrations",
+      id: registration.id,
+      registrationId: registration.id,
+      clubId: registration.clubId,
+      siteId: registration.siteId,
+    })
+  );
 }
 
 export function creatableRegistrationClubs(db: Db, principal: Principal, tenant: Tenant): Promise<ClubChoice[]> {
@@ -72,16 +81,23 @@ export async function listRegistrations(db: Db, principal: Principal, tenant: Te
       and(
         tenant.kind === "site" ? eq(registrations.siteId, tenant.siteId) : undefined,
         filter.pendingOnly ? eq(registrations.isPending, true) : undefined,
-        reach.all || (clubIds.length === 0 && siteIds.length === 0 && formIds.length === 0)
-          ? undefined
-          : ownedBy(clubIds, siteIds, formIds),
+        reach.all || (clubIds.length === 0 && siteIds.length === 0 && formIds.length === 0) ? undefined : ownedBy(clubIds, siteIds, formIds),
       ),
     )
     .orderBy(desc(registrations.createdAt))
     .limit(LIST_LIMIT);
   return rows
     .filter((r) => canOnRegistration(principal, "view", r.registration))
-    .map(({ registration: r, clubName }) => ({ id: r.id, name: r.name, clubName, isApproved: r.isApproved, isPending: r.isPending, approvalStatus: r.approvalStatus, openTime: r.openTime, closeTime: r.closeTime }));
+    .map(({ registration: r, clubName }) => ({
+      id: r.id,
+      name: r.name,
+      clubName,
+      isApproved: r.isApproved,
+      isPending: r.isPending,
+      approvalStatus: r.approvalStatus,
+      openTime: r.openTime,
+      closeTime: r.closeTime,
+    }));
 }
 
 function ownedBy(clubIds: readonly string[], siteIds: readonly string[], formIds: readonly string[]) {
@@ -96,7 +112,11 @@ function ownedBy(clubIds: readonly string[], siteIds: readonly string[], formIds
 export type SaveResult<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string> };
 
 /** A new form starts in Test Mode (not approved, not pending), so nobody can pay before it is reviewed. */
-export async function createRegistration(context: BuilderContext, principal: Principal, input: { club: string; name: string }): Promise<SaveResult<{ id: string }>> {
+export async function createRegistration(
+  context: BuilderContext,
+  principal: Principal,
+  input: { club: string; name: string },
+): Promise<SaveResult<{ id: string }>> {
   const choices = await creatableRegistrationClubs(context.db, principal, context.tenant);
   const club = choices.find((c) => c.id === input.club);
   if (!club) return { ok: false, errors: { club: "Choose one of the listed clubs" } };
@@ -142,7 +162,13 @@ export function elementOfRow(row: FormElementRow): FormElement {
     is_admin_mandatory: row.isAdminMandatory,
     is_edit_forbidden: row.isEditForbidden,
     condition:
-      row.conditionElement && row.conditionOperator ? { element: row.conditionElement, operator: row.conditionOperator as NonNullable<FormElement["condition"]>["operator"], value: row.conditionValue ?? "" } : null,
+      row.conditionElement && row.conditionOperator
+        ? {
+            element: row.conditionElement,
+            operator: row.conditionOperator as NonNullable<FormElement["condition"]>["operator"],
+            value: row.conditionValue ?? "",
+          }
+        : null,
     logic_key: row.logicKey,
     ordinal: row.ordinal,
     quantity_limit: row.quantityLimit,
@@ -187,12 +213,21 @@ function apiValuesOf(element: FormElement): Record<string, unknown> {
 }
 
 export async function listElements(db: Db, registrationId: string): Promise<FormElement[]> {
-  const rows = await db.select().from(formElements).where(eq(formElements.registrationId, registrationId)).orderBy(asc(formElements.ordinal), asc(formElements.createdAt)).limit(MAX_ELEMENTS);
+  const rows = await db
+    .select()
+    .from(formElements)
+    .where(eq(formElements.registrationId, registrationId))
+    .orderBy(asc(formElements.ordinal), asc(formElements.createdAt))
+    .limit(MAX_ELEMENTS);
   return rows.map(elementOfRow);
 }
 
 /** Adds an element at the end of the form. */
-export async function addElement(context: BuilderContext, registration: RegistrationRow, input: { type: FieldType; caption: string }): Promise<SaveResult<FormElement>> {
+export async function addElement(
+  context: BuilderContext,
+  registration: RegistrationRow,
+  input: { type: FieldType; caption: string },
+): Promise<SaveResult<FormElement>> {
   const existing = await listElements(context.db, registration.id);
   if (existing.length >= MAX_ELEMENTS) return { ok: false, errors: { type: `A form can have at most ${MAX_ELEMENTS} fields` } };
   const caption = input.caption.trim() || defaultCaption(input.type);
@@ -217,11 +252,21 @@ function defaultCaption(type: FieldType): string {
  */
 export async function elementEditedAt(db: Db, elementId: string): Promise<number> {
   const stored = await getEntity(db, FormElementClass, elementId);
-  return Math.max(0, ...Object.entries(stored?.mtimes ?? {}).filter(([key]) => key !== "ordinal").map(([, at]) => at));
+  return Math.max(
+    0,
+    ...Object.entries(stored?.mtimes ?? {})
+      .filter(([key]) => key !== "ordinal")
+      .map(([, at]) => at),
+  );
 }
 
 /** Saves an edited element; with `openedAt` (elementEditedAt when the editor opened), a field changed since is refused. */
-export async function saveElement(context: BuilderContext, registration: RegistrationRow, element: unknown, openedAt: number | null = null): Promise<SaveResult<FormElement>> {
+export async function saveElement(
+  context: BuilderContext,
+  registration: RegistrationRow,
+  element: unknown,
+  openedAt: number | null = null,
+): Promise<SaveResult<FormElement>> {
   const parsed = formElementSchema.safeParse(element);
   if (!parsed.success) return { ok: false, errors: Object.fromEntries(parsed.error.issues.map((i) => [i.path.join(".") || "form", i.message])) };
   const next = parsed.data;
@@ -233,10 +278,18 @@ export async function saveElement(context: BuilderContext, registration: Registr
   const stray = (next.config.discounts_list ?? []).flatMap((d) => d.elts_list).find((id) => !ids.has(id));
   if (stray) return { ok: false, errors: { "config.discounts_list": "A discount can only apply to fields of this form" } };
   // Exports and apps find a field by its key, so one key names one field.
-  if (next.logic_key && elements.some((e) => e.id !== next.id && e.logic_key === next.logic_key)) return { ok: false, errors: { logic_key: "Another field of this form has this key" } };
+  if (next.logic_key && elements.some((e) => e.id !== next.id && e.logic_key === next.logic_key))
+    return { ok: false, errors: { logic_key: "Another field of this form has this key" } };
   const values = apiValuesOf({ ...next, ordinal: current.ordinal });
   // The position is the list's business (moveElement): a move since opening is no conflict.
-  const base = openedAt === null ? undefined : Object.fromEntries(Object.keys(values).filter((key) => key !== "ordinal").map((key) => [key, openedAt]));
+  const base =
+    openedAt === null
+      ? undefined
+      : Object.fromEntries(
+          Object.keys(values)
+            .filter((key) => key !== "ordinal")
+            .map((key) => [key, openedAt]),
+        );
   const result = await changeFields(context.db, FormElementClass, next.id, values, base, context.now);
   if (!result) return { ok: false, errors: { form: "This field no longer exists" } };
   if (!result.ok) return { ok: false, errors: { form: "Someone else changed this field; reload and try again" } };
@@ -255,7 +308,10 @@ export async function moveElement(context: BuilderContext, registration: Registr
   const changed = order.map((e, index) => ({ element: e, ordinal: index + 1 })).filter(({ element, ordinal }) => element.ordinal !== ordinal);
   if (changed.length === 0) return { ok: true, value: null };
   const now = context.now;
-  const stored = await context.db.select({ id: formElements.id, fieldMtimes: formElements.fieldMtimes }).from(formElements).where(eq(formElements.registrationId, registration.id));
+  const stored = await context.db
+    .select({ id: formElements.id, fieldMtimes: formElements.fieldMtimes })
+    .from(formElements)
+    .where(eq(formElements.registrationId, registration.id));
   const mtimesById = new Map(stored.map((r) => [r.id, { ...r.fieldMtimes, ordinal: now }]));
   const [first, ...rest] = changed.map(({ element, ordinal }) =>
     context.db
@@ -264,7 +320,8 @@ export async function moveElement(context: BuilderContext, registration: Registr
       .where(and(eq(formElements.id, element.id), eq(formElements.registrationId, registration.id))),
   );
   await context.db.batch([first!, ...rest]);
-  for (const { element, ordinal } of changed) publishFieldChanges(context, FormElementClass, element.id, { ordinal }, mtimesById.get(element.id) ?? { ordinal: now }, objectOf(registration));
+  for (const { element, ordinal } of changed)
+    publishFieldChanges(context, FormElementClass, element.id, { ordinal }, mtimesById.get(element.id) ?? { ordinal: now }, objectOf(registration));
   return { ok: true, value: null };
 }
 

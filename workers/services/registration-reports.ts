@@ -112,7 +112,10 @@ export function mayChangeReport(permissions: ReportPermissions, principal: Princ
 
 /** The form as the report engine reads it: its elements, name fields and its club's time zone. */
 export async function loadReportForm(db: Db, registration: FormRef & Pick<RegistrationRow, "firstNameFieldId" | "lastNameFieldId">): Promise<ReportForm> {
-  const [elements, [club]] = await Promise.all([listElements(db, registration.id), db.select({ timezone: clubs.timezone }).from(clubs).where(eq(clubs.id, registration.clubId)).limit(1)]);
+  const [elements, [club]] = await Promise.all([
+    listElements(db, registration.id),
+    db.select({ timezone: clubs.timezone }).from(clubs).where(eq(clubs.id, registration.clubId)).limit(1),
+  ]);
   return { elements, firstNameFieldId: registration.firstNameFieldId, lastNameFieldId: registration.lastNameFieldId, timeZone: club?.timezone || "UTC" };
 }
 
@@ -141,7 +144,14 @@ function fieldsOf(definition: ReportDefinition) {
   };
 }
 
-export async function createReport(db: Db, registration: FormRef, form: ReportForm, principal: Principal, definition: ReportDefinition, now: number): Promise<SaveResult<{ id: string }>> {
+export async function createReport(
+  db: Db,
+  registration: FormRef,
+  form: ReportForm,
+  principal: Principal,
+  definition: ReportDefinition,
+  now: number,
+): Promise<SaveResult<{ id: string }>> {
   const permissions = reportPermissions(principal, registration);
   if (!permissions.edit) return { ok: false, errors: FORBIDDEN };
   const prepared = prepare(definition, form, permissions, null);
@@ -167,7 +177,15 @@ export async function createReport(db: Db, registration: FormRef, form: ReportFo
   return { ok: true, value: { id } };
 }
 
-export async function updateReport(db: Db, registration: FormRef, form: ReportForm, principal: Principal, reportId: string, definition: ReportDefinition, now: number): Promise<SaveResult<null>> {
+export async function updateReport(
+  db: Db,
+  registration: FormRef,
+  form: ReportForm,
+  principal: Principal,
+  reportId: string,
+  definition: ReportDefinition,
+  now: number,
+): Promise<SaveResult<null>> {
   const permissions = reportPermissions(principal, registration);
   const saved = await getReport(db, registration, principal.userId, reportId);
   if (!saved) return { ok: false, errors: { form: "This report no longer exists." } };
@@ -178,7 +196,15 @@ export async function updateReport(db: Db, registration: FormRef, form: ReportFo
   const next = saved.createdBy === principal.userId ? prepared.value : { ...prepared.value, is_shared: saved.isShared };
   const [row] = await db.select().from(registrationReports).where(eq(registrationReports.id, reportId)).limit(1);
   if (!row) return { ok: false, errors: { form: "This report no longer exists." } };
-  const current = { name: row.name, type: row.type, is_shared: row.isShared, fields_list: row.fieldsList, sorts_list: row.sortsList, groups_list: row.groupsList, filters_list: row.filtersList };
+  const current = {
+    name: row.name,
+    type: row.type,
+    is_shared: row.isShared,
+    fields_list: row.fieldsList,
+    sorts_list: row.sortsList,
+    groups_list: row.groupsList,
+    filters_list: row.filtersList,
+  };
   const { changed, mtimes } = applyFieldChanges<Record<string, unknown>>(current, row.fieldMtimes, fieldsOf(next), now);
   if (Object.keys(changed).length === 0) return { ok: true, value: null };
   await db
@@ -215,7 +241,12 @@ export async function deleteReport(db: Db, registration: FormRef, principal: Pri
  * completed, not void payments less completed, not void refunds, summed per cart in SQL.
  */
 export async function loadReportCarts(db: Db, registration: FormRef): Promise<ReportCartData[]> {
-  const included = and(eq(carts.registrationId, registration.id), eq(carts.clubId, registration.clubId), eq(carts.isComplete, true), eq(carts.isRemoved, false));
+  const included = and(
+    eq(carts.registrationId, registration.id),
+    eq(carts.clubId, registration.clubId),
+    eq(carts.isComplete, true),
+    eq(carts.isRemoved, false),
+  );
   const [cartRows, personRows, paidRows] = await db.batch([
     db.select().from(carts).where(included).orderBy(carts.cartNumber, carts.createdAt),
     db

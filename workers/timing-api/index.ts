@@ -30,16 +30,29 @@ export async function handleTimingApi(request: Request, context: RequestContext)
 }
 
 /** Device reads (`reads`) and range data (`range`): `Authorization: Bearer <deviceId>.<secret>`. */
-async function postFromDevice(request: Request, { env }: RequestContext, race: RaceCatalogue, body: unknown, method: "ingest" | "rangeEntries"): Promise<Response> {
+async function postFromDevice(
+  request: Request,
+  { env }: RequestContext,
+  race: RaceCatalogue,
+  body: unknown,
+  method: "ingest" | "rangeEntries",
+): Promise<Response> {
   const credential = /^Bearer (\S+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
   if (!credential) {
-    return json({ error: "invalid_device", message: "Send the device credential as Authorization: Bearer <credential>" }, { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="timing"' } });
+    return json(
+      { error: "invalid_device", message: "Send the device credential as Authorization: Bearer <credential>" },
+      { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="timing"' } },
+    );
   }
   // Skips the open() round trip on every batch: a room is opened only the first time it says it is not.
   const send = (room: ReturnType<typeof roomStub>) => (method === "ingest" ? room.ingest(credential, body) : room.rangeEntries(credential, body));
   let reply = await send(roomStub(env, race.id));
   if (!reply.ok && reply.error === "race_not_opened") reply = await send(await roomOf(env, race));
-  if (!reply.ok) return json({ error: reply.error, message: reply.message }, { status: reply.status, headers: reply.status === 401 ? { "WWW-Authenticate": 'Bearer realm="timing"' } : {} });
+  if (!reply.ok)
+    return json(
+      { error: reply.error, message: reply.message },
+      { status: reply.status, headers: reply.status === 401 ? { "WWW-Authenticate": 'Bearer realm="timing"' } : {} },
+    );
   return json(reply.value);
 }
 

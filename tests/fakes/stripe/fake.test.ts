@@ -84,7 +84,10 @@ describe("Stripe fake: Checkout Sessions through the SDK", () => {
     expect(sent?.body).toContain("line_items[0][price_data][unit_amount]=1500");
     expect(sent?.body).toContain("metadata[cart_id]=cart_1");
     expect(sent?.body).toContain("payment_intent_data[application_fee_amount]=190");
-    expect(fake.requestLog[0]?.params).toMatchObject({ line_items: { "1": { price_data: { product_data: { name: "Race T-shirt" } } } }, metadata: { cart_id: "cart_1" } });
+    expect(fake.requestLog[0]?.params).toMatchObject({
+      line_items: { "1": { price_data: { product_data: { name: "Race T-shirt" } } } },
+      metadata: { cart_id: "cart_1" },
+    });
 
     expect(session.id).toMatch(/^cs_test_/);
     expect(session).toMatchObject({
@@ -122,9 +125,13 @@ describe("Stripe fake: Checkout Sessions through the SDK", () => {
     expect(fake.requestLog.map((entry) => entry.replayed)).toEqual([false, true]);
     expect(fake.requestLog[1]).toMatchObject({ idempotencyKey: "cart_1:attempt_1", account: ACCOUNT, status: 200 });
 
-    const error = await rejection(stripe.checkout.sessions.create(sessionParams({ client_reference_id: "cart_2" }), { stripeAccount: ACCOUNT, idempotencyKey: "cart_1:attempt_1" }));
+    const error = await rejection(
+      stripe.checkout.sessions.create(sessionParams({ client_reference_id: "cart_2" }), { stripeAccount: ACCOUNT, idempotencyKey: "cart_1:attempt_1" }),
+    );
     expect(error).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
-    expect((error as Stripe.errors.StripeError).message).toMatch(/^Keys for idempotent requests can only be used with the same parameters they were first used with\./);
+    expect((error as Stripe.errors.StripeError).message).toMatch(
+      /^Keys for idempotent requests can only be used with the same parameters they were first used with\./,
+    );
     expect(fake.sessions.size).toBe(1);
 
     // The same key on another account is another request.
@@ -173,7 +180,13 @@ describe("Stripe fake: Checkout Sessions through the SDK", () => {
     expect(body.error.type).toBe("invalid_request_error");
     expect(body.error.message).toMatch(/^You did not provide an API key\./);
 
-    const live = new Stripe("sk_live_nope", { httpClient: Stripe.createFetchHttpClient(fake.fetch), host: "127.0.0.1", port: 12111, protocol: "http", maxNetworkRetries: 0 });
+    const live = new Stripe("sk_live_nope", {
+      httpClient: Stripe.createFetchHttpClient(fake.fetch),
+      host: "127.0.0.1",
+      port: 12111,
+      protocol: "http",
+      maxNetworkRetries: 0,
+    });
     const error = await rejection(live.checkout.sessions.retrieve("cs_test_x"));
     expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     expect(error).toMatchObject({ statusCode: 401 });
@@ -216,7 +229,14 @@ describe("Stripe fake: the hosted page and payment", () => {
     const [succeeded, completed] = events;
     if (succeeded?.type !== "payment_intent.succeeded" || completed?.type !== "checkout.session.completed") throw new Error("unexpected events");
     const intent = succeeded.data.object;
-    expect(intent).toMatchObject({ status: "succeeded", amount: 3800, amount_received: 3800, currency: "cad", application_fee_amount: 190, metadata: { cart_id: "cart_1", club_id: "club_1" } });
+    expect(intent).toMatchObject({
+      status: "succeeded",
+      amount: 3800,
+      amount_received: 3800,
+      currency: "cad",
+      application_fee_amount: 190,
+      metadata: { cart_id: "cart_1", club_id: "club_1" },
+    });
     expect(intent.latest_charge).toMatch(/^ch_/);
     expect(completed.data.object).toMatchObject({ id: session.id, status: "complete", payment_status: "paid", payment_intent: intent.id, url: null });
 
@@ -245,7 +265,12 @@ describe("Stripe fake: the hosted page and payment", () => {
     const intentId = open.payment_intent as string;
     const failed = await stripe.paymentIntents.retrieve(intentId, {}, { stripeAccount: ACCOUNT });
     expect(failed.status).toBe("requires_payment_method");
-    expect(failed.last_payment_error).toMatchObject({ type: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." });
+    expect(failed.last_payment_error).toMatchObject({
+      type: "card_error",
+      code: "card_declined",
+      decline_code: "generic_decline",
+      message: "Your card was declined.",
+    });
 
     const mistyped = await fake.pay(session.id, "1234 5678");
     expect(mistyped.status).toBe(400);
@@ -314,7 +339,14 @@ describe("Stripe fake: refunds", () => {
     received.length = 0;
 
     const partial = await stripe.refunds.create({ payment_intent: intentId, amount: 1000, metadata: { reason: "transfer" } }, { stripeAccount: ACCOUNT });
-    expect(partial).toMatchObject({ object: "refund", amount: 1000, currency: "cad", payment_intent: intentId, status: "succeeded", metadata: { reason: "transfer" } });
+    expect(partial).toMatchObject({
+      object: "refund",
+      amount: 1000,
+      currency: "cad",
+      payment_intent: intentId,
+      status: "succeeded",
+      metadata: { reason: "transfer" },
+    });
     expect(partial.id).toMatch(/^re_/);
     const partialEvents = await Promise.all(received.map((delivery) => stripe.webhooks.constructEventAsync(delivery.body, delivery.signature, SECRET)));
     expect(partialEvents.map((event) => event.type)).toEqual(["refund.created", "charge.refunded"]);
@@ -368,7 +400,9 @@ describe("Stripe fake: webhook delivery controls", () => {
     // A back-dated signature is how an old replay looks; the SDK's tolerance rejects it.
     await fake.resend(completed.id, { signedAt: Math.floor(Date.now() / 1000) - 3600 });
     const stale = received[3];
-    await expect(stripe.webhooks.constructEventAsync(stale?.body ?? "", stale?.signature ?? "", SECRET)).rejects.toThrow(/Timestamp outside the tolerance zone/);
+    await expect(stripe.webhooks.constructEventAsync(stale?.body ?? "", stale?.signature ?? "", SECRET)).rejects.toThrow(
+      /Timestamp outside the tolerance zone/,
+    );
   });
 
   it("holds events while paused and can deliver them in reverse", async () => {

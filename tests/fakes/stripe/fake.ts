@@ -4,17 +4,7 @@ import Stripe from "stripe";
 import { renderCheckoutPage, renderClosedPage, renderNotFoundPage } from "./checkout-page";
 import { FakeStripeError, invalidRequest, noSuch } from "./errors";
 import { canonicalForm, decodeForm, formToObject, type FormObject } from "./form-decode";
-import {
-  formatDollars,
-  newId,
-  snapshot,
-  type Charge,
-  type CheckoutSession,
-  type LineItem,
-  type Metadata,
-  type PaymentIntent,
-  type Refund,
-} from "./objects";
+import { formatDollars, newId, snapshot, type Charge, type CheckoutSession, type LineItem, type Metadata, type PaymentIntent, type Refund } from "./objects";
 import { Params } from "./params";
 import { WebhookDispatcher, type Delivery, type EventSource, type RecordedEvent } from "./webhooks";
 
@@ -308,7 +298,12 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
       livemode: false,
       metadata: { ...intent.metadata },
       outcome: declined
-        ? { network_status: "declined_by_network", reason: declined.code, seller_message: "The bank did not return any further details with this decline.", type: "issuer_declined" }
+        ? {
+            network_status: "declined_by_network",
+            reason: declined.code,
+            seller_message: "The bank did not return any further details with this decline.",
+            type: "issuer_declined",
+          }
         : { network_status: "approved_by_network", reason: null, seller_message: "Payment complete.", type: "authorized" },
       paid: !declined,
       payment_intent: intent.id,
@@ -373,11 +368,23 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     const lineItems: LineItem[] = lineItemParams.map((item) => {
       item.rejectUnknown(["price", "price_data", "quantity"]);
       const priceId = item.string("price");
-      if (priceId !== undefined) throw new FakeStripeError(400, { type: "invalid_request_error", code: "resource_missing", message: `No such price: '${priceId}'`, param: item.name("price") });
+      if (priceId !== undefined)
+        throw new FakeStripeError(400, {
+          type: "invalid_request_error",
+          code: "resource_missing",
+          message: `No such price: '${priceId}'`,
+          param: item.name("price"),
+        });
       const priceData = item.child("price_data", { required: true });
       priceData.rejectUnknown(["currency", "unit_amount", "product_data", "product"]);
       const productId = priceData.string("product");
-      if (productId !== undefined) throw new FakeStripeError(400, { type: "invalid_request_error", code: "resource_missing", message: `No such product: '${productId}'`, param: priceData.name("product") });
+      if (productId !== undefined)
+        throw new FakeStripeError(400, {
+          type: "invalid_request_error",
+          code: "resource_missing",
+          message: `No such product: '${productId}'`,
+          param: priceData.name("product"),
+        });
       const currency = priceData.currency("currency");
       const unitAmount = priceData.integer("unit_amount", { required: true, min: 0, max: MAX_AMOUNT });
       const productData = priceData.child("product_data", { required: true });
@@ -421,7 +428,8 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     if (amountTotal < MIN_CHARGE) {
       throw invalidRequest(`The Checkout Session's total amount due must add up to at least ${formatDollars(MIN_CHARGE)} ${currency}`, "line_items");
     }
-    if (amountTotal > MAX_AMOUNT) throw invalidRequest(`The Checkout Session's total amount due must be no more than ${formatDollars(MAX_AMOUNT)} ${currency}`, "line_items");
+    if (amountTotal > MAX_AMOUNT)
+      throw invalidRequest(`The Checkout Session's total amount due must be no more than ${formatDollars(MAX_AMOUNT)} ${currency}`, "line_items");
 
     const intentData = params.child("payment_intent_data");
     intentData?.rejectUnknown(PAYMENT_INTENT_DATA_PARAMS);
@@ -433,7 +441,10 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
       );
     }
     if (applicationFeeAmount !== null && applicationFeeAmount > amountTotal) {
-      throw invalidRequest("The application fee amount must be less than or equal to the amount of the payment.", "payment_intent_data[application_fee_amount]");
+      throw invalidRequest(
+        "The application fee amount must be less than or equal to the amount of the payment.",
+        "payment_intent_data[application_fee_amount]",
+      );
     }
     const intentMetadata = intentData?.metadata("metadata") ?? {};
     const description = intentData?.string("description") ?? null;
@@ -441,8 +452,10 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     intentData?.string("statement_descriptor_suffix", { max: 22 });
 
     const expiresAt = params.integer("expires_at") ?? created + 24 * 3600;
-    if (expiresAt < created + 30 * 60) throw invalidRequest("The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.", "expires_at");
-    if (expiresAt > created + 24 * 3600) throw invalidRequest("The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.", "expires_at");
+    if (expiresAt < created + 30 * 60)
+      throw invalidRequest("The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.", "expires_at");
+    if (expiresAt > created + 24 * 3600)
+      throw invalidRequest("The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.", "expires_at");
 
     const id = newId("cs_test_", 58);
     const session: CheckoutSession = {
@@ -536,11 +549,16 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
       const intent = scoped(paymentIntents, intentId, context.account, noSuch("payment_intent", intentId, "payment_intent"));
       charge = intent.status === "succeeded" && intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
       if (!charge) {
-        throw invalidRequest(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, "payment_intent", "payment_intent_unexpected_state");
+        throw invalidRequest(
+          `This PaymentIntent (${intentId}) does not have a successful charge to refund.`,
+          "payment_intent",
+          "payment_intent_unexpected_state",
+        );
       }
     } else if (chargeId !== undefined) {
       charge = scoped(charges, chargeId, context.account, noSuch("charge", chargeId, "charge"));
-      if (charge.status !== "succeeded") throw invalidRequest(`Charge ${chargeId} has not succeeded, so it cannot be refunded.`, "charge", "charge_not_refundable");
+      if (charge.status !== "succeeded")
+        throw invalidRequest(`Charge ${chargeId} has not succeeded, so it cannot be refunded.`, "charge", "charge_not_refundable");
     }
     if (!charge) throw invalidRequest("No charge to refund.");
     const remaining = charge.amount - charge.amount_refunded;
@@ -620,9 +638,13 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
       );
     }
     if (!/^(sk|rk)_test_\w+$/.test(key)) {
-      return answer(401, new FakeStripeError(401, { type: "invalid_request_error", code: "api_key_expired", message: `Invalid API Key provided: ${redact(key)}` }).toJSON(), {
-        "WWW-Authenticate": 'Basic realm="Stripe"',
-      });
+      return answer(
+        401,
+        new FakeStripeError(401, { type: "invalid_request_error", code: "api_key_expired", message: `Invalid API Key provided: ${redact(key)}` }).toJSON(),
+        {
+          "WWW-Authenticate": 'Basic realm="Stripe"',
+        },
+      );
     }
     if (account !== null && !/^acct_\w+$/.test(account)) {
       const message = `The provided key '${redact(key)}' does not have access to account '${account}' (or that account does not exist). Application access may have been revoked.`;
@@ -688,7 +710,10 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
       } else {
         console.error("Stripe fake: handler failed", error);
         status = 500;
-        payload = new FakeStripeError(500, { type: "api_error", message: `Stripe fake failed: ${error instanceof Error ? error.message : String(error)}` }).toJSON();
+        payload = new FakeStripeError(500, {
+          type: "api_error",
+          message: `Stripe fake failed: ${error instanceof Error ? error.message : String(error)}`,
+        }).toJSON();
       }
     }
     const response = answer(status, payload, status >= 500 ? { "Stripe-Should-Retry": "false" } : {});
@@ -778,7 +803,16 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     const page = /^\/c\/pay\/([^/]+)$/.exec(url.pathname);
     if (page) {
       const response = await hostedPage(request, decodeURIComponent(page[1] ?? ""));
-      requestLog.push({ method: request.method, path: url.pathname, idempotencyKey: null, account: null, requestId: newId("req_", 14), status: response.status, replayed: false, params: {} });
+      requestLog.push({
+        method: request.method,
+        path: url.pathname,
+        idempotencyKey: null,
+        account: null,
+        requestId: newId("req_", 14),
+        status: response.status,
+        replayed: false,
+        params: {},
+      });
       return response;
     }
     if (url.pathname.startsWith("/v1/")) return api(request, url);

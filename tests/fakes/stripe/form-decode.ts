@@ -32,7 +32,8 @@ export function decodeForm(params: URLSearchParams): FormMap {
       const last = i === path.length - 1;
       const existing = node.get(segment);
       if (last) {
-        if (existing instanceof Map) throw invalidRequest(`Invalid hash: ${joinKey(path.slice(0, i + 1))} was given both a value and nested parameters.`, joinKey(path.slice(0, i + 1)));
+        if (existing instanceof Map)
+          throw invalidRequest(`Invalid hash: ${joinKey(path.slice(0, i + 1))} was given both a value and nested parameters.`, joinKey(path.slice(0, i + 1)));
         node.set(segment, value);
       } else if (existing === undefined) {
         const child: FormMap = new Map();

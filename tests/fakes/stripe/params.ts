@@ -45,7 +45,8 @@ export class Params {
   private leaf(key: string): string | undefined {
     const value = this.node.get(key);
     if (value === undefined || value === "") return undefined;
-    if (typeof value !== "string") throw invalidRequest(`Invalid ${this.name(key)}: expected a value, got nested parameters.`, this.name(key), "parameter_invalid_string");
+    if (typeof value !== "string")
+      throw invalidRequest(`Invalid ${this.name(key)}: expected a value, got nested parameters.`, this.name(key), "parameter_invalid_string");
     return value;
   }
 
@@ -169,7 +170,11 @@ export class Params {
       const param = joinKey([...this.path, key, name]);
       if (typeof entry !== "string") throw invalidRequest(`Invalid value for ${param}: metadata values must be strings.`, param, "parameter_invalid_string");
       if (name.length > METADATA_KEY_MAX) throw invalidRequest(`Metadata keys can have up to ${METADATA_KEY_MAX} characters.`, param);
-      if (entry.length > METADATA_VALUE_MAX) throw invalidRequest(`Metadata values can have up to ${METADATA_VALUE_MAX} characters, but you passed in a value that is ${entry.length} characters.`, param);
+      if (entry.length > METADATA_VALUE_MAX)
+        throw invalidRequest(
+          `Metadata values can have up to ${METADATA_VALUE_MAX} characters, but you passed in a value that is ${entry.length} characters.`,
+          param,
+        );
       // An empty value unsets a key, so it is simply not stored.
       if (entry !== "") metadata[name] = entry;
     }
