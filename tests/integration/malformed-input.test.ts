@@ -108,14 +108,12 @@ const formEncoded = fc
   .dictionary(fc.oneof(fc.constantFrom(...knownKeys), fc.string({ maxLength: 6 })), fc.string({ maxLength: 40 }), { maxKeys: 8 })
   .map((fields): Sent => ({ contentType: "application/x-www-form-urlencoded", body: new URLSearchParams(fields).toString() }));
 
-const huge = fc
-  .tuple(fc.constantFrom(20_000, 70_000, 600_000), fc.constantFrom("application/json", "application/x-www-form-urlencoded"))
-  .map(
-    ([size, contentType]): Sent => ({
-      contentType,
-      body: contentType === "application/json" ? JSON.stringify({ email: "x".repeat(size) }) : `email=${"x".repeat(size)}`,
-    }),
-  );
+const huge = fc.tuple(fc.constantFrom(20_000, 70_000, 600_000), fc.constantFrom("application/json", "application/x-www-form-urlencoded")).map(
+  ([size, contentType]): Sent => ({
+    contentType,
+    body: contentType === "application/json" ? JSON.stringify({ email: "x".repeat(size) }) : `email=${"x".repeat(size)}`,
+  }),
+);
 
 const anyBody: fc.Arbitrary<Sent> = fc.oneof(
   { arbitrary: fc.jsonValue().map(json), weight: 4 },

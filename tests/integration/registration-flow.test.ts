@@ -227,19 +227,17 @@ describe("public registration flow", () => {
   it("runs a registration desk: kiosk fields for staff only, and a fresh cart for the next registrant", async () => {
     const f = await createForm();
     const kioskOnly = crypto.randomUUID();
-    await db()
-      .insert(formElements)
-      .values({
-        id: kioskOnly,
-        registrationId: f.registration.id,
-        clubId: f.club.id,
-        siteId: f.site.id,
-        type: "text",
-        caption: "Desk notes",
-        isKioskMode: true,
-        ordinal: 9,
-        fieldMtimes: {},
-      });
+    await db().insert(formElements).values({
+      id: kioskOnly,
+      registrationId: f.registration.id,
+      clubId: f.club.id,
+      siteId: f.site.id,
+      type: "text",
+      caption: "Desk notes",
+      isKioskMode: true,
+      ordinal: 9,
+      fieldMtimes: {},
+    });
     expect(await (await get(f.host, `${f.path}?kiosk=1`)).text()).not.toContain("Desk notes");
     const email = `desk-${crypto.randomUUID().slice(0, 6)}@example.com`;
     await createUserWithPassword(email, "glacier-ski-42", [{ type: "registration_admin", scope: f.registration.id, clubId: f.club.id }]);

@@ -37,16 +37,14 @@ export async function requestEmailChange(
   const token = randomToken();
   // One pending change at a time: a new request replaces any earlier link.
   await deps.db.delete(emailChanges).where(eq(emailChanges.userId, user.id));
-  await deps.db
-    .insert(emailChanges)
-    .values({
-      id: crypto.randomUUID(),
-      userId: user.id,
-      newEmail,
-      tokenHash: hashToken(token),
-      createdAt: deps.now,
-      expiresAt: deps.now + EMAIL_CHANGE_VALID_MS,
-    });
+  await deps.db.insert(emailChanges).values({
+    id: crypto.randomUUID(),
+    userId: user.id,
+    newEmail,
+    tokenHash: hashToken(token),
+    createdAt: deps.now,
+    expiresAt: deps.now + EMAIL_CHANGE_VALID_MS,
+  });
   const url = `${originOf(deps.env, deps.tenant.hostname)}${EMAIL_CONFIRM_PATH}?token=${encodeURIComponent(token)}`;
   const site = deps.tenant.theme.name;
   const text = `Hello ${user.name},\n\nTo make ${newEmail} the e-mail address of your ${site} account, open this link:\n\n${url}\n\nIt is valid for one hour and can be used only once. If you did not ask for this, ignore this message.\n`;

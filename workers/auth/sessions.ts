@@ -39,19 +39,17 @@ export async function createSession(
   const id = randomToken(15);
   const secret = randomToken(20);
   const expiresAt = Math.min(now + (claimed ? SESSION_TTL_MS : SESSION_HANDOFF_MS), from.createdAt + SESSION_ABSOLUTE_MS);
-  await db
-    .insert(sessions)
-    .values({
-      id,
-      secretHash: hashToken(secret),
-      userId,
-      host,
-      isClaimed: claimed,
-      createdAt: from.createdAt,
-      expiresAt,
-      lastUsedAt: now,
-      verifiedAt: from.verifiedAt,
-    });
+  await db.insert(sessions).values({
+    id,
+    secretHash: hashToken(secret),
+    userId,
+    host,
+    isClaimed: claimed,
+    createdAt: from.createdAt,
+    expiresAt,
+    lastUsedAt: now,
+    verifiedAt: from.verifiedAt,
+  });
   return { token: `${id}.${secret}`, expiresAt };
 }
 

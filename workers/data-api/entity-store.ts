@@ -147,14 +147,12 @@ function columnKey(entity: EntityClass, column: AnySQLiteColumn): string {
 }
 
 export async function insertEntity(db: Db, entity: EntityClass, id: string, values: Record<string, unknown>, mtimes: FieldMtimes, now: number): Promise<void> {
-  await db
-    .insert(entity.table)
-    .values({
-      ...toColumns(entity, values),
-      [columnKey(entity, entity.idColumn)]: id,
-      [columnKey(entity, entity.createdColumn)]: now,
-      [columnKey(entity, entity.mtimesColumn)]: mtimes,
-    });
+  await db.insert(entity.table).values({
+    ...toColumns(entity, values),
+    [columnKey(entity, entity.idColumn)]: id,
+    [columnKey(entity, entity.createdColumn)]: now,
+    [columnKey(entity, entity.mtimesColumn)]: mtimes,
+  });
 }
 
 /**

@@ -76,19 +76,17 @@ export async function decideRequest(
   }
   const accountId = crypto.randomUUID();
   await db.batch([
-    db
-      .insert(bankAccounts)
-      .values({
-        id: accountId,
-        createdAt: now,
-        fieldMtimes: {},
-        name: request.name,
-        displayName: `${request.name} ····${request.accountLast4}`,
-        userId: deciderId,
-        clubId: request.clubId,
-        kind: request.kind,
-        accountLast4: request.accountLast4,
-      }),
+    db.insert(bankAccounts).values({
+      id: accountId,
+      createdAt: now,
+      fieldMtimes: {},
+      name: request.name,
+      displayName: `${request.name} ····${request.accountLast4}`,
+      userId: deciderId,
+      clubId: request.clubId,
+      kind: request.kind,
+      accountLast4: request.accountLast4,
+    }),
     db.update(pendingBankAccounts).set({ approvedTime: now, accountId }).where(undecided),
     db
       .update(clubs)
