@@ -1,5 +1,6 @@
+import path from "node:path";
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -11,8 +12,37 @@ declare module "@remix-run/cloudflare" {
 // writes it beside the development one, which `npm start` and the tests keep using.
 const production = process.env.STARTLINE_TARGET === "production";
 
+const root = path.dirname(new URL(import.meta.url).pathname);
+/** The layers below the pages: the Worker bundles them from source for itself, so the pages' server build must not copy them. */
+const SERVER_BUILD_DIR = path.join(root, "build", "server");
+const SHARED_LAYERS = ["core", "schema", "tenants", "workers", "durable"].map((dir) => path.join(root, dir) + path.sep);
+
+/**
+ * In the server build, imports of the shared layers stay imports (written relative to build/server/), and
+ * wrangler's bundle of the Worker resolves them to the same source files the Worker itself imports: one copy
+ * of our code in the Worker instead of two (issue 29 measured 550 KiB repeated). The client build bundles them.
+ */
+function sharedLayersStayShared(): Plugin {
+  let building = false;
+  return {
+    name: "startline:shared-layers-external",
+    enforce: "pre",
+    configResolved(config) {
+      building = config.command === "build";
+    },
+    resolveId(source, importer, options) {
+      if (!building || !options.ssr || !importer || !source.startsWith(".")) return null;
+      const target = path.resolve(path.dirname(importer), source);
+      if (!SHARED_LAYERS.some((dir) => target.startsWith(dir))) return null;
+      // Written as seen from the server build's folder (build/server/ and build-production/server/ alike).
+      return { id: path.relative(SERVER_BUILD_DIR, target), external: true };
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    sharedLayersStayShared(),
     remix({
       serverModuleFormat: "esm",
       buildDirectory: production ? "build-production" : "build",

@@ -1,8 +1,8 @@
 // The live path through `wrangler dev`: crossings per second into one race from four devices (each its own
 // credential, boot id and sequence counter; batches of 100) with 0, 1,000 and 5,000 spectator sockets connected;
 // the devices' acknowledgement p95; the delay from a crossing's acknowledgement to its row reaching every socket
-// at 1,000, 10,000 and as many sockets as this machine holds; and a crossing after 60 s of silence (room and
-// shards evicted) reaching 1,000 spectators. Figures that cannot be measured are named on stderr and make
+// at 1,000, 10,000 and as many sockets as this machine holds; a crossing after 60 s of silence (shards evicted,
+// the room kept warm) and one after a forced eviction of the room, each reaching 1,000 spectators. Figures that cannot be measured are named on stderr and make
 // runTimingApi return false.
 //
 // Spectators and devices connect to the Worker's own workerd port (bench/live-procs.ts says why; BENCH_SPECTATORS_VIA=proxy
@@ -213,6 +213,7 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     const details = {
       ...common,
       ...extra,
+      sockets_at_end: audience.size,
       rounds: everySocket.length,
       deliveries: d.length,
       missed,
@@ -260,7 +261,8 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     else fail("timing_ingest_ratio_1000_vs_0: an ingest phase is missing");
     if (QUICK) return failures.length === 0;
 
-    // Silence: no request at all to the race, so its RaceRoom and shards are evicted; then one crossing.
+    // Silence: no request at all to the race for 60 s; then one crossing. The shards hibernate and are evicted;
+    // the room keeps itself warm while the race is being timed (live-feed.ts, KEEP_WARM_MS).
     await step("timing_after_silence_to_all_spectators_ms", async () => {
       await drain();
       console.error(`timing: ${SILENCE_MS / 1000} s of silence with ${audience.size} sockets open`);
@@ -286,6 +288,31 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
         p50_ms: round2(percentile(d, 50)),
         missing,
         target: 1000,
+      });
+    });
+
+    // The same after a real eviction (a deploy or a restart does one whatever the keep-warm alarm says): the
+    // room rebuilds every racer and the whole log from storage before it can push (development-only hook).
+    await step("timing_after_eviction_to_all_spectators_ms", async () => {
+      await drain();
+      const evicted = await postJson<{ evicted: boolean }>(target, "/_dev/demo-race", { evict: true }, { timeoutMs: 30_000, attempts: 3 });
+      if (!evicted.value.evicted) return fail("timing_after_eviction_to_all_spectators_ms: the room was not evicted");
+      const [racer] = takeRacers(1);
+      await audience.arm(`"bib":${racer!.bib},`);
+      const posted = nowMs();
+      const { reply } = await devices[0]!.post(deviceTarget, demo.raceId, devices[0]!.batch([{ chip: racer!.chip, time: startUs + 41_000_000 }]));
+      const { times, missing } = await audience.collect(15_000);
+      if (missing > 0) fail(`timing_after_eviction_to_all_spectators_ms: ${missing} of ${audience.size} sockets never got the crossing within 15 s`);
+      if (times.length === 0) return;
+      const last = Math.max(...times);
+      report("timing_after_eviction_to_all_spectators_ms", last - posted, "ms", {
+        ...common,
+        sockets: audience.size,
+        from: "POST sent",
+        ack_ms: round2(reply.ms),
+        after_ack_ms: round2(last - reply.at),
+        p50_ms: round2(percentile(sorted(times.map((t) => t - posted)), 50)),
+        missing,
       });
     });
 

@@ -9,12 +9,16 @@ const args = process.argv.slice(2);
 const dryRun = args.includes("--dry-run");
 const outdir = args[args.indexOf("--outdir") + 1];
 
-function run(command, commandArgs, env = wranglerEnv()) {
+// Whatever the calling shell (or a test runner, which sets NODE_ENV=test) says: a development NODE_ENV would
+// bundle React's development build into the Worker (measured: 766 KiB gzip instead of 661).
+const production = { NODE_ENV: "production" };
+
+function run(command, commandArgs, env = wranglerEnv(production)) {
   const { status } = spawnSync(command, commandArgs, { cwd: root, stdio: "inherit", env });
   if (status !== 0) process.exit(status ?? 1);
 }
 
-run(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], wranglerEnv({ STARTLINE_TARGET: "production" }));
+run(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], wranglerEnv({ ...production, STARTLINE_TARGET: "production" }));
 if (dryRun) {
   run(wranglerBin, ["deploy", "--env", "production", "--dry-run", ...(outdir ? ["--outdir", outdir] : [])]);
 } else {

@@ -260,13 +260,13 @@ export class RaceStore {
 
   /** The crossings the engine uses: assigned to a racer at a timing point. */
   assignedCrossings(upTo = Number.MAX_SAFE_INTEGER): Crossing[] {
-    return this.sql
-      .exec<{ seq: number; racer_id: string; timing_point_id: string; time: number }>(
-        "SELECT seq, racer_id, timing_point_id, time FROM crossings WHERE state = 'assigned' AND seq <= ? ORDER BY seq",
-        upTo,
-      )
-      .toArray()
-      .map((r) => ({ seq: r.seq, racerId: r.racer_id, timingPointId: r.timing_point_id, time: r.time }));
+    // Rows as arrays, not objects: a wake-up reads the whole log (80,000 rows for a big race).
+    const crossings: Crossing[] = [];
+    const cursor = this.sql.exec("SELECT seq, racer_id, timing_point_id, time FROM crossings WHERE state = 'assigned' AND seq <= ? ORDER BY seq", upTo);
+    for (const [seq, racerId, timingPointId, time] of cursor.raw()) {
+      crossings.push({ seq: seq as number, racerId: racerId as string, timingPointId: timingPointId as string, time: time as number });
+    }
+    return crossings;
   }
 
   /** The log after `position`: its assigned reads, and the position it now reaches. */

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { RaceRoom } from "../../durable/race-room";
+import { KEEP_WARM_MS, WARM_WINDOW_MS } from "../../durable/race/live-feed";
 import { SpectatorShard } from "../../durable/spectator-shard";
 import { openDb, races } from "../../schema/d1";
 import { createTimedRace, openResultsSocket, postReads, SECOND } from "./timing-fixtures";
@@ -79,6 +80,35 @@ describe("live results across eviction", () => {
     const rows = await spectator.next("rows");
     expect(rows.from).toBe(snapshot.version);
     expect(rows.rows.map((r) => [r.bib, r.status, r.time])).toEqual([[2, "finished", 700 * SECOND]]);
+    spectator.socket.close(1000);
+  });
+
+  it("keeps its results built through a quiet spell while the race is timed, and lets go ten minutes after the last read", async () => {
+    const t = await createTimedRace({ racers: 2 });
+    const spectator = await openResultsSocket(t.host, t.race.id, t.format.id);
+    await spectator.next("snapshot");
+    type Feed = { keepsWarm: boolean; warmUntil: number; builtResults(): unknown };
+    const feedOf = (instance: RaceRoom) => (instance as unknown as { feed: Feed }).feed;
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(1, "C1", 600, t.startMicros)] });
+    await spectator.next("rows");
+    // Each alarm in the window sets the next one, KEEP_WARM_MS apart, and the built results stay in memory.
+    for (let i = 0; i < 3; i++) {
+      expect(await runDurableObjectAlarm(t.room)).toBe(true);
+      const next = await runInDurableObject(t.room, async (instance: RaceRoom, state) => {
+        expect(feedOf(instance).keepsWarm).toBe(true);
+        expect(feedOf(instance).builtResults()).not.toBeNull();
+        return state.storage.getAlarm();
+      });
+      expect(next! - Date.now()).toBeGreaterThan(KEEP_WARM_MS - 1_000);
+      expect(next! - Date.now()).toBeLessThanOrEqual(KEEP_WARM_MS);
+    }
+    // Past the window (ten minutes after the last read): the alarm runs once more and sets no other.
+    await runInDurableObject(t.room, (instance: RaceRoom) => {
+      expect(feedOf(instance).warmUntil - Date.now()).toBeGreaterThan(WARM_WINDOW_MS - 60_000);
+      feedOf(instance).warmUntil = Date.now() - 1;
+    });
+    expect(await runDurableObjectAlarm(t.room)).toBe(true);
+    expect(await runInDurableObject(t.room, (_instance, state) => state.storage.getAlarm())).toBeNull();
     spectator.socket.close(1000);
   });
 
