@@ -1,11 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import type { FieldErrors } from "../core/entity/field-errors";
-import { applyFieldChanges, bumpMtimes, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
+import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import type { StageResult } from "../core/timing/multistage";
 import { deletionBlocked } from "../core/timing/validation";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
-import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../schema/race/documents";
+import type { RaceDocumentKind, StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
 import { readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import { raceSetup } from "../schema/race/tables";
@@ -13,15 +13,14 @@ import type { SpectatorFormat } from "../schema/wire/race-fanout";
 import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdentity } from "../schema/wire/race-socket";
 import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wire/timing-api";
 import { hashToken, randomToken } from "../core/auth/tokens";
-import { needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./race/free-order-sync";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
+import { SetupWrites } from "./race/setup-writes";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
 import type { RaceState } from "./race/live-results";
 import { shardTarget } from "./spectator-shard";
 import { RaceHeats, type HeatReply } from "./race/heats";
 import * as startOrder from "./race/start-order";
-import { checkSettingsChange, definedOnly, documentProblem, fieldErrors } from "./race/setup-checks";
 import { RaceStore } from "./race/store";
 import type { StoredRacer } from "../schema/race/engine-input";
 import { importStageTimes, stageResultsOf, timedEntityOfRacer, type RacerRecordsDeps } from "./race/racer-records";
@@ -58,6 +57,7 @@ export class RaceRoom extends DurableObject<Env> {
   private readonly feed: LiveFeed;
   private readonly timing: TimingInput;
   private readonly racerWrites: RacerWrites;
+  private readonly setupWrites: SetupWrites;
   private readonly heats: RaceHeats;
   /** Tells one life of this object from the next (an eviction makes a new one). */
   private readonly instance = crypto.randomUUID();
@@ -86,6 +86,13 @@ export class RaceRoom extends DurableObject<Env> {
       feed: this.feed,
       transaction: (write) => ctx.storage.transactionSync(write),
       settings: () => readRaceSettings(this.db.select().from(raceSetup).get()?.settings),
+    });
+    this.setupWrites = new SetupWrites({
+      store: this.store,
+      transaction: (write) => ctx.storage.transactionSync(write),
+      setupRow: () => this.db.select().from(raceSetup).get() ?? null,
+      writeSettings: (settings, fieldMtimes) => this.db.update(raceSetup).set({ settings, fieldMtimes }).run(),
+      setupChanged: () => this.setupChanged(),
     });
     ctx.blockConcurrencyWhile(async () => {
       migrateRaceStorage(ctx);
@@ -183,31 +190,12 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Changes timing settings; every field is checked, and nothing is written when one is refused. */
   async updateSettings(changes: Record<string, unknown>): Promise<SaveResult<RaceSettings>> {
-    const row = this.db.select().from(raceSetup).get();
-    if (!row) return { ok: false, errors: { race: "Race not opened" } };
-    const checked = checkSettingsChange(this.store, row.settings, changes);
-    if (!checked.ok) return checked;
-    const { parsed } = checked;
-    const changed = Object.keys(definedOnly(parsed));
-    const next = withDefaultCourseGroup(checked.next);
-    if (next !== checked.next) changed.push("meta_courses_list");
-    const mtimes = { ...row.fieldMtimes };
-    const now = Date.now();
-    for (const key of changed) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
-    this.ctx.storage.transactionSync(() => {
-      this.db.update(raceSetup).set({ settings: next, fieldMtimes: mtimes }).run();
-      if (needsResync(next, changed)) resyncFreeOrder(this.store, next, now);
-    });
-    this.setupChanged();
-    return { ok: true, value: next };
+    return this.setupWrites.updateSettings(changes);
   }
 
   /** The errors updateSettings would give for `changes`, without writing: a page checks before it writes anything else. */
   async settingsProblems(changes: Record<string, unknown>): Promise<FieldErrors | null> {
-    const row = this.db.select().from(raceSetup).get();
-    if (!row) return { race: "Race not opened" };
-    const checked = checkSettingsChange(this.store, row.settings, changes);
-    return checked.ok ? null : checked.errors;
+    return this.setupWrites.settingsProblems(changes);
   }
 
   // ---- Documents: courses, timing points, devices, start groups, result formats and groups, reports ----
@@ -217,52 +205,14 @@ export class RaceRoom extends DurableObject<Env> {
     return this.store.documents(kind);
   }
 
-  /**
-   * Creates (id null) or changes a document. A change names only the fields it sets; the whole result is
-   * checked against the kind's schema, so a document is never stored half-valid.
-   */
+  /** Creates (id null) or changes a document, checked whole against its kind's schema (setup-writes.ts). */
   async saveDocument(kind: RaceDocumentKind, id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredDocument>> {
-    if (!RACE_DOCUMENT_KINDS.includes(kind)) return { ok: false, errors: { kind: "Unknown kind" } };
-    const existing = id ? this.store.document(kind, id) : null;
-    if (id && !existing) return { ok: false, errors: { id: "Not found" } };
-    const { ordinal, ...fields } = changes;
-    const parsed = raceDocumentSchemas[kind].safeParse({ ...(existing?.data ?? {}), ...fields });
-    if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
-    const problem = documentProblem(
-      this.store,
-      readRaceSettings(this.db.select().from(raceSetup).get()?.settings),
-      kind,
-      parsed.data as StoredDocument["data"],
-    );
-    if (problem) return { ok: false, errors: problem };
-    const docId = existing?.id ?? crypto.randomUUID();
-    const order = typeof ordinal === "number" && Number.isInteger(ordinal) ? ordinal : (existing?.ordinal ?? this.store.nextOrdinal(kind));
-    const now = Date.now();
-    const mtimes = existing
-      ? bumpMtimes(this.store.documentMtimes(docId), Object.keys(fields), now)
-      : initialMtimes(parsed.data as Record<string, unknown>, now);
-    this.ctx.storage.transactionSync(() => {
-      this.store.putDocument(kind, docId, order, parsed.data as never, mtimes);
-      const offset = (parsed.data as { offset?: number }).offset;
-      if (kind === "TimingDevice" && existing && offset !== undefined && (existing.data as { offset: number }).offset !== offset) {
-        this.store.reapplyOffset(docId, offset);
-      }
-    });
-    this.setupChanged();
-    return { ok: true, value: this.store.document(kind, docId)! };
+    return this.setupWrites.saveDocument(kind, id, changes);
   }
 
   /** Deletes a document; deleting a result format deletes its groups, and a device its credential. */
   async deleteDocument(kind: RaceDocumentKind, id: string): Promise<boolean> {
-    const existing = this.store.document(kind, id);
-    if (!existing) return false;
-    this.ctx.storage.transactionSync(() => {
-      this.store.deleteDocument(id);
-      if (kind === "ResultFormat") for (const g of this.store.documents("ResultGroup")) if (g.data.format === id) this.store.deleteDocument(g.id);
-      if (kind === "TimingDevice") this.store.deleteCredential(id);
-    });
-    this.setupChanged();
-    return true;
+    return this.setupWrites.deleteDocument(kind, id);
   }
 
   /** A new credential for a device, replacing any earlier one; the token is returned only now. */

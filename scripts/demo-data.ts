@@ -115,6 +115,10 @@ interface DemoElementExtra {
   optionsList?: Record<string, unknown>[];
   config?: Record<string, unknown>;
   condition?: { element: string; operator: string; value: string };
+  /** Shown only to staff filling the form in with ?admin=1. */
+  isAdminOnly?: boolean;
+  /** Shown only at a registration desk (?kiosk=1). */
+  isKioskMode?: boolean;
 }
 
 /** A demo registration form of the Nordic club, open from the seed day for 60 days. */
@@ -180,6 +184,9 @@ export function demoRegistrations(now: number) {
             ],
           },
         }),
+        // What ?admin=1 and ?kiosk=1 add for staff (README: the organiser's tour).
+        element(14, "text", "Staff note", { isAdminOnly: true }),
+        element(15, "checkbox", "Paid at the desk", { isKioskMode: true }),
       ],
     },
     riversideRegistration(now),

@@ -94,6 +94,8 @@ export async function buildSeedSql(now: number): Promise<string> {
         ordinal: element.ordinal,
         is_mandatory: element.isMandatory ? 1 : 0,
         is_taxable: element.isTaxable ? 1 : 0,
+        is_admin_only: element.isAdminOnly ? 1 : 0,
+        is_kiosk_mode: element.isKioskMode ? 1 : 0,
         options_list: JSON.stringify(element.optionsList ?? []),
         config: JSON.stringify(element.config ?? {}),
         price_1: element.prices?.price_1 ?? null,

@@ -67,5 +67,9 @@ export async function signInWithPasswordFrom(page: Page, email: string, password
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL((u) => u.pathname !== "/login");
-  if (new URL(page.url()).pathname === "/login/passkey") await page.getByRole("button", { name: "Skip for Now..." }).click();
+  if (new URL(page.url()).pathname === "/login/passkey") {
+    await page.getByRole("button", { name: "Skip for Now..." }).click();
+    // The session is usable once the offer has been left, not when the click is sent.
+    await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  }
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { demoSites, demoUsers } from "../../scripts/demo-data";
+import { demoRegistrations, demoSites, demoUsers } from "../../scripts/demo-data";
 import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
 
 const SITE = demoSites[0].hostname;
@@ -175,4 +175,26 @@ test("an organiser builds a form; a registrant registers two people with a code 
   await expect(registrant.getByRole("heading", { name: "Ready to pay" })).toBeVisible();
   await expect(registrant.getByText("Amount due: $72.60")).toBeVisible();
   await registrantContext.close();
+});
+
+test("the demo form shows staff its admin-only field with ?admin=1 and its desk field with ?kiosk=1, and registrants neither", async ({ page }) => {
+  const form = demoRegistrations(Date.now())[0]!;
+  const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
+  const formUrl = (query: string) => url(SITE, `/register/${form.id}${query}`);
+  // A registrant asking for staff views gets the ordinary form.
+  for (const query of ["?admin=1", "?kiosk=1"]) {
+    await page.goto(formUrl(query));
+    await expect(page.getByLabel("First name")).toBeVisible();
+    await expect(page.getByText("Staff note")).toHaveCount(0);
+    await expect(page.getByText("Paid at the desk")).toHaveCount(0);
+  }
+  // Signed in on the club's own site: a staff page there asks for it and comes back.
+  await page.goto(url(SITE, `/registration/${form.id}/admin`));
+  await signInWithPasswordFrom(page, coach.email, coach.password);
+  await page.goto(formUrl("?admin=1"));
+  await expect(page.getByLabel("Staff note")).toBeVisible();
+  await expect(page.getByText("Paid at the desk")).toHaveCount(0);
+  await page.goto(formUrl("?kiosk=1"));
+  await expect(page.getByLabel("Paid at the desk")).toBeVisible();
+  await expect(page.getByText("Staff note")).toHaveCount(0);
 });

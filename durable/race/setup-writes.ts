@@ -1,0 +1,105 @@
+/**
+ * Writing a race's setup as the RaceRoom's single writer: the timing settings and the setup documents
+ * (courses, timing points, devices, start groups, result formats and groups). Each change is checked whole
+ * against its schema and the rest of the race (setup-checks.ts), written in one transaction, and followed by
+ * a setup push (every page gets the whole format at the next tick).
+ */
+import type { FieldErrors } from "../../core/entity/field-errors";
+import { bumpMtimes, initialMtimes } from "../../core/entity/field-mtimes";
+import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../../schema/race/documents";
+import { readRaceSettings, type RaceSettings } from "../../schema/race/settings";
+import type { raceSetup } from "../../schema/race/tables";
+import { needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./free-order-sync";
+import type { SaveResult } from "./racer-writes";
+import { checkSettingsChange, definedOnly, documentProblem, fieldErrors } from "./setup-checks";
+import type { RaceStore } from "./store";
+
+type SetupRow = typeof raceSetup.$inferSelect;
+
+export interface SetupWritesHost {
+  store: RaceStore;
+  transaction<T>(write: () => T): T;
+  /** The race's setup row, or null before the room is opened. */
+  setupRow(): SetupRow | null;
+  writeSettings(settings: RaceSettings, fieldMtimes: Record<string, number>): void;
+  /** Called after every write: results are rebuilt and pages get the whole format. */
+  setupChanged(): void;
+}
+
+const NOT_OPENED = { race: "Race not opened" };
+
+export class SetupWrites {
+  constructor(private readonly host: SetupWritesHost) {}
+
+  /** Changes timing settings; every field is checked, and nothing is written when one is refused. */
+  updateSettings(changes: Record<string, unknown>): SaveResult<RaceSettings> {
+    const row = this.host.setupRow();
+    if (!row) return { ok: false, errors: NOT_OPENED };
+    const checked = checkSettingsChange(this.host.store, row.settings, changes);
+    if (!checked.ok) return checked;
+    const changed = Object.keys(definedOnly(checked.parsed));
+    const next = withDefaultCourseGroup(checked.next);
+    if (next !== checked.next) changed.push("meta_courses_list");
+    const mtimes = { ...row.fieldMtimes };
+    const now = Date.now();
+    for (const key of changed) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
+    this.host.transaction(() => {
+      this.host.writeSettings(next, mtimes);
+      if (needsResync(next, changed)) resyncFreeOrder(this.host.store, next, now);
+    });
+    this.host.setupChanged();
+    return { ok: true, value: next };
+  }
+
+  /** The errors updateSettings would give, without writing. */
+  settingsProblems(changes: Record<string, unknown>): FieldErrors | null {
+    const row = this.host.setupRow();
+    if (!row) return NOT_OPENED;
+    const checked = checkSettingsChange(this.host.store, row.settings, changes);
+    return checked.ok ? null : checked.errors;
+  }
+
+  /**
+   * Creates (id null) or changes a document. A change names only the fields it sets; the whole result is
+   * checked against the kind's schema, so a document is never stored half-valid.
+   */
+  saveDocument(kind: RaceDocumentKind, id: string | null, changes: Record<string, unknown>): SaveResult<StoredDocument> {
+    const store = this.host.store;
+    if (!RACE_DOCUMENT_KINDS.includes(kind)) return { ok: false, errors: { kind: "Unknown kind" } };
+    const existing = id ? store.document(kind, id) : null;
+    if (id && !existing) return { ok: false, errors: { id: "Not found" } };
+    const { ordinal, ...fields } = changes;
+    const parsed = raceDocumentSchemas[kind].safeParse({ ...(existing?.data ?? {}), ...fields });
+    if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
+    const data = parsed.data as StoredDocument["data"];
+    const problem = documentProblem(store, readRaceSettings(this.host.setupRow()?.settings), kind, data);
+    if (problem) return { ok: false, errors: problem };
+    const docId = existing?.id ?? crypto.randomUUID();
+    const order = typeof ordinal === "number" && Number.isInteger(ordinal) ? ordinal : (existing?.ordinal ?? store.nextOrdinal(kind));
+    const now = Date.now();
+    const mtimes = existing ? bumpMtimes(store.documentMtimes(docId), Object.keys(fields), now) : initialMtimes(data as Record<string, unknown>, now);
+    this.host.transaction(() => {
+      store.putDocument(kind, docId, order, data as never, mtimes);
+      // A device's clock offset applies to every read it sent, not only to later ones.
+      const offset = (data as { offset?: number }).offset;
+      if (kind === "TimingDevice" && existing && offset !== undefined && (existing.data as { offset: number }).offset !== offset) {
+        store.reapplyOffset(docId, offset);
+      }
+    });
+    this.host.setupChanged();
+    return { ok: true, value: store.document(kind, docId)! };
+  }
+
+  /** Deletes a document; deleting a result format deletes its groups, and a device its credential. */
+  deleteDocument(kind: RaceDocumentKind, id: string): boolean {
+    const store = this.host.store;
+    if (!store.document(kind, id)) return false;
+    this.host.transaction(() => {
+      store.deleteDocument(id);
+      if (kind === "ResultFormat") for (const g of store.documents("ResultGroup")) if (g.data.format === id) store.deleteDocument(g.id);
+      if (kind === "TimingDevice") store.deleteCredential(id);
+    });
+    this.host.setupChanged();
+    return true;
+  }
+}
