@@ -112,9 +112,8 @@ export async function saveDocumentIntent<S extends z.ZodType>(
 
 /** The "delete" step every document page shares: refused while something still uses the document. */
 export async function deleteDocumentIntent(room: Room, kind: RaceDocumentKind, posted: PostedForm, base: string, id: string) {
-  const problem = await deletionProblem(room, kind, id);
-  if (problem) return refuse(posted, { form: problem }, 409);
-  await room.deleteDocument(kind, id);
+  const deleted = await room.deleteDocument(kind, id);
+  if (!deleted.ok) return refuse(posted, { form: deleted.message }, deleted.status);
   return redirect(pageUrl(base, "deleted"));
 }
 
@@ -729,30 +728,3 @@ export const resultGroupFormSchema = z
   .object({ name: requiredName, course: nullableText(64), startgroup: nullableText(64), ...criterionFormFields })
   .superRefine(criterionNeedsValue)
   .transform((v) => ({ name: v.name, course: v.course, startgroup: v.startgroup, criteria_list: criteriaOfForm(v) }));
-
-// ---------------------------------------------------------------------------------------------------------
-// Deleting documents
-
-/**
- * Why a document cannot be deleted now: something still uses it (a course its timing point, a timing point
- * its device, racers their course or start group, a result group either), or null.
- */
-export async function deletionProblem(room: Room, kind: RaceDocumentKind, id: string): Promise<string | null> {
-  if (kind === "TimingPoint") {
-    const course = (await documentsOf(room, "Course")).find((c) => c.data.points_list.some((p) => p.point === id));
-    if (course) return `The course “${course.data.name}” uses this timing point. Take it off the course first.`;
-  }
-  if (kind === "TimingDevice") {
-    const point = (await documentsOf(room, "TimingPoint")).find((p) => p.data.devices_list.some((d) => d.id === id));
-    if (point) return `The timing point “${point.data.name}” uses this device. Take it off the timing point first.`;
-  }
-  if (kind === "Course" || kind === "StartGroup") {
-    const field = kind === "Course" ? "course" : "setupgroup_id";
-    const racers = (await room.racers()).filter((r) => r.data[field] === id).length;
-    if (racers > 0) return `${racers} ${racers === 1 ? "racer is" : "racers are"} in this ${kind === "Course" ? "course" : "start group"}. Move them first.`;
-    const groupField = kind === "Course" ? "course" : "startgroup";
-    const group = (await documentsOf(room, "ResultGroup")).find((g) => g.data[groupField] === id);
-    if (group) return `The result group “${group.data.name}” uses this ${kind === "Course" ? "course" : "start group"}. Delete that group first.`;
-  }
-  return null;
-}

@@ -14,7 +14,7 @@ import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdent
 import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wire/timing-api";
 import { hashToken, randomToken } from "../core/auth/tokens";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
-import { SetupWrites } from "./race/setup-writes";
+import { SetupWrites, type DeleteResult } from "./race/setup-writes";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
 import type { RaceState } from "./race/live-results";
@@ -210,8 +210,8 @@ export class RaceRoom extends DurableObject<Env> {
     return this.setupWrites.saveDocument(kind, id, changes);
   }
 
-  /** Deletes a document; deleting a result format deletes its groups, and a device its credential. */
-  async deleteDocument(kind: RaceDocumentKind, id: string): Promise<boolean> {
+  /** Deletes a document unless something still uses it (409, saying what); a format takes its groups along. */
+  async deleteDocument(kind: RaceDocumentKind, id: string): Promise<DeleteResult> {
     return this.setupWrites.deleteDocument(kind, id);
   }
 

@@ -61,3 +61,28 @@ export function fieldErrors(issues: readonly { path: readonly PropertyKey[]; mes
 export function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/**
+ * Why a document cannot be deleted now: something still uses it (a course its timing point, a timing point
+ * its device, racers their course or start group, a result group either), or null. Checked inside the
+ * RaceRoom, the race's single writer, so nothing can start using the document between check and delete.
+ */
+export function deletionProblem(store: RaceStore, kind: RaceDocumentKind, id: string): string | null {
+  if (kind === "TimingPoint") {
+    const course = store.documents("Course").find((c) => c.data.points_list.some((p) => p.point === id));
+    if (course) return `The course “${course.data.name}” uses this timing point. Take it off the course first.`;
+  }
+  if (kind === "TimingDevice") {
+    const point = store.documents("TimingPoint").find((p) => p.data.devices_list.some((d) => d.id === id));
+    if (point) return `The timing point “${point.data.name}” uses this device. Take it off the timing point first.`;
+  }
+  if (kind === "Course" || kind === "StartGroup") {
+    const what = kind === "Course" ? "course" : "start group";
+    const racers = store.racersUsing(kind === "Course" ? "course" : "setupgroup_id", id);
+    if (racers > 0) return `${racers} ${racers === 1 ? "racer is" : "racers are"} in this ${what}. Move them first.`;
+    const groupField = kind === "Course" ? "course" : "startgroup";
+    const group = store.documents("ResultGroup").find((g) => g.data[groupField] === id);
+    if (group) return `The result group “${group.data.name}” uses this ${what}. Delete that group first.`;
+  }
+  return null;
+}

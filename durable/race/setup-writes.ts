@@ -11,7 +11,7 @@ import { readRaceSettings, type RaceSettings } from "../../schema/race/settings"
 import type { raceSetup } from "../../schema/race/tables";
 import { needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./free-order-sync";
 import type { SaveResult } from "./racer-writes";
-import { checkSettingsChange, definedOnly, documentProblem, fieldErrors } from "./setup-checks";
+import { checkSettingsChange, definedOnly, deletionProblem, documentProblem, fieldErrors } from "./setup-checks";
 import type { RaceStore } from "./store";
 
 type SetupRow = typeof raceSetup.$inferSelect;
@@ -27,6 +27,8 @@ export interface SetupWritesHost {
 }
 
 const NOT_OPENED = { race: "Race not opened" };
+
+export type DeleteResult = { ok: true } | { ok: false; status: 404 | 409; message: string };
 
 export class SetupWrites {
   constructor(private readonly host: SetupWritesHost) {}
@@ -90,16 +92,21 @@ export class SetupWrites {
     return { ok: true, value: store.document(kind, docId)! };
   }
 
-  /** Deletes a document; deleting a result format deletes its groups, and a device its credential. */
-  deleteDocument(kind: RaceDocumentKind, id: string): boolean {
+  /**
+   * Deletes a document unless something still uses it (deletionProblem); deleting a result format deletes
+   * its groups, and a device its credential.
+   */
+  deleteDocument(kind: RaceDocumentKind, id: string): DeleteResult {
     const store = this.host.store;
-    if (!store.document(kind, id)) return false;
+    if (!store.document(kind, id)) return { ok: false, status: 404, message: "Not found" };
+    const problem = deletionProblem(store, kind, id);
+    if (problem) return { ok: false, status: 409, message: problem };
     this.host.transaction(() => {
       store.deleteDocument(id);
       if (kind === "ResultFormat") for (const g of store.documents("ResultGroup")) if (g.data.format === id) store.deleteDocument(g.id);
       if (kind === "TimingDevice") store.deleteCredential(id);
     });
     this.host.setupChanged();
-    return true;
+    return { ok: true };
   }
 }

@@ -157,6 +157,11 @@ export class RaceStore {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM racers").one().n;
   }
 
+  /** Racers whose course or start group is this document (a deletion must not leave them pointing at nothing). */
+  racersUsing(field: "course" | "setupgroup_id", documentId: string): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM racers WHERE data ->> ? = ?", `$.${field}`, documentId).one().n;
+  }
+
   // Device credentials: only the SHA-256 of the secret is kept.
 
   credentialHash(deviceId: string): string | null {

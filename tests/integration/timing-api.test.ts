@@ -257,3 +257,25 @@ describe("result groups made from a racer field", () => {
     expect(await t.room.timedEntity("no-such-racer")).toBeNull();
   });
 });
+
+describe("deleting a race's setup documents", () => {
+  it("refuses, saying what still uses it, a device, a timing point or a course in use, and deletes one that is free", async () => {
+    const t = await createTimedRace({ racers: 2 });
+    expect(await t.room.deleteDocument("TimingDevice", t.device.id)).toEqual({
+      ok: false,
+      status: 409,
+      message: "The timing point “Start” uses this device. Take it off the timing point first.",
+    });
+    expect(await t.room.deleteDocument("TimingPoint", t.finish.id)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: expect.stringContaining("uses this timing point"),
+    });
+    expect(await t.room.deleteDocument("Course", t.course.id)).toEqual({ ok: false, status: 409, message: "2 racers are in this course. Move them first." });
+    // With the racers moved out, the course goes; a document that is gone is a 404.
+    for (const id of t.racerIds) expect(await t.room.deleteRacer(id)).toBe(true);
+    expect(await t.room.deleteDocument("Course", t.course.id)).toEqual({ ok: true });
+    expect(await t.room.deleteDocument("Course", t.course.id)).toEqual({ ok: false, status: 404, message: "Not found" });
+    expect((await t.room.documents("Course")).map((c) => c.id)).toEqual([]);
+  });
+});
