@@ -12,7 +12,7 @@ import { stripeGateway } from "../workers/payments/stripe";
 import { financeFilterOf, financeRowById, listTransactions, type FinanceRow, type FinanceScope } from "../workers/services/finance";
 import { recordReceived, refundPayment, transactionById, voidTransaction } from "../workers/services/payments";
 import { sendReceiptOfCart } from "../workers/services/receipts";
-import { parseForm, refuse, unknownIntent, type PostedForm } from "./race-setup.server";
+import { parseForm, refuse, unknownIntent, type PostedForm } from "./forms/posted-form.server";
 
 const NOTICES = {
   recorded: "Payment recorded as received. A confirmation was emailed.",

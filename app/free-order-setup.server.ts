@@ -7,17 +7,9 @@ import { z } from "zod";
 import { nextSegmentName, SEGMENT_ORDER_TYPES } from "../core/timing/free-order";
 import { defaultCourseGroup } from "../schema/race/free-order";
 import { metaStartGroupSchema, type MetaCourseGroupEntry, type MetaStartGroupEntry, type RaceSettings, type SegmentEntry } from "../schema/race/settings";
-import {
-  absoluteOfTimeOfDay,
-  blankOr,
-  choice,
-  criteriaOfForm,
-  criterionFormFields,
-  requiredName,
-  seconds,
-  timeOfDay,
-  type RaceClock,
-} from "./race-setup.server";
+import { absoluteOfTimeOfDay, type RaceClock } from "./race-clock.server";
+import { blankOr, choice, requiredName, seconds, timeOfDay } from "./forms/field-rules";
+import { criteriaOfForm, criterionFormFields } from "./race-setup.server";
 
 export const segmentFormSchema = z.object({
   name: z.string().trim().max(200).default(""),

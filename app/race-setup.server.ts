@@ -1,16 +1,13 @@
 /**
- * Form parsing and shared server code of the race setup pages (setup, courses, timing points, devices,
- * start groups, racer fields, result formats). Every form is parsed with a zod schema here; checks with
- * wording in the spec (timing.md section 5) come from core/timing, so the pages say exactly what it says.
+ * The forms of the race setup pages (setup, courses, timing points, devices, start groups, racer fields,
+ * result formats) as zod schemas over the form kit's field rules (app/forms/); checks with wording in the
+ * spec (timing.md section 5) come from core/timing, so the pages say exactly what it says.
  */
-import { data, redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { exactTimeOfDay } from "../core/time/format";
-import { zeroTimeOfRace } from "../schema/race/settings";
-import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
+import { isInvalid, type Invalid } from "../core/time/parse";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, validateRangePattern } from "../core/timing/biathlon";
 import { DEVICE_TYPE_KEYS } from "../core/timing/devices";
-import { MAX_RUNS, MULTI_RUN_MODES } from "../core/timing/multi-run";
+import { MULTI_RUN_MODES } from "../core/timing/multi-run";
 import { DEFAULT_TEAM_LAP_TIME_DISPLAY, TEAM_LAP_TIME_DISPLAYS } from "../core/timing/relay";
 import { ENDURO_COLUMN_OPTIONS } from "../core/timing/enduro";
 import { COLUMN_OPTIONS, LAP_DISPLAY_DIFFS, RANK_DISPLAYS, SPLIT_DISPLAYS, SPLIT_TIMINGS } from "../core/timing/result-columns";
@@ -18,289 +15,31 @@ import { TimingError } from "../core/timing/errors";
 import { MICROS_PER_SECOND } from "../core/timing/model";
 import { sportTechniques } from "../core/timing/sports";
 import { checkGroupTime, groupStartTime } from "../core/timing/start-times";
-import { CUSTOM_FIELD_TYPES, customFieldKey, FIELD_REQUIRED, validateCustomFieldValue, type CustomFieldType } from "../core/timing/racer-fields";
-import { MUST_BE_A_NUMBER, MUST_BE_WHOLE, RACE_DEFAULTS, readFormNumber, validateLapCount, validatePrecision } from "../core/timing/validation";
-import type { RaceDocumentKind, StoredDocument } from "../schema/race/documents";
-import { epochOfLocalInput, isTimeZone } from "../workers/services/race-setup";
-import type { RaceAccess } from "./race-admin.server";
-import { fieldErrorsOf } from "../core/entity/field-errors";
-import type { FieldErrors, SetupReply } from "./components/race-setup-form";
+import { CUSTOM_FIELD_TYPES, customFieldKey, type CustomFieldType } from "../core/timing/racer-fields";
+import { RACE_DEFAULTS, validateLapCount, validatePrecision } from "../core/timing/validation";
+import type { FieldErrors } from "./components/form-kit";
 import { FORMAT_KINDS, GROUP_TYPES, type FormatKind } from "./components/race-setup-choices";
-
-export type Room = RaceAccess["room"];
-
-// ---------------------------------------------------------------------------------------------------------
-// Reading forms and answering them
-
-export interface PostedForm {
-  intent: string;
-  target: string | null;
-  values: Record<string, string>;
-}
-
-/** The posted fields as text (the first of a repeated name), with the intent and the document it is about. */
-export async function readPostedForm(request: Request): Promise<PostedForm> {
-  const form = await request.formData();
-  const values: Record<string, string> = {};
-  for (const [key, value] of form) if (typeof value === "string" && !(key in values)) values[key] = value;
-  return { intent: values.intent ?? "", target: values.target || null, values };
-}
-
-/** The first message for each field (the path's first part), as the pages show them. */
-
-/** A refused form: its errors and what was typed, so the page shows the form again as it was sent. */
-export function refuse(posted: PostedForm, errors: FieldErrors, status: 400 | 403 | 404 | 409 = 400) {
-  const { intent: _intent, target: _target, ...values } = posted.values;
-  return data<SetupReply>({ intent: posted.intent, target: posted.target, errors, values }, { status });
-}
-
-/** Parses a form with a schema; a refusal (400 with the field errors) when it does not fit. */
-export function parseForm<S extends z.ZodType>(
-  schema: S,
-  posted: PostedForm,
-): { ok: true; value: z.output<S> } | { ok: false; reply: ReturnType<typeof refuse> } {
-  const parsed = schema.safeParse(posted.values);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, reply: refuse(posted, fieldErrorsOf(parsed.error.issues)) };
-}
-
-/**
- * A save result from the RaceRoom: the page again (PRG) on success, or the room's errors. An error about
- * a field the form has is shown next to it; one about anything else (a list entry) above the form.
- */
-export function afterSave(posted: PostedForm, result: { ok: true } | { ok: false; errors: FieldErrors }, to: string) {
-  if (result.ok) return redirect(to);
-  const errors: FieldErrors = {};
-  for (const [key, message] of Object.entries(result.errors)) {
-    if (key in posted.values && key !== "intent" && key !== "target") errors[key] ??= message;
-    else errors.form ??= message;
-  }
-  return refuse(posted, errors);
-}
-
-/** A race's documents of one kind, typed (the RPC stub's generic return loses the kind). */
-export async function documentsOf<K extends RaceDocumentKind>(room: Room, kind: K): Promise<StoredDocument<K>[]> {
-  return (await room.documents(kind)) as unknown as StoredDocument<K>[];
-}
-
-/** The document a form is about, or a 404 when it is gone (deleted in another tab). */
-export function requireDocument<T extends { id: string }>(documents: readonly T[], id: string | null): T {
-  const found = id ? documents.find((d) => d.id === id) : undefined;
-  if (!found) throw new Response("Not found", { status: 404 });
-  return found;
-}
-
-export const unknownIntent = (posted: PostedForm) => refuse(posted, { form: "Unknown action" });
-
-/** The "create" and "save" steps every document page shares: parse, save in the RaceRoom, back to the list. */
-export async function saveDocumentIntent<S extends z.ZodType>(
-  room: Room,
-  kind: RaceDocumentKind,
-  posted: PostedForm,
-  base: string,
-  schema: S,
-  changesOf: (value: z.output<S>) => Record<string, unknown> | FieldErrors | null = (value) => value as Record<string, unknown>,
-  check: (changes: Record<string, unknown>) => FieldErrors | null = () => null,
-) {
-  const parsed = parseForm(schema, posted);
-  if (!parsed.ok) return parsed.reply;
-  const changes = changesOf(parsed.value) as Record<string, unknown>;
-  const problem = check(changes);
-  if (problem) return refuse(posted, problem);
-  const result = await room.saveDocument(kind, posted.intent === "save" ? posted.target : null, changes);
-  return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved", result.ok ? (result.value as { id: string }).id : null));
-}
-
-/** The "delete" step every document page shares: refused while something still uses the document. */
-export async function deleteDocumentIntent(room: Room, kind: RaceDocumentKind, posted: PostedForm, base: string, id: string) {
-  const deleted = await room.deleteDocument(kind, id);
-  if (!deleted.ok) return refuse(posted, { form: deleted.message }, deleted.status);
-  return redirect(pageUrl(base, "deleted"));
-}
-
-/** What the page address asks for: the document being edited or deleted, and a one-time notice. */
-export function pageQuery(request: Request) {
-  const params = new URL(request.url).searchParams;
-  return {
-    edit: params.get("edit"),
-    remove: params.get("delete"),
-    credential: params.get("credential"),
-    saved: noticeOf(params.get("saved")),
-    confirm: params.get("confirm"),
-  };
-}
-
-const NOTICES: Record<string, string> = {
-  created: "Created.",
-  saved: "Your changes are saved.",
-  deleted: "Deleted.",
-  added: "Added.",
-  removed: "Removed.",
-  moved: "Moved.",
-  seeded: "Heats seeded from the qualifier.",
-  recorded: "Heat result saved.",
-  cleared: "Heat result cleared.",
-};
-
-function noticeOf(key: string | null): string | null {
-  return key ? (NOTICES[key] ?? null) : null;
-}
-
-/** A page's address with a notice (and, optionally, the document still open for editing). */
-export function pageUrl(base: string, saved: keyof typeof NOTICES, edit?: string | null): string {
-  const params = new URLSearchParams();
-  if (edit) params.set("edit", edit);
-  params.set("saved", saved);
-  return `${base}?${params}`;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Field rules. Numbers arrive as text so a wrong one can be named ("Must be a Number", not a browser hint).
-
-const MUST_BE_ZERO_OR_MORE = "Must be 0 or more";
-export const ENTER_A_NAME = "Enter a name";
-export const ENTER_DATE_TIME = "Enter a date and time";
-export const END_AFTER_START = "The end must be after the start";
-export const CHOOSE_TIME_ZONE = "Choose a time zone";
-
-/** A rule from core (value or Invalid) as a zod field; `blank` is what an empty field means (else the rule decides). */
-export function rule<T>(check: (text: string) => T | Invalid) {
-  return z
-    .string()
-    .default("")
-    .transform((raw, ctx): T => {
-      const value = check(raw.trim());
-      if (isInvalid(value)) {
-        ctx.addIssue({ code: "custom", message: value.error });
-        return z.NEVER;
-      }
-      return value;
-    });
-}
-
-export function blankOr<T, B>(check: (text: string) => T | Invalid, blank: B) {
-  return rule<T | B>((text) => (text === "" ? blank : check(text)));
-}
-
-const text = (max = 200) =>
-  z
-    .string()
-    .default("")
-    .transform((v) => v.trim().slice(0, max));
-const nullableText = (max = 200) => text(max).transform((v) => (v === "" ? null : v));
-export const requiredName = z
-  .string()
-  .default("")
-  .transform((v) => v.trim())
-  .pipe(z.string().min(1, ENTER_A_NAME).max(200, "At most 200 characters"));
-/** An unchecked box sends nothing. */
-export const checkbox = z
-  .string()
-  .optional()
-  .transform((v) => v === "on" || v === "true");
-export const choice = <const T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { error: message });
-
-/** Seconds with up to 6 decimals ("30", "0.25", "-1.5" or "+1.5" where signed) as microseconds. */
-export function parseSeconds(textValue: string, signed = false): number | Invalid {
-  if (textValue.trim() === "") return { error: FIELD_REQUIRED };
-  const value = validateCustomFieldValue({ type: "seconds" }, textValue.trim().replace(/^\+/, signed ? "" : "+"));
-  if (isInvalid(value)) return value;
-  if (typeof value !== "number") return { error: FIELD_REQUIRED };
-  return !signed && value < 0 ? { error: MUST_BE_ZERO_OR_MORE } : value;
-}
-
-export function seconds(blank: number | null, signed = false) {
-  return blankOr((t) => parseSeconds(t, signed), blank);
-}
-
-export function wholeFromZero(t: string): number | Invalid {
-  const value = readFormNumber(t);
-  if (value === null) return { error: MUST_BE_A_NUMBER };
-  if (!Number.isInteger(value)) return { error: MUST_BE_WHOLE };
-  return value < 0 ? { error: MUST_BE_ZERO_OR_MORE } : value;
-}
-
-function decimalFromZero(t: string): number | Invalid {
-  const value = readFormNumber(t);
-  if (value === null) return { error: MUST_BE_A_NUMBER };
-  return value < 0 ? { error: MUST_BE_ZERO_OR_MORE } : value;
-}
-
-/** A time of day "HH:MM:SS" (or "HH:MM", as time inputs send whole minutes) as microseconds since midnight. */
-export function timeOfDay(t: string): number | Invalid {
-  return parseTimeOfDay(/^\d{1,2}:\d{2}$/.test(t) ? `${t}:00` : t);
-}
-
-/** Runs of a multi-run race: a whole number from 1 to 10. */
-function validateRunCount(t: string): number | Invalid {
-  const value = validateLapCount(t);
-  return !isInvalid(value) && value > MAX_RUNS ? { error: `At most ${MAX_RUNS} runs` } : value;
-}
-
-/** A whole number from 1 (lap counts, start sizes): "Must be a Number", "Must be at least 1". */
-export const atLeastOne = rule(validateLapCount);
-const precision = rule(validatePrecision);
-
-// ---------------------------------------------------------------------------------------------------------
-// The race's clock: times of day on race day, seconds, and their text in forms
-
-export interface RaceClock {
-  /** Midnight of the race day in the race's zone, absolute microseconds. */
-  zeroTime: number;
-  startTime: number;
-  endTime: number | null;
-}
-
-export function raceClockOf(race: { startTime: number; endTime: number | null; timezone: string }): RaceClock {
-  return {
-    zeroTime: zeroTimeOfRace(race.startTime, race.timezone),
-    startTime: race.startTime * 1000,
-    endTime: race.endTime === null ? null : race.endTime * 1000,
-  };
-}
-
-/** "09:30:00" or "09:30:00.25" for an absolute time on the race's clock; "" for none. */
-export function timeOfDayText(absolute: number | null | undefined, clock: RaceClock): string {
-  return absolute === null || absolute === undefined ? "" : exactTimeOfDay(absolute - clock.zeroTime);
-}
-
-export function absoluteOfTimeOfDay(tod: number | null, clock: RaceClock): number | null {
-  return tod === null ? null : clock.zeroTime + tod;
-}
+import {
+  rule,
+  blankOr,
+  text,
+  nullableText,
+  requiredName,
+  checkbox,
+  choice,
+  parseSeconds,
+  seconds,
+  wholeFromZero,
+  decimalFromZero,
+  timeOfDay,
+  validateRunCount,
+  atLeastOne,
+  precision,
+} from "./forms/field-rules";
+import { type RaceClock, absoluteOfTimeOfDay, startSchema, endSchema, timezoneSchema } from "./race-clock.server";
 
 // ---------------------------------------------------------------------------------------------------------
 // Setup (the race and its timing settings)
-
-export const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
-
-const startSchema = z
-  .string()
-  .default("")
-  .transform((v) => v.trim())
-  .pipe(z.string().regex(LOCAL_DATE_TIME, ENTER_DATE_TIME));
-const endSchema = z
-  .string()
-  .default("")
-  .transform((v) => v.trim())
-  .pipe(z.string().refine((v) => v === "" || LOCAL_DATE_TIME.test(v), ENTER_DATE_TIME));
-const timezoneSchema = z.string().default("").refine(isTimeZone, CHOOSE_TIME_ZONE);
-
-/**
- * A form with a start (and end) typed on the race's wall clock: the schema's fields, and the instants as
- * epoch milliseconds. The instants are checked even when other fields are wrong, so every error shows at once.
- */
-export function parseTimedForm<S extends z.ZodType<{ start: string; end?: string; timezone: string }>>(schema: S, posted: PostedForm) {
-  const parsed = schema.safeParse(posted.values);
-  const errors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
-  const { start = "", end = "", timezone = "" } = posted.values;
-  const zone = isTimeZone(timezone) ? timezone : null;
-  const startTime = zone && LOCAL_DATE_TIME.test(start.trim()) ? epochOfLocalInput(start, zone) : null;
-  const endTime = zone && LOCAL_DATE_TIME.test(end.trim()) ? epochOfLocalInput(end, zone) : null;
-  if (zone && startTime === null) errors.start ??= ENTER_DATE_TIME;
-  if (zone && end.trim() !== "" && endTime === null) errors.end ??= ENTER_DATE_TIME;
-  if (startTime !== null && endTime !== null && endTime <= startTime) errors.end ??= END_AFTER_START;
-  if (!parsed.success || Object.keys(errors).length > 0 || startTime === null) return { ok: false as const, reply: refuse(posted, errors) };
-  return { ok: true as const, value: { ...(parsed.data as z.output<S>), startTime, endTime } };
-}
 
 export const setupFormSchema = z.object({
   name: requiredName,

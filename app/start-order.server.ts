@@ -12,7 +12,8 @@ import { STARTTIME_SORTS, startTimeSortFor } from "../core/timing/start-plan";
 import type { StoredDocument } from "../schema/race/documents";
 import type { RacerDoc } from "../schema/race/racer";
 import type { RaceSettings } from "../schema/race/settings";
-import { atLeastOne, blankOr, checkbox, choice, parseSeconds, rule, seconds, timeOfDayText, wholeFromZero, type RaceClock } from "./race-setup.server";
+import { atLeastOne, blankOr, checkbox, choice, parseSeconds, rule, seconds, wholeFromZero } from "./forms/field-rules";
+import { timeOfDayText, type RaceClock } from "./race-clock.server";
 
 const SEED_KEYS = SEED_FUNCTIONS.map((f) => f.key) as [string, ...string[]];
 const SORT_KEYS = STARTTIME_SORTS.map((s) => s.key) as [string, ...string[]];

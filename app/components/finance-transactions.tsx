@@ -7,7 +7,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { formatMoney, formatMoneyWithSymbol } from "../../core/money/money";
 import { TRANSACTION_TYPES } from "../../core/payments/ledger";
 import type { FinancePageData, FinanceRow } from "../finance.server";
-import { SelectField, SetupForm, TextField, useReplyFor } from "./race-setup-form";
+import { SelectField, SetupForm, TextField, useReplyFor } from "./form-kit";
 
 const TYPE_LABELS: Record<string, string> = { payment: "Payment", refund: "Refund", z4fee: "System fee", remittance: "Remittance", division: "Division" };
 const METHOD_LABELS: Record<string, string> = { card: "Card", cash: "Cash", cheque: "Cheque" };

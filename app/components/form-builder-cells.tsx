@@ -2,7 +2,7 @@
  * Inputs inside the rows of the option and discount tables: each has its own label (read by screen readers,
  * hidden on screen where the column header says it) and its error tied to it through aria-describedby.
  */
-import type { Choice } from "./race-setup-form";
+import type { Choice } from "./form-kit";
 
 const errorId = (id: string) => `${id}-error`;
 

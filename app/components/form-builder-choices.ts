@@ -4,7 +4,7 @@
  * insist on a label for every field type, operator and kind that core defines.
  */
 import type { ConditionOperator, DiscountType, FieldType, ImageLogic, LicenceKind, MemberClass } from "../../core/forms/model";
-import type { Choice } from "./race-setup-form";
+import type { Choice } from "./form-kit";
 
 export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
   text: "Text",

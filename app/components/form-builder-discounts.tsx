@@ -2,8 +2,8 @@
  * The codes of a discount field: one group per code (code, kind, amount — a percentage or dollars —, the
  * priced fields it applies to, description, how many uses). Adding and removing post the whole editor.
  */
-import type { Choice } from "./race-setup-form";
-import { CheckboxField } from "./race-setup-form";
+import type { Choice } from "./form-kit";
+import { CheckboxField } from "./form-kit";
 import type { DiscountDraft } from "./form-builder-choices";
 import { choicesOf, DISCOUNT_TYPE_LABELS } from "./form-builder-choices";
 import { CellInput, CellSelect, ListError } from "./form-builder-cells";

@@ -10,8 +10,8 @@ import { choicesOf, OPERATOR_LABELS } from "./form-builder-choices";
 import { DiscountsEditor } from "./form-builder-discounts";
 import { OptionsEditor } from "./form-builder-options";
 import { TypeSettings } from "./form-builder-type-settings";
-import type { Choice } from "./race-setup-form";
-import { CheckboxField, SelectField, TextField } from "./race-setup-form";
+import type { Choice } from "./form-kit";
+import { CheckboxField, SelectField, TextField } from "./form-kit";
 
 export interface EditorProps {
   draft: ElementDraft;

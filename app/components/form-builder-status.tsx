@@ -2,8 +2,8 @@
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import type { RegistrationStatus } from "../../core/registration/status";
 import { FormMessage } from "./auth-card";
-import type { SetupReply } from "./race-setup-form";
-import { TextAreaField } from "./race-setup-form";
+import type { SetupReply } from "./form-kit";
+import { TextAreaField } from "./form-kit";
 
 const EXPLANATIONS: Record<RegistrationStatus, string> = {
   "Test Mode": "Only people who manage this form can try it; nobody can pay until a System Administrator approves it.",

@@ -1,7 +1,7 @@
 /** The settings only some field types have (core/forms/model.ts ElementConfig), shown for the type being edited. */
 import type { EditorSections, ElementDraft } from "./form-builder-choices";
 import { choicesOf, IMAGE_LOGIC_LABELS, LICENCE_LABELS, MEMBER_CLASS_LABELS } from "./form-builder-choices";
-import { CheckboxField, RadioField, SelectField, TextAreaField, TextField } from "./race-setup-form";
+import { CheckboxField, RadioField, SelectField, TextAreaField, TextField } from "./form-kit";
 
 export function TypeSettings({
   draft,

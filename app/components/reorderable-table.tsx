@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react";
 import { useDragReorder } from "./drag-reorder";
-import { RowButton } from "./race-setup-form";
+import { RowButton } from "./form-kit";
 
 export function ReorderableTable<T extends { id: string }>(props: {
   rows: readonly T[];

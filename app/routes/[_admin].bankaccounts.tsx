@@ -5,8 +5,8 @@ import { can, effectiveRoles } from "../../core/access/policy";
 import { formatMoneyWithSymbol } from "../../core/money/money";
 import { commitBatch, decideRequest, pendingRequests, previewBatch } from "../../workers/services/payouts";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
-import { SavedNotice, SetupForm, useReplyFor } from "../components/race-setup-form";
-import { parseForm, readPostedForm, refuse, unknownIntent } from "../race-setup.server";
+import { SavedNotice, SetupForm, useReplyFor } from "../components/form-kit";
+import { parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
 import { requirePrincipal } from "../registration-admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Bank Accounts · Administration" }];

@@ -4,10 +4,10 @@ import { z } from "zod";
 import { approvalChangeFor, approvalNoteOf } from "../../core/registration/status";
 import { canOnRegistration, changeRegistration, getRegistration, listRegistrations } from "../../workers/services/registration-forms";
 import { noticeOf, requireRegistrationReviewer, withNotice } from "../registration-admin.server";
-import { parseForm, readPostedForm, refuse } from "../race-setup.server";
+import { parseForm, readPostedForm, refuse } from "../forms/posted-form.server";
 import { FormMessage } from "../components/auth-card";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
-import { SavedNotice, TextAreaField, type SetupReply } from "../components/race-setup-form";
+import { SavedNotice, TextAreaField, type SetupReply } from "../components/form-kit";
 
 export const meta: MetaFunction = () => [{ title: "Registration Forms · Administration" }];
 

@@ -6,9 +6,9 @@ import { clubsWhereAllowed } from "../../workers/services/club-choices";
 import { bankAccountsOf, payoutsOf, requestBankAccount } from "../../workers/services/payouts";
 import { FinanceTransactions } from "../components/finance-transactions";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
-import { SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/form-kit";
 import { financeAction, financeNoticeOf, financePageData } from "../finance.server";
-import { parseForm, readPostedForm } from "../race-setup.server";
+import { parseForm, readPostedForm } from "../forms/posted-form.server";
 import { requirePrincipal } from "../registration-admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Finance" }];

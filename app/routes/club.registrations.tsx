@@ -4,9 +4,9 @@ import { z } from "zod";
 import { effectiveRoles } from "../../core/access/policy";
 import { createRegistration, creatableRegistrationClubs, listRegistrations } from "../../workers/services/registration-forms";
 import { requirePrincipal, statusOf, wallClockText, withNotice, zonesOfForms } from "../registration-admin.server";
-import { parseForm, readPostedForm, refuse, unknownIntent } from "../race-setup.server";
+import { parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
-import { SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { SelectField, SetupForm, TextField, useReplyFor } from "../components/form-kit";
 
 export const meta: MetaFunction = () => [{ title: "Registration Forms" }];
 

@@ -36,20 +36,12 @@ import { deleteRace, localInputOf, timeZoneNames } from "../../workers/services/
 import { roomStub } from "../../workers/services/race-access";
 import { stageChoices, stagesBefore } from "../../workers/services/race-stages";
 import { requireRaceAccess } from "../race-admin.server";
-import {
-  pageQuery,
-  parseTimedForm,
-  raceChangesOf,
-  racerFieldsOf,
-  readPostedForm,
-  refuse,
-  settingsChangesOf,
-  setupFormSchema,
-  unknownIntent,
-} from "../race-setup.server";
+import { pageQuery, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
+import { parseTimedForm } from "../race-clock.server";
+import { raceChangesOf, racerFieldsOf, settingsChangesOf, setupFormSchema } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
 import { TIMING_MODE_CHOICES } from "../components/race-setup-choices";
-import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/form-kit";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
@@ -672,4 +664,4 @@ const HIDE_OR_TIME = [
   { value: "time", label: "Show the time" },
 ];
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

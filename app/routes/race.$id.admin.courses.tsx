@@ -1,31 +1,15 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
-import {
-  afterSave,
-  courseChangesOf,
-  courseFormSchema,
-  coursePointFormSchema,
-  deleteDocumentIntent,
-  documentsOf,
-  moved,
-  moveFormSchema,
-  pageQuery,
-  pageUrl,
-  parseForm,
-  raceClockOf,
-  readPostedForm,
-  refuse,
-  requireDocument,
-  saveDocumentIntent,
-  timeOfDayText,
-  unknownIntent,
-} from "../race-setup.server";
+import { afterSave, pageQuery, pageUrl, parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
+import { courseChangesOf, courseFormSchema, coursePointFormSchema, moved, moveFormSchema } from "../race-setup.server";
+import { deleteDocumentIntent, documentsOf, requireDocument, saveDocumentIntent } from "../race-documents.server";
+import { raceClockOf, timeOfDayText } from "../race-clock.server";
 import { exactSeconds } from "../../core/time/format";
 import { defaultRangePattern } from "../../core/timing/biathlon";
 import { enduroSegments } from "../../core/timing/enduro";
 import { POINT_MODE_CHOICES, RANGE_ROLE_CHOICES, SECTION_CHOICES } from "../components/race-setup-choices";
-import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
+import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../components/form-kit";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 /** The enduro segments of stored course points. */
@@ -455,4 +439,4 @@ function CourseEditor({
   );
 }
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

@@ -2,32 +2,11 @@ import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctio
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DEVICE_TYPES, deviceDisplayName, deviceTypesInOrder, isDeviceTypeKey, TIMING_DEVICE_DEFAULTS } from "../../core/timing/devices";
 import { requireRaceAccess } from "../race-admin.server";
-import {
-  afterSave,
-  deleteDocumentIntent,
-  deviceFormSchema,
-  documentsOf,
-  newDeviceFormSchema,
-  pageQuery,
-  pageUrl,
-  parseForm,
-  readPostedForm,
-  requireDocument,
-  type Room,
-  unknownIntent,
-} from "../race-setup.server";
+import { afterSave, pageQuery, pageUrl, parseForm, readPostedForm, unknownIntent } from "../forms/posted-form.server";
+import { deleteDocumentIntent, documentsOf, requireDocument, type Room } from "../race-documents.server";
+import { deviceFormSchema, newDeviceFormSchema } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
-import {
-  CheckboxField,
-  ConfirmPanel,
-  RowLinks,
-  SelectField,
-  SetupForm,
-  type SetupReply,
-  SetupSection,
-  TextField,
-  useReplyFor,
-} from "../components/race-setup-form";
+import { CheckboxField, ConfirmPanel, RowLinks, SelectField, SetupForm, type SetupReply, SetupSection, TextField, useReplyFor } from "../components/form-kit";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 /** These pages show a device credential once: no browser or proxy may store them. */
@@ -284,4 +263,4 @@ function CredentialShown({ credential, created, base }: { credential: Credential
   );
 }
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

@@ -3,21 +3,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { isInvalid } from "../../core/time/parse";
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from "../../core/timing/racer-fields";
 import { requireRaceAccess } from "../race-admin.server";
-import {
-  afterSave,
-  newRacerField,
-  newRacerFieldFormSchema,
-  pageQuery,
-  pageUrl,
-  parseForm,
-  racerFieldFormSchema,
-  racerFieldsOf,
-  readPostedForm,
-  refuse,
-  unknownIntent,
-  type RacerField,
-} from "../race-setup.server";
-import { CheckboxField, ConfirmPanel, SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../components/race-setup-form";
+import { afterSave, pageQuery, pageUrl, parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
+import { newRacerField, newRacerFieldFormSchema, racerFieldFormSchema, racerFieldsOf, type RacerField } from "../race-setup.server";
+import { CheckboxField, ConfirmPanel, SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../components/form-kit";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 const TYPE_LABELS: Record<CustomFieldType, string> = {
@@ -202,4 +190,4 @@ function FieldForm({ field }: { field: RacerField | null }) {
   );
 }
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

@@ -3,28 +3,20 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
 import { engineCourseDocs } from "../../schema/race/free-order";
 import type { RaceSettings } from "../../schema/race/settings";
+import { afterSave, pageQuery, pageUrl, parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
 import {
-  afterSave,
   criterionFields,
-  documentsOf,
   formatFormSchema,
   formatKindOf,
   groupableFields,
   offeredGroupTypes,
-  pageQuery,
-  pageUrl,
-  parseForm,
   racerFieldsOf,
-  readPostedForm,
-  refuse,
-  requireDocument,
   resultGroupFormSchema,
-  saveDocumentIntent,
-  unknownIntent,
 } from "../race-setup.server";
+import { documentsOf, requireDocument, saveDocumentIntent } from "../race-documents.server";
 import { exactSeconds } from "../../core/time/format";
 import { CRITERION_OPS, GROUP_TYPE_LABELS, GROUP_TYPES } from "../components/race-setup-choices";
-import { CheckboxField, ConfirmPanel, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { CheckboxField, ConfirmPanel, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/form-kit";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 const KIND_LABELS = { public: "Public", unlisted: "Unlisted", announcer: "Announcer (system)", live: "Live (system)" } as const;
@@ -361,4 +353,4 @@ function FormatEditor({ format, data, base }: { format: FormatView; data: Loader
   );
 }
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

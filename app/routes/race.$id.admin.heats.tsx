@@ -7,21 +7,10 @@ import { availableHeatFormats } from "../../core/timing/heat-formats";
 import { validateLapCount } from "../../core/timing/validation";
 import type { HeatGroupWire, HeatWire } from "../../schema/wire/race-socket";
 import { requireRaceAccess } from "../race-admin.server";
-import {
-  afterSave,
-  blankOr,
-  checkbox,
-  documentsOf,
-  pageQuery,
-  pageUrl,
-  parseForm,
-  readPostedForm,
-  refuse,
-  seconds,
-  unknownIntent,
-  wholeFromZero,
-} from "../race-setup.server";
-import { CheckboxField, ConfirmPanel, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { afterSave, pageQuery, pageUrl, parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
+import { blankOr, checkbox, seconds, wholeFromZero } from "../forms/field-rules";
+import { documentsOf } from "../race-documents.server";
+import { CheckboxField, ConfirmPanel, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/form-kit";
 import { HeatBracket } from "../components/heat-bracket";
 import { LiveStatus } from "../components/live-status";
 import { useLiveHeats } from "../hooks/use-live-heats";

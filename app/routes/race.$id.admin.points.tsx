@@ -2,24 +2,11 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/clo
 import { Link, useLoaderData } from "@remix-run/react";
 import { deviceDisplayName } from "../../core/timing/devices";
 import { requireRaceAccess } from "../race-admin.server";
-import {
-  afterSave,
-  deleteDocumentIntent,
-  documentsOf,
-  moveFormSchema,
-  pageQuery,
-  pageUrl,
-  parseForm,
-  pointDeviceFormSchema,
-  readPostedForm,
-  refuse,
-  requireDocument,
-  saveDocumentIntent,
-  timingPointFormSchema,
-  unknownIntent,
-} from "../race-setup.server";
+import { afterSave, pageQuery, pageUrl, parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
+import { deleteDocumentIntent, documentsOf, requireDocument, saveDocumentIntent } from "../race-documents.server";
+import { moveFormSchema, pointDeviceFormSchema, timingPointFormSchema } from "../race-setup.server";
 import { DEVICE_MODE_CHOICES } from "../components/race-setup-choices";
-import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/form-kit";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -226,4 +213,4 @@ function PointEditor({ point, base, devices, raceId }: { point: PointView; base:
   );
 }
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

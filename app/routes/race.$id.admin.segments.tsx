@@ -18,23 +18,13 @@ import {
   withSegment,
 } from "../free-order-setup.server";
 import { requireRaceAccess } from "../race-admin.server";
-import {
-  afterSave,
-  criterionFields,
-  documentsOf,
-  pageQuery,
-  pageUrl,
-  parseForm,
-  raceClockOf,
-  racerFieldsOf,
-  readPostedForm,
-  refuse,
-  timeOfDayText,
-  unknownIntent,
-} from "../race-setup.server";
+import { afterSave, pageQuery, pageUrl, parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
+import { criterionFields, racerFieldsOf } from "../race-setup.server";
+import { documentsOf } from "../race-documents.server";
+import { raceClockOf, timeOfDayText } from "../race-clock.server";
 import { CRITERION_OPS } from "../components/race-setup-choices";
 import { ReorderableTable } from "../components/reorderable-table";
-import { CheckboxField, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { CheckboxField, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/form-kit";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 /** `?edit=` and `?delete=` name an entry as kind:id, as there are three lists on the page. */
@@ -494,4 +484,4 @@ function WaveForm({ wave }: { wave: WaveView | null }) {
   );
 }
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

@@ -1,22 +1,12 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
-import {
-  deleteDocumentIntent,
-  documentsOf,
-  pageQuery,
-  raceClockOf,
-  readPostedForm,
-  requireDocument,
-  saveDocumentIntent,
-  startGroupChangesOf,
-  startGroupFormSchema,
-  startGroupTimeProblem,
-  timeOfDayText,
-  unknownIntent,
-} from "../race-setup.server";
+import { deleteDocumentIntent, documentsOf, requireDocument, saveDocumentIntent } from "../race-documents.server";
+import { pageQuery, readPostedForm, unknownIntent } from "../forms/posted-form.server";
+import { raceClockOf, timeOfDayText } from "../race-clock.server";
+import { startGroupChangesOf, startGroupFormSchema, startGroupTimeProblem } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
-import { RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/race-setup-form";
+import { RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../components/form-kit";
 import { AddSection, SetupTable } from "../components/setup-table";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -183,4 +173,4 @@ function GroupForm({ intent, group }: { intent: "create" | "save"; group: GroupV
   );
 }
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

@@ -3,7 +3,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { SEED_FUNCTIONS, SEED_GROUP_ORDER_PLACEHOLDER } from "../../core/timing/seeding";
 import { STARTTIME_SORTS } from "../../core/timing/start-plan";
 import { requireRaceAccess } from "../race-admin.server";
-import { afterSave, documentsOf, pageQuery, parseForm, raceClockOf, readPostedForm, refuse, requireDocument, unknownIntent } from "../race-setup.server";
+import { afterSave, pageQuery, parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
+import { documentsOf, requireDocument } from "../race-documents.server";
+import { raceClockOf } from "../race-clock.server";
 import {
   doneMessage,
   doneUrl,
@@ -13,7 +15,7 @@ import {
   raceStartOrderValues,
   type GroupPreview,
 } from "../start-order.server";
-import { CheckboxField, ConfirmPanel, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { CheckboxField, ConfirmPanel, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/form-kit";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Start order · ${data.raceName}` : "Start order" }];
 
@@ -399,4 +401,4 @@ function Preview({ group, startList }: { group: GroupPreview; startList: string 
   );
 }
 
-export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/race-setup-form";
+export { RaceSetupErrorBoundary as ErrorBoundary } from "../components/form-kit";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
-import { RaceSetupErrorBoundary } from "../components/race-setup-form";
+import { RaceSetupErrorBoundary } from "../components/form-kit";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Race Admin · ${data.race.name}` : "Race Admin" }];
 

@@ -5,8 +5,10 @@ import { openDb } from "../../schema/d1";
 import { principalOf } from "../../workers/services/race-access";
 import { createRace, creatableRaceClubs, timeZoneNames } from "../../workers/services/race-setup";
 import { requireSession } from "../auth.server";
-import { newRaceFormSchema, parseTimedForm, readPostedForm, refuse, unknownIntent } from "../race-setup.server";
-import { RaceSetupErrorBoundary, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { newRaceFormSchema } from "../race-setup.server";
+import { parseTimedForm } from "../race-clock.server";
+import { readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
+import { RaceSetupErrorBoundary, SelectField, SetupForm, TextField, useReplyFor } from "../components/form-kit";
 
 export const meta: MetaFunction = () => [{ title: "Create a race" }];
 

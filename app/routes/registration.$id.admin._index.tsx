@@ -5,11 +5,11 @@ import { FIELD_TYPES } from "../../core/forms/model";
 import { missingMemberDetails } from "../../core/forms/membership";
 import { addElement, deleteElement, listElements, moveElement } from "../../workers/services/registration-forms";
 import { elementRowOf, requireRegistrationAccess, withNotice } from "../registration-admin.server";
-import { parseForm, readPostedForm, refuse, unknownIntent } from "../race-setup.server";
+import { parseForm, readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
 import { choicesOf, FIELD_TYPE_LABELS } from "../components/form-builder-choices";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
 import { ElementList } from "../components/form-builder-list";
-import { ConfirmPanel, SelectField, SetupForm, TextField, useReplyFor, type SetupReply } from "../components/race-setup-form";
+import { ConfirmPanel, SelectField, SetupForm, TextField, useReplyFor, type SetupReply } from "../components/form-kit";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder, may } = await requireRegistrationAccess(request, context, params.id, "view");

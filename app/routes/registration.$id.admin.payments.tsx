@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { FinanceTransactions } from "../components/finance-transactions";
-import { SavedNotice } from "../components/race-setup-form";
+import { SavedNotice } from "../components/form-kit";
 import { financeAction, financeNoticeOf, financePageData } from "../finance.server";
-import { readPostedForm } from "../race-setup.server";
+import { readPostedForm } from "../forms/posted-form.server";
 import { requireRegistrationAccess } from "../registration-admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Payments" }];

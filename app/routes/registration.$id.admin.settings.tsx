@@ -4,9 +4,9 @@ import { labelIn } from "../../core/forms/bilingual";
 import { PEOPLE_LABEL_MAX } from "../../core/registration/people-labels";
 import { changeRegistration, listElements } from "../../workers/services/registration-forms";
 import { clubZone, nameFieldErrors, parseSettings, requireRegistrationAccess, settingsValuesOf, withNotice } from "../registration-admin.server";
-import { readPostedForm, refuse, unknownIntent } from "../race-setup.server";
+import { readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
-import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from "../components/race-setup-form";
+import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from "../components/form-kit";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");

@@ -3,10 +3,10 @@ import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { approvalChangeFor } from "../../core/registration/status";
 import { changeRegistration } from "../../workers/services/registration-forms";
 import { noticeOf, requireRegistrationAccess, statusOf, SUBMITTABLE, withNotice } from "../registration-admin.server";
-import { readPostedForm, refuse, unknownIntent } from "../race-setup.server";
+import { readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
 import { StatusPanel } from "../components/form-builder-status";
-import { SavedNotice } from "../components/race-setup-form";
+import { SavedNotice } from "../components/form-kit";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Form builder · ${data.registration.name}` : "Form builder" }];
 

@@ -185,24 +185,7 @@ export class RaceStore {
 
   /** Writes a read unless its key was written before; its log position when new, null when a repeat. */
   insertCrossing(c: NewCrossing): number | null {
-    const cursor = this.sql.exec<{ seq: number }>(
-      `INSERT INTO crossings (read_key, device_id, device_seq, device_boot, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (read_key) DO NOTHING RETURNING seq`,
-      c.readKey,
-      c.deviceId,
-      c.deviceSeq,
-      c.deviceBoot,
-      c.timingPointId,
-      c.chip,
-      c.bib,
-      c.channel,
-      c.deviceTime,
-      c.time,
-      c.racerId,
-      c.state,
-      c.receivedAt,
-    );
-    return cursor.toArray()[0]?.seq ?? null;
+    return this.insertCrossings([c]).get(c.readKey) ?? null;
   }
 
   /**
