@@ -60,7 +60,9 @@ describe("sprint heats in the RaceRoom", () => {
     expect((await spectator.next("heats")).heats.groups).toEqual([]);
 
     expect(await t.room.seedHeats(t.groupId, null)).toEqual({ ok: true, value: { heats: 9 } });
+    // The settings change's own push (an empty bracket) may reach the socket after it opened: skip it.
     let view = (await spectator.next("heats")).heats;
+    while (view.groups.length === 0) view = (await spectator.next("heats")).heats;
     expect(view.groups[0]!.formatKey).toBe("30");
     expect(bibsOf(view, "QF1")).toEqual([1, 10, 11, 20, 21, 30]);
     expect(bibsOf(view, "SF1")).toEqual([null, null, null, null, null, null]);
