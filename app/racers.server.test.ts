@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { RacerView } from "../durable/race-room";
 import { racerSchema } from "../schema/race/racer";
 import { readRaceSettings } from "../schema/race/settings";
-import { changedFields, NOT_NEGATIVE, PERCENT_RANGE, previewImport, racerChangesFrom, racerFormValues, type RacerSetup } from "./racers.server";
+import { changedFields, NOT_NEGATIVE, PERCENT_RANGE, racerChangesFrom, racerFormValues, type RacerSetup } from "./racers.server";
+import { previewImport } from "./racer-import.server";
 
 const SECOND = 1_000_000;
 const ZERO = 1_700_000_000 * SECOND;

@@ -1,6 +1,6 @@
 /** The preview step of the CSV import: the column mapping, every row's problems, and the confirm button when there are none. */
 import { Form } from "@remix-run/react";
-import type { ImportPreviewView } from "../racers.server";
+import type { ImportPreviewView } from "../racer-import.server";
 
 export function RacerImportPreview({
   preview,

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { clubsWhereAllowed } from "../../workers/services/club-choices";
 import { financeFilterOf, transactionsCsv } from "../../workers/services/finance";
-import { csvDownload } from "../racers.server";
+import { csvDownload } from "../keypad.server";
 import { requirePrincipal } from "../registration-admin.server";
 
 /** The club's transactions as filtered on the finance page, as a CSV download. */

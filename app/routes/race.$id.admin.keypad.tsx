@@ -4,7 +4,8 @@ import { KeypadPad, type KeypadResult } from "../components/keypad-pad";
 import type { CourseDoc } from "../../schema/race/documents";
 import { runCountOf } from "../../schema/race/settings";
 import { requireRaceAccess } from "../race-admin.server";
-import { keypadEntryFrom, keypadOutcome, keypadShootings, loadRacerSetup } from "../racers.server";
+import { keypadEntryFrom, keypadOutcome, keypadShootings } from "../keypad.server";
+import { loadRacerSetup } from "../racers.server";
 
 /** Each render carries a fresh entry key: a cached page would post an old one and be taken for a duplicate. */
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });

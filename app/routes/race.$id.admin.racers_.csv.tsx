@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { spreadsheetCsv } from "../../core/entity/csv";
 import { requireRaceAccess } from "../race-admin.server";
-import { csvDownload, loadRacerSetup, RACER_LIST_COLUMNS, racerListCsvRow, racerListPage } from "../racers.server";
+import { csvDownload } from "../keypad.server";
+import { loadRacerSetup, RACER_LIST_COLUMNS, racerListCsvRow, racerListPage } from "../racers.server";
 
 /** The racers list as CSV: every racer matching `?q=` (all pages), the columns the list shows. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

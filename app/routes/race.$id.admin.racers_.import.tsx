@@ -4,7 +4,8 @@ import { FormMessage } from "../components/auth-card";
 import { RacerImportPreview } from "../components/racer-import-preview";
 import { boxStyle, Field } from "../components/app-form";
 import { requireRaceAccess } from "../race-admin.server";
-import { IMPORT_MAX_ROWS, loadRacerSetup, previewImport, previewView, readImportForm, type ImportPreviewView } from "../racers.server";
+import { IMPORT_MAX_ROWS, previewImport, previewView, readImportForm, type ImportPreviewView } from "../racer-import.server";
+import { loadRacerSetup } from "../racers.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Import racers · ${data.raceName}` : "Import racers" }];
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireRaceAccess } from "../race-admin.server";
-import { REPORTS } from "../racers.server";
+import { REPORTS } from "../racer-reports.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Reports · ${data.raceName}` : "Reports" }];
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatRaceDate } from "../format";
 import { requireRaceAccess } from "../race-admin.server";
-import { loadReport } from "../racers.server";
+import { loadReport } from "../racer-reports.server";
 import { ReportSections } from "../components/report-sections";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.title} · ${data.raceName}` : "Report" }];

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { reportCsv } from "../../core/timing/start-list";
 import { requireRaceAccess } from "../race-admin.server";
-import { csvDownload, loadReport } from "../racers.server";
+import { csvDownload } from "../keypad.server";
+import { loadReport } from "../racer-reports.server";
 
 /** A report as a CSV download (`/race/:id/admin/reports/start-list/csv`). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -4,7 +4,8 @@ import { requirePublicRace } from "../public-race.server";
 import { canOnRace, principalOf, roomOf } from "../../workers/services/race-access";
 import { ReportSections } from "../components/report-sections";
 import { formatRaceDate } from "../format";
-import { buildReport, loadRacerSetup } from "../racers.server";
+import { buildReport } from "../racer-reports.server";
+import { loadRacerSetup } from "../racers.server";
 
 /**
  * The public start list: grouped by start group and course, sorted by scheduled start then bib, only racers

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { financeFilterOf, transactionsCsv } from "../../workers/services/finance";
 import { requireRegistrationAccess } from "../registration-admin.server";
-import { csvDownload } from "../racers.server";
+import { csvDownload } from "../keypad.server";
 
 /** The form's transactions as filtered on the payments page, as a CSV download. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
