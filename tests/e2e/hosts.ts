@@ -70,6 +70,6 @@ export async function signInWithPasswordFrom(page: Page, email: string, password
   if (new URL(page.url()).pathname === "/login/passkey") {
     await page.getByRole("button", { name: "Skip for Now..." }).click();
     // The session is usable once the offer has been left, not when the click is sent.
-    await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+    await page.waitForURL((u) => u.pathname !== "/login/passkey");
   }
 }
