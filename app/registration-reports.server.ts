@@ -15,18 +15,10 @@ import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
 import type { Principal } from "../core/access/policy";
 import { fieldErrorsOf } from "../core/entity/field-errors";
-import {
-  defaultLayout,
-  reportColumns,
-  reportCsv,
-  reportDefinitionSchema,
-  runReport,
-  type ReportDefinition,
-  type ReportForm,
-  type ReportLayout,
-  type ReportTable,
-  type ReportType,
-} from "../core/registration/report";
+import { defaultLayout } from "../core/registration/report-checks";
+import { reportColumns, type ReportForm } from "../core/registration/report-columns";
+import { reportCsv, runReport, type ReportTable } from "../core/registration/report";
+import { reportDefinitionSchema, type ReportDefinition, type ReportLayout, type ReportType } from "../core/registration/report-definition";
 import { openDb, type Db } from "../schema/d1";
 import { principalOf } from "../workers/services/race-access";
 import { canOnRegistration, getRegistration, type RegistrationRow } from "../workers/services/registration-forms";

@@ -6,17 +6,9 @@ import { renderToString } from "react-dom/server";
 import { RegistrationReportTable } from "../app/components/registration-report-table";
 import type { FormElement, StoredValue } from "../core/forms/model";
 import { makeElement } from "../core/forms/test-elements";
-import {
-  elementColumnKey,
-  reportColumns,
-  reportCsv,
-  reportPage,
-  runReport,
-  totalsCells,
-  type ReportCartData,
-  type ReportLayout,
-  type ReportTable,
-} from "../core/registration/report";
+import { elementColumnKey, reportColumns, type ReportCartData } from "../core/registration/report-columns";
+import { reportCsv, reportPage, runReport, totalsCells, type ReportTable } from "../core/registration/report";
+import { type ReportLayout } from "../core/registration/report-definition";
 import { percentile } from "./http";
 import { report } from "./report";
 

@@ -1,6 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { dayIn, describeLayout, reportColumns, reportPage, totalsCells } from "../../core/registration/report";
+import { dayIn, reportColumns } from "../../core/registration/report-columns";
+import { describeLayout } from "../../core/registration/report-checks";
+import { reportPage, totalsCells } from "../../core/registration/report";
 import { deleteReport } from "../../workers/services/registration-reports";
 import { ConfirmForm } from "../components/app-form";
 import { FormMessage } from "../components/auth-card";

@@ -4,30 +4,18 @@ import { csvSafe } from "../entity/csv";
 import { makeElement } from "../forms/test-elements";
 import {
   BUILT_IN_KEYS,
-  checkDefinition,
-  compileFilter,
   dayIn,
-  defaultLayout,
-  describeLayout,
   elementColumnKey,
   isSensitiveColumn,
-  keepHiddenParts,
-  OPERATOR_LABELS,
-  OPERATORS_BY_KIND,
   reportColumns,
-  reportCsv,
-  reportDefinitionSchema,
-  reportPage,
-  reportPermissions,
-  runReport,
-  totalsCells,
   type ReportCartData,
   type ReportColumn,
-  type ReportDefinition,
   type ReportForm,
   type ReportIndividualData,
-  type ReportLayout,
-} from "./report";
+} from "./report-columns";
+import { checkDefinition, compileFilter, defaultLayout, describeLayout, keepHiddenParts } from "./report-checks";
+import { OPERATOR_LABELS, OPERATORS_BY_KIND, reportDefinitionSchema, reportPermissions, type ReportDefinition, type ReportLayout } from "./report-definition";
+import { reportCsv, reportPage, runReport, totalsCells } from "./report";
 
 const K = BUILT_IN_KEYS;
 const f = elementColumnKey;

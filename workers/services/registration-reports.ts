@@ -7,22 +7,19 @@
 import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Principal } from "../../core/access/policy";
 import { applyFieldChanges, initialMtimes } from "../../core/entity/field-mtimes";
+import { checkDefinition, keepHiddenParts } from "../../core/registration/report-checks";
+import { reportColumns, type ReportCartData, type ReportForm } from "../../core/registration/report-columns";
 import {
-  checkDefinition,
-  keepHiddenParts,
-  reportColumns,
   reportFilterSchema,
   reportPermissions,
   reportSortSchema,
   REPORT_LIMITS,
   REPORT_TYPES,
-  type ReportCartData,
   type ReportDefinition,
-  type ReportForm,
   type ReportLayout,
   type ReportPermissions,
   type ReportType,
-} from "../../core/registration/report";
+} from "../../core/registration/report-definition";
 import { carts, clubs, individuals, registrationReports, transactions, users, type Db } from "../../schema/d1";
 import { listElements, type RegistrationRow, type SaveResult } from "./registration-forms";
 
