@@ -10,7 +10,7 @@ import { parseMoney } from "../core/money/money";
 import type { Db } from "../schema/d1";
 import { stripeGateway } from "../workers/payments/stripe";
 import { financeFilterOf, financeRowById, listTransactions, type FinanceRow, type FinanceScope } from "../workers/services/finance";
-import { recordReceived, refundPayment, transactionById, voidTransaction } from "../workers/services/payments";
+import { recordReceived, refundPayment, transactionById, voidTransaction } from "../workers/services/payment-ledger";
 import { sendReceiptOfCart } from "../workers/services/receipts";
 import { parseForm, refuse, unknownIntent, type PostedForm } from "./forms/posted-form.server";
 

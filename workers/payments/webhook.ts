@@ -8,7 +8,8 @@ import { z } from "zod";
 import { paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
 import type { RequestContext } from "../request-context";
 import { readLimitedText, STRIPE_WEBHOOK_MAX_BYTES } from "../request-limits";
-import { attemptOfSession, completeCardAttempt, recordProviderRefund } from "../services/payments";
+import { attemptOfSession, completeCardAttempt } from "../services/payments";
+import { recordProviderRefund } from "../services/payment-ledger";
 import { sendReceiptOfCart } from "../services/receipts";
 import { stripeGateway } from "./stripe";
 

@@ -8,7 +8,8 @@ import { spreadsheetCsv } from "../../core/entity/csv";
 import { formatMoney } from "../../core/money/money";
 import { refundStatus, TRANSACTION_TYPES, type RefundStatus } from "../../core/payments/ledger";
 import { carts, registrations, transactions, type Db } from "../../schema/d1";
-import { ledgerOf, type TransactionRow } from "./payments";
+import { type TransactionRow } from "./payments";
+import { ledgerOf } from "./payment-ledger";
 
 export const FINANCE_PAGE_SIZE = 50;
 /** A CSV export holds at most this many rows; narrow the dates for more. */

@@ -11,7 +11,7 @@ import { carts, clubs, registrations, sites, type Db } from "../../schema/d1";
 import { originOf } from "../auth/hosts";
 import { sendMail } from "../mail/mailer";
 import { peopleOf, renewReceiptToken, type CartRow } from "./carts";
-import { ledgerOf, transactionsOfCart } from "./payments";
+import { ledgerOf, transactionsOfCart } from "./payment-ledger";
 import { listElements, type RegistrationRow } from "./registration-forms";
 
 /** paid: a card payment went through; registered: the club will take cash or a cheque; received: it did. */
