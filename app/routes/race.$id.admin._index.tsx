@@ -1,17 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import {
-  BIATHLON_PENALTY_TYPE_LABELS,
-  BIATHLON_RESULT_CALCULATION_LABELS,
-  BIATHLON_RESULT_CALCULATIONS,
-  BIATHLON_TIMES_TO_DISPLAY,
-  BIATHLON_TIMES_TO_DISPLAY_LABELS,
-  RANGE_DATA_DEVICE_TYPES,
-} from "../../core/timing/biathlon";
 import { deviceDisplayName } from "../../core/timing/devices";
-import { MULTI_RUN_MODE_LABELS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
-import { ENDURO_COLUMN_OPTION_LABELS, ENDURO_COLUMN_OPTIONS } from "../../core/timing/enduro";
 import {
   COLUMN_OPTION_LABELS,
   COLUMN_OPTIONS,
@@ -24,7 +14,6 @@ import {
   SPLIT_TIMING_LABELS,
   SPLIT_TIMINGS,
 } from "../../core/timing/result-columns";
-import { DEFAULT_RELAY_MEMBER_COUNT, TEAM_LAP_TIME_DISPLAY_LABELS, TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
 import { defaultStartOption } from "../../core/timing/validation";
 import type { TimingDeviceDoc, TimingPointDoc } from "../../schema/race/documents";
 import { sportsSorted, sportTechniques } from "../../core/timing/sports";
@@ -41,6 +30,7 @@ import { parseTimedForm } from "../race-clock.server";
 import { raceChangesOf, racerFieldsOf, settingsChangesOf, setupFormSchema } from "../race-setup.server";
 import { exactSeconds } from "../../core/time/format";
 import { TIMING_MODE_CHOICES } from "../components/race-setup-choices";
+import { RaceModeFieldsets } from "../components/race-mode-fieldsets";
 import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../components/form-kit";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -350,168 +340,7 @@ export default function RaceSetup() {
             />
           </fieldset>
 
-          <fieldset className="setup-group">
-            <legend>Segments &amp; Timing Devices</legend>
-            <p className="field-hint">
-              Enduro: select timing devices for each point (on the Timing points page), and on each course put a Start point before each timed segment&apos;s
-              finish. The finish&apos;s minimum split is the minimum time for that descent segment. Transfer stages, between one finish and the next start, are
-              not timed.
-            </p>
-            <CheckboxField
-              name="is_fastest_lap"
-              label="Fastest lap: a segment ridden more than once counts its fastest run"
-              defaultChecked={checked("is_fastest_lap", settings.is_fastest_lap)}
-            />
-            <CheckboxField
-              name="is_free_segment"
-              label="Free order: racers ride the segments in any order"
-              hint="The segments are then listed on the Segments page, with course groups and meta start groups. Saving with this on keeps one course per segment: courses that have no segment are deleted and the start groups are rebuilt."
-              defaultChecked={checked("is_free_segment", settings.is_free_segment)}
-            />
-            <SelectField
-              name="enduro_column_option"
-              label="Enduro columns"
-              defaultValue={v("enduro_column_option", settings.enduro_column_option)}
-              error={errors.enduro_column_option}
-              choices={ENDURO_COLUMN_OPTIONS.map((c) => ({ value: c, label: ENDURO_COLUMN_OPTION_LABELS[c] }))}
-            />
-          </fieldset>
-
-          <fieldset className="setup-group">
-            <legend>Runs</legend>
-            <CheckboxField
-              name="is_multi_run"
-              label="Racers run the course several times (fixed run count)"
-              defaultChecked={checked("is_multi_run", settings.multi_run_option === "fixed")}
-            />
-            <TextField
-              name="run_count"
-              label="Run count"
-              inputMode="numeric"
-              hint="Runs each racer makes; leave empty for 2. Each run starts at a read of the course's start point."
-              defaultValue={v("run_count", settings.run_count)}
-              error={errors.run_count}
-            />
-            <SelectField
-              name="multi_run_mode"
-              label="Result from the runs"
-              defaultValue={v("multi_run_mode", settings.multi_run_mode)}
-              error={errors.multi_run_mode}
-              choices={MULTI_RUN_MODES.map((m) => ({ value: m, label: MULTI_RUN_MODE_LABELS[m] }))}
-            />
-          </fieldset>
-
-          <fieldset className="setup-group">
-            <legend>Relay</legend>
-            <CheckboxField
-              name="is_relay"
-              label="Team relay: each team's racers run legs one after another"
-              defaultChecked={checked("is_relay", settings.is_relay)}
-            />
-            <TextField
-              name="relay_member_count"
-              label="Racers per team"
-              inputMode="numeric"
-              hint={`Legs a team runs; leave empty for ${DEFAULT_RELAY_MEMBER_COUNT}.`}
-              defaultValue={v("relay_member_count", settings.relay_member_count)}
-              error={errors.relay_member_count}
-            />
-            <SelectField
-              name="team_field"
-              label="Team field"
-              hint="The racer field naming each racer's team."
-              defaultValue={v("team_field", settings.team_field ?? "team")}
-              error={errors.team_field}
-              choices={data.teamFields}
-            />
-            <SelectField
-              name="team_order"
-              label="Leg field"
-              hint="The racer field giving each racer's leg (1 runs first)."
-              defaultValue={v("team_order", settings.team_order)}
-              error={errors.team_order}
-              choices={[{ value: "", label: "Bib order within the team" }, ...data.teamFields.filter((f) => f.value !== "team" && f.value !== "club")]}
-            />
-            <SelectField
-              name="team_relay_transition_point"
-              label="Handover point"
-              hint="Where one leg hands over to the next. With none, a leg ends at its racer's finish."
-              defaultValue={v("team_relay_transition_point", settings.team_relay_transition_point)}
-              error={errors.team_relay_transition_point}
-              choices={[{ value: "", label: "The finish" }, ...data.points.map((p) => ({ value: p.id, label: p.name }))]}
-            />
-            <RadioField
-              name="team_lap_time_display"
-              legend="Leg times shown"
-              defaultValue={v("team_lap_time_display", settings.team_lap_time_display)}
-              error={errors.team_lap_time_display}
-              choices={TEAM_LAP_TIME_DISPLAYS.map((d) => ({ value: d, label: TEAM_LAP_TIME_DISPLAY_LABELS[d] }))}
-            />
-          </fieldset>
-
-          <fieldset className="setup-group">
-            <legend>Stages</legend>
-            <SelectField
-              name="prev_race"
-              label="Stage before this one"
-              hint={
-                settings.prev_stages_count > 0
-                  ? `This race is stage ${settings.prev_stages_count + 1}. Results offer this stage only and all stages.`
-                  : "For a multistage race: the race run as the previous stage."
-              }
-              defaultValue={v("prev_race", settings.prev_race)}
-              error={errors.prev_race}
-              choices={[{ value: "", label: "None: not a later stage" }, ...data.stages.map((r) => ({ value: r.id, label: r.name }))]}
-            />
-          </fieldset>
-
-          <fieldset className="setup-group">
-            <legend>Biathlon</legend>
-            <RadioField
-              name="biathlon_penalty_type"
-              legend="Penalty type"
-              defaultValue={v("biathlon_penalty_type", settings.biathlon_penalty_type)}
-              error={errors.biathlon_penalty_type}
-              choices={[
-                { value: "", label: "Not a biathlon" },
-                { value: "lap", label: BIATHLON_PENALTY_TYPE_LABELS.lap, hint: "a loop skied per missed shot, counted by the penalty-lap recorder" },
-                { value: "time", label: BIATHLON_PENALTY_TYPE_LABELS.time, hint: "60 seconds per missed shot unless the course says otherwise" },
-              ]}
-            />
-            <SelectField
-              name="biathlon_penalty_device"
-              label="Penalty-lap recorder"
-              hint="With penalty laps: the device at the penalty loop. Its timing point is the loop."
-              defaultValue={v("biathlon_penalty_device", settings.biathlon_penalty_device)}
-              error={errors.biathlon_penalty_device}
-              choices={[{ value: "", label: "None" }, ...data.devices.map((d) => ({ value: d.id, label: d.name }))]}
-            />
-            <SelectField
-              name="biathlon_range_device"
-              label="Range-data device"
-              hint="The device that sends misses per shooting. Timers can also type them on the keypad."
-              defaultValue={v("biathlon_range_device", settings.biathlon_range_device)}
-              error={errors.biathlon_range_device}
-              choices={[
-                { value: "", label: "None" },
-                ...data.devices.filter((d) => (RANGE_DATA_DEVICE_TYPES as readonly string[]).includes(d.type)).map((d) => ({ value: d.id, label: d.name })),
-              ]}
-            />
-            <SelectField
-              name="biathlon_result_calc"
-              label="Result calculation"
-              defaultValue={v("biathlon_result_calc", settings.biathlon_result_calc)}
-              error={errors.biathlon_result_calc}
-              choices={BIATHLON_RESULT_CALCULATIONS.map((c) => ({ value: c, label: BIATHLON_RESULT_CALCULATION_LABELS[c] }))}
-            />
-            <SelectField
-              name="biathlon_column_option"
-              label="Times to display"
-              defaultValue={v("biathlon_column_option", settings.biathlon_column_option)}
-              error={errors.biathlon_column_option}
-              choices={BIATHLON_TIMES_TO_DISPLAY.map((c) => ({ value: c, label: BIATHLON_TIMES_TO_DISPLAY_LABELS[c] }))}
-            />
-          </fieldset>
+          <RaceModeFieldsets v={v} checked={checked} errors={errors} settings={settings} data={data} />
 
           <fieldset className="setup-group">
             <legend>Starts</legend>
