@@ -84,7 +84,7 @@ export async function financeAction(request: Request, context: AppLoadContext, d
     if (!parsed.ok) return parsed.reply;
     const done = await recordReceived(db, stored, parsed.value.method, parsed.value.note, userId, context.now);
     if (!done.ok) return refuse(posted, { form: done.error }, 409);
-    mail(row.cartId, "received");
+    if (done.created) mail(row.cartId, "received");
     return redirect(backTo(request, "recorded"));
   }
   if (posted.intent === "refund") {
@@ -92,7 +92,8 @@ export async function financeAction(request: Request, context: AppLoadContext, d
     if (!parsed.ok) return parsed.reply;
     const done = await refundPayment(db, gateway, stored, parsed.value.amount, parsed.value.request_id, parsed.value.note, userId, context.now);
     if (!done.ok) return refuse(posted, { amount: done.error }, 409);
-    mail(row.cartId, "refunded");
+    // A resent refund (double click, back and post again) finds the first: the registrant is told once.
+    if (done.created) mail(row.cartId, "refunded");
     return redirect(backTo(request, "refunded"));
   }
   if (posted.intent === "void") {

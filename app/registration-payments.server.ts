@@ -3,9 +3,13 @@
  * where Stripe sends the registrant back.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { cartNumberOf } from "../core/registration/cart-names";
+import { placesOfCart } from "../core/registration/places";
+import type { FormCartPricing } from "../core/registration/price-form";
+import { codeUsesOf } from "../core/registration/pricing";
 import { originOf } from "../workers/auth/hosts";
 import { stripeGateway, type StripeGateway } from "../workers/payments/stripe";
-import { closeCheckoutsBeforeChange, paymentClubOf, takesCardsOnline, type PaymentClub } from "../workers/services/payments";
+import { closeCheckoutsBeforeChange, paymentClubOf, takesCardsOnline, type CartToPay, type PaymentClub } from "../workers/services/payments";
 import type { PublicForm } from "./registration-public.server";
 
 export interface PaymentChoices {
@@ -38,4 +42,20 @@ export function checkoutUrls(context: AppLoadContext, registrationId: string, qu
   const joiner = query ? "&" : "?";
   // Stripe fills in {CHECKOUT_SESSION_ID}; the braces must reach it unescaped.
   return { success: `${base}/done${query}${joiner}session_id={CHECKOUT_SESSION_ID}`, cancel: `${base}/pay${query}${joiner}cancelled=1` };
+}
+
+/** The cart as it is paid for: its price, what the charge is called, and the places its people and codes take. */
+export function cartToPay(
+  form: Pick<PublicForm, "registration" | "elements" | "people"> & { cart: NonNullable<PublicForm["cart"]> },
+  price: FormCartPricing,
+): CartToPay {
+  const { cart } = form;
+  const counted = form.people.filter((p) => p.isComplete && !p.isRemoved);
+  return {
+    cart,
+    price,
+    description: `${form.registration.name}: Cart No. ${cartNumberOf({ legacy_id: cart.legacyId, cart_number: cart.cartNumber, id: cart.id })}`,
+    places: placesOfCart(form.elements, cart.id, counted, codeUsesOf(price)),
+    elements: form.elements,
+  };
 }

@@ -8,7 +8,16 @@ import { formatMoneyWithSymbol } from "../../core/money/money";
 import { personChooser } from "../../core/registration/person";
 import { tierAt } from "../../core/registration/tiers";
 import { PAYMENT_MESSAGES } from "../../workers/services/payments";
-import { ageDateOf, clubTakesCards, createCart, discountUsesOf, personElements, savePerson } from "../../workers/services/carts";
+import {
+  ageDateOf,
+  clubTakesCards,
+  createCart,
+  discountUsesOf,
+  newSubmissionKey,
+  personElements,
+  savePerson,
+  SUBMISSION_KEY,
+} from "../../workers/services/carts";
 import { RegistrationField } from "../components/registration-fields";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { FLOW_WORDS } from "../components/registration-words";
@@ -33,7 +42,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     gstRatePercent: form.registration.gstRate,
     clubTakesCards: await clubTakesCards(form.db, form.registration.clubId),
     cartValues: form.cart?.values ?? {},
-    discountUses: form.cart ? await discountUsesOf(form.db, form.registration.id, form.cart.discountCodes.split(" ").filter(Boolean)) : {},
+    discountUses: form.cart
+      ? await discountUsesOf(form.db, form.registration.id, form.cart.discountCodes.split(" ").filter(Boolean), form.cart.id, form.now)
+      : {},
     others: form.people
       .filter((p) => p.id !== person?.id)
       .map((p) => ({ id: p.id, isRemoved: false, isComplete: p.isComplete, isNew: p.paidAt === null, values: p.values })),
@@ -48,6 +59,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     people: form.people.map((p, i) => ({ id: p.id, name: personName(form, p.values, i) })),
     ageDate: ageDateOf(form.registration, form.now),
     live,
+    // One key per form shown: sending it twice adds the person once.
+    submission: person ? null : newSubmissionKey(),
   };
 }
 
@@ -62,11 +75,27 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!uploads.ok) return data({ errors: uploads.errors, posted: raw }, { status: 400 });
   Object.assign(raw, uploads.keys);
   let newToken: string | null = null;
-  const saved = await savePerson(form.db, form, form.cart, personId, raw, async () => {
-    const made = await createCart(form.db, form.registration, form.isKiosk ? "kiosk" : form.isAdmin ? "admin" : "web", form.now);
-    newToken = made.token;
-    return made.cart;
-  });
+  const key = String(formData.get("submission") ?? "");
+  const submission = SUBMISSION_KEY.test(key) ? key : null;
+  const saved = await savePerson(
+    form.db,
+    form,
+    form.cart,
+    personId,
+    raw,
+    async () => {
+      const made = await createCart(
+        form.db,
+        form.registration,
+        form.isKiosk ? "kiosk" : form.isAdmin ? "admin" : "web",
+        form.now,
+        form.cart ? null : submission,
+      );
+      newToken = made.token;
+      return made.cart;
+    },
+    submission,
+  );
   if (!saved.ok) return data({ errors: saved.errors, posted: raw }, { status: 400 });
   const headers = new Headers();
   if (newToken) headers.append("Set-Cookie", cartCookie(form.registration.id, newToken));
@@ -78,7 +107,7 @@ const NOTHING_POSTED: Record<string, string | string[]> = {};
 const NOTHING_SAVED: Record<string, StoredValue> = {};
 
 export default function RegisterPerson() {
-  const { form, person, people, ageDate, live } = useLoaderData<typeof loader>();
+  const { form, person, people, ageDate, live, submission } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
@@ -111,6 +140,7 @@ export default function RegisterPerson() {
       <Form method="post" encType="multipart/form-data" ref={formRef} className="registration-form" noValidate>
         <input type="hidden" name="intent" value="save-person" />
         {person ? <input type="hidden" name="person" value={person.id} /> : null}
+        {submission ? <input type="hidden" name="submission" value={submission} /> : null}
         {live.elements.map((element) => (
           <div key={element.id} hidden={!current.shown.has(element.id)} data-element={element.id}>
             <RegistrationField

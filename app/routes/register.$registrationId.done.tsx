@@ -3,8 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { openDb } from "../../schema/d1";
 import { PaymentProviderError, stripeGateway } from "../../workers/payments/stripe";
-import { attemptOfSession, completeCardAttempt } from "../../workers/services/payments";
-import { sendReceiptOfCart } from "../../workers/services/receipts";
+import { settlePaidSession } from "../../workers/payments/settle";
+import { attemptOfSession } from "../../workers/services/payments";
 import { getRegistration } from "../../workers/services/registration-forms";
 import { RegistrationErrorBoundary } from "../components/registration-flow";
 
@@ -35,9 +35,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     try {
       const session = await gateway.retrieveCheckout(attempt.checkoutSessionId, attempt.stripeAccount);
       if (session.paymentStatus === "paid" && session.paymentIntentId) {
-        if (await completeCardAttempt(db, attempt, session.paymentIntentId, context.now)) {
-          context.ctx.waitUntil(sendReceiptOfCart(context.env, db, attempt.cartId, "paid").catch((error: unknown) => console.error("Receipt failed", error)));
-        }
+        const settled = await settlePaidSession(
+          { env: context.env, db, now: context.now, waitUntil: (p) => context.ctx.waitUntil(p) },
+          gateway,
+          attempt,
+          session.paymentIntentId,
+        );
+        // The places were gone and the money went back: the pay page says so.
+        if (settled === "unplaced") throw redirect(`/register/${registration.id}/pay`);
         throw redirect(receipt);
       }
     } catch (error) {

@@ -8,7 +8,7 @@ import { sendReceiptOfCart } from "../../workers/services/receipts";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { FLOW_WORDS } from "../components/registration-words";
 import { PriceTable } from "../components/registration-price";
-import { checkoutUrls, paymentChoicesOf } from "../registration-payments.server";
+import { cartToPay, checkoutUrls, paymentChoicesOf } from "../registration-payments.server";
 import { cartNameOf, flowQuery, flowView, forgetCartCookie, requirePublicForm } from "../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.form.name} · Payment` : "Payment" }];
@@ -49,11 +49,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!form.cart || form.people.length === 0) return redirect(`${back}${flowQuery(form)}`);
   const price = await priceOfCart(form.db, form, form.cart, form.people);
   const choices = await paymentChoicesOf(context, form);
-  const pay = {
-    cart: form.cart,
-    price,
-    description: `${form.registration.name}: Cart No. ${cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id })}`,
-  };
+  const pay = cartToPay({ ...form, cart: form.cart }, price);
   if (intent === "card" && choices.card && choices.gateway && price.total > 0) {
     const started = await startCardPayment(
       form.db,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { PlaceClaim } from "../../core/registration/places";
 import { entityColumns } from "./columns";
 
 /**
@@ -79,6 +80,8 @@ export const paymentAttempts = sqliteTable(
       .default(sql`'{}'`),
     /** The discount code uses the cart took when the attempt began, recorded on the cart when it completes; null on attempts begun before uses were recorded. */
     discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>(),
+    /** The places the cart held when the attempt began (core/registration/places.ts): what completing it takes. */
+    places: text("places", { mode: "json" }).$type<PlaceClaim[]>(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

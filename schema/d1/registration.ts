@@ -145,6 +145,40 @@ export const individuals = sqliteTable(
     paidAt: integer("paid_at"),
     /** What this person's lines came to when the cart was completed, with their share of tax and discounts (cents). */
     priceTotal: integer("price_total"),
+    /** The add-person form's one-time key: a double click or a resent form finds the person it already added. */
+    submissionKey: text("submission_key"),
   },
-  (t) => [index("individuals_cart").on(t.cartId, t.ordinal), index("individuals_registration").on(t.registrationId)],
+  (t) => [
+    index("individuals_cart").on(t.cartId, t.ordinal),
+    index("individuals_registration").on(t.registrationId),
+    uniqueIndex("individuals_submission").on(t.registrationId, t.submissionKey),
+  ],
+);
+
+/**
+ * A place counted against a limit (core/registration/places.ts): an option or a field taken by one person, or
+ * one use of a discount code. A cart holds its places while its payment is open and takes them when it
+ * completes; the places_within_cap trigger (migration 0013) refuses a row that would pass its cap, so the
+ * check and the write are one step in D1 and no two payments can share the last place.
+ */
+export const places = sqliteTable(
+  "places",
+  {
+    id: text("id").primaryKey(),
+    registrationId: text("registration_id").notNull(),
+    /** opt:<element>:<option>, el:<element> or code:<CODE>. */
+    pool: text("pool").notNull(),
+    /** The person (individual id) or, for a code use, <cartId>#<n>. */
+    unit: text("unit").notNull(),
+    cartId: text("cart_id").notNull(),
+    individualId: text("individual_id"),
+    /** held (a payment is open) or taken (the cart completed). */
+    state: text("state").notNull(),
+    /** When a hold lapses; null once taken. */
+    expiresAt: integer("expires_at"),
+    /** The limit when the row was written; null is unlimited (recorded so a limit set later counts it). */
+    cap: integer("cap"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("places_unit").on(t.registrationId, t.pool, t.unit, t.state), index("places_cart").on(t.cartId, t.state)],
 );

@@ -21,6 +21,8 @@ export interface CheckoutRequest {
   email: string | null;
   successUrl: string;
   cancelUrl: string;
+  /** When the page closes (ms since the epoch): the places held for it last a little longer. */
+  expiresAt: number;
 }
 
 export interface CheckoutSession {
@@ -125,6 +127,7 @@ export function stripeGateway(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHO
               ...(request.email ? { customer_email: request.email } : {}),
               success_url: request.successUrl,
               cancel_url: request.cancelUrl,
+              expires_at: Math.floor(request.expiresAt / 1000),
               metadata: { cart_id: request.cartId, attempt_id: request.attemptId },
               payment_intent_data: {
                 metadata: { cart_id: request.cartId, attempt_id: request.attemptId },

@@ -8,9 +8,11 @@ import { z } from "zod";
 import { paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
 import type { RequestContext } from "../request-context";
 import { readLimitedText, STRIPE_WEBHOOK_MAX_BYTES } from "../request-limits";
-import { attemptOfSession, completeCardAttempt } from "../services/payments";
+import { attemptOfSession } from "../services/payments";
 import { recordProviderRefund } from "../services/payment-ledger";
+import { releaseUnlessPaying } from "../services/places";
 import { sendReceiptOfCart } from "../services/receipts";
+import { settlePaidSession } from "./settle";
 import { stripeGateway } from "./stripe";
 
 export const WEBHOOK_PATH = "/_payments/stripe/webhook";
@@ -43,6 +45,13 @@ async function remember(db: Db, eventId: string, type: string, now: number): Pro
   await db.insert(paymentEvents).values({ id: eventId, type, receivedAt: now }).onConflictDoNothing();
 }
 
+/** A refund made on Stripe's side is written by the webhook alone, so the registrant hears of it from here, once. */
+function mailRefund(context: RequestContext, written: { cartId: string | null } | null): void {
+  if (!written?.cartId) return;
+  const cartId = written.cartId;
+  context.ctx.waitUntil(sendReceiptOfCart(context.env, context.db, cartId, "refunded").catch((error: unknown) => console.error("Refund mail failed", error)));
+}
+
 export async function handleStripeWebhook(request: Request, context: RequestContext): Promise<Response> {
   if (request.method !== "POST") return text(405, "Method not allowed");
   const gateway = stripeGateway(context.env);
@@ -68,16 +77,22 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
       const attempt = await attemptOfSession(db, session.id);
       if (!attempt || session.payment_status !== "paid" || !session.payment_intent) break;
       if (attempt.status === "paid") break;
-      let completed: boolean;
+      let settled;
       try {
-        completed = await completeCardAttempt(db, attempt, session.payment_intent, now, event.id, event.type);
+        settled = await settlePaidSession(
+          { env: context.env, db, now, waitUntil: (p) => context.ctx.waitUntil(p) },
+          gateway,
+          attempt,
+          session.payment_intent,
+          event,
+        );
       } catch (error) {
         // The same event delivered twice at once: the second batch hits the stored event id and rolls back whole.
         if (String(error).includes("UNIQUE") && (await alreadyApplied(db, event.id))) return text(200, "Already applied");
         throw error;
       }
-      if (completed)
-        context.ctx.waitUntil(sendReceiptOfCart(context.env, db, attempt.cartId, "paid").catch((error: unknown) => console.error("Receipt failed", error)));
+      // A refunded, unplaced payment wrote no event row in its batch; remember the event so a replay does nothing.
+      if (settled === "unplaced") await remember(db, event.id, event.type, now);
       return text(200, "Applied");
     }
     case "checkout.session.expired": {
@@ -95,6 +110,8 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
           .set({ isVoid: true })
           .where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
         db.insert(paymentEvents).values({ id: event.id, type: event.type, receivedAt: now }).onConflictDoNothing(),
+        // Its places are free again, unless the cart is being paid on another page.
+        releaseUnlessPaying(db, attempt.cartId, attempt.id),
       ]);
       return text(200, "Applied");
     }
@@ -114,22 +131,24 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
     case "refund.updated": {
       const refund = refundSchema.parse(object);
       if (refund.status === "succeeded" || refund.status === "pending") {
-        await recordProviderRefund(
+        const written = await recordProviderRefund(
           db,
           { id: refund.id, amount: refund.amount, paymentIntentId: refund.payment_intent, requestId: refund.metadata.request_id ?? null },
           now,
         );
+        mailRefund(context, written);
       }
       break;
     }
     case "charge.refunded": {
       const charge = chargeSchema.parse(object);
       for (const refund of charge.refunds?.data ?? []) {
-        await recordProviderRefund(
+        const written = await recordProviderRefund(
           db,
           { id: refund.id, amount: refund.amount, paymentIntentId: charge.payment_intent, requestId: refund.metadata.request_id ?? null },
           now,
         );
+        mailRefund(context, written);
       }
       break;
     }

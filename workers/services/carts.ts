@@ -11,13 +11,14 @@ import { FORM_MESSAGES } from "../../core/forms/messages";
 import { parseIndividual, type IndividualResult } from "../../core/forms/validate";
 import type { RawInput } from "../../core/forms/field-type";
 import { ageCalcDate } from "../../core/registration/age";
-import { checkQuantity } from "../../core/registration/limits";
+import { cappedPools, chosenOptions, codePool, elementOfPool, placeProblem, placesOfPerson } from "../../core/registration/places";
 import { REGISTRATION_MESSAGES } from "../../core/registration/messages";
 import { personChooser } from "../../core/registration/person";
 import { isCartLevel, priceFormCart, type FormCartPricing } from "../../core/registration/price-form";
 import { tierAt } from "../../core/registration/tiers";
 import { carts, clubs, individuals, type Db } from "../../schema/d1";
 import { constantTimeEqualText, hashToken, randomToken } from "../auth/crypto";
+import { takenByOthers } from "./places";
 import type { RegistrationRow } from "./registration-forms";
 
 /** A cart holds at most this many people; a family or a team, not a club's whole membership. */
@@ -61,15 +62,38 @@ export async function createCart(
   registration: Pick<RegistrationRow, "id" | "clubId" | "siteId">,
   origin: "web" | "kiosk" | "admin",
   now: number,
+  submission: string | null = null,
 ): Promise<{ cart: CartRow; token: string }> {
-  const id = crypto.randomUUID();
-  const secret = randomToken();
+  const { id, secret } = submission ? cartOfSubmission(submission) : { id: crypto.randomUUID(), secret: randomToken() };
+  // A resent first form makes the same cart (same id), so the second insert is a no-op.
   await db.run(sql`
     INSERT INTO carts (id, created_at, updated_at, registration_id, club_id, site_id, origin, resume_hash, cart_number)
     SELECT ${id}, ${now}, ${now}, ${registration.id}, ${registration.clubId}, ${registration.siteId}, ${origin}, ${hashToken(secret)},
-           COALESCE(MAX(cart_number), 0) + 1 FROM carts WHERE registration_id = ${registration.id}`);
+           COALESCE(MAX(cart_number), 0) + 1 FROM carts WHERE registration_id = ${registration.id}
+    ON CONFLICT (id) DO NOTHING`);
   const [cart] = await db.select().from(carts).where(eq(carts.id, id)).limit(1);
-  return { cart: cart!, token: `${id}.${secret}` };
+  // An id made from someone else's submission key on another form: not this visitor's cart.
+  if (!cart || cart.registrationId !== registration.id || !cart.resumeHash || !constantTimeEqualText(cart.resumeHash, hashToken(secret)))
+    throw new Response("This form was already sent", { status: 409 });
+  return { cart, token: `${id}.${secret}` };
+}
+
+/** The add-person form's one-time key: random, made when the form is shown. */
+export function newSubmissionKey(): string {
+  return randomToken(24);
+}
+
+export const SUBMISSION_KEY = /^[A-Za-z0-9_-]{24,64}$/;
+
+/**
+ * The cart a first form makes, from its one-time key: a double click or a resend makes the same cart and
+ * gets the same cookie, even when the first response never reached the browser. The key is known only to
+ * the page it was sent in, as the cookie would be.
+ */
+function cartOfSubmission(submission: string): { id: string; secret: string } {
+  const hex = hashToken(`cart-id:${submission}`);
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return { id, secret: hashToken(`cart-secret:${submission}`).slice(0, 40) };
 }
 
 /** The complete cart a receipt token opens (the token emailed with a receipt), if it belongs to this registration. */
@@ -139,6 +163,7 @@ export async function savePerson(
   individualId: string | null,
   posted: Record<string, RawInput>,
   makeCart: () => Promise<CartRow>,
+  submission: string | null = null,
 ): Promise<SavePersonResult> {
   const people = openedCart ? await peopleOf(db, openedCart.id) : [];
   const existing = individualId ? people.find((p) => p.id === individualId) : undefined;
@@ -154,7 +179,13 @@ export async function savePerson(
     isKiosk: form.isKiosk,
     saved: existing?.values,
   });
-  const errors = { ...parsed.errors, ...(await limitErrors(db, form, elements, parsed.values, openedCart?.id ?? "")) };
+  // The same add-person form sent again with the same answers (a double click, a resend): the person it added.
+  const already = !individualId && submission ? await personOfSubmission(db, form.registration.id, submission) : null;
+  if (already && JSON.stringify(already.values) === JSON.stringify(parsed.values))
+    return { ok: true, cart: openedCart?.id === already.cartId ? openedCart : await makeCart(), individual: already };
+  // Sent again with other answers (back, change, send): that is another person.
+  if (already) submission = null;
+  const errors = { ...parsed.errors, ...(await limitErrors(db, form, elements, parsed.values, openedCart?.id ?? "", people, existing?.id ?? null)) };
   if (Object.keys(errors).length > 0) return { ok: false, errors, values: parsed.values };
   // The cart is made only once the first person is valid, so a refused form leaves nothing behind.
   const cart = openedCart ?? (await makeCart());
@@ -176,53 +207,60 @@ export async function savePerson(
     isComplete: true,
     ordinal: (people.at(-1)?.ordinal ?? 0) + 1,
     values: parsed.values,
+    submissionKey: submission,
   };
-  await db.batch([db.insert(individuals).values(row), db.update(carts).set({ updatedAt: now }).where(eq(carts.id, cart.id))]);
-  const [stored] = await db.select().from(individuals).where(eq(individuals.id, row.id)).limit(1);
+  // Two sends of one form racing here: the unique key keeps one person, and both answer with it.
+  await db.batch([db.insert(individuals).values(row).onConflictDoNothing(), db.update(carts).set({ updatedAt: now }).where(eq(carts.id, cart.id))]);
+  const stored = submission
+    ? await personOfSubmission(db, form.registration.id, submission)
+    : (await db.select().from(individuals).where(eq(individuals.id, row.id)).limit(1))[0];
   return { ok: true, cart, individual: stored! };
 }
 
+async function personOfSubmission(db: Db, registrationId: string, submission: string): Promise<IndividualRow | null> {
+  const [row] = await db
+    .select()
+    .from(individuals)
+    .where(and(eq(individuals.registrationId, registrationId), eq(individuals.submissionKey, submission)))
+    .limit(1);
+  return row ?? null;
+}
+
 /**
- * Options not offered to this person (hidden, or outside their age or gender), and quantity limits: an element's quantity_limit and each option's limit count the people of complete
- * carts who chose it.
+ * Options not offered to this person (hidden, or outside their age or gender), and limits: each capped place
+ * this person would take, against the places other carts hold or took and the others in this cart who chose
+ * the same. The final word is the database's, when the cart pays (services/places.ts).
  */
-async function limitErrors(db: Db, form: FormContext, elements: readonly FormElement[], values: Values, cartId: string): Promise<Record<string, string>> {
+async function limitErrors(
+  db: Db,
+  form: FormContext,
+  elements: readonly FormElement[],
+  values: Values,
+  cartId: string,
+  people: readonly IndividualRow[],
+  individualId: string | null,
+): Promise<Record<string, string>> {
   const errors: Record<string, string> = {};
   const chooser = personChooser(elements, values, ageDateOf(form.registration, form.now), form.isAdmin);
   for (const element of elements) {
-    const value = values[element.id];
-    if (!value) continue;
-    const chosen = Array.isArray(value.v) ? (value.v as string[]) : typeof value.v === "string" ? [value.v] : [];
-    if (element.type === "option" || element.type === "multioption" || element.type === "membership") {
-      const ids = element.type === "membership" ? [(value.v as { option: string }).option] : chosen;
-      for (const id of ids) {
-        const option = element.options_list.find((o) => o.id === id);
-        if (option && !isOptionOffered(option, chooser)) errors[element.id] = REGISTRATION_MESSAGES.notOffered;
-        if (option?.limit != null) {
-          const problem = checkQuantity(option.limit, await takenCount(db, form.registration.id, element.id, id, cartId));
-          if (problem) errors[element.id] = problem;
-        }
-      }
-    }
-    if (element.quantity_limit != null) {
-      const problem = checkQuantity(element.quantity_limit, await takenCount(db, form.registration.id, element.id, null, cartId));
-      if (problem) errors[element.id] = problem;
+    if (element.type !== "option" && element.type !== "multioption" && element.type !== "membership") continue;
+    for (const id of chosenOptions(values[element.id])) {
+      const option = element.options_list.find((o) => o.id === id);
+      if (option && !isOptionOffered(option, chooser)) errors[element.id] = REGISTRATION_MESSAGES.notOffered;
     }
   }
+  const mine = placesOfPerson(elements, individualId ?? "new-person", values);
+  const pools = cappedPools(mine);
+  if (pools.size === 0) return errors;
+  const sameCart = people.filter((p) => p.id !== individualId && p.isComplete).flatMap((p) => placesOfPerson(elements, p.id, p.values));
+  const taken = await takenByOthers(db, form.registration.id, [...pools.keys()], cartId, form.now);
+  for (const [pool, { cap }] of pools) {
+    const inCart = sameCart.filter((claim) => claim.pool === pool).length;
+    const problem = placeProblem(cap, (taken.get(pool) ?? 0) + inCart, 1);
+    const elementId = elementOfPool(pool);
+    if (problem && elementId && !errors[elementId]) errors[elementId] = problem;
+  }
   return errors;
-}
-
-/** People of other complete carts holding a value for the element (and option). */
-async function takenCount(db: Db, registrationId: string, elementId: string, optionId: string | null, ownCartId: string): Promise<number> {
-  const path = `$."${elementId}".v`;
-  const optionClause =
-    optionId === null
-      ? sql`json_extract(i."values", ${path}) IS NOT NULL`
-      : sql`(json_extract(i."values", ${path}) = ${optionId} OR json_extract(i."values", ${path + ".option"}) = ${optionId} OR EXISTS (SELECT 1 FROM json_each(i."values", ${path}) WHERE json_each.value = ${optionId}))`;
-  const [row] = await db.all<{ n: number }>(sql`
-    SELECT COUNT(*) AS n FROM individuals i JOIN carts c ON c.id = i.cart_id
-    WHERE i.registration_id = ${registrationId} AND c.is_complete = 1 AND c.is_removed = 0 AND i.is_removed = 0 AND i.is_complete = 1 AND c.id != ${ownCartId} AND ${optionClause}`);
-  return row?.n ?? 0;
 }
 
 /** Takes a person out of the cart; kept as removed, so nothing is lost. */
@@ -272,22 +310,18 @@ export async function setCartEmail(db: Db, cart: CartRow, email: string, now: nu
 }
 
 /**
- * The uses each code has taken across the registration's complete, kept carts: what each cart recorded
- * when it completed (one per person a per-person code reduced). A cart completed before uses were
- * recorded counts one use for each code it entered.
+ * The uses each code has taken or holds in other carts of the registration: one place per use
+ * (services/places.ts), taken when a cart completed and held while a card payment is open.
  */
-export async function discountUsesOf(db: Db, registrationId: string, codes: readonly string[]): Promise<Record<string, number>> {
-  const uses: Record<string, number> = {};
-  for (const code of codes) {
-    const [row] = await db.all<{ n: number | null }>(sql`
-      SELECT SUM(CASE
-        WHEN discount_uses IS NULL THEN instr(' ' || discount_codes || ' ', ${` ${code} `}) > 0
-        ELSE COALESCE((SELECT value FROM json_each(carts.discount_uses) WHERE key = ${code}), 0)
-      END) AS n
-      FROM carts WHERE registration_id = ${registrationId} AND is_complete = 1 AND is_removed = 0`);
-    uses[code] = row?.n ?? 0;
-  }
-  return uses;
+export async function discountUsesOf(
+  db: Db,
+  registrationId: string,
+  codes: readonly string[],
+  ownCartId: string,
+  now: number,
+): Promise<Record<string, number>> {
+  const counts = await takenByOthers(db, registrationId, codes.map(codePool), ownCartId, now);
+  return Object.fromEntries(codes.map((code) => [code, counts.get(codePool(code)) ?? 0]));
 }
 
 export async function clubTakesCards(db: Db, clubId: string): Promise<boolean> {
@@ -306,7 +340,7 @@ export async function priceOfCart(db: Db, form: FormContext, cart: CartRow, peop
     isRemoved: cart.isRemoved,
     cartValues: cart.values,
     individuals: people.map((p) => ({ id: p.id, isRemoved: p.isRemoved, isComplete: p.isComplete, isNew: p.paidAt === null, values: p.values })),
-    discountUses: await discountUsesOf(db, cart.registrationId, codes),
+    discountUses: await discountUsesOf(db, cart.registrationId, codes, cart.id, form.now),
   });
 }
 

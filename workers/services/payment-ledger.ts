@@ -40,17 +40,19 @@ export async function recordReceived(
   note: string,
   userId: string,
   now: number,
-): Promise<{ ok: true } | { ok: false; error: string }> {
+): Promise<{ ok: true; created: boolean } | { ok: false; error: string }> {
   if (payment.type !== "payment" || payment.provider !== "manual" || payment.completionTime !== null || payment.isVoid)
     return { ok: false, error: PAYMENT_MESSAGES.notPending };
-  await db
+  const written = await db
     .update(transactions)
     .set({ completionTime: now, method, note: note.slice(0, 500), createdBy: userId })
     .where(and(eq(transactions.id, payment.id), isNull(transactions.completionTime)));
-  return { ok: true };
+  // Two finance users recording it at once: one update lands, and only that one mails the registrant.
+  return { ok: true, created: (written.meta.changes ?? 0) > 0 };
 }
 
-export type RefundResult = { ok: true; refundId: string } | { ok: false; error: string };
+/** created: this call wrote the refund (tell the registrant); false when a resend or the webhook had written it. */
+export type RefundResult = { ok: true; refundId: string; created: boolean } | { ok: false; error: string };
 
 /**
  * Refunds part or all of a completed payment. `requestId` comes from the page that asked (one per form
@@ -68,7 +70,7 @@ export async function refundPayment(
   now: number,
 ): Promise<RefundResult> {
   const existing = await transactionById(db, [payment.clubId], `refund-${requestId}`);
-  if (existing) return { ok: true, refundId: existing.id };
+  if (existing) return { ok: true, refundId: existing.id, created: false };
   const family = await db.select().from(transactions).where(eq(transactions.parentTransaction, payment.id));
   const problem = refundProblem(ledgerOf(payment), [ledgerOf(payment), ...family.map(ledgerOf)], amount, formatMoney);
   if (problem) return { ok: false, error: problem };
@@ -98,18 +100,22 @@ export async function refundPayment(
     .onConflictDoNothing();
   if (payment.provider === "stripe") {
     // Stripe has returned the money (and refuses more than the charge): the record must stand.
-    await insert;
-    return { ok: true, refundId };
+    const written = await insert;
+    return { ok: true, refundId, created: (written.meta.changes ?? 0) > 0 };
   }
   // Cash and cheque: two finance users refunding at once must not return more than was paid. The batch is one
   // transaction, so the second insert sees the first, and is taken back when together they pass the amount.
   const refunded = sql`(SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE parent_transaction = ${payment.id} AND type = 'refund' AND is_void = 0 AND completion_time IS NOT NULL)`;
-  const [, takenBack] = await db.batch([insert, db.delete(transactions).where(and(eq(transactions.id, refundId), sql`${refunded} > ${payment.amount}`))]);
+  const [inserted, takenBack] = await db.batch([
+    insert,
+    db.delete(transactions).where(and(eq(transactions.id, refundId), sql`${refunded} > ${payment.amount}`)),
+  ]);
   if ((takenBack.meta?.changes ?? 0) > 0) {
     const family = await db.select().from(transactions).where(eq(transactions.parentTransaction, payment.id));
     return { ok: false, error: LEDGER_MESSAGES.refundTooLarge(formatMoney(refundableOf(ledgerOf(payment), [ledgerOf(payment), ...family.map(ledgerOf)]))) };
   }
-  return { ok: true, refundId };
+  // Two posts of one request racing past the lookup above: only the one whose insert landed tells the registrant.
+  return { ok: true, refundId, created: (inserted.meta.changes ?? 0) > 0 };
 }
 
 /** A completed refund of `payment`: the money goes back the way it came. */
@@ -133,22 +139,27 @@ function refundRow(payment: TransactionRow, id: string, amount: Cents, externalI
   };
 }
 
-/** The refund a webhook reports, written once whichever of the webhook and the refund call comes first. */
+/**
+ * The refund a webhook reports, written once whichever of the webhook and the refund call comes first.
+ * Returns the cart to tell when this call wrote it (a refund made on Stripe's side), else null.
+ */
 export async function recordProviderRefund(
   db: Db,
   refund: { id: string; amount: number; paymentIntentId: string; requestId: string | null },
   now: number,
-): Promise<void> {
+): Promise<{ cartId: string | null } | null> {
   const [payment] = await db
     .select()
     .from(transactions)
     .where(and(eq(transactions.provider, "stripe"), eq(transactions.externalId, refund.paymentIntentId), eq(transactions.type, "payment")))
     .limit(1);
-  if (!payment) return;
-  await db
+  if (!payment) return null;
+  // Known by our request id when we asked for it, else by Stripe's id; and by Stripe's id in either case (the unique external id).
+  const written = await db
     .insert(transactions)
     .values(refundRow(payment, refund.requestId ? `refund-${refund.requestId}` : `refund-${refund.id}`, refund.amount, refund.id, now))
     .onConflictDoNothing();
+  return (written.meta.changes ?? 0) > 0 ? { cartId: payment.cartId } : null;
 }
 
 /** Voids a transaction (core/payments voidProblem says which); a pending card payment also has its Checkout Session expired. */

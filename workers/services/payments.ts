@@ -6,11 +6,15 @@
 import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { type Cents } from "../../core/money/money";
 import { paymentAttemptKey, SYSTEM_PAYEE, type PaymentMethod } from "../../core/payments/ledger";
+import type { FormElement } from "../../core/forms/model";
+import { SOLD_OUT } from "../../core/registration/messages";
+import type { PlaceClaim } from "../../core/registration/places";
 import type { FormCartPricing } from "../../core/registration/price-form";
 import { codeUsesOf } from "../../core/registration/pricing";
 import { carts, clubs, individuals, paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
 import { PaymentProviderError, type StripeGateway } from "../payments/stripe";
 import type { CartRow } from "./carts";
+import { CHECKOUT_OPEN_MS, holdStatements, HOLD_MS, isPlaceTaken, placeProblems, releaseStatement, takeStatements } from "./places";
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -56,6 +60,15 @@ export interface CartToPay {
   cart: CartRow;
   price: FormCartPricing;
   description: string;
+  /** The places the cart takes (core/registration/places.ts), and the form's elements that name them in a refusal. */
+  places: PlaceClaim[];
+  elements: FormElement[];
+}
+
+/** Why the cart's places do not fit any more, one line per option, field or code ('10 km: Sold out'). */
+async function placesRefusal(db: Db, pay: CartToPay, now: number): Promise<string> {
+  const problems = await placeProblems(db, pay.cart.registrationId, pay.cart.id, pay.places, pay.elements, now);
+  return Object.values(problems).join(" ") || SOLD_OUT;
 }
 
 export type StartResult = { ok: true; url: string } | { ok: false; error: string };
@@ -89,6 +102,13 @@ export async function startCardPayment(
   const key = latest?.status === "expired" ? `${base}-${earlier.length}` : base;
   // The cart changed since an earlier try: close that try's page first, so the old total cannot be paid too.
   await expireOpenAttempts(db, gateway, cart.id, key, now);
+  // The places are held before the page opens: a registrant never pays for a place that is gone.
+  try {
+    await db.batch(holdStatements(db, cart.registrationId, cart.id, pay.places, now, now + HOLD_MS) as [Statement, ...Statement[]]);
+  } catch (error) {
+    if (isPlaceTaken(error)) return { ok: false, error: await placesRefusal(db, pay, now) };
+    throw error;
+  }
   const attempt: AttemptRow = {
     id: crypto.randomUUID(),
     cartId: cart.id,
@@ -106,6 +126,7 @@ export async function startCardPayment(
     stripeAccount: accountOf(club),
     individualTotals: price.individualTotals,
     discountUses: codeUsesOf(price),
+    places: pay.places,
     createdAt: now,
     updatedAt: now,
   };
@@ -125,6 +146,7 @@ export async function startCardPayment(
       email: cart.email,
       successUrl: urls.success,
       cancelUrl: urls.cancel,
+      expiresAt: now + CHECKOUT_OPEN_MS,
     });
   } catch (error) {
     if (error instanceof PaymentProviderError) return { ok: false, error: PAYMENT_MESSAGES.cardStartFailed };
@@ -148,7 +170,10 @@ export async function startCardPayment(
  */
 export async function closeCheckoutsBeforeChange(db: Db, gateway: StripeGateway | null, cartId: string, now: number): Promise<boolean> {
   if (!gateway) return true;
-  return (await expireOpenAttempts(db, gateway, cartId, "", now)) === 0;
+  if ((await expireOpenAttempts(db, gateway, cartId, "", now)) > 0) return false;
+  // The cart is about to change: what it held for the closed pages is free again until it pays.
+  await releaseStatement(db, cartId);
+  return true;
 }
 
 /**
@@ -221,10 +246,17 @@ interface Completion {
   individualTotals: Record<string, number>;
   /** Null from an attempt begun before uses were recorded: the cart then counts one use per code it entered. */
   discountUses: Record<string, number> | null;
+  /** The places the cart takes; a capped one that is full rolls the whole completion back. */
+  places: readonly PlaceClaim[];
 }
 
 /** The statements that complete a cart: its total, time and code uses, and each person's share and paid time. */
-function completionStatements(db: Db, cart: Pick<CartRow, "id">, { total, individualTotals, discountUses }: Completion, now: number): Statement[] {
+function completionStatements(
+  db: Db,
+  cart: Pick<CartRow, "id" | "registrationId">,
+  { total, individualTotals, discountUses, places }: Completion,
+  now: number,
+): Statement[] {
   const statements: Statement[] = [
     db
       .update(carts)
@@ -239,6 +271,7 @@ function completionStatements(db: Db, cart: Pick<CartRow, "id">, { total, indivi
         .where(and(eq(individuals.id, individualId), eq(individuals.cartId, cart.id))),
     );
   }
+  statements.push(...takeStatements(db, cart.registrationId, cart.id, places, now));
   return statements;
 }
 
@@ -263,10 +296,14 @@ function feeRow(
   };
 }
 
+/** completed: this call completed the cart (send the receipt); already: another call did; unplaced: the places were gone, so the money goes back. */
+export type CardCompletion = "completed" | "already" | "unplaced";
+
 /**
  * Marks a card attempt paid and completes its cart, once. Called by the webhook and by the return page
- * (whichever comes first); the attempt's status guard makes the second call change nothing, and it
- * returns false.
+ * (whichever comes first); the attempt's status guard makes the second call change nothing ("already").
+ * When a place the cart held has gone to another cart (its hold lapsed), nothing is completed: the caller
+ * refunds the payment (refundUnplacedPayment).
  */
 export async function completeCardAttempt(
   db: Db,
@@ -275,9 +312,9 @@ export async function completeCardAttempt(
   now: number,
   eventId: string | null = null,
   eventType = "",
-): Promise<boolean> {
+): Promise<CardCompletion> {
   const [cart] = await db.select().from(carts).where(eq(carts.id, attempt.cartId)).limit(1);
-  if (!cart) return false;
+  if (!cart) return "already";
   const statements: Statement[] = [];
   if (eventId) statements.push(db.insert(paymentEvents).values({ id: eventId, type: eventType, receivedAt: now }));
   statements.push(
@@ -289,7 +326,12 @@ export async function completeCardAttempt(
       .insert(transactions)
       .values({ ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId })
       .onConflictDoUpdate({ target: transactions.id, set: { completionTime: now, externalId: paymentIntentId, isVoid: false } }),
-    ...completionStatements(db, cart, { total: attempt.amount, individualTotals: attempt.individualTotals, discountUses: attempt.discountUses }, now),
+    ...completionStatements(
+      db,
+      cart,
+      { total: attempt.amount, individualTotals: attempt.individualTotals, discountUses: attempt.discountUses, places: attempt.places ?? [] },
+      now,
+    ),
   );
   if (attempt.systemFee > 0)
     statements.push(
@@ -298,10 +340,66 @@ export async function completeCardAttempt(
         .values(feeRow(attempt, cart.siteId, now))
         .onConflictDoNothing(),
     );
-  const results = await db.batch(statements as [Statement, ...Statement[]]);
+  let results;
+  try {
+    results = await db.batch(statements as [Statement, ...Statement[]]);
+  } catch (error) {
+    if (isPlaceTaken(error)) return "unplaced";
+    throw error;
+  }
   // Only the caller whose update turned the attempt paid goes on to send the receipt.
   const attemptUpdate = results[eventId ? 1 : 0] as unknown as D1Result;
-  return (attemptUpdate.meta?.changes ?? 0) > 0;
+  return (attemptUpdate.meta?.changes ?? 0) > 0 ? "completed" : "already";
+}
+
+/**
+ * A card payment whose places went to others while it was being paid (possible only once its hold lapsed):
+ * the payment is recorded and refunded whole through Stripe, the attempt says why, and the cart stays open.
+ * Keyed by the attempt, so the webhook and the return page refund once between them.
+ */
+export async function refundUnplacedPayment(
+  db: Db,
+  gateway: StripeGateway,
+  attempt: AttemptRow,
+  paymentIntentId: string,
+  reason: string,
+  now: number,
+): Promise<void> {
+  const [cart] = await db.select().from(carts).where(eq(carts.id, attempt.cartId)).limit(1);
+  if (!cart) return;
+  const refund = await gateway.refund({
+    paymentIntentId,
+    amount: attempt.amount,
+    idempotencyKey: `unplaced-${attempt.id}`,
+    stripeAccount: attempt.stripeAccount,
+    metadata: { request_id: `unplaced-${attempt.id}` },
+  });
+  const payment = { ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId };
+  await db.batch([
+    db
+      .update(paymentAttempts)
+      .set({ status: "failed", paymentIntentId, failureMessage: reason, updatedAt: now })
+      .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
+    db
+      .insert(transactions)
+      .values(payment)
+      .onConflictDoUpdate({ target: transactions.id, set: { completionTime: now, externalId: paymentIntentId, isVoid: false } }),
+    db
+      .insert(transactions)
+      .values({
+        ...payment,
+        id: `refund-unplaced-${attempt.id}`,
+        type: "refund",
+        payer: cart.clubId,
+        payee: cart.email ?? "",
+        parentTransaction: payment.id,
+        attemptId: null,
+        externalId: refund.id,
+        note: reason,
+      })
+      .onConflictDoNothing(),
+    releaseStatement(db, cart.id),
+  ]);
 }
 
 /** The registrant chose to pay the club by cash or cheque: the cart is registered and the payment waits to be received. */
@@ -314,7 +412,12 @@ export async function completeWithManualPayment(
   if (cart.isComplete) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   const attemptId = crypto.randomUUID();
   const statements: Statement[] = [
-    ...completionStatements(db, cart, { total: price.total, individualTotals: price.individualTotals, discountUses: codeUsesOf(price) }, now),
+    ...completionStatements(
+      db,
+      cart,
+      { total: price.total, individualTotals: price.individualTotals, discountUses: codeUsesOf(price), places: pay.places },
+      now,
+    ),
   ];
   if (price.total > 0) {
     statements.push(
@@ -348,6 +451,8 @@ export async function completeWithManualPayment(
   try {
     await db.batch(statements as [Statement, ...Statement[]]);
   } catch (error) {
+    // A place went to another cart first: nothing was written, and the registrant is told which.
+    if (isPlaceTaken(error)) return { ok: false, error: await placesRefusal(db, pay, now) };
     // The unique attempt key: this very cart state was already sent (a double click).
     if (String(error).includes("UNIQUE")) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
     throw error;

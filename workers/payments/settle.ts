@@ -1,0 +1,39 @@
+/**
+ * What follows a paid Checkout Session, wherever it is learnt of first (the webhook or the return page): the
+ * cart completes once and its receipt is sent once; or, when its places went to other carts while it was
+ * being paid, the money goes back and the registrant is told which place is gone.
+ */
+import { SOLD_OUT } from "../../core/registration/messages";
+import type { Db } from "../../schema/d1";
+import { completeCardAttempt, refundUnplacedPayment, type AttemptRow, type CardCompletion } from "../services/payments";
+import { placeProblems } from "../services/places";
+import { sendReceiptOfCart } from "../services/receipts";
+import { listElements } from "../services/registration-forms";
+import type { StripeGateway } from "./stripe";
+
+export interface SettleContext {
+  env: Env;
+  db: Db;
+  now: number;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+export async function settlePaidSession(
+  context: SettleContext,
+  gateway: StripeGateway,
+  attempt: AttemptRow,
+  paymentIntentId: string,
+  event: { id: string; type: string } | null = null,
+): Promise<CardCompletion> {
+  const { db, now } = context;
+  const outcome = await completeCardAttempt(db, attempt, paymentIntentId, now, event?.id ?? null, event?.type ?? "");
+  if (outcome === "completed") {
+    context.waitUntil(sendReceiptOfCart(context.env, db, attempt.cartId, "paid").catch((error: unknown) => console.error("Receipt failed", error)));
+  } else if (outcome === "unplaced") {
+    const elements = await listElements(db, attempt.registrationId);
+    const problems = await placeProblems(db, attempt.registrationId, attempt.cartId, attempt.places ?? [], elements, now);
+    const reason = `${Object.values(problems).join(" ") || SOLD_OUT}. Your payment has been refunded in full.`;
+    await refundUnplacedPayment(db, gateway, attempt, paymentIntentId, reason, now);
+  }
+  return outcome;
+}

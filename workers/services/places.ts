@@ -1,0 +1,114 @@
+/**
+ * Places held and taken against a form's limits (core/registration/places.ts says which). The cap is enforced
+ * by the places_within_cap trigger (migration 0013) inside the statement that writes a place, so a hold when a
+ * card payment starts and a take when a cart completes can never pass a limit, however many arrive at once.
+ * The counts read here for messages and prices use the same rule as the trigger: taken places and unlapsed
+ * holds, of carts and people not removed.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { FormElement } from "../../core/forms/model";
+import { cappedPools, placeProblem, poolLabel, type PlaceClaim } from "../../core/registration/places";
+import { places, type Db } from "../../schema/d1";
+
+type Statement = Parameters<Db["batch"]>[0][number];
+
+/** A card payment page is open for 31 minutes (Stripe's minimum is 30); its places are held a little longer, so a payment made in the last second still has them. */
+export const CHECKOUT_OPEN_MS = 31 * 60_000;
+export const HOLD_MS = 35 * 60_000;
+
+/** The trigger's refusal, as D1 reports it (a batch with it is rolled back whole). */
+export function isPlaceTaken(error: unknown): boolean {
+  return String(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : error).includes("startline:place_taken");
+}
+
+function row(registrationId: string, cartId: string, claim: PlaceClaim, state: "held" | "taken", now: number, expiresAt: number | null) {
+  return {
+    id: crypto.randomUUID(),
+    registrationId,
+    pool: claim.pool,
+    unit: claim.unit,
+    cartId,
+    individualId: claim.individualId,
+    state,
+    expiresAt,
+    cap: claim.cap,
+    createdAt: now,
+  };
+}
+
+/** Replaces the cart's holds with holds on the capped places it wants now, until `expiresAt`. */
+export function holdStatements(db: Db, registrationId: string, cartId: string, claims: readonly PlaceClaim[], now: number, expiresAt: number): Statement[] {
+  return [
+    releaseStatement(db, cartId),
+    ...claims.filter((c) => c.cap !== null).map((claim) => db.insert(places).values(row(registrationId, cartId, claim, "held", now, expiresAt))),
+  ];
+}
+
+/** Takes every place the cart completes with (a capped one is refused when full) and drops its holds. */
+export function takeStatements(db: Db, registrationId: string, cartId: string, claims: readonly PlaceClaim[], now: number): Statement[] {
+  return [
+    // The same place taken twice (a completion replayed) is the row already there.
+    ...claims.map((claim) =>
+      db
+        .insert(places)
+        .values(row(registrationId, cartId, claim, "taken", now, null))
+        .onConflictDoNothing(),
+    ),
+    releaseStatement(db, cartId),
+  ];
+}
+
+/** Lets go of the cart's holds: its payment page closed, expired or was replaced. */
+export function releaseStatement(db: Db, cartId: string): Statement {
+  return db.delete(places).where(and(eq(places.cartId, cartId), eq(places.state, "held")));
+}
+
+/** Lets go of the cart's holds when an attempt's page expired, unless another attempt of the cart is still open. */
+export function releaseUnlessPaying(db: Db, cartId: string, expiredAttemptId: string): Statement {
+  return db
+    .delete(places)
+    .where(
+      and(
+        eq(places.cartId, cartId),
+        eq(places.state, "held"),
+        sql`NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status IN ('open', 'failed') AND a.id != ${expiredAttemptId})`,
+      ),
+    );
+}
+
+/** Live places in a pool held or taken by other carts: what the trigger counts. */
+export async function takenByOthers(db: Db, registrationId: string, pools: readonly string[], ownCartId: string, now: number): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(pools.map((pool) => [pool, 0]));
+  if (pools.length === 0) return counts;
+  const rows = await db.all<{ pool: string; n: number }>(sql`
+    SELECT p.pool AS pool, COUNT(*) AS n FROM places p JOIN carts c ON c.id = p.cart_id
+    WHERE p.registration_id = ${registrationId} AND p.pool IN (SELECT value FROM json_each(${JSON.stringify(pools)})) AND p.cart_id != ${ownCartId}
+      AND c.is_removed = 0 AND (p.state = 'taken' OR p.expires_at > ${now})
+      AND (p.individual_id IS NULL OR NOT EXISTS (SELECT 1 FROM individuals i WHERE i.id = p.individual_id AND i.is_removed = 1))
+    GROUP BY p.pool`);
+  for (const { pool, n } of rows) counts.set(pool, n);
+  return counts;
+}
+
+/**
+ * Which of the cart's wanted places no longer fit, keyed by pool, as a registrant reads it ('Sold out' or
+ * 'Only N left', after the option, field or code it is about). Empty when everything fits.
+ */
+export async function placeProblems(
+  db: Db,
+  registrationId: string,
+  cartId: string,
+  claims: readonly PlaceClaim[],
+  elements: readonly FormElement[],
+  now: number,
+  lang: "en" | "fr" = "en",
+): Promise<Record<string, string>> {
+  const pools = cappedPools(claims);
+  const taken = await takenByOthers(db, registrationId, [...pools.keys()], cartId, now);
+  const problems: Record<string, string> = {};
+  for (const [pool, { cap, wanted }] of pools) {
+    const problem = placeProblem(cap, taken.get(pool) ?? 0, wanted);
+    if (problem) problems[pool] = `${poolLabel(elements, pool, lang)}: ${problem}`;
+  }
+  return problems;
+}
