@@ -6,7 +6,8 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { carts, formElements, individuals, paymentAttempts, places, transactions } from "../../schema/d1";
 import { routeStripeTo } from "../../workers/payments/stripe";
 import { createStripeFake, type StripeFake } from "../fakes/stripe/fake";
-import { cookieFrom, db, worker } from "./auth-fixtures";
+import { capturedMail } from "../../schema/d1";
+import { cookieFrom, createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 
 const GOOD_CARD = "4242 4242 4242 4242";
@@ -214,5 +215,69 @@ describe("migration 0013 counts what complete carts took before places existed",
     expect(count(`el:${f.ids.first}`)).toBe(0);
     expect(count("code:HALF")).toBe(3);
     expect(count("code:OTHER")).toBe(1);
+  });
+});
+
+describe("refunds tell the registrant once", () => {
+  const PASSWORD = "correct horse battery staple";
+  const refundMails = async (email: string) => (await db().select().from(capturedMail)).filter((m) => m.to === email && m.subject.startsWith("Refund:"));
+  /** Mail goes out after the response (waitUntil); wait until `n` have arrived, then a little longer for any extra. */
+  async function settledMails(email: string, n: number) {
+    for (let i = 0; i < 100 && (await refundMails(email)).length < n; i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    return refundMails(email);
+  }
+
+  async function paidByCard(f: Form, n: number) {
+    const cookie = await cartAtPay(f, n);
+    const started = await post(f.host, `${f.path}/pay`, { intent: "card" }, cookie);
+    await fake.pay(sessionIdOf(started.headers.get("Location")), GOOD_CARD);
+    const [payment] = await db()
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.registrationId, f.registration.id), eq(transactions.type, "payment")));
+    return payment!;
+  }
+
+  it("a refund confirmed twice at once refunds once and sends one mail", async () => {
+    const f = await limitedForm(10);
+    const payment = await paidByCard(f, 7);
+    const email = `finance-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await createUserWithPassword(email, PASSWORD, [{ type: "registration_finance", clubId: f.club.id, scope: f.registration.id }]);
+    const finance = await signIn(f.host, email, PASSWORD);
+    const requestId = crypto.randomUUID();
+    const send = () =>
+      post(
+        f.host,
+        `/registration/${f.registration.id}/admin/payments?refund=${payment.id}`,
+        { intent: "refund", target: payment.id, amount: "10.00", request_id: requestId, note: "" },
+        finance,
+      );
+    const replies = await Promise.all([send(), send()]);
+    expect(replies.map((r) => r.status)).toEqual([302, 302]);
+    expect(fake.refunds).toHaveLength(1);
+    expect(await settledMails("runner7@example.com", 1)).toHaveLength(1);
+  });
+
+  it("a refund made on Stripe's side is recorded from its webhooks once, with one mail", async () => {
+    const f = await limitedForm(10);
+    const payment = await paidByCard(f, 8);
+    const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, payment.cartId!));
+    const made = await fake.fetch("http://127.0.0.1:12111/v1/refunds", {
+      method: "POST",
+      headers: { Authorization: "Bearer sk_test_local", "Content-Type": "application/x-www-form-urlencoded", "Stripe-Account": attempt!.stripeAccount! },
+      body: `payment_intent=${payment.externalId}&amount=1500`,
+    });
+    expect(made.status).toBe(200);
+    // refund.created and charge.refunded both arrived; the refund is written once.
+    expect(fake.events.map((e) => e.type).slice(-2)).toEqual(["refund.created", "charge.refunded"]);
+    const refunds = await db()
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.registrationId, f.registration.id), eq(transactions.type, "refund")));
+    expect(refunds.map((r) => [r.amount, r.parentTransaction])).toEqual([[1500, payment.id]]);
+    const mails = await settledMails("runner8@example.com", 1);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain("Refunded: $15.00");
   });
 });

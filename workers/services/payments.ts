@@ -104,7 +104,7 @@ export async function startCardPayment(
   await expireOpenAttempts(db, gateway, cart.id, key, now);
   // The places are held before the page opens: a registrant never pays for a place that is gone.
   try {
-    await db.batch(holdStatements(db, cart.registrationId, cart.id, pay.places, now, now + HOLD_MS) as [Statement, ...Statement[]]);
+    await db.batch(holdStatements(db, cart.registrationId, cart.id, pay.places, now, now + HOLD_MS));
   } catch (error) {
     if (isPlaceTaken(error)) return { ok: false, error: await placesRefusal(db, pay, now) };
     throw error;

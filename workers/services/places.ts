@@ -11,6 +11,8 @@ import { cappedPools, placeProblem, poolLabel, type PlaceClaim } from "../../cor
 import { places, type Db } from "../../schema/d1";
 
 type Statement = Parameters<Db["batch"]>[0][number];
+/** What db.batch takes: at least one statement. */
+export type Statements = [Statement, ...Statement[]];
 
 /** A card payment page is open for 31 minutes (Stripe's minimum is 30); its places are held a little longer, so a payment made in the last second still has them. */
 export const CHECKOUT_OPEN_MS = 31 * 60_000;
@@ -37,7 +39,7 @@ function row(registrationId: string, cartId: string, claim: PlaceClaim, state: "
 }
 
 /** Replaces the cart's holds with holds on the capped places it wants now, until `expiresAt`. */
-export function holdStatements(db: Db, registrationId: string, cartId: string, claims: readonly PlaceClaim[], now: number, expiresAt: number): Statement[] {
+export function holdStatements(db: Db, registrationId: string, cartId: string, claims: readonly PlaceClaim[], now: number, expiresAt: number): Statements {
   return [
     releaseStatement(db, cartId),
     ...claims.filter((c) => c.cap !== null).map((claim) => db.insert(places).values(row(registrationId, cartId, claim, "held", now, expiresAt))),
@@ -45,8 +47,9 @@ export function holdStatements(db: Db, registrationId: string, cartId: string, c
 }
 
 /** Takes every place the cart completes with (a capped one is refused when full) and drops its holds. */
-export function takeStatements(db: Db, registrationId: string, cartId: string, claims: readonly PlaceClaim[], now: number): Statement[] {
+export function takeStatements(db: Db, registrationId: string, cartId: string, claims: readonly PlaceClaim[], now: number): Statements {
   return [
+    releaseStatement(db, cartId),
     // The same place taken twice (a completion replayed) is the row already there.
     ...claims.map((claim) =>
       db
@@ -54,7 +57,6 @@ export function takeStatements(db: Db, registrationId: string, cartId: string, c
         .values(row(registrationId, cartId, claim, "taken", now, null))
         .onConflictDoNothing(),
     ),
-    releaseStatement(db, cartId),
   ];
 }
 
@@ -81,7 +83,7 @@ export async function takenByOthers(db: Db, registrationId: string, pools: reado
   const counts = new Map<string, number>(pools.map((pool) => [pool, 0]));
   if (pools.length === 0) return counts;
   const rows = await db.all<{ pool: string; n: number }>(sql`
-    SELECT p.pool AS pool, COUNT(*) AS n FROM places p JOIN carts c ON c.id = p.cart_id
+    SELECT p.pool AS pool, COUNT(DISTINCT p.unit) AS n FROM places p JOIN carts c ON c.id = p.cart_id
     WHERE p.registration_id = ${registrationId} AND p.pool IN (SELECT value FROM json_each(${JSON.stringify(pools)})) AND p.cart_id != ${ownCartId}
       AND c.is_removed = 0 AND (p.state = 'taken' OR p.expires_at > ${now})
       AND (p.individual_id IS NULL OR NOT EXISTS (SELECT 1 FROM individuals i WHERE i.id = p.individual_id AND i.is_removed = 1))

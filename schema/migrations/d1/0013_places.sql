@@ -16,10 +16,10 @@ CREATE INDEX `places_cart` ON `places` (`cart_id`,`state`);--> statement-breakpo
 ALTER TABLE `individuals` ADD `submission_key` text;--> statement-breakpoint
 CREATE UNIQUE INDEX `individuals_submission` ON `individuals` (`registration_id`,`submission_key`);--> statement-breakpoint
 ALTER TABLE `payment_attempts` ADD `places` text;--> statement-breakpoint
--- A place that would pass its cap is refused here, inside the writing transaction: the count and the write are one step, so two payments completing at once cannot both take the last place. Live places are taken ones and holds not yet lapsed, of carts and people not removed; the row's own unit (its own hold) is not counted against it.
+-- A place that would pass its cap is refused here, inside the writing transaction: the count and the write are one step, so two payments completing at once cannot both take the last place. Live places are taken ones and holds not yet lapsed, of carts and people not removed; a unit (a person, a code use) counts once, whether held, taken or both, and never against itself.
 CREATE TRIGGER `places_within_cap` BEFORE INSERT ON `places`
 WHEN NEW.`cap` IS NOT NULL AND (
-  SELECT COUNT(*) FROM `places` p JOIN `carts` c ON c.`id` = p.`cart_id`
+  SELECT COUNT(DISTINCT p.`unit`) FROM `places` p JOIN `carts` c ON c.`id` = p.`cart_id`
   WHERE p.`registration_id` = NEW.`registration_id` AND p.`pool` = NEW.`pool` AND p.`unit` != NEW.`unit`
     AND c.`is_removed` = 0
     AND (p.`state` = 'taken' OR p.`expires_at` > NEW.`created_at`)
