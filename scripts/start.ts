@@ -1,6 +1,9 @@
-// `npm start`: migrate the local D1, seed the demo, build, and run the Worker with wrangler dev on 127.0.0.1:8787.
+// `npm start`: migrate the local D1, seed the demo, build, start the local Stripe fake (unless .dev.vars names
+// real Stripe test keys), and run the Worker with wrangler dev on 127.0.0.1:8787.
 import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { startStripeFakeServer } from "../tests/fakes/stripe/server";
 import { demoUsers } from "./demo-data";
 import { migrateLocal } from "./migrate-local.mjs";
 import { seedLocal } from "./seed";
@@ -17,6 +20,23 @@ await seedLocal();
 console.log("Building…");
 execFileSync(bin("remix"), ["vite:build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 
+// Card payments out of the box: the same fake the browser tests pay against, beside the Worker. Keys of your own
+// in .dev.vars (STRIPE_SECRET_KEY=sk_test_…) turn it off, and the Worker talks to Stripe's test mode instead.
+const devVars = path.join(root, ".dev.vars");
+const ownStripeKeys = existsSync(devVars) && /^STRIPE_SECRET_KEY=/m.test(readFileSync(devVars, "utf8"));
+const stripeFakePort = Number(process.env.STRIPE_FAKE_PORT ?? Number(port) + 3400);
+// Not a secret: the fake signs webhooks with it and the Worker checks them with it, both on loopback only.
+const webhookSecret = "whsec_local_npm_start";
+const stripeFake = ownStripeKeys
+  ? null
+  : await startStripeFakeServer({
+      port: stripeFakePort,
+      webhookUrl: `http://127.0.0.1:${port}/_payments/stripe/webhook`,
+      webhookHost: `localhost:${port}`,
+      webhookSecret,
+    });
+const stripeVars = stripeFake ? ["STRIPE_SECRET_KEY:sk_test_local", `STRIPE_WEBHOOK_SECRET:${webhookSecret}`, `STRIPE_API_BASE:${stripeFake.url}`] : [];
+
 const banner = [
   "",
   "Startline is running locally:",
@@ -24,6 +44,10 @@ const banner = [
   `  Demo club site     http://demo.localhost:${port}/`,
   `  Second club site   http://trail.localhost:${port}/`,
   `  Super-admin        http://admin.localhost:${port}/`,
+  `  Captured mail      http://localhost:${port}/dev/mail`,
+  stripeFake
+    ? `  Card payments      the local Stripe fake at ${stripeFake.url}: card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined`
+    : "  Card payments      Stripe test mode, with the keys in .dev.vars",
   "",
   "Demo sign-ins:",
   ...demoUsers.map((u) => `  ${u.description.padEnd(32)} ${u.email} / ${u.password}`),
@@ -34,7 +58,16 @@ const banner = [
 
 const child = spawn(
   wranglerBin,
-  ["dev", "--ip", "127.0.0.1", "--port", port, "--local", "--var", `PUBLIC_PORT:${port}`, "--show-interactive-dev-session=false"],
+  [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    port,
+    "--local",
+    ...[`PUBLIC_PORT:${port}`, ...stripeVars].flatMap((v) => ["--var", v]),
+    "--show-interactive-dev-session=false",
+  ],
   {
     cwd: root,
     env: wranglerEnv(),
@@ -65,5 +98,15 @@ async function setUpDemoRace(): Promise<void> {
   }
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+// Closing the fake drops its connections, so the process ends as soon as wrangler does; once is enough.
+let closing: Promise<void> | null = null;
+const closeFake = () =>
+  (closing ??= stripeFake ? stripeFake.close().catch((error: unknown) => console.error("stripe-fake: close failed", error)) : Promise.resolve());
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    void closeFake();
+    child.kill(signal);
+  });
+child.on("exit", (code) => {
+  void closeFake().then(() => process.exit(code ?? 0));
+});
