@@ -2,7 +2,7 @@
 // while the Worker is busy or restarting), a reset connection or a timeout is retried with exponential
 // backoff and jitter, a bounded number of times. A retried batch of reads is harmless: the race recognises
 // reads it already has by device, boot and sequence number.
-import { type Agent, request } from "node:http";
+import { type Agent, type IncomingHttpHeaders, request } from "node:http";
 
 export interface Target {
   port: number;
@@ -15,6 +15,7 @@ export interface Target {
 export interface Reply {
   status: number;
   body: string;
+  headers: IncomingHttpHeaders;
   /** From the first attempt's start to the final reply. */
   ms: number;
   /** Attempts made (1 when the first one answered). */
@@ -51,7 +52,7 @@ export class RequestTimeout extends Error {
 }
 
 /** One attempt, ended by its deadline if the reply does not come in time. */
-function attempt(target: Target, path: string, options: RequestOptions): Promise<{ status: number; body: string }> {
+function attempt(target: Target, path: string, options: RequestOptions): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   return new Promise((resolve, reject) => {
     const req = request(
@@ -68,7 +69,7 @@ function attempt(target: Target, path: string, options: RequestOptions): Promise
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           clearTimeout(timer);
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), headers: res.headers });
         });
         res.on("error", (error) => {
           clearTimeout(timer);

@@ -9,6 +9,7 @@ import { LEDGER_MESSAGES, refundableOf, refundProblem, voidProblem, type LedgerT
 import { paymentAttempts, transactions, type Db } from "../../schema/d1";
 import { PaymentProviderError, type StripeGateway } from "../payments/stripe";
 import { PAYMENT_MESSAGES, type Statement, type TransactionRow } from "./payments";
+import { releaseUnlessPaying } from "./places";
 
 export async function transactionById(db: Db, clubIds: readonly string[] | "any", id: string): Promise<TransactionRow | null> {
   const where =
@@ -191,6 +192,8 @@ export async function voidTransaction(
           .update(paymentAttempts)
           .set({ status: "expired", updatedAt: now })
           .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
+        // The voided page's places are free again, unless the cart is being paid on another page.
+        releaseUnlessPaying(db, attempt.cartId, attempt.id),
       );
   }
   await db.batch(statements as [Statement, ...Statement[]]);
