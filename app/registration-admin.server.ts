@@ -96,6 +96,7 @@ const NOTICES = {
   created: "Form created. Add its first field below.",
   added: "Field added. Set it up here.",
   saved: "Your changes are saved.",
+  synced: "The race's racers now match this form's registrations.",
   moved: "Moved.",
   deleted: "Field deleted.",
   submitted: "Submitted for approval. A System Administrator will review the form.",

@@ -14,6 +14,7 @@ import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdent
 import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wire/timing-api";
 import { hashToken, randomToken } from "../core/auth/tokens";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
+import { syncRegistrationEntries, type EntrySync, type EntrySyncReply } from "./race/registration-entries";
 import { SetupWrites, type DeleteResult } from "./race/setup-writes";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
@@ -260,6 +261,11 @@ export class RaceRoom extends DurableObject<Env> {
 
   async deleteRacer(id: string): Promise<boolean> {
     return this.racerWrites.remove(id);
+  }
+
+  /** Racers from a registration form's entries: created, updated or removed by their imported_from (registration-entries.ts). */
+  async syncRegistrationEntries(sync: EntrySync): Promise<EntrySyncReply> {
+    return syncRegistrationEntries(this.racerWrites, this.store, readRaceSettings(this.db.select().from(raceSetup).get()?.settings), sync);
   }
 
   /** "Clear all times" for a racer: its reads are set aside (kept in the log), its range data removed and its results reset. */

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { labelIn } from "../../core/forms/bilingual";
 import { PEOPLE_LABEL_MAX } from "../../core/registration/people-labels";
 import { changeRegistration, listElements } from "../../workers/services/registration-forms";
+import { linkRegistrationRace, raceLinkChoices, syncRegistrationRacers } from "../../workers/services/registration-racers";
 import { clubZone, nameFieldErrors, parseSettings, requireRegistrationAccess, settingsValuesOf, withNotice } from "../registration-admin.server";
 import { readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
@@ -14,12 +15,25 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const textFields = (await listElements(builder.db, registration.id))
     .filter((e) => e.type === "text")
     .map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
-  return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone), textFields, isBilingual: registration.isBilingual };
+  const race = await raceLinkChoices(context.env, builder.db, registration);
+  const link = { race: registration.raceId ?? "", course: registration.raceCourseId ?? "", start_group: registration.raceStartGroupId ?? "" };
+  return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone), textFields, isBilingual: registration.isBilingual, race, link };
 }
+
+const optionalId = (value: string | undefined) => (value && value.length <= 64 ? value : null);
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
+  if (posted.intent === "race") {
+    const link = { raceId: optionalId(posted.values.race), courseId: optionalId(posted.values.course), startGroupId: optionalId(posted.values.start_group) };
+    const linked = await linkRegistrationRace(context.env, builder.db, registration, link);
+    return linked.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, linked.errors, 409);
+  }
+  if (posted.intent === "resync") {
+    const synced = await syncRegistrationRacers(context.env, builder.db, registration.id, null);
+    return synced.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "synced")) : refuse(posted, { form: synced.error }, 409);
+  }
   if (posted.intent !== "save") return unknownIntent(posted);
   const parsed = parseSettings(posted.values, await clubZone(builder.db, registration.clubId));
   if (!parsed.ok) return refuse(posted, parsed.errors);
@@ -32,6 +46,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function RegistrationSettings() {
   const data = useLoaderData<typeof loader>();
   const { errors, values: typed } = useReplyFor("save");
+  const raceReply = useReplyFor("race");
+  const resyncReply = useReplyFor("resync");
+  const none = { value: "", label: "None" };
   // A refused form shows what was sent (an unchecked box sends nothing); otherwise what is stored.
   const v = (name: string) => (typed ? (typed[name] ?? "") : (data.values[name] ?? ""));
   const zoneHint = `In ${data.zone.replaceAll("_", " ")} time.`;
@@ -173,6 +190,43 @@ export default function RegistrationSettings() {
           error={errors.age_calc_date}
         />
       </SetupForm>
+      <h3 id="race-heading">Racers from this form</h3>
+      <p className="hint">
+        Each person of a completed registration is entered in the race as a racer, with the next free bib, and leaves it when their registration is removed.
+        Choose the race, then its course and start group.
+      </p>
+      <SetupForm intent="race" label="Save race link" busyLabel="Saving…" errors={raceReply.errors}>
+        <SelectField
+          name="race"
+          label="Race"
+          choices={[none, ...data.race.races.map((r) => ({ value: r.id, label: r.name }))]}
+          defaultValue={data.link.race}
+          error={raceReply.errors.race}
+        />
+        {data.link.race ? (
+          <>
+            <SelectField
+              name="course"
+              label="Course"
+              choices={[none, ...data.race.courses.map((c) => ({ value: c.id, label: c.name }))]}
+              defaultValue={data.link.course}
+              error={raceReply.errors.course}
+            />
+            <SelectField
+              name="start_group"
+              label="Start group"
+              choices={[none, ...data.race.startGroups.map((g) => ({ value: g.id, label: g.name }))]}
+              defaultValue={data.link.start_group}
+              error={raceReply.errors.start_group}
+            />
+          </>
+        ) : null}
+      </SetupForm>
+      {data.link.race ? (
+        <SetupForm intent="resync" label="Re-sync racers" busyLabel="Syncing…" errors={resyncReply.errors}>
+          <p className="hint">Enters anyone missing, updates names and details, and takes out racers whose registration was removed.</p>
+        </SetupForm>
+      ) : null}
     </section>
   );
 }

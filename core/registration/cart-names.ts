@@ -35,6 +35,22 @@ export function cartNumberOf(cart: CartNumberSource): string {
  * A person's name for the cart: the registration's first and last name fields, else the text fields keyed
  * first_name and last_name, else the first text fields captioned as names, else the form's label for one registrant and their place, "Person N" by default.
  */
+/**
+ * The fields that hold a person's first and last names: the registration's chosen ones, else a text field
+ * with the first_name / last_name logic key, else one captioned so.
+ */
+export function nameFieldsOf(
+  elements: readonly FormElement[],
+  nameFields: { firstNameFieldId: string | null; lastNameFieldId: string | null },
+): { first: string | undefined; last: string | undefined } {
+  const byKey = (key: string) => elements.find((e) => e.type === "text" && e.logic_key === key)?.id;
+  const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
+  return {
+    first: nameFields.firstNameFieldId ?? byKey("first_name") ?? byCaption(/first name|given name/),
+    last: nameFields.lastNameFieldId ?? byKey("last_name") ?? byCaption(/last name|family name|surname/),
+  };
+}
+
 export function personNameOf(
   elements: readonly FormElement[],
   nameFields: { firstNameFieldId: string | null; lastNameFieldId: string | null },
@@ -42,10 +58,7 @@ export function personNameOf(
   index: number,
   labels: PeopleLabels = DEFAULT_PEOPLE_LABELS.en,
 ): string {
-  const byKey = (key: string) => elements.find((e) => e.type === "text" && e.logic_key === key)?.id;
-  const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
-  const first = nameFields.firstNameFieldId ?? byKey("first_name") ?? byCaption(/first name|given name/);
-  const last = nameFields.lastNameFieldId ?? byKey("last_name") ?? byCaption(/last name|family name|surname/);
+  const { first, last } = nameFieldsOf(elements, nameFields);
   const name = [first, last]
     .map((fieldId) => (fieldId ? values[fieldId]?.v : undefined))
     .filter((v): v is string => typeof v === "string" && v !== "")

@@ -37,6 +37,10 @@ export const registrations = sqliteTable(
     event: text("event"),
     sport: text("sport"),
     legacyId: integer("legacy_id"),
+    /** The race its registered people become racers of (issue 24), with the course and start group they are entered in; null: none. */
+    raceId: text("race_id"),
+    raceCourseId: text("race_course_id"),
+    raceStartGroupId: text("race_start_group_id"),
   },
   (t) => [index("registrations_club").on(t.clubId), index("registrations_site").on(t.siteId)],
 );

@@ -12,17 +12,7 @@ import { RaceRoom } from "../../durable/race-room";
 import { KEEP_WARM_MS, WARM_WINDOW_MS } from "../../durable/race/live-feed";
 import { SpectatorShard } from "../../durable/spectator-shard";
 import { openDb, races } from "../../schema/d1";
-import { createTimedRace, openResultsSocket, postReads, SECOND } from "./timing-fixtures";
-
-type Room = Awaited<ReturnType<typeof createTimedRace>>["room"];
-
-/** The race room loses everything it held in memory, and any tick it had waiting, as an evicted object does. */
-async function evictRoom(room: Room): Promise<void> {
-  await runInDurableObject(room, (instance: RaceRoom, state) => {
-    (instance as unknown as { feed: { forget(): void } }).feed.forget();
-    Object.assign(instance, new RaceRoom(state, env));
-  });
-}
+import { createTimedRace, evictRoom, openResultsSocket, postReads, SECOND } from "./timing-fixtures";
 
 /** A spectator shard loses its memory (cached formats and versions), keeping its sockets and storage. */
 async function evictShard(raceId: string, index: number): Promise<void> {

@@ -1,5 +1,7 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { RaceRoom } from "../../durable/race-room";
 import { raceServerMessageSchema, type RaceServerMessage } from "../../schema/wire/race-socket";
 import { db, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
@@ -94,4 +96,16 @@ export async function openRaceSocket(host: string, raceId: string, options: { fo
 /** A spectator following a result format. */
 export function openResultsSocket(host: string, raceId: string, formatId: string, since?: string) {
   return openRaceSocket(host, raceId, { formatId, since });
+}
+
+/**
+ * The race room loses everything it held in memory, and any tick it had waiting, as an evicted object does.
+ * The pinned vitest pool has no evictDurableObject, so the object's memory is replaced by a fresh instance
+ * built over the same storage (its sockets stay, as hibernated sockets do).
+ */
+export async function evictRoom(room: DurableObjectStub<RaceRoom>): Promise<void> {
+  await runInDurableObject(room, (instance: RaceRoom, state) => {
+    (instance as unknown as { feed: { forget(): void } }).feed.forget();
+    Object.assign(instance, new RaceRoom(state, env));
+  });
 }

@@ -48,6 +48,17 @@ export async function getRaceCatalogue(db: Db, tenant: Tenant, raceId: string): 
   return race ?? null;
 }
 
+/** A race of one club, wherever the caller is: for links the club itself made (a registration form's race). */
+export async function getClubRaceCatalogue(db: Db, clubId: string, raceId: string): Promise<RaceCatalogue | null> {
+  const [race] = await db
+    .select(catalogueColumns)
+    .from(races)
+    .innerJoin(clubs, eq(clubs.id, races.clubId))
+    .where(and(eq(races.id, raceId), eq(races.clubId, clubId)))
+    .limit(1);
+  return race ?? null;
+}
+
 /** The races of this tenant among `raceIds`, whatever their visibility (callers filter with maySeeRace). */
 export async function getRaceCatalogues(db: Db, tenant: Tenant, raceIds: readonly string[]): Promise<RaceCatalogue[]> {
   if (tenant.kind === "admin" || raceIds.length === 0) return [];

@@ -1,0 +1,74 @@
+/**
+ * Racers from a registration form (issue 24), written by the RaceRoom as its single writer. Each registered
+ * person is one racer, known by `imported_from` = registration:<individual id>: a sync creates the racers it
+ * has not seen (with the form's course and start group, and the next free bib by the race's bib rules),
+ * updates the names and details of those it has, and removes those whose entry was cancelled. Running it
+ * twice, or after an eviction, changes nothing more: the link lives in the racers themselves.
+ */
+import { assignBibs, parseBibList } from "../../core/timing/bibs";
+import { isInvalid } from "../../core/time/parse";
+import type { RacerEntry } from "../../core/registration/racer-entry";
+import type { StoredRacer } from "../../schema/race/engine-input";
+import type { RaceSettings } from "../../schema/race/settings";
+import type { RacerWrites } from "./racer-writes";
+import type { RaceStore } from "./store";
+
+export interface EntrySync {
+  entries: RacerEntry[];
+  /** Sources (registration:<individual id>) whose racers go: cancelled or removed entries. */
+  removed: string[];
+  courseId: string | null;
+  startGroupId: string | null;
+}
+
+export type EntrySyncReply = { ok: true; created: number; updated: number; removed: number } | { ok: false; errors: Record<string, string> };
+
+const DETAIL_FIELDS = ["first_name", "last_name", "sex", "dob", "province", "city", "club"] as const;
+
+export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, settings: RaceSettings, sync: EntrySync): EntrySyncReply {
+  const racers = store.racers();
+  const bySource = new Map<string, StoredRacer>();
+  for (const racer of racers) if (racer.data.imported_from) bySource.set(racer.data.imported_from, racer);
+  const taken = new Set(racers.flatMap((r) => (r.data.bib === null ? [] : [r.data.bib])));
+  let created = 0;
+  let updated = 0;
+  let removed = 0;
+  for (const entry of sync.entries) {
+    const existing = bySource.get(entry.source);
+    if (existing) {
+      const changes = Object.fromEntries(DETAIL_FIELDS.filter((f) => existing.data[f] !== entry[f]).map((f) => [f, entry[f]]));
+      if (Object.keys(changes).length === 0) continue;
+      const saved = writes.save(existing.id, changes);
+      if (!saved.ok) return { ok: false, errors: saved.errors };
+      updated++;
+      continue;
+    }
+    const bib = nextBib(store, settings, sync.startGroupId, taken);
+    const { source, ...details } = entry;
+    const saved = writes.save(null, { ...details, imported_from: source, bib, course: sync.courseId, setupgroup_id: sync.startGroupId });
+    if (!saved.ok) return { ok: false, errors: saved.errors };
+    if (bib !== null) taken.add(bib);
+    created++;
+  }
+  for (const source of sync.removed) {
+    const racer = bySource.get(source);
+    if (racer && writes.remove(racer.id)) removed++;
+  }
+  return { ok: true, created, updated, removed };
+}
+
+/** The lowest free bib from the start group's first bib (else the race's, else 1), skipping missing and reserved bibs; null when none is left. */
+function nextBib(store: RaceStore, settings: RaceSettings, startGroupId: string | null, taken: ReadonlySet<number>): number | null {
+  const group = startGroupId ? store.documents("StartGroup").find((g) => g.id === startGroupId) : undefined;
+  const skip = new Set<number>();
+  for (const list of [settings.missing_bibs_csv, settings.reserved_bibs, group?.data.reserved_bibs ?? ""]) {
+    const bibs = parseBibList(list);
+    if (!isInvalid(bibs)) for (const bib of bibs) skip.add(bib);
+  }
+  try {
+    return assignBibs(["new"], { firstBib: group?.data.first_bib ?? settings.first_bib, skip, backwards: false, taken: new Set(taken) }).get("new") ?? null;
+  } catch {
+    // The bibs ran out: the racer is entered without one, for the organiser to number.
+    return null;
+  }
+}

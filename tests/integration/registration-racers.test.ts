@@ -1,0 +1,70 @@
+// Registrations become racers (issue 24): a completed cart of a form linked to a race enters its people in
+// the race, once, across an eviction of the race's room; a removed person leaves it on the next sync.
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { entrySource } from "../../core/registration/racer-entry";
+import { individuals, registrations } from "../../schema/d1";
+import { syncRegistrationRacers } from "../../workers/services/registration-racers";
+import { cookieFrom, db } from "./auth-fixtures";
+import { createForm, post } from "./registration-fixtures";
+import { createTimedRace, evictRoom } from "./timing-fixtures";
+
+async function racersOf(room: Awaited<ReturnType<typeof createTimedRace>>["room"], count: number) {
+  for (let i = 0; i < 100; i++) {
+    const racers = await room.racers();
+    if (racers.length >= count) return racers;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return room.racers();
+}
+
+describe("registrations become racers", () => {
+  it("a completed cart enters its people with the next free bibs and the form's course; a re-sync after eviction adds nobody twice; a removed person leaves", async () => {
+    const t = await createTimedRace({ racers: 3 });
+    const f = await createForm({ isStripe: false });
+    await db().update(registrations).set({ clubId: t.club.id, raceId: t.race.id, raceCourseId: t.course.id }).where(eq(registrations.id, f.registration.id));
+
+    const cookieName = `sl_cart_${f.registration.id.replaceAll("-", "")}`;
+    const first = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "Lovelace", [f.ids.distance]: "10k" });
+    const cookie = cookieFrom(first, cookieName)!;
+    await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Grace", [f.ids.last]: "Hopper", [f.ids.distance]: "5k" }, cookie);
+    expect((await post(f.host, `${f.path}/cart`, { intent: "continue", email: "ada@example.com" }, cookie)).status).toBe(302);
+    expect((await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
+
+    const racers = await racersOf(t.room, 5);
+    const entered = racers.filter((r) => r.data.imported_from?.startsWith("registration:"));
+    expect(entered.map((r) => [r.data.first_name, r.data.last_name, r.data.bib, r.data.course])).toEqual([
+      ["Ada", "Lovelace", 4, t.course.id],
+      ["Grace", "Hopper", 5, t.course.id],
+    ]);
+    const people = await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id));
+    expect(entered.map((r) => r.data.imported_from).sort()).toEqual(people.map((p) => entrySource(p.id)).sort());
+
+    // The room is evicted; the organiser re-syncs: nothing is added twice.
+    await evictRoom(t.room);
+    expect(await syncRegistrationRacers(env, db(), f.registration.id, null)).toEqual({ ok: true, created: 0, updated: 0, removed: 0 });
+    expect(await t.room.racers()).toHaveLength(5);
+
+    // A name corrected in the registration follows; a removed person leaves the race.
+    const grace = people.find((p) => p.values[f.ids.first]?.v === "Grace")!;
+    const ada = people.find((p) => p.values[f.ids.first]?.v === "Ada")!;
+    await db()
+      .update(individuals)
+      .set({ values: { ...ada.values, [f.ids.last]: { v: "King", p: 0 } } })
+      .where(eq(individuals.id, ada.id));
+    await db().update(individuals).set({ isRemoved: true }).where(eq(individuals.id, grace.id));
+    expect(await syncRegistrationRacers(env, db(), f.registration.id, null)).toEqual({ ok: true, created: 0, updated: 1, removed: 1 });
+    const after = (await t.room.racers()).filter((r) => r.data.imported_from?.startsWith("registration:"));
+    expect(after.map((r) => [r.data.first_name, r.data.last_name, r.data.bib])).toEqual([["Ada", "King", 4]]);
+  });
+
+  it("a form without a race, or linked to another club's race, enters nobody", async () => {
+    const t = await createTimedRace({ racers: 1 });
+    const f = await createForm({ isStripe: false });
+    expect(await syncRegistrationRacers(env, db(), f.registration.id, null)).toEqual({ ok: false, error: "This form is not linked to a race." });
+    await db().update(registrations).set({ raceId: t.race.id }).where(eq(registrations.id, f.registration.id));
+    expect(await syncRegistrationRacers(env, db(), f.registration.id, null)).toEqual({ ok: false, error: "The race this form is linked to no longer exists." });
+    expect(await t.room.racers()).toHaveLength(1);
+  });
+});
