@@ -15,7 +15,7 @@ type Op = { cart: number; kind: "hold" | "lapsed-hold" | "take" };
 const POOL = "opt:distance:10k";
 
 describe("places: any interleaving of carts holding and taking", () => {
-  it("never passes the cap, and the shown count predicts what the database accepts", async () => {
+  it("never passes the cap, and the shown count predicts what the database accepts", { timeout: 60_000 }, async () => {
     const f = await createForm({ isStripe: false });
     await fc.assert(
       fc.asyncProperty(

@@ -62,7 +62,10 @@ async function completeCarts(f: Form) {
     .where(and(eq(carts.registrationId, f.registration.id), eq(carts.isComplete, true)));
 }
 
-describe("places under concurrency", () => {
+// Twenty carts made and paid through the Worker: seconds on a loaded CI machine, not milliseconds.
+const SLOW = { timeout: 60_000 };
+
+describe("places under concurrency", SLOW, () => {
   it("20 registrants paying by card at once for 5 places: 5 pages open, 15 are told it is sold out, 5 carts complete", async () => {
     const f = await limitedForm(5);
     const cookies: string[] = [];
@@ -151,7 +154,7 @@ describe("places under concurrency", () => {
   });
 });
 
-describe("double submits change nothing the second time", () => {
+describe("double submits change nothing the second time", SLOW, () => {
   const person = (f: Form, key: string) => ({ intent: "save-person", submission: key, [f.ids.first]: "Ada", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k" });
 
   it("the first add-person form sent twice at once: one cart, one person, and both answers carry the same cart", async () => {
@@ -185,7 +188,7 @@ describe("double submits change nothing the second time", () => {
   });
 });
 
-describe("migration 0013 counts what complete carts took before places existed", () => {
+describe("migration 0013 counts what complete carts took before places existed", SLOW, () => {
   it("backfills options, multi-options, fields with a limit and code uses (recorded or one per code entered)", async () => {
     const f = await limitedForm(5, { isStripe: false });
     const cartId = crypto.randomUUID();
@@ -218,7 +221,7 @@ describe("migration 0013 counts what complete carts took before places existed",
   });
 });
 
-describe("refunds tell the registrant once", () => {
+describe("refunds tell the registrant once", SLOW, () => {
   const PASSWORD = "correct horse battery staple";
   const refundMails = async (email: string) => (await db().select().from(capturedMail)).filter((m) => m.to === email && m.subject.startsWith("Refund:"));
   /** Mail goes out after the response (waitUntil); wait until `n` have arrived, then a little longer for any extra. */

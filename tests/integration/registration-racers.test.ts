@@ -19,7 +19,7 @@ async function racersOf(room: Awaited<ReturnType<typeof createTimedRace>>["room"
   return room.racers();
 }
 
-describe("registrations become racers", () => {
+describe("registrations become racers", { timeout: 30_000 }, () => {
   it("a completed cart enters its people with the next free bibs and the form's course; a re-sync after eviction adds nobody twice; a removed person leaves", async () => {
     const t = await createTimedRace({ racers: 3 });
     const f = await createForm({ isStripe: false });
