@@ -10,6 +10,7 @@ declare namespace Cloudflare {
 		DB: D1Database;
 		MAIL: SendEmail;
 		MAIL_QUEUE: Queue;
+		JOBS_QUEUE: Queue;
 		DATA_API_TOKEN_LIMIT: RateLimit;
 		DATA_API_CLIENT_LIMIT: RateLimit;
 		ASSETS: Fetcher;
@@ -29,6 +30,7 @@ declare namespace Cloudflare {
 		DB: D1Database;
 		MAIL: SendEmail;
 		MAIL_QUEUE: Queue;
+		JOBS_QUEUE: Queue;
 		DATA_API_TOKEN_LIMIT: RateLimit;
 		DATA_API_CLIENT_LIMIT: RateLimit;
 		ASSETS: Fetcher;

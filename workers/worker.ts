@@ -1,3 +1,4 @@
+import { JOBS_QUEUE_NAME, runJobBatch } from "./jobs";
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { openDb } from "../schema/d1";
 import { mailMessageSchema } from "../schema/wire/mail";
@@ -79,6 +80,7 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
     },
 
     async queue(batch, env, _ctx) {
+      if (batch.queue === JOBS_QUEUE_NAME) return runJobBatch(batch, env);
       const db = openDb(env.DB);
       for (const message of batch.messages) {
         const parsed = mailMessageSchema.safeParse(message.body);

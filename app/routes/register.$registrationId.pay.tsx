@@ -5,7 +5,7 @@ import { cartNumberOf } from "../../core/registration/cart-names";
 import { priceOfCart } from "../../workers/services/carts";
 import { completeWithManualPayment, latestAttemptOfCart, startCardPayment } from "../../workers/services/payments";
 import { sendReceiptOfCart } from "../../workers/services/receipts";
-import { enterCartInRaceLater } from "../../workers/services/registration-racers";
+import { enterCartInRaceLater } from "../../workers/jobs";
 import { FlowHeader, RegistrationErrorBoundary } from "../components/registration-flow";
 import { FLOW_WORDS } from "../components/registration-words";
 import { PriceTable } from "../components/registration-price";

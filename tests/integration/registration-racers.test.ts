@@ -1,11 +1,13 @@
 // Registrations become racers (issue 24): a completed cart of a form linked to a race enters its people in
 // the race, once, across an eviction of the race's room; a removed person leaves it on the next sync.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { entrySource } from "../../core/registration/racer-entry";
 import { individuals, registrations } from "../../schema/d1";
 import { syncRegistrationRacers } from "../../workers/services/registration-racers";
+import workerModule from "../../workers/index";
 import { cookieFrom, db } from "./auth-fixtures";
 import { createForm, post } from "./registration-fixtures";
 import { createTimedRace, evictRoom } from "./timing-fixtures";
@@ -66,5 +68,38 @@ describe("registrations become racers", { timeout: 30_000 }, () => {
     await db().update(registrations).set({ raceId: t.race.id }).where(eq(registrations.id, f.registration.id));
     expect(await syncRegistrationRacers(env, db(), f.registration.id, null)).toEqual({ ok: false, error: "The race this form is linked to no longer exists." });
     expect(await t.room.racers()).toHaveLength(1);
+  });
+});
+
+describe("the racer sync job", () => {
+  it("is retried while the race refuses the entry, dropped when it can never work, and acknowledged when done", async () => {
+    const t = await createTimedRace({ racers: 0 });
+    const f = await createForm({ isStripe: false });
+    // A course the race does not have: the room refuses the racers, so the job waits for the organiser to fix the link.
+    await db()
+      .update(registrations)
+      .set({ clubId: t.club.id, raceId: t.race.id, raceCourseId: "no-such-course" })
+      .where(eq(registrations.id, f.registration.id));
+    const first = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "Lovelace", [f.ids.distance]: "10k" });
+    const cookie = cookieFrom(first, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+    await post(f.host, `${f.path}/cart`, { intent: "continue", email: "ada@example.com" }, cookie);
+    await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie);
+    const job = { kind: "enter-racers", registrationId: f.registration.id, cartIds: null };
+    const run = async () => {
+      const batch = createMessageBatch("startline-jobs", [
+        { id: "good", timestamp: new Date(), attempts: 1, body: job },
+        { id: "garbage", timestamp: new Date(), attempts: 1, body: { kind: "enter-racers", registrationId: "not-a-uuid" } },
+      ]);
+      const ctx = createExecutionContext();
+      await workerModule.queue!(batch, env, ctx);
+      return getQueueResult(batch, ctx);
+    };
+    let result = await run();
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["good"]);
+    expect(result.explicitAcks).toEqual(["garbage"]);
+    await db().update(registrations).set({ raceCourseId: t.course.id }).where(eq(registrations.id, f.registration.id));
+    result = await run();
+    expect(result.explicitAcks.sort()).toEqual(["garbage", "good"]);
+    expect((await t.room.racers()).map((r) => r.data.last_name)).toEqual(["Lovelace"]);
   });
 });

@@ -9,7 +9,7 @@ import { completeCardAttempt, refundUnplacedPayment, type AttemptRow, type CardC
 import { placeProblems } from "../services/places";
 import { sendReceiptOfCart } from "../services/receipts";
 import { listElements } from "../services/registration-forms";
-import { enterCartInRaceLater } from "../services/registration-racers";
+import { enterCartInRaceLater } from "../jobs";
 import type { StripeGateway } from "./stripe";
 
 export interface SettleContext {

@@ -90,15 +90,3 @@ export async function syncRegistrationRacers(env: Env, db: Db, registrationId: s
   const reply = await room.syncRegistrationEntries({ entries, removed, courseId: registration.raceCourseId, startGroupId: registration.raceStartGroupId });
   return reply.ok ? reply : { ok: false, error: Object.values(reply.errors).join(" ") };
 }
-
-/** After a cart completes: its people are entered in the form's race once the response is sent; a failure is left for "Re-sync". */
-export function enterCartInRaceLater(env: Env, db: Db, waitUntil: (promise: Promise<unknown>) => void, registrationId: string, cartId: string): void {
-  waitUntil(
-    syncRegistrationRacers(env, db, registrationId, [cartId]).then(
-      (result) => {
-        if (!result.ok && result.error !== RACER_SYNC_MESSAGES.noRace) console.error("Racer sync failed", registrationId, result.error);
-      },
-      (error: unknown) => console.error("Racer sync failed", registrationId, error),
-    ),
-  );
-}

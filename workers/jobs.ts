@@ -1,0 +1,63 @@
+/**
+ * Background jobs through the startline-jobs queue: work that follows a response and must not be lost when it
+ * fails (the race's room busy or restarting). A job is retried with the queue's backoff up to max_retries
+ * (wrangler.toml); a job that can never succeed (a malformed message, a form no longer linked) is dropped.
+ * Every job is safe to run twice: entering racers finds them by the person they came from.
+ */
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { openDb, registrations, type Db } from "../schema/d1";
+import { RACER_SYNC_MESSAGES, syncRegistrationRacers } from "./services/registration-racers";
+
+export const JOBS_QUEUE_NAME = "startline-jobs";
+
+export const jobSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("enter-racers"), registrationId: z.uuid(), cartIds: z.array(z.string().max(64)).max(100).nullable() }),
+]);
+export type Job = z.infer<typeof jobSchema>;
+
+export async function enqueueJob(env: Env, job: Job): Promise<void> {
+  await env.JOBS_QUEUE.send(job);
+}
+
+/** done: acknowledge; retry: it may work later; drop: it never will. */
+export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" | "drop"> {
+  const parsed = jobSchema.safeParse(body);
+  if (!parsed.success) {
+    console.error("Dropping malformed job", parsed.error.issues);
+    return "drop";
+  }
+  const job = parsed.data;
+  try {
+    const result = await syncRegistrationRacers(env, openDb(env.DB), job.registrationId, job.cartIds);
+    if (result.ok) return "done";
+    // Unlinked or linked to a race that is gone: the organiser's next link and "Re-sync" enter everyone.
+    if (result.error === RACER_SYNC_MESSAGES.noRace || result.error === RACER_SYNC_MESSAGES.raceGone) return "drop";
+    console.error("Racer sync refused; will retry", job.registrationId, result.error);
+    return "retry";
+  } catch (error) {
+    console.error("Racer sync failed; will retry", job.registrationId, error);
+    return "retry";
+  }
+}
+
+export async function runJobBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    const outcome = await runJob(env, message.body);
+    if (outcome === "retry") message.retry();
+    else message.ack();
+  }
+}
+
+/**
+ * After a cart completes: its people are entered in the form's race by a queued job, so a failure is retried
+ * rather than lost. Forms not linked to a race queue nothing.
+ */
+export function enterCartInRaceLater(env: Env, db: Db, waitUntil: (promise: Promise<unknown>) => void, registrationId: string, cartId: string): void {
+  waitUntil(
+    (async () => {
+      const [linked] = await db.select({ raceId: registrations.raceId }).from(registrations).where(eq(registrations.id, registrationId)).limit(1);
+      if (linked?.raceId) await enqueueJob(env, { kind: "enter-racers", registrationId, cartIds: [cartId] });
+    })().catch((error: unknown) => console.error("Queueing the racer sync failed; the organiser's Re-sync enters them", registrationId, error)),
+  );
+}
