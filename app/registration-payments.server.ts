@@ -7,6 +7,7 @@ import { cartNumberOf } from "../core/registration/cart-names";
 import { placesOfCart } from "../core/registration/places";
 import type { FormCartPricing } from "../core/registration/price-form";
 import { codeUsesOf } from "../core/registration/pricing";
+import { chargedPricingOf } from "../core/registration/receipt-lines";
 import { originOf } from "../workers/auth/hosts";
 import { stripeGateway, type StripeGateway } from "../workers/payments/stripe";
 import { closeCheckoutsBeforeChange, paymentClubOf, takesCardsOnline, type CartToPay, type PaymentClub } from "../workers/services/payments";
@@ -57,5 +58,6 @@ export function cartToPay(
     description: `${form.registration.name}: Cart No. ${cartNumberOf({ legacy_id: cart.legacyId, cart_number: cart.cartNumber, id: cart.id })}`,
     places: placesOfCart(form.elements, cart.id, counted, codeUsesOf(price)),
     elements: form.elements,
+    charged: chargedPricingOf(price, form.registration.gstRate),
   };
 }

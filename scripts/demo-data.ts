@@ -202,6 +202,8 @@ function riversideRegistration(now: number) {
     siteId: demoSites[1].id,
     name: "Riverside Trail Race 2027",
     sport: "Running",
+    // Bilingual: ?lang=fr shows the form, its prices, the receipt and the mail in French.
+    isBilingual: true,
     isApproved: true,
     openTime: now - DAY_MS,
     closeTime: now + 60 * DAY_MS,
@@ -209,9 +211,9 @@ function riversideRegistration(now: number) {
     raisePrice1Time: now + 30 * DAY_MS,
     raisePrice2Time: now + 50 * DAY_MS,
     elements: [
-      element(1, "text", "First name", { isMandatory: true }),
-      element(2, "text", "Last name", { isMandatory: true }),
-      element(3, "email", "Email", { isMandatory: true }),
+      element(1, "text", "[en]First name[fr]Prénom", { isMandatory: true }),
+      element(2, "text", "[en]Last name[fr]Nom de famille", { isMandatory: true }),
+      element(3, "email", "[en]Email[fr]Courriel", { isMandatory: true }),
       element(4, "option", "Distance", {
         isMandatory: true,
         isTaxable: true,

@@ -10,7 +10,7 @@ import { EMAIL_OPTOUT } from "../../core/forms/email";
 import type { FormElement, FormOption, StoredValue } from "../../core/forms/model";
 import { isOptionOffered, optionLabel, type OptionChooser } from "../../core/forms/options";
 import { PROVINCES } from "../../core/forms/provinces";
-import { formatMoneyWithSymbol } from "../../core/money/money";
+import { formatMoneyIn } from "../../core/registration/receipt-lines";
 import { boxStyle, choiceStyle, groupStyle } from "./app-form";
 
 const WORDS = {
@@ -100,7 +100,7 @@ function InputField(props: FieldProps & { label: string }) {
       {label}
       {required ? <span aria-hidden="true"> *</span> : null}
       {required ? <span className="visually-hidden"> ({words.required})</span> : null}
-      {price > 0 ? <span className="field-price"> {formatMoneyWithSymbol(price)}</span> : null}
+      {price > 0 ? <span className="field-price"> {formatMoneyIn(price, lang)}</span> : null}
     </>
   );
   const text = typeof props.posted === "string" ? props.posted : inputTextOf(element, props.value);
@@ -221,7 +221,7 @@ function OptionItem({ option, lang, chooser, priceOf }: { option: FormOption } &
   if (option.is_hidden && !chooser.isAdmin) return null;
   return (
     <option value={option.id} disabled={!offered}>
-      {price > 0 ? `${optionLabel(option, lang)} — ${formatMoneyWithSymbol(price)}` : optionLabel(option, lang)}
+      {price > 0 ? `${optionLabel(option, lang)} — ${formatMoneyIn(price, lang)}` : optionLabel(option, lang)}
     </option>
   );
 }
@@ -256,7 +256,7 @@ function Choices(props: FieldProps & { caption: React.ReactNode; multiple: boole
                 disabled={!isOptionOffered(option, chooser)}
               />
               {optionLabel(option, lang)}
-              {price > 0 ? <span className="field-price"> {formatMoneyWithSymbol(price)}</span> : null}
+              {price > 0 ? <span className="field-price"> {formatMoneyIn(price, lang)}</span> : null}
             </label>
           );
         })}

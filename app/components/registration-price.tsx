@@ -1,5 +1,5 @@
 /** A cart's price, line by line: what a registrant reviews before paying. */
-import { formatMoneyWithSymbol } from "../../core/money/money";
+import { formatMoneyIn } from "../../core/registration/receipt-lines";
 import type { Lang } from "../../core/forms/bilingual";
 import type { FormCartPricing } from "../../core/registration/price-form";
 import { FLOW_WORDS } from "./registration-words";
@@ -20,12 +20,12 @@ export function PriceTable({ price, gstRate, lang = "en", live = false }: { pric
         {rows.map(([label, cents, id]) => (
           <tr key={id} data-testid={`price-${id}`}>
             <th scope="row">{label}</th>
-            <td className="money">{formatMoneyWithSymbol(cents)}</td>
+            <td className="money">{formatMoneyIn(cents, lang)}</td>
           </tr>
         ))}
         <tr className="price-total" data-testid="price-total">
           <th scope="row">{words.total}</th>
-          <td className="money">{formatMoneyWithSymbol(price.total)}</td>
+          <td className="money">{formatMoneyIn(price.total, lang)}</td>
         </tr>
       </tbody>
     </table>

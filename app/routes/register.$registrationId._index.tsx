@@ -4,7 +4,7 @@ import { useMemo, useRef } from "react";
 import { isAccessible, isRequired } from "../../core/forms/conditions";
 import { priceAt } from "../../core/forms/field-type";
 import type { StoredValue } from "../../core/forms/model";
-import { formatMoneyWithSymbol } from "../../core/money/money";
+import { formatMoneyIn } from "../../core/registration/receipt-lines";
 import { personChooser } from "../../core/registration/person";
 import { tierAt } from "../../core/registration/tiers";
 import { PAYMENT_MESSAGES } from "../../workers/services/payments";
@@ -90,6 +90,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         form.isKiosk ? "kiosk" : form.isAdmin ? "admin" : "web",
         form.now,
         form.cart ? null : submission,
+        form.lang,
       );
       newToken = made.token;
       return made.cart;
@@ -157,8 +158,8 @@ export default function RegisterPerson() {
         ))}
         <div className="live-price" aria-live="polite" data-testid="person-total">
           {words.personPrice(labels)}
-          <strong>{formatMoneyWithSymbol(current.personTotal)}</strong> · {words.cartTotal}
-          <strong data-testid="cart-total">{formatMoneyWithSymbol(current.price.total)}</strong>
+          <strong>{formatMoneyIn(current.personTotal, form.lang)}</strong> · {words.cartTotal}
+          <strong data-testid="cart-total">{formatMoneyIn(current.price.total, form.lang)}</strong>
         </div>
         <details className="price-details">
           <summary>{words.priceDetails}</summary>

@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { splitEmails } from "../../core/forms/email";
 import { FORM_MESSAGES } from "../../core/forms/messages";
-import { formatMoneyWithSymbol } from "../../core/money/money";
+import { formatMoneyIn } from "../../core/registration/receipt-lines";
 import { cartNumberOf } from "../../core/registration/cart-names";
 import { REGISTRATION_MESSAGES } from "../../core/registration/messages";
 import { sendMail } from "../../workers/mail/mailer";
@@ -74,7 +74,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === "continue" || intent === "send-link") {
     const email = splitEmails(String(posted.get("email") ?? ""))?.[0];
     if (!email) return data({ intent, errors: { email: FORM_MESSAGES.invalidEmail } }, { status: 400 });
-    await setCartEmail(form.db, form.cart, email, now);
+    await setCartEmail(form.db, form.cart, email, now, form.lang);
     if (intent === "continue") {
       if (form.people.length === 0) return data({ intent, errors: { form: REGISTRATION_MESSAGES.noPeople } }, { status: 400 });
       return redirect(`${back}/pay${flowQuery(form)}`);
@@ -137,7 +137,7 @@ export default function CartReview() {
         {people.map((person) => (
           <li key={person.id} className="race-card" data-testid="cart-person">
             <div className="cart-person-head">
-              <strong>{person.name}</strong> <span className="money">{formatMoneyWithSymbol(person.total)}</span>
+              <strong>{person.name}</strong> <span className="money">{formatMoneyIn(person.total, form.lang)}</span>
             </div>
             <dl className="answers">
               {person.answers.map((a, i) => (

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { formatMoneyWithSymbol } from "../../core/money/money";
+import { formatMoneyIn } from "../../core/registration/receipt-lines";
 import { cartNumberOf } from "../../core/registration/cart-names";
 import { priceOfCart } from "../../workers/services/carts";
 import { completeWithManualPayment, latestAttemptOfCart, startCardPayment } from "../../workers/services/payments";
@@ -95,7 +95,7 @@ export default function Pay() {
       <PriceTable price={price} gstRate={form.gstRate} lang={form.lang} />
       <p className="amount-due">
         {words.amountDue}
-        <strong data-testid="amount-due">{formatMoneyWithSymbol(price.total)}</strong>
+        <strong data-testid="amount-due">{formatMoneyIn(price.total, form.lang)}</strong>
       </p>
       {reply?.error ? (
         <p role="alert" className="error">
@@ -119,7 +119,7 @@ export default function Pay() {
         {!free && choices.card ? (
           <Form method="post" action={postTo}>
             <button type="submit" name="intent" value="card" disabled={submitting}>
-              {busy("card") ? words.openingCheckout : words.payByCard(formatMoneyWithSymbol(price.total))}
+              {busy("card") ? words.openingCheckout : words.payByCard(formatMoneyIn(price.total, form.lang))}
             </button>
             <p className="hint">{words.checkoutHint}</p>
           </Form>

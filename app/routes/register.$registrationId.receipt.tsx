@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatMoneyWithSymbol } from "../../core/money/money";
+import { Fragment } from "react";
 import { capitalised } from "../../core/registration/people-labels";
+import { formatDateIn, formatMoneyIn, RECEIPT_WORDS } from "../../core/registration/receipt-lines";
 import { openDb } from "../../schema/d1";
 import { readCookie } from "../../workers/auth/cookies";
 import { cartCookieName, openCart, openCartByReceipt } from "../../workers/services/carts";
-import { receiptOfCart } from "../../workers/services/receipts";
+import { receiptLang, receiptOfCart } from "../../workers/services/receipts";
 import { getRegistration } from "../../workers/services/registration-forms";
 import { RegistrationErrorBoundary } from "../components/registration-flow";
 
@@ -23,21 +24,28 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const fromCookie = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
   const cart = token ? await openCartByReceipt(db, registration, token) : fromCookie?.isComplete ? fromCookie : null;
   if (!cart) throw new Response("This link no longer opens a receipt. The newest email about this registration has a working link.", { status: 404 });
-  return { name: registration.name, clubName: registration.clubName, registrationId: registration.id, receipt: await receiptOfCart(db, registration, cart) };
+  // The registrant's language, or the one asked for on a bilingual form.
+  const asked = new URL(request.url).searchParams.get("lang");
+  const lang = registration.isBilingual && (asked === "fr" || asked === "en") ? asked : receiptLang(cart, registration);
+  return {
+    name: registration.name,
+    clubName: registration.clubName,
+    registrationId: registration.id,
+    receipt: await receiptOfCart(db, registration, cart, lang),
+  };
 }
-
-const TYPE_LABELS: Record<string, string> = { payment: "Payment", refund: "Refund" };
-const METHOD_LABELS: Record<string, string> = { card: "card", cash: "cash", cheque: "cheque" };
 
 export default function Receipt() {
   const { name, clubName, registrationId, receipt } = useLoaderData<typeof loader>();
   const settled = receipt.pending === 0;
+  const words = RECEIPT_WORDS[receipt.lang];
+  const money = (cents: number) => formatMoneyIn(cents, receipt.lang);
   return (
-    <main className="page registration-page receipt">
+    <main className="page registration-page receipt" lang={receipt.lang}>
       <h1>{name}</h1>
       <p className="race-meta">{clubName}</p>
-      <h2 data-testid="receipt-heading">{settled ? "Registration complete" : "Registration confirmed: payment due"}</h2>
-      <p>{`Cart No. ${receipt.number}. ${receipt.email ? `A receipt was sent to ${receipt.email}.` : ""}`}</p>
+      <h2 data-testid="receipt-heading">{settled ? words.complete : words.due}</h2>
+      <p>{words.cartLine(receipt.number, receipt.email)}</p>
       <div className="table-scroll">
         <table>
           <caption className="visually-hidden">{`${capitalised(receipt.peopleLabels.plural)} registered`}</caption>
@@ -45,50 +53,64 @@ export default function Receipt() {
             <tr>
               <th scope="col">{capitalised(receipt.peopleLabels.singular)}</th>
               <th scope="col" className="num">
-                Amount
+                {words.amount}
               </th>
             </tr>
           </thead>
           <tbody>
             {receipt.people.map((person) => (
-              <tr key={person.id}>
-                <th scope="row">{person.name}</th>
-                <td className="num">{formatMoneyWithSymbol(person.total)}</td>
+              <Fragment key={person.id}>
+                <tr>
+                  <th scope="row">{person.name}</th>
+                  <td className="num">{money(person.total)}</td>
+                </tr>
+                {person.lines.map((line, i) => (
+                  <tr key={i} className="receipt-item" data-testid="receipt-item">
+                    <td>{line.label}</td>
+                    <td className="num">{money(line.amount)}</td>
+                  </tr>
+                ))}
+              </Fragment>
+            ))}
+            {receipt.cartLines.map((line, i) => (
+              <tr key={`cart-${i}`} className="receipt-item" data-testid="receipt-item">
+                <td>{line.label}</td>
+                <td className="num">{money(line.amount)}</td>
               </tr>
             ))}
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row">Total</th>
+              <th scope="row">{words.total}</th>
               <td className="num" data-testid="receipt-total">
-                {formatMoneyWithSymbol(receipt.total)}
+                {money(receipt.total)}
               </td>
             </tr>
             <tr>
-              <th scope="row">Paid</th>
+              <th scope="row">{words.paid}</th>
               <td className="num" data-testid="receipt-paid">
-                {formatMoneyWithSymbol(receipt.received)}
+                {money(receipt.received)}
               </td>
             </tr>
             {receipt.refunded > 0 ? (
               <>
                 <tr>
-                  <th scope="row">Refunded</th>
-                  <td className="num">{formatMoneyWithSymbol(receipt.refunded)}</td>
+                  <th scope="row">{words.refunded}</th>
+                  <td className="num">{money(receipt.refunded)}</td>
                 </tr>
                 <tr>
-                  <th scope="row">Net paid</th>
+                  <th scope="row">{words.netPaid}</th>
                   <td className="num" data-testid="receipt-net">
-                    {formatMoneyWithSymbol(receipt.netPaid)}
+                    {money(receipt.netPaid)}
                   </td>
                 </tr>
               </>
             ) : null}
             {receipt.pending > 0 ? (
               <tr>
-                <th scope="row">To pay the club by cash or cheque</th>
+                <th scope="row">{words.toPay}</th>
                 <td className="num" data-testid="receipt-due">
-                  {formatMoneyWithSymbol(receipt.pending)}
+                  {money(receipt.pending)}
                 </td>
               </tr>
             ) : null}
@@ -97,20 +119,25 @@ export default function Receipt() {
       </div>
       {receipt.transactions.length > 0 ? (
         <>
-          <h3>Payments</h3>
+          <h3>{words.payments}</h3>
           <ul className="plain-list">
             {receipt.transactions
               .filter((t) => !t.isVoid)
               .map((t) => (
-                <li
-                  key={t.id}
-                >{`${TYPE_LABELS[t.type] ?? t.type} by ${t.completed ? (METHOD_LABELS[t.method ?? ""] ?? "other") : "cash or cheque"}: ${formatMoneyWithSymbol(t.amount)}${t.completed ? ` on ${new Date(t.at).toISOString().slice(0, 10)}` : " (waiting to be received)"}`}</li>
+                <li key={t.id}>
+                  {words.transaction(
+                    t.type === "refund" ? words.refund : words.payment,
+                    t.completed ? (words.methods[t.method ?? ""] ?? words.methods.other!) : words.cashOrCheque,
+                    money(t.amount),
+                    t.completed ? formatDateIn(t.at, receipt.lang) : null,
+                  )}
+                </li>
               ))}
           </ul>
         </>
       ) : null}
       <p>
-        <Link to={`/register/${registrationId}`}>Register someone else</Link>
+        <Link to={`/register/${registrationId}`}>{words.registerAnother}</Link>
       </p>
     </main>
   );

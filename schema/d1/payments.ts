@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { PlaceClaim } from "../../core/registration/places";
+import type { ChargedPricing } from "../../core/registration/receipt-lines";
 import { entityColumns } from "./columns";
 
 /**
@@ -82,6 +83,8 @@ export const paymentAttempts = sqliteTable(
     discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>(),
     /** The places the cart held when the attempt began (core/registration/places.ts): what completing it takes. */
     places: text("places", { mode: "json" }).$type<PlaceClaim[]>(),
+    /** The price lines and totals when the attempt began: what completing it records on the cart for the receipt. */
+    pricing: text("pricing", { mode: "json" }).$type<ChargedPricing>(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { ChargedPricing } from "../../core/registration/receipt-lines";
 import { entityColumns } from "./columns";
 import { clubs, sites } from "./tables";
 
@@ -121,6 +122,10 @@ export const carts = sqliteTable(
     discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>(),
     /** Opens the receipt only (emailed after payment), separate from the resume token so neither voids the other. */
     receiptHash: text("receipt_hash"),
+    /** The language the registrant used (en or fr): receipts and mail are written in it. */
+    lang: text("lang").notNull().default("en"),
+    /** The price as charged when the cart completed: every line (items, discounts, tax, fee) and the totals, for the itemised receipt. */
+    pricing: text("pricing", { mode: "json" }).$type<ChargedPricing>(),
     updatedAt: integer("updated_at")
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),

@@ -132,6 +132,42 @@ test("a registrant on a card-taking club's site pays by card on Stripe's page an
   await expect(page.getByTestId("receipt-paid")).toHaveText("$46.20");
 });
 
+test("en français: a registrant on the bilingual Riverside form pays by card; the form, the receipt and its email are in French, money written the French way", async ({
+  page,
+}) => {
+  const stamp = Date.now().toString(36);
+  const email = `carte-${stamp}@example.com`;
+  const lastName = `Payeur${stamp}`;
+  const nbsp = "\u00a0";
+  await page.goto(url(RIVERSIDE_SITE, `/register/${riversideRace.id}?lang=fr`));
+  await expect(page.getByRole("heading", { name: "Qui s’inscrit ?" })).toBeVisible();
+  await waitForHydration(page);
+  await page.getByLabel("Prénom").fill("Élise");
+  await page.getByLabel("Nom de famille").fill(lastName);
+  await page.getByRole("textbox", { name: /^Courriel/ }).fill(email);
+  await page.getByLabel(/^Distance/).selectOption({ label: `12 km — 40,00${nbsp}$` });
+  await page.getByRole("button", { name: "Ajouter au panier" }).click();
+  await expect(page.getByRole("heading", { name: /Votre panier/ })).toBeVisible();
+  await page.getByRole("button", { name: "Continuer vers le paiement" }).click();
+  await expect(page.getByTestId("amount-due")).toHaveText(`46,20${nbsp}$`);
+  await page.getByRole("button", { name: `Payer 46,20${nbsp}$ par carte` }).click();
+  await page.waitForURL((u) => u.origin === STRIPE_FAKE_ORIGIN && /^\/c\/pay\/cs_/.test(u.pathname));
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $46.20" }).click();
+
+  await page.waitForURL((u) => u.pathname === `/register/${riversideRace.id}/receipt`, { timeout: 15_000 });
+  await expect(page.getByTestId("receipt-heading")).toHaveText("Inscription terminée");
+  await expect(page.getByTestId("receipt-total")).toHaveText(`46,20${nbsp}$`);
+  await expect(page.getByTestId("receipt-item").filter({ hasText: "Distance: 12 km" })).toContainText(`40,00${nbsp}$`);
+  await expect(page.getByText(/Paiement par carte : 46,20.\$ le \d{1,2} \p{L}+ \d{4}/u)).toBeVisible();
+
+  const mail = await openMail(page, email, `Reçu : ${riversideRace.name}`);
+  await expect(mail).toContainText(`Élise ${lastName}: 46,20${nbsp}$`);
+  await expect(mail).toContainText("Frais de traitement");
+  const link = await mail.getByRole("link").first().getAttribute("href");
+  expect(link).toContain("lang=fr");
+});
+
 test("a registrant pays the club by cheque; the club admin records it, refunds part, and the report and its CSV show the cart", async ({ browser, page }) => {
   test.setTimeout(60_000);
   const coach = demoUsers.find((u) => u.role.type === "org_admin")!;

@@ -95,7 +95,7 @@ describe("the racer sync job", () => {
       return getQueueResult(batch, ctx);
     };
     let result = await run();
-    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["good"]);
+    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["good"]);
     expect(result.explicitAcks).toEqual(["garbage"]);
     await db().update(registrations).set({ raceCourseId: t.course.id }).where(eq(registrations.id, f.registration.id));
     result = await run();

@@ -63,12 +63,13 @@ export async function createCart(
   origin: "web" | "kiosk" | "admin",
   now: number,
   submission: string | null = null,
+  lang: "en" | "fr" = "en",
 ): Promise<{ cart: CartRow; token: string }> {
   const { id, secret } = submission ? cartOfSubmission(submission) : { id: crypto.randomUUID(), secret: randomToken() };
   // A resent first form makes the same cart (same id), so the second insert is a no-op.
   await db.run(sql`
-    INSERT INTO carts (id, created_at, updated_at, registration_id, club_id, site_id, origin, resume_hash, cart_number)
-    SELECT ${id}, ${now}, ${now}, ${registration.id}, ${registration.clubId}, ${registration.siteId}, ${origin}, ${hashToken(secret)},
+    INSERT INTO carts (id, created_at, updated_at, registration_id, club_id, site_id, origin, resume_hash, lang, cart_number)
+    SELECT ${id}, ${now}, ${now}, ${registration.id}, ${registration.clubId}, ${registration.siteId}, ${origin}, ${hashToken(secret)}, ${lang},
            COALESCE(MAX(cart_number), 0) + 1 FROM carts WHERE registration_id = ${registration.id}
     ON CONFLICT (id) DO NOTHING`);
   const [cart] = await db.select().from(carts).where(eq(carts.id, id)).limit(1);
@@ -305,8 +306,9 @@ export async function setCartCodes(
   return { ok: true };
 }
 
-export async function setCartEmail(db: Db, cart: CartRow, email: string, now: number): Promise<void> {
-  await db.update(carts).set({ email, updatedAt: now }).where(eq(carts.id, cart.id));
+/** The receipt's address, and the language the registrant is using as they go to pay: receipts and mail are written in it. */
+export async function setCartEmail(db: Db, cart: CartRow, email: string, now: number, lang: "en" | "fr" = "en"): Promise<void> {
+  await db.update(carts).set({ email, lang, updatedAt: now }).where(eq(carts.id, cart.id));
 }
 
 /**

@@ -9,6 +9,7 @@ import { paymentAttemptKey, SYSTEM_PAYEE, type PaymentMethod } from "../../core/
 import type { FormElement } from "../../core/forms/model";
 import { SOLD_OUT } from "../../core/registration/messages";
 import type { PlaceClaim } from "../../core/registration/places";
+import type { ChargedPricing } from "../../core/registration/receipt-lines";
 import type { FormCartPricing } from "../../core/registration/price-form";
 import { codeUsesOf } from "../../core/registration/pricing";
 import { carts, clubs, individuals, paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
@@ -63,6 +64,8 @@ export interface CartToPay {
   /** The places the cart takes (core/registration/places.ts), and the form's elements that name them in a refusal. */
   places: PlaceClaim[];
   elements: FormElement[];
+  /** The price lines and totals, recorded on the cart when it completes (the itemised receipt). */
+  charged: ChargedPricing;
 }
 
 /** Why the cart's places do not fit any more, one line per option, field or code ('10 km: Sold out'). */
@@ -127,6 +130,7 @@ export async function startCardPayment(
     individualTotals: price.individualTotals,
     discountUses: codeUsesOf(price),
     places: pay.places,
+    pricing: pay.charged,
     createdAt: now,
     updatedAt: now,
   };
@@ -248,19 +252,21 @@ interface Completion {
   discountUses: Record<string, number> | null;
   /** The places the cart takes; a capped one that is full rolls the whole completion back. */
   places: readonly PlaceClaim[];
+  /** What was charged, line by line; null from an attempt begun before it was recorded. */
+  pricing: ChargedPricing | null;
 }
 
 /** The statements that complete a cart: its total, time and code uses, and each person's share and paid time. */
 function completionStatements(
   db: Db,
   cart: Pick<CartRow, "id" | "registrationId">,
-  { total, individualTotals, discountUses, places }: Completion,
+  { total, individualTotals, discountUses, places, pricing }: Completion,
   now: number,
 ): Statement[] {
   const statements: Statement[] = [
     db
       .update(carts)
-      .set({ isComplete: true, total, discountUses, completedAt: now, updatedAt: now })
+      .set({ isComplete: true, total, discountUses, pricing, completedAt: now, updatedAt: now })
       .where(and(eq(carts.id, cart.id), eq(carts.isComplete, false))),
   ];
   for (const [individualId, share] of Object.entries(individualTotals)) {
@@ -329,7 +335,13 @@ export async function completeCardAttempt(
     ...completionStatements(
       db,
       cart,
-      { total: attempt.amount, individualTotals: attempt.individualTotals, discountUses: attempt.discountUses, places: attempt.places ?? [] },
+      {
+        total: attempt.amount,
+        individualTotals: attempt.individualTotals,
+        discountUses: attempt.discountUses,
+        places: attempt.places ?? [],
+        pricing: attempt.pricing,
+      },
       now,
     ),
   );
@@ -415,7 +427,7 @@ export async function completeWithManualPayment(
     ...completionStatements(
       db,
       cart,
-      { total: price.total, individualTotals: price.individualTotals, discountUses: codeUsesOf(price), places: pay.places },
+      { total: price.total, individualTotals: price.individualTotals, discountUses: codeUsesOf(price), places: pay.places, pricing: pay.charged },
       now,
     ),
   ];

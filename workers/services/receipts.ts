@@ -3,10 +3,12 @@
  * opens the cart's receipt (a fresh cart token; only its hash is stored, so the mail is the only copy).
  */
 import { eq } from "drizzle-orm";
+import { labelIn } from "../../core/forms/bilingual";
 import { cartDisplayName, cartNumberOf, personNameOf } from "../../core/registration/cart-names";
 import { peopleLabelsIn, type PeopleLabels } from "../../core/registration/people-labels";
 import { cartBalance } from "../../core/payments/ledger";
-import { formatMoneyWithSymbol } from "../../core/money/money";
+import type { Lang } from "../../core/forms/bilingual";
+import { cartLines, formatDateIn, formatMoneyIn, personLines, RECEIPT_WORDS, type ReceiptLine } from "../../core/registration/receipt-lines";
 import { carts, clubs, registrations, sites, type Db } from "../../schema/d1";
 import { originOf } from "../auth/hosts";
 import { sendMail } from "../mail/mailer";
@@ -17,12 +19,10 @@ import { listElements, type RegistrationRow } from "./registration-forms";
 /** paid: a card payment went through; registered: the club will take cash or a cheque; received: it did. */
 export type ReceiptKind = "paid" | "registered" | "received" | "refunded";
 
-const SUBJECTS: Record<ReceiptKind, (form: string) => string> = {
-  paid: (form) => `Receipt: ${form}`,
-  registered: (form) => `Registration confirmed: ${form}`,
-  received: (form) => `Payment received: ${form}`,
-  refunded: (form) => `Refund: ${form}`,
-};
+/** The receipt's language: the one the registrant used, unless the form is no longer bilingual. */
+export function receiptLang(cart: Pick<CartRow, "lang">, registration: { isBilingual: boolean }): Lang {
+  return registration.isBilingual && cart.lang === "fr" ? "fr" : "en";
+}
 
 /** The address a registrant opens this form on: its club site, else the main host. */
 async function formOrigin(env: Env, db: Db, siteId: string | null): Promise<string> {
@@ -31,10 +31,14 @@ async function formOrigin(env: Env, db: Db, siteId: string | null): Promise<stri
 }
 
 export interface ReceiptView {
+  lang: Lang;
   number: string;
   email: string | null;
   completedAt: number | null;
-  people: { id: string; name: string; total: number }[];
+  /** Each person, their own lines as charged (empty for a cart completed before lines were recorded) and what they came to. */
+  people: { id: string; name: string; total: number; lines: ReceiptLine[] }[];
+  /** Cart-level items, per-cart discounts, the tax and the processing fee. */
+  cartLines: ReceiptLine[];
   total: number;
   /** Received, before refunds. */
   received: number;
@@ -51,19 +55,27 @@ export interface ReceiptView {
 /** What a receipt says, in the mail and on the page: the people, what each came to when paid, and the money. */
 export async function receiptOfCart(
   db: Db,
-  registration: Pick<RegistrationRow, "id" | "firstNameFieldId" | "lastNameFieldId" | "peopleLabels">,
+  registration: Pick<RegistrationRow, "id" | "firstNameFieldId" | "lastNameFieldId" | "peopleLabels" | "isBilingual">,
   cart: CartRow,
+  lang: Lang = receiptLang(cart, registration),
 ): Promise<ReceiptView> {
   const [elements, people, ledger] = await Promise.all([listElements(db, registration.id), peopleOf(db, cart.id), transactionsOfCart(db, cart.id)]);
   const balance = cartBalance(cart.total ?? 0, ledger.map(ledgerOf));
-  // Receipts are written in English (the mail has no language of its own).
-  const labels = peopleLabelsIn(registration.peopleLabels, "en");
+  const labels = peopleLabelsIn(registration.peopleLabels, lang);
+  const charged = cart.pricing;
   return {
+    lang,
     number: cartNumberOf({ legacy_id: cart.legacyId, cart_number: cart.cartNumber, id: cart.id }),
     email: cart.email,
     completedAt: cart.completedAt,
     peopleLabels: labels,
-    people: people.map((p, i) => ({ id: p.id, name: personNameOf(elements, registration, p.values, i, labels), total: p.priceTotal ?? 0 })),
+    people: people.map((p, i) => ({
+      id: p.id,
+      name: personNameOf(elements, registration, p.values, i, labels),
+      total: p.priceTotal ?? 0,
+      lines: charged ? personLines(charged, elements, p, lang) : [],
+    })),
+    cartLines: charged ? cartLines(charged, elements, cart.values, lang) : [],
     total: cart.total ?? 0,
     received: balance.paid + balance.refunded,
     refunded: balance.refunded,
@@ -94,6 +106,7 @@ export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: 
       firstNameFieldId: registrations.firstNameFieldId,
       lastNameFieldId: registrations.lastNameFieldId,
       peopleLabels: registrations.peopleLabels,
+      isBilingual: registrations.isBilingual,
       clubName: clubs.name,
     })
     .from(registrations)
@@ -103,24 +116,27 @@ export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: 
   if (!registration) return;
   const receipt = await receiptOfCart(db, registration, cart);
   const token = await renewReceiptToken(db, cart.id);
-  const link = `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/receipt?receipt=${encodeURIComponent(token)}`;
+  const link = `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/receipt?receipt=${encodeURIComponent(token)}${receipt.lang === "fr" ? "&lang=fr" : ""}`;
+  const words = RECEIPT_WORDS[receipt.lang];
+  const money = (cents: number) => formatMoneyIn(cents, receipt.lang);
   const lines = [
-    kind === "refunded"
-      ? `${registration.clubName} has refunded part or all of your registration for ${registration.name}.`
-      : `Thank you for registering for ${registration.name} with ${registration.clubName}.`,
+    kind === "refunded" ? words.refundedIntro(registration.name, registration.clubName) : words.thanks(registration.name, registration.clubName),
     "",
-    `Cart No. ${receipt.number}: ${cartDisplayName(receipt.people.map((p) => p.name))}`,
-    ...receipt.people.map((p) => `  ${p.name}: ${formatMoneyWithSymbol(p.total)}`),
+    words.cartOf(receipt.number, cartDisplayName(receipt.people.map((p) => p.name))),
+    ...receipt.people.flatMap((p) => [`  ${p.name}: ${money(p.total)}`, ...p.lines.map((line) => `    ${line.label}: ${money(line.amount)}`)]),
+    ...receipt.cartLines.map((line) => `  ${line.label}: ${money(line.amount)}`),
     "",
-    `Total: ${formatMoneyWithSymbol(receipt.total)}`,
-    `Paid: ${formatMoneyWithSymbol(receipt.received)}`,
-    ...(receipt.refunded > 0 ? [`Refunded: ${formatMoneyWithSymbol(receipt.refunded)}`, `Net paid: ${formatMoneyWithSymbol(receipt.netPaid)}`] : []),
-    ...(receipt.pending > 0 ? [`To pay the club by cash or cheque: ${formatMoneyWithSymbol(receipt.pending)}`] : []),
+    `${words.total}: ${money(receipt.total)}`,
+    `${words.paid}: ${money(receipt.received)}`,
+    ...(receipt.refunded > 0 ? [`${words.refunded}: ${money(receipt.refunded)}`, `${words.netPaid}: ${money(receipt.netPaid)}`] : []),
+    ...(receipt.pending > 0 ? [`${words.toPay}: ${money(receipt.pending)}`] : []),
+    ...(receipt.completedAt ? ["", formatDateIn(receipt.completedAt, receipt.lang)] : []),
     "",
-    "Your receipt, at any time:",
+    words.receiptLink,
     link,
     "",
-    "The link opens this registration only; keep it to yourself.",
+    words.keepPrivate,
   ];
-  await sendMail(env, db, { to: cart.email, subject: SUBJECTS[kind](registration.name), text: lines.join("\n") });
+  const subject = `${words.subjects[kind]}${receipt.lang === "fr" ? " : " : ": "}${labelIn(registration.name, receipt.lang)}`;
+  await sendMail(env, db, { to: cart.email, subject, text: lines.join("\n") });
 }

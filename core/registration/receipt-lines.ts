@@ -1,0 +1,141 @@
+/**
+ * An itemised receipt in the registrant's language (issue 24): the price lines as charged when the cart
+ * completed, named for a reader (the field and the choice, the code, the tax rate, the processing fee), and
+ * money and dates written the way the language writes them (Intl, en-CA and fr-CA: "$46.20", "46,20 $").
+ */
+import type { Lang } from "../forms/bilingual";
+import { labelIn } from "../forms/bilingual";
+import type { FormElement, StoredValue } from "../forms/model";
+import { FIELD_TYPE_MODULES } from "../forms/registry";
+import type { Cents } from "../money/money";
+import type { CartPricing, PriceLine } from "./model";
+
+/** What a cart was charged, as stored on it when it completed. */
+export type ChargedPricing = Pick<CartPricing, "lines" | "subtotal" | "discount" | "tax" | "donations" | "systemFee" | "total"> & { gstRatePercent: number };
+
+export function chargedPricingOf(pricing: CartPricing, gstRatePercent: number): ChargedPricing {
+  const { lines, subtotal, discount, tax, donations, systemFee, total } = pricing;
+  return { lines, subtotal, discount, tax, donations, systemFee, total, gstRatePercent };
+}
+
+const LOCALES: Record<Lang, string> = { en: "en-CA", fr: "fr-CA" };
+
+export function formatMoneyIn(cents: Cents, lang: Lang, currency = "CAD"): string {
+  return new Intl.NumberFormat(LOCALES[lang], { style: "currency", currency }).format(cents / 100);
+}
+
+export function formatDateIn(epochMs: number, lang: Lang, timeZone = "America/Toronto"): string {
+  return new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: "long", timeZone }).format(new Date(epochMs));
+}
+
+export interface ReceiptLine {
+  label: string;
+  amount: Cents;
+}
+
+export const RECEIPT_WORDS = {
+  en: {
+    complete: "Registration complete",
+    due: "Registration confirmed: payment due",
+    cartLine: (number: string, email: string | null) => `Cart No. ${number}.${email ? ` A receipt was sent to ${email}.` : ""}`,
+    cartOf: (number: string, names: string) => `Cart No. ${number}: ${names}`,
+    amount: "Amount",
+    subtotal: "Subtotal",
+    discount: (code: string) => `Discount (${code})`,
+    familyCap: "Family maximum",
+    tax: (rate: number) => `Tax (${rate}%)`,
+    donations: "Donations",
+    fee: "Processing fee",
+    total: "Total",
+    paid: "Paid",
+    refunded: "Refunded",
+    netPaid: "Net paid",
+    toPay: "To pay the club by cash or cheque",
+    payments: "Payments",
+    payment: "Payment",
+    refund: "Refund",
+    methods: { card: "card", cash: "cash", cheque: "cheque", other: "other" } as Record<string, string>,
+    cashOrCheque: "cash or cheque",
+    transaction: (type: string, method: string, amount: string, when: string | null) =>
+      `${type} by ${method}: ${amount}${when ? ` on ${when}` : " (waiting to be received)"}`,
+    registerAnother: "Register someone else",
+    subjects: { paid: "Receipt", registered: "Registration confirmed", received: "Payment received", refunded: "Refund" },
+    thanks: (form: string, club: string) => `Thank you for registering for ${form} with ${club}.`,
+    refundedIntro: (form: string, club: string) => `${club} has refunded part or all of your registration for ${form}.`,
+    receiptLink: "Your receipt, at any time:",
+    keepPrivate: "The link opens this registration only; keep it to yourself.",
+  },
+  fr: {
+    complete: "Inscription terminée",
+    due: "Inscription confirmée : paiement à faire",
+    cartLine: (number: string, email: string | null) => `Panier no ${number}.${email ? ` Un reçu a été envoyé à ${email}.` : ""}`,
+    cartOf: (number: string, names: string) => `Panier no ${number} : ${names}`,
+    amount: "Montant",
+    subtotal: "Sous-total",
+    discount: (code: string) => `Rabais (${code})`,
+    familyCap: "Maximum familial",
+    tax: (rate: number) => `Taxe (${String(rate).replace(".", ",")} %)`,
+    donations: "Dons",
+    fee: "Frais de traitement",
+    total: "Total",
+    paid: "Payé",
+    refunded: "Remboursé",
+    netPaid: "Net payé",
+    toPay: "À payer au club en argent comptant ou par chèque",
+    payments: "Paiements",
+    payment: "Paiement",
+    refund: "Remboursement",
+    methods: { card: "carte", cash: "argent comptant", cheque: "chèque", other: "autre" } as Record<string, string>,
+    cashOrCheque: "argent comptant ou chèque",
+    transaction: (type: string, method: string, amount: string, when: string | null) =>
+      `${type} par ${method} : ${amount}${when ? ` le ${when}` : " (en attente de réception)"}`,
+    registerAnother: "Inscrire une autre personne",
+    subjects: { paid: "Reçu", registered: "Inscription confirmée", received: "Paiement reçu", refunded: "Remboursement" },
+    thanks: (form: string, club: string) => `Merci de vous être inscrit à ${form} auprès de ${club}.`,
+    refundedIntro: (form: string, club: string) => `${club} vous a remboursé une partie ou la totalité de votre inscription à ${form}.`,
+    receiptLink: "Votre reçu, en tout temps :",
+    keepPrivate: "Ce lien n'ouvre que cette inscription; gardez-le pour vous.",
+  },
+} as const;
+
+export type ReceiptWords = (typeof RECEIPT_WORDS)["en"];
+
+/** What one priced field says on a receipt: its caption, and the choice when there is one ("Distance: 10 km"). */
+function itemLabel(element: FormElement | undefined, value: StoredValue | undefined, lang: Lang): string {
+  if (!element) return "";
+  const caption = labelIn(element.caption, lang);
+  const module = FIELD_TYPE_MODULES[element.type];
+  const shown = value ? module.display(element, value.v as never, lang) : "";
+  // A checkbox or a yes/no says its caption alone; a choice adds what was chosen.
+  return shown && !["true", "yes", "Yes", "Oui"].includes(shown) && shown !== caption ? `${caption}: ${shown}` : caption;
+}
+
+/** Each person's own lines (items, fees, their per-person discounts), named for the reader. */
+export function personLines(
+  pricing: ChargedPricing,
+  elements: readonly FormElement[],
+  person: { id: string; values: Record<string, StoredValue> },
+  lang: Lang,
+): ReceiptLine[] {
+  return pricing.lines.filter((line) => line.individualId === person.id && line.type !== "tax").map((line) => lineOf(line, elements, person.values, lang));
+}
+
+/** The cart's own lines: cart-level items, per-cart discounts, the tax and the processing fee. */
+export function cartLines(pricing: ChargedPricing, elements: readonly FormElement[], cartValues: Record<string, StoredValue>, lang: Lang): ReceiptLine[] {
+  const words = RECEIPT_WORDS[lang];
+  const lines = pricing.lines
+    .filter((line) => line.individualId === null && line.type !== "tax" && line.type !== "z4fee")
+    .map((line) => lineOf(line, elements, cartValues, lang));
+  if (pricing.tax !== 0) lines.push({ label: words.tax(pricing.gstRatePercent), amount: pricing.tax });
+  if (pricing.systemFee !== 0) lines.push({ label: words.fee, amount: pricing.systemFee });
+  return lines;
+}
+
+function lineOf(line: PriceLine, elements: readonly FormElement[], values: Record<string, StoredValue>, lang: Lang): ReceiptLine {
+  const words = RECEIPT_WORDS[lang];
+  if (line.type === "discount") return { label: words.discount(line.code ?? ""), amount: line.amount };
+  if (line.type === "family_cap") return { label: words.familyCap, amount: line.amount };
+  if (line.type === "z4fee") return { label: words.fee, amount: line.amount };
+  const element = elements.find((e) => e.id === line.elementId);
+  return { label: itemLabel(element, element ? values[element.id] : undefined, lang), amount: line.amount };
+}
