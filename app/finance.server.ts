@@ -10,7 +10,7 @@ import { parseMoney } from "../core/money/money";
 import type { Db } from "../schema/d1";
 import { stripeGateway } from "../workers/payments/stripe";
 import { financeFilterOf, financeRowById, listTransactions, type FinanceRow, type FinanceScope } from "../workers/services/finance";
-import { recordReceived, refundPayment, transactionById, voidTransaction } from "../workers/services/payment-ledger";
+import { claimRefundNotice, recordReceived, refundPayment, transactionById, voidTransaction } from "../workers/services/payment-ledger";
 import { sendReceiptOfCart } from "../workers/services/receipts";
 import { parseForm, refuse, unknownIntent, type PostedForm } from "./forms/posted-form.server";
 
@@ -93,7 +93,7 @@ export async function financeAction(request: Request, context: AppLoadContext, d
     const done = await refundPayment(db, gateway, stored, parsed.value.amount, parsed.value.request_id, parsed.value.note, userId, context.now);
     if (!done.ok) return refuse(posted, { amount: done.error }, 409);
     // A resent refund (double click, back and post again) finds the first: the registrant is told once.
-    if (done.created) mail(row.cartId, "refunded");
+    if (await claimRefundNotice(db, done.refundId, context.now)) mail(row.cartId, "refunded");
     return redirect(backTo(request, "refunded"));
   }
   if (posted.intent === "void") {

@@ -11,7 +11,7 @@ import { labelIn } from "../core/forms/bilingual";
 import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { FORM_MESSAGES } from "../core/forms/messages";
 import type { FormElement } from "../core/forms/model";
-import { formatMoney } from "../core/money/money";
+import { formatMoney, parseMoney } from "../core/money/money";
 import { parseCalendarDate } from "../core/registration/age";
 import { approvalNoteOf, registrationStatus, type RegistrationStatus } from "../core/registration/status";
 import { PEOPLE_LABEL_KEYS, PEOPLE_LABEL_MAX, peopleLabelParts, storedPeopleLabels } from "../core/registration/people-labels";
@@ -350,4 +350,37 @@ export function isPriced(element: FormElement): boolean {
   const hasPrice = (item: { price_1?: number | null; price_2?: number | null; price_3?: number | null }) =>
     item.price_1 != null || item.price_2 != null || item.price_3 != null;
   return hasPrice(element) || element.options_list.some(hasPrice) || element.type === "donation" || element.type === "membership";
+}
+
+/** The self-service cancellation policy as the settings page posts it: blank percent means registrants cannot cancel. */
+export function cancelPolicySchema(zone: string) {
+  return z.object({
+    cancel_refund_percent: z
+      .string()
+      .default("")
+      .transform((raw, ctx) => {
+        if (raw.trim() === "") return null;
+        const percent = Number(raw.trim());
+        if (!Number.isInteger(percent) || percent < 0 || percent > 100) ctx.addIssue({ code: "custom", message: "Enter a whole percent from 0 to 100" });
+        return percent;
+      }),
+    cancel_fee: z
+      .string()
+      .default("")
+      .transform((raw, ctx) => {
+        if (raw.trim() === "") return 0;
+        const cents = parseMoney(raw);
+        if (cents === null || cents < 0) ctx.addIssue({ code: "custom", message: "Enter an amount such as 5.00" });
+        return cents ?? 0;
+      }),
+    cancel_deadline: localTime(zone),
+  });
+}
+
+export function cancelPolicyValuesOf(registration: RegistrationRow, zone: string): Record<string, string> {
+  return {
+    cancel_refund_percent: registration.cancelRefundPercent === null ? "" : String(registration.cancelRefundPercent),
+    cancel_fee: registration.cancelFee ? formatMoney(registration.cancelFee) : "",
+    cancel_deadline: registration.cancelDeadline === null ? "" : localInputOf(registration.cancelDeadline, zone),
+  };
 }

@@ -204,6 +204,9 @@ function riversideRegistration(now: number) {
     sport: "Running",
     // Bilingual: ?lang=fr shows the form, its prices, the receipt and the mail in French.
     isBilingual: true,
+    // Registrants may cancel from the receipt until the form closes: 90% back, less 5.00.
+    cancelRefundPercent: 90,
+    cancelFee: 500,
     isApproved: true,
     openTime: now - DAY_MS,
     closeTime: now + 60 * DAY_MS,

@@ -83,6 +83,8 @@ export async function buildSeedSql(now: number): Promise<string> {
       raise_price_1_time: registration.raisePrice1Time,
       raise_price_2_time: registration.raisePrice2Time,
       is_bilingual: "isBilingual" in registration && registration.isBilingual ? 1 : 0,
+      cancel_refund_percent: "cancelRefundPercent" in registration ? registration.cancelRefundPercent : null,
+      cancel_fee: "cancelFee" in registration ? registration.cancelFee : 0,
     };
     statements.push(insert("registrations", { id: registration.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
     for (const element of registration.elements) {

@@ -4,7 +4,19 @@ import { labelIn } from "../../core/forms/bilingual";
 import { PEOPLE_LABEL_MAX } from "../../core/registration/people-labels";
 import { changeRegistration, listElements } from "../../workers/services/registration-forms";
 import { linkRegistrationRace, raceLinkChoices, syncRegistrationRacers } from "../../workers/services/registration-racers";
-import { clubZone, nameFieldErrors, parseSettings, requireRegistrationAccess, settingsValuesOf, withNotice } from "../registration-admin.server";
+import {
+  cancelPolicySchema,
+  cancelPolicyValuesOf,
+  clubZone,
+  nameFieldErrors,
+  parseSettings,
+  requireRegistrationAccess,
+  settingsValuesOf,
+  withNotice,
+} from "../registration-admin.server";
+import { fieldErrorsOf } from "../../core/entity/field-errors";
+import { formatMoney } from "../../core/money/money";
+import { cartChangesOf, setCancelPolicy } from "../../workers/services/cancellations";
 import { readPostedForm, refuse, unknownIntent } from "../forms/posted-form.server";
 import { RegistrationErrorBoundary } from "../components/form-builder-errors";
 import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from "../components/form-kit";
@@ -17,7 +29,23 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     .map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
   const race = await raceLinkChoices(context.env, builder.db, registration);
   const link = { race: registration.raceId ?? "", course: registration.raceCourseId ?? "", start_group: registration.raceStartGroupId ?? "" };
-  return { registrationId: registration.id, zone, values: settingsValuesOf(registration, zone), textFields, isBilingual: registration.isBilingual, race, link };
+  const changes = (await cartChangesOf(builder.db, registration.id, 50)).map((c) => ({
+    id: c.id,
+    kind: c.kind,
+    amount: formatMoney(c.amount),
+    actor: c.actor,
+    at: new Date(c.createdAt).toISOString().slice(0, 16).replace("T", " "),
+  }));
+  return {
+    registrationId: registration.id,
+    zone,
+    values: { ...settingsValuesOf(registration, zone), ...cancelPolicyValuesOf(registration, zone) },
+    textFields,
+    isBilingual: registration.isBilingual,
+    race,
+    link,
+    changes,
+  };
 }
 
 const optionalId = (value: string | undefined) => (value && value.length <= 64 ? value : null);
@@ -29,6 +57,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const link = { raceId: optionalId(posted.values.race), courseId: optionalId(posted.values.course), startGroupId: optionalId(posted.values.start_group) };
     const linked = await linkRegistrationRace(context.env, builder.db, registration, link);
     return linked.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, linked.errors, 409);
+  }
+  if (posted.intent === "cancel-policy") {
+    const parsed = cancelPolicySchema(await clubZone(builder.db, registration.clubId)).safeParse(posted.values);
+    if (!parsed.success) return refuse(posted, fieldErrorsOf(parsed.error.issues));
+    const { cancel_refund_percent, cancel_fee, cancel_deadline } = parsed.data;
+    await setCancelPolicy(builder.db, registration.id, { refundPercent: cancel_refund_percent, fee: cancel_fee, deadline: cancel_deadline });
+    return redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved"));
   }
   if (posted.intent === "resync") {
     const synced = await syncRegistrationRacers(context.env, builder.db, registration.id, null);
@@ -48,6 +83,8 @@ export default function RegistrationSettings() {
   const { errors, values: typed } = useReplyFor("save");
   const raceReply = useReplyFor("race");
   const resyncReply = useReplyFor("resync");
+  const policyReply = useReplyFor("cancel-policy");
+  const p = (name: string) => (policyReply.values ? (policyReply.values[name] ?? "") : (data.values[name] ?? ""));
   const none = { value: "", label: "None" };
   // A refused form shows what was sent (an unchecked box sends nothing); otherwise what is stored.
   const v = (name: string) => (typed ? (typed[name] ?? "") : (data.values[name] ?? ""));
@@ -222,6 +259,61 @@ export default function RegistrationSettings() {
           </>
         ) : null}
       </SetupForm>
+      <h3 id="cancel-heading">Cancellations by registrants</h3>
+      <p className="hint">
+        The receipt link lets a registrant cancel a person, refunded through the way they paid. Leave the percent empty to keep cancellations with you.
+      </p>
+      <SetupForm intent="cancel-policy" label="Save cancellation policy" busyLabel="Saving…" errors={policyReply.errors}>
+        <TextField
+          name="cancel_refund_percent"
+          label="Refund (percent of what the person paid)"
+          inputMode="numeric"
+          defaultValue={p("cancel_refund_percent")}
+          error={policyReply.errors.cancel_refund_percent}
+        />
+        <TextField
+          name="cancel_fee"
+          label="Cancellation fee"
+          hint="Kept from each refund, such as 5.00."
+          defaultValue={p("cancel_fee")}
+          error={policyReply.errors.cancel_fee}
+        />
+        <TextField
+          name="cancel_deadline"
+          type="datetime-local"
+          label="Cancellations close"
+          hint={`In ${data.zone.replaceAll("_", " ")} time. Leave empty to allow them until the form closes.`}
+          defaultValue={p("cancel_deadline")}
+          error={policyReply.errors.cancel_deadline}
+        />
+      </SetupForm>
+      {data.changes.length > 0 ? (
+        <>
+          <h3 id="changes-heading">Changes after checkout</h3>
+          <table className="data-table" aria-labelledby="changes-heading">
+            <thead>
+              <tr>
+                <th scope="col">When (UTC)</th>
+                <th scope="col">Change</th>
+                <th scope="col">By</th>
+                <th scope="col" className="num">
+                  Refunded
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.changes.map((c) => (
+                <tr key={c.id}>
+                  <td>{c.at}</td>
+                  <td>{c.kind === "cancel" ? "Cancelled a person" : c.kind}</td>
+                  <td>{c.actor === "registrant" ? "The registrant" : c.actor}</td>
+                  <td className="num">{c.amount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
       {data.link.race ? (
         <SetupForm intent="resync" label="Re-sync racers" busyLabel="Syncing…" errors={resyncReply.errors}>
           <p className="hint">Enters anyone missing, updates names and details, and takes out racers whose registration was removed.</p>

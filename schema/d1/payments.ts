@@ -41,6 +41,8 @@ export const transactions = sqliteTable(
     note: text("note").notNull().default(""),
     /** The signed-in user who recorded, refunded or voided it; null for webhooks and registrants. */
     createdBy: text("created_by"),
+    /** When the registrant was told of this refund: set once, by whichever path told them (decision 0028). */
+    notifiedAt: integer("notified_at"),
   },
   (t) => [
     index("transactions_club").on(t.clubId, t.createdAt),

@@ -42,6 +42,12 @@ export const registrations = sqliteTable(
     raceId: text("race_id"),
     raceCourseId: text("race_course_id"),
     raceStartGroupId: text("race_start_group_id"),
+    /** Self-service cancellation (issue 24): the percent of a person's share refunded; null: registrants cannot cancel themselves. */
+    cancelRefundPercent: integer("cancel_refund_percent"),
+    /** Kept from each refund (cents), never more than the refund. */
+    cancelFee: integer("cancel_fee").notNull().default(0),
+    /** Cancellations close at this time (epoch ms); null: until the form closes. */
+    cancelDeadline: integer("cancel_deadline"),
   },
   (t) => [index("registrations_club").on(t.clubId), index("registrations_site").on(t.siteId)],
 );
@@ -122,6 +128,8 @@ export const carts = sqliteTable(
     discountUses: text("discount_uses", { mode: "json" }).$type<Record<string, number>>(),
     /** Opens the receipt only (emailed after payment), separate from the resume token so neither voids the other. */
     receiptHash: text("receipt_hash"),
+    /** Receipt links are signed with this number; raising it revokes every link sent before (workers/services/receipt-links.ts). */
+    receiptVersion: integer("receipt_version").notNull().default(0),
     /** The language the registrant used (en or fr): receipts and mail are written in it. */
     lang: text("lang").notNull().default("en"),
     /** The price as charged when the cart completed: every line (items, discounts, tax, fee) and the totals, for the itemised receipt. */
@@ -190,4 +198,25 @@ export const places = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("places_unit").on(t.registrationId, t.pool, t.unit, t.state), index("places_cart").on(t.cartId, t.state)],
+);
+
+/** What changed in a registration after checkout, and who changed it: the organiser's audit trail. */
+export const cartChanges = sqliteTable(
+  "cart_changes",
+  {
+    /** The change's request id: a resent change finds its row and does nothing more. */
+    id: text("id").primaryKey(),
+    cartId: text("cart_id").notNull(),
+    registrationId: text("registration_id").notNull(),
+    individualId: text("individual_id"),
+    /** cancel (more kinds as self-service grows). */
+    kind: text("kind").notNull(),
+    /** Refunded (positive) or charged, in cents. */
+    amount: integer("amount").notNull().default(0),
+    /** registrant, or the user id of the organiser who made it. */
+    actor: text("actor").notNull(),
+    detail: text("detail").notNull().default(""),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("cart_changes_registration").on(t.registrationId, t.createdAt), index("cart_changes_cart").on(t.cartId)],
 );

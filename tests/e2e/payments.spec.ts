@@ -130,6 +130,16 @@ test("a registrant on a card-taking club's site pays by card on Stripe's page an
   await page.goto(link!);
   await expect(page.getByTestId("receipt-heading")).toHaveText("Registration complete");
   await expect(page.getByTestId("receipt-paid")).toHaveText("$46.20");
+
+  // From the emailed link, the registrant cancels under the form's policy: 90% of 46.20, less 5.00.
+  await waitForHydration(page);
+  await page.getByText("Cancel this registration").click();
+  await expect(page.getByText("Cancelling refunds $36.58.")).toBeVisible();
+  await page.getByRole("button", { name: "Yes, cancel it" }).dblclick();
+  await expect(page.getByTestId("cancelled-notice")).toHaveText("The registration is cancelled. $36.58 is being refunded.");
+  await expect(page.getByText("Refund by card: $36.58")).toBeVisible();
+  const cancelled = await openMail(page, email, `Cancellation: ${riversideRace.name}`);
+  await expect(cancelled).toContainText("$36.58 is being refunded.");
 });
 
 test("en français: a registrant on the bilingual Riverside form pays by card; the form, the receipt and its email are in French, money written the French way", async ({

@@ -6,11 +6,15 @@ export { constantTimeEqualText, hashToken, randomToken } from "../../core/auth/t
 /** Used only by `wrangler dev` and tests; production must set the AUTH_SECRET secret. */
 const DEVELOPMENT_SECRET = "startline-development-secret-not-for-production";
 
-async function encryptionKey(env: Env): Promise<CryptoKey> {
+/** A key of its own for each purpose, derived from AUTH_SECRET, so no two uses share one. */
+export async function keyMaterial(env: Env, purpose: string): Promise<ArrayBuffer> {
   const secret = env.AUTH_SECRET ?? (env.ENVIRONMENT === "development" ? DEVELOPMENT_SECRET : undefined);
   if (!secret) throw new Error("AUTH_SECRET is not set");
-  const material = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`totp-encryption:${secret}`));
-  return crypto.subtle.importKey("raw", material, "AES-GCM", false, ["encrypt", "decrypt"]);
+  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${purpose}:${secret}`));
+}
+
+async function encryptionKey(env: Env): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", await keyMaterial(env, "totp-encryption"), "AES-GCM", false, ["encrypt", "decrypt"]);
 }
 
 /** AES-GCM for secrets that must be read back (TOTP keys): `<iv>.<ciphertext>`, base64url. */

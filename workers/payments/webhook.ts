@@ -9,7 +9,7 @@ import { paymentAttempts, paymentEvents, transactions, type Db } from "../../sch
 import type { RequestContext } from "../request-context";
 import { readLimitedText, STRIPE_WEBHOOK_MAX_BYTES } from "../request-limits";
 import { attemptOfSession } from "../services/payments";
-import { recordProviderRefund } from "../services/payment-ledger";
+import { claimRefundNotice, recordProviderRefund } from "../services/payment-ledger";
 import { releaseUnlessPaying } from "../services/places";
 import { sendReceiptOfCart } from "../services/receipts";
 import { settlePaidSession } from "./settle";
@@ -45,11 +45,18 @@ async function remember(db: Db, eventId: string, type: string, now: number): Pro
   await db.insert(paymentEvents).values({ id: eventId, type, receivedAt: now }).onConflictDoNothing();
 }
 
-/** A refund made on Stripe's side is written by the webhook alone, so the registrant hears of it from here, once. */
-function mailRefund(context: RequestContext, written: { cartId: string | null } | null): void {
-  if (!written?.cartId) return;
-  const cartId = written.cartId;
-  context.ctx.waitUntil(sendReceiptOfCart(context.env, context.db, cartId, "refunded").catch((error: unknown) => console.error("Refund mail failed", error)));
+/**
+ * A refund made on Stripe's side (no request id of ours) is known only from here, so the registrant hears of it
+ * from here; a refund we asked for is told by the page that asked. Either way the telling is claimed once.
+ */
+function mailRefund(context: RequestContext, written: { cartId: string | null; refundId: string } | null, requestId: string | null): void {
+  if (!written?.cartId || requestId !== null) return;
+  const { cartId, refundId } = written;
+  context.ctx.waitUntil(
+    (async () => {
+      if (await claimRefundNotice(context.db, refundId, context.now)) await sendReceiptOfCart(context.env, context.db, cartId, "refunded");
+    })().catch((error: unknown) => console.error("Refund mail failed", error)),
+  );
 }
 
 export async function handleStripeWebhook(request: Request, context: RequestContext): Promise<Response> {
@@ -136,7 +143,7 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
           { id: refund.id, amount: refund.amount, paymentIntentId: refund.payment_intent, requestId: refund.metadata.request_id ?? null },
           now,
         );
-        mailRefund(context, written);
+        mailRefund(context, written, refund.metadata.request_id ?? null);
       }
       break;
     }
@@ -148,7 +155,7 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
           { id: refund.id, amount: refund.amount, paymentIntentId: charge.payment_intent, requestId: refund.metadata.request_id ?? null },
           now,
         );
-        mailRefund(context, written);
+        mailRefund(context, written, refund.metadata.request_id ?? null);
       }
       break;
     }

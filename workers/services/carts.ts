@@ -19,6 +19,7 @@ import { tierAt } from "../../core/registration/tiers";
 import { carts, clubs, individuals, type Db } from "../../schema/d1";
 import { constantTimeEqualText, hashToken, randomToken } from "../auth/crypto";
 import { takenByOthers } from "./places";
+import { verifyReceiptLink } from "./receipt-links";
 import type { RegistrationRow } from "./registration-forms";
 
 /** A cart holds at most this many people; a family or a team, not a club's whole membership. */
@@ -97,8 +98,28 @@ function cartOfSubmission(submission: string): { id: string; secret: string } {
   return { id, secret: hashToken(`cart-secret:${submission}`).slice(0, 40) };
 }
 
-/** The complete cart a receipt token opens (the token emailed with a receipt), if it belongs to this registration. */
-export async function openCartByReceipt(db: Db, registration: Pick<RegistrationRow, "id">, token: string | null): Promise<CartRow | null> {
+/**
+ * The complete cart a receipt link opens (the link mailed with a receipt), if it belongs to this registration:
+ * a signed link (receipt-links.ts) of the cart's current receipt version that has not expired, or a link from
+ * before signing whose secret's hash the cart holds.
+ */
+export async function openCartByReceipt(
+  env: Env,
+  db: Db,
+  registration: Pick<RegistrationRow, "id">,
+  token: string | null,
+  now: number,
+): Promise<CartRow | null> {
+  if (token?.startsWith("r1.")) {
+    const link = await verifyReceiptLink(env, token, now);
+    if (!link.ok) return null;
+    const [cart] = await db
+      .select()
+      .from(carts)
+      .where(and(eq(carts.id, link.cartId), eq(carts.registrationId, registration.id)))
+      .limit(1);
+    return cart?.isComplete && cart.receiptVersion === link.version ? cart : null;
+  }
   const parts = splitToken(token);
   if (!parts) return null;
   const [cart] = await db
@@ -108,16 +129,6 @@ export async function openCartByReceipt(db: Db, registration: Pick<RegistrationR
     .limit(1);
   if (!cart || !cart.receiptHash || !cart.isComplete) return null;
   return constantTimeEqualText(cart.receiptHash, hashToken(parts.secret)) ? cart : null;
-}
-
-/** A fresh receipt token (the previous receipt link stops working). */
-export async function renewReceiptToken(db: Db, cartId: string): Promise<string> {
-  const secret = randomToken();
-  await db
-    .update(carts)
-    .set({ receiptHash: hashToken(secret) })
-    .where(eq(carts.id, cartId));
-  return `${cartId}.${secret}`;
 }
 
 /** A fresh resume token for a cart (the old one stops working): for the emailed link. */

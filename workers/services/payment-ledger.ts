@@ -52,8 +52,7 @@ export async function recordReceived(
   return { ok: true, created: (written.meta.changes ?? 0) > 0 };
 }
 
-/** created: this call wrote the refund (tell the registrant); false when a resend or the webhook had written it. */
-export type RefundResult = { ok: true; refundId: string; created: boolean } | { ok: false; error: string };
+export type RefundResult = { ok: true; refundId: string } | { ok: false; error: string };
 
 /**
  * Refunds part or all of a completed payment. `requestId` comes from the page that asked (one per form
@@ -71,7 +70,7 @@ export async function refundPayment(
   now: number,
 ): Promise<RefundResult> {
   const existing = await transactionById(db, [payment.clubId], `refund-${requestId}`);
-  if (existing) return { ok: true, refundId: existing.id, created: false };
+  if (existing) return { ok: true, refundId: existing.id };
   const family = await db.select().from(transactions).where(eq(transactions.parentTransaction, payment.id));
   const problem = refundProblem(ledgerOf(payment), [ledgerOf(payment), ...family.map(ledgerOf)], amount, formatMoney);
   if (problem) return { ok: false, error: problem };
@@ -101,22 +100,18 @@ export async function refundPayment(
     .onConflictDoNothing();
   if (payment.provider === "stripe") {
     // Stripe has returned the money (and refuses more than the charge): the record must stand.
-    const written = await insert;
-    return { ok: true, refundId, created: (written.meta.changes ?? 0) > 0 };
+    await insert;
+    return { ok: true, refundId };
   }
   // Cash and cheque: two finance users refunding at once must not return more than was paid. The batch is one
   // transaction, so the second insert sees the first, and is taken back when together they pass the amount.
   const refunded = sql`(SELECT COALESCE(SUM(amount), 0) FROM transactions WHERE parent_transaction = ${payment.id} AND type = 'refund' AND is_void = 0 AND completion_time IS NOT NULL)`;
-  const [inserted, takenBack] = await db.batch([
-    insert,
-    db.delete(transactions).where(and(eq(transactions.id, refundId), sql`${refunded} > ${payment.amount}`)),
-  ]);
+  const [, takenBack] = await db.batch([insert, db.delete(transactions).where(and(eq(transactions.id, refundId), sql`${refunded} > ${payment.amount}`))]);
   if ((takenBack.meta?.changes ?? 0) > 0) {
     const family = await db.select().from(transactions).where(eq(transactions.parentTransaction, payment.id));
     return { ok: false, error: LEDGER_MESSAGES.refundTooLarge(formatMoney(refundableOf(ledgerOf(payment), [ledgerOf(payment), ...family.map(ledgerOf)]))) };
   }
-  // Two posts of one request racing past the lookup above: only the one whose insert landed tells the registrant.
-  return { ok: true, refundId, created: (inserted.meta.changes ?? 0) > 0 };
+  return { ok: true, refundId };
 }
 
 /** A completed refund of `payment`: the money goes back the way it came. */
@@ -148,7 +143,7 @@ export async function recordProviderRefund(
   db: Db,
   refund: { id: string; amount: number; paymentIntentId: string; requestId: string | null },
   now: number,
-): Promise<{ cartId: string | null } | null> {
+): Promise<{ cartId: string | null; refundId: string } | null> {
   const [payment] = await db
     .select()
     .from(transactions)
@@ -156,11 +151,12 @@ export async function recordProviderRefund(
     .limit(1);
   if (!payment) return null;
   // Known by our request id when we asked for it, else by Stripe's id; and by Stripe's id in either case (the unique external id).
+  const refundId = refund.requestId ? `refund-${refund.requestId}` : `refund-${refund.id}`;
   const written = await db
     .insert(transactions)
-    .values(refundRow(payment, refund.requestId ? `refund-${refund.requestId}` : `refund-${refund.id}`, refund.amount, refund.id, now))
+    .values(refundRow(payment, refundId, refund.amount, refund.id, now))
     .onConflictDoNothing();
-  return (written.meta.changes ?? 0) > 0 ? { cartId: payment.cartId } : null;
+  return (written.meta.changes ?? 0) > 0 ? { cartId: payment.cartId, refundId } : null;
 }
 
 /** Voids a transaction (core/payments voidProblem says which); a pending card payment also has its Checkout Session expired. */
@@ -198,4 +194,16 @@ export async function voidTransaction(
   }
   await db.batch(statements as [Statement, ...Statement[]]);
   return { ok: true };
+}
+
+/**
+ * Claims the telling of a refund: true for the one caller that should mail the registrant about it. A refund
+ * may be written by a double-submitted form and by Stripe's webhooks at once; only one of them tells.
+ */
+export async function claimRefundNotice(db: Db, refundId: string, now: number): Promise<boolean> {
+  const claimed = await db
+    .update(transactions)
+    .set({ notifiedAt: now })
+    .where(and(eq(transactions.id, refundId), eq(transactions.type, "refund"), isNull(transactions.notifiedAt)));
+  return (claimed.meta.changes ?? 0) > 0;
 }

@@ -12,12 +12,13 @@ import { cartLines, formatDateIn, formatMoneyIn, personLines, RECEIPT_WORDS, typ
 import { carts, clubs, registrations, sites, type Db } from "../../schema/d1";
 import { originOf } from "../auth/hosts";
 import { sendMail } from "../mail/mailer";
-import { peopleOf, renewReceiptToken, type CartRow } from "./carts";
+import { peopleOf, type CartRow } from "./carts";
+import { signReceiptLink } from "./receipt-links";
 import { ledgerOf, transactionsOfCart } from "./payment-ledger";
 import { listElements, type RegistrationRow } from "./registration-forms";
 
 /** paid: a card payment went through; registered: the club will take cash or a cheque; received: it did. */
-export type ReceiptKind = "paid" | "registered" | "received" | "refunded";
+export type ReceiptKind = "paid" | "registered" | "received" | "refunded" | "cancelled";
 
 /** The receipt's language: the one the registrant used, unless the form is no longer bilingual. */
 export function receiptLang(cart: Pick<CartRow, "lang">, registration: { isBilingual: boolean }): Lang {
@@ -95,7 +96,7 @@ export async function receiptOfCart(
   };
 }
 
-export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: ReceiptKind): Promise<void> {
+export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: ReceiptKind, refund = 0): Promise<void> {
   const [cart] = await db.select().from(carts).where(eq(carts.id, cartId)).limit(1);
   if (!cart?.email) return;
   const [registration] = await db
@@ -115,12 +116,16 @@ export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: 
     .limit(1);
   if (!registration) return;
   const receipt = await receiptOfCart(db, registration, cart);
-  const token = await renewReceiptToken(db, cart.id);
+  const token = await signReceiptLink(env, cart, Date.now());
   const link = `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/receipt?receipt=${encodeURIComponent(token)}${receipt.lang === "fr" ? "&lang=fr" : ""}`;
   const words = RECEIPT_WORDS[receipt.lang];
   const money = (cents: number) => formatMoneyIn(cents, receipt.lang);
   const lines = [
-    kind === "refunded" ? words.refundedIntro(registration.name, registration.clubName) : words.thanks(registration.name, registration.clubName),
+    kind === "cancelled"
+      ? words.cancelledIntro(registration.name, refund > 0 ? money(refund) : null)
+      : kind === "refunded"
+        ? words.refundedIntro(registration.name, registration.clubName)
+        : words.thanks(registration.name, registration.clubName),
     "",
     words.cartOf(receipt.number, cartDisplayName(receipt.people.map((p) => p.name))),
     ...receipt.people.flatMap((p) => [`  ${p.name}: ${money(p.total)}`, ...p.lines.map((line) => `    ${line.label}: ${money(line.amount)}`)]),

@@ -1,0 +1,1 @@
+ALTER TABLE `carts` ADD `receipt_version` integer DEFAULT 0 NOT NULL;
