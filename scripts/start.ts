@@ -3,7 +3,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { startStripeFakeServer } from "../tests/fakes/stripe/server";
+import { startLocalStripe } from "./local-stripe";
 import { demoUsers } from "./demo-data";
 import { migrateLocal } from "./migrate-local.mjs";
 import { seedLocal } from "./seed";
@@ -24,18 +24,8 @@ execFileSync(bin("remix"), ["vite:build"], { cwd: root, stdio: ["ignore", "ignor
 // in .dev.vars (STRIPE_SECRET_KEY=sk_test_…) turn it off, and the Worker talks to Stripe's test mode instead.
 const devVars = path.join(root, ".dev.vars");
 const ownStripeKeys = existsSync(devVars) && /^STRIPE_SECRET_KEY=/m.test(readFileSync(devVars, "utf8"));
-const stripeFakePort = Number(process.env.STRIPE_FAKE_PORT ?? Number(port) + 3400);
-// Not a secret: the fake signs webhooks with it and the Worker checks them with it, both on loopback only.
-const webhookSecret = "whsec_local_npm_start";
-const stripeFake = ownStripeKeys
-  ? null
-  : await startStripeFakeServer({
-      port: stripeFakePort,
-      webhookUrl: `http://127.0.0.1:${port}/_payments/stripe/webhook`,
-      webhookHost: `localhost:${port}`,
-      webhookSecret,
-    });
-const stripeVars = stripeFake ? ["STRIPE_SECRET_KEY:sk_test_local", `STRIPE_WEBHOOK_SECRET:${webhookSecret}`, `STRIPE_API_BASE:${stripeFake.url}`] : [];
+const stripeFake = ownStripeKeys ? null : await startLocalStripe(port, "whsec_local_npm_start");
+const stripeVars = stripeFake?.vars ?? [];
 
 const banner = [
   "",
@@ -98,10 +88,7 @@ async function setUpDemoRace(): Promise<void> {
   }
 }
 
-// Closing the fake drops its connections, so the process ends as soon as wrangler does; once is enough.
-let closing: Promise<void> | null = null;
-const closeFake = () =>
-  (closing ??= stripeFake ? stripeFake.close().catch((error: unknown) => console.error("stripe-fake: close failed", error)) : Promise.resolve());
+const closeFake = () => stripeFake?.close() ?? Promise.resolve();
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.on(signal, () => {
     void closeFake();

@@ -1,29 +1,15 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bankAccounts, carts, clubs, individuals, paymentAttempts, pendingBankAccounts, roles, transactions } from "../../schema/d1";
-import { routeStripeTo } from "../../workers/payments/stripe";
-import { createStripeFake, type StripeFake } from "../fakes/stripe/fake";
 import { cookieFrom, createUserWithPassword, db, latestMailTo, signIn, worker } from "./auth-fixtures";
+import { withStripeFake } from "./stripe-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 
 const PASSWORD = "correct horse battery staple";
 const GOOD_CARD = "4242 4242 4242 4242";
 const DECLINED_CARD = "4000000000000002";
 
-let fake: StripeFake;
-
-beforeEach(() => {
-  fake = createStripeFake({
-    baseUrl: "http://127.0.0.1:12111",
-    webhookSecret: "whsec_integration",
-    webhookUrl: "http://localhost:8787/_payments/stripe/webhook",
-    // Stripe posts to the platform's main host; the worker in this isolate answers.
-    deliver: async (request) => worker.fetch(new Request(request.url, { method: "POST", headers: request.headers, body: await request.text() })),
-  });
-  routeStripeTo(fake.fetch);
-});
-
-afterAll(() => routeStripeTo(null));
+const fake = withStripeFake();
 
 type Form = Awaited<ReturnType<typeof createForm>>;
 
@@ -90,12 +76,12 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     const payPage = await (await get(f.host, `${f.path}/pay`, cookie)).text();
     expect(payPage).toContain("Pay $46.00 by card");
     const sessionId = await startCard(f, cookie);
-    expect(fake.sessions.get(sessionId)?.amount_total).toBe(4600);
+    expect(fake().sessions.get(sessionId)?.amount_total).toBe(4600);
 
-    const paid = await fake.pay(sessionId, GOOD_CARD);
+    const paid = await fake().pay(sessionId, GOOD_CARD);
     expect(paid.status).toBe(303);
     expect(paid.location).toBe(`http://${f.host}:8787${f.path}/done?session_id=${sessionId}`);
-    expect(fake.events.map((e) => [e.type, e.deliveries.at(-1)?.status])).toEqual([
+    expect(fake().events.map((e) => [e.type, e.deliveries.at(-1)?.status])).toEqual([
       ["payment_intent.succeeded", 200],
       ["checkout.session.completed", 200],
     ]);
@@ -106,7 +92,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect(person).toMatchObject({ isComplete: true, priceTotal: 4600 });
     expect(person!.paidAt).not.toBeNull();
     const ledger = await ledgerOf(f);
-    const intentId = fake.sessions.get(sessionId)!.payment_intent;
+    const intentId = fake().sessions.get(sessionId)!.payment_intent;
     expect(
       ledger.map((t) => ({
         type: t.type,
@@ -122,7 +108,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
       { type: "z4fee", amount: 100, payee: "system", provider: "system", externalId: null, completed: true, isVoid: false },
     ]);
     // The charge was made on the club's connected account, with the system fee as the application fee.
-    expect(fake.paymentIntents.get(intentId as string)).toMatchObject({ amount: 4600, application_fee_amount: 100 });
+    expect(fake().paymentIntents.get(intentId as string)).toMatchObject({ amount: 4600, application_fee_amount: 100 });
 
     const receipt = await mailTo("ada@example.com", "Receipt: Spring Relay");
     expect(receipt?.subject).toBe("Receipt: Spring Relay");
@@ -142,7 +128,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     const f = await createForm({ stripeAccountId: "acct_club2" });
     const cookie = await cartAtPay(f, "bo@example.com");
     const sessionId = await startCard(f, cookie);
-    const declined = await fake.pay(sessionId, DECLINED_CARD);
+    const declined = await fake().pay(sessionId, DECLINED_CARD);
     expect(declined.status).toBe(402);
     expect(declined.html).toContain("Your card was declined.");
     expect(await cartOf(f)).toMatchObject({ isComplete: false });
@@ -155,7 +141,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
 
     // Trying again reopens the same session, which the second card pays.
     expect(await startCard(f, cookie)).toBe(sessionId);
-    expect((await fake.pay(sessionId, GOOD_CARD)).status).toBe(303);
+    expect((await fake().pay(sessionId, GOOD_CARD)).status).toBe(303);
     const payments = (await ledgerOf(f)).filter((t) => t.type === "payment");
     expect(payments).toHaveLength(1);
     expect(payments[0]!.completionTime).not.toBeNull();
@@ -165,8 +151,8 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
   it("a decline on one cart leaves another cart's declined attempt as it was", async () => {
     const a = await createForm({ stripeAccountId: "acct_club8" });
     const b = await createForm({ stripeAccountId: "acct_club9" });
-    await fake.pay(await startCard(a, await cartAtPay(a, "ja@example.com")), DECLINED_CARD);
-    await fake.pay(await startCard(b, await cartAtPay(b, "ko@example.com")), "4000000000009995");
+    await fake().pay(await startCard(a, await cartAtPay(a, "ja@example.com")), DECLINED_CARD);
+    await fake().pay(await startCard(b, await cartAtPay(b, "ko@example.com")), "4000000000009995");
     const [first] = await db()
       .select()
       .from(paymentAttempts)
@@ -189,9 +175,9 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     );
     const fresh = await startCard(f, cookie);
     expect(fresh).not.toBe(old);
-    expect(fake.sessions.get(old)?.status).toBe("expired");
-    expect((await fake.pay(old, GOOD_CARD)).status).not.toBe(303);
-    await fake.pay(fresh, GOOD_CARD);
+    expect(fake().sessions.get(old)?.status).toBe("expired");
+    expect((await fake().pay(old, GOOD_CARD)).status).not.toBe(303);
+    await fake().pay(fresh, GOOD_CARD);
     const payments = (await ledgerOf(f)).filter((t) => t.type === "payment");
     // 45.00 + 35.00 + 2 × 1.00 system fee.
     expect(payments.map((p) => ({ amount: p.amount, isVoid: p.isVoid, completed: p.completionTime !== null }))).toEqual([
@@ -209,20 +195,20 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect((await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Bo", [f.ids.last]: "Lovelace", [f.ids.distance]: "5k" }, cookie)).status).toBe(
       302,
     );
-    expect(fake.sessions.get(old)?.status).toBe("expired");
-    expect((await fake.pay(old, GOOD_CARD)).status).not.toBe(303);
+    expect(fake().sessions.get(old)?.status).toBe("expired");
+    expect((await fake().pay(old, GOOD_CARD)).status).not.toBe(303);
     expect((await ledgerOf(f)).filter((t) => t.type === "payment" && t.completionTime !== null)).toHaveLength(0);
 
     // Paid at Stripe, the webhook not yet here: a change now is refused, and the payment then completes the cart.
     const current = await startCard(f, cookie);
-    fake.pause();
-    expect((await fake.pay(current, GOOD_CARD)).status).toBe(303);
+    fake().pause();
+    expect((await fake().pay(current, GOOD_CARD)).status).toBe(303);
     const refused = await post(f.host, `${f.path}/cart`, { intent: "apply-codes", codes: "half" }, cookie);
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain("This cart is being paid right now. Reload the page in a moment to see your receipt.");
     const [person] = await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id));
     expect((await post(f.host, `${f.path}/cart`, { intent: "remove-person", person: person!.id }, cookie)).status).toBe(409);
-    await fake.resume();
+    await fake().resume();
     // 45.00 + 35.00 + 2 × 1.00 system fee, both people still in the cart.
     expect(await cartOf(f)).toMatchObject({ isComplete: true, total: 8200 });
   });
@@ -236,7 +222,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
       const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.registrationId, f.registration.id));
       expect(attempt!.discountUses).toEqual({ HALF: 1 });
       if (older) await db().update(paymentAttempts).set({ discountUses: null }).where(eq(paymentAttempts.id, attempt!.id));
-      await fake.pay(session, GOOD_CARD);
+      await fake().pay(session, GOOD_CARD);
       // Unknown uses (null) count one per code the cart entered (carts.ts discountUsesOf).
       expect(await cartOf(f)).toMatchObject({ isComplete: true, discountUses: older ? null : { HALF: 1 } });
     }
@@ -250,7 +236,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
       post(f.host, `${f.path}/pay`, { intent: "card" }, cookie),
     ]);
     expect(sessionIdOf(one.headers.get("Location"))).toBe(sessionIdOf(two.headers.get("Location")));
-    expect(fake.sessions.size).toBe(1);
+    expect(fake().sessions.size).toBe(1);
     const cart = await cartOf(f);
     expect(await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cart.id))).toHaveLength(1);
     expect((await ledgerOf(f)).filter((t) => t.type === "payment")).toHaveLength(1);
@@ -260,10 +246,10 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     const f = await createForm({ stripeAccountId: "acct_club4" });
     const cookie = await cartAtPay(f, "di@example.com");
     const sessionId = await startCard(f, cookie);
-    await fake.pay(sessionId, GOOD_CARD);
+    await fake().pay(sessionId, GOOD_CARD);
     const before = await ledgerOf(f);
-    const completed = fake.events.find((e) => e.type === "checkout.session.completed")!;
-    const replay = await fake.resend(completed.id);
+    const completed = fake().events.find((e) => e.type === "checkout.session.completed")!;
+    const replay = await fake().resend(completed.id);
     expect(replay.status).toBe(200);
     expect(replay.body).toBe("Already applied");
     expect(await ledgerOf(f)).toEqual(before);
@@ -284,10 +270,10 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     const f = await createForm({ stripeAccountId: "acct_club5" });
     const cookie = await cartAtPay(f, "ed@example.com");
     const sessionId = await startCard(f, cookie);
-    fake.pause();
-    await fake.pay(sessionId, DECLINED_CARD);
-    await fake.pay(sessionId, GOOD_CARD);
-    const delivered = await fake.deliverQueued("reverse");
+    fake().pause();
+    await fake().pay(sessionId, DECLINED_CARD);
+    await fake().pay(sessionId, GOOD_CARD);
+    const delivered = await fake().deliverQueued("reverse");
     expect(delivered.map((d) => d.status)).toEqual([200, 200, 200]);
     const [attempt] = await db()
       .select()
@@ -300,7 +286,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
   it("a partial then a full refund: refund status partial, then refunded, and nothing beyond", async () => {
     const f = await createForm({ stripeAccountId: "acct_club6" });
     const cookie = await cartAtPay(f, "fi@example.com");
-    await fake.pay(await startCard(f, cookie), GOOD_CARD);
+    await fake().pay(await startCard(f, cookie), GOOD_CARD);
     const finance = await financeUser(f);
     const payment = (await ledgerOf(f)).find((t) => t.type === "payment")!;
 
@@ -308,7 +294,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect((await refund(f, finance, payment.id, "20.00", requestId)).status).toBe(302);
     // The same confirm form posted twice (a double click) refunds once.
     expect((await refund(f, finance, payment.id, "20.00", requestId)).status).toBe(302);
-    expect(fake.refunds.length).toBe(1);
+    expect(fake().refunds.length).toBe(1);
     let page = await (await get(f.host, `/registration/${f.registration.id}/admin/payments`, finance)).text();
     expect(page).toContain("Partly refunded");
 
@@ -321,7 +307,7 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     const refunds = (await ledgerOf(f)).filter((t) => t.type === "refund");
     expect(refunds.map((r) => r.amount).sort()).toEqual([2000, 2600]);
     expect(refunds.every((r) => r.parentTransaction === payment.id && r.externalId?.startsWith("re_"))).toBe(true);
-    expect(fake.refunds.length).toBe(2);
+    expect(fake().refunds.length).toBe(2);
     expect((await refund(f, finance, payment.id, "0.01")).status).toBe(409);
     expect((await mailTo("fi@example.com", "Refund: Spring Relay"))?.text).toContain("Refunded: $46.00");
   });
@@ -335,14 +321,14 @@ describe("card payments through Stripe Checkout (against the local fake)", () =>
     expect(pending.completionTime).toBeNull();
     const voided = await post(f.host, `/registration/${f.registration.id}/admin/payments?void=${pending.id}`, { intent: "void", target: pending.id }, finance);
     expect(voided.status).toBe(302);
-    expect(fake.sessions.get(sessionId)?.status).toBe("expired");
+    expect(fake().sessions.get(sessionId)?.status).toBe("expired");
     expect((await ledgerOf(f)).find((t) => t.id === pending.id)).toMatchObject({ isVoid: true });
-    expect((await fake.pay(sessionId, GOOD_CARD)).status).not.toBe(303);
+    expect((await fake().pay(sessionId, GOOD_CARD)).status).not.toBe(303);
     expect(await cartOf(f)).toMatchObject({ isComplete: false });
 
     const fresh = await startCard(f, cookie);
     expect(fresh).not.toBe(sessionId);
-    await fake.pay(fresh, GOOD_CARD);
+    await fake().pay(fresh, GOOD_CARD);
     const payments = (await ledgerOf(f)).filter((t) => t.type === "payment");
     expect(payments.map((p) => ({ isVoid: p.isVoid, completed: p.completionTime !== null }))).toEqual([
       { isVoid: true, completed: false },
@@ -478,8 +464,8 @@ describe("bank accounts and payouts", () => {
     const cookie = await cartAtPay(f, "iv@example.com");
     const sessionId = await startCard(f, cookie);
     // On the platform's account: no Stripe-Account, no application fee.
-    expect(fake.sessions.get(sessionId)).toBeDefined();
-    await fake.pay(sessionId, GOOD_CARD);
+    expect(fake().sessions.get(sessionId)).toBeDefined();
+    await fake().pay(sessionId, GOOD_CARD);
     const payment = (await ledgerOf(f)).find((t) => t.type === "payment")!;
     expect((await refund(f, await financeUser(f), payment.id, "6.00")).status).toBe(302);
 

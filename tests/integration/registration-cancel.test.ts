@@ -2,25 +2,14 @@
 // cart paid, once however often it is sent, with the place freed and the organiser's audit trail written.
 import { and, eq } from "drizzle-orm";
 import { env } from "cloudflare:workers";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { capturedMail, cartChanges, carts, formElements, individuals, registrations } from "../../schema/d1";
-import { routeStripeTo } from "../../workers/payments/stripe";
 import { RECEIPT_LINK_DAYS, revokeReceiptLinks, signReceiptLink } from "../../workers/services/receipt-links";
-import { createStripeFake, type StripeFake } from "../fakes/stripe/fake";
-import { cookieFrom, db, worker } from "./auth-fixtures";
+import { cookieFrom, db } from "./auth-fixtures";
+import { withStripeFake } from "./stripe-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 
-let fake: StripeFake;
-beforeEach(() => {
-  fake = createStripeFake({
-    baseUrl: "http://127.0.0.1:12111",
-    webhookSecret: "whsec_integration",
-    webhookUrl: "http://localhost:8787/_payments/stripe/webhook",
-    deliver: async (request) => worker.fetch(new Request(request.url, { method: "POST", headers: request.headers, body: await request.text() })),
-  });
-  routeStripeTo(fake.fetch);
-});
-afterAll(() => routeStripeTo(null));
+const fake = withStripeFake();
 
 type Form = Awaited<ReturnType<typeof createForm>>;
 
@@ -32,7 +21,7 @@ async function paidCart(f: Form, name: string): Promise<string> {
   await post(f.host, `${f.path}/cart`, { intent: "continue", email: `${name.toLowerCase()}@example.com` }, cookie);
   const started = await post(f.host, `${f.path}/pay`, { intent: "card" }, cookie);
   const session = /\/c\/pay\/(cs_[A-Za-z0-9_]+)/.exec(started.headers.get("Location") ?? "")![1]!;
-  expect((await fake.pay(session, "4242 4242 4242 4242")).status).toBe(303);
+  expect((await fake().pay(session, "4242 4242 4242 4242")).status).toBe(303);
   return cookie;
 }
 
@@ -64,7 +53,7 @@ describe("cancelling from the receipt", { timeout: 30_000 }, () => {
     const replies = await Promise.all([send(), send()]);
     expect(replies.map((r) => r.status)).toEqual([302, 302]);
     expect(replies[0]!.headers.get("Location")).toBe(`${f.path}/receipt?cancelled=3180`);
-    expect(fake.refunds.map((r) => r.amount)).toEqual([3180]);
+    expect(fake().refunds.map((r) => r.amount)).toEqual([3180]);
     expect((await personOf(f)).isRemoved).toBe(true);
     expect(await db().select().from(cartChanges).where(eq(cartChanges.registrationId, f.registration.id))).toMatchObject([
       { id: requestId, kind: "cancel", amount: 3180, actor: "registrant", individualId: person.id },
@@ -73,7 +62,7 @@ describe("cancelling from the receipt", { timeout: 30_000 }, () => {
     const again = await post(f.host, `${f.path}/receipt`, { intent: "cancel", person: person.id, request_id: crypto.randomUUID() }, cookie);
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("This person&#x27;s registration is already cancelled.");
-    expect(fake.refunds).toHaveLength(1);
+    expect(fake().refunds).toHaveLength(1);
     // The place is free again: the next registrant can take the one 10 km place.
     await paidCart(f, "Grace");
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -95,7 +84,7 @@ describe("cancelling from the receipt", { timeout: 30_000 }, () => {
     await db().update(registrations).set({ cancelRefundPercent: null }).where(eq(registrations.id, f.registration.id));
     const none = await post(f.host, `${f.path}/receipt`, { intent: "cancel", person: person.id, request_id: crypto.randomUUID() }, cookie);
     expect(await none.text()).toContain("This registration cannot be cancelled online. Please contact the organiser.");
-    expect(fake.refunds).toHaveLength(0);
+    expect(fake().refunds).toHaveLength(0);
     expect(
       await db()
         .select()

@@ -2,28 +2,17 @@
 // enforced by the database, so twenty registrants paying at once for five places sell exactly five.
 import { and, eq, sql } from "drizzle-orm";
 import { env } from "cloudflare:workers";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { carts, formElements, individuals, paymentAttempts, places, transactions } from "../../schema/d1";
-import { routeStripeTo } from "../../workers/payments/stripe";
-import { createStripeFake, type StripeFake } from "../fakes/stripe/fake";
 import { capturedMail } from "../../schema/d1";
-import { cookieFrom, createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
+import { cookieFrom, createUserWithPassword, db, signIn } from "./auth-fixtures";
+import { withStripeFake } from "./stripe-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 
 const GOOD_CARD = "4242 4242 4242 4242";
 type Form = Awaited<ReturnType<typeof createForm>>;
 
-let fake: StripeFake;
-beforeEach(() => {
-  fake = createStripeFake({
-    baseUrl: "http://127.0.0.1:12111",
-    webhookSecret: "whsec_integration",
-    webhookUrl: "http://localhost:8787/_payments/stripe/webhook",
-    deliver: async (request) => worker.fetch(new Request(request.url, { method: "POST", headers: request.headers, body: await request.text() })),
-  });
-  routeStripeTo(fake.fetch);
-});
-afterAll(() => routeStripeTo(null));
+const fake = withStripeFake();
 
 /** The form with its 10 km option limited to `limit`. */
 async function limitedForm(limit: number, options: { stripeAccountId?: string; isStripe?: boolean } = {}): Promise<Form> {
@@ -76,7 +65,7 @@ describe("places under concurrency", SLOW, () => {
     expect(opened).toHaveLength(5);
     expect(refused).toHaveLength(15);
     expect(await refused[0]!.text()).toContain("10 km: Sold out");
-    for (const page of opened) expect((await fake.pay(sessionIdOf(page.headers.get("Location")), GOOD_CARD)).status).toBe(303);
+    for (const page of opened) expect((await fake().pay(sessionIdOf(page.headers.get("Location")), GOOD_CARD)).status).toBe(303);
     expect(await completeCarts(f)).toHaveLength(5);
     const taken = await db()
       .select()
@@ -120,13 +109,13 @@ describe("places under concurrency", SLOW, () => {
       .where(eq(places.registrationId, f.registration.id));
     const second = await cartAtPay(f, 2);
     const onTime = sessionIdOf((await post(f.host, `${f.path}/pay`, { intent: "card" }, second)).headers.get("Location"));
-    expect((await fake.pay(onTime, GOOD_CARD)).status).toBe(303);
-    expect((await fake.pay(late, GOOD_CARD)).status).toBe(303);
+    expect((await fake().pay(onTime, GOOD_CARD)).status).toBe(303);
+    expect((await fake().pay(late, GOOD_CARD)).status).toBe(303);
 
     expect(await completeCarts(f)).toHaveLength(1);
     const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.checkoutSessionId, late));
     expect(attempt).toMatchObject({ status: "failed", failureMessage: "10 km: Sold out. Your payment has been refunded in full." });
-    expect(fake.refunds.map((r) => r.amount)).toEqual([4600]);
+    expect(fake().refunds.map((r) => r.amount)).toEqual([4600]);
     const ledger = await db().select().from(transactions).where(eq(transactions.cartId, attempt!.cartId));
     expect(ledger.map((t) => [t.type, t.amount]).sort()).toEqual([
       ["payment", 4600],
@@ -147,7 +136,7 @@ describe("places under concurrency", SLOW, () => {
     const second = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Next", [f.ids.last]: "One", [f.ids.distance]: "10k" });
     expect(second.status).toBe(400);
     expect(await second.text()).toContain("Sold out");
-    await fake.expire(session);
+    await fake().expire(session);
     const third = await cartAtPay(f, 3);
     const started = await post(f.host, `${f.path}/pay`, { intent: "card" }, third);
     expect(started.status).toBe(302);
@@ -234,7 +223,7 @@ describe("refunds tell the registrant once", SLOW, () => {
   async function paidByCard(f: Form, n: number) {
     const cookie = await cartAtPay(f, n);
     const started = await post(f.host, `${f.path}/pay`, { intent: "card" }, cookie);
-    await fake.pay(sessionIdOf(started.headers.get("Location")), GOOD_CARD);
+    await fake().pay(sessionIdOf(started.headers.get("Location")), GOOD_CARD);
     const [payment] = await db()
       .select()
       .from(transactions)
@@ -258,7 +247,7 @@ describe("refunds tell the registrant once", SLOW, () => {
       );
     const replies = await Promise.all([send(), send()]);
     expect(replies.map((r) => r.status)).toEqual([302, 302]);
-    expect(fake.refunds).toHaveLength(1);
+    expect(fake().refunds).toHaveLength(1);
     expect(await settledMails("runner7@example.com", 1)).toHaveLength(1);
   });
 
@@ -266,14 +255,18 @@ describe("refunds tell the registrant once", SLOW, () => {
     const f = await limitedForm(10);
     const payment = await paidByCard(f, 8);
     const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, payment.cartId!));
-    const made = await fake.fetch("http://127.0.0.1:12111/v1/refunds", {
+    const made = await fake().fetch("http://127.0.0.1:12111/v1/refunds", {
       method: "POST",
       headers: { Authorization: "Bearer sk_test_local", "Content-Type": "application/x-www-form-urlencoded", "Stripe-Account": attempt!.stripeAccount! },
       body: `payment_intent=${payment.externalId}&amount=1500`,
     });
     expect(made.status).toBe(200);
     // refund.created and charge.refunded both arrived; the refund is written once.
-    expect(fake.events.map((e) => e.type).slice(-2)).toEqual(["refund.created", "charge.refunded"]);
+    expect(
+      fake()
+        .events.map((e) => e.type)
+        .slice(-2),
+    ).toEqual(["refund.created", "charge.refunded"]);
     const refunds = await db()
       .select()
       .from(transactions)
