@@ -14,6 +14,7 @@ import { racerDisplayName } from "../core/timing/racer-name";
 import { setRacerStatus, STATUS_TIME_REQUIRED, statusText } from "../core/timing/status";
 import { type ReportGroupRef } from "../core/timing/start-list";
 import type { RacerView } from "../durable/race-room";
+import { ENTRY_SOURCE_PREFIX } from "../core/registration/racer-entry";
 import { chipsOf, type RacerDoc } from "../schema/race/racer";
 import { zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import type { RaceAccess } from "./race-admin.server";
@@ -101,6 +102,8 @@ export interface RacerRow {
   course: string;
   startGroup: string;
   chips: string;
+  /** Where the racer came from: "Registration" for one entered by a registration form, else what it was imported from. */
+  source: string;
   status: string;
   time: string;
 }
@@ -115,6 +118,7 @@ export function racerRow(racer: RacerView, setup: RacerSetup): RacerRow {
     course: nameOf(setup.courses, d.course),
     startGroup: nameOf(setup.startGroups, d.setupgroup_id),
     chips: chipsOf(d).join(", "),
+    source: d.imported_from?.startsWith(ENTRY_SOURCE_PREFIX) ? "Registration" : (d.imported_from ?? ""),
     // DSQ, DNS, DNF win over the computed state (timing.md section 4 priority).
     status: racer.statusText || (STATUS_LABELS[racer.status] ?? racer.status),
     time: racer.time === null ? "" : formatRaceTime(racer.time, setup.settings.display_precision),

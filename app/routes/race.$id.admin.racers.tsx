@@ -86,6 +86,7 @@ export default function Racers() {
                       <th scope="col">Course</th>
                       <th scope="col">Start group</th>
                       <th scope="col">Chip</th>
+                      <th scope="col">From</th>
                       <th scope="col">Status</th>
                       <th scope="col">Time</th>
                     </tr>
@@ -98,6 +99,7 @@ export default function Racers() {
                         <td>{r.course}</td>
                         <td>{r.startGroup}</td>
                         <td>{r.chips}</td>
+                        <td>{r.source}</td>
                         <td>{r.status}</td>
                         <td>{r.time}</td>
                       </tr>

@@ -46,6 +46,7 @@ test("an organiser links the form to the race; a registrant's cheque registratio
     }).toPass({ timeout: 15_000 });
     // Its first cell is the bib: the next free number of the race.
     await expect(admin.getByRole("row").filter({ hasText: lastName }).getByRole("cell").first()).toHaveText(/^\d+$/);
+    await expect(admin.getByRole("row").filter({ hasText: lastName })).toContainText("Registration");
   } finally {
     // The demo form goes back to unlinked, as the seed made it.
     await admin.goto(url(NORDIC_SITE, `/registration/${winterLoppet.id}/admin/settings`));
