@@ -117,6 +117,7 @@ export default function Receipt() {
                 <tr>
                   <th scope="row">
                     {person.name}
+                    {person.cancelled ? <span className="badge">{` (${words.cancelledPerson})`}</span> : null}
                     {cancels[person.id] !== undefined ? (
                       <details className="cancel-entry">
                         <summary>{words.cancel}</summary>

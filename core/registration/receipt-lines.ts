@@ -35,6 +35,8 @@ export interface ReceiptLine {
 
 export const RECEIPT_WORDS = {
   en: {
+    /** Between a label and its value: French sets a space before the colon. */
+    colon: ": ",
     complete: "Registration complete",
     due: "Registration confirmed: payment due",
     cartLine: (number: string, email: string | null) => `Cart No. ${number}.${email ? ` A receipt was sent to ${email}.` : ""}`,
@@ -62,6 +64,7 @@ export const RECEIPT_WORDS = {
     subjects: { paid: "Receipt", registered: "Registration confirmed", received: "Payment received", refunded: "Refund", cancelled: "Cancellation" },
     cancelledIntro: (form: string, refund: string | null) => `Your cancellation for ${form} is done.${refund ? ` ${refund} is being refunded.` : ""}`,
     cancel: "Cancel this registration",
+    cancelledPerson: "cancelled",
     cancelQuote: (refund: string) => `Cancelling refunds ${refund}.`,
     cancelConfirm: "Yes, cancel it",
     cancelled: (refund: string | null) => `The registration is cancelled.${refund ? ` ${refund} is being refunded.` : ""}`,
@@ -71,6 +74,7 @@ export const RECEIPT_WORDS = {
     keepPrivate: "The link opens this registration only; keep it to yourself.",
   },
   fr: {
+    colon: " : ",
     complete: "Inscription terminée",
     due: "Inscription confirmée : paiement à faire",
     cartLine: (number: string, email: string | null) => `Panier no ${number}.${email ? ` Un reçu a été envoyé à ${email}.` : ""}`,
@@ -98,6 +102,7 @@ export const RECEIPT_WORDS = {
     subjects: { paid: "Reçu", registered: "Inscription confirmée", received: "Paiement reçu", refunded: "Remboursement", cancelled: "Annulation" },
     cancelledIntro: (form: string, refund: string | null) => `Votre annulation pour ${form} est faite.${refund ? ` ${refund} vous sera remboursé.` : ""}`,
     cancel: "Annuler cette inscription",
+    cancelledPerson: "annulée",
     cancelQuote: (refund: string) => `L'annulation rembourse ${refund}.`,
     cancelConfirm: "Oui, annuler",
     cancelled: (refund: string | null) => `L'inscription est annulée.${refund ? ` ${refund} vous sera remboursé.` : ""}`,
@@ -117,7 +122,7 @@ function itemLabel(element: FormElement | undefined, value: StoredValue | undefi
   const module = FIELD_TYPE_MODULES[element.type];
   const shown = value ? module.display(element, value.v as never, lang) : "";
   // A checkbox or a yes/no says its caption alone; a choice adds what was chosen.
-  return shown && !["true", "yes", "Yes", "Oui"].includes(shown) && shown !== caption ? `${caption}: ${shown}` : caption;
+  return shown && !["true", "yes", "Yes", "Oui"].includes(shown) && shown !== caption ? `${caption}${RECEIPT_WORDS[lang].colon}${shown}` : caption;
 }
 
 /** Each person's own lines (items, fees, their per-person discounts), named for the reader. */
@@ -130,14 +135,12 @@ export function personLines(
   return pricing.lines.filter((line) => line.individualId === person.id && line.type !== "tax").map((line) => lineOf(line, elements, person.values, lang));
 }
 
-/** The cart's own lines: cart-level items, per-cart discounts, the tax and the processing fee. */
+/** The cart's own lines: cart-level items, per-cart discounts, and the tax. */
 export function cartLines(pricing: ChargedPricing, elements: readonly FormElement[], cartValues: Record<string, StoredValue>, lang: Lang): ReceiptLine[] {
   const words = RECEIPT_WORDS[lang];
-  const lines = pricing.lines
-    .filter((line) => line.individualId === null && line.type !== "tax" && line.type !== "z4fee")
-    .map((line) => lineOf(line, elements, cartValues, lang));
+  // The processing fee is a line of each new person's (z4fee lines carry the person): listed there, not again here.
+  const lines = pricing.lines.filter((line) => line.individualId === null && line.type !== "tax").map((line) => lineOf(line, elements, cartValues, lang));
   if (pricing.tax !== 0) lines.push({ label: words.tax(pricing.gstRatePercent), amount: pricing.tax });
-  if (pricing.systemFee !== 0) lines.push({ label: words.fee, amount: pricing.systemFee });
   return lines;
 }
 

@@ -168,11 +168,11 @@ test("en français: a registrant on the bilingual Riverside form pays by card; t
   await page.waitForURL((u) => u.pathname === `/register/${riversideRace.id}/receipt`, { timeout: 15_000 });
   await expect(page.getByTestId("receipt-heading")).toHaveText("Inscription terminée");
   await expect(page.getByTestId("receipt-total")).toHaveText(`46,20${nbsp}$`);
-  await expect(page.getByTestId("receipt-item").filter({ hasText: "Distance: 12 km" })).toContainText(`40,00${nbsp}$`);
+  await expect(page.getByTestId("receipt-item").filter({ hasText: "Distance : 12 km" })).toContainText(`40,00${nbsp}$`);
   await expect(page.getByText(/Paiement par carte : 46,20.\$ le \d{1,2} \p{L}+ \d{4}/u)).toBeVisible();
 
   const mail = await openMail(page, email, `Reçu : ${riversideRace.name}`);
-  await expect(mail).toContainText(`Élise ${lastName}: 46,20${nbsp}$`);
+  await expect(mail).toContainText(`Élise ${lastName} : 46,20${nbsp}$`);
   await expect(mail).toContainText("Frais de traitement");
   const link = await mail.getByRole("link").first().getAttribute("href");
   expect(link).toContain("lang=fr");

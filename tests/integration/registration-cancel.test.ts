@@ -55,6 +55,12 @@ describe("cancelling from the receipt", { timeout: 30_000 }, () => {
     expect(replies[0]!.headers.get("Location")).toBe(`${f.path}/receipt?cancelled=3180`);
     expect(fake().refunds.map((r) => r.amount)).toEqual([3180]);
     expect((await personOf(f)).isRemoved).toBe(true);
+    // The receipt still lists them, as cancelled, and shows the refund.
+    const after = await (await get(f.host, `${f.path}/receipt`, cookie)).text();
+    expect(after).toContain('Ada Runner<span class="badge"> (cancelled)</span>');
+    // Each line once: the processing fee is the person's, not repeated for the cart.
+    expect(after.match(/<td>Processing fee<\/td>/g)).toHaveLength(1);
+    expect(after).not.toContain("Cancel this registration");
     expect(await db().select().from(cartChanges).where(eq(cartChanges.registrationId, f.registration.id))).toMatchObject([
       { id: requestId, kind: "cancel", amount: 3180, actor: "registrant", individualId: person.id },
     ]);

@@ -58,10 +58,11 @@ describe("itemised receipts in the registrant's language", () => {
     const cookie = await registerByCheque(f, "fr@example.com", "fr");
     const mail = await mailOf("fr@example.com", "Inscription confirmée : Spring Relay");
     expect(mail.text).toContain(`Merci de vous être inscrit à Spring Relay`);
-    expect(mail.text).toContain(`  Ada Lovelace: 45,10${NBSP}$`);
-    expect(mail.text).toContain(`    Rabais (HALF): -22,50${NBSP}$`);
-    expect(mail.text).toContain(`  Taxe (13${NBSP}%): 2,60${NBSP}$`.replace(`13${NBSP}%`, "13 %"));
-    expect(mail.text).toContain(`À payer au club en argent comptant ou par chèque: 45,10${NBSP}$`);
+    expect(mail.text).toContain(`  Ada Lovelace : 45,10${NBSP}$`);
+    expect(mail.text).toContain(`    Distance : 10 km : 45,00${NBSP}$`);
+    expect(mail.text).toContain(`    Rabais (HALF) : -22,50${NBSP}$`);
+    expect(mail.text).toContain(`  Taxe (13 %) : 2,60${NBSP}$`);
+    expect(mail.text).toContain(`À payer au club en argent comptant ou par chèque : 45,10${NBSP}$`);
     expect(mail.text).toMatch(/\d{1,2} (janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) \d{4}/);
     expect(mail.text).toContain("&lang=fr");
     const page = await (await get(f.host, `${f.path}/receipt`, cookie)).text();

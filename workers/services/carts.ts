@@ -149,6 +149,15 @@ export async function peopleOf(db: Db, cartId: string): Promise<IndividualRow[]>
     .orderBy(asc(individuals.ordinal), asc(individuals.createdAt));
 }
 
+/** Everyone a complete cart was paid for, cancelled people too (the receipt lists them as cancelled). */
+export async function paidPeopleOf(db: Db, cartId: string): Promise<IndividualRow[]> {
+  return db
+    .select()
+    .from(individuals)
+    .where(and(eq(individuals.cartId, cartId), eq(individuals.isComplete, true), sql`${individuals.paidAt} IS NOT NULL`))
+    .orderBy(asc(individuals.ordinal), asc(individuals.createdAt));
+}
+
 export interface FormContext {
   registration: RegistrationRow;
   elements: FormElement[];

@@ -12,7 +12,7 @@ import { cartLines, formatDateIn, formatMoneyIn, personLines, RECEIPT_WORDS, typ
 import { carts, clubs, registrations, sites, type Db } from "../../schema/d1";
 import { originOf } from "../auth/hosts";
 import { sendMail } from "../mail/mailer";
-import { peopleOf, type CartRow } from "./carts";
+import { paidPeopleOf, type CartRow } from "./carts";
 import { signReceiptLink } from "./receipt-links";
 import { ledgerOf, transactionsOfCart } from "./payment-ledger";
 import { listElements, type RegistrationRow } from "./registration-forms";
@@ -37,7 +37,7 @@ export interface ReceiptView {
   email: string | null;
   completedAt: number | null;
   /** Each person, their own lines as charged (empty for a cart completed before lines were recorded) and what they came to. */
-  people: { id: string; name: string; total: number; lines: ReceiptLine[] }[];
+  people: { id: string; name: string; total: number; lines: ReceiptLine[]; cancelled: boolean }[];
   /** Cart-level items, per-cart discounts, the tax and the processing fee. */
   cartLines: ReceiptLine[];
   total: number;
@@ -60,7 +60,7 @@ export async function receiptOfCart(
   cart: CartRow,
   lang: Lang = receiptLang(cart, registration),
 ): Promise<ReceiptView> {
-  const [elements, people, ledger] = await Promise.all([listElements(db, registration.id), peopleOf(db, cart.id), transactionsOfCart(db, cart.id)]);
+  const [elements, people, ledger] = await Promise.all([listElements(db, registration.id), paidPeopleOf(db, cart.id), transactionsOfCart(db, cart.id)]);
   const balance = cartBalance(cart.total ?? 0, ledger.map(ledgerOf));
   const labels = peopleLabelsIn(registration.peopleLabels, lang);
   const charged = cart.pricing;
@@ -75,6 +75,7 @@ export async function receiptOfCart(
       name: personNameOf(elements, registration, p.values, i, labels),
       total: p.priceTotal ?? 0,
       lines: charged ? personLines(charged, elements, p, lang) : [],
+      cancelled: p.isRemoved,
     })),
     cartLines: charged ? cartLines(charged, elements, cart.values, lang) : [],
     total: cart.total ?? 0,
@@ -120,6 +121,7 @@ export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: 
   const link = `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/receipt?receipt=${encodeURIComponent(token)}${receipt.lang === "fr" ? "&lang=fr" : ""}`;
   const words = RECEIPT_WORDS[receipt.lang];
   const money = (cents: number) => formatMoneyIn(cents, receipt.lang);
+  const colon = words.colon;
   const lines = [
     kind === "cancelled"
       ? words.cancelledIntro(registration.name, refund > 0 ? money(refund) : null)
@@ -128,13 +130,16 @@ export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: 
         : words.thanks(registration.name, registration.clubName),
     "",
     words.cartOf(receipt.number, cartDisplayName(receipt.people.map((p) => p.name))),
-    ...receipt.people.flatMap((p) => [`  ${p.name}: ${money(p.total)}`, ...p.lines.map((line) => `    ${line.label}: ${money(line.amount)}`)]),
-    ...receipt.cartLines.map((line) => `  ${line.label}: ${money(line.amount)}`),
+    ...receipt.people.flatMap((p) => [
+      `  ${p.name}${p.cancelled ? ` (${words.cancelledPerson})` : ""}${colon}${money(p.total)}`,
+      ...p.lines.map((line) => `    ${line.label}${colon}${money(line.amount)}`),
+    ]),
+    ...receipt.cartLines.map((line) => `  ${line.label}${colon}${money(line.amount)}`),
     "",
-    `${words.total}: ${money(receipt.total)}`,
-    `${words.paid}: ${money(receipt.received)}`,
-    ...(receipt.refunded > 0 ? [`${words.refunded}: ${money(receipt.refunded)}`, `${words.netPaid}: ${money(receipt.netPaid)}`] : []),
-    ...(receipt.pending > 0 ? [`${words.toPay}: ${money(receipt.pending)}`] : []),
+    `${words.total}${colon}${money(receipt.total)}`,
+    `${words.paid}${colon}${money(receipt.received)}`,
+    ...(receipt.refunded > 0 ? [`${words.refunded}${colon}${money(receipt.refunded)}`, `${words.netPaid}${colon}${money(receipt.netPaid)}`] : []),
+    ...(receipt.pending > 0 ? [`${words.toPay}${colon}${money(receipt.pending)}`] : []),
     ...(receipt.completedAt ? ["", formatDateIn(receipt.completedAt, receipt.lang)] : []),
     "",
     words.receiptLink,
@@ -142,6 +147,6 @@ export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: 
     "",
     words.keepPrivate,
   ];
-  const subject = `${words.subjects[kind]}${receipt.lang === "fr" ? " : " : ": "}${labelIn(registration.name, receipt.lang)}`;
+  const subject = `${words.subjects[kind]}${colon}${labelIn(registration.name, receipt.lang)}`;
   await sendMail(env, db, { to: cart.email, subject, text: lines.join("\n") });
 }
