@@ -7,7 +7,7 @@ import path from "node:path";
 import { startLocalStripe } from "./local-stripe";
 import { migrateLocal } from "./migrate-local.mjs";
 import { seedLocal } from "./seed";
-import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
+import { root, wranglerBin, wranglerDevArgs, wranglerEnv } from "./wrangler-env.mjs";
 
 const port = process.argv[2] ?? "8799";
 const stateDir = path.resolve(root, process.argv[3] ?? ".wrangler/e2e-state");
@@ -18,24 +18,11 @@ await seedLocal(stateDir);
 const stripeFake = await startLocalStripe(port, "whsec_local_serve_test");
 
 const vars = [`PUBLIC_PORT:${port}`, ...stripeFake.vars];
-const child = spawn(
-  wranglerBin,
-  [
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    port,
-    "--local",
-    "--persist-to",
-    stateDir,
-    ...vars.flatMap((v) => ["--var", v]),
-    "--show-interactive-dev-session=false",
-    "--log-level",
-    "warn",
-  ],
-  { cwd: root, env: wranglerEnv(), stdio: "inherit" },
-);
+const child = spawn(wranglerBin, wranglerDevArgs(port, vars, ["--persist-to", stateDir, "--log-level", "warn"]), {
+  cwd: root,
+  env: wranglerEnv(),
+  stdio: "inherit",
+});
 const closeFake = stripeFake.close;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {

@@ -8,7 +8,7 @@ import { demoUsers } from "./demo-data";
 import { migrateLocal } from "./migrate-local.mjs";
 import { seedLocal } from "./seed";
 import { send } from "../bench/http";
-import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
+import { root, wranglerBin, wranglerDevArgs, wranglerEnv } from "./wrangler-env.mjs";
 
 const port = process.env.PORT ?? "8787";
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -46,24 +46,11 @@ const banner = [
   "",
 ].join("\n");
 
-const child = spawn(
-  wranglerBin,
-  [
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    port,
-    "--local",
-    ...[`PUBLIC_PORT:${port}`, ...stripeVars].flatMap((v) => ["--var", v]),
-    "--show-interactive-dev-session=false",
-  ],
-  {
-    cwd: root,
-    env: wranglerEnv(),
-    stdio: ["ignore", "pipe", "inherit"],
-  },
-);
+const child = spawn(wranglerBin, wranglerDevArgs(port, [`PUBLIC_PORT:${port}`, ...stripeVars]), {
+  cwd: root,
+  env: wranglerEnv(),
+  stdio: ["ignore", "pipe", "inherit"],
+});
 let shown = false;
 child.stdout.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);

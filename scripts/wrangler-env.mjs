@@ -17,3 +17,8 @@ export function wranglerEnv(extra = {}) {
 }
 
 export const wranglerBin = path.join(root, "node_modules", ".bin", "wrangler");
+
+/** `wrangler dev` on 127.0.0.1:<port>, local only, with `--var NAME:value` for each of `vars`, then `extra`. */
+export function wranglerDevArgs(port, vars, extra = []) {
+  return ["dev", "--ip", "127.0.0.1", "--port", port, "--local", ...vars.flatMap((v) => ["--var", v]), "--show-interactive-dev-session=false", ...extra];
+}

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { carts, formElements, individuals, paymentAttempts, places, transactions } from "../../schema/d1";
 import { capturedMail } from "../../schema/d1";
 import { cookieFrom, createUserWithPassword, db, signIn } from "./auth-fixtures";
+import { routeStripeTo } from "../../workers/payments/stripe";
 import { withStripeFake } from "./stripe-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 
@@ -126,6 +127,28 @@ describe("places under concurrency", SLOW, () => {
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe(`${f.path}/pay`);
     expect(await (await get(f.host, `${f.path}/pay`, first)).text()).toContain("10 km: Sold out. Your payment has been refunded in full.");
+  });
+
+  it("a page Stripe refuses to open holds nothing: the registrant is told to try again, and the place stays free", async () => {
+    const f = await limitedForm(1);
+    const cookie = await cartAtPay(f, 1);
+    // Stripe refuses the Checkout Session once (a 400 the SDK does not retry).
+    routeStripeTo(async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname === "/v1/checkout/sessions" && (init?.method ?? "GET") === "POST")
+        return new Response(JSON.stringify({ error: { type: "invalid_request_error", message: "Refused for the test" } }), {
+          status: 400,
+          headers: { "Content-Type": "application/json" },
+        });
+      return fake().fetch(input, init);
+    });
+    const refused = await post(f.host, `${f.path}/pay`, { intent: "card" }, cookie);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("The card payment could not be started. Please try again in a moment.");
+    expect(await db().select().from(places).where(eq(places.registrationId, f.registration.id))).toEqual([]);
+    routeStripeTo(fake().fetch);
+    const other = await cartAtPay(f, 2);
+    expect((await post(f.host, `${f.path}/pay`, { intent: "card" }, other)).status).toBe(302);
   });
 
   it("a page that expires frees its places at once", async () => {
