@@ -87,6 +87,11 @@ export async function buildSeedSql(now: number): Promise<string> {
       cancel_fee: "cancelFee" in registration ? registration.cancelFee : 0,
     };
     statements.push(insert("registrations", { id: registration.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
+    // A database seeded before the demo form became bilingual with a cancellation policy gets both, once.
+    if ("isBilingual" in registration && registration.isBilingual)
+      statements.push(
+        `UPDATE registrations SET is_bilingual = 1, cancel_refund_percent = ${sqlValue(registration.cancelRefundPercent)}, cancel_fee = ${sqlValue(registration.cancelFee)} WHERE id = ${sqlValue(registration.id)} AND is_bilingual = 0 AND cancel_refund_percent IS NULL;`,
+      );
     for (const element of registration.elements) {
       const values = {
         registration_id: registration.id,
