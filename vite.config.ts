@@ -1,6 +1,7 @@
 import path from "node:path";
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type Plugin } from "vite";
+import { flatRoutes } from "remix-flat-routes";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -46,7 +47,9 @@ export default defineConfig({
     remix({
       serverModuleFormat: "esm",
       buildDirectory: production ? "build-production" : "build",
-      ignoredRouteFiles: production ? ["**/dev.*"] : undefined,
+      // Routes live in one folder per area (app/routes/race+/…), read by remix-flat-routes (decision 0029).
+      ignoredRouteFiles: ["**/*"],
+      routes: async (defineRoutes) => flatRoutes("routes", defineRoutes, { ignoredRouteFiles: production ? ["**/dev+/**"] : [] }),
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type CSSProperties, type ReactNode } from "react";
 import { themeStyleVariables, type Theme } from "../tenants/theme";
+import { ErrorPage } from "./components/error-page";
 import { SiteHeader } from "./components/site-header";
 import { useNonce } from "./nonce";
 import stylesheet from "./styles/app.css?url";
@@ -67,16 +68,4 @@ function SiteFooter({ theme, showPoweredBy }: { theme: Theme; showPoweredBy: boo
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return (
-    <main className="page">
-      <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p>{notFound ? "There is nothing at this address on this site." : "The page could not be shown. Please try again in a moment."}</p>
-      <p>
-        <a href="/">Back to the home page</a>
-      </p>
-    </main>
-  );
-}
+export const ErrorBoundary = () => <ErrorPage page />;

@@ -1,13 +1,122 @@
 /**
- * The parts every race setup page is built from: labelled fields that show the spec's error next to the
- * control, a confirmation step, row links, notices and the error page. Everything works before hydration.
+ * The form kit every page is built from: labelled fields that show the spec's error next to the control,
+ * a confirmation step, row links and notices. Everything works before hydration; the server parses what was
+ * posted with the same zod schemas (app/forms/posted-form.server.ts) and sends back errors by field.
  */
-import { Form, isRouteErrorResponse, Link, useActionData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormMessage } from "./auth-card";
-import { ConfirmForm, Field } from "./app-form";
 
 export type FieldErrors = Record<string, string>;
+
+// The shared stylesheet styles text inputs only; these match them for the textareas, select and choice groups.
+export const boxStyle = { padding: "0.6rem 0.7rem", font: "inherit", border: "1px solid #9ca3af", borderRadius: "var(--radius)", width: "100%" } as const;
+export const groupStyle = {
+  border: "1px solid #e5e7eb",
+  borderRadius: "var(--radius)",
+  padding: "0.5rem 0.9rem 0.75rem",
+  margin: "0 0 0.9rem",
+  display: "grid",
+  gap: "0.35rem",
+} as const;
+export const choiceStyle = { display: "flex", alignItems: "baseline", gap: "0.4rem" } as const;
+
+/** A labelled control with its hint and error; the error is tied to the control through aria-describedby. */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  children: (describedBy: string | undefined) => ReactNode;
+}) {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <span id={`${id}-hint`} className="hint">
+          {hint}
+        </span>
+      ) : null}
+      {children(ids)}
+      {error ? (
+        <span id={`${id}-error`} className="form-error">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * A confirmation before something that cannot be undone: what will happen, one POST with the intent, and
+ * Cancel. It works without JavaScript. Used inside a page (h2) or as a page of its own (ConfirmStep, h1).
+ */
+export function ConfirmForm(props: {
+  title: string;
+  level?: 1 | 2;
+  children: ReactNode;
+  error?: string;
+  action?: string;
+  intent: string;
+  /** More hidden fields (the target of a row action). */
+  hidden?: Record<string, string>;
+  label: string;
+  pendingLabel: string;
+  pending: boolean;
+  cancelTo: string;
+  danger?: boolean;
+}) {
+  const Heading = props.level === 1 ? "h1" : "h2";
+  return (
+    <section className="confirm-panel" aria-labelledby="confirm-heading">
+      <Heading id="confirm-heading">{props.title}</Heading>
+      {props.children}
+      <FormMessage error={props.error} />
+      <Form method="post" action={props.action} className="actions">
+        <input type="hidden" name="intent" value={props.intent} />
+        {Object.entries(props.hidden ?? {}).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <button type="submit" className={props.danger ? "danger" : undefined} disabled={props.pending}>
+          {props.pending ? props.pendingLabel : props.label}
+        </button>
+        <Link to={props.cancelTo} className="button secondary">
+          Cancel
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
+/** A confirmation as a page of its own (the application pages). */
+export function ConfirmStep(props: {
+  back: ReactNode;
+  title: string;
+  explanation: string;
+  error?: string;
+  action: string;
+  intent: string;
+  label: string;
+  pendingLabel: string;
+  pending: boolean;
+  danger?: boolean;
+}) {
+  return (
+    <main className="page" style={{ maxWidth: "40rem" }}>
+      {props.back}
+      <ConfirmForm {...props} level={1} cancelTo={props.action}>
+        <p>{props.explanation}</p>
+      </ConfirmForm>
+    </main>
+  );
+}
 
 /** What a setup action answers when it does not redirect: errors by field and the typed values, for the form that was sent. */
 export interface SetupReply {
@@ -329,34 +438,4 @@ export function RowLinks({ base, id, name, mayEdit }: { base: string; id: string
 /** The outcome of the last change, carried in the address (`?saved=`), shown once. */
 export function SavedNotice({ message }: { message: string | null }) {
   return message ? <FormMessage notice={message} /> : null;
-}
-
-const FORBIDDEN_TEXT =
-  "Changing a race's setup needs the Race Administrator or Technical Delegate role for this race, or All Races or Organization Admin for its club. Deleting a race needs Race Administrator, All Races or Organization Admin.";
-
-/**
- * The error page of the race setup pages: 403 says which roles may do this, 404 that there is nothing
- * here. Inside the race admin layout it is a section; as a page of its own (`page`) it is the main content.
- */
-export function RaceSetupErrorBoundary({ page = false, forbidden = FORBIDDEN_TEXT }: { page?: boolean; forbidden?: string }) {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 403 ? "You may not do this" : status === 404 ? "Not found" : "Something went wrong";
-  const text =
-    status === 403
-      ? forbidden
-      : status === 404
-        ? "There is no race or setup item at this address that you may see."
-        : "The page could not be shown. Please try again in a moment.";
-  const Heading = page ? "h1" : "h2";
-  const body = (
-    <>
-      <Heading id="setup-error-heading">{title}</Heading>
-      <p>{text}</p>
-      <p>
-        <Link to="/manage">← Manage</Link>
-      </p>
-    </>
-  );
-  return page ? <main className="page">{body}</main> : <section aria-labelledby="setup-error-heading">{body}</section>;
 }

@@ -2,7 +2,7 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { CustomField, FieldErrors } from "../racers.server";
-import { boxStyle, choiceStyle, Field, groupStyle } from "./app-form";
+import { boxStyle, choiceStyle, Field, groupStyle } from "./form-kit";
 
 interface Choice {
   id: string;

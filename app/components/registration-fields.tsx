@@ -11,7 +11,7 @@ import type { FormElement, FormOption, StoredValue } from "../../core/forms/mode
 import { isOptionOffered, optionLabel, type OptionChooser } from "../../core/forms/options";
 import { PROVINCES } from "../../core/forms/provinces";
 import { formatMoneyIn } from "../../core/registration/receipt-lines";
-import { boxStyle, choiceStyle, groupStyle } from "./app-form";
+import { boxStyle, choiceStyle, groupStyle } from "./form-kit";
 
 const WORDS = {
   en: {

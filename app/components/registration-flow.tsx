@@ -1,5 +1,5 @@
 /** The frame of the public registration pages: the form's name, where the registrant is, and the error page. */
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import type { Lang } from "../../core/forms/bilingual";
 import { capitalised, type PeopleLabels } from "../../core/registration/people-labels";
 import { FLOW_WORDS } from "./registration-words";
@@ -50,33 +50,5 @@ export function FlowHeader({ form: props, step: current }: { form: FlowHeaderFor
         ))}
       </ol>
     </header>
-  );
-}
-
-export function RegistrationErrorBoundary() {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const text = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : null;
-  let title = "Something went wrong";
-  let body = "Please try again in a moment.";
-  if (status === 404) {
-    title = "Registration form not found";
-    body = "Check the link you were given, or ask the organiser for it.";
-  } else if (status === 410) {
-    title = "Registration is closed";
-    body = "This form no longer takes registrations.";
-  } else if (status === 403 && text?.startsWith("Registration opens")) {
-    title = "Registration is not open yet";
-    const at = new Date(text.replace("Registration opens ", ""));
-    body = `It opens ${Number.isNaN(at.getTime()) ? "soon" : at.toUTCString()}.`;
-  } else if (status === 400 && text) {
-    title = "That did not work";
-    body = text;
-  }
-  return (
-    <main className="page">
-      <h1>{title}</h1>
-      <p>{body}</p>
-    </main>
   );
 }

@@ -29,7 +29,7 @@ function run(command: string, args: string[]) {
 const WORKER_BUDGET_KIB = 680;
 
 /** Traces of the development helpers: the demo mounts and the captured-mail page. */
-const devTraces = ["handleDevDemoRace", "handleDevDemoSprint", '"routes/dev.mail"'];
+const devTraces = ["handleDevDemoRace", "handleDevDemoSprint", '"routes/dev+/mail"'];
 
 describe("the production build", () => {
   let warnings = "";

@@ -70,7 +70,7 @@ describe("sign-in pages", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("Captured mail");
     const { env } = await import("cloudflare:workers");
-    const { loader } = await import("../../app/routes/dev.mail");
+    const { loader } = await import("../../app/routes/dev+/mail");
     const production = { ...env, ENVIRONMENT: "production", MAIL_MODE: "send" };
     const args = { request: new Request("http://localhost/dev/mail"), params: {}, context: { env: production } } as unknown as Parameters<typeof loader>[0];
     const refused = await loader(args).then(

@@ -1,0 +1,229 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { racerDisplayName } from "../../../core/timing/racer-name";
+import type { StoredDocument } from "../../../schema/race/documents";
+import { FormMessage } from "../../components/auth-card";
+import { ConfirmForm } from "../../components/form-kit";
+import { RacerForm } from "../../components/racer-form";
+import { requireRaceAccess } from "../../race-admin.server";
+import {
+  changedFields,
+  crossingRows,
+  formErrorsOf,
+  formInputs,
+  loadRacerSetup,
+  racerChangesFrom,
+  racerFormValues,
+  racerIdParam,
+  type FieldErrors,
+} from "../../racers.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.racer ? data.title : "New racer"} · ${data.raceName}` : "Racer" }];
+
+/** The racer (404 when there is none with this id); "new" is the add form. */
+async function racerOf(request: Request, context: LoaderFunctionArgs["context"], params: LoaderFunctionArgs["params"]) {
+  const access = await requireRaceAccess(request, context, params.id, "edit");
+  const id = racerIdParam.safeParse(params.racerId);
+  if (!id.success) throw new Response("Not found", { status: 404 });
+  const racer = id.data === "new" ? null : await access.room.racer(id.data);
+  if (id.data !== "new" && !racer) throw new Response("Not found", { status: 404 });
+  return { access, racer };
+}
+
+const confirmSchema = z.enum(["clear", "delete"]).nullable().catch(null);
+const doneSchema = z.enum(["saved", "created", "cleared"]).nullable().catch(null);
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { access, racer } = await racerOf(request, context, params);
+  const [setup, crossings, devices] = await Promise.all([
+    loadRacerSetup(access),
+    racer ? access.room.racerCrossings(racer.id) : Promise.resolve([]),
+    racer ? access.room.documents("TimingDevice") : Promise.resolve([]),
+  ]);
+  const url = new URL(request.url);
+  const title = racer
+    ? racerDisplayName(
+        { firstName: racer.data.first_name, lastName: racer.data.last_name, fullname: racer.data.fullname },
+        setup.settings.is_last_name_first,
+      ) || `Bib ${racer.data.bib ?? "?"}`
+    : "New racer";
+  return {
+    raceId: access.race.id,
+    raceName: access.race.name,
+    racer: racer ? { id: racer.id, bib: racer.data.bib } : null,
+    title,
+    values: racerFormValues(racer?.data ?? null, setup),
+    courses: setup.courses,
+    startGroups: setup.startGroups,
+    metaStartGroups: setup.metaStartGroups,
+    fields: setup.fields,
+    // The RPC stub loses the document kind of the call.
+    crossings: crossingRows(crossings, setup, devices as StoredDocument<"TimingDevice">[]),
+    confirm: racer ? confirmSchema.parse(url.searchParams.get("confirm")) : null,
+    done: doneSchema.parse(url.searchParams.get("done")),
+  };
+}
+
+type Result = { errors: FieldErrors; values: Record<string, string> | null };
+const intentSchema = z.enum(["save", "clear", "delete"], { error: "Unknown action" });
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { access, racer } = await racerOf(request, context, params);
+  const form = await request.formData();
+  const intent = intentSchema.safeParse(form.get("intent"));
+  if (!intent.success) return data<Result>({ errors: { form: "Unknown action" }, values: null }, { status: 400 });
+  const base = `/race/${access.race.id}/admin/racers`;
+  if (intent.data === "delete" && racer) {
+    await access.room.deleteRacer(racer.id);
+    const name = racerDisplayName({ firstName: racer.data.first_name, lastName: racer.data.last_name, fullname: racer.data.fullname }, false);
+    return redirect(`${base}?${new URLSearchParams({ deleted: name || `bib ${racer.data.bib ?? "?"}` })}`);
+  }
+  if (intent.data === "clear" && racer) {
+    await access.room.clearTimes(racer.id);
+    return redirect(`${base}/${racer.id}?done=cleared`);
+  }
+  if (intent.data !== "save") return data<Result>({ errors: { form: "There is no racer here yet." }, values: null }, { status: 400 });
+  const values = formInputs(form);
+  const setup = await loadRacerSetup(access);
+  const parsed = racerChangesFrom(values, setup);
+  if (!parsed.ok) return data<Result>({ errors: parsed.errors, values }, { status: 400 });
+  const changes = changedFields(parsed.changes, racer?.data ?? null);
+  if (racer && Object.keys(changes).length === 0) return redirect(`${base}/${racer.id}?done=saved`);
+  const saved = await access.room.saveRacer(racer?.id ?? null, changes);
+  if (!saved.ok) return data<Result>({ errors: formErrorsOf(saved.errors), values }, { status: 400 });
+  return redirect(`${base}/${saved.value.id}?done=${racer ? "saved" : "created"}`);
+}
+
+const DONE_NOTICES = { saved: "Your changes are saved.", created: "Racer added.", cleared: "All times of this racer are cleared." } as const;
+
+export default function RacerPage() {
+  const { raceId, racer, title, values, courses, startGroups, metaStartGroups, fields, crossings, confirm, done } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const list = `/race/${raceId}/admin/racers`;
+  const self = racer ? `${list}/${racer.id}` : `${list}/new`;
+  const errors: FieldErrors = result?.errors ?? {};
+  const shown = result?.values ?? values;
+  const back = (
+    <p>
+      <Link to={list}>← Racers</Link>
+    </p>
+  );
+
+  if (confirm === "clear") {
+    return (
+      <>
+        {back}
+        <ConfirmForm
+          title={`Clear all times of ${title}?`}
+          error={errors.form}
+          action={self}
+          intent="clear"
+          label="Clear all times"
+          pendingLabel="Clearing…"
+          pending={pending("clear")}
+          cancelTo={self}
+          danger
+        >
+          <p>
+            This removes the racer’s time lists, biathlon data, penalty times, the oncourse flag and warnings. The reads stay in the log, marked cleared; the
+            racer’s details, start time and status are kept.
+          </p>
+        </ConfirmForm>
+      </>
+    );
+  }
+  if (confirm === "delete") {
+    return (
+      <>
+        {back}
+        <ConfirmForm
+          title={`Delete ${title}?`}
+          error={errors.form}
+          action={self}
+          intent="delete"
+          label="Delete racer"
+          pendingLabel="Deleting…"
+          pending={pending("delete")}
+          cancelTo={self}
+          danger
+        >
+          <p>
+            The racer and their results are removed. Their reads stay in the log, unmatched, so adding the racer again with the same bib or chip finds them.
+            This cannot be undone.
+          </p>
+        </ConfirmForm>
+      </>
+    );
+  }
+
+  const fieldErrorCount = Object.keys(errors).filter((k) => k !== "form").length;
+  return (
+    <>
+      {back}
+      <section aria-labelledby="racer-heading">
+        <h2 id="racer-heading">{title}</h2>
+        {done && !result ? <FormMessage notice={DONE_NOTICES[done]} /> : null}
+        <FormMessage error={errors.form ?? (fieldErrorCount > 0 ? "Please correct the fields marked below." : null)} />
+        <RacerForm
+          key={JSON.stringify(shown)}
+          action={self}
+          values={shown}
+          errors={errors}
+          courses={courses}
+          startGroups={startGroups}
+          metaStartGroups={metaStartGroups}
+          fields={fields}
+          submitLabel={racer ? "Save racer" : "Add racer"}
+          pending={pending("save")}
+        />
+      </section>
+      {racer ? (
+        <>
+          <section aria-labelledby="reads-heading">
+            <h3 id="reads-heading">Reads</h3>
+            {crossings.length === 0 ? (
+              <p className="empty-state">No reads for this racer.</p>
+            ) : (
+              <div className="table-scroll">
+                <table className="data-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Time of day</th>
+                      <th scope="col">Timing point</th>
+                      <th scope="col">Device</th>
+                      <th scope="col">State</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {crossings.map((c) => (
+                      <tr key={c.seq}>
+                        <td>{c.timeOfDay}</td>
+                        <td>{c.point}</td>
+                        <td>{c.device}</td>
+                        <td>{c.state}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+          <section aria-labelledby="danger-heading">
+            <h3 id="danger-heading">Clear or delete</h3>
+            <p className="actions">
+              <Link to={`${self}?confirm=clear`} className="button secondary">
+                Clear all times…
+              </Link>
+              <Link to={`${self}?confirm=delete`} className="button danger">
+                Delete racer…
+              </Link>
+            </p>
+          </section>
+        </>
+      ) : null}
+    </>
+  );
+}

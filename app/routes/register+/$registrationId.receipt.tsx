@@ -1,0 +1,217 @@
+import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { Fragment } from "react";
+import { capitalised } from "../../../core/registration/people-labels";
+import { formatDateIn, formatMoneyIn, RECEIPT_WORDS } from "../../../core/registration/receipt-lines";
+import { openDb } from "../../../schema/d1";
+import { readCookie } from "../../../workers/auth/cookies";
+import { enterCartInRaceLater } from "../../../workers/jobs";
+import { stripeGateway } from "../../../workers/payments/stripe";
+import { cancelPerson, cancelQuotes } from "../../../workers/services/cancellations";
+import { claimRefundNotice } from "../../../workers/services/payment-ledger";
+import { cartCookieName, openCart, openCartByReceipt, peopleOf } from "../../../workers/services/carts";
+import { receiptLang, receiptOfCart, sendReceiptOfCart } from "../../../workers/services/receipts";
+import { getRegistration } from "../../../workers/services/registration-forms";
+import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt · ${data.name}` : "Receipt" }];
+
+/**
+ * A paid or registered cart's receipt: opened right after paying (the cart's cookie) or from the emailed
+ * link (?receipt=), even after the form has closed. Nothing here changes the cart.
+ */
+/** The form and the complete cart this visitor may see: by the emailed link (?receipt=) or the cart's cookie. */
+async function receiptCart(request: Request, context: AppLoadContext, registrationId: string | undefined) {
+  const db = openDb(context.env.DB);
+  const registration = registrationId ? await getRegistration(db, context.tenant, registrationId).catch(() => null) : null;
+  if (!registration) throw new Response("Not found", { status: 404 });
+  const token = new URL(request.url).searchParams.get("receipt");
+  const fromCookie = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
+  const cart = token ? await openCartByReceipt(context.env, db, registration, token, context.now) : fromCookie?.isComplete ? fromCookie : null;
+  if (!cart) throw new Response("This link no longer opens a receipt. The newest email about this registration has a working link.", { status: 404 });
+  return { db, registration, cart };
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { db, registration, cart } = await receiptCart(request, context, params.registrationId);
+  // The registrant's language, or the one asked for on a bilingual form.
+  const asked = new URL(request.url).searchParams.get("lang");
+  const lang = registration.isBilingual && (asked === "fr" || asked === "en") ? asked : receiptLang(cart, registration);
+  const quotes = await cancelQuotes(db, registration, cart, await peopleOf(db, cart.id), context.now);
+  return {
+    name: registration.name,
+    clubName: registration.clubName,
+    registrationId: registration.id,
+    receipt: await receiptOfCart(db, registration, cart, lang),
+    // Only a cancellation the policy allows is offered; one request id per page shown, so a resend cancels once.
+    cancels: Object.fromEntries(Object.entries(quotes).flatMap(([id, quote]) => (quote.ok ? [[id, quote.refund]] : []))),
+    requestId: crypto.randomUUID(),
+    // Set by the cancel action's redirect: what the cancellation gives back, to say so once.
+    cancelledRefund: cancelledOf(new URL(request.url).searchParams.get("cancelled")),
+  };
+}
+
+function cancelledOf(text: string | null): number | null {
+  const cents = text === null ? NaN : Number(text);
+  return Number.isInteger(cents) && cents >= 0 ? cents : null;
+}
+
+const cancelSchema = z.object({ intent: z.literal("cancel"), person: z.string().min(1).max(64), request_id: z.uuid() });
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { db, registration, cart } = await receiptCart(request, context, params.registrationId);
+  const posted = cancelSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again." }, { status: 400 });
+  const done = await cancelPerson(db, stripeGateway(context.env), registration, cart, posted.data.person, posted.data.request_id, context.now);
+  if (!done.ok) return data({ error: done.error }, { status: 409 });
+  if (done.created) enterCartInRaceLater(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
+  // One mail per cancellation: its refund's notice is claimed once, however many sends got this far.
+  if (done.refundId ? await claimRefundNotice(db, done.refundId, context.now) : done.created)
+    context.ctx.waitUntil(
+      sendReceiptOfCart(context.env, db, cart.id, "cancelled", done.refund).catch((error: unknown) => console.error("Cancellation mail failed", error)),
+    );
+  const url = new URL(request.url);
+  url.searchParams.set("cancelled", String(done.refund));
+  return redirect(`${url.pathname}${url.search}`);
+}
+
+export default function Receipt() {
+  const { name, clubName, registrationId, receipt, cancels, requestId, cancelledRefund } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+
+  const settled = receipt.pending === 0;
+  const words = RECEIPT_WORDS[receipt.lang];
+  const money = (cents: number) => formatMoneyIn(cents, receipt.lang);
+  return (
+    <main className="page registration-page receipt" lang={receipt.lang}>
+      <h1>{name}</h1>
+      <p className="race-meta">{clubName}</p>
+      <h2 data-testid="receipt-heading">{settled ? words.complete : words.due}</h2>
+      <p>{words.cartLine(receipt.number, receipt.email)}</p>
+      {reply?.error ? (
+        <p role="alert" className="form-error">
+          {reply.error}
+        </p>
+      ) : null}
+      {cancelledRefund !== null ? (
+        <p role="status" className="notice" data-testid="cancelled-notice">
+          {words.cancelled(cancelledRefund > 0 ? money(cancelledRefund) : null)}
+        </p>
+      ) : null}
+      <div className="table-scroll">
+        <table>
+          <caption className="visually-hidden">{`${capitalised(receipt.peopleLabels.plural)} registered`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{capitalised(receipt.peopleLabels.singular)}</th>
+              <th scope="col" className="num">
+                {words.amount}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {receipt.people.map((person) => (
+              <Fragment key={person.id}>
+                <tr>
+                  <th scope="row">
+                    {person.name}
+                    {person.cancelled ? <span className="badge">{` (${words.cancelledPerson})`}</span> : null}
+                    {cancels[person.id] !== undefined ? (
+                      <details className="cancel-entry">
+                        <summary>{words.cancel}</summary>
+                        <Form method="post">
+                          <p>{words.cancelQuote(money(cancels[person.id]!))}</p>
+                          <input type="hidden" name="intent" value="cancel" />
+                          <input type="hidden" name="person" value={person.id} />
+                          <input type="hidden" name="request_id" value={requestId} />
+                          <button type="submit" className="danger" disabled={busy}>
+                            {words.cancelConfirm}
+                          </button>
+                        </Form>
+                      </details>
+                    ) : null}
+                  </th>
+                  <td className="num">{money(person.total)}</td>
+                </tr>
+                {person.lines.map((line, i) => (
+                  <tr key={i} className="receipt-item" data-testid="receipt-item">
+                    <td>{line.label}</td>
+                    <td className="num">{money(line.amount)}</td>
+                  </tr>
+                ))}
+              </Fragment>
+            ))}
+            {receipt.cartLines.map((line, i) => (
+              <tr key={`cart-${i}`} className="receipt-item" data-testid="receipt-item">
+                <td>{line.label}</td>
+                <td className="num">{money(line.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">{words.total}</th>
+              <td className="num" data-testid="receipt-total">
+                {money(receipt.total)}
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">{words.paid}</th>
+              <td className="num" data-testid="receipt-paid">
+                {money(receipt.received)}
+              </td>
+            </tr>
+            {receipt.refunded > 0 ? (
+              <>
+                <tr>
+                  <th scope="row">{words.refunded}</th>
+                  <td className="num">{money(receipt.refunded)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{words.netPaid}</th>
+                  <td className="num" data-testid="receipt-net">
+                    {money(receipt.netPaid)}
+                  </td>
+                </tr>
+              </>
+            ) : null}
+            {receipt.pending > 0 ? (
+              <tr>
+                <th scope="row">{words.toPay}</th>
+                <td className="num" data-testid="receipt-due">
+                  {money(receipt.pending)}
+                </td>
+              </tr>
+            ) : null}
+          </tfoot>
+        </table>
+      </div>
+      {receipt.transactions.length > 0 ? (
+        <>
+          <h3>{words.payments}</h3>
+          <ul className="plain-list">
+            {receipt.transactions
+              .filter((t) => !t.isVoid)
+              .map((t) => (
+                <li key={t.id}>
+                  {words.transaction(
+                    t.type === "refund" ? words.refund : words.payment,
+                    t.completed ? (words.methods[t.method ?? ""] ?? words.methods.other!) : words.cashOrCheque,
+                    money(t.amount),
+                    t.completed ? formatDateIn(t.at, receipt.lang) : null,
+                  )}
+                </li>
+              ))}
+          </ul>
+        </>
+      ) : null}
+      <p>
+        <Link to={`/register/${registrationId}`}>{words.registerAnother}</Link>
+      </p>
+    </main>
+  );
+}
+
+export const ErrorBoundary = () => <ErrorPage page {...REGISTRATION_FLOW_ERRORS} />;

@@ -1,0 +1,328 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { labelIn } from "../../../core/forms/bilingual";
+import { PEOPLE_LABEL_MAX } from "../../../core/registration/people-labels";
+import { changeRegistration, listElements } from "../../../workers/services/registration-forms";
+import { linkRegistrationRace, raceLinkChoices, syncRegistrationRacers } from "../../../workers/services/registration-racers";
+import {
+  cancelPolicySchema,
+  cancelPolicyValuesOf,
+  clubZone,
+  nameFieldErrors,
+  parseSettings,
+  requireRegistrationAccess,
+  settingsValuesOf,
+  withNotice,
+} from "../../registration-admin.server";
+import { fieldErrorsOf } from "../../../core/entity/field-errors";
+import { formatMoney } from "../../../core/money/money";
+import { cartChangesOf, setCancelPolicy } from "../../../workers/services/cancellations";
+import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
+import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
+import { ErrorPage, REGISTRATION_ADMIN_ERRORS } from "../../components/error-page";
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
+  const zone = await clubZone(builder.db, registration.clubId);
+  const textFields = (await listElements(builder.db, registration.id))
+    .filter((e) => e.type === "text")
+    .map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
+  const race = await raceLinkChoices(context.env, builder.db, registration);
+  const link = { race: registration.raceId ?? "", course: registration.raceCourseId ?? "", start_group: registration.raceStartGroupId ?? "" };
+  const changes = (await cartChangesOf(builder.db, registration.id, 50)).map((c) => ({
+    id: c.id,
+    kind: c.kind,
+    amount: formatMoney(c.amount),
+    actor: c.actor,
+    at: new Date(c.createdAt).toISOString().slice(0, 16).replace("T", " "),
+  }));
+  return {
+    registrationId: registration.id,
+    zone,
+    values: { ...settingsValuesOf(registration, zone), ...cancelPolicyValuesOf(registration, zone) },
+    textFields,
+    isBilingual: registration.isBilingual,
+    race,
+    link,
+    changes,
+  };
+}
+
+const optionalId = (value: string | undefined) => (value && value.length <= 64 ? value : null);
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
+  const posted = await readPostedForm(request);
+  if (posted.intent === "race") {
+    const link = { raceId: optionalId(posted.values.race), courseId: optionalId(posted.values.course), startGroupId: optionalId(posted.values.start_group) };
+    const linked = await linkRegistrationRace(context.env, builder.db, registration, link);
+    return linked.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, linked.errors, 409);
+  }
+  if (posted.intent === "cancel-policy") {
+    const parsed = cancelPolicySchema(await clubZone(builder.db, registration.clubId)).safeParse(posted.values);
+    if (!parsed.success) return refuse(posted, fieldErrorsOf(parsed.error.issues));
+    const { cancel_refund_percent, cancel_fee, cancel_deadline } = parsed.data;
+    await setCancelPolicy(builder.db, registration.id, { refundPercent: cancel_refund_percent, fee: cancel_fee, deadline: cancel_deadline });
+    return redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved"));
+  }
+  if (posted.intent === "resync") {
+    const synced = await syncRegistrationRacers(context.env, builder.db, registration.id, null);
+    return synced.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "synced")) : refuse(posted, { form: synced.error }, 409);
+  }
+  if (posted.intent !== "save") return unknownIntent(posted);
+  const parsed = parseSettings(posted.values, await clubZone(builder.db, registration.clubId));
+  if (!parsed.ok) return refuse(posted, parsed.errors);
+  const nameErrors = nameFieldErrors(parsed.value, await listElements(builder.db, registration.id));
+  if (Object.keys(nameErrors).length > 0) return refuse(posted, nameErrors);
+  const result = await changeRegistration(builder, registration, parsed.value);
+  return result.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, result.errors, 409);
+}
+
+export default function RegistrationSettings() {
+  const data = useLoaderData<typeof loader>();
+  const { errors, values: typed } = useReplyFor("save");
+  const raceReply = useReplyFor("race");
+  const resyncReply = useReplyFor("resync");
+  const policyReply = useReplyFor("cancel-policy");
+  const p = (name: string) => (policyReply.values ? (policyReply.values[name] ?? "") : (data.values[name] ?? ""));
+  const none = { value: "", label: "None" };
+  // A refused form shows what was sent (an unchecked box sends nothing); otherwise what is stored.
+  const v = (name: string) => (typed ? (typed[name] ?? "") : (data.values[name] ?? ""));
+  const zoneHint = `In ${data.zone.replaceAll("_", " ")} time.`;
+  return (
+    <section aria-labelledby="settings-heading">
+      <h2 id="settings-heading">Settings</h2>
+      <SetupForm intent="save" label="Save settings" busyLabel="Saving…" errors={errors}>
+        <TextField name="name" label="Name" required maxLength={200} defaultValue={v("name")} error={errors.name} />
+        <fieldset className="setup-group">
+          <legend>When registration is open</legend>
+          <TextField
+            name="open_time"
+            type="datetime-local"
+            label="Opens"
+            hint={`${zoneHint} Leave empty to open as soon as the form is approved.`}
+            defaultValue={v("open_time")}
+            error={errors.open_time}
+          />
+          <TextField
+            name="close_time"
+            type="datetime-local"
+            label="Closes"
+            hint={`${zoneHint} Leave empty to never close.`}
+            defaultValue={v("close_time")}
+            error={errors.close_time}
+          />
+        </fieldset>
+        <fieldset className="setup-group">
+          <legend>Price tiers</legend>
+          <p className="hint">Fields and options can have three prices. Tier 1 applies until the first rise, tier 2 until the second, then tier 3.</p>
+          <TextField
+            name="raise_price_1_time"
+            type="datetime-local"
+            label="Prices rise to tier 2 at"
+            hint={zoneHint}
+            defaultValue={v("raise_price_1_time")}
+            error={errors.raise_price_1_time}
+          />
+          <TextField
+            name="raise_price_2_time"
+            type="datetime-local"
+            label="Prices rise to tier 3 at"
+            hint={zoneHint}
+            defaultValue={v("raise_price_2_time")}
+            error={errors.raise_price_2_time}
+          />
+        </fieldset>
+        <TextField
+          name="gst_rate"
+          label="GST rate (%)"
+          inputMode="decimal"
+          hint="Applied to taxable fields, from 0 to 100."
+          defaultValue={v("gst_rate")}
+          error={errors.gst_rate}
+        />
+        <CheckboxField
+          name="is_bilingual"
+          label="Bilingual form (English and French)"
+          hint="Fields then get separate English and French captions."
+          defaultChecked={v("is_bilingual") === "on" || v("is_bilingual") === "true"}
+        />
+        <fieldset className="setup-group">
+          <legend>People's names</legend>
+          <p className="hint">Which fields name a person in carts, receipts and reports. Left unset, fields captioned "First name" and "Last name" are used.</p>
+          <SelectField
+            name="first_name_field_id"
+            label="First name field"
+            choices={[{ value: "", label: "Found by caption" }, ...data.textFields]}
+            defaultValue={v("first_name_field_id")}
+            error={errors.first_name_field_id}
+          />
+          <SelectField
+            name="last_name_field_id"
+            label="Last name field"
+            choices={[{ value: "", label: "Found by caption" }, ...data.textFields]}
+            defaultValue={v("last_name_field_id")}
+            error={errors.last_name_field_id}
+          />
+        </fieldset>
+        <fieldset className="setup-group">
+          <legend>What registrants are called</legend>
+          <p className="hint">Used on the form, the cart and the receipt, as in "Add another racer". Left empty: person and people.</p>
+          <TextField
+            name="people_label_singular"
+            label="One registrant"
+            placeholder="person"
+            maxLength={PEOPLE_LABEL_MAX}
+            defaultValue={v("people_label_singular")}
+            error={errors.people_label_singular}
+          />
+          <TextField
+            name="people_label_plural"
+            label="Several registrants"
+            placeholder="people"
+            maxLength={PEOPLE_LABEL_MAX}
+            defaultValue={v("people_label_plural")}
+            error={errors.people_label_plural}
+          />
+          {data.isBilingual ? (
+            <>
+              <TextField
+                name="people_label_singular_fr"
+                label="One registrant, in French"
+                placeholder="personne"
+                maxLength={PEOPLE_LABEL_MAX}
+                defaultValue={v("people_label_singular_fr")}
+                error={errors.people_label_singular_fr}
+              />
+              <TextField
+                name="people_label_plural_fr"
+                label="Several registrants, in French"
+                placeholder="personnes"
+                maxLength={PEOPLE_LABEL_MAX}
+                defaultValue={v("people_label_plural_fr")}
+                error={errors.people_label_plural_fr}
+              />
+            </>
+          ) : (
+            <>
+              <input type="hidden" name="people_label_singular_fr" value={v("people_label_singular_fr")} />
+              <input type="hidden" name="people_label_plural_fr" value={v("people_label_plural_fr")} />
+            </>
+          )}
+        </fieldset>
+        <TextField
+          name="tags"
+          label="Tags"
+          hint="Separated by commas, such as: loppet, 2027, youth. Used to find and group forms."
+          defaultValue={v("tags")}
+          error={errors.tags}
+          maxLength={2000}
+        />
+        <TextField
+          name="age_calc_date"
+          label="Age calculation date"
+          placeholder="YYYY-MM-DD"
+          hint="Default: 31 December of the closing year"
+          defaultValue={v("age_calc_date")}
+          error={errors.age_calc_date}
+        />
+      </SetupForm>
+      <h3 id="race-heading">Racers from this form</h3>
+      <p className="hint">
+        Each person of a completed registration is entered in the race as a racer, with the next free bib, and leaves it when their registration is removed.
+        Choose the race, then its course and start group.
+      </p>
+      <SetupForm intent="race" label="Save race link" busyLabel="Saving…" errors={raceReply.errors}>
+        <SelectField
+          name="race"
+          label="Race"
+          choices={[none, ...data.race.races.map((r) => ({ value: r.id, label: r.name }))]}
+          defaultValue={data.link.race}
+          error={raceReply.errors.race}
+        />
+        {data.link.race ? (
+          <>
+            <SelectField
+              name="course"
+              label="Course"
+              choices={[none, ...data.race.courses.map((c) => ({ value: c.id, label: c.name }))]}
+              defaultValue={data.link.course}
+              error={raceReply.errors.course}
+            />
+            <SelectField
+              name="start_group"
+              label="Start group"
+              choices={[none, ...data.race.startGroups.map((g) => ({ value: g.id, label: g.name }))]}
+              defaultValue={data.link.start_group}
+              error={raceReply.errors.start_group}
+            />
+          </>
+        ) : null}
+      </SetupForm>
+      <h3 id="cancel-heading">Cancellations by registrants</h3>
+      <p className="hint">
+        The receipt link lets a registrant cancel a person, refunded through the way they paid. Leave the percent empty to keep cancellations with you.
+      </p>
+      <SetupForm intent="cancel-policy" label="Save cancellation policy" busyLabel="Saving…" errors={policyReply.errors}>
+        <TextField
+          name="cancel_refund_percent"
+          label="Refund (percent of what the person paid)"
+          inputMode="numeric"
+          defaultValue={p("cancel_refund_percent")}
+          error={policyReply.errors.cancel_refund_percent}
+        />
+        <TextField
+          name="cancel_fee"
+          label="Cancellation fee"
+          hint="Kept from each refund, such as 5.00."
+          defaultValue={p("cancel_fee")}
+          error={policyReply.errors.cancel_fee}
+        />
+        <TextField
+          name="cancel_deadline"
+          type="datetime-local"
+          label="Cancellations close"
+          hint={`In ${data.zone.replaceAll("_", " ")} time. Leave empty to allow them until the form closes.`}
+          defaultValue={p("cancel_deadline")}
+          error={policyReply.errors.cancel_deadline}
+        />
+      </SetupForm>
+      {data.changes.length > 0 ? (
+        <>
+          <h3 id="changes-heading">Changes after checkout</h3>
+          <table className="data-table" aria-labelledby="changes-heading">
+            <thead>
+              <tr>
+                <th scope="col">When (UTC)</th>
+                <th scope="col">Change</th>
+                <th scope="col">By</th>
+                <th scope="col" className="num">
+                  Refunded
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.changes.map((c) => (
+                <tr key={c.id}>
+                  <td>{c.at}</td>
+                  <td>{c.kind === "cancel" ? "Cancelled a person" : c.kind}</td>
+                  <td>{c.actor === "registrant" ? "The registrant" : c.actor}</td>
+                  <td className="num">{c.amount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      {data.link.race ? (
+        <SetupForm intent="resync" label="Re-sync racers" busyLabel="Syncing…" errors={resyncReply.errors}>
+          <p className="hint">Enters anyone missing, updates names and details, and takes out racers whose registration was removed.</p>
+        </SetupForm>
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage {...REGISTRATION_ADMIN_ERRORS} />;
+}
