@@ -6,7 +6,7 @@ import { z } from "zod";
 import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { exactTimeOfDay } from "../core/time/format";
 import { zeroTimeOfRace } from "../schema/race/settings";
-import { epochOfLocalInput, isTimeZone } from "../workers/services/race-setup";
+import { epochOfLocalInput, isTimeZone } from "../core/time/wall-clock";
 import { refuse, type PostedForm } from "./forms/posted-form.server";
 import { CHOOSE_TIME_ZONE, END_AFTER_START, ENTER_DATE_TIME } from "./forms/field-rules";
 

@@ -17,7 +17,7 @@ import { approvalNoteOf, registrationStatus, type RegistrationStatus } from "../
 import { PEOPLE_LABEL_KEYS, PEOPLE_LABEL_MAX, peopleLabelParts, storedPeopleLabels } from "../core/registration/people-labels";
 import { clubs, openDb, registrations, type Db } from "../schema/d1";
 import { principalOf } from "../workers/services/race-access";
-import { epochOfLocalInput, isTimeZone, localInputOf } from "../workers/services/race-setup";
+import { epochOfLocalInput, isTimeZone, localInputOf } from "../core/time/wall-clock";
 import { canOnRegistration, getRegistration, type BuilderContext, type RegistrationRow } from "../workers/services/registration-forms";
 import { requireSession } from "./auth.server";
 import { FIELD_TYPE_LABELS } from "./components/form-builder-choices";

@@ -1,5 +1,6 @@
 import { fail, ok, priceAt, type FieldTypeModule } from "./field-type";
 import { MEMBER_CLASSES, type Cents, type FormElement, type MemberClass } from "./model";
+import { NAME_CAPTIONS } from "./name-fields";
 import { optionLabel, parseSingleOption } from "./options";
 
 /**
@@ -31,8 +32,8 @@ type PersonField = (typeof MEMBERSHIP_REQUIRED_PERSON_FIELDS)[number];
 
 /** How each required detail is recognised on a form: by field type, else by a text field's caption. */
 const PERSON_FIELD_MATCHERS: Record<PersonField, { types: readonly FormElement["type"][]; caption?: RegExp; label: string }> = {
-  first_name: { types: ["text"], caption: /first name|given name|prénom/i, label: "first name" },
-  last_name: { types: ["text"], caption: /last name|family name|surname|nom de famille/i, label: "last name" },
+  first_name: { types: ["text"], caption: NAME_CAPTIONS.first, label: "first name" },
+  last_name: { types: ["text"], caption: NAME_CAPTIONS.last, label: "last name" },
   birth_date: { types: ["dob"], label: "birth date" },
   gender: { types: ["gender"], label: "gender" },
   street_address: { types: ["text"], caption: /address|adresse/i, label: "street address" },

@@ -1,6 +1,6 @@
 /** How a cart is named in lists (platform.md section 9). */
 import { capitalised, DEFAULT_PEOPLE_LABELS, type PeopleLabels } from "./people-labels";
-import { labelIn } from "../forms/bilingual";
+import { nameFieldsOf } from "../forms/name-fields";
 import type { FormElement, StoredValue } from "../forms/model";
 
 /** How many individuals' names a cart's display name shows before '+N more…'. */
@@ -35,22 +35,6 @@ export function cartNumberOf(cart: CartNumberSource): string {
  * A person's name for the cart: the registration's first and last name fields, else the text fields keyed
  * first_name and last_name, else the first text fields captioned as names, else the form's label for one registrant and their place, "Person N" by default.
  */
-/**
- * The fields that hold a person's first and last names: the registration's chosen ones, else a text field
- * with the first_name / last_name logic key, else one captioned so.
- */
-export function nameFieldsOf(
-  elements: readonly FormElement[],
-  nameFields: { firstNameFieldId: string | null; lastNameFieldId: string | null },
-): { first: string | undefined; last: string | undefined } {
-  const byKey = (key: string) => elements.find((e) => e.type === "text" && e.logic_key === key)?.id;
-  const byCaption = (pattern: RegExp) => elements.find((e) => e.type === "text" && pattern.test(labelIn(e.caption, "en").toLowerCase()))?.id;
-  return {
-    first: nameFields.firstNameFieldId ?? byKey("first_name") ?? byCaption(/first name|given name/),
-    last: nameFields.lastNameFieldId ?? byKey("last_name") ?? byCaption(/last name|family name|surname/),
-  };
-}
-
 export function personNameOf(
   elements: readonly FormElement[],
   nameFields: { firstNameFieldId: string | null; lastNameFieldId: string | null },

@@ -6,7 +6,7 @@
  */
 import { labelIn } from "../forms/bilingual";
 import type { FormElement, StoredValue } from "../forms/model";
-import { nameFieldsOf } from "./cart-names";
+import { nameFieldsOf } from "../forms/name-fields";
 
 export const ENTRY_SOURCE_PREFIX = "registration:";
 

@@ -6,6 +6,7 @@ import { labelIn, type Lang } from "../forms/bilingual";
 import { COUNTRIES } from "../forms/countries";
 import type { FieldType, FormElement, StoredValue } from "../forms/model";
 import { optionLabel } from "../forms/options";
+import { nameFieldsOf } from "../forms/name-fields";
 import { PROVINCES } from "../forms/provinces";
 import { FIELD_TYPE_MODULES } from "../forms/registry";
 import { formatMoney, type Cents } from "../money/money";
@@ -217,11 +218,9 @@ function builtInSpecs(form: ReportForm, type: ReportType): ColumnSpec[] {
   return specs;
 }
 
-/** A person's name from the form's first and last name fields, else its fields captioned so. */
+/** A person's name from the form's name fields (core/forms/name-fields.ts). */
 function nameReader(form: ReportForm): (person: ReportIndividualData) => string {
-  const textFields = form.elements.filter((e) => e.type === "text");
-  const first = form.firstNameFieldId ?? textFields.find((e) => /first name|given name|prénom/i.test(e.caption))?.id;
-  const last = form.lastNameFieldId ?? textFields.find((e) => /last name|family name|surname|nom de famille/i.test(e.caption))?.id;
+  const { first, last } = nameFieldsOf(form.elements, form);
   const valueOf = (person: ReportIndividualData, id: string | undefined) => {
     const v = id ? person.values[id]?.v : undefined;
     return typeof v === "string" ? v.trim() : "";

@@ -1,4 +1,5 @@
 import type { Micros } from "../timing/model";
+import { offsetAt, wallClockOf as localParts } from "./wall-clock";
 
 /**
  * Zero time: the race's clock origin, midnight at the start of the start day in the race's IANA time
@@ -7,57 +8,6 @@ import type { Micros } from "../timing/model";
 
 const MS_PER_HOUR = 3_600_000;
 const MS_PER_DAY = 24 * MS_PER_HOUR;
-
-interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-// One formatter per zone: building Intl formatters is the slow part.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        year: "numeric",
-        month: "numeric",
-        day: "numeric",
-        hour: "numeric",
-        minute: "numeric",
-        second: "numeric",
-        hourCycle: "h23",
-      });
-    } catch {
-      throw new RangeError(`Unknown time zone "${timeZone}"`);
-    }
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-function localParts(epochMs: number, timeZone: string): LocalParts {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(epochMs)) {
-    if (part.type !== "literal") parts[part.type] = Number(part.value);
-  }
-  // Some engines still print midnight as hour 24 despite h23.
-  const hour = parts.hour === 24 ? 0 : (parts.hour ?? 0);
-  return { year: parts.year ?? 0, month: parts.month ?? 1, day: parts.day ?? 1, hour, minute: parts.minute ?? 0, second: parts.second ?? 0 };
-}
-
-/** The zone's UTC offset at an instant, in ms (local wall clock minus UTC). */
-function offsetAt(epochMs: number, timeZone: string): number {
-  const p = localParts(epochMs, timeZone);
-  const wholeSecondMs = Math.floor(epochMs / 1000) * 1000;
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - wholeSecondMs;
-}
 
 /** The local calendar day of an instant, as the UTC ms of that date's midnight (a comparable day number). */
 function localDay(epochMs: number, timeZone: string): number {

@@ -13,6 +13,7 @@ import { deleteEntity, getEntity, insertEntity } from "../data-api/entity-store"
 import { publishChange, type PublishContext } from "../data-api/hub-client";
 import { discardRace, ensureRaceOpen } from "../data-api/race-store";
 import { creatableClubs } from "./club-choices";
+import { isTimeZone } from "../../core/time/wall-clock";
 import type { RaceCatalogue } from "./race-access";
 
 /** The zone a new race gets when its club has none (the platform's home zone). */
@@ -96,82 +97,8 @@ export async function deleteRace(
   return { ok: true };
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Wall-clock times in a race's zone (the datetime-local inputs)
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-      hourCycle: "h23",
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** Whether the runtime knows the IANA zone name. */
-export function isTimeZone(name: string): boolean {
-  try {
-    formatterFor(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Every zone the runtime knows, for a select; the default zone is always among them. */
 export function timeZoneNames(): string[] {
   const names = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
   return names.includes(DEFAULT_RACE_TIMEZONE) ? names : [...names, DEFAULT_RACE_TIMEZONE].sort();
-}
-
-function wallClock(epochMs: number, timeZone: string) {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(epochMs)) if (part.type !== "literal") parts[part.type] = Number(part.value);
-  return {
-    year: parts.year ?? 1970,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour === 24 ? 0 : (parts.hour ?? 0),
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-
-/** An instant as a datetime-local value ("2026-06-01T09:30") on the wall clock of `timeZone`. */
-export function localInputOf(epochMs: number, timeZone: string): string {
-  const p = wallClock(epochMs, timeZone);
-  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}`;
-}
-
-/**
- * The instant a datetime-local value names on the wall clock of `timeZone`, or null when it is not one.
- * A wall time skipped by a DST change reads as the same time an hour later, as clocks do.
- */
-export function epochOfLocalInput(text: string, timeZone: string): number | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
-  if (!match) return null;
-  const [year, month, day, hour, minute, second = 0] = match.slice(1).map((v) => Number(v ?? 0)) as number[];
-  const naive = Date.UTC(year!, month! - 1, day!, hour!, minute!, second);
-  const check = new Date(naive);
-  if (check.getUTCMonth() !== month! - 1 || check.getUTCDate() !== day! || hour! > 23 || minute! > 59) return null;
-  const offsetAt = (instant: number) => {
-    const p = wallClock(instant, timeZone);
-    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(instant / 1000) * 1000;
-  };
-  // The offset at the guess may differ from the one at the naive time near a DST change; a second pass settles it.
-  const first = naive - offsetAt(naive);
-  return naive - offsetAt(first);
 }
