@@ -194,18 +194,28 @@ const login: Handler = async (request, context, _deps, body) => {
   return new Response(null, { status: 303, headers });
 };
 
-const passkeyRegisterBegin: Handler = async (request, context, deps, body) => {
-  const parsed = passkeyRegisterBeginSchema.safeParse(body);
-  if (!parsed.success) return badRequest(parsed.error);
-  const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
+/**
+ * Who may add a passkey to a user: the signed-in user after a fresh sign-in, or the sign-in attempt that
+ * is enrolling one. Both steps of the ceremony check it; a Response is the refusal.
+ */
+async function passkeyEnrolment(request: Request, context: RequestContext, deps: AuthDeps, data: { user_id: string; attempt_token?: string | null }) {
+  const attemptToken = data.attempt_token ?? readCookie(request, cookieNames.attempt);
   const may = await mayRegisterPasskey(
     deps.db,
     context.tenant.hostname,
-    parsed.data.user_id,
+    data.user_id,
     { session: context.session && sessionProof(context.session), attemptToken },
     deps.now,
   );
-  if (may !== "yes") return may === "reauth" ? reauthRequired(ourAuthMessages.reauthRequired, "/login/managePasskey") : unauthorized();
+  if (may === "yes") return { attemptToken };
+  return may === "reauth" ? reauthRequired(ourAuthMessages.reauthRequired, "/login/managePasskey") : unauthorized();
+}
+
+const passkeyRegisterBegin: Handler = async (request, context, deps, body) => {
+  const parsed = passkeyRegisterBeginSchema.safeParse(body);
+  if (!parsed.success) return badRequest(parsed.error);
+  const enrolment = await passkeyEnrolment(request, context, deps, parsed.data);
+  if (enrolment instanceof Response) return enrolment;
   const begun = await beginPasskeyRegistration(deps, parsed.data.user_id);
   return begun.ok ? json(begun.options) : json({ error: begun.message }, { status: begun.status });
 };
@@ -213,15 +223,9 @@ const passkeyRegisterBegin: Handler = async (request, context, deps, body) => {
 const passkeyRegisterComplete: Handler = async (request, context, deps, body) => {
   const parsed = passkeyRegisterCompleteSchema.safeParse(body);
   if (!parsed.success) return badRequest(parsed.error);
-  const attemptToken = parsed.data.attempt_token ?? readCookie(request, cookieNames.attempt);
-  const may = await mayRegisterPasskey(
-    deps.db,
-    context.tenant.hostname,
-    parsed.data.user_id,
-    { session: context.session && sessionProof(context.session), attemptToken },
-    deps.now,
-  );
-  if (may !== "yes") return may === "reauth" ? reauthRequired(ourAuthMessages.reauthRequired, "/login/managePasskey") : unauthorized();
+  const enrolment = await passkeyEnrolment(request, context, deps, parsed.data);
+  if (enrolment instanceof Response) return enrolment;
+  const { attemptToken } = enrolment;
   const done = await completePasskeyRegistration(deps, parsed.data.user_id, parsed.data.credential as unknown as RegistrationResponseJSON);
   if (!done.ok) return json({ verified: false, error: done.message }, { status: done.status });
   const found = attemptToken ? await getAttemptByToken(deps.db, attemptToken) : null;

@@ -3,12 +3,12 @@
  * once. A replay finds its event id already stored; an event arriving late (an expiry after the payment,
  * a failure after a success) finds the attempt paid and changes nothing, because paid is final.
  */
-import { and, eq, inArray, isNull, ne } from "drizzle-orm";
-import { z } from "zod";
-import { paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
+import { and, eq, inArray } from "drizzle-orm";
+import * as z from "zod";
+import { paymentAttempts, paymentEvents, type Db } from "../../schema/d1";
 import type { RequestContext } from "../request-context";
 import { readLimitedText, STRIPE_WEBHOOK_MAX_BYTES } from "../request-limits";
-import { attemptOfSession } from "../services/payments";
+import { attemptOfSession, expiryStatements } from "../services/payments";
 import { claimRefundNotice, recordProviderRefund } from "../services/payment-ledger";
 import { releaseUnlessPaying } from "../services/places";
 import { sendReceiptOfCart } from "../services/receipts";
@@ -108,14 +108,7 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
       if (!attempt) break;
       // Abandoned: the cart stays payable; a paid attempt is never undone by a late expiry.
       await db.batch([
-        db
-          .update(paymentAttempts)
-          .set({ status: "expired", updatedAt: now })
-          .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
-        db
-          .update(transactions)
-          .set({ isVoid: true })
-          .where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
+        ...expiryStatements(db, attempt.id, now),
         db.insert(paymentEvents).values({ id: event.id, type: event.type, receivedAt: now }).onConflictDoNothing(),
         // Its places are free again, unless the cart is being paid on another page.
         releaseUnlessPaying(db, attempt.cartId, attempt.id),

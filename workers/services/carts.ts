@@ -41,15 +41,21 @@ function splitToken(token: string | null): { cartId: string; secret: string } | 
   return match ? { cartId: match[1]!, secret: match[2]! } : null;
 }
 
+/** A cart by id, only if it belongs to this registration: a token made for one form never opens another's cart. */
+async function cartOfRegistration(db: Db, registrationId: string, cartId: string): Promise<CartRow | undefined> {
+  const [cart] = await db
+    .select()
+    .from(carts)
+    .where(and(eq(carts.id, cartId), eq(carts.registrationId, registrationId)))
+    .limit(1);
+  return cart;
+}
+
 /** The cart a token opens, if it belongs to this registration and was not removed. */
 export async function openCart(db: Db, registration: Pick<RegistrationRow, "id">, token: string | null): Promise<CartRow | null> {
   const parts = splitToken(token);
   if (!parts) return null;
-  const [cart] = await db
-    .select()
-    .from(carts)
-    .where(and(eq(carts.id, parts.cartId), eq(carts.registrationId, registration.id)))
-    .limit(1);
+  const cart = await cartOfRegistration(db, registration.id, parts.cartId);
   if (!cart || cart.isRemoved || !cart.resumeHash) return null;
   return constantTimeEqualText(cart.resumeHash, hashToken(parts.secret)) ? cart : null;
 }
@@ -113,20 +119,12 @@ export async function openCartByReceipt(
   if (token?.startsWith("r1.")) {
     const link = await verifyReceiptLink(env, token, now);
     if (!link.ok) return null;
-    const [cart] = await db
-      .select()
-      .from(carts)
-      .where(and(eq(carts.id, link.cartId), eq(carts.registrationId, registration.id)))
-      .limit(1);
+    const cart = await cartOfRegistration(db, registration.id, link.cartId);
     return cart?.isComplete && cart.receiptVersion === link.version ? cart : null;
   }
   const parts = splitToken(token);
   if (!parts) return null;
-  const [cart] = await db
-    .select()
-    .from(carts)
-    .where(and(eq(carts.id, parts.cartId), eq(carts.registrationId, registration.id)))
-    .limit(1);
+  const cart = await cartOfRegistration(db, registration.id, parts.cartId);
   if (!cart || !cart.receiptHash || !cart.isComplete) return null;
   return constantTimeEqualText(cart.receiptHash, hashToken(parts.secret)) ? cart : null;
 }

@@ -184,6 +184,20 @@ export async function closeCheckoutsBeforeChange(db: Db, gateway: StripeGateway 
   return true;
 }
 
+/** An attempt whose page closed: expired unless it was paid (a late expiry never undoes a payment), its pending payment void. */
+export function expiryStatements(db: Db, attemptId: string, now: number) {
+  return [
+    db
+      .update(paymentAttempts)
+      .set({ status: "expired", updatedAt: now })
+      .where(and(eq(paymentAttempts.id, attemptId), ne(paymentAttempts.status, "paid"))),
+    db
+      .update(transactions)
+      .set({ isVoid: true })
+      .where(and(eq(transactions.attemptId, attemptId), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
+  ] as const;
+}
+
 /**
  * Expires the cart's unpaid attempts made for another cart state (not `keepKey`, which a double click may
  * be creating right now), closing their Checkout Sessions and voiding their pending payments. Returns how
@@ -208,16 +222,7 @@ async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string
         throw error;
       }
     }
-    await db.batch([
-      db
-        .update(paymentAttempts)
-        .set({ status: "expired", updatedAt: now })
-        .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
-      db
-        .update(transactions)
-        .set({ isVoid: true })
-        .where(and(eq(transactions.attemptId, attempt.id), eq(transactions.type, "payment"), isNull(transactions.completionTime))),
-    ]);
+    await db.batch(expiryStatements(db, attempt.id, now));
   }
   return unclosed;
 }
