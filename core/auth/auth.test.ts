@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commonPasswords } from "./common-passwords";
+import commonPasswords from "./common-passwords.json";
 import { FAILURE_WINDOW_MS } from "./constants";
 import { failureWindowStart } from "./failure-limit";
 import { safeGoto } from "./goto";
