@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { newElement } from "../forms/model";
 import { cappedPools, chosenOptions, codePool, elementOfPool, optionPool, placeProblem, placesOfCart, poolLabel } from "./places";
+import { fcParams } from "../testing/fast-check";
 
 const distance = newElement("dist", "option", {
   caption: "Distance",
@@ -63,6 +64,7 @@ describe("places a cart takes", () => {
         const problem = placeProblem(cap, taken, wanted);
         expect(problem === null).toBe(taken + wanted <= cap);
       }),
+      fcParams(),
     );
   });
 });

@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { OrderedList } from "./ordered-results";
+import { fcParams } from "../testing/fast-check";
 
 const byNumber = (a: number, b: number) => a - b;
 
@@ -91,7 +92,7 @@ describe("OrderedList against a sorted array", () => {
           expectSameAsModel(list, model, maxBlock);
         }
       }),
-      { numRuns: 300 },
+      fcParams(300),
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SeqSet } from "./seq-set";
+import { fcParams } from "../testing/fast-check";
 
 describe("SeqSet", () => {
   it("answers like a Set for any sequence of adds and deletes", () => {
@@ -21,6 +22,7 @@ describe("SeqSet", () => {
         }
         for (const { seq: n } of ops) expect(set.has(n)).toBe(model.has(n));
       }),
+      fcParams(),
     );
   });
 
