@@ -6,6 +6,8 @@ import { parseApiList } from "../../schema/wire/api-list";
 import { db, createUserWithPassword, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
+import { newElement } from "../../core/forms/model";
+import { checkElement, listElements } from "../../workers/services/registration-forms";
 
 const HOST = "localhost";
 
@@ -222,6 +224,52 @@ describe("entity API: changes", () => {
       options_list: [{ id: "a", display: "A", price_1: 500 }],
     });
     expect(good.status).toBe(201);
+  });
+
+  it("refuses what the form builder refuses, with the builder's words, and writes nothing", async () => {
+    const { token, club } = await clubAdmin("elementrules");
+    const { id } = await createRegistration(token, club.id);
+    const other = await createRegistration(token, club.id, { name: "Other form" });
+    const keyed = await call(token, "PUT", "/data-api/FormElement/", { registration: id, type: "text", caption: "Club", logic_key: "club" });
+    expect(keyed.status).toBe(201);
+    const elementsOf = async (registrationId: string) =>
+      (
+        await db()
+          .select({ n: sql<number>`count(*)` })
+          .from(sql`form_elements`)
+          .where(sql`registration_id = ${registrationId}`)
+      )[0]!.n;
+    const before = await elementsOf(id);
+    const foreign = await call(token, "PUT", "/data-api/FormElement/", { registration: other.id, type: "text", caption: "Elsewhere" });
+    const foreignId = foreign.headers.get("Location")!.split("/").pop()!;
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ type: "text", price_1: -5000 }, "price_1", "Too small"],
+      [{ type: "text", caption: "x".repeat(5000) }, "caption", "Too big"],
+      [{ type: "text", condition_element: foreignId, condition_operator: "eq", condition_value: "y" }, "condition.element", "Choose a field of this form"],
+      [{ type: "text", logic_key: "club" }, "logic_key", "Another field of this form has this key"],
+    ];
+    for (const [fields, path, words] of cases) {
+      const response = await call(token, "PUT", "/data-api/FormElement/", { registration: id, ...fields });
+      const body = await response.json<{ error: string; message: string; fields: Record<string, string> }>();
+      expect(response.status, path).toBe(400);
+      expect(body.error).toBe("invalid_request");
+      // The builder's own check (saveElement's) on the same element and form gives the same fields and words.
+      const { condition_element, condition_operator, condition_value, ...rest } = fields;
+      const condition = condition_element ? { element: condition_element, operator: condition_operator, value: condition_value } : null;
+      const builder = checkElement({ ...newElement("x", "text", {}), ...rest, condition }, await listElements(db(), id));
+      expect(builder).toEqual({ ok: false, errors: body.fields });
+      expect(body.fields[path]).toContain(words);
+      expect(body.message).toBe(`${path}: ${body.fields[path]}`);
+    }
+    expect(await elementsOf(id)).toBe(before);
+    // A change is checked as it would be stored: a price made negative is refused and the old one stays.
+    const elementId = keyed.headers.get("Location")!.split("/").pop()!;
+    const change = await call(token, "POST", `/data-api/FormElement/${elementId}`, { price_1: -1 });
+    expect(change.status).toBe(400);
+    expect((await change.json<{ fields: Record<string, string> }>()).fields.price_1).toContain("Too small");
+    const stored = await (await call(token, "GET", `/data-api/FormElement/${elementId}?registration=${id}`)).json<Record<string, unknown>>();
+    expect(stored.price_1).toBeNull();
+    expect((await call(token, "POST", `/data-api/FormElement/${elementId}`, { price_1: 2500 })).status).toBe(200);
   });
 
   it("deletes, after which the entity and its children are gone", async () => {

@@ -17,6 +17,7 @@ import type { RequestContext } from "../request-context";
 import { DATA_API_BODY_LIMITS, readJsonObject as readLimitedJsonObject } from "../request-limits";
 import { changeFields, childrenOf, deleteEntity, getEntity, insertEntity, listEntities, type EntityRow, type StoredEntity } from "./entity-store";
 import { publishChange, publishFieldChanges } from "./hub-client";
+import { writeRuleOf } from "../services/entity-rules";
 import { changeRace, discardRace, ensureRaceOpen, raceDeletionBlocker, readRace } from "./race-store";
 
 export const DEFAULT_LIST_LIMIT = 100;
@@ -147,6 +148,17 @@ function validateFields(entity: EntityClass, body: Record<string, unknown>, crea
   return values;
 }
 
+/**
+ * The service layer's rule for the class (entity-rules.ts), on the entity as it would be stored: 400 with the
+ * first problem as the message and every problem by field, the same words the pages show. Nothing is written.
+ */
+async function ruleRefusal(context: RequestContext, entity: EntityClass, id: string, next: Record<string, unknown>): Promise<Response | null> {
+  const problems = await writeRuleOf(entity.classname)?.(context.db, id, next);
+  if (!problems) return null;
+  const [field, message] = Object.entries(problems)[0]!;
+  return json({ error: "invalid_request", message: `${field}: ${message}`, fields: problems }, { status: 400 });
+}
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function create(request: Request, context: RequestContext, caller: Caller, entity: EntityClass): Promise<Response> {
@@ -185,6 +197,8 @@ async function create(request: Request, context: RequestContext, caller: Caller,
     parentEntity && parentStored ? allowed(context, caller, parentEntity, parentStored.row, "edit") : allowed(context, caller, entity, row, "create");
   if (!permitted) return forbidden(entity.classname);
   if (await getEntity(context.db, entity, id)) return json({ error: "conflict", message: `A ${entity.classname} with that uuid exists` }, { status: 409 });
+  const refused = await ruleRefusal(context, entity, id, values);
+  if (refused) return refused;
   await insertEntity(context.db, entity, id, values, initialMtimes(values, context.now), context.now);
   const stored = await getEntity(context.db, entity, id);
   if (!stored) return noSuch(entity.classname);
@@ -225,6 +239,8 @@ async function update(request: Request, context: RequestContext, caller: Caller,
   if (base === null) return badRequest("field_mtimes must map field names to epoch milliseconds");
   const values = validateFields(entity, body, false, ["uuid", "classname", "field_mtimes"]);
   if (values instanceof Response) return values;
+  const refused = await ruleRefusal(context, entity, id, { ...stored.row, ...values });
+  if (refused) return refused;
   const baseTimes = body.field_mtimes === undefined ? undefined : base;
   const result =
     entity.store === "race" ? await changeRace(context, stored, values, baseTimes) : await changeFields(context.db, entity, id, values, baseTimes, context.now);

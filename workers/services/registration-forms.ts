@@ -243,6 +243,46 @@ function defaultCaption(type: FieldType): string {
 }
 
 /**
+ * The checks every element write passes, from the builder or the data API: core/forms' schema, then the rest
+ * of the form (a condition names another element of this form, a discount lists only this form's elements,
+ * one logic key names one field). Errors are keyed by the element's own paths ("price_1", "config.max").
+ */
+export function checkElement(candidate: unknown, form: readonly FormElement[]): SaveResult<FormElement> {
+  const parsed = formElementSchema.safeParse(candidate);
+  if (!parsed.success) return { ok: false, errors: Object.fromEntries(parsed.error.issues.map((i) => [i.path.join(".") || "form", i.message])) };
+  const next = parsed.data;
+  const ids = new Set([...form.map((e) => e.id), next.id]);
+  if (next.condition && !ids.has(next.condition.element)) return { ok: false, errors: { "condition.element": "Choose a field of this form" } };
+  const stray = (next.config.discounts_list ?? []).flatMap((d) => d.elts_list).find((id) => !ids.has(id));
+  if (stray) return { ok: false, errors: { "config.discounts_list": "A discount can only apply to fields of this form" } };
+  // Exports and apps find a field by its key, so one key names one field.
+  if (next.logic_key && form.some((e) => e.id !== next.id && e.logic_key === next.logic_key))
+    return { ok: false, errors: { logic_key: "Another field of this form has this key" } };
+  return { ok: true, value: next };
+}
+
+/** An element from its data-API fields (the condition is three columns there, one object in core/forms). */
+function elementOfApiValues(id: string, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { condition_element, condition_operator, condition_value, registration: _r, club: _c, site: _s, uuid: _u, created_time: _t, ...rest } = values;
+  const condition = condition_element || condition_operator ? { element: condition_element, operator: condition_operator, value: condition_value ?? "" } : null;
+  return { ...rest, id, condition };
+}
+
+/**
+ * The data API's check of an element write (workers/services/entity-rules.ts): the element as it would be
+ * stored, checked exactly as the builder's save is, so both accept and refuse the same things.
+ */
+export async function elementWriteProblems(db: Db, id: string, stored: Readonly<Record<string, unknown>>): Promise<Record<string, string> | null> {
+  const registrationId = stored.registration;
+  if (typeof registrationId !== "string") return { registration: "Choose a registration form" };
+  const form = await listElements(db, registrationId);
+  // A new element gets the defaults its columns have for what the call left out.
+  const type = (FIELD_TYPES as readonly unknown[]).includes(stored.type) ? (stored.type as FieldType) : "text";
+  const checked = checkElement(elementOfApiValues(id, { ...apiValuesOf(newElement(id, type, {})), ...stored }), form);
+  return checked.ok ? null : checked.errors;
+}
+
+/**
  * Saves an element whole, checked by core/forms' schema and against the rest of the form: a condition must
  * name another element of this form, and a discount may only list this form's elements.
  */
@@ -267,19 +307,12 @@ export async function saveElement(
   element: unknown,
   openedAt: number | null = null,
 ): Promise<SaveResult<FormElement>> {
-  const parsed = formElementSchema.safeParse(element);
-  if (!parsed.success) return { ok: false, errors: Object.fromEntries(parsed.error.issues.map((i) => [i.path.join(".") || "form", i.message])) };
-  const next = parsed.data;
   const elements = await listElements(context.db, registration.id);
-  const current = elements.find((e) => e.id === next.id);
+  const current = elements.find((e) => e.id === (element as { id?: unknown } | null)?.id);
   if (!current) return { ok: false, errors: { form: "This field no longer exists" } };
-  const ids = new Set(elements.map((e) => e.id));
-  if (next.condition && !ids.has(next.condition.element)) return { ok: false, errors: { "condition.element": "Choose a field of this form" } };
-  const stray = (next.config.discounts_list ?? []).flatMap((d) => d.elts_list).find((id) => !ids.has(id));
-  if (stray) return { ok: false, errors: { "config.discounts_list": "A discount can only apply to fields of this form" } };
-  // Exports and apps find a field by its key, so one key names one field.
-  if (next.logic_key && elements.some((e) => e.id !== next.id && e.logic_key === next.logic_key))
-    return { ok: false, errors: { logic_key: "Another field of this form has this key" } };
+  const checked = checkElement(element, elements);
+  if (!checked.ok) return checked;
+  const next = checked.value;
   const values = apiValuesOf({ ...next, ordinal: current.ordinal });
   // The position is the list's business (moveElement): a move since opening is no conflict.
   const base =

@@ -1,0 +1,19 @@
+/**
+ * The service layer's rules that the data API's generic entity writes pass too, by class: the write as it
+ * would be stored (the stored row with the sent fields over it), checked by the same function the pages
+ * use, so both accept and refuse the same things with the same messages. A class without a rule here has
+ * only its fields' own shapes (schema/entities/classes.ts).
+ */
+import type { Db } from "../../schema/d1";
+import { elementWriteProblems } from "./registration-forms";
+
+/** Field errors keyed by the entity's paths ("price_1", "config.max"), or null when the write is sound. */
+export type WriteRule = (db: Db, id: string, next: Readonly<Record<string, unknown>>) => Promise<Record<string, string> | null>;
+
+const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
+  FormElement: elementWriteProblems,
+};
+
+export function writeRuleOf(classname: string): WriteRule | undefined {
+  return WRITE_RULES[classname];
+}
