@@ -5,7 +5,7 @@
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import { parseMoney } from "../core/money/money";
 import type { Db } from "../schema/d1";
 import { stripeGateway } from "../workers/payments/stripe";

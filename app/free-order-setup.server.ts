@@ -3,7 +3,7 @@
  * groups). Each edit computes the whole new list and saves it through the RaceRoom's settings, which checks
  * it and resyncs the segment courses and start groups in the same write.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { nextSegmentName, SEGMENT_ORDER_TYPES } from "../core/timing/free-order";
 import { defaultCourseGroup } from "../schema/race/free-order";
 import { metaStartGroupSchema, type MetaCourseGroupEntry, type MetaStartGroupEntry, type RaceSettings, type SegmentEntry } from "../schema/race/settings";

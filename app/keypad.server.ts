@@ -2,7 +2,7 @@
  * The keypad page (/race/:id/admin/keypad): its form into a manual entry for the timing API, and the answer
  * a timer sees.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { missesText } from "../core/timing/biathlon";
 import { type RaceSettings } from "../schema/race/settings";
 import { manualEntrySchema, type ManualEntry, type ManualReceipt } from "../schema/wire/timing-api";

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import { openDb } from "../schema/d1";
 import { getRaceCatalogue } from "../workers/services/race-access";
 import { getRaceForTenant } from "../workers/services/races";

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import type { Action, Principal } from "../core/access/policy";
 import { openDb } from "../schema/d1";
 import { canOnRace, getRaceCatalogue, principalOf, roomOf, type RaceCatalogue } from "../workers/services/race-access";

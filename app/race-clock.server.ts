@@ -2,7 +2,7 @@
  * The race's clock in forms: times of day on race day as the pages show and read them, and a start (and
  * end) typed on the race's wall clock in its time zone.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { exactTimeOfDay } from "../core/time/format";
 import { zeroTimeOfRace } from "../schema/race/settings";

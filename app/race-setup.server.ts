@@ -3,7 +3,7 @@
  * result formats) as zod schemas over the form kit's field rules (app/forms/); checks with wording in the
  * spec (timing.md section 5) come from core/timing, so the pages say exactly what it says.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { isInvalid, type Invalid } from "../core/time/parse";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, validateRangePattern } from "../core/timing/biathlon";
 import { DEVICE_TYPE_KEYS } from "../core/timing/devices";

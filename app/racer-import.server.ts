@@ -2,7 +2,7 @@
  * Importing racers from a CSV file or pasted text on /race/:id/admin/racers: the columns read by header, each
  * row checked as a racer form would be, a preview of what would be created before anything is written.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { parseCsv, CsvSyntaxError } from "../core/entity/csv";
 import { racerDisplayName } from "../core/timing/racer-name";
 import { type ReportGroupRef } from "../core/timing/start-list";

@@ -1,7 +1,7 @@
 /**
  * The racer reports of /race/:id/admin/reports (start list, chip rack): racers read for core/timing/start-list.ts.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { buildChipRack, buildStartList, chipRackTable, startListTable, type ReportRacer, type ReportTable } from "../core/timing/start-list";
 import { chipsOf, type RacerDoc } from "../schema/race/racer";
 import type { RaceAccess } from "./race-admin.server";

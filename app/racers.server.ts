@@ -4,7 +4,7 @@
  * (racer-reports.server.ts) and the keypad (keypad.server.ts) build on it. Routes stay thin: guard, call one
  * of these, call the RaceRoom.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { exactSeconds, exactTimeOfDay, formatRaceTime, formatTimeOfDay } from "../core/time/format";
 import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
 import { deviceDisplayName } from "../core/timing/devices";

@@ -5,7 +5,7 @@
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq, inArray } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { can, effectiveRoles, type Action, type Principal } from "../core/access/policy";
 import { labelIn } from "../core/forms/bilingual";
 import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";

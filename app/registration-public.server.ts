@@ -4,7 +4,7 @@
  * staff may preview a form that is not live, fill in admin-only fields (?admin=1) and run a kiosk (?kiosk=1).
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import { labelIn, type Lang } from "../core/forms/bilingual";
 import type { FormElement, StoredValue } from "../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../core/forms/registry";

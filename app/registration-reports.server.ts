@@ -12,7 +12,7 @@
  * rows its author excluded. Saving it again keeps those hidden parts.
  */
 import { data, type AppLoadContext } from "@remix-run/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import type { Principal } from "../core/access/policy";
 import { fieldErrorsOf } from "../core/entity/field-errors";
 import { defaultLayout } from "../core/registration/report-checks";

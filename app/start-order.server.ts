@@ -3,7 +3,7 @@
  * settings), the status line after an action, and the preview of each group's start list. The rules and
  * their wording come from core/timing (bibs, seeding, start-plan).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { exactSeconds } from "../core/time/format";
 import { normaliseBibList } from "../core/timing/bibs";
 import { racerDisplayName } from "../core/timing/racer-name";

@@ -5,7 +5,7 @@
  * Every job is safe to run twice: entering racers finds them by the person they came from.
  */
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { openDb, registrations, type Db } from "../schema/d1";
 import { RACER_SYNC_MESSAGES, syncRegistrationRacers } from "./services/registration-racers";
 

@@ -6,7 +6,8 @@
  * entering offline never overwrite each other's entries.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { z } from "zod";
+// zod/mini: this runs in the browser (schema/wire/manual-entry.ts says why).
+import * as z from "zod/mini";
 import type { ManualEntry } from "../../schema/wire/timing-api";
 import { mergeQueues, readQueue, trimQueue, writeQueue, type KeypadItem } from "./keypad-store";
 import { joinKeypadTabs, type KeypadTab, type KeypadTabDeps, type LockManagerLike } from "./keypad-tabs";
@@ -14,7 +15,7 @@ import { joinKeypadTabs, type KeypadTab, type KeypadTabDeps, type LockManagerLik
 export type { KeypadItem, KeypadState } from "./keypad-store";
 
 const receiptSchema = z.object({ accepted: z.number(), duplicates: z.number(), unknown_bibs: z.array(z.string()) });
-const errorSchema = z.object({ error: z.string(), message: z.string().optional() });
+const errorSchema = z.object({ error: z.string(), message: z.optional(z.string()) });
 
 /** Entries sent per request; the timing API takes at most 200. */
 const BATCH = 200;

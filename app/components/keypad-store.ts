@@ -10,8 +10,9 @@
  * Entries are never dropped while pending; merging is a union by entry key, so a copy in two queues is sent
  * twice at worst, and the server counts a resent key as a duplicate.
  */
-import { z } from "zod";
-import { manualEntrySchema, type ManualEntry } from "../../schema/wire/timing-api";
+// zod/mini, as the entry's schema is: this runs in the browser (schema/wire/manual-entry.ts says why).
+import * as z from "zod/mini";
+import { manualEntrySchema, type ManualEntry } from "../../schema/wire/manual-entry";
 
 export type KeypadState = "pending" | "sent" | "unknown" | "rejected";
 
@@ -37,10 +38,10 @@ export interface StorageLike {
 
 const itemSchema = z.object({
   entry: manualEntrySchema,
-  label: z.string().max(200),
+  label: z.string().check(z.maxLength(200)),
   state: z.enum(["pending", "sent", "unknown", "rejected"]),
-  message: z.string().max(500).optional(),
-  at: z.number().optional(),
+  message: z.optional(z.string().check(z.maxLength(500))),
+  at: z.optional(z.number()),
 });
 
 /** Acknowledged entries kept for the list; pending ones are never dropped. */

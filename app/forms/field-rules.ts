@@ -3,7 +3,7 @@
  * Number", not a browser hint); rules with wording in the spec come from core/, so the pages say exactly what
  * it says.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { isInvalid, parseTimeOfDay, type Invalid } from "../../core/time/parse";
 import { MAX_RUNS } from "../../core/timing/multi-run";
 import { FIELD_REQUIRED, validateCustomFieldValue } from "../../core/timing/racer-fields";

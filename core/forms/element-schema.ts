@@ -3,7 +3,7 @@
  * apart from model.ts so the registration page's browser code, which needs the types and rules but never
  * checks an element, does not carry zod.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { CONDITION_OPERATORS, DISCOUNT_TYPES, FIELD_TYPES, FORM_LIMITS, IMAGE_LOGICS, LICENCE_KINDS, MEMBER_CLASSES, type FormElement } from "./model";
 
 const cents = z.number().int().min(0).max(FORM_LIMITS.maxCents);

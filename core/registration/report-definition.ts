@@ -2,67 +2,26 @@
  * A registration report as saved (RegistrationReport, timing.md section 3 and platform.md section 5): its
  * type, columns, sorts, groups and filters with their limits, and who may see and change a form's reports.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { can, type Principal } from "../access/policy";
+import { OPERATOR_LABELS, REPORT_LIMITS, REPORT_TYPES, type FilterOperator } from "./report-options";
 
 // ---------------------------------------------------------------------------------------------------------
-// Definitions
+// Definitions (report-options.ts, without zod for the browser's sake)
 
-export const REPORT_TYPES = ["individuals", "carts"] as const;
-export type ReportType = (typeof REPORT_TYPES)[number];
+export {
+  COLUMN_KINDS,
+  OPERATOR_LABELS,
+  OPERATORS_BY_KIND,
+  operatorNeedsValue,
+  REPORT_LIMITS,
+  REPORT_TYPES,
+  type ColumnKind,
+  type FilterOperator,
+  type ReportType,
+} from "./report-options";
 
-export const COLUMN_KINDS = ["text", "number", "date", "option", "boolean"] as const;
-export type ColumnKind = (typeof COLUMN_KINDS)[number];
-
-/** The operators of timing.md section 5, by stored id, with the words the builder shows. */
-export const OPERATOR_LABELS = {
-  matches: "Matches",
-  not_matches: "Does Not Match",
-  starts_with: "Starts With",
-  not_starts_with: "Does not start with",
-  blank: "Is Blank",
-  not_blank: "Is Not Blank",
-  eq: "is equal to",
-  ne: "not equal to",
-  lt: "less than",
-  gt: "greater than",
-  set: "is set",
-  not_set: "is not set",
-  set_to: "is set to",
-  not_set_to: "is not set to",
-  checked: "is checked",
-  not_checked: "is not checked",
-} as const;
-
-export type FilterOperator = keyof typeof OPERATOR_LABELS;
 const OPERATOR_IDS = Object.keys(OPERATOR_LABELS) as [FilterOperator, ...FilterOperator[]];
-
-/** Exactly the operators each kind of column offers (section 5). */
-export const OPERATORS_BY_KIND: Readonly<Record<ColumnKind, readonly FilterOperator[]>> = {
-  text: ["matches", "not_matches", "starts_with", "not_starts_with", "blank", "not_blank"],
-  number: ["eq", "ne", "lt", "gt"],
-  date: ["eq", "ne", "lt", "gt"],
-  option: ["set", "not_set", "set_to", "not_set_to"],
-  boolean: ["checked", "not_checked"],
-};
-
-const VALUELESS: ReadonlySet<FilterOperator> = new Set(["blank", "not_blank", "set", "not_set", "checked", "not_checked"]);
-
-/** Whether the operator compares with a typed value (the others look at the cell alone). */
-export function operatorNeedsValue(op: FilterOperator): boolean {
-  return !VALUELESS.has(op);
-}
-
-export const REPORT_LIMITS = {
-  name: 100,
-  /** A form has at most 300 elements, plus the built-in columns. */
-  fields: 320,
-  filters: 10,
-  sorts: 5,
-  groups: 2,
-  filterValue: 200,
-  pageSize: 200,
-} as const;
 
 const columnKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "Unknown column");
 const unique = (keys: string[]) => [...new Set(keys)];

@@ -2,7 +2,7 @@
  * Every class the data service exposes. Later issues add theirs here (carts, transactions, courses, …);
  * the generic API picks them up with no other change.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { APP_LIMITS, redirectUriProblem } from "../../core/access/app-registration";
 import { isScope } from "../../core/access/scopes";
 import { apiApplications, carts, clubs, formElements, individuals, races, registrations, roles, sites, users } from "../d1";

@@ -3,7 +3,7 @@
  * area and the store that holds it. The generic entity API in workers/data-api reads only this.
  */
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { z } from "zod";
+import * as z from "zod";
 import type { ProtectedObject, ReachKind } from "../../core/access/policy";
 import type { ProtectedArea } from "../../core/access/scopes";
 import type { FilterFieldType } from "../../core/entity/filters";

@@ -3,7 +3,7 @@
  * document with an id, an ordinal and its fields, validated here on every write. Times are absolute
  * microseconds since the Unix epoch; durations are microseconds.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { normaliseBibList } from "../../core/timing/bibs";
 import { SEGMENT_ORDER_TYPES } from "../../core/timing/free-order";
 import { normaliseSeedGroupOrder } from "../../core/timing/seeding";

@@ -1,5 +1,5 @@
 /** The Race as the data service shows it, read from and written to a RaceRoom's `race_setup` row. */
-import { z } from "zod";
+import * as z from "zod";
 import type { FieldMtimes } from "../../core/entity/field-mtimes";
 import { Race } from "../entities/classes";
 import type { raceSetup } from "./tables";

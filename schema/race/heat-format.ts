@@ -1,5 +1,5 @@
 /** A sprint heat format as stored (core/timing/heat-formats.ts HeatFormat), with its cross-reference rules. */
-import { z } from "zod";
+import * as z from "zod";
 import { heatFormatProblems } from "../../core/timing/heat-formats";
 
 const label = z.string().trim().min(1).max(60);

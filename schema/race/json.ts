@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Loosely typed values of fields whose later issues give them their exact shape (seed lists, heat formats,

@@ -3,7 +3,7 @@
  * looks racers up by (bib, chips) are kept beside the document; custom racer fields sit in the same
  * document under their generated keys.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { BIATHLON_MAX_MISSES, BIATHLON_MAX_SHOOTINGS } from "../../core/timing/biathlon";
 import { MAX_RUNS } from "../../core/timing/multi-run";
 import { MAX_STAGES } from "../../core/timing/multistage";

@@ -3,7 +3,7 @@
  * with the spec's defaults. The RaceRoom keeps them as one JSON document in race_setup.settings; a
  * missing key reads as its default, so races made before a field existed need no migration.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { isInvalid, type Invalid } from "../../core/time/parse";
 import { zeroTimeOf } from "../../core/time/zero-time";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, type BiathlonSetup } from "../../core/timing/biathlon";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Bodies of the /_auth/* endpoints (platform.md section 7), JSON or form-encoded. */
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** A message on the outgoing-mail queue. */
 export const mailMessageSchema = z.object({

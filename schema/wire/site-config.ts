@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, "Colours are written #rrggbb");
 

@@ -2,14 +2,14 @@
  * The timing API's request bodies (docs/api/timing-api.md): batches of reads from a timing device, and
  * manual entries from the keypad page. A batch is checked whole before anything is written.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { BIATHLON_MAX_MISSES, BIATHLON_MAX_SHOOTINGS } from "../../core/timing/biathlon";
-import { MAX_RUNS } from "../../core/timing/multi-run";
+import { manualEntrySchema, TIME_OF_DAY_MESSAGE, TIME_OF_DAY_PATTERN } from "./manual-entry";
 
 /** Reads per batch: a chip reader's buffer after a minute offline fits, and one batch stays one quick transaction. */
 export const MAX_READS_PER_BATCH = 1000;
 
-const timeOfDay = z.string().regex(/^\d{1,2}:\d{2}:\d{2}(\.\d{1,6})?$/, "tod must be HH:MM:SS with up to 6 decimals");
+const timeOfDay = z.string().regex(TIME_OF_DAY_PATTERN, TIME_OF_DAY_MESSAGE);
 
 export const deviceReadSchema = z
   .object({
@@ -54,42 +54,11 @@ export interface ReadBatchReceipt {
   boot?: string;
 }
 
-const manualKey = z
-  .string()
-  .min(8)
-  .max(64)
-  .regex(/^[\w-]+$/, "key must be letters, digits, - or _");
+// Keypad entries are parsed in the browser too: zod/mini, in their own module (manual-entry.ts).
+export { manualEntrySchema, type ManualEntry } from "./manual-entry";
 
 const shooting = z.number().int().min(1).max(BIATHLON_MAX_SHOOTINGS);
 const misses = z.number().int().min(0, "Misses must be 0 to 5").max(BIATHLON_MAX_MISSES, "Misses must be 0 to 5");
-
-/** A keypad entry: a bib crossing a timing point, a status change, or a biathlon shooting's misses. `key` makes a retried send harmless. */
-export const manualEntrySchema = z.discriminatedUnion("kind", [
-  z
-    .object({
-      kind: z.literal("time"),
-      key: manualKey,
-      bib: z.number().int().min(0).max(999_999),
-      point: z.string().min(1).max(64),
-      time: z.number().int().min(0).optional(),
-      tod: timeOfDay.optional(),
-    })
-    .strict()
-    .refine((entry) => (entry.time === undefined) !== (entry.tod === undefined), { error: "Each entry needs a time or a tod, not both" }),
-  z
-    .object({
-      kind: z.literal("status"),
-      key: manualKey,
-      bib: z.number().int().min(0).max(999_999),
-      status: z.enum(["dns", "dnf", "dsq", "ok"]),
-      time: z.number().int().min(0).optional(),
-      /** Multi-run: the run the status is for (dnf_{n}_time, dsq_{n}_time, is_dns_{n}); without it, the racer's. */
-      run: z.number().int().min(1).max(MAX_RUNS).optional(),
-    })
-    .strict(),
-  z.object({ kind: z.literal("range"), key: manualKey, bib: z.number().int().min(0).max(999_999), shooting, misses }).strict(),
-]);
-export type ManualEntry = z.infer<typeof manualEntrySchema>;
 
 export const manualBatchSchema = z.object({ entries: z.array(manualEntrySchema).min(1).max(200) }).strict();
 export type ManualBatch = z.infer<typeof manualBatchSchema>;

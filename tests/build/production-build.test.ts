@@ -22,11 +22,17 @@ function run(command: string, args: string[]) {
 }
 
 /**
- * The Worker's size budget, gzip: what a cold start loads. Issue 29 asks for 400 KiB; the bundle is 661 KiB
- * (minified, our own code once), of which the Stripe SDK, react-dom and zod with its locales are 270 KiB.
- * The budget holds what is reached so growth is seen; the gap to 400 is in the issue's closing note.
+ * The Worker's size budget, gzip: what a cold start loads. Issue 29 asks for 400 KiB; the bundle was 669 KiB
+ * (minified, our own code once) and is 557 since zod's locales (66) and react-dom's browser renderer (45) left
+ * it. What each part adds to the gzip: the pages' server build 126, @simplewebauthn/server with its ASN.1
+ * and X.509 stack 91, core/ 64, Remix and its router 61, workers/ 47, the Stripe SDK 34, zod 32, durable/ 22,
+ * React DOM's server renderers 22, drizzle 20, schema/ 16. The budget holds what is reached plus 3% so growth
+ * is seen; the gap to 400 is in the issue's closing note.
  */
-const WORKER_BUDGET_KIB = 680;
+const WORKER_BUDGET_KIB = 575;
+
+/** Words of zod's other locales (German, and the locale index's keys): none is in a bundle with English alone. */
+const zodLocaleTraces = ["Ung\\xFCltig", "Ungültig", "zhTW:", "ptBR:"];
 
 /** Traces of the development helpers: the demo mounts and the captured-mail page. */
 const devTraces = ["handleDevDemoRace", "handleDevDemoSprint", '"routes/dev+/mail"'];
@@ -52,10 +58,17 @@ describe("the production build", () => {
   it(`stays within the Worker's size budget (${WORKER_BUDGET_KIB} KiB gzip), minified with its function names kept`, () => {
     const production = bundle("production");
     const development = bundle("development");
-    expect(gzipSync(production).length / 1024).toBeLessThan(WORKER_BUDGET_KIB);
+    const kib = gzipSync(production).length / 1024;
+    expect(kib, `the production Worker is ${kib.toFixed(1)} KiB gzip, over its ${WORKER_BUDGET_KIB} KiB budget`).toBeLessThan(WORKER_BUDGET_KIB);
     expect(production.length).toBeLessThan(development.length * 0.6);
     // keep_names: the dashboard's stack traces still name our functions.
     expect(production).toContain("handleTimingApi");
+  });
+
+  it("holds zod's English messages and none of its other locales (a namespace import, eslint.config.js)", () => {
+    const production = bundle("production");
+    expect(production).toContain("Too small: expected");
+    for (const trace of zodLocaleTraces) expect(production, trace).not.toContain(trace);
   });
 
   it("holds one copy of our own code: the pages' server build imports the shared layers instead of copying them", () => {

@@ -1,5 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { DEVICE_COOKIE_MAX_AGE_S } from "../../core/auth/constants";
 import { deviceLabelOf } from "../../core/auth/device-label";
 import { knownDevices, type Db } from "../../schema/d1";

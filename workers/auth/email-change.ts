@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { EMAIL_CHANGE_VALID_MS } from "../../core/auth/constants";
 import { ourAuthMessages } from "../../core/auth/messages";
 import { emailChanges, users, type Db } from "../../schema/d1";

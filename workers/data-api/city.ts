@@ -1,6 +1,6 @@
 /** `GET/POST /data-api/{Class}/{uuid}/city`: an entity's place, set from the shipped city data set by geoname id. */
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { cityInfoFromRow, type CityInfo } from "../../core/geo/cities";
 import { cities } from "../../schema/d1";
 import { protectedObjectOf, type EntityClass } from "../../schema/entities/registry";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { formatScopeText } from "../../core/access/scope-text";
 import { scopeForArea } from "../../core/access/scopes";
 import { childClassesOf, entityClasses, findEntityClass } from "../../schema/entities/classes";

@@ -4,7 +4,7 @@
  * minutes. It can only make the caller's own session less trusted, never more. Production answers 404.
  */
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { sessions } from "../../schema/d1";
 import { json } from "../http";
 import type { RequestContext } from "../request-context";

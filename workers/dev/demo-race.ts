@@ -3,7 +3,7 @@
  * readers, a three-lap course, result formats, 60 racers) and, for `npm run simulate`, restarts it now and
  * hands out fresh device credentials. Production answers 404.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { StoredDocument } from "../../schema/race/documents";
 import { json } from "../http";
 import type { RequestContext } from "../request-context";

@@ -3,7 +3,7 @@
  * already raced (one finish reader), sprint heats on, so a timer can seed the heats and run them on
  * /race/{id}/admin/heats while /races/{id}/heats fills in. `restart` takes the heats away again.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { json } from "../http";
 import type { RequestContext } from "../request-context";
 import { getRaceCatalogue, roomOf } from "../services/race-access";

@@ -4,7 +4,7 @@
  * service's reach-to-SQL scoping, so a page shows exactly the rows `can` would allow.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { can, type Action, type Principal, type ProtectedObject } from "../../core/access/policy";
 import { listReach, reachesNothing } from "../../core/access/reach";
 import { formatScopeText, parseScopeText, scopeNames } from "../../core/access/scope-text";

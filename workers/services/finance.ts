@@ -3,7 +3,7 @@
  * the refund status of each payment. Every query is scoped by club ids the caller's roles reached.
  */
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { spreadsheetCsv } from "../../core/entity/csv";
 import { formatMoney } from "../../core/money/money";
 import { refundStatus, TRANSACTION_TYPES, type RefundStatus } from "../../core/payments/ledger";

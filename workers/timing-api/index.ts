@@ -2,7 +2,7 @@
  * The timing API (`/timing-api/*`, docs/api/timing-api.md): timing devices post batches of reads with their
  * own credential; the keypad page posts manual entries as a signed-in timer; spectators open a race socket.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
 import { readJson, TIMING_API_BODY_LIMITS } from "../request-limits";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { can, effectiveRoles } from "../../../core/access/policy";
 import { formatMoneyWithSymbol } from "../../../core/money/money";
 import { commitBatch, decideRequest, pendingRequests, previewBatch } from "../../../workers/services/payouts";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { approvalChangeFor, approvalNoteOf } from "../../../core/registration/status";
 import { canOnRegistration, changeRegistration, getRegistration, listRegistrations } from "../../../workers/services/registration-forms";
 import { noticeOf, requireRegistrationReviewer, withNotice } from "../../registration-admin.server";

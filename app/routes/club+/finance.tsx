@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { formatMoneyWithSymbol } from "../../../core/money/money";
 import { clubsWhereAllowed } from "../../../workers/services/club-choices";
 import { bankAccountsOf, payoutsOf, requestBankAccount } from "../../../workers/services/payouts";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { effectiveRoles } from "../../../core/access/policy";
 import { createRegistration, creatableRegistrationClubs, listRegistrations } from "../../../workers/services/registration-forms";
 import { requirePrincipal, statusOf, wallClockText, withNotice, zonesOfForms } from "../../registration-admin.server";

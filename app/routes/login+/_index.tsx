@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { ATTEMPT_COOKIE_MAX_AGE_S, REAUTH_DEFAULT_GOTO } from "../../../core/auth/constants";
 import { safeGoto } from "../../../core/auth/goto";
 import { authMessages, ourAuthMessages } from "../../../core/auth/messages";

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { z } from "zod";
+import * as z from "zod";
 import { authMessages, ourAuthMessages } from "../../../core/auth/messages";
 import { createAttempt, sendAttemptMail, verifyLink } from "../../../workers/auth/attempts";
 import { authDeps, continueSignInAfterLink } from "../../auth.server";

@@ -2,7 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Form, Link, useLoaderData, useRevalidator, useSearchParams, useActionData } from "@remix-run/react";
 import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
 import { useState } from "react";
-import { z } from "zod";
+import * as z from "zod";
 import { authMessages, ourAuthMessages } from "../../../core/auth/messages";
 import { openDb } from "../../../schema/d1";
 import { listPasskeys, removePasskey } from "../../../workers/auth/passkeys";

@@ -1,7 +1,7 @@
 import { fieldErrorsOf } from "../../../core/entity/field-errors";
 import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { APP_LIMITS } from "../../../core/access/app-registration";
 import { allScopes } from "../../../core/access/scopes";
 import { openDb } from "../../../schema/d1";

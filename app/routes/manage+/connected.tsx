@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { openDb } from "../../../schema/d1";
 import { disconnectApp, listConnectedApps } from "../../../workers/services/connected-apps";
 import { requireSession } from "../../auth.server";

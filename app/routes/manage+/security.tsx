@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { ourAuthMessages } from "../../../core/auth/messages";
 import { newPasswordFormProblem } from "../../../core/auth/password-policy";
 import { openDb } from "../../../schema/d1";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { deviceDisplayName } from "../../../core/timing/devices";
 import {
   COLUMN_OPTION_LABELS,

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { exactSeconds, formatRaceTime } from "../../../core/time/format";
 import { FINISH_ORDER_HELP } from "../../../core/timing/heat-entry";
 import { availableHeatFormats } from "../../../core/timing/heat-formats";

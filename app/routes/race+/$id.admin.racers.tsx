@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { FormMessage } from "../../components/auth-card";
 import { requireRaceAccess } from "../../race-admin.server";
 import { loadRacerSetup, racerListPage } from "../../racers.server";

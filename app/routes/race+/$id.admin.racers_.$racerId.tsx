@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { racerDisplayName } from "../../../core/timing/racer-name";
 import type { StoredDocument } from "../../../schema/race/documents";
 import { FormMessage } from "../../components/auth-card";

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { openDb } from "../../../schema/d1";
 import { PaymentProviderError, stripeGateway } from "../../../workers/payments/stripe";
 import { settlePaidSession } from "../../../workers/payments/settle";

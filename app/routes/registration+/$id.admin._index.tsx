@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { FIELD_TYPES } from "../../../core/forms/model";
 import { missingMemberDetails } from "../../../core/forms/membership";
 import { addElement, deleteElement, listElements, moveElement } from "../../../workers/services/registration-forms";

@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import * as z from "zod";
 import { dayIn, reportColumns } from "../../../core/registration/report-columns";
 import { OPERATOR_LABELS, OPERATORS_BY_KIND, REPORT_LIMITS, type ReportType } from "../../../core/registration/report-definition";
 import { createReport, getReport, listReports, mayChangeReport, updateReport } from "../../../workers/services/registration-reports";
