@@ -15,10 +15,18 @@ export interface RolePageTool {
   label: string;
 }
 
+/** Whether a principal whose roles do not name this page as their home may still open it (the club's admin on a form's overview). */
+export type MayOpen = (principal: Principal, params: Record<string, string | undefined>, context: LoaderFunctionArgs["context"]) => boolean | Promise<boolean>;
+
 export function rolePageLoader(
   title: string,
   area: AdminAreaKey,
-  toolsFor: (principal: Principal, params: Record<string, string | undefined>) => RolePageTool[] = () => [],
+  toolsFor: (
+    principal: Principal,
+    params: Record<string, string | undefined>,
+    context: LoaderFunctionArgs["context"],
+  ) => RolePageTool[] | Promise<RolePageTool[]> = () => [],
+  mayOpen: MayOpen = () => false,
 ) {
   return async ({ request, context, params }: LoaderFunctionArgs) => {
     const session = requireSession(request, context);
@@ -27,9 +35,9 @@ export function rolePageLoader(
     const path = new URL(request.url).pathname;
     const owners = effectiveRoles(principal).filter((r) => roleHomePage(r).href === path || roleAdminPage(r)?.href === path);
     const superAdmin = effectiveRoles(principal).some((r) => r.type === "system_admin") && can(principal, "administer", { area });
-    if (owners.length === 0 && !superAdmin) throw new Response("Forbidden", { status: 403 });
+    if (owners.length === 0 && !superAdmin && !(await mayOpen(principal, params, context))) throw new Response("Forbidden", { status: 403 });
     const who = [...new Set(owners.map((r) => roleLabel(r.type)))];
     if (superAdmin) who.push(`System Administrators with the ${area} flag`);
-    return { title, who, tools: toolsFor(principal, params) };
+    return { title, who, tools: await toolsFor(principal, params, context) };
   };
 }

@@ -1,0 +1,162 @@
+/**
+ * Every page route of the build, asked for by the wrong people: anonymous visitors and a signed-in user with
+ * no role. The list comes from the Remix build itself, so a new route is checked the day it is added; a
+ * route open to them must be named below with the reason. No route may answer 200 to the wrong person.
+ */
+import { env } from "cloudflare:workers";
+import * as build from "remix-server-build";
+import { describe, expect, it } from "vitest";
+import { adminAreas } from "../../core/access/admin-areas";
+import { registrations } from "../../schema/d1";
+import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
+import { createSiteWithRace, hostRequest } from "./fixtures";
+
+/**
+ * Open to anyone: sign-in and sign-up (with the welcome page after it), the public race pages, the
+ * registration flow (no account needed), the new-address confirmation (its token decides, and it may be
+ * opened in another browser) and the development mail page (absent in production).
+ */
+const PUBLIC = [
+  /^routes\/_index$/,
+  /^routes\/\$$/,
+  /^routes\/signup$/,
+  /^routes\/welcome$/,
+  /^routes\/login\+\//,
+  /^routes\/manage\+\/email$/,
+  /^routes\/races\+\//,
+  /^routes\/register\+\//,
+  /^routes\/dev\+\/mail$/,
+];
+/** Open to anyone signed in: their own account, its security and the apps connected to it. */
+const ANY_SIGNED_IN = [/^routes\/manage\+\/(_index|security|connected)$/];
+
+const matches = (id: string, patterns: readonly RegExp[]) => patterns.some((p) => p.test(id));
+
+/** Each route's full path, from its own path and its parents'. */
+function fullPath(id: string): string {
+  const route = build.routes[id]!;
+  const own = route.path ?? "";
+  const parent = route.parentId && route.parentId !== "root" ? fullPath(route.parentId) : "";
+  return [parent, own].filter(Boolean).join("/");
+}
+
+interface Ids {
+  race: string;
+  registration: string;
+  club: string;
+  site: string;
+}
+
+/** The URLs to ask for a route: real ids where the route names one, each admin area for /_admin/:area. */
+function urlsOf(id: string, ids: Ids): string[] {
+  const path = fullPath(id);
+  const section = id.split("/")[1]?.replace("+", "") ?? "";
+  const byName: Record<string, string> = {
+    id: section === "registration" ? ids.registration : ids.race,
+    raceId: ids.race,
+    registrationId: ids.registration,
+    club: ids.club,
+    site: ids.site,
+  };
+  const fill = (area: string) =>
+    "/" +
+    path
+      .split("/")
+      .map((segment) =>
+        segment === "*" ? "no-such-page" : segment === ":area" ? area : segment.startsWith(":") ? (byName[segment.slice(1)] ?? crypto.randomUUID()) : segment,
+      )
+      .join("/");
+  return path.includes(":area") ? adminAreas.map((a) => fill(a.key)) : [fill("")];
+}
+
+const hostOf = (id: string) => (id.startsWith("routes/[_admin]+/") ? "admin.localhost" : "localhost");
+
+async function fixtures(): Promise<Ids> {
+  const tag = crypto.randomUUID().slice(0, 8);
+  const { site, club, race } = await createSiteWithRace(db(), { hostname: `access-${tag}.localhost`, siteName: "Access", raceName: "Access race" });
+  const registration = { id: crypto.randomUUID(), clubId: club.id, siteId: site.id, name: "Access form", isApproved: true };
+  await db()
+    .insert(registrations)
+    .values({ ...registration, fieldMtimes: {} });
+  return { race: race.id, registration: registration.id, club: club.id, site: site.id };
+}
+
+function get(host: string, path: string, cookie?: string) {
+  return worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+}
+
+const pageRoutes = () => Object.keys(build.routes).filter((id) => id !== "root");
+
+describe("who may open each page route", () => {
+  it("finds the product's routes in the build", () => {
+    expect(pageRoutes().length).toBeGreaterThan(70);
+    expect(env.ENVIRONMENT).not.toBe("production");
+  });
+
+  it("answers no protected route with 200 to an anonymous visitor", { timeout: 120_000 }, async () => {
+    const ids = await fixtures();
+    const opened: string[] = [];
+    for (const id of pageRoutes().filter((id) => !matches(id, PUBLIC))) {
+      for (const url of urlsOf(id, ids)) {
+        const response = await get(hostOf(id), url);
+        if (response.status === 200) opened.push(`${id} ${url}`);
+        else expect(response.status, `${id} ${url}`).toBeLessThan(500);
+      }
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it("answers no role's route with 200 to a signed-in user who holds no role", { timeout: 120_000 }, async () => {
+    const ids = await fixtures();
+    await createUserWithPassword("no-role@example.com", "glacier-ski-42", []);
+    const cookies = {
+      localhost: await signIn("localhost", "no-role@example.com", "glacier-ski-42"),
+      "admin.localhost": await signIn("admin.localhost", "no-role@example.com", "glacier-ski-42"),
+    };
+    const opened: string[] = [];
+    for (const id of pageRoutes().filter((id) => !matches(id, PUBLIC) && !matches(id, ANY_SIGNED_IN))) {
+      for (const url of urlsOf(id, ids)) {
+        const host = hostOf(id);
+        const response = await get(host, url, cookies[host]);
+        if (response.status === 200) opened.push(`${id} ${url}`);
+        else expect(response.status, `${id} ${url}`).toBeLessThan(500);
+      }
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it("opens every club, race and registration route of a club to its Organization Admin", { timeout: 120_000 }, async () => {
+    const ids = await fixtures();
+    const email = `org-${ids.club.slice(0, 8)}@example.com`;
+    await createUserWithPassword(email, "glacier-ski-42", [{ type: "org_admin", clubId: ids.club }]);
+    const cookie = await signIn("localhost", email, "glacier-ski-42");
+    const refused: string[] = [];
+    const ownsAll = (url: string) =>
+      !/[0-9a-f]{8}-[0-9a-f]{4}-/.test(url.replace(ids.race, "").replace(ids.registration, "").replace(ids.club, "").replace(ids.site, ""));
+    for (const id of pageRoutes().filter((id) => /^routes\/(club|race|registration)\+\//.test(id))) {
+      for (const url of urlsOf(id, ids).filter(ownsAll)) {
+        const response = await get("localhost", url, cookie);
+        if (response.status !== 200) refused.push(`${id} ${url} ${response.status}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it("opens every area of the administration to a System Administrator configured for all of them", { timeout: 120_000 }, async () => {
+    const ids = await fixtures();
+    const email = `sys-${ids.club.slice(0, 8)}@example.com`;
+    const user = await createUserWithPassword(email, "glacier-ski-42", [{ type: "system_admin" }]);
+    await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?")
+      .bind(JSON.stringify({ all: true }), user.id)
+      .run();
+    const cookie = await signIn("admin.localhost", email, "glacier-ski-42");
+    const refused: string[] = [];
+    for (const id of pageRoutes().filter((id) => id.startsWith("routes/[_admin]+/"))) {
+      for (const url of urlsOf(id, ids)) {
+        const response = await get("admin.localhost", url, cookie);
+        if (response.status !== 200) refused.push(`${id} ${url} ${response.status}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+});
