@@ -55,6 +55,27 @@ describe("sign-in pages", () => {
     expect((await get("admin.localhost", "/_admin", clubCookie)).status).toBe(403);
   });
 
+  it("links a System Administrator's role on the main host to the administration host, through a switch", async () => {
+    await createUserWithPassword("crosshost@example.com", "glacier-ski-42", [{ type: "system_admin" }]);
+    const cookie = await signIn("localhost", "crosshost@example.com", "glacier-ski-42");
+    const manage = await (await get("localhost", "/manage", cookie)).text();
+    const href = /<a[^>]*class="race-name"[^>]*href="([^"]+)"|<a[^>]*href="([^"]+)"[^>]*class="race-name"/.exec(manage);
+    const link = (href?.[1] ?? href?.[2] ?? "").replaceAll("&amp;", "&");
+    expect(link).toMatch(/^\/login\/switch\?role=[^&]+&goto=%2F_admin%2Fclubs&domain=admin\.localhost$/);
+    const page = await get("localhost", link, cookie);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Domain: admin.localhost");
+    const done = await worker.fetch(
+      hostRequest("localhost", link, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "",
+        redirect: "manual",
+      }),
+    );
+    expect(done.headers.get("Location")).toBe("/login/complete");
+  });
+
   it("refuses a cross-site form post to a page action", async () => {
     const response = await formPost(
       "localhost",

@@ -21,12 +21,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     roles: roles.map((role) => {
       const definition = roleDefinition(role.type);
       const home = roleHomePage(role);
+      // The administration lives on its own host: its pages are reached through a switch that signs in there.
+      const elsewhere = role.type === "system_admin" && context.tenant.kind !== "admin" ? `&domain=${encodeURIComponent(context.env.ADMIN_HOST)}` : "";
+      const switchHref = `/login/switch?role=${role.id}&goto=${encodeURIComponent(home.href)}${elsewhere}`;
       return {
         id: role.id,
         label: definition.label,
         description: definition.description,
-        home,
-        switchHref: `/login/switch?role=${role.id}&goto=${encodeURIComponent(home.href)}`,
+        home: elsewhere ? { ...home, href: switchHref } : home,
+        switchHref,
       };
     }),
   };
