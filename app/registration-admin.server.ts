@@ -8,6 +8,7 @@ import { eq, inArray } from "drizzle-orm";
 import * as z from "zod";
 import { can, effectiveRoles, type Action, type Principal } from "../core/access/policy";
 import { labelIn } from "../core/forms/bilingual";
+import { timeOrderErrors } from "../core/registration/settings-rules";
 import { fieldErrorsOf, type FieldErrors } from "../core/entity/field-errors";
 import { FORM_MESSAGES } from "../core/forms/messages";
 import type { FormElement } from "../core/forms/model";
@@ -156,10 +157,6 @@ export function wallClockText(epochMs: number | null, zone: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // Settings
 
-const CLOSE_AFTER_OPEN = "The closing time must be after the opening time";
-const RISE_2_AFTER_RISE_1 = "The second price rise must be after the first";
-const RISE_1_FIRST = "Set the first price rise before the second";
-
 /** A datetime-local value on the zone's wall clock as epoch ms; blank is null. */
 function localTime(zone: string) {
   return z
@@ -258,17 +255,17 @@ function settingsFormSchema(zone: string) {
 }
 
 /**
- * The order of the times, checked on its own so its messages show together with any other field's
- * (zod skips an object's refinements once a field has failed).
+ * The order of the times (core/registration/settings-rules.ts), checked on its own so its messages show
+ * together with any other field's (zod skips an object's refinements once a field has failed).
  */
-function timeOrderErrors(values: Record<string, string>, zone: string): FieldErrors {
+function timeOrderOfInputs(values: Record<string, string>, zone: string): FieldErrors {
   const at = (name: string) => (values[name]?.trim() ? epochOfLocalInput(values[name]!, zone) : null);
-  const [open, close, rise1, rise2] = [at("open_time"), at("close_time"), at("raise_price_1_time"), at("raise_price_2_time")];
-  const errors: FieldErrors = {};
-  if (open !== null && close !== null && close <= open) errors.close_time = CLOSE_AFTER_OPEN;
-  if (rise2 !== null && !values.raise_price_1_time?.trim()) errors.raise_price_1_time = RISE_1_FIRST;
-  if (rise1 !== null && rise2 !== null && rise2 <= rise1) errors.raise_price_2_time = RISE_2_AFTER_RISE_1;
-  return errors;
+  return timeOrderErrors({
+    open_time: at("open_time"),
+    close_time: at("close_time"),
+    raise_price_1_time: at("raise_price_1_time"),
+    raise_price_2_time: at("raise_price_2_time"),
+  });
 }
 
 export type SettingsChanges = z.output<ReturnType<typeof settingsFormSchema>>;
@@ -278,7 +275,7 @@ export function parseSettings(values: Record<string, string>, zone: string): { o
   const parsed = settingsFormSchema(zone).safeParse(values);
   const errors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   // A field's own message (an unreadable time) comes first; the order is said when the times can be read.
-  for (const [key, message] of Object.entries(timeOrderErrors(values, zone))) errors[key] ??= message;
+  for (const [key, message] of Object.entries(timeOrderOfInputs(values, zone))) errors[key] ??= message;
   return parsed.success && Object.keys(errors).length === 0 ? { ok: true, value: parsed.data } : { ok: false, errors };
 }
 
@@ -306,15 +303,6 @@ export function settingsValuesOf(registration: RegistrationRow, zone: string): R
       }),
     ),
   };
-}
-
-/** Name fields must be text fields of this form: a deleted or other form's field would name nobody. */
-export function nameFieldErrors(changes: Pick<SettingsChanges, "first_name_field_id" | "last_name_field_id">, elements: readonly FormElement[]): FieldErrors {
-  const textIds = new Set(elements.filter((e) => e.type === "text").map((e) => e.id));
-  const errors: FieldErrors = {};
-  if (changes.first_name_field_id !== null && !textIds.has(changes.first_name_field_id)) errors.first_name_field_id = "Choose a text field of this form";
-  if (changes.last_name_field_id !== null && !textIds.has(changes.last_name_field_id)) errors.last_name_field_id = "Choose a text field of this form";
-  return errors;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -272,6 +272,24 @@ describe("entity API: changes", () => {
     expect((await call(token, "POST", `/data-api/FormElement/${elementId}`, { price_1: 2500 })).status).toBe(200);
   });
 
+  it("refuses a form's settings that the settings page refuses, with its words", async () => {
+    const { token, club } = await clubAdmin("formrules");
+    const closing = await call(token, "PUT", "/data-api/Registration/", { club: club.id, name: "Backwards", open_time: 2_000_000, close_time: 1_000_000 });
+    expect(closing.status).toBe(400);
+    expect(await closing.json()).toMatchObject({ message: "close_time: The closing time must be after the opening time" });
+    const { id } = await createRegistration(token, club.id, { open_time: 1_000_000, close_time: 2_000_000 });
+    const rise = await call(token, "POST", `/data-api/Registration/${id}`, { raise_price_2_time: 1_500_000 });
+    expect(await rise.json()).toMatchObject({ fields: { raise_price_1_time: "Set the first price rise before the second" } });
+    // Checked as stored: moving the opening past the stored close is refused too.
+    expect((await call(token, "POST", `/data-api/Registration/${id}`, { open_time: 3_000_000 })).status).toBe(400);
+    const mail = await call(token, "PUT", "/data-api/FormElement/", { registration: id, type: "email", caption: "E-mail" });
+    const mailId = mail.headers.get("Location")!.split("/").pop()!;
+    const named = await call(token, "POST", `/data-api/Registration/${id}`, { first_name_field_id: mailId });
+    expect(await named.json()).toMatchObject({ fields: { first_name_field_id: "Choose a text field of this form" } });
+    const stored = await (await call(token, "GET", `/data-api/Registration/${id}`)).json<Record<string, unknown>>();
+    expect(stored).toMatchObject({ open_time: 1_000_000, raise_price_2_time: null, first_name_field_id: null });
+  });
+
   it("deletes, after which the entity and its children are gone", async () => {
     const { token, club } = await clubAdmin("deleter");
     const { id } = await createRegistration(token, club.id);

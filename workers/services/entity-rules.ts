@@ -5,13 +5,14 @@
  * only its fields' own shapes (schema/entities/classes.ts).
  */
 import type { Db } from "../../schema/d1";
-import { elementWriteProblems } from "./registration-forms";
+import { elementWriteProblems, registrationWriteProblems } from "./registration-forms";
 
 /** Field errors keyed by the entity's paths ("price_1", "config.max"), or null when the write is sound. */
 export type WriteRule = (db: Db, id: string, next: Readonly<Record<string, unknown>>) => Promise<Record<string, string> | null>;
 
 const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   FormElement: elementWriteProblems,
+  Registration: registrationWriteProblems,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {

@@ -10,6 +10,7 @@ import { listReach, reachesNothing } from "../../core/access/reach";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { fieldTypeOf } from "../../core/forms/registry";
 import { formElementSchema } from "../../core/forms/element-schema";
+import { nameFieldErrors, timeOrderErrors } from "../../core/registration/settings-rules";
 import { FIELD_TYPES, newElement, type FieldType, type FormElement } from "../../core/forms/model";
 import { clubs, formElements, registrations, type Db } from "../../schema/d1";
 import { FormElement as FormElementClass, Registration } from "../../schema/entities/classes";
@@ -240,6 +241,26 @@ export async function addElement(
 
 function defaultCaption(type: FieldType): string {
   return fieldTypeOf(type).isInput ? "Untitled field" : "";
+}
+
+/**
+ * The data API's check of a registration form write (workers/services/entity-rules.ts): the settings page's
+ * cross-field rules (core/registration/settings-rules.ts) on the form as it would be stored.
+ */
+export async function registrationWriteProblems(db: Db, id: string, next: Readonly<Record<string, unknown>>): Promise<Record<string, string> | null> {
+  const time = (key: string) => (typeof next[key] === "number" ? (next[key] as number) : null);
+  const text = (key: string) => (typeof next[key] === "string" && next[key] !== "" ? (next[key] as string) : null);
+  const chosen = { first_name_field_id: text("first_name_field_id"), last_name_field_id: text("last_name_field_id") };
+  const errors = {
+    ...timeOrderErrors({
+      open_time: time("open_time"),
+      close_time: time("close_time"),
+      raise_price_1_time: time("raise_price_1_time"),
+      raise_price_2_time: time("raise_price_2_time"),
+    }),
+    ...(chosen.first_name_field_id || chosen.last_name_field_id ? nameFieldErrors(chosen, await listElements(db, id)) : {}),
+  };
+  return Object.keys(errors).length > 0 ? errors : null;
 }
 
 /**

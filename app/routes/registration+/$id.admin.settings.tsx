@@ -8,7 +8,6 @@ import {
   cancelPolicySchema,
   cancelPolicyValuesOf,
   clubZone,
-  nameFieldErrors,
   parseSettings,
   requireRegistrationAccess,
   settingsValuesOf,
@@ -19,6 +18,7 @@ import { formatMoney } from "../../../core/money/money";
 import { cartChangesOf, setCancelPolicy } from "../../../workers/services/cancellations";
 import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
+import { nameFieldErrors } from "../../../core/registration/settings-rules";
 import { ErrorPage, REGISTRATION_ADMIN_ERRORS } from "../../components/error-page";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
