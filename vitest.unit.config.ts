@@ -14,5 +14,8 @@ export default defineConfig({
       "tests/build/**/*.test.ts",
     ],
     environment: "node",
+    // Property tests run hundreds of cases; on a loaded 2-core CI machine one can pass vitest's 5 s default.
+    // They are deterministic (one fixed seed), so a longer limit hides no flakiness, only slowness.
+    testTimeout: 30_000,
   },
 });

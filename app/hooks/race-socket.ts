@@ -4,7 +4,8 @@
  * or the page comes back. What a frame means is the page's to decide (`onFrame`); the loop only acts on the
  * outcome, so no decision waits for React to render.
  */
-import { raceServerMessageSchema, type RaceServerMessage } from "../../schema/wire/race-socket";
+import type { RaceServerMessage } from "../../schema/wire/race-socket";
+import { readRaceServerMessage } from "../../schema/wire/race-socket-read";
 import { backoffDelay, jitterDelay, type RandomSource } from "./backoff";
 
 export type LiveState = "connecting" | "live" | "offline";
@@ -69,7 +70,7 @@ export const CLOSE_CODES = { resync: 4000, silent: 4001, wake: 4002, offline: 40
 type LetGoReason = "closed" | "silent" | "resync" | "wake" | "offline";
 type TimerName = "retry" | "hello" | "ping" | "pong" | "catchUp";
 
-/** Parses a frame with the wire schema; anything else is dropped (never trusted after a bare JSON.parse). */
+/** Reads a frame as the wire schema would (without zod in the page); anything else is dropped (never trusted after a bare JSON.parse). */
 export function parseRaceFrame(data: unknown): RaceServerMessage | null {
   if (typeof data !== "string") return null;
   let json: unknown;
@@ -78,8 +79,7 @@ export function parseRaceFrame(data: unknown): RaceServerMessage | null {
   } catch {
     return null;
   }
-  const parsed = raceServerMessageSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  return readRaceServerMessage(json);
 }
 
 /** Runs the loop over `deps` until the returned function is called. */

@@ -1,4 +1,4 @@
-// zod/mini: these schemas are parsed in the browser too, where full zod would triple the page's JS.
+// The server and tests parse with these; the browser reads frames with race-socket-read.ts (no zod in its pages), kept in step by its test.
 import * as z from "zod/mini";
 import { TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
 

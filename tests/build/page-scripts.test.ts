@@ -11,15 +11,17 @@ import { root, wranglerEnv } from "../../scripts/wrangler-env.mjs";
  * Each public page's budget, KiB gzip: every script the page loads (the client entry, then each matched
  * route's module and the chunks it imports), each gzipped alone as it is served. Issue 29 asks for under
  * 100 on every public page; React, React DOM and Remix's runtime are 82 of them on each. Reached: home 87.7,
- * login 91.9, start list 86.8, results 104.9 (zod/mini for the live socket's frames: 8.8), registration
- * form 107.6 (the form's fields, prices and checks, run in the browser). The three under 100 keep 100; the
- * two over it hold what is reached plus 3%, so growth is seen; the gap to 100 is in the issue's closing note.
+ * login 91.9, start list 86.8, results 96.3 (104.9 while zod/mini checked the live socket's frames; now
+ * schema/wire/race-socket-read.ts does), registration form 107.6 (the form's fields, prices and checks, run
+ * in the browser). The four under 100 keep 100; the one over it holds what is reached plus 3%, so growth is
+ * seen; the gap to 100 is in the issue's closing note.
  */
 const PAGES = [
   { page: "home", url: "/", route: "routes/_index", budgetKib: 100 },
   { page: "login", url: "/login", route: "routes/login+/_index", budgetKib: 100 },
-  { page: "results", url: "/races/r1", route: "routes/races+/$raceId", budgetKib: 108 },
+  { page: "results", url: "/races/r1", route: "routes/races+/$raceId", budgetKib: 100 },
   { page: "start list", url: "/races/r1/startlist", route: "routes/races+/$raceId_.startlist", budgetKib: 100 },
+  { page: "heats", url: "/races/r1/heats", route: "routes/races+/$raceId_.heats", budgetKib: 100 },
   { page: "registration form", url: "/register/g1", route: "routes/register+/$registrationId._index", budgetKib: 111 },
 ];
 
