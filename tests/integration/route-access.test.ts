@@ -27,8 +27,8 @@ const PUBLIC = [
   /^routes\/register\+\//,
   /^routes\/dev\+\/mail$/,
 ];
-/** Open to anyone signed in: their own account, its security and the apps connected to it. */
-const ANY_SIGNED_IN = [/^routes\/manage\+\/(_index|security|connected)$/];
+/** Open to anyone signed in: their own account, its security, the apps connected to it, and starting a club. */
+const ANY_SIGNED_IN = [/^routes\/manage\+\/(_index|security|connected)$/, /^routes\/club\+\/new$/];
 
 const matches = (id: string, patterns: readonly RegExp[]) => patterns.some((p) => p.test(id));
 

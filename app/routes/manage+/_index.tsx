@@ -59,12 +59,12 @@ export default function Manage() {
             <Link to="/race/new">Create a race</Link> ·{" "}
           </>
         ) : null}
-        <Link to="/login/logout">Sign out</Link>
+        <Link to="/club/new">Start a club</Link> · <Link to="/login/logout">Sign out</Link>
       </p>
       <h2>Your roles</h2>
       {roles.length === 0 ? (
         <p className="empty-state">
-          You have no roles yet. An organisation administrator can give you one, or you can create your organisation once that is available.
+          You have no roles yet. An organisation administrator can give you one, or you can <Link to="/club/new">start your club</Link>.
         </p>
       ) : (
         <ul className="race-list">
