@@ -75,6 +75,9 @@ const NOTICES: Record<string, string> = {
   seeded: "Heats seeded from the qualifier.",
   recorded: "Heat result saved.",
   cleared: "Heat result cleared.",
+  invited: "Invitation sent.",
+  withdrawn: "Invitation withdrawn.",
+  revoked: "Role taken back.",
 };
 
 function noticeOf(key: string | null): string | null {

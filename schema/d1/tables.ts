@@ -79,6 +79,36 @@ export const roles = sqliteTable(
 );
 
 /**
+ * A role offered to someone by e-mail (issue 25, decision 0031): accepted by the account with that address,
+ * through a link whose token is stored only as its hash. At most one open invitation per address and role.
+ */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    createdAt: integer("created_at").notNull(),
+    invitedBy: text("invited_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    roleType: text("role_type").notNull(),
+    clubId: text("club_id").references(() => clubs.id),
+    /** The race (or form) the role applies to. */
+    scope: text("scope"),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    acceptedAt: integer("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("invitations_token").on(t.tokenHash),
+    index("invitations_scope").on(t.scope),
+    uniqueIndex("invitations_open").on(t.email, t.roleType, t.scope).where(sql`accepted_at IS NULL AND revoked_at IS NULL`),
+  ],
+);
+
+/**
  * Race catalogue row: the D1 copy of what lists and searches need. The race itself (setup, racers,
  * crossings, results) lives in its RaceRoom Durable Object, which writes this row back when it changes.
  */

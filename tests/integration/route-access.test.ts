@@ -13,7 +13,7 @@ import { createSiteWithRace, hostRequest } from "./fixtures";
 
 /**
  * Open to anyone: sign-in and sign-up (with the welcome page after it), the public race pages, the
- * registration flow (no account needed), the new-address confirmation (its token decides, and it may be
+ * registration flow (no account needed), an invitation's page (its token decides), the new-address confirmation (its token decides, and it may be
  * opened in another browser) and the development mail page (absent in production).
  */
 const PUBLIC = [
@@ -25,6 +25,7 @@ const PUBLIC = [
   /^routes\/manage\+\/email$/,
   /^routes\/races\+\//,
   /^routes\/register\+\//,
+  /^routes\/invite\+\//,
   /^routes\/dev\+\/mail$/,
 ];
 /** Open to anyone signed in: their own account, its security, the apps connected to it, and starting a club. */

@@ -26,6 +26,7 @@ const sections = [
   { to: "heats", label: "Heats" },
   { to: "reports", label: "Reports" },
   { to: "keypad", label: "Keypad" },
+  { to: "people", label: "People" },
 ] as const;
 
 export default function RaceAdminLayout() {
