@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { demoRaces, demoSites } from "../../scripts/demo-data";
-import { setUpDemoRace, url, waitForHydration } from "./hosts";
+import { demoRaces, demoSites, demoUsers } from "../../scripts/demo-data";
+import { setUpDemoRace, signInWithPasswordFrom, url, waitForHydration } from "./hosts";
 
 const [demoRace, trailRace] = demoRaces(Date.now());
 
@@ -32,6 +32,10 @@ test.describe("home pages on every kind of host", () => {
     await expect(page.getByRole("heading", { name: "System administration" })).toBeVisible();
     await waitForHydration(page);
     await page.getByRole("link", { name: "Whitelabel Sites" }).click();
+    // An area is for System Administrators configured for it: sign in first, then it opens.
+    await expect(page).toHaveURL(url("admin.localhost", "/login?goto=%2F_admin%2Fsites"));
+    const superAdmin = demoUsers.find((u) => u.role.type === "system_admin")!;
+    await signInWithPasswordFrom(page, superAdmin.email, superAdmin.password);
     await expect(page).toHaveURL(url("admin.localhost", "/_admin/sites"));
     await expect(page.getByRole("heading", { name: "Whitelabel Sites" })).toBeVisible();
   });
