@@ -61,5 +61,5 @@ test("a club admin invites a race timer, who accepts and lands on the race", asy
 
   // The admin sees them among the race's people.
   await admin.reload();
-  await expect(admin.getByRole("cell", { name: /Tess Timer/ })).toBeVisible();
+  await expect(admin.getByRole("rowheader", { name: /Tess Timer/ })).toBeVisible();
 });

@@ -7,7 +7,7 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import * as z from "zod";
 import type { Principal } from "../../core/access/policy";
-import { roleDefinition, roleHomePage, type RoleType } from "../../core/access/roles";
+import { roleDefinition, roleDefinitions, roleHomePage, type RoleType } from "../../core/access/roles";
 import { invitations, roles, users, type Db } from "../../schema/d1";
 import { hashToken, randomToken } from "../auth/crypto";
 import { originOf } from "../auth/hosts";
@@ -17,15 +17,8 @@ import { canOnRace, type RaceCatalogue } from "./race-access";
 export const INVITATION_DAYS = 14;
 const DAY_MS = 86_400_000;
 
-/** The roles of a race that may be given by invitation. */
-export const RACE_INVITABLE_ROLES = [
-  "race_admin",
-  "technical_delegate",
-  "race_timer",
-  "race_announcer",
-  "race_photographer",
-  "private_results_viewer",
-] as const;
+/** The roles of a race that may be given by invitation: every role whose level is the race. */
+export const RACE_INVITABLE_ROLES: readonly RoleType[] = roleDefinitions.filter((r) => r.level === "race").map((r) => r.type);
 
 export const INVITATION_MESSAGES = {
   email: "Enter the e-mail address of the person to invite",
@@ -40,7 +33,10 @@ export const INVITATION_MESSAGES = {
 
 export const inviteSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email(INVITATION_MESSAGES.email).max(254, INVITATION_MESSAGES.email)),
-  role: z.enum(RACE_INVITABLE_ROLES, INVITATION_MESSAGES.role),
+  role: z
+    .string()
+    .refine((type) => (RACE_INVITABLE_ROLES as readonly string[]).includes(type), INVITATION_MESSAGES.role)
+    .transform((type) => type as RoleType),
 });
 
 /** Giving and taking back a race's roles is administration: Race Administrator, All Races, Organization Admin. */

@@ -14,6 +14,7 @@ import {
 import { requireRaceAccess } from "../../race-admin.server";
 import { pageQuery, pageUrl, parseForm, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
+import { SetupTable } from "../../components/setup-table";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 
 /** Giving and taking back the race's roles is administration (Race Administrator, All Races, Organization Admin). */
@@ -77,34 +78,23 @@ export default function RacePeople() {
       <h2 id="people-heading">People</h2>
       <SavedNotice message={saved} />
       <p className="hint">Who works on this race, and in which role. An invited person accepts with the account of the address you invite.</p>
-      {holders.length === 0 ? (
-        <p className="empty-state">No one holds a role on this race yet.</p>
-      ) : (
-        <table className="setup-table">
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col">Role</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {holders.map((h) => (
-              <tr key={h.roleId}>
-                <td>
-                  {h.name} <span className="hint">{h.email}</span>
-                </td>
-                <td>{h.label}</td>
-                <td>
-                  <RowButton intent="revoke" target={h.roleId} label="Take back" />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <SetupTable
+        items={holders}
+        keyOf={(h) => h.roleId}
+        empty="No one holds a role on this race yet."
+        columns={[
+          {
+            header: "Person",
+            cell: (h) => (
+              <>
+                {h.name} <span className="hint">{h.email}</span>
+              </>
+            ),
+          },
+          { header: "Role", cell: (h) => h.label },
+        ]}
+        actions={(h) => <RowButton intent="revoke" target={h.roleId} label="Take back" />}
+      />
       {pending.length > 0 ? (
         <>
           <h3>Invited</h3>
