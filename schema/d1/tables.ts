@@ -104,7 +104,9 @@ export const invitations = sqliteTable(
   (t) => [
     uniqueIndex("invitations_token").on(t.tokenHash),
     index("invitations_scope").on(t.scope),
-    uniqueIndex("invitations_open").on(t.email, t.roleType, t.scope).where(sql`accepted_at IS NULL AND revoked_at IS NULL`),
+    uniqueIndex("invitations_open")
+      .on(t.email, t.roleType, t.scope)
+      .where(sql`accepted_at IS NULL AND revoked_at IS NULL`),
   ],
 );
 
