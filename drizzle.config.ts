@@ -9,6 +9,7 @@ export default defineConfig({
     "./schema/d1/cities.ts",
     "./schema/d1/registration.ts",
     "./schema/d1/payments.ts",
+    "./schema/d1/history.ts",
   ],
   out: "./schema/migrations/d1",
 });

@@ -1,6 +1,7 @@
 import { drizzle } from "drizzle-orm/d1";
 import * as auth from "./auth";
 import * as cities from "./cities";
+import * as history from "./history";
 import * as oauth from "./oauth";
 import * as payments from "./payments";
 import * as registration from "./registration";
@@ -8,12 +9,13 @@ import * as tables from "./tables";
 
 export * from "./auth";
 export * from "./cities";
+export * from "./history";
 export * from "./oauth";
 export * from "./payments";
 export * from "./registration";
 export * from "./tables";
 
-const schema = { ...tables, ...auth, ...cities, ...oauth, ...payments, ...registration };
+const schema = { ...tables, ...auth, ...cities, ...history, ...oauth, ...payments, ...registration };
 
 function createDb(d1: D1Database) {
   return drizzle(d1, { schema });
