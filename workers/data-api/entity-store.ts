@@ -2,6 +2,7 @@
  * The D1 store behind the generic entity API: every query is built from the registry's columns, scoped by
  * the caller's reach and tenant, and parameterised (filter values are bound, never spliced into SQL).
  */
+import type { BatchItem } from "drizzle-orm/batch";
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ReachKind } from "../../core/access/policy";
@@ -146,13 +147,18 @@ function columnKey(entity: EntityClass, column: AnySQLiteColumn): string {
   return key;
 }
 
-export async function insertEntity(db: Db, entity: EntityClass, id: string, values: Record<string, unknown>, mtimes: FieldMtimes, now: number): Promise<void> {
-  await db.insert(entity.table).values({
+/** The insert of one new entity, for a batch that also writes its history. */
+export function insertStatement(db: Db, entity: EntityClass, id: string, values: Record<string, unknown>, mtimes: FieldMtimes, now: number) {
+  return db.insert(entity.table).values({
     ...toColumns(entity, values),
     [columnKey(entity, entity.idColumn)]: id,
     [columnKey(entity, entity.createdColumn)]: now,
     [columnKey(entity, entity.mtimesColumn)]: mtimes,
   });
+}
+
+export async function insertEntity(db: Db, entity: EntityClass, id: string, values: Record<string, unknown>, mtimes: FieldMtimes, now: number): Promise<void> {
+  await insertStatement(db, entity, id, values, mtimes, now);
 }
 
 /**
@@ -166,12 +172,19 @@ export async function updateEntity(
   changes: Record<string, unknown>,
   version: string,
   mtimes: FieldMtimes,
+  alongside: readonly BatchItem<"sqlite">[] = [],
 ): Promise<boolean> {
-  const result = await db
+  const update = db
     .update(entity.table)
     .set({ ...toColumns(entity, changes), [columnKey(entity, entity.mtimesColumn)]: mtimes })
     .where(and(eq(entity.idColumn, id), sql`CAST(${entity.mtimesColumn} AS TEXT) = ${version}`));
+  const [result] = await db.batch([update, ...alongside]);
   return (result.meta.changes ?? 0) > 0;
+}
+
+/** The delete of one entity, for a batch that also writes its history. */
+export function deleteStatement(db: Db, entity: EntityClass, id: string) {
+  return db.delete(entity.table).where(eq(entity.idColumn, id));
 }
 
 export async function deleteEntity(db: Db, entity: EntityClass, id: string): Promise<boolean> {
@@ -207,6 +220,8 @@ export async function changeFields(
   changes: Record<string, unknown>,
   base: FieldMtimes | undefined,
   now: number,
+  /** Statements written in the same batch as the update (its history), given the row before and the change. */
+  alongside?: (before: EntityRow, changed: Record<string, unknown>, mtimes: FieldMtimes) => readonly BatchItem<"sqlite">[],
 ): Promise<
   { ok: true; stored: StoredEntity; changed: Record<string, unknown>; mtimes: FieldMtimes } | { ok: false; stale: string[]; stored: StoredEntity } | null
 > {
@@ -216,7 +231,7 @@ export async function changeFields(
     const result = applyFieldChanges(stored.row, stored.mtimes, changes, now, base);
     if (result.stale.length > 0) return { ok: false, stale: result.stale, stored };
     if (Object.keys(result.changed).length === 0) return { ok: true, stored, changed: {}, mtimes: stored.mtimes };
-    if (await updateEntity(db, entity, id, result.changed, stored.version, result.mtimes)) {
+    if (await updateEntity(db, entity, id, result.changed, stored.version, result.mtimes, alongside?.(stored.row, result.changed, result.mtimes))) {
       return { ok: true, stored, changed: result.changed, mtimes: result.mtimes };
     }
   }
