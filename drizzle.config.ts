@@ -10,6 +10,7 @@ export default defineConfig({
     "./schema/d1/registration.ts",
     "./schema/d1/payments.ts",
     "./schema/d1/history.ts",
+    "./schema/d1/admin.ts",
   ],
   out: "./schema/migrations/d1",
 });

@@ -1,4 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
+import * as admin from "./admin";
 import * as auth from "./auth";
 import * as cities from "./cities";
 import * as history from "./history";
@@ -7,6 +8,7 @@ import * as payments from "./payments";
 import * as registration from "./registration";
 import * as tables from "./tables";
 
+export * from "./admin";
 export * from "./auth";
 export * from "./cities";
 export * from "./history";
@@ -15,7 +17,7 @@ export * from "./payments";
 export * from "./registration";
 export * from "./tables";
 
-const schema = { ...tables, ...auth, ...cities, ...history, ...oauth, ...payments, ...registration };
+const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...oauth, ...payments, ...registration };
 
 function createDb(d1: D1Database) {
   return drizzle(d1, { schema });

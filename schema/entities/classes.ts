@@ -7,12 +7,11 @@ import { APP_LIMITS, redirectUriProblem } from "../../core/access/app-registrati
 import { isScope } from "../../core/access/scopes";
 import { apiApplications, carts, clubs, formElements, individuals, races, registrations, roles, sites, users } from "../d1";
 import { siteConfigSchema } from "../wire/site-config";
-import { collectionName, entityClass, field, type EntityClass, type EntityField } from "./registry";
+import { adminEntityClasses } from "./admin-classes";
+import { collectionName, createdField, entityClass, field, uuidField, type EntityClass, type EntityField } from "./registry";
 import { elementConfigSchema, formOptionSchema, logicKeySchema } from "../../core/forms/element-schema";
 import { FIELD_TYPES, FORM_LIMITS, MEMBER_CLASSES } from "../../core/forms/model";
 
-const uuidField = (column: EntityClass["idColumn"]) => field("uuid", column, "string", { writable: false });
-const createdField = (column: EntityClass["createdColumn"]) => field("created_time", column, "time", { writable: false });
 
 /** The place fields, read-only here: they are set together through `POST …/city`. */
 function cityFields(table: typeof clubs): EntityField[] {
@@ -308,7 +307,19 @@ export const Race = entityClass({
   ],
 });
 
-export const entityClasses: readonly EntityClass[] = [WhitelabelSite, Club, User, Role, APIApplication, Registration, FormElement, Cart, Individual, Race];
+export const entityClasses: readonly EntityClass[] = [
+  WhitelabelSite,
+  Club,
+  User,
+  Role,
+  APIApplication,
+  Registration,
+  FormElement,
+  Cart,
+  Individual,
+  Race,
+  ...adminEntityClasses,
+];
 
 const byName = new Map(entityClasses.map((entity) => [entity.classname, entity]));
 

@@ -121,6 +121,11 @@ export function field(api: string, column: AnySQLiteColumn, type: FieldType, opt
   };
 }
 
+/** The id every class has, set by the server (or sent once by the client for client-id classes). */
+export const uuidField = (column: AnySQLiteColumn) => field("uuid", column, "string", { writable: false });
+/** The creation time every class has, epoch milliseconds. */
+export const createdField = (column: AnySQLiteColumn) => field("created_time", column, "time", { writable: false });
+
 export interface ClassOptions {
   classname: string;
   area: ProtectedArea;

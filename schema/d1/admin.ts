@@ -1,0 +1,355 @@
+/**
+ * The entities of the super-admin areas that had no table yet (platform.md section 2 and 3, timing.md
+ * section 3). A row that belongs to a club carries its club and the club's site, copied on create, so
+ * every list is scoped by plain columns with no join.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { entityColumns } from "./columns";
+import { clubs, sites } from "./tables";
+
+/** The owning club (required) and its site. */
+function clubOwned() {
+  return {
+    clubId: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    siteId: text("site_id").references(() => sites.id),
+  };
+}
+
+/** A club (or none for a platform-wide row) and its site. */
+function optionalClub() {
+  return {
+    clubId: text("club_id").references(() => clubs.id),
+    siteId: text("site_id").references(() => sites.id),
+  };
+}
+
+/** Division (spec "Club and Division"): a membership organisation run under a club. */
+export const divisions = sqliteTable(
+  "divisions",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    name: text("name").notNull(),
+    sport: text("sport"),
+    country: text("country"),
+    email: text("email"),
+    website: text("website"),
+    logo: text("logo"),
+    info: text("info"),
+    programsList: text("programs_list", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    /** When the division's NQC membership status lapses; epoch milliseconds. */
+    nqcExpireTime: integer("nqc_expire_time"),
+  },
+  (t) => [index("divisions_club").on(t.clubId), index("divisions_site").on(t.siteId)],
+);
+
+/**
+ * TimingDevice (timing.md section 3): a club's register of physical timing equipment. A race's own device
+ * documents (connection, offset, grid columns) live in its RaceRoom; this is the catalogue they are drawn from.
+ */
+export const timingDevices = sqliteTable(
+  "timing_devices",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    name: text("name"),
+    humanname: text("humanname"),
+    /** A key of core/timing/devices.ts DEVICE_TYPE_KEYS (the spec's device type table). */
+    deviceType: text("device_type").notNull(),
+    deviceNumber: integer("device_number"),
+    serial: text("serial"),
+    /** Seconds. */
+    accuracy: real("accuracy").notNull().default(0.5),
+    /** Decimal places of a second. */
+    precision: integer("precision").notNull().default(0),
+    channels: integer("channels").notNull().default(1),
+    notes: text("notes"),
+  },
+  (t) => [index("timing_devices_club").on(t.clubId), index("timing_devices_site").on(t.siteId)],
+);
+
+/** TimingServer (timing.md: Webserver, Serverbox, WebClient): a timing server a club runs. */
+export const serverboxes = sqliteTable(
+  "serverboxes",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    name: text("name").notNull(),
+    subtype: text("subtype", { enum: ["webserver", "serverbox", "webclient"] })
+      .notNull()
+      .default("serverbox"),
+    serial: text("serial"),
+    softwareVersion: text("software_version"),
+    /** Set by the timing API when the server syncs; epoch milliseconds. */
+    lastSeenTime: integer("last_seen_time"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+  },
+  (t) => [index("serverboxes_club").on(t.clubId), index("serverboxes_site").on(t.siteId)],
+);
+
+/** One block of a newsletter's body, in order (spec: header, image, text, action button, logo). */
+export type NewsletterElement =
+  | { type: "header" | "text"; text: string }
+  | { type: "image"; image_url: string; url?: string; text?: string }
+  | { type: "button"; text: string; url: string }
+  | { type: "logo"; image_url?: string; url?: string };
+
+/** Communication / EmailNewsletter (section 3): a club's mail to its members, sent once. */
+export const emailNewsletters = sqliteTable(
+  "email_newsletters",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    subject: text("subject").notNull(),
+    communicationType: text("communication_type").notNull().default("newsletter"),
+    elements: text("elements", { mode: "json" })
+      .$type<NewsletterElement[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    /** Set by the mail queue when it is sent; epoch milliseconds. */
+    sentTime: integer("sent_time"),
+  },
+  (t) => [index("email_newsletters_club").on(t.clubId), index("email_newsletters_site").on(t.siteId)],
+);
+
+/** A warehouse that ships and takes back the platform's rental equipment (/shipments/{depot}). */
+export const shippingDepots = sqliteTable("shipping_depots", {
+  ...entityColumns(),
+  name: text("name").notNull(),
+  email: text("email"),
+  address: text("address"),
+  country: text("country"),
+  isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+});
+
+/** A custom field an inventory type's items carry (a MAC address, a firmware date). */
+export interface InventoryTypeField {
+  key: string;
+  label: string;
+  type: "text" | "number" | "bool";
+}
+
+/** InventoryType (section 3): one kind of equipment in the platform-wide catalogue. Money is integer cents. */
+export const inventoryTypes = sqliteTable(
+  "inventory_types",
+  {
+    ...entityColumns(),
+    key: text("key").notNull(),
+    name: text("name").notNull(),
+    image: text("image"),
+    description: text("description"),
+    unitCost: integer("unit_cost").notNull().default(0),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    swVersion: text("sw_version"),
+    hwVersion: text("hw_version"),
+    isRentable: integer("is_rentable", { mode: "boolean" }).notNull().default(false),
+    isTracked: integer("is_tracked", { mode: "boolean" }).notNull().default(false),
+    /** Harmonized Tariff Schedule code for customs. */
+    hts: text("hts"),
+    /** Country of origin, two letters. */
+    origin: text("origin"),
+    /** Kilograms. */
+    weight: real("weight"),
+    declaredValue: integer("declared_value"),
+    category: text("category"),
+    purchasePrice: integer("purchase_price"),
+    tags: text("tags", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    /** Keys of the types shipped with this one (a charger with a reader). */
+    included: text("included", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    autoPackKey: text("auto_pack_key"),
+    packingInstructions: text("packing_instructions"),
+    ordinal: integer("ordinal").notNull().default(0),
+    fields: text("fields", { mode: "json" })
+      .$type<InventoryTypeField[]>()
+      .notNull()
+      .default(sql`'[]'`),
+  },
+  (t) => [uniqueIndex("inventory_types_key").on(t.key)],
+);
+
+/** InventoryItem (section 3): one piece of equipment held by a depot. */
+export const inventoryItems = sqliteTable(
+  "inventory_items",
+  {
+    ...entityColumns(),
+    depotId: text("depot_id")
+      .notNull()
+      .references(() => shippingDepots.id),
+    typeId: text("type_id")
+      .notNull()
+      .references(() => inventoryTypes.id),
+    name: text("name"),
+    /** The asset number written on the item. */
+    number: text("number"),
+  },
+  (t) => [index("inventory_items_depot").on(t.depotId), index("inventory_items_type").on(t.typeId)],
+);
+
+/** EventPage (section 3): a public page for an event that spans races and registrations. */
+export const eventPages = sqliteTable(
+  "event_pages",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    name: text("name").notNull(),
+    title: text("title"),
+    year: integer("year"),
+    /** ISO dates (YYYY-MM-DD). */
+    startDate: text("start_date"),
+    endDate: text("end_date"),
+    /** The page's address under the site, a slug. */
+    pageUrl: text("page_url"),
+    description: text("description"),
+    sport: text("sport"),
+    bannerUrl: text("banner_url"),
+    headerOption: text("header_option", { enum: ["banner", "title", "none"] })
+      .notNull()
+      .default("banner"),
+  },
+  (t) => [index("event_pages_club").on(t.clubId), index("event_pages_site").on(t.siteId)],
+);
+
+/** PointsSeries (section 3, "Race Series"): races whose results add up to series points. */
+export const pointsSeries = sqliteTable(
+  "points_series",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    name: text("name").notNull(),
+    year: integer("year"),
+    config: text("config", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
+    isPublic: integer("is_public", { mode: "boolean" }).notNull().default(false),
+    url: text("url"),
+    /** The last points file the series computed; written by that job. */
+    lastPointsFile: text("last_points_file"),
+  },
+  (t) => [index("points_series_club").on(t.clubId), index("points_series_site").on(t.siteId)],
+);
+
+/** A rule a membership or licence number must meet: a list the club uploads, or a pattern. */
+export const validationSystems = sqliteTable(
+  "validation_systems",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["list", "pattern"] }).notNull(),
+    pattern: text("pattern"),
+    description: text("description"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+  },
+  (t) => [index("validation_systems_club").on(t.clubId), index("validation_systems_site").on(t.siteId)],
+);
+
+/** An activity a club offers (a discipline or programme); no club means platform-wide. */
+export const activities = sqliteTable(
+  "activities",
+  {
+    ...entityColumns(),
+    ...optionalClub(),
+    name: text("name").notNull(),
+    sport: text("sport"),
+    description: text("description"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+  },
+  (t) => [index("activities_club").on(t.clubId), index("activities_site").on(t.siteId)],
+);
+
+/** How racers are ranked for seeding over a season (FIS points, a points table or a custom rule). */
+export const rankingSchemes = sqliteTable(
+  "ranking_schemes",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    name: text("name").notNull(),
+    sport: text("sport"),
+    season: text("season"),
+    method: text("method", { enum: ["fis_points", "points_table", "custom"] }).notNull(),
+    config: text("config", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
+  },
+  (t) => [index("ranking_schemes_club").on(t.clubId), index("ranking_schemes_site").on(t.siteId)],
+);
+
+/** A content page of a whitelabel site, served at its path. */
+export const sitePages = sqliteTable(
+  "site_pages",
+  {
+    ...entityColumns(),
+    siteId: text("site_id")
+      .notNull()
+      .references(() => sites.id),
+    clubId: text("club_id").references(() => clubs.id),
+    title: text("title").notNull(),
+    path: text("path").notNull(),
+    body: text("body").notNull().default(""),
+    isPublished: integer("is_published", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [uniqueIndex("site_pages_site_path").on(t.siteId, t.path), index("site_pages_club").on(t.clubId)],
+);
+
+/** How results turn into points: a table by place, or a formula; no club means platform-wide. */
+export const pointsSystems = sqliteTable(
+  "points_systems",
+  {
+    ...entityColumns(),
+    ...optionalClub(),
+    name: text("name").notNull(),
+    method: text("method", { enum: ["table", "formula"] }).notNull(),
+    /** Points for 1st, 2nd, … place. */
+    pointsTable: text("points_table", { mode: "json" })
+      .$type<number[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    formula: text("formula"),
+    /** Only a racer's best N results count; null counts all. */
+    bestOf: integer("best_of"),
+    /** Tied racers each get the place's points (share) or split the tied places' points. */
+    ties: text("ties", { enum: ["share", "split"] })
+      .notNull()
+      .default("share"),
+    /** Scale each race's points by its own factor (from the series config). */
+    scalePerRace: integer("scale_per_race", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("points_systems_club").on(t.clubId), index("points_systems_site").on(t.siteId)],
+);
+
+/** A season pass or member card a club issues to one holder. */
+export const passes = sqliteTable(
+  "passes",
+  {
+    ...entityColumns(),
+    ...clubOwned(),
+    kind: text("kind", { enum: ["pass", "member_card"] })
+      .notNull()
+      .default("pass"),
+    holderName: text("holder_name").notNull(),
+    holderEmail: text("holder_email"),
+    season: text("season"),
+    /** The number printed on the card. */
+    number: text("number"),
+    /** ISO dates (YYYY-MM-DD), inclusive. */
+    validFrom: text("valid_from"),
+    validUntil: text("valid_until"),
+    /** Set when the club revokes it; epoch milliseconds. */
+    revokedTime: integer("revoked_time"),
+  },
+  (t) => [index("passes_club").on(t.clubId, t.number), index("passes_site").on(t.siteId)],
+);

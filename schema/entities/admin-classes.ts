@@ -1,0 +1,461 @@
+/**
+ * The classes of the super-admin areas beyond clubs, forms and races (schema/d1/admin.ts): divisions,
+ * timing devices, servers, newsletters, depots and inventory, event pages, series, validation systems,
+ * activities, ranking schemes, site pages, points systems, passes, and bank accounts (read only).
+ */
+import * as z from "zod";
+import { DEVICE_TYPE_KEYS } from "../../core/timing/devices";
+import {
+  activities,
+  bankAccounts,
+  divisions,
+  emailNewsletters,
+  eventPages,
+  inventoryItems,
+  inventoryTypes,
+  passes,
+  pointsSeries,
+  pointsSystems,
+  rankingSchemes,
+  serverboxes,
+  shippingDepots,
+  sitePages,
+  timingDevices,
+  validationSystems,
+} from "../d1";
+import { createdField, entityClass, field, uuidField, type EntityField, type EntityReference } from "./registry";
+
+const nameText = z.string().trim().min(1).max(200);
+const shortText = z.string().trim().max(200);
+const longText = z.string().max(20_000);
+const code = (max: number) => z.string().trim().max(max);
+const email = z.email().max(320);
+// Only web addresses: these are shown as links and images, where a javascript: URL would run.
+const httpUrl = z.url({ protocol: /^https?$/ }).max(2000);
+const country = z.string().regex(/^[A-Z]{2}$/, "country is a two-letter code");
+const year = z.number().int().min(1900).max(2200);
+const isoDate = z.iso.date();
+const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
+/** Money is integer cents, never negative here, at most $1,000,000. */
+const cents = z.number().int().min(0).max(100_000_000);
+const jsonObject = z.record(z.string(), z.unknown());
+const keyText = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "a key is lowercase letters, digits, _ and -, at most 64");
+
+type ClubTable = { clubId: EntityField["column"]; siteId: EntityField["column"] };
+
+/** The owning club, set once on create, and its site, copied from the club (clubReference). */
+function clubFields(table: ClubTable): EntityField[] {
+  return [field("club", table.clubId, "string", { createOnly: true }), field("site", table.siteId, "string", { writable: false })];
+}
+
+// The site is the club's, so a club admin cannot place a row on another club's site.
+const clubReference: EntityReference[] = [{ field: "club", classname: "Club", copy: { site: "site" } }];
+const clubOwners = { clubId: "club", siteId: "site" } as const;
+
+export const Division = entityClass({
+  classname: "Division",
+  description: "A membership organisation run under a club (the Membership System)",
+  area: "divisions",
+  table: divisions,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(divisions.id),
+    createdField(divisions.createdAt),
+    ...clubFields(divisions),
+    field("name", divisions.name, "string", { schema: nameText }),
+    field("sport", divisions.sport, "string", { schema: shortText }),
+    field("country", divisions.country, "string", { schema: country }),
+    field("email", divisions.email, "string", { schema: email }),
+    field("website", divisions.website, "string", { schema: httpUrl }),
+    field("logo", divisions.logo, "string", { schema: httpUrl }),
+    field("info", divisions.info, "string", { schema: longText }),
+    field("programs_list", divisions.programsList, "json", { schema: z.array(z.string().trim().min(1).max(100)).max(100) }),
+    field("nqc_expire_time", divisions.nqcExpireTime, "time", { schema: epochMs }),
+  ],
+});
+
+export const TimingDevice = entityClass({
+  classname: "TimingDevice",
+  description: "A timing device in a club's equipment register (races keep their own device setups)",
+  area: "devices",
+  table: timingDevices,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(timingDevices.id),
+    createdField(timingDevices.createdAt),
+    ...clubFields(timingDevices),
+    field("name", timingDevices.name, "string", { schema: shortText }),
+    field("humanname", timingDevices.humanname, "string", { schema: shortText }),
+    // The keys of the spec's device type table, kept in one place (core/timing/devices.ts).
+    field("device_type", timingDevices.deviceType, "string", { schema: z.enum(DEVICE_TYPE_KEYS) }),
+    field("device_number", timingDevices.deviceNumber, "int", { schema: z.number().int().min(0).max(99_999) }),
+    field("serial", timingDevices.serial, "string", { schema: code(100) }),
+    field("accuracy", timingDevices.accuracy, "float", { schema: z.number().positive().max(60) }),
+    field("precision", timingDevices.precision, "int", { schema: z.number().int().min(0).max(6) }),
+    field("channels", timingDevices.channels, "int", { schema: z.number().int().min(1).max(64) }),
+    field("notes", timingDevices.notes, "string", { schema: z.string().max(5000) }),
+  ],
+});
+
+export const Serverbox = entityClass({
+  classname: "Serverbox",
+  description: "A timing server a club runs: an Internet server, a local serverbox or a web client",
+  area: "servers",
+  table: serverboxes,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(serverboxes.id),
+    createdField(serverboxes.createdAt),
+    ...clubFields(serverboxes),
+    field("name", serverboxes.name, "string", { schema: nameText }),
+    field("subtype", serverboxes.subtype, "string", { schema: z.enum(["webserver", "serverbox", "webclient"]) }),
+    field("serial", serverboxes.serial, "string", { schema: code(100) }),
+    field("software_version", serverboxes.softwareVersion, "string", { schema: code(50) }),
+    // Set when the server syncs through the timing API, never by a client.
+    field("last_seen_time", serverboxes.lastSeenTime, "time", { writable: false }),
+    field("is_active", serverboxes.isActive, "bool"),
+  ],
+});
+
+const elementText = z.string().trim().min(1).max(10_000);
+/** The blocks of a newsletter (spec: header, image, text, action button, logo), each with what it needs. */
+const newsletterElementSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("header"), text: elementText }),
+  z.strictObject({ type: z.literal("text"), text: elementText }),
+  z.strictObject({ type: z.literal("image"), image_url: httpUrl, url: httpUrl.optional(), text: shortText.optional() }),
+  z.strictObject({ type: z.literal("button"), text: nameText, url: httpUrl }),
+  z.strictObject({ type: z.literal("logo"), image_url: httpUrl.optional(), url: httpUrl.optional() }),
+]);
+
+export const EmailNewsletter = entityClass({
+  classname: "EmailNewsletter",
+  description: "A newsletter a club sends to its members",
+  area: "emails",
+  table: emailNewsletters,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(emailNewsletters.id),
+    createdField(emailNewsletters.createdAt),
+    ...clubFields(emailNewsletters),
+    field("subject", emailNewsletters.subject, "string", { schema: nameText }),
+    field("communication_type", emailNewsletters.communicationType, "string", {
+      schema: z.string().regex(/^[a-z][a-z_]{0,39}$/, "communication_type is a lowercase word"),
+    }),
+    field("elements", emailNewsletters.elements, "json", { schema: z.array(newsletterElementSchema).max(50) }),
+    // Set by the mail queue when the newsletter goes out.
+    field("sent_time", emailNewsletters.sentTime, "time", { writable: false }),
+  ],
+});
+
+export const ShippingDepot = entityClass({
+  classname: "ShippingDepot",
+  description: "A depot that ships and takes back rental equipment",
+  area: "depots",
+  table: shippingDepots,
+  owners: { depotId: "uuid" },
+  fields: [
+    uuidField(shippingDepots.id),
+    createdField(shippingDepots.createdAt),
+    field("name", shippingDepots.name, "string", { schema: nameText }),
+    field("email", shippingDepots.email, "string", { schema: email }),
+    field("address", shippingDepots.address, "string", { schema: z.string().trim().max(1000) }),
+    field("country", shippingDepots.country, "string", { schema: country }),
+    field("is_active", shippingDepots.isActive, "bool"),
+  ],
+});
+
+const inventoryTypeFieldSchema = z.strictObject({
+  key: keyText,
+  label: nameText,
+  type: z.enum(["text", "number", "bool"]),
+});
+
+export const InventoryType = entityClass({
+  classname: "InventoryType",
+  description: "A kind of equipment in the platform-wide inventory catalogue",
+  area: "depots",
+  table: inventoryTypes,
+  // The catalogue belongs to no depot: only a System Administrator with the depots flag reaches it.
+  owners: {},
+  fields: [
+    uuidField(inventoryTypes.id),
+    createdField(inventoryTypes.createdAt),
+    field("key", inventoryTypes.key, "string", { schema: keyText }),
+    field("name", inventoryTypes.name, "string", { schema: nameText }),
+    field("image", inventoryTypes.image, "string", { schema: httpUrl }),
+    field("description", inventoryTypes.description, "string", { schema: z.string().max(5000) }),
+    field("unit_cost", inventoryTypes.unitCost, "int", { schema: cents }),
+    field("is_active", inventoryTypes.isActive, "bool"),
+    field("sw_version", inventoryTypes.swVersion, "string", { schema: code(50) }),
+    field("hw_version", inventoryTypes.hwVersion, "string", { schema: code(50) }),
+    field("is_rentable", inventoryTypes.isRentable, "bool"),
+    field("is_tracked", inventoryTypes.isTracked, "bool"),
+    field("hts", inventoryTypes.hts, "string", { schema: z.string().regex(/^\d{4}(\.?\d{2}){0,3}$/, "hts is a tariff code such as 8471.50") }),
+    field("origin", inventoryTypes.origin, "string", { schema: country }),
+    field("weight", inventoryTypes.weight, "float", { schema: z.number().min(0).max(100_000) }),
+    field("declared_value", inventoryTypes.declaredValue, "int", { schema: cents }),
+    field("category", inventoryTypes.category, "string", { schema: shortText }),
+    field("purchase_price", inventoryTypes.purchasePrice, "int", { schema: cents }),
+    field("tags", inventoryTypes.tags, "json", { schema: z.array(z.string().trim().min(1).max(100)).max(50) }),
+    field("included", inventoryTypes.included, "json", { schema: z.array(keyText).max(50) }),
+    field("auto_pack_key", inventoryTypes.autoPackKey, "string", { schema: keyText }),
+    field("packing_instructions", inventoryTypes.packingInstructions, "string", { schema: z.string().max(5000) }),
+    field("ordinal", inventoryTypes.ordinal, "int", { schema: z.number().int().min(0).max(1_000_000) }),
+    field("fields", inventoryTypes.fields, "json", { schema: z.array(inventoryTypeFieldSchema).max(50) }),
+  ],
+});
+
+export const InventoryItem = entityClass({
+  classname: "InventoryItem",
+  description: "One piece of equipment held by a shipping depot",
+  area: "depots",
+  table: inventoryItems,
+  owners: { depotId: "depot" },
+  references: [
+    { field: "depot", classname: "ShippingDepot", copy: {} },
+    { field: "type", classname: "InventoryType", copy: {} },
+  ],
+  fields: [
+    uuidField(inventoryItems.id),
+    createdField(inventoryItems.createdAt),
+    field("depot", inventoryItems.depotId, "string", { createOnly: true }),
+    field("type", inventoryItems.typeId, "string"),
+    field("name", inventoryItems.name, "string", { schema: shortText }),
+    field("number", inventoryItems.number, "string", { schema: code(100) }),
+  ],
+});
+
+export const EventPage = entityClass({
+  classname: "EventPage",
+  description: "A public page for an event that spans races and registrations",
+  area: "eventpages",
+  table: eventPages,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(eventPages.id),
+    createdField(eventPages.createdAt),
+    ...clubFields(eventPages),
+    field("name", eventPages.name, "string", { schema: nameText }),
+    field("title", eventPages.title, "string", { schema: shortText }),
+    field("year", eventPages.year, "int", { schema: year }),
+    field("start_date", eventPages.startDate, "string", { schema: isoDate }),
+    field("end_date", eventPages.endDate, "string", { schema: isoDate }),
+    field("page_url", eventPages.pageUrl, "string", {
+      schema: z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "page_url is lowercase letters, digits and hyphens"),
+    }),
+    field("description", eventPages.description, "string", { schema: longText }),
+    field("sport", eventPages.sport, "string", { schema: shortText }),
+    field("banner_url", eventPages.bannerUrl, "string", { schema: httpUrl }),
+    field("header_option", eventPages.headerOption, "string", { schema: z.enum(["banner", "title", "none"]) }),
+  ],
+});
+
+export const PointsSeries = entityClass({
+  classname: "PointsSeries",
+  description: "A race series whose results add up to series points",
+  area: "pointsseries",
+  table: pointsSeries,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(pointsSeries.id),
+    createdField(pointsSeries.createdAt),
+    ...clubFields(pointsSeries),
+    field("name", pointsSeries.name, "string", { schema: nameText }),
+    field("year", pointsSeries.year, "int", { schema: year }),
+    field("config", pointsSeries.config, "json", { schema: jsonObject }),
+    field("is_public", pointsSeries.isPublic, "bool"),
+    field("url", pointsSeries.url, "string", { schema: httpUrl }),
+    // Written by the job that computes the points.
+    field("last_points_file", pointsSeries.lastPointsFile, "string", { writable: false }),
+  ],
+});
+
+/** A pattern a number must match: it must compile, and stays short so checking a number stays cheap. */
+const patternSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .superRefine((pattern, ctx) => {
+    try {
+      new RegExp(pattern);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "pattern is not a valid regular expression" });
+    }
+  });
+
+export const ValidationSystem = entityClass({
+  classname: "ValidationSystem",
+  description: "A rule membership or licence numbers must meet: a list the club keeps, or a pattern",
+  area: "validation",
+  table: validationSystems,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(validationSystems.id),
+    createdField(validationSystems.createdAt),
+    ...clubFields(validationSystems),
+    field("name", validationSystems.name, "string", { schema: nameText }),
+    field("kind", validationSystems.kind, "string", { schema: z.enum(["list", "pattern"]) }),
+    field("pattern", validationSystems.pattern, "string", { schema: patternSchema }),
+    field("description", validationSystems.description, "string", { schema: z.string().max(5000) }),
+    field("is_active", validationSystems.isActive, "bool"),
+  ],
+});
+
+export const Activity = entityClass({
+  classname: "Activity",
+  description: "An activity a club offers; one with no club is platform-wide",
+  area: "activities",
+  table: activities,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(activities.id),
+    createdField(activities.createdAt),
+    ...clubFields(activities),
+    field("name", activities.name, "string", { schema: nameText }),
+    field("sport", activities.sport, "string", { schema: shortText }),
+    field("description", activities.description, "string", { schema: z.string().max(5000) }),
+    field("is_active", activities.isActive, "bool"),
+  ],
+});
+
+export const RankingScheme = entityClass({
+  classname: "RankingScheme",
+  description: "How racers are ranked for seeding over a season",
+  area: "rankingschemes",
+  table: rankingSchemes,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(rankingSchemes.id),
+    createdField(rankingSchemes.createdAt),
+    ...clubFields(rankingSchemes),
+    field("name", rankingSchemes.name, "string", { schema: nameText }),
+    field("sport", rankingSchemes.sport, "string", { schema: shortText }),
+    field("season", rankingSchemes.season, "string", { schema: code(50) }),
+    field("method", rankingSchemes.method, "string", { schema: z.enum(["fis_points", "points_table", "custom"]) }),
+    field("config", rankingSchemes.config, "json", { schema: jsonObject }),
+  ],
+});
+
+/** "/", or "/" and lowercase segments that start with a letter or digit (no "//", no "..", no trailing "/"). */
+const pagePath = z
+  .string()
+  .max(200)
+  .regex(/^\/(?:[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*)?$/, "path starts with / and is lowercase letters, digits, '.', '_' and '-'");
+
+export const Page = entityClass({
+  classname: "Page",
+  description: "A content page of a whitelabel site, served at its path",
+  area: "pages",
+  table: sitePages,
+  owners: { siteId: "site", clubId: "club" },
+  // A page with a club is on that club's site (copied over the one sent), so a club admin writes only there.
+  references: [{ field: "site", classname: "WhitelabelSite", copy: {} }, ...clubReference],
+  fields: [
+    uuidField(sitePages.id),
+    createdField(sitePages.createdAt),
+    field("site", sitePages.siteId, "string", { createOnly: true }),
+    field("club", sitePages.clubId, "string", { createOnly: true }),
+    field("title", sitePages.title, "string", { schema: nameText }),
+    field("path", sitePages.path, "string", { schema: pagePath }),
+    field("body", sitePages.body, "string", { schema: z.string().max(100_000) }),
+    field("is_published", sitePages.isPublished, "bool"),
+  ],
+});
+
+export const PointsSystem = entityClass({
+  classname: "PointsSystem",
+  description: "How results turn into points: a table by place or a formula; one with no club is platform-wide",
+  area: "points",
+  table: pointsSystems,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(pointsSystems.id),
+    createdField(pointsSystems.createdAt),
+    ...clubFields(pointsSystems),
+    field("name", pointsSystems.name, "string", { schema: nameText }),
+    field("method", pointsSystems.method, "string", { schema: z.enum(["table", "formula"]) }),
+    field("points_table", pointsSystems.pointsTable, "json", { schema: z.array(z.number().int().min(0).max(1_000_000)).max(500) }),
+    // Arithmetic over named values only; it is evaluated by the points engine, never as code.
+    field("formula", pointsSystems.formula, "string", {
+      schema: z
+        .string()
+        .trim()
+        .max(500)
+        .regex(/^[A-Za-z0-9_+\-*/^().,\s]*$/, "formula may hold names, numbers, + - * / ^ and brackets"),
+    }),
+    field("best_of", pointsSystems.bestOf, "int", { schema: z.number().int().min(1).max(1000) }),
+    field("ties", pointsSystems.ties, "string", { schema: z.enum(["share", "split"]) }),
+    field("scale_per_race", pointsSystems.scalePerRace, "bool"),
+  ],
+});
+
+export const Pass = entityClass({
+  classname: "Pass",
+  description: "A season pass or member card a club issues to one holder",
+  area: "passes",
+  table: passes,
+  owners: clubOwners,
+  references: clubReference,
+  fields: [
+    uuidField(passes.id),
+    createdField(passes.createdAt),
+    ...clubFields(passes),
+    field("kind", passes.kind, "string", { schema: z.enum(["pass", "member_card"]) }),
+    field("holder_name", passes.holderName, "string", { schema: nameText }),
+    field("holder_email", passes.holderEmail, "string", { schema: email }),
+    field("season", passes.season, "string", { schema: code(50) }),
+    field("number", passes.number, "string", { schema: code(50) }),
+    field("valid_from", passes.validFrom, "string", { schema: isoDate }),
+    field("valid_until", passes.validUntil, "string", { schema: isoDate }),
+    field("revoked_time", passes.revokedTime, "time", { schema: epochMs }),
+  ],
+});
+
+export const BankAccount = entityClass({
+  classname: "BankAccount",
+  description: "Where a club is paid (remittance) or the merchant account it charges through",
+  area: "bankaccounts",
+  table: bankAccounts,
+  owners: { clubId: "club" },
+  // Accounts are made by the approval of a PendingBankAccount, never through this API.
+  readOnly: true,
+  fields: [
+    uuidField(bankAccounts.id),
+    createdField(bankAccounts.createdAt),
+    field("name", bankAccounts.name, "string"),
+    field("display_name", bankAccounts.displayName, "string"),
+    field("user", bankAccounts.userId, "string"),
+    field("club", bankAccounts.clubId, "string"),
+    field("kind", bankAccounts.kind, "string"),
+    field("account_last4", bankAccounts.accountLast4, "string"),
+  ],
+});
+
+export const adminEntityClasses = [
+  BankAccount,
+  Division,
+  TimingDevice,
+  Serverbox,
+  EmailNewsletter,
+  ShippingDepot,
+  InventoryType,
+  InventoryItem,
+  EventPage,
+  PointsSeries,
+  ValidationSystem,
+  Activity,
+  RankingScheme,
+  Page,
+  PointsSystem,
+  Pass,
+] as const;
