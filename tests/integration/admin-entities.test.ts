@@ -250,6 +250,46 @@ describe("admin entities: depots and inventory", () => {
     const clubToken = await issueToken(clubAdminUser.id, admin.appId, HOST, "depots");
     expect((await (await call(clubToken, "GET", "/data-api/InventoryItem/")).json<{ total: number }>()).total).toBe(0);
     expect((await call(clubToken, "PUT", "/data-api/InventoryItem/", { depot: depot.uuid, type: type.uuid })).status).toBe(403);
+    // A change of type must name a catalogued type too, and a second type with the same key is a conflict, not a crash.
+    const retyped = await call(token, "POST", `/data-api/InventoryItem/${String(item.uuid)}`, { type: crypto.randomUUID() });
+    expect(retyped.status).toBe(404);
+    expect(await retyped.json()).toMatchObject({ error: "not_found", message: "No such InventoryType" });
+    const twin = await call(admin.token, "PUT", "/data-api/InventoryType/", { key: "impinj-r420", name: "Another" });
+    expect(twin.status).toBe(409);
+    expect(await twin.json()).toMatchObject({ error: "conflict", message: "Another InventoryType already has this key", fields: { key: expect.any(String) } });
+  });
+});
+
+describe("admin entities: rules across fields and unique addresses", () => {
+  it("refuses a second page at the same path of a site, dates out of order, and a pattern system with no pattern", async () => {
+    const { token, club, site } = await clubAdmin("rules");
+    await create(token, "Page", { site: site.id, club: club.id, title: "About", path: "/about" });
+    const before = await rowCount("site_pages");
+    const twin = await call(token, "PUT", "/data-api/Page/", { site: site.id, club: club.id, title: "About us", path: "/about" });
+    expect(twin.status).toBe(409);
+    expect(await twin.json()).toMatchObject({ message: "Another Page already has this path", fields: { path: "Another Page already has this path" } });
+    expect(await rowCount("site_pages")).toBe(before);
+    const event = await call(token, "PUT", "/data-api/EventPage/", {
+      club: club.id,
+      name: "Loppet",
+      title: "Loppet",
+      year: 2027,
+      start_date: "2027-02-10",
+      end_date: "2027-02-09",
+    });
+    expect(event.status).toBe(400);
+    expect(await event.json()).toMatchObject({ fields: { end_date: "The end date must be on or after the start date" } });
+    const pass = await call(token, "PUT", "/data-api/Pass/", {
+      club: club.id,
+      kind: "pass",
+      holder_name: "Ada",
+      valid_from: "2027-01-01",
+      valid_until: "2026-12-31",
+    });
+    expect(await pass.json()).toMatchObject({ fields: { valid_until: "The last valid day must be on or after the first" } });
+    const system = await call(token, "PUT", "/data-api/ValidationSystem/", { club: club.id, name: "Licences", kind: "pattern" });
+    expect(system.status).toBe(400);
+    expect(await system.json()).toMatchObject({ message: "pattern: Enter the pattern valid numbers must match" });
   });
 });
 

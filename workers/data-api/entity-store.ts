@@ -27,6 +27,8 @@ export interface ListQuery {
   sort: { field: string; descending: boolean } | null;
   /** Only rows of this site (a whitelabel tenant), or null on the main host. */
   siteId: string | null;
+  /** Rows where any of these text fields contains the text (ASCII case ignored), for a search box. */
+  search?: { fields: readonly string[]; text: string } | null;
 }
 
 export function columnOf(entity: EntityClass, api: string): AnySQLiteColumn | undefined {
@@ -95,6 +97,12 @@ function filterCondition(entity: EntityClass, condition: FilterCondition): SQL {
   }
 }
 
+function searchCondition(entity: EntityClass, search: { fields: readonly string[]; text: string }): SQL {
+  const pattern = `%${escapeLike(search.text)}%`;
+  const columns = search.fields.map((api) => columnOf(entity, api)).filter((c): c is AnySQLiteColumn => c !== undefined);
+  return columns.length > 0 ? (or(...columns.map((c) => sql`${c} LIKE ${pattern} ESCAPE '\\'`)) as SQL) : nothing;
+}
+
 function selection(entity: EntityClass) {
   const columns: Record<string, AnySQLiteColumn | SQL> = { __mtimes: entity.mtimesColumn, __version: sql<string>`CAST(${entity.mtimesColumn} AS TEXT)` };
   for (const f of entity.fields) columns[f.api] = f.column;
@@ -107,7 +115,11 @@ function split(raw: Record<string, unknown>): StoredEntity {
 }
 
 export async function listEntities(db: Db, entity: EntityClass, reach: ListReach, query: ListQuery): Promise<{ items: StoredEntity[]; total: number }> {
-  const where = and(reachCondition(entity, reach, query.siteId), ...query.conditions.map((c) => filterCondition(entity, c)));
+  const where = and(
+    reachCondition(entity, reach, query.siteId),
+    ...query.conditions.map((c) => filterCondition(entity, c)),
+    query.search ? searchCondition(entity, query.search) : undefined,
+  );
   const sortColumn = query.sort ? columnOf(entity, query.sort.field) : undefined;
   const order = sortColumn
     ? [query.sort?.descending ? desc(sortColumn) : asc(sortColumn), asc(entity.idColumn)]

@@ -5,6 +5,7 @@
  * only its fields' own shapes (schema/entities/classes.ts).
  */
 import type { Db } from "../../schema/d1";
+import { eventPageRule, newsletterRule, passRule, validationSystemRule } from "./admin-entity-rules";
 import { elementWriteProblems, registrationWriteProblems } from "./registration-forms";
 
 /** Field errors keyed by the entity's paths ("price_1", "config.max"), or null when the write is sound. */
@@ -13,6 +14,10 @@ export type WriteRule = (db: Db, id: string, next: Readonly<Record<string, unkno
 const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   FormElement: elementWriteProblems,
   Registration: registrationWriteProblems,
+  EventPage: eventPageRule,
+  Pass: passRule,
+  ValidationSystem: validationSystemRule,
+  EmailNewsletter: newsletterRule,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {

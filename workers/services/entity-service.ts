@@ -8,11 +8,19 @@
 import { can, type Action, type Principal } from "../../core/access/policy";
 import { listReach, reachesNothing } from "../../core/access/reach";
 import { initialMtimes, type FieldMtimes } from "../../core/entity/field-mtimes";
-import type { FilterCondition } from "../../core/entity/filters";
 import type { Db } from "../../schema/d1";
 import { findEntityClass } from "../../schema/entities/classes";
 import { protectedObjectOf, type EntityClass } from "../../schema/entities/registry";
-import { changeFields, deleteStatement, getEntity, insertStatement, listEntities, type EntityRow, type StoredEntity } from "../data-api/entity-store";
+import {
+  changeFields,
+  deleteStatement,
+  getEntity,
+  insertStatement,
+  listEntities,
+  type EntityRow,
+  type ListQuery,
+  type StoredEntity,
+} from "../data-api/entity-store";
 import { publishChange, publishFieldChanges, type PublishContext } from "../data-api/hub-client";
 import { changeRace, discardRace, ensureRaceOpen, raceDeletionBlocker } from "../data-api/race-store";
 import { changedHistory, createdHistory, deletedHistory, type HistoryAuthor } from "./entity-history";
@@ -75,7 +83,7 @@ export async function listVisible(
   context: EntityContext,
   caller: Caller,
   entity: EntityClass,
-  query: { conditions: readonly FilterCondition[]; limit: number; offset: number; sort: { field: string; descending: boolean } | null },
+  query: Omit<ListQuery, "siteId">,
 ): Promise<{ items: StoredEntity[]; total: number }> {
   const reach = listReach(caller.principal, "view", entity.area);
   if (reachesNothing(reach)) return { items: [], total: 0 };
@@ -122,6 +130,44 @@ async function ruleRefusal(db: Db, entity: EntityClass, id: string, next: Record
   return refuse(400, "invalid_request", `${field}: ${message}`, { fields: problems });
 }
 
+/**
+ * A unique index that a write would break (a site's page path, an inventory key): 409 naming the fields, so
+ * the page can show it next to them. Checking first would still race a concurrent write; the index decides.
+ */
+function uniqueRefusal(entity: EntityClass, error: unknown): { ok: false; refusal: Refusal } | null {
+  const match = /UNIQUE constraint failed: ([\w.,\s]+)/.exec(String(error));
+  if (!match) return null;
+  const columns = match[1]!.split(",").map((part) => part.trim().split(".").pop()!);
+  const fields = entity.fields.filter((f) => columns.includes(f.column.name) && f.api !== "site" && f.api !== "club").map((f) => f.api);
+  if (fields.length === 0) return null;
+  const message = `Another ${entity.classname} already has this ${fields.join(" and ")}`;
+  return refuse(409, "conflict", message, { fields: Object.fromEntries(fields.map((f) => [f, message])) });
+}
+
+/** Writes a batch, turning a broken unique index into a refusal. */
+async function writeOrRefuse<T>(entity: EntityClass, write: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await write() };
+  } catch (error) {
+    const refused = uniqueRefusal(entity, error);
+    if (refused) return refused;
+    throw error;
+  }
+}
+
+/** A changed reference (an inventory item's type) must name an entity that exists on this tenant. */
+async function missingReference(context: EntityContext, entity: EntityClass, values: Record<string, unknown>): Promise<{ ok: false; refusal: Refusal } | null> {
+  for (const reference of entity.references) {
+    const refId = values[reference.field];
+    const target = findEntityClass(reference.classname);
+    if (!target || typeof refId !== "string") continue;
+    const stored = await getEntity(context.db, target, refId);
+    const site = siteOf(context);
+    if (!stored || (site !== null && protectedObjectOf(target, stored.row).siteId !== site)) return notFound(reference.classname);
+  }
+  return null;
+}
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Creates one entity from API-keyed fields (`uuid` optional unless the class wants client ids). */
@@ -162,10 +208,13 @@ export async function createEntity(context: EntityContext, caller: Caller, entit
   if (await getEntity(context.db, entity, id)) return refuse(409, "conflict", `A ${entity.classname} with that uuid exists`);
   const refused = await ruleRefusal(context.db, entity, id, values);
   if (refused) return refused;
-  await context.db.batch([
-    insertStatement(context.db, entity, id, values, initialMtimes(values, context.now), context.now),
-    ...createdHistory(context.db, entity, id, values, authorOf(caller, context.now)),
-  ]);
+  const written = await writeOrRefuse(entity, () =>
+    context.db.batch([
+      insertStatement(context.db, entity, id, values, initialMtimes(values, context.now), context.now),
+      ...createdHistory(context.db, entity, id, values, authorOf(caller, context.now)),
+    ]),
+  );
+  if (!written.ok) return written;
   const stored = await getEntity(context.db, entity, id);
   if (!stored) return notFound(entity.classname);
   if (entity.store === "race") await ensureRaceOpen(context, stored);
@@ -195,15 +244,19 @@ export async function changeEntity(
   const checked = validateFields(entity, body, false, ["uuid", "classname", "field_mtimes"]);
   if (!checked.ok) return checked;
   const values = checked.value;
-  const refused = await ruleRefusal(context.db, entity, id, { ...stored.row, ...values });
+  const refused = (await missingReference(context, entity, values)) ?? (await ruleRefusal(context.db, entity, id, { ...stored.row, ...values }));
   if (refused) return refused;
   const author = authorOf(caller, context.now);
-  const result =
+  type Result = Awaited<ReturnType<typeof changeFields>> | Awaited<ReturnType<typeof changeRace>>;
+  const written = await writeOrRefuse<Result>(entity, () =>
     entity.store === "race"
-      ? await changeRace(context, stored, values, base)
-      : await changeFields(context.db, entity, id, values, base, context.now, (before, changed, mtimes) =>
+      ? changeRace(context, stored, values, base)
+      : changeFields(context.db, entity, id, values, base, context.now, (before, changed, mtimes) =>
           changedHistory(context.db, entity, id, before, changed, mtimes, author),
-        );
+        ),
+  );
+  if (!written.ok) return written;
+  const result = written.value;
   if (!result) return notFound(entity.classname);
   if (!result.ok) {
     const row = "stored" in result ? result.stored.row : result.row;
