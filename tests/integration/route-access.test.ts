@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
 import { adminAreas } from "../../core/access/admin-areas";
+import { entityClasses } from "../../schema/entities/classes";
 import { registrations } from "../../schema/d1";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
@@ -67,7 +68,23 @@ function urlsOf(id: string, ids: Ids): string[] {
         segment === "*" ? "no-such-page" : segment === ":area" ? area : segment.startsWith(":") ? (byName[segment.slice(1)] ?? crypto.randomUUID()) : segment,
       )
       .join("/");
-  return path.includes(":area") ? adminAreas.map((a) => fill(a.key)) : [fill("")];
+  if (!path.includes(":area")) return [fill("")];
+  // An object page needs a real object: the fixtures' club, site, form and race, each in its own area.
+  if (path.includes(":id")) {
+    const objects: [string, string, string][] = [
+      ["clubs", "Club", ids.club],
+      ["sites", "WhitelabelSite", ids.site],
+      ["registrations", "Registration", ids.registration],
+      ["races", "Race", ids.race],
+    ];
+    return objects.map(([area, classname, id]) => `${fill(area).replace(/\/[^/]+$/, `/${id}`)}?class=${classname}`);
+  }
+  // The generated pages serve the areas with registry classes; a create page only those that take writes.
+  const withClasses = adminAreas.filter((a) => {
+    const first = entityClasses.find((e) => e.area === a.key && !e.parent);
+    return first && (!path.endsWith("/new") || !first.readOnly);
+  });
+  return (path.endsWith("/new") || path.endsWith("/export") ? withClasses : adminAreas).map((a) => fill(a.key));
 }
 
 const hostOf = (id: string) => (id.startsWith("routes/[_admin]+/") ? "admin.localhost" : "localhost");

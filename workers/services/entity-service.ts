@@ -138,6 +138,8 @@ function uniqueRefusal(entity: EntityClass, error: unknown): { ok: false; refusa
   const match = /UNIQUE constraint failed: ([\w.,\s]+)/.exec(String(error));
   if (!match) return null;
   const columns = match[1]!.split(",").map((part) => part.trim().split(".").pop()!);
+  // Two sends of one create (a double click) race to the same id: the second is told it exists, as the check says.
+  if (columns.includes(entity.idColumn.name)) return refuse(409, "conflict", `A ${entity.classname} with that uuid exists`);
   const fields = entity.fields.filter((f) => columns.includes(f.column.name) && f.api !== "site" && f.api !== "club").map((f) => f.api);
   if (fields.length === 0) return null;
   const message = `Another ${entity.classname} already has this ${fields.join(" and ")}`;

@@ -7,6 +7,8 @@ import { commitBatch, decideRequest, pendingRequests, previewBatch } from "../..
 import { SavedNotice, SetupForm, useReplyFor } from "../../components/form-kit";
 import { parseForm, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { requirePrincipal } from "../../registration-admin.server";
+import { loadAreaList, requireAreaAdmin } from "../../admin/entity-admin.server";
+import { AreaList } from "../../admin/entity-views";
 import { ErrorPage, REGISTRATION_ADMIN_ERRORS } from "../../components/error-page";
 
 export const meta: MetaFunction = () => [{ title: "Bank Accounts · Administration" }];
@@ -39,6 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ? await previewBatch(db, windowOf(window.data.from, window.data.to).from, windowOf(window.data.from, window.data.to).to)
     : null;
   return {
+    list: await loadAreaList(request, await requireAreaAdmin(request, context, "bankaccounts")),
     saved: NOTICES[url.searchParams.get("saved") ?? ""] ?? null,
     requests: (await pendingRequests(db)).map(({ request: r, clubName }) => ({
       id: r.id,
@@ -103,7 +106,7 @@ function RequestRow({ request }: { request: { id: string; clubName: string; name
 }
 
 export default function BankAccountsAdmin() {
-  const { saved, requests, window, preview } = useLoaderData<typeof loader>();
+  const { saved, requests, window, preview, list } = useLoaderData<typeof loader>();
   const batchReply = useReplyFor("pay-batch");
   const total = preview?.filter((l) => l.owed > 0 && l.bankAccount).reduce((sum, l) => sum + l.owed, 0) ?? 0;
   return (
@@ -188,6 +191,7 @@ export default function BankAccountsAdmin() {
           </>
         ) : null}
       </section>
+      <AreaList data={list} />
     </main>
   );
 }

@@ -7,6 +7,8 @@ import { noticeOf, requireRegistrationReviewer, withNotice } from "../../registr
 import { parseForm, readPostedForm, refuse } from "../../forms/posted-form.server";
 import { FormMessage } from "../../components/auth-card";
 import { SavedNotice, TextAreaField, type SetupReply } from "../../components/form-kit";
+import { loadAreaList, requireAreaAdmin } from "../../admin/entity-admin.server";
+import { AreaList } from "../../admin/entity-views";
 import { ErrorPage, REGISTRATION_ADMIN_ERRORS } from "../../components/error-page";
 
 export const meta: MetaFunction = () => [{ title: "Registration Forms · Administration" }];
@@ -16,6 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { db, principal } = await requireRegistrationReviewer(request, context);
   const pending = await listRegistrations(db, principal, context.tenant, { pendingOnly: true });
   return {
+    list: await loadAreaList(request, await requireAreaAdmin(request, context, "registrations")),
     saved: noticeOf(request),
     pending: pending.map((f) => ({ id: f.id, name: f.name, clubName: f.clubName, note: approvalNoteOf(f.approvalStatus) })),
   };
@@ -48,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function RegistrationQueue() {
-  const { saved, pending } = useLoaderData<typeof loader>();
+  const { saved, pending, list } = useLoaderData<typeof loader>();
   return (
     <main className="page">
       <p>
@@ -68,6 +71,7 @@ export default function RegistrationQueue() {
           ))}
         </ul>
       )}
+      <AreaList data={list} />
     </main>
   );
 }
