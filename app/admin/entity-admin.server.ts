@@ -11,7 +11,7 @@ import { openDb, type Db } from "../../schema/d1";
 import { entityClasses, findEntityClass } from "../../schema/entities/classes";
 import type { EntityClass, OwnerFields } from "../../schema/entities/registry";
 import type { AreaListData } from "./entity-views";
-import { labelOf } from "./entity-form.server";
+import { labelOf, type AdminField } from "./entity-form.server";
 import { getEntity } from "../../workers/data-api/entity-store";
 import { listVisible, type Caller, type EntityContext } from "../../workers/services/entity-service";
 import { requireSession, rolesOf } from "../auth.server";
@@ -193,4 +193,27 @@ export async function loadAreaList(request: Request, access: AreaAccess): Promis
     params: { q: params.q, filters: params.filters, sort: list.sort ? `${list.sort.descending ? "-" : ""}${list.sort.field}` : "" },
     problem: list.problem,
   };
+}
+
+/** The most objects a reference offers as a list; beyond it the field takes a uuid typed or pasted in. */
+export const REFERENCE_CHOICES = 200;
+
+/** Fills each editable reference field's choices with the objects this administrator may see, by name. */
+export async function withReferenceChoices(access: AreaAccess, entity: EntityClass, fields: AdminField[]): Promise<AdminField[]> {
+  return Promise.all(
+    fields.map(async (field) => {
+      const target = field.editable ? referencedClass(entity, field.api) : null;
+      if (!target) return field;
+      const name = nameFieldOf(target);
+      const page = await listVisible(access.entityContext, access.caller, target, {
+        conditions: [],
+        limit: REFERENCE_CHOICES + 1,
+        offset: 0,
+        sort: name ? { field: name, descending: false } : null,
+      });
+      if (page.items.length > REFERENCE_CHOICES) return field;
+      const choices = page.items.map((item) => ({ value: item.row.uuid, label: name && typeof item.row[name] === "string" ? (item.row[name] as string) : item.row.uuid }));
+      return { ...field, choices };
+    }),
+  );
 }

@@ -17,6 +17,8 @@ export interface AdminField {
   input: AdminInput;
   /** Choices of a select (an enum field), with "" first when the field may be empty. */
   options: string[];
+  /** For a reference: the objects it may name, by uuid with their names (null when too many to list). */
+  choices: { value: string; label: string }[] | null;
   /** The form lets the administrator set it (a create-only field only while creating). */
   editable: boolean;
   required: boolean;
@@ -69,7 +71,8 @@ function inputOf(field: EntityField): { input: AdminInput; options: string[] } {
       return { input: "json", options: [] };
     default: {
       const max = (unwrapped(field.schema) as unknown as { maxLength?: number | null }).maxLength ?? null;
-      return { input: LONG_TEXT.test(field.api) || (max !== null && max > 500) ? "textarea" : "text", options: [] };
+      // Addresses and names stay one line; free text (a caption, a description) gets room.
+      return { input: LONG_TEXT.test(field.api) || (max !== null && max > 2000) ? "textarea" : "text", options: [] };
     }
   }
 }
@@ -93,6 +96,7 @@ export function formFieldsOf(entity: EntityClass, row: Readonly<Record<string, u
       required: f.required,
       value: formTextOf(f.type, row ? row[f.api] : undefined),
       reference: referenceOf(f.api),
+      choices: null,
     }));
 }
 

@@ -51,7 +51,7 @@ export function AreaList({ data }: { data: AreaListData }) {
   return (
     <section aria-labelledby="area-list-heading">
       {data.classes.length > 1 ? (
-        <nav aria-label="Kinds of object" className="tabs">
+        <nav aria-label="Kinds of object" className="admin-tabs">
           {data.classes.map((c) => (
             <Link
               key={c.classname}
@@ -65,7 +65,7 @@ export function AreaList({ data }: { data: AreaListData }) {
         </nav>
       ) : null}
       <h2 id="area-list-heading">{data.classname} list</h2>
-      <Form method="get" className="inline-form" role="search">
+      <Form method="get" className="admin-search" role="search">
         <input type="hidden" name="class" value={data.classname} />
         {data.params.sort ? <input type="hidden" name="sort" value={data.params.sort} /> : null}
         <label htmlFor="q">Search</label>
@@ -165,6 +165,10 @@ function AdminFieldControl({ field, error, typed, labels }: { field: AdminField;
         </output>
       </div>
     );
+  }
+  if (field.choices) {
+    const choices = [{ value: "", label: field.required ? "Choose…" : "(none)" }, ...field.choices];
+    return <SelectField name={field.api} label={field.label} hint={field.api} error={error} defaultValue={value} choices={choices} />;
   }
   switch (field.input) {
     case "checkbox":

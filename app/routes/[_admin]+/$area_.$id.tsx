@@ -4,7 +4,7 @@ import { childClassesOf } from "../../../schema/entities/classes";
 import { changeEntity, readVisible, removeEntity } from "../../../workers/services/entity-service";
 import { historyOf } from "../../../workers/services/entity-history";
 import { referencesTo } from "../../../workers/services/entity-references";
-import { classOf, labelsFor, nameFieldOf, referencedClass, requireAreaAdmin } from "../../admin/entity-admin.server";
+import { classOf, labelsFor, nameFieldOf, referencedClass, requireAreaAdmin, withReferenceChoices } from "../../admin/entity-admin.server";
 import { changedValuesOf, errorsOfRefusal, formFieldsOf } from "../../admin/entity-form.server";
 import { EntityForm, HistoryTable, cellText, detailHref } from "../../admin/entity-views";
 import { ConfirmForm, SavedNotice, useReplyFor } from "../../components/form-kit";
@@ -25,7 +25,7 @@ const NOTICES: Record<string, string> = { saved: "Saved.", created: "Created.", 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { access, entity, stored } = await readObject(request, context, params);
   const url = new URL(request.url);
-  const fields = formFieldsOf(entity, stored.row, (api) => referencedClass(entity, api)?.classname ?? null);
+  const fields = await withReferenceChoices(access, entity, formFieldsOf(entity, stored.row, (api) => referencedClass(entity, api)?.classname ?? null));
   const referenceFields = fields.filter((f) => f.reference).map((f) => f.api);
   const history = await historyOf(access.db, entity, stored.row.uuid);
   const children = await Promise.all(

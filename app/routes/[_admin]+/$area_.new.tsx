@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { createEntity, readVisible } from "../../../workers/services/entity-service";
-import { classOf, referencedClass, requireAreaAdmin } from "../../admin/entity-admin.server";
+import { classOf, referencedClass, requireAreaAdmin, withReferenceChoices } from "../../admin/entity-admin.server";
 import { createValuesOf, errorsOfRefusal, formFieldsOf } from "../../admin/entity-form.server";
 import { EntityForm, detailHref } from "../../admin/entity-views";
 import { useReplyFor } from "../../components/form-kit";
@@ -22,7 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     area: access.area,
     classname: entity.classname,
     description: entity.description,
-    fields: formFieldsOf(entity, null, (api) => referencedClass(entity, api)?.classname ?? null),
+    fields: await withReferenceChoices(access, entity, formFieldsOf(entity, null, (api) => referencedClass(entity, api)?.classname ?? null)),
     // One id per opened form: sending it twice (a double click, a resent form) makes one object.
     submission: crypto.randomUUID(),
   };

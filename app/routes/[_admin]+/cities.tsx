@@ -54,7 +54,7 @@ export default function CitiesArea() {
       </p>
       <h1>Cities</h1>
       <p>The GeoNames data set the platform ships (CC BY 4.0). It is rebuilt with the product, so it is read only here.</p>
-      <Form method="get" className="inline-form" role="search">
+      <Form method="get" className="admin-search" role="search">
         <label htmlFor="q">Name starts with</label>
         <input id="q" name="q" type="search" defaultValue={q} maxLength={100} />
         <label htmlFor="country">Country (two letters)</label>
