@@ -192,6 +192,7 @@ export async function loadAreaList(request: Request, access: AreaAccess): Promis
     pageSize: ADMIN_PAGE_SIZE,
     params: { q: params.q, filters: params.filters, sort: list.sort ? `${list.sort.descending ? "-" : ""}${list.sort.field}` : "" },
     problem: list.problem,
+    notice: new URL(request.url).searchParams.get("deleted") === "1" ? `${entity.classname} deleted.` : null,
   };
 }
 
@@ -212,7 +213,10 @@ export async function withReferenceChoices(access: AreaAccess, entity: EntityCla
         sort: name ? { field: name, descending: false } : null,
       });
       if (page.items.length > REFERENCE_CHOICES) return field;
-      const choices = page.items.map((item) => ({ value: item.row.uuid, label: name && typeof item.row[name] === "string" ? (item.row[name] as string) : item.row.uuid }));
+      const choices = page.items.map((item) => ({
+        value: item.row.uuid,
+        label: name && typeof item.row[name] === "string" ? (item.row[name] as string) : item.row.uuid,
+      }));
       return { ...field, choices };
     }),
   );

@@ -4,7 +4,7 @@
  * JavaScript; the loaders send plain data built by app/admin/entity-admin.server.ts.
  */
 import { Form, Link } from "@remix-run/react";
-import { CheckboxField, Field, SelectField, SetupForm, TextAreaField, TextField, type FieldErrors } from "../components/form-kit";
+import { CheckboxField, Field, SavedNotice, SelectField, SetupForm, TextAreaField, TextField, type FieldErrors } from "../components/form-kit";
 import type { AdminField } from "./entity-form.server";
 
 export interface AreaListData {
@@ -21,6 +21,7 @@ export interface AreaListData {
   pageSize: number;
   params: { q: string; filters: string; sort: string };
   problem: string | null;
+  notice: string | null;
 }
 
 /** An address of this list with some parameters changed (and the page reset unless given). */
@@ -91,6 +92,7 @@ export function AreaList({ data }: { data: AreaListData }) {
           {data.problem}
         </p>
       ) : null}
+      {data.notice ? <SavedNotice message={data.notice} /> : null}
       <p className="actions">
         <span aria-live="polite">{data.total === 0 ? `No ${data.classname} found` : `${first}–${last} of ${data.total.toLocaleString("en-CA")}`}</span>
         <a href={`/_admin/${data.area.key}/export?${exportParams.toString()}`} download>
@@ -145,6 +147,13 @@ export function AreaList({ data }: { data: AreaListData }) {
   );
 }
 
+function shownValue(field: AdminField, labels: Record<string, string>): string {
+  if (field.reference && field.value) return labels[field.value] ?? field.value;
+  if (field.input === "checkbox") return field.value ? "Yes" : "No";
+  if (field.input === "datetime" && field.value) return `${field.value.replace("T", " ")} UTC`;
+  return field.value || "—";
+}
+
 /** One generated field: its control by kind, with its error; a field the administrator may not set is shown, not offered. */
 function AdminFieldControl({ field, error, typed, labels }: { field: AdminField; error?: string; typed?: string; labels: Record<string, string> }) {
   const value = typed ?? field.value;
@@ -154,15 +163,7 @@ function AdminFieldControl({ field, error, typed, labels }: { field: AdminField;
       <div className="field">
         <span className="label">{field.label}</span>
         <span className="hint">{field.api}</span>
-        <output>
-          {field.reference && field.value
-            ? (labels[field.value] ?? field.value)
-            : field.input === "checkbox"
-              ? field.value
-                ? "Yes"
-                : "No"
-              : field.value || "—"}
-        </output>
+        <output>{shownValue(field, labels)}</output>
       </div>
     );
   }

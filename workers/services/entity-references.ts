@@ -39,7 +39,9 @@ export function referringFields(classname: string): { entity: EntityClass; field
       if (column && (entity.readOnly || !cascades(entity, column))) out.push({ entity, field });
     }
   }
-  return out;
+  // A part of another referring object (a form's fields, under a form of the club) is covered by its parent.
+  const classes = new Set(out.map((pair) => pair.entity.classname));
+  return out.filter((pair) => !(pair.entity.parent && classes.has(pair.entity.parent.classname)));
 }
 
 export interface ReferenceCount {

@@ -25,7 +25,11 @@ const NOTICES: Record<string, string> = { saved: "Saved.", created: "Created.", 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { access, entity, stored } = await readObject(request, context, params);
   const url = new URL(request.url);
-  const fields = await withReferenceChoices(access, entity, formFieldsOf(entity, stored.row, (api) => referencedClass(entity, api)?.classname ?? null));
+  const fields = await withReferenceChoices(
+    access,
+    entity,
+    formFieldsOf(entity, stored.row, (api) => referencedClass(entity, api)?.classname ?? null),
+  );
   const referenceFields = fields.filter((f) => f.reference).map((f) => f.api);
   const history = await historyOf(access.db, entity, stored.row.uuid);
   const children = await Promise.all(
@@ -132,7 +136,15 @@ export default function AdminObject() {
         {data.classname} · <code>{data.id}</code>
       </p>
       <SavedNotice message={data.saved} />
-      {data.deleting ? (
+      {data.deleting && data.usedBy.length > 0 ? (
+        <section className="confirm-panel" aria-labelledby="confirm-heading">
+          <h2 id="confirm-heading">This {data.classname} cannot be deleted yet</h2>
+          <p>It is still used by {data.usedBy.map((u) => `${u.count} ${u.classname}${u.count === 1 ? "" : "s"}`).join(", ")}. Move or delete those first.</p>
+          <Link to={here} className="button secondary">
+            Back
+          </Link>
+        </section>
+      ) : data.deleting ? (
         <ConfirmForm
           title={`Delete this ${data.classname}?`}
           intent="delete"
@@ -144,11 +156,7 @@ export default function AdminObject() {
           error={deleteReply.errors.form}
           danger
         >
-          {data.usedBy.length > 0 ? (
-            <p>It cannot be deleted yet: it is still used by {data.usedBy.map((u) => `${u.count} ${u.classname}${u.count === 1 ? "" : "s"}`).join(", ")}.</p>
-          ) : (
-            <p>It is removed for good. Its last values stay in its history.</p>
-          )}
+          <p>It is removed for good. Its last values stay in its history.</p>
         </ConfirmForm>
       ) : null}
       {data.readOnly ? <p>This kind of object is made and changed by its own flow, so it is shown here, not edited.</p> : null}
@@ -164,7 +172,7 @@ export default function AdminObject() {
       />
       {data.readOnly || data.deleting ? null : (
         <p>
-          <Link to={`${here}&delete=1`} className="button secondary danger">
+          <Link to={`${here}&delete=1`} className="danger-link">
             Delete…
           </Link>
         </p>

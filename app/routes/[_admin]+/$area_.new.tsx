@@ -22,7 +22,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     area: access.area,
     classname: entity.classname,
     description: entity.description,
-    fields: await withReferenceChoices(access, entity, formFieldsOf(entity, null, (api) => referencedClass(entity, api)?.classname ?? null)),
+    fields: await withReferenceChoices(
+      access,
+      entity,
+      formFieldsOf(entity, null, (api) => referencedClass(entity, api)?.classname ?? null),
+    ),
     // One id per opened form: sending it twice (a double click, a resent form) makes one object.
     submission: crypto.randomUUID(),
   };
