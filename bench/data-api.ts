@@ -3,7 +3,7 @@ import WebSocket from "ws";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { demoApp, demoClubs, demoUsers } from "../scripts/demo-data";
-import { percentile, send } from "./http";
+import { percentile, send, signInCookie } from "./http";
 import { report } from "./report";
 
 const HOST = "localhost";
@@ -23,18 +23,8 @@ async function inParallel(count: number, task: (index: number) => Promise<void>)
 
 /** Signs the demo club admin in and authorises the demo app, as a browser would, returning an access token. */
 async function accessToken(port: number): Promise<string> {
-  const user = demoUsers[1];
-  const json = { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" };
   const form = { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin" };
-  const attempt = JSON.parse((await send(port, HOST, "POST", "/_auth/attempt", JSON.stringify({ email: user.email, method: "password" }), json)).body) as {
-    attempt_id: string;
-  };
-  const verified = JSON.parse(
-    (await send(port, HOST, "POST", "/_auth/attempt/verify", JSON.stringify({ attempt_id: attempt.attempt_id, verify: { password: user.password } }), json))
-      .body,
-  ) as { token: string };
-  const login = await send(port, HOST, "POST", "/_auth/login", new URLSearchParams({ token: verified.token }).toString(), form);
-  const cookie = ([login.headers["set-cookie"] ?? []].flat() as string[]).map((c) => c.split(";")[0]).join("; ");
+  const cookie = await signInCookie(port, HOST, demoUsers[1]);
   const verifier = encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
   const challenge = encodeBase64urlNoPadding(sha256(new TextEncoder().encode(verifier)));
   const redirectUri = demoApp.redirectUris[0];

@@ -40,3 +40,20 @@ export function send(port: number, host: string, method: string, path: string, b
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
+
+/** Signs a user in on `host` with a password, as the sign-in page does, and returns the session cookie header. */
+export async function signInCookie(port: number, host: string, user: { email: string; password: string }): Promise<string> {
+  const json = { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" };
+  const form = { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin" };
+  const attempt = JSON.parse((await send(port, host, "POST", "/_auth/attempt", JSON.stringify({ email: user.email, method: "password" }), json)).body) as {
+    attempt_id: string;
+  };
+  const verified = JSON.parse(
+    (await send(port, host, "POST", "/_auth/attempt/verify", JSON.stringify({ attempt_id: attempt.attempt_id, verify: { password: user.password } }), json))
+      .body,
+  ) as { token: string };
+  const login = await send(port, host, "POST", "/_auth/login", new URLSearchParams({ token: verified.token }).toString(), form);
+  const cookie = ([login.headers["set-cookie"] ?? []].flat() as string[]).map((c) => c.split(";")[0]).join("; ");
+  if (!cookie.includes("sl_session")) throw new Error(`sign-in on ${host} failed: ${login.status}`);
+  return cookie;
+}

@@ -1,11 +1,13 @@
 // `npm run bench`: builds, then prints one JSON object per line per figure. `--only timing` runs just the
 // live-path figures (bench/timing-api.ts; bench/live.ts does the same on its own port); `--only checkout` just
-// the card checkouts under load (bench/checkout.ts). `--port` picks the
+// the card checkouts under load (bench/checkout.ts); `--only admin` just the administration lists at 10,000
+// objects (bench/admin-lists.ts). `--port` picks the
 // server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { root } from "../scripts/wrangler-env.mjs";
+import { runAdminLists } from "./admin-lists";
 import { runBundleSize } from "./bundle-size";
 import { runCheckouts } from "./checkout";
 import { runDataApi } from "./data-api";
@@ -19,14 +21,15 @@ import { runSeeding } from "./seeding";
 import { runTimingEngine } from "./timing-engine";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, port: { type: "string", default: "8798" } } });
-if (values.only !== undefined && values.only !== "timing" && values.only !== "checkout")
-  throw new Error(`--only takes "timing" or "checkout", not "${values.only}"`);
+if (values.only !== undefined && !["timing", "checkout", "admin"].includes(values.only))
+  throw new Error(`--only takes "timing", "checkout" or "admin", not "${values.only}"`);
 const timingOnly = values.only === "timing";
 const checkoutOnly = values.only === "checkout";
+const adminOnly = values.only === "admin";
 const PORT = Number(values.port);
 
 execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-if (!timingOnly && !checkoutOnly) {
+if (!timingOnly && !checkoutOnly && !adminOnly) {
   runBundleSize();
   await runPasswordHashing();
   runTimingEngine();
@@ -38,14 +41,16 @@ if (!timingOnly && !checkoutOnly) {
 const server = await startServer(PORT, { openFiles: 65_536 });
 let timingOk = false;
 try {
-  if (!timingOnly && !checkoutOnly) {
+  if (adminOnly) await runAdminLists(PORT);
+  if (!timingOnly && !checkoutOnly && !adminOnly) {
     await runSiteHomeLatency(PORT);
     await runSignInThroughput(PORT);
     await runDataApi(PORT);
     await runRegistrationPage(PORT);
+    await runAdminLists(PORT);
   }
-  if (!timingOnly) await runCheckouts(PORT);
-  timingOk = checkoutOnly || (await runTimingApi(PORT, server.pid));
+  if (!timingOnly && !adminOnly) await runCheckouts(PORT);
+  timingOk = checkoutOnly || adminOnly || (await runTimingApi(PORT, server.pid));
 } finally {
   await server.stop();
 }

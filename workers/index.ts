@@ -1,6 +1,7 @@
 // The development and test entry (`npm start`, vitest): the Worker with the /_dev helpers that set up the demo.
 import * as remixBuild from "remix-server-build";
 import { handleDevAgeSession } from "./dev/age-session";
+import { handleDevBulkRows } from "./dev/bulk-rows";
 import { handleDevDemoRace } from "./dev/demo-race";
 import { handleDevDemoSprint } from "./dev/demo-sprint";
 import { createWorker } from "./worker";
@@ -13,4 +14,5 @@ export default createWorker(remixBuild, [
   { prefix: "/_dev/demo-race", handle: handleDevDemoRace },
   { prefix: "/_dev/demo-sprint", handle: handleDevDemoSprint },
   { prefix: "/_dev/age-session", handle: handleDevAgeSession },
+  { prefix: "/_dev/bulk-rows", handle: handleDevBulkRows },
 ]);
