@@ -83,6 +83,12 @@ export function labelOf(api: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** The value a new row gets when the field is not sent (a flag that starts on), so a create form starts there. */
+function columnDefault(field: EntityField): unknown {
+  const value = (field.column as unknown as { default?: unknown }).default;
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? undefined : value;
+}
+
 /** The form's fields for a stored row (edit) or a new one (create), in the registry's order. */
 export function formFieldsOf(entity: EntityClass, row: Readonly<Record<string, unknown>> | null, referenceOf: (api: string) => string | null): AdminField[] {
   const creating = row === null;
@@ -94,7 +100,7 @@ export function formFieldsOf(entity: EntityClass, row: Readonly<Record<string, u
       ...inputOf(f),
       editable: !entity.readOnly && (f.writable || (creating && f.createOnly)),
       required: f.required,
-      value: formTextOf(f.type, row ? row[f.api] : undefined),
+      value: formTextOf(f.type, row ? row[f.api] : columnDefault(f)),
       reference: referenceOf(f.api),
       choices: null,
     }));
@@ -111,7 +117,11 @@ export function createValuesOf(
   entity: EntityClass,
   posted: Readonly<Record<string, string>>,
 ): { ok: true; values: Record<string, unknown> } | { ok: false; errors: FieldErrors } {
-  const parsed = parseFormText(shapesOf(entity, true), posted);
+  // An optional field left empty is not sent at all, so the column's own default applies.
+  const given = Object.fromEntries(
+    Object.entries(posted).filter(([api, text]) => text.trim() !== "" || entity.fields.some((f) => f.api === api && f.required)),
+  );
+  const parsed = parseFormText(shapesOf(entity, true), given);
   if (!parsed.ok) return parsed;
   const values = Object.fromEntries(Object.entries(parsed.values).filter(([, value]) => value !== null));
   return { ok: true, values };
