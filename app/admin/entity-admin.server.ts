@@ -5,7 +5,7 @@
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { findAdminArea, type AdminAreaKey } from "../../core/access/admin-areas";
-import { can } from "../../core/access/policy";
+import { mayOpenAdminArea } from "../../core/access/policy";
 import { FilterError, parseFilters, type FilterCondition, type FilterFieldType } from "../../core/entity/filters";
 import { openDb, type Db } from "../../schema/d1";
 import { entityClasses, findEntityClass } from "../../schema/entities/classes";
@@ -33,7 +33,7 @@ export async function requireAreaAdmin(request: Request, context: AppLoadContext
   if (!area) throw new Response("Not found", { status: 404 });
   const session = requireSession(request, context);
   const principal = { userId: session.user.id, roles: await rolesOf(context, session.user.id), activeRoleId: session.activeRoleId };
-  if (!can(principal, "administer", { area: area.key })) throw new Response("Forbidden", { status: 403 });
+  if (!mayOpenAdminArea(principal, area.key)) throw new Response("Forbidden", { status: 403 });
   const db = openDb(context.env.DB);
   return {
     area: { key: area.key, label: area.label },

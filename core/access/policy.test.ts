@@ -6,6 +6,7 @@ import {
   effectiveRoles,
   hasRaceAccess,
   hasRegistrationAccess,
+  mayOpenAdminArea,
   rolePermissions,
   superadminScopeFor,
   type Action,
@@ -462,6 +463,25 @@ describe("role permissions and role scopes", () => {
         if (permission.areas === "all") continue;
         for (const area of permission.areas) expect(scopes, `${type} acts on ${area}`).toContain(scopeForArea(area));
       }
+    }
+  });
+});
+
+describe("who opens a super-admin area", () => {
+  it("is a System Administrator or a Site Administrator whose configuration holds the area's flag", () => {
+    expect(mayOpenAdminArea(as(grant("system_admin", { config: { divisions: true } })), "divisions")).toBe(true);
+    expect(mayOpenAdminArea(as(grant("system_admin", { config: { divisions: true } })), "clubs")).toBe(false);
+    expect(mayOpenAdminArea(as(grant("system_admin", { config: { all: true } })), "passes")).toBe(true);
+    expect(mayOpenAdminArea(as(grant("site_admin", { siteId: "s1", config: { pages: true } })), "pages")).toBe(true);
+    // A site administrator bound to no site reaches nothing.
+    expect(mayOpenAdminArea(as(grant("site_admin", { siteId: null, config: { pages: true } })), "pages")).toBe(false);
+    expect(mayOpenAdminArea(as(grant("site_admin", { siteId: "s1", config: { pages: "true" } })), "pages")).toBe(false);
+  });
+
+  it("is never a club role, however much it may do on its own club's pages", () => {
+    for (const type of roleTypes.filter((t) => t !== "system_admin" && t !== "site_admin")) {
+      const held = grant(type, { clubId: "c1", scope: "x1", config: { all: true } });
+      for (const area of adminAreas) expect(mayOpenAdminArea(as(held), area.key), `${type} ${area.key}`).toBe(false);
     }
   });
 });

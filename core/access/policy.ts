@@ -224,6 +224,17 @@ export function can(principal: Principal, action: Action, object: ProtectedObjec
   return effectiveRoles(principal).some((role) => roleAllows(role, action, object));
 }
 
+/**
+ * Whether the super-admin area opens to this principal (spec section 6): a System Administrator whose
+ * configuration holds the area's flag (every object), or a Site Administrator whose does (its site's objects,
+ * which the lists and checks then narrow to). Club roles administer their objects on their own pages instead.
+ */
+export function mayOpenAdminArea(principal: Principal, area: AdminAreaKey): boolean {
+  return effectiveRoles(principal).some(
+    (role) => (role.type === "system_admin" || role.type === "site_admin") && roleReach(role, "administer", area).kind !== "none",
+  );
+}
+
 const registrationAccessRoles: ReadonlySet<RoleType> = new Set<RoleType>(["system_admin", "org_admin", "all_registrations", "site_admin"]);
 const raceAccessRoles: ReadonlySet<RoleType> = new Set<RoleType>(["system_admin", "org_admin", "all_races", "site_admin"]);
 

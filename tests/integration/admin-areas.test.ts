@@ -21,6 +21,14 @@ async function superAdmin(config: Record<string, boolean>) {
   return { user, cookie: await signIn(ADMIN, email, PASSWORD) };
 }
 
+/** A Site Administrator of `siteId` whose configuration holds `config`, signed in on the admin host. */
+async function siteAdmin(siteId: string, config: Record<string, boolean>) {
+  const email = `site-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const user = await createUserWithPassword(email, PASSWORD, [{ type: "site_admin", siteId }]);
+  await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?").bind(JSON.stringify(config), user.id).run();
+  return { user, cookie: await signIn(ADMIN, email, PASSWORD) };
+}
+
 /** The hidden inputs of the first form on a page that has `name`. */
 function hiddenInputs(html: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -157,5 +165,28 @@ describe("the generated admin areas", () => {
     expect((await post(`/_admin/clubs/${club.id}?class=Club`, cookie, [["intent", "delete"]])).status).toBe(403);
     // A class of another area cannot be reached through this one.
     expect((await get("/_admin/divisions?class=Club", cookie)).status).toBe(404);
+  });
+
+  it("shows a Site Administrator only its site's objects, and lets it create only there", async () => {
+    const mine = await createSiteWithRace(db(), { hostname: "areas-f.localhost", siteName: "Areas F", raceName: "F race" });
+    const theirs = await createSiteWithRace(db(), { hostname: "areas-g.localhost", siteName: "Areas G", raceName: "G race" });
+    const sys = await superAdmin({ divisions: true });
+    const theirDivision = (await newDivision(sys.cookie, theirs.club.id, "Their juniors")).response.headers.get("Location")!.replace("&saved=created", "");
+    const { cookie } = await siteAdmin(mine.site.id, { divisions: true });
+    expect((await get("/_admin/clubs", cookie)).status).toBe(403);
+    const homeResponse = await get("/_admin", cookie);
+    const home = await homeResponse.text();
+    expect(homeResponse.status, home.slice(0, 200)).toBe(200);
+    expect(home).toContain("Membership System");
+    expect(home).not.toContain("Organizations");
+    const created = await newDivision(cookie, mine.club.id, "Our juniors");
+    expect(created.response.status).toBe(302);
+    const list = await (await get("/_admin/divisions", cookie)).text();
+    expect(list).toContain("Our juniors");
+    expect(list).not.toContain("Their juniors");
+    expect((await get(theirDivision, cookie)).status).toBe(404);
+    const refused = await newDivision(cookie, theirs.club.id, "Sneaky juniors");
+    expect(refused.response.status).toBe(403);
+    expect(await db().select().from(divisions).where(eq(divisions.clubId, theirs.club.id))).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ export const db = () => openDb(env.DB);
 export async function createUserWithPassword(
   email: string,
   password: string | null,
-  roleSpecs: { type: string; clubId?: string | null; scope?: string | null }[] = [],
+  roleSpecs: { type: string; clubId?: string | null; siteId?: string | null; scope?: string | null }[] = [],
 ) {
   const id = crypto.randomUUID();
   const fields = { email, name: `User ${email.split("@")[0]}`, passwordHash: password ? await hashPassword(password) : null };
@@ -25,7 +25,7 @@ export async function createUserWithPassword(
     roleIds.push(roleId);
     await db()
       .insert(roles)
-      .values({ id: roleId, userId: id, type: spec.type, clubId: spec.clubId ?? null, scope: spec.scope ?? null });
+      .values({ id: roleId, userId: id, type: spec.type, clubId: spec.clubId ?? null, siteId: spec.siteId ?? null, scope: spec.scope ?? null });
   }
   return { id, email, roleIds };
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { adminAreaHref, adminAreas } from "../../../core/access/admin-areas";
-import { can } from "../../../core/access/policy";
+import { mayOpenAdminArea } from "../../../core/access/policy";
 import { requireSession, rolesOf } from "../../auth.server";
 
 export const meta: MetaFunction = () => [{ title: "System administration" }];
@@ -11,7 +11,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (context.tenant.kind !== "admin") throw new Response("Not found", { status: 404 });
   const session = requireSession(request, context);
   const principal = { userId: session.user.id, roles: await rolesOf(context, session.user.id), activeRoleId: session.activeRoleId };
-  const areas = adminAreas.filter((area) => can(principal, "administer", { area: area.key }));
+  const areas = adminAreas.filter((area) => mayOpenAdminArea(principal, area.key));
   if (areas.length === 0) throw new Response("Forbidden", { status: 403 });
   return { areas: areas.map((a) => ({ key: a.key, label: a.label, href: adminAreaHref(a.key) })) };
 }
