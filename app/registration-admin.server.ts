@@ -34,7 +34,7 @@ export interface RegistrationAccess {
 }
 
 function builderOf(context: AppLoadContext, db: Db): BuilderContext {
-  return { env: context.env, tenant: context.tenant, ctx: context.ctx, now: context.now, db };
+  return { env: context.env, tenant: context.tenant, ctx: context.ctx, now: context.now, db, userId: context.session?.user.id ?? null };
 }
 
 /**

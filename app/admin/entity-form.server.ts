@@ -7,6 +7,8 @@ import type * as z from "zod";
 import { formTextOf, parseFormText, type FormFieldShape } from "../../core/entity/form-values";
 import type { FieldErrors } from "../../core/entity/field-errors";
 import type { EntityClass, EntityField } from "../../schema/entities/registry";
+import type { StoredEntity } from "../../workers/data-api/entity-store";
+import { changeEntity, type Caller, type EntityContext } from "../../workers/services/entity-service";
 
 export type AdminInput = "text" | "textarea" | "number" | "checkbox" | "select" | "datetime" | "json";
 
@@ -164,4 +166,57 @@ export function errorsOfRefusal(body: { message: string; fields?: Record<string,
   if (Object.keys(errors).length === 0) errors.form = body.message;
   else if (Array.isArray(body.fields)) errors.form = `${body.message}. Save again to replace their change with yours, or reload the page to see it.`;
   return errors;
+}
+
+/** What the page showed when it was opened: the row and its field times, sent back with the form. */
+function readBack(values: Readonly<Record<string, string>>): { original: Record<string, unknown>; mtimes: Record<string, number> } | null {
+  try {
+    const original = JSON.parse(values.original ?? "") as unknown;
+    const mtimes = JSON.parse(values.mtimes ?? "") as unknown;
+    if (typeof original !== "object" || original === null || typeof mtimes !== "object" || mtimes === null) return null;
+    const times = Object.entries(mtimes).filter(
+      (entry): entry is [string, number] => typeof entry[1] === "number" && Number.isSafeInteger(entry[1]) && entry[1] >= 0,
+    );
+    return { original: original as Record<string, unknown>, mtimes: Object.fromEntries(times) };
+  } catch {
+    return null;
+  }
+}
+
+/** The hidden inputs an edit form carries so its save can tell what the administrator changed. */
+export function readBackInputs(stored: StoredEntity): Record<string, string> {
+  return { original: JSON.stringify(stored.row), mtimes: JSON.stringify(stored.mtimes) };
+}
+
+export type FormSave = { ok: true; changed: boolean } | { ok: false; errors: FieldErrors; status: 400 | 403 | 404 | 409 };
+
+/**
+ * Saves a generated edit form through the entity service: only the fields changed since the page was opened,
+ * each against the time the page read it, so a field someone changed since is refused as stale, never
+ * overwritten. The pages' errors by field come from the service's refusal.
+ */
+export async function saveEntityForm(
+  context: EntityContext,
+  caller: Caller,
+  entity: EntityClass,
+  stored: StoredEntity,
+  posted: Readonly<Record<string, string>>,
+): Promise<FormSave> {
+  const read = readBack(posted);
+  if (!read) return { ok: false, errors: { form: "The form was incomplete. Reload the page and try again." }, status: 400 };
+  const values = changedValuesOf(entity, posted, read.original);
+  if (!values.ok) return { ok: false, errors: values.errors, status: 400 };
+  if (Object.keys(values.values).length === 0) return { ok: true, changed: false };
+  const base = Object.fromEntries(Object.keys(values.values).map((api) => [api, read.mtimes[api] ?? 0]));
+  const changed = await changeEntity(context, caller, entity, stored, values.values, base);
+  if (changed.ok) return { ok: true, changed: true };
+  const status = changed.refusal.status === 405 ? 400 : changed.refusal.status;
+  return {
+    ok: false,
+    errors: errorsOfRefusal(
+      changed.refusal.body,
+      entity.fields.map((f) => f.api),
+    ),
+    status,
+  };
 }

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { clubs, registrations, roles } from "../../schema/d1";
+import { FormElement } from "../../schema/entities/classes";
+import { historyOf } from "../../workers/services/entity-history";
 import { listElements } from "../../workers/services/registration-forms";
 import { createUserWithPassword, db, signIn, pagePost, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
@@ -503,5 +505,31 @@ describe("registration form builder", () => {
     const clubAdmin = `clubadmin-${crypto.randomUUID().slice(0, 8)}@example.com`;
     await createUserWithPassword(clubAdmin, PASSWORD, [{ type: "org_admin", clubId: registration.clubId }]);
     expect((await get("/_admin/registrations", await signIn(ADMIN_HOST, clubAdmin, PASSWORD), ADMIN_HOST)).status).toBe(403);
+  });
+
+  it("records every builder change in the form's and its fields' history, naming the organiser", async () => {
+    const { registration, cookie, admin } = await formWithUser();
+    const first = await addField(admin, cookie, "text", "Team name");
+    const second = await addField(admin, cookie, "text", "Coach");
+    expect((await post(`${admin}/elements/${first}`, cookie, editorFields("Team or club name"))).status).toBe(302);
+    expect((await post(`${admin}?index`, cookie, { intent: "move", target: first, direction: "down" })).status).toBe(302);
+    expect((await post(`${admin}?index`, cookie, { intent: "delete", target: second })).status).toBe(302);
+    const history = await historyOf(db(), FormElement, first);
+    const organiser = history[0]!.userId;
+    expect(organiser).toEqual(expect.any(String));
+    expect(history.map((h) => [h.kind, h.field])).toEqual(
+      expect.arrayContaining([
+        ["created", "*"],
+        ["changed", "caption"],
+        ["changed", "ordinal"],
+      ]),
+    );
+    expect(history.find((h) => h.field === "caption")).toMatchObject({ oldValue: "Team name", newValue: "Team or club name", userId: organiser });
+    const [removed] = await historyOf(db(), FormElement, second);
+    expect(removed).toMatchObject({
+      kind: "deleted",
+      oldValue: expect.objectContaining({ caption: "Coach", registration: registration.id }),
+      userId: organiser,
+    });
   });
 });

@@ -13,6 +13,11 @@ export interface HistoryAuthor {
   at: number;
 }
 
+/** The author of a write made by a page for its signed-in user (the builder, race setup): no app. */
+export function pageAuthor(context: { now: number; userId?: string | null }): HistoryAuthor {
+  return { userId: context.userId ?? null, appId: null, at: context.now };
+}
+
 export interface HistoryEntry {
   id: string;
   field: string;

@@ -9,7 +9,8 @@ import type { Db } from "../../schema/d1";
 import { Race } from "../../schema/entities/classes";
 import { protectedObjectOf } from "../../schema/entities/registry";
 import type { Tenant } from "../../tenants/resolve";
-import { deleteEntity, getEntity, insertEntity } from "../data-api/entity-store";
+import { deleteStatement, getEntity, insertStatement } from "../data-api/entity-store";
+import { createdHistory, deletedHistory, pageAuthor } from "./entity-history";
 import { publishChange, type PublishContext } from "../data-api/hub-client";
 import { discardRace, ensureRaceOpen } from "../data-api/race-store";
 import { creatableClubs } from "./club-choices";
@@ -69,7 +70,10 @@ export async function createRace(context: PublishContext & { db: Db }, principal
     if (!parsed.success) return { ok: false, errors: { [field.api]: parsed.error.issues[0]?.message ?? "Invalid value" } };
   }
   const id = crypto.randomUUID();
-  await insertEntity(context.db, Race, id, values, initialMtimes(values, context.now), context.now);
+  await context.db.batch([
+    insertStatement(context.db, Race, id, values, initialMtimes(values, context.now), context.now),
+    ...createdHistory(context.db, Race, id, values, { userId: principal.userId, appId: null, at: context.now }),
+  ]);
   const stored = await getEntity(context.db, Race, id);
   if (!stored) return { ok: false, errors: { form: "The race could not be created. Please try again." } };
   await ensureRaceOpen(context, stored);
@@ -84,14 +88,17 @@ export type DeleteRaceResult = { ok: true } | { ok: false; message: string };
  * forgets everything, and data-service subscribers hear that it is gone.
  */
 export async function deleteRace(
-  context: PublishContext & { db: Db },
+  context: PublishContext & { db: Db; userId?: string | null },
   race: RaceCatalogue,
   room: { deletionBlocker(): Promise<string | null> },
 ): Promise<DeleteRaceResult> {
   const blocker = await room.deletionBlocker();
   if (blocker) return { ok: false, message: blocker };
   const stored = await getEntity(context.db, Race, race.id);
-  await deleteEntity(context.db, Race, race.id);
+  await context.db.batch([
+    deleteStatement(context.db, Race, race.id),
+    ...deletedHistory(context.db, Race, race.id, stored?.row ?? { name: race.name }, pageAuthor(context)),
+  ]);
   await discardRace(context, race.id);
   if (stored) publishChange(context, Race, race.id, { fields: {}, field_mtimes: {}, deleted: true }, protectedObjectOf(Race, stored.row));
   return { ok: true };

@@ -15,7 +15,8 @@ import { FIELD_TYPES, newElement, type FieldType, type FormElement } from "../..
 import { clubs, formElements, registrations, type Db } from "../../schema/d1";
 import { FormElement as FormElementClass, Registration } from "../../schema/entities/classes";
 import type { Tenant } from "../../tenants/resolve";
-import { changeFields, deleteEntity, getEntity, insertEntity } from "../data-api/entity-store";
+import { changeFields, deleteStatement, getEntity, insertStatement } from "../data-api/entity-store";
+import { changedHistory, createdHistory, deletedHistory, pageAuthor } from "./entity-history";
 import { publishChange, publishFieldChanges, type PublishContext } from "../data-api/hub-client";
 import { creatableClubs, type ClubChoice } from "./club-choices";
 
@@ -25,7 +26,8 @@ const LIST_LIMIT = 200;
 
 export type RegistrationRow = typeof registrations.$inferSelect;
 export type FormElementRow = typeof formElements.$inferSelect;
-export type BuilderContext = PublishContext & { db: Db };
+/** What a builder write needs: the request, the database, and who is writing (for the object's history). */
+export type BuilderContext = PublishContext & { db: Db; userId?: string | null };
 
 /** A form of this tenant: a site reaches only its own forms; the main and admin hosts reach every form. */
 export async function getRegistration(db: Db, tenant: Tenant, id: string): Promise<(RegistrationRow & { clubName: string }) | null> {
@@ -125,13 +127,18 @@ export async function createRegistration(
   if (!name) return { ok: false, errors: { name: "Give the form a name" } };
   const values = { club: club.id, site: club.siteId, name };
   const id = crypto.randomUUID();
-  await insertEntity(context.db, Registration, id, values, initialMtimes(values, context.now), context.now);
+  await context.db.batch([
+    insertStatement(context.db, Registration, id, values, initialMtimes(values, context.now), context.now),
+    ...createdHistory(context.db, Registration, id, values, pageAuthor(context)),
+  ]);
   return { ok: true, value: { id } };
 }
 
 /** Registration fields the builder's settings panel changes, API-named, already checked by its schema. */
 export async function changeRegistration(context: BuilderContext, registration: RegistrationRow, changes: object): Promise<SaveResult<null>> {
-  const result = await changeFields(context.db, Registration, registration.id, { ...changes }, undefined, context.now);
+  const result = await changeFields(context.db, Registration, registration.id, { ...changes }, undefined, context.now, (before, changed, mtimes) =>
+    changedHistory(context.db, Registration, registration.id, before, changed, mtimes, pageAuthor(context)),
+  );
   if (!result) return { ok: false, errors: { form: "This form no longer exists" } };
   if (!result.ok) return { ok: false, errors: { form: "Someone else changed this form; reload and try again" } };
   publishFieldChanges(context, Registration, registration.id, result.changed, result.mtimes, objectOf(registration));
@@ -234,7 +241,10 @@ export async function addElement(
   const caption = input.caption.trim() || defaultCaption(input.type);
   const element = newElement(crypto.randomUUID(), input.type, { caption, ordinal: (existing.at(-1)?.ordinal ?? 0) + 1 });
   const values = { ...apiValuesOf(element), registration: registration.id, club: registration.clubId, site: registration.siteId };
-  await insertEntity(context.db, FormElementClass, element.id, values, initialMtimes(values, context.now), context.now);
+  await context.db.batch([
+    insertStatement(context.db, FormElementClass, element.id, values, initialMtimes(values, context.now), context.now),
+    ...createdHistory(context.db, FormElementClass, element.id, values, pageAuthor(context)),
+  ]);
   publishChange(context, FormElementClass, element.id, { fields: values, field_mtimes: initialMtimes(values, context.now) }, objectOf(registration));
   return { ok: true, value: element };
 }
@@ -344,7 +354,9 @@ export async function saveElement(
             .filter((key) => key !== "ordinal")
             .map((key) => [key, openedAt]),
         );
-  const result = await changeFields(context.db, FormElementClass, next.id, values, base, context.now);
+  const result = await changeFields(context.db, FormElementClass, next.id, values, base, context.now, (before, changed, mtimes) =>
+    changedHistory(context.db, FormElementClass, next.id, before, changed, mtimes, pageAuthor(context)),
+  );
   if (!result) return { ok: false, errors: { form: "This field no longer exists" } };
   if (!result.ok) return { ok: false, errors: { form: "Someone else changed this field; reload and try again" } };
   publishFieldChanges(context, FormElementClass, next.id, result.changed, result.mtimes, objectOf(registration));
@@ -373,7 +385,11 @@ export async function moveElement(context: BuilderContext, registration: Registr
       .set({ ordinal, fieldMtimes: mtimesById.get(element.id) ?? { ordinal: now } })
       .where(and(eq(formElements.id, element.id), eq(formElements.registrationId, registration.id))),
   );
-  await context.db.batch([first!, ...rest]);
+  // The new positions, with each moved field's old and new place in its history, in the same batch.
+  const history = changed.flatMap(({ element, ordinal }) =>
+    changedHistory(context.db, FormElementClass, element.id, { ordinal: element.ordinal }, { ordinal }, null, pageAuthor(context)),
+  );
+  await context.db.batch([first!, ...rest, ...history]);
   for (const { element, ordinal } of changed)
     publishFieldChanges(context, FormElementClass, element.id, { ordinal }, mtimesById.get(element.id) ?? { ordinal: now }, objectOf(registration));
   return { ok: true, value: null };
@@ -386,7 +402,10 @@ export async function deleteElement(context: BuilderContext, registration: Regis
   if (!element) return { ok: false, errors: { form: "This field no longer exists" } };
   const dependent = elements.find((e) => e.condition?.element === elementId || (e.config.discounts_list ?? []).some((d) => d.elts_list.includes(elementId)));
   if (dependent) return { ok: false, errors: { form: `“${dependent.caption || dependent.type}” depends on this field; change it first` } };
-  await deleteEntity(context.db, FormElementClass, elementId);
+  await context.db.batch([
+    deleteStatement(context.db, FormElementClass, elementId),
+    ...deletedHistory(context.db, FormElementClass, elementId, { ...apiValuesOf(element), registration: registration.id }, pageAuthor(context)),
+  ]);
   publishChange(context, FormElementClass, elementId, { fields: {}, field_mtimes: {}, deleted: true }, objectOf(registration));
   return { ok: true, value: null };
 }

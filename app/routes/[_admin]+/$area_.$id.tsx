@@ -1,11 +1,11 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { childClassesOf } from "../../../schema/entities/classes";
-import { changeEntity, readVisible, removeEntity } from "../../../workers/services/entity-service";
+import { readVisible, removeEntity } from "../../../workers/services/entity-service";
 import { historyOf } from "../../../workers/services/entity-history";
 import { referencesTo } from "../../../workers/services/entity-references";
 import { classOf, labelsFor, nameFieldOf, referencedClass, requireAreaAdmin, withReferenceChoices } from "../../admin/entity-admin.server";
-import { changedValuesOf, errorsOfRefusal, formFieldsOf } from "../../admin/entity-form.server";
+import { formFieldsOf, readBackInputs, saveEntityForm } from "../../admin/entity-form.server";
 import { EntityForm, HistoryTable, cellText, detailHref } from "../../admin/entity-views";
 import { ConfirmForm, SavedNotice, useReplyFor } from "../../components/form-kit";
 import { ErrorPage } from "../../components/error-page";
@@ -49,8 +49,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     readOnly: entity.readOnly,
     fields,
     labels: await labelsFor(access.db, entity, [stored.row], referenceFields),
-    original: JSON.stringify(stored.row),
-    mtimes: JSON.stringify(stored.mtimes),
+    readBack: readBackInputs(stored),
     history: history.map((h) => ({
       id: h.id,
       at: h.changedAt,
@@ -67,22 +66,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-/** What the page showed when it was opened: the row and its field times, sent back with the form. */
-function readBack(values: Record<string, string>): { original: Record<string, unknown>; mtimes: Record<string, number> } | null {
-  try {
-    const original = JSON.parse(values.original ?? "") as unknown;
-    const mtimes = JSON.parse(values.mtimes ?? "") as unknown;
-    if (typeof original !== "object" || original === null || typeof mtimes !== "object" || mtimes === null) return null;
-    const times = Object.fromEntries(Object.entries(mtimes).filter(([, t]) => typeof t === "number" && Number.isSafeInteger(t) && t >= 0)) as Record<
-      string,
-      number
-    >;
-    return { original: original as Record<string, unknown>, mtimes: times };
-  } catch {
-    return null;
-  }
-}
-
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { access, entity, stored } = await readObject(request, context, params);
   const posted = await readPostedForm(request);
@@ -93,19 +76,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return redirect(`/_admin/${access.area.key}?class=${entity.classname}&deleted=1`);
   }
   if (posted.intent !== "save") return unknownIntent(posted);
-  const read = readBack(posted.values);
-  if (!read) return refuse(posted, { form: "The form was incomplete. Reload the page and try again." });
-  const { original, mtimes } = read;
-  const values = changedValuesOf(entity, posted.values, original);
-  if (!values.ok) return refuse(posted, values.errors);
-  if (Object.keys(values.values).length === 0) return redirect(`${here}&saved=unchanged`);
-  // The field times this page read: a field someone changed since is refused as stale, never overwritten.
-  const base = Object.fromEntries(Object.keys(values.values).map((api) => [api, mtimes[api] ?? 0]));
-  const changed = await changeEntity(access.entityContext, access.caller, entity, stored, values.values, base);
-  if (!changed.ok) {
-    const shown = entity.fields.map((f) => f.api);
-    return refuse(posted, errorsOfRefusal(changed.refusal.body, shown), changed.refusal.status === 403 ? 403 : changed.refusal.status === 409 ? 409 : 400);
-  }
+  const saved = await saveEntityForm(access.entityContext, access.caller, entity, stored, posted.values);
+  if (!saved.ok) return refuse(posted, saved.errors, saved.status);
+  if (!saved.changed) return redirect(`${here}&saved=unchanged`);
   return redirect(`${here}&saved=saved`);
 }
 
@@ -166,7 +139,7 @@ export default function AdminObject() {
         errors={reply.errors}
         typed={reply.values}
         labels={data.labels}
-        hidden={{ original: data.original, mtimes: data.mtimes }}
+        hidden={data.readBack}
         label="Save changes"
         busyLabel="Saving…"
       />

@@ -1,7 +1,163 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { RolePage } from "../../components/role-page";
-import { rolePageLoader } from "../../role-pages.server";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { can } from "../../../core/access/policy";
+import { openDb } from "../../../schema/d1";
+import { Club } from "../../../schema/entities/classes";
+import { clubOverview } from "../../../workers/services/club-admin";
+import { historyOf } from "../../../workers/services/entity-history";
+import { readVisible, type Caller, type EntityContext } from "../../../workers/services/entity-service";
+import { formFieldsOf, readBackInputs, saveEntityForm } from "../../admin/entity-form.server";
+import { EntityForm, HistoryTable, cellText } from "../../admin/entity-views";
+import { requireSession, rolesOf } from "../../auth.server";
+import { SavedNotice, useReplyFor } from "../../components/form-kit";
+import { ErrorPage } from "../../components/error-page";
+import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 
-export const meta: MetaFunction = () => [{ title: "Organization Admin" }];
-export const loader = rolePageLoader("Organization Admin", "clubs");
-export default RolePage;
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.name} · Organization Admin` : "Organization Admin" }];
+
+// The place and the site are set by their own flows (the data API's place call, the site settings).
+const SETTINGS = ["name", "sport", "country", "email", "website", "logo", "info", "public_url"];
+
+/** The club's Organization Admin (or a System Administrator with the clubs flag): a club it may administer. */
+async function requireClubAdmin(request: Request, context: LoaderFunctionArgs["context"], clubId: string) {
+  const session = requireSession(request, context);
+  const principal = { userId: session.user.id, roles: await rolesOf(context, session.user.id), activeRoleId: session.activeRoleId };
+  const db = openDb(context.env.DB);
+  const entityContext: EntityContext = { env: context.env, tenant: context.tenant, ctx: context.ctx, now: context.now, db };
+  const caller: Caller = { principal, userId: session.user.id, appId: "" };
+  const stored = await readVisible(entityContext, caller, Club, clubId);
+  if (!stored) throw new Response("Not found", { status: 404 });
+  if (!can(principal, "administer", { area: "clubs", clubId })) throw new Response("Forbidden", { status: 403 });
+  return { db, entityContext, caller, stored };
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { db, stored } = await requireClubAdmin(request, context, params.club ?? "");
+  const clubId = stored.row.uuid;
+  const fields = formFieldsOf(Club, stored.row, () => null).filter((f) => SETTINGS.includes(f.api));
+  const history = await historyOf(db, Club, clubId);
+  return {
+    id: clubId,
+    name: String(stored.row.name),
+    fields,
+    readBack: readBackInputs(stored),
+    overview: await clubOverview(db, clubId),
+    history: history.map((h) => ({
+      id: h.id,
+      at: h.changedAt,
+      who: h.userName ?? (h.appId ? `app ${h.appId}` : "the platform"),
+      kind: h.kind,
+      field: h.field,
+      before: h.oldValue === null ? "" : cellText("json", h.oldValue),
+      after: h.newValue === null ? "" : cellText("json", h.newValue),
+    })),
+    saved: new URL(request.url).searchParams.get("saved") === "1" ? "Club settings saved." : null,
+  };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { entityContext, caller, stored } = await requireClubAdmin(request, context, params.club ?? "");
+  const posted = await readPostedForm(request);
+  if (posted.intent !== "save") return unknownIntent(posted);
+  // Only the settings this page shows may change here, whatever else a crafted form sends.
+  const values = Object.fromEntries(Object.entries(posted.values).filter(([key]) => SETTINGS.includes(key) || key === "original" || key === "mtimes"));
+  const saved = await saveEntityForm(entityContext, caller, Club, stored, values);
+  if (!saved.ok) return refuse(posted, saved.errors, saved.status);
+  return redirect(`/club/${stored.row.uuid}/admin?saved=1`);
+}
+
+export const ErrorBoundary = () => (
+  <ErrorPage
+    page
+    forbidden="This page is for the club's Organization Admin. Ask them to give you the role, or open the club's overview instead."
+    notFound="There is no such club, or it is not on this site."
+    back={{ to: "/manage", label: "Manage" }}
+  />
+);
+
+export default function ClubAdmin() {
+  const data = useLoaderData<typeof loader>();
+  const reply = useReplyFor("save");
+  const { overview } = data;
+  return (
+    <main className="page">
+      <p>
+        <Link to={`/club/${data.id}/overview`}>← Club overview</Link>
+      </p>
+      <h1>{data.name}</h1>
+      <SavedNotice message={data.saved} />
+      <nav aria-label="Club tools">
+        <ul className="plain-list">
+          <li>
+            <Link to="/club/registrations">Registration forms ({overview.forms})</Link>
+          </li>
+          <li>
+            <Link to="/club/races">Races ({overview.races})</Link>
+          </li>
+          <li>
+            <Link to={`/club/finance?club=${data.id}`}>Finance: transactions, refunds, payouts and bank accounts</Link>
+          </li>
+        </ul>
+      </nav>
+      <h2>Club settings</h2>
+      <EntityForm
+        intent="save"
+        fields={data.fields}
+        errors={reply.errors}
+        typed={reply.values}
+        labels={{}}
+        hidden={data.readBack}
+        label="Save settings"
+        busyLabel="Saving…"
+      />
+      <h2>People and their roles</h2>
+      {overview.people.length === 0 ? (
+        <p className="empty-state">Nobody holds a role in this club yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+              </tr>
+            </thead>
+            <tbody>
+              {overview.people.map((p) => (
+                <tr key={p.roleId}>
+                  <td>{p.name}</td>
+                  <td>{p.email}</td>
+                  <td>{p.role}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p>Race roles are given on each race's People tab.</p>
+      <h2>Bank accounts</h2>
+      {overview.bankAccounts.length === 0 ? (
+        <p className="empty-state">No bank account yet: payouts wait until one is approved.</p>
+      ) : (
+        <ul className="plain-list">
+          {overview.bankAccounts.map((a) => (
+            <li key={a.id}>{`${a.name} ····${a.last4} (${a.kind === "merchant" ? "merchant account" : "payouts"})`}</li>
+          ))}
+        </ul>
+      )}
+      {overview.requests.length > 0 ? (
+        <ul className="plain-list">
+          {overview.requests.map((r) => (
+            <li key={r.id}>{`Request for ${r.name} ····${r.last4}, ${new Date(r.at).toISOString().slice(0, 10)}: ${r.state}`}</li>
+          ))}
+        </ul>
+      ) : null}
+      <p>
+        <Link to={`/club/finance?club=${data.id}`}>Add a bank account on the Finance page</Link>
+      </p>
+      <h2>History of the club's settings</h2>
+      <HistoryTable rows={data.history} />
+    </main>
+  );
+}

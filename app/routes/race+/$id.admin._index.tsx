@@ -116,7 +116,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
   if (posted.intent === "delete") {
     if (!may.delete) throw new Response("Forbidden", { status: 403 });
-    const result = await deleteRace({ ...context, db: openDb(context.env.DB) }, race, room);
+    const result = await deleteRace({ ...context, db: openDb(context.env.DB), userId: context.session?.user.id ?? null }, race, room);
     return result.ok ? redirect("/manage") : refuse(posted, { form: result.message }, 409);
   }
   if (posted.intent === "stages") {
