@@ -13,7 +13,7 @@ export function RolePage() {
       {tools.length > 0 ? (
         <ul className="plain-list">
           {tools.map((tool) => (
-            <li key={tool.href}>
+            <li key={`${tool.href} ${tool.label}`}>
               <Link to={tool.href}>{tool.label}</Link>
             </li>
           ))}
