@@ -1,4 +1,4 @@
-import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "./webauthn.client";
 import { authMessages } from "../../core/auth/messages";
 
 /**

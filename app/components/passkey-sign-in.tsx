@@ -1,4 +1,4 @@
-import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "./webauthn.client";
 import { useState } from "react";
 import { authMessages } from "../../core/auth/messages";
 import { useHydrated } from "../hooks/use-hydrated";

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { divisions, entityChanges } from "../../schema/d1";
 import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createApp, issueToken } from "./oauth-fixtures";
 
 const ADMIN = "admin.localhost";
 const PASSWORD = "glacier-ski-42";
@@ -188,5 +189,43 @@ describe("the generated admin areas", () => {
     const refused = await newDivision(cookie, theirs.club.id, "Sneaky juniors");
     expect(refused.response.status).toBe(403);
     expect(await db().select().from(divisions).where(eq(divisions.clubId, theirs.club.id))).toHaveLength(1);
+  });
+
+  it("gives the same answer as the data API for the same bad write, and leaves nothing behind either way", async () => {
+    const { club } = await createSiteWithRace(db(), { hostname: "areas-h.localhost", siteName: "Areas H", raceName: "H race" });
+    const { cookie, user } = await superAdmin({ divisions: true, clubs: true });
+    const appId = await createApp({ scopes: "divisions clubs" });
+    const token = await issueToken(user.id, appId, "admin.localhost", "divisions clubs");
+    const api = (method: string, path: string, body?: unknown) =>
+      worker.fetch(
+        hostRequest(ADMIN, path, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        }),
+      );
+    // A bad country: the API's message names the field; the page shows the same words next to it.
+    const apiRefusal = await (await api("PUT", "/data-api/Division/", { club: club.id, name: "Juniors", country: "Canada" })).json<{ message: string }>();
+    const form = hiddenInputs(await (await get("/_admin/divisions/new?class=Division", cookie)).text());
+    const page = await post("/_admin/divisions/new?class=Division", cookie, [
+      ["intent", "create"],
+      ["submission", form.submission!],
+      ["club", club.id],
+      ["name", "Juniors"],
+      ["country", "Canada"],
+    ]);
+    const pageText = await page.text();
+    expect(apiRefusal.message).toBe("Invalid value for 'country': country is a two-letter code");
+    expect(pageText).toContain('id="country-error" class="form-error">country is a two-letter code<');
+    expect(await db().select().from(divisions).where(eq(divisions.clubId, club.id))).toHaveLength(0);
+    // Deleting a club still in use: the same sentence from both doors, and the club stays.
+    const apiDelete = await api("DELETE", `/data-api/Club/${club.id}`);
+    expect(apiDelete.status).toBe(409);
+    const { message } = await apiDelete.json<{ message: string }>();
+    const pageDelete = await post(`/_admin/clubs/${club.id}?class=Club`, cookie, [["intent", "delete"]]);
+    expect(pageDelete.status).toBe(409);
+    expect((await pageDelete.text()).replaceAll("&#x27;", "'")).toContain(message);
+    expect(message).toBe("This Club is still used by 1 Race");
+    expect((await get(`/_admin/clubs/${club.id}?class=Club`, cookie)).status).toBe(200);
   });
 });

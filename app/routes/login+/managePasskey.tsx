@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useRevalidator, useSearchParams, useActionData } from "@remix-run/react";
-import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn } from "../../components/webauthn.client";
 import { useState } from "react";
 import * as z from "zod";
 import { authMessages, ourAuthMessages } from "../../../core/auth/messages";

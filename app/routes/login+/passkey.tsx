@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData, useNavigate } from "@remix-run/react";
-import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn } from "../../components/webauthn.client";
 import { useEffect, useState } from "react";
 import { PASSKEY_SKIP_COOKIE_MAX_AGE_S } from "../../../core/auth/constants";
 import { authMessages } from "../../../core/auth/messages";
