@@ -9,8 +9,9 @@ import { mayOpenAdminArea } from "../../core/access/policy";
 import { FilterError, parseFilters, type FilterCondition, type FilterFieldType } from "../../core/entity/filters";
 import { openDb, type Db } from "../../schema/d1";
 import { entityClasses, findEntityClass } from "../../schema/entities/classes";
-import type { EntityClass, OwnerFields } from "../../schema/entities/registry";
-import type { AreaListData } from "./entity-views";
+import { OWNER_CLASSES, type EntityClass, type OwnerFields } from "../../schema/entities/registry";
+import { cellText, type AreaListData, type HistoryRow } from "./entity-views";
+import type { HistoryEntry } from "../../workers/services/entity-history";
 import { labelOf, type AdminField } from "./entity-form.server";
 import { getEntity } from "../../workers/data-api/entity-store";
 import { listVisible, type Caller, type EntityContext } from "../../workers/services/entity-service";
@@ -65,20 +66,12 @@ export function nameFieldOf(entity: EntityClass): string | null {
   return NAME_FIELDS.find((api) => entity.fields.some((f) => f.api === api)) ?? null;
 }
 
-const OWNER_CLASS: Readonly<Record<keyof OwnerFields, string>> = {
-  clubId: "Club",
-  siteId: "WhitelabelSite",
-  registrationId: "Registration",
-  raceId: "Race",
-  depotId: "ShippingDepot",
-};
-
 /** The class a field's uuid refers to (a parent, a reference or an owner), or null. */
 export function referencedClass(entity: EntityClass, api: string): EntityClass | null {
   const reference = entity.references.find((r) => r.field === api);
   if (reference) return findEntityClass(reference.classname) ?? null;
   const owner = (Object.entries(entity.owners) as [keyof OwnerFields, string][]).find(([, field]) => field === api && field !== "uuid");
-  if (owner) return findEntityClass(OWNER_CLASS[owner[0]]) ?? null;
+  if (owner) return findEntityClass(OWNER_CLASSES[owner[0]]) ?? null;
   if (entity.classname === "Role" && api === "user") return findEntityClass("User") ?? null;
   return null;
 }
@@ -220,4 +213,17 @@ export async function withReferenceChoices(access: AreaAccess, entity: EntityCla
       return { ...field, choices };
     }),
   );
+}
+
+/** An object's history as the pages show it: JSON text for values, a name (or the app) for who. */
+export function historyRowsOf(history: readonly HistoryEntry[]): HistoryRow[] {
+  return history.map((h) => ({
+    id: h.id,
+    at: h.changedAt,
+    who: h.userName ?? (h.appId ? `app ${h.appId}` : "the platform"),
+    kind: h.kind,
+    field: h.field,
+    before: h.oldValue === null ? "" : cellText("json", h.oldValue),
+    after: h.newValue === null ? "" : cellText("json", h.newValue),
+  }));
 }

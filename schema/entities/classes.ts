@@ -12,7 +12,6 @@ import { collectionName, createdField, entityClass, field, uuidField, type Entit
 import { elementConfigSchema, formOptionSchema, logicKeySchema } from "../../core/forms/element-schema";
 import { FIELD_TYPES, FORM_LIMITS, MEMBER_CLASSES } from "../../core/forms/model";
 
-
 /** The place fields, read-only here: they are set together through `POST …/city`. */
 function cityFields(table: typeof clubs): EntityField[] {
   return [

@@ -29,6 +29,15 @@ export interface EntityField {
 /** Which ProtectedObject owner each API field fills, so the access policy sees the row's owners. */
 export type OwnerFields = Partial<Record<"clubId" | "siteId" | "registrationId" | "raceId" | "depotId", string>>;
 
+/** The class whose uuid each owner field holds. */
+export const OWNER_CLASSES: Readonly<Record<keyof OwnerFields, string>> = {
+  clubId: "Club",
+  siteId: "WhitelabelSite",
+  registrationId: "Registration",
+  raceId: "Race",
+  depotId: "ShippingDepot",
+};
+
 /**
  * The API field that holds an entity's owner of one kind ("uuid" when the entity is that kind itself), or
  * undefined when it has none. "item" is always the entity's own id.

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
-import { url } from "./hosts";
+import { url, signUpWithLink } from "./hosts";
 
 const MAIN = "localhost";
 const PASSWORD = "birch-trail-2026";
@@ -16,30 +16,10 @@ async function recoveryCodesOn(page: Page): Promise<string[]> {
   return (await page.getByTestId("recovery-codes").getByRole("listitem").allTextContents()).map((c) => c.trim());
 }
 
-/** Sign-up and the first sign-in by the e-mailed link, as in accounts.spec.ts. */
-async function signUpAndSignIn(page: Page, email: string) {
-  await page.goto(url(MAIN, "/signup"));
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Name").fill("Casey Careful");
-  await page.getByRole("button", { name: "Create an Account" }).click();
-  await page.waitForURL(/\/welcome/);
-  await page.goto(url(MAIN, "/dev/mail"));
-  await page
-    .getByRole("article")
-    .filter({ hasText: `To ${email}` })
-    .first()
-    .getByRole("link")
-    .click();
-  await page.waitForURL(/\/login\/passkey/);
-  await page.getByRole("button", { name: "Skip for Now..." }).click();
-  await page.waitForURL(url(MAIN, "/manage"));
-}
-
 test("the security page: two-factor with recovery codes, sessions, and re-authentication for a sensitive change", async ({ page, browser }) => {
   test.setTimeout(90_000);
   const email = `careful-${Date.now()}@example.com`;
-  await signUpAndSignIn(page, email);
+  await signUpWithLink(page, email, "Casey Careful");
 
   // A first password needs no current one (there is none) on a fresh sign-in.
   await page.goto(url(MAIN, "/manage/security"));

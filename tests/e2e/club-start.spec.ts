@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { demoUsers } from "../../scripts/demo-data";
-import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
+import { signInWithPasswordFrom, signUpWithLink, url, waitForHydration } from "./hosts";
 
 const MAIN = "localhost";
 
@@ -11,23 +11,7 @@ test("a new user starts a club and takes a registration on the club's new site",
   const clubName = `Tundra Tri ${tag}`;
   const formName = `Tundra Sprint ${tag}`;
 
-  // Sign up and sign in with the e-mailed link.
-  await page.goto(url(MAIN, "/signup"));
-  await waitForHydration(page);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Name").fill("Frankie Founder");
-  await page.getByRole("button", { name: "Create an Account" }).click();
-  await page.waitForURL(/\/welcome/);
-  await page.goto(url(MAIN, "/dev/mail"));
-  await page
-    .getByRole("article")
-    .filter({ hasText: `To ${email}` })
-    .first()
-    .getByRole("link")
-    .click();
-  await page.waitForURL(/\/login\/passkey/);
-  await page.getByRole("button", { name: "Skip for Now..." }).click();
-  await page.waitForURL(url(MAIN, "/manage"));
+  await signUpWithLink(page, email, "Frankie Founder");
 
   // Start the club: its own site comes with it, and the overview says what to do first.
   await page.getByRole("link", { name: "Start a club" }).click();

@@ -73,3 +73,23 @@ export async function signInWithPasswordFrom(page: Page, email: string, password
     await page.waitForURL((u) => u.pathname !== "/login/passkey");
   }
 }
+
+/** Signs a new person up and signs them in with the e-mailed link (read on /dev/mail), skipping the passkey offer. */
+export async function signUpWithLink(page: Page, email: string, name: string): Promise<void> {
+  await page.goto(url("localhost", "/signup"));
+  await waitForHydration(page);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create an Account" }).click();
+  await page.waitForURL(/\/welcome/);
+  await page.goto(url("localhost", "/dev/mail"));
+  await page
+    .getByRole("article")
+    .filter({ hasText: `To ${email}` })
+    .first()
+    .getByRole("link")
+    .click();
+  await page.waitForURL(/\/login\/passkey/);
+  await page.getByRole("button", { name: "Skip for Now..." }).click();
+  await page.waitForURL(url("localhost", "/manage"));
+}

@@ -7,21 +7,13 @@ import { count, eq } from "drizzle-orm";
 import { getTableConfig, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../schema/d1";
 import { entityClasses } from "../../schema/entities/classes";
-import type { EntityClass, OwnerFields } from "../../schema/entities/registry";
+import { OWNER_CLASSES, type EntityClass, type OwnerFields } from "../../schema/entities/registry";
 import { columnOf } from "../data-api/entity-store";
 
 function cascades(entity: EntityClass, column: AnySQLiteColumn): boolean {
   const keys = getTableConfig(entity.table).foreignKeys;
   return keys.some((key) => key.reference().columns.includes(column) && (key.onDelete === "cascade" || key.onDelete === "set null"));
 }
-
-const OWNER_CLASS: Readonly<Record<keyof OwnerFields, string>> = {
-  clubId: "Club",
-  siteId: "WhitelabelSite",
-  registrationId: "Registration",
-  raceId: "Race",
-  depotId: "ShippingDepot",
-};
 
 /** The (class, field) pairs that hold a uuid of `classname`. */
 export function referringFields(classname: string): { entity: EntityClass; field: string }[] {
@@ -30,7 +22,7 @@ export function referringFields(classname: string): { entity: EntityClass; field
     const fields = new Set<string>();
     for (const reference of entity.references) if (reference.classname === classname) fields.add(reference.field);
     for (const [key, field] of Object.entries(entity.owners) as [keyof OwnerFields, string][]) {
-      if (OWNER_CLASS[key] === classname && field !== "uuid") fields.add(field);
+      if (OWNER_CLASSES[key] === classname && field !== "uuid") fields.add(field);
     }
     for (const field of fields) {
       const column = columnOf(entity, field);

@@ -4,9 +4,9 @@ import { childClassesOf } from "../../../schema/entities/classes";
 import { readVisible, removeEntity } from "../../../workers/services/entity-service";
 import { historyOf } from "../../../workers/services/entity-history";
 import { referencesTo } from "../../../workers/services/entity-references";
-import { classOf, labelsFor, nameFieldOf, referencedClass, requireAreaAdmin, withReferenceChoices } from "../../admin/entity-admin.server";
+import { classOf, historyRowsOf, labelsFor, nameFieldOf, referencedClass, requireAreaAdmin, withReferenceChoices } from "../../admin/entity-admin.server";
 import { formFieldsOf, readBackInputs, saveEntityForm } from "../../admin/entity-form.server";
-import { EntityForm, HistoryTable, cellText, detailHref } from "../../admin/entity-views";
+import { EntityForm, HistoryTable, detailHref } from "../../admin/entity-views";
 import { ConfirmForm, SavedNotice, useReplyFor } from "../../components/form-kit";
 import { ErrorPage } from "../../components/error-page";
 import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
@@ -50,15 +50,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     fields,
     labels: await labelsFor(access.db, entity, [stored.row], referenceFields),
     readBack: readBackInputs(stored),
-    history: history.map((h) => ({
-      id: h.id,
-      at: h.changedAt,
-      who: h.userName ?? (h.appId ? `app ${h.appId}` : "the platform"),
-      kind: h.kind,
-      field: h.field,
-      before: h.oldValue === null ? "" : cellText("json", h.oldValue),
-      after: h.newValue === null ? "" : cellText("json", h.newValue),
-    })),
+    history: historyRowsOf(history),
     children,
     deleting,
     usedBy: deleting ? await referencesTo(access.db, entity, stored.row.uuid) : [],

@@ -6,8 +6,9 @@ import { Club } from "../../../schema/entities/classes";
 import { clubOverview } from "../../../workers/services/club-admin";
 import { historyOf } from "../../../workers/services/entity-history";
 import { readVisible, type Caller, type EntityContext } from "../../../workers/services/entity-service";
+import { historyRowsOf } from "../../admin/entity-admin.server";
 import { formFieldsOf, readBackInputs, saveEntityForm } from "../../admin/entity-form.server";
-import { EntityForm, HistoryTable, cellText } from "../../admin/entity-views";
+import { EntityForm, HistoryTable } from "../../admin/entity-views";
 import { requireSession, rolesOf } from "../../auth.server";
 import { SavedNotice, useReplyFor } from "../../components/form-kit";
 import { ErrorPage } from "../../components/error-page";
@@ -42,15 +43,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     fields,
     readBack: readBackInputs(stored),
     overview: await clubOverview(db, clubId),
-    history: history.map((h) => ({
-      id: h.id,
-      at: h.changedAt,
-      who: h.userName ?? (h.appId ? `app ${h.appId}` : "the platform"),
-      kind: h.kind,
-      field: h.field,
-      before: h.oldValue === null ? "" : cellText("json", h.oldValue),
-      after: h.newValue === null ? "" : cellText("json", h.newValue),
-    })),
+    history: historyRowsOf(history),
     saved: new URL(request.url).searchParams.get("saved") === "1" ? "Club settings saved." : null,
   };
 }
