@@ -13,7 +13,7 @@ import { OWNER_CLASSES, type EntityClass, type OwnerFields } from "../../schema/
 import { cellText, type AreaListData, type HistoryRow } from "./entity-views";
 import type { HistoryEntry } from "../../workers/services/entity-history";
 import { labelOf, type AdminField } from "./entity-form.server";
-import { getEntity } from "../../workers/data-api/entity-store";
+import { getEntities } from "../../workers/data-api/entity-store";
 import { listVisible, type Caller, type EntityContext } from "../../workers/services/entity-service";
 import { requireSession, rolesOf } from "../auth.server";
 
@@ -157,9 +157,9 @@ export async function labelsFor(db: Db, entity: EntityClass, rows: readonly Reco
   for (const [target, ids] of wanted) {
     const name = nameFieldOf(target);
     if (!name) continue;
-    // At most one page of distinct ids per class, each read by its primary key.
-    const found = await Promise.all([...ids].slice(0, ADMIN_PAGE_SIZE).map((id) => getEntity(db, target, id)));
-    for (const stored of found) if (stored && typeof stored.row[name] === "string") labels[stored.row.uuid] = stored.row[name] as string;
+    // At most one page of distinct ids per class, read in one query by primary key.
+    const found = await getEntities(db, target, [...ids].slice(0, ADMIN_PAGE_SIZE));
+    for (const stored of found) if (typeof stored.row[name] === "string") labels[stored.row.uuid] = stored.row[name] as string;
   }
   return labels;
 }

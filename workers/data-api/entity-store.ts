@@ -142,6 +142,16 @@ export async function getEntity(db: Db, entity: EntityClass, id: string): Promis
   return row ? split(row as Record<string, unknown>) : null;
 }
 
+/** Several entities of one class by id, in one query (ids not found are left out). */
+export async function getEntities(db: Db, entity: EntityClass, ids: readonly string[]): Promise<StoredEntity[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(selection(entity))
+    .from(entity.table)
+    .where(inArray(entity.idColumn, [...ids]));
+  return rows.map((r) => split(r as Record<string, unknown>));
+}
+
 /** Column-keyed values for an insert or update, from API-keyed ones. */
 function toColumns(entity: EntityClass, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -32,13 +32,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   );
   const referenceFields = fields.filter((f) => f.reference).map((f) => f.api);
   const history = await historyOf(access.db, entity, stored.row.uuid);
-  const children = await Promise.all(
-    childClassesOf(entity.classname).map(async ({ entity: child }) => ({
-      classname: child.classname,
-      area: child.area,
-      filter: `${child.parent!.field}=${stored.row.uuid}`,
-    })),
-  );
+  const children = childClassesOf(entity.classname).map(({ entity: child }) => ({
+    classname: child.classname,
+    area: child.area,
+    filter: `${child.parent!.field}=${stored.row.uuid}`,
+  }));
   const deleting = url.searchParams.get("delete") === "1";
   const name = nameFieldOf(entity);
   return {
