@@ -30,7 +30,7 @@ export interface RegistrationAccess {
   principal: Principal;
   builder: BuilderContext;
   /** What the caller may do here, for showing only the tools they can use. */
-  may: { view: true; edit: boolean; finance: boolean; reports: boolean };
+  may: { view: true; edit: boolean; finance: boolean; reports: boolean; people: boolean };
 }
 
 function builderOf(context: AppLoadContext, db: Db): BuilderContext {
@@ -65,6 +65,7 @@ export async function requireRegistrationAccess(
       edit: canOnRegistration(principal, "edit", registration),
       finance: canOnRegistration(principal, "finance", registration),
       reports: canOnRegistration(principal, "view_reports", registration),
+      people: canOnRegistration(principal, "administer", registration),
     },
   };
 }
@@ -104,6 +105,9 @@ const NOTICES = {
   approve: "Approved: the form is live.",
   requireChanges: "Sent back: changes required.",
   recommendChanges: "Sent back: changes recommended.",
+  invited: "Invitation sent.",
+  withdrawn: "Invitation withdrawn.",
+  revoked: "Role taken back.",
 } as const;
 
 export type NoticeKey = keyof typeof NOTICES;

@@ -12,7 +12,7 @@ import { handleDataApi } from "./data-api";
 import { escapeHtml, withSecurityHeaders } from "./http";
 import { newCspNonce, pagePolicy } from "./security-headers";
 import { declaresMoreThan, PAGE_MAX_BODY_BYTES } from "./request-limits";
-import { deliverMail } from "./mail/mailer";
+import { deliverMail, MAIL_MAX_RETRIES, recordDelivery } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
@@ -93,8 +93,12 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
         try {
           await deliverMail(env, db, parsed.data);
           message.ack();
+          await recordDelivery(db, parsed.data, "sent").catch((error: unknown) => console.error("Recording a delivery failed", error));
         } catch (error) {
-          console.error("Mail delivery failed; will retry", error);
+          // The first delivery is attempt 1; after max_retries more the queue drops it, so the last failure is recorded.
+          const last = message.attempts > MAIL_MAX_RETRIES;
+          console.error(last ? "Mail delivery failed for the last time" : "Mail delivery failed; will retry", error);
+          if (last) await recordDelivery(db, parsed.data, "failed").catch((e: unknown) => console.error("Recording a failed delivery failed", e));
           message.retry();
         }
       }

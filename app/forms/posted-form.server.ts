@@ -23,7 +23,7 @@ export async function readPostedForm(request: Request): Promise<PostedForm> {
 }
 
 /** A refused form: its errors and what was typed, so the page shows the form again as it was sent. */
-export function refuse(posted: PostedForm, errors: FieldErrors, status: 400 | 403 | 404 | 409 = 400) {
+export function refuse(posted: PostedForm, errors: FieldErrors, status: 400 | 403 | 404 | 409 | 429 | 502 = 400) {
   const { intent: _intent, target: _target, ...values } = posted.values;
   return data<SetupReply>({ intent: posted.intent, target: posted.target, errors, values }, { status });
 }

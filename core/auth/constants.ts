@@ -45,4 +45,7 @@ export const ATTEMPT_WINDOW_MS = 10 * 60 * 1000;
 export const MAX_ATTEMPTS_PER_CLIENT = 120;
 export const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
 export const MAX_SIGNUPS_PER_CLIENT = 20;
+/** Role invitations one person sends in a day: far above a club taking on its volunteers, far below a spammer. */
+export const INVITATION_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const MAX_INVITATIONS_PER_USER = 50;
 // The data API's rate (600 calls a minute per token, 1,200 per client) is in wrangler.toml [[ratelimits]].

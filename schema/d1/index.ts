@@ -3,6 +3,7 @@ import * as admin from "./admin";
 import * as auth from "./auth";
 import * as cities from "./cities";
 import * as history from "./history";
+import * as memberships from "./memberships";
 import * as oauth from "./oauth";
 import * as payments from "./payments";
 import * as registration from "./registration";
@@ -12,12 +13,13 @@ export * from "./admin";
 export * from "./auth";
 export * from "./cities";
 export * from "./history";
+export * from "./memberships";
 export * from "./oauth";
 export * from "./payments";
 export * from "./registration";
 export * from "./tables";
 
-const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...oauth, ...payments, ...registration };
+const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...memberships, ...oauth, ...payments, ...registration };
 
 function createDb(d1: D1Database) {
   return drizzle(d1, { schema });

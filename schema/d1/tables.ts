@@ -93,8 +93,23 @@ export const invitations = sqliteTable(
     email: text("email").notNull(),
     roleType: text("role_type").notNull(),
     clubId: text("club_id").references(() => clubs.id),
-    /** The race (or form) the role applies to. */
+    /** The race, form or depot the role applies to (the role row's scope). */
     scope: text("scope"),
+    /** The site of a Site Administrator role. */
+    siteId: text("site_id"),
+    /** The id of what the role is bound to (club, site, form, race or depot): one open invitation per address, role and target. */
+    target: text("target").notNull().default(""),
+    /** Its name when invited, for the link's page and the mail. */
+    targetName: text("target_name").notNull().default(""),
+    /** A Site Administrator's area flags: the inviter's own, never more. */
+    config: text("config", { mode: "json" })
+      .$type<Record<string, boolean>>()
+      .notNull()
+      .default(sql`'{}'`),
+    /** The invitation mail: queued, sent, or failed after every retry (shown to the people who invite). */
+    mailState: text("mail_state", { enum: ["queued", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
     tokenHash: text("token_hash").notNull(),
     expiresAt: integer("expires_at").notNull(),
     acceptedAt: integer("accepted_at"),
@@ -103,9 +118,10 @@ export const invitations = sqliteTable(
   },
   (t) => [
     uniqueIndex("invitations_token").on(t.tokenHash),
-    index("invitations_scope").on(t.scope),
-    uniqueIndex("invitations_open")
-      .on(t.email, t.roleType, t.scope)
+    index("invitations_target").on(t.target),
+    index("invitations_inviter").on(t.invitedBy, t.createdAt),
+    uniqueIndex("invitations_open_target")
+      .on(t.email, t.roleType, t.target)
       .where(sql`accepted_at IS NULL AND revoked_at IS NULL`),
   ],
 );

@@ -6,5 +6,7 @@ export const mailMessageSchema = z.object({
   subject: z.string().min(1).max(300),
   text: z.string().min(1),
   html: z.string().optional(),
+  /** What the mail is for, so its delivery (or its failure after every retry) is recorded where people see it. */
+  track: z.object({ invitation: z.uuid() }).optional(),
 });
 export type MailMessage = z.infer<typeof mailMessageSchema>;

@@ -31,7 +31,7 @@ describe("the Organization Admin's page", () => {
     const page = await get(`/club/${club.id}/admin`, cookie);
     expect(page.status).toBe(200);
     const html = (await page.text()).replaceAll("<!-- -->", "");
-    expect(html).toContain("People and their roles");
+    expect(html).toContain("Every role in this club, on its forms and races too");
     expect(html).toContain("clubadm-a@example.com");
     expect(html).toContain("Organization Admin");
     expect(html).toContain("Races (1)");

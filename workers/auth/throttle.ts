@@ -1,6 +1,8 @@
 import {
   ATTEMPT_WINDOW_MS,
+  INVITATION_WINDOW_MS,
   MAIL_WINDOW_MS,
+  MAX_INVITATIONS_PER_USER,
   MAX_ATTEMPTS_PER_CLIENT,
   MAX_MAILS_PER_ADDRESS,
   MAX_MAILS_PER_CLIENT,
@@ -20,6 +22,8 @@ export const throttleRules = {
   mailsFromClient: { windowMs: MAIL_WINDOW_MS, limit: MAX_MAILS_PER_CLIENT },
   attemptsFromClient: { windowMs: ATTEMPT_WINDOW_MS, limit: MAX_ATTEMPTS_PER_CLIENT },
   signupsFromClient: { windowMs: SIGNUP_WINDOW_MS, limit: MAX_SIGNUPS_PER_CLIENT },
+  /** Subject: the inviting user's id (issue 25: invitations are mail sent in our name). */
+  invitationsFromUser: { windowMs: INVITATION_WINDOW_MS, limit: MAX_INVITATIONS_PER_USER },
 } as const;
 
 export type ThrottleRule = keyof typeof throttleRules;

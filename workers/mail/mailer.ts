@@ -1,5 +1,6 @@
 import { EmailMessage } from "cloudflare:email";
-import { capturedMail, type Db } from "../../schema/d1";
+import { eq } from "drizzle-orm";
+import { capturedMail, invitations, type Db } from "../../schema/d1";
 import type { MailMessage } from "../../schema/wire/mail";
 import { buildMime } from "./mime";
 
@@ -31,6 +32,15 @@ export async function enqueueMail(env: Env, message: MailMessage): Promise<void>
 
 /** Sends now when mail is captured locally (so a link is readable at once), through the queue otherwise. */
 export async function sendMail(env: Env, db: Db, message: MailMessage): Promise<void> {
-  if (env.MAIL_MODE === "capture") await deliverMail(env, db, message);
-  else await enqueueMail(env, message);
+  if (env.MAIL_MODE !== "capture") return enqueueMail(env, message);
+  await deliverMail(env, db, message);
+  await recordDelivery(db, message, "sent");
+}
+
+/** The mail queue's retries for one message (wrangler.toml `max_retries` of startline-mail). */
+export const MAIL_MAX_RETRIES = 5;
+
+/** Records a tracked message's delivery, or its failure once no retry is left, where the people who sent it look. */
+export async function recordDelivery(db: Db, message: MailMessage, state: "sent" | "failed"): Promise<void> {
+  if (message.track?.invitation) await db.update(invitations).set({ mailState: state }).where(eq(invitations.id, message.track.invitation));
 }

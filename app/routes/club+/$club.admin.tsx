@@ -12,7 +12,10 @@ import { EntityForm, HistoryTable } from "../../admin/entity-views";
 import { requireSession, rolesOf } from "../../auth.server";
 import { SavedNotice, useReplyFor } from "../../components/form-kit";
 import { ErrorPage } from "../../components/error-page";
-import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
+import { pageQuery, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
+import { peopleAction, peopleData } from "../../admin/people.server";
+import { PeoplePanel } from "../../components/people-panel";
+import { clubTarget } from "../../../workers/services/invitation-targets";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.name} · Organization Admin` : "Organization Admin" }];
 
@@ -27,13 +30,16 @@ async function requireClubAdmin(request: Request, context: LoaderFunctionArgs["c
   const entityContext: EntityContext = { env: context.env, tenant: context.tenant, ctx: context.ctx, now: context.now, db };
   const caller: Caller = { principal, userId: session.user.id, appId: "" };
   const stored = await readVisible(entityContext, caller, Club, clubId);
-  if (!stored) throw new Response("Not found", { status: 404 });
+  // Someone with another role in this club knows it exists: they get the page that names the role needed.
+  if (!stored) throw principal.roles.some((r) => r.clubId === clubId) ? new Response("Forbidden", { status: 403 }) : new Response("Not found", { status: 404 });
   if (!can(principal, "administer", { area: "clubs", clubId })) throw new Response("Forbidden", { status: 403 });
-  return { db, entityContext, caller, stored };
+  const target = await clubTarget(db, stored.row.uuid as string);
+  if (!target) throw new Response("Not found", { status: 404 });
+  return { db, entityContext, caller, stored, principal, session, target };
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { db, stored } = await requireClubAdmin(request, context, params.club ?? "");
+  const { db, stored, target } = await requireClubAdmin(request, context, params.club ?? "");
   const clubId = stored.row.uuid;
   const fields = formFieldsOf(Club, stored.row, () => null).filter((f) => SETTINGS.includes(f.api));
   const history = await historyOf(db, Club, clubId);
@@ -43,14 +49,19 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     fields,
     readBack: readBackInputs(stored),
     overview: await clubOverview(db, clubId),
+    people: await peopleData(db, target, request, context.now),
+    notice: pageQuery(request).saved,
     history: historyRowsOf(history),
     saved: new URL(request.url).searchParams.get("saved") === "1" ? "Club settings saved." : null,
   };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { entityContext, caller, stored } = await requireClubAdmin(request, context, params.club ?? "");
+  const { db, entityContext, caller, stored, principal, session, target } = await requireClubAdmin(request, context, params.club ?? "");
   const posted = await readPostedForm(request);
+  const user = { id: session.user.id, name: session.user.name };
+  const people = await peopleAction(context.env, db, principal, user, target, posted, `/club/${target.id}/admin`, context.now);
+  if (people) return people;
   if (posted.intent !== "save") return unknownIntent(posted);
   // Only the settings this page shows may change here, whatever else a crafted form sends.
   const values = Object.fromEntries(Object.entries(posted.values).filter(([key]) => SETTINGS.includes(key) || key === "original" || key === "mtimes"));
@@ -78,7 +89,7 @@ export default function ClubAdmin() {
         <Link to={`/club/${data.id}/overview`}>← Club overview</Link>
       </p>
       <h1>{data.name}</h1>
-      <SavedNotice message={data.saved} />
+      <SavedNotice message={data.saved ?? data.notice} />
       <nav aria-label="Club tools">
         <ul className="plain-list">
           <li>
@@ -103,7 +114,8 @@ export default function ClubAdmin() {
         label="Save settings"
         busyLabel="Saving…"
       />
-      <h2>People and their roles</h2>
+      <PeoplePanel data={data.people} />
+      <h3>Every role in this club, on its forms and races too</h3>
       {overview.people.length === 0 ? (
         <p className="empty-state">Nobody holds a role in this club yet.</p>
       ) : (
@@ -128,7 +140,7 @@ export default function ClubAdmin() {
           </table>
         </div>
       )}
-      <p>Race roles are given on each race's People tab.</p>
+      <p className="hint">Roles on one race or one registration form are given on that race's or form's People page.</p>
       <h2>Bank accounts</h2>
       {overview.bankAccounts.length === 0 ? (
         <p className="empty-state">No bank account yet: payouts wait until one is approved.</p>

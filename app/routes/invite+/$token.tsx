@@ -1,7 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { eq } from "drizzle-orm";
-import { openDb, races } from "../../../schema/d1";
+import { openDb } from "../../../schema/d1";
 import { acceptInvitation, invitationOfToken } from "../../../workers/services/invitations";
 import { requireSession } from "../../auth.server";
 import { AuthCard, FormMessage } from "../../components/auth-card";
@@ -13,13 +12,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const db = openDb(context.env.DB);
   const view = await invitationOfToken(db, params.token ?? "", Date.now());
   if (!view.ok) return { ok: false as const, message: view.message };
-  const [race] = view.scope ? await db.select({ name: races.name }).from(races).where(eq(races.id, view.scope)).limit(1) : [];
   const here = new URL(request.url).pathname;
   return {
     ok: true as const,
     invitedBy: view.invitedBy,
     label: view.label,
-    what: race?.name ?? "the race",
+    what: view.targetName,
     email: view.email,
     signedInAs: context.session?.user.email ?? null,
     signIn: `/login?goto=${encodeURIComponent(here)}`,

@@ -61,6 +61,11 @@ export default function RegistrationAdminLayout() {
               <NavLink to={`${base}/payments`}>Payments</NavLink>
             </li>
           ) : null}
+          {data.may.people ? (
+            <li>
+              <NavLink to={`${base}/people`}>People</NavLink>
+            </li>
+          ) : null}
           {data.may.reports ? (
             <li>
               <Link to={`/registration/${data.registration.id}/reports`}>Reports</Link>

@@ -1,7 +1,64 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { RolePage } from "../../components/role-page";
-import { rolePageLoader } from "../../role-pages.server";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { can, effectiveRoles } from "../../../core/access/policy";
+import { openDb } from "../../../schema/d1";
+import { siteTarget } from "../../../workers/services/invitation-targets";
+import { requireSession } from "../../auth.server";
+import { peopleAction, peopleData, requireTargetPage } from "../../admin/people.server";
+import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
+import { SavedNotice } from "../../components/form-kit";
+import { PeoplePanel } from "../../components/people-panel";
+import { ErrorPage } from "../../components/error-page";
 
-export const meta: MetaFunction = () => [{ title: "Site Settings" }];
-export const loader = rolePageLoader("Site Settings", "sites");
-export default RolePage;
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Site Settings · ${data.name}` : "Site Settings" }];
+
+/** The site's administrators (the role's home), and System Administrators with the sites flag. */
+async function requireSitePage(request: Request, context: LoaderFunctionArgs["context"], siteId: string) {
+  const session = requireSession(request, context);
+  const target = await siteTarget(openDb(context.env.DB), siteId);
+  const page = await requireTargetPage({ env: context.env, session }, target, (principal) =>
+    effectiveRoles(principal).some(
+      (r) => (r.type === "site_admin" && r.siteId === siteId) || (r.type === "system_admin" && can(principal, "view", { area: "sites", id: siteId })),
+    ),
+  );
+  return { ...page, target: target! };
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { db, mayGrant, target } = await requireSitePage(request, context, params.site ?? "");
+  return {
+    name: target.name,
+    saved: pageQuery(request).saved,
+    people: mayGrant ? await peopleData(db, target, request, context.now) : null,
+  };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const { db, principal, user, target } = await requireSitePage(request, context, params.site ?? "");
+  const posted = await readPostedForm(request);
+  return (await peopleAction(context.env, db, principal, user, target, posted, `/site/${target.id}/settings`, context.now)) ?? unknownIntent(posted);
+}
+
+export default function SiteSettings() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <main className="page">
+      <p>
+        <Link to="/manage">← Manage</Link>
+      </p>
+      <h1>{data.name}</h1>
+      <SavedNotice message={data.saved} />
+      <p className="hint">The site's look, pages and address are set here once site settings arrive; its administrators are given below.</p>
+      {data.people ? <PeoplePanel data={data.people} /> : null}
+    </main>
+  );
+}
+
+export const ErrorBoundary = () => (
+  <ErrorPage
+    page
+    forbidden="This page is for the site's Site Administrators, and System Administrators with the sites flag."
+    notFound="There is no such site."
+    back={{ to: "/manage", label: "Manage" }}
+  />
+);
