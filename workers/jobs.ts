@@ -4,15 +4,18 @@
  * (wrangler.toml); a job that can never succeed (a malformed message, a form no longer linked) is dropped.
  * Every job is safe to run twice: entering racers finds them by the person they came from.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import * as z from "zod";
-import { openDb, registrations, type Db } from "../schema/d1";
+import { formElements, openDb, registrations, type Db } from "../schema/d1";
+import { recordMembers } from "./services/memberships";
 import { RACER_SYNC_MESSAGES, syncRegistrationRacers } from "./services/registration-racers";
 
 export const JOBS_QUEUE_NAME = "startline-jobs";
 
+const cartIds = z.array(z.string().max(64)).max(100).nullable();
 export const jobSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("enter-racers"), registrationId: z.uuid(), cartIds: z.array(z.string().max(64)).max(100).nullable() }),
+  z.object({ kind: z.literal("enter-racers"), registrationId: z.uuid(), cartIds }),
+  z.object({ kind: z.literal("record-members"), registrationId: z.uuid(), cartIds }),
 ]);
 export type Job = z.infer<typeof jobSchema>;
 
@@ -28,6 +31,16 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
     return "drop";
   }
   const job = parsed.data;
+  if (job.kind === "record-members") {
+    try {
+      const outcome = await recordMembers(openDb(env.DB), job.registrationId, job.cartIds, Date.now());
+      if (outcome.unplaced > 0) console.warn("Memberships with no division or season to go to", job.registrationId, outcome.unplaced);
+      return "done";
+    } catch (error) {
+      console.error("Recording members failed; will retry", job.registrationId, error);
+      return "retry";
+    }
+  }
   try {
     const result = await syncRegistrationRacers(env, openDb(env.DB), job.registrationId, job.cartIds);
     if (result.ok) return "done";
@@ -50,14 +63,20 @@ export async function runJobBatch(batch: MessageBatch<unknown>, env: Env): Promi
 }
 
 /**
- * After a cart completes: its people are entered in the form's race by a queued job, so a failure is retried
- * rather than lost. Forms not linked to a race queue nothing.
+ * After a cart completes: its people are entered in the form's race, and its memberships recorded in the
+ * club's division, by queued jobs, so a failure is retried rather than lost. A form with neither queues nothing.
  */
-export function enterCartInRaceLater(env: Env, db: Db, waitUntil: (promise: Promise<unknown>) => void, registrationId: string, cartId: string): void {
+export function afterCartCompleted(env: Env, db: Db, waitUntil: (promise: Promise<unknown>) => void, registrationId: string, cartId: string): void {
   waitUntil(
     (async () => {
       const [linked] = await db.select({ raceId: registrations.raceId }).from(registrations).where(eq(registrations.id, registrationId)).limit(1);
       if (linked?.raceId) await enqueueJob(env, { kind: "enter-racers", registrationId, cartIds: [cartId] });
-    })().catch((error: unknown) => console.error("Queueing the racer sync failed; the organiser's Re-sync enters them", registrationId, error)),
+      const [panel] = await db
+        .select({ id: formElements.id })
+        .from(formElements)
+        .where(and(eq(formElements.registrationId, registrationId), eq(formElements.type, "membership")))
+        .limit(1);
+      if (panel) await enqueueJob(env, { kind: "record-members", registrationId, cartIds: [cartId] });
+    })().catch((error: unknown) => console.error("Queueing the work after a cart failed; the organiser's Re-sync enters them", registrationId, error)),
   );
 }

@@ -143,7 +143,7 @@ export function TextField(props: {
   hint?: string;
   error?: string;
   defaultValue?: string | number | null;
-  type?: "text" | "datetime-local" | "url";
+  type?: "text" | "datetime-local" | "url" | "date";
   inputMode?: "text" | "numeric" | "decimal";
   placeholder?: string;
   required?: boolean;

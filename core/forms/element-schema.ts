@@ -51,6 +51,7 @@ export const elementConfigSchema = z.strictObject({
   logic: z.enum(IMAGE_LOGICS).optional(),
   is_fees_extra: z.boolean().optional(),
   family_cap: optionalCents,
+  division_id: z.uuid().nullable().optional(),
   min: z.number().nullable().optional(),
   max: z.number().nullable().optional(),
   text: z.string().max(FORM_LIMITS.text).nullable().optional(),

@@ -114,6 +114,8 @@ export interface ElementConfig {
   is_fees_extra?: boolean;
   /** membership, cents: the most one cart pays for memberships */
   family_cap?: Cents | null;
+  /** membership: the club's division it sells memberships of; none means the club's first division */
+  division_id?: string | null;
   /** number */
   min?: number | null;
   max?: number | null;

@@ -9,7 +9,7 @@ import { completeCardAttempt, refundUnplacedPayment, type AttemptRow, type CardC
 import { placeProblems } from "../services/places";
 import { sendReceiptOfCart } from "../services/receipts";
 import { listElements } from "../services/registration-forms";
-import { enterCartInRaceLater } from "../jobs";
+import { afterCartCompleted } from "../jobs";
 import type { StripeGateway } from "./stripe";
 
 export interface SettleContext {
@@ -30,7 +30,7 @@ export async function settlePaidSession(
   const outcome = await completeCardAttempt(db, attempt, paymentIntentId, now, event?.id ?? null, event?.type ?? "");
   if (outcome === "completed") {
     context.waitUntil(sendReceiptOfCart(context.env, db, attempt.cartId, "paid").catch((error: unknown) => console.error("Receipt failed", error)));
-    enterCartInRaceLater(context.env, db, context.waitUntil, attempt.registrationId, attempt.cartId);
+    afterCartCompleted(context.env, db, context.waitUntil, attempt.registrationId, attempt.cartId);
   } else if (outcome === "unplaced") {
     const elements = await listElements(db, attempt.registrationId);
     const problems = await placeProblems(db, attempt.registrationId, attempt.cartId, attempt.places ?? [], elements, now);

@@ -5,7 +5,7 @@ import { cartNumberOf } from "../../../core/registration/cart-names";
 import { priceOfCart } from "../../../workers/services/carts";
 import { completeWithManualPayment, latestAttemptOfCart, startCardPayment } from "../../../workers/services/payments";
 import { sendReceiptOfCart } from "../../../workers/services/receipts";
-import { enterCartInRaceLater } from "../../../workers/jobs";
+import { afterCartCompleted } from "../../../workers/jobs";
 import { FlowHeader } from "../../components/registration-flow";
 import { FLOW_WORDS } from "../../components/registration-words";
 import { PriceTable } from "../../components/registration-price";
@@ -67,7 +67,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if ((intent === "manual" && choices.manual) || (intent === "free" && price.total === 0)) {
     const done = await completeWithManualPayment(form.db, pay, context.now);
     if (!done.ok) return data({ error: done.error }, { status: 409 });
-    enterCartInRaceLater(context.env, form.db, (p) => context.ctx.waitUntil(p), form.registration.id, form.cart.id);
+    afterCartCompleted(context.env, form.db, (p) => context.ctx.waitUntil(p), form.registration.id, form.cart.id);
     context.ctx.waitUntil(
       sendReceiptOfCart(context.env, form.db, form.cart.id, price.total > 0 ? "registered" : "paid").catch((error: unknown) =>
         console.error("Receipt failed", error),

@@ -6,7 +6,7 @@ import { capitalised } from "../../../core/registration/people-labels";
 import { formatDateIn, formatMoneyIn, RECEIPT_WORDS } from "../../../core/registration/receipt-lines";
 import { openDb } from "../../../schema/d1";
 import { readCookie } from "../../../workers/auth/cookies";
-import { enterCartInRaceLater } from "../../../workers/jobs";
+import { afterCartCompleted } from "../../../workers/jobs";
 import { stripeGateway } from "../../../workers/payments/stripe";
 import { cancelPerson, cancelQuotes } from "../../../workers/services/cancellations";
 import { claimRefundNotice } from "../../../workers/services/payment-ledger";
@@ -65,7 +65,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again." }, { status: 400 });
   const done = await cancelPerson(db, stripeGateway(context.env), registration, cart, posted.data.person, posted.data.request_id, context.now);
   if (!done.ok) return data({ error: done.error }, { status: 409 });
-  if (done.created) enterCartInRaceLater(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
+  if (done.created) afterCartCompleted(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
   // One mail per cancellation: its refund's notice is claimed once, however many sends got this far.
   if (done.refundId ? await claimRefundNotice(db, done.refundId, context.now) : done.created)
     context.ctx.waitUntil(
