@@ -129,3 +129,20 @@ describe("printFontSize", () => {
     ]);
   });
 });
+
+describe("column widths", () => {
+  it("fit every cell uncut when the page has room", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom(..."0123456789:.+ abcWM"), maxLength: 12 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 6, max: 16 }),
+        (cells, size) => {
+          const section: PrintSection = { heading: "", columns: cells.map((_, i) => ({ label: `C${i}`, numeric: i % 2 === 0 })), rows: [cells] };
+          const drawn = readPdf(tablePdf({ header: { title: "", details: [], documentName: "" }, sections: [section], fontSize: size, empty: "" })).pages[0]!;
+          for (const cell of cells.filter((c) => c.trim() !== "")) expect(drawn).toContain(cell);
+        },
+      ),
+      fcParams(50),
+    );
+  });
+});

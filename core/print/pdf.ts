@@ -62,7 +62,7 @@ export function fillRect(page: PdfPage, x: number, y: number, width: number, hei
  * The whole file. Objects: 1 catalog, 2 page tree, 3 and 4 the fonts, 5 the document information, then
  * each page and its content stream. Every byte is below 256, so string offsets are byte offsets.
  */
-export function pdfDocument(pages: readonly PdfPage[], info: { title: string }): Uint8Array {
+export function pdfDocument(pages: readonly PdfPage[], info: { title: string }): Uint8Array<ArrayBuffer> {
   const objects: string[] = [];
   const pageIds = pages.map((_, i) => 6 + i * 2);
   objects.push("<< /Type /Catalog /Pages 2 0 R >>");

@@ -60,7 +60,7 @@ export function fitWidths(natural: readonly number[], columns: readonly PrintCol
   return total > available ? widths.map((w) => (w * available) / total) : widths;
 }
 
-export function tablePdf(input: TablePdfInput): Uint8Array {
+export function tablePdf(input: TablePdfInput): Uint8Array<ArrayBuffer> {
   const size = input.fontSize;
   const portraitWidth = A4.width - 2 * MARGIN;
   const natural = input.sections.map((s) => naturalWidths(s.columns, s.rows, size));

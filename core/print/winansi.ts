@@ -116,7 +116,8 @@ const ELLIPSIS = String.fromCharCode(133);
 /** WinAnsi bytes of the text cut to fit `maxWidth`, ending in an ellipsis when cut. */
 export function fitWinAnsi(text: string, font: PdfFont, size: number, maxWidth: number): string {
   const bytes = toWinAnsi(text);
-  if (winAnsiWidth(bytes, font, size) <= maxWidth) return bytes;
+  // A column sized to its widest cell must hold it, whatever the rounding of the sums.
+  if (winAnsiWidth(bytes, font, size) <= maxWidth + 0.001) return bytes;
   const room = maxWidth - winAnsiWidth(ELLIPSIS, font, size);
   let end = bytes.length;
   while (end > 0 && winAnsiWidth(bytes.slice(0, end), font, size) > room) end--;
