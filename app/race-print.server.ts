@@ -50,7 +50,8 @@ export function printHeader(listing: Listing, documentName: string): PrintHeader
 
 export function resultsPdf(loaded: Awaited<ReturnType<typeof loadPublishedResults>>): Response {
   const pdf = tablePdf({
-    header: printHeader(loaded.listing, `Results · ${loaded.snapshot.name}`),
+    // A format named plain "Results" (the usual one) is not named twice.
+    header: printHeader(loaded.listing, loaded.snapshot.name === "Results" ? "Results" : `Results · ${loaded.snapshot.name}`),
     sections: loaded.sections,
     fontSize: printFontSize(loaded.printSize),
     empty: "No results are published for this race yet.",
