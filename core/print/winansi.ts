@@ -77,6 +77,8 @@ function winAnsiCode(char: string): number | null {
  * breaks become spaces; every other character outside the set is replaced, never dropped, so columns stay honest.
  */
 export function toWinAnsi(text: string): string {
+  // Most cells (times, bibs, Latin names) are already WinAnsi bytes: no work, and a big results PDF draws hundreds of thousands.
+  if (/^[\x20-\x7e\xa0-\xff]*$/.test(text)) return text;
   let out = "";
   for (const char of text.normalize("NFC")) {
     const code = winAnsiCode(char);
