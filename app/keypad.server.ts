@@ -84,8 +84,8 @@ export function keypadShootings(settings: RaceSettings, courseLapCounts: (number
 
 // ---- Downloads ----
 
-/** A CSV file download named after the race ("spring-classic-start-list.csv"); never cached, it holds racers' details. */
-export function csvDownload(csv: string, raceName: string, what: string): Response {
+/** A download's file name from the race's name ("spring-classic-start-list"): ASCII letters and digits only, so any header carries it. */
+export function downloadName(raceName: string, what: string): string {
   const slug = `${raceName}-${what}`
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
@@ -93,10 +93,15 @@ export function csvDownload(csv: string, raceName: string, what: string): Respon
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "")
     .slice(0, 80);
+  return slug || what;
+}
+
+/** A CSV file download named after the race ("spring-classic-start-list.csv"); never cached, it holds racers' details. */
+export function csvDownload(csv: string, raceName: string, what: string): Response {
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${slug || what}.csv"`,
+      "Content-Disposition": `attachment; filename="${downloadName(raceName, what)}.csv"`,
       "Cache-Control": "no-store",
     },
   });

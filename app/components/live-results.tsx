@@ -1,12 +1,12 @@
 import { useId, useState, type ReactNode } from "react";
-import { formatDiff, formatRaceTime } from "../../core/time/format";
+import { formatRaceTime } from "../../core/time/format";
 import type { RankingType } from "../../core/timing/multistage";
-import { legShownTime, type TeamResult } from "../../core/timing/relay";
-import { paceDistanceKm, splitCellTime, stageColumns } from "../../core/timing/result-columns";
-import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
+import type { TeamResult } from "../../core/timing/relay";
+import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
 import { useLiveResults } from "../hooks/use-live-results";
 import { LiveStatus } from "./live-status";
 import { groupViews, latestFinishers, type GroupView } from "../results/results-state";
+import { columnCell, diffCell, legRacer, legTime, paceCell, teamTimeCell, timeCell, withStageColumns } from "../results/result-cells";
 
 /** Finishers the announcer view lists. */
 const ANNOUNCER_LATEST = 10;
@@ -114,12 +114,9 @@ function TeamTable(props: {
                     const leg = team.legs[i];
                     const row = leg ? props.rows.get(leg.racerId) : undefined;
                     if (!leg || !row) return <td key={i} className="wide-only" />;
-                    const shown = legShownTime(leg, teamStart, props.relay.lapTimeDisplay);
-                    const out = leg.status === "dnf" || leg.status === "dsq" || leg.status === "dns" ? leg.status.toUpperCase() : "";
                     return (
                       <td key={i} className="wide-only">
-                        <span className="leg-racer">{row.bib !== null ? `${row.bib} ${row.name}` : row.name}</span>{" "}
-                        <span className="num">{out || (shown !== null ? formatRaceTime(shown, precision) : "")}</span>
+                        <span className="leg-racer">{legRacer(row)}</span> <span className="num">{legTime(leg, teamStart, props.relay, precision)}</span>
                       </td>
                     );
                   })}
@@ -144,13 +141,6 @@ function ResultSection(props: { view: GroupView; showHeading: boolean; empty: st
       {props.empty !== null ? <p className="empty-state">{props.empty}</p> : props.children}
     </section>
   );
-}
-
-/** A team's time: its status when out, its time when finished, else the legs done so far. */
-function teamTimeCell(team: TeamResult, precision: number): string {
-  if (team.status === "dnf" || team.status === "dsq" || team.status === "dns") return team.status.toUpperCase();
-  if (team.status === "finished" && team.time !== null) return formatRaceTime(team.time, precision);
-  return team.legsCompleted > 0 ? `(${team.legsCompleted} ${team.legsCompleted === 1 ? "leg" : "legs"})` : "";
 }
 
 function GroupTable(props: {
@@ -208,37 +198,11 @@ function GroupTable(props: {
                 <td className="num">{r.row.bib ?? ""}</td>
                 <td>{r.row.name}</td>
                 <td className="wide-only">{r.row.club ?? ""}</td>
-                {view.group.columns.map((c) => {
-                  if (c.stage !== undefined)
-                    return (
-                      <td key={c.index} className="num wide-only">
-                        {stageCell(r.row, c.stage, props.stageNumber, precision)}
-                      </td>
-                    );
-                  if (c.segment !== undefined)
-                    return (
-                      <td key={c.index} className="num wide-only">
-                        {segmentCell(r.row, c.segment, c.cumulative === true, precision)}
-                      </td>
-                    );
-                  if (c.run !== undefined)
-                    return (
-                      <td key={c.index} className="num wide-only">
-                        {runCell(r.row.runs?.[c.run - 1], precision)}
-                      </td>
-                    );
-                  if (c.shooting !== undefined)
-                    return (
-                      <td key={c.index} className="num wide-only">
-                        {r.row.biathlon?.misses[c.shooting - 1] ?? ""}
-                      </td>
-                    );
-                  return (
-                    <td key={c.index} className="num wide-only">
-                      {splitCell(r.row, c, view, precision)}
-                    </td>
-                  );
-                })}
+                {view.group.columns.map((c) => (
+                  <td key={c.index} className="num wide-only">
+                    {columnCell(r.row, c, view, props.stageNumber, precision)}
+                  </td>
+                ))}
                 <td className="num result-time">{timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}</td>
                 {view.group.pace ? <td className="num">{paceCell(r.row, r.shownTime, view.group.pace)}</td> : null}
                 {props.showDiffs ? <td className="num">{diffCell(r, view, precision)}</td> : null}
@@ -249,76 +213,6 @@ function GroupTable(props: {
       </div>
     </ResultSection>
   );
-}
-
-/** The All Stages view of a group: "Stage 1" … "Stage N" columns and "Total Time" as the time. */
-function withStageColumns(view: GroupView, stageNumber: number): GroupView {
-  return { ...view, group: { ...view.group, columns: stageColumns(stageNumber), timeLabel: "Total Time" } };
-}
-
-/** A stage's cell: an earlier stage's time from the racer's stage times, this stage's own result. */
-function stageCell(row: ResultRow, stage: number, stageNumber: number, precision: number): string {
-  const time = stage === stageNumber ? (row.status === "finished" ? row.time : null) : (row.stageTimes?.[stage - 1] ?? null);
-  return time === null ? "" : formatRaceTime(time, precision);
-}
-
-/**
- * A split cell: its time (a section's or lap's own time when the column counts from an earlier split), or
- * with split gaps the gap to the column's fastest; with split places, the place there in brackets.
- */
-function splitCell(row: ResultRow, column: ResultGroupWire["columns"][number], view: GroupView, precision: number): string {
-  const time = splitCellTime(row.splits, column);
-  if (time === null) return "";
-  const standing = view.standings?.get(column.index);
-  const best = standing?.best ?? null;
-  const shown = view.group.splitGaps && best !== null && time > best ? formatDiff(time - best, precision) : formatRaceTime(time, precision);
-  const place = view.group.splitRanks ? standing?.ranks.get(row.racerId) : undefined;
-  return place === undefined ? shown : `${shown} (${place})`;
-}
-
-/** Minutes and seconds per km over the distance the racer covered; blank without a time. */
-function paceCell(row: ResultRow, time: number | null, pace: NonNullable<ResultGroupWire["pace"]>): string {
-  const km = paceDistanceKm({ courseDistanceKm: pace.courseKm, lapDistanceKm: pace.lapKm }, Math.max(row.laps, 1));
-  if (time === null || km === null || row.status !== "finished") return "";
-  return `${formatRaceTime(Math.round(time / km), 0)} /km`;
-}
-
-/** The gap to the leader; with laps behind (time limit), a racer on fewer laps shows how many. */
-function diffCell(r: GroupView["ranked"][number], view: GroupView, precision: number): string {
-  if (r.rank === null) return "";
-  if (view.group.lapsBehind && view.leaderLaps !== null && r.row.laps < view.leaderLaps) {
-    const behind = view.leaderLaps - r.row.laps;
-    return `-${behind} ${behind === 1 ? "lap" : "laps"}`;
-  }
-  return r.diff ? formatDiff(r.diff, precision) : "";
-}
-
-/** An enduro segment's cell: its counted time, or the total of the segments through it once each has one. */
-function segmentCell(row: ResultRow, segment: number, cumulative: boolean, precision: number): string {
-  const segments = row.segments ?? [];
-  const through = cumulative ? segments.slice(0, segment) : [segments[segment - 1]];
-  if (through.some((s) => !s || s.time === null)) return "";
-  return formatRaceTime(
-    through.reduce((sum, s) => sum + (s?.time ?? 0), 0),
-    precision,
-  );
-}
-
-/** A run's cell: its time when finished, its status when out, else nothing yet. */
-function runCell(run: NonNullable<ResultRow["runs"]>[number] | undefined, precision: number): string {
-  if (!run) return "";
-  if (run.status === "finished" && run.time !== null) return formatRaceTime(run.time, precision);
-  return run.status === "dnf" || run.status === "dsq" || run.status === "dns" ? run.status.toUpperCase() : "";
-}
-
-/** What the time column says: the status (DNF, DSQ, DNS), the time (with s/t), or progress on course. */
-function timeCell(row: ResultRow, shownTime: number | null, sameTime: boolean, sameTimeLabel: string, precision: number): string {
-  if (row.statusText) return row.statusText;
-  if (row.status === "finished")
-    return shownTime === null ? "" : sameTime ? `${formatRaceTime(shownTime, precision)} ${sameTimeLabel}` : formatRaceTime(shownTime, precision);
-  const last = row.splits[row.splits.length - 1];
-  if (last) return `(${formatRaceTime(last.elapsed, precision)})`;
-  return "";
 }
 
 function LatestFinishers({ rows, precision }: { rows: ResultRow[]; precision: number }) {

@@ -17,6 +17,8 @@ export interface FormatLink {
 export interface RaceResultsView {
   formats: FormatLink[];
   current: FormatSnapshot | null;
+  /** The chosen format's print_size, for the print stylesheet and the PDF. */
+  printSize: string | null;
 }
 
 export function kindOf(f: { is_public: boolean; is_unlisted: boolean; is_announcer: boolean; is_live: boolean }): FormatLink["kind"] {
@@ -43,5 +45,6 @@ export async function loadRaceResults(
   return {
     formats: listed.map((f) => ({ id: f.id, name: f.data.name, kind: kindOf(f.data) })),
     current: chosen ? await room.snapshot(chosen.id) : null,
+    printSize: chosen?.data.print_size ?? null,
   };
 }

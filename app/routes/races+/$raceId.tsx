@@ -6,6 +6,8 @@ import { loadRaceResults } from "../../../workers/services/race-results";
 import { LiveResults } from "../../components/live-results";
 import { formatRaceDate } from "../../format";
 import { rankingViews, type RankingType } from "../../../core/timing/multistage";
+import { printFontSize } from "../../../core/print/print-table";
+import { PrintTools } from "../../components/print-tools";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { db, listing, race } = await requirePublicRace(context, params.raceId);
@@ -15,7 +17,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const results = await loadRaceResults(context.env, db, context.tenant, context.session, race, formatParam);
   if (formatParam && !results.current) throw new Response("Not found", { status: 404 });
   const settings = await (await roomOf(context.env, race)).settings();
-  return { race: listing, ...results, ranking, hasHeats: settings?.is_heats ?? false, hasStartList: settings?.start_list_visibility === "public" };
+  return {
+    race: listing,
+    ...results,
+    printPoints: printFontSize(results.printSize),
+    ranking,
+    hasHeats: settings?.is_heats ?? false,
+    hasStartList: settings?.start_list_visibility === "public",
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -24,13 +33,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function RacePage() {
-  const { race, formats, current, ranking, hasHeats, hasStartList } = useLoaderData<typeof loader>();
+  const { race, formats, current, printPoints, ranking, hasHeats, hasStartList } = useLoaderData<typeof loader>();
   const formatQuery = current ? `format=${current.formatId}&` : "";
+  const date = formatRaceDate(race.startTime, race.timezone);
+  // The downloads hold what the page shows: this format, and All Stages when chosen.
+  const downloadQuery = `?${formatQuery}${current?.stage && ranking === "multistage" ? "ranking=multistage" : ""}`.replace(/[?&]$/, "");
   return (
-    <main className="page">
+    <main className="page print-page">
       <h1>{race.name}</h1>
       <p className="race-meta">
-        <time dateTime={new Date(race.startTime).toISOString()}>{formatRaceDate(race.startTime, race.timezone)}</time>
+        <time dateTime={new Date(race.startTime).toISOString()}>{date}</time>
         {race.location ? <span> · {race.location}</span> : null}
         <span> · {race.clubName}</span>
       </p>
@@ -78,6 +90,14 @@ export default function RacePage() {
               ))}
             </ul>
           </nav>
+        ) : null}
+        {current ? (
+          <PrintTools
+            header={[race.name, date, race.clubName].join(" · ")}
+            printPoints={printPoints}
+            csvHref={`/races/${race.id}/results.csv${downloadQuery}`}
+            pdfHref={`/races/${race.id}/results.pdf${downloadQuery}`}
+          />
         ) : null}
         {current ? (
           <LiveResults key={current.formatId} raceId={race.id} snapshot={current} ranking={current.stage ? ranking : "default"} />

@@ -1,26 +1,22 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requirePublicRace } from "../../public-race.server";
-import { canOnRace, principalOf, roomOf } from "../../../workers/services/race-access";
+import { printFontSize } from "../../../core/print/print-table";
+import { PrintTools } from "../../components/print-tools";
 import { ReportSections } from "../../components/report-sections";
 import { formatRaceDate } from "../../format";
-import { buildReport } from "../../racer-reports.server";
-import { loadRacerSetup } from "../../racers.server";
+import { loadStartList } from "../../race-print.server";
 
 /**
  * The public start list: grouped by start group and course, sorted by scheduled start then bib, only racers
  * with a start group. Shown when the race's start list visibility is public; race staff see it before that.
  */
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const { db, listing, race } = await requirePublicRace(context, params.raceId);
-  const room = await roomOf(context.env, race);
-  const [setup, racers] = await Promise.all([loadRacerSetup({ room, race }), room.racers()]);
-  const isPublic = setup.settings.start_list_visibility === "public";
-  if (!isPublic && !canOnRace(await principalOf(db, context.session), "view", race)) throw new Response("Not found", { status: 404 });
+  const { listing, isPublic, table } = await loadStartList(context, params.raceId);
   return {
-    race: { id: listing.id, name: listing.name, date: formatRaceDate(listing.startTime, race.timezone) },
+    race: { id: listing.id, name: listing.name, clubName: listing.clubName, date: formatRaceDate(listing.startTime, listing.timezone) },
     isPublic,
-    table: buildReport("start-list", racers, setup),
+    printPoints: printFontSize(null),
+    table,
   };
 }
 
@@ -30,13 +26,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export default function StartList() {
-  const { race, isPublic, table } = useLoaderData<typeof loader>();
+  const { race, isPublic, printPoints, table } = useLoaderData<typeof loader>();
   return (
-    <main className="page">
+    <main className="page print-page">
       <p className="race-meta">
         <Link to={`/races/${race.id}`}>← {race.name}</Link> · {race.date}
       </p>
       <h1>Start list</h1>
+      <PrintTools header={[race.name, race.date, race.clubName].join(" · ")} printPoints={printPoints} pdfHref={`/races/${race.id}/startlist.pdf`} />
       {isPublic ? null : <p className="notice">Only race staff see this start list until it is made public in the race setup.</p>}
       <ReportSections table={table} empty="The start list is not ready yet." />
     </main>
