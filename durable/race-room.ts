@@ -15,7 +15,8 @@ import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wi
 import { hashToken, randomToken } from "../core/auth/tokens";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
 import { syncRegistrationEntries, type EntrySync, type EntrySyncReply } from "./race/registration-entries";
-import { SetupWrites, type DeleteResult } from "./race/setup-writes";
+import { SetupWrites, type CategoryGroupsResult, type DeleteResult } from "./race/setup-writes";
+import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
 import type { RaceState } from "./race/live-results";
@@ -209,6 +210,11 @@ export class RaceRoom extends DurableObject<Env> {
   /** Creates (id null) or changes a document, checked whole against its kind's schema (setup-writes.ts). */
   async saveDocument(kind: RaceDocumentKind, id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredDocument>> {
     return this.setupWrites.saveDocument(kind, id, changes);
+  }
+
+  /** Writes a format's category groups at once, replacing same-named ones (setup-writes.ts); not for heats. */
+  async saveCategoryGroups(formatId: string, groups: CategoryGroup[]): Promise<CategoryGroupsResult> {
+    return this.setupWrites.saveCategoryGroups(formatId, groups);
   }
 
   /** Deletes a document unless something still uses it (409, saying what); a format takes its groups along. */

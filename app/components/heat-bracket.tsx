@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { formatRaceTime } from "../../core/time/format";
-import { parseSlot } from "../../core/timing/heat-formats";
+import { seatInWords } from "../../core/timing/heat-formats";
 import type { HeatGroupWire, HeatsView, HeatWire } from "../../schema/wire/race-socket";
 
 const STATUS_TEXT = { dnf: "DNF", dns: "DNS", dsq: "DSQ" } as const;
@@ -75,7 +75,7 @@ function HeatCard({ heat, view, timeZone, children }: { heat: HeatWire; view: He
           {heat.entries.map((entry, i) => (
             <tr key={entry.racerId ?? `${entry.seat}-${i}`} className={entry.advances ? "advances" : undefined}>
               <td>
-                {heat.complete ? (entry.place ?? (entry.status ? STATUS_TEXT[entry.status] : "")) : <abbr title={seatTitle(entry.seat)}>{entry.seat}</abbr>}
+                {heat.complete ? (entry.place ?? (entry.status ? STATUS_TEXT[entry.status] : "")) : <Seat seat={entry.seat} inLowerHeat={heat.rankIndex > 0} />}
               </td>
               <td>{entry.bib ?? ""}</td>
               <td>{entry.racerId ? entry.name : <span className="hint">To be decided</span>}</td>
@@ -93,6 +93,8 @@ function HeatCard({ heat, view, timeZone, children }: { heat: HeatWire; view: He
                   <abbr title="Goes on by place">Q</abbr>
                 ) : entry.advances === "lucky" ? (
                   <abbr title="Goes on as a lucky loser">LL</abbr>
+                ) : entry.advances === "lower" ? (
+                  <abbr title="Races a lower final (B-Final)">B</abbr>
                 ) : null}
               </td>
             </tr>
@@ -104,13 +106,10 @@ function HeatCard({ heat, view, timeZone, children }: { heat: HeatWire; view: He
   );
 }
 
-/** A seat in words: "Q4" the 4th qualifier, "QF1:2" second in QF1, "LL1" the first lucky loser. */
-function seatTitle(seat: string): string {
-  const slot = parseSlot(seat);
-  if (!slot) return seat;
-  if (slot.kind === "seed") return `Qualifier rank ${slot.rank}`;
-  if (slot.kind === "lucky") return `Lucky loser ${slot.n}`;
-  return `Place ${slot.place} in ${slot.heat}`;
+/** A seat in words: "Q4" the 4th qualifier, "QF1:2" second in QF1, "LL1" the first lucky loser; a lower final's seats say "Next". */
+function Seat({ seat, inLowerHeat }: { seat: string; inLowerHeat: boolean }) {
+  const words = seatInWords(seat, inLowerHeat);
+  return <abbr title={words.title}>{words.text}</abbr>;
 }
 
 /** The ranking so far: finalists by place, the B-Final below the A-Final, then by the round reached. */

@@ -61,3 +61,9 @@ export const CRITERION_OPS = [
   { value: "blank", label: "is blank" },
   { value: "notblank", label: "is not blank" },
 ] as const;
+
+/** How an age class counts age (core/timing/age-classes.ts AGE_BASES); race day is the default (decision 0034). */
+export const AGE_BASIS_LABELS = {
+  race_day: { label: "Age on race day", hint: "as most running, cycling and triathlon events count it" },
+  year_end: { label: "Age on 31 December of the race's year", hint: "birth-year classes, as FIS, IBU and USSA count them" },
+} as const;

@@ -70,6 +70,7 @@ const NOTICES: Record<string, string> = {
   saved: "Your changes are saved.",
   deleted: "Deleted.",
   added: "Added.",
+  grouped: "Result groups created from racer fields. Groups of the same name were replaced, not repeated.",
   removed: "Removed.",
   moved: "Moved.",
   seeded: "Heats seeded from the qualifier.",

@@ -2,6 +2,7 @@
  * Result group membership (who is ranked together) and the result group types the setup offers
  * (timing.md section 2, "Result group types offered").
  */
+import { ageInRange, ageOn } from "./age-classes";
 import type { Course, Criterion, FieldValue, Racer, ResultGroupSpec, StartGroup } from "./model";
 
 /** Names a criterion can use besides the racer's own fields; they win over a custom field of the same name. */
@@ -77,6 +78,11 @@ export function criterionHolds(criterion: Criterion, racer: Racer): boolean {
       return isBlank(actual);
     case "notblank":
       return !isBlank(actual);
+    case "age": {
+      // No birth date (or no day to take the age on) is in no age class.
+      const age = ageOn(actual, criterion.on);
+      return age !== null && ageInRange(age, criterion.value);
+    }
   }
 }
 

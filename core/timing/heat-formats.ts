@@ -41,6 +41,19 @@ export function parseSlot(text: string): Slot | null {
   return null;
 }
 
+/**
+ * A seat as the bracket shows it before it is decided. A lucky-loser number in a lower heat (the B-Final's
+ * LL3…LL8) only orders the others of the round before; those racers are not lucky losers, so it never reads "LL".
+ */
+export function seatInWords(seat: string, inLowerHeat: boolean): { text: string; title: string } {
+  const slot = parseSlot(seat);
+  if (!slot) return { text: seat, title: seat };
+  if (slot.kind === "seed") return { text: seat, title: `Qualifier rank ${slot.rank}` };
+  if (slot.kind === "place") return { text: seat, title: `Place ${slot.place} in ${slot.heat}` };
+  if (inLowerHeat) return { text: "Next", title: "Next best of the round before, after those who went on" };
+  return { text: seat, title: `Lucky loser ${slot.n}` };
+}
+
 const qualifiers = (...ranks: number[]) => ranks.map((r) => `Q${r}`);
 const top = (heat: string, count: number) => Array.from({ length: count }, (_, i) => `${heat}:${i + 1}`);
 const lucky = (...ns: number[]) => ns.map((n) => `LL${n}`);

@@ -236,10 +236,13 @@ describe("buildBracket on random fields and results", () => {
           const best = [...pool].sort((a, b) => compare(luckKey(a), luckKey(b)));
           // LLn is the nth best of the pool once the round before is done, and empty until then.
           for (const [n, holder] of lucky) expect(holder, `LL${n}`).toBe(before.complete ? (best[n - 1]?.racerId ?? null) : null);
-          // Each racer of the round before is marked with how it went on, and only those who did.
+          // Each racer of the round before is marked with how it went on, and only those who did: a seat in a
+          // lower heat (rank index above 0, the B-Final) is "lower", never a lucky loser.
           for (const e of before.heats.flatMap((h) => h.entries).filter((x) => x.racerId)) {
-            const next = round.heats.flatMap((h) => h.entries).find((x) => x.racerId === e.racerId);
-            expect(e.advances, e.racerId!).toBe(next ? (parseSlot(next.seat)!.kind === "lucky" ? "lucky" : "place") : null);
+            const nextHeat = round.heats.find((h) => h.entries.some((x) => x.racerId === e.racerId));
+            const next = nextHeat?.entries.find((x) => x.racerId === e.racerId);
+            const expected = !next ? null : nextHeat!.rankIndex > 0 ? "lower" : parseSlot(next.seat)!.kind === "lucky" ? "lucky" : "place";
+            expect(e.advances, e.racerId!).toBe(expected);
           }
         });
         for (const e of bracket.rounds.at(-1)!.heats.flatMap((h) => h.entries)) expect(e.advances).toBeNull();

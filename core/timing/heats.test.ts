@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUILT_IN_HEAT_FORMATS, availableHeatFormats, chooseHeatFormat, heatFormatProblems, parseSlot, type HeatFormat } from "./heat-formats";
+import { BUILT_IN_HEAT_FORMATS, availableHeatFormats, chooseHeatFormat, heatFormatProblems, parseSlot, seatInWords, type HeatFormat } from "./heat-formats";
 import { buildBracket, compareHeats, heatStandings, MISSING_QUALIFIER_RANK, roundOf, scheduleHeats, type BracketInput, type HeatOutcome } from "./heats";
 
 const S = 1_000_000;
@@ -339,5 +339,72 @@ describe("automatic heat scheduling", () => {
       ["men", 1, 35],
       ["men", 2, 55],
     ]);
+  });
+});
+
+describe("who is marked a lucky loser", () => {
+  const advancesIn = (bracket: ReturnType<typeof buildBracket>, key: string) =>
+    bracket.rounds
+      .flatMap((r) => r.heats)
+      .find((h) => h.key === key)!
+      .entries.map((e) => [e.racerId, e.advances]);
+
+  it("marks the B-Final's racers from six quarterfinals and two semifinals as lower, never LL", () => {
+    const format = BUILT_IN_HEAT_FORMATS["36"]!;
+    const quarters = Object.fromEntries(format.rounds[0]!.heats.map((h) => [`r1-${h.canonical_name}`, done(h.slots.map((s) => `r${s.slice(1)}`))]));
+    // Semifinals of twelve quarterfinal winners and seconds, each won in seat order; bibs only, so untimed.
+    let bracket = buildBracket(input(quarters, { format, qualifiers: racers(36) }));
+    const sf1 = seatsOf(bracket, "r2-SF1") as string[];
+    const sf2 = seatsOf(bracket, "r2-SF2") as string[];
+    expect(sf1).toEqual(["r1", "r12", "r2", "r11", "r3", "r10"]);
+    bracket = buildBracket(input({ ...quarters, "r2-SF1": done(sf1), "r2-SF2": done(sf2) }, { format, qualifiers: racers(36) }));
+    // The top two of each semifinal and the two best others (by qualifier rank) race the A-Final; the next six the B-Final.
+    expect(sf2).toEqual(["r4", "r9", "r5", "r8", "r6", "r7"]);
+    // SF1's third and fifth (r2, r3) are the best qualifiers among the others.
+    expect(seatsOf(bracket, "r3-A-Final")).toEqual(["r1", "r12", "r4", "r9", "r2", "r3"]);
+    expect(seatsOf(bracket, "r3-B-Final")).toEqual(["r5", "r6", "r7", "r8", "r10", "r11"]);
+    expect(advancesIn(bracket, "r2-SF1")).toEqual([
+      ["r1", "place"],
+      ["r12", "place"],
+      ["r2", "lucky"],
+      ["r11", "lower"],
+      ["r3", "lucky"],
+      ["r10", "lower"],
+    ]);
+    const marks = bracket.rounds[1]!.heats.flatMap((h) => h.entries.map((e) => e.advances));
+    expect(marks.filter((m) => m === "lucky")).toHaveLength(2);
+    expect(marks.filter((m) => m === "lower")).toHaveLength(6);
+    // Quarterfinal winners and seconds went on by place; nobody else in a quarterfinal is marked.
+    expect(bracket.rounds[0]!.heats.flatMap((h) => h.entries.map((e) => e.advances)).filter((m) => m !== null)).toEqual(Array(12).fill("place"));
+  });
+
+  it("marks LL only for racers who go on on heat time, into the semifinals and into the A-Final", () => {
+    const outcomes = favouritesWinQuarters();
+    // Quarterfinals timed: QF2's third (r14, 180 s) and QF4's third (r12, 181 s) are the fastest others.
+    for (const [key, outcome] of Object.entries(outcomes)) {
+      const times = [170, 172, key === "r1-QF2" ? 180 : key === "r1-QF4" ? 181 : 190, 195, 200, 205];
+      outcomes[key] = timed(outcome.finishOrder.map((id, i) => [id, times[i]!]));
+    }
+    let bracket = buildBracket(input(outcomes));
+    expect(seatsOf(bracket, "r2-SF1")).toEqual(["r1", "r10", "r4", "r7", "r14", "r12"]);
+    expect(advancesIn(bracket, "r1-QF2").map(([, how]) => how)).toEqual(["place", "place", "lucky", null, null, null]);
+    // Semifinals timed: SF1's third (165 s) and SF2's fourth (160 s) are faster than every other non-qualifier.
+    const sf1 = seatsOf(bracket, "r2-SF1") as string[];
+    const sf2 = seatsOf(bracket, "r2-SF2") as string[];
+    const semiTimes = (fast: Record<number, number>) => (id: string, i: number) => [id, fast[i] ?? 150 + i * 10] as [string, number];
+    bracket = buildBracket(input({ ...outcomes, "r2-SF1": timed(sf1.map(semiTimes({ 2: 165 }))), "r2-SF2": timed(sf2.map(semiTimes({ 3: 160 }))) }));
+    expect(bracket.rounds[1]!.timed).toBe(true);
+    expect(seatsOf(bracket, "r3-A-Final")).toEqual([sf1[0], sf1[1], sf2[0], sf2[1], sf2[3], sf1[2]]);
+    const semiMarks = bracket.rounds[1]!.heats.flatMap((h) => h.entries.map((e) => [e.racerId, e.advances]));
+    expect(semiMarks.filter(([, how]) => how === "lucky").map(([id]) => id)).toEqual([sf1[2], sf2[3]]);
+    expect(semiMarks.filter(([, how]) => how === "lower")).toHaveLength(6);
+    expect(semiMarks.filter(([, how]) => how === "place")).toHaveLength(4);
+  });
+
+  it("reads a lower final's seats as the next best, not as lucky losers", () => {
+    expect(seatInWords("LL3", true)).toEqual({ text: "Next", title: "Next best of the round before, after those who went on" });
+    expect(seatInWords("LL1", false)).toEqual({ text: "LL1", title: "Lucky loser 1" });
+    expect(seatInWords("SF1:2", true)).toEqual({ text: "SF1:2", title: "Place 2 in SF1" });
+    expect(seatInWords("Q4", false)).toEqual({ text: "Q4", title: "Qualifier rank 4" });
   });
 });

@@ -43,9 +43,15 @@ export interface BracketEntry {
   place: number | null;
   time: Micros | null;
   status: HeatStatus | null;
-  /** How the racer goes on to the next round, once that is known. */
-  advances: "place" | "lucky" | null;
+  /**
+   * How the racer goes on, once that is known: by place, as a lucky loser (a seat given on heat time, or on
+   * qualifier rank in an untimed round, into the next round or the A-Final), or into a lower final (rank
+   * index above 0, the B-Final), which is not going on and never marks a lucky loser.
+   */
+  advances: Advance | null;
 }
+
+export type Advance = "place" | "lucky" | "lower";
 
 export interface BracketHeat {
   key: string;
@@ -261,13 +267,19 @@ function seatHolder(
   return { racerId, unfillable: racerId === null };
 }
 
-/** Marks, in each heat, the racers the next round has seated, and whether by place or as lucky losers. */
+/** How a seat of the next round was won: a lower heat's seat (the B-Final's LL3…) is no lucky loser's. */
+function advanceInto(heat: BracketHeat, seat: string): Advance {
+  if (heat.rankIndex > 0) return "lower";
+  return parseSlot(seat)?.kind === "lucky" ? "lucky" : "place";
+}
+
+/** Marks, in each heat, the racers the next round has seated, and how they got there. */
 function markAdvances(rounds: BracketRound[]): void {
   rounds.forEach((round, r) => {
     const next = rounds[r + 1];
     if (!next) return;
-    const how = new Map<string, "place" | "lucky">();
-    for (const h of next.heats) for (const e of h.entries) if (e.racerId) how.set(e.racerId, parseSlot(e.seat)?.kind === "lucky" ? "lucky" : "place");
+    const how = new Map<string, Advance>();
+    for (const h of next.heats) for (const e of h.entries) if (e.racerId) how.set(e.racerId, advanceInto(h, e.seat));
     for (const h of round.heats) for (const e of h.entries) if (e.racerId && how.has(e.racerId)) e.advances = how.get(e.racerId)!;
   });
 }

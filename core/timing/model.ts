@@ -163,13 +163,16 @@ export interface Crossing {
   time: Micros;
 }
 
-export const CRITERION_OPS = ["eq", "ne", "in", "lt", "le", "gt", "ge", "blank", "notblank"] as const;
+/** "age": the field is a birth date (YYYY-MM-DD) and the age on `on` is within value [min, max] (age-classes.ts). */
+export const CRITERION_OPS = ["eq", "ne", "in", "lt", "le", "gt", "ge", "blank", "notblank", "age"] as const;
 export type CriterionOp = (typeof CRITERION_OPS)[number];
 
 export interface Criterion {
   field: string;
   op: CriterionOp;
   value: FieldValue | FieldValue[];
+  /** "age" only: the day ages are taken on (YYYY-MM-DD), or the basis "race_day" / "year_end" as stored. */
+  on?: string;
 }
 
 /** A result group: who is ranked together. Every condition set must hold. */

@@ -21,6 +21,8 @@ export interface RaceState {
   settings: RaceSettings;
   startTimeMs: number;
   endTimeMs: number | null;
+  /** The race's day in its time zone (YYYY-MM-DD): age classes take ages on it. */
+  raceDay: string;
   docs: RaceDocuments;
   racers: StoredRacer[];
   crossings: Crossing[];
@@ -187,7 +189,7 @@ export class LiveResults {
 
   /** Indexes the racers and each format's groups, and builds the engine: one engine input for both. */
   private build(state: RaceState): ResultsEngine {
-    const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers);
+    const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers, state.raceDay);
     this.racers = new Map(state.racers.map((r) => [r.id, r]));
     this.courseOf = racerCourseOf(state.settings);
     if (state.settings.is_free_segment) warnAboutFreeOrderRacers(state.settings, state.racers);

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { openDb, races } from "../../schema/d1";
 import { raceRoomMigrations } from "../../schema/race/migrations";
-import { readRaceSettings } from "../../schema/race/settings";
+import { raceDayOf, readRaceSettings } from "../../schema/race/settings";
 import type { raceSetup } from "../../schema/race/tables";
 import { engineCourseDocs } from "../../schema/race/free-order";
 import type { RaceState } from "./live-results";
@@ -34,6 +34,7 @@ export function raceStateOf(store: RaceStore, row: typeof raceSetup.$inferSelect
     settings,
     startTimeMs: row.startTime,
     endTimeMs: row.endTime,
+    raceDay: raceDayOf(row.startTime, row.timezone),
     docs: {
       // A free-order race is ranked on its course groups, not its segment courses.
       courses: engineCourseDocs(settings, store.documents("Course")),

@@ -6,6 +6,7 @@
  */
 import type { FieldErrors } from "../../core/entity/field-errors";
 import { bumpMtimes, initialMtimes } from "../../core/entity/field-mtimes";
+import { CATEGORY_GROUPS_NOT_FOR_HEATS, MAX_CATEGORY_GROUPS, type CategoryGroup } from "../../core/timing/category-groups";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../../schema/race/documents";
 import { readRaceSettings, type RaceSettings } from "../../schema/race/settings";
 import type { raceSetup } from "../../schema/race/tables";
@@ -27,6 +28,8 @@ export interface SetupWritesHost {
 }
 
 const NOT_OPENED = { race: "Race not opened" };
+
+export type CategoryGroupsResult = SaveResult<{ created: number; replaced: number }>;
 
 export type DeleteResult = { ok: true } | { ok: false; status: 404 | 409; message: string };
 
@@ -90,6 +93,48 @@ export class SetupWrites {
     });
     this.host.setupChanged();
     return { ok: true, value: store.document(kind, docId)! };
+  }
+
+  /**
+   * Writes a format's category groups in one transaction and one results rebuild. A group named like one the
+   * format has (ignoring case) replaces its conditions and keeps its id and place, so creating twice never
+   * duplicates and pages keep their tabs; the format's other groups stay. Not for heats (timing.md section 2).
+   */
+  saveCategoryGroups(formatId: string, groups: readonly CategoryGroup[]): CategoryGroupsResult {
+    const store = this.host.store;
+    const row = this.host.setupRow();
+    if (!row) return { ok: false, errors: NOT_OPENED };
+    if (readRaceSettings(row.settings).is_heats) return { ok: false, errors: { form: CATEGORY_GROUPS_NOT_FOR_HEATS } };
+    if (!store.document("ResultFormat", formatId)) return { ok: false, errors: { id: "Not found" } };
+    if (groups.length === 0) return { ok: false, errors: { form: "No racer has a value to group by yet" } };
+    if (groups.length > MAX_CATEGORY_GROUPS)
+      return { ok: false, errors: { form: `That makes ${groups.length} groups; at most ${MAX_CATEGORY_GROUPS} at once` } };
+    const existing = new Map(
+      store
+        .documents("ResultGroup")
+        .filter((g) => g.data.format === formatId)
+        .map((g) => [g.data.name.toLowerCase(), g]),
+    );
+    const now = Date.now();
+    const writes: { old: StoredDocument<"ResultGroup"> | undefined; data: StoredDocument<"ResultGroup">["data"]; fields: string[] }[] = [];
+    for (const group of groups) {
+      const old = existing.get(group.name.toLowerCase());
+      const changes = { format: formatId, name: group.name, criteria_list: group.criteria, course: null, startgroup: null };
+      const parsed = raceDocumentSchemas.ResultGroup.safeParse({ ...(old?.data ?? {}), ...changes });
+      if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error.issues) };
+      writes.push({ old, data: parsed.data, fields: Object.keys(changes) });
+    }
+    this.host.transaction(() => {
+      let ordinal = store.nextOrdinal("ResultGroup");
+      for (const { old, data, fields } of writes) {
+        const id = old?.id ?? crypto.randomUUID();
+        const mtimes = old ? bumpMtimes(store.documentMtimes(id), fields, now) : initialMtimes(data as Record<string, unknown>, now);
+        store.putDocument("ResultGroup", id, old?.ordinal ?? ordinal++, data as never, mtimes);
+      }
+    });
+    this.host.setupChanged();
+    const replaced = writes.filter((w) => w.old).length;
+    return { ok: true, value: { created: writes.length - replaced, replaced } };
   }
 
   /**

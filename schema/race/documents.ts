@@ -7,6 +7,7 @@ import * as z from "zod";
 import { normaliseBibList } from "../../core/timing/bibs";
 import { SEGMENT_ORDER_TYPES } from "../../core/timing/free-order";
 import { normaliseSeedGroupOrder } from "../../core/timing/seeding";
+import { CRITERION_OPS } from "../../core/timing/model";
 import { heatFormatSchema } from "./heat-format";
 import { looseJson } from "./json";
 import { normalisedText } from "./settings";
@@ -149,8 +150,13 @@ export type StartGroupDoc = z.infer<typeof startGroupSchema>;
 
 export const criterionSchema = z.object({
   field: z.string().min(1).max(64),
-  op: z.enum(["eq", "ne", "in", "lt", "le", "gt", "ge", "blank", "notblank"]),
+  op: z.enum(CRITERION_OPS),
   value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number(), z.boolean(), z.null()]))]).default(null),
+  /** "age" criteria: the day ages are taken on, as a basis (age-classes.ts) or a date. */
+  on: z
+    .string()
+    .regex(/^(race_day|year_end|\d{4}-\d{2}-\d{2})$/)
+    .optional(),
 });
 
 export const resultFormatSchema = z.object({

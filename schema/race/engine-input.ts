@@ -17,6 +17,7 @@ import {
   type TimingMode,
 } from "../../core/timing/model";
 import { triathlonCourse, type SectionBoundary } from "../../core/timing/triathlon";
+import { withAgeDates } from "../../core/timing/age-classes";
 import type { CourseDoc, ResultFormatDoc, ResultGroupDoc, StartGroupDoc, StoredDocument } from "./documents";
 import { racerCourseOf } from "./free-order";
 import { chipsOf, birthYearOf, type RacerDoc } from "./racer";
@@ -143,6 +144,7 @@ export function racerFieldsOf(data: RacerDoc): Record<string, FieldValue> {
     city: data.city,
     province: data.province,
     birth_year: birthYearOf(data),
+    dob: data.dob,
     seed: data.seed,
     ...data.custom,
   };
@@ -194,9 +196,11 @@ export function groupsOfFormat(
   courses: StoredDocument<"Course">[],
   startGroups: StoredDocument<"StartGroup">[],
   racers: StoredRacer[],
+  raceDay: string,
 ): ResultGroupSpec[] {
   const f: ResultFormatDoc = format.data;
-  const filters = f.filters_list as Criterion[];
+  // Age classes are stored with their basis ("race_day"), so a race moved to another day places its racers anew.
+  const filters = withAgeDates(f.filters_list as Criterion[], raceDay);
   const threshold = f.same_time_threshold;
   const make = (suffix: string, name: string, ordinal: number, extra: Partial<ResultGroupSpec> = {}): ResultGroupSpec => ({
     id: `${format.id}:${suffix}`,
@@ -215,7 +219,7 @@ export function groupsOfFormat(
       return make(g.id, data.name, g.ordinal, {
         courseId: data.course,
         startGroupId: data.startgroup,
-        criteria: [...filters, ...(data.criteria_list as Criterion[])],
+        criteria: [...filters, ...withAgeDates(data.criteria_list as Criterion[], raceDay)],
         sameTimeThreshold: data.same_time_threshold ?? threshold,
       });
     });
@@ -239,13 +243,20 @@ export function groupsOfFormat(
 }
 
 /** The whole engine input of a race. */
-export function raceInputOf(settings: RaceSettings, startTimeMs: number, endTimeMs: number | null, docs: RaceDocuments, racers: StoredRacer[]): RaceInput {
+export function raceInputOf(
+  settings: RaceSettings,
+  startTimeMs: number,
+  endTimeMs: number | null,
+  docs: RaceDocuments,
+  racers: StoredRacer[],
+  raceDay: string = new Date(startTimeMs).toISOString().slice(0, 10),
+): RaceInput {
   const racerCourse = racerCourseOf(settings);
   return {
     rules: rulesOf(settings, startTimeMs, endTimeMs),
     courses: docs.courses.map((c) => courseOf(c, settings, docs.points)),
     startGroups: docs.startGroups.map((g) => startGroupOf(g, settings)),
     racers: racers.map((r) => racerOf(r, racerCourse)),
-    groups: docs.formats.flatMap((f) => groupsOfFormat(f, docs.groups, docs.courses, docs.startGroups, racers)),
+    groups: docs.formats.flatMap((f) => groupsOfFormat(f, docs.groups, docs.courses, docs.startGroups, racers, raceDay)),
   };
 }

@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import { isInvalid, type Invalid } from "../../core/time/parse";
+import { wallClockOf } from "../../core/time/wall-clock";
 import { zeroTimeOf } from "../../core/time/zero-time";
 import { BIATHLON_PENALTY_TYPES, BIATHLON_RESULT_CALCULATIONS, BIATHLON_TIMES_TO_DISPLAY, type BiathlonSetup } from "../../core/timing/biathlon";
 import { normaliseBibList } from "../../core/timing/bibs";
@@ -271,4 +272,10 @@ export const raceSettingsChangeSchema = z
  */
 export function zeroTimeOfRace(startTimeMs: number, timeZone: string): number {
   return zeroTimeOf(startTimeMs * 1000, timeZone);
+}
+
+/** The race's day (YYYY-MM-DD) in its own time zone: the day ages are taken on ("age on race day"). */
+export function raceDayOf(startTimeMs: number, timeZone: string): string {
+  const { year, month, day } = wallClockOf(startTimeMs, timeZone);
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }

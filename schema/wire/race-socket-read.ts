@@ -186,7 +186,7 @@ const heatEntry = (value: unknown): HeatEntryWire => {
     place: nullableCount(o.place),
     time: nullableNumber(o.time),
     status: heatStatus(o.status),
-    advances: nullable(oneOf<NonNullable<HeatEntryWire["advances"]>>({ place: true, lucky: true }))(o.advances),
+    advances: nullable(oneOf<NonNullable<HeatEntryWire["advances"]>>({ place: true, lucky: true, lower: true }))(o.advances),
   };
 };
 

@@ -121,7 +121,7 @@ export const heatEntryWireSchema = z.object({
   place: z.nullable(count),
   time: z.nullable(micros),
   status: z.nullable(z.enum(["dns", "dnf", "dsq"])),
-  advances: z.nullable(z.enum(["place", "lucky"])),
+  advances: z.nullable(z.enum(["place", "lucky", "lower"])),
 });
 export type HeatEntryWire = z.infer<typeof heatEntryWireSchema>;
 

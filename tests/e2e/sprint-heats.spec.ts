@@ -74,6 +74,13 @@ test("a timer runs a 30-racer sprint from qualifier to final, and a spectator's 
   }
   await expect(spectator.locator('[data-heat="A-Final"]').getByText("To be decided")).toHaveCount(0);
   await expect(spectator.locator('[data-heat="B-Final"]').getByText("To be decided")).toHaveCount(0);
+  // Semifinals: four go on by place and two as lucky losers; the six who race the B-Final are not marked LL.
+  const semis = spectator.locator('[data-heat="SF1"], [data-heat="SF2"]');
+  await expect(semis.locator('abbr[title="Goes on by place"]')).toHaveCount(4);
+  await expect(semis.locator('abbr[title="Goes on as a lucky loser"]')).toHaveCount(2);
+  await expect(semis.locator('abbr[title="Races a lower final (B-Final)"]')).toHaveCount(6);
+  await expect(spectator.locator('[data-heat="B-Final"] abbr', { hasText: /^LL/ })).toHaveCount(0);
+  await expect(spectator.locator('[data-heat="B-Final"] abbr', { hasText: "Next" })).toHaveCount(6);
 
   // The B-Final is raced first; the A-Final ends in a photo finish for second.
   const bFinal = await bibsIn(page.locator('[data-heat="B-Final"]'));

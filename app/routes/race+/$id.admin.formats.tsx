@@ -15,10 +15,12 @@ import {
 } from "../../race-setup.server";
 import { documentsOf, requireDocument, saveDocumentIntent } from "../../race-documents.server";
 import { exactSeconds } from "../../../core/time/format";
-import { CRITERION_OPS, GROUP_TYPE_LABELS, GROUP_TYPES } from "../../components/race-setup-choices";
+import { AGE_BASIS_LABELS, CRITERION_OPS, GROUP_TYPE_LABELS, GROUP_TYPES } from "../../components/race-setup-choices";
 import { CheckboxField, ConfirmPanel, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../../components/form-kit";
 import { AddSection, SetupTable } from "../../components/setup-table";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
+import { CATEGORY_GROUPS_NOT_FOR_HEATS } from "../../../core/timing/category-groups";
+import { ageCriterionText, birthDateFields, categoryGroupsFormSchema, createCategoryGroups } from "../../category-groups.server";
 
 const KIND_LABELS = { public: "Public", unlisted: "Unlisted", announcer: "Announcer (system)", live: "Live (system)" } as const;
 const KIND_HINTS = { public: "listed on the race's page", unlisted: "anyone with the link", announcer: "race staff only", live: "race staff only" } as const;
@@ -66,7 +68,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         course: g.data.course ? (courseName.get(g.data.course) ?? "(missing course)") : "Any",
         startGroup: g.data.startgroup ? (startGroupName.get(g.data.startgroup) ?? "(missing start group)") : "Any",
         criteria: g.data.criteria_list
-          .map((c) => `${fieldLabel.get(c.field) ?? c.field} ${opLabel.get(c.op) ?? c.op}${c.value === null ? "" : ` ${String(c.value)}`}`)
+          .map((c) =>
+            c.op === "age"
+              ? `${fieldLabel.get(c.field) ?? (c.field === "dob" ? "Date of birth" : c.field)} ${ageCriterionText(c)}`
+              : `${fieldLabel.get(c.field) ?? c.field} ${opLabel.get(c.op) ?? c.op}${c.value === null ? "" : ` ${String(c.value)}`}`,
+          )
           .join("; "),
       })),
   }));
@@ -82,6 +88,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     removingGroup: editing?.groups.find((g) => g.id === params_.get("deleteGroup")) ?? null,
     offered: offeredGroupTypes({ courses: courses.length, startGroups: startGroups.length, isHeats: settings.is_heats }),
     groupFields: groupableFields(custom),
+    birthFields: birthDateFields(custom),
+    notForHeats: settings.is_heats ? CATEGORY_GROUPS_NOT_FOR_HEATS : null,
     criterionFields: criterionFields(custom),
     courses: courses.map((c) => ({ value: c.id, label: c.data.name })),
     startGroups: [...startGroupName].map(([value, label]) => ({ value, label })),
@@ -104,6 +112,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (posted.intent === "delete") {
     await room.deleteDocument("ResultFormat", format.id);
     return redirect(pageUrl(base, "deleted"));
+  }
+  if (posted.intent === "create-groups") {
+    const parsed = parseForm(categoryGroupsFormSchema, posted);
+    if (!parsed.ok) return parsed.reply;
+    const settings = await room.settings();
+    const created = await createCategoryGroups(room, format.id, parsed.value, racerFieldsOf(settings?.fields_list ?? []));
+    return afterSave(posted, created, pageUrl(base, "grouped", format.id));
   }
   if (posted.intent === "add-group") {
     const parsed = parseForm(resultGroupFormSchema, posted);
@@ -293,6 +308,7 @@ function FormatEditor({ format, data, base }: { format: FormatView; data: Loader
             </tbody>
           </table>
         )}
+        <CategoryGroupsForm format={format} data={data} />
         <h4>Add a result group</h4>
         <SetupForm intent="add-group" target={format.id} label="Add result group" busyLabel="Adding…" errors={errors}>
           <TextField
@@ -351,6 +367,73 @@ function FormatEditor({ format, data, base }: { format: FormatView; data: Loader
         </SetupForm>
       </section>
     </>
+  );
+}
+
+/** "Create New Result Groups": one action makes a group per field value or per age class, optionally by sex. */
+function CategoryGroupsForm({ format, data }: { format: FormatView; data: LoaderData }) {
+  const { errors, values } = useReplyFor("create-groups", format.id);
+  return (
+    <section aria-labelledby="category-groups-heading">
+      <h4 id="category-groups-heading">Create result groups from racer fields</h4>
+      {data.notForHeats ? (
+        <p className="hint">{data.notForHeats}</p>
+      ) : (
+        <SetupForm intent="create-groups" target={format.id} label="Create result groups" busyLabel="Creating…" errors={errors}>
+          <p className="hint">Groups are ranked live like any other. Creating again replaces groups of the same name and adds the new ones.</p>
+          <RadioField
+            id="category-source"
+            name="source"
+            legend="Groups from"
+            defaultValue={values?.source ?? "age"}
+            error={errors.source}
+            choices={[
+              { value: "age", label: "Age classes", hint: "one group per class you type below" },
+              { value: "field", label: "A racer field", hint: "one group per value racers have now" },
+            ]}
+          />
+          <SelectField
+            id="category-field"
+            name="field"
+            label="Racer field"
+            defaultValue={values?.field}
+            error={errors.field}
+            choices={[{ value: "", label: "Choose a field" }, ...data.groupFields]}
+          />
+          <TextField
+            id="category-classes"
+            name="age_classes"
+            label="Age classes"
+            maxLength={500}
+            hint="For example: U10, U12, U14, U16, 17-19, 20-34, every 5 from 35 (35–39 … 75–79, then 80+)."
+            defaultValue={values?.age_classes}
+            error={errors.age_classes}
+          />
+          <SelectField
+            id="category-birth-field"
+            name="birth_field"
+            label="Birth date from"
+            defaultValue={values?.birth_field ?? "dob"}
+            error={errors.birth_field}
+            choices={data.birthFields}
+          />
+          <RadioField
+            id="category-basis"
+            name="age_basis"
+            legend="Age counted"
+            defaultValue={values?.age_basis ?? "race_day"}
+            error={errors.age_basis}
+            choices={(Object.keys(AGE_BASIS_LABELS) as (keyof typeof AGE_BASIS_LABELS)[]).map((k) => ({ value: k, ...AGE_BASIS_LABELS[k] }))}
+          />
+          <CheckboxField
+            id="category-by-sex"
+            name="by_sex"
+            label="Split each group into women and men"
+            defaultChecked={values ? values.by_sex === "on" : true}
+          />
+        </SetupForm>
+      )}
+    </section>
   );
 }
 
