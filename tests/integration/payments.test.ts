@@ -455,9 +455,15 @@ describe("bank accounts and payouts", () => {
     const admin = await superAdmin();
     // A club's own finance user cannot approve it: the page is on the admin host only.
     expect((await post(f.host, "/_admin/bankaccounts", { intent: "approve", target: request!.id }, treasurer)).status).toBe(404);
-    expect((await post("admin.localhost", "/_admin/bankaccounts", { intent: "approve", target: request!.id }, admin)).status).toBe(302);
+    // Two administrators (or a double click) approving at once: one decides, one account is made.
+    const both = await Promise.all([1, 2].map(() => post("admin.localhost", "/_admin/bankaccounts", { intent: "approve", target: request!.id }, admin)));
+    expect(both.map((r) => r.status).sort()).toEqual([302, 409]);
     expect((await post("admin.localhost", "/_admin/bankaccounts", { intent: "deny", target: request!.id }, admin)).status).toBe(409);
-    const [account] = await db().select().from(bankAccounts).where(eq(bankAccounts.clubId, f.club.id));
+    const accounts = await db().select().from(bankAccounts).where(eq(bankAccounts.clubId, f.club.id));
+    expect(accounts).toHaveLength(1);
+    const [account] = accounts;
+    // The club hears of it at the address its request gave.
+    expect((await latestMailTo("money@example.com"))!.subject).toMatch(/^Bank account approved for /);
     expect(account).toMatchObject({ displayName: "Reg Club ····1234", kind: "remittance" });
     expect((await db().select().from(clubs).where(eq(clubs.id, f.club.id)))[0]!.bankaccountId).toBe(account!.id);
 

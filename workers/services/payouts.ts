@@ -4,9 +4,10 @@
  * Administrator approves or denies it. A remittance batch sums what each merchant club is owed after fees
  * and refunds (core/payments remittanceBatch) and writes one remittance per club, marking what it took.
  */
-import { and, asc, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { remittanceBatch, SYSTEM_PAYEE, type BatchTransaction, type ClubBatchLine, type TransactionType } from "../../core/payments/ledger";
 import { bankAccounts, clubs, pendingBankAccounts, transactions, type Db } from "../../schema/d1";
+import { sendMail } from "../mail/mailer";
 
 type Statement = Parameters<Db["batch"]>[0][number];
 
@@ -59,40 +60,59 @@ export async function pendingRequests(db: Db) {
     .limit(200);
 }
 
-/** Approves a request: the BankAccount is made, and becomes the club's account if it has none. */
+/**
+ * Decides a request. Approving makes the BankAccount, which becomes the club's account if it has none; the
+ * account row is written only while the request is still undecided, in the same batch that decides it, so two
+ * administrators deciding at once make one account. The club hears either way, by e-mail to the address the
+ * request gave.
+ */
 export async function decideRequest(
+  env: Env,
   db: Db,
   requestId: string,
   decision: "approve" | "deny",
   deciderId: string,
   now: number,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
-  const [request] = await db.select().from(pendingBankAccounts).where(eq(pendingBankAccounts.id, requestId)).limit(1);
+  const [found] = await db
+    .select({ request: pendingBankAccounts, clubName: clubs.name })
+    .from(pendingBankAccounts)
+    .innerJoin(clubs, eq(clubs.id, pendingBankAccounts.clubId))
+    .where(eq(pendingBankAccounts.id, requestId))
+    .limit(1);
+  const request = found?.request;
   if (!request || request.approvedTime !== null || request.deniedTime !== null) return { ok: false, error: PAYOUT_MESSAGES.decided };
   const undecided = and(eq(pendingBankAccounts.id, requestId), isNull(pendingBankAccounts.approvedTime), isNull(pendingBankAccounts.deniedTime));
+  let won: boolean;
   if (decision === "deny") {
-    await db.update(pendingBankAccounts).set({ deniedTime: now }).where(undecided);
-    return { ok: true };
+    won = (await db.update(pendingBankAccounts).set({ deniedTime: now }).where(undecided).returning({ id: pendingBankAccounts.id })).length === 1;
+  } else {
+    const accountId = crypto.randomUUID();
+    const [, decided] = await db.batch([
+      // Columns in the table's order: id, created_at, field_mtimes, name, display_name, user_id, club_id, kind, account_last4.
+      db
+        .insert(bankAccounts)
+        .select(
+          sql`SELECT ${accountId}, ${now}, '{}', name, name || ' ····' || account_last4, ${deciderId}, club_id, kind, account_last4 FROM pending_bank_accounts WHERE id = ${requestId} AND approved_time IS NULL AND denied_time IS NULL`,
+        ),
+      db.update(pendingBankAccounts).set({ approvedTime: now, accountId }).where(undecided).returning({ id: pendingBankAccounts.id }),
+      db
+        .update(clubs)
+        .set({ bankaccountId: accountId })
+        .where(and(eq(clubs.id, request.clubId), isNull(clubs.bankaccountId), sql`EXISTS (SELECT 1 FROM bank_accounts WHERE id = ${accountId})`)),
+    ]);
+    won = decided.length === 1;
   }
-  const accountId = crypto.randomUUID();
-  await db.batch([
-    db.insert(bankAccounts).values({
-      id: accountId,
-      createdAt: now,
-      fieldMtimes: {},
-      name: request.name,
-      displayName: `${request.name} ····${request.accountLast4}`,
-      userId: deciderId,
-      clubId: request.clubId,
-      kind: request.kind,
-      accountLast4: request.accountLast4,
-    }),
-    db.update(pendingBankAccounts).set({ approvedTime: now, accountId }).where(undecided),
-    db
-      .update(clubs)
-      .set({ bankaccountId: accountId })
-      .where(and(eq(clubs.id, request.clubId), isNull(clubs.bankaccountId))),
-  ]);
+  if (!won) return { ok: false, error: PAYOUT_MESSAGES.decided };
+  const account = `${request.name} ····${request.accountLast4}`;
+  await sendMail(env, db, {
+    to: request.email,
+    subject: decision === "approve" ? `Bank account approved for ${found.clubName}` : `Bank account not approved for ${found.clubName}`,
+    text:
+      decision === "approve"
+        ? `The bank account ${account} is approved for ${found.clubName}. Payouts of card payments go to it from the next payout batch.`
+        : `The bank account ${account} was not approved for ${found.clubName}. Check its details and send a new request from the club's Finance page, or reply to ask why.`,
+  }).catch((error: unknown) => console.error("Bank account decision mail failed", requestId, error));
   return { ok: true };
 }
 

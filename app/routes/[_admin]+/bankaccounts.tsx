@@ -72,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { db, principal } = await requireBankAdmin(request, context);
   const posted = await readPostedForm(request);
   if (posted.intent === "approve" || posted.intent === "deny") {
-    const done = await decideRequest(db, posted.target ?? "", posted.intent, principal.userId, context.now);
+    const done = await decideRequest(context.env, db, posted.target ?? "", posted.intent, principal.userId, context.now);
     return done.ok ? redirect(`/_admin/bankaccounts?saved=${posted.intent === "approve" ? "approved" : "denied"}`) : refuse(posted, { form: done.error }, 409);
   }
   if (posted.intent === "pay-batch") {
