@@ -77,8 +77,8 @@ export function PeoplePanel({ data, headingLevel = 2 }: { data: PeopleData; head
       ) : null}
       <Sub>Invite someone</Sub>
       <SetupForm intent="invite" label="Send the invitation" busyLabel="Sending…" errors={errors} action={data.base}>
-        <TextField name="email" label="E-mail address" required maxLength={254} defaultValue={values?.email} error={errors.email} />
-        <SelectField name="role" label="Role" defaultValue={values?.role ?? data.roles[0]?.value} error={errors.role} choices={data.roles} />
+        <TextField id="invite-email" name="email" label="E-mail address" required maxLength={254} defaultValue={values?.email} error={errors.email} />
+        <SelectField id="invite-role" name="role" label="Role" defaultValue={values?.role ?? data.roles[0]?.value} error={errors.role} choices={data.roles} />
       </SetupForm>
     </section>
   );
