@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { initialMtimes } from "../../core/entity/field-mtimes";
-import { apiApplications, clubs, oauthGrants, oauthTokens } from "../../schema/d1";
+import { apiApplications, clubs, entityChanges, oauthGrants, oauthTokens } from "../../schema/d1";
 import { hashToken } from "../../workers/auth/crypto";
 import { createUserWithPassword, db, signIn, pagePost, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
@@ -183,6 +183,17 @@ describe("an API Client Admin of one club", () => {
     expect(newSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(newSecret).not.toBe(oldSecret);
     expect((await appRow(clientId!))!.clientSecretHash).toBe(hashToken(newSecret!));
+    // The history names who created the app and replaced its secret, and holds neither secret.
+    const history = await db().select().from(entityChanges).where(eq(entityChanges.entityId, clientId!));
+    expect(history.map((h) => [h.kind, h.field])).toEqual(
+      expect.arrayContaining([
+        ["created", "*"],
+        ["changed", "client_secret"],
+      ]),
+    );
+    expect(history.every((h) => h.userId !== null)).toBe(true);
+    expect(JSON.stringify(history)).not.toContain(newSecret!);
+    expect(JSON.stringify(history)).not.toContain(oldSecret!);
 
     // The client is checked before the code is used, so one code serves both attempts.
     const { verifier, challenge } = pkce();
@@ -223,6 +234,9 @@ describe("an API Client Admin of one club", () => {
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("Location")).toBe(`/manage/apps?deleted=${encodeURIComponent("Doomed App")}`);
     expect(await appRow(clientId!)).toBeUndefined();
+    expect(await db().select().from(entityChanges).where(eq(entityChanges.entityId, clientId!))).toContainEqual(
+      expect.objectContaining({ kind: "deleted", newValue: null }),
+    );
     expect(await db().select().from(oauthTokens).where(eq(oauthTokens.appId, clientId!))).toEqual([]);
     expect(await db().select().from(oauthGrants).where(eq(oauthGrants.appId, clientId!))).toEqual([]);
     expect(await (await get("/manage/apps?deleted=Doomed%20App", cookie)).text()).toContain("Deleted “Doomed App”");

@@ -17,6 +17,7 @@ import { protectedObjectOf } from "../../schema/entities/registry";
 import type { Tenant } from "../../tenants/resolve";
 import { hashToken, randomToken } from "../auth/crypto";
 import { changeFields, getEntity, listEntities, type EntityRow } from "../data-api/entity-store";
+import { changedHistory, createdHistory, deletedHistory } from "./entity-history";
 
 /** A list page shows at most this many apps; a club has a handful. */
 export const APP_LIST_LIMIT = 200;
@@ -289,21 +290,26 @@ export async function createApp(db: Db, principal: Principal, tenant: Tenant, in
     club: input.club,
     site,
   };
-  await db.insert(apiApplications).values({
-    id,
-    createdAt: now,
-    fieldMtimes: initialMtimes(fields, now),
-    name: fields.name,
-    description: fields.description,
-    isSystem: false,
-    isPublic: fields.is_public,
-    scopes: fields.scopes,
-    redirectUris: fields.redirect_uris,
-    clientSecretHash: clientSecret ? hashToken(clientSecret) : null,
-    siteId: site,
-    clubId: input.club,
-    ownerUserId: principal.userId,
-  });
+  const author = { userId: principal.userId, appId: null, at: now };
+  const { site: _site, ...recorded } = fields;
+  await db.batch([
+    db.insert(apiApplications).values({
+      id,
+      createdAt: now,
+      fieldMtimes: initialMtimes(fields, now),
+      name: fields.name,
+      description: fields.description,
+      isSystem: false,
+      isPublic: fields.is_public,
+      scopes: fields.scopes,
+      redirectUris: fields.redirect_uris,
+      clientSecretHash: clientSecret ? hashToken(clientSecret) : null,
+      siteId: site,
+      clubId: input.club,
+      ownerUserId: principal.userId,
+    }),
+    ...createdHistory(db, APIApplication, id, recorded, author),
+  ]);
   return { ok: true, app: { id, name: input.name, isPublic: clientSecret === null }, clientSecret };
 }
 
@@ -326,7 +332,10 @@ export async function updateApp(db: Db, principal: Principal, tenant: Tenant, id
   const stored = await getEntity(db, APIApplication, id);
   const refusal = refusalFor(principal, tenant, stored?.row ?? null, "edit");
   if (refusal || !stored) return { ok: false, refusal: refusal ?? "not_found" };
-  const result = await changeFields(db, APIApplication, id, changes, input.field_mtimes, now);
+  const author = { userId: principal.userId, appId: null, at: now };
+  const result = await changeFields(db, APIApplication, id, changes, input.field_mtimes, now, (before, changed, mtimes) =>
+    changedHistory(db, APIApplication, id, before, changed, mtimes, author),
+  );
   if (!result) return { ok: false, refusal: "not_found" };
   if (!result.ok) return { ok: false, stale: result.stale };
   return { ok: true, changed: result.changed, mtimes: result.mtimes, object: protectedObjectOf(APIApplication, stored.row) };
@@ -351,10 +360,15 @@ export async function rotateSecret(
   if (refusal) return { ok: false, refusal };
   if (stored?.row.is_public === true) return { ok: false, refusal: "public_app" };
   const clientSecret = randomToken(CLIENT_SECRET_BYTES);
-  await db
-    .update(apiApplications)
-    .set({ clientSecretHash: hashToken(clientSecret) })
-    .where(eq(apiApplications.id, id));
+  // The history says the secret was replaced and by whom; neither secret is ever written to it.
+  const author = { userId: principal.userId, appId: null, at: Date.now() };
+  await db.batch([
+    db
+      .update(apiApplications)
+      .set({ clientSecretHash: hashToken(clientSecret) })
+      .where(eq(apiApplications.id, id)),
+    ...changedHistory(db, APIApplication, id, { client_secret: "(earlier secret)" }, { client_secret: "(new secret)" }, null, author),
+  ]);
   return { ok: true, clientSecret };
 }
 
@@ -369,6 +383,7 @@ export async function deleteApp(
   const refusal = refusalFor(principal, tenant, stored?.row ?? null, "delete");
   if (refusal || !stored) return { ok: false, refusal: refusal ?? "not_found" };
   // oauth_grants, oauth_codes and oauth_tokens reference the app ON DELETE CASCADE, which D1 enforces.
-  await db.delete(apiApplications).where(eq(apiApplications.id, id));
+  const author = { userId: principal.userId, appId: null, at: Date.now() };
+  await db.batch([db.delete(apiApplications).where(eq(apiApplications.id, id)), ...deletedHistory(db, APIApplication, id, stored.row, author)]);
   return { ok: true, name: String(stored.row.name ?? ""), object: protectedObjectOf(APIApplication, stored.row) };
 }
