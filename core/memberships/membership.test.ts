@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeElement } from "../forms/test-elements";
 import { fcParams } from "../testing/fast-check";
-import { ageOn, memberDetailsOf, personKey, seasonFor, seasonsOverlap, type SeasonSpan } from "./membership";
+import { ageOn, memberDetailsOf, personKey, programsChosen, seasonFor, seasonsOverlap, type SeasonSpan } from "./membership";
 
 const DAY = 86_400_000;
 const at = (date: string) => Date.parse(`${date}T00:00:00Z`);
@@ -97,5 +97,20 @@ describe("age on a date", () => {
     expect(ageOn("2012-02-29", "2026-02-28")).toBe(13);
     expect(ageOn("2012-02-29", "2026-03-01")).toBe(14);
     expect(ageOn(null, "2026-03-01")).toBeNull();
+  });
+});
+
+describe("the programs a member signed up for", () => {
+  const single = makeElement("option", { id: "one", options_list: [{ id: "a", display: "Jackrabbits" } as never, { id: "b", display: "Racing" } as never] });
+  const several = makeElement("multioption", {
+    id: "many",
+    options_list: [{ id: "c", display: " track attack" } as never, { id: "d", display: "T-shirt" } as never],
+  });
+
+  it("are the chosen options named like one of the division's programs, without case", () => {
+    const values = { one: { v: "a", p: 0 }, many: { v: ["c", "d"], p: 0 } };
+    expect(programsChosen([single, several], values, ["Jackrabbits", "Track Attack"])).toEqual(["Jackrabbits", "Track Attack"]);
+    expect(programsChosen([single, several], values, [])).toEqual([]);
+    expect(programsChosen([single, several], { one: { v: "b", p: 0 } }, ["Jackrabbits"])).toEqual([]);
   });
 });

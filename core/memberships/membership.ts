@@ -4,6 +4,7 @@
  */
 import type { FormElement, MemberClass, StoredValue } from "../forms/model";
 import type { MembershipValue } from "../forms/membership";
+import { optionLabel } from "../forms/options";
 import { racerEntryOf } from "../registration/racer-entry";
 
 export interface SeasonSpan {
@@ -33,13 +34,7 @@ export const seasonsOverlap = (a: Pick<SeasonSpan, "startsAt" | "endsAt">, b: Pi
  * namesakes, so the e-mail address stands in for it.
  */
 export function personKey(person: { firstName: string; lastName: string; birthDate: string | null; email: string | null }): string {
-  const plain = (text: string) =>
-    text
-      .normalize("NFD")
-      .replace(/\p{M}/gu, "")
-      .toLowerCase()
-      .replace(/\s+/g, " ")
-      .trim();
+  const plain = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
   return [plain(person.lastName), plain(person.firstName), person.birthDate ?? `email:${plain(person.email ?? "")}`].join("|");
 }
 
@@ -82,7 +77,12 @@ export function memberDetailsOf(
 }
 
 function isMembership(value: unknown): value is MembershipValue {
-  return typeof value === "object" && value !== null && typeof (value as MembershipValue).option === "string" && typeof (value as MembershipValue).member_type === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as MembershipValue).option === "string" &&
+    typeof (value as MembershipValue).member_type === "string"
+  );
 }
 
 /** Whole years of age on `onDate` (YYYY-MM-DD) for a birth date; null when unknown. */
@@ -91,4 +91,25 @@ export function ageOn(birthDate: string | null, onDate: string): number | null {
   const [by, bm, bd] = birthDate.split("-").map(Number) as [number, number, number];
   const [y, m, d] = onDate.split("-").map(Number) as [number, number, number];
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/**
+ * The division's programs a person signed up for: the options they chose on the form (single or several)
+ * whose English caption is one of the division's programs, compared without case. A club offering its
+ * programs as an option field on the membership form needs no other setup.
+ */
+export function programsChosen(elements: readonly FormElement[], values: Record<string, StoredValue>, programs: readonly string[]): string[] {
+  const wanted = new Map(programs.map((p) => [p.trim().toLowerCase(), p]));
+  const found = new Set<string>();
+  for (const element of elements) {
+    if (element.type !== "option" && element.type !== "multioption") continue;
+    const v = values[element.id]?.v;
+    const ids = Array.isArray(v) ? v : typeof v === "string" ? [v] : [];
+    for (const id of ids) {
+      const option = element.options_list.find((o) => o.id === id);
+      const program = option ? wanted.get(optionLabel(option, "en").trim().toLowerCase()) : undefined;
+      if (program) found.add(program);
+    }
+  }
+  return [...found];
 }

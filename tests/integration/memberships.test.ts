@@ -39,15 +39,23 @@ async function membershipForm(club: { id: string }, siteId: string) {
   await element(ids.last, "text", "Last name", 2);
   await element(ids.dob, "dob", "Date of birth", 3);
   await element(ids.gender, "gender", "Gender", 4);
-  await element(ids.panel, "membership", "Membership", 5, { optionsList: [{ id: "racing", caption: "Racing", member_class: "racing", price_1: 4500 }] });
-  return { form, ids };
+  await element(ids.panel, "membership", "Membership", 5, { optionsList: [{ id: "racing", display: "Racing", member_class: "racing", price_1: 4500 }] });
+  const programs = crypto.randomUUID();
+  await element(programs, "multioption", "Programs", 6, {
+    optionsList: [
+      { id: "jr", display: "Jackrabbits" },
+      { id: "ta", display: "Track Attack" },
+      { id: "tee", display: "A club T-shirt" },
+    ],
+  });
+  return { form, ids: { ...ids, programs } };
 }
 
 /** A paid cart with one person who bought a racing membership. */
 async function paidPerson(
   form: { id: string; clubId: string; siteId: string },
   ids: Record<string, string>,
-  person: { first: string; last: string; dob: string; gender: string },
+  person: { first: string; last: string; dob: string; gender: string; programs?: string[] },
   paidAt: number,
 ) {
   const cartId = crypto.randomUUID();
@@ -71,6 +79,7 @@ async function paidPerson(
         [ids.dob!]: { v: person.dob, p: 0 },
         [ids.gender!]: { v: person.gender, p: 0 },
         [ids.panel!]: { v: { option: "racing", member_type: "racing", division_fees: 4500 }, p: 4500 },
+        [ids.programs!]: { v: person.programs ?? [], p: 0 },
       },
     });
   return cartId;
@@ -99,6 +108,10 @@ describe("the Membership System", () => {
     const { site, club, cookie } = await clubWithAdmin("record");
     await pagePost("localhost", `/org/${club.id}/home`, { intent: "division", name: "Members" }, cookie);
     const [division] = await db().select().from(divisions).where(eq(divisions.clubId, club.id));
+    await db()
+      .update(divisions)
+      .set({ programsList: ["Jackrabbits", "Track Attack"] })
+      .where(eq(divisions.id, division!.id));
     const base = `/org/${division!.id}/home`;
     await pagePost("localhost", base, { intent: "season", name: "2025–26", starts: "2025-09-01", ends: "2026-08-31" }, cookie);
     await pagePost("localhost", base, { intent: "season", name: "2026–27", starts: "2026-09-01", ends: "2027-08-31" }, cookie);
@@ -114,7 +127,7 @@ describe("the Membership System", () => {
     expect(await job([ann1, bo])).toBe("done");
     // Ann renews the next season (with her name typed differently); Cy joins.
     const ann2 = await paidPerson(owned, ids, { first: " ann", last: "LEE", dob: "2011-02-28", gender: "F" }, thisSeason);
-    const cy = await paidPerson(owned, ids, { first: "Cy", last: "Côté", dob: "2014-03-03", gender: "M" }, thisSeason);
+    const cy = await paidPerson(owned, ids, { first: "Cy", last: "Côté", dob: "2014-03-03", gender: "M", programs: ["jr", "tee"] }, thisSeason);
     await Promise.all([job([ann2]), job([cy])]);
     const people = await db().select().from(divisionPeople).where(eq(divisionPeople.divisionId, division!.id)).orderBy(divisionPeople.memberNumber);
     expect(people.map((p) => [p.memberNumber, p.firstName])).toEqual([
@@ -138,10 +151,10 @@ describe("the Membership System", () => {
     expect(text).not.toContain("Add the season");
     const csv = await get(`/org/${division!.id}/members.csv?season=${seasonId}`, reader);
     const rows = parseCsv((await csv.text()).replace(/^\uFEFF/, "")).map((r) => r.map((c) => c.text));
-    expect(rows[0]).toEqual(["Member number", "First name", "Last name", "Birth date", "Gender", "E-mail", "Member class", "Expires", "Renewed"]);
+    expect(rows[0]).toEqual(["Member number", "First name", "Last name", "Birth date", "Gender", "E-mail", "Member class", "Programs", "Expires", "Renewed"]);
     expect(rows.slice(1).filter((r) => r.length > 1)).toEqual([
-      ["1", "Ann", "Lee", "2011-02-28", "F", "", "racing", "2027-08-31", "yes"],
-      ["3", "Cy", "Côté", "2014-03-03", "M", "", "racing", "2027-08-31", "no"],
+      ["1", "Ann", "Lee", "2011-02-28", "F", "", "racing", "", "2027-08-31", "yes"],
+      ["3", "Cy", "Côté", "2014-03-03", "M", "", "racing", "Jackrabbits", "2027-08-31", "no"],
     ]);
     await createUserWithPassword("stranger-record@example.com", PASSWORD, []);
     const stranger = await signIn("localhost", "stranger-record@example.com", PASSWORD);

@@ -5,7 +5,7 @@
  */
 import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import * as z from "zod";
-import { memberDetailsOf, personKey, seasonFor, seasonsOverlap } from "../../core/memberships/membership";
+import { memberDetailsOf, personKey, programsChosen, seasonFor, seasonsOverlap } from "../../core/memberships/membership";
 import { carts, divisionMembers, divisionPeople, divisionSeasons, divisions, individuals, registrations, type Db } from "../../schema/d1";
 import { listElements } from "./registration-forms";
 
@@ -145,7 +145,7 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
         seasonId: season.id,
         memberClass: details.memberClass,
         attributes: { registration: registration.id, division_fees: details.divisionFees },
-        programs: [],
+        programs: programsChosen(elements, individual.values, division.programsList),
         expiresAt: season.endsAt,
         individualId: individual.id,
       })
@@ -170,6 +170,7 @@ export interface MemberLine {
   gender: string | null;
   email: string | null;
   memberClass: string;
+  programs: string[];
   expiresAt: number;
   renewed: boolean;
 }
@@ -179,6 +180,7 @@ export interface DivisionReport {
   total: number;
   byClass: { key: string; count: number }[];
   byGender: { key: string; count: number }[];
+  byProgram: { key: string; count: number }[];
   renewed: number;
   firstTime: number;
   /** Members of the season before who have not renewed. */
@@ -192,7 +194,7 @@ const MAX_LISTED = 500;
 export async function divisionReport(db: Db, division: DivisionRow, seasonId: string | null, now: number): Promise<DivisionReport> {
   const seasons = await listSeasons(db, division.id);
   const season = (seasonId ? seasons.find((s) => s.id === seasonId) : seasonFor(seasons, now)) ?? null;
-  const empty: DivisionReport = { season, total: 0, byClass: [], byGender: [], renewed: 0, firstTime: 0, lapsed: [], members: [] };
+  const empty: DivisionReport = { season, total: 0, byClass: [], byGender: [], byProgram: [], renewed: 0, firstTime: 0, lapsed: [], members: [] };
   if (!season) return empty;
   const earlier = seasons.filter((s) => s.startsAt < season.startsAt);
   const before = earlier[0] ?? null;
@@ -229,6 +231,7 @@ export async function divisionReport(db: Db, division: DivisionRow, seasonId: st
     total: rows.length,
     byClass: tally(rows.map((r) => r.member.memberClass)),
     byGender: tally(rows.map((r) => r.person.gender ?? "Not given")),
+    byProgram: tally(rows.flatMap((r) => r.member.programs)),
     renewed,
     firstTime: rows.length - renewed,
     lapsed: lapsed.map((l) => ({
@@ -253,6 +256,7 @@ function memberLine(
     gender: row.person.gender,
     email: row.person.email,
     memberClass: row.member.memberClass,
+    programs: row.member.programs,
     expiresAt: row.member.expiresAt,
     renewed: earlier.has(row.person.id),
   };

@@ -149,6 +149,7 @@ export default function MembershipReports() {
           <div className="report-tallies">
             <Tally title="By member class" rows={report.byClass} word={classWord} />
             <Tally title="By gender" rows={report.byGender} />
+            {report.byProgram.length > 0 ? <Tally title="By program" rows={report.byProgram} /> : null}
           </div>
           <h3>Members</h3>
           {report.members.length === 0 ? (
@@ -162,6 +163,7 @@ export default function MembershipReports() {
                     <th scope="col">Name</th>
                     <th scope="col">Birth date</th>
                     <th scope="col">Class</th>
+                    <th scope="col">Programs</th>
                     <th scope="col">Renewed</th>
                   </tr>
                 </thead>
@@ -172,6 +174,7 @@ export default function MembershipReports() {
                       <td>{`${m.firstName} ${m.lastName}`}</td>
                       <td>{m.birthDate ?? ""}</td>
                       <td>{classWord(m.memberClass)}</td>
+                      <td>{m.programs.join(", ")}</td>
                       <td>{m.renewed ? "Yes" : "New"}</td>
                     </tr>
                   ))}

@@ -13,7 +13,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!season) throw new Response("Not found", { status: 404 });
   const members = await seasonMembers(db, season);
   const csv = spreadsheetCsv(
-    ["Member number", "First name", "Last name", "Birth date", "Gender", "E-mail", "Member class", "Expires", "Renewed"],
+    ["Member number", "First name", "Last name", "Birth date", "Gender", "E-mail", "Member class", "Programs", "Expires", "Renewed"],
     members.map((m) => [
       String(m.memberNumber),
       m.firstName,
@@ -22,6 +22,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       m.gender ?? "",
       m.email ?? "",
       m.memberClass,
+      m.programs.join("; "),
       new Date(m.expiresAt - 1).toISOString().slice(0, 10),
       m.renewed ? "yes" : "no",
     ]),
