@@ -20,7 +20,7 @@ export function pagePrintCss(header: string, printPoints: number): string {
 }`;
 }
 
-export function PrintTools(props: { header: string; printPoints: number; csvHref?: string; pdfHref: string }) {
+export function PrintTools(props: { header: string; printPoints: number; csvHref?: string; pdfHref: string; tvHref?: string }) {
   return (
     <>
       <style dangerouslySetInnerHTML={{ __html: pagePrintCss(props.header, props.printPoints) }} />
@@ -34,6 +34,11 @@ export function PrintTools(props: { header: string; printPoints: number; csvHref
         {props.csvHref ? (
           <a href={props.csvHref} className="button secondary" download>
             CSV
+          </a>
+        ) : null}
+        {props.tvHref ? (
+          <a href={props.tvHref} className="button secondary">
+            TV screen
           </a>
         ) : null}
       </p>

@@ -19,6 +19,8 @@ export interface RaceResultsView {
   current: FormatSnapshot | null;
   /** The chosen format's print_size, for the print stylesheet and the PDF. */
   printSize: string | null;
+  /** The chosen format's TV settings (scroll_speed, scroll_factor, top_x), as stored. */
+  display: { scroll_speed: number | null; scroll_factor: number | null; top_x: number | null } | null;
 }
 
 export function kindOf(f: { is_public: boolean; is_unlisted: boolean; is_announcer: boolean; is_live: boolean }): FormatLink["kind"] {
@@ -46,5 +48,6 @@ export async function loadRaceResults(
     formats: listed.map((f) => ({ id: f.id, name: f.data.name, kind: kindOf(f.data) })),
     current: chosen ? await room.snapshot(chosen.id) : null,
     printSize: chosen?.data.print_size ?? null,
+    display: chosen ? { scroll_speed: chosen.data.scroll_speed, scroll_factor: chosen.data.scroll_factor, top_x: chosen.data.top_x } : null,
   };
 }

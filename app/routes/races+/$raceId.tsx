@@ -97,6 +97,7 @@ export default function RacePage() {
             printPoints={printPoints}
             csvHref={`/races/${race.id}/results.csv${downloadQuery}`}
             pdfHref={`/races/${race.id}/results.pdf${downloadQuery}`}
+            tvHref={`/races/${race.id}/tv?format=${current.formatId}`}
           />
         ) : null}
         {current ? (
