@@ -16,3 +16,12 @@ export async function requirePublicRace(context: AppLoadContext, rawRaceId: stri
   if (!listing || !race) throw new Response("Not found", { status: 404 });
   return { db, listing, race };
 }
+
+/** Racer and format ids in a public page's address: uuids or short keys; anything else is no page (null), not an error. */
+export function routeIdOf(raw: string | null | undefined): string | null {
+  const id = z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .safeParse(raw);
+  return id.success ? id.data : null;
+}

@@ -8,10 +8,10 @@ import * as z from "zod";
 import { exactSeconds, exactTimeOfDay, formatRaceTime, formatTimeOfDay } from "../core/time/format";
 import { isInvalid, parseTimeOfDay, type Invalid } from "../core/time/parse";
 import { deviceDisplayName } from "../core/timing/devices";
-import type { FieldValue, Micros } from "../core/timing/model";
+import type { FieldValue, Micros, RacerStatus } from "../core/timing/model";
 import { CUSTOM_FIELD_TYPES, validateCustomFieldValue, type CustomFieldRules, type CustomFieldType } from "../core/timing/racer-fields";
 import { racerDisplayName } from "../core/timing/racer-name";
-import { setRacerStatus, STATUS_TIME_REQUIRED, statusText } from "../core/timing/status";
+import { RACER_STATUS_LABELS, setRacerStatus, STATUS_TIME_REQUIRED, statusText } from "../core/timing/status";
 import { type ReportGroupRef } from "../core/timing/start-list";
 import type { RacerView } from "../durable/race-room";
 import { ENTRY_SOURCE_PREFIX } from "../core/registration/racer-entry";
@@ -93,8 +93,6 @@ export async function loadRacerSetup({ room, race }: Pick<RaceAccess, "room" | "
 
 export const RACERS_PER_PAGE = 50;
 
-const STATUS_LABELS: Record<string, string> = { finished: "Finished", oncourse: "On course", notstarted: "Not started", dns: "DNS", dnf: "DNF", dsq: "DSQ" };
-
 export interface RacerRow {
   id: string;
   bib: number | null;
@@ -120,7 +118,7 @@ export function racerRow(racer: RacerView, setup: RacerSetup): RacerRow {
     chips: chipsOf(d).join(", "),
     source: d.imported_from?.startsWith(ENTRY_SOURCE_PREFIX) ? "Registration" : (d.imported_from ?? ""),
     // DSQ, DNS, DNF win over the computed state (timing.md section 4 priority).
-    status: racer.statusText || (STATUS_LABELS[racer.status] ?? racer.status),
+    status: racer.statusText || (RACER_STATUS_LABELS[racer.status as RacerStatus] ?? racer.status),
     time: racer.time === null ? "" : formatRaceTime(racer.time, setup.settings.display_precision),
   };
 }

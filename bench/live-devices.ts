@@ -13,7 +13,7 @@ export interface DemoRace {
   startTime: number;
   devices: { id: string; name: string; token: string }[];
   formats: { id: string; name: string }[];
-  racers: { bib: number; chip: string }[];
+  racers: { id: string; bib: number; chip: string }[];
 }
 
 export interface Read {

@@ -19,6 +19,7 @@ import { SetupWrites, type CategoryGroupsResult, type DeleteResult } from "./rac
 import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
+import { racerDetailOf, type RacerDetail } from "./race/racer-detail";
 import type { RaceState } from "./race/live-results";
 import { shardTarget } from "./spectator-shard";
 import { RaceHeats, type HeatReply } from "./race/heats";
@@ -30,6 +31,7 @@ import { isCatalogueBehind, migrateRaceStorage, raceStateOf, writeCatalogueRow }
 
 export type { FieldErrors };
 export type { SaveResult };
+export type { RacerDetail };
 
 export interface DeviceCredential {
   deviceId: string;
@@ -373,6 +375,13 @@ export class RaceRoom extends DurableObject<Env> {
   async snapshot(formatId: string): Promise<FormatSnapshot | null> {
     const format = this.store.document("ResultFormat", formatId);
     return format ? this.feed.snapshot(format) : null;
+  }
+
+  /** One racer's page: their row and standings in the first of `formatIds` that shows them, or null (durable/race/racer-detail.ts). */
+  async racerDetail(racerId: string, formatIds: string[]): Promise<RacerDetail | null> {
+    const versions = this.feed.push.read().formatVersions;
+    const source = { live: this.feed.results(), formats: this.store.documents("ResultFormat"), versionOf: (id: string) => String(versions[id] ?? 0) };
+    return racerDetailOf({ ...source, sport: this.db.select().from(raceSetup).get()?.sport ?? null }, racerId, formatIds);
   }
 
   // ---- Spectator shards (durable/spectator-shard.ts) ----

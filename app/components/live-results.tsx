@@ -61,6 +61,7 @@ export function LiveResults({ raceId, snapshot, ranking = "default" }: { raceId:
             sameTimeLabel={results.snapshot.sameTimeDisplay}
             changed={results.changed}
             searching={query.trim() !== ""}
+            racerHref={(racerId) => `/races/${raceId}/racers/${racerId}?format=${results.snapshot.formatId}`}
           />
         ),
       )}
@@ -152,6 +153,8 @@ function GroupTable(props: {
   sameTimeLabel: string;
   changed: ReadonlySet<string>;
   searching: boolean;
+  /** The racer's page; a plain link, so it works before hydration and adds no client code. */
+  racerHref: (racerId: string) => string;
 }) {
   const { view, precision } = props;
   const empty = view.ranked.length === 0 ? (props.searching ? "No racer matches that search." : "No racers in this group yet.") : null;
@@ -196,7 +199,9 @@ function GroupTable(props: {
               <tr key={r.row.racerId} data-bib={r.row.bib ?? ""} className={props.changed.has(r.row.racerId) ? "just-changed" : undefined}>
                 <td className="num">{r.rank ?? ""}</td>
                 <td className="num">{r.row.bib ?? ""}</td>
-                <td>{r.row.name}</td>
+                <td>
+                  <a href={props.racerHref(r.row.racerId)}>{r.row.name}</a>
+                </td>
                 <td className="wide-only">{r.row.club ?? ""}</td>
                 {view.group.columns.map((c) => (
                   <td key={c.index} className="num wide-only">

@@ -318,6 +318,11 @@ export class ResultsEngine {
     return rankSorted(this.members.get(groupId)?.toArray() ?? [], threshold);
   }
 
+  /** The course the engine placed the racer on (a free-order racer's course group), or null. */
+  courseOf(racerId: string): string | null {
+    return this.racers.get(racerId)?.courseId ?? null;
+  }
+
   groupsOf(racerId: string): string[] {
     return [...(this.groupsByRacer.get(racerId) ?? [])];
   }

@@ -1,5 +1,5 @@
 import type { Invalid } from "../time/parse";
-import type { Micros } from "./model";
+import type { Micros, RacerStatus } from "./model";
 
 /** Racer statuses and race states (timing.md section 4). */
 
@@ -85,3 +85,13 @@ export function raceState(startTime: Micros | null, endTime: Micros | null, now:
   if (endTime !== null && now >= endTime) return "ended";
   return "active";
 }
+
+/** A racer's status as pages say it (the out statuses as their codes). */
+export const RACER_STATUS_LABELS: Record<RacerStatus, string> = {
+  finished: "Finished",
+  oncourse: "On course",
+  notstarted: "Not started",
+  dns: "DNS",
+  dnf: "DNF",
+  dsq: "DSQ",
+};

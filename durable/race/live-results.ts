@@ -30,6 +30,18 @@ export interface RaceState {
   position: number;
 }
 
+/** One racer within a result group, as LiveResults.racerInFormats finds them. */
+export interface RacerInGroup {
+  formatId: string;
+  group: ResultGroupSpec;
+  row: ResultRow;
+  result: RacerResult;
+  stored: StoredRacer;
+  courseId: string | null;
+  members: RacerResult[];
+  sameCourse: (racerId: string) => boolean;
+}
+
 export class LiveResults {
   private engine: ResultsEngine;
   /** The setup the rows and columns are drawn from (racers and crossings live in the engine and `racers`). */
@@ -167,6 +179,39 @@ export class LiveResults {
 
   result(racerId: string): RacerResult | undefined {
     return this.engine.result(racerId);
+  }
+
+  /** The race setup the rows are drawn from (settings and documents). */
+  get setup(): Omit<RaceState, "crossings" | "racers"> {
+    return this.state;
+  }
+
+  /**
+   * The racer in the first of `formatIds` whose groups hold them, for the racer page (racer-detail.ts): their
+   * row, the first such group and a copy of its members in order. One pass over that group, never the format.
+   */
+  racerInFormats(formatIds: readonly string[], racerId: string): RacerInGroup | null {
+    const result = this.engine.result(racerId);
+    const stored = this.racers.get(racerId);
+    if (!result || !stored) return null;
+    for (const formatId of formatIds) {
+      const groups = this.groupsByFormat.get(formatId) ?? [];
+      const memberOf = this.memberships(racerId, groups);
+      const group = groups.find((g) => g.id === memberOf[0]);
+      if (!group) continue;
+      const courseId = this.engine.courseOf(racerId);
+      return {
+        formatId,
+        group,
+        row: this.rowOf(result, memberOf),
+        result,
+        stored,
+        courseId,
+        members: this.engine.groupResults(group.id),
+        sameCourse: (id) => this.engine.courseOf(id) === courseId,
+      };
+    }
+    return null;
   }
 
   private note(racerIds: readonly string[]): void {

@@ -100,7 +100,7 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
   }
   const tokens: string[] = [];
   for (const device of devices) tokens.push((await room.issueDeviceCredential(device.id))?.token ?? "");
-  const racers = (await room.racers()).map((r) => ({ bib: r.data.bib, chip: r.data.chip }));
+  const racers = (await room.racers()).map((r) => ({ id: r.id, bib: r.data.bib, chip: r.data.chip }));
   const entity = await room.raceEntity();
   const formats = (await room.formats()).map((f) => ({ id: f.id, name: f.data.name }));
   return json({

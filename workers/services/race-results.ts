@@ -30,6 +30,14 @@ export function kindOf(f: { is_public: boolean; is_unlisted: boolean; is_announc
   return f.is_live ? "live" : "system";
 }
 
+/** The race's result formats this caller may see: system ones for race staff only. */
+export async function visibleFormats(env: Env, db: Db, session: ValidSession | null, race: RaceCatalogue) {
+  const room = await roomOf(env, race);
+  const staff = canSeeSystemFormats(await principalOf(db, session), race);
+  const visible = (await room.formats()).filter((f) => staff || !isSystemFormat(f.data));
+  return { room, staff, visible };
+}
+
 export async function loadRaceResults(
   env: Env,
   db: Db,
@@ -38,9 +46,7 @@ export async function loadRaceResults(
   race: RaceCatalogue,
   formatId: string | null,
 ): Promise<RaceResultsView> {
-  const room = await roomOf(env, race);
-  const staff = canSeeSystemFormats(await principalOf(db, session), race);
-  const visible = (await room.formats()).filter((f) => staff || !isSystemFormat(f.data));
+  const { room, staff, visible } = await visibleFormats(env, db, session, race);
   const chosen = formatId ? visible.find((f) => f.id === formatId) : (visible.find((f) => f.data.is_public) ?? null);
   // Unlisted formats are reached by their link only; the list shows them once someone is on one.
   const listed = visible.filter((f) => f.data.is_unlisted === false || f.id === chosen?.id || staff);
