@@ -168,6 +168,7 @@ function readAttestationObject(encoded: unknown): { format: string; statement: R
     throw error instanceof PasskeyRefusal ? error : new PasskeyRefusal("attestationObject is not one CBOR item");
   }
   const object = record(decoded, "attestationObject");
+  // A format outside the WebAuthn registry is refused, as @simplewebauthn/server refused it.
   if (typeof object.fmt !== "string" || !ATTESTATION_FORMATS.includes(object.fmt)) throw new PasskeyRefusal(`attestation format ${String(object.fmt)}`);
   if (!(object.authData instanceof Uint8Array)) throw new PasskeyRefusal("authData is not bytes");
   return { format: object.fmt, statement: record(object.attStmt, "attStmt"), authenticatorData: object.authData };
