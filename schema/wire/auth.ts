@@ -58,7 +58,7 @@ export const signupSchema = z.object({
 });
 
 export const passkeyRegisterBeginSchema = z.object({ user_id: z.string().max(64), attempt_token: z.string().max(200).optional().nullable() });
-/** The parts of a WebAuthn response read before the library checks it; the library checks the rest inside its try. */
+/** The parts of a WebAuthn response read before its checks; core/auth/passkey/ceremony.ts reads and checks the rest. */
 const webauthnResponseSchema = z.looseObject({ id: z.string().min(1).max(1024), response: z.looseObject({ clientDataJSON: z.string().min(1).max(16_384) }) });
 export const passkeyRegisterCompleteSchema = passkeyRegisterBeginSchema.extend({ credential: webauthnResponseSchema });
 export const passkeyAuthenticateBeginSchema = z.object({

@@ -1,6 +1,9 @@
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 
-/** A software WebAuthn authenticator (ES256, "none" attestation) for driving the passkey endpoints in tests. */
+/**
+ * A software WebAuthn authenticator ("none" attestation; ES256 unless told RS256 or EdDSA) for driving the
+ * passkey endpoints in tests and the verifier's unit tests (core/auth/passkey).
+ */
 
 type Cbor = number | string | Uint8Array | Cbor[] | Map<Cbor, Cbor>;
 
@@ -47,14 +50,30 @@ function derSignature(raw: Uint8Array): Uint8Array {
   return concat(new Uint8Array([0x30, body.length]), body);
 }
 
+export type SoftAlgorithm = "ES256" | "RS256" | "EdDSA";
+
+const keyParams: Record<SoftAlgorithm, RsaHashedKeyGenParams | EcKeyGenParams | Algorithm> = {
+  ES256: { name: "ECDSA", namedCurve: "P-256" },
+  RS256: { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
+  EdDSA: { name: "Ed25519" },
+};
+const signParams: Record<SoftAlgorithm, AlgorithmIdentifier | EcdsaParams> = {
+  ES256: { name: "ECDSA", hash: "SHA-256" },
+  RS256: { name: "RSASSA-PKCS1-v1_5" },
+  EdDSA: { name: "Ed25519" },
+};
+const fromB64 = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+
 export class SoftAuthenticator {
   private keys!: CryptoKeyPair;
   readonly credentialId = crypto.getRandomValues(new Uint8Array(16));
   private counter = 0;
 
-  static async create(): Promise<SoftAuthenticator> {
-    const authenticator = new SoftAuthenticator();
-    authenticator.keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  private constructor(readonly algorithm: SoftAlgorithm) {}
+
+  static async create(algorithm: SoftAlgorithm = "ES256"): Promise<SoftAuthenticator> {
+    const authenticator = new SoftAuthenticator(algorithm);
+    authenticator.keys = (await crypto.subtle.generateKey(keyParams[algorithm], true, ["sign", "verify"])) as CryptoKeyPair;
     return authenticator;
   }
 
@@ -62,22 +81,43 @@ export class SoftAuthenticator {
     return b64(this.credentialId);
   }
 
+  /** The public key as a COSE_Key map (RFC 9053), CBOR-encoded as authenticators send it. */
+  async coseKey(): Promise<Uint8Array> {
+    const jwk = (await crypto.subtle.exportKey("jwk", this.keys.publicKey)) as JsonWebKey;
+    const entries: [Cbor, Cbor][] =
+      this.algorithm === "ES256"
+        ? [
+            [1, 2],
+            [3, -7],
+            [-1, 1],
+            [-2, fromB64(jwk.x!)],
+            [-3, fromB64(jwk.y!)],
+          ]
+        : this.algorithm === "RS256"
+          ? [
+              [1, 3],
+              [3, -257],
+              [-1, fromB64(jwk.n!)],
+              [-2, fromB64(jwk.e!)],
+            ]
+          : [
+              [1, 1],
+              [3, -8],
+              [-1, 6],
+              [-2, fromB64(jwk.x!)],
+            ];
+    return new Uint8Array(cbor(new Map(entries)));
+  }
+
+  /** Signs as the authenticator would: ES256 in DER, RS256 and EdDSA as WebCrypto gives them. */
+  async sign(message: Uint8Array): Promise<Uint8Array> {
+    const raw = new Uint8Array(await crypto.subtle.sign(signParams[this.algorithm], this.keys.privateKey, message as Uint8Array<ArrayBuffer>));
+    return this.algorithm === "ES256" ? derSignature(raw) : raw;
+  }
+
   /** The browser's answer to navigator.credentials.create for these options, as the JSON the server takes. */
   async register(options: { challenge: string; rp: { id?: string } }, origin: string) {
-    const jwk = (await crypto.subtle.exportKey("jwk", this.keys.publicKey)) as JsonWebKey;
-    const x = Uint8Array.from(atob(jwk.x!.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-    const y = Uint8Array.from(atob(jwk.y!.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-    const coseKey = new Uint8Array(
-      cbor(
-        new Map<Cbor, Cbor>([
-          [1, 2],
-          [3, -7],
-          [-1, 1],
-          [-2, x],
-          [-3, y],
-        ]),
-      ),
-    );
+    const coseKey = await this.coseKey();
     const authData = concat(
       await sha256(new TextEncoder().encode(options.rp.id!)),
       new Uint8Array([0x45]), // user present, user verified, attested credential data
@@ -115,13 +155,12 @@ export class SoftAuthenticator {
     const flags = userVerified ? 0x05 : 0x01; // user present (0x01), user verified (0x04)
     const authData = concat(await sha256(new TextEncoder().encode(rpId)), new Uint8Array([flags]), u32(this.counter));
     const clientDataJSON = new TextEncoder().encode(JSON.stringify({ type: "webauthn.get", challenge: options.challenge, origin, crossOrigin: false }));
-    const signed = concat(authData, await sha256(clientDataJSON));
-    const raw = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, this.keys.privateKey, signed as Uint8Array<ArrayBuffer>));
+    const signature = await this.sign(concat(authData, await sha256(clientDataJSON)));
     return {
       id: this.id,
       rawId: this.id,
       type: "public-key",
-      response: { clientDataJSON: b64(clientDataJSON), authenticatorData: b64(authData), signature: b64(derSignature(raw)) },
+      response: { clientDataJSON: b64(clientDataJSON), authenticatorData: b64(authData), signature: b64(signature) },
       clientExtensionResults: {},
     };
   }

@@ -1,4 +1,3 @@
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { ATTEMPT_COOKIE_MAX_AGE_S } from "../../core/auth/constants";
@@ -226,7 +225,7 @@ const passkeyRegisterComplete: Handler = async (request, context, deps, body) =>
   const enrolment = await passkeyEnrolment(request, context, deps, parsed.data);
   if (enrolment instanceof Response) return enrolment;
   const { attemptToken } = enrolment;
-  const done = await completePasskeyRegistration(deps, parsed.data.user_id, parsed.data.credential as unknown as RegistrationResponseJSON);
+  const done = await completePasskeyRegistration(deps, parsed.data.user_id, parsed.data.credential);
   if (!done.ok) return json({ verified: false, error: done.message }, { status: done.status });
   const found = attemptToken ? await getAttemptByToken(deps.db, attemptToken) : null;
   return json({ verified: true, host: found?.host ?? context.tenant.hostname, goto: found?.goto ?? null });
@@ -245,12 +244,7 @@ const passkeyAuthenticateComplete: Handler = async (request, context, deps, body
   if (!parsed.success) return badRequest(parsed.error);
   if (parsed.data.reauth && !context.session) return unauthorized();
   const reauthSession = parsed.data.reauth && context.session ? { id: context.session.id, userId: context.session.user.id } : null;
-  const done = await completePasskeyAuthentication(
-    deps,
-    parsed.data.credential as unknown as AuthenticationResponseJSON,
-    parsed.data.goto ?? null,
-    reauthSession,
-  );
+  const done = await completePasskeyAuthentication(deps, parsed.data.credential, parsed.data.goto ?? null, reauthSession);
   if (!done.ok) return json([{ status: "failed", message: done.message }], { status: done.status });
   const headers = new Headers();
   headers.append("Set-Cookie", clearCookie(cookieNames.passkeySkip));

@@ -1,15 +1,9 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
 import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { and, eq, lt } from "drizzle-orm";
 import { WEBAUTHN_CHALLENGE_TTL_MS } from "../../core/auth/constants";
 import { authMessages, ourAuthMessages } from "../../core/auth/messages";
+import { verifyAssertion, verifyRegistration, type PasskeyResponseJSON } from "../../core/auth/passkey/ceremony";
+import { authenticationOptions, newChallenge, registrationOptions } from "../../core/auth/passkey/options";
 import { passkeys, signInAttempts, webauthnChallenges, type Db } from "../../schema/d1";
 import { hashToken } from "./crypto";
 import { originOf } from "./hosts";
@@ -75,40 +69,30 @@ export async function beginPasskeyRegistration(deps: AuthDeps, userId: string) {
     .select()
     .from(passkeys)
     .where(and(eq(passkeys.userId, userId), eq(passkeys.domain, rpID)));
-  const options = await generateRegistrationOptions({
-    rpName,
-    rpID,
-    userName: user.email,
-    userDisplayName: user.name,
-    userID: new TextEncoder().encode(user.id),
-    attestationType: "none",
+  const options = registrationOptions({
+    challenge: newChallenge(),
+    rp: { id: rpID, name: rpName },
+    user: { id: user.id, name: user.email, displayName: user.name },
+    // The browser refuses to make a second passkey on an authenticator that holds one of these.
     excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
-    authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
   });
   await storeChallenge(deps.db, options.challenge, "register", rpID, userId, deps.now);
   return { ok: true as const, options };
 }
 
-export async function completePasskeyRegistration(deps: AuthDeps, userId: string, response: RegistrationResponseJSON) {
+export async function completePasskeyRegistration(deps: AuthDeps, userId: string, response: PasskeyResponseJSON) {
   const { rpID, origin } = relyingParty(deps);
   const user = await findUserById(deps.db, userId);
   if (!user) return fail(404, authMessages.invalidEmail);
   const challenge = await takeChallenge(deps.db, response.response.clientDataJSON, "register", rpID, deps.now);
   if (!challenge || challenge.userId !== userId) return fail(400, authMessages.passkeyCancelled);
-  let verification;
+  let credential;
   try {
-    verification = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      requireUserVerification: false,
-    });
+    // Type, challenge, origin, rpIdHash, user presence, attestation format and the key (core/auth/passkey/ceremony.ts).
+    credential = await verifyRegistration(response, { challenge: challenge.challenge, rp: { id: rpID, origin } });
   } catch {
     return fail(400, authMessages.passkeyCancelled);
   }
-  if (!verification.verified) return fail(400, authMessages.passkeyCancelled);
-  const { credential } = verification.registrationInfo;
   const duplicate = await deps.db.query.passkeys.findFirst({ where: eq(passkeys.id, credential.id), columns: { id: true } });
   if (duplicate) return fail(409, authMessages.passkeyAlreadyRegistered);
   await deps.db.insert(passkeys).values({
@@ -117,7 +101,7 @@ export async function completePasskeyRegistration(deps: AuthDeps, userId: string
     domain: rpID,
     publicKey: encodeBase64urlNoPadding(credential.publicKey),
     counter: credential.counter,
-    transports: credential.transports ?? [],
+    transports: credential.transports,
     createdAt: deps.now,
   });
   await sendSecurityNotice(deps, user, { kind: "passkey-added" });
@@ -141,7 +125,7 @@ export async function beginPasskeyAuthentication(deps: AuthDeps, userId: string 
     allowCredentials = own.map((p) => ({ id: p.id, transports: p.transports }));
     if (await isTotpEnabled(deps.db, userId)) userVerification = "required";
   }
-  const options = await generateAuthenticationOptions({ rpID, allowCredentials, userVerification });
+  const options = authenticationOptions({ challenge: newChallenge(), rpId: rpID, allowCredentials, userVerification });
   await storeChallenge(deps.db, options.challenge, "authenticate", rpID, userId, deps.now);
   return { ok: true as const, options };
 }
@@ -154,7 +138,7 @@ export async function beginPasskeyAuthentication(deps: AuthDeps, userId: string 
  */
 export async function completePasskeyAuthentication(
   deps: AuthDeps,
-  response: AuthenticationResponseJSON,
+  response: PasskeyResponseJSON,
   goto: string | null,
   reauthSession: { id: string; userId: string } | null = null,
 ): Promise<{ ok: true; reply: VerifyReply; attemptToken: string } | Failure> {
@@ -165,28 +149,21 @@ export async function completePasskeyAuthentication(
   if (!stored || (challenge.userId !== null && stored.userId !== challenge.userId)) return fail(400, authMessages.invalidCredential);
   let verification;
   try {
-    verification = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      credential: {
-        id: stored.id,
-        publicKey: decodeBase64urlIgnorePadding(stored.publicKey) as Uint8Array<ArrayBuffer>,
-        counter: stored.counter,
-        transports: stored.transports,
-      },
-      requireUserVerification: false,
+    // Type, challenge, origin, rpIdHash, user presence, user handle, counter and signature (core/auth/passkey/ceremony.ts).
+    verification = await verifyAssertion(response, {
+      challenge: challenge.challenge,
+      rp: { id: rpID, origin },
+      stored: { id: stored.id, publicKey: decodeBase64urlIgnorePadding(stored.publicKey), counter: stored.counter },
+      userId: stored.userId,
     });
   } catch {
     return fail(400, authMessages.passkeyFailed);
   }
-  if (!verification.verified) return fail(400, authMessages.passkeyFailed);
-  await deps.db.update(passkeys).set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: deps.now }).where(eq(passkeys.id, stored.id));
+  await deps.db.update(passkeys).set({ counter: verification.newCounter, lastUsedAt: deps.now }).where(eq(passkeys.id, stored.id));
   if (reauthSession && reauthSession.userId !== stored.userId) return fail(400, ourAuthMessages.reauthWrongUser);
   const attempt = await createAttempt(deps, { userId: stored.userId, method: "password", goto, reauthSessionId: reauthSession?.id ?? null }, { proven: true });
   if (!attempt.ok) return attempt;
-  const reply = await verifyAttempt(deps, attempt.attempt_id, { passkey: stored.id, userVerified: verification.authenticationInfo.userVerified });
+  const reply = await verifyAttempt(deps, attempt.attempt_id, { passkey: stored.id, userVerified: verification.userVerified });
   return { ok: true, reply, attemptToken: attempt.token };
 }
 
