@@ -29,11 +29,12 @@ function run(command: string, args: string[]) {
  * Checking passkeys with @oslojs/webauthn and WebCrypto instead of @simplewebauthn/server and its ASN.1, CBOR
  * and X.509 stack (decision 0037) took it from 578.5 to 493.7. What each part adds to the gzip (before that
  * change): the pages' server build 126, core/ 64, Remix and its router 61, workers/ 47, the Stripe SDK 34, zod
- * 32, durable/ 22, React DOM's server renderers 22, drizzle 20, schema/ 16. The budget holds what is reached
- * plus 10 KiB, room for the day's other work (about 8) and no more, so growth is seen; the gap to 400 is in
- * the closing note.
+ * 32, durable/ 22, React DOM's server renderers 22, drizzle 20, schema/ 16. The same day's work (results CSV,
+ * PDF writer and print, the racer page, TV mode, category groups, invitations on every target, memberships)
+ * brought it to 516.6. The budget holds what is reached plus 8 KiB and no more, so growth is seen; the gap to
+ * 400 is in the closing note.
  */
-const WORKER_BUDGET_KIB = 504;
+const WORKER_BUDGET_KIB = 525;
 
 /** Words of zod's other locales (German, and the locale index's keys): none is in a bundle with English alone. */
 const zodLocaleTraces = ["Ung\\xFCltig", "Ungültig", "zhTW:", "ptBR:"];
