@@ -140,8 +140,13 @@ describe("invitations to club, form, site and depot roles", () => {
 
   it("tells the inviter when the invitation mail could not be sent, and keeps the invitation", async () => {
     const { club, cookie } = await clubWithAdmin("mailfail");
-    // The local mail store stands in for the mail service: without it, delivery fails as a service outage would.
-    await db().run(sql`ALTER TABLE captured_mail RENAME TO captured_mail_away`);
+    // The local mail store stands in for the mail service: refusing this one address fails its delivery as an
+    // outage would, without touching any other test's mail.
+    await db().run(
+      sql.raw(
+        `CREATE TRIGGER lose_mailfail BEFORE INSERT ON captured_mail WHEN NEW."to" = 'lost-mailfail@example.com' BEGIN SELECT RAISE(ABORT, 'mail service down'); END`,
+      ),
+    );
     try {
       const sent = await pagePost(
         "localhost",
@@ -152,7 +157,7 @@ describe("invitations to club, form, site and depot roles", () => {
       expect(sent.status).toBe(502);
       expect(await sent.text()).toContain(INVITATION_MESSAGES.mailFailed);
     } finally {
-      await db().run(sql`ALTER TABLE captured_mail_away RENAME TO captured_mail`);
+      await db().run(sql.raw("DROP TRIGGER lose_mailfail"));
     }
     const [open] = await db().select().from(invitations).where(eq(invitations.email, "lost-mailfail@example.com"));
     expect(open).toMatchObject({ mailState: "failed", revokedAt: null });
