@@ -2,6 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { authFailures, knownDevices, sessions, throttleCounts, webauthnChallenges } from "../../schema/d1";
+import { throttleRules } from "../../workers/auth/throttle";
 import worker from "../../workers/index";
 import { createUserWithPassword, db } from "./auth-fixtures";
 
@@ -43,7 +44,8 @@ describe("hourly cleanup", () => {
     await db()
       .insert(throttleCounts)
       .values([
-        { key: "signupsFromClient:old", windowStart: now - 2 * HOUR, count: 3 },
+        // Older than the longest window of any rule (a day, the invitations'), so it can refuse nothing.
+        { key: "signupsFromClient:old", windowStart: now - Math.max(...Object.values(throttleRules).map((r) => r.windowMs)) - HOUR, count: 3 },
         { key: "signupsFromClient:live", windowStart: now - HOUR / 2, count: 3 },
       ]);
     const device = (deviceHash: string, lastSeenAt: number) => ({ userId: user.id, deviceHash, label: "Chrome on Linux", firstSeenAt: lastSeenAt, lastSeenAt });
