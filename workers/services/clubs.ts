@@ -90,6 +90,12 @@ export async function createClub(db: Db, founder: { userId: string }, input: New
   } catch (error) {
     const text = String((error as { cause?: unknown }).cause ?? error);
     if (text.includes("clubs.id")) return replayOf(db, founder, clubId);
+    // The same form sent twice at once picks the same free address, so the second may meet the first's site
+    // before its club: that is a replay too when this founder's club with this form's id now exists.
+    if (text.includes("whitelabel_sites.hostname")) {
+      const replay = await replayOf(db, founder, clubId);
+      if (replay.ok) return replay;
+    }
     if (text.includes("FOREIGN KEY")) return { ok: false, errors: { form: CLUB_MESSAGES.tooMany } };
     if (text.includes("whitelabel_sites.hostname")) return { ok: false, errors: { site_label: SITE_LABEL_MESSAGES.taken } };
     throw error;
