@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { spreadsheetCsv } from "../../../core/entity/csv";
 import { listSeasons, seasonMembers } from "../../../workers/services/memberships";
 import { requireDivisionAccess } from "../../admin/memberships.server";
+import { csvDownload } from "../../keypad.server";
 
 /** A season's members as a spreadsheet: `/org/{division}/members.csv?season=…` (the running season by default). */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -27,17 +28,5 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       m.renewed ? "yes" : "no",
     ]),
   );
-  const slug = `${division.name}-${season.name}`
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${slug || "members"}.csv"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return csvDownload(csv, division.name, season.name);
 }
