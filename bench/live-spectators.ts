@@ -2,13 +2,14 @@
 // receiving frames is spread over processes and no process needs more than a few thousand descriptors).
 // It answers the parent's messages over IPC; times are on CLOCK_MONOTONIC (nowMs), shared with the parent.
 //
-// Every socket opens as a browser's would (permessage-deflate offered, so the server compresses per socket as
-// it does for browsers). Then all but every `verifyEvery`-th socket go "light": ws stops reading them and the
-// bytes are only counted, the first bytes after `arm` being the armed crossing's frame (frames arrive one per
-// round, after a quiet spell). Inflating every frame on thousands of sockets would cost this machine as much
-// CPU as the server's own sending, and slow the server down with it; the "full" sockets still inflate and
-// check that the frame is the rows frame carrying the armed racer.
+// Every socket opens as a browser's would (permessage-deflate offered; the Worker declines it and deflates large
+// frames once per shard instead, decision 0039). Then all but every `verifyEvery`-th socket go "light": ws stops
+// reading them and the bytes are only counted, the first bytes after `arm` being the armed crossing's frame
+// (frames arrive one per round, after a quiet spell). Reading every frame on thousands of sockets would cost
+// this machine as much CPU as the server's own sending, and slow the server down with it; the "full" sockets
+// still inflate packed frames and check that the frame is the rows frame carrying the armed racer.
 import type { Socket } from "node:net";
+import { inflateRawSync } from "node:zlib";
 import WebSocket from "ws";
 import { nowMs } from "./live-http";
 
@@ -82,8 +83,10 @@ function reply(message: ChildReply): void {
   if (process.connected) process.send?.(message);
 }
 
-function onFrame(spectator: Spectator, data: Buffer): void {
+function onFrame(spectator: Spectator, raw: Buffer, isBinary: boolean): void {
   stats.frames += 1;
+  // A binary frame is the JSON deflated once by its shard (schema/wire/race-frame-pack.ts).
+  const data = isBinary ? inflateRawSync(raw) : raw;
   if (data.subarray(0, SNAPSHOT.length).equals(SNAPSHOT)) stats.snapshots += 1;
   else if (marker && spectator.arrived === 0 && data.subarray(0, ROWS.length).equals(ROWS) && data.indexOf(marker) >= 0)
     arrivedOn(spectator, spectator.lastData || nowMs());
@@ -117,7 +120,7 @@ function openOne(url: string, host: string, deflate: boolean, full: boolean, tim
         if (marker && spectator.arrived === 0) arrivedOn(spectator, -1);
       }
     });
-    ws.on("message", (data: Buffer) => {
+    ws.on("message", (data: Buffer, isBinary: boolean) => {
       if (!open) {
         open = true;
         clearTimeout(timer);
@@ -127,7 +130,7 @@ function openOne(url: string, host: string, deflate: boolean, full: boolean, tim
         resolve(spectator);
         return;
       }
-      onFrame(spectator, data);
+      onFrame(spectator, data, isBinary);
     });
   });
 }

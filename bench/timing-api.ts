@@ -6,9 +6,14 @@
 // runTimingApi return false.
 //
 // Spectators and devices connect to the Worker's own workerd port (bench/live-procs.ts says why; BENCH_SPECTATORS_VIA=proxy
-// sends them through wrangler's public port instead), offer permessage-deflate as browsers do (BENCH_DEFLATE=0
-// does not), and all but every tenth (BENCH_VERIFY_EVERY) only time the bytes of each frame instead of inflating
-// it (bench/live-spectators.ts). Each figure's extra carries the CPU seconds each process used meanwhile.
+// sends them through wrangler's public port instead), and all but every tenth (BENCH_VERIFY_EVERY) only time the
+// bytes of each frame instead of reading it (bench/live-spectators.ts). Each figure's extra carries the CPU seconds
+// each process used meanwhile.
+//
+// Spectators do not offer permessage-deflate unless BENCH_DEFLATE=1. Browsers offer it, and in production the
+// Worker declines it (compatibility flag no_web_socket_compression; shards deflate large frames once instead,
+// decision 0039). Locally every request first passes miniflare's entry worker, which runs its own compatibility
+// flags and would accept it, compressing each frame again per socket: a cost production does not have.
 import { loadavg } from "node:os";
 import { Audience, helloVersion } from "./live-audience";
 import { Device, deviceStream, ingestPhase, type DemoRace, type PhaseResult } from "./live-devices";
@@ -35,7 +40,7 @@ const MAX_SOCKETS = Number(process.env.BENCH_MAX_SOCKETS ?? 20_000);
 const DESCRIPTOR_MARGIN = 400;
 /** Descriptors wrangler's ProxyWorker holds per relayed WebSocket (measured: two sockets and four pipes). */
 const PROXY_DESCRIPTORS_PER_SOCKET = 6;
-const DEFLATE = process.env.BENCH_DEFLATE !== "0";
+const DEFLATE = process.env.BENCH_DEFLATE === "1";
 /** Every n-th socket inflates and checks each frame; the others only time its bytes (bench/live-spectators.ts). */
 const VERIFY_EVERY = Number(process.env.BENCH_VERIFY_EVERY ?? 10);
 /** BENCH_LIVE_QUICK=1: only the 0- and 1,000-spectator figures (about a minute), for trying a change to the ingest path. */

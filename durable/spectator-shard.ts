@@ -1,6 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { raceClientMessageSchema, type FormatSnapshot, type RaceServerMessage, type ResultRow } from "../schema/wire/race-socket";
 import { formatTag, HEATS_TAG, RACE_TAG, SHARD_HEADERS, type FormatFrame, type Publication, type SpectatorFormat } from "../schema/wire/race-fanout";
+import { enqueuePublication } from "../schema/wire/race-fanout-merge";
+import { packFrame } from "../schema/wire/race-frame-pack";
 
 /** Sockets one shard aims to hold before the race adds another (Cloudflare allows 32,768 per object). */
 export const DEFAULT_SHARD_TARGET = 5_000;
@@ -16,8 +18,12 @@ interface SpectatorAttachment {
 interface CachedFormat {
   snapshot: FormatSnapshot;
   rows: Map<string, ResultRow>;
-  frame: string | null;
+  /** The snapshot frame as sent (packed once, decision 0039), built when a socket first needs it. */
+  wire: WireFrame | null;
 }
+
+/** A frame as it goes on the wire: text, or JSON deflated once for every socket (schema/wire/race-frame-pack.ts). */
+type WireFrame = string | Uint8Array;
 
 /**
  * One shard of a race's audience (`idFromName("<raceId>:<n>")`): holds up to a few thousand hibernating
@@ -32,10 +38,12 @@ export class SpectatorShard extends DurableObject<Env> {
   private versions: Record<string, string> = {};
   private cache = new Map<string, CachedFormat>();
   private formats: Map<string, SpectatorFormat> | null = null;
-  private heats: { version: number; frame: string } | null = null;
+  private heats: { version: number; wire: WireFrame } | null = null;
   /** Publications and connections are handled one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
   private reportedLoad = 0;
+  /** Publications not sent yet (in memory: one lost with an eviction is a gap, and a gap gets a snapshot). */
+  private waiting: Publication[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -60,19 +68,14 @@ export class SpectatorShard extends DurableObject<Env> {
     return this.serially(() => this.acceptSpectator(request, raceId));
   }
 
-  /** A tick from the RaceRoom: forwards each format's frame to the sockets following it. */
+  /**
+   * A tick from the RaceRoom: forwards each format's frame to the sockets following it. Ticks that arrive while
+   * the shard is still sending wait merged (race-fanout-merge.ts), so a shard behind its room catches up with
+   * one send per socket instead of working through a backlog.
+   */
   async publish(publication: Publication): Promise<void> {
-    await this.serially(async () => {
-      if (publication.kind === "reset") {
-        this.formats = null;
-        this.cache.clear();
-        for (const formatId of this.followedFormats()) await this.resync(formatId);
-      } else {
-        for (const frame of publication.formats) await this.forward(frame);
-      }
-      if (publication.heats) this.sendHeats(publication.heats);
-      this.saveState();
-    });
+    this.waiting = enqueuePublication(this.waiting, publication);
+    await this.serially(() => this.sendWaiting());
   }
 
   /** Closes every socket (the race was deleted). */
@@ -110,6 +113,20 @@ export class SpectatorShard extends DurableObject<Env> {
 
   // ---- Internals ----
 
+  private async sendWaiting(): Promise<void> {
+    for (let publication = this.waiting.shift(); publication; publication = this.waiting.shift()) {
+      if (publication.kind === "reset") {
+        this.formats = null;
+        this.cache.clear();
+        for (const formatId of this.followedFormats()) await this.resync(formatId);
+      } else {
+        for (const frame of publication.formats) await this.forward(frame);
+      }
+      if (publication.heats) await this.sendHeats(publication.heats);
+      this.saveState();
+    }
+  }
+
   private serially<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
@@ -146,8 +163,8 @@ export class SpectatorShard extends DurableObject<Env> {
     const connections = this.ctx.getWebSockets().length;
     send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections, ...(cached ? { version: cached.snapshot.version } : {}) });
     // A page that rendered (or last saw) this version needs nothing more; any other gets the whole format.
-    if (cached && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, this.snapshotFrame(cached));
-    if (heats) sendRaw(server, heats.frame);
+    if (cached && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, await this.snapshotFrame(cached));
+    if (heats) sendRaw(server, heats.wire);
     await this.reportLoad(connections);
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -163,7 +180,8 @@ export class SpectatorShard extends DurableObject<Env> {
     const held = this.versions[frame.formatId];
     if (held !== undefined && Number(held) >= Number(frame.version)) return;
     if (held !== frame.from) return this.resync(frame.formatId);
-    for (const ws of sockets) sendRaw(ws, frame.frame);
+    const wire = await packFrame(frame.frame);
+    for (const ws of sockets) sendRaw(ws, wire);
     this.versions[frame.formatId] = frame.version;
     const cached = this.cache.get(frame.formatId);
     if (cached) applyFrame(cached, frame);
@@ -183,7 +201,7 @@ export class SpectatorShard extends DurableObject<Env> {
     const cached = cacheOf(snapshot);
     this.cache.set(formatId, cached);
     this.versions[formatId] = snapshot.version;
-    const frame = this.snapshotFrame(cached);
+    const frame = await this.snapshotFrame(cached);
     for (const ws of sockets) sendRaw(ws, frame);
   }
 
@@ -200,15 +218,17 @@ export class SpectatorShard extends DurableObject<Env> {
     this.saveState();
     // Sockets already here may hold an older version: they get the same snapshot, so every socket chains alike.
     if (held !== snapshot.version) {
-      const frame = this.snapshotFrame(fresh);
+      const frame = await this.snapshotFrame(fresh);
       for (const ws of this.ctx.getWebSockets(formatTag(formatId))) sendRaw(ws, frame);
     }
     return fresh;
   }
 
-  private snapshotFrame(cached: CachedFormat): string {
-    cached.frame ??= JSON.stringify({ type: "snapshot", snapshot: { ...cached.snapshot, rows: [...cached.rows.values()] } } satisfies RaceServerMessage);
-    return cached.frame;
+  private async snapshotFrame(cached: CachedFormat): Promise<WireFrame> {
+    cached.wire ??= await packFrame(
+      JSON.stringify({ type: "snapshot", snapshot: { ...cached.snapshot, rows: [...cached.rows.values()] } } satisfies RaceServerMessage),
+    );
+    return cached.wire;
   }
 
   /** The race's formats, fetched once per wake-up and again after a setup change. */
@@ -217,18 +237,18 @@ export class SpectatorShard extends DurableObject<Env> {
     return this.formats;
   }
 
-  private async heatsFrame(): Promise<{ version: number; frame: string }> {
+  private async heatsFrame(): Promise<{ version: number; wire: WireFrame }> {
     if (!this.heats) {
       const heats = await this.room().heatsView();
-      this.heats = { version: heats.version, frame: JSON.stringify({ type: "heats", heats } satisfies RaceServerMessage) };
+      this.heats = { version: heats.version, wire: await packFrame(JSON.stringify({ type: "heats", heats } satisfies RaceServerMessage)) };
     }
     return this.heats;
   }
 
-  private sendHeats(heats: { version: number; frame: string }): void {
+  private async sendHeats(heats: { version: number; frame: string }): Promise<void> {
     if (this.heats && this.heats.version >= heats.version) return;
-    this.heats = heats;
-    for (const ws of this.ctx.getWebSockets(HEATS_TAG)) sendRaw(ws, heats.frame);
+    this.heats = { version: heats.version, wire: await packFrame(heats.frame) };
+    for (const ws of this.ctx.getWebSockets(HEATS_TAG)) sendRaw(ws, this.heats.wire);
   }
 
   private followedFormats(): string[] {
@@ -267,7 +287,7 @@ export function shardTarget(env: Env): number {
 
 function cacheOf(snapshot: FormatSnapshot): CachedFormat {
   const { rows, ...rest } = snapshot;
-  return { snapshot: { ...rest, rows: [] }, rows: new Map(rows.map((r) => [r.racerId, r])), frame: null };
+  return { snapshot: { ...rest, rows: [] }, rows: new Map(rows.map((r) => [r.racerId, r])), wire: null };
 }
 
 /** A frame's rows replace the racers' rows in the cache (an empty group list takes a racer out). */
@@ -278,7 +298,7 @@ function applyFrame(cached: CachedFormat, frame: FormatFrame): void {
     else cached.rows.set(row.racerId, row);
   }
   cached.snapshot = { ...cached.snapshot, version: frame.version };
-  cached.frame = null;
+  cached.wire = null;
 }
 
 function attachmentOf(ws: WebSocket): SpectatorAttachment {
@@ -291,7 +311,7 @@ function send(ws: WebSocket, message: RaceServerMessage): void {
 }
 
 // A socket closing under us must not stop the frame reaching the others.
-function sendRaw(ws: WebSocket, frame: string): void {
+function sendRaw(ws: WebSocket, frame: WireFrame): void {
   try {
     ws.send(frame);
   } catch {

@@ -5,6 +5,7 @@
  * outcome, so no decision waits for React to render.
  */
 import type { RaceServerMessage } from "../../schema/wire/race-socket";
+import { unpackFrame } from "../../schema/wire/race-frame-pack";
 import { readRaceServerMessage } from "../../schema/wire/race-socket-read";
 import { backoffDelay, jitterDelay, type RandomSource } from "./backoff";
 
@@ -224,8 +225,22 @@ export function keepRaceSocket(raceId: string, handlers: RaceSocketHandlers): ()
 function openBrowserSocket(raceId: string, query: string, events: SocketEvents): SocketConnection {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/timing-api/races/${raceId}/socket?${query}`);
-  ws.addEventListener("message", (event) => events.onMessage(event.data));
-  ws.addEventListener("close", (event) => events.onClose(event.code));
+  ws.binaryType = "arraybuffer";
+  // Large frames arrive deflated (race-frame-pack.ts) and inflate asynchronously: one chain keeps every
+  // message, and the close after them, in the order the server sent them.
+  let inOrder: Promise<void> = Promise.resolve();
+  const after = (step: () => void | Promise<void>) => {
+    // A failing step is logged and the chain goes on: one bad frame must not silence the ones after it.
+    inOrder = inOrder.then(step).catch((error: unknown) => console.error("race socket:", error));
+  };
+  ws.addEventListener("message", (event) => {
+    const data: unknown = event.data;
+    after(async () => {
+      const text = await unpackFrame(data);
+      if (text !== null) events.onMessage(text);
+    });
+  });
+  ws.addEventListener("close", (event) => after(() => events.onClose(event.code)));
   return { send: (data) => ws.send(data), close: (code, reason) => ws.close(code, reason) };
 }
 

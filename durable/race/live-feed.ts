@@ -20,6 +20,13 @@ import type { SpectatorShard } from "../spectator-shard";
  * larger frames keep the shards' work down; a change after a quiet spell still goes out at once.
  */
 export const TICK_MS = 100;
+/**
+ * A busy race sends fewer, larger frames: after a tick that carried more than BUSY_TICK_ROWS rows (over a
+ * thousand changes a second), the next waits BUSY_TICK_MS. Spectators get the same rows at most 0.4 s later,
+ * and every shard's sends per second fall fourfold, which is what a big audience costs (decision 0039).
+ */
+export const BUSY_TICK_ROWS = 100;
+export const BUSY_TICK_MS = 400;
 /** An alarm backs the tick timer up: if the object is evicted before its timer fires, the alarm pushes. */
 const TICK_BACKSTOP_MS = 2_000;
 /**
@@ -54,6 +61,8 @@ export class LiveFeed {
   /** Keep-warm alarms continue until then (in memory: a cold room has nothing to keep warm). */
   private warmUntil = 0;
   private lastTickAt = 0;
+  /** Rows the last tick published (in memory: after a wake-up the first tick is a normal one). */
+  private lastTickRows = 0;
   /** Snapshots served since the last change (each shard of a big audience asks for the same one). */
   private snapshots = new Map<string, FormatSnapshot>();
   private shardStubs = new Map<number, DurableObjectStub<SpectatorShard>>();
@@ -187,7 +196,8 @@ export class LiveFeed {
     this.armAlarm(Date.now() + TICK_BACKSTOP_MS);
     if (this.tickTimer !== null) return;
     // The first change after a quiet spell goes out at once; a burst waits for the rest of its tick.
-    const wait = Math.max(0, this.lastTickAt + TICK_MS - Date.now());
+    const tickMs = this.lastTickRows > BUSY_TICK_ROWS ? BUSY_TICK_MS : TICK_MS;
+    const wait = Math.max(0, this.lastTickAt + tickMs - Date.now());
     this.tickTimer = setTimeout(() => {
       this.tickTimer = null;
       this.tick();
@@ -215,6 +225,7 @@ export class LiveFeed {
         this.push.pendingRacers(),
       );
       const frames: FormatFrame[] = [];
+      this.lastTickRows = Math.max(0, ...[...delta.values()].map((rows) => rows.length));
       for (const [formatId, rows] of delta) {
         const from = String(formatVersions[formatId] ?? 0);
         formatVersions[formatId] = version;

@@ -22,12 +22,16 @@ async function finish(demo: DemoRace, bib: number, seconds: number, seq: number)
 async function recordSockets(page: Page) {
   await page.addInitScript(() => {
     const Native = window.WebSocket;
-    const seen: { query: string; socket: WebSocket }[] = [];
+    const seen: { query: string; socket: WebSocket; binary: number }[] = [];
     (window as unknown as { raceSockets: typeof seen }).raceSockets = seen;
     window.WebSocket = class extends Native {
       constructor(address: string | URL, protocols?: string | string[]) {
         super(address, protocols);
-        if (String(address).includes("/socket?")) seen.push({ query: String(address).split("?")[1] ?? "", socket: this });
+        if (!String(address).includes("/socket?")) return;
+        const entry = { query: String(address).split("?")[1] ?? "", socket: this, binary: 0 };
+        seen.push(entry);
+        // Deflated frames (decision 0039) arrive as binary messages.
+        this.addEventListener("message", (event: MessageEvent) => void (typeof event.data !== "string" && (entry.binary += 1)));
       }
     };
   });
@@ -61,6 +65,9 @@ test("the results page reconnects after its connection drops and catches up with
   // The reconnect asked for what it had missed since the version the page held.
   expect(since.length).toBeGreaterThanOrEqual(2);
   expect(since[since.length - 1]).toBe(since[0]);
+  // The catch-up was the whole format, deflated: the page read it from a binary message.
+  const binary = await page.evaluate(() => (window as unknown as { raceSockets: { binary: number }[] }).raceSockets.at(-1)!.binary);
+  expect(binary).toBeGreaterThanOrEqual(1);
 });
 
 test("a socket closed under the page is reopened and the page stays current", async ({ page }) => {

@@ -9,9 +9,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { RaceRoom } from "../../durable/race-room";
-import { KEEP_WARM_MS, WARM_WINDOW_MS } from "../../durable/race/live-feed";
+import { BUSY_TICK_MS, BUSY_TICK_ROWS, KEEP_WARM_MS, WARM_WINDOW_MS } from "../../durable/race/live-feed";
 import { SpectatorShard } from "../../durable/spectator-shard";
 import { openDb, races } from "../../schema/d1";
+import type { FormatFrame } from "../../schema/wire/race-fanout";
+import type { ResultRow } from "../../schema/wire/race-socket";
 import { createTimedRace, evictRoom, openResultsSocket, postReads, SECOND } from "./timing-fixtures";
 
 /** A spectator shard loses its memory (cached formats and versions), keeping its sockets and storage. */
@@ -213,5 +215,85 @@ describe("device restarts", () => {
     const response = await postReads(t.host, t.race.id, t.credential.token, { boot: "a b", reads: [finishRead(1, "C1", 600, t.startMicros)] });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: "invalid_batch", message: "boot: boot must be 1 to 64 letters, digits, '.', '_', ':' or '-'" });
+  });
+
+  it("sends large frames deflated once per shard and small ones as text, across a shard eviction (decision 0039)", async () => {
+    const t = await createTimedRace({ racers: 40 });
+    const spectator = await openResultsSocket(t.host, t.race.id, t.format.id);
+    const snapshot = (await spectator.next("snapshot")).snapshot;
+    expect(snapshot.rows).toHaveLength(40);
+    // hello is short (text); forty rows are not (packed).
+    expect(spectator.carried.slice(0, 2)).toEqual(["text", "binary"]);
+
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(1, "C1", 600, t.startMicros)] });
+    const one = await spectator.next("rows");
+    expect(one.rows.map((r) => r.bib)).toEqual([1]);
+    expect(spectator.carried.at(-1)).toBe("text");
+
+    await evictShard(t.race.id, 0);
+    const reads = Array.from({ length: 30 }, (_, i) => finishRead(i + 2, `C${i + 2}`, 700 + i, t.startMicros));
+    await postReads(t.host, t.race.id, t.credential.token, { reads });
+    const many = await spectator.next("rows");
+    expect(many.from).toBe(one.version);
+    expect(many.rows.map((r) => r.bib ?? 0).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 2));
+    expect(spectator.carried.at(-1)).toBe("binary");
+    spectator.socket.close(1000);
+  });
+
+  it("a shard sent several ticks at once sends each socket one merged frame (decision 0039)", async () => {
+    const t = await createTimedRace({ racers: 3 });
+    const spectator = await openResultsSocket(t.host, t.race.id, t.format.id);
+    const snapshot = (await spectator.next("snapshot")).snapshot;
+    const [r1, r2] = snapshot.rows;
+    const held = Number(snapshot.version);
+    const tick = (from: number, rows: ResultRow[]): FormatFrame => {
+      const version = String(from + 1);
+      return {
+        formatId: t.format.id,
+        from: String(from),
+        version,
+        frame: JSON.stringify({ type: "rows", formatId: t.format.id, from: String(from), version, rows }),
+      };
+    };
+    const shard = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${t.race.id}:0`));
+    await runInDurableObject(shard, async (instance: SpectatorShard) => {
+      // Three ticks in one turn: all three wait while the first send is scheduled.
+      await Promise.all([
+        instance.publish({ kind: "rows", formats: [tick(held, [{ ...r1!, name: "First edit" }])], heats: null }),
+        instance.publish({ kind: "rows", formats: [tick(held + 1, [{ ...r2!, name: "Second" }])], heats: null }),
+        instance.publish({ kind: "rows", formats: [tick(held + 2, [{ ...r1!, name: "Last edit" }])], heats: null }),
+      ]);
+    });
+    const merged = await spectator.next("rows");
+    expect([merged.from, merged.version]).toEqual([String(held), String(held + 3)]);
+    expect(merged.rows.map((r) => r.name)).toEqual(["Last edit", "Second"]);
+    expect(spectator.frames.filter((f) => f.type === "rows")).toHaveLength(0);
+    spectator.socket.close(1000);
+  });
+
+  it("stretches the tick to 400 ms after a tick of more than 100 rows, and back to 100 ms after a tick of a few", async () => {
+    const t = await createTimedRace({ racers: 130 });
+    const spectator = await openResultsSocket(t.host, t.race.id, t.format.id);
+    await spectator.next("snapshot");
+    const arrivals: number[] = [];
+    const nextRows = async () => {
+      const frame = await spectator.next("rows");
+      arrivals.push(Date.now());
+      return frame;
+    };
+    const burst = Array.from({ length: BUSY_TICK_ROWS + 20 }, (_, i) => finishRead(i + 1, `C${i + 1}`, 600 + i, t.startMicros));
+    await postReads(t.host, t.race.id, t.credential.token, { reads: burst });
+    expect((await nextRows()).rows).toHaveLength(BUSY_TICK_ROWS + 20);
+    // A busy race: the next change waits for the longer tick (a timer never fires early).
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(200, "C125", 900, t.startMicros)] });
+    expect((await nextRows()).rows).toHaveLength(1);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(BUSY_TICK_MS - 50);
+    // That tick carried one row: the one after it is a normal tick again.
+    const rowsOfLastTick = await runInDurableObject(
+      t.room,
+      (instance: RaceRoom) => (instance as unknown as { feed: { lastTickRows: number } }).feed.lastTickRows,
+    );
+    expect(rowsOfLastTick).toBe(1);
+    spectator.socket.close(1000);
   });
 });

@@ -2,6 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { RaceRoom } from "../../durable/race-room";
+import { unpackFrame } from "../../schema/wire/race-frame-pack";
 import { raceServerMessageSchema, type RaceServerMessage } from "../../schema/wire/race-socket";
 import { db, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
@@ -69,11 +70,23 @@ export async function openRaceSocket(host: string, raceId: string, options: { fo
   const frames: RaceServerMessage[] = [];
   const received: RaceServerMessage[] = [];
   const waiters: (() => void)[] = [];
+  // Large frames come deflated (race-frame-pack.ts); one chain keeps them in the order they were sent.
+  let inOrder: Promise<void> = Promise.resolve();
+  /** How each received frame travelled, in order: as text, or deflated in a binary message. */
+  const carried: ("text" | "binary")[] = [];
+  /** A frame that did not parse: the waits below fail with it rather than hang. */
+  let unreadable: unknown = null;
   socket.addEventListener("message", (event) => {
-    const frame = raceServerMessageSchema.parse(JSON.parse(String(event.data)));
-    frames.push(frame);
-    received.push(frame);
-    waiters.splice(0).forEach((wake) => wake());
+    const data: unknown = event.data;
+    inOrder = inOrder
+      .then(async () => {
+        const frame = raceServerMessageSchema.parse(JSON.parse((await unpackFrame(data)) ?? "not a frame"));
+        frames.push(frame);
+        received.push(frame);
+        carried.push(typeof data === "string" ? "text" : "binary");
+      })
+      .catch((error: unknown) => void (unreadable ??= error))
+      .finally(() => waiters.splice(0).forEach((wake) => wake()));
   });
   socket.accept();
   const wait = () => new Promise<void>((resolve) => waiters.push(resolve));
@@ -82,15 +95,19 @@ export async function openRaceSocket(host: string, raceId: string, options: { fo
     for (;;) {
       const index = frames.findIndex((f) => f.type === type);
       if (index >= 0) return frames.splice(index, 1)[0] as Extract<RaceServerMessage, { type: T }>;
+      if (unreadable) throw unreadable;
       await wait();
     }
   };
   /** The count-th frame received (1-based), for tests of message order. */
   const nth = async (count: number): Promise<RaceServerMessage> => {
-    while (received.length < count) await wait();
+    while (received.length < count) {
+      if (unreadable) throw unreadable;
+      await wait();
+    }
     return received[count - 1]!;
   };
-  return { socket, frames, next, nth };
+  return { socket, frames, next, nth, received, carried };
 }
 
 /** A spectator following a result format. */
