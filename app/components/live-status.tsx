@@ -4,6 +4,7 @@ const labels: Record<LiveState, string> = {
   connecting: "Connecting to live results…",
   live: "Live: results update as they come in",
   offline: "Connection lost. Reconnecting…",
+  removed: "These results are no longer published. Reload the page for what is.",
 };
 
 /** Says plainly whether a results page is live, and that it reconnects by itself. */

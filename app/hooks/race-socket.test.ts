@@ -117,7 +117,7 @@ describe("the race socket loop", () => {
     const h = harness();
     h.hello();
     h.last().events.onClose(4404);
-    expect(h.state()).toBe("offline");
+    expect(h.state()).toBe("removed");
     vi.advanceTimersByTime(60_000);
     expect(h.sockets).toHaveLength(1);
     h.stop();

@@ -9,7 +9,8 @@ import { unpackFrame } from "../../schema/wire/race-frame-pack";
 import { readRaceServerMessage } from "../../schema/wire/race-socket-read";
 import { backoffDelay, jitterDelay, type RandomSource } from "./backoff";
 
-export type LiveState = "connecting" | "live" | "offline";
+/** `removed`: the server closed because the followed result format was deleted or hidden; nothing reconnects. */
+export type LiveState = "connecting" | "live" | "offline" | "removed";
 
 /**
  * What a page made of a frame:
@@ -179,7 +180,7 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
       onClose: (code) => {
         if (id !== generation) return;
         // The format was deleted or hidden (spectator-shard.ts): there is nothing left to reconnect to.
-        if (code === FORMAT_REMOVED_CLOSE) return stopFor("offline");
+        if (code === FORMAT_REMOVED_CLOSE) return stopFor("removed");
         letGo("closed");
       },
     };
