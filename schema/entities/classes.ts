@@ -57,12 +57,13 @@ export const WhitelabelSite = entityClass({
   area: "sites",
   table: sites,
   owners: { siteId: "uuid" },
-  // Hostnames route every request of a tenant, so they are managed by the super-admin flow, not this API.
-  readOnly: true,
+  // Hostnames route every request of a tenant, so sites are created and their hostnames set by the super-admin
+  // flow; the look (config) is the site's own, changed here and on /site/{site}/settings alike.
+  changeOnly: true,
   fields: [
     uuidField(sites.id),
     createdField(sites.createdAt),
-    field("hostname", sites.hostname, "string"),
+    field("hostname", sites.hostname, "string", { writable: false }),
     field("config", sites.config, "json", { schema: siteConfigSchema }),
   ],
 });

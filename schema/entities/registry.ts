@@ -80,6 +80,8 @@ export interface EntityClass {
   readonly ids: "server" | "client";
   /** Reads only: the API never writes this class (it is managed by its own flows). */
   readonly readOnly: boolean;
+  /** Changes only: creating and deleting are refused (405) as on a read-only class. */
+  readonly changeOnly: boolean;
   /** Carries a place settable by geoname id (city_name, timezone, geoname, …). */
   readonly hasCity: boolean;
   /** Fields a list shows by default when a class is wide; all fields otherwise. */
@@ -146,6 +148,8 @@ export interface ClassOptions {
   references?: EntityReference[];
   ids?: "server" | "client";
   readOnly?: boolean;
+  /** Existing objects may be changed, but none created or deleted through the data service (a site: its hostname routes requests). */
+  changeOnly?: boolean;
   hasCity?: boolean;
   description: string;
 }
@@ -166,6 +170,7 @@ export function entityClass(options: ClassOptions): EntityClass {
     references: [...(options.parent ? [options.parent] : []), ...(options.references ?? [])],
     ids: options.ids ?? "server",
     readOnly: options.readOnly ?? false,
+    changeOnly: options.changeOnly ?? false,
     hasCity: options.hasCity ?? false,
     description: options.description,
   };

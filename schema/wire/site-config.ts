@@ -4,8 +4,8 @@ const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, "Colours are written #rr
 
 /** A whitelabel site's config column: its name, logo and colours. Defaults keep an incomplete config usable. */
 export const siteConfigSchema = z.object({
-  name: z.string().trim().min(1).max(120),
-  tagline: z.string().max(200).optional(),
+  name: z.string().trim().min(1, "Enter the site's name").max(120, "A site's name is at most 120 characters"),
+  tagline: z.string().max(200, "A tagline is at most 200 characters").optional(),
   logoUrl: z.string().url().optional(),
   colours: z
     .object({

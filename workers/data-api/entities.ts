@@ -107,7 +107,7 @@ function reply(refusal: Refusal): Response {
 }
 
 async function create(request: Request, context: RequestContext, caller: Caller, entity: EntityClass): Promise<Response> {
-  if (entity.readOnly)
+  if (entity.readOnly || entity.changeOnly)
     return reply({ status: 405, body: { error: "method_not_allowed", message: `${entity.classname} cannot be created through the data service` } });
   const body = await readJsonObject(request);
   if (body instanceof Response) return body;
@@ -144,7 +144,7 @@ async function update(request: Request, context: RequestContext, caller: Caller,
 }
 
 async function remove(request: Request, context: RequestContext, caller: Caller, entity: EntityClass, id: string): Promise<Response> {
-  if (entity.readOnly)
+  if (entity.readOnly || entity.changeOnly)
     return reply({ status: 405, body: { error: "method_not_allowed", message: `${entity.classname} cannot be deleted through the data service` } });
   const stored = await readVisible(context, caller, entity, id);
   if (!stored || !parentMatches(entity, stored.row, new URL(request.url).searchParams)) return noSuch(entity.classname);

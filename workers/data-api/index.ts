@@ -167,6 +167,7 @@ function classes(): Response {
       children: childClassesOf(entity.classname).map((child) => child.collection),
       ids: entity.ids,
       read_only: entity.readOnly,
+      change_only: entity.changeOnly,
       has_city: entity.hasCity,
       fields: entity.fields.map((f) => ({ name: f.api, type: f.type, writable: f.writable, create_only: f.createOnly, required: f.required })),
     })),

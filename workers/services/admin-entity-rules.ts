@@ -3,6 +3,8 @@
  * entity service for both the data API and the administration pages. The spec gives these entities no
  * messages; the words here are ours (docs/decisions/0032-administration-from-the-registry.md).
  */
+import { colourProblems } from "../../core/sites/contrast";
+import { siteConfigSchema } from "../../schema/wire/site-config";
 import type { WriteRule } from "./entity-rules";
 
 type Problems = Record<string, string> | null;
@@ -26,3 +28,11 @@ export const validationSystemRule: WriteRule = async (_db, _id, next) =>
 /** A sent newsletter is a record of what members received, so it stays as it was sent. */
 export const newsletterRule: WriteRule = async (_db, _id, next) =>
   typeof next.sent_time === "number" ? problems({ form: "This newsletter has been sent and can no longer be changed" }) : null;
+
+/** A site's colours must stay readable (core/sites/contrast.ts); problems are keyed by the config path. */
+export const siteRule: WriteRule = async (_db, _id, next) => {
+  const parsed = siteConfigSchema.safeParse(next.config);
+  if (!parsed.success) return null; // The field's own schema has refused it already.
+  const found = colourProblems(parsed.data.colours);
+  return problems(Object.fromEntries(Object.entries(found).map(([colour, message]) => [`config.colours.${colour}`, message])));
+};

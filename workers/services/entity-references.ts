@@ -28,7 +28,7 @@ export function referringFields(classname: string): { entity: EntityClass; field
       const column = columnOf(entity, field);
       // A part the owner's delete takes with it (a form's fields) does not block it; a record made by the
       // product's own flows (a cart, a person in it) does, even where the table would cascade.
-      if (column && (entity.readOnly || !cascades(entity, column))) out.push({ entity, field });
+      if (column && (entity.readOnly || entity.changeOnly || !cascades(entity, column))) out.push({ entity, field });
     }
   }
   // A part of another referring object (a form's fields, under a form of the club) is covered by its parent.

@@ -174,7 +174,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** Creates one entity from API-keyed fields (`uuid` optional unless the class wants client ids). */
 export async function createEntity(context: EntityContext, caller: Caller, entity: EntityClass, body: Record<string, unknown>): Promise<Outcome<StoredEntity>> {
-  if (entity.readOnly) return refuse(405, "method_not_allowed", `${entity.classname} cannot be created through the data service`);
+  if (entity.readOnly || entity.changeOnly) return refuse(405, "method_not_allowed", `${entity.classname} cannot be created through the data service`);
   const checked = validateFields(entity, body, true, ["uuid", "classname"]);
   if (!checked.ok) return checked;
   const values = checked.value;
@@ -280,7 +280,7 @@ export async function changeEntity(
 
 /** Deletes one entity, refused while anything still refers to it; the object's last values stay in its history. */
 export async function removeEntity(context: EntityContext, caller: Caller, entity: EntityClass, stored: StoredEntity): Promise<Outcome<null>> {
-  if (entity.readOnly) return refuse(405, "method_not_allowed", `${entity.classname} cannot be deleted through the data service`);
+  if (entity.readOnly || entity.changeOnly) return refuse(405, "method_not_allowed", `${entity.classname} cannot be deleted through the data service`);
   const id = stored.row.uuid;
   if (!(await mayChange(context, caller, entity, stored.row, "delete"))) return forbidden(entity.classname);
   // timing.md section 4: a race with a public result format or a visible start list may not be deleted.

@@ -5,8 +5,10 @@ import { openDb } from "../../../schema/d1";
 import { siteTarget } from "../../../workers/services/invitation-targets";
 import { requireSession } from "../../auth.server";
 import { peopleAction, peopleData, requireTargetPage } from "../../admin/people.server";
+import { LOOK_INTENT, saveSiteLook, siteLookData } from "../../admin/site-look.server";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
 import { SavedNotice } from "../../components/form-kit";
+import { SiteLookForm } from "../../components/site-look-form";
 import { PeoplePanel } from "../../components/people-panel";
 import { ErrorPage } from "../../components/error-page";
 
@@ -25,9 +27,10 @@ async function requireSitePage(request: Request, context: LoaderFunctionArgs["co
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { db, mayGrant, target } = await requireSitePage(request, context, params.site ?? "");
+  const { db, mayGrant, target, principal } = await requireSitePage(request, context, params.site ?? "");
   return {
     name: target.name,
+    look: await siteLookData(context, db, principal, target.id),
     saved: pageQuery(request).saved,
     people: mayGrant ? await peopleData(db, target, request, context.now) : null,
   };
@@ -36,6 +39,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { db, principal, user, target } = await requireSitePage(request, context, params.site ?? "");
   const posted = await readPostedForm(request);
+  if (posted.intent === LOOK_INTENT) return saveSiteLook(context, db, principal, target.id, posted);
   return (await peopleAction(context.env, db, principal, user, target, posted, `/site/${target.id}/settings`, context.now)) ?? unknownIntent(posted);
 }
 
@@ -48,7 +52,7 @@ export default function SiteSettings() {
       </p>
       <h1>{data.name}</h1>
       <SavedNotice message={data.saved} />
-      <p className="hint">The site's look, pages and address are set here once site settings arrive; its administrators are given below.</p>
+      {data.look ? <SiteLookForm look={data.look} /> : null}
       {data.people ? <PeoplePanel data={data.people} /> : null}
     </main>
   );

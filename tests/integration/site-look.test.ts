@@ -1,0 +1,111 @@
+/**
+ * A site's look (issue 26): its administrators change the name, tagline and colours on /site/{site}/settings,
+ * and the data API changes the same WhitelabelSite config under the same rules and words.
+ */
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sites } from "../../schema/d1";
+import { WhitelabelSite } from "../../schema/entities/classes";
+import { historyOf } from "../../workers/services/entity-history";
+import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createApp, issueToken } from "./oauth-fixtures";
+
+const PASSWORD = "harbour-lights-77";
+const LOW_TEXT = "Text on the background needs a contrast of at least 4.5:1; these colours give 1.6:1";
+
+async function siteWithAdmin(tag: string, config: Record<string, boolean>) {
+  const hostname = `${tag}.localhost`;
+  const { site } = await createSiteWithRace(db(), { hostname, siteName: `${tag} club`, raceName: `${tag} race` });
+  const email = `${tag}@example.com`;
+  const user = await createUserWithPassword(email, PASSWORD, [{ type: "site_admin", siteId: site.id }]);
+  await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?").bind(JSON.stringify(config), user.id).run();
+  return { site, hostname, user, cookie: await signIn("localhost", email, PASSWORD) };
+}
+
+const get = (host: string, path: string, cookie?: string) =>
+  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+
+const mtimeOf = (html: string) => /<input type="hidden" name="mtime" value="(\d+)"/.exec(html)?.[1] ?? "";
+
+const look = (mtime: string, colours: Record<string, string>, name = "Harbour Runners") => ({
+  intent: "look",
+  mtime,
+  name,
+  tagline: "Running by the sea since 1984",
+  primary: "#1e3a8a",
+  accent: "#e11d48",
+  background: "#ffffff",
+  text: "#111827",
+  ...colours,
+});
+
+describe("a site's look", () => {
+  it("is saved by the site's administrator, refused when unreadable, and shown on the public site", async () => {
+    const { site, hostname, user, cookie } = await siteWithAdmin("look-a", { sites: true });
+    const page = await (await get("localhost", `/site/${site.id}/settings`, cookie)).text();
+    expect(page).toContain("Save the look");
+    const mtime = mtimeOf(page);
+
+    const refused = await pagePost("localhost", `/site/${site.id}/settings`, look(mtime, { text: "#cccccc" }), cookie);
+    expect(refused.status).toBe(400);
+    expect((await refused.text()).replaceAll("<!-- -->", "")).toContain(LOW_TEXT);
+    const noName = await pagePost("localhost", `/site/${site.id}/settings`, look(mtime, {}, " "), cookie);
+    expect(noName.status).toBe(400);
+    expect(await noName.text()).toContain("Enter the site&#x27;s name");
+
+    const saved = await pagePost("localhost", `/site/${site.id}/settings`, look(mtime, { primary: "#0b6e4f" }), cookie);
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe(`/site/${site.id}/settings?saved=saved`);
+    const [row] = await db().select().from(sites).where(eq(sites.id, site.id));
+    expect(row!.config).toMatchObject({ name: "Harbour Runners", tagline: "Running by the sea since 1984", colours: { primary: "#0b6e4f" } });
+    expect((await historyOf(db(), WhitelabelSite, site.id)).find((h) => h.field === "config")).toMatchObject({ userId: user.id });
+
+    // The public site wears it at once.
+    const home = await (await get(hostname, "/")).text();
+    expect(home).toContain("Harbour Runners");
+    expect(home).toContain("--colour-primary:#0b6e4f");
+
+    // A second save from the page as it was first read is refused, not silently lost.
+    const stale = await pagePost("localhost", `/site/${site.id}/settings`, look(mtime, { primary: "#7c2d12" }), cookie);
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain("Someone changed the look since you opened this page");
+  });
+
+  it("refuses the same unreadable colours through the data API with the same words, and never creates or deletes a site", async () => {
+    const { site, hostname, user } = await siteWithAdmin("look-b", { sites: true });
+    const appId = await createApp({ scopes: "sites" });
+    const token = await issueToken(user.id, appId, hostname, "sites");
+    const api = (method: string, path: string, body?: unknown) =>
+      worker.fetch(
+        hostRequest(hostname, path, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        }),
+      );
+    const config = { name: "Look B", colours: { primary: "#1e3a8a", accent: "#e11d48", background: "#ffffff", text: "#cccccc" } };
+    const refused = await api("POST", `/data-api/WhitelabelSite/${site.id}`, { config });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ message: `config.colours.text: ${LOW_TEXT}`, fields: { "config.colours.text": LOW_TEXT } });
+    const hostnameChange = await api("POST", `/data-api/WhitelabelSite/${site.id}`, { hostname: "elsewhere.example.org" });
+    expect(hostnameChange.status).toBe(400);
+    expect((await api("DELETE", `/data-api/WhitelabelSite/${site.id}`)).status).toBe(405);
+    expect((await api("PUT", "/data-api/WhitelabelSite/", { config })).status).toBe(405);
+
+    const ok = await api("POST", `/data-api/WhitelabelSite/${site.id}`, { config: { ...config, colours: { ...config.colours, text: "#111827" } } });
+    expect(ok.status).toBe(200);
+    const [row] = await db().select().from(sites).where(eq(sites.id, site.id));
+    expect(row!.hostname).toBe(hostname);
+    expect(row!.config).toMatchObject({ name: "Look B" });
+  });
+
+  it("is shown but not changeable by a site administrator without the Sites flag", async () => {
+    const { site, cookie } = await siteWithAdmin("look-c", { registrations: true });
+    const page = await (await get("localhost", `/site/${site.id}/settings`, cookie)).text();
+    expect(page).not.toContain("Save the look");
+    const refused = await pagePost("localhost", `/site/${site.id}/settings`, look("0", {}), cookie);
+    expect(refused.status).toBe(404);
+  });
+});
