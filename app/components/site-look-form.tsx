@@ -55,15 +55,18 @@ export function SiteLookForm({ look }: { look: SiteLook }) {
         {COLOURS.map((c) => (
           <Field key={c.key} id={`colour-${c.key}`} label={c.label} hint={"hint" in c ? c.hint : undefined} error={reply.errors[c.key]}>
             {(describedBy) => (
-              <input
-                id={`colour-${c.key}`}
-                name={c.key}
-                type="color"
-                value={colours[c.key]}
-                onChange={(e) => setColours((now) => ({ ...now, [c.key]: e.target.value }))}
-                aria-invalid={reply.errors[c.key] ? true : undefined}
-                aria-describedby={describedBy}
-              />
+              <span className="colour-pick">
+                <input
+                  id={`colour-${c.key}`}
+                  name={c.key}
+                  type="color"
+                  value={colours[c.key]}
+                  onChange={(e) => setColours((now) => ({ ...now, [c.key]: e.target.value }))}
+                  aria-invalid={reply.errors[c.key] ? true : undefined}
+                  aria-describedby={describedBy}
+                />
+                <code>{colours[c.key]}</code>
+              </span>
             )}
           </Field>
         ))}
