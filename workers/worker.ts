@@ -15,6 +15,7 @@ import { declaresMoreThan, PAGE_MAX_BODY_BYTES } from "./request-limits";
 import { deliverMail, MAIL_MAX_RETRIES, recordDelivery } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
+import { handleMedia } from "./media";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
 
@@ -29,6 +30,7 @@ const apiMounts: ApiMount[] = [
   { prefix: "/data-api/", handle: handleDataApi },
   { prefix: "/timing-api/", handle: handleTimingApi },
   { prefix: WEBHOOK_PATH, handle: handleStripeWebhook },
+  { prefix: "/media/", handle: handleMedia },
 ];
 
 /**

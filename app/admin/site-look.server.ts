@@ -5,7 +5,9 @@
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Principal } from "../../core/access/policy";
+import { checkLogo } from "../../core/sites/images";
 import type { Db } from "../../schema/d1";
+import { storeSiteImage } from "../../workers/media";
 import { WhitelabelSite } from "../../schema/entities/classes";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import { allowed, changeEntity, readVisible, type Caller, type EntityContext, type Refusal } from "../../workers/services/entity-service";
@@ -13,6 +15,7 @@ import type { FieldErrors } from "../components/form-kit";
 import { pageUrl, refuse, type PostedForm } from "../forms/posted-form.server";
 
 export const LOOK_INTENT = "look";
+export const LOGO_INTENT = "logo";
 export const LOOK_COLOURS = ["primary", "accent", "background", "text"] as const;
 
 function entityContext(context: AppLoadContext, db: Db): EntityContext {
@@ -32,6 +35,7 @@ export async function siteLookData(context: AppLoadContext, db: Db, principal: P
     name: look.name,
     tagline: look.tagline ?? "",
     colours: look.colours,
+    logoUrl: look.logoUrl ?? null,
     hostname: String(stored.row.hostname),
     // The time the page read the config: a save over someone else's newer one is refused, never lost.
     mtime: stored.mtimes.config ?? 0,
@@ -64,6 +68,32 @@ export async function saveSiteLook(context: AppLoadContext, db: Db, principal: P
   if (changed.ok) return redirect(pageUrl(`/site/${siteId}/settings`, "saved"));
   const { status, body } = changed.refusal;
   return refuse(posted, lookErrors(body), status === 405 ? 400 : status);
+}
+
+/**
+ * Uploads a new logo (or removes it, `remove=1`): the bytes are checked for what they are, stored in R2 under
+ * their hash, and the site's config points at them through the same entity service as the rest of the look.
+ */
+export async function saveSiteLogo(context: AppLoadContext, db: Db, principal: Principal, siteId: string, posted: PostedForm) {
+  const ctx = entityContext(context, db);
+  const caller = callerOf(principal);
+  const stored = await readVisible(ctx, caller, WhitelabelSite, siteId);
+  if (!stored) return refuse(posted, { form: "There is no such site." }, 404);
+  // Checked before any byte is stored, so a refused upload leaves nothing in R2.
+  if (!allowed(ctx, caller, WhitelabelSite, stored.row, "edit")) return refuse(posted, { logo: "You may not change this site's look" }, 403);
+  const current = siteConfigSchema.safeParse(stored.row.config);
+  const config: Record<string, unknown> = { ...(current.success ? current.data : { name: String(stored.row.hostname) }) };
+  if (posted.values.remove === "1") delete config.logoUrl;
+  else {
+    const file = posted.files.logo;
+    const bytes = file ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
+    const checked = checkLogo(bytes, bytes.byteLength);
+    if (!checked.ok) return refuse(posted, { logo: checked.message });
+    config.logoUrl = await storeSiteImage(context.env, siteId, bytes, checked.kind);
+  }
+  const changed = await changeEntity(ctx, caller, WhitelabelSite, stored, { config }, { config: stored.mtimes.config ?? 0 });
+  if (changed.ok) return redirect(pageUrl(`/site/${siteId}/settings`, "saved"));
+  return refuse(posted, lookErrors(changed.refusal.body), changed.refusal.status === 405 ? 400 : changed.refusal.status);
 }
 
 /** The service's refusal by the form's fields: `config.colours.text` → `text`; anything else above the form. */

@@ -1,4 +1,6 @@
+import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { FormMessage } from "./auth-card";
 import { Field, SetupForm, TextField, useReplyFor } from "./form-kit";
 
 export interface SiteLook {
@@ -7,6 +9,7 @@ export interface SiteLook {
   tagline: string;
   hostname: string;
   colours: { primary: string; accent: string; background: string; text: string };
+  logoUrl: string | null;
   mtime: number;
 }
 
@@ -82,7 +85,37 @@ export function SiteLookForm({ look }: { look: SiteLook }) {
           </p>
         </div>
       </SetupForm>
+      <LogoForm logoUrl={look.logoUrl} />
     </section>
+  );
+}
+
+/** The logo: a PNG, JPEG, WebP or GIF of at most 512 KB, shown in the site's header. */
+function LogoForm({ logoUrl }: { logoUrl: string | null }) {
+  const reply = useReplyFor("logo");
+  const busy = useNavigation().formData?.get("intent") === "logo";
+  return (
+    <Form method="post" encType="multipart/form-data" className="setup-form">
+      <h3>Logo</h3>
+      <input type="hidden" name="intent" value="logo" />
+      {reply.errors.form ? <FormMessage error={reply.errors.form} /> : null}
+      {logoUrl ? (
+        <img src={logoUrl} alt="The site's logo" width={64} height={64} className="logo-preview" />
+      ) : (
+        <p className="hint">No logo yet: the header shows the name's first letter.</p>
+      )}
+      <Field id="logo" label="New logo" hint="PNG, JPEG, WebP or GIF, at most 512 KB; shown at 40 × 40 pixels" error={reply.errors.logo}>
+        {(describedBy) => <input id="logo" name="logo" type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-describedby={describedBy} />}
+      </Field>
+      <button type="submit" disabled={busy}>
+        {busy ? "Uploading…" : "Upload the logo"}
+      </button>
+      {logoUrl ? (
+        <button type="submit" name="remove" value="1" className="secondary" disabled={busy}>
+          Remove the logo
+        </button>
+      ) : null}
+    </Form>
   );
 }
 

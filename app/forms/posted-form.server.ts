@@ -12,14 +12,20 @@ export interface PostedForm {
   intent: string;
   target: string | null;
   values: Record<string, string>;
+  /** Files of a multipart form (an uploaded logo), by field name. */
+  files: Record<string, File>;
 }
 
 /** The posted fields as text (the first of a repeated name), with the intent and the document it is about. */
 export async function readPostedForm(request: Request): Promise<PostedForm> {
   const form = await request.formData();
   const values: Record<string, string> = {};
-  for (const [key, value] of form) if (typeof value === "string" && !(key in values)) values[key] = value;
-  return { intent: values.intent ?? "", target: values.target || null, values };
+  const files: Record<string, File> = {};
+  for (const [key, value] of form) {
+    if (typeof value === "string") values[key] ??= value;
+    else files[key] ??= value;
+  }
+  return { intent: values.intent ?? "", target: values.target || null, values, files };
 }
 
 /** A refused form: its errors and what was typed, so the page shows the form again as it was sent. */

@@ -108,4 +108,54 @@ describe("a site's look", () => {
     const refused = await pagePost("localhost", `/site/${site.id}/settings`, look("0", {}), cookie);
     expect(refused.status).toBe(404);
   });
+
+  it("takes a logo that is an image, stores it by its hash in R2, serves it for good, and refuses anything else", async () => {
+    const { site, hostname, cookie } = await siteWithAdmin("look-d", { sites: true });
+    const upload = (file: File | null, extra: Record<string, string> = {}) => {
+      const form = new FormData();
+      form.set("intent", "logo");
+      if (file) form.set("logo", file);
+      for (const [key, value] of Object.entries(extra)) form.set(key, value);
+      return worker.fetch(
+        hostRequest("localhost:8787", `/site/${site.id}/settings`, {
+          method: "POST",
+          headers: { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-origin", Cookie: cookie },
+          body: form,
+          redirect: "manual",
+        }),
+      );
+    };
+    // An SVG with a script, and a text file that calls itself a PNG: refused by what they are.
+    const svg = await upload(new File(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], "logo.svg", { type: "image/svg+xml" }));
+    expect(svg.status).toBe(400);
+    expect(await svg.text()).toContain("A logo must be a PNG, JPEG, WebP or GIF image");
+    expect((await upload(new File(["hello"], "logo.png", { type: "image/png" }))).status).toBe(400);
+    const big = await upload(
+      new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), new Uint8Array(512 * 1024)], "big.png", { type: "image/png" }),
+    );
+    expect(await big.text()).toContain("A logo is at most 512 KB");
+    expect((await env.UPLOADS.list({ prefix: `media/sites/${site.id}/` })).objects).toHaveLength(0);
+
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+    const saved = await upload(new File([png], "anything.txt", { type: "text/plain" }));
+    expect(saved.status).toBe(302);
+    const [row] = await db().select().from(sites).where(eq(sites.id, site.id));
+    const logoUrl = (row!.config as { logoUrl: string }).logoUrl;
+    expect(logoUrl).toMatch(new RegExp(`^/media/sites/${site.id}/[0-9a-f]{64}\\.png$`));
+
+    const served = await get(hostname, logoUrl);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/png");
+    expect(served.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
+    expect(await (await get(hostname, "/")).text()).toContain(`src="${logoUrl}"`);
+    expect((await get(hostname, `/media/sites/${site.id}/${"0".repeat(64)}.png`)).status).toBe(404);
+    expect((await get(hostname, "/media/sites/../secret")).status).toBe(404);
+
+    const removed = await upload(null, { remove: "1" });
+    expect(removed.status).toBe(302);
+    const [after] = await db().select().from(sites).where(eq(sites.id, site.id));
+    expect(after!.config).not.toHaveProperty("logoUrl");
+  });
 });

@@ -5,7 +5,7 @@ import { openDb } from "../../../schema/d1";
 import { siteTarget } from "../../../workers/services/invitation-targets";
 import { requireSession } from "../../auth.server";
 import { peopleAction, peopleData, requireTargetPage } from "../../admin/people.server";
-import { LOOK_INTENT, saveSiteLook, siteLookData } from "../../admin/site-look.server";
+import { LOGO_INTENT, LOOK_INTENT, saveSiteLogo, saveSiteLook, siteLookData } from "../../admin/site-look.server";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
 import { SavedNotice } from "../../components/form-kit";
 import { SiteLookForm } from "../../components/site-look-form";
@@ -40,6 +40,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { db, principal, user, target } = await requireSitePage(request, context, params.site ?? "");
   const posted = await readPostedForm(request);
   if (posted.intent === LOOK_INTENT) return saveSiteLook(context, db, principal, target.id, posted);
+  if (posted.intent === LOGO_INTENT) return saveSiteLogo(context, db, principal, target.id, posted);
   return (await peopleAction(context.env, db, principal, user, target, posted, `/site/${target.id}/settings`, context.now)) ?? unknownIntent(posted);
 }
 
