@@ -23,6 +23,12 @@ describe("per-field modification times", () => {
     expect(result.mtimes.email).toBe(40);
   });
 
+  it("takes a resent write of what is already stored as a no-op, not a conflict, however old its read", () => {
+    const row = { name: "Mine" };
+    const result = applyFieldChanges(row, { name: 30 }, { name: "Mine" }, 40, { name: 20 });
+    expect(result).toEqual({ changed: {}, mtimes: { name: 30 }, stale: [] });
+  });
+
   it("keeps times moving forward when the clock has not advanced", () => {
     const result = applyFieldChanges({ n: 1 }, { n: 100 }, { n: 2 }, 100);
     expect(result.mtimes.n).toBe(101);

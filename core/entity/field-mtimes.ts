@@ -41,13 +41,15 @@ export function applyFieldChanges<T extends Record<string, unknown>>(
   for (const key of Object.keys(changes) as (keyof T & string)[]) {
     const next = changes[key];
     if (next === undefined) continue;
+    // A write of what is already stored loses nothing, however old its base: a resent form (a double click, a
+    // reload) is a no-op rather than a conflict.
+    if (sameValue(current[key], next)) continue;
     const storedTime = currentMtimes[key] ?? 0;
     const base = baseMtimes?.[key];
     if (base !== undefined && storedTime > base) {
       stale.push(key);
       continue;
     }
-    if (sameValue(current[key], next)) continue;
     changed[key] = next;
     mtimes[key] = Math.max(now, storedTime + 1);
   }
