@@ -5,10 +5,12 @@
 import { MEDIA_PATH } from "../core/sites/images";
 import type { RequestContext } from "./request-context";
 
-export async function handleMedia(request: Request, { env }: RequestContext): Promise<Response> {
+export async function handleMedia(request: Request, { env, tenant }: RequestContext): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") return new Response("Method not allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
   const { pathname } = new URL(request.url);
-  if (!MEDIA_PATH.test(pathname)) return new Response("Not found", { status: 404 });
+  const siteId = MEDIA_PATH.exec(pathname)?.[1];
+  // A club's site serves its own images only; the main and super-admin hosts (their settings pages) serve any.
+  if (!siteId || (tenant.kind === "site" && tenant.siteId !== siteId)) return new Response("Not found", { status: 404 });
   const object = await env.UPLOADS.get(pathname.slice(1));
   if (!object) return new Response("Not found", { status: 404 });
   const headers = new Headers({

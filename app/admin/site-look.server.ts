@@ -5,7 +5,7 @@
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Principal } from "../../core/access/policy";
-import { checkLogo } from "../../core/sites/images";
+import { checkLogo, MAX_LOGO_BYTES } from "../../core/sites/images";
 import type { Db } from "../../schema/d1";
 import { storeSiteImage } from "../../workers/media";
 import { WhitelabelSite } from "../../schema/entities/classes";
@@ -86,8 +86,10 @@ export async function saveSiteLogo(context: AppLoadContext, db: Db, principal: P
   if (posted.values.remove === "1") delete config.logoUrl;
   else {
     const file = posted.files.logo;
-    const bytes = file ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
-    const checked = checkLogo(bytes, bytes.byteLength);
+    // Only the first bytes are read before the size is known to be within the limit.
+    const size = file?.size ?? 0;
+    const bytes = file ? new Uint8Array(await (size > MAX_LOGO_BYTES ? file.slice(0, 16) : file).arrayBuffer()) : new Uint8Array();
+    const checked = checkLogo(bytes, size);
     if (!checked.ok) return refuse(posted, { logo: checked.message });
     config.logoUrl = await storeSiteImage(context.env, siteId, bytes, checked.kind);
   }

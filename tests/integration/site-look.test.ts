@@ -160,6 +160,11 @@ describe("a site's look", () => {
     expect(await (await get(hostname, "/")).text()).toContain(`src="${logoUrl}"`);
     expect((await get(hostname, `/media/sites/${site.id}/${"0".repeat(64)}.png`)).status).toBe(404);
     expect((await get(hostname, "/media/sites/../secret")).status).toBe(404);
+    // The settings page on the main host shows it; another club's site does not serve it.
+    expect((await get("localhost", logoUrl)).status).toBe(200);
+    const other = await createSiteWithRace(db(), { hostname: "look-other.localhost", siteName: "Other", raceName: "Other race" });
+    expect(other.site.hostname).toBe("look-other.localhost");
+    expect((await get("look-other.localhost", logoUrl)).status).toBe(404);
 
     const removed = await upload(null, { remove: "1" });
     expect(removed.status).toBe(302);
