@@ -100,6 +100,7 @@ const NOTICES = {
   saved: "Your changes are saved.",
   synced: "The race's racers now match this form's registrations.",
   moved: "Moved.",
+  waitlistRemoved: "Taken off the waitlist. Any place held for them goes to the next person.",
   deleted: "Field deleted.",
   submitted: "Submitted for approval. A System Administrator will review the form.",
   approve: "Approved: the form is live.",

@@ -207,6 +207,8 @@ function riversideRegistration(now: number) {
     // Registrants may cancel from the receipt until the form closes: 90% back, less 5.00.
     cancelRefundPercent: 90,
     cancelFee: 500,
+    // The kids' race has 2 places: a third registrant can join the waitlist, offered a freed place for 24 hours.
+    waitlistOfferHours: 24,
     isApproved: true,
     openTime: now - DAY_MS,
     closeTime: now + 60 * DAY_MS,
@@ -223,6 +225,7 @@ function riversideRegistration(now: number) {
         optionsList: [
           { id: "12k", display: "12 km", price_1: 4000, price_2: 4500, price_3: 5000 },
           { id: "25k", display: "25 km", price_1: 6000, price_2: 6500, price_3: 7000 },
+          { id: "3k", display: "Kids' 3 km", display_fr: "3 km jeunesse", limit: 2, price_1: 1500, price_2: 1500, price_3: 1500 },
         ],
       }),
     ],

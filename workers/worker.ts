@@ -18,6 +18,10 @@ import { handleTimingApi } from "./timing-api";
 import { handleMedia } from "./media";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
+import { sweepAllWaitlists } from "./services/waitlists";
+
+/** The cron of wrangler.toml that sweeps waitlists (the other one cleans expired sign-in rows). */
+const WAITLIST_CRON = "*/5 * * * *";
 
 export interface ApiMount {
   prefix: string;
@@ -77,8 +81,9 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       return withSecurityHeaders(response, setCookie, { https, policy: isPage ? pagePolicy(cspNonce) : undefined });
     },
 
-    async scheduled(_controller, env, ctx) {
-      ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
+    async scheduled(controller, env, ctx) {
+      if (controller.cron === WAITLIST_CRON) ctx.waitUntil(sweepAllWaitlists(env, openDb(env.DB), Date.now()));
+      else ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
     },
 
     async queue(batch, env, _ctx) {

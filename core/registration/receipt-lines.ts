@@ -28,6 +28,11 @@ export function formatDateIn(epochMs: number, lang: Lang, timeZone = "America/To
   return new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: "long", timeZone }).format(new Date(epochMs));
 }
 
+/** A moment a registrant must act by (an offer's end): the date and the time of day. */
+export function formatDateTimeIn(epochMs: number, lang: Lang, timeZone = "America/Toronto"): string {
+  return new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: "long", timeStyle: "short", timeZone }).format(new Date(epochMs));
+}
+
 export interface ReceiptLine {
   label: string;
   amount: Cents;

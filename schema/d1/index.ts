@@ -1,3 +1,5 @@
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import * as admin from "./admin";
 import * as auth from "./auth";
@@ -40,4 +42,21 @@ export function openDb(d1: D1Database): Db {
     opened.set(d1, db);
   }
   return db;
+}
+
+const rawDialect = new SQLiteAsyncDialect();
+
+/**
+ * Runs raw SQL statements as one D1 batch (one transaction). drizzle's own batch cannot take `db.run(sql…)`
+ * with parameters, and conditional inserts (INSERT … SELECT … WHERE EXISTS) need raw SQL. Returns each
+ * statement's D1 result, whose `meta.changes` says what it wrote.
+ */
+export async function rawBatch(db: Db, statements: readonly SQL[]): Promise<D1Result[]> {
+  const client = db.$client;
+  return client.batch(
+    statements.map((statement) => {
+      const query = rawDialect.sqlToQuery(statement);
+      return client.prepare(query.sql).bind(...query.params);
+    }),
+  );
 }

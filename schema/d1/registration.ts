@@ -48,6 +48,8 @@ export const registrations = sqliteTable(
     cancelFee: integer("cancel_fee").notNull().default(0),
     /** Cancellations close at this time (epoch ms); null: until the form closes. */
     cancelDeadline: integer("cancel_deadline"),
+    /** Waitlists (issue 24): how long a freed place is held for the next person waiting (hours); null: no waitlist. */
+    waitlistOfferHours: integer("waitlist_offer_hours"),
   },
   (t) => [index("registrations_club").on(t.clubId), index("registrations_site").on(t.siteId)],
 );
@@ -219,4 +221,41 @@ export const cartChanges = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("cart_changes_registration").on(t.registrationId, t.createdAt), index("cart_changes_cart").on(t.cartId)],
+);
+
+/**
+ * A person waiting for a place in a full option or field (issue 24, decision 0042). The answers they gave are
+ * kept, so an offer is a cart with them already in it and their places held until `offer_expires_at`.
+ */
+export const waitlistEntries = sqliteTable(
+  "waitlist_entries",
+  {
+    id: text("id").primaryKey(),
+    registrationId: text("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    clubId: text("club_id").notNull(),
+    /** The full pools (core/registration/places.ts) the person waits for: an offer needs a place in each. */
+    pools: text("pools", { mode: "json" }).$type<string[]>().notNull(),
+    /** Their order in the list; the organiser reorders by moving an entry between two others. */
+    position: real("position").notNull(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    lang: text("lang").notNull().default("en"),
+    values: text("values", { mode: "json" }).$type<Record<string, { v: unknown; p: number }>>().notNull(),
+    /** The join form's one-time key: a double click joins once. */
+    submissionKey: text("submission_key").notNull(),
+    /** waiting, offered, accepted, expired or removed. */
+    state: text("state").notNull().default("waiting"),
+    offerCartId: text("offer_cart_id"),
+    offeredAt: integer("offered_at"),
+    offerExpiresAt: integer("offer_expires_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("waitlist_submission").on(t.registrationId, t.submissionKey),
+    index("waitlist_queue").on(t.registrationId, t.state, t.position),
+    index("waitlist_offer_cart").on(t.offerCartId),
+  ],
 );

@@ -12,6 +12,7 @@ import { attemptOfSession, expiryStatements } from "../services/payments";
 import { claimRefundNotice, recordProviderRefund } from "../services/payment-ledger";
 import { releaseUnlessPaying } from "../services/places";
 import { sendReceiptOfCart } from "../services/receipts";
+import { offerFreedPlaces } from "../services/waitlists";
 import { settlePaidSession } from "./settle";
 import { stripeGateway } from "./stripe";
 
@@ -113,6 +114,8 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
         // Its places are free again, unless the cart is being paid on another page.
         releaseUnlessPaying(db, attempt.cartId, attempt.id),
       ]);
+      // A place it held may be what someone on the waitlist is waiting for.
+      context.ctx.waitUntil(offerFreedPlaces(context.env, db, attempt.registrationId, now).catch((e: unknown) => console.error("Waitlist sweep failed", e)));
       return text(200, "Applied");
     }
     case "payment_intent.payment_failed": {

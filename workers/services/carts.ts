@@ -169,7 +169,10 @@ export function personElements(elements: readonly FormElement[]): FormElement[] 
   return elements.filter((e) => !isCartLevel(e));
 }
 
-export type SavePersonResult = { ok: true; cart: CartRow; individual: IndividualRow } | { ok: false; errors: Record<string, string>; values: Values };
+/** fullPools: the capped pools this person wants that have no place left (what a waitlist can wait for). */
+export type SavePersonResult =
+  | { ok: true; cart: CartRow; individual: IndividualRow }
+  | { ok: false; errors: Record<string, string>; values: Values; fullPools: string[] };
 
 /**
  * Saves one person's answers: parsed and priced by core/forms, options checked against who may choose
@@ -186,9 +189,9 @@ export async function savePerson(
 ): Promise<SavePersonResult> {
   const people = openedCart ? await peopleOf(db, openedCart.id) : [];
   const existing = individualId ? people.find((p) => p.id === individualId) : undefined;
-  if (individualId && !existing) return { ok: false, errors: { form: REGISTRATION_MESSAGES.personGone }, values: {} };
+  if (individualId && !existing) return { ok: false, errors: { form: REGISTRATION_MESSAGES.personGone }, values: {}, fullPools: [] };
   if (!existing && people.length >= MAX_PEOPLE_PER_CART)
-    return { ok: false, errors: { form: REGISTRATION_MESSAGES.cartFull(MAX_PEOPLE_PER_CART) }, values: {} };
+    return { ok: false, errors: { form: REGISTRATION_MESSAGES.cartFull(MAX_PEOPLE_PER_CART) }, values: {}, fullPools: [] };
   const tier = tierAt(form.now, { raise_price_1_time: form.registration.raisePrice1Time, raise_price_2_time: form.registration.raisePrice2Time });
   const elements = personElements(form.elements);
   const parsed: IndividualResult = parseIndividual(elements, posted, {
@@ -204,8 +207,9 @@ export async function savePerson(
     return { ok: true, cart: openedCart?.id === already.cartId ? openedCart : await makeCart(), individual: already };
   // Sent again with other answers (back, change, send): that is another person.
   if (already) submission = null;
-  const errors = { ...parsed.errors, ...(await limitErrors(db, form, elements, parsed.values, openedCart?.id ?? "", people, existing?.id ?? null)) };
-  if (Object.keys(errors).length > 0) return { ok: false, errors, values: parsed.values };
+  const limits = await personLimits(db, form, elements, parsed.values, openedCart?.id ?? "", people, existing?.id ?? null);
+  const errors = { ...parsed.errors, ...limits.errors };
+  if (Object.keys(errors).length > 0) return { ok: false, errors, values: parsed.values, fullPools: limits.fullPools };
   // The cart is made only once the first person is valid, so a refused form leaves nothing behind.
   const cart = openedCart ?? (await makeCart());
   const now = form.now;
@@ -250,7 +254,7 @@ async function personOfSubmission(db: Db, registrationId: string, submission: st
  * this person would take, against the places other carts hold or took and the others in this cart who chose
  * the same. The final word is the database's, when the cart pays (services/places.ts).
  */
-async function limitErrors(
+export async function personLimits(
   db: Db,
   form: FormContext,
   elements: readonly FormElement[],
@@ -258,8 +262,9 @@ async function limitErrors(
   cartId: string,
   people: readonly IndividualRow[],
   individualId: string | null,
-): Promise<Record<string, string>> {
+): Promise<{ errors: Record<string, string>; fullPools: string[] }> {
   const errors: Record<string, string> = {};
+  const fullPools: string[] = [];
   const chooser = personChooser(elements, values, ageDateOf(form.registration, form.now), form.isAdmin);
   for (const element of elements) {
     if (element.type !== "option" && element.type !== "multioption" && element.type !== "membership") continue;
@@ -270,16 +275,17 @@ async function limitErrors(
   }
   const mine = placesOfPerson(elements, individualId ?? "new-person", values);
   const pools = cappedPools(mine);
-  if (pools.size === 0) return errors;
+  if (pools.size === 0) return { errors, fullPools };
   const sameCart = people.filter((p) => p.id !== individualId && p.isComplete).flatMap((p) => placesOfPerson(elements, p.id, p.values));
   const taken = await takenByOthers(db, form.registration.id, [...pools.keys()], cartId, form.now);
   for (const [pool, { cap }] of pools) {
     const inCart = sameCart.filter((claim) => claim.pool === pool).length;
     const problem = placeProblem(cap, (taken.get(pool) ?? 0) + inCart, 1);
+    if (problem) fullPools.push(pool);
     const elementId = elementOfPool(pool);
     if (problem && elementId && !errors[elementId]) errors[elementId] = problem;
   }
-  return errors;
+  return { errors, fullPools };
 }
 
 /** Takes a person out of the cart; kept as removed, so nothing is lost. */

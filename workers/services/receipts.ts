@@ -26,7 +26,7 @@ export function receiptLang(cart: Pick<CartRow, "lang">, registration: { isBilin
 }
 
 /** The address a registrant opens this form on: its club site, else the main host. */
-async function formOrigin(env: Env, db: Db, siteId: string | null): Promise<string> {
+export async function formOrigin(env: Env, db: Db, siteId: string | null): Promise<string> {
   const [site] = siteId ? await db.select({ hostname: sites.hostname }).from(sites).where(eq(sites.id, siteId)).limit(1) : [];
   return originOf(env, site?.hostname ?? env.MAIN_HOST);
 }

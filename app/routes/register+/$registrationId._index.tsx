@@ -8,6 +8,8 @@ import { formatMoneyIn } from "../../../core/registration/receipt-lines";
 import { personChooser } from "../../../core/registration/person";
 import { tierAt } from "../../../core/registration/tiers";
 import { PAYMENT_MESSAGES } from "../../../workers/services/payments";
+import { onlyFullPoolErrors, WAITLIST_WORDS } from "../../../core/registration/waitlist";
+import { hasActiveWaitlist, joinWaitlist, offerFreedPlaces, wishOfPools } from "../../../workers/services/waitlists";
 import {
   ageDateOf,
   clubTakesCards,
@@ -32,6 +34,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const form = await requirePublicForm(request, context, params.registrationId);
+  // Places held for lapsed payments or offers go to the next person waiting; the page does not wait for it.
+  if (form.registration.waitlistOfferHours !== null && (await hasActiveWaitlist(form.db, form.registration.id)))
+    context.ctx.waitUntil(
+      offerFreedPlaces(context.env, form.db, form.registration.id, form.now).catch((e: unknown) => console.error("Waitlist sweep failed", e)),
+    );
   const editing = new URL(request.url).searchParams.get("person");
   const person = editing ? form.people.find((p) => p.id === editing) : undefined;
   if (editing && !person) throw redirect(`/register/${form.registration.id}/cart${flowQuery(form)}`);
@@ -75,9 +82,23 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const uploads = await storeUploads(context.env.UPLOADS, form, formData, form.people.find((p) => p.id === personId)?.values);
   if (!uploads.ok) return data({ errors: uploads.errors, posted: raw }, { status: 400 });
   Object.assign(raw, uploads.keys);
-  let newToken: string | null = null;
   const key = String(formData.get("submission") ?? "");
   const submission = SUBMISSION_KEY.test(key) ? key : null;
+  // The waitlist button sends the same form: the person's answers are what they will be offered a place with.
+  if (formData.get("waitlist") === "join" && !personId) {
+    if (!submission) throw new Response("This form is missing its key. Reload the page and try again.", { status: 400 });
+    const joined = await joinWaitlist(context.env, form.db, form, raw, String(formData.get("waitlist_email") ?? ""), submission);
+    if (joined.ok === false) return data({ errors: joined.errors, posted: raw, waitlist: joined.wish }, { status: 400 });
+    if (joined.ok === true) {
+      // Someone may have left in the meantime: the sweep offers a free place at once.
+      context.ctx.waitUntil(
+        offerFreedPlaces(context.env, form.db, form.registration.id, form.now).catch((e: unknown) => console.error("Waitlist sweep failed", e)),
+      );
+      return data({ joined: WAITLIST_WORDS[form.lang].joined(joined.position, joined.wish, joined.entry.email) });
+    }
+    // Nothing is full any more: the person goes into the cart like any other.
+  }
+  let newToken: string | null = null;
   const saved = await savePerson(
     form.db,
     form,
@@ -98,7 +119,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     },
     submission,
   );
-  if (!saved.ok) return data({ errors: saved.errors, posted: raw }, { status: 400 });
+  if (!saved.ok) {
+    const waitlist = !personId && form.registration.waitlistOfferHours !== null && onlyFullPoolErrors(saved.errors, saved.fullPools);
+    return data({ errors: saved.errors, posted: raw, waitlist: waitlist ? wishOfPools(form.elements, saved.fullPools, form.lang) : null }, { status: 400 });
+  }
   const headers = new Headers();
   if (newToken) headers.append("Set-Cookie", cartCookie(form.registration.id, newToken));
   return redirect(`/register/${form.registration.id}/cart${flowQuery(form)}`, { headers });
@@ -113,14 +137,18 @@ export default function RegisterPerson() {
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
-  const errors: Record<string, string> = reply?.errors ?? {};
-  const posted: Record<string, string | string[]> = reply?.posted ?? NOTHING_POSTED;
+  const refused = reply && "errors" in reply ? reply : null;
+  const errors: Record<string, string> = refused?.errors ?? {};
+  const posted: Record<string, string | string[]> = refused?.posted ?? NOTHING_POSTED;
+  const wish = refused && "waitlist" in refused && typeof refused.waitlist === "string" ? refused.waitlist : null;
+  const joined = reply && "joined" in reply ? reply.joined : null;
   const saved: Record<string, StoredValue> = person?.values ?? NOTHING_SAVED;
   const initial = useMemo(() => (Object.keys(posted).length > 0 ? computeLiveForm(live, posted) : liveFromValues(live, saved)), [live, posted, saved]);
   const current = useLiveForm(formRef, live, initial);
   const chooser = personChooser(live.elements, saved, ageDate, live.isAdmin);
   const labels = form.peopleLabels;
   const words = FLOW_WORDS[form.lang];
+  const waitWords = WAITLIST_WORDS[form.lang];
   const title = person
     ? words.edit(people[person.index]?.name ?? labels.singular)
     : people.length === 0
@@ -130,9 +158,18 @@ export default function RegisterPerson() {
     <main className="page registration-page" lang={form.lang}>
       <FlowHeader form={form} step="person" />
       <h2>{title}</h2>
+      {joined ? (
+        <p className="notice" role="status" data-testid="waitlist-joined">
+          {joined}
+        </p>
+      ) : null}
       {errors.form ? (
         <p className="form-error" role="alert">
           {errors.form}
+        </p>
+      ) : wish ? (
+        <p className="form-error" role="alert">
+          {waitWords.full(wish)}
         </p>
       ) : Object.keys(errors).length > 0 ? (
         <p className="form-error" role="alert">
@@ -172,6 +209,31 @@ export default function RegisterPerson() {
           </button>
           {people.length > 0 ? <Link to={`/register/${form.id}/cart${form.query}`}>{words.backToCart}</Link> : null}
         </div>
+        {wish ? (
+          <fieldset className="waitlist-box" data-testid="waitlist-box">
+            <legend>{waitWords.join}</legend>
+            <p>{waitWords.full(wish)}</p>
+            <label htmlFor="waitlist_email">{waitWords.email}</label>
+            <input
+              id="waitlist_email"
+              name="waitlist_email"
+              type="email"
+              autoComplete="email"
+              maxLength={254}
+              defaultValue={typeof posted.waitlist_email === "string" ? posted.waitlist_email : ""}
+              aria-invalid={errors.waitlist_email ? true : undefined}
+              aria-describedby={errors.waitlist_email ? "waitlist_email-error" : undefined}
+            />
+            {errors.waitlist_email ? (
+              <p className="form-error" id="waitlist_email-error">
+                {errors.waitlist_email}
+              </p>
+            ) : null}
+            <button type="submit" name="waitlist" value="join" disabled={busy}>
+              {waitWords.join}
+            </button>
+          </fieldset>
+        ) : null}
       </Form>
     </main>
   );

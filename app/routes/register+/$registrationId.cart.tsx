@@ -2,7 +2,9 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { splitEmails } from "../../../core/forms/email";
 import { FORM_MESSAGES } from "../../../core/forms/messages";
-import { formatMoneyIn } from "../../../core/registration/receipt-lines";
+import { formatDateTimeIn, formatMoneyIn } from "../../../core/registration/receipt-lines";
+import { WAITLIST_WORDS } from "../../../core/registration/waitlist";
+import { offerOfCart } from "../../../workers/services/waitlists";
 import { cartNumberOf } from "../../../core/registration/cart-names";
 import { REGISTRATION_MESSAGES } from "../../../core/registration/messages";
 import { sendMail } from "../../../workers/mail/mailer";
@@ -35,7 +37,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const form = await requirePublicForm(request, context, params.registrationId);
   if (!form.cart || form.people.length === 0) throw redirect(`/register/${form.registration.id}${flowQuery(form)}`);
   const price = await priceOfCart(form.db, form, form.cart, form.people);
+  const offer = await offerOfCart(form.db, form.cart.id);
   return {
+    // A cart made for someone on the waitlist: until when their place is held.
+    heldUntil: offer?.state === "offered" && (offer.offerExpiresAt ?? 0) > form.now ? formatDateTimeIn(offer.offerExpiresAt!, form.lang) : null,
     form: { ...flowView(form), gstRate: form.registration.gstRate },
     cart: {
       number: cartNumberOf({ legacy_id: form.cart.legacyId, cart_number: form.cart.cartNumber, id: form.cart.id }),
@@ -97,7 +102,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function CartReview() {
-  const { form, cart, hasDiscounts, people, price } = useLoaderData<typeof loader>();
+  const { form, cart, hasDiscounts, people, price, heldUntil } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
   const [search] = useSearchParams();
@@ -111,6 +116,11 @@ export default function CartReview() {
   return (
     <main className="page registration-page" lang={form.lang}>
       <FlowHeader form={form} step="cart" />
+      {heldUntil ? (
+        <p className="notice" role="status" data-testid="place-held">
+          {WAITLIST_WORDS[form.lang].held(heldUntil)}
+        </p>
+      ) : null}
       <h2>
         {words.yourCart} <span className="race-meta">{words.cartNumber(cart.number)}</span>
       </h2>

@@ -13,6 +13,7 @@ import { claimRefundNotice } from "../../../workers/services/payment-ledger";
 import { cartCookieName, openCart, openCartByReceipt, peopleOf } from "../../../workers/services/carts";
 import { receiptLang, receiptOfCart, sendReceiptOfCart } from "../../../workers/services/receipts";
 import { getRegistration } from "../../../workers/services/registration-forms";
+import { offerFreedPlaces } from "../../../workers/services/waitlists";
 import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt · ${data.name}` : "Receipt" }];
@@ -65,7 +66,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again." }, { status: 400 });
   const done = await cancelPerson(db, stripeGateway(context.env), registration, cart, posted.data.person, posted.data.request_id, context.now);
   if (!done.ok) return data({ error: done.error }, { status: 409 });
-  if (done.created) afterCartCompleted(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
+  if (done.created) {
+    afterCartCompleted(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
+    // The cancelled person's places go to whoever waits for them.
+    context.ctx.waitUntil(offerFreedPlaces(context.env, db, registration.id, context.now).catch((e: unknown) => console.error("Waitlist sweep failed", e)));
+  }
   // One mail per cancellation: its refund's notice is claimed once, however many sends got this far.
   if (done.refundId ? await claimRefundNotice(db, done.refundId, context.now) : done.created)
     context.ctx.waitUntil(

@@ -16,6 +16,8 @@ import {
 import { fieldErrorsOf } from "../../../core/entity/field-errors";
 import { formatMoney } from "../../../core/money/money";
 import { cartChangesOf, setCancelPolicy } from "../../../workers/services/cancellations";
+import { parseOfferHours } from "../../../core/registration/waitlist";
+import { offerFreedPlaces, setWaitlistHours } from "../../../workers/services/waitlists";
 import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { nameFieldErrors } from "../../../core/registration/settings-rules";
@@ -36,10 +38,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     actor: c.actor,
     at: new Date(c.createdAt).toISOString().slice(0, 16).replace("T", " "),
   }));
+  const values: Record<string, string> = {
+    ...settingsValuesOf(registration, zone),
+    ...cancelPolicyValuesOf(registration, zone),
+    waitlist_offer_hours: registration.waitlistOfferHours === null ? "" : String(registration.waitlistOfferHours),
+  };
   return {
     registrationId: registration.id,
     zone,
-    values: { ...settingsValuesOf(registration, zone), ...cancelPolicyValuesOf(registration, zone) },
+    values,
     textFields,
     isBilingual: registration.isBilingual,
     race,
@@ -65,6 +72,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     await setCancelPolicy(builder.db, registration.id, { refundPercent: cancel_refund_percent, fee: cancel_fee, deadline: cancel_deadline });
     return redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved"));
   }
+  if (posted.intent === "waitlist") {
+    const hours = parseOfferHours(posted.values.waitlist_offer_hours ?? "");
+    if (!hours.ok) return refuse(posted, { waitlist_offer_hours: hours.error });
+    await setWaitlistHours(builder.db, registration.id, hours.value);
+    context.ctx.waitUntil(
+      offerFreedPlaces(context.env, builder.db, registration.id, context.now).catch((e: unknown) => console.error("Waitlist sweep failed", e)),
+    );
+    return redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved"));
+  }
   if (posted.intent === "resync") {
     const synced = await syncRegistrationRacers(context.env, builder.db, registration.id, null);
     return synced.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "synced")) : refuse(posted, { form: synced.error }, 409);
@@ -84,6 +100,7 @@ export default function RegistrationSettings() {
   const raceReply = useReplyFor("race");
   const resyncReply = useReplyFor("resync");
   const policyReply = useReplyFor("cancel-policy");
+  const waitlistReply = useReplyFor("waitlist");
   const p = (name: string) => (policyReply.values ? (policyReply.values[name] ?? "") : (data.values[name] ?? ""));
   const none = { value: "", label: "None" };
   // A refused form shows what was sent (an unchecked box sends nothing); otherwise what is stored.
@@ -285,6 +302,21 @@ export default function RegistrationSettings() {
           hint={`In ${data.zone.replaceAll("_", " ")} time. Leave empty to allow them until the form closes.`}
           defaultValue={p("cancel_deadline")}
           error={policyReply.errors.cancel_deadline}
+        />
+      </SetupForm>
+      <h3 id="waitlist-heading">Waitlist</h3>
+      <p className="hint">
+        When an option or a field with a limit is full, registrants can join a waitlist. A place that frees up is held for the next person for the time set
+        here, and they are emailed a link to take it.
+      </p>
+      <SetupForm intent="waitlist" label="Save waitlist" busyLabel="Saving…" errors={waitlistReply.errors}>
+        <TextField
+          name="waitlist_offer_hours"
+          label="Hold a freed place for (hours)"
+          inputMode="numeric"
+          hint="Leave empty for no waitlist. At most 336 (two weeks)."
+          defaultValue={waitlistReply.values ? (waitlistReply.values.waitlist_offer_hours ?? "") : (data.values.waitlist_offer_hours ?? "")}
+          error={waitlistReply.errors.waitlist_offer_hours}
         />
       </SetupForm>
       {data.changes.length > 0 ? (

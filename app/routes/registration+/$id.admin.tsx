@@ -56,6 +56,11 @@ export default function RegistrationAdminLayout() {
               <NavLink to={`${base}/settings`}>Settings</NavLink>
             </li>
           ) : null}
+          {data.may.edit ? (
+            <li>
+              <NavLink to={`${base}/waitlist`}>Waitlist</NavLink>
+            </li>
+          ) : null}
           {data.may.finance ? (
             <li>
               <NavLink to={`${base}/payments`}>Payments</NavLink>
