@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { send } from "../../bench/http";
 import type { DemoRace } from "../../bench/live-devices";
 import { E2E_PORT } from "../../playwright.config";
@@ -92,4 +92,17 @@ export async function signUpWithLink(page: Page, email: string, name: string): P
   await page.waitForURL(/\/login\/passkey/);
   await page.getByRole("button", { name: "Skip for Now..." }).click();
   await page.waitForURL(url("localhost", "/manage"));
+}
+
+/** The newest captured mail with this subject to this address; mail goes out after the response, so it is looked for until it is there. */
+export async function openMail(page: Page, to: string, subject: string) {
+  const article = page
+    .getByRole("article", { name: subject })
+    .filter({ hasText: `To ${to}` })
+    .first();
+  await expect(async () => {
+    await page.goto(url("localhost", "/dev/mail"));
+    await expect(article).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
+  return article;
 }

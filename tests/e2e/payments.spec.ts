@@ -2,9 +2,8 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_PORT } from "../../playwright.config";
 import { demoRegistrations, demoSites, demoUsers } from "../../scripts/demo-data";
-import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
+import { openMail, signInWithPasswordFrom, url, waitForHydration } from "./hosts";
 
-const MAIN = "localhost";
 const NORDIC_SITE = demoSites[0].hostname;
 const RIVERSIDE_SITE = demoSites[1].hostname;
 const demoForms = demoRegistrations(Date.now());
@@ -62,19 +61,6 @@ function parseCsv(text: string): string[][] {
 async function priceTableOf(page: Page) {
   const row = async (id: string) => ((await page.getByTestId(`price-${id}`).count()) === 0 ? 0 : centsOf(await page.getByTestId(`price-${id}`).innerText()));
   return { subtotal: await row("subtotal"), tax: await row("tax"), fee: await row("fee"), total: await row("total") };
-}
-
-/** The newest captured mail with this subject to this address; mail goes out after the response, so it is looked for until it is there. */
-async function openMail(page: Page, to: string, subject: string) {
-  const article = page
-    .getByRole("article", { name: subject })
-    .filter({ hasText: `To ${to}` })
-    .first();
-  await expect(async () => {
-    await page.goto(url(MAIN, "/dev/mail"));
-    await expect(article).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 10_000 });
-  return article;
 }
 
 test("a registrant on a card-taking club's site pays by card on Stripe's page and gets the receipt by email @phone", async ({ page }) => {
