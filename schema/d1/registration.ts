@@ -50,6 +50,8 @@ export const registrations = sqliteTable(
     cancelDeadline: integer("cancel_deadline"),
     /** Waitlists (issue 24): how long a freed place is held for the next person waiting (hours); null: no waitlist. */
     waitlistOfferHours: integer("waitlist_offer_hours"),
+    /** Self-service transfers (issue 24): null, registrants cannot transfer an entry; 0, they may, free. */
+    transferFee: integer("transfer_fee"),
   },
   (t) => [index("registrations_club").on(t.clubId), index("registrations_site").on(t.siteId)],
 );
@@ -211,7 +213,7 @@ export const cartChanges = sqliteTable(
     cartId: text("cart_id").notNull(),
     registrationId: text("registration_id").notNull(),
     individualId: text("individual_id"),
-    /** cancel (more kinds as self-service grows). */
+    /** cancel, edit (details changed) or transfer (the entry given to someone else). */
     kind: text("kind").notNull(),
     /** Refunded (positive) or charged, in cents. */
     amount: integer("amount").notNull().default(0),

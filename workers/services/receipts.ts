@@ -18,7 +18,7 @@ import { ledgerOf, transactionsOfCart } from "./payment-ledger";
 import { listElements, type RegistrationRow } from "./registration-forms";
 
 /** paid: a card payment went through; registered: the club will take cash or a cheque; received: it did. */
-export type ReceiptKind = "paid" | "registered" | "received" | "refunded" | "cancelled";
+export type ReceiptKind = "paid" | "registered" | "received" | "refunded" | "cancelled" | "changed" | "transferred";
 
 /** The receipt's language: the one the registrant used, unless the form is no longer bilingual. */
 export function receiptLang(cart: Pick<CartRow, "lang">, registration: { isBilingual: boolean }): Lang {
@@ -97,7 +97,15 @@ export async function receiptOfCart(
   };
 }
 
-export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: ReceiptKind, refund = 0): Promise<void> {
+/** transfer: the names on both sides, for the mail's first line. */
+export async function sendReceiptOfCart(
+  env: Env,
+  db: Db,
+  cartId: string,
+  kind: ReceiptKind,
+  refund = 0,
+  transfer: { from: string; to: string } | null = null,
+): Promise<void> {
   const [cart] = await db.select().from(carts).where(eq(carts.id, cartId)).limit(1);
   if (!cart?.email) return;
   const [registration] = await db
@@ -125,9 +133,13 @@ export async function sendReceiptOfCart(env: Env, db: Db, cartId: string, kind: 
   const lines = [
     kind === "cancelled"
       ? words.cancelledIntro(registration.name, refund > 0 ? money(refund) : null)
-      : kind === "refunded"
-        ? words.refundedIntro(registration.name, registration.clubName)
-        : words.thanks(registration.name, registration.clubName),
+      : kind === "changed"
+        ? words.changedIntro(labelIn(registration.name, receipt.lang))
+        : kind === "transferred" && transfer
+          ? words.transferredIntro(labelIn(registration.name, receipt.lang), transfer.from, transfer.to)
+          : kind === "refunded"
+            ? words.refundedIntro(registration.name, registration.clubName)
+            : words.thanks(registration.name, registration.clubName),
     "",
     words.cartOf(receipt.number, cartDisplayName(receipt.people.map((p) => p.name))),
     ...receipt.people.flatMap((p) => [

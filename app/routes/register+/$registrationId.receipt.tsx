@@ -4,17 +4,21 @@ import * as z from "zod";
 import { Fragment } from "react";
 import { capitalised } from "../../../core/registration/people-labels";
 import { formatDateIn, formatMoneyIn, RECEIPT_WORDS } from "../../../core/registration/receipt-lines";
-import { openDb } from "../../../schema/d1";
+import { tierAt } from "../../../core/registration/tiers";
+import { openDb, type Db } from "../../../schema/d1";
 import { readCookie } from "../../../workers/auth/cookies";
 import { afterCartCompleted } from "../../../workers/jobs";
 import { stripeGateway } from "../../../workers/payments/stripe";
 import { cancelPerson, cancelQuotes } from "../../../workers/services/cancellations";
 import { claimRefundNotice } from "../../../workers/services/payment-ledger";
-import { cartCookieName, openCart, openCartByReceipt, peopleOf } from "../../../workers/services/carts";
+import { ageDateOf, cartCookieName, openCart, openCartByReceipt, peopleOf, type CartRow } from "../../../workers/services/carts";
+import { changeableElements, changePerson, changesOffered } from "../../../workers/services/person-changes";
 import { receiptLang, receiptOfCart, sendReceiptOfCart } from "../../../workers/services/receipts";
-import { getRegistration } from "../../../workers/services/registration-forms";
+import { getRegistration, listElements, type RegistrationRow } from "../../../workers/services/registration-forms";
 import { offerFreedPlaces } from "../../../workers/services/waitlists";
 import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page";
+import { changeQuery, PersonChangeForm } from "../../components/person-change-form";
+import { rawFieldsOf } from "../../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt · ${data.name}` : "Receipt" }];
 
@@ -39,8 +43,28 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // The registrant's language, or the one asked for on a bilingual form.
   const asked = new URL(request.url).searchParams.get("lang");
   const lang = registration.isBilingual && (asked === "fr" || asked === "en") ? asked : receiptLang(cart, registration);
-  const quotes = await cancelQuotes(db, registration, cart, await peopleOf(db, cart.id), context.now);
+  const people = await peopleOf(db, cart.id);
+  const quotes = await cancelQuotes(db, registration, cart, people, context.now);
+  const offered = changesOffered(registration, context.now);
+  const url = new URL(request.url);
+  // ?change=<person>&kind=edit|transfer opens the change form of one paid person.
+  const changing = people.find((p) => p.id === url.searchParams.get("change") && p.paidAt !== null && p.isComplete);
+  const kind: "edit" | "transfer" = url.searchParams.get("kind") === "transfer" && offered.transfer ? "transfer" : "edit";
+  const elements = changing && offered.edit ? await listElements(db, registration.id) : [];
   return {
+    offered,
+    change: changing
+      ? {
+          person: changing.id,
+          kind,
+          elements: changeableElements(elements),
+          // A transfer starts blank: the details are the new person's.
+          values: kind === "edit" ? changing.values : {},
+          ageDate: ageDateOf(registration, context.now),
+          tier: tierAt(context.now, { raise_price_1_time: registration.raisePrice1Time, raise_price_2_time: registration.raisePrice2Time }),
+        }
+      : null,
+    changedNotice: url.searchParams.get("changed") === "1",
     name: registration.name,
     clubName: registration.clubName,
     registrationId: registration.id,
@@ -59,10 +83,13 @@ function cancelledOf(text: string | null): number | null {
 }
 
 const cancelSchema = z.object({ intent: z.literal("cancel"), person: z.string().min(1).max(64), request_id: z.uuid() });
+const changeSchema = z.object({ intent: z.literal("change"), person: z.string().min(1).max(64), kind: z.enum(["edit", "transfer"]), request_id: z.uuid() });
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { db, registration, cart } = await receiptCart(request, context, params.registrationId);
-  const posted = cancelSchema.safeParse(Object.fromEntries(await request.formData()));
+  const formData = await request.formData();
+  if (formData.get("intent") === "change") return changeAction(context, db, registration, cart, request, formData);
+  const posted = cancelSchema.safeParse(Object.fromEntries(formData));
   if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again." }, { status: 400 });
   const done = await cancelPerson(db, stripeGateway(context.env), registration, cart, posted.data.person, posted.data.request_id, context.now);
   if (!done.ok) return data({ error: done.error }, { status: 409 });
@@ -81,8 +108,43 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return redirect(`${url.pathname}${url.search}`);
 }
 
+/** A change of details or a transfer: written once, then mailed and passed on to the race's racers. */
+async function changeAction(context: AppLoadContext, db: Db, registration: RegistrationRow, cart: CartRow, request: Request, formData: FormData) {
+  const posted = changeSchema.safeParse(Object.fromEntries([...formData].filter(([, v]) => typeof v === "string")));
+  if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again.", fieldErrors: {} }, { status: 400 });
+  const lang = receiptLang(cart, registration);
+  const { person, kind, request_id } = posted.data;
+  const done = await changePerson(
+    db,
+    registration,
+    await listElements(db, registration.id),
+    cart,
+    person,
+    rawFieldsOf(formData),
+    kind,
+    request_id,
+    lang,
+    context.now,
+  );
+  if (!done.ok) return data({ error: done.errors.form ?? null, fieldErrors: done.errors }, { status: done.status });
+  if (done.created) {
+    afterCartCompleted(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
+    const transfer = kind === "transfer" ? { from: done.from, to: done.to } : null;
+    context.ctx.waitUntil(
+      sendReceiptOfCart(context.env, db, cart.id, kind === "transfer" ? "transferred" : "changed", 0, transfer).catch((error: unknown) =>
+        console.error("Change mail failed", error),
+      ),
+    );
+  }
+  const url = new URL(request.url);
+  url.searchParams.delete("change");
+  url.searchParams.delete("kind");
+  url.searchParams.set("changed", "1");
+  return redirect(`${url.pathname}${url.search}`);
+}
+
 export default function Receipt() {
-  const { name, clubName, registrationId, receipt, cancels, requestId, cancelledRefund } = useLoaderData<typeof loader>();
+  const { name, clubName, registrationId, receipt, cancels, requestId, cancelledRefund, offered, change, changedNotice } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
 
@@ -99,6 +161,21 @@ export default function Receipt() {
         <p role="alert" className="form-error">
           {reply.error}
         </p>
+      ) : null}
+      {changedNotice ? (
+        <p role="status" className="notice" data-testid="changed-notice">
+          {words.changedNotice}
+        </p>
+      ) : null}
+      {change ? (
+        <PersonChangeForm
+          change={change}
+          lang={receipt.lang}
+          requestId={requestId}
+          busy={busy}
+          fieldErrors={reply && "fieldErrors" in reply ? reply.fieldErrors : {}}
+          personName={receipt.people.find((p) => p.id === change.person)?.name ?? ""}
+        />
       ) : null}
       {cancelledRefund !== null ? (
         <p role="status" className="notice" data-testid="cancelled-notice">
@@ -123,6 +200,12 @@ export default function Receipt() {
                   <th scope="row">
                     {person.name}
                     {person.cancelled ? <span className="badge">{` (${words.cancelledPerson})`}</span> : null}
+                    {!person.cancelled && offered.edit ? (
+                      <span className="row-links">
+                        <Link to={`?${changeQuery(person.id, "edit", receipt.lang)}`}>{words.editPerson}</Link>
+                        {offered.transfer ? <Link to={`?${changeQuery(person.id, "transfer", receipt.lang)}`}>{words.transferPerson}</Link> : null}
+                      </span>
+                    ) : null}
                     {cancels[person.id] !== undefined ? (
                       <details className="cancel-entry">
                         <summary>{words.cancel}</summary>

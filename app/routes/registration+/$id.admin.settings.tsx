@@ -17,6 +17,8 @@ import { fieldErrorsOf } from "../../../core/entity/field-errors";
 import { formatMoney } from "../../../core/money/money";
 import { cartChangesOf, setCancelPolicy } from "../../../workers/services/cancellations";
 import { parseOfferHours } from "../../../core/registration/waitlist";
+import { parseTransferFee } from "../../../core/registration/person-changes";
+import { setTransferFee } from "../../../workers/services/person-changes";
 import { offerFreedPlaces, setWaitlistHours } from "../../../workers/services/waitlists";
 import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { CheckboxField, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
@@ -36,12 +38,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     kind: c.kind,
     amount: formatMoney(c.amount),
     actor: c.actor,
+    detail: changeDetailOf(c.detail),
     at: new Date(c.createdAt).toISOString().slice(0, 16).replace("T", " "),
   }));
   const values: Record<string, string> = {
     ...settingsValuesOf(registration, zone),
     ...cancelPolicyValuesOf(registration, zone),
     waitlist_offer_hours: registration.waitlistOfferHours === null ? "" : String(registration.waitlistOfferHours),
+    transfer_fee: registration.transferFee === null ? "" : formatMoney(registration.transferFee),
   };
   return {
     registrationId: registration.id,
@@ -53,6 +57,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     link,
     changes,
   };
+}
+
+/** "Ada Runner → Bo Runner" for a change that renamed the person; their name otherwise. */
+function changeDetailOf(detail: string): string {
+  try {
+    const { from, to } = JSON.parse(detail || "{}") as { from?: string; to?: string };
+    return from && to && from !== to ? `${from} → ${to}` : (to ?? from ?? "");
+  } catch {
+    return "";
+  }
 }
 
 const optionalId = (value: string | undefined) => (value && value.length <= 64 ? value : null);
@@ -68,8 +82,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (posted.intent === "cancel-policy") {
     const parsed = cancelPolicySchema(await clubZone(builder.db, registration.clubId)).safeParse(posted.values);
     if (!parsed.success) return refuse(posted, fieldErrorsOf(parsed.error.issues));
+    const transfer = parseTransferFee(posted.values.transfer_fee ?? "");
+    if (!transfer.ok) return refuse(posted, { transfer_fee: transfer.error });
     const { cancel_refund_percent, cancel_fee, cancel_deadline } = parsed.data;
     await setCancelPolicy(builder.db, registration.id, { refundPercent: cancel_refund_percent, fee: cancel_fee, deadline: cancel_deadline });
+    await setTransferFee(builder.db, registration.id, transfer.value);
     return redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved"));
   }
   if (posted.intent === "waitlist") {
@@ -93,6 +110,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const result = await changeRegistration(builder, registration, parsed.value);
   return result.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, result.errors, 409);
 }
+
+const CHANGE_KINDS: Record<string, string> = { cancel: "Cancelled a person", edit: "Changed details", transfer: "Transferred an entry" };
 
 export default function RegistrationSettings() {
   const data = useLoaderData<typeof loader>();
@@ -276,9 +295,11 @@ export default function RegistrationSettings() {
           </>
         ) : null}
       </SetupForm>
-      <h3 id="cancel-heading">Cancellations by registrants</h3>
+      <h3 id="cancel-heading">Changes by registrants</h3>
       <p className="hint">
-        The receipt link lets a registrant cancel a person, refunded through the way they paid. Leave the percent empty to keep cancellations with you.
+        The receipt link lets a registrant correct a person&apos;s details until the form closes (never what was paid for, nor fields you lock), cancel a
+        person, refunded through the way they paid, and, if you allow it, transfer an entry to someone else. Leave the percent empty to keep cancellations with
+        you.
       </p>
       <SetupForm intent="cancel-policy" label="Save cancellation policy" busyLabel="Saving…" errors={policyReply.errors}>
         <TextField
@@ -302,6 +323,13 @@ export default function RegistrationSettings() {
           hint={`In ${data.zone.replaceAll("_", " ")} time. Leave empty to allow them until the form closes.`}
           defaultValue={p("cancel_deadline")}
           error={policyReply.errors.cancel_deadline}
+        />
+        <TextField
+          name="transfer_fee"
+          label="Transfers"
+          hint="Enter 0 to let registrants transfer an entry to someone else, free. Leave empty to keep transfers with you."
+          defaultValue={p("transfer_fee")}
+          error={policyReply.errors.transfer_fee}
         />
       </SetupForm>
       <h3 id="waitlist-heading">Waitlist</h3>
@@ -327,6 +355,7 @@ export default function RegistrationSettings() {
               <tr>
                 <th scope="col">When (UTC)</th>
                 <th scope="col">Change</th>
+                <th scope="col">Who</th>
                 <th scope="col">By</th>
                 <th scope="col" className="num">
                   Refunded
@@ -337,7 +366,8 @@ export default function RegistrationSettings() {
               {data.changes.map((c) => (
                 <tr key={c.id}>
                   <td>{c.at}</td>
-                  <td>{c.kind === "cancel" ? "Cancelled a person" : c.kind}</td>
+                  <td>{CHANGE_KINDS[c.kind] ?? c.kind}</td>
+                  <td>{c.detail}</td>
                   <td>{c.actor === "registrant" ? "The registrant" : c.actor}</td>
                   <td className="num">{c.amount}</td>
                 </tr>

@@ -1,0 +1,74 @@
+import { Form, Link } from "@remix-run/react";
+import type { Lang } from "../../core/forms/bilingual";
+import { priceAt } from "../../core/forms/field-type";
+import { isRequired } from "../../core/forms/conditions";
+import type { FormElement, StoredValue, Tier } from "../../core/forms/model";
+import { personChooser } from "../../core/registration/person";
+import { RECEIPT_WORDS } from "../../core/registration/receipt-lines";
+import { RegistrationField } from "./registration-fields";
+
+export interface PersonChange {
+  person: string;
+  kind: "edit" | "transfer";
+  elements: FormElement[];
+  values: Record<string, StoredValue>;
+  ageDate: string;
+  tier: Tier;
+}
+
+/** The receipt page's query that opens one person's change form. */
+export function changeQuery(person: string, kind: "edit" | "transfer", lang: Lang): string {
+  const params = new URLSearchParams({ change: person, kind });
+  if (lang === "fr") params.set("lang", "fr");
+  return params.toString();
+}
+
+/**
+ * Changing a paid person's details, or giving the entry to someone else: only the fields a registrant may
+ * change (core/registration/person-changes.ts); what was paid for is not on the form and stays as it is.
+ */
+export function PersonChangeForm(props: {
+  change: PersonChange;
+  lang: Lang;
+  requestId: string;
+  busy: boolean;
+  fieldErrors: Record<string, string>;
+  personName: string;
+}) {
+  const { change, lang } = props;
+  const words = RECEIPT_WORDS[lang];
+  const chooser = personChooser(change.elements, change.values, change.ageDate, false);
+  const transfer = change.kind === "transfer";
+  return (
+    <section className="confirm-panel" aria-labelledby="change-heading" data-testid="person-change">
+      <h3 id="change-heading">{`${transfer ? words.transferPerson : words.editPerson}: ${props.personName}`}</h3>
+      {transfer ? <p className="hint">{words.transferHint}</p> : null}
+      <Form method="post" className="registration-form" noValidate>
+        <input type="hidden" name="intent" value="change" />
+        <input type="hidden" name="person" value={change.person} />
+        <input type="hidden" name="kind" value={change.kind} />
+        <input type="hidden" name="request_id" value={props.requestId} />
+        {change.elements.map((element) => (
+          <RegistrationField
+            key={element.id}
+            element={element}
+            lang={lang}
+            value={change.values[element.id]}
+            error={props.fieldErrors[element.id]}
+            required={isRequired(element, { isAdmin: false })}
+            chooser={chooser}
+            priceOf={(item) => priceAt(item, change.tier)}
+          />
+        ))}
+        <div className="actions">
+          <button type="submit" disabled={props.busy}>
+            {transfer ? words.saveTransfer : words.saveChange}
+          </button>
+          <Link to={lang === "fr" ? "?lang=fr" : "?"} className="button secondary">
+            {lang === "fr" ? "Annuler" : "Cancel"}
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { newElement, type FieldType, type FormElement } from "../forms/model";
+import { fcParams } from "../testing/fast-check";
+import {
+  CHANGE_MESSAGES,
+  changeRefusal,
+  changedFields,
+  isChangeableAfterCheckout,
+  lockedFieldsAltered,
+  lockedForChange,
+  parseTransferFee,
+} from "./person-changes";
+
+const el = (id: string, type: FieldType, overrides: Partial<FormElement> = {}) => newElement(id, type, overrides);
+
+describe("what a registrant may change after checkout", () => {
+  it("names, dates and unpriced choices, not prices, limits, money, files or what the organiser locked", () => {
+    expect(isChangeableAfterCheckout(el("a", "text"))).toBe(true);
+    expect(isChangeableAfterCheckout(el("b", "dob"))).toBe(true);
+    expect(isChangeableAfterCheckout(el("c", "option", { options_list: [{ id: "m", display: "M" }] }))).toBe(true);
+    expect(isChangeableAfterCheckout(el("d", "option", { options_list: [{ id: "10k", display: "10 km", price_1: 4000 }] }))).toBe(false);
+    expect(isChangeableAfterCheckout(el("e", "option", { options_list: [{ id: "s", display: "S", limit: 5 }] }))).toBe(false);
+    expect(isChangeableAfterCheckout(el("f", "checkbox", { price_1: 2000 }))).toBe(false);
+    expect(isChangeableAfterCheckout(el("g", "text", { is_edit_forbidden: true }))).toBe(false);
+    expect(isChangeableAfterCheckout(el("h", "text", { quantity_limit: 10 }))).toBe(false);
+    expect(isChangeableAfterCheckout(el("i", "donation"))).toBe(false);
+    expect(isChangeableAfterCheckout(el("j", "text", { is_admin_only: true }))).toBe(false);
+    expect(isChangeableAfterCheckout(el("k", "heading"))).toBe(false);
+  });
+
+  it("locks every other field to its saved value when parsing a change", () => {
+    const elements = [el("a", "text"), el("d", "option", { options_list: [{ id: "10k", display: "10 km", price_1: 4000 }] })];
+    expect(lockedForChange(elements).map((e) => e.is_edit_forbidden)).toEqual([false, true]);
+  });
+
+  it("refuses exactly the changes that touch a locked field", () => {
+    const elements = [el("name", "text"), el("dist", "option", { options_list: [{ id: "10k", display: "10 km", price_1: 4000 }] })];
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.constantFrom("10k", "5k", null), (before, after, dist) => {
+        const old = { name: { v: before, p: 0 }, dist: { v: "10k", p: 4000 } };
+        const next = { name: { v: after, p: 0 }, ...(dist ? { dist: { v: dist, p: 4000 } } : {}) };
+        expect(lockedFieldsAltered(elements, old, next)).toEqual(dist === "10k" ? [] : ["dist"]);
+        expect(changedFields(elements, old, next).includes("name")).toBe(before !== after);
+      }),
+      fcParams(),
+    );
+  });
+
+  it("is open until the form closes; transfers only where the organiser offers them", () => {
+    const now = Date.UTC(2027, 0, 10);
+    expect(changeRefusal({ transferFee: null, closeTime: now + 1 }, "edit", now, "en")).toBeNull();
+    expect(changeRefusal({ transferFee: null, closeTime: now + 1 }, "transfer", now, "en")).toBe(CHANGE_MESSAGES.en.noTransfers);
+    expect(changeRefusal({ transferFee: 0, closeTime: now + 1 }, "transfer", now, "fr")).toBeNull();
+    expect(changeRefusal({ transferFee: 0, closeTime: now - 1 }, "edit", now, "en")).toBe(
+      "Changes to this registration are closed. Please contact the organiser.",
+    );
+  });
+});
+
+describe("the transfer setting", () => {
+  it("is empty for no transfers or 0 for free ones; a fee is refused rather than not charged", () => {
+    expect(parseTransferFee("")).toEqual({ ok: true, value: null });
+    expect(parseTransferFee("0")).toEqual({ ok: true, value: 0 });
+    expect(parseTransferFee("0.00")).toEqual({ ok: true, value: 0 });
+    expect(parseTransferFee("10.00").ok).toBe(false);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Changes a registrant makes to a person after checkout (issue 24), from the receipt link: correcting their
+ * details, or transferring the entry to someone else. Only fields that carry no money and no limit may change
+ * (a name, a birth date, an unpriced T-shirt size); anything the organiser locked (edit-forbidden), anything
+ * priced, limited or paid for stays as it was paid. A change that would alter one of those anyway (a condition
+ * that hides a priced field once a gender changes) is refused, so what was paid for is always what is held.
+ */
+import type { Lang } from "../forms/bilingual";
+import type { FormElement, StoredValue } from "../forms/model";
+import { FIELD_TYPE_MODULES } from "../forms/registry";
+
+export type PersonChangeKind = "edit" | "transfer";
+
+/** Types that are money or files: never changed from the receipt. */
+const LOCKED_TYPES = new Set(["donation", "discount", "membership", "image", "waiver"]);
+
+const isPriced = (item: { price_1?: number | null; price_2?: number | null; price_3?: number | null }) =>
+  [item.price_1, item.price_2, item.price_3].some((p) => (p ?? 0) !== 0);
+
+/** Whether a registrant may change this field of a paid person. */
+export function isChangeableAfterCheckout(element: FormElement): boolean {
+  if (!FIELD_TYPE_MODULES[element.type].isInput || LOCKED_TYPES.has(element.type)) return false;
+  if (element.is_admin_only || element.is_kiosk_mode || element.is_edit_forbidden || element.is_fee) return false;
+  if (isPriced(element) || element.quantity_limit != null) return false;
+  return element.options_list.every((o) => o.limit == null && !isPriced(o));
+}
+
+/** The form as a change after checkout parses it: every field that may not change is locked to its saved value. */
+export function lockedForChange(elements: readonly FormElement[]): FormElement[] {
+  return elements.map((e) => (isChangeableAfterCheckout(e) ? e : { ...e, is_edit_forbidden: true }));
+}
+
+/** The locked fields whose value the change would alter (or drop): any one refuses the change. */
+export function lockedFieldsAltered(elements: readonly FormElement[], before: Record<string, StoredValue>, after: Record<string, StoredValue>): string[] {
+  return elements
+    .filter((e) => FIELD_TYPE_MODULES[e.type].isInput && !isChangeableAfterCheckout(e))
+    .filter((e) => JSON.stringify(before[e.id]?.v ?? null) !== JSON.stringify(after[e.id]?.v ?? null))
+    .map((e) => e.id);
+}
+
+/** The fields whose value changed, for the organiser's audit trail. */
+export function changedFields(elements: readonly FormElement[], before: Record<string, StoredValue>, after: Record<string, StoredValue>): string[] {
+  return elements.filter((e) => JSON.stringify(before[e.id]?.v ?? null) !== JSON.stringify(after[e.id]?.v ?? null)).map((e) => e.id);
+}
+
+export interface ChangeWindow {
+  /** Null: transfers are not offered; 0: free. */
+  transferFee: number | null;
+  closeTime: number | null;
+}
+
+// not in the spec: our wording
+export const CHANGE_MESSAGES = {
+  en: {
+    closed: "Changes to this registration are closed. Please contact the organiser.",
+    noTransfers: "This registration cannot be transferred online. Please contact the organiser.",
+    lockedAltered: "This change would alter what was paid for. Please contact the organiser.",
+    nothingChanged: "Nothing was changed.",
+    notPaid: "Only a completed registration can be changed.",
+    stale: "This person's details were changed in another window. Reload the page to see them.",
+  },
+  fr: {
+    closed: "Les modifications de cette inscription sont closes. Veuillez communiquer avec l'organisateur.",
+    noTransfers: "Cette inscription ne peut pas être transférée en ligne. Veuillez communiquer avec l'organisateur.",
+    lockedAltered: "Cette modification changerait ce qui a été payé. Veuillez communiquer avec l'organisateur.",
+    nothingChanged: "Rien n'a été modifié.",
+    notPaid: "Seule une inscription complétée peut être modifiée.",
+    stale: "Les renseignements de cette personne ont été modifiés dans une autre fenêtre. Rechargez la page pour les voir.",
+  },
+} satisfies Record<Lang, Record<string, string>>;
+
+/** Why a change of this kind cannot be made now, or null when it can. */
+export function changeRefusal(window: ChangeWindow, kind: PersonChangeKind, now: number, lang: Lang): string | null {
+  if (window.closeTime !== null && now > window.closeTime) return CHANGE_MESSAGES[lang].closed;
+  if (kind === "transfer" && window.transferFee === null) return CHANGE_MESSAGES[lang].noTransfers;
+  return null;
+}
+
+/**
+ * The settings field: empty, no transfers; 0, free transfers. A fee would need its own card payment, which
+ * the receipt page does not take yet, so a fee above zero is refused rather than silently not charged.
+ */
+export function parseTransferFee(raw: string): { ok: true; value: number | null } | { ok: false; error: string } {
+  const text = raw.trim();
+  if (text === "") return { ok: true, value: null };
+  if (/^0+([.,]0{1,2})?$/.test(text)) return { ok: true, value: 0 };
+  return { ok: false, error: "Transfers are free or not offered: enter 0, or leave empty. A transfer fee cannot be charged online yet." };
+}

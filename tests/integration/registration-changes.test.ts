@@ -1,0 +1,117 @@
+// Changes after checkout (issue 24): a registrant corrects a paid person's details or transfers the entry from the
+// receipt link; only fields that carry no money or limit change, once however often the form is sent, with the
+// organiser's audit row and one mail.
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { capturedMail, cartChanges, individuals, registrations } from "../../schema/d1";
+import { cookieFrom, db } from "./auth-fixtures";
+import { withStripeFake } from "./stripe-fixtures";
+import { createForm, get, post } from "./registration-fixtures";
+
+const fake = withStripeFake();
+type Form = Awaited<ReturnType<typeof createForm>>;
+
+async function paidForm(transferFee: number | null = null): Promise<{ f: Form; cookie: string; personId: string }> {
+  const f = await createForm({ stripeAccountId: `acct_${crypto.randomUUID().slice(0, 8)}` });
+  await db().update(registrations).set({ transferFee }).where(eq(registrations.id, f.registration.id));
+  const added = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "Runner", [f.ids.distance]: "10k" });
+  const cookie = cookieFrom(added, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+  await post(f.host, `${f.path}/cart`, { intent: "continue", email: "ada@example.com" }, cookie);
+  const started = await post(f.host, `${f.path}/pay`, { intent: "card" }, cookie);
+  const session = /\/c\/pay\/(cs_[A-Za-z0-9_]+)/.exec(started.headers.get("Location") ?? "")![1]!;
+  expect((await fake().pay(session, "4242 4242 4242 4242")).status).toBe(303);
+  const [person] = await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id));
+  return { f, cookie, personId: person!.id };
+}
+
+const personOf = async (id: string) => (await db().select().from(individuals).where(eq(individuals.id, id)))[0]!;
+const changesOf = (f: Form) => db().select().from(cartChanges).where(eq(cartChanges.registrationId, f.registration.id));
+const mailsOf = async (subject: string) => (await db().select().from(capturedMail)).filter((m) => m.subject === subject);
+
+describe("changing a paid person's details", { timeout: 30_000 }, () => {
+  it("changes the name once for a double submit, keeps what was paid for, records it and mails once", async () => {
+    const { f, cookie, personId } = await paidForm();
+    const page = await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=edit`, cookie)).text();
+    expect(page).toContain('data-testid="person-change"');
+    // The priced distance is not on the change form.
+    expect(page).not.toContain(`name="${f.ids.distance}"`);
+    const before = (await mailsOf("Registration changed: Spring Relay")).length;
+
+    const requestId = crypto.randomUUID();
+    // The distance is posted too (a tampered form): it is locked and stays 10 km.
+    const fields = {
+      intent: "change",
+      kind: "edit",
+      person: personId,
+      request_id: requestId,
+      [f.ids.first]: "Adah",
+      [f.ids.last]: "Runner",
+      [f.ids.distance]: "5k",
+    };
+    const replies = await Promise.all([post(f.host, `${f.path}/receipt`, fields, cookie), post(f.host, `${f.path}/receipt`, fields, cookie)]);
+    expect(replies.map((r) => r.status)).toEqual([302, 302]);
+    expect(replies[0]!.headers.get("Location")).toBe(`${f.path}/receipt?changed=1`);
+    const person = await personOf(personId);
+    expect(person.values[f.ids.first]?.v).toBe("Adah");
+    expect(person.values[f.ids.distance]?.v).toBe("10k");
+    const changes = await changesOf(f);
+    expect(changes.map((c) => [c.kind, c.actor])).toEqual([["edit", "registrant"]]);
+    expect(JSON.parse(changes[0]!.detail)).toMatchObject({ from: "Ada Runner", to: "Adah Runner", fields: [f.ids.first] });
+    await expect.poll(async () => (await mailsOf("Registration changed: Spring Relay")).length - before, { timeout: 10_000 }).toBe(1);
+    expect((await get(f.host, `${f.path}/receipt`, cookie).then((r) => r.text())).includes("Adah Runner")).toBe(true);
+
+    // Sent again with nothing different: nothing to do.
+    const same = await post(f.host, `${f.path}/receipt`, { ...fields, request_id: crypto.randomUUID() }, cookie);
+    expect(same.status).toBe(400);
+    expect(await same.text()).toContain("Nothing was changed.");
+    // A required field left empty is the form's own message, and nothing is written.
+    const blank = await post(f.host, `${f.path}/receipt`, { ...fields, [f.ids.first]: "", request_id: crypto.randomUUID() }, cookie);
+    expect(blank.status).toBe(400);
+    expect((await personOf(personId)).values[f.ids.first]?.v).toBe("Adah");
+  });
+
+  it("is closed once the form closes, and transfers only where the organiser allows them", async () => {
+    const { f, cookie, personId } = await paidForm(null);
+    const transfer = { intent: "change", kind: "transfer", person: personId, [f.ids.first]: "Bo", [f.ids.last]: "Stone" };
+    const refused = await post(f.host, `${f.path}/receipt`, { ...transfer, request_id: crypto.randomUUID() }, cookie);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("This registration cannot be transferred online. Please contact the organiser.");
+    await db()
+      .update(registrations)
+      .set({ closeTime: Date.now() - 1000 })
+      .where(eq(registrations.id, f.registration.id));
+    const closed = await post(f.host, `${f.path}/receipt`, { ...transfer, kind: "edit", request_id: crypto.randomUUID() }, cookie);
+    expect(closed.status).toBe(409);
+    expect(await closed.text()).toContain("Changes to this registration are closed. Please contact the organiser.");
+    expect((await personOf(personId)).values[f.ids.first]?.v).toBe("Ada");
+    expect(await changesOf(f)).toEqual([]);
+  });
+
+  it("transfers the entry to someone else: their details, the same paid entry, the audit trail and the mail", async () => {
+    const { f, cookie, personId } = await paidForm(0);
+    const blankForm = await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=transfer`, cookie)).text();
+    expect(blankForm).toContain("Enter the details of the person who takes this entry.");
+    const reply = await post(
+      f.host,
+      `${f.path}/receipt`,
+      { intent: "change", kind: "transfer", person: personId, request_id: crypto.randomUUID(), [f.ids.first]: "Bo", [f.ids.last]: "Stone" },
+      cookie,
+    );
+    expect(reply.status).toBe(302);
+    const person = await personOf(personId);
+    expect([person.values[f.ids.first]?.v, person.values[f.ids.last]?.v, person.values[f.ids.distance]?.v]).toEqual(["Bo", "Stone", "10k"]);
+    expect(person.priceTotal).toBeGreaterThan(0);
+    expect((await changesOf(f)).map((c) => c.kind)).toEqual(["transfer"]);
+    await expect
+      .poll(
+        async () =>
+          (await mailsOf("Registration transferred: Spring Relay")).some((m) =>
+            m.text.includes("The entry of Ada Runner in Spring Relay was transferred to Bo Stone."),
+          ),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(true);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * A registrant changes a paid person's details, or transfers the entry to someone else, from the receipt link
+ * (issue 24; the rules are core/registration/person-changes.ts). The change is written in one batch with its
+ * audit row, and only over the values the page was showing: a second tab's change is refused as stale, and a
+ * resent form (same request id) finds its audit row and answers as the first did.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { RawInput } from "../../core/forms/field-type";
+import type { Lang } from "../../core/forms/bilingual";
+import { parseIndividual } from "../../core/forms/validate";
+import { personNameOf } from "../../core/registration/cart-names";
+import { REGISTRATION_MESSAGES } from "../../core/registration/messages";
+import { peopleLabelsIn } from "../../core/registration/people-labels";
+import {
+  CHANGE_MESSAGES,
+  changedFields,
+  changeRefusal,
+  isChangeableAfterCheckout,
+  lockedFieldsAltered,
+  lockedForChange,
+  type PersonChangeKind,
+} from "../../core/registration/person-changes";
+import { tierAt } from "../../core/registration/tiers";
+import type { FormElement } from "../../core/forms/model";
+import { cartChanges, rawBatch, registrations, type Db } from "../../schema/d1";
+import { peopleOf, personElements, personLimits, type CartRow } from "./carts";
+import type { RegistrationRow } from "./registration-forms";
+
+export type PersonChangeResult =
+  | { ok: true; created: boolean; kind: PersonChangeKind; from: string; to: string }
+  | { ok: false; errors: Record<string, string>; status: 400 | 409 };
+
+/** The fields the receipt page offers for a change: what a registrant may change, in form order. */
+export function changeableElements(elements: readonly FormElement[]): FormElement[] {
+  return personElements(elements).filter(isChangeableAfterCheckout);
+}
+
+export async function changePerson(
+  db: Db,
+  registration: RegistrationRow,
+  elements: readonly FormElement[],
+  cart: CartRow,
+  individualId: string,
+  posted: Record<string, RawInput>,
+  kind: PersonChangeKind,
+  requestId: string,
+  lang: Lang,
+  now: number,
+): Promise<PersonChangeResult> {
+  const words = CHANGE_MESSAGES[lang];
+  const nameOf = (values: Record<string, { v: unknown; p: number }>) =>
+    personNameOf(elements, registration, values, 0, peopleLabelsIn(registration.peopleLabels, lang));
+  const [done] = await db.select().from(cartChanges).where(eq(cartChanges.id, requestId)).limit(1);
+  if (done) {
+    if (done.cartId !== cart.id || done.individualId !== individualId) return { ok: false, errors: { form: words.notPaid }, status: 409 };
+    const detail = JSON.parse(done.detail || "{}") as { from?: string; to?: string };
+    return { ok: true, created: false, kind, from: detail.from ?? "", to: detail.to ?? "" };
+  }
+  const refusal = changeRefusal({ transferFee: registration.transferFee, closeTime: registration.closeTime }, kind, now, lang);
+  if (refusal) return { ok: false, errors: { form: refusal }, status: 409 };
+  const people = await peopleOf(db, cart.id);
+  const person = people.find((p) => p.id === individualId);
+  if (!cart.isComplete || !person?.isComplete || person.paidAt === null) return { ok: false, errors: { form: words.notPaid }, status: 409 };
+
+  const personEls = personElements(elements);
+  const tier = tierAt(now, { raise_price_1_time: registration.raisePrice1Time, raise_price_2_time: registration.raisePrice2Time });
+  const parsed = parseIndividual(lockedForChange(personEls), posted, { lang, tier, isAdmin: false, isKiosk: false, saved: person.values });
+  if (Object.keys(parsed.errors).length > 0) return { ok: false, errors: parsed.errors, status: 400 };
+  // Priced values keep the price they were paid at, whatever the tier is now.
+  const values = Object.fromEntries(Object.entries(parsed.values).map(([id, value]) => [id, person.values[id] ?? value]));
+  for (const id of changedFields(personEls, person.values, parsed.values)) {
+    if (parsed.values[id]) values[id] = parsed.values[id];
+    else delete values[id];
+  }
+  if (lockedFieldsAltered(personEls, person.values, values).length > 0) return { ok: false, errors: { form: words.lockedAltered }, status: 409 };
+  const changed = changedFields(personEls, person.values, values);
+  if (changed.length === 0) return { ok: false, errors: { form: words.nothingChanged }, status: 400 };
+  // A new birth date or gender may put an option they hold out of bounds (an age group).
+  const form = { registration, elements: [...elements], now, isAdmin: false, isKiosk: false };
+  const limits = await personLimits(db, form, personEls, values, cart.id, people, person.id);
+  const notOffered = Object.fromEntries(Object.entries(limits.errors).filter(([, message]) => message === REGISTRATION_MESSAGES.notOffered));
+  if (Object.keys(notOffered).length > 0) return { ok: false, errors: notOffered, status: 400 };
+
+  const from = nameOf(person.values);
+  const to = nameOf(values);
+  const detail = JSON.stringify({ from, to, fields: changed });
+  const [updated] = await rawBatch(db, [
+    // Written only over the values this change was made from: another tab's change in between is not lost.
+    sql`UPDATE individuals SET "values" = ${JSON.stringify(values)} WHERE id = ${person.id} AND "values" = ${JSON.stringify(person.values)} AND is_removed = 0`,
+    sql`INSERT INTO cart_changes (id, cart_id, registration_id, individual_id, kind, amount, actor, detail, created_at)
+        SELECT ${requestId}, ${cart.id}, ${cart.registrationId}, ${person.id}, ${kind}, 0, 'registrant', ${detail}, ${now} WHERE changes() = 1
+        ON CONFLICT DO NOTHING`,
+  ]);
+  if ((updated?.meta.changes ?? 0) === 0) {
+    const [again] = await db.select().from(cartChanges).where(eq(cartChanges.id, requestId)).limit(1);
+    // The same form sent twice at once: the other send made the change.
+    if (again) return { ok: true, created: false, kind, from, to };
+    return { ok: false, errors: { form: words.stale }, status: 409 };
+  }
+  return { ok: true, created: true, kind, from, to };
+}
+
+/** Whether any person of the cart could be changed now: the receipt offers the forms only then. */
+export function changesOffered(registration: Pick<RegistrationRow, "closeTime" | "transferFee">, now: number): { edit: boolean; transfer: boolean } {
+  const window = { transferFee: registration.transferFee, closeTime: registration.closeTime };
+  return { edit: changeRefusal(window, "edit", now, "en") === null, transfer: changeRefusal(window, "transfer", now, "en") === null };
+}
+
+/** The organiser's setting: null, no transfers; 0, free transfers. */
+export async function setTransferFee(db: Db, registrationId: string, fee: number | null): Promise<void> {
+  await db.update(registrations).set({ transferFee: fee }).where(eq(registrations.id, registrationId));
+}
