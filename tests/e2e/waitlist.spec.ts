@@ -29,7 +29,9 @@ async function payFromCart(page: Page) {
   await expect(page.getByTestId("receipt-heading")).toHaveText("Registration complete");
 }
 
-test("a full race offers the waitlist; a cancellation offers the place to the first in line, who takes it from the mailed link", async ({ page }) => {
+test("a full race offers the waitlist; a cancellation offers the place to the first in line, who takes it from the mailed link and corrects a name", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const email = (who: string) => `${who}-${stamp}@example.com`;
@@ -78,6 +80,16 @@ test("a full race offers the waitlist; a cancellation offers the place to the fi
   await expect(page.getByText(`Cal Kid${stamp}`)).toBeVisible();
   await payFromCart(page);
 
+  // On the receipt, the registrant corrects the name; what was paid for (the distance) is not on the form.
+  await page.getByRole("link", { name: "Change these details" }).click();
+  const change = page.getByTestId("person-change");
+  await expect(change.getByLabel(/^Distance/)).toHaveCount(0);
+  await change.getByLabel("First name").fill("Callum");
+  await change.getByRole("button", { name: "Save the change" }).dblclick();
+  await expect(page.getByTestId("changed-notice")).toHaveText("The change is saved.");
+  await expect(page.getByRole("row", { name: new RegExp(`Callum Kid${stamp}`) })).toBeVisible();
+  await openMail(page, email("cal"), `Registration changed: ${riversideRace.name}`);
+
   // The organiser's list: Cal took the place, Dana still waits, first in line now.
   await page.context().clearCookies();
   await page.goto(url("localhost", "/login"));
@@ -86,4 +98,7 @@ test("a full race offers the waitlist; a cancellation offers the place to the fi
   const list = page.getByTestId("waitlist");
   await expect(list.getByRole("row", { name: new RegExp(`Dana Kid${stamp}`) })).toContainText("Waiting");
   await expect(page.getByRole("row", { name: new RegExp(`Cal Kid${stamp}`) })).toContainText("Took the place");
+  // The change the registrant made is in the form's audit trail.
+  await page.goto(url("localhost", `/registration/${riversideRace.id}/admin/settings`));
+  await expect(page.getByRole("row", { name: new RegExp(`Cal Kid${stamp} → Callum Kid${stamp}`) })).toContainText("Changed details");
 });
