@@ -87,6 +87,8 @@ export const paymentAttempts = sqliteTable(
     places: text("places", { mode: "json" }).$type<PlaceClaim[]>(),
     /** The price lines and totals when the attempt began: what completing it records on the cart for the receipt. */
     pricing: text("pricing", { mode: "json" }).$type<ChargedPricing>(),
+    /** A paid change to a complete cart (a transfer's fee), applied when the payment completes; null for a cart's own payment. */
+    change: text("change", { mode: "json" }).$type<PaidChange>(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -96,6 +98,18 @@ export const paymentAttempts = sqliteTable(
     index("payment_attempts_session").on(t.checkoutSessionId),
   ],
 );
+
+/** What a paid change does once its payment completes: the person's values from and to, and who became whom. */
+export interface PaidChange {
+  kind: "transfer";
+  requestId: string;
+  individualId: string;
+  from: Record<string, { v: unknown; p: number }>;
+  to: Record<string, { v: unknown; p: number }>;
+  fromName: string;
+  toName: string;
+  fields: string[];
+}
 
 /** Webhook events already applied, by the provider's event id: a replay finds its row and does nothing. */
 export const paymentEvents = sqliteTable("payment_events", {

@@ -131,6 +131,7 @@ export async function startCardPayment(
     discountUses: codeUsesOf(price),
     places: pay.places,
     pricing: pay.charged,
+    change: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -23,5 +23,6 @@ CREATE INDEX `waitlist_queue` ON `waitlist_entries` (`registration_id`,`state`,`
 CREATE INDEX `waitlist_offer_cart` ON `waitlist_entries` (`offer_cart_id`);--> statement-breakpoint
 ALTER TABLE `registrations` ADD `waitlist_offer_hours` integer;--> statement-breakpoint
 ALTER TABLE `registrations` ADD `transfer_fee` integer;--> statement-breakpoint
+ALTER TABLE `payment_attempts` ADD `change` text;--> statement-breakpoint
 -- One place in the queue per address and wish: joining again while waiting or offered is the entry already there.
 CREATE UNIQUE INDEX `waitlist_one_per_wish` ON `waitlist_entries` (`registration_id`, `email`, `pools`) WHERE `state` IN ('waiting', 'offered');
