@@ -1,14 +1,17 @@
-// A local fake of the Stripe API (Checkout Sessions, PaymentIntents, refunds, signed webhooks) built on Web APIs only,
+// A local fake of the Stripe API (Checkout Sessions, PaymentIntents, refunds, Connect onboarding, signed webhooks) built on Web APIs only,
 // so the same module serves the Stripe SDK in Node tests, inside workerd, and behind tests/fakes/stripe/server.ts.
 import Stripe from "stripe";
 import { renderCheckoutPage, renderClosedPage, renderNotFoundPage } from "./checkout-page";
+import { createConnect, ONBOARDING_PATH, type ConnectedAccount, type OnboardingResult } from "./connect";
 import { FakeStripeError, invalidRequest, noSuch } from "./errors";
 import { canonicalForm, decodeForm, formToObject, type FormObject } from "./form-decode";
 import { formatDollars, newId, snapshot, type Charge, type CheckoutSession, type LineItem, type Metadata, type PaymentIntent, type Refund } from "./objects";
+import type { ApiContext, Handler, Route } from "./handler";
 import { Params } from "./params";
 import { WebhookDispatcher, type Delivery, type EventSource, type RecordedEvent } from "./webhooks";
 
 export type { Charge, CheckoutSession, LineItem, PaymentIntent, Refund, StripeEvent } from "./objects";
+export type { AccountLink, ConnectedAccount, OnboardingResult } from "./connect";
 export type { Delivery, RecordedEvent } from "./webhooks";
 
 export interface StripeFakeOptions {
@@ -53,6 +56,8 @@ export interface StripeFake {
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** Submits the hosted page with a card number, exactly as the browser form does. */
   pay: (sessionId: string, card: string) => Promise<PayResult>;
+  /** Submits the hosted onboarding page of an account link (its url), as the "Complete onboarding" button does. */
+  completeOnboarding: (linkUrl: string) => Promise<OnboardingResult>;
   /** Expires an open session as Stripe does when it times out (emits checkout.session.expired). */
   expire: (sessionId: string) => Promise<CheckoutSession>;
   /** Posts an event's identical payload again with a new signature; `signedAt` (unix seconds) back-dates it. */
@@ -69,6 +74,7 @@ export interface StripeFake {
   readonly paymentIntents: ReadonlyMap<string, Readonly<PaymentIntent>>;
   readonly charges: ReadonlyMap<string, Readonly<Charge>>;
   readonly refunds: readonly Readonly<Refund>[];
+  readonly accounts: ReadonlyMap<string, Readonly<ConnectedAccount>>;
   readonly requestLog: readonly RequestLogEntry[];
 }
 
@@ -115,18 +121,6 @@ interface SessionData {
   paymentIntent: { applicationFeeAmount: number | null; metadata: Metadata; description: string | null; receiptEmail: string | null };
 }
 
-interface ApiContext {
-  requestId: string;
-  account: string | null;
-  idempotencyKey: string | null;
-}
-
-interface ApiResult {
-  status?: number;
-  body: unknown;
-  events: RecordedEvent[];
-}
-
 interface StoredResponse {
   method: string;
   path: string;
@@ -135,8 +129,6 @@ interface StoredResponse {
   body: string;
   requestId: string;
 }
-
-type Handler = (context: ApiContext, params: Params, id: string) => ApiResult | Promise<ApiResult>;
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   // Stripe pretty-prints its JSON responses.
@@ -191,6 +183,12 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
   const requestLog: RequestLogEntry[] = [];
 
   const seconds = () => Math.floor(now() / 1000);
+  const connect = createConnect({
+    baseUrl,
+    now,
+    record: (type, object, account) => webhooks.record({ type, object, account, apiVersion, request: null }),
+    dispatch: (events) => webhooks.dispatch(events),
+  });
 
   function event(type: string, object: { id: string }, request: EventSource["request"]): RecordedEvent {
     return webhooks.record({ type, object, account: owner.get(object.id) ?? null, apiVersion, request });
@@ -593,7 +591,7 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     return { body: expand(refund, params.stringList("expand")), events };
   };
 
-  const routes: Array<{ method: string; pattern: RegExp; handler: Handler }> = [
+  const routes: Route[] = [
     { method: "POST", pattern: /^\/v1\/checkout\/sessions$/, handler: createCheckoutSession },
     { method: "GET", pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/, handler: retrieveCheckoutSession },
     { method: "GET", pattern: /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/, handler: listLineItems },
@@ -603,6 +601,7 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     { method: "POST", pattern: /^\/v1\/refunds$/, handler: createRefund },
     { method: "GET", pattern: /^\/v1\/refunds\/([^/]+)$/, handler: retrieveRefund },
     { method: "GET", pattern: /^\/v1\/events\/([^/]+)$/, handler: retrieveEvent },
+    ...connect.routes,
   ];
 
   // --- the HTTP API -------------------------------------------------------------------------------------------
@@ -801,8 +800,11 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     const url = new URL(request.url);
     await expireDue();
     const page = /^\/c\/pay\/([^/]+)$/.exec(url.pathname);
-    if (page) {
-      const response = await hostedPage(request, decodeURIComponent(page[1] ?? ""));
+    const onboarding = ONBOARDING_PATH.exec(url.pathname);
+    if (page || onboarding) {
+      const response = page
+        ? await hostedPage(request, decodeURIComponent(page[1] ?? ""))
+        : await connect.hostedOnboarding(request, decodeURIComponent(onboarding?.[1] ?? ""));
       requestLog.push({
         method: request.method,
         path: url.pathname,
@@ -830,6 +832,11 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     return { status: response.status, location: response.headers.get("Location"), html: await response.text() };
   }
 
+  async function completeOnboarding(linkUrl: string): Promise<OnboardingResult> {
+    const response = await fetch(linkUrl, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "", redirect: "manual" });
+    return { status: response.status, location: response.headers.get("Location") };
+  }
+
   async function expire(sessionId: string): Promise<CheckoutSession> {
     await expireDue();
     const session = sessions.get(sessionId);
@@ -842,6 +849,7 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
   return {
     fetch,
     pay,
+    completeOnboarding,
     expire,
     resend: (eventId, resendOptions) => webhooks.resend(eventId, resendOptions),
     pause: () => webhooks.pause(),
@@ -858,6 +866,7 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     paymentIntents,
     charges,
     refunds,
+    accounts: connect.accounts,
     requestLog,
   };
 }
