@@ -54,6 +54,21 @@ async function startedOnboarding(clubId: string, cookie: string): Promise<string
   return link;
 }
 
+/** An account.updated event of our own making, signed with the Worker's webhook secret and posted to it. */
+async function signedEvent(fields: { account: string | null; created?: number; data: { object: unknown } }) {
+  const payload = JSON.stringify({
+    id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
+    object: "event",
+    type: "account.updated",
+    created: Math.floor(Date.now() / 1000),
+    ...fields,
+  });
+  const signature = await new Stripe("sk_test_x").webhooks.generateTestHeaderStringAsync({ payload, secret: "whsec_integration" });
+  return worker.fetch(
+    new Request("http://localhost:8787/_payments/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature }, body: payload }),
+  );
+}
+
 describe("a club connects its Stripe account (against the local fake)", () => {
   it("makes one account when onboarding is started twice at once, and the return page stores that charges are enabled", async () => {
     const { club, cookie } = await clubWithAdmin("connect-a");
@@ -129,6 +144,20 @@ describe("a club connects its Stripe account (against the local fake)", () => {
     expect((await clubRow(club.id)).stripeChargesEnabled).toBe(false);
   });
 
+  it("an account.updated older than what the club last heard is recorded but changes nothing", async () => {
+    const { club, cookie } = await clubWithAdmin("connect-f");
+    await fake().completeOnboarding(await startedOnboarding(club.id, cookie));
+    const { stripeAccountId } = await clubRow(club.id);
+    // Stripe does not promise order: an event from before onboarding finished arrives last.
+    const stale = await signedEvent({
+      account: stripeAccountId,
+      created: Math.floor(Date.now() / 1000) - 3600,
+      data: { object: { id: stripeAccountId, charges_enabled: false, payouts_enabled: false, requirements: { currently_due: ["external_account"] } } },
+    });
+    expect(stale.status).toBe(200);
+    expect(await clubRow(club.id)).toMatchObject({ stripeChargesEnabled: true, stripePayoutsEnabled: true, stripeRequirements: [] });
+  });
+
   it("ignores account.updated for an account no club has (200), and refuses a malformed one (400)", async () => {
     const gateway = stripeGateway(env)!;
     const stray = await gateway.createAccount({ clubId: "no-such-club", email: null, country: "CA", idempotencyKey: crypto.randomUUID() });
@@ -137,18 +166,7 @@ describe("a club connects its Stripe account (against the local fake)", () => {
     const event = fake().events.find((e) => e.type === "account.updated")!;
     expect(event.deliveries.at(-1)).toMatchObject({ status: 200, body: "Ignored: no club has this account" });
 
-    const payload = JSON.stringify({
-      id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
-      object: "event",
-      account: "acct_bad",
-      type: "account.updated",
-      created: Math.floor(Date.now() / 1000),
-      data: { object: { id: "acct_bad", charges_enabled: "yes" } },
-    });
-    const signature = await new Stripe("sk_test_x").webhooks.generateTestHeaderStringAsync({ payload, secret: "whsec_integration" });
-    const refused = await worker.fetch(
-      new Request("http://localhost:8787/_payments/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature }, body: payload }),
-    );
+    const refused = await signedEvent({ account: "acct_bad", data: { object: { id: "acct_bad", charges_enabled: "yes" } } });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toBe("Malformed account");
   });
