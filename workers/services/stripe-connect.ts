@@ -11,6 +11,7 @@ import type { ConnectAccountStatus } from "../payments/stripe-connect";
 
 export const CONNECT_MESSAGES = {
   notConfigured: "Card payments are not configured on this server.",
+  noSuchClub: "There is no such club.",
   merchant: "The platform collects this club's card payments, so the club needs no Stripe account of its own.",
   startFailed: "Stripe could not start the onboarding. Please try again in a moment.",
   notConnected: "This club has no Stripe account yet: start with Connect with Stripe on the club's admin page.",
@@ -100,7 +101,7 @@ export async function startOnboarding(
 ): Promise<OnboardingStart> {
   if (!gateway) return { ok: false, error: CONNECT_MESSAGES.notConfigured, status: 404 };
   const [club] = await db.select().from(clubs).where(eq(clubs.id, clubId)).limit(1);
-  if (!club) return { ok: false, error: CONNECT_MESSAGES.notConfigured, status: 404 };
+  if (!club) return { ok: false, error: CONNECT_MESSAGES.noSuchClub, status: 404 };
   if (club.isMerchant) return { ok: false, error: CONNECT_MESSAGES.merchant, status: 409 };
   if (!club.stripeAccountId && !options.create) return { ok: false, error: CONNECT_MESSAGES.notConnected, status: 404 };
   try {
