@@ -31,10 +31,10 @@ export async function buildSeedSql(now: number): Promise<string> {
   for (const club of demoClubs) {
     const fields = { name: club.name, sport: club.sport, country: club.country, site_id: club.siteId };
     statements.push(insert("clubs", { id: club.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
-    // Card payments for a demo club with a Stripe account, also on a database seeded before payments existed.
+    // Card payments for a demo club with a Stripe account that has finished onboarding, also on a database seeded before payments existed.
     if ("stripeAccountId" in club)
       statements.push(
-        `UPDATE clubs SET is_stripe = 1, stripe_account_id = ${sqlValue(club.stripeAccountId)} WHERE id = ${sqlValue(club.id)} AND stripe_account_id IS NULL;`,
+        `UPDATE clubs SET is_stripe = 1, stripe_account_id = ${sqlValue(club.stripeAccountId)}, stripe_charges_enabled = 1, stripe_payouts_enabled = 1, stripe_details_submitted = 1 WHERE id = ${sqlValue(club.id)} AND stripe_account_id IS NULL;`,
       );
   }
   for (const user of demoUsers) {

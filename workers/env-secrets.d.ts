@@ -7,6 +7,8 @@ declare namespace Cloudflare {
     STRIPE_SECRET_KEY?: string;
     /** Signs Stripe's webhook calls (whsec_…); events are refused without a valid signature. */
     STRIPE_WEBHOOK_SECRET?: string;
+    /** The Connect webhook endpoint's secret (events on connected accounts), when it is not the same endpoint. */
+    STRIPE_CONNECT_WEBHOOK_SECRET?: string;
     /** Where the Stripe API is, for the local fake (http://127.0.0.1:12111); unset means api.stripe.com. */
     STRIPE_API_BASE?: string;
   }

@@ -85,6 +85,8 @@ const NOTICES: Record<string, string> = {
   invited: "Invitation sent.",
   withdrawn: "Invitation withdrawn.",
   revoked: "Role taken back.",
+  stripeReturned: "Back from Stripe: the card payment status below is up to date.",
+  stripeUnreachable: "Stripe could not be reached, so the card payment status below may be out of date. Please try again in a moment.",
 };
 
 function noticeOf(key: string | null): string | null {

@@ -35,10 +35,23 @@ export const clubs = sqliteTable(
     paymentPublishableKey: text("payment_publishable_key"),
     /** The club's Stripe connected account (acct_…): charges are made on it. */
     stripeAccountId: text("stripe_account_id"),
+    /**
+     * The idempotency key its account is being created under, claimed once by a conditional update, so a
+     * double click or a second tab asks Stripe with the same key and one account is made (decision 0041).
+     */
+    stripeAccountClaim: text("stripe_account_claim"),
+    /** The connected account may take charges (Stripe's charges_enabled): only then are cards offered. */
+    stripeChargesEnabled: integer("stripe_charges_enabled", { mode: "boolean" }).notNull().default(false),
+    stripePayoutsEnabled: integer("stripe_payouts_enabled", { mode: "boolean" }).notNull().default(false),
+    stripeDetailsSubmitted: integer("stripe_details_submitted", { mode: "boolean" }).notNull().default(false),
+    /** What Stripe still needs from the club (requirements.currently_due and past_due), as last heard. */
+    stripeRequirements: text("stripe_requirements", { mode: "json" }).$type<string[]>(),
+    /** When the flags were last heard from Stripe (ms): an older account.updated event changes nothing. */
+    stripeStatusAt: integer("stripe_status_at"),
     bankaccountId: text("bankaccount_id"),
     ...cityColumns(),
   },
-  (t) => [index("clubs_site").on(t.siteId)],
+  (t) => [index("clubs_site").on(t.siteId), index("clubs_stripe_account").on(t.stripeAccountId)],
 );
 
 /** User (spec: name, email, password_age_ignore_days_num). Email is stored lowercased. */

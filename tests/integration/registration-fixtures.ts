@@ -9,7 +9,14 @@ export const PORT_HOST = (host: string) => `${host}:8787`;
 
 /** A club site with one registration form: names, email, phone, a priced distance with tiers, a toque and its colour, a discount. */
 export async function createForm(
-  options: { approved?: boolean; openInDays?: number; closeInDays?: number; isStripe?: boolean; stripeAccountId?: string | null } = {},
+  options: {
+    approved?: boolean;
+    openInDays?: number;
+    closeInDays?: number;
+    isStripe?: boolean;
+    stripeAccountId?: string | null;
+    stripeChargesEnabled?: boolean;
+  } = {},
 ) {
   const now = Date.now();
   const label = crypto.randomUUID().slice(0, 8);
@@ -24,6 +31,8 @@ export async function createForm(
     siteId: site.id,
     isStripe: options.isStripe ?? true,
     stripeAccountId: options.stripeAccountId ?? null,
+    // A club given an account has finished Stripe's onboarding unless a test says otherwise.
+    stripeChargesEnabled: options.stripeChargesEnabled ?? Boolean(options.stripeAccountId),
   };
   await db()
     .insert(clubs)

@@ -4,6 +4,7 @@
  * interface, so the local fake (tests/fakes/stripe) and the real API are interchangeable.
  */
 import Stripe from "stripe";
+import { connectCalls, type ConnectGateway } from "./stripe-connect";
 
 /** Charges are in Canadian dollars: the clubs on the platform are Canadian (decision 0012). */
 export const CURRENCY = "cad";
@@ -42,12 +43,15 @@ export interface RefundRequest {
   metadata: Record<string, string>;
 }
 
-export interface StripeGateway {
+export interface StripeGateway extends ConnectGateway {
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   retrieveCheckout(sessionId: string, stripeAccount: string | null): Promise<CheckoutSession>;
   expireCheckout(sessionId: string, stripeAccount: string | null): Promise<void>;
   refund(request: RefundRequest): Promise<{ id: string; amount: number; status: string }>;
-  /** The event, if the signature is Stripe's (or the fake's, made with the same secret); throws otherwise. */
+  /**
+   * The event, if the signature is Stripe's (or the fake's, made with the same secret) under the platform
+   * endpoint's secret or the Connect endpoint's (STRIPE_CONNECT_WEBHOOK_SECRET, when set); throws otherwise.
+   */
   verifyWebhook(payload: string, signature: string): Promise<Stripe.Event>;
 }
 
@@ -99,7 +103,9 @@ async function translated<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** The gateway for this environment, or null when no Stripe key is set (the manual provider only). */
-export function stripeGateway(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_BASE">): StripeGateway | null {
+export function stripeGateway(
+  env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_CONNECT_WEBHOOK_SECRET" | "STRIPE_API_BASE">,
+): StripeGateway | null {
   if (!env.STRIPE_SECRET_KEY) return null;
   const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
   const stripe = new Stripe(env.STRIPE_SECRET_KEY, {
@@ -114,8 +120,10 @@ export function stripeGateway(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHO
         }
       : {}),
   });
-  const webhookSecret = env.STRIPE_WEBHOOK_SECRET ?? "";
+  // Stripe signs events on connected accounts with the Connect endpoint's own secret; either one verifies.
+  const webhookSecrets = [env.STRIPE_WEBHOOK_SECRET, env.STRIPE_CONNECT_WEBHOOK_SECRET].filter((secret): secret is string => Boolean(secret));
   return {
+    ...connectCalls(stripe, translated),
     createCheckout: (request) =>
       translated(async () =>
         sessionOf(
@@ -152,6 +160,16 @@ export function stripeGateway(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHO
         );
         return { id: refund.id, amount: refund.amount, status: refund.status ?? "pending" };
       }),
-    verifyWebhook: (payload, signature) => stripe.webhooks.constructEventAsync(payload, signature, webhookSecret),
+    verifyWebhook: async (payload, signature) => {
+      let failure: unknown = new Error("No webhook secret is set");
+      for (const secret of webhookSecrets) {
+        try {
+          return await stripe.webhooks.constructEventAsync(payload, signature, secret);
+        } catch (error) {
+          failure = error;
+        }
+      }
+      throw failure;
+    },
   };
 }

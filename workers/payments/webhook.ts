@@ -2,6 +2,7 @@
  * POST /_payments/stripe/webhook: Stripe's events, signature checked with constructEventAsync, each applied
  * once. A replay finds its event id already stored; an event arriving late (an expiry after the payment,
  * a failure after a success) finds the attempt paid and changes nothing, because paid is final.
+ * account.updated (a connected account's onboarding, decision 0041) sets the club's card flags.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import * as z from "zod";
@@ -13,8 +14,10 @@ import { claimRefundNotice, recordProviderRefund } from "../services/payment-led
 import { releaseUnlessPaying } from "../services/places";
 import { sendReceiptOfCart } from "../services/receipts";
 import { offerFreedPlaces } from "../services/waitlists";
+import { applyAccountUpdated } from "../services/stripe-connect";
 import { settlePaidSession } from "./settle";
 import { stripeGateway } from "./stripe";
+import { accountStatusOf } from "./stripe-connect";
 
 export const WEBHOOK_PATH = "/_payments/stripe/webhook";
 
@@ -32,6 +35,16 @@ const refundSchema = z.object({
   status: z.string().nullable().optional(),
 });
 const chargeSchema = z.object({ payment_intent: z.string(), refunds: z.object({ data: z.array(refundSchema) }).optional() });
+const accountSchema = z.object({
+  id: z.string().regex(/^acct_\w+$/),
+  charges_enabled: z.boolean().nullable().optional(),
+  payouts_enabled: z.boolean().nullable().optional(),
+  details_submitted: z.boolean().nullable().optional(),
+  requirements: z
+    .object({ currently_due: z.array(z.string()).nullable().optional(), past_due: z.array(z.string()).nullable().optional() })
+    .nullable()
+    .optional(),
+});
 
 function text(status: number, body: string): Response {
   return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -63,7 +76,7 @@ function mailRefund(context: RequestContext, written: { cartId: string | null; r
 export async function handleStripeWebhook(request: Request, context: RequestContext): Promise<Response> {
   if (request.method !== "POST") return text(405, "Method not allowed");
   const gateway = stripeGateway(context.env);
-  if (!gateway || !context.env.STRIPE_WEBHOOK_SECRET) return text(404, "Card payments are not configured");
+  if (!gateway || !(context.env.STRIPE_WEBHOOK_SECRET || context.env.STRIPE_CONNECT_WEBHOOK_SECRET)) return text(404, "Card payments are not configured");
   const signature = request.headers.get("Stripe-Signature");
   if (!signature) return text(400, "Missing signature");
   // The signature covers the raw bytes, so the body stays text; only its size is bounded before reading.
@@ -129,6 +142,20 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
           .where(and(eq(paymentAttempts.id, attemptId), inArray(paymentAttempts.status, ["open", "failed"])));
       }
       break;
+    }
+    case "account.updated": {
+      const account = accountSchema.safeParse(object);
+      if (!account.success) return text(400, "Malformed account");
+      // A Connect event names the account it happened on; an object of another account is not believed.
+      const applied =
+        event.account && event.account !== account.data.id
+          ? "unknown"
+          : await applyAccountUpdated(db, accountStatusOf(account.data), { id: event.id, type: event.type, createdMs: event.created * 1000 }, now);
+      if (applied === "already") return text(200, "Already applied");
+      if (applied === "applied") return text(200, "Applied");
+      // An account no club has (a deleted club, another platform's) is acknowledged, so Stripe stops sending it.
+      await remember(db, event.id, event.type, now);
+      return text(200, "Ignored: no club has this account");
     }
     case "refund.created":
     case "refund.updated": {

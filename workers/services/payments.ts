@@ -36,20 +36,31 @@ export interface PaymentClub {
   isStripe: boolean;
   isMerchant: boolean;
   stripeAccountId: string | null;
+  /** Stripe lets the connected account take charges (onboarding done, nothing past due; decision 0041). */
+  stripeChargesEnabled: boolean;
 }
 
 export async function paymentClubOf(db: Db, clubId: string): Promise<PaymentClub> {
   const [club] = await db
-    .select({ id: clubs.id, isStripe: clubs.isStripe, isMerchant: clubs.isMerchant, stripeAccountId: clubs.stripeAccountId })
+    .select({
+      id: clubs.id,
+      isStripe: clubs.isStripe,
+      isMerchant: clubs.isMerchant,
+      stripeAccountId: clubs.stripeAccountId,
+      stripeChargesEnabled: clubs.stripeChargesEnabled,
+    })
     .from(clubs)
     .where(eq(clubs.id, clubId))
     .limit(1);
-  return club ?? { id: clubId, isStripe: false, isMerchant: false, stripeAccountId: null };
+  return club ?? { id: clubId, isStripe: false, isMerchant: false, stripeAccountId: null, stripeChargesEnabled: false };
 }
 
-/** Cards need Stripe keys and a club set up for them: its own connected account, or the platform as merchant. */
+/**
+ * Cards need Stripe keys and a club set up for them: the platform as merchant, or its own connected account
+ * once Stripe has enabled charges on it (an account still onboarding would refuse the Checkout Session).
+ */
 export function takesCardsOnline(club: PaymentClub, gateway: StripeGateway | null): boolean {
-  return gateway !== null && club.isStripe && (club.stripeAccountId !== null || club.isMerchant);
+  return gateway !== null && club.isStripe && (club.isMerchant || (club.stripeAccountId !== null && club.stripeChargesEnabled));
 }
 
 /** The account a club's charges are made on: its connected account, or the platform's (null) for merchant clubs. */

@@ -1,42 +1,24 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { can } from "../../../core/access/policy";
-import { openDb } from "../../../schema/d1";
 import { Club } from "../../../schema/entities/classes";
 import { clubOverview } from "../../../workers/services/club-admin";
 import { historyOf } from "../../../workers/services/entity-history";
-import { readVisible, type Caller, type EntityContext } from "../../../workers/services/entity-service";
+import { requireClubAdmin } from "../../admin/club-admin.server";
+import { cardPaymentsData, startOnboardingAction } from "../../admin/stripe-connect.server";
+import { CardPaymentsSection, CONNECT_INTENT } from "../../components/card-payments";
 import { historyRowsOf } from "../../admin/entity-admin.server";
 import { formFieldsOf, readBackInputs, saveEntityForm } from "../../admin/entity-form.server";
 import { EntityForm, HistoryTable } from "../../admin/entity-views";
-import { requireSession, rolesOf } from "../../auth.server";
 import { SavedNotice, useReplyFor } from "../../components/form-kit";
 import { ErrorPage } from "../../components/error-page";
 import { pageQuery, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { peopleAction, peopleData } from "../../admin/people.server";
 import { PeoplePanel } from "../../components/people-panel";
-import { clubTarget } from "../../../workers/services/invitation-targets";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.name} · Organization Admin` : "Organization Admin" }];
 
 // The place and the site are set by their own flows (the data API's place call, the site settings).
 const SETTINGS = ["name", "sport", "country", "email", "website", "logo", "info", "public_url"];
-
-/** The club's Organization Admin (or a System Administrator with the clubs flag): a club it may administer. */
-async function requireClubAdmin(request: Request, context: LoaderFunctionArgs["context"], clubId: string) {
-  const session = requireSession(request, context);
-  const principal = { userId: session.user.id, roles: await rolesOf(context, session.user.id), activeRoleId: session.activeRoleId };
-  const db = openDb(context.env.DB);
-  const entityContext: EntityContext = { env: context.env, tenant: context.tenant, ctx: context.ctx, now: context.now, db };
-  const caller: Caller = { principal, userId: session.user.id, appId: "" };
-  const stored = await readVisible(entityContext, caller, Club, clubId);
-  // Someone with another role in this club knows it exists: they get the page that names the role needed.
-  if (!stored) throw principal.roles.some((r) => r.clubId === clubId) ? new Response("Forbidden", { status: 403 }) : new Response("Not found", { status: 404 });
-  if (!can(principal, "administer", { area: "clubs", clubId })) throw new Response("Forbidden", { status: 403 });
-  const target = await clubTarget(db, stored.row.uuid as string);
-  if (!target) throw new Response("Not found", { status: 404 });
-  return { db, entityContext, caller, stored, principal, session, target };
-}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { db, stored, target } = await requireClubAdmin(request, context, params.club ?? "");
@@ -49,6 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     fields,
     readBack: readBackInputs(stored),
     overview: await clubOverview(db, clubId),
+    cardPayments: await cardPaymentsData(context, db, String(clubId)),
     people: await peopleData(db, target, request, context.now),
     notice: pageQuery(request).saved,
     history: historyRowsOf(history),
@@ -62,6 +45,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const user = { id: session.user.id, name: session.user.name };
   const people = await peopleAction(context.env, db, principal, user, target, posted, `/club/${target.id}/admin`, context.now);
   if (people) return people;
+  if (posted.intent === CONNECT_INTENT) return startOnboardingAction(context, db, String(stored.row.uuid), posted);
   if (posted.intent !== "save") return unknownIntent(posted);
   // Only the settings this page shows may change here, whatever else a crafted form sends.
   const values = Object.fromEntries(Object.entries(posted.values).filter(([key]) => SETTINGS.includes(key) || key === "original" || key === "mtimes"));
@@ -141,6 +125,7 @@ export default function ClubAdmin() {
         </div>
       )}
       <p className="hint">Roles on one race or one registration form are given on that race's or form's People page.</p>
+      <CardPaymentsSection data={data.cardPayments} />
       <h2>Bank accounts</h2>
       {overview.bankAccounts.length === 0 ? (
         <p className="empty-state">No bank account yet: payouts wait until one is approved.</p>

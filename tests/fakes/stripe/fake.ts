@@ -1,15 +1,19 @@
-// A local fake of the Stripe API (Checkout Sessions, PaymentIntents, refunds, signed webhooks) built on Web APIs only,
+// A local fake of the Stripe API (Checkout Sessions, PaymentIntents, refunds, Connect onboarding, signed webhooks) built on Web APIs only,
 // so the same module serves the Stripe SDK in Node tests, inside workerd, and behind tests/fakes/stripe/server.ts.
 import Stripe from "stripe";
 import { renderCheckoutPage, renderClosedPage, renderNotFoundPage } from "./checkout-page";
-import { FakeStripeError, invalidRequest, noSuch } from "./errors";
-import { canonicalForm, decodeForm, formToObject, type FormObject } from "./form-decode";
-import { formatDollars, newId, snapshot, type Charge, type CheckoutSession, type LineItem, type Metadata, type PaymentIntent, type Refund } from "./objects";
-import { Params } from "./params";
+import { createApi, json, type RequestLogEntry } from "./api";
+import { readCheckoutSession, type SessionData } from "./checkout-params";
+import { createConnect, ONBOARDING_PATH, type ConnectedAccount, type OnboardingResult } from "./connect";
+import { invalidRequest, noSuch, type FakeStripeError } from "./errors";
+import type { ApiContext, Handler, Route } from "./handler";
+import { formatDollars, newId, snapshot, type Charge, type CheckoutSession, type LineItem, type PaymentIntent, type Refund } from "./objects";
 import { WebhookDispatcher, type Delivery, type EventSource, type RecordedEvent } from "./webhooks";
 
 export type { Charge, CheckoutSession, LineItem, PaymentIntent, Refund, StripeEvent } from "./objects";
+export type { AccountLink, ConnectedAccount, OnboardingResult } from "./connect";
 export type { Delivery, RecordedEvent } from "./webhooks";
+export type { RequestLogEntry } from "./api";
 
 export interface StripeFakeOptions {
   /** Where the fake is reachable (e.g. http://127.0.0.1:12111); hosted Checkout URLs are built on it. */
@@ -28,19 +32,6 @@ export interface StripeFakeOptions {
   apiVersion?: string;
 }
 
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  idempotencyKey: string | null;
-  account: string | null;
-  requestId: string;
-  status: number;
-  /** Answered from the idempotency store, without doing anything. */
-  replayed: boolean;
-  /** The decoded body (POST) or query (GET). */
-  params: FormObject;
-}
-
 export interface PayResult {
   status: number;
   /** The redirect target after a successful payment. */
@@ -53,6 +44,8 @@ export interface StripeFake {
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** Submits the hosted page with a card number, exactly as the browser form does. */
   pay: (sessionId: string, card: string) => Promise<PayResult>;
+  /** Submits the hosted onboarding page of an account link (its url), as the "Complete onboarding" button does. */
+  completeOnboarding: (linkUrl: string) => Promise<OnboardingResult>;
   /** Expires an open session as Stripe does when it times out (emits checkout.session.expired). */
   expire: (sessionId: string) => Promise<CheckoutSession>;
   /** Posts an event's identical payload again with a new signature; `signedAt` (unix seconds) back-dates it. */
@@ -69,6 +62,7 @@ export interface StripeFake {
   readonly paymentIntents: ReadonlyMap<string, Readonly<PaymentIntent>>;
   readonly charges: ReadonlyMap<string, Readonly<Charge>>;
   readonly refunds: readonly Readonly<Refund>[];
+  readonly accounts: ReadonlyMap<string, Readonly<ConnectedAccount>>;
   readonly requestLog: readonly RequestLogEntry[];
 }
 
@@ -79,28 +73,7 @@ const TEST_CARDS: Record<string, { declineCode: string; message: string } | "suc
   "4000000000009995": { declineCode: "insufficient_funds", message: "Your card has insufficient funds." },
 };
 
-const CHECKOUT_SESSION_PARAMS = [
-  "mode",
-  "line_items",
-  "success_url",
-  "cancel_url",
-  "client_reference_id",
-  "customer_email",
-  "metadata",
-  "payment_intent_data",
-  "expires_at",
-  "expand",
-  "locale",
-  "payment_method_types",
-  "submit_type",
-  "billing_address_collection",
-  "customer_creation",
-  "ui_mode",
-];
-const PAYMENT_INTENT_DATA_PARAMS = ["application_fee_amount", "metadata", "description", "receipt_email", "statement_descriptor_suffix"];
 const REFUND_PARAMS = ["payment_intent", "charge", "amount", "metadata", "reason", "refund_application_fee", "reverse_transfer", "expand"];
-const MIN_CHARGE = 50;
-const MAX_AMOUNT = 99_999_999;
 
 /** Which fields `expand[]` may turn from an id into the object, per object type. */
 const EXPANDABLE: Record<string, readonly string[]> = {
@@ -110,61 +83,8 @@ const EXPANDABLE: Record<string, readonly string[]> = {
   refund: ["charge", "payment_intent"],
 };
 
-interface SessionData {
-  lineItems: LineItem[];
-  paymentIntent: { applicationFeeAmount: number | null; metadata: Metadata; description: string | null; receiptEmail: string | null };
-}
-
-interface ApiContext {
-  requestId: string;
-  account: string | null;
-  idempotencyKey: string | null;
-}
-
-interface ApiResult {
-  status?: number;
-  body: unknown;
-  events: RecordedEvent[];
-}
-
-interface StoredResponse {
-  method: string;
-  path: string;
-  canonical: string;
-  status: number;
-  body: string;
-  requestId: string;
-}
-
-type Handler = (context: ApiContext, params: Params, id: string) => ApiResult | Promise<ApiResult>;
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  // Stripe pretty-prints its JSON responses.
-  return new Response(JSON.stringify(body, null, 2), { status, headers: { "Content-Type": "application/json", ...headers } });
-}
-
 function html(status: number, body: string): Response {
   return new Response(body, { status, headers: { "Content-Type": "text/html; charset=utf-8" } });
-}
-
-function redact(key: string): string {
-  return key.length <= 12 ? key : `${key.slice(0, 8)}${"*".repeat(key.length - 12)}${key.slice(-4)}`;
-}
-
-/** The secret key from `Bearer sk_…` or curl's `-u sk_…:` (Basic), as Stripe accepts both. */
-function apiKeyOf(request: Request): string | null {
-  const header = request.headers.get("Authorization") ?? "";
-  const bearer = /^Bearer\s+(\S+)$/i.exec(header);
-  if (bearer?.[1]) return bearer[1];
-  const basic = /^Basic\s+(\S+)$/i.exec(header);
-  if (basic?.[1]) {
-    try {
-      return atob(basic[1]).split(":")[0] || null;
-    } catch {
-      return null;
-    }
-  }
-  return null;
 }
 
 export function createStripeFake(options: StripeFakeOptions): StripeFake {
@@ -186,11 +106,15 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
   const refunds: Refund[] = [];
   /** The account each object was made on (null = platform); reads from any other account are 404s. */
   const owner = new Map<string, string | null>();
-  const idempotency = new Map<string, StoredResponse>();
-  const inFlight = new Set<string>();
   const requestLog: RequestLogEntry[] = [];
 
   const seconds = () => Math.floor(now() / 1000);
+  const connect = createConnect({
+    baseUrl,
+    now,
+    record: (type, object, account) => webhooks.record({ type, object, account, apiVersion, request: null }),
+    dispatch: (events) => webhooks.dispatch(events),
+  });
 
   function event(type: string, object: { id: string }, request: EventSource["request"]): RecordedEvent {
     return webhooks.record({ type, object, account: owner.get(object.id) ?? null, apiVersion, request });
@@ -343,150 +267,10 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
   // --- API handlers -------------------------------------------------------------------------------------------
 
   const createCheckoutSession: Handler = (context, params) => {
-    params.rejectUnknown(CHECKOUT_SESSION_PARAMS);
-    const mode = params.oneOf("mode", ["payment", "setup", "subscription"], { required: true });
-    if (mode !== "payment") throw invalidRequest("The Stripe fake supports only mode=payment.", "mode");
-    const uiMode = params.oneOf("ui_mode", ["hosted", "embedded", "custom"]);
-    if (uiMode !== undefined && uiMode !== "hosted") throw invalidRequest("The Stripe fake supports only ui_mode=hosted.", "ui_mode");
-    const lineItemParams = params.list("line_items", { required: true });
-    const successUrl = params.url("success_url", { required: true });
-    const cancelUrl = params.url("cancel_url") ?? null;
-    const clientReferenceId = params.string("client_reference_id", { max: 200 }) ?? null;
-    const customerEmail = params.string("customer_email", { max: 800 }) ?? null;
-    if (customerEmail !== null && !/^[^@\s]+@[^@\s]+$/.test(customerEmail)) {
-      throw invalidRequest(`Invalid email address: ${customerEmail}`, "customer_email", "email_invalid");
-    }
-    const metadata = params.metadata("metadata");
-    const expandPaths = params.stringList("expand");
-    const locale = params.string("locale") ?? null;
-    const paymentMethodTypes = params.stringList("payment_method_types");
-    params.string("submit_type");
-    params.string("billing_address_collection");
-    params.string("customer_creation");
-
-    const created = seconds();
-    const lineItems: LineItem[] = lineItemParams.map((item) => {
-      item.rejectUnknown(["price", "price_data", "quantity"]);
-      const priceId = item.string("price");
-      if (priceId !== undefined)
-        throw new FakeStripeError(400, {
-          type: "invalid_request_error",
-          code: "resource_missing",
-          message: `No such price: '${priceId}'`,
-          param: item.name("price"),
-        });
-      const priceData = item.child("price_data", { required: true });
-      priceData.rejectUnknown(["currency", "unit_amount", "product_data", "product"]);
-      const productId = priceData.string("product");
-      if (productId !== undefined)
-        throw new FakeStripeError(400, {
-          type: "invalid_request_error",
-          code: "resource_missing",
-          message: `No such product: '${productId}'`,
-          param: priceData.name("product"),
-        });
-      const currency = priceData.currency("currency");
-      const unitAmount = priceData.integer("unit_amount", { required: true, min: 0, max: MAX_AMOUNT });
-      const productData = priceData.child("product_data", { required: true });
-      productData.rejectUnknown(["name", "description", "metadata", "images"]);
-      const name = productData.string("name", { required: true, max: 5000 });
-      productData.string("description");
-      productData.metadata("metadata");
-      productData.stringList("images");
-      const quantity = item.integer("quantity", { required: true, min: 1, max: 999_999 });
-      const amount = unitAmount * quantity;
-      return {
-        id: newId("li_"),
-        object: "item",
-        amount_discount: 0,
-        amount_subtotal: amount,
-        amount_tax: 0,
-        amount_total: amount,
-        currency,
-        description: name,
-        price: {
-          id: newId("price_"),
-          object: "price",
-          // Prices made from price_data are single-use, so Stripe marks them inactive.
-          active: false,
-          created,
-          currency,
-          livemode: false,
-          metadata: {},
-          product: newId("prod_", 14),
-          type: "one_time",
-          unit_amount: unitAmount,
-          unit_amount_decimal: String(unitAmount),
-        },
-        quantity,
-      };
-    });
-    const currency = lineItems[0]?.currency ?? "usd";
-    const otherCurrency = lineItems.findIndex((item) => item.currency !== currency);
-    if (otherCurrency >= 0) throw invalidRequest("All line items must use the same currency.", `line_items[${otherCurrency}][price_data][currency]`);
-    const amountTotal = lineItems.reduce((sum, item) => sum + item.amount_total, 0);
-    if (amountTotal < MIN_CHARGE) {
-      throw invalidRequest(`The Checkout Session's total amount due must add up to at least ${formatDollars(MIN_CHARGE)} ${currency}`, "line_items");
-    }
-    if (amountTotal > MAX_AMOUNT)
-      throw invalidRequest(`The Checkout Session's total amount due must be no more than ${formatDollars(MAX_AMOUNT)} ${currency}`, "line_items");
-
-    const intentData = params.child("payment_intent_data");
-    intentData?.rejectUnknown(PAYMENT_INTENT_DATA_PARAMS);
-    const applicationFeeAmount = intentData?.integer("application_fee_amount", { min: 0 }) ?? null;
-    if (applicationFeeAmount !== null && context.account === null) {
-      throw invalidRequest(
-        "Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).",
-        "payment_intent_data[application_fee_amount]",
-      );
-    }
-    if (applicationFeeAmount !== null && applicationFeeAmount > amountTotal) {
-      throw invalidRequest(
-        "The application fee amount must be less than or equal to the amount of the payment.",
-        "payment_intent_data[application_fee_amount]",
-      );
-    }
-    const intentMetadata = intentData?.metadata("metadata") ?? {};
-    const description = intentData?.string("description") ?? null;
-    const receiptEmail = intentData?.string("receipt_email") ?? null;
-    intentData?.string("statement_descriptor_suffix", { max: 22 });
-
-    const expiresAt = params.integer("expires_at") ?? created + 24 * 3600;
-    if (expiresAt < created + 30 * 60)
-      throw invalidRequest("The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.", "expires_at");
-    if (expiresAt > created + 24 * 3600)
-      throw invalidRequest("The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.", "expires_at");
-
-    const id = newId("cs_test_", 58);
-    const session: CheckoutSession = {
-      id,
-      object: "checkout.session",
-      amount_subtotal: amountTotal,
-      amount_total: amountTotal,
-      cancel_url: cancelUrl,
-      client_reference_id: clientReferenceId,
-      created,
-      currency,
-      customer: null,
-      customer_details: null,
-      customer_email: customerEmail,
-      expires_at: expiresAt,
-      livemode: false,
-      locale,
-      metadata,
-      mode: "payment",
-      payment_intent: null,
-      payment_method_types: paymentMethodTypes.length > 0 ? paymentMethodTypes : ["card"],
-      payment_status: "unpaid",
-      status: "open",
-      success_url: successUrl,
-      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
-      ui_mode: "hosted",
-      url: `${baseUrl}/c/pay/${id}`,
-    };
-    sessions.set(id, session);
-    owner.set(id, context.account);
-    sessionData.set(id, { lineItems, paymentIntent: { applicationFeeAmount, metadata: intentMetadata, description, receiptEmail } });
+    const { session, data, expandPaths } = readCheckoutSession(params, { account: context.account, created: seconds(), baseUrl });
+    sessions.set(session.id, session);
+    owner.set(session.id, context.account);
+    sessionData.set(session.id, data);
     return { body: expand(session, expandPaths), events: [] };
   };
 
@@ -593,7 +377,7 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     return { body: expand(refund, params.stringList("expand")), events };
   };
 
-  const routes: Array<{ method: string; pattern: RegExp; handler: Handler }> = [
+  const routes: Route[] = [
     { method: "POST", pattern: /^\/v1\/checkout\/sessions$/, handler: createCheckoutSession },
     { method: "GET", pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/, handler: retrieveCheckoutSession },
     { method: "GET", pattern: /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/, handler: listLineItems },
@@ -603,138 +387,10 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     { method: "POST", pattern: /^\/v1\/refunds$/, handler: createRefund },
     { method: "GET", pattern: /^\/v1\/refunds\/([^/]+)$/, handler: retrieveRefund },
     { method: "GET", pattern: /^\/v1\/events\/([^/]+)$/, handler: retrieveEvent },
+    ...connect.routes,
   ];
 
-  // --- the HTTP API -------------------------------------------------------------------------------------------
-
-  async function api(request: Request, url: URL): Promise<Response> {
-    const requestId = newId("req_", 14);
-    const method = request.method.toUpperCase();
-    const account = request.headers.get("Stripe-Account");
-    const idempotencyKey = method === "POST" ? request.headers.get("Idempotency-Key") : null;
-    const baseHeaders: Record<string, string> = { "Request-Id": requestId, "Stripe-Version": request.headers.get("Stripe-Version") ?? apiVersion };
-    if (account) baseHeaders["Stripe-Account"] = account;
-    if (idempotencyKey) baseHeaders["Idempotency-Key"] = idempotencyKey;
-    const body = method === "GET" || method === "HEAD" ? "" : await request.text();
-    const search = method === "GET" || method === "HEAD" ? url.searchParams : new URLSearchParams(body);
-    const entry: RequestLogEntry = { method, path: url.pathname, idempotencyKey, account, requestId, status: 0, replayed: false, params: {} };
-    requestLog.push(entry);
-
-    const answer = (status: number, payload: unknown, extra: Record<string, string> = {}): Response => {
-      entry.status = status;
-      return json(status, payload, { ...baseHeaders, ...extra });
-    };
-
-    const key = apiKeyOf(request);
-    if (key === null) {
-      return answer(
-        401,
-        new FakeStripeError(401, {
-          type: "invalid_request_error",
-          message:
-            "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
-        }).toJSON(),
-        { "WWW-Authenticate": 'Basic realm="Stripe"' },
-      );
-    }
-    if (!/^(sk|rk)_test_\w+$/.test(key)) {
-      return answer(
-        401,
-        new FakeStripeError(401, { type: "invalid_request_error", code: "api_key_expired", message: `Invalid API Key provided: ${redact(key)}` }).toJSON(),
-        {
-          "WWW-Authenticate": 'Basic realm="Stripe"',
-        },
-      );
-    }
-    if (account !== null && !/^acct_\w+$/.test(account)) {
-      const message = `The provided key '${redact(key)}' does not have access to account '${account}' (or that account does not exist). Application access may have been revoked.`;
-      return answer(403, new FakeStripeError(403, { type: "invalid_request_error", code: "account_invalid", message }).toJSON());
-    }
-
-    let route: { handler: Handler; id: string } | undefined;
-    for (const candidate of routes) {
-      const match = candidate.method === method ? candidate.pattern.exec(url.pathname) : null;
-      if (match) route = { handler: candidate.handler, id: decodeURIComponent(match[1] ?? "") };
-    }
-    if (!route) {
-      const message = `Unrecognized request URL (${method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`;
-      return answer(404, new FakeStripeError(404, { type: "invalid_request_error", message }).toJSON());
-    }
-
-    // Idempotency is per account: the same key on another account is a different request.
-    const storeKey = idempotencyKey ? `${account ?? ""}\n${idempotencyKey}` : null;
-    const canonical = canonicalForm(search);
-    if (storeKey && idempotencyKey) {
-      if (idempotencyKey.length > 255) return answer(400, invalidRequest("Idempotency-Key must be at most 255 characters long.", "Idempotency-Key").toJSON());
-      const stored = idempotency.get(storeKey);
-      if (stored) {
-        entry.replayed = true;
-        entry.params = safeParams(search);
-        if (stored.method !== method || stored.path !== url.pathname) {
-          const message = `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${stored.method} ${stored.path}' vs '${method} ${url.pathname}'). Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`;
-          return answer(400, new FakeStripeError(400, { type: "idempotency_error", message }).toJSON());
-        }
-        if (stored.canonical !== canonical) {
-          const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`;
-          return answer(400, new FakeStripeError(400, { type: "idempotency_error", message }).toJSON());
-        }
-        entry.status = stored.status;
-        return new Response(stored.body, {
-          status: stored.status,
-          headers: { "Content-Type": "application/json", ...baseHeaders, "Idempotent-Replayed": "true", "Original-Request": stored.requestId },
-        });
-      }
-      if (inFlight.has(storeKey)) {
-        const message = `There is currently another in-progress request using this Stripe API Idempotency Key (that probably means you submitted twice, and the other request is still going through): ${idempotencyKey}. Please try again later.`;
-        return answer(409, new FakeStripeError(409, { type: "invalid_request_error", code: "idempotency_key_in_use", message }).toJSON());
-      }
-      inFlight.add(storeKey);
-    }
-
-    let status = 200;
-    let payload: unknown;
-    let events: RecordedEvent[] = [];
-    let store = true;
-    try {
-      const params = Params.root(decodeForm(search));
-      entry.params = safeParams(search);
-      const result = await route.handler({ requestId, account, idempotencyKey }, params, route.id);
-      status = result.status ?? 200;
-      payload = result.body;
-      events = result.events;
-    } catch (error) {
-      if (error instanceof FakeStripeError) {
-        status = error.status;
-        payload = error.toJSON();
-        store = !error.isValidation;
-      } else {
-        console.error("Stripe fake: handler failed", error);
-        status = 500;
-        payload = new FakeStripeError(500, {
-          type: "api_error",
-          message: `Stripe fake failed: ${error instanceof Error ? error.message : String(error)}`,
-        }).toJSON();
-      }
-    }
-    const response = answer(status, payload, status >= 500 ? { "Stripe-Should-Retry": "false" } : {});
-    if (storeKey) {
-      // Store before leaving in-flight, with no await between: a retry must find one or the other.
-      const stored = store ? await response.clone().text() : null;
-      if (stored !== null) idempotency.set(storeKey, { method, path: url.pathname, canonical, status, body: stored, requestId });
-      inFlight.delete(storeKey);
-    }
-    // Webhooks for the request go out before it answers, so a test sees their effects once the SDK call returns (pause() to change that).
-    await webhooks.dispatch(events);
-    return response;
-  }
-
-  function safeParams(search: URLSearchParams): FormObject {
-    try {
-      return formToObject(decodeForm(search));
-    } catch {
-      return {};
-    }
-  }
+  const api = createApi({ apiVersion, routes, requestLog, dispatch: (events) => webhooks.dispatch(events) });
 
   // --- the hosted Checkout page -------------------------------------------------------------------------------
 
@@ -801,8 +457,11 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     const url = new URL(request.url);
     await expireDue();
     const page = /^\/c\/pay\/([^/]+)$/.exec(url.pathname);
-    if (page) {
-      const response = await hostedPage(request, decodeURIComponent(page[1] ?? ""));
+    const onboarding = ONBOARDING_PATH.exec(url.pathname);
+    if (page || onboarding) {
+      const response = page
+        ? await hostedPage(request, decodeURIComponent(page[1] ?? ""))
+        : await connect.hostedOnboarding(request, decodeURIComponent(onboarding?.[1] ?? ""));
       requestLog.push({
         method: request.method,
         path: url.pathname,
@@ -830,6 +489,11 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     return { status: response.status, location: response.headers.get("Location"), html: await response.text() };
   }
 
+  async function completeOnboarding(linkUrl: string): Promise<OnboardingResult> {
+    const response = await fetch(linkUrl, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "", redirect: "manual" });
+    return { status: response.status, location: response.headers.get("Location") };
+  }
+
   async function expire(sessionId: string): Promise<CheckoutSession> {
     await expireDue();
     const session = sessions.get(sessionId);
@@ -842,6 +506,7 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
   return {
     fetch,
     pay,
+    completeOnboarding,
     expire,
     resend: (eventId, resendOptions) => webhooks.resend(eventId, resendOptions),
     pause: () => webhooks.pause(),
@@ -858,6 +523,7 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
     paymentIntents,
     charges,
     refunds,
+    accounts: connect.accounts,
     requestLog,
   };
 }
