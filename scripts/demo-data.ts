@@ -209,6 +209,8 @@ function riversideRegistration(now: number) {
     cancelFee: 500,
     // The kids' race has 2 places: a third registrant can join the waitlist, offered a freed place for 24 hours.
     waitlistOfferHours: 24,
+    // From the receipt, a registrant may transfer an entry to someone else for 10.00, paid by card.
+    transferFee: 1000,
     isApproved: true,
     openTime: now - DAY_MS,
     closeTime: now + 60 * DAY_MS,

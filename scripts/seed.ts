@@ -86,6 +86,7 @@ export async function buildSeedSql(now: number): Promise<string> {
       cancel_refund_percent: "cancelRefundPercent" in registration ? registration.cancelRefundPercent : null,
       cancel_fee: "cancelFee" in registration ? registration.cancelFee : 0,
       waitlist_offer_hours: "waitlistOfferHours" in registration ? registration.waitlistOfferHours : null,
+      transfer_fee: "transferFee" in registration ? registration.transferFee : null,
     };
     statements.push(insert("registrations", { id: registration.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
     // A database seeded before the demo form became bilingual with a cancellation policy gets both, once.

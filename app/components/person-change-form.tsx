@@ -34,6 +34,8 @@ export function PersonChangeForm(props: {
   busy: boolean;
   fieldErrors: Record<string, string>;
   personName: string;
+  /** What a transfer costs, said before the registrant commits to it. */
+  feeQuote: string | null;
 }) {
   const { change, lang } = props;
   const words = RECEIPT_WORDS[lang];
@@ -43,6 +45,7 @@ export function PersonChangeForm(props: {
     <section className="confirm-panel" aria-labelledby="change-heading" data-testid="person-change">
       <h3 id="change-heading">{`${transfer ? words.transferPerson : words.editPerson}: ${props.personName}`}</h3>
       {transfer ? <p className="hint">{words.transferHint}</p> : null}
+      {props.feeQuote ? <p data-testid="transfer-fee">{props.feeQuote}</p> : null}
       <Form method="post" className="registration-form" noValidate>
         <input type="hidden" name="intent" value="change" />
         <input type="hidden" name="person" value={change.person} />

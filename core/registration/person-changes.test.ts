@@ -59,10 +59,12 @@ describe("what a registrant may change after checkout", () => {
 });
 
 describe("the transfer setting", () => {
-  it("is empty for no transfers or 0 for free ones; a fee is refused rather than not charged", () => {
+  it("is empty for no transfers, 0 for free ones, or a fee in dollars", () => {
     expect(parseTransferFee("")).toEqual({ ok: true, value: null });
     expect(parseTransferFee("0")).toEqual({ ok: true, value: 0 });
     expect(parseTransferFee("0.00")).toEqual({ ok: true, value: 0 });
-    expect(parseTransferFee("10.00").ok).toBe(false);
+    expect(parseTransferFee("10.00")).toEqual({ ok: true, value: 1000 });
+    expect(parseTransferFee("-1")).toEqual({ ok: false, error: "Enter a fee such as 10.00, 0 for free transfers, or leave empty for none" });
+    expect(parseTransferFee("ten").ok).toBe(false);
   });
 });

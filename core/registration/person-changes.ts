@@ -8,6 +8,7 @@
 import type { Lang } from "../forms/bilingual";
 import type { FormElement, StoredValue } from "../forms/model";
 import { FIELD_TYPE_MODULES } from "../forms/registry";
+import { parseMoney } from "../money/money";
 
 export type PersonChangeKind = "edit" | "transfer";
 
@@ -58,6 +59,7 @@ export const CHANGE_MESSAGES = {
     nothingChanged: "Nothing was changed.",
     notPaid: "Only a completed registration can be changed.",
     stale: "This person's details were changed in another window. Reload the page to see them.",
+    feeNeedsCards: "A transfer fee is paid by card, which this form cannot take now. Please contact the organiser.",
   },
   fr: {
     closed: "Les modifications de cette inscription sont closes. Veuillez communiquer avec l'organisateur.",
@@ -66,6 +68,8 @@ export const CHANGE_MESSAGES = {
     nothingChanged: "Rien n'a été modifié.",
     notPaid: "Seule une inscription complétée peut être modifiée.",
     stale: "Les renseignements de cette personne ont été modifiés dans une autre fenêtre. Rechargez la page pour les voir.",
+    feeNeedsCards:
+      "Les frais de transfert se paient par carte, ce que ce formulaire ne peut pas accepter maintenant. Veuillez communiquer avec l'organisateur.",
   },
 } satisfies Record<Lang, Record<string, string>>;
 
@@ -76,13 +80,14 @@ export function changeRefusal(window: ChangeWindow, kind: PersonChangeKind, now:
   return null;
 }
 
-/**
- * The settings field: empty, no transfers; 0, free transfers. A fee would need its own card payment, which
- * the receipt page does not take yet, so a fee above zero is refused rather than silently not charged.
- */
+/** The settings field: empty, no transfers; 0, free transfers; an amount such as 10.00, paid by card when transferring. */
 export function parseTransferFee(raw: string): { ok: true; value: number | null } | { ok: false; error: string } {
   const text = raw.trim();
   if (text === "") return { ok: true, value: null };
-  if (/^0+([.,]0{1,2})?$/.test(text)) return { ok: true, value: 0 };
-  return { ok: false, error: "Transfers are free or not offered: enter 0, or leave empty. A transfer fee cannot be charged online yet." };
+  const cents = parseMoney(text);
+  if (cents === null || cents < 0) return { ok: false, error: "Enter a fee such as 10.00, 0 for free transfers, or leave empty for none" };
+  return { ok: true, value: cents };
 }
+
+// not in the spec: our wording
+export const TRANSFER_FEE_NEEDS_CARDS = "A transfer fee is paid by card, and this club does not take cards online. Enter 0, or leave empty.";

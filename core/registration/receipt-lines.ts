@@ -78,6 +78,8 @@ export const RECEIPT_WORDS = {
     changedIntro: (form: string) => `The details of your registration for ${form} were changed. This is the registration as it stands now.`,
     transferredIntro: (form: string, from: string, to: string) => `The entry of ${from} in ${form} was transferred to ${to}.`,
     editPerson: "Change these details",
+    transferFee: "Transfer fee",
+    transferFeeQuote: (fee: string) => `Transferring costs ${fee}, paid by card before the entry changes hands.`,
     transferPerson: "Transfer to someone else",
     transferHint: "Enter the details of the person who takes this entry. What was paid for stays the same.",
     saveChange: "Save the change",
@@ -132,6 +134,8 @@ export const RECEIPT_WORDS = {
     changedIntro: (form: string) => `Les renseignements de votre inscription à ${form} ont été modifiés. Voici l'inscription telle qu'elle est maintenant.`,
     transferredIntro: (form: string, from: string, to: string) => `L'inscription de ${from} à ${form} a été transférée à ${to}.`,
     editPerson: "Modifier ces renseignements",
+    transferFee: "Frais de transfert",
+    transferFeeQuote: (fee: string) => `Le transfert coûte ${fee}, payé par carte avant que l'inscription change de mains.`,
     transferPerson: "Transférer à quelqu'un d'autre",
     transferHint: "Entrez les renseignements de la personne qui prend cette inscription. Ce qui a été payé reste pareil.",
     saveChange: "Enregistrer la modification",
@@ -186,6 +190,7 @@ function lineOf(line: PriceLine, elements: readonly FormElement[], values: Recor
   if (line.type === "discount") return { label: words.discount(line.code ?? ""), amount: line.amount };
   if (line.type === "family_cap") return { label: words.familyCap, amount: line.amount };
   if (line.type === "z4fee") return { label: words.fee, amount: line.amount };
+  if (line.type === "transfer_fee") return { label: words.transferFee, amount: line.amount };
   const element = elements.find((e) => e.id === line.elementId);
   return { label: itemLabel(element, element ? values[element.id] : undefined, lang), amount: line.amount };
 }

@@ -3,7 +3,7 @@
 // organiser's audit row and one mail.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { capturedMail, cartChanges, individuals, registrations } from "../../schema/d1";
+import { capturedMail, cartChanges, carts, individuals, paymentAttempts, registrations, transactions } from "../../schema/d1";
 import { cookieFrom, db } from "./auth-fixtures";
 import { withStripeFake } from "./stripe-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
@@ -113,5 +113,79 @@ describe("changing a paid person's details", { timeout: 30_000 }, () => {
         },
       )
       .toBe(true);
+  });
+});
+
+describe("a transfer with a fee", { timeout: 60_000 }, () => {
+  const transferOf = (f: Form, personId: string, requestId: string, first: string) => ({
+    intent: "change",
+    kind: "transfer",
+    person: personId,
+    request_id: requestId,
+    [f.ids.first]: first,
+    [f.ids.last]: "Stone",
+  });
+  const sessionOf = (location: string | null) => /\/c\/pay\/(cs_[A-Za-z0-9_]+)/.exec(location ?? "")![1]!;
+
+  it("is paid by card first (one page for a double click), then made once, on the receipt as a line and in the ledger", async () => {
+    const { f, cookie, personId } = await paidForm(1000);
+    expect(await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=transfer`, cookie)).text()).toContain(
+      "Transferring costs $10.00, paid by card before the entry changes hands.",
+    );
+    const [before] = await db().select().from(carts).where(eq(carts.registrationId, f.registration.id));
+    const requestId = crypto.randomUUID();
+    const replies = await Promise.all([0, 1].map(() => post(f.host, `${f.path}/receipt`, transferOf(f, personId, requestId, "Bo"), cookie)));
+    expect(replies.map((r) => r.status)).toEqual([302, 302]);
+    const session = sessionOf(replies[0]!.headers.get("Location"));
+    expect(sessionOf(replies[1]!.headers.get("Location"))).toBe(session);
+    // Nothing changes hands before the fee is paid.
+    expect((await personOf(personId)).values[f.ids.first]?.v).toBe("Ada");
+
+    expect((await fake().pay(session, "4242 4242 4242 4242")).status).toBe(303);
+    const person = await personOf(personId);
+    expect([person.values[f.ids.first]?.v, person.values[f.ids.distance]?.v]).toEqual(["Bo", "10k"]);
+    const [after] = await db().select().from(carts).where(eq(carts.registrationId, f.registration.id));
+    expect(after!.total).toBe(before!.total! + 1000);
+    expect(after!.pricing!.total).toBe(before!.pricing!.total + 1000);
+    expect(after!.pricing!.lines.filter((l) => l.type === "transfer_fee")).toEqual([
+      { type: "transfer_fee", individualId: personId, elementId: null, code: null, amount: 1000 },
+    ]);
+    expect((await changesOf(f)).map((c) => [c.kind, c.amount])).toEqual([["transfer", 1000]]);
+    const ledger = await db().select().from(transactions).where(eq(transactions.cartId, after!.id));
+    expect(ledger.filter((t) => t.type === "payment" && t.completionTime !== null).map((t) => t.amount)).toEqual([before!.total, 1000]);
+    const receipt = await (await get(f.host, `${f.path}/receipt`, cookie)).text();
+    expect(receipt).toContain("Transfer fee");
+    expect(receipt).toContain("Bo Stone");
+    await expect
+      .poll(
+        async () =>
+          (await mailsOf("Registration transferred: Spring Relay")).filter((m) => m.text.includes("to Bo Stone.") && m.text.includes(f.registration.id)).length,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    // The same form sent again after paying: done already, nothing more charged.
+    const again = await post(f.host, `${f.path}/receipt`, transferOf(f, personId, requestId, "Bo"), cookie);
+    expect(again.headers.get("Location")).toBe(`${f.path}/receipt?changed=1`);
+    expect((await changesOf(f)).length).toBe(1);
+  });
+
+  it("is refunded whole when the person was changed in another window before the fee was paid", async () => {
+    const { f, cookie, personId } = await paidForm(1000);
+    const started = await post(f.host, `${f.path}/receipt`, transferOf(f, personId, crypto.randomUUID(), "Bo"), cookie);
+    const session = sessionOf(started.headers.get("Location"));
+    // Meanwhile, a free correction from another tab.
+    const edit = await post(
+      f.host,
+      `${f.path}/receipt`,
+      { intent: "change", kind: "edit", person: personId, request_id: crypto.randomUUID(), [f.ids.first]: "Adah", [f.ids.last]: "Runner" },
+      cookie,
+    );
+    expect(edit.status).toBe(302);
+    expect((await fake().pay(session, "4242 4242 4242 4242")).status).toBe(303);
+    expect((await personOf(personId)).values[f.ids.first]?.v).toBe("Adah");
+    expect(fake().refunds.filter((r) => r.amount === 1000)).toHaveLength(1);
+    const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.checkoutSessionId, session));
+    expect(attempt).toMatchObject({ status: "failed" });
+    expect((await changesOf(f)).map((c) => c.kind)).toEqual(["edit"]);
   });
 });

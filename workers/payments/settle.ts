@@ -4,6 +4,7 @@
  * being paid, the money goes back and the registrant is told which place is gone.
  */
 import { SOLD_OUT } from "../../core/registration/messages";
+import { CHANGE_MESSAGES } from "../../core/registration/person-changes";
 import type { Db } from "../../schema/d1";
 import { completeCardAttempt, refundUnplacedPayment, type AttemptRow, type CardCompletion } from "../services/payments";
 import { placeProblems } from "../services/places";
@@ -11,6 +12,35 @@ import { sendReceiptOfCart } from "../services/receipts";
 import { listElements } from "../services/registration-forms";
 import { afterCartCompleted } from "../jobs";
 import type { StripeGateway } from "./stripe";
+import { completeChangePayment, isChangeAttempt } from "../services/change-payments";
+import type { PaidChange } from "../../schema/d1";
+
+/** The same for a paid change (a transfer's fee): applied once and mailed once, or refunded whole when it went stale. */
+async function settlePaidChange(
+  context: SettleContext,
+  gateway: StripeGateway,
+  attempt: AttemptRow & { change: PaidChange },
+  paymentIntentId: string,
+  event: { id: string; type: string } | null,
+): Promise<CardCompletion> {
+  const { db, now } = context;
+  const outcome = await completeChangePayment(db, attempt, paymentIntentId, now, event);
+  if (outcome === "completed") {
+    const { fromName, toName } = attempt.change;
+    context.waitUntil(
+      sendReceiptOfCart(context.env, db, attempt.cartId, "transferred", 0, { from: fromName, to: toName }).catch((error: unknown) =>
+        console.error("Transfer mail failed", error),
+      ),
+    );
+    afterCartCompleted(context.env, db, context.waitUntil, attempt.registrationId, attempt.cartId);
+    return "completed";
+  }
+  if (outcome === "stale") {
+    await refundUnplacedPayment(db, gateway, attempt, paymentIntentId, `${CHANGE_MESSAGES.en.stale} Your payment has been refunded in full.`, now);
+    return "unplaced";
+  }
+  return "already";
+}
 
 export interface SettleContext {
   env: Env;
@@ -27,6 +57,7 @@ export async function settlePaidSession(
   event: { id: string; type: string } | null = null,
 ): Promise<CardCompletion> {
   const { db, now } = context;
+  if (isChangeAttempt(attempt)) return settlePaidChange(context, gateway, attempt, paymentIntentId, event);
   const outcome = await completeCardAttempt(db, attempt, paymentIntentId, now, event?.id ?? null, event?.type ?? "");
   if (outcome === "completed") {
     context.waitUntil(sendReceiptOfCart(context.env, db, attempt.cartId, "paid").catch((error: unknown) => console.error("Receipt failed", error)));

@@ -64,7 +64,7 @@ export function takesCardsOnline(club: PaymentClub, gateway: StripeGateway | nul
 }
 
 /** The account a club's charges are made on: its connected account, or the platform's (null) for merchant clubs. */
-function accountOf(club: PaymentClub): string | null {
+export function accountOf(club: PaymentClub): string | null {
   return club.isMerchant ? null : club.stripeAccountId;
 }
 
@@ -239,7 +239,7 @@ async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string
   return unclosed;
 }
 
-function pendingPayment(
+export function pendingPayment(
   cart: CartRow,
   attemptId: string,
   provider: "stripe" | "manual",

@@ -22,12 +22,15 @@ import {
 } from "../../core/registration/person-changes";
 import { tierAt } from "../../core/registration/tiers";
 import type { FormElement } from "../../core/forms/model";
-import { cartChanges, rawBatch, registrations, type Db } from "../../schema/d1";
+import { cartChanges, rawBatch, registrations, type Db, type PaidChange } from "../../schema/d1";
+import { attemptOfChange } from "./change-payments";
 import { peopleOf, personElements, personLimits, type CartRow } from "./carts";
 import type { RegistrationRow } from "./registration-forms";
 
 export type PersonChangeResult =
   | { ok: true; created: boolean; kind: PersonChangeKind; from: string; to: string }
+  /** A transfer with a fee: nothing is written until the fee is paid (change-payments.ts). */
+  | { ok: "pay"; change: PaidChange; fee: number }
   | { ok: false; errors: Record<string, string>; status: 400 | 409 };
 
 /** The fields the receipt page offers for a change: what a registrant may change, in form order. */
@@ -56,6 +59,12 @@ export async function changePerson(
     const detail = JSON.parse(done.detail || "{}") as { from?: string; to?: string };
     return { ok: true, created: false, kind, from: detail.from ?? "", to: detail.to ?? "" };
   }
+  const started = await attemptOfChange(db, requestId);
+  if (started?.change) {
+    // The same change form sent again: its payment is done (the change with it), or its page is still open.
+    if (started.status === "paid") return { ok: true, created: false, kind, from: started.change.fromName, to: started.change.toName };
+    if (started.status === "open") return { ok: "pay", change: started.change, fee: started.amount };
+  }
   const refusal = changeRefusal({ transferFee: registration.transferFee, closeTime: registration.closeTime }, kind, now, lang);
   if (refusal) return { ok: false, errors: { form: refusal }, status: 409 };
   const people = await peopleOf(db, cart.id);
@@ -83,6 +92,13 @@ export async function changePerson(
 
   const from = nameOf(person.values);
   const to = nameOf(values);
+  const fee = kind === "transfer" ? (registration.transferFee ?? 0) : 0;
+  if (fee > 0)
+    return {
+      ok: "pay",
+      fee,
+      change: { kind: "transfer", requestId, individualId: person.id, from: person.values, to: values, fromName: from, toName: to, fields: changed },
+    };
   const detail = JSON.stringify({ from, to, fields: changed });
   const [updated] = await rawBatch(db, [
     // Written only over the values this change was made from: another tab's change in between is not lost.

@@ -1,7 +1,9 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
-import { openDb } from "../../../schema/d1";
+import { eq } from "drizzle-orm";
+import { carts, openDb, type Db } from "../../../schema/d1";
+import { signReceiptLink } from "../../../workers/services/receipt-links";
 import { PaymentProviderError, stripeGateway } from "../../../workers/payments/stripe";
 import { settlePaidSession } from "../../../workers/payments/settle";
 import { attemptOfSession } from "../../../workers/services/payments";
@@ -28,7 +30,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     .safeParse(url.searchParams.get("session_id"));
   const attempt = sessionId.success ? await attemptOfSession(db, sessionId.data) : null;
   if (!attempt || attempt.registrationId !== registration.id) throw new Response("This payment was not found.", { status: 404 });
-  const receipt = `/register/${registration.id}/receipt`;
+  // A change's payment (a transfer fee) was made from the emailed receipt link, maybe on a device without the cart's cookie.
+  const receipt = attempt.change
+    ? await changedReceiptPath(context.env, db, registration.id, attempt.cartId, context.now)
+    : `/register/${registration.id}/receipt`;
   if (attempt.status === "paid") throw redirect(receipt);
   const gateway = stripeGateway(context.env);
   if (gateway && attempt.checkoutSessionId) {
@@ -41,8 +46,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           attempt,
           session.paymentIntentId,
         );
-        // The places were gone and the money went back: the pay page says so.
-        if (settled === "unplaced") throw redirect(`/register/${registration.id}/pay`);
+        // The places were gone (or the person changed meanwhile) and the money went back: the page they came from says so.
+        if (settled === "unplaced") throw redirect(attempt.change ? `${receipt}&changefailed=1` : `/register/${registration.id}/pay`);
         throw redirect(receipt);
       }
     } catch (error) {
@@ -51,6 +56,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     }
   }
   return { name: registration.name, registrationId: registration.id, failed: attempt.status === "failed" ? attempt.failureMessage : null };
+}
+
+async function changedReceiptPath(env: Env, db: Db, registrationId: string, cartId: string, now: number): Promise<string> {
+  const [cart] = await db.select().from(carts).where(eq(carts.id, cartId)).limit(1);
+  if (!cart) return `/register/${registrationId}/receipt`;
+  return `/register/${registrationId}/receipt?receipt=${encodeURIComponent(await signReceiptLink(env, cart, now))}&changed=1`;
 }
 
 export default function ConfirmingPayment() {

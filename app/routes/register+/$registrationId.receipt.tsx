@@ -13,6 +13,11 @@ import { cancelPerson, cancelQuotes } from "../../../workers/services/cancellati
 import { claimRefundNotice } from "../../../workers/services/payment-ledger";
 import { ageDateOf, cartCookieName, openCart, openCartByReceipt, peopleOf, type CartRow } from "../../../workers/services/carts";
 import { changeableElements, changePerson, changesOffered } from "../../../workers/services/person-changes";
+import { startChangePayment } from "../../../workers/services/change-payments";
+import { paymentClubOf, takesCardsOnline } from "../../../workers/services/payments";
+import { CHANGE_MESSAGES } from "../../../core/registration/person-changes";
+import { labelIn } from "../../../core/forms/bilingual";
+import { checkoutUrls } from "../../registration-payments.server";
 import { receiptLang, receiptOfCart, sendReceiptOfCart } from "../../../workers/services/receipts";
 import { getRegistration, listElements, type RegistrationRow } from "../../../workers/services/registration-forms";
 import { offerFreedPlaces } from "../../../workers/services/waitlists";
@@ -65,6 +70,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         }
       : null,
     changedNotice: url.searchParams.get("changed") === "1",
+    changeFailed: url.searchParams.get("changefailed") === "1",
+    transferFee: registration.transferFee ?? 0,
     name: registration.name,
     clubName: registration.clubName,
     registrationId: registration.id,
@@ -126,7 +133,30 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
     lang,
     context.now,
   );
-  if (!done.ok) return data({ error: done.errors.form ?? null, fieldErrors: done.errors }, { status: done.status });
+  if (done.ok === false) return data({ error: done.errors.form ?? null, fieldErrors: done.errors }, { status: done.status });
+  if (done.ok === "pay") {
+    // A transfer's fee: Stripe's page first; the change is made when the payment completes.
+    const gateway = stripeGateway(context.env);
+    const club = await paymentClubOf(db, registration.clubId);
+    if (!gateway || !takesCardsOnline(club, gateway)) return data({ error: CHANGE_MESSAGES[lang].feeNeedsCards, fieldErrors: {} }, { status: 409 });
+    const urls = checkoutUrls(context, registration.id, lang === "fr" ? "?lang=fr" : "");
+    const description = `${RECEIPT_WORDS[lang].transferFee}${RECEIPT_WORDS[lang].colon}${labelIn(registration.name, lang)}`;
+    const back = new URL(request.url);
+    back.searchParams.delete("changed");
+    const started = await startChangePayment(
+      db,
+      gateway,
+      club,
+      cart,
+      done.change,
+      done.fee,
+      description,
+      { success: urls.success, cancel: back.toString() },
+      context.now,
+    );
+    if (!started.ok) return data({ error: started.error, fieldErrors: {} }, { status: 409 });
+    return redirect(started.url);
+  }
   if (done.created) {
     afterCartCompleted(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
     const transfer = kind === "transfer" ? { from: done.from, to: done.to } : null;
@@ -144,7 +174,8 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
 }
 
 export default function Receipt() {
-  const { name, clubName, registrationId, receipt, cancels, requestId, cancelledRefund, offered, change, changedNotice } = useLoaderData<typeof loader>();
+  const { name, clubName, registrationId, receipt, cancels, requestId, cancelledRefund, offered, change, changedNotice, changeFailed, transferFee } =
+    useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
 
@@ -162,7 +193,11 @@ export default function Receipt() {
           {reply.error}
         </p>
       ) : null}
-      {changedNotice ? (
+      {changeFailed ? (
+        <p role="alert" className="form-error">
+          {`${CHANGE_MESSAGES[receipt.lang].stale} ${receipt.lang === "fr" ? "Votre paiement vous a été remboursé en entier." : "Your payment has been refunded in full."}`}
+        </p>
+      ) : changedNotice ? (
         <p role="status" className="notice" data-testid="changed-notice">
           {words.changedNotice}
         </p>
@@ -175,6 +210,7 @@ export default function Receipt() {
           busy={busy}
           fieldErrors={reply && "fieldErrors" in reply ? reply.fieldErrors : {}}
           personName={receipt.people.find((p) => p.id === change.person)?.name ?? ""}
+          feeQuote={change.kind === "transfer" && transferFee > 0 ? words.transferFeeQuote(money(transferFee)) : null}
         />
       ) : null}
       {cancelledRefund !== null ? (

@@ -1,0 +1,155 @@
+/**
+ * Paid changes to a completed cart (issue 24): a transfer whose form charges a fee is paid by card through
+ * the same Checkout path as a cart, and applied when the payment completes (the webhook or the return page,
+ * whichever is first, once). The change is written only over the values it was made from; if the person was
+ * changed in the meantime, the payment is refunded whole instead (as a cart whose place went is).
+ */
+import { eq, sql } from "drizzle-orm";
+import { cartChanges, carts, paymentAttempts, rawBatch, transactions, type Db, type PaidChange } from "../../schema/d1";
+import { PaymentProviderError, type StripeGateway } from "../payments/stripe";
+import type { CartRow } from "./carts";
+import { accountOf, pendingPayment, PAYMENT_MESSAGES, type AttemptRow, type PaymentClub, type StartResult } from "./payments";
+import { CHECKOUT_OPEN_MS } from "./places";
+
+/** The attempt key of a change: one per change form shown, so a double click opens one page. */
+function changeKey(requestId: string): string {
+  return `change-${requestId}`;
+}
+
+/** The attempt a change form already started, if any: a resend goes back to its page or finds it paid. */
+export async function attemptOfChange(db: Db, requestId: string): Promise<AttemptRow | null> {
+  const [row] = await db
+    .select()
+    .from(paymentAttempts)
+    .where(eq(paymentAttempts.idempotencyKey, changeKey(requestId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Opens Stripe's page for a change's fee. Nothing about the person changes until it is paid. */
+export async function startChangePayment(
+  db: Db,
+  gateway: StripeGateway,
+  club: PaymentClub,
+  cart: CartRow,
+  change: PaidChange,
+  fee: number,
+  description: string,
+  urls: { success: string; cancel: string },
+  now: number,
+): Promise<StartResult> {
+  const key = changeKey(change.requestId);
+  const existing = await attemptOfChange(db, change.requestId);
+  if (existing?.status === "paid") return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
+  if (existing?.checkoutUrl && existing.status !== "expired") return { ok: true, url: existing.checkoutUrl };
+  const attempt: AttemptRow = {
+    id: crypto.randomUUID(),
+    cartId: cart.id,
+    registrationId: cart.registrationId,
+    clubId: cart.clubId,
+    provider: "stripe",
+    amount: fee,
+    systemFee: 0,
+    idempotencyKey: existing?.status === "expired" ? `${key}-${now}` : key,
+    status: "open",
+    checkoutSessionId: null,
+    paymentIntentId: null,
+    checkoutUrl: null,
+    failureMessage: null,
+    stripeAccount: accountOf(club),
+    individualTotals: {},
+    discountUses: null,
+    places: [],
+    pricing: null,
+    change,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.insert(paymentAttempts).values(attempt).onConflictDoNothing();
+  const [mine] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.idempotencyKey, attempt.idempotencyKey)).limit(1);
+  const stored = mine ?? attempt;
+  let session;
+  try {
+    session = await gateway.createCheckout({
+      attemptId: stored.id,
+      cartId: cart.id,
+      idempotencyKey: stored.idempotencyKey,
+      stripeAccount: stored.stripeAccount,
+      amount: fee,
+      applicationFee: 0,
+      description,
+      email: cart.email,
+      successUrl: urls.success,
+      cancelUrl: urls.cancel,
+      expiresAt: now + CHECKOUT_OPEN_MS,
+    });
+  } catch (error) {
+    if (error instanceof PaymentProviderError) return { ok: false, error: PAYMENT_MESSAGES.cardStartFailed };
+    throw error;
+  }
+  await db.batch([
+    db.update(paymentAttempts).set({ checkoutSessionId: session.id, checkoutUrl: session.url, updatedAt: now }).where(eq(paymentAttempts.id, stored.id)),
+    db
+      .insert(transactions)
+      .values(pendingPayment(cart, stored.id, "stripe", "card", fee, now))
+      .onConflictDoNothing(),
+  ]);
+  return { ok: true, url: session.url };
+}
+
+/** completed: this call applied the change; already: another call did; stale: the person changed meanwhile, so the money goes back. */
+export type ChangeCompletion = "completed" | "already" | "stale";
+
+/**
+ * Marks a change's payment paid and applies the change, once. Every write after the attempt's is guarded by
+ * the state it leads to: the person's values move only from what the change was made from, the fee is added to
+ * the cart only while its audit row is not yet written, and the audit row only once the person holds the new
+ * values, so the webhook and the return page completing at once apply it once.
+ */
+export async function completeChangePayment(
+  db: Db,
+  attempt: AttemptRow & { change: PaidChange },
+  paymentIntentId: string,
+  now: number,
+  event: { id: string; type: string } | null,
+): Promise<ChangeCompletion> {
+  const { change } = attempt;
+  const [cart] = await db.select().from(carts).where(eq(carts.id, attempt.cartId)).limit(1);
+  if (!cart) return "already";
+  const payment = { ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId };
+  const [done] = await db.select({ id: cartChanges.id }).from(cartChanges).where(eq(cartChanges.id, change.requestId)).limit(1);
+  if (done) return "already";
+  const toJson = JSON.stringify(change.to);
+  const holdsNewValues = sql`EXISTS (SELECT 1 FROM individuals WHERE id = ${change.individualId} AND "values" = ${toJson} AND is_removed = 0)`;
+  const notYetApplied = sql`NOT EXISTS (SELECT 1 FROM cart_changes WHERE id = ${change.requestId})`;
+  const line = JSON.stringify({ type: "transfer_fee", individualId: change.individualId, elementId: null, code: null, amount: attempt.amount });
+  const detail = JSON.stringify({ from: change.fromName, to: change.toName, fields: change.fields, paid: attempt.id });
+  const results = await rawBatch(db, [
+    ...(event ? [sql`INSERT INTO payment_events (id, type, received_at) VALUES (${event.id}, ${event.type}, ${now})`] : []),
+    sql`UPDATE individuals SET "values" = ${toJson} WHERE id = ${change.individualId} AND "values" = ${JSON.stringify(change.from)} AND is_removed = 0 AND ${notYetApplied}`,
+    // Paid only when the change took: a stale one stays open, for the refund to mark it failed.
+    sql`UPDATE payment_attempts SET status = 'paid', payment_intent_id = ${paymentIntentId}, failure_message = NULL, updated_at = ${now}
+        WHERE id = ${attempt.id} AND status != 'paid' AND ${holdsNewValues}`,
+    // The fee is the person's line on the itemised receipt, and part of what the cart came to.
+    sql`UPDATE carts SET total = COALESCE(total, 0) + ${attempt.amount}, updated_at = ${now},
+          pricing = CASE WHEN pricing IS NULL THEN NULL ELSE json_set(json_insert(pricing, '$.lines[#]', json(${line})), '$.total', json_extract(pricing, '$.total') + ${attempt.amount}) END
+        WHERE id = ${cart.id} AND ${notYetApplied} AND ${holdsNewValues}`,
+    sql`INSERT INTO cart_changes (id, cart_id, registration_id, individual_id, kind, amount, actor, detail, created_at)
+        SELECT ${change.requestId}, ${cart.id}, ${cart.registrationId}, ${change.individualId}, ${change.kind}, ${attempt.amount}, 'registrant', ${detail}, ${now}
+        WHERE ${holdsNewValues} ON CONFLICT DO NOTHING`,
+  ]);
+  const audit = results.at(-1);
+  const [applied] = await db.select({ id: cartChanges.id }).from(cartChanges).where(eq(cartChanges.id, change.requestId)).limit(1);
+  // A stale change's payment is booked with its refund (refundUnplacedPayment); a taken one is booked here.
+  if (!applied) return "stale";
+  await db
+    .insert(transactions)
+    .values(payment)
+    .onConflictDoUpdate({ target: transactions.id, set: { completionTime: now, externalId: paymentIntentId, isVoid: false } });
+  return (audit?.meta.changes ?? 0) > 0 ? "completed" : "already";
+}
+
+/** A change attempt (the type guard settle uses to tell a change's payment from a cart's). */
+export function isChangeAttempt(attempt: AttemptRow): attempt is AttemptRow & { change: PaidChange } {
+  return attempt.change !== null && attempt.change !== undefined;
+}
