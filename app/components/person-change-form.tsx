@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useSearchParams } from "@remix-run/react";
 import type { Lang } from "../../core/forms/bilingual";
 import { priceAt } from "../../core/forms/field-type";
 import { isRequired } from "../../core/forms/conditions";
@@ -16,11 +16,18 @@ export interface PersonChange {
   tier: Tier;
 }
 
-/** The receipt page's query that opens one person's change form. */
-export function changeQuery(person: string, kind: "edit" | "transfer", lang: Lang): string {
-  const params = new URLSearchParams({ change: person, kind });
-  if (lang === "fr") params.set("lang", "fr");
-  return params.toString();
+/**
+ * The receipt page's address with one person's change form open (or, with no person, closed). It keeps the
+ * page's own query: the receipt link's token is what opens the receipt on a device without the cart's cookie.
+ */
+export function changeHref(search: URLSearchParams, person: string | null, kind: "edit" | "transfer" = "edit"): string {
+  const params = new URLSearchParams(search);
+  for (const name of ["change", "kind", "changed", "changefailed", "cancelled"]) params.delete(name);
+  if (person) {
+    params.set("change", person);
+    params.set("kind", kind);
+  }
+  return `?${params.toString()}`;
 }
 
 /**
@@ -41,6 +48,7 @@ export function PersonChangeForm(props: {
   const words = RECEIPT_WORDS[lang];
   const chooser = personChooser(change.elements, change.values, change.ageDate, false);
   const transfer = change.kind === "transfer";
+  const [search] = useSearchParams();
   return (
     <section className="confirm-panel" aria-labelledby="change-heading" data-testid="person-change">
       <h3 id="change-heading">{`${transfer ? words.transferPerson : words.editPerson}: ${props.personName}`}</h3>
@@ -67,7 +75,7 @@ export function PersonChangeForm(props: {
           <button type="submit" disabled={props.busy}>
             {transfer ? words.saveTransfer : words.saveChange}
           </button>
-          <Link to={lang === "fr" ? "?lang=fr" : "?"} className="button secondary">
+          <Link to={changeHref(search, null)} className="button secondary">
             {lang === "fr" ? "Annuler" : "Cancel"}
           </Link>
         </div>

@@ -128,7 +128,7 @@ test("a registrant on a card-taking club's site pays by card on Stripe's page an
   await expect(cancelled).toContainText("$36.58 is being refunded.");
 });
 
-test("en français: a registrant on the bilingual Riverside form pays by card; the form, the receipt and its email are in French, money written the French way", async ({
+test("en français: a registrant on the bilingual Riverside form pays by card; the form, the receipt and its email are in French, money written the French way; the entry is then transferred for a fee", async ({
   page,
 }) => {
   const stamp = Date.now().toString(36);
@@ -162,6 +162,29 @@ test("en français: a registrant on the bilingual Riverside form pays by card; t
   await expect(mail).toContainText("Frais de traitement");
   const link = await mail.getByRole("link").first().getAttribute("href");
   expect(link).toContain("lang=fr");
+
+  // From the mail, on another device: the entry is transferred to someone else for the form's 10,00 $ fee,
+  // paid on Stripe's page before it changes hands.
+  await page.context().clearCookies();
+  await page.goto(link!);
+  await page.getByRole("link", { name: "Transférer à quelqu'un d'autre" }).click();
+  const transfer = page.getByTestId("person-change");
+  await expect(transfer.getByTestId("transfer-fee")).toHaveText(`Le transfert coûte 10,00${nbsp}$, payé par carte avant que l'inscription change de mains.`);
+  await expect(transfer.getByLabel(/^Distance/)).toHaveCount(0);
+  await transfer.getByLabel("Prénom").fill("Luc");
+  await transfer.getByLabel("Nom de famille").fill(lastName);
+  await transfer.getByRole("textbox", { name: /^Courriel/ }).fill(`luc-${stamp}@example.com`);
+  await transfer.getByRole("button", { name: "Transférer l'inscription" }).dblclick();
+  await page.waitForURL((u) => u.origin === STRIPE_FAKE_ORIGIN && /^\/c\/pay\/cs_/.test(u.pathname));
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $10.00" }).click();
+  await page.waitForURL((u) => u.pathname === `/register/${riversideRace.id}/receipt`, { timeout: 15_000 });
+  await expect(page.getByTestId("changed-notice")).toHaveText("La modification est enregistrée.");
+  await expect(page.getByRole("row", { name: new RegExp(`Luc ${lastName}`) })).toBeVisible();
+  await expect(page.getByTestId("receipt-item").filter({ hasText: "Frais de transfert" })).toContainText(`10,00${nbsp}$`);
+  await expect(page.getByTestId("receipt-total")).toHaveText(`56,20${nbsp}$`);
+  const transferred = await openMail(page, email, `Inscription transférée : ${riversideRace.name}`);
+  await expect(transferred).toContainText(`L'inscription de Élise ${lastName} à ${riversideRace.name} a été transférée à Luc ${lastName}.`);
 });
 
 test("a registrant pays the club by cheque; the club admin records it, refunds part, and the report and its CSV show the cart", async ({ browser, page }) => {

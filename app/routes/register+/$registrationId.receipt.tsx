@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import * as z from "zod";
 import { Fragment } from "react";
 import { capitalised } from "../../../core/registration/people-labels";
@@ -22,7 +22,7 @@ import { receiptLang, receiptOfCart, sendReceiptOfCart } from "../../../workers/
 import { getRegistration, listElements, type RegistrationRow } from "../../../workers/services/registration-forms";
 import { offerFreedPlaces } from "../../../workers/services/waitlists";
 import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page";
-import { changeQuery, PersonChangeForm } from "../../components/person-change-form";
+import { changeHref, PersonChangeForm } from "../../components/person-change-form";
 import { rawFieldsOf } from "../../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt · ${data.name}` : "Receipt" }];
@@ -178,6 +178,7 @@ export default function Receipt() {
     useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
+  const [search] = useSearchParams();
 
   const settled = receipt.pending === 0;
   const words = RECEIPT_WORDS[receipt.lang];
@@ -238,8 +239,8 @@ export default function Receipt() {
                     {person.cancelled ? <span className="badge">{` (${words.cancelledPerson})`}</span> : null}
                     {!person.cancelled && offered.edit ? (
                       <span className="row-links">
-                        <Link to={`?${changeQuery(person.id, "edit", receipt.lang)}`}>{words.editPerson}</Link>
-                        {offered.transfer ? <Link to={`?${changeQuery(person.id, "transfer", receipt.lang)}`}>{words.transferPerson}</Link> : null}
+                        <Link to={changeHref(search, person.id, "edit")}>{words.editPerson}</Link>
+                        {offered.transfer ? <Link to={changeHref(search, person.id, "transfer")}>{words.transferPerson}</Link> : null}
                       </span>
                     ) : null}
                     {cancels[person.id] !== undefined ? (
