@@ -87,3 +87,10 @@ export const APPS_ERRORS: ErrorPageWords = {
   notFound: { title: "Application not found", text: "There is no application at this address that you may manage on this site." },
   back: { to: "/manage/apps", label: "Applications" },
 };
+
+/** The club's Organization Admin pages (settings, Stripe's return and refresh). */
+export const CLUB_ADMIN_ERRORS: ErrorPageWords = {
+  forbidden: "This page is for the club's Organization Admin. Ask them to give you the role, or open the club's overview instead.",
+  notFound: "There is no such club, or it is not on this site.",
+  back: { to: "/manage", label: "Manage" },
+};

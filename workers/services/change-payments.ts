@@ -6,10 +6,10 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { cartChanges, carts, paymentAttempts, rawBatch, transactions, type Db, type PaidChange } from "../../schema/d1";
-import { PaymentProviderError, type StripeGateway } from "../payments/stripe";
+import type { StripeGateway } from "../payments/stripe";
 import type { CartRow } from "./carts";
-import { accountOf, pendingPayment, PAYMENT_MESSAGES, type AttemptRow, type PaymentClub, type StartResult } from "./payments";
-import { CHECKOUT_OPEN_MS } from "./places";
+import { newAttempt, openCheckout, pendingPayment } from "./checkout";
+import { PAYMENT_MESSAGES, type AttemptRow, type PaymentClub, type StartResult } from "./payments";
 
 /** The attempt key of a change: one per change form shown, so a double click opens one page. */
 function changeKey(requestId: string): string {
@@ -42,59 +42,8 @@ export async function startChangePayment(
   const existing = await attemptOfChange(db, change.requestId);
   if (existing?.status === "paid") return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   if (existing?.checkoutUrl && existing.status !== "expired") return { ok: true, url: existing.checkoutUrl };
-  const attempt: AttemptRow = {
-    id: crypto.randomUUID(),
-    cartId: cart.id,
-    registrationId: cart.registrationId,
-    clubId: cart.clubId,
-    provider: "stripe",
-    amount: fee,
-    systemFee: 0,
-    idempotencyKey: existing?.status === "expired" ? `${key}-${now}` : key,
-    status: "open",
-    checkoutSessionId: null,
-    paymentIntentId: null,
-    checkoutUrl: null,
-    failureMessage: null,
-    stripeAccount: accountOf(club),
-    individualTotals: {},
-    discountUses: null,
-    places: [],
-    pricing: null,
-    change,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await db.insert(paymentAttempts).values(attempt).onConflictDoNothing();
-  const [mine] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.idempotencyKey, attempt.idempotencyKey)).limit(1);
-  const stored = mine ?? attempt;
-  let session;
-  try {
-    session = await gateway.createCheckout({
-      attemptId: stored.id,
-      cartId: cart.id,
-      idempotencyKey: stored.idempotencyKey,
-      stripeAccount: stored.stripeAccount,
-      amount: fee,
-      applicationFee: 0,
-      description,
-      email: cart.email,
-      successUrl: urls.success,
-      cancelUrl: urls.cancel,
-      expiresAt: now + CHECKOUT_OPEN_MS,
-    });
-  } catch (error) {
-    if (error instanceof PaymentProviderError) return { ok: false, error: PAYMENT_MESSAGES.cardStartFailed };
-    throw error;
-  }
-  await db.batch([
-    db.update(paymentAttempts).set({ checkoutSessionId: session.id, checkoutUrl: session.url, updatedAt: now }).where(eq(paymentAttempts.id, stored.id)),
-    db
-      .insert(transactions)
-      .values(pendingPayment(cart, stored.id, "stripe", "card", fee, now))
-      .onConflictDoNothing(),
-  ]);
-  return { ok: true, url: session.url };
+  const attempt = newAttempt(cart, club, existing?.status === "expired" ? `${key}-${now}` : key, fee, now, { change });
+  return openCheckout(db, gateway, cart, attempt, description, urls, now);
 }
 
 /** completed: this call applied the change; already: another call did; stale: the person changed meanwhile, so the money goes back. */

@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { type Cents } from "../../core/money/money";
-import { paymentAttemptKey, SYSTEM_PAYEE, type PaymentMethod } from "../../core/payments/ledger";
+import { paymentAttemptKey, SYSTEM_PAYEE } from "../../core/payments/ledger";
 import type { FormElement } from "../../core/forms/model";
 import { SOLD_OUT } from "../../core/registration/messages";
 import type { PlaceClaim } from "../../core/registration/places";
@@ -15,7 +15,8 @@ import { codeUsesOf } from "../../core/registration/pricing";
 import { carts, clubs, individuals, paymentAttempts, paymentEvents, transactions, type Db } from "../../schema/d1";
 import { PaymentProviderError, type StripeGateway } from "../payments/stripe";
 import type { CartRow } from "./carts";
-import { CHECKOUT_OPEN_MS, holdStatements, HOLD_MS, isPlaceTaken, placeProblems, releaseStatement, takeStatements } from "./places";
+import { CARD_START_FAILED, newAttempt, openCheckout, pendingPayment } from "./checkout";
+import { holdStatements, HOLD_MS, isPlaceTaken, placeProblems, releaseStatement, takeStatements } from "./places";
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -25,7 +26,7 @@ export const PAYMENT_MESSAGES = {
   alreadyPaid: "This cart is already paid.",
   empty: "Add someone to the cart before paying.",
   cardUnavailable: "Card payments are not available for this form.",
-  cardStartFailed: "The card payment could not be started. Please try again in a moment.",
+  cardStartFailed: CARD_START_FAILED,
   notPending: "Only a payment still waiting to be received can be recorded.",
   notFound: "That transaction does not exist.",
   beingPaid: "This cart is being paid right now. Reload the page in a moment to see your receipt.",
@@ -64,10 +65,6 @@ export function takesCardsOnline(club: PaymentClub, gateway: StripeGateway | nul
 }
 
 /** The account a club's charges are made on: its connected account, or the platform's (null) for merchant clubs. */
-export function accountOf(club: PaymentClub): string | null {
-  return club.isMerchant ? null : club.stripeAccountId;
-}
-
 export interface CartToPay {
   cart: CartRow;
   price: FormCartPricing;
@@ -123,64 +120,17 @@ export async function startCardPayment(
     if (isPlaceTaken(error)) return { ok: false, error: await placesRefusal(db, pay, now) };
     throw error;
   }
-  const attempt: AttemptRow = {
-    id: crypto.randomUUID(),
-    cartId: cart.id,
-    registrationId: cart.registrationId,
-    clubId: cart.clubId,
-    provider: "stripe",
-    amount: price.total,
+  const attempt = newAttempt(cart, club, key, price.total, now, {
     systemFee: price.systemFee,
-    idempotencyKey: key,
-    status: "open",
-    checkoutSessionId: null,
-    paymentIntentId: null,
-    checkoutUrl: null,
-    failureMessage: null,
-    stripeAccount: accountOf(club),
     individualTotals: price.individualTotals,
     discountUses: codeUsesOf(price),
     places: pay.places,
     pricing: pay.charged,
-    change: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await db.insert(paymentAttempts).values(attempt).onConflictDoNothing();
-  const [stored] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.idempotencyKey, key)).limit(1);
-  const mine = stored ?? attempt;
-  let session;
-  try {
-    session = await gateway.createCheckout({
-      attemptId: mine.id,
-      cartId: cart.id,
-      idempotencyKey: key,
-      stripeAccount: mine.stripeAccount,
-      amount: mine.amount,
-      applicationFee: mine.systemFee,
-      description: pay.description,
-      email: cart.email,
-      successUrl: urls.success,
-      cancelUrl: urls.cancel,
-      expiresAt: now + CHECKOUT_OPEN_MS,
-    });
-  } catch (error) {
-    // No page opened: the places held for it go back at once rather than after the hold's 35 minutes.
-    if (error instanceof PaymentProviderError) {
-      await releaseStatement(db, cart.id);
-      return { ok: false, error: PAYMENT_MESSAGES.cardStartFailed };
-    }
-    throw error;
-  }
-  await db.batch([
-    db.update(paymentAttempts).set({ checkoutSessionId: session.id, checkoutUrl: session.url, updatedAt: now }).where(eq(paymentAttempts.id, mine.id)),
-    // The payment is on the books as pending from now, so finance can see (and void) a payment in progress.
-    db
-      .insert(transactions)
-      .values(pendingPayment(cart, mine.id, "stripe", "card", mine.amount, now))
-      .onConflictDoNothing(),
-  ]);
-  return { ok: true, url: session.url };
+  });
+  const opened = await openCheckout(db, gateway, cart, attempt, pay.description, urls, now);
+  // No page opened: the places held for it go back at once rather than after the hold's 35 minutes.
+  if (!opened.ok) await releaseStatement(db, cart.id);
+  return opened;
 }
 
 /**
@@ -237,32 +187,6 @@ async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string
     await db.batch(expiryStatements(db, attempt.id, now));
   }
   return unclosed;
-}
-
-export function pendingPayment(
-  cart: CartRow,
-  attemptId: string,
-  provider: "stripe" | "manual",
-  method: PaymentMethod,
-  amount: Cents,
-  now: number,
-): typeof transactions.$inferInsert {
-  return {
-    // One pending payment per attempt: the id is derived from it, so a second insert is a no-op.
-    id: `pay-${attemptId}`,
-    createdAt: now,
-    type: "payment",
-    amount,
-    payer: cart.email ?? "",
-    payee: cart.clubId,
-    cartId: cart.id,
-    registrationId: cart.registrationId,
-    clubId: cart.clubId,
-    siteId: cart.siteId,
-    provider,
-    method,
-    attemptId,
-  };
 }
 
 /** What completing a cart writes: the total, each person's share and the discount code uses, as priced. */

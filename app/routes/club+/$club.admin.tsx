@@ -10,7 +10,7 @@ import { historyRowsOf } from "../../admin/entity-admin.server";
 import { formFieldsOf, readBackInputs, saveEntityForm } from "../../admin/entity-form.server";
 import { EntityForm, HistoryTable } from "../../admin/entity-views";
 import { SavedNotice, useReplyFor } from "../../components/form-kit";
-import { ErrorPage } from "../../components/error-page";
+import { CLUB_ADMIN_ERRORS, ErrorPage } from "../../components/error-page";
 import { pageQuery, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { peopleAction, peopleData } from "../../admin/people.server";
 import { PeoplePanel } from "../../components/people-panel";
@@ -54,14 +54,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return redirect(`/club/${stored.row.uuid}/admin?saved=1`);
 }
 
-export const ErrorBoundary = () => (
-  <ErrorPage
-    page
-    forbidden="This page is for the club's Organization Admin. Ask them to give you the role, or open the club's overview instead."
-    notFound="There is no such club, or it is not on this site."
-    back={{ to: "/manage", label: "Manage" }}
-  />
-);
+export const ErrorBoundary = () => <ErrorPage page {...CLUB_ADMIN_ERRORS} />;
 
 export default function ClubAdmin() {
   const data = useLoaderData<typeof loader>();

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireClubAdmin } from "../../admin/club-admin.server";
 import { onboardingAgain } from "../../admin/stripe-connect.server";
-import { ErrorPage } from "../../components/error-page";
+import { CLUB_ADMIN_ERRORS, ErrorPage } from "../../components/error-page";
 
 /** Stripe's refresh_url: the onboarding link expired or was used, so the club goes on with a new one. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -9,14 +9,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return onboardingAgain(context, db, String(stored.row.uuid));
 }
 
-export const ErrorBoundary = () => (
-  <ErrorPage
-    page
-    forbidden="This page is for the club's Organization Admin. Ask them to give you the role, or open the club's overview instead."
-    notFound="There is no such club, or it is not on this site."
-    back={{ to: "/manage", label: "Manage" }}
-  />
-);
+export const ErrorBoundary = () => <ErrorPage page {...CLUB_ADMIN_ERRORS} />;
 
 /** Never shown: the loader always redirects; a refusal shows the error page above. */
 export default function StripeRedirect() {
