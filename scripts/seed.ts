@@ -94,6 +94,19 @@ export async function buildSeedSql(now: number): Promise<string> {
       statements.push(
         `UPDATE registrations SET is_bilingual = 1, cancel_refund_percent = ${sqlValue(registration.cancelRefundPercent)}, cancel_fee = ${sqlValue(registration.cancelFee)} WHERE id = ${sqlValue(registration.id)} AND is_bilingual = 0 AND cancel_refund_percent IS NULL;`,
       );
+    // A database seeded before the demo form had a waitlist and transfers gets them, with its Kids' 3 km, once:
+    // while both settings are still unset (an organiser's later choice is kept).
+    if ("waitlistOfferHours" in registration) {
+      const unset = `EXISTS (SELECT 1 FROM registrations WHERE id = ${sqlValue(registration.id)} AND waitlist_offer_hours IS NULL AND transfer_fee IS NULL)`;
+      for (const element of registration.elements)
+        for (const option of element.optionsList ?? [])
+          statements.push(
+            `UPDATE form_elements SET options_list = json_insert(options_list, '$[#]', json(${sqlValue(JSON.stringify(option))})) WHERE id = ${sqlValue(element.id)} AND ${unset} AND NOT EXISTS (SELECT 1 FROM json_each(form_elements.options_list) o WHERE json_extract(o.value, '$.id') = ${sqlValue(option.id)});`,
+          );
+      statements.push(
+        `UPDATE registrations SET waitlist_offer_hours = ${sqlValue(registration.waitlistOfferHours)}, transfer_fee = ${sqlValue(registration.transferFee)} WHERE id = ${sqlValue(registration.id)} AND waitlist_offer_hours IS NULL AND transfer_fee IS NULL;`,
+      );
+    }
     for (const element of registration.elements) {
       const values = {
         registration_id: registration.id,
