@@ -105,6 +105,12 @@ describe("joining a waitlist", { timeout: 30_000 }, () => {
     expect(noName.status).toBe(400);
     expect(await entriesOf(f)).toHaveLength(0);
 
+    // A script joining over and over to mail a stranger is stopped after 5 mails to one address in 10 minutes.
+    const tries = [];
+    for (let n = 0; n < 6; n++) tries.push(await join(f, "Eve", "target@example.com", `${n}`.repeat(30)));
+    expect(tries.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await tries[5]!.text()).toContain("Too many requests came from your network. Please wait a few minutes and try again.");
+
     // With the waitlist off, a full option is only "Sold out".
     await db().update(registrations).set({ waitlistOfferHours: null }).where(eq(registrations.id, f.registration.id));
     const off = await post(f.host, f.path, person(f, "Fay"));
@@ -194,7 +200,7 @@ describe("offering a freed place", { timeout: 60_000 }, () => {
       ["Cy", "c"],
       ["Dee", "d"],
     ] as const)
-      await join(f, name, `${name.toLowerCase()}@example.com`, key.repeat(30));
+      await join(f, name, `${name.toLowerCase()}-list@example.com`, key.repeat(30));
     const { moveWaitlistEntry, removeWaitlistEntry } = await import("../../workers/services/waitlists");
     const [, cy] = await entriesOf(f);
     expect(await moveWaitlistEntry(db(), f.registration.id, cy!.id, "up", Date.now())).toBe(true);

@@ -41,3 +41,13 @@ export async function takeThrottle(db: Db, rule: ThrottleRule, subject: string, 
   console.warn(`Throttled: ${rule}`, { subject });
   return { ok: false, retryAfterSeconds: secondsUntilWindowEnds(now, windowMs) };
 }
+
+/**
+ * Mail a visitor without an account makes us send (a waitlist confirmation, a finish-later link): counted per
+ * network and per address, so a script cannot use a public form to mail strangers.
+ */
+export async function takeVisitorMail(db: Db, clientKey: string, email: string, now: number): Promise<Throttled> {
+  const fromClient = await takeThrottle(db, "mailsFromClient", clientKey, now);
+  if (!fromClient.ok) return fromClient;
+  return takeThrottle(db, "mailsToAddress", addressSubject(email), now);
+}

@@ -9,6 +9,9 @@ import { personChooser } from "../../../core/registration/person";
 import { tierAt } from "../../../core/registration/tiers";
 import { PAYMENT_MESSAGES } from "../../../workers/services/payments";
 import { onlyFullPoolErrors, WAITLIST_WORDS } from "../../../core/registration/waitlist";
+import { ourAuthMessages } from "../../../core/auth/messages";
+import { clientKeyOf } from "../../../workers/auth/failures";
+import { takeVisitorMail } from "../../../workers/auth/throttle";
 import { hasActiveWaitlist, joinWaitlist, offerFreedPlaces, wishOfPools } from "../../../workers/services/waitlists";
 import {
   ageDateOf,
@@ -87,6 +90,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // The waitlist button sends the same form: the person's answers are what they will be offered a place with.
   if (formData.get("waitlist") === "join" && !personId) {
     if (!submission) throw new Response("This form is missing its key. Reload the page and try again.", { status: 400 });
+    const allowed = await takeVisitorMail(form.db, clientKeyOf(request), String(formData.get("waitlist_email") ?? ""), form.now);
+    if (!allowed.ok) return data({ errors: { form: ourAuthMessages.tooManyRequests }, posted: raw, waitlist: null }, { status: 429 });
     const joined = await joinWaitlist(context.env, form.db, form, raw, String(formData.get("waitlist_email") ?? ""), submission);
     if (joined.ok === false) return data({ errors: joined.errors, posted: raw, waitlist: joined.wish }, { status: 400 });
     if (joined.ok === true) {

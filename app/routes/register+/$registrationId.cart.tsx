@@ -8,6 +8,9 @@ import { offerOfCart } from "../../../workers/services/waitlists";
 import { cartNumberOf } from "../../../core/registration/cart-names";
 import { REGISTRATION_MESSAGES } from "../../../core/registration/messages";
 import { sendMail } from "../../../workers/mail/mailer";
+import { ourAuthMessages } from "../../../core/auth/messages";
+import { clientKeyOf } from "../../../workers/auth/failures";
+import { takeVisitorMail } from "../../../workers/auth/throttle";
 import { originOf } from "../../../workers/auth/hosts";
 import { PAYMENT_MESSAGES } from "../../../workers/services/payments";
 import { priceOfCart, removePerson, renewCartToken, setCartCodes, setCartEmail } from "../../../workers/services/carts";
@@ -85,6 +88,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (form.people.length === 0) return data({ intent, errors: { form: REGISTRATION_MESSAGES.noPeople } }, { status: 400 });
       return redirect(`${back}/pay${flowQuery(form)}`);
     }
+    const allowed = await takeVisitorMail(form.db, clientKeyOf(request), email, now);
+    if (!allowed.ok) return data({ intent, errors: { form: ourAuthMessages.tooManyRequests } }, { status: 429 });
     const token = await renewCartToken(form.db, form.cart);
     const link = `${originOf(context.env, context.tenant.hostname)}${back}/resume?cart=${encodeURIComponent(token)}`;
     await sendMail(context.env, form.db, {
