@@ -219,8 +219,17 @@ describe("offering a freed place", { timeout: 60_000 }, () => {
       ["Ben Runner", "waiting"],
       ["Dee Runner", "waiting"],
     ]);
-    // Taken off: Cy's held place is freed and goes to Ben.
+    // Taken off: Cy's held place is freed and goes to Ben (not while the form is closed: nobody could pay).
+    await db()
+      .update(registrations)
+      .set({ closeTime: Date.now() - 1 })
+      .where(eq(registrations.id, f.registration.id));
     expect(await removeWaitlistEntry(db(), f.registration.id, cy!.id, Date.now())).toBe(true);
+    expect(await offerFreedPlaces(env, db(), f.registration.id, Date.now())).toBe(0);
+    await db()
+      .update(registrations)
+      .set({ closeTime: Date.now() + 86_400_000 })
+      .where(eq(registrations.id, f.registration.id));
     expect(await removeWaitlistEntry(db(), f.registration.id, cy!.id, Date.now())).toBe(false);
     expect(await offerFreedPlaces(env, db(), f.registration.id, Date.now())).toBe(1);
     expect((await entriesOf(f)).map((e) => [e.name, e.state])).toEqual([

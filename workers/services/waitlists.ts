@@ -18,6 +18,7 @@ import { peopleLabelsIn } from "../../core/registration/people-labels";
 import { placesOfPerson, poolLabel } from "../../core/registration/places";
 import { formatDateTimeIn } from "../../core/registration/receipt-lines";
 import { tierAt } from "../../core/registration/tiers";
+import { isOpen } from "../../core/registration/status";
 import {
   isFullPoolField,
   offerExpiry,
@@ -160,6 +161,8 @@ export async function offerFreedPlaces(env: Env, db: Db, registrationId: string,
   ]);
   const [registration] = await db.select().from(registrations).where(eq(registrations.id, registrationId)).limit(1);
   if (!registration || registration.waitlistOfferHours === null) return 0;
+  // A closed form offers nobody a place: the offer's cart could not be paid.
+  if (!isOpen({ is_approved: registration.isApproved, open_time: registration.openTime, close_time: registration.closeTime }, now)) return 0;
   const waiting = await db
     .select()
     .from(waitlistEntries)
