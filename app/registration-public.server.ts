@@ -13,7 +13,16 @@ import { peopleLabelsIn, type PeopleLabels } from "../core/registration/people-l
 import { isClosed, isOpen, registrationStatus, type RegistrationStatus } from "../core/registration/status";
 import { openDb, type Db } from "../schema/d1";
 import { clearCookie, readCookie, serializeCookie } from "../workers/auth/cookies";
-import { cartCookieName, CART_COOKIE_MAX_AGE_S, openCart, peopleOf, type CartRow, type FormContext, type IndividualRow } from "../workers/services/carts";
+import {
+  cartCookieName,
+  CART_COOKIE_MAX_AGE_S,
+  openCart,
+  openCartByReceipt,
+  peopleOf,
+  type CartRow,
+  type FormContext,
+  type IndividualRow,
+} from "../workers/services/carts";
 import { principalOf } from "../workers/services/race-access";
 import { canOnRegistration, getRegistration, listElements, type RegistrationRow } from "../workers/services/registration-forms";
 
@@ -143,4 +152,19 @@ export function rawFieldsOf(formData: FormData): Record<string, string | string[
     raw[key] = all.length === 1 ? all[0]! : all;
   }
   return raw;
+}
+
+/**
+ * The form and the complete cart a visitor may see the receipt of: by the emailed link (?receipt=), even after
+ * the form has closed, or by the cart's cookie right after paying.
+ */
+export async function receiptCart(request: Request, context: AppLoadContext, registrationId: string | undefined) {
+  const db = openDb(context.env.DB);
+  const registration = registrationId ? await getRegistration(db, context.tenant, registrationId).catch(() => null) : null;
+  if (!registration) throw new Response("Not found", { status: 404 });
+  const token = new URL(request.url).searchParams.get("receipt");
+  const fromCookie = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
+  const cart = token ? await openCartByReceipt(context.env, db, registration, token, context.now) : fromCookie?.isComplete ? fromCookie : null;
+  if (!cart) throw new Response("This link no longer opens a receipt. The newest email about this registration has a working link.", { status: 404 });
+  return { db, registration, cart };
 }

@@ -66,6 +66,7 @@ export const RECEIPT_WORDS = {
     transaction: (type: string, method: string, amount: string, when: string | null) =>
       `${type} by ${method}: ${amount}${when ? ` on ${when}` : " (waiting to be received)"}`,
     registerAnother: "Register someone else",
+    downloadPdf: "Download as PDF",
     subjects: {
       paid: "Receipt",
       registered: "Registration confirmed",
@@ -122,6 +123,7 @@ export const RECEIPT_WORDS = {
     transaction: (type: string, method: string, amount: string, when: string | null) =>
       `${type} par ${method} : ${amount}${when ? ` le ${when}` : " (en attente de réception)"}`,
     registerAnother: "Inscrire une autre personne",
+    downloadPdf: "Télécharger en PDF",
     subjects: {
       paid: "Reçu",
       registered: "Inscription confirmée",

@@ -5,13 +5,12 @@ import { Fragment } from "react";
 import { capitalised } from "../../../core/registration/people-labels";
 import { formatDateIn, formatMoneyIn, RECEIPT_WORDS } from "../../../core/registration/receipt-lines";
 import { tierAt } from "../../../core/registration/tiers";
-import { openDb, type Db } from "../../../schema/d1";
-import { readCookie } from "../../../workers/auth/cookies";
+import type { Db } from "../../../schema/d1";
 import { afterCartCompleted } from "../../../workers/jobs";
 import { stripeGateway } from "../../../workers/payments/stripe";
 import { cancelPerson, cancelQuotes } from "../../../workers/services/cancellations";
 import { claimRefundNotice } from "../../../workers/services/payment-ledger";
-import { ageDateOf, cartCookieName, openCart, openCartByReceipt, peopleOf, type CartRow } from "../../../workers/services/carts";
+import { ageDateOf, peopleOf, type CartRow } from "../../../workers/services/carts";
 import { changeableElements, changePerson, changesOffered } from "../../../workers/services/person-changes";
 import { startChangePayment } from "../../../workers/services/change-payments";
 import { paymentClubOf, takesCardsOnline } from "../../../workers/services/payments";
@@ -19,29 +18,13 @@ import { CHANGE_MESSAGES } from "../../../core/registration/person-changes";
 import { labelIn } from "../../../core/forms/bilingual";
 import { checkoutUrls } from "../../registration-payments.server";
 import { receiptLang, receiptOfCart, sendReceiptOfCart } from "../../../workers/services/receipts";
-import { getRegistration, listElements, type RegistrationRow } from "../../../workers/services/registration-forms";
+import { listElements, type RegistrationRow } from "../../../workers/services/registration-forms";
 import { offerFreedPlaces } from "../../../workers/services/waitlists";
 import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page";
 import { changeHref, PersonChangeForm } from "../../components/person-change-form";
-import { rawFieldsOf } from "../../registration-public.server";
+import { rawFieldsOf, receiptCart } from "../../registration-public.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt · ${data.name}` : "Receipt" }];
-
-/**
- * A paid or registered cart's receipt: opened right after paying (the cart's cookie) or from the emailed
- * link (?receipt=), even after the form has closed. Nothing here changes the cart.
- */
-/** The form and the complete cart this visitor may see: by the emailed link (?receipt=) or the cart's cookie. */
-async function receiptCart(request: Request, context: AppLoadContext, registrationId: string | undefined) {
-  const db = openDb(context.env.DB);
-  const registration = registrationId ? await getRegistration(db, context.tenant, registrationId).catch(() => null) : null;
-  if (!registration) throw new Response("Not found", { status: 404 });
-  const token = new URL(request.url).searchParams.get("receipt");
-  const fromCookie = await openCart(db, registration, readCookie(request, cartCookieName(registration.id)));
-  const cart = token ? await openCartByReceipt(context.env, db, registration, token, context.now) : fromCookie?.isComplete ? fromCookie : null;
-  if (!cart) throw new Response("This link no longer opens a receipt. The newest email about this registration has a working link.", { status: 404 });
-  return { db, registration, cart };
-}
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { db, registration, cart } = await receiptCart(request, context, params.registrationId);
@@ -171,6 +154,17 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
   url.searchParams.delete("kind");
   url.searchParams.set("changed", "1");
   return redirect(`${url.pathname}${url.search}`);
+}
+
+/** The receipt link's token and language, for the PDF of the same receipt. */
+function receiptSearch(search: URLSearchParams): string {
+  const keep = new URLSearchParams();
+  for (const name of ["receipt", "lang"]) {
+    const value = search.get(name);
+    if (value) keep.set(name, value);
+  }
+  const text = keep.toString();
+  return text ? `?${text}` : "";
 }
 
 export default function Receipt() {
@@ -332,7 +326,10 @@ export default function Receipt() {
           </ul>
         </>
       ) : null}
-      <p>
+      <p className="row-links">
+        <a href={`/register/${registrationId}/receipt.pdf${receiptSearch(search)}`} data-testid="receipt-pdf">
+          {words.downloadPdf}
+        </a>
         <Link to={`/register/${registrationId}`}>{words.registerAnother}</Link>
       </p>
     </main>
