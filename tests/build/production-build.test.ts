@@ -31,10 +31,12 @@ function run(command: string, args: string[]) {
  * change): the pages' server build 126, core/ 64, Remix and its router 61, workers/ 47, the Stripe SDK 34, zod
  * 32, durable/ 22, React DOM's server renderers 22, drizzle 20, schema/ 16. The same day's work (results CSV,
  * PDF writer and print, the racer page, TV mode, category groups, invitations on every target, memberships)
- * brought it to 516.6. The budget holds what is reached plus 8 KiB and no more, so growth is seen; the gap to
- * 400 is in the closing note.
+ * brought it to 516.6. Issue 24's waitlists, changes and transfers after checkout with their card payments, the
+ * receipt PDF and Stripe Connect onboarding (with their pages) brought it to 536.4; of the minified bundle the
+ * pages' server build is 589 KiB, the Stripe SDK 248, zod 109, workers/services 104. The budget holds what is
+ * reached plus 8 KiB and no more, so growth is seen; the gap to 400 is in the closing note.
  */
-const WORKER_BUDGET_KIB = 525;
+const WORKER_BUDGET_KIB = 545;
 
 /** Words of zod's other locales (German, and the locale index's keys): none is in a bundle with English alone. */
 const zodLocaleTraces = ["Ung\\xFCltig", "Ungültig", "zhTW:", "ptBR:"];
