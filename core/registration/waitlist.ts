@@ -88,6 +88,11 @@ export const WAITLIST_WORDS = {
     offerExpired: (when: string) => `This offer ended on ${when}, and the place went back to the waitlist. You can still register if places are free.`,
     offerTaken: "You have already taken this place. Your receipt was sent by email.",
     offerGone: "This offer is no longer available.",
+    leaveLine: "To leave the waitlist:",
+    leavePrompt: (what: string) => `Leave the waitlist for ${what}? Any place held for you goes to the next person.`,
+    leave: "Leave the waitlist",
+    left: "You have left the waitlist. We will not write to you about it again.",
+    notOnList: "You are no longer on this waitlist.",
   },
   fr: {
     full: (what: string) => `${what} est complet. Inscrivez-vous sur la liste d'attente : nous vous écrirons si une place se libère.`,
@@ -109,6 +114,11 @@ export const WAITLIST_WORDS = {
       `Cette offre a pris fin le ${when} et la place est retournée à la liste d'attente. Vous pouvez encore vous inscrire s'il reste des places.`,
     offerTaken: "Vous avez déjà pris cette place. Votre reçu vous a été envoyé par courriel.",
     offerGone: "Cette offre n'est plus disponible.",
+    leaveLine: "Pour quitter la liste d'attente :",
+    leavePrompt: (what: string) => `Quitter la liste d'attente pour ${what}? Une place qui vous est réservée ira à la personne suivante.`,
+    leave: "Quitter la liste d'attente",
+    left: "Vous avez quitté la liste d'attente. Nous ne vous écrirons plus à ce sujet.",
+    notOnList: "Vous n'êtes plus sur cette liste d'attente.",
   },
 } satisfies Record<Lang, unknown>;
 

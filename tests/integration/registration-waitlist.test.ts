@@ -192,6 +192,42 @@ describe("offering a freed place", { timeout: 60_000 }, () => {
     expect(await lapsed.text()).toContain("This offer ended on");
   });
 
+  it("a person leaves from the link in their mail; the place held for them goes to the next person", async () => {
+    const f = await fullForm();
+    const ada = await paidCart(f, "Ada");
+    await join(f, "Ben", "ben-leaves@example.com", "b".repeat(30));
+    await join(f, "Cy", "cy-stays@example.com", "c".repeat(30));
+    const receipt = await (await get(f.host, `${f.path}/receipt`, ada)).text();
+    const adaPerson = /name="person" value="([^"]+)"/.exec(receipt)![1]!;
+    await post(f.host, `${f.path}/receipt`, { intent: "cancel", person: adaPerson, request_id: crypto.randomUUID() }, ada);
+    await vi.waitFor(async () => expect((await entriesOf(f)).map((e) => e.state)).toEqual(["offered", "waiting"]), { timeout: 10_000, interval: 50 });
+
+    const joinedMail = (await mailsTo("ben-leaves@example.com")).find((m) => m.subject === "You are on the waitlist: Spring Relay")!;
+    const leave = new URL(/https?:\/\/\S+\/waitlist\?leave=\S+/.exec(joinedMail.text)![0]!);
+    const page = await get(f.host, leave.pathname + leave.search);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Leave the waitlist for 10 km? Any place held for you goes to the next person.");
+    // A link whose signature is not ours opens nothing.
+    const token = leave.searchParams.get("leave")!;
+    expect((await get(f.host, `${f.path}/waitlist?leave=${encodeURIComponent(token.slice(0, -2) + "AA")}`)).status).toBe(404);
+
+    const replies = await Promise.all([0, 1].map(() => post(f.host, `${f.path}/waitlist`, { leave: token })));
+    const texts = await Promise.all(replies.map((r) => r.text()));
+    expect(texts.filter((t) => t.includes("You have left the waitlist."))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes("You are no longer on this waitlist."))).toHaveLength(1);
+    await vi.waitFor(
+      async () =>
+        expect((await entriesOf(f)).map((e) => [e.name, e.state])).toEqual([
+          ["Ben Runner", "removed"],
+          ["Cy Runner", "offered"],
+        ]),
+      {
+        timeout: 10_000,
+        interval: 50,
+      },
+    );
+  });
+
   it("the organiser reorders the list and takes someone off, which passes their held place on", async () => {
     const f = await fullForm();
     await paidCart(f, "Ada");

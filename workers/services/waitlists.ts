@@ -36,6 +36,7 @@ import { sendMail } from "../mail/mailer";
 import { personElements, personLimits, type FormContext, type IndividualRow } from "./carts";
 import { takenByOthers, isPlaceTaken } from "./places";
 import { formOrigin } from "./receipts";
+import { signLeaveLink, verifyLeaveLink } from "./waitlist-links";
 import { listElements, type RegistrationRow } from "./registration-forms";
 
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect;
@@ -97,13 +98,32 @@ export async function joinWaitlist(
   const created = entry.id === id;
   if (created) {
     const formName = labelIn(registration.name, form.lang);
+    const leave = await leaveUrl(env, db, registration, entry.id, form.lang);
     await sendMail(env, db, {
       to: entry.email,
       subject: `${words.joinedSubject}${colonIn(form.lang)}${formName}`,
-      text: words.joinedMail(position, wish, formName),
+      text: [words.joinedMail(position, wish, formName), "", words.leaveLine, leave].join("\n"),
     });
   }
   return { ok: true, entry, position, wish, created };
+}
+
+/** The address of the page where a person leaves the waitlist, on the form's own site. */
+async function leaveUrl(env: Env, db: Db, registration: Pick<RegistrationRow, "id" | "siteId">, entryId: string, lang: Lang): Promise<string> {
+  const token = await signLeaveLink(env, entryId);
+  return `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/waitlist?leave=${encodeURIComponent(token)}${lang === "fr" ? "&lang=fr" : ""}`;
+}
+
+/** The entry a leave link names, on this form, while it is still on the list (waiting or offered). */
+export async function entryToLeave(env: Env, db: Db, registrationId: string, token: string | null): Promise<WaitlistEntryRow | null> {
+  const entryId = token ? await verifyLeaveLink(env, token) : null;
+  if (!entryId) return null;
+  const [entry] = await db
+    .select()
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.id, entryId), eq(waitlistEntries.registrationId, registrationId)))
+    .limit(1);
+  return entry ?? null;
 }
 
 /** French puts a space before the colon. */
@@ -258,7 +278,15 @@ async function mailOffer(
   await sendMail(env, db, {
     to: entry.email,
     subject: `${words.offerSubject}${colonIn(lang)}${formName}`,
-    text: [words.offerMail(wish, formName, until), link, "", words.offerIgnore].join("\n"),
+    text: [
+      words.offerMail(wish, formName, until),
+      link,
+      "",
+      words.offerIgnore,
+      "",
+      words.leaveLine,
+      await leaveUrl(env, db, registration, entry.id, lang),
+    ].join("\n"),
   });
 }
 
