@@ -52,7 +52,7 @@ export function PersonChangeForm(props: {
   return (
     <section className="confirm-panel" aria-labelledby="change-heading" data-testid="person-change">
       <h3 id="change-heading">{`${transfer ? words.transferPerson : words.editPerson}: ${props.personName}`}</h3>
-      {transfer ? <p className="hint">{words.transferHint}</p> : null}
+      <p className="hint">{transfer ? words.transferHint : words.addNote}</p>
       {props.feeQuote ? <p data-testid="transfer-fee">{props.feeQuote}</p> : null}
       <Form method="post" className="registration-form" noValidate>
         <input type="hidden" name="intent" value="change" />

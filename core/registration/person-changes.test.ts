@@ -9,8 +9,11 @@ import {
   isChangeableAfterCheckout,
   lockedFieldsAltered,
   lockedForChange,
+  mayChange,
   parseTransferFee,
+  pricingAfterChange,
 } from "./person-changes";
+import { priceFormCart } from "./price-form";
 
 const el = (id: string, type: FieldType, overrides: Partial<FormElement> = {}) => newElement(id, type, overrides);
 
@@ -31,7 +34,7 @@ describe("what a registrant may change after checkout", () => {
 
   it("locks every other field to its saved value when parsing a change", () => {
     const elements = [el("a", "text"), el("d", "option", { options_list: [{ id: "10k", display: "10 km", price_1: 4000 }] })];
-    expect(lockedForChange(elements).map((e) => e.is_edit_forbidden)).toEqual([false, true]);
+    expect(lockedForChange(elements, { d: { v: "10k", p: 4000 } }).map((e) => e.is_edit_forbidden)).toEqual([false, true]);
   });
 
   it("refuses exactly the changes that touch a locked field", () => {
@@ -66,5 +69,60 @@ describe("the transfer setting", () => {
     expect(parseTransferFee("10.00")).toEqual({ ok: true, value: 1000 });
     expect(parseTransferFee("-1")).toEqual({ ok: false, error: "Enter a fee such as 10.00, 0 for free transfers, or leave empty for none" });
     expect(parseTransferFee("ten").ok).toBe(false);
+  });
+});
+
+describe("adding a priced item after checkout", () => {
+  const toque = newElement("toque", "checkbox", { price_1: 2000, price_2: 2000, price_3: 2000, is_taxable: true });
+  const dist = newElement("dist", "option", { is_taxable: true, options_list: [{ id: "10k", display: "10 km", price_1: 4000, price_2: 4000, price_3: 4000 }] });
+  const shirt = newElement("shirt", "option", { options_list: [{ id: "m", display: "M", price_1: 1500, limit: 10 }] });
+  const price = (elements: FormElement[], values: Record<string, { v: unknown; p: number }>, gst = 13) =>
+    priceFormCart({
+      elements,
+      tier: 1,
+      gstRatePercent: gst,
+      clubTakesCards: true,
+      isRemoved: false,
+      cartValues: {},
+      individuals: [{ id: "p", isRemoved: false, isComplete: true, isNew: false, values }],
+      discountUses: {},
+    });
+
+  it("may add an unanswered priced field without a limit; a priced answer given, or a limited one, stays", () => {
+    expect(mayChange(toque, {})).toBe(true);
+    expect(mayChange(toque, { toque: { v: true, p: 2000 } })).toBe(false);
+    expect(mayChange(dist, { dist: { v: "10k", p: 4000 } })).toBe(false);
+    expect(mayChange(shirt, {})).toBe(false);
+    expect(lockedFieldsAltered([toque, dist], { dist: { v: "10k", p: 4000 } }, { dist: { v: "10k", p: 4000 }, toque: { v: true, p: 0 } })).toEqual([]);
+  });
+
+  it("charges the item and its tax at today's price, and keeps every line already charged", () => {
+    const old = { dist: { v: "10k", p: 4000 } };
+    const before = price([dist, toque], old);
+    const after = price([dist, toque], { ...old, toque: { v: true, p: 0 } });
+    const charged = { ...before, gstRatePercent: 13 };
+    const { pricing, amount } = pricingAfterChange(charged, before, after);
+    expect(amount).toBe(2260);
+    expect(pricing.total).toBe(before.total + 2260);
+    expect(pricing.tax).toBe(before.tax + 260);
+    expect(pricing.lines.slice(0, charged.lines.length)).toEqual(charged.lines);
+    expect(pricing.lines.slice(charged.lines.length)).toEqual([{ type: "item", individualId: "p", elementId: "toque", code: null, amount: 2000 }]);
+  });
+
+  it("moves the totals by exactly what the added lines and the tax add up to", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 50_000 }), fc.integer({ min: 0, max: 50_000 }), fc.integer({ min: 0, max: 20 }), (distPrice, toquePrice, gst) => {
+        const d = { ...dist, options_list: [{ id: "10k", display: "10 km", price_1: distPrice }] };
+        const t = { ...toque, price_1: toquePrice };
+        const old = { dist: { v: "10k", p: distPrice } };
+        const before = price([d, t], old, gst);
+        const after = price([d, t], { ...old, toque: { v: true, p: 0 } }, gst);
+        const { pricing, amount } = pricingAfterChange({ ...before, gstRatePercent: gst }, before, after);
+        const added = pricing.lines.slice(before.lines.length).reduce((sum, l) => sum + l.amount, 0);
+        expect(amount).toBe(added + (pricing.tax - before.tax));
+        expect(pricing.total - before.total).toBe(amount);
+      }),
+      fcParams(),
+    );
   });
 });

@@ -8,7 +8,9 @@
 import type { Lang } from "../forms/bilingual";
 import type { FormElement, StoredValue } from "../forms/model";
 import { FIELD_TYPE_MODULES } from "../forms/registry";
-import { parseMoney } from "../money/money";
+import { parseMoney, type Cents } from "../money/money";
+import type { CartPricing, PriceLine } from "./model";
+import type { ChargedPricing } from "./receipt-lines";
 
 export type PersonChangeKind = "edit" | "transfer";
 
@@ -26,17 +28,81 @@ export function isChangeableAfterCheckout(element: FormElement): boolean {
   return element.options_list.every((o) => o.limit == null && !isPriced(o));
 }
 
-/** The form as a change after checkout parses it: every field that may not change is locked to its saved value. */
-export function lockedForChange(elements: readonly FormElement[]): FormElement[] {
-  return elements.map((e) => (isChangeableAfterCheckout(e) ? e : { ...e, is_edit_forbidden: true }));
+/**
+ * Whether a priced field may be added after checkout: one the person left unanswered, with a price but no
+ * limit (a toque, a T-shirt, a meal), paid for before it is saved. A priced answer already given stays as paid.
+ */
+export function isAddableAfterCheckout(element: FormElement): boolean {
+  if (!FIELD_TYPE_MODULES[element.type].isInput || LOCKED_TYPES.has(element.type)) return false;
+  if (element.is_admin_only || element.is_kiosk_mode || element.is_edit_forbidden || element.is_fee) return false;
+  if (element.quantity_limit != null || element.options_list.some((o) => o.limit != null)) return false;
+  return isPriced(element) || element.options_list.some(isPriced);
 }
 
-/** The locked fields whose value the change would alter (or drop): any one refuses the change. */
-export function lockedFieldsAltered(elements: readonly FormElement[], before: Record<string, StoredValue>, after: Record<string, StoredValue>): string[] {
+const isAnswered = (value: StoredValue | undefined) => {
+  const v = value?.v;
+  return v !== undefined && v !== null && v !== "" && v !== false && !(Array.isArray(v) && v.length === 0);
+};
+
+/** Whether this person may change the field now: a free field always, a priced one only to add it. */
+export function mayChange(element: FormElement, before: Record<string, StoredValue>): boolean {
+  return isChangeableAfterCheckout(element) || (isAddableAfterCheckout(element) && !isAnswered(before[element.id]));
+}
+
+/** The form as a change after checkout parses it: every field that may not change is locked to its saved value. */
+export function lockedForChange(elements: readonly FormElement[], before: Record<string, StoredValue> = {}): FormElement[] {
+  return elements.map((e) => (mayChange(e, before) ? e : { ...e, is_edit_forbidden: true }));
+}
+
+/**
+ * The locked fields whose value the change would alter (or drop): any one refuses the change. What is locked is
+ * judged on `basis` (the person's answers; for a transfer, everything counted as answered, so nothing is added).
+ */
+export function lockedFieldsAltered(
+  elements: readonly FormElement[],
+  before: Record<string, StoredValue>,
+  after: Record<string, StoredValue>,
+  basis: Record<string, StoredValue> = before,
+): string[] {
   return elements
-    .filter((e) => FIELD_TYPE_MODULES[e.type].isInput && !isChangeableAfterCheckout(e))
+    .filter((e) => FIELD_TYPE_MODULES[e.type].isInput && !mayChange(e, basis))
     .filter((e) => JSON.stringify(before[e.id]?.v ?? null) !== JSON.stringify(after[e.id]?.v ?? null))
     .map((e) => e.id);
+}
+
+/**
+ * What a change adds to a completed cart's price: the cart priced now with the person's old answers and with
+ * the new ones, and the difference of every line (an added item, a discount that now takes part of it) put on
+ * the charged lines, with the tax and totals moved by the same amounts. Lines already charged are never
+ * repriced, so the receipt still says what was paid, plus what the change added.
+ */
+export function pricingAfterChange(charged: ChargedPricing, before: CartPricing, after: CartPricing): { pricing: ChargedPricing; amount: Cents } {
+  const keyOf = (l: PriceLine) => `${l.type}|${l.individualId ?? ""}|${l.elementId ?? ""}|${l.code ?? ""}`;
+  const sums = new Map<string, { line: PriceLine; amount: Cents }>();
+  for (const [sign, pricing] of [
+    [-1, before],
+    [1, after],
+  ] as const)
+    for (const line of pricing.lines) {
+      if (line.type === "tax") continue;
+      const entry = sums.get(keyOf(line)) ?? { line, amount: 0 };
+      entry.amount += sign * line.amount;
+      sums.set(keyOf(line), entry);
+    }
+  const added = [...sums.values()].filter((e) => e.amount !== 0).map((e) => ({ ...e.line, amount: e.amount }));
+  const amount = after.total - before.total;
+  return {
+    amount,
+    pricing: {
+      ...charged,
+      lines: [...charged.lines, ...added],
+      subtotal: charged.subtotal + after.subtotal - before.subtotal,
+      discount: charged.discount + after.discount - before.discount,
+      tax: charged.tax + after.tax - before.tax,
+      donations: charged.donations + after.donations - before.donations,
+      total: charged.total + amount,
+    },
+  };
 }
 
 /** The fields whose value changed, for the organiser's audit trail. */
@@ -60,6 +126,7 @@ export const CHANGE_MESSAGES = {
     notPaid: "Only a completed registration can be changed.",
     stale: "This person's details were changed in another window. Reload the page to see them.",
     feeNeedsCards: "A transfer fee is paid by card, which this form cannot take now. Please contact the organiser.",
+    priceNeedsCards: "This change has a price, paid by card, which this form cannot take now. Please contact the organiser.",
   },
   fr: {
     closed: "Les modifications de cette inscription sont closes. Veuillez communiquer avec l'organisateur.",
@@ -70,6 +137,8 @@ export const CHANGE_MESSAGES = {
     stale: "Les renseignements de cette personne ont été modifiés dans une autre fenêtre. Rechargez la page pour les voir.",
     feeNeedsCards:
       "Les frais de transfert se paient par carte, ce que ce formulaire ne peut pas accepter maintenant. Veuillez communiquer avec l'organisateur.",
+    priceNeedsCards:
+      "Cette modification a un prix, payable par carte, ce que ce formulaire ne peut pas accepter maintenant. Veuillez communiquer avec l'organisateur.",
   },
 } satisfies Record<Lang, Record<string, string>>;
 

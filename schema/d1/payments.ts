@@ -101,7 +101,8 @@ export const paymentAttempts = sqliteTable(
 
 /** What a paid change does once its payment completes: the person's values from and to, and who became whom. */
 export interface PaidChange {
-  kind: "transfer";
+  /** transfer: the entry to someone else, for the form's fee; edit: priced items added, for what they cost. */
+  kind: "transfer" | "edit";
   requestId: string;
   individualId: string;
   from: Record<string, { v: unknown; p: number }>;
@@ -109,6 +110,11 @@ export interface PaidChange {
   fromName: string;
   toName: string;
   fields: string[];
+  /** An edit's cart price after it (the charged lines plus what it added), and what it adds to the person's share. */
+  pricing?: ChargedPricing;
+  personDelta?: number;
+  /** The places the added items take (uncapped: a limited choice cannot be added online). */
+  places?: PlaceClaim[];
 }
 
 /** Webhook events already applied, by the provider's event id: a replay finds its row and does nothing. */

@@ -189,3 +189,52 @@ describe("a transfer with a fee", { timeout: 60_000 }, () => {
     expect((await changesOf(f)).map((c) => c.kind)).toEqual(["edit"]);
   });
 });
+
+describe("adding a priced item after checkout", { timeout: 60_000 }, () => {
+  it("offers what may be added, charges it (with its tax) by card before saving it, and puts it on the receipt", async () => {
+    const { f, cookie, personId } = await paidForm();
+    const form = await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=edit`, cookie)).text();
+    // The toque was not taken, so it may be added; the distance, already paid, is not on the form.
+    expect(form).toContain(`name="${f.ids.toque}"`);
+    expect(form).not.toContain(`name="${f.ids.distance}"`);
+    const [before] = await db().select().from(carts).where(eq(carts.registrationId, f.registration.id));
+    const shareBefore = (await personOf(personId)).priceTotal!;
+    const requestId = crypto.randomUUID();
+    const fields = {
+      intent: "change",
+      kind: "edit",
+      person: personId,
+      request_id: requestId,
+      [f.ids.first]: "Ada",
+      [f.ids.last]: "Runner",
+      [f.ids.toque]: "on",
+      [f.ids.colour]: "red",
+    };
+    const started = await post(f.host, `${f.path}/receipt`, fields, cookie);
+    expect(started.status).toBe(302);
+    const session = /\/c\/pay\/(cs_[A-Za-z0-9_]+)/.exec(started.headers.get("Location") ?? "")![1]!;
+    // 20.00 and its 13% tax.
+    const [attempt] = await db().select().from(paymentAttempts).where(eq(paymentAttempts.checkoutSessionId, session));
+    expect(attempt!.amount).toBe(2260);
+    expect((await personOf(personId)).values[f.ids.toque]?.v).not.toBe(true);
+
+    expect((await fake().pay(session, "4242 4242 4242 4242")).status).toBe(303);
+    const person = await personOf(personId);
+    expect(person.values[f.ids.toque]?.v).toBe(true);
+    expect(person.priceTotal).toBe(shareBefore + 2260);
+    const [after] = await db().select().from(carts).where(eq(carts.registrationId, f.registration.id));
+    expect(after!.total).toBe(before!.total! + 2260);
+    expect(after!.pricing!.total).toBe(before!.pricing!.total + 2260);
+    expect(after!.pricing!.lines.slice(before!.pricing!.lines.length)).toEqual([
+      { type: "item", individualId: personId, elementId: f.ids.toque, code: null, amount: 2000 },
+    ]);
+    expect((await changesOf(f)).map((c) => [c.kind, c.amount])).toEqual([["edit", 2260]]);
+    const receipt = await (await get(f.host, `${f.path}/receipt`, cookie)).text();
+    expect(receipt).toContain("Toque");
+    // Added once: the toque is now paid for, so the change form no longer offers it.
+    expect(await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=edit`, cookie)).text()).not.toContain(`name="${f.ids.toque}"`);
+    const again = await post(f.host, `${f.path}/receipt`, fields, cookie);
+    expect(again.headers.get("Location")).toBe(`${f.path}/receipt?changed=1`);
+    expect(fake().refunds).toEqual([]);
+  });
+});

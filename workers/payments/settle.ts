@@ -15,7 +15,7 @@ import type { StripeGateway } from "./stripe";
 import { completeChangePayment, isChangeAttempt } from "../services/change-payments";
 import type { PaidChange } from "../../schema/d1";
 
-/** The same for a paid change (a transfer's fee): applied once and mailed once, or refunded whole when it went stale. */
+/** The same for a paid change (a transfer's fee, items added after checkout): applied once and mailed once, or refunded whole when it went stale. */
 async function settlePaidChange(
   context: SettleContext,
   gateway: StripeGateway,
@@ -26,12 +26,12 @@ async function settlePaidChange(
   const { db, now } = context;
   const outcome = await completeChangePayment(db, attempt, paymentIntentId, now, event);
   if (outcome === "completed") {
-    const { fromName, toName } = attempt.change;
-    context.waitUntil(
-      sendReceiptOfCart(context.env, db, attempt.cartId, "transferred", 0, { from: fromName, to: toName }).catch((error: unknown) =>
-        console.error("Transfer mail failed", error),
-      ),
-    );
+    const { fromName, toName, kind } = attempt.change;
+    const mail =
+      kind === "transfer"
+        ? sendReceiptOfCart(context.env, db, attempt.cartId, "transferred", 0, { from: fromName, to: toName })
+        : sendReceiptOfCart(context.env, db, attempt.cartId, "changed");
+    context.waitUntil(mail.catch((error: unknown) => console.error("Change mail failed", error)));
     afterCartCompleted(context.env, db, context.waitUntil, attempt.registrationId, attempt.cartId);
     return "completed";
   }

@@ -73,16 +73,27 @@ export async function completeChangePayment(
   const notYetApplied = sql`NOT EXISTS (SELECT 1 FROM cart_changes WHERE id = ${change.requestId})`;
   const line = JSON.stringify({ type: "transfer_fee", individualId: change.individualId, elementId: null, code: null, amount: attempt.amount });
   const detail = JSON.stringify({ from: change.fromName, to: change.toName, fields: change.fields, paid: attempt.id });
+  // A transfer's fee is a line of its own; an edit's price is the cart's lines with what it added (person-changes.ts).
+  const pricing =
+    change.kind === "edit" && change.pricing
+      ? sql`${JSON.stringify(change.pricing)}`
+      : sql`CASE WHEN pricing IS NULL THEN NULL ELSE json_set(json_insert(pricing, '$.lines[#]', json(${line})), '$.total', json_extract(pricing, '$.total') + ${attempt.amount}) END`;
   const results = await rawBatch(db, [
     ...(event ? [sql`INSERT INTO payment_events (id, type, received_at) VALUES (${event.id}, ${event.type}, ${now})`] : []),
-    sql`UPDATE individuals SET "values" = ${toJson} WHERE id = ${change.individualId} AND "values" = ${JSON.stringify(change.from)} AND is_removed = 0 AND ${notYetApplied}`,
+    sql`UPDATE individuals SET "values" = ${toJson}, price_total = COALESCE(price_total, 0) + ${change.personDelta ?? 0}
+        WHERE id = ${change.individualId} AND "values" = ${JSON.stringify(change.from)} AND is_removed = 0 AND ${notYetApplied}`,
     // Paid only when the change took: a stale one stays open, for the refund to mark it failed.
     sql`UPDATE payment_attempts SET status = 'paid', payment_intent_id = ${paymentIntentId}, failure_message = NULL, updated_at = ${now}
         WHERE id = ${attempt.id} AND status != 'paid' AND ${holdsNewValues}`,
-    // The fee is the person's line on the itemised receipt, and part of what the cart came to.
-    sql`UPDATE carts SET total = COALESCE(total, 0) + ${attempt.amount}, updated_at = ${now},
-          pricing = CASE WHEN pricing IS NULL THEN NULL ELSE json_set(json_insert(pricing, '$.lines[#]', json(${line})), '$.total', json_extract(pricing, '$.total') + ${attempt.amount}) END
+    sql`UPDATE carts SET total = COALESCE(total, 0) + ${attempt.amount}, updated_at = ${now}, pricing = ${pricing}
         WHERE id = ${cart.id} AND ${notYetApplied} AND ${holdsNewValues}`,
+    // The options added take their (uncapped) places, as a completed cart's do.
+    ...(change.places ?? []).map(
+      (claim) =>
+        sql`INSERT INTO places (id, registration_id, pool, unit, cart_id, individual_id, state, expires_at, cap, created_at)
+            SELECT ${crypto.randomUUID()}, ${cart.registrationId}, ${claim.pool}, ${claim.unit}, ${cart.id}, ${change.individualId}, 'taken', NULL, NULL, ${now}
+            WHERE ${notYetApplied} AND ${holdsNewValues} ON CONFLICT DO NOTHING`,
+    ),
     sql`INSERT INTO cart_changes (id, cart_id, registration_id, individual_id, kind, amount, actor, detail, created_at)
         SELECT ${change.requestId}, ${cart.id}, ${cart.registrationId}, ${change.individualId}, ${change.kind}, ${attempt.amount}, 'registrant', ${detail}, ${now}
         WHERE ${holdsNewValues} ON CONFLICT DO NOTHING`,

@@ -18,13 +18,17 @@ import {
   isChangeableAfterCheckout,
   lockedFieldsAltered,
   lockedForChange,
+  mayChange,
+  pricingAfterChange,
   type PersonChangeKind,
 } from "../../core/registration/person-changes";
 import { tierAt } from "../../core/registration/tiers";
 import type { FormElement } from "../../core/forms/model";
 import { cartChanges, rawBatch, registrations, type Db, type PaidChange } from "../../schema/d1";
 import { attemptOfChange } from "./change-payments";
-import { peopleOf, personElements, personLimits, type CartRow } from "./carts";
+import { peopleOf, personElements, personLimits, priceOfCart, type CartRow } from "./carts";
+import { placesOfPerson } from "../../core/registration/places";
+import { chargedPricingOf } from "../../core/registration/receipt-lines";
 import type { RegistrationRow } from "./registration-forms";
 
 export type PersonChangeResult =
@@ -33,9 +37,9 @@ export type PersonChangeResult =
   | { ok: "pay"; change: PaidChange; fee: number }
   | { ok: false; errors: Record<string, string>; status: 400 | 409 };
 
-/** The fields the receipt page offers for a change: what a registrant may change, in form order. */
-export function changeableElements(elements: readonly FormElement[]): FormElement[] {
-  return personElements(elements).filter(isChangeableAfterCheckout);
+/** The fields the receipt page offers for a change, in form order: what may change, and for an edit what may be added. */
+export function changeableElements(elements: readonly FormElement[], values: Record<string, { v: unknown; p: number }>, kind: PersonChangeKind): FormElement[] {
+  return personElements(elements).filter((e) => (kind === "edit" ? mayChange(e, values) : isChangeableAfterCheckout(e)));
 }
 
 export async function changePerson(
@@ -73,7 +77,9 @@ export async function changePerson(
 
   const personEls = personElements(elements);
   const tier = tierAt(now, { raise_price_1_time: registration.raisePrice1Time, raise_price_2_time: registration.raisePrice2Time });
-  const parsed = parseIndividual(lockedForChange(personEls), posted, { lang, tier, isAdmin: false, isKiosk: false, saved: person.values });
+  // A transfer gives the entry as it is; adding priced items is the holder's own change.
+  const addable = kind === "edit" ? person.values : everythingAnswered(personEls);
+  const parsed = parseIndividual(lockedForChange(personEls, addable), posted, { lang, tier, isAdmin: false, isKiosk: false, saved: person.values });
   if (Object.keys(parsed.errors).length > 0) return { ok: false, errors: parsed.errors, status: 400 };
   // Priced values keep the price they were paid at, whatever the tier is now.
   const values = Object.fromEntries(Object.entries(parsed.values).map(([id, value]) => [id, person.values[id] ?? value]));
@@ -81,7 +87,7 @@ export async function changePerson(
     if (parsed.values[id]) values[id] = parsed.values[id];
     else delete values[id];
   }
-  if (lockedFieldsAltered(personEls, person.values, values).length > 0) return { ok: false, errors: { form: words.lockedAltered }, status: 409 };
+  if (lockedFieldsAltered(personEls, person.values, values, addable).length > 0) return { ok: false, errors: { form: words.lockedAltered }, status: 409 };
   const changed = changedFields(personEls, person.values, values);
   if (changed.length === 0) return { ok: false, errors: { form: words.nothingChanged }, status: 400 };
   // A new birth date or gender may put an option they hold out of bounds (an age group).
@@ -92,13 +98,25 @@ export async function changePerson(
 
   const from = nameOf(person.values);
   const to = nameOf(values);
+  const base = { requestId, individualId: person.id, from: person.values, to: values, fromName: from, toName: to, fields: changed };
   const fee = kind === "transfer" ? (registration.transferFee ?? 0) : 0;
-  if (fee > 0)
-    return {
-      ok: "pay",
-      fee,
-      change: { kind: "transfer", requestId, individualId: person.id, from: person.values, to: values, fromName: from, toName: to, fields: changed },
-    };
+  if (fee > 0) return { ok: "pay", fee, change: { kind: "transfer", ...base } };
+  // Priced items added: the cart priced now without and with them; the difference is paid before they are saved.
+  const before = await priceOfCart(db, form, cart, people);
+  const after = await priceOfCart(
+    db,
+    form,
+    cart,
+    people.map((p) => (p.id === person.id ? { ...p, values } : p)),
+  );
+  const { pricing, amount } = pricingAfterChange(cart.pricing ?? chargedPricingOf(before, registration.gstRate), before, after);
+  if (amount < 0) return { ok: false, errors: { form: words.lockedAltered }, status: 409 };
+  if (amount > 0) {
+    const held = new Set(placesOfPerson(personEls, person.id, person.values).map((c) => c.pool));
+    const places = placesOfPerson(personEls, person.id, values).filter((c) => !held.has(c.pool));
+    const personDelta = (after.individualTotals[person.id] ?? 0) - (before.individualTotals[person.id] ?? 0);
+    return { ok: "pay", fee: amount, change: { kind: "edit", ...base, pricing, personDelta, places } };
+  }
   const detail = JSON.stringify({ from, to, fields: changed });
   const [updated] = await rawBatch(db, [
     // Written only over the values this change was made from: another tab's change in between is not lost.
@@ -114,6 +132,11 @@ export async function changePerson(
     return { ok: false, errors: { form: words.stale }, status: 409 };
   }
   return { ok: true, created: true, kind, from, to };
+}
+
+/** Values that make every priced field count as answered: nothing can be added (a transfer). */
+function everythingAnswered(elements: readonly FormElement[]): Record<string, { v: unknown; p: number }> {
+  return Object.fromEntries(elements.map((e) => [e.id, { v: "answered", p: 0 }]));
 }
 
 /** Whether any person of the cart could be changed now: the receipt offers the forms only then. */

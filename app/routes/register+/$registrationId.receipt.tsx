@@ -45,7 +45,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       ? {
           person: changing.id,
           kind,
-          elements: changeableElements(elements),
+          elements: changeableElements(elements, changing.values, kind),
           // A transfer starts blank: the details are the new person's.
           values: kind === "edit" ? changing.values : {},
           ageDate: ageDateOf(registration, context.now),
@@ -121,9 +121,11 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
     // A transfer's fee: Stripe's page first; the change is made when the payment completes.
     const gateway = stripeGateway(context.env);
     const club = await paymentClubOf(db, registration.clubId);
-    if (!gateway || !takesCardsOnline(club, gateway)) return data({ error: CHANGE_MESSAGES[lang].feeNeedsCards, fieldErrors: {} }, { status: 409 });
+    const needsCards = done.change.kind === "transfer" ? CHANGE_MESSAGES[lang].feeNeedsCards : CHANGE_MESSAGES[lang].priceNeedsCards;
+    if (!gateway || !takesCardsOnline(club, gateway)) return data({ error: needsCards, fieldErrors: {} }, { status: 409 });
     const urls = checkoutUrls(context, registration.id, lang === "fr" ? "?lang=fr" : "");
-    const description = `${RECEIPT_WORDS[lang].transferFee}${RECEIPT_WORDS[lang].colon}${labelIn(registration.name, lang)}`;
+    const what = done.change.kind === "transfer" ? RECEIPT_WORDS[lang].transferFee : RECEIPT_WORDS[lang].subjects.changed;
+    const description = `${what}${RECEIPT_WORDS[lang].colon}${labelIn(registration.name, lang)}`;
     const back = new URL(request.url);
     back.searchParams.delete("changed");
     const started = await startChangePayment(
