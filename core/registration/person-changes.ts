@@ -160,3 +160,28 @@ export function parseTransferFee(raw: string): { ok: true; value: number | null 
 
 // not in the spec: our wording
 export const TRANSFER_FEE_NEEDS_CARDS = "A transfer fee is paid by card, and this club does not take cards online. Enter 0, or leave empty.";
+
+/** The addresses a person's email fields hold (lower-cased), for telling a transfer's new holder. */
+export function addressesOf(elements: readonly FormElement[], values: Record<string, StoredValue>): string[] {
+  const found = new Set<string>();
+  for (const element of elements) {
+    if (element.type !== "email") continue;
+    const text = (values[element.id]?.v as { addresses?: string } | undefined)?.addresses ?? "";
+    for (const address of text.split(",")) if (address.trim()) found.add(address.trim().toLowerCase());
+  }
+  return [...found];
+}
+
+// not in the spec: our wording
+export const NEW_HOLDER_WORDS = {
+  en: {
+    subject: "You are registered",
+    text: (from: string, to: string, form: string, club: string) =>
+      `${from}'s entry in ${form} (${club}) was transferred to you, ${to}. For anything about the entry, contact ${club}.`,
+  },
+  fr: {
+    subject: "Vous êtes inscrit",
+    text: (from: string, to: string, form: string, club: string) =>
+      `L'inscription de ${from} à ${form} (${club}) vous a été transférée, ${to}. Pour toute question sur l'inscription, communiquez avec ${club}.`,
+  },
+} satisfies Record<Lang, unknown>;

@@ -94,10 +94,26 @@ describe("changing a paid person's details", { timeout: 30_000 }, () => {
     const reply = await post(
       f.host,
       `${f.path}/receipt`,
-      { intent: "change", kind: "transfer", person: personId, request_id: crypto.randomUUID(), [f.ids.first]: "Bo", [f.ids.last]: "Stone" },
+      {
+        intent: "change",
+        kind: "transfer",
+        person: personId,
+        request_id: crypto.randomUUID(),
+        [f.ids.first]: "Bo",
+        [f.ids.last]: "Stone",
+        [f.ids.email]: "Bo@Example.com",
+      },
       cookie,
     );
     expect(reply.status).toBe(302);
+    // The new holder hears of it at the address they were given; the mail carries no link to the buyer's receipt.
+    await expect
+      .poll(async () => (await mailsOf("You are registered: Spring Relay")).filter((m) => m.to === "bo@example.com").length, { timeout: 10_000 })
+      .toBe(1);
+    const told = (await mailsOf("You are registered: Spring Relay")).find((m) => m.to === "bo@example.com")!;
+    expect(told.text).toBe(
+      `Ada Runner's entry in Spring Relay (${f.club.name}) was transferred to you, Bo Stone. For anything about the entry, contact ${f.club.name}.`,
+    );
     const person = await personOf(personId);
     expect([person.values[f.ids.first]?.v, person.values[f.ids.last]?.v, person.values[f.ids.distance]?.v]).toEqual(["Bo", "Stone", "10k"]);
     expect(person.priceTotal).toBeGreaterThan(0);

@@ -18,13 +18,18 @@ import {
   isChangeableAfterCheckout,
   lockedFieldsAltered,
   lockedForChange,
+  addressesOf,
   mayChange,
+  NEW_HOLDER_WORDS,
   pricingAfterChange,
   type PersonChangeKind,
 } from "../../core/registration/person-changes";
 import { tierAt } from "../../core/registration/tiers";
 import type { FormElement } from "../../core/forms/model";
-import { cartChanges, rawBatch, registrations, type Db, type PaidChange } from "../../schema/d1";
+import { cartChanges, carts, clubs, rawBatch, registrations, type Db, type PaidChange } from "../../schema/d1";
+import { labelIn } from "../../core/forms/bilingual";
+import { sendMail } from "../mail/mailer";
+import { listElements } from "./registration-forms";
 import { attemptOfChange } from "./change-payments";
 import { peopleOf, personElements, personLimits, priceOfCart, type CartRow } from "./carts";
 import { placesOfPerson } from "../../core/registration/places";
@@ -32,7 +37,8 @@ import { chargedPricingOf } from "../../core/registration/receipt-lines";
 import type { RegistrationRow } from "./registration-forms";
 
 export type PersonChangeResult =
-  | { ok: true; created: boolean; kind: PersonChangeKind; from: string; to: string }
+  /** written: the values moved from and to, when this call made the change (for telling a transfer's new holder). */
+  | { ok: true; created: boolean; kind: PersonChangeKind; from: string; to: string; written?: Pick<PaidChange, "from" | "to" | "fromName" | "toName"> }
   /** A transfer with a fee: nothing is written until the fee is paid (change-payments.ts). */
   | { ok: "pay"; change: PaidChange; fee: number }
   | { ok: false; errors: Record<string, string>; status: 400 | 409 };
@@ -131,7 +137,7 @@ export async function changePerson(
     if (again) return { ok: true, created: false, kind, from, to };
     return { ok: false, errors: { form: words.stale }, status: 409 };
   }
-  return { ok: true, created: true, kind, from, to };
+  return { ok: true, created: true, kind, from, to, written: { from: person.values, to: values, fromName: from, toName: to } };
 }
 
 /** Values that make every priced field count as answered: nothing can be added (a transfer). */
@@ -148,4 +154,33 @@ export function changesOffered(registration: Pick<RegistrationRow, "closeTime" |
 /** The organiser's setting: null, no transfers; 0, free transfers. */
 export async function setTransferFee(db: Db, registrationId: string, fee: number | null): Promise<void> {
   await db.update(registrations).set({ transferFee: fee }).where(eq(registrations.id, registrationId));
+}
+
+/**
+ * After a transfer, the new holder hears of it at the address they were given, if it is a new one: the mail
+ * names the entry and the club, and carries no link (the receipt and its link stay the buyer's).
+ */
+export async function tellNewHolder(
+  env: Env,
+  db: Db,
+  cartId: string,
+  change: { from: Record<string, { v: unknown; p: number }>; to: Record<string, { v: unknown; p: number }>; fromName: string; toName: string },
+): Promise<void> {
+  const [cart] = await db.select().from(carts).where(eq(carts.id, cartId)).limit(1);
+  const [registration] = cart ? await db.select().from(registrations).where(eq(registrations.id, cart.registrationId)).limit(1) : [];
+  if (!cart || !registration) return;
+  const elements = personElements(await listElements(db, registration.id));
+  const before = new Set(addressesOf(elements, change.from));
+  const fresh = addressesOf(elements, change.to).filter((a) => !before.has(a) && a !== cart.email?.toLowerCase());
+  if (fresh.length === 0) return;
+  const [club] = await db.select({ name: clubs.name }).from(clubs).where(eq(clubs.id, registration.clubId)).limit(1);
+  const lang: Lang = registration.isBilingual && cart.lang === "fr" ? "fr" : "en";
+  const words = NEW_HOLDER_WORDS[lang];
+  const formName = labelIn(registration.name, lang);
+  for (const to of fresh)
+    await sendMail(env, db, {
+      to,
+      subject: `${words.subject}${lang === "fr" ? " : " : ": "}${formName}`,
+      text: words.text(change.fromName, change.toName, formName, club?.name ?? ""),
+    });
 }

@@ -11,7 +11,7 @@ import { stripeGateway } from "../../../workers/payments/stripe";
 import { cancelPerson, cancelQuotes } from "../../../workers/services/cancellations";
 import { claimRefundNotice } from "../../../workers/services/payment-ledger";
 import { ageDateOf, peopleOf, type CartRow } from "../../../workers/services/carts";
-import { changeableElements, changePerson, changesOffered } from "../../../workers/services/person-changes";
+import { changeableElements, changePerson, changesOffered, tellNewHolder } from "../../../workers/services/person-changes";
 import { startChangePayment } from "../../../workers/services/change-payments";
 import { paymentClubOf, takesCardsOnline } from "../../../workers/services/payments";
 import { CHANGE_MESSAGES } from "../../../core/registration/person-changes";
@@ -145,6 +145,8 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
   if (done.created) {
     afterCartCompleted(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
     const transfer = kind === "transfer" ? { from: done.from, to: done.to } : null;
+    if (transfer && done.written)
+      context.ctx.waitUntil(tellNewHolder(context.env, db, cart.id, done.written).catch((error: unknown) => console.error("New holder mail failed", error)));
     context.ctx.waitUntil(
       sendReceiptOfCart(context.env, db, cart.id, kind === "transfer" ? "transferred" : "changed", 0, transfer).catch((error: unknown) =>
         console.error("Change mail failed", error),
