@@ -1,7 +1,8 @@
 /**
- * Server code of the finance pages (a form's payments, a club's transactions): the page's data and the
- * three things a finance user does to a transaction (record a cash or cheque payment received, refund,
- * void), each parsed with zod and checked against the page's scope before anything is written.
+ * Server code of the finance pages (a form's payments, a club's transactions): the page's data and what a
+ * finance user does to a transaction (record a cash or cheque payment received, refund, void, send the
+ * receipt again, with or without a new link), each parsed with zod and checked against the page's scope
+ * before anything is written.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
@@ -12,12 +13,15 @@ import { stripeGateway } from "../workers/payments/stripe";
 import { financeFilterOf, financeRowById, listTransactions, type FinanceRow, type FinanceScope } from "../workers/services/finance";
 import { claimRefundNotice, recordReceived, refundPayment, transactionById, voidTransaction } from "../workers/services/payment-ledger";
 import { sendReceiptOfCart } from "../workers/services/receipts";
+import { recordReceiptResend } from "../workers/services/receipt-links";
 import { parseForm, refuse, unknownIntent, type PostedForm } from "./forms/posted-form.server";
 
 const NOTICES = {
   recorded: "Payment recorded as received. A confirmation was emailed.",
   refunded: "Refund made. The registrant was emailed.",
   voided: "Transaction voided.",
+  resent: "The receipt was emailed again.",
+  relinked: "A new receipt link was emailed; the links sent before no longer open the receipt.",
 } as const;
 export type FinanceNotice = keyof typeof NOTICES;
 
@@ -31,7 +35,7 @@ export async function financePageData(db: Db, request: Request, scope: FinanceSc
   const url = new URL(request.url);
   const filter = financeFilterOf(url);
   const page = await listTransactions(db, scope, filter);
-  const asked = (["refund", "void", "record"] as const).find((key) => url.searchParams.get(key));
+  const asked = (["refund", "void", "record", "resend"] as const).find((key) => url.searchParams.get(key));
   const askedRow = asked ? await financeRowById(db, scope, url.searchParams.get(asked)!) : null;
   return {
     filter,
@@ -61,11 +65,12 @@ const recordSchema = z.object({
 });
 const refundSchema = z.object({ target: z.string().min(1), amount: moneyField, request_id: z.uuid(), note: z.string().max(500).default("") });
 const voidSchema = z.object({ target: z.string().min(1) });
+const resendSchema = z.object({ target: z.string().min(1), request_id: z.uuid() });
 
 /** The page address without the confirm step, with a notice. */
 function backTo(request: Request, notice: FinanceNotice): string {
   const url = new URL(request.url);
-  for (const key of ["refund", "void", "record", "saved", "index"]) url.searchParams.delete(key);
+  for (const key of ["refund", "void", "record", "resend", "saved", "index"]) url.searchParams.delete(key);
   url.searchParams.set("saved", notice);
   return `${url.pathname}?${url.searchParams.toString()}`;
 }
@@ -76,7 +81,7 @@ export async function financeAction(request: Request, context: AppLoadContext, d
   if (!row) return refuse(posted, { form: "That transaction does not exist." }, 404);
   const stored = (await transactionById(db, scope.clubIds, row.id))!;
   const gateway = stripeGateway(context.env);
-  const mail = (cartId: string | null, kind: "received" | "refunded") => {
+  const mail = (cartId: string | null, kind: "received" | "refunded" | "paid" | "registered") => {
     if (cartId) context.ctx.waitUntil(sendReceiptOfCart(context.env, db, cartId, kind).catch((error: unknown) => console.error("Receipt failed", error)));
   };
   if (posted.intent === "record") {
@@ -95,6 +100,16 @@ export async function financeAction(request: Request, context: AppLoadContext, d
     // A resent refund (double click, back and post again) finds the first: the registrant is told once.
     if (await claimRefundNotice(db, done.refundId, context.now)) mail(row.cartId, "refunded");
     return redirect(backTo(request, "refunded"));
+  }
+  if (posted.intent === "resend" || posted.intent === "relink") {
+    const parsed = parseForm(resendSchema, posted);
+    if (!parsed.ok) return parsed.reply;
+    if (!row.cartId) return refuse(posted, { form: "This transaction has no registration to send a receipt for." }, 409);
+    const relink = posted.intent === "relink";
+    // Once per confirm step shown (a double click sends once), and in the form's audit trail.
+    if (await recordReceiptResend(db, row.cartId, parsed.value.request_id, relink, userId, context.now))
+      mail(row.cartId, row.completionTime === null ? "registered" : "paid");
+    return redirect(backTo(request, relink ? "relinked" : "resent"));
   }
   if (posted.intent === "void") {
     const parsed = parseForm(voidSchema, posted);

@@ -25,7 +25,7 @@ function dateText(time: number): string {
 /** The same address with some query parameters changed (null removes one). */
 function withParams(location: { pathname: string; search: string }, changes: Record<string, string | null>): string {
   const params = new URLSearchParams(location.search);
-  for (const key of ["refund", "void", "record", "saved"]) params.delete(key);
+  for (const key of ["refund", "void", "record", "resend", "saved"]) params.delete(key);
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) params.delete(key);
     else params.set(key, value);
@@ -55,6 +55,17 @@ function ConfirmStep({ confirm, cancelTo }: { confirm: NonNullable<FinancePageDa
               inputMode="decimal"
             />
             <TextField name="note" label="Note (optional)" defaultValue={reply.values?.note ?? ""} maxLength={500} />
+          </SetupForm>
+        </>
+      ) : kind === "resend" ? (
+        <>
+          <h3 id="finance-confirm-heading">Send the receipt again</h3>
+          <p>{`The receipt of ${who} goes to ${row.cartEmail ?? "the cart's address"}. With a new link, the links sent before stop opening it (for a mail that was forwarded).`}</p>
+          <SetupForm intent="resend" target={row.id} label="Send it again" busyLabel="Sending…" errors={reply.errors}>
+            <input type="hidden" name="request_id" value={requestId} />
+          </SetupForm>
+          <SetupForm intent="relink" target={row.id} label="Send it with a new link" busyLabel="Sending…" errors={reply.errors}>
+            <input type="hidden" name="request_id" value={requestId} />
           </SetupForm>
         </>
       ) : kind === "void" ? (
@@ -179,6 +190,11 @@ export function FinanceTransactions(props: { data: FinancePageData; csvHref: str
                     {props.mayAct && row.type === "payment" && row.provider === "manual" && row.completionTime === null && !row.isVoid ? (
                       <Link to={withParams(location, { record: row.id })} aria-label={`Record payment from ${row.cartEmail ?? row.payer} as received`}>
                         Received…
+                      </Link>
+                    ) : null}
+                    {props.mayAct && row.type === "payment" && row.cartNumber !== null && row.cartEmail && !row.isVoid ? (
+                      <Link to={withParams(location, { resend: row.id })} aria-label={`Send the receipt of ${row.cartEmail} again`}>
+                        Receipt…
                       </Link>
                     ) : null}
                     {props.mayAct && row.refundable > 0 ? (

@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { capturedMail, cartChanges, carts, individuals, paymentAttempts, registrations, transactions } from "../../schema/d1";
-import { cookieFrom, db } from "./auth-fixtures";
+import { cookieFrom, createUserWithPassword, db, signIn } from "./auth-fixtures";
 import { withStripeFake } from "./stripe-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 
@@ -252,5 +252,39 @@ describe("adding a priced item after checkout", { timeout: 60_000 }, () => {
     const again = await post(f.host, `${f.path}/receipt`, fields, cookie);
     expect(again.headers.get("Location")).toBe(`${f.path}/receipt?changed=1`);
     expect(fake().refunds).toEqual([]);
+  });
+});
+
+describe("the organiser sends a receipt again", { timeout: 30_000 }, () => {
+  it("once per click; with a new link, the links sent before stop opening the receipt", async () => {
+    const { f } = await paidForm();
+    const email = `finance-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await createUserWithPassword(email, "correct horse battery staple", [{ type: "registration_finance", clubId: f.club.id, scope: f.registration.id }]);
+    const finance = await signIn(f.host, email, "correct horse battery staple");
+    const [payment] = await db()
+      .select()
+      .from(transactions)
+      .where(eq(transactions.registrationId, f.registration.id))
+      .then((rows) => rows.filter((t) => t.type === "payment"));
+    const receipts = async () => (await mailsOf("Receipt: Spring Relay")).filter((m) => m.to === "ada@example.com" && m.text.includes(f.registration.id));
+    await expect.poll(async () => (await receipts()).length, { timeout: 10_000 }).toBe(1);
+    const oldLink = new URL(/https?:\/\/\S+\/receipt\?receipt=\S+/.exec((await receipts())[0]!.text)![0]!);
+    const page = `/registration/${f.registration.id}/admin/payments`;
+    expect(await (await get(f.host, `${page}?resend=${payment!.id}`, finance)).text()).toContain("Send the receipt again");
+
+    const requestId = crypto.randomUUID();
+    const resend = () => post(f.host, `${page}?resend=${payment!.id}`, { intent: "resend", target: payment!.id, request_id: requestId }, finance);
+    expect((await Promise.all([resend(), resend()])).map((r) => r.status)).toEqual([302, 302]);
+    await expect.poll(async () => (await receipts()).length, { timeout: 10_000 }).toBe(2);
+    expect((await get(f.host, oldLink.pathname + oldLink.search)).status).toBe(200);
+
+    const relink = await post(f.host, `${page}?resend=${payment!.id}`, { intent: "relink", target: payment!.id, request_id: crypto.randomUUID() }, finance);
+    expect(relink.headers.get("Location")).toContain("saved=relinked");
+    await expect.poll(async () => (await receipts()).length, { timeout: 10_000 }).toBe(3);
+    expect((await get(f.host, oldLink.pathname + oldLink.search)).status).toBe(404);
+    const newest = (await receipts()).sort((a, b) => b.createdAt - a.createdAt)[0]!;
+    const newLink = new URL(/https?:\/\/\S+\/receipt\?receipt=\S+/.exec(newest.text)![0]!);
+    expect((await get(f.host, newLink.pathname + newLink.search)).status).toBe(200);
+    expect((await changesOf(f)).map((c) => c.kind).sort()).toEqual(["relink", "resend"]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { eq, sql } from "drizzle-orm";
-import { carts, type Db } from "../../schema/d1";
+import { carts, rawBatch, type Db } from "../../schema/d1";
 import { keyMaterial } from "../auth/crypto";
 
 /** How long a receipt link opens the receipt (and its self-service changes) after it was sent. */
@@ -51,4 +51,21 @@ export async function revokeReceiptLinks(db: Db, cartId: string): Promise<void> 
     .update(carts)
     .set({ receiptVersion: sql`${carts.receiptVersion} + 1` })
     .where(eq(carts.id, cartId));
+}
+
+/**
+ * An organiser sends a cart's receipt again (issue 24), optionally with a new link that voids every link sent
+ * before (a forwarded mail). Recorded in the form's audit trail under the confirm step's request id: true only
+ * for the call that recorded it, so a double click mails once.
+ */
+export async function recordReceiptResend(db: Db, cartId: string, requestId: string, relink: boolean, userId: string, now: number): Promise<boolean> {
+  const [cart] = await db.select({ registrationId: carts.registrationId }).from(carts).where(eq(carts.id, cartId)).limit(1);
+  if (!cart) return false;
+  const [written] = await rawBatch(db, [
+    sql`INSERT INTO cart_changes (id, cart_id, registration_id, individual_id, kind, amount, actor, detail, created_at)
+        VALUES (${requestId}, ${cartId}, ${cart.registrationId}, NULL, ${relink ? "relink" : "resend"}, 0, ${userId}, '', ${now}) ON CONFLICT DO NOTHING`,
+    // The new link's version is raised only by the call that recorded the resend.
+    sql`UPDATE carts SET receipt_version = receipt_version + 1 WHERE id = ${cartId} AND ${relink ? 1 : 0} = 1 AND changes() = 1`,
+  ]);
+  return (written?.meta.changes ?? 0) > 0;
 }

@@ -115,7 +115,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return result.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, result.errors, 409);
 }
 
-const CHANGE_KINDS: Record<string, string> = { cancel: "Cancelled a person", edit: "Changed details", transfer: "Transferred an entry" };
+const CHANGE_KINDS: Record<string, string> = {
+  cancel: "Cancelled a person",
+  edit: "Changed details",
+  transfer: "Transferred an entry",
+  resend: "Sent the receipt again",
+  relink: "Sent a new receipt link",
+};
 
 export default function RegistrationSettings() {
   const data = useLoaderData<typeof loader>();
