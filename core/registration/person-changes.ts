@@ -125,8 +125,6 @@ export const CHANGE_MESSAGES = {
     nothingChanged: "Nothing was changed.",
     notPaid: "Only a completed registration can be changed.",
     stale: "This person's details were changed in another window. Reload the page to see them.",
-    feeNeedsCards: "A transfer fee is paid by card, which this form cannot take now. Please contact the organiser.",
-    priceNeedsCards: "This change has a price, paid by card, which this form cannot take now. Please contact the organiser.",
   },
   fr: {
     closed: "Les modifications de cette inscription sont closes. Veuillez communiquer avec l'organisateur.",
@@ -135,10 +133,6 @@ export const CHANGE_MESSAGES = {
     nothingChanged: "Rien n'a été modifié.",
     notPaid: "Seule une inscription complétée peut être modifiée.",
     stale: "Les renseignements de cette personne ont été modifiés dans une autre fenêtre. Rechargez la page pour les voir.",
-    feeNeedsCards:
-      "Les frais de transfert se paient par carte, ce que ce formulaire ne peut pas accepter maintenant. Veuillez communiquer avec l'organisateur.",
-    priceNeedsCards:
-      "Cette modification a un prix, payable par carte, ce que ce formulaire ne peut pas accepter maintenant. Veuillez communiquer avec l'organisateur.",
   },
 } satisfies Record<Lang, Record<string, string>>;
 
@@ -157,9 +151,6 @@ export function parseTransferFee(raw: string): { ok: true; value: number | null 
   if (cents === null || cents < 0) return { ok: false, error: "Enter a fee such as 10.00, 0 for free transfers, or leave empty for none" };
   return { ok: true, value: cents };
 }
-
-// not in the spec: our wording
-export const TRANSFER_FEE_NEEDS_CARDS = "A transfer fee is paid by card, and this club does not take cards online. Enter 0, or leave empty.";
 
 /** The addresses a person's email fields hold (lower-cased), for telling a transfer's new holder. */
 export function addressesOf(elements: readonly FormElement[], values: Record<string, StoredValue>): string[] {

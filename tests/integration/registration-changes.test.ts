@@ -288,3 +288,29 @@ describe("the organiser sends a receipt again", { timeout: 30_000 }, () => {
     expect((await changesOf(f)).map((c) => c.kind).sort()).toEqual(["relink", "resend"]);
   });
 });
+
+describe("a change with a price on a club that takes no cards", { timeout: 30_000 }, () => {
+  it("is made at once, with what it costs owed to the club as a cheque to come; a double submit owes it once", async () => {
+    const f = await createForm({ isStripe: false });
+    await db().update(registrations).set({ transferFee: 1000 }).where(eq(registrations.id, f.registration.id));
+    const added = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: "Ada", [f.ids.last]: "Runner", [f.ids.distance]: "10k" });
+    const cookie = cookieFrom(added, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+    await post(f.host, `${f.path}/cart`, { intent: "continue", email: "ada-cheque@example.com" }, cookie);
+    expect((await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
+    const [person] = await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id));
+    const [before] = await db().select().from(carts).where(eq(carts.registrationId, f.registration.id));
+
+    const fields = { intent: "change", kind: "transfer", person: person!.id, request_id: crypto.randomUUID(), [f.ids.first]: "Bo", [f.ids.last]: "Stone" };
+    const replies = await Promise.all([0, 1].map(() => post(f.host, `${f.path}/receipt`, fields, cookie)));
+    expect(replies.map((r) => r.headers.get("Location"))).toEqual([`${f.path}/receipt?changed=1`, `${f.path}/receipt?changed=1`]);
+    expect((await personOf(person!.id)).values[f.ids.first]?.v).toBe("Bo");
+    const [after] = await db().select().from(carts).where(eq(carts.registrationId, f.registration.id));
+    expect(after!.total).toBe(before!.total! + 1000);
+    const owed = (await db().select().from(transactions).where(eq(transactions.cartId, after!.id))).filter((t) => t.type === "payment" && t.amount === 1000);
+    expect(owed.map((t) => [t.provider, t.completionTime])).toEqual([["manual", null]]);
+    expect((await changesOf(f)).map((c) => [c.kind, c.amount])).toEqual([["transfer", 1000]]);
+    const receipt = await (await get(f.host, `${f.path}/receipt`, cookie)).text();
+    expect(receipt).toContain("Transfer fee");
+    expect(receipt).toContain("To pay the club by cash or cheque");
+  });
+});

@@ -13,7 +13,7 @@ import { listElements } from "../services/registration-forms";
 import { afterCartCompleted } from "../jobs";
 import type { StripeGateway } from "./stripe";
 import { completeChangePayment, isChangeAttempt } from "../services/change-payments";
-import { tellNewHolder } from "../services/person-changes";
+import { afterPersonChanged } from "../services/person-changes";
 import type { PaidChange } from "../../schema/d1";
 
 /** The same for a paid change (a transfer's fee, items added after checkout): applied once and mailed once, or refunded whole when it went stale. */
@@ -27,17 +27,7 @@ async function settlePaidChange(
   const { db, now } = context;
   const outcome = await completeChangePayment(db, attempt, paymentIntentId, now, event);
   if (outcome === "completed") {
-    const { fromName, toName, kind } = attempt.change;
-    const mail =
-      kind === "transfer"
-        ? sendReceiptOfCart(context.env, db, attempt.cartId, "transferred", 0, { from: fromName, to: toName })
-        : sendReceiptOfCart(context.env, db, attempt.cartId, "changed");
-    context.waitUntil(mail.catch((error: unknown) => console.error("Change mail failed", error)));
-    if (kind === "transfer")
-      context.waitUntil(
-        tellNewHolder(context.env, db, attempt.cartId, attempt.change).catch((error: unknown) => console.error("New holder mail failed", error)),
-      );
-    afterCartCompleted(context.env, db, context.waitUntil, attempt.registrationId, attempt.cartId);
+    afterPersonChanged(context.env, db, context.waitUntil, attempt.registrationId, attempt.cartId, attempt.change);
     return "completed";
   }
   if (outcome === "stale") {

@@ -58,14 +58,18 @@ export type ChangeCompletion = "completed" | "already" | "stale";
 export async function completeChangePayment(
   db: Db,
   attempt: AttemptRow & { change: PaidChange },
-  paymentIntentId: string,
+  paymentIntentId: string | null,
   now: number,
   event: { id: string; type: string } | null,
 ): Promise<ChangeCompletion> {
   const { change } = attempt;
   const [cart] = await db.select().from(carts).where(eq(carts.id, attempt.cartId)).limit(1);
   if (!cart) return "already";
-  const payment = { ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId };
+  // A card payment is booked completed; a club that takes cash or cheques is owed it (pending, like a cart's).
+  const payment =
+    paymentIntentId === null
+      ? pendingPayment(cart, attempt.id, "manual", "cheque", attempt.amount, now)
+      : { ...pendingPayment(cart, attempt.id, "stripe", "card", attempt.amount, now), completionTime: now, externalId: paymentIntentId };
   const [done] = await db.select({ id: cartChanges.id }).from(cartChanges).where(eq(cartChanges.id, change.requestId)).limit(1);
   if (done) return "already";
   const toJson = JSON.stringify(change.to);
@@ -105,8 +109,23 @@ export async function completeChangePayment(
   await db
     .insert(transactions)
     .values(payment)
-    .onConflictDoUpdate({ target: transactions.id, set: { completionTime: now, externalId: paymentIntentId, isVoid: false } });
+    .onConflictDoUpdate({ target: transactions.id, set: { completionTime: payment.completionTime ?? null, externalId: paymentIntentId, isVoid: false } });
   return (audit?.meta.changes ?? 0) > 0 ? "completed" : "already";
+}
+
+/**
+ * A change with a price on a form whose club takes no cards online: made now, with what it costs owed to the
+ * club (pending cash or cheque, shown on the receipt as still to pay), keyed by the change form's request id.
+ */
+export async function makeOwedChange(db: Db, club: PaymentClub, cart: CartRow, change: PaidChange, amount: number, now: number): Promise<ChangeCompletion> {
+  const attempt = { ...newAttempt(cart, club, changeKey(change.requestId), amount, now, { change }), provider: "manual" };
+  await db.insert(paymentAttempts).values(attempt).onConflictDoNothing();
+  const [stored] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.idempotencyKey, attempt.idempotencyKey)).limit(1);
+  if (!stored || !isChangeAttempt(stored)) return "already";
+  const outcome = await completeChangePayment(db, stored, null, now, null);
+  if (outcome === "stale")
+    await db.update(paymentAttempts).set({ status: "failed", failureMessage: "stale", updatedAt: now }).where(eq(paymentAttempts.id, stored.id));
+  return outcome;
 }
 
 /** A change attempt (the type guard settle uses to tell a change's payment from a cart's). */

@@ -29,6 +29,8 @@ import type { FormElement } from "../../core/forms/model";
 import { cartChanges, carts, clubs, rawBatch, registrations, type Db, type PaidChange } from "../../schema/d1";
 import { labelIn } from "../../core/forms/bilingual";
 import { sendMail } from "../mail/mailer";
+import { afterCartCompleted } from "../jobs";
+import { sendReceiptOfCart } from "./receipts";
 import { listElements } from "./registration-forms";
 import { attemptOfChange } from "./change-payments";
 import { peopleOf, personElements, personLimits, priceOfCart, type CartRow } from "./carts";
@@ -38,7 +40,7 @@ import type { RegistrationRow } from "./registration-forms";
 
 export type PersonChangeResult =
   /** written: the values moved from and to, when this call made the change (for telling a transfer's new holder). */
-  | { ok: true; created: boolean; kind: PersonChangeKind; from: string; to: string; written?: Pick<PaidChange, "from" | "to" | "fromName" | "toName"> }
+  | { ok: true; created: boolean; kind: PersonChangeKind; from: string; to: string; written?: Pick<PaidChange, "kind" | "from" | "to" | "fromName" | "toName"> }
   /** A transfer with a fee: nothing is written until the fee is paid (change-payments.ts). */
   | { ok: "pay"; change: PaidChange; fee: number }
   | { ok: false; errors: Record<string, string>; status: 400 | 409 };
@@ -137,7 +139,7 @@ export async function changePerson(
     if (again) return { ok: true, created: false, kind, from, to };
     return { ok: false, errors: { form: words.stale }, status: 409 };
   }
-  return { ok: true, created: true, kind, from, to, written: { from: person.values, to: values, fromName: from, toName: to } };
+  return { ok: true, created: true, kind, from, to, written: { kind, from: person.values, to: values, fromName: from, toName: to } };
 }
 
 /** Values that make every priced field count as answered: nothing can be added (a transfer). */
@@ -183,4 +185,25 @@ export async function tellNewHolder(
       subject: `${words.subject}${lang === "fr" ? " : " : ": "}${formName}`,
       text: words.text(change.fromName, change.toName, formName, club?.name ?? ""),
     });
+}
+
+/**
+ * What follows a change once it is made, whichever way it was paid: the registrant's mail (one, by the call that
+ * made it), the new holder's for a transfer, and the race's racers brought up to date through the jobs queue.
+ */
+export function afterPersonChanged(
+  env: Env,
+  db: Db,
+  waitUntil: (promise: Promise<unknown>) => void,
+  registrationId: string,
+  cartId: string,
+  change: Pick<PaidChange, "kind" | "from" | "to" | "fromName" | "toName">,
+): void {
+  afterCartCompleted(env, db, waitUntil, registrationId, cartId);
+  const mail =
+    change.kind === "transfer"
+      ? sendReceiptOfCart(env, db, cartId, "transferred", 0, { from: change.fromName, to: change.toName })
+      : sendReceiptOfCart(env, db, cartId, "changed");
+  waitUntil(mail.catch((error: unknown) => console.error("Change mail failed", error)));
+  if (change.kind === "transfer") waitUntil(tellNewHolder(env, db, cartId, change).catch((error: unknown) => console.error("New holder mail failed", error)));
 }

@@ -11,8 +11,8 @@ import { stripeGateway } from "../../../workers/payments/stripe";
 import { cancelPerson, cancelQuotes } from "../../../workers/services/cancellations";
 import { claimRefundNotice } from "../../../workers/services/payment-ledger";
 import { ageDateOf, peopleOf, type CartRow } from "../../../workers/services/carts";
-import { changeableElements, changePerson, changesOffered, tellNewHolder } from "../../../workers/services/person-changes";
-import { startChangePayment } from "../../../workers/services/change-payments";
+import { afterPersonChanged, changeableElements, changePerson, changesOffered } from "../../../workers/services/person-changes";
+import { makeOwedChange, startChangePayment } from "../../../workers/services/change-payments";
 import { paymentClubOf, takesCardsOnline } from "../../../workers/services/payments";
 import { CHANGE_MESSAGES } from "../../../core/registration/person-changes";
 import { labelIn } from "../../../core/forms/bilingual";
@@ -117,12 +117,22 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
     context.now,
   );
   if (done.ok === false) return data({ error: done.errors.form ?? null, fieldErrors: done.errors }, { status: done.status });
+  const url = new URL(request.url);
+  url.searchParams.delete("change");
+  url.searchParams.delete("kind");
+  url.searchParams.set("changed", "1");
+  const changed = redirect(`${url.pathname}${url.search}`);
   if (done.ok === "pay") {
-    // A transfer's fee: Stripe's page first; the change is made when the payment completes.
     const gateway = stripeGateway(context.env);
     const club = await paymentClubOf(db, registration.clubId);
-    const needsCards = done.change.kind === "transfer" ? CHANGE_MESSAGES[lang].feeNeedsCards : CHANGE_MESSAGES[lang].priceNeedsCards;
-    if (!gateway || !takesCardsOnline(club, gateway)) return data({ error: needsCards, fieldErrors: {} }, { status: 409 });
+    if (!gateway || !takesCardsOnline(club, gateway)) {
+      // A club that takes cash or cheques: the change is made now, and what it costs is owed to the club.
+      const owed = await makeOwedChange(db, club, cart, done.change, done.fee, context.now);
+      if (owed === "stale") return data({ error: CHANGE_MESSAGES[lang].stale, fieldErrors: {} }, { status: 409 });
+      if (owed === "completed") afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.change);
+      return changed;
+    }
+    // A card-taking club: Stripe's page first; the change is made when the payment completes.
     const urls = checkoutUrls(context, registration.id, lang === "fr" ? "?lang=fr" : "");
     const what = done.change.kind === "transfer" ? RECEIPT_WORDS[lang].transferFee : RECEIPT_WORDS[lang].subjects.changed;
     const description = `${what}${RECEIPT_WORDS[lang].colon}${labelIn(registration.name, lang)}`;
@@ -142,22 +152,8 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
     if (!started.ok) return data({ error: started.error, fieldErrors: {} }, { status: 409 });
     return redirect(started.url);
   }
-  if (done.created) {
-    afterCartCompleted(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id);
-    const transfer = kind === "transfer" ? { from: done.from, to: done.to } : null;
-    if (transfer && done.written)
-      context.ctx.waitUntil(tellNewHolder(context.env, db, cart.id, done.written).catch((error: unknown) => console.error("New holder mail failed", error)));
-    context.ctx.waitUntil(
-      sendReceiptOfCart(context.env, db, cart.id, kind === "transfer" ? "transferred" : "changed", 0, transfer).catch((error: unknown) =>
-        console.error("Change mail failed", error),
-      ),
-    );
-  }
-  const url = new URL(request.url);
-  url.searchParams.delete("change");
-  url.searchParams.delete("kind");
-  url.searchParams.set("changed", "1");
-  return redirect(`${url.pathname}${url.search}`);
+  if (done.created && done.written) afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.written);
+  return changed;
 }
 
 /** The receipt link's token and language, for the PDF of the same receipt. */

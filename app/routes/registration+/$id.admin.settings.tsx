@@ -17,9 +17,7 @@ import { fieldErrorsOf } from "../../../core/entity/field-errors";
 import { formatMoney } from "../../../core/money/money";
 import { cartChangesOf, setCancelPolicy } from "../../../workers/services/cancellations";
 import { parseOfferHours } from "../../../core/registration/waitlist";
-import { parseTransferFee, TRANSFER_FEE_NEEDS_CARDS } from "../../../core/registration/person-changes";
-import { stripeGateway } from "../../../workers/payments/stripe";
-import { paymentClubOf, takesCardsOnline } from "../../../workers/services/payments";
+import { parseTransferFee } from "../../../core/registration/person-changes";
 import { setTransferFee } from "../../../workers/services/person-changes";
 import { offerFreedPlaces, setWaitlistHours } from "../../../workers/services/waitlists";
 import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
@@ -86,8 +84,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.success) return refuse(posted, fieldErrorsOf(parsed.error.issues));
     const transfer = parseTransferFee(posted.values.transfer_fee ?? "");
     if (!transfer.ok) return refuse(posted, { transfer_fee: transfer.error });
-    if ((transfer.value ?? 0) > 0 && !takesCardsOnline(await paymentClubOf(builder.db, registration.clubId), stripeGateway(context.env)))
-      return refuse(posted, { transfer_fee: TRANSFER_FEE_NEEDS_CARDS });
     const { cancel_refund_percent, cancel_fee, cancel_deadline } = parsed.data;
     await setCancelPolicy(builder.db, registration.id, { refundPercent: cancel_refund_percent, fee: cancel_fee, deadline: cancel_deadline });
     await setTransferFee(builder.db, registration.id, transfer.value);
@@ -337,7 +333,7 @@ export default function RegistrationSettings() {
         <TextField
           name="transfer_fee"
           label="Transfer fee"
-          hint="A fee such as 10.00 (paid by card when transferring), or 0 for free transfers. Leave empty to keep transfers with you."
+          hint="A fee such as 10.00 (paid by card when transferring, or owed to the club if it takes no cards), or 0 for free transfers. Leave empty to keep transfers with you."
           defaultValue={p("transfer_fee")}
           error={policyReply.errors.transfer_fee}
         />
