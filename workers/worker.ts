@@ -19,9 +19,7 @@ import { handleMedia } from "./media";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
 import { sweepAllWaitlists } from "./services/waitlists";
-
-/** The cron of wrangler.toml that sweeps waitlists (the other one cleans expired sign-in rows). */
-const WAITLIST_CRON = "*/5 * * * *";
+import { WAITLIST_CRON } from "../core/registration/waitlist";
 
 export interface ApiMount {
   prefix: string;

@@ -20,6 +20,9 @@ export function onlyFullPoolErrors(errors: Readonly<Record<string, string>>, ful
   return fullPools.length > 0 && keys.length > 0 && keys.every((id) => isFullPoolField(fullPools, id));
 }
 
+/** The cron of wrangler.toml that sweeps waitlists (the other one cleans expired sign-in rows); a test holds the two together. */
+export const WAITLIST_CRON = "*/5 * * * *";
+
 /** The longest an organiser may hold a freed place for one person: two weeks. */
 export const MAX_OFFER_HOURS = 14 * 24;
 

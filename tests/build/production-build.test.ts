@@ -7,6 +7,7 @@ import path from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { beforeAll, describe, expect, it } from "vitest";
 import { root, wranglerBin, wranglerEnv } from "../../scripts/wrangler-env.mjs";
+import { WAITLIST_CRON } from "../../core/registration/waitlist";
 
 const out = mkdtempSync(path.join(tmpdir(), "startline-bundles-"));
 const bundle = (name: string) => {
@@ -83,6 +84,13 @@ describe("the production build", () => {
     // A second copy would be renamed by the bundler (resolveTenant2), so count every numbered variant.
     for (const name of ["parseTimeOfDay", "fieldErrorsOf", "can"]) {
       expect(development.match(new RegExp(`function ${name}\\d*\\(`, "g"))?.length, name).toBe(1);
+    }
+  });
+
+  it("runs the waitlist sweep's cron in development and production, the one the Worker answers to", () => {
+    for (const env of [undefined, "production"]) {
+      const config = unstable_readConfig({ config: path.join(root, "wrangler.toml"), env });
+      expect(config.triggers.crons).toContain(WAITLIST_CRON);
     }
   });
 

@@ -35,7 +35,7 @@ import { listElements } from "./registration-forms";
 import { attemptOfChange } from "./change-payments";
 import { peopleOf, personElements, personLimits, priceOfCart, type CartRow } from "./carts";
 import { placesOfPerson } from "../../core/registration/places";
-import { chargedPricingOf } from "../../core/registration/receipt-lines";
+import { chargedPricingOf, RECEIPT_WORDS } from "../../core/registration/receipt-lines";
 import type { RegistrationRow } from "./registration-forms";
 
 export type PersonChangeResult =
@@ -182,7 +182,7 @@ export async function tellNewHolder(
   for (const to of fresh)
     await sendMail(env, db, {
       to,
-      subject: `${words.subject}${lang === "fr" ? " : " : ": "}${formName}`,
+      subject: `${words.subject}${RECEIPT_WORDS[lang].colon}${formName}`,
       text: words.text(change.fromName, change.toName, formName, club?.name ?? ""),
     });
 }

@@ -16,7 +16,7 @@ import type { RawInput } from "../../core/forms/field-type";
 import { personNameOf } from "../../core/registration/cart-names";
 import { peopleLabelsIn } from "../../core/registration/people-labels";
 import { placesOfPerson, poolLabel } from "../../core/registration/places";
-import { formatDateTimeIn } from "../../core/registration/receipt-lines";
+import { formatDateTimeIn, RECEIPT_WORDS } from "../../core/registration/receipt-lines";
 import { tierAt } from "../../core/registration/tiers";
 import { isOpen } from "../../core/registration/status";
 import {
@@ -101,7 +101,7 @@ export async function joinWaitlist(
     const leave = await leaveUrl(env, db, registration, entry.id, form.lang);
     await sendMail(env, db, {
       to: entry.email,
-      subject: `${words.joinedSubject}${colonIn(form.lang)}${formName}`,
+      subject: `${words.joinedSubject}${RECEIPT_WORDS[form.lang].colon}${formName}`,
       text: [words.joinedMail(position, wish, formName), "", words.leaveLine, leave].join("\n"),
     });
   }
@@ -124,11 +124,6 @@ export async function entryToLeave(env: Env, db: Db, registrationId: string, tok
     .where(and(eq(waitlistEntries.id, entryId), eq(waitlistEntries.registrationId, registrationId)))
     .limit(1);
   return entry ?? null;
-}
-
-/** French puts a space before the colon. */
-function colonIn(lang: Lang): string {
-  return lang === "fr" ? " : " : ": ";
 }
 
 async function entryOfSubmission(db: Db, registrationId: string, submission: string): Promise<WaitlistEntryRow | null> {
@@ -277,7 +272,7 @@ async function mailOffer(
   const link = `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/offer?cart=${encodeURIComponent(token)}${lang === "fr" ? "&lang=fr" : ""}`;
   await sendMail(env, db, {
     to: entry.email,
-    subject: `${words.offerSubject}${colonIn(lang)}${formName}`,
+    subject: `${words.offerSubject}${RECEIPT_WORDS[lang].colon}${formName}`,
     text: [
       words.offerMail(wish, formName, until),
       link,
