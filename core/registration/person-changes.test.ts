@@ -90,6 +90,9 @@ describe("adding a priced item after checkout", () => {
 
   it("may add an unanswered priced field without a limit; a priced answer given, or a limited one, stays", () => {
     expect(mayChange(toque, {})).toBe(true);
+    // A transfer gives the entry as it is: nothing is added with it.
+    expect(mayChange(toque, {}, "transfer")).toBe(false);
+    expect(lockedFieldsAltered([toque], {}, { toque: { v: true, p: 0 } }, "transfer")).toEqual(["toque"]);
     expect(mayChange(toque, { toque: { v: true, p: 2000 } })).toBe(false);
     expect(mayChange(dist, { dist: { v: "10k", p: 4000 } })).toBe(false);
     expect(mayChange(shirt, {})).toBe(false);

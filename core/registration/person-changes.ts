@@ -45,27 +45,25 @@ const isAnswered = (value: StoredValue | undefined) => {
 };
 
 /** Whether this person may change the field now: a free field always, a priced one only to add it. */
-export function mayChange(element: FormElement, before: Record<string, StoredValue>): boolean {
-  return isChangeableAfterCheckout(element) || (isAddableAfterCheckout(element) && !isAnswered(before[element.id]));
+export function mayChange(element: FormElement, before: Record<string, StoredValue>, kind: PersonChangeKind = "edit"): boolean {
+  // A transfer gives the entry as it is: adding priced items is the holder's own change.
+  return isChangeableAfterCheckout(element) || (kind === "edit" && isAddableAfterCheckout(element) && !isAnswered(before[element.id]));
 }
 
 /** The form as a change after checkout parses it: every field that may not change is locked to its saved value. */
-export function lockedForChange(elements: readonly FormElement[], before: Record<string, StoredValue> = {}): FormElement[] {
-  return elements.map((e) => (mayChange(e, before) ? e : { ...e, is_edit_forbidden: true }));
+export function lockedForChange(elements: readonly FormElement[], before: Record<string, StoredValue> = {}, kind: PersonChangeKind = "edit"): FormElement[] {
+  return elements.map((e) => (mayChange(e, before, kind) ? e : { ...e, is_edit_forbidden: true }));
 }
 
-/**
- * The locked fields whose value the change would alter (or drop): any one refuses the change. What is locked is
- * judged on `basis` (the person's answers; for a transfer, everything counted as answered, so nothing is added).
- */
+/** The locked fields whose value the change would alter (or drop): any one refuses the change. */
 export function lockedFieldsAltered(
   elements: readonly FormElement[],
   before: Record<string, StoredValue>,
   after: Record<string, StoredValue>,
-  basis: Record<string, StoredValue> = before,
+  kind: PersonChangeKind = "edit",
 ): string[] {
   return elements
-    .filter((e) => FIELD_TYPE_MODULES[e.type].isInput && !mayChange(e, basis))
+    .filter((e) => FIELD_TYPE_MODULES[e.type].isInput && !mayChange(e, before, kind))
     .filter((e) => JSON.stringify(before[e.id]?.v ?? null) !== JSON.stringify(after[e.id]?.v ?? null))
     .map((e) => e.id);
 }

@@ -15,7 +15,6 @@ import {
   CHANGE_MESSAGES,
   changedFields,
   changeRefusal,
-  isChangeableAfterCheckout,
   lockedFieldsAltered,
   lockedForChange,
   addressesOf,
@@ -47,7 +46,7 @@ export type PersonChangeResult =
 
 /** The fields the receipt page offers for a change, in form order: what may change, and for an edit what may be added. */
 export function changeableElements(elements: readonly FormElement[], values: Record<string, { v: unknown; p: number }>, kind: PersonChangeKind): FormElement[] {
-  return personElements(elements).filter((e) => (kind === "edit" ? mayChange(e, values) : isChangeableAfterCheckout(e)));
+  return personElements(elements).filter((e) => mayChange(e, values, kind));
 }
 
 export async function changePerson(
@@ -85,9 +84,7 @@ export async function changePerson(
 
   const personEls = personElements(elements);
   const tier = tierAt(now, { raise_price_1_time: registration.raisePrice1Time, raise_price_2_time: registration.raisePrice2Time });
-  // A transfer gives the entry as it is; adding priced items is the holder's own change.
-  const addable = kind === "edit" ? person.values : everythingAnswered(personEls);
-  const parsed = parseIndividual(lockedForChange(personEls, addable), posted, { lang, tier, isAdmin: false, isKiosk: false, saved: person.values });
+  const parsed = parseIndividual(lockedForChange(personEls, person.values, kind), posted, { lang, tier, isAdmin: false, isKiosk: false, saved: person.values });
   if (Object.keys(parsed.errors).length > 0) return { ok: false, errors: parsed.errors, status: 400 };
   // Priced values keep the price they were paid at, whatever the tier is now.
   const values = Object.fromEntries(Object.entries(parsed.values).map(([id, value]) => [id, person.values[id] ?? value]));
@@ -95,7 +92,7 @@ export async function changePerson(
     if (parsed.values[id]) values[id] = parsed.values[id];
     else delete values[id];
   }
-  if (lockedFieldsAltered(personEls, person.values, values, addable).length > 0) return { ok: false, errors: { form: words.lockedAltered }, status: 409 };
+  if (lockedFieldsAltered(personEls, person.values, values, kind).length > 0) return { ok: false, errors: { form: words.lockedAltered }, status: 409 };
   const changed = changedFields(personEls, person.values, values);
   if (changed.length === 0) return { ok: false, errors: { form: words.nothingChanged }, status: 400 };
   // A new birth date or gender may put an option they hold out of bounds (an age group).
@@ -140,11 +137,6 @@ export async function changePerson(
     return { ok: false, errors: { form: words.stale }, status: 409 };
   }
   return { ok: true, created: true, kind, from, to, written: { kind, from: person.values, to: values, fromName: from, toName: to } };
-}
-
-/** Values that make every priced field count as answered: nothing can be added (a transfer). */
-function everythingAnswered(elements: readonly FormElement[]): Record<string, { v: unknown; p: number }> {
-  return Object.fromEntries(elements.map((e) => [e.id, { v: "answered", p: 0 }]));
 }
 
 /** Whether any person of the cart could be changed now: the receipt offers the forms only then. */
