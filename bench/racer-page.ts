@@ -5,12 +5,16 @@ import { demoSites } from "../scripts/demo-data";
 import type { DemoRace } from "./live-devices";
 import { percentile, send } from "./http";
 import { report } from "./report";
+import { pageClientJsKb } from "./bundle-size";
+import { domNodesAfterLoad } from "./browser";
 
 const RACERS = 27_000;
 const BATCH = 1_000;
 const IN_FLIGHT = 2;
 const WARMUP = 20;
 const REQUESTS = 200;
+const RESULTS_WARMUP = 3;
+const RESULTS_REQUESTS = 20;
 
 export async function runRacerPage(port: number): Promise<void> {
   const host = demoSites[0].hostname;
@@ -40,6 +44,25 @@ export async function runRacerPage(port: number): Promise<void> {
   times.sort((a, b) => a - b);
   report("racer page server time p50 (27,000 racers)", percentile(times, 50), "ms");
   report("racer page server time p95 (27,000 racers)", percentile(times, 95), "ms");
+  await measureResultsPage(port, host, `/races/${demo.raceId}?format=${format.id}`);
+}
+
+/** The results page of the same race: its HTML, server time and JavaScript, and the DOM it builds in Chromium. */
+async function measureResultsPage(port: number, host: string, path: string): Promise<void> {
+  const times: number[] = [];
+  let html = "";
+  for (let i = 0; i < RESULTS_WARMUP + RESULTS_REQUESTS; i++) {
+    const reply = await send(port, host, "GET", path);
+    if (reply.status !== 200 || !reply.body.includes("results-table")) throw new Error(`results page: GET ${path}: ${reply.status}`);
+    if (i >= RESULTS_WARMUP) times.push(reply.ms);
+    html = reply.body;
+  }
+  times.sort((a, b) => a - b);
+  report("results page HTML (27,000 racers)", Math.round(Buffer.byteLength(html) / 1024), "KB");
+  report("results page server time p50 (27,000 racers)", percentile(times, 50), "ms");
+  report("results page server time p95 (27,000 racers)", percentile(times, 95), "ms");
+  report("results page JavaScript gzip (27,000 racers)", Math.round(pageClientJsKb(html) * 10) / 10, "KiB");
+  report("results page DOM nodes after load (27,000 racers)", await domNodesAfterLoad(`http://${host}:${port}${path}`), "nodes");
 }
 
 /** Each racer's three laps at the hill and the lap line, posted by the two readers in batches, a few at a time. */

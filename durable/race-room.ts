@@ -19,6 +19,8 @@ import { SetupWrites, type CategoryGroupsResult, type DeleteResult } from "./rac
 import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
+import { ResultWindows } from "./race/result-windows";
+import type { ResultsWindow, WindowQuery } from "../schema/wire/results-window";
 import { racerDetailOf, type RacerDetail } from "./race/racer-detail";
 import type { RaceState } from "./race/live-results";
 import { shardTarget } from "./spectator-shard";
@@ -59,6 +61,7 @@ export class RaceRoom extends DurableObject<Env> {
   private readonly db;
   private readonly store: RaceStore;
   private readonly feed: LiveFeed;
+  private readonly windows = new ResultWindows();
   private readonly timing: TimingInput;
   private readonly racerWrites: RacerWrites;
   private readonly setupWrites: SetupWrites;
@@ -375,6 +378,12 @@ export class RaceRoom extends DurableObject<Env> {
   async snapshot(formatId: string): Promise<FormatSnapshot | null> {
     const format = this.store.document("ResultFormat", formatId);
     return format ? this.feed.snapshot(format) : null;
+  }
+
+  /** A page of one format's results (one group, one page of rows), as the results page renders it. */
+  async resultsWindow(formatId: string, query: WindowQuery): Promise<ResultsWindow | null> {
+    const format = this.store.document("ResultFormat", formatId);
+    return format ? this.windows.window(this.feed.snapshot(format), query) : null;
   }
 
   /** One racer's page: their row and standings in the first of `formatIds` that shows them, or null (durable/race/racer-detail.ts). */

@@ -12,6 +12,8 @@ interface SpectatorAttachment {
   connectedAt: number;
   formatId: string | null;
   heats: boolean;
+  /** A paged results page: sent `refresh` instead of the whole format. */
+  windowed: boolean;
 }
 
 /** A format's rows as this shard last forwarded them, so a new socket gets a snapshot that its next frame follows. */
@@ -146,6 +148,8 @@ export class SpectatorShard extends DurableObject<Env> {
     const url = new URL(request.url);
     const formatId = url.searchParams.get("format");
     const followsHeats = url.searchParams.get("heats") === "1";
+    // A paged results page holds one page of rows: it takes frames, and fetches its page again instead of a snapshot.
+    const windowed = formatId !== null && url.searchParams.get("window") === "1";
     if (formatId) {
       const format = (await this.formatList()).get(formatId);
       // System formats are for race staff: the Worker says whether this caller is.
@@ -157,13 +161,13 @@ export class SpectatorShard extends DurableObject<Env> {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server, [formatId ? formatTag(formatId) : followsHeats ? HEATS_TAG : RACE_TAG]);
-    server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats } satisfies SpectatorAttachment);
+    server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats, windowed } satisfies SpectatorAttachment);
     const name = decodeURIComponent(request.headers.get(SHARD_HEADERS.name) ?? "");
     // Counting the shard's sockets walks them all: once per connection, not once per use.
     const connections = this.ctx.getWebSockets().length;
     send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections, ...(cached ? { version: cached.snapshot.version } : {}) });
     // A page that rendered (or last saw) this version needs nothing more; any other gets the whole format.
-    if (cached && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, await this.snapshotFrame(cached));
+    if (cached && !windowed && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, await this.snapshotFrame(cached));
     if (heats) sendRaw(server, heats.wire);
     await this.reportLoad(connections);
     return new Response(null, { status: 101, webSocket: client });
@@ -201,8 +205,15 @@ export class SpectatorShard extends DurableObject<Env> {
     const cached = cacheOf(snapshot);
     this.cache.set(formatId, cached);
     this.versions[formatId] = snapshot.version;
-    const frame = await this.snapshotFrame(cached);
-    for (const ws of sockets) sendRaw(ws, frame);
+    await this.sendSnapshot(cached, sockets);
+  }
+
+  /** The whole format to the sockets that hold it whole; paged pages are told to fetch their page again. */
+  private async sendSnapshot(cached: CachedFormat, sockets: WebSocket[]): Promise<void> {
+    const refresh = JSON.stringify({ type: "refresh", formatId: cached.snapshot.formatId, version: cached.snapshot.version } satisfies RaceServerMessage);
+    const paged = sockets.map((ws) => attachmentOf(ws).windowed);
+    const whole = paged.includes(false) ? await this.snapshotFrame(cached) : null;
+    sockets.forEach((ws, i) => sendRaw(ws, paged[i] || whole === null ? refresh : whole));
   }
 
   /** The format as this shard's sockets hold it, fetched once after a wake-up; null when it is gone. */
@@ -217,10 +228,7 @@ export class SpectatorShard extends DurableObject<Env> {
     this.versions[formatId] = snapshot.version;
     this.saveState();
     // Sockets already here may hold an older version: they get the same snapshot, so every socket chains alike.
-    if (held !== snapshot.version) {
-      const frame = await this.snapshotFrame(fresh);
-      for (const ws of this.ctx.getWebSockets(formatTag(formatId))) sendRaw(ws, frame);
-    }
+    if (held !== snapshot.version) await this.sendSnapshot(fresh, this.ctx.getWebSockets(formatTag(formatId)));
     return fresh;
   }
 
@@ -303,7 +311,7 @@ function applyFrame(cached: CachedFormat, frame: FormatFrame): void {
 
 function attachmentOf(ws: WebSocket): SpectatorAttachment {
   const value = ws.deserializeAttachment() as Partial<SpectatorAttachment> | null;
-  return { connectedAt: value?.connectedAt ?? 0, formatId: value?.formatId ?? null, heats: value?.heats ?? false };
+  return { connectedAt: value?.connectedAt ?? 0, formatId: value?.formatId ?? null, heats: value?.heats ?? false, windowed: value?.windowed ?? false };
 }
 
 function send(ws: WebSocket, message: RaceServerMessage): void {

@@ -1,93 +1,201 @@
-import { useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Form, Link, useSubmit } from "@remix-run/react";
 import { formatRaceTime } from "../../core/time/format";
-import type { RankingType } from "../../core/timing/multistage";
 import type { TeamResult } from "../../core/timing/relay";
+import { splitCellTime } from "../../core/timing/result-columns";
 import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
-import { useLiveResults } from "../hooks/use-live-results";
+import { isSplitColumn, WINDOW_PAGE_SIZE, windowSearch, type GroupWindow, type ResultsWindow, type WindowQuery } from "../../schema/wire/results-window";
+import { useLiveWindow } from "../hooks/use-live-window";
 import { LiveStatus } from "./live-status";
-import { groupViews, latestFinishers, type GroupView } from "../results/results-state";
+import type { GroupView } from "../results/results-state";
 import { columnCell, diffCell, legRacer, legTime, paceCell, teamTimeCell, timeCell, withStageColumns } from "../results/result-cells";
 
-/** Finishers the announcer view lists. */
-const ANNOUNCER_LATEST = 10;
+/** Typing in the search box searches after this pause (the form still submits on Enter without JavaScript). */
+const SEARCH_PAUSE_MS = 350;
 
-/** A result format's groups, server-rendered from the snapshot and kept live by the race socket. */
-export function LiveResults({ raceId, snapshot, ranking = "default" }: { raceId: string; snapshot: FormatSnapshot; ranking?: RankingType }) {
-  const { live, results } = useLiveResults(raceId, snapshot);
-  const [query, setQuery] = useState("");
-  const searchId = useId();
-  const views = groupViews(results, query, ranking);
-  // All Stages: a column per stage (the earlier ones, then this one) and the total as the time.
-  const stageNumber = ranking === "multistage" ? (results.snapshot.stage?.number ?? 0) : 0;
-  const precision = results.snapshot.displayPrecision;
-  const hasRows = results.rows.size > 0;
+/**
+ * A result format's results, one group and one page at a time (decision 0044): server-rendered, every control
+ * a plain link or GET form (so it works before hydration and can be shared), kept live by the race socket.
+ */
+export function LiveResults({ raceId, initial }: { raceId: string; initial: ResultsWindow }) {
+  const { live, window, changed } = useLiveWindow(raceId, initial);
+  const { format, query, current } = window;
+  const multistage = query.ranking === "multistage" && format.stage !== undefined;
+  const stageNumber = multistage ? (format.stage?.number ?? 0) : 0;
+  const precision = format.displayPrecision;
+  const href = (changes: Partial<WindowQuery>) => windowSearch({ ...query, racer: null, ...changes }, format.formatId) || "?";
   return (
     <div className="live-results">
       <LiveStatus state={live} />
-      {results.snapshot.isAnnouncer ? <LatestFinishers rows={latestFinishers(results, ANNOUNCER_LATEST)} precision={precision} /> : null}
-      <div className="search" role="search">
-        <label htmlFor={searchId}>Find a racer</label>
+      {format.isAnnouncer ? <LatestFinishers rows={window.latest ?? []} precision={precision} /> : null}
+      {window.groups.length > 1 ? (
+        <nav aria-label="Result groups">
+          <ul className="format-links group-tabs">
+            {window.groups.map((g) => (
+              <li key={g.id}>
+                <Link to={href({ group: g.id, page: 1, sort: null })} aria-current={g.id === query.group ? "page" : undefined} preventScrollReset>
+                  {g.name} <span className="count">({g.total.toLocaleString("en")})</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+      <ResultsSearch formatId={format.formatId} query={query} />
+      <nav aria-label="Times shown" className="view-toggle">
+        <ul className="format-links">
+          <li>
+            <Link to={href({ behind: false })} aria-current={!query.behind ? "page" : undefined} preventScrollReset>
+              Elapsed times
+            </Link>
+          </li>
+          <li>
+            <Link to={href({ behind: true })} aria-current={query.behind ? "page" : undefined} preventScrollReset>
+              Time behind
+            </Link>
+          </li>
+        </ul>
+      </nav>
+      {current && !current.teams && stageNumber === 0 && current.group.columns.some(isSplitColumn) ? (
+        <nav aria-label="Order by" className="narrow-only order-links">
+          <ul className="format-links">
+            {[{ index: null, name: "Rank" }, ...current.group.columns.filter(isSplitColumn)].map((c) => (
+              <li key={c.index ?? "rank"}>
+                <Link to={href({ sort: c.index, page: 1 })} aria-current={query.sort === c.index ? "page" : undefined} preventScrollReset>
+                  {c.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+      {current === null || (window.groups.every((g) => g.total === 0) && query.search === "") ? (
+        <p className="empty-state">No racers yet. Results appear here as racers cross the timing points.</p>
+      ) : current.teams && format.relay ? (
+        <TeamTable window={current} teams={current.teams} relay={format.relay} precision={precision} searching={query.search !== ""} />
+      ) : (
+        <GroupTable
+          window={current}
+          query={query}
+          stageNumber={stageNumber}
+          precision={precision}
+          showDiffs={format.displayDiffs}
+          sameTimeLabel={format.sameTimeDisplay}
+          changed={changed}
+          href={href}
+          racerHref={(racerId) => `/races/${raceId}/racers/${racerId}?format=${format.formatId}`}
+        />
+      )}
+      {current ? <Pager window={current} href={href} /> : null}
+    </div>
+  );
+}
+
+/** The search: a GET form (Enter works without JavaScript); with it, results follow the typing after a pause. */
+function ResultsSearch({ formatId, query }: { formatId: string; query: WindowQuery }) {
+  const searchId = useId();
+  const submit = useSubmit();
+  const pause = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(pause.current ?? undefined), []);
+  const hidden: [string, string | null][] = [
+    ["format", formatId],
+    ["group", query.group],
+    ["ranking", query.ranking === "default" ? null : query.ranking],
+    ["view", query.behind ? "behind" : null],
+    ["sort", query.sort === null ? null : String(query.sort)],
+  ];
+  return (
+    <Form method="get" className="search" role="search" preventScrollReset>
+      {hidden.map(([name, value]) => (value === null ? null : <input key={name} type="hidden" name={name} value={value} />))}
+      <label htmlFor={searchId}>Find a racer</label>
+      <div className="search-row">
         <input
           id={searchId}
           type="search"
+          name="q"
           inputMode="search"
-          placeholder="Name or bib"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          placeholder="Name, bib or club"
+          defaultValue={query.search}
+          maxLength={80}
           autoComplete="off"
+          onChange={(e) => {
+            const form = e.currentTarget.form;
+            clearTimeout(pause.current ?? undefined);
+            pause.current = setTimeout(() => form && submit(form, { replace: true, preventScrollReset: true }), SEARCH_PAUSE_MS);
+          }}
         />
+        <button type="submit" className="button-secondary">
+          Search
+        </button>
       </div>
-      {!hasRows ? <p className="empty-state">No racers yet. Results appear here as racers cross the timing points.</p> : null}
-      {views.map((view) =>
-        view.teams && results.snapshot.relay ? (
-          <TeamTable
-            key={view.group.id}
-            view={view}
-            teams={view.teams}
-            rows={results.rows}
-            relay={results.snapshot.relay}
-            showHeading={views.length > 1}
-            precision={precision}
-            searching={query.trim() !== ""}
-          />
-        ) : (
-          <GroupTable
-            key={view.group.id}
-            view={stageNumber > 0 ? withStageColumns(view, stageNumber) : view}
-            stageNumber={stageNumber}
-            showHeading={views.length > 1}
-            precision={precision}
-            showDiffs={results.snapshot.displayDiffs}
-            sameTimeLabel={results.snapshot.sameTimeDisplay}
-            changed={results.changed}
-            searching={query.trim() !== ""}
-            racerHref={(racerId) => `/races/${raceId}/racers/${racerId}?format=${results.snapshot.formatId}`}
-          />
-        ),
-      )}
-    </div>
+    </Form>
   );
+}
+
+/** "Showing 51–100 of 27,000" and links to the pages around this one. */
+function Pager({ window, href }: { window: GroupWindow; href: (changes: Partial<WindowQuery>) => string }) {
+  if (window.matched === 0) return null;
+  const first = (window.page - 1) * WINDOW_PAGE_SIZE + 1;
+  const last = Math.min(window.matched, window.page * WINDOW_PAGE_SIZE);
+  const of = window.matched === window.total ? window.total.toLocaleString("en") : `${window.matched.toLocaleString("en")} found`;
+  const pages = [...new Set([1, window.page - 2, window.page - 1, window.page, window.page + 1, window.page + 2, window.pages])]
+    .filter((p) => p >= 1 && p <= window.pages)
+    .sort((a, b) => a - b);
+  return (
+    <nav aria-label="Pages of results" className="pager">
+      <p className="pager-count">
+        Showing {first.toLocaleString("en")}–{last.toLocaleString("en")} of {of}
+      </p>
+      {window.pages > 1 ? (
+        <ul className="format-links">
+          {window.page > 1 ? (
+            <li>
+              <Link to={href({ page: window.page - 1 })} rel="prev">
+                ← Previous
+              </Link>
+            </li>
+          ) : null}
+          {pages.map((p, i) => (
+            <li key={p}>
+              {i > 0 && p > pages[i - 1]! + 1 ? <span aria-hidden="true">… </span> : null}
+              <Link to={href({ page: p })} aria-current={p === window.page ? "page" : undefined} aria-label={`Page ${p}`}>
+                {p}
+              </Link>
+            </li>
+          ))}
+          {window.page < window.pages ? (
+            <li>
+              <Link to={href({ page: window.page + 1 })} rel="next">
+                Next →
+              </Link>
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+    </nav>
+  );
+}
+
+/** A page of a group as the shared cell formatters read it (result-cells.ts). */
+function viewOf(window: GroupWindow, behind: boolean, sortedBy: number | null): GroupView {
+  const standings = window.standings ? new Map(window.standings.map((s) => [s.index, { best: s.best, ranks: new Map(Object.entries(s.places)) }])) : undefined;
+  // Ordered by a split: each split shows the place there; times behind: each split the gap to the fastest.
+  const group = { ...window.group, splitRanks: window.group.splitRanks || sortedBy !== null, splitGaps: window.group.splitGaps || behind };
+  return { group, ranked: window.entries.map((e) => ({ ...e, result: e.row })), total: window.total, leaderLaps: window.leaderLaps, standings };
 }
 
 /**
  * A relay group: one row per team, a column per leg with its racer and the leg's time (the racer's own leg,
  * or the team's time at that handover, by team_lap_time_display), and the team's time.
  */
-function TeamTable(props: {
-  view: GroupView;
-  teams: TeamResult[];
-  rows: ReadonlyMap<string, ResultRow>;
-  relay: NonNullable<FormatSnapshot["relay"]>;
-  showHeading: boolean;
-  precision: number;
-  searching: boolean;
-}) {
-  const { view, teams, precision } = props;
+function TeamTable(props: { window: GroupWindow; teams: TeamResult[]; relay: NonNullable<FormatSnapshot["relay"]>; precision: number; searching: boolean }) {
+  const { teams, precision } = props;
+  const rows = new Map(props.window.entries.map((e) => [e.row.racerId, e.row]));
   const legs = Array.from({ length: props.relay.memberCount }, (_, i) => i);
   const empty =
     teams.length === 0 ? (props.searching ? "No team matches that search." : "No teams in this group yet. A racer joins a team through the team field.") : null;
   return (
-    <ResultSection view={view} showHeading={props.showHeading} empty={empty}>
+    <ResultSection name={props.window.group.name} empty={empty}>
       <div className="table-scroll">
         <table className="data-table results-table relay-table">
           <thead>
@@ -113,7 +221,7 @@ function TeamTable(props: {
                   <th scope="row">{team.team}</th>
                   {legs.map((i) => {
                     const leg = team.legs[i];
-                    const row = leg ? props.rows.get(leg.racerId) : undefined;
+                    const row = leg ? rows.get(leg.racerId) : undefined;
                     if (!leg || !row) return <td key={i} className="wide-only" />;
                     return (
                       <td key={i} className="wide-only">
@@ -132,40 +240,40 @@ function TeamTable(props: {
   );
 }
 
-/** One group's section: its heading when the format has several, and the empty state or the table. */
-function ResultSection(props: { view: GroupView; showHeading: boolean; empty: string | null; children: ReactNode }) {
-  const headingId = useId();
-  if (props.view.total === 0 && !props.showHeading) return null;
+/** The group's section, named for screen readers (the tabs name it for everyone else): the empty state or the table. */
+function ResultSection(props: { name: string; empty: string | null; children: ReactNode }) {
   return (
-    <section aria-labelledby={props.showHeading ? headingId : undefined} className="result-group">
-      {props.showHeading ? <h3 id={headingId}>{props.view.group.name}</h3> : null}
+    <section aria-label={props.name} className="result-group">
       {props.empty !== null ? <p className="empty-state">{props.empty}</p> : props.children}
     </section>
   );
 }
 
 function GroupTable(props: {
-  view: GroupView;
+  window: GroupWindow;
+  query: WindowQuery;
   stageNumber: number;
-  showHeading: boolean;
   precision: number;
   showDiffs: boolean;
   sameTimeLabel: string;
   changed: ReadonlySet<string>;
-  searching: boolean;
+  href: (changes: Partial<WindowQuery>) => string;
   /** The racer's page; a plain link, so it works before hydration and adds no client code. */
   racerHref: (racerId: string) => string;
 }) {
-  const { view, precision } = props;
-  const empty = view.ranked.length === 0 ? (props.searching ? "No racer matches that search." : "No racers in this group yet.") : null;
+  const { query, precision } = props;
+  const base = viewOf(props.window, query.behind, query.sort);
+  const view = props.stageNumber > 0 ? withStageColumns(base, props.stageNumber) : base;
+  const searching = query.search !== "";
+  const empty = view.ranked.length === 0 ? (searching ? "No racer matches that search." : "No racers in this group yet.") : null;
   return (
-    <ResultSection view={view} showHeading={props.showHeading} empty={empty}>
+    <ResultSection name={view.group.name} empty={empty}>
       <div className="table-scroll">
         <table className="data-table results-table">
           <thead>
             <tr>
-              <th scope="col" className="num">
-                Rank
+              <th scope="col" className="num" aria-sort={query.sort === null ? "ascending" : undefined}>
+                {query.sort === null ? "Rank" : <Link to={props.href({ sort: null, page: 1 })}>Rank</Link>}
               </th>
               <th scope="col" className="num">
                 Bib
@@ -175,19 +283,25 @@ function GroupTable(props: {
                 Club
               </th>
               {view.group.columns.map((c) => (
-                <th scope="col" key={c.index} className="num wide-only">
-                  {c.name}
+                <th scope="col" key={c.index} className="num wide-only" aria-sort={query.sort === c.index ? "ascending" : undefined}>
+                  {isSplitColumn(c) && props.stageNumber === 0 && query.sort !== c.index ? (
+                    <Link to={props.href({ sort: c.index, page: 1 })} title={`Order by ${c.name}`}>
+                      {c.name}
+                    </Link>
+                  ) : (
+                    c.name
+                  )}
                 </th>
               ))}
               <th scope="col" className="num">
-                {view.group.timeLabel ?? "Time"}
+                {query.behind ? "Behind" : (view.group.timeLabel ?? "Time")}
               </th>
               {view.group.pace ? (
                 <th scope="col" className="num">
                   Pace
                 </th>
               ) : null}
-              {props.showDiffs ? (
+              {props.showDiffs && !query.behind ? (
                 <th scope="col" className="num">
                   Diff
                 </th>
@@ -196,11 +310,17 @@ function GroupTable(props: {
           </thead>
           <tbody>
             {view.ranked.map((r) => (
-              <tr key={r.row.racerId} data-bib={r.row.bib ?? ""} className={props.changed.has(r.row.racerId) ? "just-changed" : undefined}>
+              <tr
+                key={r.row.racerId}
+                id={`r-${r.row.racerId}`}
+                data-bib={r.row.bib ?? ""}
+                className={props.changed.has(r.row.racerId) || query.racer === r.row.racerId ? "just-changed" : undefined}
+              >
                 <td className="num">{r.rank ?? ""}</td>
                 <td className="num">{r.row.bib ?? ""}</td>
                 <td>
                   <a href={props.racerHref(r.row.racerId)}>{r.row.name}</a>
+                  <LatestSplit row={r.row} view={view} sortedBy={query.sort} stageNumber={props.stageNumber} precision={precision} />
                 </td>
                 <td className="wide-only">{r.row.club ?? ""}</td>
                 {view.group.columns.map((c) => (
@@ -208,15 +328,41 @@ function GroupTable(props: {
                     {columnCell(r.row, c, view, props.stageNumber, precision)}
                   </td>
                 ))}
-                <td className="num result-time">{timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}</td>
+                <td className="num result-time">
+                  {query.behind && r.rank !== null && r.rank > 1 && r.row.statusText === ""
+                    ? diffCell(r, view, precision)
+                    : timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}
+                </td>
                 {view.group.pace ? <td className="num">{paceCell(r.row, r.shownTime, view.group.pace)}</td> : null}
-                {props.showDiffs ? <td className="num">{diffCell(r, view, precision)}</td> : null}
+                {props.showDiffs && !query.behind ? <td className="num">{diffCell(r, view, precision)}</td> : null}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
     </ResultSection>
+  );
+}
+
+/**
+ * On a phone the split columns fold away: under the name, the split the page is ordered by, or else a racer
+ * on course's latest split, as its cell reads on a wide screen.
+ */
+function LatestSplit(props: { row: ResultRow; view: GroupView; sortedBy: number | null; stageNumber: number; precision: number }) {
+  const { row, view } = props;
+  const columns = view.group.columns;
+  const column =
+    props.sortedBy !== null
+      ? columns.find((c) => c.index === props.sortedBy)
+      : row.status === "finished"
+        ? undefined
+        : [...columns].reverse().find((c) => isSplitColumn(c) && splitCellTime(row.splits, c) !== null);
+  const cell = column ? columnCell(row, column, view, props.stageNumber, props.precision) : "";
+  if (!column || cell === "") return null;
+  return (
+    <span className="narrow-only latest-split">
+      {column.name} {cell}
+    </span>
   );
 }
 

@@ -51,6 +51,6 @@ export function followResultsFrame(followed: FollowedResults, formatId: string, 
 }
 
 /** Whether version `a` is not after `b`, when both are the server's numbers (never for other strings). */
-function notAfter(a: string, b: string): boolean {
+export function notAfter(a: string, b: string): boolean {
   return /^\d+$/.test(a) && /^\d+$/.test(b) && Number(a) <= Number(b);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
-import { applyRows, groupViews, latestFinishers, stateFromSnapshot } from "./results-state";
+import { applyRows, groupViews, stateFromSnapshot } from "./results-state";
+import { latestFinishers } from "../../schema/wire/results-window";
 
 const S = 1_000_000;
 
@@ -75,6 +76,6 @@ describe("results page state", () => {
 
   it("lists the latest finishers first for the announcer", () => {
     const state = stateFromSnapshot(snapshot([row("a", 1, 100 * S), row("b", 2, 130 * S), row("c", 3, 120 * S), row("d", 4, null)]));
-    expect(latestFinishers(state, 2).map((r) => r.bib)).toEqual([2, 3]);
+    expect(latestFinishers(state.rows.values(), 2).map((r) => r.bib)).toEqual([2, 3]);
   });
 });

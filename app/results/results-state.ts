@@ -2,12 +2,12 @@
  * A results page's copy of one format, kept current by socket frames. Ranking uses the same
  * core/timing/rank.ts as the server, so a pushed row lands exactly where a reload would put it.
  */
-import { compareKeys, rankSorted } from "../../core/timing/rank";
-import { allStagesResult, type RankingType } from "../../core/timing/multistage";
-import { relayMembersOf, teamResults, type TeamResult } from "../../core/timing/relay";
+import type { RankingType } from "../../core/timing/multistage";
+import type { TeamResult } from "../../core/timing/relay";
 import { columnStandings, type ColumnStanding } from "../../core/timing/result-columns";
 import type { RankedResult } from "../../core/timing/model";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
+import { rankGroup, searchMatcher, teamMatcher } from "../../schema/wire/results-window";
 
 export interface ResultsState {
   snapshot: Omit<FormatSnapshot, "rows">;
@@ -49,41 +49,21 @@ export interface GroupView {
 }
 
 /**
- * Each group's rows in order, ranked on the whole group, then narrowed to a search by name or bib. In a
+ * Each group's rows in order, ranked on the whole group, then narrowed to a search by name, club or bib. In a
  * multistage race the "multistage" ranking (All Stages) ranks on every stage's total.
  */
 export function groupViews(state: ResultsState, query: string, ranking: RankingType = "default"): GroupView[] {
-  const needle = query.trim().toLowerCase();
-  // A number is a bib (exactly), anything else part of a name.
-  const isBib = /^\d+$/.test(needle);
-  const matches = (row: ResultRow) => needle === "" || (isBib ? String(row.bib ?? "") === needle : row.name.toLowerCase().includes(needle));
+  const matches = searchMatcher(query);
   return state.snapshot.groups.map((group) => {
-    const inGroup = [...state.rows.values()].filter((row) => row.groups.includes(group.id));
-    const rekeyed =
-      ranking === "multistage" && state.snapshot.stage ? inGroup.map((row) => allStagesResult(row, row.stageTimes ?? [], row.stageBonuses ?? [])) : inGroup;
-    const rows = rekeyed.sort((a, b) => compareKeys(a.key, b.key));
-    // The page shows the racer's own row (this stage's time in All Stages too); the rank, shown time and diff are the ranking's.
-    const ranked = rankSorted(rows, group.sameTimeThreshold).map((r) => ({ ...r, row: state.rows.get(r.result.racerId) ?? (r.result as ResultRow) }));
-    const leader = ranked.find((r) => r.rank === 1);
-    const view: GroupView = { group, ranked: ranked.filter((r) => matches(r.row)), total: rows.length, leaderLaps: leader ? leader.row.laps : null };
-    if (group.splitRanks || group.splitGaps) view.standings = columnStandings(rows, group.columns);
-    const relay = state.snapshot.relay;
-    if (!relay) return view;
-    // A team matches when its name does or any member does (a bib finds its racer's team).
-    const teamMatches = (team: TeamResult) =>
-      needle === "" || (!isBib && team.team.toLowerCase().includes(needle)) || team.legs.some((leg) => matches(state.rows.get(leg.racerId) as ResultRow));
-    const members = relayMembersOf(
-      rows.map((row) => ({ ...row, leg: row.leg ?? null, handover: row.handover ?? null })),
-      relay.memberCount,
-    );
-    return { ...view, teams: teamResults(members, { memberCount: relay.memberCount }).filter(teamMatches) };
+    const ranked = rankGroup(state.snapshot, group, state.rows.values(), ranking);
+    const view: GroupView = {
+      group,
+      ranked: ranked.ranked.filter((r) => matches(r.row)).map((r) => ({ ...r, result: r.row })),
+      total: ranked.ranked.length,
+      leaderLaps: ranked.leaderLaps,
+    };
+    if (group.splitRanks || group.splitGaps) view.standings = columnStandings(ranked.rows, group.columns);
+    if (!ranked.teams) return view;
+    return { ...view, teams: ranked.teams.filter(teamMatcher(query, (racerId) => state.rows.get(racerId))) };
   });
-}
-
-/** The announcer's view: the latest finishers of the whole format, newest first. */
-export function latestFinishers(state: ResultsState, count: number): ResultRow[] {
-  return [...state.rows.values()]
-    .filter((row) => row.status === "finished" && row.finish !== null)
-    .sort((a, b) => (b.finish ?? 0) - (a.finish ?? 0))
-    .slice(0, count);
 }

@@ -268,6 +268,8 @@ const message = (value: unknown): RaceServerMessage => {
       return { type: "error", message: string(o.message) };
     case "snapshot":
       return { type: "snapshot", snapshot: formatSnapshot(o.snapshot) };
+    case "refresh":
+      return { type: "refresh", formatId: string(o.formatId), version: string(o.version) };
     case "rows":
       return { type: "rows", formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
     case "heats":

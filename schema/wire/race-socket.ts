@@ -179,6 +179,8 @@ export const raceServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("error"), message: z.string() }),
   /** The whole format: sent when the page's copy is older than the room's (or the room restarted). */
   z.object({ type: z.literal("snapshot"), snapshot: formatSnapshotSchema }),
+  /** Sockets of a results page that shows one page of rows (`?window=1`): the format changed shape or frames were missed, so the page fetches its rows again. */
+  z.object({ type: z.literal("refresh"), formatId: z.string(), version: z.string() }),
   /** The rows that changed since `from`, batched every 50-100 ms. */
   z.object({ type: z.literal("rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
   /** Sprint heats, whole, after any heat changes (sockets opened with `?heats=1`). */

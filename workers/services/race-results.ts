@@ -4,6 +4,7 @@
  */
 import type { Db } from "../../schema/d1";
 import type { FormatSnapshot } from "../../schema/wire/race-socket";
+import type { ResultsWindow, WindowQuery } from "../../schema/wire/results-window";
 import type { Tenant } from "../../tenants/resolve";
 import type { ValidSession } from "../auth/sessions";
 import { canSeeSystemFormats, isSystemFormat, principalOf, roomOf, type RaceCatalogue } from "./race-access";
@@ -38,6 +39,21 @@ export async function visibleFormats(env: Env, db: Db, session: ValidSession | n
   return { room, staff, visible };
 }
 
+/** The format a page asked for among those visible (the first public one when none), and the list it links to. */
+async function chooseFormat(env: Env, db: Db, session: ValidSession | null, race: RaceCatalogue, formatId: string | null) {
+  const { room, staff, visible } = await visibleFormats(env, db, session, race);
+  const chosen = formatId ? visible.find((f) => f.id === formatId) : (visible.find((f) => f.data.is_public) ?? null);
+  // Unlisted formats are reached by their link only; the list shows them once someone is on one.
+  const listed = visible.filter((f) => f.data.is_unlisted === false || f.id === chosen?.id || staff);
+  return {
+    room,
+    chosen: chosen ?? null,
+    formats: listed.map((f): FormatLink => ({ id: f.id, name: f.data.name, kind: kindOf(f.data) })),
+    printSize: chosen?.data.print_size ?? null,
+    display: chosen ? { scroll_speed: chosen.data.scroll_speed, scroll_factor: chosen.data.scroll_factor, top_x: chosen.data.top_x } : null,
+  };
+}
+
 export async function loadRaceResults(
   env: Env,
   db: Db,
@@ -46,14 +62,23 @@ export async function loadRaceResults(
   race: RaceCatalogue,
   formatId: string | null,
 ): Promise<RaceResultsView> {
-  const { room, staff, visible } = await visibleFormats(env, db, session, race);
-  const chosen = formatId ? visible.find((f) => f.id === formatId) : (visible.find((f) => f.data.is_public) ?? null);
-  // Unlisted formats are reached by their link only; the list shows them once someone is on one.
-  const listed = visible.filter((f) => f.data.is_unlisted === false || f.id === chosen?.id || staff);
-  return {
-    formats: listed.map((f) => ({ id: f.id, name: f.data.name, kind: kindOf(f.data) })),
-    current: chosen ? await room.snapshot(chosen.id) : null,
-    printSize: chosen?.data.print_size ?? null,
-    display: chosen ? { scroll_speed: chosen.data.scroll_speed, scroll_factor: chosen.data.scroll_factor, top_x: chosen.data.top_x } : null,
-  };
+  const { room, chosen, ...view } = await chooseFormat(env, db, session, race, formatId);
+  return { ...view, current: chosen ? await room.snapshot(chosen.id) : null };
+}
+
+export interface ResultsWindowView extends Omit<RaceResultsView, "current"> {
+  current: ResultsWindow | null;
+}
+
+/** A page of the chosen format's results (one group, one page of rows), for the results page of a race of any size. */
+export async function loadResultsWindow(
+  env: Env,
+  db: Db,
+  session: ValidSession | null,
+  race: RaceCatalogue,
+  formatId: string | null,
+  query: WindowQuery,
+): Promise<ResultsWindowView> {
+  const { room, chosen, ...view } = await chooseFormat(env, db, session, race, formatId);
+  return { ...view, current: chosen ? await room.resultsWindow(chosen.id, query) : null };
 }

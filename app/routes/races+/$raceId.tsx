@@ -1,43 +1,38 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requirePublicRace } from "../../public-race.server";
 import { roomOf } from "../../../workers/services/race-access";
-import { loadRaceResults } from "../../../workers/services/race-results";
+import { loadWindowFor } from "../../results-window.server";
 import { LiveResults } from "../../components/live-results";
 import { formatRaceDate } from "../../format";
-import { rankingViews, type RankingType } from "../../../core/timing/multistage";
+import { rankingViews } from "../../../core/timing/multistage";
 import { printFontSize } from "../../../core/print/print-table";
 import { PrintTools } from "../../components/print-tools";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { db, listing, race } = await requirePublicRace(context, params.raceId);
-  const search = new URL(request.url).searchParams;
-  const formatParam = search.get("format");
-  const ranking: RankingType = search.get("ranking") === "multistage" ? "multistage" : "default";
-  const results = await loadRaceResults(context.env, db, context.tenant, context.session, race, formatParam);
-  if (formatParam && !results.current) throw new Response("Not found", { status: 404 });
+  const { listing, race, view } = await loadWindowFor(context, params.raceId, new URL(request.url));
   const settings = await (await roomOf(context.env, race)).settings();
   return {
     race: listing,
-    ...results,
-    printPoints: printFontSize(results.printSize),
-    ranking,
+    ...view,
+    printPoints: printFontSize(view.printSize),
     hasHeats: settings?.is_heats ?? false,
     hasStartList: settings?.start_list_visibility === "public",
   };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `${data.current ? `${data.current.name} · ` : ""}${data.race.name}` : "Race" },
+  { title: data ? `${data.current ? `${data.current.format.name} · ` : ""}${data.race.name}` : "Race" },
   { name: "viewport", content: "width=device-width, initial-scale=1" },
 ];
 
 export default function RacePage() {
-  const { race, formats, current, printPoints, ranking, hasHeats, hasStartList } = useLoaderData<typeof loader>();
-  const formatQuery = current ? `format=${current.formatId}&` : "";
+  const { race, formats, current, printPoints, hasHeats, hasStartList } = useLoaderData<typeof loader>();
+  const ranking = current?.query.ranking ?? "default";
+  const stage = current?.format.stage;
+  const formatQuery = current ? `format=${current.format.formatId}&` : "";
   const date = formatRaceDate(race.startTime, race.timezone);
   // The downloads hold what the page shows: this format, and All Stages when chosen.
-  const downloadQuery = `?${formatQuery}${current?.stage && ranking === "multistage" ? "ranking=multistage" : ""}`.replace(/[?&]$/, "");
+  const downloadQuery = `?${formatQuery}${stage && ranking === "multistage" ? "ranking=multistage" : ""}`.replace(/[?&]$/, "");
   return (
     <main className="page print-page">
       <h1>{race.name}</h1>
@@ -63,13 +58,13 @@ export default function RacePage() {
         </nav>
       ) : null}
       <section aria-labelledby="results-heading">
-        <h2 id="results-heading">{current ? current.name : "Results"}</h2>
+        <h2 id="results-heading">{current ? current.format.name : "Results"}</h2>
         {formats.length > 1 ? (
           <nav aria-label="Result formats">
             <ul className="format-links">
               {formats.map((f) => (
                 <li key={f.id}>
-                  <Link to={`?format=${f.id}`} aria-current={f.id === current?.formatId ? "page" : undefined}>
+                  <Link to={`?format=${f.id}`} aria-current={f.id === current?.format.formatId ? "page" : undefined}>
                     {f.name}
                     {f.kind !== "public" ? ` (${f.kind})` : ""}
                   </Link>
@@ -78,10 +73,10 @@ export default function RacePage() {
             </ul>
           </nav>
         ) : null}
-        {current?.stage ? (
+        {stage ? (
           <nav aria-label="Rankings">
             <ul className="format-links">
-              {rankingViews(current.stage.number).map((view) => (
+              {rankingViews(stage.number).map((view) => (
                 <li key={view.type}>
                   <Link to={`?${formatQuery}ranking=${view.type}`} aria-current={view.type === ranking ? "page" : undefined}>
                     {view.label}
@@ -97,11 +92,11 @@ export default function RacePage() {
             printPoints={printPoints}
             csvHref={`/races/${race.id}/results.csv${downloadQuery}`}
             pdfHref={`/races/${race.id}/results.pdf${downloadQuery}`}
-            tvHref={`/races/${race.id}/tv?format=${current.formatId}`}
+            tvHref={`/races/${race.id}/tv?format=${current.format.formatId}`}
           />
         ) : null}
         {current ? (
-          <LiveResults key={current.formatId} raceId={race.id} snapshot={current} ranking={current.stage ? ranking : "default"} />
+          <LiveResults key={current.format.formatId} raceId={race.id} initial={current} />
         ) : (
           <p className="empty-state">No results are published for this race yet.</p>
         )}

@@ -30,7 +30,7 @@ export default function RacerPage() {
   return (
     <main className="page racer-page">
       <p className="race-meta">
-        <Link to={`/races/${race.id}?format=${detail.formatId}`}>
+        <Link to={`/races/${race.id}?format=${detail.formatId}&group=${detail.group.id}&racer=${racer.racerId}#r-${racer.racerId}`}>
           ← {race.name}: {detail.formatName}
         </Link>
       </p>
