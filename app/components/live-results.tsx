@@ -143,9 +143,7 @@ function Pager({ window, href }: { window: GroupWindow; href: (changes: Partial<
     .sort((a, b) => a - b);
   return (
     <nav aria-label="Pages of results" className="pager">
-      <p className="pager-count">
-        Showing {first.toLocaleString("en")}–{last.toLocaleString("en")} of {of}
-      </p>
+      <p className="pager-count">{`Showing ${first.toLocaleString("en")}–${last.toLocaleString("en")} of ${of}`}</p>
       {window.pages > 1 ? (
         <ul className="format-links">
           {window.page > 1 ? (

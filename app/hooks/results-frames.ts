@@ -6,6 +6,7 @@
 import type { RaceServerMessage } from "../../schema/wire/race-socket";
 import { applyRows, stateFromSnapshot, type ResultsState } from "../results/results-state";
 import type { FrameOutcome } from "./race-socket";
+import { notAfter } from "./versions";
 
 export interface FollowedResults {
   results: ResultsState;
@@ -48,9 +49,4 @@ export function followResultsFrame(followed: FollowedResults, formatId: string, 
     default:
       return unchanged;
   }
-}
-
-/** Whether version `a` is not after `b`, when both are the server's numbers (never for other strings). */
-export function notAfter(a: string, b: string): boolean {
-  return /^\d+$/.test(a) && /^\d+$/.test(b) && Number(a) <= Number(b);
 }

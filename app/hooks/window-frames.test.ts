@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RaceServerMessage, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
-import { rankGroup, readWindowQuery, resultsWindow, type ResultsWindow } from "../../schema/wire/results-window";
+import { readWindowQuery, type ResultsWindow } from "../../schema/wire/results-window";
+import { rankGroup, resultsWindow } from "../../schema/wire/results-ranking";
 import { followWindowFrame } from "./window-frames";
 
 const S = 1_000_000;

@@ -8,7 +8,7 @@ import { compareKeys } from "../../core/timing/rank";
 import type { RaceServerMessage, ResultRow } from "../../schema/wire/race-socket";
 import { searchMatcher, windowSortKey, type ResultsWindow } from "../../schema/wire/results-window";
 import type { FrameOutcome } from "./race-socket";
-import { notAfter } from "./results-frames";
+import { notAfter } from "./versions";
 
 /**
  * - `now`: the page cannot follow the frames (a gap, a new shape, another version at connect): fetch it now;

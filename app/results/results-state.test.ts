@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
 import { applyRows, groupViews, stateFromSnapshot } from "./results-state";
-import { latestFinishers } from "../../schema/wire/results-window";
+import { latestFinishers } from "../../schema/wire/results-ranking";
 
 const S = 1_000_000;
 

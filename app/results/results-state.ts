@@ -7,7 +7,8 @@ import type { TeamResult } from "../../core/timing/relay";
 import { columnStandings, type ColumnStanding } from "../../core/timing/result-columns";
 import type { RankedResult } from "../../core/timing/model";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
-import { rankGroup, searchMatcher, teamMatcher } from "../../schema/wire/results-window";
+import { searchMatcher } from "../../schema/wire/results-window";
+import { rankGroup, teamMatcher } from "../../schema/wire/results-ranking";
 
 export interface ResultsState {
   snapshot: Omit<FormatSnapshot, "rows">;

@@ -5,7 +5,8 @@
  * (a WeakMap), so nothing here can outlive or disagree with the results.
  */
 import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
-import { latestFinishers, rankGroup, resultsWindow, type RankedGroup, type ResultsWindow, type WindowQuery } from "../../schema/wire/results-window";
+import { latestFinishers, rankGroup, resultsWindow, type RankedGroup } from "../../schema/wire/results-ranking";
+import type { ResultsWindow, WindowQuery } from "../../schema/wire/results-window";
 
 interface SnapshotGroups {
   totals: { group: FormatSnapshot["groups"][number]; total: number }[];

@@ -58,9 +58,10 @@ export function postReads(host: string, raceId: string, credential: string | nul
 }
 
 /** Opens a race socket through the Worker (following a result format when given) and collects its frames. */
-export async function openRaceSocket(host: string, raceId: string, options: { formatId?: string; since?: string; heats?: boolean } = {}) {
+export async function openRaceSocket(host: string, raceId: string, options: { formatId?: string; since?: string; heats?: boolean; window?: boolean } = {}) {
   const params = new URLSearchParams();
   if (options.heats) params.set("heats", "1");
+  if (options.window) params.set("window", "1");
   if (options.formatId) params.set("format", options.formatId);
   if (options.since) params.set("since", options.since);
   const query = params.size > 0 ? `?${params.toString()}` : "";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "./race-socket";
-import { groupWindow, rankGroup, readWindowQuery, resultsWindow, WINDOW_PAGE_SIZE, windowSearch, windowSortKey, type WindowQuery } from "./results-window";
+import { readWindowQuery, WINDOW_PAGE_SIZE, windowSearch, windowSortKey, type WindowQuery } from "./results-window";
+import { groupWindow, rankGroup, resultsWindow } from "./results-ranking";
 
 const S = 1_000_000;
 const GROUP: ResultGroupWire = {
