@@ -175,10 +175,10 @@ function Pager({ window, href }: { window: GroupWindow; href: (changes: Partial<
 }
 
 /** A page of a group as the shared cell formatters read it (result-cells.ts). */
-function viewOf(window: GroupWindow, behind: boolean, sortedBy: number | null): GroupView {
+function viewOf(window: GroupWindow, behind: boolean): GroupView {
   const standings = window.standings ? new Map(window.standings.map((s) => [s.index, { best: s.best, ranks: new Map(Object.entries(s.places)) }])) : undefined;
-  // Ordered by a split: each split shows the place there; times behind: each split the gap to the fastest.
-  const group = { ...window.group, splitRanks: window.group.splitRanks || sortedBy !== null, splitGaps: window.group.splitGaps || behind };
+  // Times behind: each split shows the gap to the fastest there.
+  const group = { ...window.group, splitGaps: window.group.splitGaps || behind };
   return { group, ranked: window.entries.map((e) => ({ ...e, result: e.row })), total: window.total, leaderLaps: window.leaderLaps, standings };
 }
 
@@ -260,7 +260,13 @@ function GroupTable(props: {
   racerHref: (racerId: string) => string;
 }) {
   const { query, precision } = props;
-  const base = viewOf(props.window, query.behind, query.sort);
+  const base = viewOf(props.window, query.behind);
+  // The ordered column's cell also says the place by it (unless the group's places are already shown).
+  const cellOf = (row: ResultRow, column: GroupView["group"]["columns"][number]) => {
+    const cell = columnCell(row, column, view, props.stageNumber, precision);
+    const place = query.sort === column.index && !view.group.splitRanks ? props.window.sortPlaces?.[row.racerId] : undefined;
+    return place === undefined || cell === "" ? cell : `${cell} (${place})`;
+  };
   const view = props.stageNumber > 0 ? withStageColumns(base, props.stageNumber) : base;
   const searching = query.search !== "";
   const empty = view.ranked.length === 0 ? (searching ? "No racer matches that search." : "No racers in this group yet.") : null;
@@ -318,12 +324,12 @@ function GroupTable(props: {
                 <td className="num">{r.row.bib ?? ""}</td>
                 <td>
                   <a href={props.racerHref(r.row.racerId)}>{r.row.name}</a>
-                  <LatestSplit row={r.row} view={view} sortedBy={query.sort} stageNumber={props.stageNumber} precision={precision} />
+                  <LatestSplit row={r.row} view={view} sortedBy={query.sort} cellOf={cellOf} />
                 </td>
                 <td className="wide-only">{r.row.club ?? ""}</td>
                 {view.group.columns.map((c) => (
                   <td key={c.index} className="num wide-only">
-                    {columnCell(r.row, c, view, props.stageNumber, precision)}
+                    {cellOf(r.row, c)}
                   </td>
                 ))}
                 <td className="num result-time">
@@ -346,7 +352,12 @@ function GroupTable(props: {
  * On a phone the split columns fold away: under the name, the split the page is ordered by, or else a racer
  * on course's latest split, as its cell reads on a wide screen.
  */
-function LatestSplit(props: { row: ResultRow; view: GroupView; sortedBy: number | null; stageNumber: number; precision: number }) {
+function LatestSplit(props: {
+  row: ResultRow;
+  view: GroupView;
+  sortedBy: number | null;
+  cellOf: (row: ResultRow, column: GroupView["group"]["columns"][number]) => string;
+}) {
   const { row, view } = props;
   const columns = view.group.columns;
   const column =
@@ -355,7 +366,7 @@ function LatestSplit(props: { row: ResultRow; view: GroupView; sortedBy: number 
       : row.status === "finished"
         ? undefined
         : [...columns].reverse().find((c) => isSplitColumn(c) && splitCellTime(row.splits, c) !== null);
-  const cell = column ? columnCell(row, column, view, props.stageNumber, props.precision) : "";
+  const cell = column ? props.cellOf(row, column) : "";
   if (!column || cell === "") return null;
   return (
     <span className="narrow-only latest-split">

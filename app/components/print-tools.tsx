@@ -20,14 +20,21 @@ export function pagePrintCss(header: string, printPoints: number): string {
 }`;
 }
 
-export function PrintTools(props: { header: string; printPoints: number; csvHref?: string; pdfHref: string; tvHref?: string }) {
+/** `printHref`: a page that shows everything to print, for pages that show only part of it (the paged results). */
+export function PrintTools(props: { header: string; printPoints: number; csvHref?: string; pdfHref: string; tvHref?: string; printHref?: string }) {
   return (
     <>
       <style dangerouslySetInnerHTML={{ __html: pagePrintCss(props.header, props.printPoints) }} />
       <p className="print-tools actions">
-        <button type="button" className="secondary" onClick={() => window.print()}>
-          Print
-        </button>
+        {props.printHref ? (
+          <a href={props.printHref} className="button secondary">
+            Print
+          </a>
+        ) : (
+          <button type="button" className="secondary" onClick={() => window.print()}>
+            Print
+          </button>
+        )}
         <a href={props.pdfHref} className="button secondary">
           PDF
         </a>

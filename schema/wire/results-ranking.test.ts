@@ -93,13 +93,16 @@ describe("a page of results", () => {
     const times = byLap2.entries.map(lap2);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(byLap2.entries[0]!.row.bib).toBeGreaterThan(100);
-    expect(byLap2.standings?.find((s) => s.index === 1)?.places[byLap2.entries[0]!.row.racerId]).toBeDefined();
+    // Places by the lap's own time, over the whole group: the first of page 1 is first.
+    expect(byLap2.sortPlaces?.[byLap2.entries[0]!.row.racerId]).toBe(1);
+    expect(byLap2.sortPlaces?.[byLap2.entries[49]!.row.racerId]).toBe(50);
   });
 
   it("puts racers without the sorted split after everyone who has it", () => {
     const rows = [row(1, 100 * S, null), row(2, 90 * S, 200 * S), row(3, null, null), row(4, 95 * S, 190 * S)];
     const byLap2 = groupWindow(ranked(rows), query({ sort: 1 }), false);
     expect(byLap2.entries.map((e) => e.row.bib)).toEqual([4, 2, 1, 3]);
+    expect(byLap2.sortPlaces).toEqual({ r4: 1, r2: 2 });
   });
 
   it("ignores an order by a column the group does not have", () => {

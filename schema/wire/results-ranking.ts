@@ -29,7 +29,7 @@ export interface RankedGroup {
   leaderLaps: number | null;
   teams?: TeamResult[];
   /** Built on first use and kept with the group: each request then only filters and slices. */
-  memo: { standings?: ReturnType<typeof columnStandings>; orders: Map<number, WindowEntry[]> };
+  memo: { standings?: ReturnType<typeof columnStandings>; orders: Map<number, ColumnOrder> };
 }
 
 /** A relay search: a team matches by its name, or when any member matches (a bib finds its racer's team). */
@@ -85,7 +85,8 @@ export function groupWindow(ranked: RankedGroup, query: WindowQuery, multistage:
   const sortedColumn = query.sort !== null ? group.columns.find((c) => c.index === query.sort && isSplitColumn(c)) : undefined;
   const effective: WindowQuery = { ...query, sort: sortedColumn ? sortedColumn.index : null };
   if (ranked.teams) return teamWindow(ranked, ranked.teams, effective);
-  const entries = orderedBy(ranked, effective, multistage).filter((entry) => matches(entry.row));
+  const ordered = orderedBy(ranked, effective, multistage);
+  const entries = (ordered?.order ?? ranked.ranked).filter((entry) => matches(entry.row));
   const { page, pages, slice } = cut(entries, effective);
   const window: GroupWindow = {
     group,
@@ -98,7 +99,11 @@ export function groupWindow(ranked: RankedGroup, query: WindowQuery, multistage:
     lastKey: slice.length === WINDOW_PAGE_SIZE ? windowSortKey(slice[slice.length - 1]!.row, group, effective, multistage) : null,
   };
   // Places and gaps at each split: asked for by the group's options, shown when ordering by a split or by times behind.
-  if (group.splitRanks || group.splitGaps || sortedColumn || query.behind) window.standings = standingsFor(ranked, slice);
+  if (group.splitRanks || group.splitGaps || query.behind) window.standings = standingsFor(ranked, slice);
+  if (ordered)
+    window.sortPlaces = Object.fromEntries(
+      slice.flatMap((e) => (ordered.places.has(e.row.racerId) ? [[e.row.racerId, ordered.places.get(e.row.racerId)!]] : [])),
+    );
   return window;
 }
 
@@ -141,14 +146,28 @@ function teamHas(item: unknown, racerId: string | null): boolean {
   return typeof item === "object" && item !== null && "legs" in item && (item as TeamResult).legs.some((leg) => leg.racerId === racerId);
 }
 
+/** A group in a column's order, with each racer's place by that column's value (equal values share a place). */
+interface ColumnOrder {
+  order: WindowEntry[];
+  places: Map<string, number>;
+}
+
 /** The group's entries in the page's order: the ranking, or a column's values (sorted once per group and version). */
-function orderedBy(ranked: RankedGroup, query: WindowQuery, multistage: boolean): WindowEntry[] {
-  if (query.sort === null) return ranked.ranked;
+function orderedBy(ranked: RankedGroup, query: WindowQuery, multistage: boolean): ColumnOrder | null {
+  if (query.sort === null) return null;
   const cached = ranked.memo.orders.get(query.sort);
   if (cached) return cached;
   const keyed = ranked.ranked.map((entry) => ({ entry, key: windowSortKey(entry.row, ranked.group, query, multistage) }));
   keyed.sort((a, b) => compareKeys(a.key, b.key));
-  const order = keyed.map((k) => k.entry);
+  const places = new Map<string, number>();
+  keyed.forEach((k, i) => {
+    // Keys start [missing, value, …]: racers without the split get no place.
+    if (k.key[0] !== 0) return;
+    const previous = keyed[i - 1];
+    const tied = previous !== undefined && previous.key[1] === k.key[1];
+    places.set(k.entry.row.racerId, tied ? places.get(previous.entry.row.racerId)! : i + 1);
+  });
+  const order = { order: keyed.map((k) => k.entry), places };
   ranked.memo.orders.set(query.sort, order);
   return order;
 }

@@ -81,6 +81,8 @@ export interface GroupWindow {
   /** Relay races: the page's teams in rank order. */
   teams?: TeamResult[];
   standings?: WindowStanding[];
+  /** Ordered by a column: each row's place by that column's value, over the whole group. */
+  sortPlaces?: Record<string, number>;
   leaderLaps: number | null;
   /** The sort key of the page's last row when the page is full: a pushed row that sorts after it cannot show here. */
   lastKey: number[] | null;

@@ -92,6 +92,7 @@ export default function RacePage() {
             printPoints={printPoints}
             csvHref={`/races/${race.id}/results.csv${downloadQuery}`}
             pdfHref={`/races/${race.id}/results.pdf${downloadQuery}`}
+            printHref={`/races/${race.id}/print${downloadQuery}`}
             tvHref={`/races/${race.id}/tv?format=${current.format.formatId}`}
           />
         ) : null}
