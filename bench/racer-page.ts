@@ -6,7 +6,7 @@ import type { DemoRace } from "./live-devices";
 import { percentile, send } from "./http";
 import { report } from "./report";
 import { pageClientJsKb } from "./bundle-size";
-import { domNodesAfterLoad } from "./browser";
+import { domNodesAfterLoad, lighthouseMobilePerformance } from "./browser";
 
 const RACERS = 27_000;
 const BATCH = 1_000;
@@ -63,6 +63,7 @@ async function measureResultsPage(port: number, host: string, path: string): Pro
   report("results page server time p95 (27,000 racers)", percentile(times, 95), "ms");
   report("results page JavaScript gzip (27,000 racers)", Math.round(pageClientJsKb(html) * 10) / 10, "KiB");
   report("results page DOM nodes after load (27,000 racers)", await domNodesAfterLoad(`http://${host}:${port}${path}`), "nodes");
+  report("results page Lighthouse mobile performance (27,000 racers)", lighthouseMobilePerformance(`http://${host}:${port}${path}`), "score");
 }
 
 /** Each racer's three laps at the hill and the lap line, posted by the two readers in batches, a few at a time. */
