@@ -405,6 +405,12 @@ export class RaceRoom extends DurableObject<Env> {
     return this.snapshot(formatId);
   }
 
+  /** The version a format's frames chain from, for a shard whose sockets are all paged pages; null when it is gone. */
+  async formatVersion(formatId: string): Promise<string | null> {
+    if (!this.store.document("ResultFormat", formatId)) return null;
+    return String(this.feed.push.read().formatVersions[formatId] ?? 0);
+  }
+
   /** A shard passed its target: the race spreads new spectators over more shards. Returns the shard count. */
   async shardLoad(index: number, count: number): Promise<number> {
     return this.feed.shardLoad(index, count, shardTarget(this.env));

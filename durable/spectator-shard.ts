@@ -155,8 +155,10 @@ export class SpectatorShard extends DurableObject<Env> {
       // System formats are for race staff: the Worker says whether this caller is.
       if (!format || (format.isSystem && request.headers.get(SHARD_HEADERS.staff) !== "1")) return new Response("No such result format", { status: 404 });
     }
-    const cached = formatId ? await this.cachedFormat(formatId) : null;
-    if (formatId && !cached) return new Response("No such result format", { status: 404 });
+    // A paged page needs only the version its frames chain from; the whole format is fetched for whole-format pages.
+    const cached = formatId && !windowed ? await this.cachedFormat(formatId) : null;
+    const version = formatId ? (windowed ? await this.pagedVersion(formatId) : (cached?.snapshot.version ?? null)) : null;
+    if (formatId && version === null) return new Response("No such result format", { status: 404 });
     const heats = followsHeats ? await this.heatsFrame() : null;
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
@@ -165,9 +167,9 @@ export class SpectatorShard extends DurableObject<Env> {
     const name = decodeURIComponent(request.headers.get(SHARD_HEADERS.name) ?? "");
     // Counting the shard's sockets walks them all: once per connection, not once per use.
     const connections = this.ctx.getWebSockets().length;
-    send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections, ...(cached ? { version: cached.snapshot.version } : {}) });
+    send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections, ...(version !== null ? { version } : {}) });
     // A page that rendered (or last saw) this version needs nothing more; any other gets the whole format.
-    if (cached && !windowed && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, await this.snapshotFrame(cached));
+    if (cached && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, await this.snapshotFrame(cached));
     if (heats) sendRaw(server, heats.wire);
     await this.reportLoad(connections);
     return new Response(null, { status: 101, webSocket: client });
@@ -195,6 +197,8 @@ export class SpectatorShard extends DurableObject<Env> {
   private async resync(formatId: string): Promise<void> {
     this.cache.delete(formatId);
     const sockets = this.ctx.getWebSockets(formatTag(formatId));
+    // Paged pages only are told to fetch their page again: the whole format is not fetched for nobody.
+    if (sockets.every((ws) => attachmentOf(ws).windowed)) return this.refreshPaged(formatId, sockets, await this.room().formatVersion(formatId));
     const snapshot = await this.room().shardSnapshot(formatId);
     if (!snapshot) {
       // The format was deleted or hidden: its pages have nothing left to follow.
@@ -214,6 +218,33 @@ export class SpectatorShard extends DurableObject<Env> {
     const paged = sockets.map((ws) => attachmentOf(ws).windowed);
     const whole = paged.includes(false) ? await this.snapshotFrame(cached) : null;
     sockets.forEach((ws, i) => sendRaw(ws, paged[i] || whole === null ? refresh : whole));
+  }
+
+  /**
+   * The version a new paged socket chains from. While every socket of the format on this shard is paged, only the
+   * version is asked for (a 27,000-racer format is tens of megabytes); with whole-format sockets here, the cache.
+   */
+  private async pagedVersion(formatId: string): Promise<string | null> {
+    const cached = this.cache.get(formatId);
+    if (cached && cached.snapshot.version === this.versions[formatId]) return cached.snapshot.version;
+    const sockets = this.ctx.getWebSockets(formatTag(formatId));
+    if (!sockets.every((ws) => attachmentOf(ws).windowed)) return (await this.cachedFormat(formatId))?.snapshot.version ?? null;
+    const version = await this.room().formatVersion(formatId);
+    if (version !== null && version !== this.versions[formatId]) this.refreshPaged(formatId, sockets, version);
+    return version;
+  }
+
+  /** Paged sockets move to `version` by fetching their page; a format gone (null) closes them. */
+  private refreshPaged(formatId: string, sockets: WebSocket[], version: string | null): void {
+    if (version === null) {
+      for (const ws of sockets) closeQuietly(ws, 4404, "result format removed");
+      delete this.versions[formatId];
+      return;
+    }
+    this.versions[formatId] = version;
+    this.saveState();
+    const refresh = JSON.stringify({ type: "refresh", formatId, version } satisfies RaceServerMessage);
+    for (const ws of sockets) sendRaw(ws, refresh);
   }
 
   /** The format as this shard's sockets hold it, fetched once after a wake-up; null when it is gone. */

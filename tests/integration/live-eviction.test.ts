@@ -10,19 +10,11 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { RaceRoom } from "../../durable/race-room";
 import { BUSY_TICK_MS, BUSY_TICK_ROWS, KEEP_WARM_MS, WARM_WINDOW_MS } from "../../durable/race/live-feed";
-import { SpectatorShard } from "../../durable/spectator-shard";
+import { type SpectatorShard } from "../../durable/spectator-shard";
 import { openDb, races } from "../../schema/d1";
 import type { FormatFrame } from "../../schema/wire/race-fanout";
 import type { ResultRow } from "../../schema/wire/race-socket";
-import { createTimedRace, evictRoom, openResultsSocket, postReads, SECOND } from "./timing-fixtures";
-
-/** A spectator shard loses its memory (cached formats and versions), keeping its sockets and storage. */
-async function evictShard(raceId: string, index: number): Promise<void> {
-  const stub = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${raceId}:${index}`));
-  await runInDurableObject(stub, (instance: SpectatorShard, state) => {
-    Object.assign(instance, new SpectatorShard(state, env));
-  });
-}
+import { createTimedRace, evictRoom, evictShard, openResultsSocket, postReads, SECOND } from "./timing-fixtures";
 
 const finishRead = (seq: number, chip: string, seconds: number, startMicros: number) => ({ seq, chip, time: startMicros + seconds * SECOND, channel: 2 });
 

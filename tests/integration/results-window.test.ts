@@ -7,7 +7,7 @@ import type { ResultsWindow } from "../../schema/wire/results-window";
 import { WINDOW_PAGE_SIZE } from "../../schema/wire/results-window";
 import { worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
-import { createTimedRace, evictRoom, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
+import { createTimedRace, evictRoom, evictShard, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
 
 const finishRead = (seq: number, chip: string, seconds: number, startMicros: number) => ({ seq, chip, time: startMicros + seconds * SECOND, channel: 2 });
 
@@ -69,6 +69,14 @@ describe("the paged results page", () => {
     expect(spectator.received.some((f) => f.type === "snapshot")).toBe(false);
     spectator.socket.close(1000);
     whole.socket.close(1000);
+
+    // A shard that lost its memory answers a new paged socket with the room's version, from the version alone.
+    await evictShard(t.race.id, 0);
+    const late = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: refresh.version, window: true });
+    expect((await late.next("hello")).version).toBe(refresh.version);
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(2, "C1", 590, t.startMicros)] });
+    expect((await late.next("rows")).from).toBe(refresh.version);
+    late.socket.close(1000);
   });
 
   it("shares a page asked for by version at the edge, and never a system format's", async () => {

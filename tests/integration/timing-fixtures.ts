@@ -2,6 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { RaceRoom } from "../../durable/race-room";
+import { SpectatorShard } from "../../durable/spectator-shard";
 import { unpackFrame } from "../../schema/wire/race-frame-pack";
 import { raceServerMessageSchema, type RaceServerMessage } from "../../schema/wire/race-socket";
 import { db, worker } from "./auth-fixtures";
@@ -125,5 +126,13 @@ export async function evictRoom(room: DurableObjectStub<RaceRoom>): Promise<void
   await runInDurableObject(room, (instance: RaceRoom, state) => {
     (instance as unknown as { feed: { forget(): void } }).feed.forget();
     Object.assign(instance, new RaceRoom(state, env));
+  });
+}
+
+/** A spectator shard loses its memory (cached formats and versions), keeping its sockets and storage. */
+export async function evictShard(raceId: string, index: number): Promise<void> {
+  const stub = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${raceId}:${index}`));
+  await runInDurableObject(stub, (instance: SpectatorShard, state) => {
+    Object.assign(instance, new SpectatorShard(state, env));
   });
 }
