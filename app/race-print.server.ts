@@ -6,6 +6,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { RankingType } from "../core/timing/multistage";
 import { printFontSize, reportSections } from "../core/print/print-table";
 import { tablePdf, type PrintHeader } from "../core/print/table-pdf";
+import { deflatePdf } from "../workers/services/pdf-deflate";
 import { canOnRace, principalOf, roomOf } from "../workers/services/race-access";
 import { loadRaceResults } from "../workers/services/race-results";
 import { formatRaceDate } from "./format";
@@ -50,6 +51,7 @@ export function printHeader(listing: Listing, documentName: string): PrintHeader
 
 export function resultsPdf(loaded: Awaited<ReturnType<typeof loadPublishedResults>>): Response {
   const pdf = tablePdf({
+    deflate: deflatePdf,
     // A format named plain "Results" (the usual one) is not named twice.
     header: printHeader(loaded.listing, loaded.snapshot.name === "Results" ? "Results" : `Results · ${loaded.snapshot.name}`),
     sections: loaded.sections,
@@ -61,6 +63,7 @@ export function resultsPdf(loaded: Awaited<ReturnType<typeof loadPublishedResult
 
 export function startListPdf(loaded: Awaited<ReturnType<typeof loadStartList>>): Response {
   const pdf = tablePdf({
+    deflate: deflatePdf,
     header: printHeader(loaded.listing, "Start list"),
     sections: reportSections(loaded.table, ["Start", "Bib"]),
     fontSize: printFontSize(null),

@@ -58,11 +58,31 @@ export function fillRect(page: PdfPage, x: number, y: number, width: number, hei
   page.ops.push(`${num(grey)} g ${num(x)} ${num(y)} ${num(width)} ${num(height)} re f 0 g`);
 }
 
+/** zlib's deflate (RFC 1950), which a PDF's FlateDecode filter reads; passed in, so core does no I/O of its own. */
+export type Deflate = (bytes: Uint8Array) => Uint8Array;
+
+/** Bytes as a string of the same length (each char one byte), so the file is built and measured as one string. */
+function byteString(bytes: Uint8Array): string {
+  let out = "";
+  // In slices: fromCharCode takes its bytes as arguments, and a call has only so many.
+  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return out;
+}
+
+/** A content stream: its drawing operators as written, or deflated (a results page's text shrinks about sixfold). */
+function contentStream(content: string, deflate: Deflate | undefined): string {
+  if (!deflate) return `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+  const bytes = new Uint8Array(content.length);
+  for (let i = 0; i < content.length; i++) bytes[i] = content.charCodeAt(i);
+  const packed = byteString(deflate(bytes));
+  return `<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n${packed}\nendstream`;
+}
+
 /**
  * The whole file. Objects: 1 catalog, 2 page tree, 3 and 4 the fonts, 5 the document information, then
  * each page and its content stream. Every byte is below 256, so string offsets are byte offsets.
  */
-export function pdfDocument(pages: readonly PdfPage[], info: { title: string }): Uint8Array<ArrayBuffer> {
+export function pdfDocument(pages: readonly PdfPage[], info: { title: string }, deflate?: Deflate): Uint8Array<ArrayBuffer> {
   const objects: string[] = [];
   const pageIds = pages.map((_, i) => 6 + i * 2);
   objects.push("<< /Type /Catalog /Pages 2 0 R >>");
@@ -76,7 +96,7 @@ export function pdfDocument(pages: readonly PdfPage[], info: { title: string }):
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${num(page.width)} ${num(page.height)}] ` +
         `/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`,
     );
-    objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    objects.push(contentStream(content, deflate));
   });
   // A comment of bytes above 127 on line 2 tells transfer tools the file is binary.
   let out = "%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n";

@@ -3,7 +3,7 @@
  * starts a new page; every page has the race header, the section's heading and the column headings, and
  * "Page n of N". Columns too wide for the page are narrowed, their cells cut with an ellipsis.
  */
-import { A4, drawLine, drawText, fillRect, newPage, pdfDocument, type PdfPage } from "./pdf";
+import { A4, drawLine, drawText, fillRect, newPage, pdfDocument, type Deflate, type PdfPage } from "./pdf";
 import type { PrintColumn, PrintSection } from "./print-table";
 import { textWidth } from "./winansi";
 
@@ -23,6 +23,8 @@ export interface TablePdfInput {
   fontSize: number;
   /** What a document with no sections says. */
   empty: string;
+  /** Deflates the pages' content streams (the Worker passes zlib's); without it they are written plain. */
+  deflate?: Deflate;
 }
 
 const MARGIN = 36;
@@ -135,5 +137,5 @@ export function tablePdf(input: TablePdfInput): Uint8Array<ArrayBuffer> {
     drawText(page, MARGIN, MARGIN - size * 0.2, input.header.documentName, { size: size * 0.8, maxWidth: available / 2 });
     drawText(page, pageSize.width - MARGIN, MARGIN - size * 0.2, `Page ${i + 1} of ${pages.length}`, { size: size * 0.8, align: "right" });
   });
-  return pdfDocument(pages, { title: `${input.header.title} · ${input.header.documentName}` });
+  return pdfDocument(pages, { title: `${input.header.title} · ${input.header.documentName}` }, input.deflate);
 }

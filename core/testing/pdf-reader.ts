@@ -7,6 +7,8 @@
 export interface ReadPdf {
   /** Each page's text runs in drawing order. */
   pages: string[][];
+  /** Each page's content stream (its drawing operators), inflated when it was deflated. */
+  contents: string[];
   mediaBoxes: number[][];
   title: string;
 }
@@ -26,7 +28,11 @@ function unescapeLiteral(body: string): string {
   });
 }
 
-export function readPdf(data: Uint8Array): ReadPdf {
+/**
+ * `inflate` reads deflated content streams (the Worker writes them so); a deflated stream with no `inflate`
+ * is an error, so a test states which it expects.
+ */
+export function readPdf(data: Uint8Array, inflate?: (bytes: Uint8Array) => Uint8Array): ReadPdf {
   const text = Array.from(data, (b) => String.fromCharCode(b)).join("");
   if (!text.startsWith("%PDF-1.")) throw new Error("no PDF header");
   const start = /startxref\n(\d+)\n%%EOF\n?$/.exec(text);
@@ -45,8 +51,12 @@ export function readPdf(data: Uint8Array): ReadPdf {
     const offset = Number(parts[1]);
     const head = `${i} 0 obj\n`;
     if (text.slice(offset, offset + head.length) !== head) throw new Error(`xref offset of object ${i} (${offset}) does not point at it`);
-    const end = text.indexOf("\nendobj", offset);
-    objects.set(i, text.slice(offset + head.length, end));
+    const at = offset + head.length;
+    // A stream is skipped by its length: deflated bytes may hold anything, "endobj" included.
+    const stream = /^<< \/Length (\d+)(?: \/Filter \/FlateDecode)? >>\nstream\n/.exec(text.slice(at, at + 80));
+    const end = stream ? at + stream[0].length + Number(stream[1]) + "\nendstream".length : text.indexOf("\nendobj", offset);
+    if (text.slice(end, end + 7) !== "\nendobj") throw new Error(`object ${i} does not end where its stream's length says`);
+    objects.set(i, text.slice(at, end));
   }
   const trailer = /trailer\n<<(.*)>>\nstartxref/s.exec(text.slice(entriesAt + size * 20));
   if (!trailer || !trailer[1]!.includes(`/Size ${size}`)) throw new Error("trailer missing or of another size");
@@ -63,15 +73,21 @@ export function readPdf(data: Uint8Array): ReadPdf {
   const kids = [.../\/Kids \[([^\]]*)\]/.exec(tree)![1]!.matchAll(/(\d+) 0 R/g)].map((m) => objects.get(Number(m[1]))!);
   const count = Number(/\/Count (\d+)/.exec(tree)![1]);
   if (kids.length !== count) throw new Error(`/Count ${count} but ${kids.length} kids`);
-  const pages = kids.map((page) => {
-    const stream = /^<< \/Length (\d+) >>\nstream\n/.exec(ref(page, "Contents"));
+  const contents = kids.map((page) => {
+    const stream = /^<< \/Length (\d+)( \/Filter \/FlateDecode)? >>\nstream\n/.exec(ref(page, "Contents"));
     if (!stream) throw new Error("content stream without a length");
     const body = ref(page, "Contents").slice(stream[0].length);
     const length = Number(stream[1]);
     if (body.slice(length) !== "\nendstream") throw new Error(`stream /Length ${length} is not the stream's length ${body.length - 10}`);
-    return [...body.slice(0, length).matchAll(/\(((?:\\.|[^\\)])*)\) Tj/gs)].map((m) => fromWinAnsi(unescapeLiteral(m[1]!)));
+    let content = body.slice(0, length);
+    if (stream[2]) {
+      if (!inflate) throw new Error("a deflated content stream, and no inflate to read it");
+      content = Array.from(inflate(Uint8Array.from(content, (c) => c.charCodeAt(0))), (b) => String.fromCharCode(b)).join("");
+    }
+    return content;
   });
+  const pages = contents.map((content) => [...content.matchAll(/\(((?:\\.|[^\\)])*)\) Tj/gs)].map((m) => fromWinAnsi(unescapeLiteral(m[1]!))));
   const mediaBoxes = kids.map((page) => /\/MediaBox \[([^\]]*)\]/.exec(page)![1]!.split(" ").map(Number));
   const title = /\/Title \(((?:\\.|[^\\)])*)\)/.exec(info);
-  return { pages, mediaBoxes, title: title ? fromWinAnsi(unescapeLiteral(title[1]!)) : "" };
+  return { pages, contents, mediaBoxes, title: title ? fromWinAnsi(unescapeLiteral(title[1]!)) : "" };
 }

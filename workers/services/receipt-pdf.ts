@@ -4,6 +4,7 @@
  */
 import { labelIn } from "../../core/forms/bilingual";
 import { tablePdf } from "../../core/print/table-pdf";
+import { deflatePdf } from "./pdf-deflate";
 import type { PrintSection } from "../../core/print/print-table";
 import { capitalised } from "../../core/registration/people-labels";
 import { formatDateIn, formatMoneyIn, RECEIPT_WORDS } from "../../core/registration/receipt-lines";
@@ -43,6 +44,7 @@ export function receiptPdf(receipt: ReceiptView, form: { name: string; clubName:
       ]),
     });
   return tablePdf({
+    deflate: deflatePdf,
     header: {
       title: labelIn(form.name, receipt.lang),
       details: [form.clubName, words.cartLine(receipt.number, null), receipt.completedAt ? formatDateIn(receipt.completedAt, receipt.lang) : ""],
