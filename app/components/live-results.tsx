@@ -1,10 +1,18 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { memo, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { Form, Link, useSubmit } from "@remix-run/react";
 import { formatRaceTime } from "../../core/time/format";
 import type { TeamResult } from "../../core/timing/relay";
 import { splitCellTime } from "../../core/timing/result-columns";
 import type { FormatSnapshot, ResultRow } from "../../schema/wire/race-socket";
-import { isSplitColumn, WINDOW_PAGE_SIZE, windowSearch, type GroupWindow, type ResultsWindow, type WindowQuery } from "../../schema/wire/results-window";
+import {
+  isSplitColumn,
+  WINDOW_PAGE_SIZE,
+  windowSearch,
+  type GroupWindow,
+  type ResultsWindow,
+  type WindowEntry,
+  type WindowQuery,
+} from "../../schema/wire/results-window";
 import { useLiveWindow } from "../hooks/use-live-window";
 import { LiveStatus } from "./live-status";
 import type { GroupView } from "../results/results-state";
@@ -18,7 +26,8 @@ const SEARCH_PAUSE_MS = 350;
  * a plain link or GET form (so it works before hydration and can be shared), kept live by the race socket.
  */
 export function LiveResults({ raceId, initial }: { raceId: string; initial: ResultsWindow }) {
-  const { live, window, changed } = useLiveWindow(raceId, initial);
+  const [liveOn, setLiveOn] = useState(true);
+  const { live, window, changed } = useLiveWindow(raceId, initial, liveOn);
   const { format, query, current } = window;
   const multistage = query.ranking === "multistage" && format.stage !== undefined;
   const stageNumber = multistage ? (format.stage?.number ?? 0) : 0;
@@ -26,7 +35,7 @@ export function LiveResults({ raceId, initial }: { raceId: string; initial: Resu
   const href = (changes: Partial<WindowQuery>) => windowSearch({ ...query, racer: null, ...changes }, format.formatId) || "?";
   return (
     <div className="live-results">
-      <LiveStatus state={live} />
+      <LiveStatus state={live} onToggle={() => setLiveOn((on) => !on)} />
       {format.isAnnouncer ? <LatestFinishers rows={window.latest ?? []} precision={precision} /> : null}
       {window.groups.length > 1 ? (
         <nav aria-label="Result groups">
@@ -83,7 +92,8 @@ export function LiveResults({ raceId, initial }: { raceId: string; initial: Resu
           sameTimeLabel={format.sameTimeDisplay}
           changed={changed}
           href={href}
-          racerHref={(racerId) => `/races/${raceId}/racers/${racerId}?format=${format.formatId}`}
+          racerBase={`/races/${raceId}/racers`}
+          formatId={format.formatId}
         />
       )}
       {current ? <Pager window={current} href={href} /> : null}
@@ -175,11 +185,11 @@ function Pager({ window, href }: { window: GroupWindow; href: (changes: Partial<
 }
 
 /** A page of a group as the shared cell formatters read it (result-cells.ts). */
-function viewOf(window: GroupWindow, behind: boolean): GroupView {
+function viewOf(window: Pick<GroupWindow, "group" | "standings" | "leaderLaps" | "total">, behind: boolean): GroupView {
   const standings = window.standings ? new Map(window.standings.map((s) => [s.index, { best: s.best, ranks: new Map(Object.entries(s.places)) }])) : undefined;
   // Times behind: each split shows the gap to the fastest there.
   const group = { ...window.group, splitGaps: window.group.splitGaps || behind };
-  return { group, ranked: window.entries.map((e) => ({ ...e, result: e.row })), total: window.total, leaderLaps: window.leaderLaps, standings };
+  return { group, ranked: [], total: window.total, leaderLaps: window.leaderLaps, standings };
 }
 
 /**
@@ -256,20 +266,23 @@ function GroupTable(props: {
   sameTimeLabel: string;
   changed: ReadonlySet<string>;
   href: (changes: Partial<WindowQuery>) => string;
-  /** The racer's page; a plain link, so it works before hydration and adds no client code. */
-  racerHref: (racerId: string) => string;
+  /** The racers' pages: `${racerBase}/{racerId}`; plain links, so they work before hydration and add no client code. */
+  racerBase: string;
+  formatId: string;
 }) {
-  const { query, precision } = props;
-  const base = viewOf(props.window, query.behind);
-  // The ordered column's cell also says the place by it (unless the group's places are already shown).
-  const cellOf = (row: ResultRow, column: GroupView["group"]["columns"][number]) => {
-    const cell = columnCell(row, column, view, props.stageNumber, precision);
-    const place = query.sort === column.index && !view.group.splitRanks ? props.window.sortPlaces?.[row.racerId] : undefined;
-    return place === undefined || cell === "" ? cell : `${cell} (${place})`;
-  };
-  const view = props.stageNumber > 0 ? withStageColumns(base, props.stageNumber) : base;
+  const { query, precision, window } = props;
+  const { stageNumber, sameTimeLabel, showDiffs, racerBase, formatId } = props;
+  // One context for every row, rebuilt only when what the rows show changes: a frame that patches some rows
+  // leaves it (and every other row) as it was, so only the patched rows render again.
+  const { group, standings, sortPlaces, leaderLaps, total } = window;
+  const line = useMemo<LineContext>(() => {
+    const base = viewOf({ group, standings, leaderLaps, total }, query.behind);
+    const view = stageNumber > 0 ? withStageColumns(base, stageNumber) : base;
+    return { view, query, stageNumber, precision, sameTimeLabel, showDiffs, sortPlaces, racerBase, formatId };
+  }, [group, standings, sortPlaces, leaderLaps, total, query, stageNumber, precision, sameTimeLabel, showDiffs, racerBase, formatId]);
+  const view = line.view;
   const searching = query.search !== "";
-  const empty = view.ranked.length === 0 ? (searching ? "No racer matches that search." : "No racers in this group yet.") : null;
+  const empty = window.entries.length === 0 ? (searching ? "No racer matches that search." : "No racers in this group yet.") : null;
   return (
     <ResultSection name={view.group.name} empty={empty}>
       <div className="table-scroll">
@@ -313,33 +326,13 @@ function GroupTable(props: {
             </tr>
           </thead>
           <tbody>
-            {view.ranked.map((r) => (
-              <tr
-                key={r.row.racerId}
-                id={`r-${r.row.racerId}`}
-                data-bib={r.row.bib ?? ""}
-                className={props.changed.has(r.row.racerId) || query.racer === r.row.racerId ? "just-changed" : undefined}
-              >
-                <td className="num">{r.rank ?? ""}</td>
-                <td className="num">{r.row.bib ?? ""}</td>
-                <td>
-                  <a href={props.racerHref(r.row.racerId)}>{r.row.name}</a>
-                  <LatestSplit row={r.row} view={view} sortedBy={query.sort} cellOf={cellOf} />
-                </td>
-                <td className="wide-only">{r.row.club ?? ""}</td>
-                {view.group.columns.map((c) => (
-                  <td key={c.index} className="num wide-only">
-                    {cellOf(r.row, c)}
-                  </td>
-                ))}
-                <td className="num result-time">
-                  {query.behind && r.rank !== null && r.rank > 1 && r.row.statusText === ""
-                    ? diffCell(r, view, precision)
-                    : timeCell(r.row, r.shownTime, r.sameTime, props.sameTimeLabel, precision)}
-                </td>
-                {view.group.pace ? <td className="num">{paceCell(r.row, r.shownTime, view.group.pace)}</td> : null}
-                {props.showDiffs && !query.behind ? <td className="num">{diffCell(r, view, precision)}</td> : null}
-              </tr>
+            {window.entries.map((entry) => (
+              <ResultLine
+                key={entry.row.racerId}
+                entry={entry}
+                marked={props.changed.has(entry.row.racerId) || query.racer === entry.row.racerId}
+                line={line}
+              />
             ))}
           </tbody>
         </table>
@@ -348,25 +341,70 @@ function GroupTable(props: {
   );
 }
 
+/** What every row of a page shares: how cells read, and where racers' pages are. */
+interface LineContext {
+  view: GroupView;
+  query: WindowQuery;
+  stageNumber: number;
+  precision: number;
+  sameTimeLabel: string;
+  showDiffs: boolean;
+  sortPlaces: Record<string, number> | undefined;
+  racerBase: string;
+  formatId: string;
+}
+
+/** A cell as the page shows it; the ordered column's also says the place by it (unless the group's places are shown). */
+function lineCell(line: LineContext, row: ResultRow, column: GroupView["group"]["columns"][number]): string {
+  const cell = columnCell(row, column, line.view, line.stageNumber, line.precision);
+  const place = line.query.sort === column.index && !line.view.group.splitRanks ? line.sortPlaces?.[row.racerId] : undefined;
+  return place === undefined || cell === "" ? cell : `${cell} (${place})`;
+}
+
+/** One racer's row; rendered again only when its entry (or what every row shares) changes. */
+const ResultLine = memo(function ResultLine({ entry, marked, line }: { entry: WindowEntry; marked: boolean; line: LineContext }) {
+  const { view, query, precision } = line;
+  const r = { ...entry, result: entry.row };
+  const row = entry.row;
+  return (
+    <tr id={`r-${row.racerId}`} data-bib={row.bib ?? ""} className={marked ? "just-changed" : undefined}>
+      <td className="num">{r.rank ?? ""}</td>
+      <td className="num">{row.bib ?? ""}</td>
+      <td>
+        <a href={`${line.racerBase}/${row.racerId}?format=${line.formatId}`}>{row.name}</a>
+        <LatestSplit row={row} line={line} />
+      </td>
+      <td className="wide-only">{row.club ?? ""}</td>
+      {view.group.columns.map((c) => (
+        <td key={c.index} className="num wide-only">
+          {lineCell(line, row, c)}
+        </td>
+      ))}
+      <td className="num result-time">
+        {query.behind && r.rank !== null && r.rank > 1 && row.statusText === ""
+          ? diffCell(r, view, precision)
+          : timeCell(row, r.shownTime, r.sameTime, line.sameTimeLabel, precision)}
+      </td>
+      {view.group.pace ? <td className="num">{paceCell(row, r.shownTime, view.group.pace)}</td> : null}
+      {line.showDiffs && !query.behind ? <td className="num">{diffCell(r, view, precision)}</td> : null}
+    </tr>
+  );
+});
+
 /**
  * On a phone the split columns fold away: under the name, the split the page is ordered by, or else a racer
  * on course's latest split, as its cell reads on a wide screen.
  */
-function LatestSplit(props: {
-  row: ResultRow;
-  view: GroupView;
-  sortedBy: number | null;
-  cellOf: (row: ResultRow, column: GroupView["group"]["columns"][number]) => string;
-}) {
-  const { row, view } = props;
-  const columns = view.group.columns;
+function LatestSplit({ row, line }: { row: ResultRow; line: LineContext }) {
+  const columns = line.view.group.columns;
+  const sortedBy = line.query.sort;
   const column =
-    props.sortedBy !== null
-      ? columns.find((c) => c.index === props.sortedBy)
+    sortedBy !== null
+      ? columns.find((c) => c.index === sortedBy)
       : row.status === "finished"
         ? undefined
         : [...columns].reverse().find((c) => isSplitColumn(c) && splitCellTime(row.splits, c) !== null);
-  const cell = column ? props.cellOf(row, column) : "";
+  const cell = column ? lineCell(line, row, column) : "";
   if (!column || cell === "") return null;
   return (
     <span className="narrow-only latest-split">

@@ -3,7 +3,9 @@ import type { RaceServerMessage } from "../../schema/wire/race-socket";
 import { windowSearch, type ResultsWindow } from "../../schema/wire/results-window";
 import { backoffDelay, jitterDelay } from "./backoff";
 import { keepRaceSocket, type LiveState } from "./race-socket";
+import type { ShownLiveState } from "../components/live-status";
 import { followWindowFrame, type Refetch } from "./window-frames";
+import { notAfter } from "./versions";
 
 /**
  * A page moved by pushed rows is fetched after REFETCH_GAP_MS plus up to REFETCH_SPREAD_MS: rows on the page
@@ -22,18 +24,24 @@ const FETCH_TIMEOUT_MS = 10_000;
  * the whole format) patches the rows on the page, and the page is fetched again as JSON when pushed rows
  * move it or the page cannot follow. Frames that arrive while a fetch is under way are applied after it.
  */
-export function useLiveWindow(raceId: string, initial: ResultsWindow): { live: LiveState; window: ResultsWindow; changed: ReadonlySet<string> } {
+export function useLiveWindow(
+  raceId: string,
+  initial: ResultsWindow,
+  enabled = true,
+): { live: ShownLiveState; window: ResultsWindow; changed: ReadonlySet<string> } {
   const [window, setWindow] = useState(initial);
   const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
   const [live, setLive] = useState<LiveState>("connecting");
   const held = useRef(initial);
-  const fetching = useRef<{ timer: ReturnType<typeof setTimeout> | null; inFlight: boolean; again: Refetch; buffered: RaceServerMessage[]; failures: number }>({
-    timer: null,
-    inFlight: false,
-    again: null,
-    buffered: [],
-    failures: 0,
-  });
+  const fetching = useRef<{
+    timer: ReturnType<typeof setTimeout> | null;
+    inFlight: boolean;
+    again: Refetch;
+    buffered: RaceServerMessage[];
+    failures: number;
+    /** The newest version the socket named while the page was behind it (see WindowStep.target). */
+    wanted: string | null;
+  }>({ timer: null, inFlight: false, again: null, buffered: [], failures: 0, wanted: null });
 
   // A navigation (another group, page, search or order) brings a new first page from the loader.
   useEffect(() => {
@@ -44,6 +52,8 @@ export function useLiveWindow(raceId: string, initial: ResultsWindow): { live: L
 
   const formatId = initial.format.formatId;
   useEffect(() => {
+    // Turned off: no socket and no fetch; turned on again, the socket's hello says whether the page is behind.
+    if (!enabled) return;
     let stopped = false;
     const state = fetching.current;
     const show = (next: ResultsWindow, marks: ReadonlySet<string> | null) => {
@@ -54,6 +64,7 @@ export function useLiveWindow(raceId: string, initial: ResultsWindow): { live: L
     const apply = (message: RaceServerMessage) => {
       const step = followWindowFrame(held.current, message);
       if (step.window !== held.current) show(step.window, step.changed);
+      if (step.target !== undefined && (state.wanted === null || notAfter(state.wanted, step.target))) state.wanted = step.target;
       if (step.refetch) schedule(step.refetch);
       return step.outcome;
     };
@@ -63,7 +74,8 @@ export function useLiveWindow(raceId: string, initial: ResultsWindow): { live: L
       const asked = held.current;
       // `v`: the version the page holds, so pages holding the same one share the edge's cached answer.
       const search = windowSearch({ ...asked.query, racer: null }, asked.format.formatId);
-      const url = `/races/${raceId}/results.json${search}&v=${encodeURIComponent(asked.format.version)}`;
+      const version = state.wanted ?? asked.format.version;
+      const url = `/races/${raceId}/results.json${search}&v=${encodeURIComponent(version)}`;
       try {
         const response = await fetch(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
         if (!response.ok) throw new Error(`results page: ${response.status}`);
@@ -72,6 +84,7 @@ export function useLiveWindow(raceId: string, initial: ResultsWindow): { live: L
         // A navigation while the fetch was out owns the page now.
         if (held.current.query !== asked.query) return;
         state.failures = 0;
+        if (state.wanted !== null && notAfter(state.wanted, fresh.format.version)) state.wanted = null;
         show(fresh, null);
         const buffered = state.buffered.splice(0);
         for (const message of buffered) apply(message);
@@ -116,9 +129,9 @@ export function useLiveWindow(raceId: string, initial: ResultsWindow): { live: L
       state.buffered = [];
       stop();
     };
-  }, [raceId, formatId]);
+  }, [raceId, formatId, enabled]);
 
-  return { live, window, changed };
+  return { live: enabled ? live : "paused", window, changed };
 }
 
 function refetchDelay(refetch: NonNullable<Refetch>): number {

@@ -74,6 +74,7 @@ describe("a paged results page following its race socket", () => {
   it("fetches now when a frame does not follow the version held (a push was missed)", () => {
     const step = followWindowFrame(pageOne(), frame("6", "7", [row(500, 900 * S)]));
     expect(step.refetch).toBe("now");
+    expect(step.target).toBe("7");
     expect(step.window.format.version).toBe("5");
   });
 
@@ -85,7 +86,8 @@ describe("a paged results page following its race socket", () => {
   });
 
   it("fetches now when the room holds another version at connect, or says the format changed shape", () => {
-    expect(followWindowFrame(pageOne(), hello("8")).refetch).toBe("now");
+    // The fetch names the version the room said it holds, so no cache answers with the page held already.
+    expect(followWindowFrame(pageOne(), hello("8"))).toMatchObject({ refetch: "now", target: "8" });
     expect(followWindowFrame(pageOne(), hello("5"))).toMatchObject({ refetch: null, outcome: "current" });
     expect(followWindowFrame(pageOne(), { type: "refresh", formatId: "f", version: "6" }).refetch).toBe("now");
     expect(followWindowFrame(pageOne(), { type: "refresh", formatId: "other", version: "6" }).refetch).toBeNull();

@@ -23,6 +23,11 @@ export interface WindowStep {
   changed: ReadonlySet<string> | null;
   outcome: FrameOutcome;
   refetch: Refetch;
+  /**
+   * The version the socket said exists, when the page is behind it: the fetch asks for at least this one (`v`),
+   * so neither the edge's cache nor the browser's answers with the page held already.
+   */
+  target?: string;
 }
 
 export function followWindowFrame(window: ResultsWindow, message: RaceServerMessage): WindowStep {
@@ -33,15 +38,17 @@ export function followWindowFrame(window: ResultsWindow, message: RaceServerMess
     case "hello":
       // A hello without a version is a socket that follows no format.
       if (message.version === undefined || message.version === held) return { ...unchanged, outcome: message.version === held ? "current" : "ok" };
-      return { ...unchanged, refetch: "now" };
+      return { ...unchanged, refetch: "now", target: message.version };
     case "refresh":
-      return message.formatId === formatId && message.version !== held ? { ...unchanged, refetch: "now" } : unchanged;
+      return message.formatId === formatId && message.version !== held ? { ...unchanged, refetch: "now", target: message.version } : unchanged;
     case "snapshot":
       // Only whole-format sockets are sent these; a page that gets one anyway fetches its page.
-      return message.snapshot.formatId === formatId && message.snapshot.version !== held ? { ...unchanged, refetch: "now" } : unchanged;
+      return message.snapshot.formatId === formatId && message.snapshot.version !== held
+        ? { ...unchanged, refetch: "now", target: message.snapshot.version }
+        : unchanged;
     case "rows": {
       if (message.formatId !== formatId || message.version === held || notAfter(message.version, held)) return unchanged;
-      if (message.from !== held) return { ...unchanged, refetch: "now" };
+      if (message.from !== held) return { ...unchanged, refetch: "now", target: message.version };
       const { next, changed, moves } = applyToPage(window, message.rows);
       return { window: { ...next, format: { ...next.format, version: message.version } }, changed, outcome: "current", refetch: moves ? "soon" : null };
     }

@@ -66,8 +66,15 @@ test("a results page shows a page at a time: pages, ordering by a lap, search, t
   await expect(page.getByText(`Showing 1–50 of ${total}`)).toBeVisible();
   await expect(rows(page).first()).toHaveAttribute("data-bib", "102");
 
-  // Live: bib 101 finishes ahead of everyone on this page, which takes them in first without a reload.
+  // Live updates turned off: bib 101's finish, ahead of everyone, does not move the page.
+  await page.getByRole("button", { name: "Turn live updates off" }).click();
+  await expect(page.locator("[data-live-state]")).toHaveAttribute("data-live-state", "paused");
   await raceField(demo, [101], boot, seq);
+  await page.waitForTimeout(3_000);
+  await expect(rows(page).first()).toHaveAttribute("data-bib", "102");
+  // Turned on again, the page catches up without a reload: 101 first.
+  await page.getByRole("button", { name: "Turn live updates on" }).click();
+  await expect(page.locator("[data-live-state]")).toHaveAttribute("data-live-state", "live");
   await expect(rows(page).first()).toHaveAttribute("data-bib", "101");
   await expect(rows(page).first().locator("td").first()).toHaveText("1");
   await expect(rows(page).nth(1).locator("td").first()).toHaveText("2");
