@@ -6,7 +6,7 @@
  */
 import type { RaceServerMessage } from "../../schema/wire/race-socket";
 import { unpackFrame } from "../../schema/wire/race-frame-pack";
-import { readRaceServerMessage } from "../../schema/wire/race-socket-read";
+import { readRaceFrame, type FrameReaders } from "../../schema/wire/race-socket-read";
 import { backoffDelay, jitterDelay, type RandomSource } from "./backoff";
 
 /** `removed`: the server closed because the followed result format was deleted or hidden; nothing reconnects. */
@@ -28,6 +28,8 @@ export interface RaceSocketHandlers {
   /** A checked frame of the current socket, called synchronously from the socket's event. */
   onFrame: (message: RaceServerMessage) => FrameOutcome;
   setLive: (state: LiveState) => void;
+  /** The large frames this page reads (race-socket-read.ts); the small ones are always read. */
+  frames?: FrameReaders;
 }
 
 /** One socket's events, as the loop wants them. */
@@ -73,7 +75,7 @@ type LetGoReason = "closed" | "silent" | "resync" | "wake" | "offline";
 type TimerName = "retry" | "hello" | "ping" | "pong" | "catchUp";
 
 /** Reads a frame as the wire schema would (without zod in the page); anything else is dropped (never trusted after a bare JSON.parse). */
-export function parseRaceFrame(data: unknown): RaceServerMessage | null {
+export function parseRaceFrame(data: unknown, frames: FrameReaders = {}): RaceServerMessage | null {
   if (typeof data !== "string") return null;
   let json: unknown;
   try {
@@ -81,7 +83,7 @@ export function parseRaceFrame(data: unknown): RaceServerMessage | null {
   } catch {
     return null;
   }
-  return readRaceServerMessage(json);
+  return readRaceFrame(json, frames);
 }
 
 /** Runs the loop over `deps` until the returned function is called. */
@@ -151,7 +153,7 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
   const receive = (data: unknown) => {
     // Anything heard proves the connection is alive.
     clear("pong");
-    const message = parseRaceFrame(data);
+    const message = parseRaceFrame(data, handlers.frames);
     if (!message) return;
     if (message.type === "hello") {
       clear("hello");

@@ -19,10 +19,17 @@ describe("followRacerFrame", () => {
     expect(followRacerFrame("4", followed, { ...rows("4", "5", row("r1", ["f1:g1"])), formatId: "f2" }).refresh).toBe("none");
   });
 
-  it("is current after a hello naming its version, behind after another, and refreshes on a snapshot", () => {
+  it("is current after a hello naming its version, reloads now after another or a refresh, and refreshes on a snapshot", () => {
     const hello = (version?: string) => ({ type: "hello" as const, race_id: "x", name: "Race", server_time: 0, connections: 1, version });
     expect(followRacerFrame("4", followed, hello("4")).outcome).toBe("current");
-    expect(followRacerFrame("4", followed, hello("9")).outcome).toBe("behind");
+    // A paged socket brings nothing for the versions missed: the page reloads at once and holds the room's version.
+    expect(followRacerFrame("4", followed, hello("9"))).toEqual({ held: "9", refresh: "now", outcome: "current" });
+    expect(followRacerFrame("4", followed, { type: "refresh", formatId: followed.formatId, version: "10" })).toEqual({
+      held: "10",
+      refresh: "now",
+      outcome: "current",
+    });
+    expect(followRacerFrame("4", followed, { type: "refresh", formatId: "another", version: "10" }).refresh).toBe("none");
     expect(followRacerFrame("4", followed, hello()).outcome).toBe("ok");
     const snapshot = { formatId: "f1", version: "9" } as FormatSnapshot;
     expect(followRacerFrame("4", followed, { type: "snapshot", snapshot })).toEqual({ held: "9", refresh: "now", outcome: "current" });

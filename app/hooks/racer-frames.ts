@@ -33,8 +33,12 @@ export function followRacerFrame(held: string, followed: FollowedRacer, message:
   switch (message.type) {
     case "hello":
       if (message.version === undefined) return stay;
-      // The room sends a snapshot or rows after a hello naming another version; those refresh the page.
-      return { held, refresh: "none", outcome: message.version === held ? "current" : "behind" };
+      if (message.version === held) return { held, refresh: "none", outcome: "current" };
+      // The socket is paged (`window=1`): nothing more comes for the versions missed, so the page reloads now.
+      return { held: newer(message.version, held), refresh: "now", outcome: "current" };
+    case "refresh":
+      if (message.formatId !== followed.formatId || message.version === held) return stay;
+      return { held: newer(message.version, held), refresh: "now", outcome: "current" };
     case "snapshot":
       if (message.snapshot.formatId !== followed.formatId) return stay;
       return { held: newer(message.snapshot.version, held), refresh: "now", outcome: "current" };

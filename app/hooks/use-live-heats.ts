@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { HeatsView } from "../../schema/wire/race-socket";
+import { HEATS_FRAMES } from "../../schema/wire/race-socket-read-heats";
 import { keepRaceSocket, type LiveState } from "./race-socket";
 
 /**
@@ -24,6 +25,7 @@ export function useLiveHeats(raceId: string, initial: HeatsView): { live: LiveSt
     () =>
       keepRaceSocket(raceId, {
         query: () => "heats=1",
+        frames: HEATS_FRAMES,
         onFrame: (message) => {
           if (message.type !== "heats") return "ok";
           show(message.heats);

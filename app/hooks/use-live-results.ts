@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { FormatSnapshot } from "../../schema/wire/race-socket";
 import { stateFromSnapshot, type ResultsState } from "../results/results-state";
+import { SNAPSHOT_FRAMES } from "../../schema/wire/race-socket-read-snapshot";
 import { keepRaceSocket, type LiveState } from "./race-socket";
 import { followResultsFrame, type FollowedResults } from "./results-frames";
 
@@ -20,6 +21,7 @@ export function useLiveResults(raceId: string, initial: FormatSnapshot): { live:
     () =>
       keepRaceSocket(raceId, {
         query: () => new URLSearchParams({ format: initial.formatId, since: followed.current.results.snapshot.version }).toString(),
+        frames: SNAPSHOT_FRAMES,
         onFrame: (message) => {
           const step = followResultsFrame(followed.current, initial.formatId, message);
           if (step.followed.results !== followed.current.results) setResults(step.followed.results);

@@ -26,7 +26,8 @@ export function useRacerLive(raceId: string, followed: FollowedRacer, loaderVers
       revalidate.current();
     };
     const stop = keepRaceSocket(raceId, {
-      query: () => new URLSearchParams({ format: formatId, since: held.current }).toString(),
+      // Paged: the racer's page reloads its own data, so the socket need never carry the whole format.
+      query: () => new URLSearchParams({ format: formatId, since: held.current, window: "1" }).toString(),
       onFrame: (message) => {
         const step = followRacerFrame(held.current, { formatId, racerId, groupId }, message);
         held.current = step.held;

@@ -3,7 +3,8 @@
  * PDF downloads write them, so a download reads exactly as the page does.
  */
 import { formatDiff, formatRaceTime } from "../../core/time/format";
-import { legShownTime, type LegResult, type TeamResult } from "../../core/timing/relay";
+import { legShownTime } from "../../core/timing/leg-time";
+import type { LegResult, TeamResult } from "../../core/timing/relay";
 import { paceDistanceKm, splitCellTime, stageColumns } from "../../core/timing/result-columns";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 import type { GroupView } from "./results-state";

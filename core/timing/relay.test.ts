@@ -1,9 +1,9 @@
+import { legShownTime } from "./leg-time";
 import { describe, expect, it } from "vitest";
 import type { RacerStatus } from "./model";
 import {
   DEFAULT_RELAY_MEMBER_COUNT,
   DEFAULT_TEAM_LAP_TIME_DISPLAY,
-  legShownTime,
   type RelayEntry,
   type RelayMember,
   relayMembersOf,

@@ -174,11 +174,6 @@ export function teamResults(members: readonly RelayMember[], { memberCount }: { 
   });
 }
 
-/** The time shown for a leg under team_lap_time_display; `teamStart` is the first leg's start. */
-export function legShownTime(leg: LegResult, teamStart: Micros | null, display: TeamLapTimeDisplay): Micros | null {
-  if (display === "racer_at_lap_finish") return leg.time;
-  return leg.finish !== null && teamStart !== null ? leg.finish - teamStart : null;
-}
 
 /** Racers per team when relay_member_count is not set: the spec's biathlon relay default, for every relay. */
 export const DEFAULT_RELAY_MEMBER_COUNT = 4;

@@ -10,7 +10,10 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import type * as core from "zod/v4/core";
 import { raceServerMessageSchema } from "./race-socket";
-import { readRaceServerMessage } from "./race-socket-read";
+import { readRaceFrame } from "./race-socket-read";
+import { readRaceServerMessage } from "./race-socket-read-all";
+import { HEATS_FRAMES } from "./race-socket-read-heats";
+import { SNAPSHOT_FRAMES } from "./race-socket-read-snapshot";
 import { fcParams } from "../../core/testing/fast-check";
 
 /** Leaf candidates, kept when the leaf's own schema takes them, so every check on it (int, nonnegative, …) holds. */
@@ -177,5 +180,20 @@ describe("readRaceServerMessage reads frames as raceServerMessageSchema does", (
     // eslint-disable-next-line no-sparse-arrays
     expectAgreement({ type: "rows", formatId: "f", from: "1", version: "2", rows: [, ,] });
     expect(readRaceServerMessage({ ...hello, extra: 1 })).toStrictEqual(hello);
+  });
+});
+
+describe("readRaceFrame reads only the large frames a page names", () => {
+  it("reads every frame as readRaceServerMessage does, except snapshots and heats it was not given readers for", () => {
+    fc.assert(
+      fc.property(validFrame, (frame) => {
+        const full = readRaceServerMessage(frame);
+        const type = (frame as { type: string }).type;
+        expect(readRaceFrame(frame, {})).toStrictEqual(type === "snapshot" || type === "heats" ? null : full);
+        expect(readRaceFrame(frame, SNAPSHOT_FRAMES)).toStrictEqual(type === "heats" ? null : full);
+        expect(readRaceFrame(frame, HEATS_FRAMES)).toStrictEqual(type === "snapshot" ? null : full);
+      }),
+      fcParams(200),
+    );
   });
 });

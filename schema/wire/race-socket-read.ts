@@ -4,30 +4,30 @@
  * (issues 23 and 29). The types are the schema's (type-only imports bundle nothing); a required field the
  * schema gains fails `tsc` here, and race-socket-read.test.ts checks both agree on every frame it draws.
  */
-import type { FormatSnapshot, HeatEntryWire, HeatGroupWire, HeatsView, HeatWire, RaceServerMessage, ResultGroupWire, ResultRow } from "./race-socket";
+import type { RaceServerMessage, ResultRow } from "./race-socket";
 
-type Read<T> = (value: unknown) => T;
-type Fields = Readonly<Record<string, unknown>>;
+export type Read<T> = (value: unknown) => T;
+export type Fields = Readonly<Record<string, unknown>>;
 
 // One shared sentinel: a refused frame is the exception, so no error object or message is built for it.
 const REFUSED = new Error("race frame refused");
-const refuse = (): never => {
+export const refuse = (): never => {
   throw REFUSED;
 };
 
 /** As zod's object check: anything but null or an array. */
-const fields = (value: unknown): Fields => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : refuse());
-const string: Read<string> = (value) => (typeof value === "string" ? value : refuse());
-const boolean: Read<boolean> = (value) => (typeof value === "boolean" ? value : refuse());
+export const fields = (value: unknown): Fields => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : refuse());
+export const string: Read<string> = (value) => (typeof value === "string" ? value : refuse());
+export const boolean: Read<boolean> = (value) => (typeof value === "boolean" ? value : refuse());
 /** z.number(): finite only (JSON.parse reads 1e400 as Infinity). */
-const number: Read<number> = (value) => (typeof value === "number" && Number.isFinite(value) ? value : refuse());
+export const number: Read<number> = (value) => (typeof value === "number" && Number.isFinite(value) ? value : refuse());
 /** z.int().check(z.nonnegative()): a safe integer from 0. */
-const count: Read<number> = (value) => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : refuse());
-const nullable =
+export const count: Read<number> = (value) => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : refuse());
+export const nullable =
   <T>(read: Read<T>): Read<T | null> =>
   (value) =>
     value === null ? null : read(value);
-const array =
+export const array =
   <T>(read: Read<T>): Read<T[]> =>
   (value) => {
     if (!Array.isArray(value)) return refuse();
@@ -37,12 +37,12 @@ const array =
     return out;
   };
 /** z.enum: the values as a record typed by the schema's union, so a value added to or dropped from the schema fails `tsc`. */
-const oneOf =
+export const oneOf =
   <T extends string>(values: Record<T, true>): Read<T> =>
   (value) =>
     typeof value === "string" && Object.hasOwn(values, value) ? (value as T) : refuse();
 /** z.optional: an absent key stays absent, a present undefined stays present (zod's handlePropertyResult). */
-function optional<K extends string, T>(from: Fields, key: K, read: Read<T>): { [P in K]?: T } {
+export function optional<K extends string, T>(from: Fields, key: K, read: Read<T>): { [P in K]?: T } {
   if (!(key in from)) return {};
   const value = from[key];
   return { [key]: value === undefined ? undefined : read(value) } as { [P in K]?: T };
@@ -50,10 +50,9 @@ function optional<K extends string, T>(from: Fields, key: K, read: Read<T>): { [
 
 const racerStatus = oneOf<ResultRow["status"]>({ dns: true, dnf: true, dsq: true, notstarted: true, oncourse: true, finished: true });
 const statusText = oneOf<ResultRow["statusText"]>({ "": true, DSQ: true, DNS: true, DNF: true });
-const heatStatus = nullable(oneOf<NonNullable<HeatEntryWire["status"]>>({ dns: true, dnf: true, dsq: true }));
-const nullableNumber = nullable(number);
-const nullableCount = nullable(count);
-const nullableString = nullable(string);
+export const nullableNumber = nullable(number);
+export const nullableCount = nullable(count);
+export const nullableString = nullable(string);
 const numbers = array(number);
 
 const split = (value: unknown): ResultRow["splits"][number] => {
@@ -83,7 +82,7 @@ const segment = (value: unknown): NonNullable<ResultRow["segments"]>[number] => 
   return { time: nullableNumber(o.time), runs: count(o.runs) };
 };
 
-const resultRow = (value: unknown): ResultRow => {
+export const resultRow = (value: unknown): ResultRow => {
   const o = fields(value);
   return {
     racerId: string(o.racerId),
@@ -113,142 +112,18 @@ const resultRow = (value: unknown): ResultRow => {
   };
 };
 
-const column = (value: unknown): ResultGroupWire["columns"][number] => {
-  const o = fields(value);
-  return {
-    index: count(o.index),
-    name: string(o.name),
-    ...optional(o, "since", nullableCount),
-    ...optional(o, "shooting", count),
-    ...optional(o, "run", count),
-    ...optional(o, "stage", count),
-    ...optional(o, "segment", count),
-    ...optional(o, "cumulative", boolean),
-  };
-};
+/**
+ * Readers of the large frames, which a page reads only if it follows them: a paged results page never gets the
+ * whole format, and only the bracket pages get heats. A page names the ones it takes (`readRaceFrame`), so the
+ * others stay out of its script (issue 23: the results page under 100 KiB).
+ */
+export interface FrameReaders {
+  snapshot?: (o: Fields) => RaceServerMessage;
+  heats?: (o: Fields) => RaceServerMessage;
+}
 
-const pace = (value: unknown): NonNullable<ResultGroupWire["pace"]> => {
-  const o = fields(value);
-  return { courseKm: nullableNumber(o.courseKm), lapKm: nullableNumber(o.lapKm) };
-};
-
-const resultGroup = (value: unknown): ResultGroupWire => {
-  const o = fields(value);
-  return {
-    id: string(o.id),
-    name: string(o.name),
-    sameTimeThreshold: number(o.sameTimeThreshold),
-    columns: array(column)(o.columns),
-    ...optional(o, "timeLabel", string),
-    ...optional(o, "splitRanks", boolean),
-    ...optional(o, "splitGaps", boolean),
-    ...optional(o, "lapsBehind", boolean),
-    ...optional(o, "pace", pace),
-  };
-};
-
-// The relay's values as a record, not core/timing/relay.ts's list: that module would join the heats page's bundle.
-const lapTimeDisplay = oneOf<NonNullable<FormatSnapshot["relay"]>["lapTimeDisplay"]>({ racer_at_lap_finish: true, team_elapsed: true });
-
-const relay = (value: unknown): NonNullable<FormatSnapshot["relay"]> => {
-  const o = fields(value);
-  return { memberCount: count(o.memberCount), lapTimeDisplay: lapTimeDisplay(o.lapTimeDisplay) };
-};
-
-const stage = (value: unknown): NonNullable<FormatSnapshot["stage"]> => ({ number: count(fields(value).number) });
-
-const formatSnapshot = (value: unknown): FormatSnapshot => {
-  const o = fields(value);
-  return {
-    formatId: string(o.formatId),
-    name: string(o.name),
-    version: string(o.version),
-    displayPrecision: count(o.displayPrecision),
-    displayDiffs: boolean(o.displayDiffs),
-    sameTimeDisplay: string(o.sameTimeDisplay),
-    isAnnouncer: boolean(o.isAnnouncer),
-    groups: array(resultGroup)(o.groups),
-    rows: array(resultRow)(o.rows),
-    ...optional(o, "relay", relay),
-    ...optional(o, "stage", stage),
-  };
-};
-
-const heatEntry = (value: unknown): HeatEntryWire => {
-  const o = fields(value);
-  return {
-    racerId: nullableString(o.racerId),
-    seat: string(o.seat),
-    bib: nullableNumber(o.bib),
-    name: string(o.name),
-    qualifierRank: nullableCount(o.qualifierRank),
-    qualifierTime: nullableNumber(o.qualifierTime),
-    place: nullableCount(o.place),
-    time: nullableNumber(o.time),
-    status: heatStatus(o.status),
-    advances: nullable(oneOf<NonNullable<HeatEntryWire["advances"]>>({ place: true, lucky: true, lower: true }))(o.advances),
-  };
-};
-
-const heat = (value: unknown): HeatWire => {
-  const o = fields(value);
-  return {
-    id: string(o.id),
-    key: string(o.key),
-    round: count(o.round),
-    name: string(o.name),
-    canonicalName: string(o.canonicalName),
-    rankIndex: count(o.rankIndex),
-    scheduledStart: nullableNumber(o.scheduledStart),
-    ready: boolean(o.ready),
-    complete: boolean(o.complete),
-    entries: array(heatEntry)(o.entries),
-  };
-};
-
-const round = (value: unknown): HeatGroupWire["rounds"][number] => {
-  const o = fields(value);
-  return { round: count(o.round), name: string(o.name), complete: boolean(o.complete), timed: boolean(o.timed), heats: array(heat)(o.heats) };
-};
-
-const ranked = (value: unknown): HeatGroupWire["ranking"][number] => {
-  const o = fields(value);
-  return {
-    racerId: string(o.racerId),
-    rank: count(o.rank),
-    bib: nullableNumber(o.bib),
-    name: string(o.name),
-    roundReached: count(o.roundReached),
-    place: nullableCount(o.place),
-    status: heatStatus(o.status),
-    qualifierRank: count(o.qualifierRank),
-  };
-};
-
-const heatGroup = (value: unknown): HeatGroupWire => {
-  const o = fields(value);
-  return {
-    startGroupId: string(o.startGroupId),
-    name: string(o.name),
-    formatKey: string(o.formatKey),
-    formatName: string(o.formatName),
-    rounds: array(round)(o.rounds),
-    ranking: array(ranked)(o.ranking),
-  };
-};
-
-const heatsView = (value: unknown): HeatsView => {
-  const o = fields(value);
-  return {
-    version: count(o.version),
-    displayPrecision: count(o.displayPrecision),
-    timesShown: oneOf<HeatsView["timesShown"]>({ quali: true, heat: true })(o.timesShown),
-    groups: array(heatGroup)(o.groups),
-  };
-};
-
-/** As zod's discriminatedUnion: the `type` picks the one shape checked; any other type is refused. */
-const message = (value: unknown): RaceServerMessage => {
+/** As zod's discriminatedUnion: the `type` picks the one shape checked; any other type (or one the page does not read) is refused. */
+const message = (value: unknown, readers: FrameReaders): RaceServerMessage => {
   const o = fields(value);
   switch (o.type) {
     case "hello":
@@ -267,22 +142,26 @@ const message = (value: unknown): RaceServerMessage => {
     case "error":
       return { type: "error", message: string(o.message) };
     case "snapshot":
-      return { type: "snapshot", snapshot: formatSnapshot(o.snapshot) };
+      return readers.snapshot ? readers.snapshot(o) : refuse();
     case "refresh":
       return { type: "refresh", formatId: string(o.formatId), version: string(o.version) };
     case "rows":
       return { type: "rows", formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
     case "heats":
-      return { type: "heats", heats: heatsView(o.heats) };
+      return readers.heats ? readers.heats(o) : refuse();
     default:
       return refuse();
   }
 };
 
-/** A parsed JSON frame as raceServerMessageSchema.safeParse would read it: the same value, or null where zod fails. */
-export function readRaceServerMessage(value: unknown): RaceServerMessage | null {
+/**
+ * A parsed JSON frame as raceServerMessageSchema.safeParse would read it (the same value, or null where zod
+ * fails), for a page that reads the small frames and the large ones it names; others are null. With every
+ * reader (race-socket-read-all.ts) it reads what the schema reads.
+ */
+export function readRaceFrame(value: unknown, readers: FrameReaders): RaceServerMessage | null {
   try {
-    return message(value);
+    return message(value, readers);
   } catch (error) {
     if (error === REFUSED) return null;
     throw error;
