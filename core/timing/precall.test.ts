@@ -44,14 +44,19 @@ describe("the precall list", () => {
   });
 
   it("takes a racer off when they finish, are out, or passed the precall before their start", () => {
-    const reads = [read("a", 570), read("b", 570), read("c", 570), read("d", -30)];
+    const reads = [read("a", 570), read("b", 570), read("c", 570), read("d", -30), read("e", 570)];
     const racers = [
       onCourse("a", [300, 600], { status: "finished" }),
       onCourse("b", [300], { status: "dnf" }),
       onCourse("c", [300], { status: "dsq" }),
       onCourse("d", []),
+      onCourse("e", [], { status: "dns" }),
     ];
     expect(precallList(racers, reads, at(580))).toEqual([]);
+  });
+
+  it("lists a point-to-point racer whose precall is their first read (the engine has them not started)", () => {
+    expect(precallList([onCourse("a", [], { status: "notstarted" })], [read("a", 900)], at(901)).map((e) => [e.racerId, e.nextIndex])).toEqual([["a", 0]]);
   });
 
   it("expects a racer after the median time others took from the precall point to the next point on their course", () => {
@@ -97,7 +102,7 @@ describe("the precall list", () => {
   });
 
   it("keeps to the rules on any race (property)", () => {
-    const statuses: RacerStatus[] = ["oncourse", "oncourse", "finished", "dnf", "notstarted"];
+    const statuses: RacerStatus[] = ["oncourse", "oncourse", "finished", "dnf", "dns", "notstarted"];
     const racerArb = fc.record({
       status: fc.constantFrom(...statuses),
       splits: fc.uniqueArray(fc.integer({ min: 1, max: 3000 }), { maxLength: 4 }).map((s) => s.sort((a, b) => a - b)),
@@ -114,7 +119,7 @@ describe("the precall list", () => {
         expect(new Set(list.map((e) => e.racerId)).size).toBe(list.length);
         for (const [i, entry] of list.entries()) {
           const racer = racers.find((r) => r.racerId === entry.racerId)!;
-          expect(racer.status).toBe("oncourse");
+          expect(["oncourse", "notstarted"]).toContain(racer.status);
           // The precall is theirs, after their start, with no timing point read since.
           expect(reads.some((r) => r.racerId === entry.racerId && r.time === entry.time && r.pointId === entry.pointId)).toBe(true);
           expect(entry.time).toBeGreaterThanOrEqual(racer.start!);
@@ -128,7 +133,7 @@ describe("the precall list", () => {
           const last = racer.splits.at(-1)?.time ?? -Infinity;
           const open = reads.filter((r) => r.racerId === racer.racerId && r.time >= racer.start! && r.time > last).map((r) => r.time);
           const listed = list.some((e) => e.racerId === racer.racerId);
-          if (racer.status !== "oncourse" || open.length === 0) expect(listed).toBe(false);
+          if (!["oncourse", "notstarted"].includes(racer.status) || open.length === 0) expect(listed).toBe(false);
           else if (now <= Math.min(...open) + PRECALL_GRACE_US) expect(listed).toBe(true);
         }
       }),

@@ -127,7 +127,15 @@ export function leaveAfter(typical: TypicalTime | null): Micros {
 }
 
 /**
- * The precall list at `now`: each racer on course whose newest pass of a precall point has no timing point
+ * Whether a racer can be on the way: on course, or "not started" to the engine, which counts a racer as started
+ * from their first read only (a point-to-point racer's precall often comes before any timing point).
+ */
+function isRacing(status: RacerStatus): boolean {
+  return status === "oncourse" || status === "notstarted";
+}
+
+/**
+ * The precall list at `now`: each racer still racing whose newest pass of a precall point has no timing point
  * after it, until they leave (leaveAfter), newest pass first. A finish, a DNF, DSQ or DNS, or any timing point
  * read after the precall takes a racer off.
  */
@@ -146,7 +154,7 @@ export function precallList(racers: Iterable<PrecallRacer>, reads: readonly Prec
     const passes = passesOf(racer, own);
     samples.push(...samplesOf(racer, passes));
     const newest = passes.at(-1);
-    if (newest && newest.next === null && racer.status === "oncourse") open.push({ racer, pass: newest });
+    if (newest && newest.next === null && isRacing(racer.status)) open.push({ racer, pass: newest });
   }
   const entries: PrecallEntry[] = [];
   for (const { racer, pass } of open) {

@@ -274,6 +274,8 @@ const message = (value: unknown): RaceServerMessage => {
       return { type: "rows", formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
     case "heats":
       return { type: "heats", heats: heatsView(o.heats) };
+    case "announcer":
+      return { type: "announcer", version: string(o.version) };
     default:
       return refuse();
   }
