@@ -34,10 +34,12 @@ function run(command: string, args: string[]) {
  * PDF writer and print, the racer page, TV mode, category groups, invitations on every target, memberships)
  * brought it to 516.6. Issue 24's waitlists, changes and transfers after checkout with their card payments, the
  * receipt PDF and Stripe Connect onboarding (with their pages) brought it to 536.4; of the minified bundle the
- * pages' server build is 589 KiB, the Stripe SDK 248, zod 109, workers/services 104. The budget holds what is
+ * pages' server build is 589 KiB, the Stripe SDK 248, zod 109, workers/services 104. The paged results page
+ * (decision 0044) brought it to 544.1, and issue 23's announcer screen (decision 0045: precall and leader rules,
+ * the room's view, the page and its server render, about 2.3 of it the page) to 550.3. The budget holds what is
  * reached plus 8 KiB and no more, so growth is seen; the gap to 400 is in the closing note.
  */
-const WORKER_BUDGET_KIB = 545;
+const WORKER_BUDGET_KIB = 558;
 
 /** Words of zod's other locales (German, and the locale index's keys): none is in a bundle with English alone. */
 const zodLocaleTraces = ["Ung\\xFCltig", "Ungültig", "zhTW:", "ptBR:"];
