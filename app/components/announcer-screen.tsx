@@ -150,7 +150,7 @@ export function AnnouncerScreen({ race, formats, initial }: { race: AnnouncerRac
                       <small>{[p.club, place ? placeText(place) : "No split yet"].filter(Boolean).join(" · ")}</small>
                     </span>
                     <span className="a-due" title={typicalText(p)}>
-                      {p.next} {dueText(p.expectedAt, clock) || "(no estimate yet)"}
+                      {p.next} {dueText(p.expectedAt, clock) || "· no estimate yet"}
                       {p.expectedElapsed !== null ? <small>expected {formatRaceTime(p.expectedElapsed, 0)}</small> : null}
                     </span>
                   </li>
