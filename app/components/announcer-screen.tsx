@@ -104,17 +104,19 @@ export function AnnouncerScreen({ race, formats, initial }: { race: AnnouncerRac
             </ul>
           </nav>
         ) : null}
-        <label className="announcer-group">
-          Group{" "}
-          <select value={shownGroup ?? ""} onChange={(e) => setGroupId(e.target.value || null)}>
-            <option value="">All groups</option>
-            {groups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        {groups.length > 1 ? (
+          <label className="announcer-group">
+            Group{" "}
+            <select value={shownGroup ?? ""} onChange={(e) => setGroupId(e.target.value || null)}>
+              <option value="">All groups</option>
+              {groups.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <LiveStatus state={live} />
         <button type="button" className="button-secondary" onClick={toggleFullScreen}>
           Full screen
@@ -171,7 +173,7 @@ export function AnnouncerScreen({ race, formats, initial }: { race: AnnouncerRac
                   <span className="a-bib">{f.bib ?? ""}</span>
                   <span className="a-name">
                     {f.name}
-                    <small>{[shownGroup === null ? groupName(f.groupId) : null, f.club].filter(Boolean).join(" · ")}</small>
+                    <small>{[shownGroup === null && groups.length > 1 ? groupName(f.groupId) : null, f.club].filter(Boolean).join(" · ")}</small>
                   </span>
                   <span className="a-time">
                     {f.time === null ? "" : formatRaceTime(f.time, precision)}
@@ -209,7 +211,7 @@ export function AnnouncerScreen({ race, formats, initial }: { race: AnnouncerRac
       </div>
       <footer className="announcer-keys" aria-label="Keys">
         <ul>
-          {KEYS.map((k) => (
+          {KEYS.filter((k) => k.key !== "G" || groups.length > 1).map((k) => (
             <li key={k.key}>
               <kbd>{k.key}</kbd> {k.label}
             </li>
