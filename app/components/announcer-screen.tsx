@@ -141,7 +141,8 @@ export function AnnouncerScreen({ race, formats, initial }: { race: AnnouncerRac
                 : `Nobody is on the way. Racers appear here as they pass ${view.precallPoints.join(" or ")}.`}
             </p>
           ) : (
-            <ol className="announcer-list" aria-live="polite">
+            // Not a live region: its countdowns change every second, which a screen reader would read out each time.
+            <ol className="announcer-list">
               {precall.map((p) => {
                 const place = placeIn(p, shownGroup);
                 return (
