@@ -20,6 +20,8 @@ import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
 import { ResultWindows } from "./race/result-windows";
+import { AnnouncerViews } from "./race/announcer";
+import type { AnnouncerView } from "../schema/wire/announcer-view";
 import type { ResultsWindow, WindowQuery } from "../schema/wire/results-window";
 import { racerDetailOf, type RacerDetail } from "./race/racer-detail";
 import type { RaceState } from "./race/live-results";
@@ -62,6 +64,7 @@ export class RaceRoom extends DurableObject<Env> {
   private readonly store: RaceStore;
   private readonly feed: LiveFeed;
   private readonly windows = new ResultWindows();
+  private readonly announcer = new AnnouncerViews();
   private readonly timing: TimingInput;
   private readonly racerWrites: RacerWrites;
   private readonly setupWrites: SetupWrites;
@@ -386,6 +389,13 @@ export class RaceRoom extends DurableObject<Env> {
     return format ? this.windows.window(this.feed.snapshot(format), query) : null;
   }
 
+  /** The announcer screen of an announcer format, as of now (durable/race/announcer.ts); null for any other format. */
+  async announcerView(formatId: string): Promise<AnnouncerView | null> {
+    const format = this.store.document("ResultFormat", formatId);
+    if (!format?.data.is_announcer) return null;
+    return this.announcer.view({ store: this.store, live: this.feed.results(), snapshot: this.feed.snapshot(format), now: Date.now() });
+  }
+
   /** One racer's page: their row and standings in the first of `formatIds` that shows them, or null (durable/race/racer-detail.ts). */
   async racerDetail(racerId: string, formatIds: string[]): Promise<RacerDetail | null> {
     const versions = this.feed.push.read().formatVersions;
@@ -455,12 +465,11 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Runs a heat change in one transaction; the new bracket goes to every page following the heats at the next tick. */
   private heatChange(change: () => HeatReply): HeatReply {
-    const reply = this.ctx.storage.transactionSync(() => {
+    return this.ctx.storage.transactionSync(() => {
       const result = change();
       if (result.ok) this.feed.heatsChanged();
       return result;
     });
-    return reply;
   }
 
   /** Why the race may not be deleted now (a public result format or a visible start list), or null. */

@@ -1,6 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
 import { raceClientMessageSchema, type FormatSnapshot, type RaceServerMessage, type ResultRow } from "../schema/wire/race-socket";
-import { formatTag, HEATS_TAG, RACE_TAG, SHARD_HEADERS, type FormatFrame, type Publication, type SpectatorFormat } from "../schema/wire/race-fanout";
+import {
+  ANNOUNCER_TAG,
+  formatTag,
+  HEATS_TAG,
+  RACE_TAG,
+  SHARD_HEADERS,
+  type FormatFrame,
+  type Publication,
+  type SpectatorFormat,
+} from "../schema/wire/race-fanout";
 import { enqueuePublication } from "../schema/wire/race-fanout-merge";
 import { packFrame } from "../schema/wire/race-frame-pack";
 
@@ -125,6 +134,7 @@ export class SpectatorShard extends DurableObject<Env> {
         for (const frame of publication.formats) await this.forward(frame);
       }
       if (publication.heats) await this.sendHeats(publication.heats);
+      if (publication.announcer) for (const ws of this.ctx.getWebSockets(ANNOUNCER_TAG)) sendRaw(ws, publication.announcer.frame);
       this.saveState();
     }
   }
@@ -150,6 +160,9 @@ export class SpectatorShard extends DurableObject<Env> {
     const followsHeats = url.searchParams.get("heats") === "1";
     // A paged results page holds one page of rows: it takes frames, and fetches its page again instead of a snapshot.
     const windowed = formatId !== null && url.searchParams.get("window") === "1";
+    // The announcer screen follows no format's rows: it is told when to fetch its view. Race staff only.
+    const announcer = formatId === null && url.searchParams.get("announcer") === "1";
+    if (announcer && request.headers.get(SHARD_HEADERS.staff) !== "1") return new Response("No such result format", { status: 404 });
     if (formatId) {
       const format = (await this.formatList()).get(formatId);
       // System formats are for race staff: the Worker says whether this caller is.
@@ -162,7 +175,7 @@ export class SpectatorShard extends DurableObject<Env> {
     const heats = followsHeats ? await this.heatsFrame() : null;
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [formatId ? formatTag(formatId) : followsHeats ? HEATS_TAG : RACE_TAG]);
+    this.ctx.acceptWebSocket(server, [formatId ? formatTag(formatId) : announcer ? ANNOUNCER_TAG : followsHeats ? HEATS_TAG : RACE_TAG]);
     server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats, windowed } satisfies SpectatorAttachment);
     const name = decodeURIComponent(request.headers.get(SHARD_HEADERS.name) ?? "");
     // Counting the shard's sockets walks them all: once per connection, not once per use.

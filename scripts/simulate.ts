@@ -1,5 +1,6 @@
-// `npm run simulate`: restarts the demo race now and feeds it chip reads through the timing API, as two
-// readers at a mass-start, three-lap ski race would: several reads per tag per pass, sent in batches.
+// `npm run simulate`: restarts the demo race now and feeds it chip reads through the timing API, as the
+// readers at a mass-start, three-lap ski race would (the hill, a precall 300 m before the stadium, the
+// stadium): several reads per tag per pass, sent in batches. The announcer screen is at /races/<id>/announcer.
 // Watch it at http://demo.localhost:8787/races/a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01 (start npm start first).
 import { parseArgs } from "node:util";
 import { send } from "../bench/http";
@@ -37,7 +38,9 @@ if (setup.status !== 200) {
   process.exit(1);
 }
 const demo = JSON.parse(setup.body) as Demo;
-const [finish, hill] = [demo.devices.findIndex((d) => d.name === "Finish reader"), demo.devices.findIndex((d) => d.name === "Hill reader")];
+const deviceIndex = (name: string) => demo.devices.findIndex((d) => d.name === name);
+// A demo race set up before the precall reader existed gets it from /_dev/demo-race; -1 leaves it out.
+const [finish, hill, precall] = [deviceIndex("Finish reader"), deviceIndex("Hill reader"), deviceIndex("Precall reader")];
 // Seeded, so every run of the simulator races the same way.
 const rnd = mulberry32(42);
 const reads: Read[] = [];
@@ -48,8 +51,10 @@ for (const racer of demo.racers) {
     const lapTime = pace * (0.95 + rnd() * 0.1);
     for (const [device, fraction] of [
       [hill, 0.45],
+      [precall, 0.85],
       [finish, 1],
     ] as const) {
+      if (device < 0) continue;
       const pass = at + lapTime * fraction;
       // A tag is seen 2 to 4 times as it crosses the antenna field.
       const count = 2 + Math.floor(rnd() * 3);
@@ -68,6 +73,7 @@ console.log(
   `Demo race restarts at ${new Date(demo.startTime).toLocaleTimeString()}: ${demo.racers.length} racers, 3 laps of about ${lapSeconds} s, ${reads.length} chip reads.`,
 );
 console.log(`Watch: http://demo.localhost:${port}/races/${demo.raceId}`);
+console.log(`Announcer screen (sign in as the demo admin first): http://localhost:${port}/races/${demo.raceId}/announcer`);
 
 async function post(device: number, batch: Read[]): Promise<void> {
   const body = { boot, reads: batch.map((r) => ({ seq: ++seqs[device]!, chip: r.chip, time: r.at * 1000 })) };

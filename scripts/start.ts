@@ -63,7 +63,7 @@ child.stdout.on("data", (chunk: Buffer) => {
 /** The demo race's timing setup lives in its RaceRoom, so it is made through the running Worker. */
 async function setUpDemoRace(): Promise<void> {
   try {
-    const reply = await send(Number(port), "localhost", "POST", "/_dev/demo-race", "{}", { "Content-Type": "application/json" });
+    const reply = await send(Number(port), "localhost", "POST", "/_dev/demo-race", '{"credentials":false}', { "Content-Type": "application/json" });
     if (reply.status === 200) console.log("Demo race timing setup ready. Run `npm run simulate` to race it and watch the results move.");
     else console.error(`Demo race setup failed (${reply.status}): ${reply.body}`);
     const sprint = await send(Number(port), "localhost", "POST", "/_dev/demo-sprint", "{}", { "Content-Type": "application/json" });

@@ -5,7 +5,7 @@
 import { absoluteFromTimeOfDay } from "../../core/time/zero-time";
 import { parseTimeOfDay, isInvalid } from "../../core/time/parse";
 import type { Crossing, Micros } from "../../core/timing/model";
-import type { StoredDocument } from "../../schema/race/documents";
+import type { DEVICE_MODES, StoredDocument } from "../../schema/race/documents";
 import type { DeviceRead, ReadBatchReceipt } from "../../schema/wire/timing-api";
 import type { CrossingState, NewCrossing, RaceStore } from "./store";
 
@@ -23,11 +23,16 @@ export function raceWindow(startTimeMs: number, endTimeMs: number | null): RaceW
   return { from, to: endTimeMs === null ? from + DEFAULT_RACE_WINDOW_US : endTimeMs * 1000 };
 }
 
+export type DeviceMode = (typeof DEVICE_MODES)[number];
+
 export interface PointOfDevice {
   timingPointId: string;
+  mode: DeviceMode;
   /** precall and oncourse devices inform the announcer; only timing and backup devices time racers. */
   timing: boolean;
 }
+
+const pointAs = (timingPointId: string, mode: DeviceMode): PointOfDevice => ({ timingPointId, mode, timing: mode === "timing" || mode === "backup" });
 
 /** Where a device's reads on a channel land: the first timing point listing that device (and channel). */
 export function pointOfDevice(points: StoredDocument<"TimingPoint">[], deviceId: string, channel: number | null): PointOfDevice | null {
@@ -35,10 +40,33 @@ export function pointOfDevice(points: StoredDocument<"TimingPoint">[], deviceId:
     for (const entry of point.data.devices_list) {
       if (entry.id !== deviceId) continue;
       if (entry.channel !== null && channel !== null && entry.channel !== channel) continue;
-      return { timingPointId: point.id, timing: entry.mode === "timing" || entry.mode === "backup" };
+      return pointAs(point.id, entry.mode);
     }
   }
   return null;
+}
+
+/**
+ * What a keypad entry at a point is: a precall (or on-course) report when the point's devices are all of that
+ * mode, so a spotter with a keypad can precall; a timed crossing at any other point, as before.
+ */
+export function keypadPointOf(point: StoredDocument<"TimingPoint">): PointOfDevice {
+  const modes = new Set(point.data.devices_list.map((d) => d.mode));
+  const only = modes.size === 1 ? [...modes][0]! : null;
+  return pointAs(point.id, only === "precall" || only === "oncourse" ? only : "timing");
+}
+
+/** The mode a stored read was taken in, by the points as they are now (a keypad entry by its point's devices). */
+export function modeOfRead(
+  points: StoredDocument<"TimingPoint">[],
+  read: { device_id: string; channel: number | null; timing_point_id: string | null },
+): DeviceMode | null {
+  if (read.device_id === "manual") {
+    const point = points.find((p) => p.id === read.timing_point_id);
+    return point ? keypadPointOf(point).mode : null;
+  }
+  const point = pointOfDevice(points, read.device_id, read.channel);
+  return point && point.timingPointId === read.timing_point_id ? point.mode : null;
 }
 
 /**
@@ -50,6 +78,11 @@ export function crossingStateOf(point: PointOfDevice | null, time: Micros, windo
   if (!point.timing) return "info";
   if (time < window.from || time > window.to) return "outside";
   return racerId ? "assigned" : "unmatched";
+}
+
+/** Reads for the results and reads for the announcer (precall, on course) name their racer; the rest wait for one. */
+export function keepsRacer(state: CrossingState): boolean {
+  return state === "assigned" || state === "info";
 }
 
 export interface IngestContext {
@@ -117,8 +150,8 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
       channel,
       deviceTime,
       time,
-      // Only assigned reads keep a racer, so "unmatched" reads are the ones a later racer can claim.
-      racerId: state === "assigned" ? racerId : null,
+      // Assigned and announcer reads keep their racer; "unmatched" reads are the ones a later racer can claim.
+      racerId: keepsRacer(state) ? racerId : null,
       state,
       receivedAt: ctx.now,
       point,
@@ -141,8 +174,8 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
     written.delete(row.readKey);
     receipt.accepted += 1;
     if (row.state === "outside") receipt.outside += 1;
-    else if (row.state !== "assigned") receipt.unassigned += 1;
-    else if (row.racerId && row.point) assigned.push({ seq, racerId: row.racerId, timingPointId: row.point.timingPointId, time: row.time });
+    else if (row.racerId === null) receipt.unassigned += 1;
+    else if (row.state === "assigned" && row.point) assigned.push({ seq, racerId: row.racerId, timingPointId: row.point.timingPointId, time: row.time });
   }
   receipt.last_seq = Math.max(receipt.last_seq, lastBefore);
   return { receipt, assigned };

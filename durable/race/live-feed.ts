@@ -214,6 +214,7 @@ export class LiveFeed {
     const version = state.version + 1;
     const formatVersions: Record<string, number> = {};
     let publication: Publication | null = null;
+    const framed: string[] = [];
     if (state.snapshotDue) {
       live.takeDelta([]);
       for (const format of formats) formatVersions[format.id] = version;
@@ -235,18 +236,34 @@ export class LiveFeed {
           version: String(version),
           frame: JSON.stringify({ type: "rows", formatId, from, version: String(version), rows } satisfies RaceServerMessage),
         });
+        framed.push(formatId);
       }
       if (frames.length > 0 || state.heatsDue) publication = { kind: "rows", formats: frames, heats: null };
     }
+    const announcer = this.announcerDue(formats, framed, state.snapshotDue, state.pushedSeq, live.position);
+    // A precall changes no result row: the announcer screens alone hear of it.
+    if (!publication && announcer) publication = { kind: "rows", formats: [], heats: null };
     if (!publication) {
       // Reads of nobody (or that changed no row): recorded as published so a wake-up does not redo them.
       this.push.commit({ version: state.version, pushedSeq: live.position, formatVersions: state.formatVersions });
       return;
     }
     if (state.heatsDue) publication.heats = heatsFrameOf(this.host.heatsView(live, state.heatsVersion));
+    if (announcer) publication.announcer = { version, frame: JSON.stringify({ type: "announcer", version: String(version) } satisfies RaceServerMessage) };
     this.push.commit({ version, pushedSeq: live.position, formatVersions });
     this.snapshots.clear();
     this.publish(publication, state.shards);
+  }
+
+  /**
+   * Whether announcer screens must fetch their view (decision 0045): the race has an announcer format and a
+   * precall read came in since the last publication (the log between the two positions, so a room evicted
+   * before its tick still tells them), or an announcer format's rows changed, or every format was reset.
+   */
+  private announcerDue(formats: StoredDocument<"ResultFormat">[], framed: string[], reset: boolean, pushedSeq: number, position: number): boolean {
+    const announcerFormats = formats.filter((f) => f.data.is_announcer).map((f) => f.id);
+    if (announcerFormats.length === 0) return false;
+    return reset || framed.some((id) => announcerFormats.includes(id)) || this.host.store.hasAnnouncerReads(pushedSeq, position);
   }
 
   // Not awaited: a slow or restarting shard must not hold up the room; it resyncs from the next tick.

@@ -8,7 +8,8 @@ import { enduroSegments } from "../../core/timing/enduro";
 import { biathlonColumns, enduroColumns, lapColumns, runColumns, type ResultColumn } from "../../core/timing/result-columns";
 import { ResultsEngine } from "../../core/timing/engine";
 import { freeOrderWarnings } from "../../core/timing/free-order";
-import type { Crossing, Racer, RacerResult, ResultGroupSpec } from "../../core/timing/model";
+import type { Course, Crossing, Racer, RacerResult, ResultGroupSpec } from "../../core/timing/model";
+import { splitLabel } from "../../core/timing/split-label";
 import { courseGroupsOf, racerCourseOf } from "../../schema/race/free-order";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import { teamAndLegOf } from "../../core/timing/relay";
@@ -179,6 +180,19 @@ export class LiveResults {
 
   result(racerId: string): RacerResult | undefined {
     return this.engine.result(racerId);
+  }
+
+  /** Names a racer's splits as an announcer reads them ("Lap 2", "Finish"), by the course the engine placed them on. */
+  splitNamer(): (racerId: string, index: number) => string {
+    const courses = new Map<string, Course | null>();
+    return (racerId, index) => {
+      const id = this.engine.courseOf(racerId);
+      if (id !== null && !courses.has(id)) {
+        const doc = this.state.docs.courses.find((c) => c.id === id);
+        courses.set(id, doc ? courseWithSections(doc, this.state.settings, this.state.docs.points).course : null);
+      }
+      return splitLabel(id === null ? null : (courses.get(id) ?? null), index);
+    };
   }
 
   /** The race setup the rows are drawn from (settings and documents). */

@@ -49,6 +49,17 @@ export interface NewCrossing {
 
 type Row = Record<string, SqlStorageValue>;
 
+/** A read that loses its racer waits for one again; an announcer read stays an announcer read. */
+const UNASSIGNED_STATE = "CASE state WHEN 'info' THEN 'info' ELSE 'unmatched' END";
+
+export interface AnnouncerReadRow {
+  racer_id: string;
+  timing_point_id: string | null;
+  device_id: string;
+  channel: number | null;
+  time: number;
+}
+
 export class RaceStore {
   constructor(private readonly sql: SqlStorage) {}
 
@@ -148,8 +159,8 @@ export class RaceStore {
 
   deleteRacer(id: string): boolean {
     this.sql.exec("DELETE FROM racer_chips WHERE racer_id = ?", id);
-    // Its reads stay in the log, unassigned, so re-adding the racer finds them again.
-    this.sql.exec("UPDATE crossings SET racer_id = NULL, state = 'unmatched' WHERE racer_id = ?", id);
+    // Its reads stay in the log, unassigned, so re-adding the racer finds them again (announcer reads stay announcer reads).
+    this.sql.exec(`UPDATE crossings SET racer_id = NULL, state = ${UNASSIGNED_STATE} WHERE racer_id = ?`, id);
     return this.sql.exec("DELETE FROM racers WHERE id = ?", id).rowsWritten > 0;
   }
 
@@ -313,10 +324,12 @@ export class RaceStore {
   }
 
   /**
-   * Gives a racer the unmatched reads of its bib and chips (a racer added after its reads arrived).
-   * Returns how many were assigned.
+   * Gives a racer the unmatched reads of its bib and chips (a racer added after its reads arrived), and the
+   * announcer reads no racer had. Returns how many were assigned (announcer reads time nobody, so are not counted).
    */
   assignUnmatched(racerId: string, bib: number | null, chips: string[]): number {
+    if (bib !== null) this.sql.exec("UPDATE crossings SET racer_id = ? WHERE racer_id IS NULL AND state = 'info' AND bib = ?", racerId, bib);
+    for (const chip of chips) this.sql.exec("UPDATE crossings SET racer_id = ? WHERE racer_id IS NULL AND state = 'info' AND chip = ?", racerId, chip);
     let assigned = 0;
     if (bib !== null) {
       assigned += this.sql.exec(
@@ -340,7 +353,7 @@ export class RaceStore {
     const placeholders = chips.map(() => "?").join(", ");
     const chipClause = chips.length > 0 ? `chip NOT IN (${placeholders})` : "1";
     return this.sql.exec(
-      `UPDATE crossings SET racer_id = NULL, state = 'unmatched'
+      `UPDATE crossings SET racer_id = NULL, state = ${UNASSIGNED_STATE}
        WHERE racer_id = ? AND device_id != 'manual' AND ((chip IS NOT NULL AND ${chipClause}) OR (bib IS NOT NULL AND bib IS NOT ?))`,
       racerId,
       ...chips,
@@ -348,14 +361,40 @@ export class RaceStore {
     ).rowsWritten;
   }
 
-  /** Clears every time of a racer (timing.md: "Clearing all times"): its reads stay in the log, set aside. */
+  /** Clears every time of a racer (timing.md: "Clearing all times"), precalls too: its reads stay in the log, set aside. */
   clearRacerTimes(racerId: string): number {
-    return this.sql.exec("UPDATE crossings SET state = 'cleared' WHERE racer_id = ? AND state = 'assigned'", racerId).rowsWritten;
+    return this.sql.exec("UPDATE crossings SET state = 'cleared' WHERE racer_id = ? AND state IN ('assigned', 'info')", racerId).rowsWritten;
   }
 
   /** Clears every racer's times at once (a restarted demo, a rehearsal before the real race): reads stay in the log. */
   clearAllTimes(): number {
-    return this.sql.exec("UPDATE crossings SET state = 'cleared' WHERE state IN ('assigned', 'unmatched')").rowsWritten;
+    return this.sql.exec("UPDATE crossings SET state = 'cleared' WHERE state IN ('assigned', 'unmatched', 'info')").rowsWritten;
+  }
+
+  // Announcer reads (precall and on-course devices: state 'info').
+
+  /** The newest announcer reads that name a racer, newest first (the partial index crossings_info finds them). */
+  announcerReads(limit: number): AnnouncerReadRow[] {
+    const rows: AnnouncerReadRow[] = [];
+    const cursor = this.sql.exec(
+      "SELECT racer_id, timing_point_id, device_id, channel, time FROM crossings WHERE state = 'info' AND racer_id IS NOT NULL ORDER BY seq DESC LIMIT ?",
+      limit,
+    );
+    for (const [racerId, pointId, deviceId, channel, time] of cursor.raw()) {
+      rows.push({
+        racer_id: racerId as string,
+        timing_point_id: pointId as string | null,
+        device_id: deviceId as string,
+        channel: channel as number | null,
+        time: time as number,
+      });
+    }
+    return rows;
+  }
+
+  /** Whether an announcer read was written between two log positions (after `after`, up to `upTo`). */
+  hasAnnouncerReads(after: number, upTo: number): boolean {
+    return this.sql.exec("SELECT 1 FROM crossings WHERE state = 'info' AND seq > ? AND seq <= ? LIMIT 1", after, upTo).toArray().length > 0;
   }
 
   /** A device's clock offset changed: every time it sent is recomputed from the device time. */

@@ -19,7 +19,7 @@ import {
   type ReadBatchReceipt,
 } from "../../schema/wire/timing-api";
 import { constantTimeEqualText, hashToken } from "../../core/auth/tokens";
-import { crossingStateOf, ingestReads, raceWindow, SequenceReused } from "./ingest";
+import { crossingStateOf, ingestReads, keepsRacer, keypadPointOf, raceWindow, SequenceReused } from "./ingest";
 import type { LiveFeed } from "./live-feed";
 import type { RaceStore } from "./store";
 
@@ -90,7 +90,7 @@ export class TimingInput {
     const batch = manualBatchSchema.safeParse(body);
     if (!batch.success) return { ok: false, status: 400, error: "invalid_entries", message: issueText(batch.error.issues) };
     const store = this.host.store;
-    const points = new Set(store.documents("TimingPoint").map((p) => p.id));
+    const points = new Map(store.documents("TimingPoint").map((p) => [p.id, p]));
     const unknownPoint = batch.data.entries.find((e) => e.kind === "time" && !points.has(e.point));
     if (unknownPoint)
       return { ok: false, status: 400, error: "invalid_entries", message: `No such timing point: ${(unknownPoint as { point: string }).point}` };
@@ -119,7 +119,7 @@ export class TimingInput {
         if (!racerId) receipt.unknown_bibs.push(entry.key);
         if (entry.kind === "time") {
           const time = entry.time ?? zeroTime + (parseTimeOfDay(entry.tod!) as number);
-          const state = crossingStateOf({ timingPointId: entry.point, timing: true }, time, window, racerId);
+          const state = crossingStateOf(keypadPointOf(points.get(entry.point)!), time, window, racerId);
           store.insertCrossing({
             readKey: `manual:${entry.key}`,
             deviceId: "manual",
@@ -131,7 +131,7 @@ export class TimingInput {
             channel: null,
             deviceTime: time,
             time,
-            racerId: state === "assigned" ? racerId : null,
+            racerId: keepsRacer(state) ? racerId : null,
             state,
             receivedAt: now,
           });

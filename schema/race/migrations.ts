@@ -114,4 +114,16 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
       "CREATE TABLE live_pending_racers (racer_id TEXT PRIMARY KEY NOT NULL)",
     ],
   },
+  {
+    version: 5,
+    // The announcer screen (decision 0045): precall and on-course reads keep their racer, and are found by
+    // their own small index; reads taken before that get the racer of their chip or bib now.
+    statements: [
+      "CREATE INDEX crossings_info ON crossings (seq) WHERE state = 'info'",
+      `UPDATE crossings SET racer_id = COALESCE(
+         (SELECT racer_id FROM racer_chips WHERE racer_chips.chip = crossings.chip),
+         (SELECT MIN(id) FROM racers WHERE racers.bib = crossings.bib))
+       WHERE state = 'info' AND racer_id IS NULL`,
+    ],
+  },
 ];

@@ -64,10 +64,21 @@ describe("merging a shard's waiting publications", () => {
     const heats = (version: number) => ({ version, frame: `{"type":"heats","v":${version}}` });
     const waiting: Publication[] = [{ ...rowsPub(frame("f", 1, 2, [row("r1", 1)])), heats: heats(9) }];
     const queue = enqueuePublication(waiting, { kind: "reset", version: "3", heats: heats(4) });
-    expect(queue).toEqual([{ kind: "reset", version: "3", heats: heats(9) }]);
+    expect(queue).toEqual([{ kind: "reset", version: "3", heats: heats(9), announcer: null }]);
     // Rows after a reset chain from the snapshot it sends: they wait behind it.
     const after = enqueuePublication(queue, rowsPub(frame("f", 3, 4, [row("r2", 2)])));
     expect(after.map((p) => p.kind)).toEqual(["reset", "rows"]);
+  });
+
+  it("keeps one announcer frame, the newest, through merges and resets", () => {
+    const announcer = (version: number) => ({ version, frame: `{"type":"announcer","version":"${version}"}` });
+    const first = enqueuePublication([], { ...rowsPub(), announcer: announcer(2) });
+    const merged = enqueuePublication(first, rowsPub(frame("f", 2, 3, [row("r1", 1)])));
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.announcer).toEqual(announcer(2));
+    const again = enqueuePublication(merged, { ...rowsPub(), announcer: announcer(4) });
+    expect(again.map((p) => p.announcer)).toEqual([announcer(4)]);
+    expect(enqueuePublication(again, { kind: "reset", version: "5", heats: null })[0]!.announcer).toEqual(announcer(4));
   });
 
   it("leaves every format where applying the ticks one by one would (any ticks, any formats)", () => {

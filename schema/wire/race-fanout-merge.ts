@@ -4,7 +4,7 @@
  * tick (decision 0039). A format's chained frames merge into one frame from the first's `from` to the last's
  * `version` whose rows are each racer's latest; a reset supersedes every publication before it.
  */
-import type { FormatFrame, HeatsFrame, Publication } from "./race-fanout";
+import type { AnnouncerFrame, FormatFrame, HeatsFrame, Publication } from "./race-fanout";
 import type { RaceServerMessage, ResultRow } from "./race-socket";
 
 type RowsMessage = Extract<RaceServerMessage, { type: "rows" }>;
@@ -16,11 +16,16 @@ type RowsMessage = Extract<RaceServerMessage, { type: "rows" }>;
  */
 export function enqueuePublication(waiting: readonly Publication[], next: Publication): Publication[] {
   const last = waiting.at(-1);
-  const heats = newerHeats(
-    waiting.reduce<HeatsFrame | null>((newest, p) => newerHeats(newest, p.heats), null),
+  const heats = newer(
+    waiting.reduce<HeatsFrame | null>((newest, p) => newer(newest, p.heats), null),
     next.heats,
   );
-  if (next.kind === "reset") return [{ ...next, heats }];
+  // One announcer frame says what many would: fetch the view again.
+  const announcer = newer(
+    waiting.reduce<AnnouncerFrame | null>((newest, p) => newer(newest, p.announcer ?? null), null),
+    next.announcer ?? null,
+  );
+  if (next.kind === "reset") return [{ ...next, heats, announcer }];
   if (!last || last.kind === "reset") return [...waiting, next];
   const formats = [...last.formats];
   for (const frame of next.formats) {
@@ -29,7 +34,7 @@ export function enqueuePublication(waiting: readonly Publication[], next: Public
     if (index >= 0 && formats[index]!.version === frame.from) formats[index] = mergeFrames(formats[index]!, frame);
     else formats.push(frame);
   }
-  return [...waiting.slice(0, -1), { kind: "rows", formats, heats }];
+  return [...waiting.slice(0, -1), { kind: "rows", formats, heats, announcer }];
 }
 
 /** Two chained frames of one format as one: each racer's latest row, in the order racers first changed. */
@@ -45,7 +50,8 @@ function rowsOf(frame: FormatFrame): ResultRow[] {
   return (JSON.parse(frame.frame) as RowsMessage).rows;
 }
 
-function newerHeats(a: HeatsFrame | null, b: HeatsFrame | null): HeatsFrame | null {
+/** The later of two frames by version (heats, announcer). */
+function newer<T extends { version: number }>(a: T | null, b: T | null): T | null {
   if (!a) return b;
   if (!b) return a;
   return b.version >= a.version ? b : a;

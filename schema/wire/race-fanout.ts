@@ -20,9 +20,19 @@ export interface HeatsFrame {
 
 /**
  * A tick of the race: changed rows per format, or a reset (the setup changed: every page takes a fresh
- * snapshot), and the heats view when it changed.
+ * snapshot), the heats view when it changed, and the `announcer` frame when the announcer screen's view did.
  */
-export type Publication = { kind: "rows"; formats: FormatFrame[]; heats: HeatsFrame | null } | { kind: "reset"; version: string; heats: HeatsFrame | null };
+export type Publication = ({ kind: "rows"; formats: FormatFrame[] } | { kind: "reset"; version: string }) & {
+  heats: HeatsFrame | null;
+  /** The announcer screen fetches its view again (decision 0045); absent or null when it has nothing new. */
+  announcer?: AnnouncerFrame | null;
+};
+
+/** Tells announcer screens their view changed; the frame is tiny, the view is fetched (it depends on the time too). */
+export interface AnnouncerFrame {
+  version: number;
+  frame: string;
+}
 
 /** A format a spectator may follow; system formats (announcer, live) only with staff rights. */
 export interface SpectatorFormat {
@@ -36,4 +46,6 @@ export const SHARD_HEADERS = { raceId: "X-Startline-Race", index: "X-Startline-S
 /** WebSocket tags: sockets are found by what they follow without reading every attachment. */
 export const formatTag = (formatId: string) => `f:${formatId}`;
 export const HEATS_TAG = "heats";
+/** Sockets of announcer screens: race staff only (the Worker says who is). */
+export const ANNOUNCER_TAG = "announcer";
 export const RACE_TAG = "race";

@@ -165,7 +165,7 @@ describe("readRaceServerMessage reads frames as raceServerMessageSchema does", (
   }, 30_000);
 
   it("agrees with zod on values that are no frame at all", () => {
-    const kinds = fc.constantFrom("hello", "pong", "info", "error", "snapshot", "refresh", "rows", "heats", "ping", "");
+    const kinds = fc.constantFrom("hello", "pong", "info", "error", "snapshot", "refresh", "rows", "heats", "announcer", "ping", "");
     const typed = fc.tuple(kinds, fc.dictionary(fc.string({ maxLength: 6 }), garbage, { maxKeys: 4 })).map(([type, rest]) => ({ ...rest, type }));
     fc.assert(fc.property(fc.oneof(garbage, typed), expectAgreement), fcParams());
   });

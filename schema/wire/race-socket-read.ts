@@ -149,6 +149,8 @@ const message = (value: unknown, readers: FrameReaders): RaceServerMessage => {
       return { type: "rows", formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
     case "heats":
       return readers.heats ? readers.heats(o) : refuse();
+    case "announcer":
+      return { type: "announcer", version: string(o.version) };
     default:
       return refuse();
   }

@@ -185,6 +185,8 @@ export const raceServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
   /** Sprint heats, whole, after any heat changes (sockets opened with `?heats=1`). */
   z.object({ type: z.literal("heats"), heats: heatsViewSchema }),
+  /** The announcer screen's sockets (`?announcer=1`, race staff only): a precall or a result it shows changed, so it fetches its view again. */
+  z.object({ type: z.literal("announcer"), version: z.string() }),
 ]);
 export type RaceServerMessage = z.infer<typeof raceServerMessageSchema>;
 

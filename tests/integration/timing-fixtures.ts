@@ -59,14 +59,20 @@ export function postReads(host: string, raceId: string, credential: string | nul
 }
 
 /** Opens a race socket through the Worker (following a result format when given) and collects its frames. */
-export async function openRaceSocket(host: string, raceId: string, options: { formatId?: string; since?: string; heats?: boolean; window?: boolean } = {}) {
+export async function openRaceSocket(
+  host: string,
+  raceId: string,
+  options: { formatId?: string; since?: string; heats?: boolean; window?: boolean; announcer?: boolean; cookie?: string } = {},
+) {
   const params = new URLSearchParams();
   if (options.heats) params.set("heats", "1");
+  if (options.announcer) params.set("announcer", "1");
   if (options.window) params.set("window", "1");
   if (options.formatId) params.set("format", options.formatId);
   if (options.since) params.set("since", options.since);
   const query = params.size > 0 ? `?${params.toString()}` : "";
-  const response = await worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/socket${query}`, { headers: { Upgrade: "websocket" } }));
+  const headers: Record<string, string> = { Upgrade: "websocket", ...(options.cookie ? { Cookie: options.cookie } : {}) };
+  const response = await worker.fetch(hostRequest(host, `/timing-api/races/${raceId}/socket${query}`, { headers }));
   expect(response.status).toBe(101);
   const socket = response.webSocket!;
   const frames: RaceServerMessage[] = [];

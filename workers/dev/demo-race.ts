@@ -1,7 +1,8 @@
 /**
  * Local development only (`ENVIRONMENT=development`): gives the demo race its timing setup (two chip
- * readers, a three-lap course, result formats, 60 racers) and, for `npm run simulate`, restarts it now and
- * hands out fresh device credentials. Production answers 404.
+ * readers, a three-lap course, a precall reader before the stadium, result formats with an announcer one,
+ * 60 racers) and, for `npm run simulate`, restarts it now and hands out fresh device credentials. Production
+ * answers 404.
  */
 import * as z from "zod";
 import type { StoredDocument } from "../../schema/race/documents";
@@ -69,6 +70,8 @@ const bodySchema = z
     finishReaders: z.number().int().min(1).max(8).optional(),
     /** Resets the race room as an eviction does (its memory gone, its storage kept), to try the live path across one. */
     evict: z.boolean().default(false),
+    /** `npm start` only sets up: a simulator running across a server restart keeps its device credentials. */
+    credentials: z.boolean().default(true),
   })
   .strict();
 
@@ -88,6 +91,7 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
     return json({ evicted: true, before, after: (await roomStub(context.env, race.id).liveState()).instance });
   }
   if ((await room.documents("Course")).length === 0) await createDemoSetup(room);
+  await ensurePrecall(room);
   if (body.data.racers) await growField(room, body.data.racers);
   if (body.data.finishReaders) await addFinishReaders(room, body.data.finishReaders);
   const devices = await room.documents("TimingDevice");
@@ -99,7 +103,7 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
     await room.clearAllTimes();
   }
   const tokens: string[] = [];
-  for (const device of devices) tokens.push((await room.issueDeviceCredential(device.id))?.token ?? "");
+  for (const device of devices) tokens.push(body.data.credentials ? ((await room.issueDeviceCredential(device.id))?.token ?? "") : "");
   const racers = (await room.racers()).map((r) => ({ id: r.id, bib: r.data.bib, chip: r.data.chip }));
   const entity = await room.raceEntity();
   const formats = (await room.formats()).map((f) => ({ id: f.id, name: f.data.name }));
@@ -141,6 +145,16 @@ async function createDemoSetup(room: Room): Promise<void> {
   await room.saveDocument("ResultFormat", null, { name: "Announcer", is_announcer: true });
   await addRacers(room, course, 0, DEMO_RACERS);
 }
+
+/** The precall reader, 300 m before the stadium (decision 0045), added to a demo race set up before it existed. */
+async function ensurePrecall(room: Room): Promise<void> {
+  const devices = await room.documents("TimingDevice");
+  if (devices.some((d) => d.data.name === PRECALL_READER)) return;
+  const reader = id(await room.saveDocument("TimingDevice", null, { type: "impinj", name: PRECALL_READER, device_number: 3 }));
+  await room.saveDocument("TimingPoint", null, { name: "Precall 300 m", devices_list: [{ id: reader, mode: "precall" }] });
+}
+
+export const PRECALL_READER = "Precall reader";
 
 function demoRacer(i: number, course: string) {
   return {

@@ -60,6 +60,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     group_type: f.data.group_type,
     group_field: f.data.group_field ?? "",
     publicUrl: `/races/${race.id}?format=${f.id}`,
+    announcerUrl: f.data.is_announcer ? `/races/${race.id}/announcer?format=${f.id}` : null,
     groups: groups
       .filter((g) => g.data.format === f.id)
       .map((g) => ({
@@ -171,7 +172,20 @@ export default function ResultFormats() {
                 header: "Groups",
                 cell: (f) => (f.groups.length > 0 ? `${f.groups.length} result group${f.groups.length === 1 ? "" : "s"}` : GROUP_TYPE_LABELS[f.group_type]),
               },
-              { header: "Page", cell: (f) => <a href={f.publicUrl}>Results page</a> },
+              {
+                header: "Page",
+                cell: (f) => (
+                  <>
+                    <a href={f.publicUrl}>Results page</a>
+                    {f.announcerUrl ? (
+                      <>
+                        {" · "}
+                        <a href={f.announcerUrl}>Announcer screen</a>
+                      </>
+                    ) : null}
+                  </>
+                ),
+              },
             ]}
             actions={(f) => <RowLinks base={base} id={f.id} name={f.name} mayEdit={data.may.edit} />}
           />

@@ -30,11 +30,17 @@ const sections = [
 ] as const;
 
 export default function RaceAdminLayout() {
-  const { race, isFreeOrder } = useLoaderData<typeof loader>();
+  const { race, may, isFreeOrder } = useLoaderData<typeof loader>();
   return (
     <main className="page race-admin">
       <p className="race-meta">
         {race.clubName} · <a href={`/races/${race.id}`}>Public page</a>
+        {may.announce || may.time || may.edit ? (
+          <>
+            {" · "}
+            <a href={`/races/${race.id}/announcer`}>Announcer screen</a>
+          </>
+        ) : null}
       </p>
       <h1>{race.name}</h1>
       <nav aria-label="Race administration" className="admin-tabs">

@@ -96,6 +96,12 @@ export default function RacePage() {
             tvHref={`/races/${race.id}/tv?format=${current.format.formatId}`}
           />
         ) : null}
+        {current?.format.isAnnouncer ? (
+          <p className="announcer-link">
+            <Link to={`/races/${race.id}/announcer?format=${current.format.formatId}`}>Announcer screen</Link>: precall, latest finishers and leader changes in
+            large type
+          </p>
+        ) : null}
         {current ? (
           <LiveResults key={current.format.formatId} raceId={race.id} initial={current} />
         ) : (
