@@ -174,7 +174,6 @@ export function teamResults(members: readonly RelayMember[], { memberCount }: { 
   });
 }
 
-
 /** Racers per team when relay_member_count is not set: the spec's biathlon relay default, for every relay. */
 export const DEFAULT_RELAY_MEMBER_COUNT = 4;
 
