@@ -41,7 +41,8 @@ async function windowOf(context: AppLoadContext, db: Db, race: RaceCatalogue, ur
   // Group ids join the format's id and the group's key ("<format>:course:<course>"); an unknown one opens the first group.
   const group = read.group !== null && /^[\w:-]{1,200}$/.test(read.group) ? read.group : null;
   const query = { ...read, group, racer: routeIdOf(read.racer) };
-  const formatParam = url.searchParams.get("format");
+  // An empty `format=` is no choice (the default format), as a hand-edited link means it.
+  const formatParam = url.searchParams.get("format") || null;
   const formatId = formatParam === null ? null : routeIdOf(formatParam);
   if (formatParam !== null && formatId === null) throw new Response("Not found", { status: 404 });
   const view = await loadResultsWindow(context.env, db, context.session, race, formatId, query);

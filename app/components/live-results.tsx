@@ -66,7 +66,10 @@ export function LiveResults({ raceId, initial }: { raceId: string; initial: Resu
         </ul>
       </nav>
       {current && !current.teams && stageNumber === 0 && current.group.columns.some(isSplitColumn) ? (
-        <nav aria-label="Order by" className="narrow-only order-links">
+        <nav aria-labelledby="order-by" className="narrow-only order-links">
+          <span id="order-by" className="order-label">
+            Order by
+          </span>
           <ul className="format-links">
             {[{ index: null, name: "Rank" }, ...current.group.columns.filter(isSplitColumn)].map((c) => (
               <li key={c.index ?? "rank"}>

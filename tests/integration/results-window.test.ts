@@ -100,5 +100,7 @@ describe("the paged results page", () => {
     expect((await page(t.host, `/races/${t.race.id}/results.json?page=-1&sort=x&q=${"%ff".repeat(300)}`)).status).toBe(200);
     expect((await page(t.host, `/races/${t.race.id}/results.json?format=${encodeURIComponent("<script>")}`)).status).toBe(404);
     expect((await page(t.host, `/races/${t.race.id}?group=${"g".repeat(500)}&racer=${encodeURIComponent("'; drop")}`)).status).toBe(200);
+    // An empty format is no choice: the race's public format, as on the plain address.
+    expect((await page(t.host, `/races/${t.race.id}/results.json?format=`)).body?.format.formatId).toBe(t.format.id);
   });
 });
