@@ -19,11 +19,10 @@ import { SetupWrites, type CategoryGroupsResult, type DeleteResult } from "./rac
 import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
-import { ResultWindows } from "./race/result-windows";
-import { AnnouncerViews } from "./race/announcer";
+import { ResultViews } from "./race/result-views";
 import type { AnnouncerView } from "../schema/wire/announcer-view";
 import type { ResultsWindow, WindowQuery } from "../schema/wire/results-window";
-import { racerDetailOf, type RacerDetail } from "./race/racer-detail";
+import type { RacerDetail } from "./race/racer-detail";
 import type { RaceState } from "./race/live-results";
 import { shardTarget } from "./spectator-shard";
 import { RaceHeats, type HeatReply } from "./race/heats";
@@ -63,8 +62,7 @@ export class RaceRoom extends DurableObject<Env> {
   private readonly db;
   private readonly store: RaceStore;
   private readonly feed: LiveFeed;
-  private readonly windows = new ResultWindows();
-  private readonly announcer = new AnnouncerViews();
+  private readonly views: ResultViews;
   private readonly timing: TimingInput;
   private readonly racerWrites: RacerWrites;
   private readonly setupWrites: SetupWrites;
@@ -85,6 +83,7 @@ export class RaceRoom extends DurableObject<Env> {
       loadState: (upTo) => this.raceState(upTo),
       heatsView: (live, version) => this.heats.view(version, (racerId) => live.result(racerId)?.time ?? null),
     });
+    this.views = new ResultViews({ store: this.store, feed: this.feed, sport: () => this.db.select().from(raceSetup).get()?.sport ?? null });
     this.timing = new TimingInput({
       store: this.store,
       feed: this.feed,
@@ -377,30 +376,24 @@ export class RaceRoom extends DurableObject<Env> {
     return this.store.documents("ResultFormat");
   }
 
-  /** One format's current results, as the results page renders them. */
+  /** One format's current results, as whole-format pages (and spectator shards) render them; null when it is gone. */
   async snapshot(formatId: string): Promise<FormatSnapshot | null> {
-    const format = this.store.document("ResultFormat", formatId);
-    return format ? this.feed.snapshot(format) : null;
+    return this.views.snapshot(formatId);
   }
 
   /** A page of one format's results (one group, one page of rows), as the results page renders it. */
   async resultsWindow(formatId: string, query: WindowQuery): Promise<ResultsWindow | null> {
-    const format = this.store.document("ResultFormat", formatId);
-    return format ? this.windows.window(this.feed.snapshot(format), query) : null;
+    return this.views.window(formatId, query);
   }
 
   /** The announcer screen of an announcer format, as of now (durable/race/announcer.ts); null for any other format. */
   async announcerView(formatId: string): Promise<AnnouncerView | null> {
-    const format = this.store.document("ResultFormat", formatId);
-    if (!format?.data.is_announcer) return null;
-    return this.announcer.view({ store: this.store, live: this.feed.results(), snapshot: this.feed.snapshot(format), now: Date.now() });
+    return this.views.announcerView(formatId, Date.now());
   }
 
   /** One racer's page: their row and standings in the first of `formatIds` that shows them, or null (durable/race/racer-detail.ts). */
   async racerDetail(racerId: string, formatIds: string[]): Promise<RacerDetail | null> {
-    const versions = this.feed.push.read().formatVersions;
-    const source = { live: this.feed.results(), formats: this.store.documents("ResultFormat"), versionOf: (id: string) => String(versions[id] ?? 0) };
-    return racerDetailOf({ ...source, sport: this.db.select().from(raceSetup).get()?.sport ?? null }, racerId, formatIds);
+    return this.views.racerDetail(racerId, formatIds);
   }
 
   // ---- Spectator shards (durable/spectator-shard.ts) ----
@@ -410,15 +403,9 @@ export class RaceRoom extends DurableObject<Env> {
     return LiveFeed.spectatorFormats(this.store.documents("ResultFormat"));
   }
 
-  /** A format as a shard hands it to new sockets (shared by every shard until the next tick); null when it is gone. */
-  async shardSnapshot(formatId: string): Promise<FormatSnapshot | null> {
-    return this.snapshot(formatId);
-  }
-
   /** The version a format's frames chain from, for a shard whose sockets are all paged pages; null when it is gone. */
   async formatVersion(formatId: string): Promise<string | null> {
-    if (!this.store.document("ResultFormat", formatId)) return null;
-    return String(this.feed.push.read().formatVersions[formatId] ?? 0);
+    return this.views.formatVersion(formatId);
   }
 
   /** A shard passed its target: the race spreads new spectators over more shards. Returns the shard count. */

@@ -212,7 +212,7 @@ export class SpectatorShard extends DurableObject<Env> {
     const sockets = this.ctx.getWebSockets(formatTag(formatId));
     // Paged pages only are told to fetch their page again: the whole format is not fetched for nobody.
     if (sockets.every((ws) => attachmentOf(ws).windowed)) return this.refreshPaged(formatId, sockets, await this.room().formatVersion(formatId));
-    const snapshot = await this.room().shardSnapshot(formatId);
+    const snapshot = await this.room().snapshot(formatId);
     if (!snapshot) {
       // The format was deleted or hidden: its pages have nothing left to follow.
       for (const ws of sockets) closeQuietly(ws, 4404, "result format removed");
@@ -265,7 +265,7 @@ export class SpectatorShard extends DurableObject<Env> {
     const cached = this.cache.get(formatId);
     if (cached && cached.snapshot.version === this.versions[formatId]) return cached;
     const held = this.versions[formatId];
-    const snapshot = await this.room().shardSnapshot(formatId);
+    const snapshot = await this.room().snapshot(formatId);
     if (!snapshot) return null;
     const fresh = cacheOf(snapshot);
     this.cache.set(formatId, fresh);

@@ -1,0 +1,59 @@
+/**
+ * What the race's pages read of its results, in one place: a format's snapshot, a page of it, the announcer's
+ * view, a racer's page, and the version a format's frames chain from. Each is built from the live results and
+ * storage (never memory alone), and the caches of pages and announcer views sit beside the snapshot they came
+ * from. The RaceRoom's RPC methods only call these.
+ */
+import type { AnnouncerView } from "../../schema/wire/announcer-view";
+import type { FormatSnapshot } from "../../schema/wire/race-socket";
+import type { ResultsWindow, WindowQuery } from "../../schema/wire/results-window";
+import { AnnouncerViews } from "./announcer";
+import type { LiveFeed } from "./live-feed";
+import { racerDetailOf, type RacerDetail } from "./racer-detail";
+import { ResultWindows } from "./result-windows";
+import type { RaceStore } from "./store";
+
+export interface ResultViewsHost {
+  store: RaceStore;
+  feed: LiveFeed;
+  /** The race's sport, for the racer page's pace or speed. */
+  sport(): string | null;
+}
+
+export class ResultViews {
+  private readonly windows = new ResultWindows();
+  private readonly announcer = new AnnouncerViews();
+
+  constructor(private readonly host: ResultViewsHost) {}
+
+  snapshot(formatId: string): FormatSnapshot | null {
+    const format = this.host.store.document("ResultFormat", formatId);
+    return format ? this.host.feed.snapshot(format) : null;
+  }
+
+  window(formatId: string, query: WindowQuery): ResultsWindow | null {
+    const snapshot = this.snapshot(formatId);
+    return snapshot ? this.windows.window(snapshot, query) : null;
+  }
+
+  /** Null for a format that is not an announcer format. */
+  announcerView(formatId: string, now: number): AnnouncerView | null {
+    const format = this.host.store.document("ResultFormat", formatId);
+    if (!format?.data.is_announcer) return null;
+    const { store, feed } = this.host;
+    return this.announcer.view({ store, live: feed.results(), snapshot: feed.snapshot(format), now });
+  }
+
+  racerDetail(racerId: string, formatIds: string[]): RacerDetail | null {
+    const versions = this.host.feed.push.read().formatVersions;
+    const formats = this.host.store.documents("ResultFormat");
+    const source = { live: this.host.feed.results(), formats, versionOf: (id: string) => String(versions[id] ?? 0), sport: this.host.sport() };
+    return racerDetailOf(source, racerId, formatIds);
+  }
+
+  /** Null when the format is gone. */
+  formatVersion(formatId: string): string | null {
+    if (!this.host.store.document("ResultFormat", formatId)) return null;
+    return String(this.host.feed.push.read().formatVersions[formatId] ?? 0);
+  }
+}
