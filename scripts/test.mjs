@@ -31,6 +31,8 @@ function ensureChromium() {
   return existsSync(chromium);
 }
 
+const firstLine = (text) => (text ?? "").split("\n")[0].slice(0, 300);
+
 function readJson(file) {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
@@ -39,11 +41,26 @@ function readJson(file) {
   }
 }
 
+function collectPlaywrightFailures(suites) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected") continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failedTests.push(`${spec.file}:${spec.line} › ${spec.title} [${test.projectName}]: ${firstLine(error)}`);
+      }
+    }
+    collectPlaywrightFailures(suite.suites ?? []);
+  }
+}
+
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
 const counts = { passed: 0, failed: 0 };
 const failures = [];
+// The names of failed tests are printed again at the end: CI keeps only the tail of the output.
+const failedTests = [];
 const check = (label, ok) => {
   if (!ok) failures.push(label);
 };
@@ -56,6 +73,15 @@ const addVitest = (label, ok, file) => {
   }
   counts.passed += report.numPassedTests;
   counts.failed += report.numFailedTests;
+  for (const suite of report.testResults ?? []) {
+    const file = path.relative(root, suite.name ?? "");
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status === "failed") failedTests.push(`${file} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (suite.status === "failed" && !(suite.assertionResults ?? []).some((test) => test.status === "failed")) {
+      failedTests.push(`${file}: ${firstLine(suite.message)}`);
+    }
+  }
   if (!ok || report.numFailedTests > 0 || report.numTotalTests === 0) failures.push(label);
 };
 
@@ -96,6 +122,7 @@ if (built) {
       counts.passed += stats.expected + stats.flaky;
       counts.failed += stats.unexpected;
     }
+    collectPlaywrightFailures(report?.suites ?? []);
     if (!ok || !stats || stats.unexpected > 0 || stats.expected === 0) failures.push("browser tests");
   } else {
     failures.push("browser tests (Chromium could not be installed)");
@@ -103,6 +130,7 @@ if (built) {
 }
 
 console.log("");
+for (const line of failedTests) console.log(`✘ ${line}`);
 if (failures.length) console.log(`Failed: ${failures.join(", ")}`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed`);
 process.exit(failures.length ? 1 : 0);
