@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { entityChanges, registrations } from "../../schema/d1";
 import { Club, Registration } from "../../schema/entities/classes";
-import { historyOf } from "../../workers/services/entity-history";
+import { changeFields, getEntity, updateEntity } from "../../workers/data-api/entity-store";
+import { changedHistory, historyOf } from "../../workers/services/entity-history";
 import { db, createUserWithPassword, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
@@ -55,6 +56,25 @@ describe("entity history: every write through the service leaves who, when, whic
     expect((await call(token, "POST", `/data-api/Registration/${id}`, { name: "Loppet", field_mtimes: { name: 1 } })).status).toBe(200);
     expect((await call(token, "POST", `/data-api/Registration/${id}`, { name: "Loppet" })).status).toBe(200);
     expect(await historyRows("Registration", id)).toHaveLength(before.length);
+  });
+
+  it("records a double click's change once, even when both writes carry the same field times", async () => {
+    const { token, club, user } = await clubAdmin("hist-d");
+    const id = (await (await call(token, "PUT", "/data-api/Registration/", { club: club.id, name: "Night Relay" })).json<{ uuid: string }>()).uuid;
+    const author = { userId: user.id, appId: null, at: 1_900_000_000_000 };
+    const read = (await getEntity(db(), Registration, id))!;
+    const history = (before: Record<string, unknown>, changed: Record<string, unknown>, version: string) =>
+      changedHistory(db(), Registration, id, before, changed, version, author);
+    const won = await changeFields(db(), Registration, id, { name: "Night Relay 2" }, undefined, author.at, history);
+    expect(won).toMatchObject({ ok: true, changed: { name: "Night Relay 2" } });
+    // The second click read the row before the first landed: its update, with the same values and field times, loses.
+    const lost = await updateEntity(db(), Registration, id, { name: "Night Relay 2" }, read.version, won!.ok ? won!.mtimes : {}, [
+      ...history(read.row, { name: "Night Relay 2" }, read.version),
+    ]);
+    expect(lost).toBe(false);
+    const changes = (await historyOf(db(), Registration, id)).filter((h) => h.kind === "changed");
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ field: "name", oldValue: "Night Relay", newValue: "Night Relay 2" });
   });
 
   it("refuses to delete a club its forms still use, naming them, and keeps a deleted form's last values", async () => {

@@ -200,8 +200,11 @@ export async function updateEntity(
     .update(entity.table)
     .set({ ...toColumns(entity, changes), [columnKey(entity, entity.mtimesColumn)]: mtimes })
     .where(and(eq(entity.idColumn, id), sql`CAST(${entity.mtimesColumn} AS TEXT) = ${version}`));
-  const [result] = await db.batch([update, ...alongside]);
-  return (result.meta.changes ?? 0) > 0;
+  // The statements alongside go first, each guarded by the same read version: batches run one after another, so
+  // they see the row exactly as the update does, and a writer that lost the race writes none of them.
+  const statements: BatchItem<"sqlite">[] = [...alongside, update];
+  const results: unknown[] = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return ((results.at(-1) as D1Result).meta.changes ?? 0) > 0;
 }
 
 /** The delete of one entity, for a batch that also writes its history. */
@@ -242,8 +245,11 @@ export async function changeFields(
   changes: Record<string, unknown>,
   base: FieldMtimes | undefined,
   now: number,
-  /** Statements written in the same batch as the update (its history), given the row before and the change. */
-  alongside?: (before: EntityRow, changed: Record<string, unknown>, mtimes: FieldMtimes) => readonly BatchItem<"sqlite">[],
+  /**
+   * Statements written in the same batch as the update (its history), given the row before, the change and the
+   * version read; each must be guarded by that version (changedHistory does), since it runs before the update.
+   */
+  alongside?: (before: EntityRow, changed: Record<string, unknown>, version: string) => readonly BatchItem<"sqlite">[],
 ): Promise<
   { ok: true; stored: StoredEntity; changed: Record<string, unknown>; mtimes: FieldMtimes } | { ok: false; stale: string[]; stored: StoredEntity } | null
 > {
@@ -253,7 +259,7 @@ export async function changeFields(
     const result = applyFieldChanges(stored.row, stored.mtimes, changes, now, base);
     if (result.stale.length > 0) return { ok: false, stale: result.stale, stored };
     if (Object.keys(result.changed).length === 0) return { ok: true, stored, changed: {}, mtimes: stored.mtimes };
-    if (await updateEntity(db, entity, id, result.changed, stored.version, result.mtimes, alongside?.(stored.row, result.changed, result.mtimes))) {
+    if (await updateEntity(db, entity, id, result.changed, stored.version, result.mtimes, alongside?.(stored.row, result.changed, stored.version))) {
       return { ok: true, stored, changed: result.changed, mtimes: result.mtimes };
     }
   }

@@ -333,8 +333,8 @@ export async function updateApp(db: Db, principal: Principal, tenant: Tenant, id
   const refusal = refusalFor(principal, tenant, stored?.row ?? null, "edit");
   if (refusal || !stored) return { ok: false, refusal: refusal ?? "not_found" };
   const author = { userId: principal.userId, appId: null, at: now };
-  const result = await changeFields(db, APIApplication, id, changes, input.field_mtimes, now, (before, changed, mtimes) =>
-    changedHistory(db, APIApplication, id, before, changed, mtimes, author),
+  const result = await changeFields(db, APIApplication, id, changes, input.field_mtimes, now, (before, changed, version) =>
+    changedHistory(db, APIApplication, id, before, changed, version, author),
   );
   if (!result) return { ok: false, refusal: "not_found" };
   if (!result.ok) return { ok: false, stale: result.stale };

@@ -4,7 +4,6 @@
  */
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { entityChanges, type Db } from "../../schema/d1";
-import type { FieldMtimes } from "../../core/entity/field-mtimes";
 import type { EntityClass } from "../../schema/entities/registry";
 
 export interface HistoryAuthor {
@@ -56,8 +55,10 @@ export function createdHistory(db: Db, entity: EntityClass, id: string, values: 
 }
 
 /**
- * A change: one row per changed field. With `mtimes`, each row is written only if the row now carries exactly
- * those field times, that is only if this batch's conditional update won (a lost race writes no history).
+ * A change: one row per changed field. With `readVersion` (the row's field times as the writer read them), each
+ * row is written only while the row still has that version. changeFields puts these before its update, guarded
+ * by the same version, so a writer that lost the race writes no history: even a double click whose two writes
+ * carry the same field times (the same millisecond) is recorded once.
  */
 export function changedHistory(
   db: Db,
@@ -65,14 +66,15 @@ export function changedHistory(
   id: string,
   before: Readonly<Record<string, unknown>>,
   changed: Readonly<Record<string, unknown>>,
-  mtimes: FieldMtimes | null,
+  readVersion: string | null,
   author: HistoryAuthor,
 ) {
   return Object.entries(changed).map(([field, value]) => {
     const r = row(entity, id, field, "changed", before[field], value, author);
-    const won = mtimes
-      ? sql`EXISTS (SELECT 1 FROM ${entity.table} WHERE ${entity.idColumn} = ${id} AND CAST(${entity.mtimesColumn} AS TEXT) = ${JSON.stringify(mtimes)})`
-      : sql`1`;
+    const won =
+      readVersion !== null
+        ? sql`EXISTS (SELECT 1 FROM ${entity.table} WHERE ${entity.idColumn} = ${id} AND CAST(${entity.mtimesColumn} AS TEXT) = ${readVersion})`
+        : sql`1`;
     return db
       .insert(entityChanges)
       .select(

@@ -253,8 +253,8 @@ export async function changeEntity(
   const written = await writeOrRefuse<Result>(entity, () =>
     entity.store === "race"
       ? changeRace(context, stored, values, base)
-      : changeFields(context.db, entity, id, values, base, context.now, (before, changed, mtimes) =>
-          changedHistory(context.db, entity, id, before, changed, mtimes, author),
+      : changeFields(context.db, entity, id, values, base, context.now, (before, changed, version) =>
+          changedHistory(context.db, entity, id, before, changed, version, author),
         ),
   );
   if (!written.ok) return written;

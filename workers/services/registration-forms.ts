@@ -136,8 +136,8 @@ export async function createRegistration(
 
 /** Registration fields the builder's settings panel changes, API-named, already checked by its schema. */
 export async function changeRegistration(context: BuilderContext, registration: RegistrationRow, changes: object): Promise<SaveResult<null>> {
-  const result = await changeFields(context.db, Registration, registration.id, { ...changes }, undefined, context.now, (before, changed, mtimes) =>
-    changedHistory(context.db, Registration, registration.id, before, changed, mtimes, pageAuthor(context)),
+  const result = await changeFields(context.db, Registration, registration.id, { ...changes }, undefined, context.now, (before, changed, version) =>
+    changedHistory(context.db, Registration, registration.id, before, changed, version, pageAuthor(context)),
   );
   if (!result) return { ok: false, errors: { form: "This form no longer exists" } };
   if (!result.ok) return { ok: false, errors: { form: "Someone else changed this form; reload and try again" } };
@@ -354,8 +354,8 @@ export async function saveElement(
             .filter((key) => key !== "ordinal")
             .map((key) => [key, openedAt]),
         );
-  const result = await changeFields(context.db, FormElementClass, next.id, values, base, context.now, (before, changed, mtimes) =>
-    changedHistory(context.db, FormElementClass, next.id, before, changed, mtimes, pageAuthor(context)),
+  const result = await changeFields(context.db, FormElementClass, next.id, values, base, context.now, (before, changed, version) =>
+    changedHistory(context.db, FormElementClass, next.id, before, changed, version, pageAuthor(context)),
   );
   if (!result) return { ok: false, errors: { form: "This field no longer exists" } };
   if (!result.ok) return { ok: false, errors: { form: "Someone else changed this field; reload and try again" } };
