@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import * as z from "zod";
 import { formElements, openDb, registrations, type Db } from "../schema/d1";
 import { recordMembers } from "./services/memberships";
+import { dispatchNewsletter } from "./services/newsletters";
 import { RACER_SYNC_MESSAGES, syncRegistrationRacers } from "./services/registration-racers";
 
 export const JOBS_QUEUE_NAME = "startline-jobs";
@@ -16,6 +17,7 @@ const cartIds = z.array(z.string().max(64)).max(100).nullable();
 export const jobSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("enter-racers"), registrationId: z.uuid(), cartIds }),
   z.object({ kind: z.literal("record-members"), registrationId: z.uuid(), cartIds }),
+  z.object({ kind: z.literal("dispatch-newsletter"), newsletterId: z.uuid() }),
 ]);
 export type Job = z.infer<typeof jobSchema>;
 
@@ -31,6 +33,15 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
     return "drop";
   }
   const job = parsed.data;
+  if (job.kind === "dispatch-newsletter") {
+    try {
+      await dispatchNewsletter(env, openDb(env.DB), job.newsletterId, Date.now());
+      return "done";
+    } catch (error) {
+      console.error("Dispatching a newsletter failed; will retry", job.newsletterId, error);
+      return "retry";
+    }
+  }
   if (job.kind === "record-members") {
     try {
       const outcome = await recordMembers(openDb(env.DB), job.registrationId, job.cartIds, Date.now());

@@ -1,7 +1,7 @@
 import { JOBS_QUEUE_NAME, runJobBatch } from "./jobs";
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { openDb } from "../schema/d1";
-import { mailMessageSchema } from "../schema/wire/mail";
+import { mailMessageSchema, newsletterDeliveryMessageSchema } from "../schema/wire/mail";
 import { hostConfigFromEnv, resolveTenant } from "../tenants/resolve";
 import { normaliseHostname } from "../tenants/host";
 import { handleAuthApi } from "./auth";
@@ -18,6 +18,7 @@ import { handleTimingApi } from "./timing-api";
 import { handleMedia } from "./media";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
+import { dispatchDueNewsletters, sendNewsletterDelivery } from "./services/newsletters";
 import { sweepAllWaitlists } from "./services/waitlists";
 import { WAITLIST_CRON } from "../core/registration/waitlist";
 
@@ -80,14 +81,27 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
     },
 
     async scheduled(controller, env, ctx) {
-      if (controller.cron === WAITLIST_CRON) ctx.waitUntil(sweepAllWaitlists(env, openDb(env.DB), Date.now()));
-      else ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
+      // Every five minutes: waitlist offers, and newsletters whose scheduled time has come.
+      if (controller.cron === WAITLIST_CRON) {
+        ctx.waitUntil(sweepAllWaitlists(env, openDb(env.DB), Date.now()));
+        ctx.waitUntil(dispatchDueNewsletters(env, openDb(env.DB), Date.now()));
+      } else ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
     },
 
     async queue(batch, env, _ctx) {
       if (batch.queue === JOBS_QUEUE_NAME) return runJobBatch(batch, env);
       const db = openDb(env.DB);
       for (const message of batch.messages) {
+        const newsletter = newsletterDeliveryMessageSchema.safeParse(message.body);
+        if (newsletter.success) {
+          const last = message.attempts > MAIL_MAX_RETRIES;
+          const outcome = await sendNewsletterDelivery(env, db, newsletter.data.newsletterDelivery, message.attempts, last, Date.now()).catch(
+            (error: unknown) => (console.error("A newsletter delivery could not be claimed; will retry", error), "retry" as const),
+          );
+          if (outcome === "retry") message.retry();
+          else message.ack();
+          continue;
+        }
         const parsed = mailMessageSchema.safeParse(message.body);
         if (!parsed.success) {
           // A malformed message can never succeed; retrying it would only delay the rest.

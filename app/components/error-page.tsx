@@ -89,6 +89,14 @@ export const APPS_ERRORS: ErrorPageWords = {
 };
 
 /** The club's Organization Admin pages (settings, Stripe's return and refresh). */
+/** A club's newsletters. */
+export const NEWSLETTER_ERRORS: ErrorPageWords = {
+  forbidden:
+    "Newsletters are for the club's Organization Admin and its Communications role. Ask the club's Organization Admin to give you the Communications role.",
+  notFound: "There is no such newsletter, or it is not this club's.",
+  back: { to: "/manage", label: "Manage" },
+};
+
 export const CLUB_ADMIN_ERRORS: ErrorPageWords = {
   forbidden: "This page is for the club's Organization Admin. Ask them to give you the role, or open the club's overview instead.",
   notFound: "There is no such club, or it is not on this site.",

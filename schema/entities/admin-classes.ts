@@ -130,6 +130,9 @@ const newsletterElementSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("logo"), image_url: httpUrl.optional(), url: httpUrl.optional() }),
 ]);
 
+/** Who receives a newsletter: the club's current members and the paid registrants of the listed forms. */
+const newsletterAudienceSchema = z.strictObject({ members: z.boolean(), registrations: z.array(z.uuid()).max(50) });
+
 export const EmailNewsletter = entityClass({
   classname: "EmailNewsletter",
   description: "A newsletter a club sends to its members",
@@ -146,8 +149,9 @@ export const EmailNewsletter = entityClass({
       schema: z.string().regex(/^[a-z][a-z_]{0,39}$/, "communication_type is a lowercase word"),
     }),
     field("elements", emailNewsletters.elements, "json", { schema: z.array(newsletterElementSchema).max(50) }),
-    // Set by the mail queue when the newsletter goes out.
-    field("sent_time", emailNewsletters.sentTime, "time", { writable: false }),
+    // Setting it schedules the newsletter; it is sent once the time has passed (the spec; decision 0046).
+    field("sent_time", emailNewsletters.sentTime, "time", { schema: epochMs.nullable() }),
+    field("audience", emailNewsletters.audience, "json", { schema: newsletterAudienceSchema }),
   ],
 });
 

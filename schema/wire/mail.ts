@@ -8,5 +8,10 @@ export const mailMessageSchema = z.object({
   html: z.string().optional(),
   /** What the mail is for, so its delivery (or its failure after every retry) is recorded where people see it. */
   track: z.object({ invitation: z.uuid() }).optional(),
+  /** A newsletter's one-click unsubscribe address (RFC 8058), sent as List-Unsubscribe. */
+  listUnsubscribe: z.url({ protocol: /^https?$/ }).optional(),
 });
 export type MailMessage = z.infer<typeof mailMessageSchema>;
+
+/** A newsletter delivery on the same queue: rendered and sent by the consumer, which claims it first. */
+export const newsletterDeliveryMessageSchema = z.strictObject({ newsletterDelivery: z.uuid() });

@@ -24,6 +24,7 @@ export function buildMime(from: string, message: MailMessage, messageId: string,
     `Date: ${date.toUTCString()}`,
     "MIME-Version: 1.0",
   ];
+  if (message.listUnsubscribe) headers.push(`List-Unsubscribe: <${message.listUnsubscribe}>`, "List-Unsubscribe-Post: List-Unsubscribe=One-Click");
   if (!message.html) {
     return [...headers, "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64", "", base64Body(message.text)].join("\r\n");
   }

@@ -3,7 +3,10 @@
  * entity service for both the data API and the administration pages. The spec gives these entities no
  * messages; the words here are ours (docs/decisions/0032-administration-from-the-registry.md).
  */
+import { and, eq, inArray } from "drizzle-orm";
+import { isLocked, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { colourProblems } from "../../core/sites/contrast";
+import { emailNewsletters, registrations } from "../../schema/d1";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import type { WriteRule } from "./entity-rules";
 
@@ -25,9 +28,44 @@ export const passRule: WriteRule = async (_db, _id, next) => dateOrder(next, "va
 export const validationSystemRule: WriteRule = async (_db, _id, next) =>
   next.kind === "pattern" && !text(next.pattern) ? problems({ pattern: "Enter the pattern valid numbers must match" }) : null;
 
-/** A sent newsletter is a record of what members received, so it stays as it was sent. */
-export const newsletterRule: WriteRule = async (_db, _id, next) =>
-  typeof next.sent_time === "number" ? problems({ form: "This newsletter has been sent and can no longer be changed" }) : null;
+export const NEWSLETTER_MESSAGES = {
+  sent: "This newsletter has been sent and can no longer be changed",
+  past: "Choose a time from now on",
+  empty: "Add at least one block before sending",
+  nobody: "Choose who receives it: the club's members, the registrants of a form, or both",
+  otherForms: "Choose registration forms of this newsletter's club",
+} as const;
+
+/** How far in the past a "send now" may be stamped: the page's clock and the rule's may differ by a moment. */
+const SEND_NOW_GRACE_MS = 60_000;
+
+/**
+ * A sent newsletter is a record of what members received, so it stays as it was sent. Scheduling one (a
+ * sent_time) needs something to send and someone to send it to, among the club's own forms.
+ */
+export const newsletterRule: WriteRule = async (db, id, next) => {
+  const now = Date.now();
+  const [stored] = await db
+    .select({ sentTime: emailNewsletters.sentTime, dispatchedTime: emailNewsletters.dispatchedTime })
+    .from(emailNewsletters)
+    .where(eq(emailNewsletters.id, id));
+  if (stored && (isLocked(stored.sentTime, now) || stored.dispatchedTime !== null)) return problems({ form: NEWSLETTER_MESSAGES.sent });
+  if (typeof next.sent_time !== "number") return null;
+  const found: Record<string, string> = {};
+  if (next.sent_time < now - SEND_NOW_GRACE_MS) found.sent_time = NEWSLETTER_MESSAGES.past;
+  if (!Array.isArray(next.elements) || next.elements.length === 0) found.elements = NEWSLETTER_MESSAGES.empty;
+  const audience = next.audience as NewsletterAudience | undefined;
+  const forms = [...new Set(audience?.registrations ?? [])];
+  if (!audience || (!audience.members && forms.length === 0)) found.audience = NEWSLETTER_MESSAGES.nobody;
+  else if (forms.length > 0) {
+    const own = await db
+      .select({ id: registrations.id })
+      .from(registrations)
+      .where(and(inArray(registrations.id, forms), eq(registrations.clubId, String(next.club))));
+    if (own.length !== forms.length) found.audience = NEWSLETTER_MESSAGES.otherForms;
+  }
+  return problems(found);
+};
 
 /** A site's colours must stay readable (core/sites/contrast.ts); problems are keyed by the config path. */
 export const siteRule: WriteRule = async (_db, _id, next) => {

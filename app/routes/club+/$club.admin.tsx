@@ -78,6 +78,9 @@ export default function ClubAdmin() {
           <li>
             <Link to={`/club/finance?club=${data.id}`}>Finance: transactions, refunds, payouts and bank accounts</Link>
           </li>
+          <li>
+            <Link to={`/club/${data.id}/newsletters`}>Newsletters</Link>
+          </li>
         </ul>
       </nav>
       <h2>Club settings</h2>

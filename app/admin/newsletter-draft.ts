@@ -1,0 +1,52 @@
+/**
+ * A newsletter as its editor holds it (issue 26): the blocks as typed, and the editor's own steps (add, move,
+ * remove) that change the draft without saving. Shared by the page's server half and its component.
+ */
+import type { PostedForm } from "../forms/posted-form.server";
+
+export const BLOCK_TYPES = ["header", "text", "image", "button", "logo"] as const;
+export type BlockType = (typeof BLOCK_TYPES)[number];
+export const BLOCK_LABELS: Record<BlockType, string> = { header: "Header", text: "Text", image: "Image", button: "Action button", logo: "Logo" };
+
+/** A block as typed in the editor: every field as text, empty when not given. */
+export interface DraftBlock {
+  type: BlockType;
+  text: string;
+  image_url: string;
+  url: string;
+}
+
+export interface NewsletterDraft {
+  subject: string;
+  blocks: DraftBlock[];
+  members: boolean;
+  registrations: string[];
+}
+
+/** The draft as posted: blocks b0…bN in order, the audience's boxes. */
+export function readDraft(posted: PostedForm): NewsletterDraft {
+  const v = posted.values;
+  const count = Math.min(Number(v.count) || 0, 50);
+  const blocks: DraftBlock[] = [];
+  for (let i = 0; i < count; i++) {
+    const type = v[`b${i}.type`] as BlockType;
+    if (!BLOCK_TYPES.includes(type)) continue;
+    blocks.push({ type, text: v[`b${i}.text`] ?? "", image_url: v[`b${i}.image_url`] ?? "", url: v[`b${i}.url`] ?? "" });
+  }
+  const registrations = Object.keys(v)
+    .filter((key) => key.startsWith("form:") && v[key] === "on")
+    .map((key) => key.slice(5));
+  return { subject: v.subject ?? "", blocks, members: v.members === "on", registrations };
+}
+
+/** The editor's own steps: a changed draft, shown again without saving. */
+export function editDraft(draft: NewsletterDraft, intent: string): NewsletterDraft | null {
+  const [step, arg] = intent.split(":");
+  const blocks = [...draft.blocks];
+  const at = Number(arg);
+  if (step === "add" && BLOCK_TYPES.includes(arg as BlockType)) blocks.push({ type: arg as BlockType, text: "", image_url: "", url: "" });
+  else if (step === "remove" && blocks[at]) blocks.splice(at, 1);
+  else if (step === "up" && at > 0 && blocks[at]) [blocks[at - 1], blocks[at]] = [blocks[at]!, blocks[at - 1]!];
+  else return null;
+  return { ...draft, blocks };
+}

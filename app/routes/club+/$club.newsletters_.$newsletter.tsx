@@ -1,0 +1,212 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { BLOCK_LABELS, BLOCK_TYPES, editDraft, readDraft, type DraftBlock, type NewsletterDraft } from "../../admin/newsletter-draft";
+import { draftReply, newsletterData, requireNewsletterAccess, saveNewsletter, scheduledTime, sendNow, sendTest } from "../../admin/newsletters.server";
+import { CheckboxField, Field, SavedNotice, TextAreaField, TextField } from "../../components/form-kit";
+import { NEWSLETTER_ERRORS, ErrorPage } from "../../components/error-page";
+import { readPostedForm } from "../../forms/posted-form.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.draft.subject} · Newsletter` : "Newsletter" }];
+
+const NOTICES: Record<string, string> = {
+  saved: "Your changes are saved.",
+  sending: "Sending: the newsletter is on its way to its readers.",
+  scheduled: "Scheduled.",
+  unscheduled: "No longer scheduled: it is a draft again.",
+  tested: "A test copy is on its way to you.",
+};
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const access = await requireNewsletterAccess(request, context, params.club ?? "");
+  const page = await newsletterData(access, params.newsletter ?? "", access.session.user.email);
+  return { ...page, notice: NOTICES[new URL(request.url).searchParams.get("saved") ?? ""] ?? null };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const access = await requireNewsletterAccess(request, context, params.club ?? "");
+  const id = params.newsletter ?? "";
+  const posted = await readPostedForm(request);
+  const draft = readDraft(posted);
+  const back = (notice: string) => redirect(`/club/${access.clubId}/newsletters/${id}?saved=${notice}`);
+  const edited = editDraft(draft, posted.intent);
+  if (edited) return draftReply(edited);
+  switch (posted.intent) {
+    case "save": {
+      const saved = await saveNewsletter(access, id, draft, undefined);
+      return saved.ok ? back("saved") : draftReply(draft, saved.errors, 400);
+    }
+    case "send": {
+      const sent = await sendNow(access, id, draft);
+      return sent.ok ? back("sending") : draftReply(draft, sent.errors, 400);
+    }
+    case "schedule": {
+      const at = scheduledTime(posted, access.zone);
+      if (!at.ok) return draftReply(draft, at.errors, 400);
+      const saved = await saveNewsletter(access, id, draft, at.at);
+      return saved.ok ? back("scheduled") : draftReply(draft, saved.errors, 400);
+    }
+    case "unschedule": {
+      const saved = await saveNewsletter(access, id, draft, null);
+      return saved.ok ? back("unscheduled") : draftReply(draft, saved.errors, 400);
+    }
+    case "test": {
+      const saved = await saveNewsletter(access, id, draft, undefined);
+      if (!saved.ok) return draftReply(draft, saved.errors, 400);
+      await sendTest(access, id, access.session.user.email);
+      return back("tested");
+    }
+    default:
+      return draftReply(draft, { form: "Unknown action" }, 400);
+  }
+}
+
+export const ErrorBoundary = () => <ErrorPage page {...NEWSLETTER_ERRORS} />;
+
+function BlockFields({ block, index, errors }: { block: DraftBlock; index: number; errors: Record<string, string> }) {
+  const name = (field: string) => `b${index}.${field}`;
+  const error = (field: string) => errors[name(field)];
+  return (
+    <>
+      <input type="hidden" name={name("type")} value={block.type} />
+      {block.type === "header" ? <TextField name={name("text")} label="Heading" defaultValue={block.text} error={error("text")} maxLength={200} /> : null}
+      {block.type === "text" ? (
+        <TextAreaField name={name("text")} label="Text" hint="A blank line starts a new paragraph." defaultValue={block.text} error={error("text")} rows={5} />
+      ) : null}
+      {block.type === "image" ? (
+        <>
+          <TextField name={name("image_url")} type="url" label="Image address (https://…)" defaultValue={block.image_url} error={error("image_url")} />
+          <TextField name={name("text")} label="Description for readers who cannot see it" defaultValue={block.text} error={error("text")} />
+          <TextField name={name("url")} type="url" label="Link (optional)" defaultValue={block.url} error={error("url")} />
+        </>
+      ) : null}
+      {block.type === "button" ? (
+        <>
+          <TextField name={name("text")} label="Button text" defaultValue={block.text} error={error("text")} maxLength={200} />
+          <TextField name={name("url")} type="url" label="Link (https://…)" defaultValue={block.url} error={error("url")} />
+        </>
+      ) : null}
+      {block.type === "logo" ? (
+        <>
+          <TextField
+            name={name("image_url")}
+            type="url"
+            label="Logo address (empty: the site's logo)"
+            defaultValue={block.image_url}
+            error={error("image_url")}
+          />
+          <TextField name={name("url")} type="url" label="Link (optional)" defaultValue={block.url} error={error("url")} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+export default function NewsletterEditor() {
+  const data = useLoaderData<typeof loader>();
+  const reply = useActionData<{ draft: NewsletterDraft; errors: Record<string, string> }>();
+  const navigation = useNavigation();
+  const draft = reply?.draft ?? data.draft;
+  const errors = reply?.errors ?? {};
+  const busy = navigation.state !== "idle";
+  const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
+  // A new key per reply, so the inputs show the draft the server answered with (a block added or moved).
+  const formKey = JSON.stringify(draft.blocks.map((b) => b.type)) + (reply ? "r" : "l");
+  return (
+    <main className="page">
+      <p>
+        <Link to={`/club/${data.clubId}/newsletters`}>← Newsletters</Link>
+      </p>
+      <h1>{data.draft.subject}</h1>
+      <p>
+        <strong>Status:</strong> {data.state}
+      </p>
+      <SavedNotice message={data.notice} />
+      {data.locked ? (
+        <p className="hint">This newsletter has been sent and can no longer be changed. Below is what its readers received.</p>
+      ) : (
+        <Form method="post" key={formKey} className="setup-form">
+          <input type="hidden" name="count" value={draft.blocks.length} />
+          {errors.form ? <p className="form-error">{errors.form}</p> : null}
+          {fieldErrors > 0 ? <p className="form-error">Please correct the fields marked below.</p> : null}
+          <TextField name="subject" label="Subject" defaultValue={draft.subject} error={errors.subject} required maxLength={200} />
+          <h2>Content</h2>
+          {errors.elements ? <p className="form-error">{errors.elements}</p> : null}
+          {draft.blocks.length === 0 ? <p className="empty-state">No blocks yet: add one below.</p> : null}
+          <ol className="plain-list">
+            {draft.blocks.map((block, index) => (
+              <li key={index}>
+                <fieldset style={{ border: "1px solid #e5e7eb", borderRadius: "var(--radius)", padding: "0.5rem 0.9rem", margin: "0 0 0.9rem" }}>
+                  <legend>{`${index + 1}. ${BLOCK_LABELS[block.type]}`}</legend>
+                  <BlockFields block={block} index={index} errors={errors} />
+                  <p>
+                    {index > 0 ? (
+                      <button type="submit" name="intent" value={`up:${index}`} className="small" disabled={busy}>
+                        Move up
+                      </button>
+                    ) : null}{" "}
+                    <button type="submit" name="intent" value={`remove:${index}`} className="small" disabled={busy}>
+                      Remove
+                    </button>
+                  </p>
+                </fieldset>
+              </li>
+            ))}
+          </ol>
+          <p>
+            Add:{" "}
+            {BLOCK_TYPES.map((type) => (
+              <button key={type} type="submit" name="intent" value={`add:${type}`} className="small" disabled={busy || draft.blocks.length >= 50}>
+                {BLOCK_LABELS[type]}
+              </button>
+            ))}
+          </p>
+          <h2>Who receives it</h2>
+          {errors.audience ? <p className="form-error">{errors.audience}</p> : null}
+          <CheckboxField name="members" label="The club's current members" defaultChecked={draft.members} />
+          {data.forms.map((form) => (
+            <CheckboxField
+              key={form.id}
+              id={`form-${form.id}`}
+              name={`form:${form.id}`}
+              label={`Paid registrants of ${form.name}`}
+              defaultChecked={draft.registrations.includes(form.id)}
+            />
+          ))}
+          <p className="hint">Each address receives it once, and never after its owner unsubscribed from the club's newsletters.</p>
+          <p>
+            <button type="submit" name="intent" value="save" disabled={busy}>
+              Save
+            </button>{" "}
+            <button type="submit" name="intent" value="test" disabled={busy}>
+              {`Save and send a test to ${data.userEmail}`}
+            </button>
+          </p>
+          <h2>Send</h2>
+          <Field id="at" label={`Send at (${data.zone})`} error={errors.at ?? errors.sent_time}>
+            {(describedBy) => <input id="at" name="at" type="datetime-local" defaultValue={data.scheduleAt} aria-describedby={describedBy} />}
+          </Field>
+          <p>
+            <button type="submit" name="intent" value="schedule" disabled={busy}>
+              Save and schedule
+            </button>{" "}
+            <button type="submit" name="intent" value="send" disabled={busy}>
+              Save and send now
+            </button>{" "}
+            {data.scheduled ? (
+              <button type="submit" name="intent" value="unschedule" className="small" disabled={busy}>
+                Cancel the schedule
+              </button>
+            ) : null}
+          </p>
+        </Form>
+      )}
+      <h2>Preview (as saved)</h2>
+      <iframe
+        title="Preview of the newsletter as saved"
+        srcDoc={data.previewHtml}
+        sandbox=""
+        style={{ width: "100%", height: "32rem", border: "1px solid #e5e7eb" }}
+      />
+    </main>
+  );
+}
