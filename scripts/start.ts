@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { startLocalCron } from "./local-cron";
 import { startLocalStripe } from "./local-stripe";
 import { demoUsers } from "./demo-data";
 import { migrateLocal } from "./migrate-local.mjs";
@@ -52,12 +53,14 @@ const child = spawn(wranglerBin, wranglerDevArgs(port, [`PUBLIC_PORT:${port}`, .
   stdio: ["ignore", "pipe", "inherit"],
 });
 let shown = false;
+let stopCron = () => {};
 child.stdout.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
   if (!shown && /Ready on/.test(String(chunk))) {
     shown = true;
     console.log(banner);
     void setUpDemoRace();
+    stopCron = startLocalCron(root, Number(port));
   }
 });
 /** The demo race's timing setup lives in its RaceRoom, so it is made through the running Worker. */
@@ -78,6 +81,7 @@ async function setUpDemoRace(): Promise<void> {
 const closeFake = () => stripeFake?.close() ?? Promise.resolve();
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.on(signal, () => {
+    stopCron();
     void closeFake();
     child.kill(signal);
   });

@@ -2,6 +2,7 @@
 import * as remixBuild from "remix-server-build";
 import { handleDevAgeSession } from "./dev/age-session";
 import { handleDevBulkRows } from "./dev/bulk-rows";
+import { handleDevCron } from "./dev/cron";
 import { handleDevDemoRace } from "./dev/demo-race";
 import { handleDevDemoSprint } from "./dev/demo-sprint";
 import { createWorker } from "./worker";
@@ -15,4 +16,5 @@ export default createWorker(remixBuild, [
   { prefix: "/_dev/demo-sprint", handle: handleDevDemoSprint },
   { prefix: "/_dev/age-session", handle: handleDevAgeSession },
   { prefix: "/_dev/bulk-rows", handle: handleDevBulkRows },
+  { prefix: "/_dev/cron", handle: handleDevCron },
 ]);

@@ -5,7 +5,6 @@ import { mailMessageSchema, newsletterDeliveryMessageSchema } from "../schema/wi
 import { hostConfigFromEnv, resolveTenant } from "../tenants/resolve";
 import { normaliseHostname } from "../tenants/host";
 import { handleAuthApi } from "./auth";
-import { deleteExpiredAuthRows } from "./auth/cleanup";
 import { isCrossSiteRequest } from "./auth/csrf";
 import { loadRequestSession } from "./auth/request-session";
 import { handleDataApi } from "./data-api";
@@ -18,9 +17,8 @@ import { handleTimingApi } from "./timing-api";
 import { handleMedia } from "./media";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
-import { dispatchDueNewsletters, sendNewsletterDelivery } from "./services/newsletters";
-import { sweepAllWaitlists } from "./services/waitlists";
-import { WAITLIST_CRON } from "../core/registration/waitlist";
+import { sendNewsletterDelivery } from "./services/newsletters";
+import { runCron } from "./cron";
 
 export interface ApiMount {
   prefix: string;
@@ -81,11 +79,7 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
     },
 
     async scheduled(controller, env, ctx) {
-      // Every five minutes: waitlist offers, and newsletters whose scheduled time has come.
-      if (controller.cron === WAITLIST_CRON) {
-        ctx.waitUntil(sweepAllWaitlists(env, openDb(env.DB), Date.now()));
-        ctx.waitUntil(dispatchDueNewsletters(env, openDb(env.DB), Date.now()));
-      } else ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
+      ctx.waitUntil(runCron(controller.cron, env, Date.now()));
     },
 
     async queue(batch, env, _ctx) {

@@ -2,7 +2,7 @@
  * The newsletter pages of a club (issue 26): the list, and one newsletter's editor with its preview. The
  * editor works without JavaScript: adding, moving and removing blocks answer with the draft as typed, and
  * only Save, Send now and Schedule write, through the entity service (its rules: newsletterRule), so the
- * page and the data API accept and refuse the same. Decision 0046.
+ * page and the data API accept and refuse the same. Decision 0049.
  */
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { can } from "../../core/access/policy";

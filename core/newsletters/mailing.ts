@@ -1,6 +1,6 @@
 /**
  * Who a newsletter goes to, and where it stands (issue 26). The spec says only "Newsletter: sent when sent_time
- * is earlier than now"; the audience, the schedule's words and the delivery counts are ours (decision 0046).
+ * is earlier than now"; the audience, the schedule's words and the delivery counts are ours (decision 0049).
  */
 
 /** Who receives a newsletter: the club's current members, the paid registrants of some of its forms, or both. */

@@ -149,7 +149,7 @@ export const EmailNewsletter = entityClass({
       schema: z.string().regex(/^[a-z][a-z_]{0,39}$/, "communication_type is a lowercase word"),
     }),
     field("elements", emailNewsletters.elements, "json", { schema: z.array(newsletterElementSchema).max(50) }),
-    // Setting it schedules the newsletter; it is sent once the time has passed (the spec; decision 0046).
+    // Setting it schedules the newsletter; it is sent once the time has passed (the spec; decision 0049).
     field("sent_time", emailNewsletters.sentTime, "time", { schema: epochMs.nullable() }),
     field("audience", emailNewsletters.audience, "json", { schema: newsletterAudienceSchema }),
   ],

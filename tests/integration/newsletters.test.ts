@@ -233,3 +233,19 @@ describe("newsletters", () => {
     expect((await page(`/club/${club.id}/newsletters`, await signIn("localhost", timer.email, PASSWORD))).status).toBe(403);
   });
 });
+
+describe("the Worker's five-minute cron", () => {
+  it("runs from the scheduled handler, and from /_dev/cron under npm start, which refuses a malformed call", async () => {
+    const { createScheduledController, waitOnExecutionContext } = await import("cloudflare:test");
+    const ctx = createExecutionContext();
+    await workerModule.scheduled!(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const post = (body: string) =>
+      worker.fetch(hostRequest("localhost", "/_dev/cron", { method: "POST", headers: { "Content-Type": "application/json" }, body }));
+    const ran = await post(JSON.stringify({ cron: "*/5 * * * *" }));
+    expect(ran.status).toBe(200);
+    expect(await ran.json()).toEqual({ ran: "*/5 * * * *" });
+    expect((await post("{")).status).toBe(400);
+    expect((await post(JSON.stringify({ cron: "*/5 * * * *", extra: 1 }))).status).toBe(400);
+  });
+});

@@ -32,7 +32,7 @@ export const NEWSLETTER_MESSAGES = {
   sent: "This newsletter has been sent and can no longer be changed",
   past: "Choose a time from now on",
   empty: "Add at least one block before sending",
-  nobody: "Choose who receives it: the club's members, the registrants of a form, or both",
+  nobody: "Choose who receives it: the club's members, the people registered on a form, or both",
   otherForms: "Choose registration forms of this newsletter's club",
 } as const;
 

@@ -1,7 +1,7 @@
 /**
  * The unsubscribe link in every newsletter (issue 26): signed, not stored, naming the club and the address, so
  * a member can leave the club's newsletters without an account, and nobody can unsubscribe someone else by
- * editing the link. It does not expire: an old newsletter's link must still work (decision 0046).
+ * editing the link. It does not expire: an old newsletter's link must still work (decision 0049).
  */
 import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { normaliseEmail } from "../../core/newsletters/mailing";

@@ -3,7 +3,7 @@
  * The page and the data API schedule one through the entity service (its rules: newsletterRule). Once its
  * time has come, a dispatch draws up its mailing list as one delivery row per address, unique per newsletter,
  * and puts each on the mail queue; the mail consumer claims a delivery before sending it, so a dispatch or a
- * queue message that runs twice mails nobody twice. Decision 0046.
+ * queue message that runs twice mails nobody twice. Decision 0049.
  */
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import { mailingList, newsletterState, type DeliveryCounts, type NewsletterAudience, type NewsletterState } from "../../core/newsletters/mailing";

@@ -168,7 +168,7 @@ export default function NewsletterEditor() {
               key={form.id}
               id={`form-${form.id}`}
               name={`form:${form.id}`}
-              label={`Paid registrants of ${form.name}`}
+              label={`Everyone registered on ${form.name}`}
               defaultChecked={draft.registrations.includes(form.id)}
             />
           ))}

@@ -1,0 +1,21 @@
+/**
+ * What the Worker's cron triggers do (wrangler.toml [triggers]). The scheduled handler runs it in production;
+ * `npm start` runs it through /_dev/cron, since `wrangler dev` does not fire cron triggers by itself.
+ */
+import { WAITLIST_CRON } from "../core/registration/waitlist";
+import { openDb } from "../schema/d1";
+import { deleteExpiredAuthRows } from "./auth/cleanup";
+import { dispatchDueNewsletters } from "./services/newsletters";
+import { sweepAllWaitlists } from "./services/waitlists";
+
+/** Every five minutes: waitlist offers and newsletters whose time has come. Hourly: expired sign-in rows. */
+export async function runCron(cron: string, env: Env, now: number): Promise<void> {
+  const db = openDb(env.DB);
+  if (cron === WAITLIST_CRON) {
+    // One failing must not stop the other: each is retried by the next run.
+    const results = await Promise.allSettled([sweepAllWaitlists(env, db, now), dispatchDueNewsletters(env, db, now)]);
+    for (const result of results) if (result.status === "rejected") console.error("A five-minute cron task failed", result.reason);
+    return;
+  }
+  await deleteExpiredAuthRows(db, now);
+}
