@@ -70,6 +70,11 @@ describe("event pages on a club's site", () => {
     // The site's navigation links the list.
     expect(html).toMatch(/<nav aria-label="Site"[^>]*><a href="\/events">Events<\/a>/);
     expect((await get("localhost", "/events")).status).toBe(404);
+    // A signed-in visitor's page carries their name in the header, so no shared cache may keep it.
+    const email = `visitor-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await createUserWithPassword(email, PASSWORD, []);
+    const signedIn = await get(a.hostname, "/events", await signIn(a.hostname, email, PASSWORD));
+    expect(signedIn.headers.get("Cache-Control")).toBe("private, no-cache");
   });
 
   it("shows an event with its own races and forms, and is a 404 on another site, for a draft and for an unknown address", async () => {
@@ -273,5 +278,43 @@ describe("editing event pages: the data API and the admin page refuse the same",
     // Another site may use the same address.
     const other = await put(await clubAdminToken(b), { club: b.club.id, name: "Their Loppet", page_url: "loppet" });
     expect(other.status).toBe(201);
+  });
+
+  it("lets the site's Site Administrator link races on the admin page, refusing another club's race in the API's words", async () => {
+    const a = await clubSite("site-admin");
+    const b = await clubSite("site-admin-other");
+    const event = await addEvent(a, { pageUrl: "relay", title: "Relay Day", startDate: isoDay(20) });
+    const email = `site-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const admin = await createUserWithPassword(email, PASSWORD, [{ type: "site_admin", siteId: a.site.id }]);
+    await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?")
+      .bind(JSON.stringify({ eventpages: true }), admin.id)
+      .run();
+    const cookie = await signIn("admin.localhost", email, PASSWORD);
+    const detail = `/_admin/eventpages/${event.id}?class=EventPage`;
+    const page = await (await get("admin.localhost", detail, cookie)).text();
+    const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1]?.replaceAll("&quot;", '"').replaceAll("&amp;", "&");
+    const save = (raceIds: string[]) =>
+      pagePost(
+        "admin.localhost",
+        detail,
+        [
+          ["intent", "save"],
+          ["original", hidden("original")!],
+          ["mtimes", hidden("mtimes")!],
+          ["is_public", "on"],
+          ["race_ids", JSON.stringify(raceIds)],
+        ],
+        cookie,
+      );
+    const refused = await save([b.race.id]);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(`These are not races of this club: ${b.race.id}`);
+    const saved = await save([a.race.id]);
+    expect(saved.status).toBe(302);
+    expect(await (await get(a.hostname, "/events/relay")).text()).toContain(`href="/races/${a.race.id}"`);
+    // Another site's Site Administrator does not reach it.
+    expect(
+      (await get("admin.localhost", `/_admin/eventpages/${(await addEvent(b, { pageUrl: "x", startDate: isoDay(1) })).id}?class=EventPage`, cookie)).status,
+    ).toBe(404);
   });
 });
