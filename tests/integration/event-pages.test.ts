@@ -101,6 +101,11 @@ describe("event pages on a club's site", () => {
     expect(html).toContain(`href="/races/${a.race.id}"`);
     expect(html).toContain(`href="/register/${a.form.id}"`);
     expect(html).toContain('href="/events/loppet.ics"');
+    // The start list is linked once the race makes it public, as the race's own page does.
+    expect(html).not.toContain(`href="/races/${a.race.id}/startlist"`);
+    const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(a.race.id));
+    expect((await room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    expect(await (await get(a.hostname, "/events/loppet")).text()).toContain(`href="/races/${a.race.id}/startlist"`);
     expect(html).not.toContain(a.hidden.id);
     expect(html).not.toContain(b.race.id);
     expect(html).not.toContain(b.form.id);
