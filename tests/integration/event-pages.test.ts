@@ -50,7 +50,7 @@ describe("event pages on a club's site", () => {
     await addEvent(a, { pageUrl: "spring-sprint", title: "Spring Sprint", startDate: isoDay(30) });
     await addEvent(a, { pageUrl: "winter-loppet", title: "Winter Loppet", startDate: isoDay(10), endDate: isoDay(11) });
     await addEvent(a, { pageUrl: "autumn-trial", title: "Autumn Trial", startDate: isoDay(-40) });
-    await addEvent(a, { pageUrl: "yesterday", title: "Yesterday Relay", startDate: isoDay(-1) });
+    await addEvent(a, { pageUrl: "today", title: "Today Relay", startDate: isoDay(0) });
     await addEvent(a, { pageUrl: "draft", title: "Draft Event", startDate: isoDay(5), isPublic: false });
     await addEvent(b, { pageUrl: "other", title: "Other Club Event", startDate: isoDay(5) });
     const response = await get(a.hostname, "/events");
@@ -59,8 +59,8 @@ describe("event pages on a club's site", () => {
     const html = await response.text();
     const upcoming = between(html, "upcoming-events-heading", "</section>");
     const past = between(html, "past-events-heading", "</section>");
-    // Yesterday is still someone's today (UTC−12), so it is upcoming until that day ends everywhere.
-    expect(upcoming.indexOf("Yesterday Relay")).toBeGreaterThan(-1);
+    // Today's event stays upcoming until the day has ended everywhere (core/sites/event-dates.ts).
+    expect(upcoming.indexOf("Today Relay")).toBeGreaterThan(-1);
     expect(upcoming.indexOf("Winter Loppet")).toBeLessThan(upcoming.indexOf("Spring Sprint"));
     expect(past).toContain("Autumn Trial");
     expect(past).not.toContain("Winter Loppet");
