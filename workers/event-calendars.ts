@@ -17,7 +17,7 @@ export function isEventCalendarPath(pathname: string): boolean {
   return pathname === SITE_CALENDAR || EVENT_CALENDAR.test(pathname);
 }
 
-export async function handleEventCalendar(request: Request, { env, tenant, db, now }: RequestContext): Promise<Response> {
+export async function handleEventCalendar(request: Request, { env, tenant, db, now, session }: RequestContext): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") return new Response("Method not allowed", { status: 405, headers: { Allow: "GET, HEAD" } });
   const notFound = () => new Response("No such event calendar on this site", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   // Events belong to club sites; the main and super-admin hosts have none.
@@ -41,7 +41,8 @@ export async function handleEventCalendar(request: Request, { env, tenant, db, n
       "Content-Type": CALENDAR_CONTENT_TYPE,
       // inline: a phone opens it in its calendar app; the name is what a download is saved as.
       "Content-Disposition": `inline; filename="${filename}"`,
-      "Cache-Control": CALENDAR_CACHE,
+      // A signed-in caller's answer may carry their refreshed session cookie, which no shared cache may keep.
+      "Cache-Control": session ? "private, max-age=300" : CALENDAR_CACHE,
       "X-Content-Type-Options": "nosniff",
     },
   });

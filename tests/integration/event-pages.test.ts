@@ -199,6 +199,11 @@ describe("event pages on a club's site", () => {
     expect(all).not.toContain("Hidden Race");
     expect(all).not.toContain("Their Race");
 
+    const email = `cal-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await createUserWithPassword(email, PASSWORD, []);
+    const signedIn = await get(a.hostname, "/events.ics", await signIn(a.hostname, email, PASSWORD));
+    expect(signedIn.headers.get("Cache-Control")).toBe("private, max-age=300");
+
     expect((await get(b.hostname, "/events/loppet.ics")).status).toBe(404);
     expect((await get(a.hostname, "/events/hidden.ics")).status).toBe(404);
     expect((await get(a.hostname, "/events/%ZZ.ics")).status).toBe(404);
