@@ -233,3 +233,52 @@ function riversideRegistration(now: number) {
     ],
   };
 }
+
+/** An ISO date (YYYY-MM-DD) `offset` days from the seed day, in UTC. */
+const isoDay = (now: number, offset: number) => new Date(Math.floor(now / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The demo site's event pages (decision 0046): one upcoming, on the demo race's day and the next, linking that
+ * race and the Winter Loppet form, and one past, so /events shows both lists.
+ */
+export function demoEvents(now: number) {
+  const race = demoRaces(now)[0]!;
+  const raceDay = isoDay(race.startTime, 0);
+  return [
+    {
+      id: "d1e2f3a4-7c4d-4e5f-8a61-8c9d0e1f2a01",
+      clubId: demoClubs[0].id,
+      siteId: demoSites[0].id,
+      name: "Winter Loppet",
+      title: "Winter Loppet Weekend",
+      pageUrl: "winter-loppet",
+      year: Number(raceDay.slice(0, 4)),
+      startDate: raceDay,
+      endDate: isoDay(race.startTime, 1),
+      sport: "Cross Country Skiing",
+      location: "Gatineau Park",
+      description:
+        "Two days of classic racing in Gatineau Park.\n\nSaturday is the Demo Classic 10 km, three laps of the stadium loop; Sunday is a relaxed tour for families. Register below, then follow the results live on race day.",
+      raceIds: [race.id],
+      registrationIds: [demoRegistrations(now)[0]!.id],
+      movesForward: true,
+    },
+    {
+      id: "d1e2f3a4-7c4d-4e5f-8a61-8c9d0e1f2a02",
+      clubId: demoClubs[0].id,
+      siteId: demoSites[0].id,
+      name: "Autumn Time Trial",
+      title: "Autumn Time Trial",
+      pageUrl: "autumn-time-trial",
+      year: Number(isoDay(now, -60).slice(0, 4)),
+      startDate: isoDay(now, -60),
+      endDate: isoDay(now, -60),
+      sport: "Roller Skiing",
+      location: "Gatineau Park",
+      description: "The club's roller-ski time trial that opened the season.",
+      raceIds: [] as string[],
+      registrationIds: [] as string[],
+      movesForward: false,
+    },
+  ];
+}

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoApp, demoClubs, demoRaces, demoRegistrations, demoSites, demoUsers } from "./demo-data";
+import { demoApp, demoClubs, demoEvents, demoRaces, demoRegistrations, demoSites, demoUsers } from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -128,6 +128,28 @@ export async function buildSeedSql(now: number): Promise<string> {
       };
       statements.push(insert("form_elements", { id: element.id, ...values, created_at: now, field_mtimes: mtimes(values) }, "ON CONFLICT(id) DO NOTHING"));
     }
+  }
+  for (const event of demoEvents(now)) {
+    const fields = {
+      club_id: event.clubId,
+      site_id: event.siteId,
+      name: event.name,
+      title: event.title,
+      page_url: event.pageUrl,
+      year: event.year,
+      start_date: event.startDate,
+      end_date: event.endDate,
+      sport: event.sport,
+      location: event.location,
+      description: event.description,
+      race_ids: JSON.stringify(event.raceIds),
+      registration_ids: JSON.stringify(event.registrationIds),
+    };
+    // The upcoming demo event moves with the demo race once its days are over; an organiser's other edits stay.
+    const onConflict = event.movesForward
+      ? `ON CONFLICT(id) DO UPDATE SET start_date = excluded.start_date, end_date = excluded.end_date, year = excluded.year WHERE event_pages.end_date < ${sqlValue(new Date(now).toISOString().slice(0, 10))}`
+      : "ON CONFLICT(id) DO NOTHING";
+    statements.push(insert("event_pages", { id: event.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, onConflict));
   }
   const app = {
     name: demoApp.name,

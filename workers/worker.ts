@@ -15,6 +15,7 @@ import { deliverMail, MAIL_MAX_RETRIES, recordDelivery } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
 import { handleMedia } from "./media";
+import { handleEventCalendar, isEventCalendarPath } from "./event-calendars";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
 import { sendNewsletterDelivery } from "./services/newsletters";
@@ -22,6 +23,8 @@ import { runCron } from "./cron";
 
 export interface ApiMount {
   prefix: string;
+  /** Decides instead of the prefix, for addresses that share a prefix with pages (`/events.ics` beside `/events`). */
+  matches?: (pathname: string) => boolean;
   handle: (request: Request, context: RequestContext) => Promise<Response>;
 }
 
@@ -32,6 +35,7 @@ const apiMounts: ApiMount[] = [
   { prefix: "/timing-api/", handle: handleTimingApi },
   { prefix: WEBHOOK_PATH, handle: handleStripeWebhook },
   { prefix: "/media/", handle: handleMedia },
+  { prefix: "/events", matches: isEventCalendarPath, handle: handleEventCalendar },
 ];
 
 /**
@@ -70,7 +74,8 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       const { session, setCookie } = await loadRequestSession(request, db, tenant, now);
       const context: RequestContext = { env, tenant, session, db, ctx, now };
       const { pathname } = new URL(request.url);
-      const mount = apiMounts.find((m) => pathname.startsWith(m.prefix)) ?? devMounts.find((m) => pathname.startsWith(m.prefix));
+      const mounted = (m: ApiMount) => (m.matches ? m.matches(pathname) : pathname.startsWith(m.prefix));
+      const mount = apiMounts.find(mounted) ?? devMounts.find(mounted);
       if (mount) return withSecurityHeaders(await mount.handle(request, context), setCookie, { https });
       const cspNonce = newCspNonce();
       const response = await handleRemix(request, { env, tenant, ctx, session, now, cspNonce });

@@ -15,6 +15,11 @@ export function SiteHeader({ theme, kind, userName }: { theme: Theme; kind: Tena
         )}
         <span className="brand-name">{theme.name}</span>
       </a>
+      {kind === "site" ? (
+        <nav aria-label="Site" className="site-nav">
+          <a href="/events">Events</a>
+        </nav>
+      ) : null}
       <nav aria-label="Account">
         {userName ? (
           <>

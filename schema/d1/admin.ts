@@ -261,8 +261,30 @@ export const eventPages = sqliteTable(
     headerOption: text("header_option", { enum: ["banner", "title", "none"] })
       .notNull()
       .default("banner"),
+    /** Shown on the club's site (its events list, page and calendar); a draft is not (decision 0046). */
+    isPublic: integer("is_public", { mode: "boolean" }).notNull().default(true),
+    /** schema.org's eventStatus, and the calendar's STATUS. */
+    eventStatus: text("event_status", { enum: ["scheduled", "postponed", "cancelled"] })
+      .notNull()
+      .default("scheduled"),
+    /** Where it happens, in words (a venue, a park); the races' own places when empty. */
+    location: text("location"),
+    /** The club's races and registration forms the page links to, in the order shown (decision 0046). */
+    raceIds: text("race_ids", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    registrationIds: text("registration_ids", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
   },
-  (t) => [index("event_pages_club").on(t.clubId), index("event_pages_site").on(t.siteId)],
+  (t) => [
+    index("event_pages_club").on(t.clubId),
+    index("event_pages_site").on(t.siteId),
+    // A page's address is unique on its site; the entity service turns a clash into a 409 naming page_url.
+    uniqueIndex("event_pages_site_page_url").on(t.siteId, t.pageUrl),
+  ],
 );
 
 /** PointsSeries (section 3, "Race Series"): races whose results add up to series points. */

@@ -233,6 +233,12 @@ export const InventoryItem = entityClass({
   ],
 });
 
+/** An event page's address under /events/: what a person can type and share, with no escaping needed. */
+const eventPathSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "An event's address (page_url) is up to 100 lowercase letters, digits and hyphens, starting with a letter or digit");
+const linkedIds = z.array(z.guid("Each linked race or form is named by its uuid")).max(50, "An event links at most 50 races or forms");
+
 export const EventPage = entityClass({
   classname: "EventPage",
   description: "A public page for an event that spans races and registrations",
@@ -249,13 +255,18 @@ export const EventPage = entityClass({
     field("year", eventPages.year, "int", { schema: year }),
     field("start_date", eventPages.startDate, "string", { schema: isoDate }),
     field("end_date", eventPages.endDate, "string", { schema: isoDate }),
-    field("page_url", eventPages.pageUrl, "string", {
-      schema: z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "page_url is lowercase letters, digits and hyphens"),
-    }),
+    // The page is served at /events/{page_url} on the club's site, so the address must be safe in a URL as it is.
+    field("page_url", eventPages.pageUrl, "string", { schema: eventPathSchema }),
     field("description", eventPages.description, "string", { schema: longText }),
     field("sport", eventPages.sport, "string", { schema: shortText }),
     field("banner_url", eventPages.bannerUrl, "string", { schema: httpUrl }),
     field("header_option", eventPages.headerOption, "string", { schema: z.enum(["banner", "title", "none"]) }),
+    field("is_public", eventPages.isPublic, "bool"),
+    field("event_status", eventPages.eventStatus, "string", { schema: z.enum(["scheduled", "postponed", "cancelled"]) }),
+    field("location", eventPages.location, "string", { schema: shortText }),
+    // Which of the club's races and forms the page links to; the rule checks they are the club's (decision 0046).
+    field("race_ids", eventPages.raceIds, "json", { schema: linkedIds }),
+    field("registration_ids", eventPages.registrationIds, "json", { schema: linkedIds }),
   ],
 });
 

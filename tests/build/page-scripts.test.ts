@@ -13,8 +13,9 @@ import { root, wranglerEnv } from "../../scripts/wrangler-env.mjs";
  * 100 on every public page; React, React DOM and Remix's runtime are 82 of them on each. Reached: home 87.7,
  * login 91.9, start list 86.8, results 96.3 (104.9 while zod/mini checked the live socket's frames; now
  * schema/wire/race-socket-read.ts does), registration form 107.6 (the form's fields, prices and checks, run
- * in the browser). The four under 100 keep 100; the one over it holds what is reached plus 3%, so growth is
- * seen; the gap to 100 is in the issue's closing note.
+ * in the browser), events 87.0 and an event 87.6 (issue 26: no script of their own). The pages under 100 keep
+ * 100; the one over it holds what is reached plus 3%, so growth is seen; the gap to 100 is in the issue's
+ * closing note.
  */
 const PAGES = [
   { page: "home", url: "/", route: "routes/_index", budgetKib: 100 },
@@ -24,6 +25,8 @@ const PAGES = [
   { page: "heats", url: "/races/r1/heats", route: "routes/races+/$raceId_.heats", budgetKib: 100 },
   { page: "racer", url: "/races/r1/racers/x1", route: "routes/races+/$raceId_.racers.$racerId", budgetKib: 100 },
   { page: "registration form", url: "/register/g1", route: "routes/register+/$registrationId._index", budgetKib: 111 },
+  { page: "events", url: "/events", route: "routes/events+/_index", budgetKib: 100 },
+  { page: "event", url: "/events/winter-loppet", route: "routes/events+/$path", budgetKib: 100 },
 ];
 
 type RouteObject = Parameters<typeof matchRoutes>[0][number];

@@ -3,10 +3,10 @@
  * entity service for both the data API and the administration pages. The spec gives these entities no
  * messages; the words here are ours (docs/decisions/0032-administration-from-the-registry.md).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import { isLocked, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { colourProblems } from "../../core/sites/contrast";
-import { emailNewsletters, registrations } from "../../schema/d1";
+import { emailNewsletters, eventPages, races, registrations, type Db } from "../../schema/d1";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import type { WriteRule } from "./entity-rules";
 
@@ -21,7 +21,39 @@ function dateOrder(next: Readonly<Record<string, unknown>>, first: string, last:
   return from && until && until < from ? { [last]: message } : null;
 }
 
-export const eventPageRule: WriteRule = async (_db, _id, next) => dateOrder(next, "start_date", "end_date", "The end date must be on or after the start date");
+/** Dates in order, an address no other event of the site has, and links only to the club's own races and forms. */
+export const eventPageRule: WriteRule = async (db, id, next) => {
+  const found: Record<string, string> = { ...dateOrder(next, "start_date", "end_date", "The end date must be on or after the start date") };
+  const site = text(next.site);
+  const path = text(next.page_url);
+  if (site && path) {
+    // The unique index still decides a concurrent write; this says it in words a club understands first.
+    const [twin] = await db
+      .select({ id: eventPages.id })
+      .from(eventPages)
+      .where(and(eq(eventPages.siteId, site), eq(eventPages.pageUrl, path), ne(eventPages.id, id)))
+      .limit(1);
+    if (twin) found.page_url = `Another event on this site already has the address /events/${path}; choose another`;
+  }
+  const club = text(next.club) ?? "";
+  const missingRaces = await notTheClubs(db, races, club, next.race_ids);
+  if (missingRaces.length > 0) found.race_ids = `These are not races of this club: ${missingRaces.join(", ")}`;
+  const missingForms = await notTheClubs(db, registrations, club, next.registration_ids);
+  if (missingForms.length > 0) found.registration_ids = `These are not registration forms of this club: ${missingForms.join(", ")}`;
+  return problems(found);
+};
+
+/** The ids in `value` that name no row of `table` owned by `club`, so an event never links another club's race. */
+async function notTheClubs(db: Db, table: typeof races | typeof registrations, club: string, value: unknown): Promise<string[]> {
+  const ids = Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  if (ids.length === 0) return [];
+  const owned = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.clubId, club), inArray(table.id, ids)));
+  const ownedIds = new Set(owned.map((row) => row.id));
+  return [...new Set(ids.filter((id) => !ownedIds.has(id)))];
+}
 
 export const passRule: WriteRule = async (_db, _id, next) => dateOrder(next, "valid_from", "valid_until", "The last valid day must be on or after the first");
 

@@ -25,7 +25,7 @@ export interface RaceCatalogue {
   spectatorShards: number;
 }
 
-const catalogueColumns = {
+export const catalogueColumns = {
   id: races.id,
   clubId: races.clubId,
   siteId: races.siteId,
