@@ -19,6 +19,8 @@ import { handleMedia } from "./media";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
 import { sweepAllWaitlists } from "./services/waitlists";
+import { refreshDueDomains } from "./services/site-domains";
+import { originOf } from "./auth/hosts";
 import { WAITLIST_CRON } from "../core/registration/waitlist";
 
 export interface ApiMount {
@@ -60,6 +62,7 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       const hostHeader = request.headers.get("Host") ?? new URL(request.url).host;
       const tenant = await resolveTenant(db, hostHeader, hostConfigFromEnv(env));
       if (!tenant) return withSecurityHeaders(unknownHostPage(normaliseHostname(hostHeader) ?? hostHeader), null, { https });
+      if (tenant.kind === "redirect") return withSecurityHeaders(primaryDomainRedirect(request, env, tenant.to), null, { https });
       if (await isCrossSiteRequest(request, env, tenant, db)) {
         return withSecurityHeaders(
           new Response("Cross-site request refused", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } }),
@@ -80,8 +83,11 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
     },
 
     async scheduled(controller, env, ctx) {
-      if (controller.cron === WAITLIST_CRON) ctx.waitUntil(sweepAllWaitlists(env, openDb(env.DB), Date.now()));
-      else ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
+      if (controller.cron === WAITLIST_CRON) {
+        ctx.waitUntil(sweepAllWaitlists(env, openDb(env.DB), Date.now()));
+        // Domains still on their way to live (and live ones, hourly) are asked about again (decision 0047).
+        ctx.waitUntil(refreshDueDomains(env, openDb(env.DB), Date.now()));
+      } else ctx.waitUntil(deleteExpiredAuthRows(openDb(env.DB), Date.now()));
     },
 
     async queue(batch, env, _ctx) {
@@ -109,6 +115,12 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       }
     },
   } satisfies ExportedHandler<Env, unknown>;
+}
+
+/** The www or bare partner of a site's primary domain: the same path on the primary, for good (308 keeps the method). */
+function primaryDomainRedirect(request: Request, env: Env, to: string): Response {
+  const url = new URL(request.url);
+  return new Response(null, { status: 308, headers: { Location: `${originOf(env, to)}${url.pathname}${url.search}`, "Cache-Control": "no-store" } });
 }
 
 /** Any hostname that is neither ours nor a registered site: say so plainly, with nothing of any tenant on it. */

@@ -26,6 +26,7 @@ import { changeRace, discardRace, ensureRaceOpen, raceDeletionBlocker } from "..
 import { changedHistory, createdHistory, deletedHistory, type HistoryAuthor } from "./entity-history";
 import { writeRuleOf } from "./entity-rules";
 import { referencesTo } from "./entity-references";
+import { forgetSite } from "../../tenants/resolve";
 
 export type EntityContext = PublishContext & { db: Db };
 
@@ -275,6 +276,8 @@ export async function changeEntity(
     if (statements.length > 0) await context.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   }
   publishFieldChanges(context, entity, id, result.changed, result.mtimes, protectedObjectOf(entity, { ...stored.row, ...result.changed }));
+  // A site's look shows on its hosts at once: this isolate forgets the hosts it remembers for the site.
+  if (entity.classname === "WhitelabelSite") forgetSite(id);
   return { ok: true, value: { changed: result.changed, mtimes: result.mtimes } };
 }
 
