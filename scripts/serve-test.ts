@@ -19,7 +19,7 @@ await seedLocal(stateDir);
 
 const stripeFake = await startLocalStripe(port, "whsec_local_serve_test");
 
-const cloudflareFake = await startLocalCloudflare(port);
+const cloudflareFake = await startLocalCloudflare(port, path.join(stateDir, "cloudflare-fake.json"));
 
 const vars = [`PUBLIC_PORT:${port}`, ...stripeFake.vars, ...cloudflareFake.vars];
 const child = spawn(wranglerBin, wranglerDevArgs(port, vars, ["--persist-to", stateDir, "--log-level", "warn"]), {

@@ -30,7 +30,7 @@ const stripeFake = ownStripeKeys ? null : await startLocalStripe(port, "whsec_lo
 const stripeVars = stripeFake?.vars ?? [];
 // Custom domains out of the box: a fake of Cloudflare's Custom Hostnames API that takes a domain live in a few checks.
 const ownCloudflare = existsSync(devVars) && /^CLOUDFLARE_API_TOKEN=/m.test(readFileSync(devVars, "utf8"));
-const cloudflareFake = ownCloudflare ? null : await startLocalCloudflare(port);
+const cloudflareFake = ownCloudflare ? null : await startLocalCloudflare(port, path.join(root, ".wrangler", "state", "cloudflare-fake.json"));
 
 const banner = [
   "",

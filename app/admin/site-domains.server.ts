@@ -5,7 +5,8 @@
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { can, type Principal } from "../../core/access/policy";
-import { domainWords } from "../../core/sites/domain-status";
+import { domainWords, settlesLater } from "../../core/sites/domain-status";
+import { wwwRedirectTarget } from "../../core/sites/hostnames";
 import type { Db } from "../../schema/d1";
 import { customHostnameGateway } from "../../workers/services/custom-hostnames";
 import { addDomain, choosePrimary, DOMAIN_MESSAGES, listDomains, refreshSiteDomains, removeDomain, type SiteDomain } from "../../workers/services/site-domains";
@@ -20,14 +21,21 @@ function mayManageDomains(context: AppLoadContext, principal: Principal, siteId:
   return can(principal, "edit", { area: "sites", id: siteId, siteId });
 }
 
-function viewOf(domain: SiteDomain, target: string) {
+const PURPOSE = { CNAME: "Leads the domain to the site", TXT: "Proves the domain is the club's" } as const;
+
+function viewOf(domain: SiteDomain, target: string, primary: string | null) {
+  const state = { cloudflareId: domain.cloudflareId, status: domain.status, sslStatus: domain.sslStatus };
   return {
     id: domain.id,
     hostname: domain.hostname,
     isPrimary: domain.isPrimary,
-    words: domainWords({ cloudflareId: domain.cloudflareId, status: domain.status, sslStatus: domain.sslStatus }),
+    words: domainWords(state),
+    /** The records matter while the domain is on its way (or back) to live, not once live or gone. */
+    showRecords: settlesLater(state),
     // The CNAME first: it is what makes the domain lead here; the TXT records prove it is the club's.
-    records: [{ type: "CNAME", name: domain.hostname, value: target }, ...domain.records],
+    records: [{ type: "CNAME" as const, name: domain.hostname, value: target }, ...domain.records].map((r) => ({ ...r, purpose: PURPOSE[r.type] })),
+    /** The primary this www or bare partner sends its visitors to, once both are live. */
+    leadsTo: wwwRedirectTarget(domain.hostname, primary),
     errors: domain.errors,
     checkedAt: domain.checkedAt,
   };
@@ -40,7 +48,9 @@ export async function siteDomainsData(context: AppLoadContext, db: Db, principal
   if (!mayManageDomains(context, principal, siteId)) return { mayManage: false as const };
   const gateway = customHostnameGateway(context.env);
   const refreshed = await refreshSiteDomains(db, gateway, siteId, context.now, "unsettled");
-  const domains = (await listDomains(db, siteId)).map((d) => viewOf(d, context.env.CUSTOM_DOMAINS_TARGET));
+  const rows = await listDomains(db, siteId);
+  const primary = rows.find((d) => d.isPrimary)?.hostname ?? null;
+  const domains = rows.map((d) => viewOf(d, context.env.CUSTOM_DOMAINS_TARGET, primary));
   const removeId = new URL(request.url).searchParams.get("removeDomain");
   return {
     mayManage: true as const,

@@ -45,17 +45,20 @@ export function SiteDomainsPanel({ data, base }: { data: SiteDomainsView; base: 
       ))}
       {data.domains.length > 0 ? <SetupForm intent="domain-check" label="Check now" busyLabel="Checking…" errors={check.errors} inline /> : null}
       {data.configured ? (
-        <SetupForm intent="domain-add" label="Add the domain" busyLabel="Adding…" errors={add.errors}>
-          <TextField
-            name="hostname"
-            label="Domain"
-            hint="For example results.example.org or www.example.org: no http://, no path"
-            maxLength={300}
-            defaultValue={add.values?.hostname ?? ""}
-            error={add.errors.hostname}
-            required
-          />
-        </SetupForm>
+        <>
+          <h3>Add a domain</h3>
+          <SetupForm intent="domain-add" label="Add the domain" busyLabel="Adding…" errors={add.errors}>
+            <TextField
+              name="hostname"
+              label="Domain"
+              hint="For example results.example.org or www.example.org: no http://, no path"
+              maxLength={300}
+              defaultValue={add.values?.hostname ?? ""}
+              error={add.errors.hostname}
+              required
+            />
+          </SetupForm>
+        </>
       ) : null}
     </section>
   );
@@ -75,14 +78,15 @@ function DomainCard({ domain, base, single }: { domain: Domain; base: string; si
         </strong>{" "}
         {words.detail} <span className="hint">Last checked {when(domain.checkedAt)}.</span>
       </p>
-      {domain.errors.length > 0 && words.tone !== "live" ? (
+      {domain.leadsTo ? <p className="hint">Visitors here are sent on to {domain.leadsTo}, the primary domain, once both are live.</p> : null}
+      {domain.errors.length > 0 && domain.showRecords ? (
         <ul className="hint">
           {domain.errors.map((e) => (
             <li key={e}>Cloudflare says: {e}</li>
           ))}
         </ul>
       ) : null}
-      {words.tone !== "live" ? (
+      {domain.showRecords ? (
         <div className="table-scroll">
           <table className="data-table">
             <caption className="hint">DNS records to create</caption>
@@ -91,6 +95,7 @@ function DomainCard({ domain, base, single }: { domain: Domain; base: string; si
                 <th scope="col">Type</th>
                 <th scope="col">Name</th>
                 <th scope="col">Value</th>
+                <th scope="col">Why</th>
               </tr>
             </thead>
             <tbody>
@@ -103,10 +108,14 @@ function DomainCard({ domain, base, single }: { domain: Domain; base: string; si
                   <td>
                     <code>{r.value}</code>
                   </td>
+                  <td>{r.purpose}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+          <p className="hint">
+            At a bare domain such as example.org, some DNS providers call the CNAME record an ALIAS or ANAME record, or flatten it; use what yours offers.
+          </p>
         </div>
       ) : null}
       <div className="actions">

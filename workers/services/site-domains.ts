@@ -174,7 +174,7 @@ async function refreshOne(db: Db, gateway: CustomHostnameGateway, domain: SiteDo
   }
   const scoped = and(eq(siteDomains.id, domain.id), eq(siteDomains.siteId, domain.siteId));
   if (state) await db.update(siteDomains).set(fromCloudflare(state, now)).where(scoped);
-  else if (domain.cloudflareId) await db.update(siteDomains).set({ status: "deleted", sslStatus: null, checkedAt: now }).where(scoped);
+  else if (domain.cloudflareId) await db.update(siteDomains).set({ status: "deleted", sslStatus: null, records: [], errors: [], checkedAt: now }).where(scoped);
   else if (now - domain.createdAt > ORPHAN_CLAIM_MS) await db.delete(siteDomains).where(and(scoped, isNull(siteDomains.cloudflareId)));
   if (state?.status !== domain.status) forgetHosts([domain.hostname]);
   return true;

@@ -10,6 +10,10 @@ export interface CloudflareFakeOptions {
   /** Polls (GETs of the hostname, or lists naming it) per step towards live; 0 keeps it still until told. */
   pollsPerStep?: number;
   now?: () => number;
+  /** Hostnames from an earlier run (the server keeps them in a file, so `npm start` again finds them). */
+  initial?: readonly FakeHostname[];
+  /** Told after every change, with every hostname. */
+  onChange?: (hostnames: FakeHostname[]) => void;
 }
 
 /** The stages a hostname goes through: [hostname status, certificate status]. */
@@ -80,7 +84,8 @@ const ROUTE = /^(?:\/client\/v4)?\/zones\/([^/]+)\/custom_hostnames(?:\/([^/]+))
 const CONTROL = /^\/__fake\/custom_hostnames\/([^/]+)\/(activate|move|fail)$/;
 
 export function createCloudflareFake(options: CloudflareFakeOptions): CloudflareFake {
-  const byId = new Map<string, FakeHostname>();
+  const byId = new Map<string, FakeHostname>((options.initial ?? []).map((h) => [h.id, { ...h }]));
+  const changed = () => options.onChange?.([...byId.values()]);
   const requestLog: RequestLogEntry[] = [];
   const pollsPerStep = options.pollsPerStep ?? 1;
   const now = options.now ?? Date.now;
@@ -130,6 +135,7 @@ export function createCloudflareFake(options: CloudflareFakeOptions): Cloudflare
     if (h.polls >= pollsPerStep && h.stage < STAGES.length - 1) {
       h.stage += 1;
       h.polls = 0;
+      changed();
     }
   }
 
@@ -161,7 +167,8 @@ export function createCloudflareFake(options: CloudflareFakeOptions): Cloudflare
         return failure(400, 1407, "Invalid custom hostname. Custom hostnames must be a valid hostname.");
       if (find(hostname)) return failure(409, 1406, "Duplicate custom hostname found.");
       const created: FakeHostname = {
-        id: crypto.randomUUID(),
+        // Cloudflare's identifiers are 32 hex digits.
+        id: hex(16),
         hostname,
         method: body.data.ssl.method,
         minTls: body.data.ssl.settings?.min_tls_version,
@@ -174,6 +181,7 @@ export function createCloudflareFake(options: CloudflareFakeOptions): Cloudflare
         createdAt: new Date(now()).toISOString(),
       };
       byId.set(created.id, created);
+      changed();
       return envelope(200, render(created));
     }
     if (!id && method === "GET") {
@@ -188,6 +196,7 @@ export function createCloudflareFake(options: CloudflareFakeOptions): Cloudflare
     if (!h) return failure(404, 1436, "The custom hostname was not found.");
     if (method === "DELETE") {
       byId.delete(h.id);
+      changed();
       return envelope(200, { id: h.id });
     }
     if (method === "GET") poll(h);
@@ -200,6 +209,7 @@ export function createCloudflareFake(options: CloudflareFakeOptions): Cloudflare
     if (action === "activate") Object.assign(h, { stage: STAGES.length - 1, status: null, sslStatus: null });
     if (action === "move") h.status = "moved";
     if (action === "fail") h.sslStatus = "validation_timed_out";
+    changed();
     return true;
   }
 

@@ -2,11 +2,13 @@
 //   tsx tests/fakes/cloudflare/server.ts --port 12287
 // Point the Worker at it with CLOUDFLARE_API_BASE=http://127.0.0.1:12287/client/v4 and the zone and token it prints.
 // `curl -X POST http://127.0.0.1:12287/__fake/custom_hostnames/club.example.org/activate` takes a domain live at once.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createCloudflareFake, type CloudflareFake } from "./custom-hostnames";
+import { createCloudflareFake, type CloudflareFake, type FakeHostname } from "./custom-hostnames";
 
 /** Not secrets: the fake listens on loopback only, and these are what the local Worker is given. */
 export const LOCAL_ZONE_ID = "023e105f4ecef8ad9ca31a8372d0c353";
@@ -20,8 +22,19 @@ export interface CloudflareFakeServer {
   close: () => Promise<void>;
 }
 
-export async function startCloudflareFakeServer(options: { port?: number; pollsPerStep?: number; log?: boolean } = {}): Promise<CloudflareFakeServer> {
-  const fake = createCloudflareFake({ zoneId: LOCAL_ZONE_ID, token: LOCAL_API_TOKEN, pollsPerStep: options.pollsPerStep ?? 1 });
+export async function startCloudflareFakeServer(
+  options: { port?: number; pollsPerStep?: number; log?: boolean; stateFile?: string } = {},
+): Promise<CloudflareFakeServer> {
+  const { stateFile } = options;
+  // Kept beside the local D1, so a restarted `npm start` still knows the domains the database names.
+  const initial = stateFile && existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as FakeHostname[]) : [];
+  const onChange = stateFile
+    ? (hostnames: FakeHostname[]) => {
+        mkdirSync(path.dirname(stateFile), { recursive: true });
+        writeFileSync(stateFile, JSON.stringify(hostnames, null, 2));
+      }
+    : undefined;
+  const fake = createCloudflareFake({ zoneId: LOCAL_ZONE_ID, token: LOCAL_API_TOKEN, pollsPerStep: options.pollsPerStep ?? 1, initial, onChange });
   const server = http.createServer((incoming, outgoing) => {
     void (async () => {
       try {
