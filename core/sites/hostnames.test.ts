@@ -87,6 +87,24 @@ describe("a club's domain, for any input", () => {
     );
   });
 
+  it("answers any text at all, international ones included, without throwing", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary", maxLength: 40 }),
+          fc.string({ unit: "grapheme", maxLength: 40 }).map((s) => `${s}.example`),
+        ),
+        (input) => {
+          const checked = checkClubHostname(input, PLATFORM);
+          if (checked.ok) expect(checked.hostname).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+          else expect(Object.values(HOSTNAME_MESSAGES)).toContain(checked.message);
+        },
+      ),
+      fcParams(),
+    );
+    expect(checkClubHostname("a".repeat(5000), PLATFORM)).toEqual({ ok: false, message: HOSTNAME_MESSAGES.tooLong });
+  });
+
   it("refuses anything with a scheme, a path or a port in front of or after a good name", () => {
     fc.assert(
       fc.property(domain, fc.constantFrom("http://", "https://", "ftp://"), fc.constantFrom("", "/", "/races", ":8080"), (name, scheme, tail) => {

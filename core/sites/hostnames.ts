@@ -41,6 +41,8 @@ function toAscii(name: string): string | null {
 export function normaliseDomain(input: string): HostnameCheck {
   let name = input.trim().toLowerCase();
   if (name === "") return { ok: false, message: HOSTNAME_MESSAGES.empty };
+  // Longer than any hostname with a scheme and path around it: no need to read further.
+  if (name.length > 1000) return { ok: false, message: HOSTNAME_MESSAGES.tooLong };
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(name)) return { ok: false, message: HOSTNAME_MESSAGES.scheme };
   if (/[/?#\\]/.test(name)) return { ok: false, message: HOSTNAME_MESSAGES.path };
   if (name.includes("*")) return { ok: false, message: HOSTNAME_MESSAGES.wildcard };

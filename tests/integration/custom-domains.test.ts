@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { HOSTNAME_MESSAGES, platformDomainMessage } from "../../core/sites/hostnames";
 import { siteDomains } from "../../schema/d1";
 import { refreshDueDomains } from "../../workers/services/site-domains";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { authPost, createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
 import { withCloudflareFake } from "./cloudflare-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
@@ -223,12 +223,20 @@ describe("a site's own domain", () => {
     await refreshDueDomains(env, db(), Date.now());
     expect(await rowsOf("cron-h.example.org")).toMatchObject([{ status: "active", sslStatus: "active" }]);
     expect((await get("cron-h.example.org", "/")).status).toBe(200);
+    // A sign-in started on the main host may be handed over to a live domain, as to a platform address.
+    const email = `handover-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    await createUserWithPassword(email, PASSWORD);
+    const handover = () => authPost("localhost", "/_auth/attempt", { email, method: "password", domain: "cron-h.example.org" });
+    const started = await handover();
+    expect(started.status).toBe(200);
+    expect(await started.json()).toMatchObject({ host: "cron-h.example.org" });
 
     fake().move("cron-h.example.org");
     // Live domains are asked about again within the hour.
     await refreshDueDomains(env, db(), Date.now() + 3_600_000);
     expect(await rowsOf("cron-h.example.org")).toMatchObject([{ status: "moved" }]);
     expect((await get("cron-h.example.org", "/")).status).toBe(404);
+    expect((await handover()).status).toBe(400);
     expect(await settings(base, cookie)).toMatch(/data-testid="domain-status"[^>]*>DNS record changed</);
   });
 });
