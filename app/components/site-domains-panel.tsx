@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { SiteDomainsView } from "../admin/site-domains.server";
 import { FormMessage } from "./auth-card";
 import { ConfirmPanel, RowButton, SetupForm, TextField, useReplyFor } from "./form-kit";
+import { SetupTable } from "./setup-table";
 
 type Domain = Extract<SiteDomainsView, { mayManage: true }>["domains"][number];
 
@@ -87,32 +88,19 @@ function DomainCard({ domain, base, single }: { domain: Domain; base: string; si
         </ul>
       ) : null}
       {domain.showRecords ? (
-        <div className="table-scroll">
-          <table className="data-table">
-            <caption className="hint">DNS records to create</caption>
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                <th scope="col">Name</th>
-                <th scope="col">Value</th>
-                <th scope="col">Why</th>
-              </tr>
-            </thead>
-            <tbody>
-              {domain.records.map((r) => (
-                <tr key={`${r.type}-${r.name}`}>
-                  <td>{r.type}</td>
-                  <td>
-                    <code>{r.name}</code>
-                  </td>
-                  <td>
-                    <code>{r.value}</code>
-                  </td>
-                  <td>{r.purpose}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div>
+          <h4>DNS records to create</h4>
+          <SetupTable
+            items={domain.records}
+            keyOf={(r) => `${r.type}-${r.name}`}
+            empty=""
+            columns={[
+              { header: "Type", cell: (r) => r.type },
+              { header: "Name", cell: (r) => <code>{r.name}</code> },
+              { header: "Value", cell: (r) => <code>{r.value}</code> },
+              { header: "Why", cell: (r) => r.purpose },
+            ]}
+          />
           <p className="hint">
             At a bare domain such as example.org, some DNS providers call the CNAME record an ALIAS or ANAME record, or flatten it; use what yours offers.
           </p>

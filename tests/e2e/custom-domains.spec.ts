@@ -31,7 +31,7 @@ test("a site's administrator adds the club's own domain, sees the DNS records, a
   await expect(page.getByText("Domain added. Create the DNS records below")).toBeVisible();
   const card = domains.getByRole("article", { name: DOMAIN });
   await expect(card.getByTestId("domain-status")).toHaveText("Waiting for DNS");
-  await expect(card.getByRole("cell", { name: "CNAME" })).toBeVisible();
+  await expect(card.getByRole("rowheader", { name: "CNAME" })).toBeVisible();
   await expect(card.getByRole("cell", { name: "domains.localhost" })).toBeVisible();
   await expect(card.getByRole("cell", { name: `_cf-custom-hostname.${DOMAIN}` })).toBeVisible();
   expect((await onDomain(DOMAIN)).status).toBe(404);

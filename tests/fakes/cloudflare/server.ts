@@ -8,6 +8,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { toRequest } from "../node-http";
 import { createCloudflareFake, type CloudflareFake, type FakeHostname } from "./custom-hostnames";
 
 /** Not secrets: the fake listens on loopback only, and these are what the local Worker is given. */
@@ -38,19 +39,9 @@ export async function startCloudflareFakeServer(
   const server = http.createServer((incoming, outgoing) => {
     void (async () => {
       try {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers))
-          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-        const chunks: Buffer[] = [];
-        for await (const chunk of incoming) chunks.push(chunk as Buffer);
-        const method = incoming.method ?? "GET";
-        const request = new Request(new URL(incoming.url ?? "/", "http://127.0.0.1"), {
-          method,
-          headers,
-          body: method === "GET" || method === "HEAD" || chunks.length === 0 ? undefined : Buffer.concat(chunks),
-        });
+        const request = await toRequest(incoming, "http://127.0.0.1");
         const response = await fake.fetch(request);
-        if (options.log) console.log(`cloudflare-fake ${method} ${incoming.url} → ${response.status}`);
+        if (options.log) console.log(`cloudflare-fake ${incoming.method} ${incoming.url} → ${response.status}`);
         outgoing.writeHead(response.status, Object.fromEntries(response.headers));
         outgoing.end(Buffer.from(await response.arrayBuffer()));
       } catch (error) {
