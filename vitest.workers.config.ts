@@ -26,6 +26,10 @@ export default defineConfig(async () => {
             STRIPE_SECRET_KEY: "sk_test_integration",
             STRIPE_WEBHOOK_SECRET: "whsec_integration",
             STRIPE_API_BASE: "http://127.0.0.1:12111",
+            // Custom domains against the in-process Cloudflare fake (tests/fakes/cloudflare, routeCloudflareTo).
+            CLOUDFLARE_API_BASE: "http://127.0.0.1:12287/client/v4",
+            CLOUDFLARE_ZONE_ID: "023e105f4ecef8ad9ca31a8372d0c353",
+            CLOUDFLARE_API_TOKEN: "integration-cloudflare-token",
           },
         },
       }),

@@ -1,9 +1,11 @@
 // Serves the built Worker for browser tests and benchmarks: fresh local state, migrated and seeded,
-// on 127.0.0.1:<port>, with the local Stripe fake beside it so card payments work end to end.
-// Usage: tsx scripts/serve-test.ts <port> <state-dir>   (STRIPE_FAKE_PORT overrides the fake's port)
+// on 127.0.0.1:<port>, with the local Stripe and Cloudflare fakes beside it so card payments and custom domains
+// work end to end.
+// Usage: tsx scripts/serve-test.ts <port> <state-dir>   (STRIPE_FAKE_PORT and CLOUDFLARE_FAKE_PORT override the fakes' ports)
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
+import { startLocalCloudflare } from "./local-cloudflare";
 import { startLocalStripe } from "./local-stripe";
 import { migrateLocal } from "./migrate-local.mjs";
 import { seedLocal } from "./seed";
@@ -17,13 +19,15 @@ await seedLocal(stateDir);
 
 const stripeFake = await startLocalStripe(port, "whsec_local_serve_test");
 
-const vars = [`PUBLIC_PORT:${port}`, ...stripeFake.vars];
+const cloudflareFake = await startLocalCloudflare(port, path.join(stateDir, "cloudflare-fake.json"));
+
+const vars = [`PUBLIC_PORT:${port}`, ...stripeFake.vars, ...cloudflareFake.vars];
 const child = spawn(wranglerBin, wranglerDevArgs(port, vars, ["--persist-to", stateDir, "--log-level", "warn"]), {
   cwd: root,
   env: wranglerEnv(),
   stdio: "inherit",
 });
-const closeFake = stripeFake.close;
+const closeFake = () => Promise.all([stripeFake.close(), cloudflareFake.close()]);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     void closeFake();

@@ -1,9 +1,11 @@
 // `npm start`: migrate the local D1, seed the demo, build, start the local Stripe fake (unless .dev.vars names
-// real Stripe test keys), and run the Worker with wrangler dev on 127.0.0.1:8787.
+// real Stripe test keys) and the local Cloudflare custom hostnames fake (unless .dev.vars names a Cloudflare
+// token), and run the Worker with wrangler dev on 127.0.0.1:8787.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { startLocalCron } from "./local-cron";
+import { startLocalCloudflare } from "./local-cloudflare";
 import { startLocalStripe } from "./local-stripe";
 import { demoUsers } from "./demo-data";
 import { migrateLocal } from "./migrate-local.mjs";
@@ -27,6 +29,9 @@ const devVars = path.join(root, ".dev.vars");
 const ownStripeKeys = existsSync(devVars) && /^STRIPE_SECRET_KEY=/m.test(readFileSync(devVars, "utf8"));
 const stripeFake = ownStripeKeys ? null : await startLocalStripe(port, "whsec_local_npm_start");
 const stripeVars = stripeFake?.vars ?? [];
+// Custom domains out of the box: a fake of Cloudflare's Custom Hostnames API that takes a domain live in a few checks.
+const ownCloudflare = existsSync(devVars) && /^CLOUDFLARE_API_TOKEN=/m.test(readFileSync(devVars, "utf8"));
+const cloudflareFake = ownCloudflare ? null : await startLocalCloudflare(port, path.join(root, ".wrangler", "state", "cloudflare-fake.json"));
 
 const banner = [
   "",
@@ -39,6 +44,9 @@ const banner = [
   stripeFake
     ? `  Card payments      the local Stripe fake at ${stripeFake.url}: card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined`
     : "  Card payments      Stripe test mode, with the keys in .dev.vars",
+  cloudflareFake
+    ? `  Custom domains     the local Cloudflare fake at ${cloudflareFake.url}: a domain added on a site's settings page goes live after four checks`
+    : "  Custom domains     Cloudflare for SaaS, with the zone and token in .dev.vars",
   "",
   "Demo sign-ins:",
   ...demoUsers.map((u) => `  ${u.description.padEnd(32)} ${u.email} / ${u.password}`),
@@ -47,7 +55,7 @@ const banner = [
   "",
 ].join("\n");
 
-const child = spawn(wranglerBin, wranglerDevArgs(port, [`PUBLIC_PORT:${port}`, ...stripeVars]), {
+const child = spawn(wranglerBin, wranglerDevArgs(port, [`PUBLIC_PORT:${port}`, ...stripeVars, ...(cloudflareFake?.vars ?? [])]), {
   cwd: root,
   env: wranglerEnv(),
   stdio: ["ignore", "pipe", "inherit"],
@@ -78,7 +86,7 @@ async function setUpDemoRace(): Promise<void> {
   }
 }
 
-const closeFake = () => stripeFake?.close() ?? Promise.resolve();
+const closeFake = () => Promise.all([stripeFake?.close(), cloudflareFake?.close()]);
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.on(signal, () => {
     stopCron();

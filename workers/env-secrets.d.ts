@@ -11,5 +11,11 @@ declare namespace Cloudflare {
     STRIPE_CONNECT_WEBHOOK_SECRET?: string;
     /** Where the Stripe API is, for the local fake (http://127.0.0.1:12111); unset means api.stripe.com. */
     STRIPE_API_BASE?: string;
+    /** The Cloudflare for SaaS zone that holds clubs' custom hostnames (its id). Without it and the token, custom domains are off. */
+    CLOUDFLARE_ZONE_ID?: string;
+    /** An API token with SSL and Certificates Edit on that zone; sent only as a bearer token, never logged. */
+    CLOUDFLARE_API_TOKEN?: string;
+    /** Where the Cloudflare API is, for the local fake (http://127.0.0.1:12287/client/v4); unset means api.cloudflare.com. */
+    CLOUDFLARE_API_BASE?: string;
   }
 }

@@ -20,6 +20,7 @@ import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
 import { sendNewsletterDelivery } from "./services/newsletters";
 import { runCron } from "./cron";
+import { originOf } from "./auth/hosts";
 
 export interface ApiMount {
   prefix: string;
@@ -63,6 +64,7 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       const hostHeader = request.headers.get("Host") ?? new URL(request.url).host;
       const tenant = await resolveTenant(db, hostHeader, hostConfigFromEnv(env));
       if (!tenant) return withSecurityHeaders(unknownHostPage(normaliseHostname(hostHeader) ?? hostHeader), null, { https });
+      if (tenant.kind === "redirect") return withSecurityHeaders(primaryDomainRedirect(request, env, tenant.to), null, { https });
       if (await isCrossSiteRequest(request, env, tenant, db)) {
         return withSecurityHeaders(
           new Response("Cross-site request refused", { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } }),
@@ -122,6 +124,12 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       }
     },
   } satisfies ExportedHandler<Env, unknown>;
+}
+
+/** The www or bare partner of a site's primary domain: the same path on the primary, for good (308 keeps the method). */
+function primaryDomainRedirect(request: Request, env: Env, to: string): Response {
+  const url = new URL(request.url);
+  return new Response(null, { status: 308, headers: { Location: `${originOf(env, to)}${url.pathname}${url.search}`, "Cache-Control": "no-store" } });
 }
 
 /** Any hostname that is neither ours nor a registered site: say so plainly, with nothing of any tenant on it. */

@@ -87,6 +87,11 @@ const NOTICES: Record<string, string> = {
   revoked: "Role taken back.",
   stripeReturned: "Back from Stripe: the card payment status below is up to date.",
   stripeUnreachable: "Stripe could not be reached, so the card payment status below may be out of date. Please try again in a moment.",
+  domainAdded: "Domain added. Create the DNS records below at your domain's DNS provider.",
+  domainChecked: "Checked with Cloudflare: the domains' status below is up to date.",
+  domainUnreachable: "Cloudflare could not be asked just now, so the status below may be out of date. Please try again in a moment.",
+  domainPrimary: "Primary domain chosen.",
+  domainRemoved: "Domain removed.",
 };
 
 function noticeOf(key: string | null): string | null {

@@ -14,6 +14,59 @@ export const sites = sqliteTable(
   (t) => [uniqueIndex("whitelabel_sites_hostname").on(t.hostname)],
 );
 
+/** A DNS record a club creates for its domain, as Cloudflare asks for it (ownership or certificate validation). */
+export interface DomainRecord {
+  type: "TXT";
+  name: string;
+  value: string;
+}
+
+/**
+ * A club's own domain for its site (decision 0047), registered with Cloudflare for SaaS as a custom hostname.
+ * A hostname belongs to one site across all tenants (the unique index); the Worker serves it once `status`
+ * is active. One primary per site: its www or bare partner redirects to it.
+ */
+export const siteDomains = sqliteTable(
+  "site_domains",
+  {
+    id: text("id").primaryKey(),
+    siteId: text("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    /** Lowercase ASCII (punycode), no trailing dot: the form core/sites/hostnames.ts gives. */
+    hostname: text("hostname").notNull(),
+    /** Cloudflare's custom hostname id; null while the claim is being registered. */
+    cloudflareId: text("cloudflare_id"),
+    /** Cloudflare's hostname status (pending, active, moved, deleted …). */
+    status: text("status").notNull().default("pending"),
+    /** Cloudflare's certificate status (initializing, pending_validation … active). */
+    sslStatus: text("ssl_status"),
+    /** The TXT records Cloudflare asks for: ownership first, then any certificate validation records. */
+    records: text("records", { mode: "json" })
+      .$type<DomainRecord[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    /** Cloudflare's verification and validation errors, as it words them. */
+    errors: text("errors", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
+    /** When Cloudflare was last asked (ms); the cron asks again for the longest-unchecked first. */
+    checkedAt: integer("checked_at"),
+    createdAt: integer("created_at").notNull(),
+    createdBy: text("created_by"),
+  },
+  (t) => [
+    uniqueIndex("site_domains_hostname").on(t.hostname),
+    index("site_domains_site").on(t.siteId),
+    uniqueIndex("site_domains_primary")
+      .on(t.siteId)
+      .where(sql`is_primary = 1`),
+    index("site_domains_checked").on(t.checkedAt),
+  ],
+);
+
 /** Club (Organization): the tenant whose content a site shows; `site` links it to its whitelabel site. */
 export const clubs = sqliteTable(
   "clubs",

@@ -102,7 +102,16 @@ describe("the production build", () => {
     const development = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
     expect(production.main).toMatch(/workers\/production\.ts$/);
     expect(production.vars).toMatchObject({ MAIL_MODE: "send", ENVIRONMENT: "production", PUBLIC_SCHEME: "https", PUBLIC_PORT: "" });
-    for (const secret of ["AUTH_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"]) expect(production.vars).not.toHaveProperty(secret);
+    for (const secret of [
+      "AUTH_SECRET",
+      "STRIPE_SECRET_KEY",
+      "STRIPE_WEBHOOK_SECRET",
+      "STRIPE_API_BASE",
+      "CLOUDFLARE_API_TOKEN",
+      "CLOUDFLARE_ZONE_ID",
+      "CLOUDFLARE_API_BASE",
+    ])
+      expect(production.vars).not.toHaveProperty(secret);
     const names = (config: typeof production) => ({
       d1: config.d1_databases.map((d: { binding: string }) => d.binding),
       durableObjects: config.durable_objects.bindings.map((b: { name: string; class_name: string }) => `${b.name}:${b.class_name}`),

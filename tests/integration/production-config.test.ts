@@ -13,6 +13,7 @@ const productionEnv = {
   PUBLIC_PORT: "",
   AUTH_SECRET: "x".repeat(40),
   STRIPE_API_BASE: undefined,
+  CLOUDFLARE_API_BASE: undefined,
 } as Env;
 
 async function fetchWith(overrides: Partial<Env>, request: Request) {
@@ -23,7 +24,7 @@ async function fetchWith(overrides: Partial<Env>, request: Request) {
 }
 
 describe("a Worker that says it is production", () => {
-  it("refuses to serve with development mail, http links, a short secret or the Stripe fake", async () => {
+  it("refuses to serve with development mail, http links, a short secret, the Stripe fake or the Cloudflare fake", async () => {
     await createSiteWithRace(openDb(env.DB), { hostname: "prod.localhost", siteName: "Prod", raceName: "Prod Run" });
     const bad: Partial<Env>[] = [
       { MAIL_MODE: "capture" },
@@ -31,6 +32,7 @@ describe("a Worker that says it is production", () => {
       { AUTH_SECRET: "short" },
       { AUTH_SECRET: undefined },
       { STRIPE_API_BASE: "http://127.0.0.1:12111" },
+      { CLOUDFLARE_API_BASE: "http://127.0.0.1:12287/client/v4" },
     ];
     for (const overrides of bad) {
       const response = await fetchWith(overrides, hostRequest("prod.localhost", "/dev/mail"));

@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { sites, type Db } from "../../schema/d1";
+import { sql } from "drizzle-orm";
+import type { Db } from "../../schema/d1";
 import { normaliseHostname } from "../../tenants/host";
 import type { Tenant } from "../../tenants/resolve";
 
@@ -20,14 +20,23 @@ export async function resolveTargetHost(db: Db, env: Env, tenant: Tenant, domain
   if (host === tenant.hostname) return host;
   if (tenant.kind !== "main") return null;
   if (host === env.ADMIN_HOST.toLowerCase()) return host;
-  const site = await db.query.sites.findFirst({ where: eq(sites.hostname, host), columns: { id: true } });
-  return site ? host : null;
+  return (await isSiteHost(db, host)) ? host : null;
 }
 
 /** Whether a hostname is one of ours (main, admin or a registered site): who may hand a sign-in over. */
 export async function isPlatformHost(db: Db, env: Env, hostname: string): Promise<boolean> {
   if (hostname === env.MAIN_HOST.toLowerCase() || hostname === env.ADMIN_HOST.toLowerCase()) return true;
-  return Boolean(await db.query.sites.findFirst({ where: eq(sites.hostname, hostname), columns: { id: true } }));
+  return isSiteHost(db, hostname);
+}
+
+/** A club site's platform address, or one of its own domains once Cloudflare has it active (decision 0047). */
+async function isSiteHost(db: Db, hostname: string): Promise<boolean> {
+  const rows = await db.all(sql`
+    SELECT 1 FROM whitelabel_sites WHERE hostname = ${hostname}
+    UNION ALL
+    SELECT 1 FROM site_domains WHERE hostname = ${hostname} AND status = 'active'
+    LIMIT 1`);
+  return rows.length > 0;
 }
 
 /** A signed-in user's default page: the super-admin area on the admin host, the manager area elsewhere. */

@@ -4,6 +4,7 @@
  * a failure after a success) finds the attempt paid and changes nothing, because paid is final.
  * account.updated (a connected account's onboarding, decision 0041) sets the club's card flags.
  */
+import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { and, eq, inArray } from "drizzle-orm";
 import * as z from "zod";
 import { paymentAttempts, paymentEvents, type Db } from "../../schema/d1";
@@ -109,7 +110,7 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
         );
       } catch (error) {
         // The same event delivered twice at once: the second batch hits the stored event id and rolls back whole.
-        if (String(error).includes("UNIQUE") && (await alreadyApplied(db, event.id))) return text(200, "Already applied");
+        if (uniqueConstraintOf(error) !== null && (await alreadyApplied(db, event.id))) return text(200, "Already applied");
         throw error;
       }
       // A refunded, unplaced payment wrote no event row in its batch; remember the event so a replay does nothing.

@@ -26,6 +26,8 @@ import { changeRace, discardRace, ensureRaceOpen, raceDeletionBlocker } from "..
 import { changedHistory, createdHistory, deletedHistory, type HistoryAuthor } from "./entity-history";
 import { writeRuleOf } from "./entity-rules";
 import { referencesTo } from "./entity-references";
+import { uniqueConstraintOf } from "../../schema/d1/errors";
+import { forgetSite } from "../../tenants/resolve";
 
 export type EntityContext = PublishContext & { db: Db };
 
@@ -135,9 +137,9 @@ async function ruleRefusal(db: Db, entity: EntityClass, id: string, next: Record
  * the page can show it next to them. Checking first would still race a concurrent write; the index decides.
  */
 function uniqueRefusal(entity: EntityClass, error: unknown): { ok: false; refusal: Refusal } | null {
-  const match = /UNIQUE constraint failed: ([\w.,\s]+)/.exec(String(error));
-  if (!match) return null;
-  const columns = match[1]!.split(",").map((part) => part.trim().split(".").pop()!);
+  const broken = uniqueConstraintOf(error);
+  if (!broken) return null;
+  const columns = broken.split(",").map((part) => part.trim().split(".").pop()!);
   // Two sends of one create (a double click) race to the same id: the second is told it exists, as the check says.
   if (columns.includes(entity.idColumn.name)) return refuse(409, "conflict", `A ${entity.classname} with that uuid exists`);
   const fields = entity.fields.filter((f) => columns.includes(f.column.name) && f.api !== "site" && f.api !== "club").map((f) => f.api);
@@ -275,6 +277,8 @@ export async function changeEntity(
     if (statements.length > 0) await context.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   }
   publishFieldChanges(context, entity, id, result.changed, result.mtimes, protectedObjectOf(entity, { ...stored.row, ...result.changed }));
+  // A site's look shows on its hosts at once: this isolate forgets the hosts it remembers for the site.
+  if (entity.classname === "WhitelabelSite") forgetSite(id);
   return { ok: true, value: { changed: result.changed, mtimes: result.mtimes } };
 }
 

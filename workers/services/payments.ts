@@ -3,6 +3,7 @@
  * cannot charge twice), cash and cheque through the manual provider, free carts, and completing a cart (cart,
  * people, transactions and fee written in one D1 batch). Refunds, voids and the ledger: payment-ledger.ts.
  */
+import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { type Cents } from "../../core/money/money";
 import { paymentAttemptKey, SYSTEM_PAYEE } from "../../core/payments/ledger";
@@ -411,7 +412,7 @@ export async function completeWithManualPayment(
     // A place went to another cart first: nothing was written, and the registrant is told which.
     if (isPlaceTaken(error)) return { ok: false, error: await placesRefusal(db, pay, now) };
     // The unique attempt key: this very cart state was already sent (a double click).
-    if (String(error).includes("UNIQUE")) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
+    if (uniqueConstraintOf(error) !== null) return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
     throw error;
   }
   return { ok: true, transactionId: price.total > 0 ? `pay-${attemptId}` : null };

@@ -4,6 +4,7 @@
  * Administrator approves or denies it. A remittance batch sums what each merchant club is owed after fees
  * and refunds (core/payments remittanceBatch) and writes one remittance per club, marking what it took.
  */
+import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { remittanceBatch, SYSTEM_PAYEE, type BatchTransaction, type ClubBatchLine, type TransactionType } from "../../core/payments/ledger";
 import { bankAccounts, clubs, pendingBankAccounts, transactions, type Db } from "../../schema/d1";
@@ -208,7 +209,7 @@ export async function commitBatch(
     await db.batch(statements as [Statement, ...Statement[]]);
   } catch (error) {
     // The same window committed twice (a double click): the remittance ids collide and nothing is written.
-    if (String(error).includes("UNIQUE")) return { ok: false, error: PAYOUT_MESSAGES.emptyBatch };
+    if (uniqueConstraintOf(error) !== null) return { ok: false, error: PAYOUT_MESSAGES.emptyBatch };
     throw error;
   }
   return { ok: true, remitted: lines.reduce((sum, l) => sum + l.owed, 0), clubs: lines.length };

@@ -3,6 +3,7 @@
  * a fresh onboarding link for every visit, and the account's flags stored on the club from Stripe (the
  * return page asks, account.updated tells). Cards are offered only once charges are enabled (payments.ts).
  */
+import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { ConnectState } from "../../core/payments/connect-status";
 import { clubs, paymentEvents, type Db } from "../../schema/d1";
@@ -157,7 +158,7 @@ export async function applyAccountUpdated(
         .where(and(eq(clubs.stripeAccountId, status.id), or(isNull(clubs.stripeStatusAt), lt(clubs.stripeStatusAt, event.createdMs + 1000)))),
     ]);
   } catch (error) {
-    if (String(error).includes("UNIQUE")) return "already";
+    if (uniqueConstraintOf(error) !== null) return "already";
     throw error;
   }
   return "applied";

@@ -6,9 +6,11 @@ import { siteTarget } from "../../../workers/services/invitation-targets";
 import { requireSession } from "../../auth.server";
 import { peopleAction, peopleData, requireTargetPage } from "../../admin/people.server";
 import { LOGO_INTENT, LOOK_INTENT, saveSiteLogo, saveSiteLook, siteLookData } from "../../admin/site-look.server";
+import { siteDomainsAction, siteDomainsData } from "../../admin/site-domains.server";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
 import { SavedNotice } from "../../components/form-kit";
 import { SiteLookForm } from "../../components/site-look-form";
+import { SiteDomainsPanel } from "../../components/site-domains-panel";
 import { PeoplePanel } from "../../components/people-panel";
 import { ErrorPage } from "../../components/error-page";
 
@@ -30,7 +32,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { db, mayGrant, target, principal } = await requireSitePage(request, context, params.site ?? "");
   return {
     name: target.name,
+    base: `/site/${target.id}/settings`,
     look: await siteLookData(context, db, principal, target.id),
+    domains: await siteDomainsData(context, db, principal, target.id, request),
     saved: pageQuery(request).saved,
     people: mayGrant ? await peopleData(db, target, request, context.now) : null,
   };
@@ -41,6 +45,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
   if (posted.intent === LOOK_INTENT) return saveSiteLook(context, db, principal, target.id, posted);
   if (posted.intent === LOGO_INTENT) return saveSiteLogo(context, db, principal, target.id, posted);
+  const domains = await siteDomainsAction(context, db, principal, user, target.id, posted);
+  if (domains) return domains;
   return (await peopleAction(context.env, db, principal, user, target, posted, `/site/${target.id}/settings`, context.now)) ?? unknownIntent(posted);
 }
 
@@ -54,6 +60,7 @@ export default function SiteSettings() {
       <h1>{data.name}</h1>
       <SavedNotice message={data.saved} />
       {data.look ? <SiteLookForm look={data.look} /> : null}
+      <SiteDomainsPanel data={data.domains} base={data.base} />
       {data.people ? <PeoplePanel data={data.people} /> : null}
     </main>
   );

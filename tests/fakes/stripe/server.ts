@@ -6,6 +6,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { toRequest } from "../node-http";
 import { createStripeFake, type StripeFake, type StripeFakeOptions } from "./fake";
 
 export interface StripeFakeServerOptions {
@@ -48,17 +49,6 @@ async function postWithHost(request: Request, host: string): Promise<Response> {
     outgoing.on("error", reject);
     outgoing.end(body);
   });
-}
-
-async function toRequest(incoming: http.IncomingMessage, origin: string): Promise<Request> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  const method = incoming.method ?? "GET";
-  const chunks: Buffer[] = [];
-  if (method !== "GET" && method !== "HEAD") for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return new Request(new URL(incoming.url ?? "/", origin), { method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
 }
 
 export async function startStripeFakeServer(options: StripeFakeServerOptions): Promise<StripeFakeServer> {
