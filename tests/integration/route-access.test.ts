@@ -13,7 +13,8 @@ import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
 /**
- * Open to anyone: sign-in and sign-up (with the welcome page after it), the public race pages, the
+ * Open to anyone: sign-in and sign-up (with the welcome page after it), the public race pages, the public
+ * series standings (a private series is a 404 to them: tests/integration/points-series.test.ts), the
  * registration flow (no account needed), an invitation's page (its token decides), the new-address confirmation (its token decides, and it may be
  * opened in another browser) and the development mail page (absent in production).
  */
@@ -25,6 +26,7 @@ const PUBLIC = [
   /^routes\/login\+\//,
   /^routes\/manage\+\/email$/,
   /^routes\/races\+\//,
+  /^routes\/series\+\//,
   /^routes\/register\+\//,
   /^routes\/invite\+\//,
   /^routes\/dev\+\/mail$/,

@@ -3,7 +3,11 @@
  * entity service for both the data API and the administration pages. The spec gives these entities no
  * messages; the words here are ours (docs/decisions/0032-administration-from-the-registry.md).
  */
+import { and, eq, inArray } from "drizzle-orm";
+import { seriesConfigProblems } from "../../core/series/config-rules";
 import { colourProblems } from "../../core/sites/contrast";
+import { races } from "../../schema/d1";
+import { seriesConfigSchema } from "../../schema/wire/series-config";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import type { WriteRule } from "./entity-rules";
 
@@ -35,4 +39,24 @@ export const siteRule: WriteRule = async (_db, _id, next) => {
   if (!parsed.success) return null; // The field's own schema has refused it already.
   const found = colourProblems(parsed.data.colours);
   return problems(Object.fromEntries(Object.entries(found).map(([colour, message]) => [`config.colours.${colour}`, message])));
+};
+
+/** A series' config rules (core/series/config-rules.ts), and its races must be races of the series' club. */
+export const pointsSeriesRule: WriteRule = async (db, _id, next) => {
+  const parsed = seriesConfigSchema.safeParse(next.config);
+  if (!parsed.success) return null; // The field's own schema has refused it already.
+  const found = seriesConfigProblems(parsed.data) ?? {};
+  const ids = [...new Set(parsed.data.races.map((r) => r.race))];
+  const clubId = text(next.club);
+  if (ids.length > 0 && !found["config.races"]) {
+    const known = clubId
+      ? await db
+          .select({ id: races.id })
+          .from(races)
+          .where(and(eq(races.clubId, clubId), inArray(races.id, ids)))
+      : [];
+    const missing = ids.filter((id) => !known.some((k) => k.id === id));
+    if (missing.length > 0) found["config.races"] = `No race of this club has the id ${missing[0]}`;
+  }
+  return problems(found);
 };

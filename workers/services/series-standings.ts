@@ -1,0 +1,102 @@
+/**
+ * A points series' standings, computed when read from the member races' current results (decision 0048):
+ * each RaceRoom says which version of a format's results it holds; the standings cached in D1 carry a digest
+ * of those versions, the config and the points file, and are recomputed when any of them moved. No nightly
+ * job and nothing held only in memory: a room evicted between two reads answers with the same stored
+ * version, and a crossing that changes a result gives the format a new one.
+ */
+import { and, eq } from "drizzle-orm";
+import { readPointsFile } from "../../core/series/points-file";
+import { raceEntries } from "../../core/series/race-entries";
+import { computeStandings, type SeriesRace, type SeriesStandings } from "../../core/series/standings";
+import { pointsSeriesStandings, type Db } from "../../schema/d1";
+import { pointsSystemOf, seriesConfigSchema, type SeriesConfig } from "../../schema/wire/series-config";
+import { getClubRaceCatalogues, roomOf, type RaceCatalogue } from "./race-access";
+
+export interface SeriesRecord {
+  id: string;
+  clubId: string;
+  config: unknown;
+  lastPointsFile: string | null;
+}
+
+type Room = Awaited<ReturnType<typeof roomOf>>;
+
+interface Member {
+  race: RaceCatalogue;
+  room: Room;
+  formatId: string | null;
+  version: string | null;
+  scale: number;
+}
+
+/** A stored config that no longer parses (written before its schema) scores nothing rather than failing the page. */
+export function configOf(series: Pick<SeriesRecord, "config">): SeriesConfig {
+  const parsed = seriesConfigSchema.safeParse(series.config);
+  return parsed.success ? parsed.data : seriesConfigSchema.parse({});
+}
+
+/** The format a member race is scored on: the configured one, else the race's first public format. */
+async function memberOf(env: Env, race: RaceCatalogue, wanted: string | null, scale: number): Promise<Member> {
+  const room = await roomOf(env, race);
+  const formats = await room.formats();
+  const format = wanted ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
+  const formatId = format?.id ?? null;
+  return { race, room, formatId, version: formatId ? await room.formatVersion(formatId) : null, scale };
+}
+
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function membersOf(env: Env, db: Db, series: SeriesRecord, config: SeriesConfig): Promise<Member[]> {
+  const catalogues = await getClubRaceCatalogues(
+    db,
+    series.clubId,
+    config.races.map((r) => r.race),
+  );
+  const byId = new Map(catalogues.map((c) => [c.id, c]));
+  // A race deleted since the config was saved drops out of the standings.
+  const listed = config.races.flatMap((r) => {
+    const race = byId.get(r.race);
+    return race ? [{ race, format: r.format, scale: r.scale }] : [];
+  });
+  return Promise.all(listed.map((m) => memberOf(env, m.race, m.format, m.scale)));
+}
+
+async function compute(members: Member[], series: SeriesRecord, config: SeriesConfig): Promise<SeriesStandings> {
+  const races: SeriesRace[] = await Promise.all(
+    members.map(async (m) => {
+      const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
+      const entries = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
+      return { id: m.race.id, name: m.race.name, order: m.race.startTime, scale: m.scale, entries };
+    }),
+  );
+  const carried = series.lastPointsFile ? readPointsFile(series.lastPointsFile) : null;
+  return computeStandings(pointsSystemOf(config), races, carried?.ok ? carried.rows : [], config.categories);
+}
+
+/** The series' standings now: the cached ones while every member race's results are as they were. */
+export async function seriesStandings(env: Env, db: Db, series: SeriesRecord): Promise<SeriesStandings> {
+  const config = configOf(series);
+  const members = await membersOf(env, db, series, config);
+  const sourceKey = await digest(
+    JSON.stringify({
+      config: series.config,
+      file: series.lastPointsFile,
+      races: members.map((m) => [m.race.id, m.race.name, m.race.startTime, m.formatId, m.version]),
+    }),
+  );
+  const where = and(eq(pointsSeriesStandings.seriesId, series.id), eq(pointsSeriesStandings.clubId, series.clubId));
+  const [cached] = await db.select().from(pointsSeriesStandings).where(where).limit(1);
+  if (cached && cached.sourceKey === sourceKey) return cached.standings as SeriesStandings;
+  const standings = await compute(members, series, config);
+  const row = { sourceKey, standings, computedAt: Date.now() };
+  // Two readers racing write the same standings for the same key; the later write wins harmlessly.
+  await db
+    .insert(pointsSeriesStandings)
+    .values({ seriesId: series.id, clubId: series.clubId, ...row })
+    .onConflictDoUpdate({ target: pointsSeriesStandings.seriesId, set: row });
+  return standings;
+}
