@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoApp, demoClubs, demoRaces, demoRegistrations, demoSites, demoUsers } from "./demo-data";
+import { demoApp, demoClubs, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -129,6 +129,12 @@ export async function buildSeedSql(now: number): Promise<string> {
       statements.push(insert("form_elements", { id: element.id, ...values, created_at: now, field_mtimes: mtimes(values) }, "ON CONFLICT(id) DO NOTHING"));
     }
   }
+  // The season is the demo's year, so the series reads "Demo Cup 2026" whenever it was seeded.
+  const series = { name: demoSeries.name, year: new Date(now).getUTCFullYear(), is_public: 1, url: demoSeries.url, config: JSON.stringify(demoSeries.config) };
+  const seriesOwners = { club_id: demoSeries.clubId, site_id: demoSeries.siteId };
+  statements.push(
+    insert("points_series", { id: demoSeries.id, ...seriesOwners, ...series, created_at: now, field_mtimes: mtimes({ ...seriesOwners, ...series }) }, "ON CONFLICT(id) DO NOTHING"),
+  );
   const app = {
     name: demoApp.name,
     description: demoApp.description,
