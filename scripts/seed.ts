@@ -133,7 +133,11 @@ export async function buildSeedSql(now: number): Promise<string> {
   const series = { name: demoSeries.name, year: new Date(now).getUTCFullYear(), is_public: 1, url: demoSeries.url, config: JSON.stringify(demoSeries.config) };
   const seriesOwners = { club_id: demoSeries.clubId, site_id: demoSeries.siteId };
   statements.push(
-    insert("points_series", { id: demoSeries.id, ...seriesOwners, ...series, created_at: now, field_mtimes: mtimes({ ...seriesOwners, ...series }) }, "ON CONFLICT(id) DO NOTHING"),
+    insert(
+      "points_series",
+      { id: demoSeries.id, ...seriesOwners, ...series, created_at: now, field_mtimes: mtimes({ ...seriesOwners, ...series }) },
+      "ON CONFLICT(id) DO NOTHING",
+    ),
   );
   const app = {
     name: demoApp.name,
