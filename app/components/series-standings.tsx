@@ -8,7 +8,13 @@ import { cellText } from "../../core/series/standings-csv";
 import type { RaceCell, SeriesStandings, StandingRow } from "../../core/series/standings";
 
 function Cell({ cell }: { cell: RaceCell | null }) {
-  if (!cell) return <span aria-label="no result">–</span>;
+  if (!cell)
+    return (
+      <>
+        <span aria-hidden="true">–</span>
+        <span className="visually-hidden">no result</span>
+      </>
+    );
   const text = cellText(cell);
   return cell.counted ? (
     <>{text}</>

@@ -28,6 +28,7 @@ describe("points file", () => {
     expect(readPointsFile("Who,What\nx,y\n")).toEqual({ ok: false, errors: ["The first row must name the columns; missing: Category, Name, Points"] });
     expect(readPointsFile('Category,Name,Points\n"Women,Anna,1\n')).toEqual({ ok: false, errors: ["The file is not valid CSV: Unterminated quoted cell"] });
     expect(readPointsFile("")).toEqual({ ok: false, errors: ["The file is empty"] });
+    expect(readPointsFile("PK\u0003\u0004\u0000\u0000")).toEqual({ ok: false, errors: ["The file is not a CSV text file"] });
   });
 
   it("reads back what it writes, formula-like names included", () => {

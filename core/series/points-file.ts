@@ -25,6 +25,8 @@ const value = (cell: string | undefined) => (cell ?? "").replace(/^'(?=[=+\-@\t\
 
 export function readPointsFile(text: string): PointsFileResult {
   if (text.length > POINTS_FILE_MAX_BYTES) return { ok: false, errors: ["The file is larger than 1 MB"] };
+  // A spreadsheet's own file (xlsx) or an image is not text: say so rather than report its bytes as CSV.
+  if (text.includes("\u0000")) return { ok: false, errors: ["The file is not a CSV text file"] };
   let records: string[][];
   try {
     records = parseCsv(text.replace(/^\uFEFF/, "")).map((r) => r.map((c) => c.text));
