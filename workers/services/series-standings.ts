@@ -20,6 +20,8 @@ export interface SeriesRecord {
   lastPointsFile: string | null;
 }
 
+const MAX_CACHED_BYTES = 1_900_000;
+
 type Room = Awaited<ReturnType<typeof roomOf>>;
 
 interface Member {
@@ -92,6 +94,8 @@ export async function seriesStandings(env: Env, db: Db, series: SeriesRecord): P
   const [cached] = await db.select().from(pointsSeriesStandings).where(where).limit(1);
   if (cached && cached.sourceKey === sourceKey) return cached.standings as SeriesStandings;
   const standings = await compute(members, series, config);
+  // D1 keeps rows under 2 MB: a series too large to cache is computed at each read rather than failing it.
+  if (new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return standings;
   const row = { sourceKey, standings, computedAt: Date.now() };
   // Two readers racing write the same standings for the same key; the later write wins harmlessly.
   await db
