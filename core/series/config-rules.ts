@@ -3,6 +3,7 @@
  * and the data API both report. Shapes (numbers, ranges) are the config schema's; this is what one field
  * cannot say alone.
  */
+import { compileFormula } from "./formula";
 import type { PointsRule } from "./points";
 
 export interface SeriesConfigShape {
@@ -18,6 +19,9 @@ export function seriesConfigProblems(config: SeriesConfigShape): Record<string, 
     const rise = rule.table.findIndex((points, i) => i > 0 && points > rule.table[i - 1]!);
     if (rise > 0)
       found["config.points.table"] = `The points table must not rise from one place to the next: place ${rise + 1} has more points than place ${rise}`;
+  } else if (rule.method === "formula") {
+    const compiled = compileFormula(rule.formula);
+    if (!compiled.ok) found["config.points.formula"] = compiled.message;
   } else if (rule.min > rule.max) {
     found["config.points.min"] = "The lowest points are more than the winner's points";
   }

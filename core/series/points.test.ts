@@ -57,6 +57,14 @@ describe("a race's points", () => {
   });
 });
 
+describe("a formula of one's own", () => {
+  it("reads place, finishers and times, and splits ties like a table", () => {
+    const own = system({ rule: { method: "formula", formula: "finishers - place + 1" }, ties: "split" });
+    expect(racePoints(own, [placed(1), placed(2), placed(2), { kind: "status", status: "dnf" }], 1)).toEqual([300, 150, 150, 0]);
+    expect(racePoints(system({ rule: { method: "formula", formula: "no such" } }), [placed(1)], 1)).toEqual([0]);
+  });
+});
+
 describe("points as shown", () => {
   it("drops a zero fraction and trailing zeros", () => {
     expect([4500, 4550, 4525, 0, -150].map(formatPoints)).toEqual(["45", "45.5", "45.25", "0", "-1.5"]);

@@ -3,12 +3,14 @@
  * status earns, and the race's scale factor. Points are whole hundredths, so sums are exact and a total
  * always equals the points a page shows for each race (decision 0048).
  */
+import { compileFormula } from "./formula";
 
-/** Points by place: a table (1st, 2nd, …), a linear formula, or a share of the winner's time. */
+/** Points by place: a table (1st, 2nd, …), a linear formula, a share of the winner's time, or a formula of one's own. */
 export type PointsRule =
   | { readonly method: "table"; readonly table: readonly number[] }
   | { readonly method: "linear"; readonly max: number; readonly step: number; readonly min: number }
-  | { readonly method: "time_percent"; readonly max: number; readonly min: number };
+  | { readonly method: "time_percent"; readonly max: number; readonly min: number }
+  | { readonly method: "formula"; readonly formula: string };
 
 export type ResultStatus = "dnf" | "dns" | "dsq";
 
@@ -33,7 +35,22 @@ export const HUNDREDTHS = 100;
 export const toHundredths = (points: number): number => Math.round(points * HUNDREDTHS);
 
 /** The points of one place (and time, for time_percent) before ties and scaling, in points. */
-export function pointsForPlace(rule: PointsRule, place: number, time: number | null, winnerTime: number | null): number {
+export function pointsForPlace(rule: PointsRule, place: number, time: number | null, winnerTime: number | null, finishers = place): number {
+  return placePoints(rule)(place, time, winnerTime, finishers);
+}
+
+type PlacePoints = (place: number, time: number | null, winnerTime: number | null, finishers: number) => number;
+
+/** A rule as a function of the place; a formula is read once (one that cannot be read gives nothing). */
+function placePoints(rule: PointsRule): PlacePoints {
+  if (rule.method === "formula") {
+    const compiled = compileFormula(rule.formula);
+    return compiled.ok ? (place, time, winner, finishers) => compiled.evaluate({ place, time, winner, finishers }) : () => 0;
+  }
+  return (place, time, winnerTime) => fixedRulePoints(rule, place, time, winnerTime);
+}
+
+function fixedRulePoints(rule: Exclude<PointsRule, { method: "formula" }>, place: number, time: number | null, winnerTime: number | null): number {
   switch (rule.method) {
     case "table":
       return rule.table[place - 1] ?? 0;
@@ -55,13 +72,15 @@ export function racePoints(system: PointsSystem, outcomes: readonly RaceOutcome[
   const tiedAt = new Map<number, number>();
   for (const o of placed) tiedAt.set(o.place, (tiedAt.get(o.place) ?? 0) + 1);
   const winnerTime = placed.reduce<number | null>((best, o) => (o.time !== null && (best === null || o.time < best) ? o.time : best), null);
+  const byPlace = placePoints(system.rule);
+  const finishers = placed.length;
   return outcomes.map((o) => {
     if (o.kind === "status") return toHundredths(system.statusPoints[o.status] * scale);
     const tied = tiedAt.get(o.place) ?? 1;
-    let points = pointsForPlace(system.rule, o.place, o.time, winnerTime);
+    let points = byPlace(o.place, o.time, winnerTime, finishers);
     if (tied > 1 && system.ties === "split" && system.rule.method !== "time_percent") {
       let sum = 0;
-      for (let p = o.place; p < o.place + tied; p++) sum += pointsForPlace(system.rule, p, o.time, winnerTime);
+      for (let p = o.place; p < o.place + tied; p++) sum += byPlace(p, o.time, winnerTime, finishers);
       points = sum / tied;
     }
     return toHundredths(points * scale);

@@ -6,7 +6,7 @@ const row = (name: string, status: string, rankKey: number[] | null, groups = ["
   club,
   status,
   rankKey,
-  time: rankKey ? rankKey[rankKey.length - 1]! : null,
+  time: rankKey ? rankKey[rankKey.length - 1]! * 1_000_000 : null,
   groups,
 });
 const groups = [

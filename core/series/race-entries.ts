@@ -36,7 +36,8 @@ export function raceEntries(groups: readonly ResultGroupLike[], rows: readonly R
     let place = 0;
     ranked.forEach((row, i) => {
       if (i === 0 || compareKeys(ranked[i - 1]!.rankKey!, row.rankKey!) !== 0) place = i + 1;
-      entries.push({ identity: racerIdentity(row), name: row.name, club: row.club, category, outcome: { kind: "placed", place, time: row.time } });
+      // Times are microseconds on the wire; a formula reads seconds.
+      entries.push({ identity: racerIdentity(row), name: row.name, club: row.club, category, outcome: { kind: "placed", place, time: row.time! / 1_000_000 } });
     });
     for (const row of members) {
       if (!STATUSES.has(row.status)) continue;

@@ -128,6 +128,9 @@ describe("series config rules", () => {
       "config.points.min": "The lowest points are more than the winner's points",
       "config.races": "A race is in the series twice",
     });
+    expect(seriesConfigProblems({ points: { method: "formula", formula: "51 - rank" }, best_of: null, races: [] })).toEqual({
+      "config.points.formula": "The formula cannot be read: unknown name 'rank' (use place, finishers, time or winner)",
+    });
     expect(seriesConfigProblems({ points: table([100, 100, 80]), best_of: 2, races: [{ race: "a" }, { race: "b" }] })).toBeNull();
   });
 });

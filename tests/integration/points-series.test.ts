@@ -180,6 +180,46 @@ describe("points series config", () => {
   });
 });
 
+describe("a series on a points system", () => {
+  it("takes the system's formula, ties and best N, and the system's own rules are refused alike", async () => {
+    const s = await season("sys");
+    const scopes = "pointsseries points";
+    const token = await issueToken(s.user.id, await createApp({ scopes }), "localhost", scopes);
+    const put = async (classname: string, body: Record<string, unknown>) => {
+      const response = await worker.fetch(
+        hostRequest("localhost", `/data-api/${classname}/`, {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ club: s.club.id, ...body }),
+        }),
+      );
+      return { status: response.status, body: await response.json<Record<string, unknown>>() };
+    };
+    expect((await put("PointsSystem", { name: "Bad", method: "formula", formula: "rank * 2" })).body).toMatchObject({
+      message: "formula: The formula cannot be read: unknown name 'rank' (use place, finishers, time or winner)",
+    });
+    expect((await put("PointsSystem", { name: "Rising", method: "table", points_table: [10, 20] })).body).toMatchObject({
+      message: "points_table: The points table must not rise from one place to the next: place 2 has more points than place 1",
+    });
+    const system = await put("PointsSystem", { name: "Finishers", method: "formula", formula: "finishers - place + 1", best_of: 1, scale_per_race: false });
+    expect(system.status).toBe(201);
+    const races = [{ race: s.races[0].id }, { race: s.races[1].id, scale: 3 }];
+    expect((await put("PointsSeries", { name: "Unknown", config: { races, points_system: crypto.randomUUID() } })).body.message).toMatch(
+      /^config\.points_system: No points system of this club or the platform has the id /,
+    );
+    const series = await put("PointsSeries", { name: "Formula Cup", is_public: true, config: { races, points_system: system.body.uuid } });
+    expect(series.status).toBe(201);
+    await s.a.finishes({ C1: 600, C2: 610, C3: 620 });
+    await s.b.finishes({ C3: 500, C2: 510 });
+    // Opener: 3, 2, 1 of 3 finishers; Final: 2, 1 of 2, unscaled (the system does not scale); best 1 counts.
+    expect((await csvLines(s.host, String(series.body.uuid))).slice(1).map((r) => r.slice(1))).toEqual([
+      ["1", "Anna Berg", "", "3", "3", ""],
+      ["2", "Cleo Stam", "", "2", "(1)", "2"],
+      ["3", "Bea Lind", "", "2", "2", "(1)"],
+    ]);
+  });
+});
+
 describe("points series standings", () => {
   it("adds the races' points, and follow a new crossing without a nightly job, across an eviction of the room", async () => {
     const s = await season("std");

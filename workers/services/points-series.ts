@@ -3,10 +3,11 @@
  * the admin host none), who sees one (anyone when public, else whose roles may view the series' area,
  * platform.md section 6 "All Races (pointsseries)"), and the points file an organiser uploads.
  */
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { can, type Action, type Principal } from "../../core/access/policy";
 import { readPointsFile, writePointsFile } from "../../core/series/points-file";
-import { clubs, pointsSeries, type Db } from "../../schema/d1";
+import { clubs, pointsSeries, pointsSystems, type Db } from "../../schema/d1";
+import type { LinkedPointsSystem } from "../../schema/wire/series-config";
 import type { Tenant } from "../../tenants/resolve";
 
 export interface SeriesListing {
@@ -107,4 +108,21 @@ export async function clearPointsFile(db: Db, series: Pick<SeriesListing, "id" |
     .update(pointsSeries)
     .set({ lastPointsFile: null, fieldMtimes: sql`json_set(${pointsSeries.fieldMtimes}, '$.last_points_file', ${now})` })
     .where(and(eq(pointsSeries.id, series.id), eq(pointsSeries.clubId, series.clubId)));
+}
+
+/** A points system a series of `clubId` may use: the club's own or a platform-wide one. */
+export async function findPointsSystem(db: Db, clubId: string, id: string): Promise<LinkedPointsSystem | null> {
+  const [row] = await db
+    .select({
+      method: pointsSystems.method,
+      pointsTable: pointsSystems.pointsTable,
+      formula: pointsSystems.formula,
+      bestOf: pointsSystems.bestOf,
+      ties: pointsSystems.ties,
+      scalePerRace: pointsSystems.scalePerRace,
+    })
+    .from(pointsSystems)
+    .where(and(eq(pointsSystems.id, id), or(eq(pointsSystems.clubId, clubId), isNull(pointsSystems.clubId))))
+    .limit(1);
+  return row ?? null;
 }

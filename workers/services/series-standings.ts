@@ -10,7 +10,8 @@ import { readPointsFile } from "../../core/series/points-file";
 import { raceEntries } from "../../core/series/race-entries";
 import { computeStandings, type SeriesRace, type SeriesStandings } from "../../core/series/standings";
 import { pointsSeriesStandings, type Db } from "../../schema/d1";
-import { pointsSystemOf, seriesConfigSchema, type SeriesConfig } from "../../schema/wire/series-config";
+import { pointsSystemOf, raceScaleOf, seriesConfigSchema, type LinkedPointsSystem, type SeriesConfig } from "../../schema/wire/series-config";
+import { findPointsSystem } from "./points-series";
 import { getClubRaceCatalogues, roomOf, type RaceCatalogue } from "./race-access";
 
 export interface SeriesRecord {
@@ -67,25 +68,30 @@ async function membersOf(env: Env, db: Db, series: SeriesRecord, config: SeriesC
   return Promise.all(listed.map((m) => memberOf(env, m.race, m.format, m.scale)));
 }
 
-async function compute(members: Member[], series: SeriesRecord, config: SeriesConfig): Promise<SeriesStandings> {
+async function compute(members: Member[], series: SeriesRecord, config: SeriesConfig, linked: LinkedPointsSystem | null): Promise<SeriesStandings> {
   const races: SeriesRace[] = await Promise.all(
     members.map(async (m) => {
       const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
       const entries = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
-      return { id: m.race.id, name: m.race.name, order: m.race.startTime, scale: m.scale, entries };
+      return { id: m.race.id, name: m.race.name, order: m.race.startTime, scale: raceScaleOf(m.scale, linked), entries };
     }),
   );
   const carried = series.lastPointsFile ? readPointsFile(series.lastPointsFile) : null;
-  return computeStandings(pointsSystemOf(config), races, carried?.ok ? carried.rows : [], config.categories);
+  return computeStandings(pointsSystemOf(config, linked), races, carried?.ok ? carried.rows : [], config.categories);
 }
 
 /** The series' standings now: the cached ones while every member race's results are as they were. */
 export async function seriesStandings(env: Env, db: Db, series: SeriesRecord): Promise<SeriesStandings> {
   const config = configOf(series);
-  const members = await membersOf(env, db, series, config);
+  // A points system gone since the config named it leaves the series' own rule in force.
+  const [members, linked] = await Promise.all([
+    membersOf(env, db, series, config),
+    config.points_system ? findPointsSystem(db, series.clubId, config.points_system) : null,
+  ]);
   const sourceKey = await digest(
     JSON.stringify({
       config: series.config,
+      linked,
       file: series.lastPointsFile,
       races: members.map((m) => [m.race.id, m.race.name, m.race.startTime, m.formatId, m.version]),
     }),
@@ -93,7 +99,7 @@ export async function seriesStandings(env: Env, db: Db, series: SeriesRecord): P
   const where = and(eq(pointsSeriesStandings.seriesId, series.id), eq(pointsSeriesStandings.clubId, series.clubId));
   const [cached] = await db.select().from(pointsSeriesStandings).where(where).limit(1);
   if (cached && cached.sourceKey === sourceKey) return cached.standings as SeriesStandings;
-  const standings = await compute(members, series, config);
+  const standings = await compute(members, series, config, linked);
   // D1 keeps rows under 2 MB: a series too large to cache is computed at each read rather than failing it.
   if (new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return standings;
   const row = { sourceKey, standings, computedAt: Date.now() };
