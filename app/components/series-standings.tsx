@@ -56,8 +56,13 @@ function Row({ row, races, carried }: { row: StandingRow; races: SeriesStandings
 export function SeriesStandingsTables({ standings }: { standings: SeriesStandings }) {
   const carried = standings.categories.some((c) => c.rows.some((r) => r.carried !== 0));
   if (standings.categories.length === 0) return <p className="empty-state">No standings yet. They appear here as the series’ races have results.</p>;
+  const counted =
+    standings.bestOf !== null && standings.bestOf < standings.races.length
+      ? `Each racer’s best ${standings.bestOf} results of ${standings.races.length} count; the others are shown in brackets.`
+      : null;
   return (
     <>
+      {counted ? <p className="series-counted">{counted}</p> : null}
       {standings.categories.map((category) => (
         <section key={category.category} aria-labelledby={`cat-${category.category}`} className="result-group">
           <h2 id={`cat-${category.category}`}>{category.category}</h2>

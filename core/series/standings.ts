@@ -59,6 +59,8 @@ export interface CategoryStandings {
 
 export interface SeriesStandings {
   readonly races: readonly { readonly id: string; readonly name: string; readonly scale: number }[];
+  /** How many of a racer's results count (null: all), for the page to say so. */
+  readonly bestOf: number | null;
   readonly categories: readonly CategoryStandings[];
 }
 
@@ -161,5 +163,5 @@ export function computeStandings(
     });
     result.push({ category, rows: ranked });
   }
-  return { races: ordered.map((r) => ({ id: r.id, name: r.name, scale: r.scale })), categories: result };
+  return { races: ordered.map((r) => ({ id: r.id, name: r.name, scale: r.scale })), bestOf: system.bestOf, categories: result };
 }

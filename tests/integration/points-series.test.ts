@@ -217,6 +217,15 @@ describe("a series on a points system", () => {
       ["2", "Cleo Stam", "", "2", "(1)", "2"],
       ["3", "Bea Lind", "", "2", "2", "(1)"],
     ]);
+    // The stored standings go with their series.
+    const id = String(series.body.uuid);
+    expect(await db().select().from(pointsSeriesStandings).where(eq(pointsSeriesStandings.seriesId, id))).toHaveLength(1);
+    const removed = await worker.fetch(
+      hostRequest("localhost", `/data-api/PointsSeries/${id}/`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } }),
+    );
+    expect(removed.status).toBe(204);
+    expect(await db().select().from(pointsSeriesStandings).where(eq(pointsSeriesStandings.seriesId, id))).toHaveLength(0);
+    expect((await get(s.host, `/series/${id}`)).status).toBe(404);
   });
 });
 

@@ -22,6 +22,8 @@ export interface SeriesRecord {
 }
 
 const MAX_CACHED_BYTES = 1_900_000;
+/** Part of the cache key: a change to how standings are computed or shaped makes every cached one stale. */
+const STANDINGS_VERSION = 1;
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
 
@@ -90,6 +92,7 @@ export async function seriesStandings(env: Env, db: Db, series: SeriesRecord): P
   ]);
   const sourceKey = await digest(
     JSON.stringify({
+      version: STANDINGS_VERSION,
       config: series.config,
       linked,
       file: series.lastPointsFile,
