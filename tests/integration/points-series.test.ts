@@ -11,41 +11,15 @@ import { pointsSeries, pointsSeriesStandings, races } from "../../schema/d1";
 import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
-import { evictRoom, postReads, SECOND } from "./timing-fixtures";
+import { evictRoom, postReads, SECOND, setUpTimedRoom } from "./timing-fixtures";
 
 const PASSWORD = "glacier-ski-42";
 const DAY_MS = 86_400_000;
 const NAMES = ["Anna Berg", "Bea Lind", "Cleo Stam"];
 
-function ok(result: { ok: boolean; value?: unknown; errors?: Record<string, string> }): { id: string } {
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.value as { id: string };
-}
-
-/** A race room timed by one reader at the finish (channel 2), with the three racers by bib 1..3 and chips C1..C3. */
-async function timeRace(race: { id: string; clubId: string; name: string; startTime: number; timezone: string; siteId: string | null }) {
-  const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
-  await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
-  await room.updateSettings({ timing_mode: "p2p", lap_count: 1, precision: 1, calc_precision: 1 });
-  const device = ok(await room.saveDocument("TimingDevice", null, { type: "impinj", name: "Finish reader", offset: 0 }));
-  const credential = (await room.issueDeviceCredential(device.id))!;
-  const start = ok(await room.saveDocument("TimingPoint", null, { name: "Start", devices_list: [{ id: device.id, mode: "timing", channel: 1 }] }));
-  const finish = ok(await room.saveDocument("TimingPoint", null, { name: "Finish", devices_list: [{ id: device.id, mode: "timing", channel: 2 }] }));
-  const course = ok(
-    await room.saveDocument("Course", null, {
-      name: "5 km",
-      points_list: [
-        { id: "p-start", point: start.id, mode: "start", name: "Start" },
-        { id: "p-finish", point: finish.id, mode: "lap", name: "Finish" },
-      ],
-    }),
-  );
-  ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
-  for (const [i, name] of NAMES.entries()) {
-    const [first, last] = name.split(" ");
-    ok(await room.saveRacer(null, { first_name: first, last_name: last, bib: i + 1, chip: `C${i + 1}`, course: course.id }));
-  }
-  await room.flushLive();
+/** A race timed as createTimedRace's, with the three racers by bib 1..3 and chips C1..C3, and its finish reads. */
+async function timeRace(race: Parameters<typeof setUpTimedRoom>[0], host: string) {
+  const { room, credential } = await setUpTimedRoom(race, { names: NAMES });
   let seq = 0;
   /** Finish reads: chip → seconds after the start. */
   const finishes = async (times: Record<string, number>) => {
@@ -54,8 +28,7 @@ async function timeRace(race: { id: string; clubId: string; name: string; startT
     expect(response.status).toBe(200);
     await room.flushLive();
   };
-  let host = "";
-  return { room, finishes, setHost: (h: string) => (host = h) };
+  return { room, finishes };
 }
 
 /** A club on its own site with two races a week apart, both timed, and its Organization Admin. */
@@ -67,9 +40,7 @@ async function season(tag: string) {
   await db()
     .insert(races)
     .values({ ...second, fieldMtimes: initialMtimes(second, now) });
-  const [a, b] = [await timeRace(race), await timeRace(second)];
-  a.setHost(host);
-  b.setHost(host);
+  const [a, b] = [await timeRace(race, host), await timeRace(second, host)];
   const email = `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const user = await createUserWithPassword(email, PASSWORD, [{ type: "org_admin", clubId: club.id }]);
   return { host, site, club, races: [race, second] as const, a, b, user, email };
