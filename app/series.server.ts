@@ -26,7 +26,7 @@ export async function requireSeries(context: AppLoadContext, key: string | undef
 
 export async function loadSeriesStandings(context: AppLoadContext, key: string | undefined) {
   const { db, principal, series } = await requireSeries(context, key);
-  const standings = await seriesStandings(context.env, db, series);
+  const standings = await seriesStandings(context.env, db, series, principal);
   return {
     series: { id: series.id, name: series.name, year: series.year, clubName: series.clubName, isPublic: series.isPublic },
     standings,

@@ -256,6 +256,17 @@ describe("points series standings", () => {
     expect(await staff.text()).toContain("This series is private");
     expect(await (await get(s.host, "/series", cookie)).text()).toContain(seriesId);
   });
+
+  it("names a private member race only to those who may see it", async () => {
+    const s = await season("hide");
+    const seriesId = await insertSeries(s, { races: [{ race: s.races[0].id }, { race: s.races[1].id }] });
+    await db().update(races).set({ visibility: "private" }).where(eq(races.id, s.races[1].id));
+    await s.b.finishes({ C1: 600 });
+    expect((await csvLines(s.host, seriesId))[0]).toEqual(["Category", "Rank", "Name", "Club", "Total", "Opener", "Race 2"]);
+    expect(await (await get(s.host, `/series/${seriesId}`)).text()).not.toContain("Final");
+    const cookie = await signIn(s.host, s.email, PASSWORD);
+    expect((await csvLines(s.host, seriesId, cookie))[0]).toEqual(["Category", "Rank", "Name", "Club", "Total", "Opener", "Final"]);
+  });
 });
 
 describe("points series CSV", () => {

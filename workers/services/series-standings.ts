@@ -12,7 +12,8 @@ import { computeStandings, type SeriesRace, type SeriesStandings } from "../../c
 import { pointsSeriesStandings, type Db } from "../../schema/d1";
 import { pointsSystemOf, raceScaleOf, seriesConfigSchema, type LinkedPointsSystem, type SeriesConfig } from "../../schema/wire/series-config";
 import { findPointsSystem } from "./points-series";
-import { getClubRaceCatalogues, roomOf, type RaceCatalogue } from "./race-access";
+import type { Principal } from "../../core/access/policy";
+import { getClubRaceCatalogues, maySeeRace, roomOf, type RaceCatalogue } from "./race-access";
 
 export interface SeriesRecord {
   id: string;
@@ -82,8 +83,18 @@ async function compute(members: Member[], series: SeriesRecord, config: SeriesCo
   return computeStandings(pointsSystemOf(config, linked), races, carried?.ok ? carried.rows : [], config.categories);
 }
 
-/** The series' standings now: the cached ones while every member race's results are as they were. */
-export async function seriesStandings(env: Env, db: Db, series: SeriesRecord): Promise<SeriesStandings> {
+/**
+ * The series' standings now (the cached ones while every member race's results are as they were), as the
+ * principal may see them: a private member race is named only to those who may see the race.
+ */
+export async function seriesStandings(env: Env, db: Db, series: SeriesRecord, principal: Principal | null): Promise<SeriesStandings> {
+  const { standings, races } = await currentStandings(env, db, series);
+  const hidden = new Set(races.filter((race) => !maySeeRace(principal, race)).map((race) => race.id));
+  if (hidden.size === 0) return standings;
+  return { ...standings, races: standings.races.map((race, i) => (hidden.has(race.id) ? { ...race, name: `Race ${i + 1}` } : race)) };
+}
+
+async function currentStandings(env: Env, db: Db, series: SeriesRecord): Promise<{ standings: SeriesStandings; races: RaceCatalogue[] }> {
   const config = configOf(series);
   // A points system gone since the config named it leaves the series' own rule in force.
   const [members, linked] = await Promise.all([
@@ -101,15 +112,16 @@ export async function seriesStandings(env: Env, db: Db, series: SeriesRecord): P
   );
   const where = and(eq(pointsSeriesStandings.seriesId, series.id), eq(pointsSeriesStandings.clubId, series.clubId));
   const [cached] = await db.select().from(pointsSeriesStandings).where(where).limit(1);
-  if (cached && cached.sourceKey === sourceKey) return cached.standings as SeriesStandings;
+  const races = members.map((m) => m.race);
+  if (cached && cached.sourceKey === sourceKey) return { standings: cached.standings as SeriesStandings, races };
   const standings = await compute(members, series, config, linked);
   // D1 keeps rows under 2 MB: a series too large to cache is computed at each read rather than failing it.
-  if (new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return standings;
+  if (new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return { standings, races };
   const row = { sourceKey, standings, computedAt: Date.now() };
   // Two readers racing write the same standings for the same key; the later write wins harmlessly.
   await db
     .insert(pointsSeriesStandings)
     .values({ seriesId: series.id, clubId: series.clubId, ...row })
     .onConflictDoUpdate({ target: pointsSeriesStandings.seriesId, set: row });
-  return standings;
+  return { standings, races };
 }
