@@ -96,6 +96,19 @@ export function demoRaces(now: number) {
 }
 
 /**
+ * The Nordic club's public points series (issue 27): the sprint's qualifier (raced) and the classic (after
+ * `npm run simulate`), scored on the World Cup table, shown at http://demo.localhost:8787/series.
+ */
+export const demoSeries = {
+  id: "d9e0f1a2-7c4d-4e6f-8a61-8c9d0e1f2a01",
+  clubId: demoClubs[0].id,
+  siteId: demoSites[0].id,
+  name: "Demo Cup",
+  url: "https://demo.localhost/series/demo-cup",
+  config: { races: [{ race: "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a03" }, { race: "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01", scale: 1.5 }], ties: "share" },
+} as const;
+
+/**
  * A third-party app registered on the main host, for trying the OAuth flow (sdk/examples). It belongs to the
  * Nordic club so the demo club admin can manage it at /manage/apps.
  */

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoApp, demoClubs, demoEvents, demoRaces, demoRegistrations, demoSites, demoUsers } from "./demo-data";
+import { demoApp, demoClubs, demoEvents, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -151,6 +151,16 @@ export async function buildSeedSql(now: number): Promise<string> {
       : "ON CONFLICT(id) DO NOTHING";
     statements.push(insert("event_pages", { id: event.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, onConflict));
   }
+  // The season is the demo's year, so the series reads "Demo Cup 2026" whenever it was seeded.
+  const series = { name: demoSeries.name, year: new Date(now).getUTCFullYear(), is_public: 1, url: demoSeries.url, config: JSON.stringify(demoSeries.config) };
+  const seriesOwners = { club_id: demoSeries.clubId, site_id: demoSeries.siteId };
+  statements.push(
+    insert(
+      "points_series",
+      { id: demoSeries.id, ...seriesOwners, ...series, created_at: now, field_mtimes: mtimes({ ...seriesOwners, ...series }) },
+      "ON CONFLICT(id) DO NOTHING",
+    ),
+  );
   const app = {
     name: demoApp.name,
     description: demoApp.description,

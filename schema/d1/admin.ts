@@ -307,6 +307,23 @@ export const pointsSeries = sqliteTable(
   (t) => [index("points_series_club").on(t.clubId), index("points_series_site").on(t.siteId)],
 );
 
+/**
+ * A series' standings as last computed (decision 0048): a cache, never the truth. `sourceKey` digests what
+ * they came from (the config, the points file, each member race's results version), so a changed result
+ * makes the next read recompute them; the row goes with its series.
+ */
+export const pointsSeriesStandings = sqliteTable("points_series_standings", {
+  seriesId: text("series_id")
+    .primaryKey()
+    .references(() => pointsSeries.id, { onDelete: "cascade" }),
+  clubId: text("club_id")
+    .notNull()
+    .references(() => clubs.id),
+  sourceKey: text("source_key").notNull(),
+  standings: text("standings", { mode: "json" }).$type<unknown>().notNull(),
+  computedAt: integer("computed_at").notNull(),
+});
+
 /** A rule a membership or licence number must meet: a list the club uploads, or a pattern. */
 export const validationSystems = sqliteTable(
   "validation_systems",

@@ -23,6 +23,7 @@ import {
   timingDevices,
   validationSystems,
 } from "../d1";
+import { seriesConfigSchema } from "../wire/series-config";
 import { createdField, entityClass, field, uuidField, type EntityField, type EntityReference } from "./registry";
 
 const nameText = z.string().trim().min(1).max(200);
@@ -283,10 +284,10 @@ export const PointsSeries = entityClass({
     ...clubFields(pointsSeries),
     field("name", pointsSeries.name, "string", { schema: nameText }),
     field("year", pointsSeries.year, "int", { schema: year }),
-    field("config", pointsSeries.config, "json", { schema: jsonObject }),
+    field("config", pointsSeries.config, "json", { schema: seriesConfigSchema }),
     field("is_public", pointsSeries.isPublic, "bool"),
     field("url", pointsSeries.url, "string", { schema: httpUrl }),
-    // Written by the job that computes the points.
+    // Written by the points file upload on the standings page (workers/services/series-points-file.ts).
     field("last_points_file", pointsSeries.lastPointsFile, "string", { writable: false }),
   ],
 });

@@ -24,6 +24,7 @@ const PAGES = [
   { page: "start list", url: "/races/r1/startlist", route: "routes/races+/$raceId_.startlist", budgetKib: 100 },
   { page: "heats", url: "/races/r1/heats", route: "routes/races+/$raceId_.heats", budgetKib: 100 },
   { page: "racer", url: "/races/r1/racers/x1", route: "routes/races+/$raceId_.racers.$racerId", budgetKib: 100 },
+  { page: "series standings", url: "/series/s1", route: "routes/series+/$series", budgetKib: 100 },
   { page: "registration form", url: "/register/g1", route: "routes/register+/$registrationId._index", budgetKib: 111 },
   { page: "events", url: "/events", route: "routes/events+/_index", budgetKib: 100 },
   { page: "event", url: "/events/winter-loppet", route: "routes/events+/$path", budgetKib: 100 },

@@ -37,10 +37,14 @@ function run(command: string, args: string[]) {
  * pages' server build is 589 KiB, the Stripe SDK 248, zod 109, workers/services 104. Issue 23's paged results
  * (decision 0044: the room's ranking and windows, the edge cache, the print page, the PDF deflate) brought it
  * to 545.7, and its announcer screen (decision 0045: precall and leader rules, the room's view, the page and
- * its server render) to 551.8. The budget holds what is reached plus 8 KiB and no more, so growth is seen;
- * the gap to 400 is in the closing note.
+ * its server render) to 551.8. Issue 27's points series (decision 0048: scoring, formulas and standings in
+ * core/series, the config rules, standings on read, the series pages, the points file) brought it to 560.4.
+ * Issue 26's event pages with their calendars (0046), custom domains with the Cloudflare adapter (0047) and
+ * newsletters with their queue and unsubscribe pages (0049), merged with the series, to 581.6.
+ * The budget holds what is reached plus 8 KiB and no more, so growth is seen; the gap to 400 is in the
+ * closing note.
  */
-const WORKER_BUDGET_KIB = 560;
+const WORKER_BUDGET_KIB = 590;
 
 /** Words of zod's other locales (German, and the locale index's keys): none is in a bundle with English alone. */
 const zodLocaleTraces = ["Ung\\xFCltig", "Ungültig", "zhTW:", "ptBR:"];

@@ -122,7 +122,7 @@ describe("admin entities: a club admin creates and reads back", () => {
         ],
       }),
     ).toMatchObject({ communication_type: "newsletter", sent_time: null });
-    expect(await create(token, "PointsSeries", { ...owned, name: "Cup", year: 2026, config: { races: 5 } })).toMatchObject({ is_public: false });
+    expect(await create(token, "PointsSeries", { ...owned, name: "Cup", year: 2026, config: { ties: "split" } })).toMatchObject({ is_public: false });
     expect(await create(token, "ValidationSystem", { ...owned, name: "Licence", kind: "pattern", pattern: "^[A-Z]{3}\\d{5}$" })).toMatchObject({
       is_active: true,
     });

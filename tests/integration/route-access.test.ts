@@ -14,7 +14,8 @@ import { createSiteWithRace, hostRequest } from "./fixtures";
 
 /**
  * Open to anyone: sign-in and sign-up (with the welcome page after it), the public race pages, a club site's
- * event pages (public by nature; another site's or a draft event is a 404, tests/integration/event-pages.test.ts), the
+ * event pages (public by nature; another site's or a draft event is a 404, tests/integration/event-pages.test.ts), the public
+ * series standings (a private series is a 404 to them: tests/integration/points-series.test.ts), the
  * registration flow (no account needed), an invitation's page (its token decides), the new-address confirmation (its token decides, and it may be
  * opened in another browser) and the development mail page (absent in production).
  */
@@ -27,6 +28,7 @@ const PUBLIC = [
   /^routes\/manage\+\/email$/,
   /^routes\/races\+\//,
   /^routes\/events\+\//,
+  /^routes\/series\+\//,
   /^routes\/register\+\//,
   /^routes\/invite\+\//,
   /^routes\/dev\+\/mail$/,

@@ -14,9 +14,26 @@ export const SECOND = 1_000_000;
  * A race timed by one chip reader: a start line and a finish line (the reader's channels 1 and 2), one
  * course, a public result format listing everyone, and `racers` racers with bibs 1.. and chips C1...
  */
-export async function createTimedRace(options: { racers?: number; mode?: "p2p" | "lap" | "timelimit"; lapCount?: number; offset?: number } = {}) {
+export async function createTimedRace(options: TimedRoomOptions = {}) {
   const host = `timing-${crypto.randomUUID().slice(0, 8)}.example.org`;
   const { race, club, site } = await createSiteWithRace(db(), { hostname: host, siteName: "Timing Test", raceName: "Timed Race", startInDays: 0 });
+  return { host, race, club, site, ...(await setUpTimedRoom(race, options)) };
+}
+
+interface TimedRoomOptions {
+  racers?: number;
+  mode?: "p2p" | "lap" | "timelimit";
+  lapCount?: number;
+  offset?: number;
+  /** "First Last" of racer 1, 2 …; "Racer1 Test1" … when not given. */
+  names?: readonly string[];
+}
+
+/** The timing setup of createTimedRace in the room of a race already in the catalogue. */
+export async function setUpTimedRoom(
+  race: { id: string; clubId: string; name: string; startTime: number; timezone: string; siteId: string | null },
+  options: TimedRoomOptions = {},
+) {
   const room = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
   await room.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, siteId: race.siteId });
   const settings = await room.updateSettings({ timing_mode: options.mode ?? "p2p", lap_count: options.lapCount ?? 1, precision: 1, calc_precision: 1 });
@@ -36,13 +53,15 @@ export async function createTimedRace(options: { racers?: number; mode?: "p2p" |
   );
   const format = ok(await room.saveDocument("ResultFormat", null, { name: "Results", is_public: true }));
   const racerIds: string[] = [];
-  for (let i = 1; i <= (options.racers ?? 3); i++) {
-    racerIds.push(ok(await room.saveRacer(null, { first_name: `Racer${i}`, last_name: `Test${i}`, bib: i, chip: `C${i}`, course: course.id })).id);
+  const count = options.names?.length ?? options.racers ?? 3;
+  for (let i = 1; i <= count; i++) {
+    const [first, last] = options.names?.[i - 1]?.split(" ") ?? [`Racer${i}`, `Test${i}`];
+    racerIds.push(ok(await room.saveRacer(null, { first_name: first, last_name: last, bib: i, chip: `C${i}`, course: course.id })).id);
   }
   const startMicros = race.startTime * 1000;
   // Tests start from a quiet room: the setup above is published, so a page rendered now is current.
   await room.flushLive();
-  return { host, race, club, site, room, device, credential, start, finish, course, format, racerIds, startMicros };
+  return { room, device, credential, start, finish, course, format, racerIds, startMicros };
 }
 
 /** A saved document's id (RPC stubs lose the document's type, and the tests need only the id). */

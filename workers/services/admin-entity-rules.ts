@@ -5,8 +5,12 @@
  */
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { isLocked, type NewsletterAudience } from "../../core/newsletters/mailing";
+import { seriesConfigProblems } from "../../core/series/config-rules";
+import { compileFormula } from "../../core/series/formula";
 import { colourProblems } from "../../core/sites/contrast";
 import { emailNewsletters, eventPages, races, registrations, type Db } from "../../schema/d1";
+import { pointsSystemOf, seriesConfigSchema } from "../../schema/wire/series-config";
+import { findPointsSystem } from "./points-series";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import type { WriteRule } from "./entity-rules";
 
@@ -105,4 +109,49 @@ export const siteRule: WriteRule = async (_db, _id, next) => {
   if (!parsed.success) return null; // The field's own schema has refused it already.
   const found = colourProblems(parsed.data.colours);
   return problems(Object.fromEntries(Object.entries(found).map(([colour, message]) => [`config.colours.${colour}`, message])));
+};
+
+/** A series' config rules (core/series/config-rules.ts), and its races must be races of the series' club. */
+export const pointsSeriesRule: WriteRule = async (db, _id, next) => {
+  const parsed = seriesConfigSchema.safeParse(next.config);
+  if (!parsed.success) return null; // The field's own schema has refused it already.
+  const config = parsed.data;
+  const clubId = text(next.club);
+  const linked = config.points_system && clubId ? await findPointsSystem(db, clubId, config.points_system) : null;
+  if (config.points_system && !linked)
+    return problems({ "config.points_system": `No points system of this club or the platform has the id ${config.points_system}` });
+  // With a points system, its rule and best N are the ones checked (a problem of the system is reported on the link).
+  const effective = linked ? { ...config, points: pointsSystemOf(config, linked).rule, best_of: pointsSystemOf(config, linked).bestOf } : config;
+  const found = Object.fromEntries(
+    Object.entries(seriesConfigProblems(effective) ?? {}).map(([key, message]) => [
+      linked && key.startsWith("config.points.") ? "config.points_system" : key,
+      message,
+    ]),
+  );
+  const ids = [...new Set(config.races.map((r) => r.race))];
+  if (ids.length > 0 && !found["config.races"]) {
+    const known = clubId
+      ? await db
+          .select({ id: races.id })
+          .from(races)
+          .where(and(eq(races.clubId, clubId), inArray(races.id, ids)))
+      : [];
+    const missing = ids.filter((id) => !known.some((k) => k.id === id));
+    if (missing.length > 0) found["config.races"] = `No race of this club has the id ${missing[0]}`;
+  }
+  return problems(found);
+};
+
+/** A points system's table never rises and its formula can be read (the same checks a series' own rule has). */
+export const pointsSystemRule: WriteRule = async (_db, _id, next) => {
+  const table = Array.isArray(next.points_table) ? (next.points_table as number[]) : [];
+  if (next.method === "table") {
+    if (table.length === 0) return problems({ points_table: "Enter the points of 1st place at least" });
+    const rising = seriesConfigProblems({ points: { method: "table", table }, best_of: null, races: [] })?.["config.points.table"];
+    return rising ? problems({ points_table: rising }) : null;
+  }
+  const formula = text(next.formula);
+  if (!formula) return problems({ formula: "Enter the formula" });
+  const compiled = compileFormula(formula);
+  return compiled.ok ? null : problems({ formula: compiled.message });
 };

@@ -5,7 +5,7 @@
  * only its fields' own shapes (schema/entities/classes.ts).
  */
 import type { Db } from "../../schema/d1";
-import { eventPageRule, newsletterRule, passRule, siteRule, validationSystemRule } from "./admin-entity-rules";
+import { eventPageRule, newsletterRule, passRule, pointsSeriesRule, pointsSystemRule, siteRule, validationSystemRule } from "./admin-entity-rules";
 import { elementWriteProblems, registrationWriteProblems } from "./registration-forms";
 
 /** Field errors keyed by the entity's paths ("price_1", "config.max"), or null when the write is sound. */
@@ -19,6 +19,8 @@ const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   ValidationSystem: validationSystemRule,
   EmailNewsletter: newsletterRule,
   WhitelabelSite: siteRule,
+  PointsSeries: pointsSeriesRule,
+  PointsSystem: pointsSystemRule,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {

@@ -59,6 +59,16 @@ export async function getClubRaceCatalogue(db: Db, clubId: string, raceId: strin
   return race ?? null;
 }
 
+/** The races of one club among `raceIds` (a points series' member races). */
+export async function getClubRaceCatalogues(db: Db, clubId: string, raceIds: readonly string[]): Promise<RaceCatalogue[]> {
+  if (raceIds.length === 0) return [];
+  return db
+    .select(catalogueColumns)
+    .from(races)
+    .innerJoin(clubs, eq(clubs.id, races.clubId))
+    .where(and(eq(races.clubId, clubId), inArray(races.id, [...raceIds])));
+}
+
 /** The races of this tenant among `raceIds`, whatever their visibility (callers filter with maySeeRace). */
 export async function getRaceCatalogues(db: Db, tenant: Tenant, raceIds: readonly string[]): Promise<RaceCatalogue[]> {
   if (tenant.kind === "admin" || raceIds.length === 0) return [];

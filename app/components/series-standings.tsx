@@ -1,0 +1,111 @@
+/**
+ * A series' standings per category (issue 27): rank, name, club, each race's points and the total. A result
+ * dropped by best-N is bracketed and muted, never only coloured. On a phone the race columns fold into a
+ * line under the name, as the results tables fold their splits.
+ */
+import { formatPoints } from "../../core/series/points";
+import { cellText } from "../../core/series/standings-csv";
+import type { RaceCell, SeriesStandings, StandingRow } from "../../core/series/standings";
+
+function Cell({ cell }: { cell: RaceCell | null }) {
+  if (!cell)
+    return (
+      <>
+        <span aria-hidden="true">–</span>
+        <span className="visually-hidden">no result</span>
+      </>
+    );
+  const text = cellText(cell);
+  return cell.counted ? (
+    <>{text}</>
+  ) : (
+    <span className="dropped" title="Dropped: not among the results that count">
+      {text}
+      <span className="visually-hidden"> dropped</span>
+    </span>
+  );
+}
+
+function Row({ row, races, carried }: { row: StandingRow; races: SeriesStandings["races"]; carried: boolean }) {
+  return (
+    <tr>
+      <td className="num">{row.rank}</td>
+      <td>
+        {row.name}
+        {row.club ? <span className="narrow-only series-club">{row.club}</span> : null}
+        <ul className="narrow-only series-race-points" aria-label="Points by race">
+          {races.map((race, i) => (
+            <li key={race.id}>
+              {race.name}: <Cell cell={row.cells[i] ?? null} />
+            </li>
+          ))}
+        </ul>
+      </td>
+      <td className="wide-only">{row.club ?? ""}</td>
+      {carried ? <td className="num wide-only">{formatPoints(row.carried)}</td> : null}
+      {races.map((race, i) => (
+        <td key={race.id} className="num wide-only">
+          <Cell cell={row.cells[i] ?? null} />
+        </td>
+      ))}
+      <td className="num series-total">{formatPoints(row.total)}</td>
+    </tr>
+  );
+}
+
+export function SeriesStandingsTables({ standings }: { standings: SeriesStandings }) {
+  const carried = standings.categories.some((c) => c.rows.some((r) => r.carried !== 0));
+  if (standings.categories.length === 0) return <p className="empty-state">No standings yet. They appear here as the series’ races have results.</p>;
+  const counted =
+    standings.bestOf !== null && standings.bestOf < standings.races.length
+      ? `Each racer’s best ${standings.bestOf} results of ${standings.races.length} count; the others are shown in brackets.`
+      : null;
+  return (
+    <>
+      {counted ? <p className="series-counted">{counted}</p> : null}
+      {standings.categories.map((category) => (
+        <section key={category.category} aria-labelledby={`cat-${category.category}`} className="result-group">
+          <h2 id={`cat-${category.category}`}>{category.category}</h2>
+          {category.rows.length === 0 ? (
+            <p className="empty-state">No results in this category yet.</p>
+          ) : (
+            <div className="table-scroll">
+              <table className="data-table results-table series-table">
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      Rank
+                    </th>
+                    <th scope="col">Name</th>
+                    <th scope="col" className="wide-only">
+                      Club
+                    </th>
+                    {carried ? (
+                      <th scope="col" className="num wide-only">
+                        Carried
+                      </th>
+                    ) : null}
+                    {standings.races.map((race) => (
+                      <th scope="col" key={race.id} className="num wide-only">
+                        {race.name}
+                        {race.scale !== 1 ? <span className="series-scale"> ×{race.scale}</span> : null}
+                      </th>
+                    ))}
+                    <th scope="col" className="num">
+                      Total
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {category.rows.map((row) => (
+                    <Row key={row.identity} row={row} races={standings.races} carried={carried} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      ))}
+    </>
+  );
+}

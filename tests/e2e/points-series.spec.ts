@@ -1,0 +1,44 @@
+import { expect, test } from "@playwright/test";
+import { send } from "../../bench/http";
+import { E2E_PORT } from "../../playwright.config";
+import { demoSeries, demoSites } from "../../scripts/demo-data";
+import { raceDemoRacer, setUpDemoRace, url } from "./hosts";
+
+const SITE = demoSites[0].hostname;
+
+/**
+ * A visitor on the demo club's site opens the Demo Cup and reads each racer's points race by race; a racer
+ * who finishes the classic is in the standings at the next visit (issue 27, decision 0048).
+ */
+test("a visitor opens the demo series' standings and sees race-by-race points @phone", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  const sprint = await send(E2E_PORT, "localhost", "POST", "/_dev/demo-sprint", "{}", { "Content-Type": "application/json" });
+  expect(sprint.status).toBe(200);
+  const demo = await setUpDemoRace(true);
+  await raceDemoRacer(demo, demo.racers[0]!.bib, 600, { value: 1 });
+
+  await page.goto(url(SITE, "/series"));
+  await page.getByRole("link", { name: new RegExp(`^${demoSeries.name}`) }).click();
+  await expect(page.getByRole("heading", { level: 1, name: new RegExp(`^${demoSeries.name}`) })).toBeVisible();
+  const table = page.getByRole("table").first();
+  const phone = testInfo.project.name === "phone";
+  if (!phone) {
+    await expect(table.getByRole("columnheader", { name: "Demo Sprint (heats)" })).toBeVisible();
+    await expect(table.getByRole("columnheader", { name: /Demo Classic 10 km/ })).toBeVisible();
+  }
+  // The qualifier's winner: 100 points in the sprint, nothing in the classic.
+  const first = table.getByRole("row").nth(1);
+  await expect(first.getByRole("cell").first()).toHaveText("1");
+  await expect(first.getByRole("cell").last()).toHaveText(/^1\d\d$/);
+
+  // The classic's finisher (1st, the race scaled ×1.5) leads with 150 points once the results are published.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole("table").first().getByRole("row").nth(1).getByRole("cell").last()).toHaveText("150", { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  if (phone) {
+    // On a phone the race columns fold into a line under the name.
+    await expect(page.getByRole("list", { name: "Points by race" }).first()).toBeVisible();
+    await expect(table.getByRole("columnheader", { name: "Demo Sprint (heats)" })).toBeHidden();
+  }
+});

@@ -1,0 +1,127 @@
+/**
+ * A points series' standings, computed when read from the member races' current results (decision 0048):
+ * each RaceRoom says which version of a format's results it holds; the standings cached in D1 carry a digest
+ * of those versions, the config and the points file, and are recomputed when any of them moved. No nightly
+ * job and nothing held only in memory: a room evicted between two reads answers with the same stored
+ * version, and a crossing that changes a result gives the format a new one.
+ */
+import { and, eq } from "drizzle-orm";
+import { readPointsFile } from "../../core/series/points-file";
+import { raceEntries } from "../../core/series/race-entries";
+import { computeStandings, type SeriesRace, type SeriesStandings } from "../../core/series/standings";
+import { pointsSeriesStandings, type Db } from "../../schema/d1";
+import { pointsSystemOf, raceScaleOf, seriesConfigSchema, type LinkedPointsSystem, type SeriesConfig } from "../../schema/wire/series-config";
+import { findPointsSystem } from "./points-series";
+import type { Principal } from "../../core/access/policy";
+import { getClubRaceCatalogues, maySeeRace, roomOf, type RaceCatalogue } from "./race-access";
+
+export interface SeriesRecord {
+  id: string;
+  clubId: string;
+  config: unknown;
+  lastPointsFile: string | null;
+}
+
+const MAX_CACHED_BYTES = 1_900_000;
+/** Part of the cache key: a change to how standings are computed or shaped makes every cached one stale. */
+const STANDINGS_VERSION = 1;
+
+type Room = Awaited<ReturnType<typeof roomOf>>;
+
+interface Member {
+  race: RaceCatalogue;
+  room: Room;
+  formatId: string | null;
+  version: string | null;
+  scale: number;
+}
+
+/** A stored config that no longer parses (written before its schema) scores nothing rather than failing the page. */
+export function configOf(series: Pick<SeriesRecord, "config">): SeriesConfig {
+  const parsed = seriesConfigSchema.safeParse(series.config);
+  return parsed.success ? parsed.data : seriesConfigSchema.parse({});
+}
+
+/** The format a member race is scored on: the configured one, else the race's first public format. */
+async function memberOf(env: Env, race: RaceCatalogue, wanted: string | null, scale: number): Promise<Member> {
+  const room = await roomOf(env, race);
+  const formats = await room.formats();
+  const format = wanted ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
+  const formatId = format?.id ?? null;
+  return { race, room, formatId, version: formatId ? await room.formatVersion(formatId) : null, scale };
+}
+
+async function digest(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function membersOf(env: Env, db: Db, series: SeriesRecord, config: SeriesConfig): Promise<Member[]> {
+  const catalogues = await getClubRaceCatalogues(
+    db,
+    series.clubId,
+    config.races.map((r) => r.race),
+  );
+  const byId = new Map(catalogues.map((c) => [c.id, c]));
+  // A race deleted since the config was saved drops out of the standings.
+  const listed = config.races.flatMap((r) => {
+    const race = byId.get(r.race);
+    return race ? [{ race, format: r.format, scale: r.scale }] : [];
+  });
+  return Promise.all(listed.map((m) => memberOf(env, m.race, m.format, m.scale)));
+}
+
+async function compute(members: Member[], series: SeriesRecord, config: SeriesConfig, linked: LinkedPointsSystem | null): Promise<SeriesStandings> {
+  const races: SeriesRace[] = await Promise.all(
+    members.map(async (m) => {
+      const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
+      const entries = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
+      return { id: m.race.id, name: m.race.name, order: m.race.startTime, scale: raceScaleOf(m.scale, linked), entries };
+    }),
+  );
+  const carried = series.lastPointsFile ? readPointsFile(series.lastPointsFile) : null;
+  return computeStandings(pointsSystemOf(config, linked), races, carried?.ok ? carried.rows : [], config.categories);
+}
+
+/**
+ * The series' standings now (the cached ones while every member race's results are as they were), as the
+ * principal may see them: a private member race is named only to those who may see the race.
+ */
+export async function seriesStandings(env: Env, db: Db, series: SeriesRecord, principal: Principal | null): Promise<SeriesStandings> {
+  const { standings, races } = await currentStandings(env, db, series);
+  const hidden = new Set(races.filter((race) => !maySeeRace(principal, race)).map((race) => race.id));
+  if (hidden.size === 0) return standings;
+  return { ...standings, races: standings.races.map((race, i) => (hidden.has(race.id) ? { ...race, name: `Race ${i + 1}` } : race)) };
+}
+
+async function currentStandings(env: Env, db: Db, series: SeriesRecord): Promise<{ standings: SeriesStandings; races: RaceCatalogue[] }> {
+  const config = configOf(series);
+  // A points system gone since the config named it leaves the series' own rule in force.
+  const [members, linked] = await Promise.all([
+    membersOf(env, db, series, config),
+    config.points_system ? findPointsSystem(db, series.clubId, config.points_system) : null,
+  ]);
+  const sourceKey = await digest(
+    JSON.stringify({
+      version: STANDINGS_VERSION,
+      config: series.config,
+      linked,
+      file: series.lastPointsFile,
+      races: members.map((m) => [m.race.id, m.race.name, m.race.startTime, m.formatId, m.version]),
+    }),
+  );
+  const where = and(eq(pointsSeriesStandings.seriesId, series.id), eq(pointsSeriesStandings.clubId, series.clubId));
+  const [cached] = await db.select().from(pointsSeriesStandings).where(where).limit(1);
+  const races = members.map((m) => m.race);
+  if (cached && cached.sourceKey === sourceKey) return { standings: cached.standings as SeriesStandings, races };
+  const standings = await compute(members, series, config, linked);
+  // D1 keeps rows under 2 MB: a series too large to cache is computed at each read rather than failing it.
+  if (new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return { standings, races };
+  const row = { sourceKey, standings, computedAt: Date.now() };
+  // Two readers racing write the same standings for the same key; the later write wins harmlessly.
+  await db
+    .insert(pointsSeriesStandings)
+    .values({ seriesId: series.id, clubId: series.clubId, ...row })
+    .onConflictDoUpdate({ target: pointsSeriesStandings.seriesId, set: row });
+  return { standings, races };
+}
