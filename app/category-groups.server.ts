@@ -10,6 +10,7 @@ import type { Criterion } from "../core/timing/model";
 import { racerFieldsOf as racerFieldValues } from "../schema/race/engine-input";
 import type { FieldErrors } from "./components/form-kit";
 import { checkbox, nullableText, text } from "./forms/field-rules";
+import type { SetupAuthor } from "../durable/race/setup-history";
 import type { Room } from "./race-documents.server";
 import { groupableFields, type racerFieldsOf } from "./race-setup.server";
 
@@ -46,7 +47,7 @@ export type CategoryGroupsForm = z.output<typeof categoryGroupsFormSchema>;
  * arrives later needs the action again); age classes cover everyone with a birth date.
  */
 export async function createCategoryGroups(
-  room: Room,
+  { room, author }: { room: Room; author: SetupAuthor },
   formatId: string,
   form: CategoryGroupsForm,
   custom: CustomFields,
@@ -63,7 +64,7 @@ export async function createCategoryGroups(
     const racers = await room.racers();
     source = { kind: "field", field, values: racers.map((r) => racerFieldValues(r.data)[field] ?? null) };
   }
-  const result = await room.saveCategoryGroups(formatId, categoryGroups(source, form.by_sex));
+  const result = await room.saveCategoryGroups(formatId, categoryGroups(source, form.by_sex), author);
   return result.ok ? { ok: true, ...result.value } : { ok: false, errors: result.errors };
 }
 

@@ -3,12 +3,15 @@ import * as z from "zod";
 import type { Action, Principal } from "../core/access/policy";
 import { openDb } from "../schema/d1";
 import { canOnRace, getRaceCatalogue, principalOf, roomOf, type RaceCatalogue } from "../workers/services/race-access";
+import type { SetupAuthor } from "../durable/race/setup-history";
 import { requireSession } from "./auth.server";
 
 export interface RaceAccess {
   race: RaceCatalogue;
   room: Awaited<ReturnType<typeof roomOf>>;
   principal: Principal;
+  /** Named in the race's setup history for every change made through this page (durable/race/setup-history.ts). */
+  author: SetupAuthor;
   /** What the caller may do here, for showing only the tools they can use. */
   may: Record<"view" | "edit" | "time" | "delete" | "announce", boolean>;
 }
@@ -33,5 +36,5 @@ export async function requireRaceAccess(request: Request, context: AppLoadContex
     delete: canOnRace(principal, "delete", race),
     announce: canOnRace(principal, "announce", race),
   };
-  return { race, room: await roomOf(context.env, race), principal, may };
+  return { race, room: await roomOf(context.env, race), principal, may, author: { userId: session.user.id } };
 }

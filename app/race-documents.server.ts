@@ -26,7 +26,7 @@ export function requireDocument<T extends { id: string }>(documents: readonly T[
 
 /** The "create" and "save" steps every document page shares: parse, save in the RaceRoom, back to the list. */
 export async function saveDocumentIntent<S extends z.ZodType>(
-  room: Room,
+  { room, author }: Pick<RaceAccess, "room" | "author">,
   kind: RaceDocumentKind,
   posted: PostedForm,
   base: string,
@@ -39,13 +39,19 @@ export async function saveDocumentIntent<S extends z.ZodType>(
   const changes = changesOf(parsed.value) as Record<string, unknown>;
   const problem = check(changes);
   if (problem) return refuse(posted, problem);
-  const result = await room.saveDocument(kind, posted.intent === "save" ? posted.target : null, changes);
+  const result = await room.saveDocument(kind, posted.intent === "save" ? posted.target : null, changes, author);
   return afterSave(posted, result, pageUrl(base, posted.intent === "create" ? "created" : "saved", result.ok ? (result.value as { id: string }).id : null));
 }
 
 /** The "delete" step every document page shares: refused while something still uses the document. */
-export async function deleteDocumentIntent(room: Room, kind: RaceDocumentKind, posted: PostedForm, base: string, id: string) {
-  const deleted = await room.deleteDocument(kind, id);
+export async function deleteDocumentIntent(
+  { room, author }: Pick<RaceAccess, "room" | "author">,
+  kind: RaceDocumentKind,
+  posted: PostedForm,
+  base: string,
+  id: string,
+) {
+  const deleted = await room.deleteDocument(kind, id, author);
   if (!deleted.ok) return refuse(posted, { form: deleted.message }, deleted.status);
   return redirect(pageUrl(base, "deleted"));
 }

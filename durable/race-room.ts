@@ -15,6 +15,7 @@ import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wi
 import { hashToken, randomToken } from "../core/auth/tokens";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
 import { syncRegistrationEntries, type EntrySync, type EntrySyncReply } from "./race/registration-entries";
+import { SetupHistory, type SetupAuthor, type SetupHistoryEntry } from "./race/setup-history";
 import { SetupWrites, type CategoryGroupsResult, type DeleteResult } from "./race/setup-writes";
 import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
@@ -61,6 +62,7 @@ export interface RaceSetupView extends RaceIdentity {
 export class RaceRoom extends DurableObject<Env> {
   private readonly db;
   private readonly store: RaceStore;
+  private readonly setupHistoryLog: SetupHistory;
   private readonly feed: LiveFeed;
   private readonly views: ResultViews;
   private readonly timing: TimingInput;
@@ -74,6 +76,7 @@ export class RaceRoom extends DurableObject<Env> {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema: { raceSetup } });
     this.store = new RaceStore(ctx.storage.sql);
+    this.setupHistoryLog = new SetupHistory(ctx.storage.sql);
     this.heats = new RaceHeats(this.store, () => readRaceSettings(this.db.select().from(raceSetup).get()?.settings));
     this.feed = new LiveFeed({
       ctx,
@@ -98,6 +101,7 @@ export class RaceRoom extends DurableObject<Env> {
     });
     this.setupWrites = new SetupWrites({
       store: this.store,
+      history: this.setupHistoryLog,
       transaction: (write) => ctx.storage.transactionSync(write),
       setupRow: () => this.db.select().from(raceSetup).get() ?? null,
       writeSettings: (settings, fieldMtimes) => this.db.update(raceSetup).set({ settings, fieldMtimes }).run(),
@@ -198,8 +202,8 @@ export class RaceRoom extends DurableObject<Env> {
   }
 
   /** Changes timing settings; every field is checked, and nothing is written when one is refused. */
-  async updateSettings(changes: Record<string, unknown>): Promise<SaveResult<RaceSettings>> {
-    return this.setupWrites.updateSettings(changes);
+  async updateSettings(changes: Record<string, unknown>, author?: SetupAuthor): Promise<SaveResult<RaceSettings>> {
+    return this.setupWrites.updateSettings(changes, author);
   }
 
   /** The errors updateSettings would give for `changes`, without writing: a page checks before it writes anything else. */
@@ -215,18 +219,23 @@ export class RaceRoom extends DurableObject<Env> {
   }
 
   /** Creates (id null) or changes a document, checked whole against its kind's schema (setup-writes.ts). */
-  async saveDocument(kind: RaceDocumentKind, id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredDocument>> {
-    return this.setupWrites.saveDocument(kind, id, changes);
+  async saveDocument(kind: RaceDocumentKind, id: string | null, changes: Record<string, unknown>, author?: SetupAuthor): Promise<SaveResult<StoredDocument>> {
+    return this.setupWrites.saveDocument(kind, id, changes, author);
   }
 
   /** Writes a format's category groups at once, replacing same-named ones (setup-writes.ts); not for heats. */
-  async saveCategoryGroups(formatId: string, groups: CategoryGroup[]): Promise<CategoryGroupsResult> {
-    return this.setupWrites.saveCategoryGroups(formatId, groups);
+  async saveCategoryGroups(formatId: string, groups: CategoryGroup[], author?: SetupAuthor): Promise<CategoryGroupsResult> {
+    return this.setupWrites.saveCategoryGroups(formatId, groups, author);
   }
 
   /** Deletes a document unless something still uses it (409, saying what); a format takes its groups along. */
-  async deleteDocument(kind: RaceDocumentKind, id: string): Promise<DeleteResult> {
-    return this.setupWrites.deleteDocument(kind, id);
+  async deleteDocument(kind: RaceDocumentKind, id: string, author?: SetupAuthor): Promise<DeleteResult> {
+    return this.setupWrites.deleteDocument(kind, id, author);
+  }
+
+  /** Who changed the setup, newest first (setup-history.ts). */
+  async setupHistory(before?: { at: number; id: string }): Promise<SetupHistoryEntry[]> {
+    return this.setupHistoryLog.list(before);
   }
 
   /** A new credential for a device, replacing any earlier one; the token is returned only now. */

@@ -246,14 +246,17 @@ export interface HistoryRow {
   id: string;
   at: number;
   who: string;
-  kind: "created" | "changed" | "deleted";
+  /** What happened, in words: "created", or "Changed Course “10 km”" on a race's setup history. */
+  kind: string;
   field: string;
   before: string;
   after: string;
 }
 
-export function HistoryTable({ rows }: { rows: HistoryRow[] }) {
-  if (rows.length === 0) return <p>No changes recorded yet. Changes made through the administration and the data API appear here.</p>;
+const NO_HISTORY = "No changes recorded yet. Changes made through the administration and the data API appear here.";
+
+export function HistoryTable({ rows, empty = NO_HISTORY }: { rows: HistoryRow[]; empty?: string }) {
+  if (rows.length === 0) return <p>{empty}</p>;
   return (
     <div className="table-scroll">
       <table className="data-table">

@@ -13,12 +13,15 @@ import type { raceSetup } from "../../schema/race/tables";
 import { needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./free-order-sync";
 import type { SaveResult } from "./racer-writes";
 import { checkSettingsChange, definedOnly, deletionProblem, documentProblem, fieldErrors } from "./setup-checks";
+import type { SetupAuthor, SetupHistory } from "./setup-history";
 import type { RaceStore } from "./store";
 
 type SetupRow = typeof raceSetup.$inferSelect;
 
 export interface SetupWritesHost {
   store: RaceStore;
+  /** Written in each change's transaction: who changed which field (setup-history.ts). */
+  history: SetupHistory;
   transaction<T>(write: () => T): T;
   /** The race's setup row, or null before the room is opened. */
   setupRow(): SetupRow | null;
@@ -28,6 +31,8 @@ export interface SetupWritesHost {
 }
 
 const NOT_OPENED = { race: "Race not opened" };
+/** The product's own writes (the demo set-up, imports) name no user. */
+const SYSTEM: SetupAuthor = { userId: null };
 
 export type CategoryGroupsResult = SaveResult<{ created: number; replaced: number }>;
 
@@ -37,7 +42,7 @@ export class SetupWrites {
   constructor(private readonly host: SetupWritesHost) {}
 
   /** Changes timing settings; every field is checked, and nothing is written when one is refused. */
-  updateSettings(changes: Record<string, unknown>): SaveResult<RaceSettings> {
+  updateSettings(changes: Record<string, unknown>, author: SetupAuthor = SYSTEM): SaveResult<RaceSettings> {
     const row = this.host.setupRow();
     if (!row) return { ok: false, errors: NOT_OPENED };
     const checked = checkSettingsChange(this.host.store, row.settings, changes);
@@ -49,6 +54,8 @@ export class SetupWrites {
     const now = Date.now();
     for (const key of changed) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
     this.host.transaction(() => {
+      // Compared as read (defaults filled in), so a default written for the first time is no change.
+      this.host.history.recordSave("Settings", "race", readRaceSettings(row.settings) as Record<string, unknown>, next as Record<string, unknown>, author, now);
       this.host.writeSettings(next, mtimes);
       if (needsResync(next, changed)) resyncFreeOrder(this.host.store, next, now);
     });
@@ -68,7 +75,7 @@ export class SetupWrites {
    * Creates (id null) or changes a document. A change names only the fields it sets; the whole result is
    * checked against the kind's schema, so a document is never stored half-valid.
    */
-  saveDocument(kind: RaceDocumentKind, id: string | null, changes: Record<string, unknown>): SaveResult<StoredDocument> {
+  saveDocument(kind: RaceDocumentKind, id: string | null, changes: Record<string, unknown>, author: SetupAuthor = SYSTEM): SaveResult<StoredDocument> {
     const store = this.host.store;
     if (!RACE_DOCUMENT_KINDS.includes(kind)) return { ok: false, errors: { kind: "Unknown kind" } };
     const existing = id ? store.document(kind, id) : null;
@@ -84,6 +91,7 @@ export class SetupWrites {
     const now = Date.now();
     const mtimes = existing ? bumpMtimes(store.documentMtimes(docId), Object.keys(fields), now) : initialMtimes(data as Record<string, unknown>, now);
     this.host.transaction(() => {
+      this.host.history.recordSave(kind, docId, (existing?.data as Record<string, unknown> | undefined) ?? null, data as Record<string, unknown>, author, now);
       store.putDocument(kind, docId, order, data as never, mtimes);
       // A device's clock offset applies to every read it sent, not only to later ones.
       const offset = (data as { offset?: number }).offset;
@@ -100,7 +108,7 @@ export class SetupWrites {
    * format has (ignoring case) replaces its conditions and keeps its id and place, so creating twice never
    * duplicates and pages keep their tabs; the format's other groups stay. Not for heats (timing.md section 2).
    */
-  saveCategoryGroups(formatId: string, groups: readonly CategoryGroup[]): CategoryGroupsResult {
+  saveCategoryGroups(formatId: string, groups: readonly CategoryGroup[], author: SetupAuthor = SYSTEM): CategoryGroupsResult {
     const store = this.host.store;
     const row = this.host.setupRow();
     if (!row) return { ok: false, errors: NOT_OPENED };
@@ -129,6 +137,14 @@ export class SetupWrites {
       for (const { old, data, fields } of writes) {
         const id = old?.id ?? crypto.randomUUID();
         const mtimes = old ? bumpMtimes(store.documentMtimes(id), fields, now) : initialMtimes(data as Record<string, unknown>, now);
+        this.host.history.recordSave(
+          "ResultGroup",
+          id,
+          (old?.data as Record<string, unknown> | undefined) ?? null,
+          data as Record<string, unknown>,
+          author,
+          now,
+        );
         store.putDocument("ResultGroup", id, old?.ordinal ?? ordinal++, data as never, mtimes);
       }
     });
@@ -141,14 +157,22 @@ export class SetupWrites {
    * Deletes a document unless something still uses it (deletionProblem); deleting a result format deletes
    * its groups, and a device its credential.
    */
-  deleteDocument(kind: RaceDocumentKind, id: string): DeleteResult {
+  deleteDocument(kind: RaceDocumentKind, id: string, author: SetupAuthor = SYSTEM): DeleteResult {
     const store = this.host.store;
-    if (!store.document(kind, id)) return { ok: false, status: 404, message: "Not found" };
+    const doomed = store.document(kind, id);
+    if (!doomed) return { ok: false, status: 404, message: "Not found" };
     const problem = deletionProblem(store, kind, id);
     if (problem) return { ok: false, status: 409, message: problem };
+    const now = Date.now();
     this.host.transaction(() => {
+      this.host.history.recordDelete(kind, id, doomed.data as Record<string, unknown>, author, now);
       store.deleteDocument(id);
-      if (kind === "ResultFormat") for (const g of store.documents("ResultGroup")) if (g.data.format === id) store.deleteDocument(g.id);
+      if (kind === "ResultFormat")
+        for (const g of store.documents("ResultGroup"))
+          if (g.data.format === id) {
+            this.host.history.recordDelete("ResultGroup", g.id, g.data as Record<string, unknown>, author, now);
+            store.deleteDocument(g.id);
+          }
       if (kind === "TimingDevice") store.deleteCredential(id);
     });
     this.host.setupChanged();

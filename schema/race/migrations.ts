@@ -126,4 +126,25 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
        WHERE state = 'info' AND racer_id IS NULL`,
     ],
   },
+  {
+    version: 6,
+    // The history of the race's setup (issue 25): who changed which field of which document, from what to
+    // what, written in the change's own transaction (durable/race/setup-history.ts).
+    statements: [
+      `CREATE TABLE setup_history (
+        id TEXT PRIMARY KEY NOT NULL,
+        kind TEXT NOT NULL,
+        doc_id TEXT NOT NULL,
+        name TEXT,
+        change TEXT NOT NULL,
+        field TEXT NOT NULL,
+        old_value TEXT,
+        new_value TEXT,
+        user_id TEXT,
+        at INTEGER NOT NULL
+      )`,
+      "CREATE INDEX setup_history_at ON setup_history (at, id)",
+      "CREATE INDEX setup_history_doc ON setup_history (doc_id, at)",
+    ],
+  },
 ];

@@ -49,7 +49,7 @@ describe("category result groups", () => {
     ];
     for (const [i, person] of people.entries()) expect((await t.room.saveRacer(t.racerIds[i]!, person)).ok).toBe(true);
 
-    const created = await createCategoryGroups(t.room, t.format.id, AGE_CLASSES, []);
+    const created = await createCategoryGroups({ room: t.room, author: { userId: null } }, t.format.id, AGE_CLASSES, []);
     expect(created).toEqual({ ok: true, created: 6, replaced: 0 });
     const reads = [620, 600, 580, 650, 640].map((seconds, i) => finishRead(i + 1, `C${i + 1}`, seconds, t.startMicros));
     expect((await postReads(t.host, t.race.id, t.credential.token, { reads })).status).toBe(200);
@@ -77,7 +77,7 @@ describe("category result groups", () => {
 
     // Creating again replaces the six by name (same ids) and adds none; a racer's birthday edit moves them live.
     const ids = (await t.room.documents("ResultGroup")).map((g) => g.id);
-    expect(await createCategoryGroups(t.room, t.format.id, AGE_CLASSES, [])).toEqual({ ok: true, created: 0, replaced: 6 });
+    expect(await createCategoryGroups({ room: t.room, author: { userId: null } }, t.format.id, AGE_CLASSES, [])).toEqual({ ok: true, created: 0, replaced: 6 });
     expect((await t.room.documents("ResultGroup")).map((g) => g.id)).toEqual(ids);
     expect((await t.room.saveRacer(t.racerIds[1]!, { dob: bornBefore(raceDay, 20) })).ok).toBe(true);
     await t.room.flushLive();
@@ -93,14 +93,14 @@ describe("category result groups", () => {
     const t = await createTimedRace({ racers: 3 });
     for (const [i, club] of ["Nordic", "Alpine", "nordic"].entries()) expect((await t.room.saveRacer(t.racerIds[i]!, { club })).ok).toBe(true);
     const byClub: CategoryGroupsForm = { ...AGE_CLASSES, source: "field", field: "club", by_sex: false };
-    expect(await createCategoryGroups(t.room, t.format.id, byClub, [])).toEqual({ ok: true, created: 2, replaced: 0 });
+    expect(await createCategoryGroups({ room: t.room, author: { userId: null } }, t.format.id, byClub, [])).toEqual({ ok: true, created: 2, replaced: 0 });
     await t.room.flushLive();
     const snapshot = (await t.room.snapshot(t.format.id))!;
     expect(snapshot.groups.map((g) => g.name)).toEqual(["Nordic", "Alpine"]);
     expect(snapshot.rows.filter((r) => r.groups.includes(snapshot.groups[0]!.id)).map((r) => r.bib)).toEqual([1, 3]);
 
     expect((await t.room.updateSettings({ is_heats: true })).ok).toBe(true);
-    expect(await createCategoryGroups(t.room, t.format.id, AGE_CLASSES, [])).toEqual({
+    expect(await createCategoryGroups({ room: t.room, author: { userId: null } }, t.format.id, AGE_CLASSES, [])).toEqual({
       ok: false,
       errors: { form: "Create New Result Groups is not for heats: a sprint ranks its racers by its heats. Group by Start Order instead." },
     });

@@ -28,13 +28,17 @@ describe("hourly cleanup", () => {
       .values({ id: "c1", challenge: "c", kind: "register", domain: "localhost", expiresAt: now - 1 });
     await db()
       .insert(authFailures)
-      .values({ key: "user:x", windowStart: now - 60 * 60 * 1000, count: 3 });
+      .values([
+        { key: "user:x", windowStart: now - 60 * 60 * 1000, count: 3 },
+        // The previous fifteen-minute window still weighs in the sliding window: kept.
+        { key: "user:y", windowStart: now - 20 * 60 * 1000, count: 3 },
+      ]);
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(now), cron: "17 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
     expect((await db().select().from(sessions)).map((s) => s.id)).toEqual(["live"]);
     expect(await db().select().from(webauthnChallenges)).toEqual([]);
-    expect(await db().select().from(authFailures)).toEqual([]);
+    expect((await db().select().from(authFailures)).map((r) => r.key)).toEqual(["user:y"]);
   });
 
   it("deletes throttle windows older than the longest throttle window and devices not seen for a year", async () => {
@@ -44,8 +48,8 @@ describe("hourly cleanup", () => {
     await db()
       .insert(throttleCounts)
       .values([
-        // Older than the longest window of any rule (a day, the invitations'), so it can refuse nothing.
-        { key: "signupsFromClient:old", windowStart: now - Math.max(...Object.values(throttleRules).map((r) => r.windowMs)) - HOUR, count: 3 },
+        // Two of the longest windows of any rule (a day, the invitations') old: it weighs in no sliding window.
+        { key: "signupsFromClient:old", windowStart: now - 2 * Math.max(...Object.values(throttleRules).map((r) => r.windowMs)) - HOUR, count: 3 },
         { key: "signupsFromClient:live", windowStart: now - HOUR / 2, count: 3 },
       ]);
     const device = (deviceHash: string, lastSeenAt: number) => ({ userId: user.id, deviceHash, label: "Chrome on Linux", firstSeenAt: lastSeenAt, lastSeenAt });

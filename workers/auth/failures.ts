@@ -1,3 +1,4 @@
+import { FAILURE_WINDOW_MS } from "../../core/auth/constants";
 import { failureWindowStart, guessCounters, type GuessedSecret } from "../../core/auth/failure-limit";
 import { authFailures, type Db } from "../../schema/d1";
 import { hashToken } from "./crypto";
@@ -30,7 +31,7 @@ export async function reserveGuess(
   const counters = guessCounters({ secret, userId, clientKey, knownDeviceHash: await knownDeviceHash(db, userId, deps.deviceId ?? null) });
   const keys: string[] = [];
   for (const { key, limit } of counters) {
-    if (!(await takeFromWindow(db, authFailures, key, windowStart, limit))) {
+    if ((await takeFromWindow(db, authFailures, key, now, FAILURE_WINDOW_MS, limit)) === null) {
       console.warn("Guess limit reached", { key });
       return null;
     }

@@ -9,7 +9,7 @@ import {
   MAX_SIGNUPS_PER_CLIENT,
   SIGNUP_WINDOW_MS,
 } from "../../core/auth/constants";
-import { fixedWindowStart, secondsUntilWindowEnds } from "../../core/auth/failure-limit";
+import { secondsUntilWindowEnds } from "../../core/auth/failure-limit";
 import { throttleCounts, type Db } from "../../schema/d1";
 import { hashToken } from "./crypto";
 import { normaliseEmail } from "./users";
@@ -37,7 +37,7 @@ export const addressSubject = (email: string) => `mail:${hashToken(normaliseEmai
 /** Counts one request of `rule` for `subject` in D1 with one conditional write; refused past the limit. */
 export async function takeThrottle(db: Db, rule: ThrottleRule, subject: string, now: number): Promise<Throttled> {
   const { windowMs, limit } = throttleRules[rule];
-  if (await takeFromWindow(db, throttleCounts, throttleKey(rule, subject), fixedWindowStart(now, windowMs), limit)) return { ok: true };
+  if ((await takeFromWindow(db, throttleCounts, throttleKey(rule, subject), now, windowMs, limit)) !== null) return { ok: true };
   console.warn(`Throttled: ${rule}`, { subject });
   return { ok: false, retryAfterSeconds: secondsUntilWindowEnds(now, windowMs) };
 }

@@ -112,7 +112,7 @@ function stageNotice(params: URLSearchParams): string | null {
 const mtimesSchema = z.record(z.string(), z.number().int().min(0));
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room, may } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, may, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   if (posted.intent === "delete") {
     if (!may.delete) throw new Response("Forbidden", { status: 403 });
@@ -159,7 +159,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   publishFieldChanges(context, Race, race.id, changed.changed, changed.mtimes, protectedObjectOf(Race, { ...changed.row, uuid: race.id }));
   // The settings follow the race fields: a stale race write (the likely refusal) leaves both untouched, and
   // the form's own checks are the room's, so the settings are not refused here.
-  const settings = await room.updateSettings(settingsChanges);
+  const settings = await room.updateSettings(settingsChanges, author);
   if (!settings.ok) return refuse(posted, settings.errors);
   return redirect(`/race/${race.id}/admin?saved=saved`);
 }

@@ -72,14 +72,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/courses`;
   if (posted.intent === "create" || posted.intent === "save") {
-    return saveDocumentIntent(room, "Course", posted, base, courseFormSchema, (value) => courseChangesOf(value, raceClockOf(race)));
+    return saveDocumentIntent({ room, author }, "Course", posted, base, courseFormSchema, (value) => courseChangesOf(value, raceClockOf(race)));
   }
   const course = requireDocument(await documentsOf(room, "Course"), posted.target);
-  if (posted.intent === "delete") return deleteDocumentIntent(room, "Course", posted, base, course.id);
+  if (posted.intent === "delete") return deleteDocumentIntent({ room, author }, "Course", posted, base, course.id);
   const points = course.data.points_list;
   if (posted.intent === "add-point") {
     const parsed = parseForm(coursePointFormSchema, posted);
@@ -96,7 +96,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       section: parsed.value.section,
       range_role: parsed.value.range_role,
     };
-    return afterSave(posted, await room.saveDocument("Course", course.id, { points_list: [...points, entry] }), pageUrl(base, "added", course.id));
+    return afterSave(posted, await room.saveDocument("Course", course.id, { points_list: [...points, entry] }, author), pageUrl(base, "added", course.id));
   }
   if (posted.intent === "move-point" || posted.intent === "remove-point") {
     const parsed = parseForm(moveFormSchema, posted);
@@ -106,7 +106,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const next = posted.intent === "move-point" ? moved(points, index, direction ?? "up") : points.filter((_, i) => i !== index);
     return afterSave(
       posted,
-      await room.saveDocument("Course", course.id, { points_list: next }),
+      await room.saveDocument("Course", course.id, { points_list: next }, author),
       pageUrl(base, posted.intent === "move-point" ? "moved" : "removed", course.id),
     );
   }

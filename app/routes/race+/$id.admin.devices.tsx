@@ -73,7 +73,7 @@ async function credentialReply(room: Room, request: Request, raceId: string, int
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/devices`;
   if (posted.intent === "create") {
@@ -81,15 +81,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.ok) return parsed.reply;
     // A new device starts with its type's row of the device table (timing.md section 3).
     const type = DEVICE_TYPES[parsed.value.type];
-    const result = await room.saveDocument("TimingDevice", null, {
-      ...parsed.value,
-      accuracy: type.accuracy ?? TIMING_DEVICE_DEFAULTS.accuracy,
-      precision: type.precision ?? TIMING_DEVICE_DEFAULTS.precision,
-      has_bibs: type.hasBibs,
-      show_on_grid: type.showOnGrid,
-      extra_columns: [...type.extraColumns],
-      channels: type.channels.map((c) => c.value),
-    });
+    const result = await room.saveDocument(
+      "TimingDevice",
+      null,
+      {
+        ...parsed.value,
+        accuracy: type.accuracy ?? TIMING_DEVICE_DEFAULTS.accuracy,
+        precision: type.precision ?? TIMING_DEVICE_DEFAULTS.precision,
+        has_bibs: type.hasBibs,
+        show_on_grid: type.showOnGrid,
+        extra_columns: [...type.extraColumns],
+        channels: type.channels.map((c) => c.value),
+      },
+      author,
+    );
     if (!result.ok) return afterSave(posted, result, base);
     const name = deviceDisplayName({ name: parsed.value.name, humanname: parsed.value.humanname, deviceNumber: parsed.value.device_number, type: type.key });
     return credentialReply(room, request, race.id, "create", { id: result.value.id, name });
@@ -98,7 +103,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (posted.intent === "save") {
     const parsed = parseForm(deviceFormSchema, posted);
     if (!parsed.ok) return parsed.reply;
-    return afterSave(posted, await room.saveDocument("TimingDevice", device.id, parsed.value), pageUrl(base, "saved"));
+    return afterSave(posted, await room.saveDocument("TimingDevice", device.id, parsed.value, author), pageUrl(base, "saved"));
   }
   if (posted.intent === "credential") {
     const name = deviceDisplayName({
@@ -109,7 +114,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     });
     return credentialReply(room, request, race.id, "credential", { id: device.id, name });
   }
-  if (posted.intent === "delete") return deleteDocumentIntent(room, "TimingDevice", posted, base, device.id);
+  if (posted.intent === "delete") return deleteDocumentIntent({ room, author }, "TimingDevice", posted, base, device.id);
   return unknownIntent(posted);
 }
 

@@ -40,7 +40,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/fields`;
   const { stored, fields } = await readFields(room);
@@ -49,7 +49,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.ok) return parsed.reply;
     const field = newRacerField(parsed.value, fields);
     if (isInvalid(field)) return refuse(posted, { display: field.error });
-    const result = await room.updateSettings({ fields_list: [...stored, field] });
+    const result = await room.updateSettings({ fields_list: [...stored, field] }, author);
     return afterSave(posted, result, `${base}?saved=added&key=${encodeURIComponent(field.key)}`);
   }
   const current = fields.find((f) => f.key === posted.target);
@@ -61,11 +61,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.ok) return parsed.reply;
     if (current.type === "option" && parsed.value.options.length === 0) return refuse(posted, { options: "Enter at least one option" });
     const next: RacerField = { ...current, ...parsed.value, options: current.type === "option" ? parsed.value.options : [] };
-    const result = await room.updateSettings({ fields_list: stored.map((entry) => (isTarget(entry) ? next : entry)) });
+    const result = await room.updateSettings({ fields_list: stored.map((entry) => (isTarget(entry) ? next : entry)) }, author);
     return afterSave(posted, result, pageUrl(base, "saved"));
   }
   if (posted.intent === "delete") {
-    const result = await room.updateSettings({ fields_list: stored.filter((entry) => !isTarget(entry)) });
+    const result = await room.updateSettings({ fields_list: stored.filter((entry) => !isTarget(entry)) }, author);
     return result.ok ? redirect(pageUrl(base, "deleted")) : refuse(posted, { form: Object.values(result.errors)[0] ?? "The field could not be deleted" });
   }
   return unknownIntent(posted);

@@ -98,27 +98,27 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/formats`;
   if (posted.intent === "create" || posted.intent === "save") {
-    return saveDocumentIntent(room, "ResultFormat", posted, base, formatFormSchema);
+    return saveDocumentIntent({ room, author }, "ResultFormat", posted, base, formatFormSchema);
   }
   if (posted.intent === "delete-group") {
     const group = requireDocument(await documentsOf(room, "ResultGroup"), posted.target);
-    await room.deleteDocument("ResultGroup", group.id);
+    await room.deleteDocument("ResultGroup", group.id, author);
     return redirect(pageUrl(base, "deleted", group.data.format));
   }
   const format = requireDocument(await documentsOf(room, "ResultFormat"), posted.target);
   if (posted.intent === "delete") {
-    await room.deleteDocument("ResultFormat", format.id);
+    await room.deleteDocument("ResultFormat", format.id, author);
     return redirect(pageUrl(base, "deleted"));
   }
   if (posted.intent === "create-groups") {
     const parsed = parseForm(categoryGroupsFormSchema, posted);
     if (!parsed.ok) return parsed.reply;
     const settings = await room.settings();
-    const created = await createCategoryGroups(room, format.id, parsed.value, racerFieldsOf(settings?.fields_list ?? []));
+    const created = await createCategoryGroups({ room, author }, format.id, parsed.value, racerFieldsOf(settings?.fields_list ?? []));
     return afterSave(posted, created, pageUrl(base, "grouped", format.id));
   }
   if (posted.intent === "add-group") {
@@ -127,7 +127,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const [courses, startGroups] = await Promise.all([documentsOf(room, "Course"), documentsOf(room, "StartGroup")]);
     if (parsed.value.course && !courses.some((c) => c.id === parsed.value.course)) return refuse(posted, { course: "Choose a course" });
     if (parsed.value.startgroup && !startGroups.some((g) => g.id === parsed.value.startgroup)) return refuse(posted, { startgroup: "StartGroup not found" });
-    const result = await room.saveDocument("ResultGroup", null, { ...parsed.value, format: format.id });
+    const result = await room.saveDocument("ResultGroup", null, { ...parsed.value, format: format.id }, author);
     return afterSave(posted, result, pageUrl(base, "added", format.id));
   }
   return unknownIntent(posted);

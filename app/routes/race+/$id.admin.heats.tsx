@@ -66,14 +66,14 @@ const settingsSchema = z.object({
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
-  const { race, room } = await requireRaceAccess(request, context, params.id, posted.intent === "settings" ? "edit" : "time");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, posted.intent === "settings" ? "edit" : "time");
   const base = `/race/${race.id}/admin/heats`;
   if (posted.intent === "settings") {
     const parsed = parseForm(settingsSchema, posted);
     if (!parsed.ok) return parsed.reply;
     const formats = availableHeatFormats((await room.settings())?.heat_format_dict ?? {});
     if (parsed.value.default_heat_format && !formats[parsed.value.default_heat_format]) return refuse(posted, { default_heat_format: "Choose a heat format" });
-    return afterSave(posted, await room.updateSettings(parsed.value), pageUrl(base, "saved"));
+    return afterSave(posted, await room.updateSettings(parsed.value, author), pageUrl(base, "saved"));
   }
   if (!posted.target) return unknownIntent(posted);
   if (posted.intent === "seed") {

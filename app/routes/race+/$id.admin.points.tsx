@@ -34,14 +34,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/points`;
   if (posted.intent === "create" || posted.intent === "save") {
-    return saveDocumentIntent(room, "TimingPoint", posted, base, timingPointFormSchema);
+    return saveDocumentIntent({ room, author }, "TimingPoint", posted, base, timingPointFormSchema);
   }
   const point = requireDocument(await documentsOf(room, "TimingPoint"), posted.target);
-  if (posted.intent === "delete") return deleteDocumentIntent(room, "TimingPoint", posted, base, point.id);
+  if (posted.intent === "delete") return deleteDocumentIntent({ room, author }, "TimingPoint", posted, base, point.id);
   const devices = point.data.devices_list;
   if (posted.intent === "add-device") {
     const parsed = parseForm(pointDeviceFormSchema, posted);
@@ -50,14 +50,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (devices.some((d) => d.id === device && d.channel === channel))
       return refuse(posted, { device: "This device is already on the point with that channel" });
     const entry = { id: device, mode, channel, accuracy: null, tested_time: null };
-    return afterSave(posted, await room.saveDocument("TimingPoint", point.id, { devices_list: [...devices, entry] }), pageUrl(base, "added", point.id));
+    return afterSave(posted, await room.saveDocument("TimingPoint", point.id, { devices_list: [...devices, entry] }, author), pageUrl(base, "added", point.id));
   }
   if (posted.intent === "remove-device") {
     const parsed = parseForm(moveFormSchema, posted);
     if (!parsed.ok || parsed.value.index >= devices.length)
       return refuse(posted, { form: "That device is no longer on the point. The page now shows the current list." }, 409);
     const next = devices.filter((_, i) => i !== parsed.value.index);
-    return afterSave(posted, await room.saveDocument("TimingPoint", point.id, { devices_list: next }), pageUrl(base, "removed", point.id));
+    return afterSave(posted, await room.saveDocument("TimingPoint", point.id, { devices_list: next }, author), pageUrl(base, "removed", point.id));
   }
   return unknownIntent(posted);
 }

@@ -96,14 +96,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/segments`;
   const settings = await room.settings();
   if (!settings) throw new Response("Not found", { status: 404 });
   const target = posted.target;
   const save = async (changes: Record<string, unknown>, notice: Parameters<typeof pageUrl>[1]) =>
-    afterSave(posted, await room.updateSettings(changes), pageUrl(base, notice));
+    afterSave(posted, await room.updateSettings(changes, author), pageUrl(base, notice));
   const gone = () => refuse(posted, { form: "That entry no longer exists. The page now shows the current lists." }, 409);
 
   switch (posted.intent) {

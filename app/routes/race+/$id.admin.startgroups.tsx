@@ -32,13 +32,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/startgroups`;
   if (posted.intent === "create" || posted.intent === "save") {
     const clock = raceClockOf(race);
     return saveDocumentIntent(
-      room,
+      { room, author },
       "StartGroup",
       posted,
       base,
@@ -49,7 +49,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   if (posted.intent === "delete") {
     const group = requireDocument(await documentsOf(room, "StartGroup"), posted.target);
-    return deleteDocumentIntent(room, "StartGroup", posted, base, group.id);
+    return deleteDocumentIntent({ room, author }, "StartGroup", posted, base, group.id);
   }
   return unknownIntent(posted);
 }

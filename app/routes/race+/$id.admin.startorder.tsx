@@ -58,20 +58,20 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { race, room } = await requireRaceAccess(request, context, params.id, "edit");
+  const { race, room, author } = await requireRaceAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   const base = `/race/${race.id}/admin/startorder`;
   switch (posted.intent) {
     case "race-settings": {
       const parsed = parseForm(raceStartOrderFormSchema, posted);
       if (!parsed.ok) return parsed.reply;
-      return afterSave(posted, await room.updateSettings(parsed.value), `${base}?saved=saved`);
+      return afterSave(posted, await room.updateSettings(parsed.value, author), `${base}?saved=saved`);
     }
     case "group-settings": {
       const group = requireDocument(await documentsOf(room, "StartGroup"), posted.target);
       const parsed = parseForm(groupStartOrderFormSchema, posted);
       if (!parsed.ok) return parsed.reply;
-      return afterSave(posted, await room.saveDocument("StartGroup", group.id, parsed.value), `${base}?saved=saved`);
+      return afterSave(posted, await room.saveDocument("StartGroup", group.id, parsed.value, author), `${base}?saved=saved`);
     }
     case "seed": {
       const result = await room.seed(posted.target);

@@ -27,6 +27,7 @@ const sections = [
   { to: "reports", label: "Reports" },
   { to: "keypad", label: "Keypad" },
   { to: "people", label: "People" },
+  { to: "history", label: "History" },
 ] as const;
 
 export default function RaceAdminLayout() {
