@@ -92,6 +92,8 @@ const NOTICES: Record<string, string> = {
   domainUnreachable: "Cloudflare could not be asked just now, so the status below may be out of date. Please try again in a moment.",
   domainPrimary: "Primary domain chosen.",
   domainRemoved: "Domain removed.",
+  passIssued: "Card issued.",
+  passRevoked: "Card revoked.",
 };
 
 function noticeOf(key: string | null): string | null {
