@@ -207,6 +207,14 @@ describe("passes and member cards", () => {
     const empty = await check(c.id, cookie, "   ");
     expect(empty.status).toBe(400);
     expect(await check(c.id, cookie, "x", "not-a-uuid")).toMatchObject({ status: 400 });
+    const broken = await worker.fetch(
+      hostRequest("localhost:8787", `/club/${c.id}/checkin`, {
+        method: "POST",
+        headers: { "Content-Type": "multipart/form-data; boundary=x", Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-origin", Cookie: cookie },
+        body: "junk",
+      }),
+    );
+    expect(broken.status).toBe(400);
 
     // Each check is recorded once (the same form sent twice), with who and what it said; the card shows its last.
     const checkId = crypto.randomUUID();
