@@ -109,6 +109,25 @@ export const demoSeries = {
 } as const;
 
 /**
+ * A member card of Nordic Demo Club for this calendar year (issue 27): its Organization Admin sees it at
+ * /club/{club}/passes, opens the card from the holder's name and checks it in at /club/{club}/checkin.
+ */
+export function demoPass(now: number) {
+  const year = new Date(now).getUTCFullYear();
+  return {
+    id: "e1f2a3b4-8d5e-4f70-9b72-9d0e1f2a3b01",
+    clubId: demoClubs[0].id,
+    siteId: demoSites[0].id,
+    kind: "member_card",
+    holderName: "Robin Member",
+    holderEmail: "robin.member@nordic-demo.local",
+    season: String(year),
+    validFrom: `${year}-01-01`,
+    validUntil: `${year}-12-31`,
+  } as const;
+}
+
+/**
  * A third-party app registered on the main host, for trying the OAuth flow (sdk/examples). It belongs to the
  * Nordic club so the demo club admin can manage it at /manage/apps.
  */

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoApp, demoClubs, demoEvents, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
+import { demoApp, demoClubs, demoEvents, demoPass, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -160,6 +160,17 @@ export async function buildSeedSql(now: number): Promise<string> {
       { id: demoSeries.id, ...seriesOwners, ...series, created_at: now, field_mtimes: mtimes({ ...seriesOwners, ...series }) },
       "ON CONFLICT(id) DO NOTHING",
     ),
+  );
+  // The demo card takes the club's next number once, as issuing does (workers/services/passes.ts).
+  const pass = demoPass(now);
+  const unseeded = `NOT EXISTS (SELECT 1 FROM passes WHERE id = ${sqlValue(pass.id)})`;
+  statements.push(
+    `INSERT INTO pass_counters (club_id, last_number) VALUES (${sqlValue(pass.clubId)}, 0) ON CONFLICT DO NOTHING;`,
+    `UPDATE pass_counters SET last_number = last_number + 1 WHERE club_id = ${sqlValue(pass.clubId)} AND ${unseeded};`,
+    `INSERT INTO passes (id, created_at, field_mtimes, club_id, site_id, kind, holder_name, holder_email, season, number, valid_from, valid_until, source)
+     SELECT ${[pass.id, now, "{}", pass.clubId, pass.siteId, pass.kind, pass.holderName, pass.holderEmail, pass.season].map(sqlValue).join(", ")},
+            printf('%06d', last_number), ${sqlValue(pass.validFrom)}, ${sqlValue(pass.validUntil)}, 'seed:demo-card'
+     FROM pass_counters WHERE club_id = ${sqlValue(pass.clubId)} AND ${unseeded};`,
   );
   const app = {
     name: demoApp.name,

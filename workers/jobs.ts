@@ -9,6 +9,7 @@ import * as z from "zod";
 import { formElements, openDb, registrations, type Db } from "../schema/d1";
 import { recordMembers } from "./services/memberships";
 import { dispatchNewsletter } from "./services/newsletters";
+import { issueSeasonPasses } from "./services/season-passes";
 import { RACER_SYNC_MESSAGES, syncRegistrationRacers } from "./services/registration-racers";
 
 export const JOBS_QUEUE_NAME = "startline-jobs";
@@ -17,6 +18,7 @@ const cartIds = z.array(z.string().max(64)).max(100).nullable();
 export const jobSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("enter-racers"), registrationId: z.uuid(), cartIds }),
   z.object({ kind: z.literal("record-members"), registrationId: z.uuid(), cartIds }),
+  z.object({ kind: z.literal("issue-passes"), registrationId: z.uuid(), cartIds }),
   z.object({ kind: z.literal("dispatch-newsletter"), newsletterId: z.uuid() }),
 ]);
 export type Job = z.infer<typeof jobSchema>;
@@ -52,6 +54,15 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
       return "retry";
     }
   }
+  if (job.kind === "issue-passes") {
+    try {
+      await issueSeasonPasses(openDb(env.DB), job.registrationId, job.cartIds, Date.now());
+      return "done";
+    } catch (error) {
+      console.error("Issuing season passes failed; will retry", job.registrationId, error);
+      return "retry";
+    }
+  }
   try {
     const result = await syncRegistrationRacers(env, openDb(env.DB), job.registrationId, job.cartIds);
     if (result.ok) return "done";
@@ -75,13 +86,18 @@ export async function runJobBatch(batch: MessageBatch<unknown>, env: Env): Promi
 
 /**
  * After a cart completes: its people are entered in the form's race, and its memberships recorded in the
- * club's division, by queued jobs, so a failure is retried rather than lost. A form with neither queues nothing.
+ * club's division, and its season passes issued, by queued jobs, so a failure is retried rather than lost. A form with none queues nothing.
  */
 export function afterCartCompleted(env: Env, db: Db, waitUntil: (promise: Promise<unknown>) => void, registrationId: string, cartId: string): void {
   waitUntil(
     (async () => {
-      const [linked] = await db.select({ raceId: registrations.raceId }).from(registrations).where(eq(registrations.id, registrationId)).limit(1);
+      const [linked] = await db
+        .select({ raceId: registrations.raceId, passSeason: registrations.passSeason })
+        .from(registrations)
+        .where(eq(registrations.id, registrationId))
+        .limit(1);
       if (linked?.raceId) await enqueueJob(env, { kind: "enter-racers", registrationId, cartIds: [cartId] });
+      if (linked?.passSeason) await enqueueJob(env, { kind: "issue-passes", registrationId, cartIds: [cartId] });
       const [panel] = await db
         .select({ id: formElements.id })
         .from(formElements)

@@ -102,3 +102,15 @@ export const CLUB_ADMIN_ERRORS: ErrorPageWords = {
   notFound: "There is no such club, or it is not on this site.",
   back: { to: "/manage", label: "Manage" },
 };
+
+export const PASS_ERRORS: ErrorPageWords = {
+  forbidden:
+    "Passes and check-in are for the club's Organization Admin; check-in also for its Division Reports role. Ask the club's Organization Admin to give you the role.",
+  notFound: "There is no such club, or it is not on this site.",
+  back: { to: "/manage", label: "Manage" },
+};
+
+export const PASS_CARD_ERRORS: ErrorPageWords = {
+  notFound: { title: "Card not found", text: "This card link is not valid. Ask the club for the link to your card again." },
+  back: { to: "/", label: "Home" },
+};

@@ -18,7 +18,10 @@ export interface PostedForm {
 
 /** The posted fields as text (the first of a repeated name), with the intent and the document it is about. */
 export async function readPostedForm(request: Request): Promise<PostedForm> {
-  const form = await request.formData();
+  // A body that is no form (a broken multipart) is the sender's mistake: 400, never a 500.
+  const form = await request.formData().catch(() => {
+    throw new Response("The form could not be read", { status: 400 });
+  });
   const values: Record<string, string> = {};
   const files: Record<string, File> = {};
   for (const [key, value] of form) {
@@ -92,6 +95,8 @@ const NOTICES: Record<string, string> = {
   domainUnreachable: "Cloudflare could not be asked just now, so the status below may be out of date. Please try again in a moment.",
   domainPrimary: "Primary domain chosen.",
   domainRemoved: "Domain removed.",
+  passIssued: "Card issued.",
+  passRevoked: "Card revoked.",
 };
 
 function noticeOf(key: string | null): string | null {

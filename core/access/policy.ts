@@ -58,10 +58,11 @@ export interface Permission {
  */
 export const rolePermissions: Readonly<Record<Exclude<RoleType, "system_admin" | "site_admin">, readonly Permission[]>> = {
   org_admin: [{ areas: "all", actions: "all" }],
-  // Viewing the division itself is needed to reach its reports.
+  // Viewing the division itself is needed to reach its reports; viewing passes is the club's check-in (decision 0050).
   division_reports: [
     { areas: ["divisions"], actions: ["view", "view_reports"] },
     { areas: ["reports"], actions: ["view_reports"] },
+    { areas: ["passes"], actions: ["view"] },
   ],
   // Finance on the club's forms and carts covers payments and refunds taken through them.
   financial_admin: [

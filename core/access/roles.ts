@@ -68,7 +68,7 @@ export const roleDefinitions: readonly RoleDefinition[] = [
   { type: "site_admin", label: "Site Administrator", description: "", level: "site", scopes: flaggedAreaScopes },
   { type: "org_admin", label: "Organization Admin", description: "Full Permissions", level: "club", scopes: allScopes },
   // Membership reports live on divisions.
-  { type: "division_reports", label: "Division Reports", description: "Membership Reports", level: "club", scopes: ["divisions", "reports"] },
+  { type: "division_reports", label: "Division Reports", description: "Membership Reports", level: "club", scopes: ["divisions", "reports", "passes"] },
   // Merchant transactions plus the payment side of the club's forms and carts.
   {
     type: "financial_admin",

@@ -433,6 +433,37 @@ export const passes = sqliteTable(
     validUntil: text("valid_until"),
     /** Set when the club revokes it; epoch milliseconds. */
     revokedTime: integer("revoked_time"),
+    revokeReason: text("revoke_reason"),
+    /** What issued it ("member:<division member id>", "individual:<id>", "hand:<one-time id>"): issuing again finds it. */
+    source: text("source"),
   },
-  (t) => [index("passes_club").on(t.clubId, t.number), index("passes_site").on(t.siteId)],
+  (t) => [
+    uniqueIndex("passes_club_number").on(t.clubId, t.number),
+    uniqueIndex("passes_club_source").on(t.clubId, t.source),
+    index("passes_site").on(t.siteId),
+  ],
+);
+
+/** The last pass number a club issued: numbers only go up, so a deleted pass's number is never given again. */
+export const passCounters = sqliteTable("pass_counters", {
+  clubId: text("club_id")
+    .primaryKey()
+    .references(() => clubs.id),
+  lastNumber: integer("last_number").notNull().default(0),
+});
+
+/** One scan at a club's check-in: when, who, what it said (the pass when the code named one of ours). */
+export const passChecks = sqliteTable(
+  "pass_checks",
+  {
+    id: text("id").primaryKey(),
+    clubId: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    passId: text("pass_id"),
+    userId: text("user_id").notNull(),
+    result: text("result", { enum: ["valid", "not_yet_valid", "expired", "revoked", "other_club", "unknown"] }).notNull(),
+    checkedAt: integer("checked_at").notNull(),
+  },
+  (t) => [index("pass_checks_pass").on(t.passId, t.checkedAt), index("pass_checks_club").on(t.clubId, t.checkedAt)],
 );

@@ -38,6 +38,10 @@ export const registrations = sqliteTable(
     event: text("event"),
     sport: text("sport"),
     legacyId: integer("legacy_id"),
+    /** Season passes (issue 27, decision 0050): set, every person of a completed cart gets a pass of this season, valid these days. */
+    passSeason: text("pass_season"),
+    passValidFrom: text("pass_valid_from"),
+    passValidUntil: text("pass_valid_until"),
     /** The race its registered people become racers of (issue 24), with the course and start group they are entered in; null: none. */
     raceId: text("race_id"),
     raceCourseId: text("race_course_id"),

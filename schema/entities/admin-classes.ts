@@ -434,6 +434,7 @@ export const Pass = entityClass({
     field("valid_from", passes.validFrom, "string", { schema: isoDate }),
     field("valid_until", passes.validUntil, "string", { schema: isoDate }),
     field("revoked_time", passes.revokedTime, "time", { schema: epochMs }),
+    field("revoke_reason", passes.revokeReason, "string", { schema: code(300) }),
   ],
 });
 

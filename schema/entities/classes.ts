@@ -186,6 +186,9 @@ export const Registration = entityClass({
     field("event", registrations.event, "string"),
     field("sport", registrations.sport, "string", { schema: shortText }),
     field("legacy_id", registrations.legacyId, "int"),
+    field("pass_season", registrations.passSeason, "string", { schema: shortText.max(50) }),
+    field("pass_valid_from", registrations.passValidFrom, "string", { schema: z.iso.date() }),
+    field("pass_valid_until", registrations.passValidUntil, "string", { schema: z.iso.date() }),
   ],
 });
 

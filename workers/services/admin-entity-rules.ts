@@ -5,6 +5,7 @@
  */
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { isLocked, type NewsletterAudience } from "../../core/newsletters/mailing";
+import { PASS_MESSAGES } from "../../core/passes/pass-status";
 import { seriesConfigProblems } from "../../core/series/config-rules";
 import { compileFormula } from "../../core/series/formula";
 import { colourProblems } from "../../core/sites/contrast";
@@ -59,7 +60,10 @@ async function notTheClubs(db: Db, table: typeof races | typeof registrations, c
   return [...new Set(ids.filter((id) => !ownedIds.has(id)))];
 }
 
-export const passRule: WriteRule = async (_db, _id, next) => dateOrder(next, "valid_from", "valid_until", "The last valid day must be on or after the first");
+/** A pass's days in order; a revoked pass says why (the card and check-in show the reason to staff). */
+export const passRule: WriteRule = async (_db, _id, next) =>
+  dateOrder(next, "valid_from", "valid_until", PASS_MESSAGES.order) ??
+  (next.revoked_time != null && !text(next.revoke_reason) ? problems({ revoke_reason: PASS_MESSAGES.reason }) : null);
 
 export const validationSystemRule: WriteRule = async (_db, _id, next) =>
   next.kind === "pattern" && !text(next.pattern) ? problems({ pattern: "Enter the pattern valid numbers must match" }) : null;

@@ -7,6 +7,7 @@ import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import * as z from "zod";
 import { memberDetailsOf, personKey, programsChosen, seasonFor, seasonsOverlap } from "../../core/memberships/membership";
 import { carts, divisionMembers, divisionPeople, divisionSeasons, divisions, individuals, registrations, type Db } from "../../schema/d1";
+import { issuePass } from "./passes";
 import { listElements } from "./registration-forms";
 
 export const MEMBERSHIP_MESSAGES = {
@@ -135,7 +136,7 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
         set: { email: sql`COALESCE(excluded.email, ${divisionPeople.email})`, gender: sql`COALESCE(excluded.gender, ${divisionPeople.gender})` },
       })
       .returning({ id: divisionPeople.id });
-    await db
+    const [member] = await db
       .insert(divisionMembers)
       .values({
         id: crypto.randomUUID(),
@@ -156,7 +157,25 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
           individualId: individual.id,
           attributes: { registration: registration.id, division_fees: details.divisionFees },
         },
-      });
+      })
+      .returning({ id: divisionMembers.id });
+    // The season's member card; found again by its membership when the job runs twice.
+    const dates = seasonDates(season);
+    await issuePass(
+      db,
+      {
+        clubId: division.clubId,
+        siteId: division.siteId,
+        kind: "member_card",
+        holderName: `${details.firstName} ${details.lastName}`.trim(),
+        holderEmail: details.email ?? null,
+        season: season.name,
+        validFrom: dates.starts,
+        validUntil: dates.ends,
+        source: `member:${member!.id}`,
+      },
+      now,
+    );
     outcome.recorded++;
   }
   return outcome;

@@ -1,0 +1,70 @@
+import { expect, test } from "@playwright/test";
+import { demoClubs, demoPass, demoUsers } from "../../scripts/demo-data";
+import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
+
+test("a club admin issues a card, opens it with its QR code, checks it in, revokes it and checks it again", async ({ page }) => {
+  test.setTimeout(90_000);
+  const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
+  const club = demoClubs[0].id;
+  const holder = `Kim Card ${Date.now().toString(36)}`;
+  const year = new Date().getUTCFullYear();
+
+  // 1. The club's Passes page lists the seeded member card; a card is issued by hand (a double click issues one).
+  await page.goto(url("localhost", `/club/${club}/passes`));
+  await signInWithPasswordFrom(page, coach.email, coach.password);
+  await page.waitForURL(url("localhost", `/club/${club}/passes`));
+  await waitForHydration(page);
+  await expect(page.getByRole("link", { name: demoPass(Date.now()).holderName })).toBeVisible();
+  await page.getByLabel("Card", { exact: true }).selectOption("pass");
+  await page.getByLabel("Holder", { exact: true }).fill(holder);
+  await page.getByLabel("Season").fill(String(year));
+  await page.getByLabel("Valid from").fill(`${year}-01-01`);
+  await page.getByLabel("Valid until").fill(`${year + 1}-12-31`);
+  await page.getByRole("button", { name: "Issue the card" }).dblclick();
+  await expect(page.getByText("Card issued.")).toBeVisible();
+  await expect(page.getByRole("link", { name: holder })).toHaveCount(1);
+
+  // 2. The card opens from its signed link: holder, kind, status and the QR code.
+  const cardHref = await page.getByRole("link", { name: holder }).getAttribute("href");
+  await page.goto(url("localhost", cardHref!));
+  await expect(page.getByRole("heading", { level: 1, name: holder })).toBeVisible();
+  await expect(page.getByTestId("pass-status")).toHaveText("Valid");
+  await expect(page.getByTestId("pass-last-check")).toHaveText("Never");
+  await expect(page.getByRole("img", { name: /QR code of this card/ }).locator("svg")).toBeVisible();
+
+  // 3. Check-in: the card's link pasted (as a scanner reads the QR code) says Valid with the holder.
+  await page.goto(url("localhost", `/club/${club}/checkin`));
+  await waitForHydration(page);
+  await page.getByLabel("Card code or link").fill(url("localhost", cardHref!));
+  await page.getByRole("button", { name: "Check" }).click();
+  await expect(page.getByTestId("check-result").getByRole("heading")).toHaveText("Valid");
+  await expect(page.getByTestId("check-result")).toContainText(holder);
+  await page.getByLabel("Card code or link").fill(
+    url(
+      "localhost",
+      cardHref!.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+    ),
+  );
+  await page.getByRole("button", { name: "Check" }).click();
+  await expect(page.getByTestId("check-result").getByRole("heading")).toHaveText("Not recognised");
+
+  // 4. Revoked with a reason, the same card says Revoked at the gate and on itself, with its last check-in.
+  await page.goto(url("localhost", `/club/${club}/passes`));
+  await waitForHydration(page);
+  await page
+    .getByRole("row", { name: new RegExp(holder) })
+    .getByRole("link", { name: "Revoke…" })
+    .click();
+  await page.getByLabel("Reason").fill("Lost on the trail");
+  await page.getByRole("button", { name: "Revoke the card" }).click();
+  await expect(page.getByText("Card revoked.")).toBeVisible();
+  await page.goto(url("localhost", `/club/${club}/checkin`));
+  await waitForHydration(page);
+  await page.getByLabel("Card code or link").fill(url("localhost", cardHref!));
+  await page.getByRole("button", { name: "Check" }).click();
+  await expect(page.getByTestId("check-result").getByRole("heading")).toHaveText("Revoked");
+  await expect(page.getByTestId("check-result")).toContainText("Lost on the trail");
+  await page.goto(url("localhost", cardHref!));
+  await expect(page.getByTestId("pass-status")).toHaveText("Revoked");
+  await expect(page.getByTestId("pass-last-check")).toContainText("(Revoked)");
+});
