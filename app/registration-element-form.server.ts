@@ -32,6 +32,7 @@ export function editorSectionsOf(type: FieldType): EditorSections {
     image: type === "image",
     membership: type === "membership",
     number: type === "number",
+    validation: type === "text" || type === "number",
     text: type === "heading" || type === "textblock" || type === "banner",
   };
 }
@@ -133,6 +134,7 @@ export function draftOf(element: FormElement, bilingual: boolean): ElementDraft 
     min: numberText(config.min),
     max: numberText(config.max),
     text: config.text ?? "",
+    validation_system_id: config.validation_system_id ?? "",
   };
 }
 
@@ -234,6 +236,7 @@ export function readDraft(posted: Map<string, string[]>): ElementDraft {
     min: text("config.min"),
     max: text("config.max"),
     text: text("config.text"),
+    validation_system_id: text("config.validation_system_id"),
   };
 }
 
@@ -396,6 +399,7 @@ function typeConfigOf(draft: ElementDraft, s: EditorSections, read: Reader): Ele
   if (s.membership) Object.assign(config, { is_fees_extra: draft.is_fees_extra, family_cap: read.money("config.family_cap", draft.family_cap) });
   if (s.number) Object.assign(config, { min: read.decimal("config.min", draft.min), max: read.decimal("config.max", draft.max) });
   if (s.text) config.text = draft.text.trim() || null;
+  if (s.validation) config.validation_system_id = draft.validation_system_id || null;
   return config;
 }
 

@@ -90,6 +90,8 @@ export interface EditorSections {
   image: boolean;
   membership: boolean;
   number: boolean;
+  /** text, number: a validation system the value must pass */
+  validation: boolean;
   /** heading, text block, banner: their body (a banner's image URL). */
   text: boolean;
 }
@@ -163,6 +165,7 @@ export interface ElementDraft {
   min: string;
   max: string;
   text: string;
+  validation_system_id: string;
 }
 
 /** The editor action's answer when it does not redirect: the draft to show again, and its errors by input name. */

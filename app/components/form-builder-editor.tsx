@@ -27,6 +27,8 @@ export interface EditorProps {
   /** The list whose new row takes the focus, after "Add option" or "Add a code". */
   focus: "option" | "discount" | null;
   backTo: string;
+  /** The club's validation systems (and the one the field names), for a text or number field. */
+  validationSystems: readonly Choice[];
   /** The latest change to the field when the editor opened: a save refused if someone changed it since. */
   openedAt: number;
 }
@@ -98,7 +100,14 @@ export function ElementEditor(props: EditorProps) {
           focusLast={props.focus === "discount"}
         />
       ) : null}
-      <TypeSettings draft={draft} sections={s} errors={errors} typeLabel={props.typeLabel} isBanner={props.type === "banner"} />
+      <TypeSettings
+        draft={draft}
+        sections={s}
+        errors={errors}
+        typeLabel={props.typeLabel}
+        isBanner={props.type === "banner"}
+        validationSystems={props.validationSystems}
+      />
       <div className="actions">
         <button type="submit" name="intent" value="save" disabled={busy}>
           {busy ? "Saving…" : "Save field"}

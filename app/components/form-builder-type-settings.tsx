@@ -1,7 +1,7 @@
 /** The settings only some field types have (core/forms/model.ts ElementConfig), shown for the type being edited. */
 import type { EditorSections, ElementDraft } from "./form-builder-choices";
 import { choicesOf, IMAGE_LOGIC_LABELS, LICENCE_LABELS, MEMBER_CLASS_LABELS } from "./form-builder-choices";
-import { CheckboxField, RadioField, SelectField, TextAreaField, TextField } from "./form-kit";
+import { CheckboxField, RadioField, SelectField, TextAreaField, TextField, type Choice } from "./form-kit";
 
 export function TypeSettings({
   draft,
@@ -9,14 +9,29 @@ export function TypeSettings({
   errors,
   typeLabel,
   isBanner,
+  validationSystems,
 }: {
   draft: ElementDraft;
   sections: EditorSections;
   errors: Record<string, string>;
   typeLabel: string;
   isBanner: boolean;
+  /** The club's validation systems, for a text or number field. */
+  validationSystems: readonly Choice[];
 }) {
-  const any = s.memberClass || s.displayType || s.optin || s.unspecified || s.minFee || s.waiver || s.licence || s.image || s.membership || s.number || s.text;
+  const any =
+    s.memberClass ||
+    s.displayType ||
+    s.optin ||
+    s.unspecified ||
+    s.minFee ||
+    s.waiver ||
+    s.licence ||
+    s.image ||
+    s.membership ||
+    s.number ||
+    s.text ||
+    s.validation;
   if (!any) return null;
   return (
     <fieldset className="setup-group">
@@ -130,6 +145,16 @@ export function TypeSettings({
             error={errors["config.max"]}
           />
         </>
+      ) : null}
+      {s.validation ? (
+        <SelectField
+          name="config.validation_system_id"
+          label="Validation system"
+          hint="A membership or licence number field can be checked against one of the club's lists or patterns."
+          defaultValue={draft.validation_system_id}
+          choices={[{ value: "", label: "None" }, ...validationSystems]}
+          error={errors["config.validation_system_id"]}
+        />
       ) : null}
       {s.text && isBanner ? (
         <TextField name="config.text" label="Image address (URL)" placeholder="https://…" defaultValue={draft.text} error={errors["config.text"]} />

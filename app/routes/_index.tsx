@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { adminAreaHref, adminAreas } from "../../core/access/admin-areas";
 import { openDb } from "../../schema/d1";
-import { listUpcomingPublicRaces, listUpcomingSiteRaces } from "../../workers/services/races";
+import { activitiesOfSiteRaces } from "../../workers/services/activity-tags";
+import { listedSince, listUpcomingPublicRaces, listUpcomingSiteRaces } from "../../workers/services/races";
 import { RaceList } from "../components/race-list";
 
 const SEARCH_MAX_LENGTH = 100;
@@ -13,7 +14,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (tenant.kind === "admin") return { kind: "admin" as const };
   const db = openDb(env.DB);
   if (tenant.kind === "site") {
-    return { kind: "site" as const, tagline: tenant.theme.tagline ?? null, races: await listUpcomingSiteRaces(db, tenant.siteId, now) };
+    // ?activity= narrows the list to one activity the site's races are tagged with; an unknown one lists none.
+    const asked = new URL(request.url).searchParams.get("activity");
+    const activity = asked && /^[0-9a-f-]{36}$/.test(asked) ? asked : null;
+    const [races, activities] = await Promise.all([
+      listUpcomingSiteRaces(db, tenant.siteId, now, 50, activity),
+      activitiesOfSiteRaces(db, tenant.siteId, listedSince(now)),
+    ]);
+    return { kind: "site" as const, tagline: tenant.theme.tagline ?? null, races, activities, activity };
   }
   const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, SEARCH_MAX_LENGTH);
   return { kind: "main" as const, query, races: await listUpcomingPublicRaces(db, now, query) };
@@ -28,7 +36,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches }) => {
 export default function Home() {
   const data = useLoaderData<typeof loader>();
   if (data.kind === "admin") return <AdminHome />;
-  if (data.kind === "site") return <SiteHome tagline={data.tagline} races={data.races} />;
+  if (data.kind === "site") return <SiteHome tagline={data.tagline} races={data.races} activities={data.activities} activity={data.activity} />;
   return <MainHome query={data.query} races={data.races} />;
 }
 
@@ -68,13 +76,33 @@ function MainHome({ query, races }: { query: string; races: Parameters<typeof Ra
   );
 }
 
-function SiteHome({ tagline, races }: { tagline: string | null; races: Parameters<typeof RaceList>[0]["races"] }) {
+function SiteHome({
+  tagline,
+  races,
+  activities,
+  activity,
+}: {
+  tagline: string | null;
+  races: Parameters<typeof RaceList>[0]["races"];
+  activities: { id: string; name: string }[];
+  activity: string | null;
+}) {
   return (
     <main className="page">
       {tagline ? <p className="tagline">{tagline}</p> : null}
       <section aria-labelledby="upcoming-heading">
         <h2 id="upcoming-heading">Upcoming races</h2>
-        <RaceList races={races} showClub={false} emptyText="No upcoming races yet. Check back soon." />
+        {activities.length > 0 ? (
+          <nav aria-label="Activities">
+            <ul className="flag-list">
+              <li>{activity ? <a href="/">All activities</a> : <strong aria-current="page">All activities</strong>}</li>
+              {activities.map((a) => (
+                <li key={a.id}>{a.id === activity ? <strong aria-current="page">{a.name}</strong> : <a href={`/?activity=${a.id}`}>{a.name}</a>}</li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        <RaceList races={races} showClub={false} emptyText={activity ? "No upcoming races of this activity." : "No upcoming races yet. Check back soon."} />
       </section>
     </main>
   );

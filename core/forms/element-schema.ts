@@ -52,6 +52,7 @@ export const elementConfigSchema = z.strictObject({
   is_fees_extra: z.boolean().optional(),
   family_cap: optionalCents,
   division_id: z.uuid().nullable().optional(),
+  validation_system_id: z.uuid("Choose a validation system of this club").nullable().optional(),
   min: z.number().nullable().optional(),
   max: z.number().nullable().optional(),
   text: z.string().max(FORM_LIMITS.text).nullable().optional(),
@@ -101,6 +102,8 @@ export const formElementSchema = z
     if (new Set(codes).size !== codes.length) ctx.addIssue({ code: "custom", path: ["config", "discounts_list"], message: "Discount codes must be unique" });
     if (element.condition?.element === element.id)
       ctx.addIssue({ code: "custom", path: ["condition", "element"], message: "An element cannot depend on itself" });
+    if (element.config.validation_system_id && element.type !== "text" && element.type !== "number")
+      ctx.addIssue({ code: "custom", path: ["config", "validation_system_id"], message: "Only a text or number field can use a validation system" });
     const { min, max } = element.config;
     if (min != null && max != null && min > max) ctx.addIssue({ code: "custom", path: ["config", "max"], message: "max must not be below min" });
   });

@@ -116,6 +116,8 @@ export interface ElementConfig {
   family_cap?: Cents | null;
   /** membership: the club's division it sells memberships of; none means the club's first division */
   division_id?: string | null;
+  /** text, number: the club's validation system a value must pass (decision 0052) */
+  validation_system_id?: string | null;
   /** number */
   min?: number | null;
   max?: number | null;

@@ -339,6 +339,40 @@ export const validationSystems = sqliteTable(
   (t) => [index("validation_systems_club").on(t.clubId), index("validation_systems_site").on(t.siteId)],
 );
 
+/** Spec CSVFile: an uploaded list's file, who sent it and its columns; the list's numbers point at it. */
+export const csvFiles = sqliteTable(
+  "csv_files",
+  {
+    id: text("id").primaryKey(),
+    clubId: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    userId: text("user_id"),
+    validationSystemId: text("validation_system_id")
+      .notNull()
+      .references(() => validationSystems.id, { onDelete: "cascade" }),
+    filename: text("filename").notNull(),
+    uploadedTime: integer("uploaded_time").notNull(),
+    columnList: text("column_list", { mode: "json" }).$type<string[]>().notNull(),
+    /** The column the numbers were read from, and how many there were. */
+    numberColumn: text("number_column").notNull(),
+    numberCount: integer("number_count").notNull(),
+  },
+  (t) => [index("csv_files_system").on(t.validationSystemId, t.uploadedTime), index("csv_files_club").on(t.clubId)],
+);
+
+/** The valid numbers of a list system, normalised (core/registration/valid-numbers.ts); the key is the lookup. */
+export const validationNumbers = sqliteTable(
+  "validation_numbers",
+  {
+    validationSystemId: text("validation_system_id")
+      .notNull()
+      .references(() => validationSystems.id, { onDelete: "cascade" }),
+    number: text("number").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.validationSystemId, t.number] })],
+);
+
 /** An activity a club offers (a discipline or programme); no club means platform-wide. */
 export const activities = sqliteTable(
   "activities",
@@ -351,6 +385,25 @@ export const activities = sqliteTable(
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [index("activities_club").on(t.clubId), index("activities_site").on(t.siteId)],
+);
+
+/** What an activity tags: a registration form, a race or an event page (decision 0052). */
+export const ACTIVITY_SUBJECTS = ["registration", "race", "event_page"] as const;
+
+/** An activity on a form, race or event page; a join so the race's own row (its RaceRoom's) is not written. */
+export const activityTags = sqliteTable(
+  "activity_tags",
+  {
+    subjectKind: text("subject_kind", { enum: ACTIVITY_SUBJECTS }).notNull(),
+    subjectId: text("subject_id").notNull(),
+    activityId: text("activity_id")
+      .notNull()
+      .references(() => activities.id, { onDelete: "cascade" }),
+    clubId: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+  },
+  (t) => [primaryKey({ columns: [t.subjectKind, t.subjectId, t.activityId] }), index("activity_tags_activity").on(t.activityId, t.subjectKind)],
 );
 
 /** How racers are ranked for seeding over a season (FIS points, a points table or a custom rule). */

@@ -8,7 +8,7 @@ import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
 import { adminAreas } from "../../core/access/admin-areas";
 import { entityClasses } from "../../schema/entities/classes";
-import { registrations } from "../../schema/d1";
+import { registrations, validationSystems } from "../../schema/d1";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
@@ -52,6 +52,7 @@ function fullPath(id: string): string {
 
 interface Ids {
   race: string;
+  validation: string;
   registration: string;
   club: string;
   site: string;
@@ -62,7 +63,7 @@ function urlsOf(id: string, ids: Ids): string[] {
   const path = fullPath(id);
   const section = id.split("/")[1]?.replace("+", "") ?? "";
   const byName: Record<string, string> = {
-    id: section === "registration" ? ids.registration : ids.race,
+    id: section === "registration" ? ids.registration : id.includes("/validation_.") ? ids.validation : ids.race,
     raceId: ids.race,
     registrationId: ids.registration,
     club: ids.club,
@@ -104,7 +105,10 @@ async function fixtures(): Promise<Ids> {
   await db()
     .insert(registrations)
     .values({ ...registration, fieldMtimes: {} });
-  return { race: race.id, registration: registration.id, club: club.id, site: site.id };
+  // A validation system's numbers page (/_admin/validation/:id/numbers) needs a real system.
+  const validation = crypto.randomUUID();
+  await db().insert(validationSystems).values({ id: validation, clubId: club.id, siteId: site.id, name: "Access list", kind: "list", fieldMtimes: {} });
+  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id };
 }
 
 function get(host: string, path: string, cookie?: string) {

@@ -20,6 +20,7 @@ import { carts, clubs, individuals, type Db } from "../../schema/d1";
 import { constantTimeEqualText, hashToken, randomToken } from "../auth/crypto";
 import { takenByOthers } from "./places";
 import { verifyReceiptLink } from "./receipt-links";
+import { validationErrors } from "./validation-systems";
 import type { RegistrationRow } from "./registration-forms";
 
 /** A cart holds at most this many people; a family or a team, not a club's whole membership. */
@@ -273,6 +274,8 @@ export async function personLimits(
       if (option && !isOptionOffered(option, chooser)) errors[element.id] = REGISTRATION_MESSAGES.notOffered;
     }
   }
+  // A number a club's validation system refuses (decision 0052); the field's own rules ran first.
+  Object.assign(errors, await validationErrors(db, form.registration.clubId, elements, values), errors);
   const mine = placesOfPerson(elements, individualId ?? "new-person", values);
   const pools = cappedPools(mine);
   if (pools.size === 0) return { errors, fullPools };

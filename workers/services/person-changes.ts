@@ -10,6 +10,7 @@ import type { Lang } from "../../core/forms/bilingual";
 import { parseIndividual } from "../../core/forms/validate";
 import { personNameOf } from "../../core/registration/cart-names";
 import { REGISTRATION_MESSAGES } from "../../core/registration/messages";
+import { VALIDATION_WORDS } from "../../core/registration/valid-numbers";
 import { peopleLabelsIn } from "../../core/registration/people-labels";
 import {
   CHANGE_MESSAGES,
@@ -36,6 +37,9 @@ import { peopleOf, personElements, personLimits, priceOfCart, type CartRow } fro
 import { placesOfPerson } from "../../core/registration/places";
 import { chargedPricingOf, RECEIPT_WORDS } from "../../core/registration/receipt-lines";
 import type { RegistrationRow } from "./registration-forms";
+
+/** What a change is refused for among the add-person limits: a place held stays held, so not a full option. */
+const REFUSED_ON_CHANGE: ReadonlySet<string> = new Set([REGISTRATION_MESSAGES.notOffered, VALIDATION_WORDS.notOnList, VALIDATION_WORDS.noPattern]);
 
 export type PersonChangeResult =
   /** written: the values moved from and to, when this call made the change (for telling a transfer's new holder). */
@@ -98,7 +102,7 @@ export async function changePerson(
   // A new birth date or gender may put an option they hold out of bounds (an age group).
   const form = { registration, elements: [...elements], now, isAdmin: false, isKiosk: false };
   const limits = await personLimits(db, form, personEls, values, cart.id, people, person.id);
-  const notOffered = Object.fromEntries(Object.entries(limits.errors).filter(([, message]) => message === REGISTRATION_MESSAGES.notOffered));
+  const notOffered = Object.fromEntries(Object.entries(limits.errors).filter(([, message]) => REFUSED_ON_CHANGE.has(message)));
   if (Object.keys(notOffered).length > 0) return { ok: false, errors: notOffered, status: 400 };
 
   const from = nameOf(person.values);

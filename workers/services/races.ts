@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, like, or } from "drizzle-orm";
 import { clubs, races, type Db } from "../../schema/d1";
 import type { Tenant } from "../../tenants/resolve";
+import { racesWithActivity } from "./activity-tags";
 
 export interface RaceListing {
   id: string;
@@ -25,13 +26,17 @@ const listingColumns = {
 /** A race is upcoming until the end of its day: one that started this morning is still listed. */
 const LISTED_AFTER_START_MS = 24 * 60 * 60 * 1000;
 
-/** Public races of one whitelabel site from today on, soonest first. */
-export async function listUpcomingSiteRaces(db: Db, siteId: string, now: number, limit = 50): Promise<RaceListing[]> {
+/** The earliest start a list still shows at `now`. */
+export const listedSince = (now: number) => now - LISTED_AFTER_START_MS;
+
+/** Public races of one whitelabel site from today on, soonest first; with an activity, only races tagged with it. */
+export async function listUpcomingSiteRaces(db: Db, siteId: string, now: number, limit = 50, activityId: string | null = null): Promise<RaceListing[]> {
+  const tagged = activityId ? inArray(races.id, racesWithActivity(db, activityId)) : undefined;
   return db
     .select(listingColumns)
     .from(races)
     .innerJoin(clubs, eq(clubs.id, races.clubId))
-    .where(and(eq(races.siteId, siteId), eq(races.visibility, "public"), gte(races.startTime, now - LISTED_AFTER_START_MS)))
+    .where(and(eq(races.siteId, siteId), eq(races.visibility, "public"), gte(races.startTime, listedSince(now)), tagged))
     .orderBy(asc(races.startTime), asc(races.name))
     .limit(limit);
 }

@@ -19,6 +19,7 @@ import { changeFields, deleteStatement, getEntity, insertStatement } from "../da
 import { changedHistory, createdHistory, deletedHistory, pageAuthor } from "./entity-history";
 import { publishChange, publishFieldChanges, type PublishContext } from "../data-api/hub-client";
 import { creatableClubs, type ClubChoice } from "./club-choices";
+import { systemReferenceProblem } from "./validation-systems";
 
 /** A registration form has at most this many elements (a long form has about 60). */
 export const MAX_ELEMENTS = 300;
@@ -310,7 +311,9 @@ export async function elementWriteProblems(db: Db, id: string, stored: Readonly<
   // A new element gets the defaults its columns have for what the call left out.
   const type = (FIELD_TYPES as readonly unknown[]).includes(stored.type) ? (stored.type as FieldType) : "text";
   const checked = checkElement(elementOfApiValues(id, { ...apiValuesOf(newElement(id, type, {})), ...stored }), form);
-  return checked.ok ? null : checked.errors;
+  if (!checked.ok) return checked.errors;
+  const [owner] = await db.select({ clubId: registrations.clubId }).from(registrations).where(eq(registrations.id, registrationId)).limit(1);
+  return owner ? systemReferenceProblem(db, owner.clubId, checked.value) : null;
 }
 
 /**
@@ -344,6 +347,8 @@ export async function saveElement(
   const checked = checkElement(element, elements);
   if (!checked.ok) return checked;
   const next = checked.value;
+  const foreign = await systemReferenceProblem(context.db, registration.clubId, next);
+  if (foreign) return { ok: false, errors: foreign };
   const values = apiValuesOf({ ...next, ordinal: current.ordinal });
   // The position is the list's business (moveElement): a move since opening is no conflict.
   const base =

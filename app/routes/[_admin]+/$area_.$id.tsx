@@ -99,6 +99,11 @@ export default function AdminObject() {
         {data.classname} · <code>{data.id}</code>
       </p>
       <SavedNotice message={data.saved} />
+      {data.classname === "ValidationSystem" ? (
+        <p>
+          <Link to={`/_admin/validation/${data.id}/numbers`}>Valid numbers: upload a list or check a number</Link>
+        </p>
+      ) : null}
       {data.deleting && data.usedBy.length > 0 ? (
         <section className="confirm-panel" aria-labelledby="confirm-heading">
           <h2 id="confirm-heading">This {data.classname} cannot be deleted yet</h2>

@@ -81,6 +81,9 @@ export default function ClubAdmin() {
           <li>
             <Link to={`/club/${data.id}/newsletters`}>Newsletters</Link>
           </li>
+          <li>
+            <Link to={`/club/${data.id}/activities`}>Activities</Link>
+          </li>
         </ul>
       </nav>
       <h2>Club settings</h2>

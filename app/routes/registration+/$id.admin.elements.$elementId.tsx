@@ -4,6 +4,7 @@ import { labelIn } from "../../../core/forms/bilingual";
 import type { FormElement } from "../../../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../../../core/forms/registry";
 import { elementEditedAt, listElements, saveElement } from "../../../workers/services/registration-forms";
+import { systemsOfClub } from "../../../workers/services/validation-systems";
 import { isPriced, requireRegistrationAccess, withNotice } from "../../registration-admin.server";
 import {
   blankDiscount,
@@ -51,6 +52,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     others: offered((e) => e.id !== element.id && FIELD_TYPE_MODULES[e.type].isInput),
     priced: offered(isPriced),
     openedAt: await elementEditedAt(builder.db, element.id),
+    validationSystems: editorSectionsOf(element.type).validation
+      ? (await systemsOfClub(builder.db, registration.clubId)).map((v) => ({ value: v.id, label: `${v.name} (${v.kind}${v.isActive ? "" : ", inactive"})` }))
+      : [],
   };
 }
 
@@ -120,6 +124,7 @@ export default function ElementEditorPage() {
         focus={focus}
         backTo={`/registration/${loaded.registrationId}/admin`}
         openedAt={answer?.openedAt ?? loaded.openedAt}
+        validationSystems={loaded.validationSystems}
       />
     </section>
   );
