@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoApp, demoClubs, demoEvents, demoPass, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
+import { demoApp, demoClubs, demoDepot, demoEvents, demoPass, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -189,7 +189,35 @@ export async function buildSeedSql(now: number): Promise<string> {
       "ON CONFLICT(id) DO UPDATE SET club_id = excluded.club_id WHERE api_applications.club_id IS NULL",
     ),
   );
+  statements.push(...depotStatements(mtimes, now));
   return statements.join("\n");
+}
+
+/** The demo depot, its catalogue and stock; a type whose key an administrator already used is left as it is. */
+function depotStatements(mtimes: (row: Record<string, unknown>) => string, now: number): string[] {
+  const depot = { name: demoDepot.name, country: demoDepot.country };
+  const out = [insert("shipping_depots", { id: demoDepot.id, ...depot, created_at: now, field_mtimes: mtimes(depot) }, "ON CONFLICT DO NOTHING")];
+  for (const type of demoDepot.types) {
+    const fields = {
+      key: type.key,
+      name: type.name,
+      is_tracked: type.isTracked ? 1 : 0,
+      is_rentable: type.isRentable ? 1 : 0,
+      included: JSON.stringify(type.included),
+      auto_pack_key: type.autoPackKey,
+      packing_instructions: type.packingInstructions,
+      ordinal: type.ordinal,
+    };
+    out.push(insert("inventory_types", { id: type.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT DO NOTHING"));
+    if ("numbers" in type)
+      type.numbers.forEach((number, i) => {
+        const item = { depot_id: demoDepot.id, type_id: type.id, number };
+        const id = `${type.id.slice(0, 24)}${type.id.slice(-2)}${String(i).padStart(10, "0")}`;
+        out.push(insert("inventory_items", { id, ...item, created_at: now, field_mtimes: mtimes(item) }, "ON CONFLICT DO NOTHING"));
+      });
+    if ("onHand" in type) out.push(insert("depot_stock", { depot_id: demoDepot.id, type_id: type.id, on_hand: type.onHand }, "ON CONFLICT DO NOTHING"));
+  }
+  return out;
 }
 
 export async function seedLocal(persistTo?: string): Promise<void> {

@@ -90,6 +90,12 @@ export const APPS_ERRORS: ErrorPageWords = {
 
 /** The club's Organization Admin pages (settings, Stripe's return and refresh). */
 /** A club's newsletters. */
+export const SHIPPING_ERRORS: ErrorPageWords = {
+  forbidden: "This page is for the depot's Shipping Depot Admins and Users, and System Administrators with the depots flag.",
+  notFound: "There is no such shipping depot or shipment.",
+  back: { to: "/manage", label: "Manage" },
+};
+
 export const NEWSLETTER_ERRORS: ErrorPageWords = {
   forbidden:
     "Newsletters are for the club's Organization Admin and its Communications role. Ask the club's Organization Admin to give you the Communications role.",

@@ -275,10 +275,12 @@ const cases: Record<RoleType, RoleCases> = {
     allowed: [
       ["edit", { area: "depots", id: "dp1" }],
       ["view", { area: "depots", id: "dp1" }],
+      ["create", { area: "depots", id: "dp1" }],
     ],
     refused: [
       ["edit", { area: "depots", id: "dp2" }], // another depot
       ["delete", { area: "depots", id: "dp1" }],
+      ["administer", { area: "depots", id: "dp1" }],
     ],
   },
   api_client_admin: {

@@ -86,7 +86,8 @@ export const rolePermissions: Readonly<Record<Exclude<RoleType, "system_admin" |
   race_photographer: [{ areas: ["races"], actions: ["view", "photograph"] }],
   private_results_viewer: [{ areas: ["races"], actions: ["view", "view_private_results"] }],
   depot_admin: [{ areas: ["depots"], actions: "all" }],
-  depot_user: [{ areas: ["depots"], actions: ["view", "edit"] }],
+  // A depot user receives stock and starts, packs, ships and takes back shipments; deleting is the depot admin's.
+  depot_user: [{ areas: ["depots"], actions: ["view", "create", "edit"] }],
   api_client_admin: [{ areas: ["apps"], actions: ["view", "create", "edit", "delete", "administer"] }],
 };
 

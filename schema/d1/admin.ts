@@ -207,9 +207,9 @@ export const inventoryTypes = sqliteTable(
       .$type<string[]>()
       .notNull()
       .default(sql`'[]'`),
-    /** Keys of the types shipped with this one (a charger with a reader). */
+    /** The types shipped with each one of this (a charger with a reader): a key, or a key and how many per unit. */
     included: text("included", { mode: "json" })
-      .$type<string[]>()
+      .$type<Array<string | { key: string; quantity: number }>>()
       .notNull()
       .default(sql`'[]'`),
     autoPackKey: text("auto_pack_key"),
@@ -237,8 +237,12 @@ export const inventoryItems = sqliteTable(
     name: text("name"),
     /** The asset number written on the item. */
     number: text("number"),
+    /** Where a tracked item is: at the depot, out on a rental, missing after one, or gone with a shipment (decision 0051). */
+    state: text("state", { enum: ["available", "out", "missing", "gone"] })
+      .notNull()
+      .default("available"),
   },
-  (t) => [index("inventory_items_depot").on(t.depotId), index("inventory_items_type").on(t.typeId)],
+  (t) => [index("inventory_items_depot").on(t.depotId), index("inventory_items_type").on(t.typeId), index("inventory_items_number").on(t.depotId, t.number)],
 );
 
 /** EventPage (section 3): a public page for an event that spans races and registrations. */

@@ -9,6 +9,7 @@ import * as memberships from "./memberships";
 import * as oauth from "./oauth";
 import * as payments from "./payments";
 import * as registration from "./registration";
+import * as shipping from "./shipping";
 import * as tables from "./tables";
 
 export * from "./admin";
@@ -19,9 +20,10 @@ export * from "./memberships";
 export * from "./oauth";
 export * from "./payments";
 export * from "./registration";
+export * from "./shipping";
 export * from "./tables";
 
-const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...memberships, ...oauth, ...payments, ...registration };
+const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...memberships, ...oauth, ...payments, ...registration, ...shipping };
 
 function createDb(d1: D1Database) {
   return drizzle(d1, { schema });

@@ -206,7 +206,9 @@ export const InventoryType = entityClass({
     field("category", inventoryTypes.category, "string", { schema: shortText }),
     field("purchase_price", inventoryTypes.purchasePrice, "int", { schema: cents }),
     field("tags", inventoryTypes.tags, "json", { schema: z.array(z.string().trim().min(1).max(100)).max(50) }),
-    field("included", inventoryTypes.included, "json", { schema: z.array(keyText).max(50) }),
+    field("included", inventoryTypes.included, "json", {
+      schema: z.array(z.union([keyText, z.strictObject({ key: keyText, quantity: z.number().int().min(1).max(1000) })])).max(50),
+    }),
     field("auto_pack_key", inventoryTypes.autoPackKey, "string", { schema: keyText }),
     field("packing_instructions", inventoryTypes.packingInstructions, "string", { schema: z.string().max(5000) }),
     field("ordinal", inventoryTypes.ordinal, "int", { schema: z.number().int().min(0).max(1_000_000) }),

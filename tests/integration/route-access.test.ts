@@ -8,7 +8,7 @@ import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
 import { adminAreas } from "../../core/access/admin-areas";
 import { entityClasses } from "../../schema/entities/classes";
-import { registrations, validationSystems } from "../../schema/d1";
+import { registrations, shippingDepots, validationSystems } from "../../schema/d1";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
@@ -56,6 +56,7 @@ interface Ids {
   registration: string;
   club: string;
   site: string;
+  depot: string;
 }
 
 /** The URLs to ask for a route: real ids where the route names one, each admin area for /_admin/:area. */
@@ -68,6 +69,7 @@ function urlsOf(id: string, ids: Ids): string[] {
     registrationId: ids.registration,
     club: ids.club,
     site: ids.site,
+    depot: ids.depot,
   };
   const fill = (area: string) =>
     "/" +
@@ -108,7 +110,9 @@ async function fixtures(): Promise<Ids> {
   // A validation system's numbers page (/_admin/validation/:id/numbers) needs a real system.
   const validation = crypto.randomUUID();
   await db().insert(validationSystems).values({ id: validation, clubId: club.id, siteId: site.id, name: "Access list", kind: "list", fieldMtimes: {} });
-  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id };
+  const depot = crypto.randomUUID();
+  await db().insert(shippingDepots).values({ id: depot, name: "Access depot", fieldMtimes: {} });
+  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot };
 }
 
 function get(host: string, path: string, cookie?: string) {
@@ -173,6 +177,21 @@ describe("who may open each page route", () => {
       }
     }
     expect(refused).toEqual([]);
+  });
+
+  it("opens the depot's shipments page to its Shipping Depot User, and a shipment of another depot to nobody there", { timeout: 60_000 }, async () => {
+    const ids = await fixtures();
+    const email = `depot-${ids.depot.slice(0, 8)}@example.com`;
+    await createUserWithPassword(email, "glacier-ski-42", [{ type: "depot_user", scope: ids.depot }]);
+    const cookie = await signIn("localhost", email, "glacier-ski-42");
+    const depotRoutes = pageRoutes().filter((id) => id.startsWith("routes/shipments+/"));
+    expect(depotRoutes.length).toBeGreaterThanOrEqual(3);
+    expect((await get("localhost", `/shipments/${ids.depot}`, cookie)).status).toBe(200);
+    for (const id of depotRoutes) {
+      for (const url of urlsOf(id, ids)) expect((await get("localhost", url, cookie)).status, url).not.toBe(500);
+    }
+    const other = await fixtures();
+    expect((await get("localhost", `/shipments/${other.depot}`, cookie)).status).toBe(403);
   });
 
   it("opens every area of the administration to a System Administrator configured for all of them", { timeout: 120_000 }, async () => {

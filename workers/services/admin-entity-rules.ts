@@ -7,9 +7,10 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { isLocked, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { PASS_MESSAGES } from "../../core/passes/pass-status";
 import { seriesConfigProblems } from "../../core/series/config-rules";
+import { includedCycle, PACKING_MESSAGES, type IncludedEntry } from "../../core/shipping/packing";
 import { compileFormula } from "../../core/series/formula";
 import { colourProblems } from "../../core/sites/contrast";
-import { emailNewsletters, eventPages, races, registrations, type Db } from "../../schema/d1";
+import { emailNewsletters, eventPages, inventoryTypes, races, registrations, type Db } from "../../schema/d1";
 import { pointsSystemOf, seriesConfigSchema } from "../../schema/wire/series-config";
 import { findPointsSystem } from "./points-series";
 import { siteConfigSchema } from "../../schema/wire/site-config";
@@ -158,4 +159,20 @@ export const pointsSystemRule: WriteRule = async (_db, _id, next) => {
   if (!formula) return problems({ formula: "Enter the formula" });
   const compiled = compileFormula(formula);
   return compiled.ok ? null : problems({ formula: compiled.message });
+};
+
+/** A type's included types exist, and none includes itself through the others (a packing list would never end). */
+export const inventoryTypeRule: WriteRule = async (db, id, next) => {
+  const key = text(next.key);
+  const included = Array.isArray(next.included) ? (next.included as IncludedEntry[]) : [];
+  if (!key || included.length === 0) return null;
+  const rows = await db.select({ id: inventoryTypes.id, key: inventoryTypes.key, included: inventoryTypes.included }).from(inventoryTypes);
+  const types = new Map(rows.filter((r) => r.id !== id).map((r) => [r.key, { included: r.included }]));
+  types.set(key, { included });
+  for (const entry of included) {
+    const child = typeof entry === "string" ? entry : entry.key;
+    if (!types.has(child)) return problems({ included: PACKING_MESSAGES.unknown(child) });
+  }
+  const cycle = includedCycle(types, [key]);
+  return cycle ? problems({ included: PACKING_MESSAGES.cycle(cycle) }) : null;
 };
