@@ -8,7 +8,9 @@ import { isLocked, type NewsletterAudience } from "../../core/newsletters/mailin
 import { seriesConfigProblems } from "../../core/series/config-rules";
 import { compileFormula } from "../../core/series/formula";
 import { colourProblems } from "../../core/sites/contrast";
+import { pagePathProblem } from "../../core/sites/page-paths";
 import { emailNewsletters, eventPages, races, registrations, type Db } from "../../schema/d1";
+import { pageBodyProblems } from "../../schema/wire/page-blocks";
 import { pointsSystemOf, seriesConfigSchema } from "../../schema/wire/series-config";
 import { findPointsSystem } from "./points-series";
 import { siteConfigSchema } from "../../schema/wire/site-config";
@@ -154,4 +156,20 @@ export const pointsSystemRule: WriteRule = async (_db, _id, next) => {
   if (!formula) return problems({ formula: "Enter the formula" });
   const compiled = compileFormula(formula);
   return compiled.ok ? null : problems({ formula: compiled.message });
+};
+
+/**
+ * A site page's address is URL-safe and not one of the product's own (core/sites/page-paths.ts); a taken one
+ * is refused by the unique index (409, "Another Page already has this path"). Its bodies (English and French)
+ * are well-formed blocks or plain text (schema/wire/page-blocks.ts).
+ */
+export const pageRule: WriteRule = async (_db, _id, next) => {
+  const found: Record<string, string> = {};
+  const path = text(next.path);
+  const pathProblem = path ? pagePathProblem(path) : null;
+  if (pathProblem) found.path = pathProblem;
+  for (const field of ["body", "body_fr"] as const) {
+    for (const [at, message] of Object.entries(pageBodyProblems(text(next[field]) ?? "") ?? {})) found[at ? `${field}.${at}` : field] ??= message;
+  }
+  return problems(found);
 };

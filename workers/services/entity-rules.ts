@@ -5,7 +5,7 @@
  * only its fields' own shapes (schema/entities/classes.ts).
  */
 import type { Db } from "../../schema/d1";
-import { eventPageRule, newsletterRule, passRule, pointsSeriesRule, pointsSystemRule, siteRule, validationSystemRule } from "./admin-entity-rules";
+import { eventPageRule, newsletterRule, pageRule, passRule, pointsSeriesRule, pointsSystemRule, siteRule, validationSystemRule } from "./admin-entity-rules";
 import { elementWriteProblems, registrationWriteProblems } from "./registration-forms";
 
 /** Field errors keyed by the entity's paths ("price_1", "config.max"), or null when the write is sound. */
@@ -21,6 +21,7 @@ const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   WhitelabelSite: siteRule,
   PointsSeries: pointsSeriesRule,
   PointsSystem: pointsSystemRule,
+  Page: pageRule,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {
