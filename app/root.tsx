@@ -3,6 +3,8 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRout
 import { useEffect, type CSSProperties, type ReactNode } from "react";
 import { themeStyleVariables, type Theme } from "../tenants/theme";
 import { ErrorPage } from "./components/error-page";
+import { languageOf } from "../core/sites/site-links";
+import { siteChrome, type SiteChrome } from "../tenants/site-chrome";
 import { SiteHeader } from "./components/site-header";
 import { useNonce } from "./nonce";
 import stylesheet from "./styles/app.css?url";
@@ -12,9 +14,11 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico" },
 ];
 
-export async function loader({ context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const { tenant, session } = context;
-  return { theme: tenant.theme, tenantKind: tenant.kind, userName: session?.user.name ?? null };
+  const url = new URL(request.url);
+  const lang = languageOf(tenant.theme.french ?? false, url.searchParams.get("lang"));
+  return { theme: tenant.theme, tenantKind: tenant.kind, userName: session?.user.name ?? null, lang, chrome: siteChrome(tenant.theme, lang, url.pathname) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.theme.name ?? "Startline" }];
@@ -29,7 +33,7 @@ export function Layout({ children }: { children: ReactNode }) {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (
-    <html lang="en" style={theme ? (themeStyleVariables(theme) as CSSProperties) : undefined}>
+    <html lang={data?.lang ?? "en"} style={theme ? (themeStyleVariables(theme) as CSSProperties) : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -38,7 +42,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        {data ? <SiteHeader theme={data.theme} kind={data.tenantKind} userName={data.userName} /> : null}
+        {data ? <SiteHeader theme={data.theme} kind={data.tenantKind} userName={data.userName} chrome={data.chrome} /> : null}
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -48,18 +52,28 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { theme, tenantKind } = useLoaderData<typeof loader>();
+  const { theme, tenantKind, chrome } = useLoaderData<typeof loader>();
   return (
     <>
       <Outlet />
-      <SiteFooter theme={theme} showPoweredBy={tenantKind === "site"} />
+      <SiteFooter theme={theme} showPoweredBy={tenantKind === "site"} chrome={chrome} />
     </>
   );
 }
 
-function SiteFooter({ theme, showPoweredBy }: { theme: Theme; showPoweredBy: boolean }) {
+function SiteFooter({ theme, showPoweredBy, chrome }: { theme: Theme; showPoweredBy: boolean; chrome: SiteChrome }) {
   return (
     <footer className="site-footer">
+      {chrome.footerText ? <p>{chrome.footerText}</p> : null}
+      {chrome.footerLinks.length > 0 ? (
+        <nav aria-label={chrome.lang === "fr" ? "Pied de page" : "Footer"}>
+          {chrome.footerLinks.map((link, i) => (
+            <a key={i} href={link.href}>
+              {link.label}
+            </a>
+          ))}
+        </nav>
+      ) : null}
       <p>
         © {theme.name}
         {showPoweredBy ? <span> · Powered by Startline</span> : null}

@@ -7,6 +7,21 @@ export const demoSites = [
       name: "Nordic Demo Club",
       tagline: "Cross-country skiing in the hills since 1987",
       colours: { primary: "#1e3a8a", accent: "#e11d48" },
+      font: "humanist",
+      french: true,
+      menu: [
+        { label: "Events", labelFr: "Événements", href: "/events" },
+        { label: "Demo Cup", labelFr: "Coupe démo", href: "/series" },
+        { label: "About the club", labelFr: "Le club", href: "/about" },
+      ],
+      footer: {
+        text: "Nordic Demo Club · 12 Trail Road, Hilltown",
+        textFr: "Club nordique démo · 12 chemin des Pistes, Hilltown",
+        links: [
+          { label: "About the club", labelFr: "Le club", href: "/about" },
+          { label: "Contact", href: "https://example.org/contact" },
+        ],
+      },
     },
   },
   {
@@ -393,5 +408,31 @@ export const demoDepot = {
       ordinal: 31,
       onHand: 40,
     },
+  ],
+} as const;
+
+/** The demo site's own page (issue 26), published, in English and French. */
+export const demoPage = {
+  id: "8c3f5e4d-2d9a-4e7f-9c63-3a4b5c6d7e01",
+  siteId: demoSites[0].id,
+  clubId: "7a2e4d3b-1c8f-4d6e-8b52-2f3a4b5c6d01",
+  path: "/about",
+  title: "About the club",
+  titleFr: "Le club",
+  body: [
+    { type: "heading", text: "Skiing together since 1987" },
+    {
+      type: "text",
+      text: "We groom 40 km of trails in the hills above Hilltown and race every winter weekend.\n\nSee our [upcoming events](/events) or the [Demo Cup standings](/series).",
+    },
+    { type: "button", text: "Register for a race", url: "/events" },
+  ],
+  bodyFr: [
+    { type: "heading", text: "Du ski ensemble depuis 1987" },
+    {
+      type: "text",
+      text: "Nous damons 40 km de pistes dans les collines de Hilltown et courons chaque fin de semaine d'hiver.\n\nVoyez nos [prochains événements](/events).",
+    },
+    { type: "button", text: "S'inscrire à une course", url: "/events" },
   ],
 } as const;

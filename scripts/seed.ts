@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoApp, demoClubs, demoDepot, demoEvents, demoPass, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
+import { demoApp, demoClubs, demoDepot, demoEvents, demoPage, demoPass, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -28,6 +28,11 @@ export async function buildSeedSql(now: number): Promise<string> {
     const fields = { hostname: site.hostname, config: JSON.stringify(site.config) };
     statements.push(insert("whitelabel_sites", { id: site.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
   }
+  // A database seeded before sites had menus gets the demo site's menu, footer, font and French, once.
+  const look = demoSites[0].config;
+  statements.push(
+    `UPDATE whitelabel_sites SET config = json_set(config, '$.menu', json(${sqlValue(JSON.stringify(look.menu))}), '$.footer', json(${sqlValue(JSON.stringify(look.footer))}), '$.font', ${sqlValue(look.font)}, '$.french', json('true')), version = version + 1 WHERE id = ${sqlValue(demoSites[0].id)} AND json_extract(config, '$.menu') IS NULL;`,
+  );
   for (const club of demoClubs) {
     const fields = { name: club.name, sport: club.sport, country: club.country, site_id: club.siteId };
     statements.push(insert("clubs", { id: club.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT(id) DO NOTHING"));
@@ -151,6 +156,17 @@ export async function buildSeedSql(now: number): Promise<string> {
       : "ON CONFLICT(id) DO NOTHING";
     statements.push(insert("event_pages", { id: event.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, onConflict));
   }
+  const page = {
+    site_id: demoPage.siteId,
+    club_id: demoPage.clubId,
+    title: demoPage.title,
+    path: demoPage.path,
+    body: JSON.stringify(demoPage.body),
+    title_fr: demoPage.titleFr,
+    body_fr: JSON.stringify(demoPage.bodyFr),
+    is_published: 1,
+  };
+  statements.push(insert("site_pages", { id: demoPage.id, ...page, created_at: now, field_mtimes: mtimes(page) }, "ON CONFLICT(id) DO NOTHING"));
   // The season is the demo's year, so the series reads "Demo Cup 2026" whenever it was seeded.
   const series = { name: demoSeries.name, year: new Date(now).getUTCFullYear(), is_public: 1, url: demoSeries.url, config: JSON.stringify(demoSeries.config) };
   const seriesOwners = { club_id: demoSeries.clubId, site_id: demoSeries.siteId };

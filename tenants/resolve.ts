@@ -8,7 +8,7 @@ import { platformTheme, themeFromSiteConfig, type Theme } from "./theme";
 export type Tenant =
   | { kind: "main"; hostname: string; theme: Theme }
   | { kind: "admin"; hostname: string; theme: Theme }
-  | { kind: "site"; hostname: string; theme: Theme; siteId: string };
+  | { kind: "site"; hostname: string; theme: Theme; siteId: string; version: number };
 
 /** A hostname that is a site's www or bare address beside its primary domain: the request goes there (308). */
 export interface HostRedirect {
@@ -24,6 +24,8 @@ export function hostConfigFromEnv(env: { MAIN_HOST: string; ADMIN_HOST: string }
 interface SiteHostRow {
   site_id: string;
   config: string;
+  /** The content version the config was read at (decision 0053). */
+  version: number;
   /** For a custom domain: the site's primary domain and its status (null for a platform address). */
   primary_hostname: string | null;
   primary_status: string | null;
@@ -36,10 +38,10 @@ interface SiteHostRow {
  */
 async function siteHostRow(db: Db, hostname: string): Promise<SiteHostRow | null> {
   const rows = await db.all<SiteHostRow>(sql`
-    SELECT s.id AS site_id, s.config AS config, NULL AS primary_hostname, NULL AS primary_status
+    SELECT s.id AS site_id, s.config AS config, s.version AS version, NULL AS primary_hostname, NULL AS primary_status
       FROM whitelabel_sites s WHERE s.hostname = ${hostname}
     UNION ALL
-    SELECT d.site_id, s.config, p.hostname, p.status
+    SELECT d.site_id, s.config, s.version, p.hostname, p.status
       FROM site_domains d
       JOIN whitelabel_sites s ON s.id = d.site_id
       LEFT JOIN site_domains p ON p.site_id = d.site_id AND p.is_primary = 1
@@ -88,7 +90,7 @@ export async function resolveTenant(db: Db, hostHeader: string | null, config: H
   if (!site) return null;
   const to = site.primary_status === "active" ? wwwRedirectTarget(hostname, site.primary_hostname) : null;
   if (to) return { kind: "redirect", hostname, to };
-  return { kind: "site", hostname, siteId: site.site_id, theme: themeFromSiteConfig(parseConfig(site.config), hostname) };
+  return { kind: "site", hostname, siteId: site.site_id, version: Number(site.version), theme: themeFromSiteConfig(parseConfig(site.config), hostname) };
 }
 
 function parseConfig(text: string): unknown {

@@ -1,3 +1,4 @@
+import { fontStackOf } from "../core/sites/fonts";
 import { siteConfigSchema, type ParsedSiteConfig } from "../schema/wire/site-config";
 
 export interface Theme {
@@ -5,6 +6,10 @@ export interface Theme {
   tagline?: string;
   logoUrl?: string;
   colours: ParsedSiteConfig["colours"];
+  font?: ParsedSiteConfig["font"];
+  menu?: ParsedSiteConfig["menu"];
+  footer?: ParsedSiteConfig["footer"];
+  french?: boolean;
 }
 
 /** The platform's own look, used on the main and super-admin hosts. */
@@ -21,8 +26,8 @@ export const platformTheme: Theme = {
 export function themeFromSiteConfig(config: unknown, hostname: string): Theme {
   const parsed = siteConfigSchema.safeParse(config);
   if (!parsed.success) return { ...platformTheme, name: hostname, tagline: undefined };
-  const { name, tagline, logoUrl, colours } = parsed.data;
-  return { name, tagline, logoUrl, colours };
+  const { name, tagline, logoUrl, colours, font, menu, footer, french } = parsed.data;
+  return { name, tagline, logoUrl, colours, font, menu, footer, french };
 }
 
 /** CSS custom properties for a theme, set on the page root. */
@@ -32,5 +37,6 @@ export function themeStyleVariables(theme: Theme): Record<string, string> {
     "--colour-accent": theme.colours.accent,
     "--colour-background": theme.colours.background,
     "--colour-text": theme.colours.text,
+    "--font-body": fontStackOf(theme.font),
   };
 }

@@ -21,6 +21,7 @@ import { productionMisconfiguration } from "./production-config";
 import { sendNewsletterDelivery } from "./services/newsletters";
 import { runCron } from "./cron";
 import { originOf } from "./auth/hosts";
+import { cachedSitePage, isCacheableSiteRequest } from "./site-page-cache";
 
 export interface ApiMount {
   prefix: string;
@@ -79,8 +80,12 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       const mounted = (m: ApiMount) => (m.matches ? m.matches(pathname) : pathname.startsWith(m.prefix));
       const mount = apiMounts.find(mounted) ?? devMounts.find(mounted);
       if (mount) return withSecurityHeaders(await mount.handle(request, context), setCookie, { https });
-      const cspNonce = newCspNonce();
-      const response = await handleRemix(request, { env, tenant, ctx, session, now, cspNonce });
+      const render = (cspNonce: string) => handleRemix(request, { env, tenant, ctx, session, now, cspNonce });
+      const fresh = newCspNonce();
+      const { response, nonce: cspNonce } =
+        !session && !setCookie && isCacheableSiteRequest(request, tenant)
+          ? await cachedSitePage(db, request, tenant, fresh, render, (p) => ctx.waitUntil(p))
+          : { response: await render(fresh), nonce: fresh };
       const isPage = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
       return withSecurityHeaders(response, setCookie, { https, policy: isPage ? pagePolicy(cspNonce) : undefined });
     },

@@ -35,6 +35,10 @@ export async function siteLookData(context: AppLoadContext, db: Db, principal: P
     name: look.name,
     tagline: look.tagline ?? "",
     colours: look.colours,
+    font: look.font,
+    french: look.french,
+    menu: look.menu,
+    footer: look.footer,
     logoUrl: look.logoUrl ?? null,
     hostname: String(stored.row.hostname),
     // The time the page read the config: a save over someone else's newer one is refused, never lost.
@@ -55,6 +59,8 @@ export async function saveSiteLook(context: AppLoadContext, db: Db, principal: P
     name: v.name ?? "",
     tagline: v.tagline ? v.tagline : undefined,
     colours: Object.fromEntries(LOOK_COLOURS.map((c) => [c, (v[c] ?? "").toLowerCase()])),
+    font: v.font ?? "system",
+    french: v.french === "on",
   };
   // The field's own schema (the one the service checks) read first, so its words land next to the field they are about.
   const shape = siteConfigSchema.safeParse(config);
@@ -103,7 +109,7 @@ function lookErrors(body: Refusal["body"]): FieldErrors {
   const errors: FieldErrors = {};
   if (body.fields && !Array.isArray(body.fields)) {
     for (const [path, message] of Object.entries(body.fields as Record<string, string>)) {
-      const colour = /^config\.colours\.(\w+)$/.exec(path)?.[1];
+      const colour = /^config\.(?:colours\.)?(\w+)$/.exec(path)?.[1];
       errors[colour ?? "form"] ??= message;
     }
   }

@@ -1,11 +1,30 @@
 import type { Tenant } from "../../tenants/resolve";
+import type { SiteChrome } from "../../tenants/site-chrome";
 import type { Theme } from "../../tenants/theme";
 
+/** The site's own menu (or Events), and the switch to its other language. */
+function SiteMenu({ chrome }: { chrome: SiteChrome }) {
+  return (
+    <nav aria-label="Site" className="site-nav">
+      {chrome.menu.map((item, i) => (
+        <a key={i} href={item.href} aria-current={item.current ? "page" : undefined}>
+          {item.label}
+        </a>
+      ))}
+      {chrome.switchTo ? (
+        <a href={chrome.switchTo.href} lang={chrome.switchTo.lang} hrefLang={chrome.switchTo.lang}>
+          {chrome.switchTo.label}
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
 /** The page header in the tenant's theme: its logo and name, and the links that host offers. */
-export function SiteHeader({ theme, kind, userName }: { theme: Theme; kind: Tenant["kind"]; userName: string | null }) {
+export function SiteHeader({ theme, kind, userName, chrome }: { theme: Theme; kind: Tenant["kind"]; userName: string | null; chrome?: SiteChrome }) {
   return (
     <header className="site-header">
-      <a className="brand" href="/">
+      <a className="brand" href={chrome?.home ?? "/"}>
         {theme.logoUrl ? (
           <img src={theme.logoUrl} alt="" width={40} height={40} />
         ) : (
@@ -15,11 +34,7 @@ export function SiteHeader({ theme, kind, userName }: { theme: Theme; kind: Tena
         )}
         <span className="brand-name">{theme.name}</span>
       </a>
-      {kind === "site" ? (
-        <nav aria-label="Site" className="site-nav">
-          <a href="/events">Events</a>
-        </nav>
-      ) : null}
+      {kind === "site" && chrome ? <SiteMenu chrome={chrome} /> : null}
       <nav aria-label="Account">
         {userName ? (
           <>
@@ -29,7 +44,7 @@ export function SiteHeader({ theme, kind, userName }: { theme: Theme; kind: Tena
             <a href="/login/logout">Sign out</a>
           </>
         ) : (
-          <a href={kind === "admin" ? "/login?goto=%2F_admin" : "/login"}>Sign in</a>
+          <a href={kind === "admin" ? "/login?goto=%2F_admin" : "/login"}>{chrome?.lang === "fr" ? "Se connecter" : "Sign in"}</a>
         )}
       </nav>
     </header>

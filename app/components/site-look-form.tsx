@@ -1,7 +1,8 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { FormMessage } from "./auth-card";
-import { Field, SetupForm, TextField, useReplyFor } from "./form-kit";
+import { FONT_CHOICES, FONT_KEYS, fontStackOf } from "../../core/sites/fonts";
+import { CheckboxField, Field, SetupForm, TextField, useReplyFor } from "./form-kit";
 
 export interface SiteLook {
   mayEdit: boolean;
@@ -10,6 +11,8 @@ export interface SiteLook {
   hostname: string;
   colours: { primary: string; accent: string; background: string; text: string };
   logoUrl: string | null;
+  font: string;
+  french: boolean;
   mtime: number;
 }
 
@@ -26,6 +29,7 @@ export function SiteLookForm({ look }: { look: SiteLook }) {
   const typed = reply.values;
   const [colours, setColours] = useState(() => ({ ...look.colours, ...pick(typed) }));
   const [name, setName] = useState(typed?.name ?? look.name);
+  const [font, setFont] = useState(typed?.font ?? look.font);
   if (!look.mayEdit) {
     return (
       <section aria-labelledby="look-heading">
@@ -73,10 +77,27 @@ export function SiteLookForm({ look }: { look: SiteLook }) {
             )}
           </Field>
         ))}
+        <Field id="font" label="Font" hint="Fonts already on your visitors' devices: nothing is downloaded" error={reply.errors.font}>
+          {(describedBy) => (
+            <select id="font" name="font" value={font} onChange={(e) => setFont(e.target.value)} aria-describedby={describedBy}>
+              {FONT_KEYS.map((key) => (
+                <option key={key} value={key}>
+                  {FONT_CHOICES[key].label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <CheckboxField
+          name="french"
+          label="Offer the site in French too"
+          hint="Visitors get an English / Français switch; menu labels and pages show their French version where you wrote one"
+          defaultChecked={typed ? typed.french === "on" : look.french}
+        />
         <div
           className="site-look-preview"
           aria-label="Preview"
-          style={{ background: colours.background, color: colours.text, borderTop: `0.4rem solid ${colours.primary}` }}
+          style={{ background: colours.background, color: colours.text, borderTop: `0.4rem solid ${colours.primary}`, fontFamily: fontStackOf(font) }}
         >
           <strong>{name || "Site name"}</strong>
           <p>

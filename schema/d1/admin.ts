@@ -440,6 +440,9 @@ export const sitePages = sqliteTable(
     title: text("title").notNull(),
     path: text("path").notNull(),
     body: text("body").notNull().default(""),
+    /** The French version (decision 0053); empty falls back to the English one. */
+    titleFr: text("title_fr"),
+    bodyFr: text("body_fr"),
     isPublished: integer("is_published", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [uniqueIndex("site_pages_site_path").on(t.siteId, t.path), index("site_pages_club").on(t.clubId)],

@@ -10,6 +10,8 @@ export const sites = sqliteTable(
     ...entityColumns(),
     hostname: text("hostname").notNull(),
     config: text("config", { mode: "json" }).$type<SiteConfig>().notNull(),
+    /** Bumped in the batch of any change to the site's config, pages or event pages: names its cached public pages. */
+    version: integer("version").notNull().default(0),
   },
   (t) => [uniqueIndex("whitelabel_sites_hostname").on(t.hostname)],
 );

@@ -3,6 +3,7 @@
  * timing devices, servers, newsletters, depots and inventory, event pages, series, validation systems,
  * activities, ranking schemes, site pages, points systems, passes, and bank accounts (read only).
  */
+import { PAGE_PATH_MESSAGES } from "../../core/sites/page-paths";
 import * as z from "zod";
 import { DEVICE_TYPE_KEYS } from "../../core/timing/devices";
 import {
@@ -367,7 +368,7 @@ export const RankingScheme = entityClass({
 const pagePath = z
   .string()
   .max(200)
-  .regex(/^\/(?:[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*)?$/, "path starts with / and is lowercase letters, digits, '.', '_' and '-'");
+  .regex(/^\/(?:[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*)?$/, PAGE_PATH_MESSAGES.shape);
 
 export const Page = entityClass({
   classname: "Page",
@@ -385,6 +386,8 @@ export const Page = entityClass({
     field("title", sitePages.title, "string", { schema: nameText }),
     field("path", sitePages.path, "string", { schema: pagePath }),
     field("body", sitePages.body, "string", { schema: z.string().max(100_000) }),
+    field("title_fr", sitePages.titleFr, "string", { schema: nameText.nullable() }),
+    field("body_fr", sitePages.bodyFr, "string", { schema: z.string().max(100_000).nullable() }),
     field("is_published", sitePages.isPublished, "bool"),
   ],
 });

@@ -13,7 +13,7 @@ import { root, wranglerEnv } from "../../scripts/wrangler-env.mjs";
  * 100 on every public page; React, React DOM and Remix's runtime are 82 of them on each. Reached: home 87.7,
  * login 91.9, start list 86.8, results 96.3 (104.9 while zod/mini checked the live socket's frames; now
  * schema/wire/race-socket-read.ts does), registration form 107.6 (the form's fields, prices and checks, run
- * in the browser), events 87.0 and an event 87.6 (issue 26: no script of their own), a pass card (issue 27: a Print button only). The pages under 100 keep
+ * in the browser; 111.2 once fields could name a validation system and the root drew a site's menu and footer), events 87.0 and an event 87.6 (issue 26: no script of their own), a pass card (issue 27: a Print button only). The pages under 100 keep
  * 100; the one over it holds what is reached plus 3%, so growth is seen; the gap to 100 is in the issue's
  * closing note.
  */
@@ -25,7 +25,7 @@ const PAGES = [
   { page: "heats", url: "/races/r1/heats", route: "routes/races+/$raceId_.heats", budgetKib: 100 },
   { page: "racer", url: "/races/r1/racers/x1", route: "routes/races+/$raceId_.racers.$racerId", budgetKib: 100 },
   { page: "series standings", url: "/series/s1", route: "routes/series+/$series", budgetKib: 100 },
-  { page: "registration form", url: "/register/g1", route: "routes/register+/$registrationId._index", budgetKib: 111 },
+  { page: "registration form", url: "/register/g1", route: "routes/register+/$registrationId._index", budgetKib: 115 },
   { page: "events", url: "/events", route: "routes/events+/_index", budgetKib: 100 },
   { page: "event", url: "/events/winter-loppet", route: "routes/events+/$path", budgetKib: 100 },
   { page: "pass card", url: "/passes/p1", route: "routes/passes+/$id", budgetKib: 100 },

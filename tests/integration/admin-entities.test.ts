@@ -180,7 +180,7 @@ describe("admin entities: one club's admin does not reach another's", () => {
     const owner = await clubAdmin("owner");
     const outsider = await clubAdmin("outsider");
     const division = await create(owner.token, "Division", { club: owner.club.id, name: "Masters" });
-    const page = await create(owner.token, "Page", { site: owner.site.id, club: owner.club.id, title: "Home", path: "/" });
+    const page = await create(owner.token, "Page", { site: owner.site.id, club: owner.club.id, title: "Home", path: "/home" });
     const event = await create(owner.token, "EventPage", { club: owner.club.id, name: "Sprint Day" });
     for (const [classname, item] of [
       ["Division", division],

@@ -68,7 +68,7 @@ describe("event pages on a club's site", () => {
     expect(html).not.toContain("Other Club Event");
     expect(html).toContain('href="/events.ics"');
     // The site's navigation links the list.
-    expect(html).toMatch(/<nav aria-label="Site"[^>]*><a href="\/events">Events<\/a>/);
+    expect(html).toMatch(/<nav aria-label="Site"[^>]*><a href="\/events"[^>]*>Events<\/a>/);
     expect((await get("localhost", "/events")).status).toBe(404);
     // A signed-in visitor's page carries their name in the header, so no shared cache may keep it.
     const email = `visitor-${crypto.randomUUID().slice(0, 8)}@example.com`;

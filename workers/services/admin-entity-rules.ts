@@ -10,7 +10,9 @@ import { seriesConfigProblems } from "../../core/series/config-rules";
 import { includedCycle, PACKING_MESSAGES, type IncludedEntry } from "../../core/shipping/packing";
 import { compileFormula } from "../../core/series/formula";
 import { colourProblems } from "../../core/sites/contrast";
+import { pagePathProblem } from "../../core/sites/page-paths";
 import { emailNewsletters, eventPages, inventoryTypes, races, registrations, type Db } from "../../schema/d1";
+import { pageBodyProblems } from "../../schema/wire/page-blocks";
 import { pointsSystemOf, seriesConfigSchema } from "../../schema/wire/series-config";
 import { findPointsSystem } from "./points-series";
 import { siteConfigSchema } from "../../schema/wire/site-config";
@@ -175,4 +177,20 @@ export const inventoryTypeRule: WriteRule = async (db, id, next) => {
   }
   const cycle = includedCycle(types, [key]);
   return cycle ? problems({ included: PACKING_MESSAGES.cycle(cycle) }) : null;
+};
+
+/**
+ * A site page's address is URL-safe and not one of the product's own (core/sites/page-paths.ts); a taken one
+ * is refused by the unique index (409, "Another Page already has this path"). Its bodies (English and French)
+ * are well-formed blocks or plain text (schema/wire/page-blocks.ts).
+ */
+export const pageRule: WriteRule = async (_db, _id, next) => {
+  const found: Record<string, string> = {};
+  const path = text(next.path);
+  const pathProblem = path ? pagePathProblem(path) : null;
+  if (pathProblem) found.path = pathProblem;
+  for (const field of ["body", "body_fr"] as const) {
+    for (const [at, message] of Object.entries(pageBodyProblems(text(next[field]) ?? "") ?? {})) found[at ? `${field}.${at}` : field] ??= message;
+  }
+  return problems(found);
 };

@@ -9,6 +9,7 @@ import {
   eventPageRule,
   inventoryTypeRule,
   newsletterRule,
+  pageRule,
   passRule,
   pointsSeriesRule,
   pointsSystemRule,
@@ -31,6 +32,7 @@ const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   PointsSeries: pointsSeriesRule,
   PointsSystem: pointsSystemRule,
   InventoryType: inventoryTypeRule,
+  Page: pageRule,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {

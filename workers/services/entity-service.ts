@@ -28,6 +28,7 @@ import { writeRuleOf } from "./entity-rules";
 import { referencesTo } from "./entity-references";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { forgetSite } from "../../tenants/resolve";
+import { siteVersionBump } from "./site-content";
 
 export type EntityContext = PublishContext & { db: Db };
 
@@ -216,6 +217,7 @@ export async function createEntity(context: EntityContext, caller: Caller, entit
     context.db.batch([
       insertStatement(context.db, entity, id, values, initialMtimes(values, context.now), context.now),
       ...createdHistory(context.db, entity, id, values, authorOf(caller, context.now)),
+      ...siteVersionBump(context.db, entity.classname, id, values),
     ]),
   );
   if (!written.ok) return written;
@@ -255,9 +257,10 @@ export async function changeEntity(
   const written = await writeOrRefuse<Result>(entity, () =>
     entity.store === "race"
       ? changeRace(context, stored, values, base)
-      : changeFields(context.db, entity, id, values, base, context.now, (before, changed, version) =>
-          changedHistory(context.db, entity, id, before, changed, version, author),
-        ),
+      : changeFields(context.db, entity, id, values, base, context.now, (before, changed, version) => [
+          ...changedHistory(context.db, entity, id, before, changed, version, author),
+          ...siteVersionBump(context.db, entity.classname, id, { ...before, ...changed }),
+        ]),
   );
   if (!written.ok) return written;
   const result = written.value;
@@ -296,7 +299,11 @@ export async function removeEntity(context: EntityContext, caller: Caller, entit
     return refuse(409, "conflict", `This ${entity.classname} is still used by ${list}`, { used_by: users });
   }
   try {
-    await context.db.batch([deleteStatement(context.db, entity, id), ...deletedHistory(context.db, entity, id, stored.row, authorOf(caller, context.now))]);
+    await context.db.batch([
+      deleteStatement(context.db, entity, id),
+      ...deletedHistory(context.db, entity, id, stored.row, authorOf(caller, context.now)),
+      ...siteVersionBump(context.db, entity.classname, id, stored.row),
+    ]);
   } catch (error) {
     // A reference the registry does not list (a cart's transactions) is still guarded by its foreign key.
     if (String(error).includes("FOREIGN KEY")) return refuse(409, "conflict", `This ${entity.classname} is still used by other entities`);

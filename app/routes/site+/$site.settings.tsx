@@ -7,10 +7,13 @@ import { requireSession } from "../../auth.server";
 import { peopleAction, peopleData, requireTargetPage } from "../../admin/people.server";
 import { LOGO_INTENT, LOOK_INTENT, saveSiteLogo, saveSiteLook, siteLookData } from "../../admin/site-look.server";
 import { siteDomainsAction, siteDomainsData } from "../../admin/site-domains.server";
+import { NAV_INTENT, saveSiteNav } from "../../admin/site-nav.server";
+import { sitePageList } from "../../../workers/services/site-content";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
 import { SavedNotice } from "../../components/form-kit";
 import { SiteLookForm } from "../../components/site-look-form";
 import { SiteDomainsPanel } from "../../components/site-domains-panel";
+import { SiteNavEditor } from "../../components/site-nav-editor";
 import { PeoplePanel } from "../../components/people-panel";
 import { ErrorPage } from "../../components/error-page";
 
@@ -34,6 +37,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     name: target.name,
     base: `/site/${target.id}/settings`,
     look: await siteLookData(context, db, principal, target.id),
+    pages: await sitePageList(db, target.id),
     domains: await siteDomainsData(context, db, principal, target.id, request),
     saved: pageQuery(request).saved,
     people: mayGrant ? await peopleData(db, target, request, context.now) : null,
@@ -45,6 +49,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
   if (posted.intent === LOOK_INTENT) return saveSiteLook(context, db, principal, target.id, posted);
   if (posted.intent === LOGO_INTENT) return saveSiteLogo(context, db, principal, target.id, posted);
+  if (NAV_INTENT.test(posted.intent)) return saveSiteNav(context, db, principal, target.id, posted);
   const domains = await siteDomainsAction(context, db, principal, user, target.id, posted);
   if (domains) return domains;
   return (await peopleAction(context.env, db, principal, user, target, posted, `/site/${target.id}/settings`, context.now)) ?? unknownIntent(posted);
@@ -60,6 +65,14 @@ export default function SiteSettings() {
       <h1>{data.name}</h1>
       <SavedNotice message={data.saved} />
       {data.look ? <SiteLookForm look={data.look} /> : null}
+      {data.look ? <SiteNavEditor nav={data.look} /> : null}
+      <section aria-labelledby="pages-heading">
+        <h2 id="pages-heading">Pages</h2>
+        <p>
+          {data.pages.length === 0 ? "No pages yet. " : `${data.pages.length} page${data.pages.length === 1 ? "" : "s"}: `}
+          <Link to={`${data.base.replace(/settings$/, "pages")}`}>Manage the pages</Link>
+        </p>
+      </section>
       <SiteDomainsPanel data={data.domains} base={data.base} />
       {data.people ? <PeoplePanel data={data.people} /> : null}
     </main>

@@ -1,0 +1,78 @@
+/**
+ * A site page as its editor holds it (issue 26): the blocks as typed and the editor's own steps (add, move,
+ * remove) that change the draft without saving. Shared by the page's server half and its component.
+ */
+import type { PageBlock } from "../../schema/wire/page-blocks";
+import type { PostedForm } from "../forms/posted-form.server";
+
+export const PAGE_BLOCK_TYPES = ["heading", "text", "image", "button"] as const;
+export type PageBlockType = (typeof PAGE_BLOCK_TYPES)[number];
+export const PAGE_BLOCK_LABELS: Record<PageBlockType, string> = { heading: "Heading", text: "Text", image: "Image", button: "Button" };
+
+/** A block as typed: every field as text, empty when not given. */
+export interface DraftPageBlock {
+  type: PageBlockType;
+  text: string;
+  image_url: string;
+  alt: string;
+  url: string;
+}
+
+export interface PageDraft {
+  title: string;
+  path: string;
+  blocks: DraftPageBlock[];
+}
+
+const MAX_DRAFT_BLOCKS = 60;
+
+/** The draft as posted: blocks b0…bN in order. */
+export function readPageDraft(posted: PostedForm): PageDraft {
+  const v = posted.values;
+  const count = Math.min(Number(v.count) || 0, MAX_DRAFT_BLOCKS);
+  const blocks: DraftPageBlock[] = [];
+  for (let i = 0; i < count; i++) {
+    const type = v[`b${i}.type`] as PageBlockType;
+    if (!PAGE_BLOCK_TYPES.includes(type)) continue;
+    const field = (name: string) => v[`b${i}.${name}`] ?? "";
+    blocks.push({ type, text: field("text"), image_url: field("image_url"), alt: field("alt"), url: field("url") });
+  }
+  return { title: v.title ?? "", path: v.path ?? "", blocks };
+}
+
+/** The editor's own steps: a changed draft, shown again without saving; null for any other intent. */
+export function editPageDraft(draft: PageDraft, intent: string): PageDraft | null {
+  const [step, arg] = intent.split(":");
+  const blocks = [...draft.blocks];
+  const at = Number(arg);
+  if (step === "add" && PAGE_BLOCK_TYPES.includes(arg as PageBlockType) && blocks.length < MAX_DRAFT_BLOCKS)
+    blocks.push({ type: arg as PageBlockType, text: "", image_url: "", alt: "", url: "" });
+  else if (step === "remove" && blocks[at]) blocks.splice(at, 1);
+  else if (step === "up" && at > 0 && blocks[at]) [blocks[at - 1], blocks[at]] = [blocks[at]!, blocks[at - 1]!];
+  else return null;
+  return { ...draft, blocks };
+}
+
+/** The blocks as the page stores them (only each kind's fields), as its body's JSON. */
+export function bodyOf(blocks: readonly DraftPageBlock[]): string {
+  return JSON.stringify(
+    blocks.map((b) => {
+      switch (b.type) {
+        case "heading":
+        case "text":
+          return { type: b.type, text: b.text };
+        case "image":
+          return { type: "image", image_url: b.image_url.trim(), alt: b.alt.trim() };
+        case "button":
+          return { type: "button", text: b.text, url: b.url.trim() };
+      }
+    }),
+  );
+}
+
+/** A stored body's blocks as the editor shows them; plain text becomes one text block. */
+export function draftBlocksOf(body: { kind: "blocks"; blocks: PageBlock[] } | { kind: "text"; text: string }): DraftPageBlock[] {
+  const empty = { text: "", image_url: "", alt: "", url: "" };
+  if (body.kind === "text") return body.text.trim() ? [{ ...empty, type: "text", text: body.text }] : [];
+  return body.blocks.map((b) => ({ ...empty, ...b }));
+}

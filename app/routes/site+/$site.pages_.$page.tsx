@@ -1,0 +1,195 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { editPageDraft, PAGE_BLOCK_LABELS, PAGE_BLOCK_TYPES, readPageDraft, type DraftPageBlock, type PageDraft } from "../../admin/page-draft";
+import { deletePage, pageDraftReply, pageEditorData, pagesBase, requireSitePages, savePage } from "../../admin/site-pages.server";
+import { ErrorPage } from "../../components/error-page";
+import { SavedNotice, TextAreaField, TextField } from "../../components/form-kit";
+import { PageBlocks } from "../../components/page-blocks";
+import { readPostedForm } from "../../forms/posted-form.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.englishTitle} · Pages` : "Page" }];
+
+const NOTICES: Record<string, string> = {
+  saved: "Your changes are saved.",
+  published: "Published: visitors see this page now.",
+  unpublished: "Taken down: the page is a draft again.",
+};
+
+const langOf = (request: Request) => (new URL(request.url).searchParams.get("lang") === "fr" ? "fr" : "en");
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const access = await requireSitePages(request, context, params.site ?? "");
+  const page = await pageEditorData(access, params.page ?? "", langOf(request));
+  return { ...page, siteId: access.siteId, notice: NOTICES[new URL(request.url).searchParams.get("saved") ?? ""] ?? null };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const access = await requireSitePages(request, context, params.site ?? "");
+  const id = params.page ?? "";
+  const lang = langOf(request);
+  const posted = await readPostedForm(request);
+  if (posted.intent === "delete") return deletePage(access, id);
+  const draft = readPageDraft(posted);
+  const edited = editPageDraft(draft, posted.intent);
+  if (edited) return pageDraftReply(edited);
+  const publish = posted.intent === "publish" ? true : posted.intent === "unpublish" ? false : posted.intent === "save" ? undefined : null;
+  if (publish === null) return pageDraftReply(draft, { form: "Unknown action" }, 400);
+  const saved = await savePage(access, id, lang, draft, publish);
+  if (!saved.ok) return pageDraftReply(draft, saved.errors, saved.status === 409 ? 409 : saved.status === 403 ? 403 : 400);
+  const notice = publish === true ? "published" : publish === false ? "unpublished" : "saved";
+  return redirect(`${pagesBase(access.siteId)}/${id}?${lang === "fr" ? "lang=fr&" : ""}saved=${notice}`);
+}
+
+function BlockFields({ block, index, errors }: { block: DraftPageBlock; index: number; errors: Record<string, string> }) {
+  const name = (field: string) => `b${index}.${field}`;
+  const error = (field: string) => errors[name(field)];
+  return (
+    <>
+      <input type="hidden" name={name("type")} value={block.type} />
+      {block.type === "heading" ? <TextField name={name("text")} label="Heading" defaultValue={block.text} error={error("text")} maxLength={200} /> : null}
+      {block.type === "text" ? (
+        <TextAreaField
+          name={name("text")}
+          label="Text"
+          hint="A blank line starts a new paragraph; write a link as [its words](/events) or [its words](https://…)."
+          defaultValue={block.text}
+          error={error("text")}
+          rows={6}
+        />
+      ) : null}
+      {block.type === "image" ? (
+        <>
+          <TextField name={name("image_url")} type="url" label="Image address (https://…)" defaultValue={block.image_url} error={error("image_url")} />
+          <TextField name={name("alt")} label="Description for readers who cannot see it" defaultValue={block.alt} error={error("alt")} />
+        </>
+      ) : null}
+      {block.type === "button" ? (
+        <>
+          <TextField name={name("text")} label="Button text" defaultValue={block.text} error={error("text")} maxLength={200} />
+          <TextField name={name("url")} label="Goes to (/a-page or https://…)" defaultValue={block.url} error={error("url")} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+export default function PageEditor() {
+  const data = useLoaderData<typeof loader>();
+  const reply = useActionData<{ draft: PageDraft; errors: Record<string, string> }>();
+  const busy = useNavigation().state !== "idle";
+  const draft = reply?.draft ?? data.draft;
+  const errors = reply?.errors ?? {};
+  const french = data.lang === "fr";
+  const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
+  // A new key per reply, so the inputs show the draft the server answered with (a block added or moved).
+  const formKey = JSON.stringify(draft.blocks.map((b) => b.type)) + (reply ? "r" : "l");
+  const action = french ? "?lang=fr" : "?";
+  return (
+    <main className="page">
+      <p>
+        <Link to={`/site/${data.siteId}/pages`}>← Pages</Link>
+      </p>
+      <h1>{data.englishTitle}</h1>
+      <p>
+        <strong>State:</strong> {data.published ? "Published" : "Draft"} · <code>{data.path}</code>
+        {data.published ? (
+          <>
+            {" · "}
+            <a href={`//${data.hostname}${data.path}`}>Open the page</a>
+          </>
+        ) : null}
+      </p>
+      {data.frenchOffered || french ? (
+        <p>
+          {french ? <Link to="?">English</Link> : <strong>English</strong>} · {french ? <strong>Français</strong> : <Link to="?lang=fr">Français</Link>}
+        </p>
+      ) : null}
+      <SavedNotice message={data.notice} />
+      <Form method="post" action={action} key={formKey} className="setup-form">
+        <input type="hidden" name="count" value={draft.blocks.length} />
+        {errors.form ? <p className="form-error">{errors.form}</p> : null}
+        {fieldErrors > 0 ? <p className="form-error">Please correct the fields marked below.</p> : null}
+        {french ? <p className="hint">The French version: empty, visitors who chose French see the English page.</p> : null}
+        <TextField
+          name="title"
+          label={french ? "Title in French" : "Title"}
+          defaultValue={draft.title}
+          error={errors.title}
+          maxLength={200}
+          required={!french}
+        />
+        {french ? (
+          <input type="hidden" name="path" value={draft.path} />
+        ) : (
+          <TextField name="path" label="Address" hint="Such as /about" defaultValue={draft.path} error={errors.path} maxLength={200} required />
+        )}
+        <h2>Content</h2>
+        {errors.body ? <p className="form-error">{errors.body}</p> : null}
+        {draft.blocks.length === 0 ? <p className="empty-state">No blocks yet: add one below.</p> : null}
+        <ol className="plain-list">
+          {draft.blocks.map((block, index) => (
+            <li key={index}>
+              <fieldset className="block-fieldset">
+                <legend>{`${index + 1}. ${PAGE_BLOCK_LABELS[block.type]}`}</legend>
+                <BlockFields block={block} index={index} errors={errors} />
+                <p>
+                  {index > 0 ? (
+                    <button type="submit" name="intent" value={`up:${index}`} className="small" disabled={busy}>
+                      Move up
+                    </button>
+                  ) : null}{" "}
+                  <button type="submit" name="intent" value={`remove:${index}`} className="small" disabled={busy}>
+                    Remove
+                  </button>
+                </p>
+              </fieldset>
+            </li>
+          ))}
+        </ol>
+        <p>
+          Add:{" "}
+          {PAGE_BLOCK_TYPES.map((type) => (
+            <button key={type} type="submit" name="intent" value={`add:${type}`} className="small" disabled={busy}>
+              {PAGE_BLOCK_LABELS[type]}
+            </button>
+          ))}
+        </p>
+        <p>
+          <button type="submit" name="intent" value="save" disabled={busy}>
+            Save
+          </button>{" "}
+          {data.published ? (
+            <button type="submit" name="intent" value="unpublish" className="secondary" disabled={busy}>
+              Save and take down
+            </button>
+          ) : (
+            <button type="submit" name="intent" value="publish" disabled={busy}>
+              Save and publish
+            </button>
+          )}
+        </p>
+      </Form>
+      <h2>Preview (as saved)</h2>
+      <div className="page-preview" aria-label="Preview">
+        <h1>{data.draft.title || data.englishTitle}</h1>
+        <PageBlocks body={data.preview} lang={data.lang} />
+      </div>
+      <Form method="post" className="setup-form">
+        <h2>Delete</h2>
+        <p className="hint">Deleting removes the page and both its languages; its address then shows Not found.</p>
+        <button type="submit" name="intent" value="delete" className="danger" disabled={busy}>
+          Delete this page
+        </button>
+      </Form>
+    </main>
+  );
+}
+
+export const ErrorBoundary = () => (
+  <ErrorPage
+    page
+    forbidden="This page is for the site's Site Administrators, and System Administrators with the sites flag."
+    notFound="There is no such page on this site."
+    back={{ to: "/manage", label: "Manage" }}
+  />
+);
