@@ -2,7 +2,8 @@
 // live-path figures (bench/timing-api.ts; bench/live.ts does the same on its own port); `--only checkout` just
 // the card checkouts under load (bench/checkout.ts); `--only admin` just the administration lists at 10,000
 // objects (bench/admin-lists.ts); `--only racer` just the racer and results pages at 27,000 racers (bench/racer-page.ts);
-// `--only crowd` just a crowd following the paged results page through a mass finish (bench/results-crowd.ts). `--port` picks the
+// `--only crowd` just a crowd following the paged results page through a mass finish (bench/results-crowd.ts);
+// `--only site` just the club site's home page, from the edge cache and rendered (bench/site-home-latency.ts). `--port` picks the
 // server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -24,13 +25,14 @@ import { runSeeding } from "./seeding";
 import { runTimingEngine } from "./timing-engine";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, port: { type: "string", default: "8798" } } });
-if (values.only !== undefined && !["timing", "checkout", "admin", "racer", "crowd"].includes(values.only))
-  throw new Error(`--only takes "timing", "checkout", "admin", "racer" or "crowd", not "${values.only}"`);
+if (values.only !== undefined && !["timing", "checkout", "admin", "racer", "crowd", "site"].includes(values.only))
+  throw new Error(`--only takes "timing", "checkout", "admin", "racer", "crowd" or "site", not "${values.only}"`);
 const timingOnly = values.only === "timing";
 const checkoutOnly = values.only === "checkout";
 const adminOnly = values.only === "admin";
 const racerOnly = values.only === "racer";
 const crowdOnly = values.only === "crowd";
+const siteOnly = values.only === "site";
 const someOnly = values.only !== undefined;
 const PORT = Number(values.port);
 
@@ -50,6 +52,7 @@ try {
   if (adminOnly) await runAdminLists(PORT);
   if (racerOnly) await runRacerPage(PORT);
   if (crowdOnly) await runResultsCrowd(PORT);
+  if (siteOnly) await runSiteHomeLatency(PORT);
   if (!someOnly) {
     await runSiteHomeLatency(PORT);
     await runSignInThroughput(PORT);

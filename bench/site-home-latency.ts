@@ -1,4 +1,5 @@
-// Latency of the demo site's home page (tenant lookup, D1 query, React render) under a short local load.
+// Latency of the demo site's home page under a short local load: from the edge cache (anonymous, decision 0053)
+// and rendered (tenant lookup, D1 query, React render; a request with a cookie is never served from the cache).
 import { demoRaces } from "../scripts/demo-data";
 import { pageClientJsKb } from "./bundle-size";
 import { percentile, send } from "./http";
@@ -10,8 +11,8 @@ const REQUESTS = 1_000;
 const CONCURRENCY = 10;
 
 export async function runSiteHomeLatency(port: number): Promise<void> {
-  const get = async (host: string, path = "/") => {
-    const response = await send(port, host, "GET", path);
+  const get = async (host: string, path = "/", headers: Record<string, string> = {}) => {
+    const response = await send(port, host, "GET", path, undefined, headers);
     if (response.status !== 200) throw new Error(`GET ${host}${path}: ${response.status}`);
     return response;
   };
@@ -27,6 +28,12 @@ export async function runSiteHomeLatency(port: number): Promise<void> {
   serial.sort((a, b) => a - b);
   report("site_home_latency_serial_p50", percentile(serial, 50), "ms", { requests: SERIAL_REQUESTS, concurrency: 1 });
   report("site_home_latency_serial_p95", percentile(serial, 95), "ms", { requests: SERIAL_REQUESTS, concurrency: 1 });
+  // A request with a cookie is never answered from the edge cache (decision 0053): the page rendered each time.
+  const uncached: number[] = [];
+  for (let i = 0; i < SERIAL_REQUESTS; i++) uncached.push((await get("demo.localhost", "/", { Cookie: "bench=1" })).ms);
+  uncached.sort((a, b) => a - b);
+  report("site_home_uncached_serial_p50", percentile(uncached, 50), "ms", { requests: SERIAL_REQUESTS, concurrency: 1 });
+  report("site_home_uncached_serial_p95", percentile(uncached, 95), "ms", { requests: SERIAL_REQUESTS, concurrency: 1 });
 
   const latencies: number[] = [];
   let next = 0;
