@@ -2,6 +2,7 @@
  * A newsletter as its editor holds it (issue 26): the blocks as typed, and the editor's own steps (add, move,
  * remove) that change the draft without saving. Shared by the page's server half and its component.
  */
+import { editBlockList } from "../forms/block-list";
 import type { PostedForm } from "../forms/posted-form.server";
 
 export const BLOCK_TYPES = ["header", "text", "image", "button", "logo"] as const;
@@ -39,14 +40,12 @@ export function readDraft(posted: PostedForm): NewsletterDraft {
   return { subject: v.subject ?? "", blocks, members: v.members === "on", registrations };
 }
 
+/** At most this many blocks (the entity's own limit). */
+export const MAX_NEWSLETTER_BLOCKS = 50;
+
 /** The editor's own steps: a changed draft, shown again without saving. */
 export function editDraft(draft: NewsletterDraft, intent: string): NewsletterDraft | null {
-  const [step, arg] = intent.split(":");
-  const blocks = [...draft.blocks];
-  const at = Number(arg);
-  if (step === "add" && BLOCK_TYPES.includes(arg as BlockType)) blocks.push({ type: arg as BlockType, text: "", image_url: "", url: "" });
-  else if (step === "remove" && blocks[at]) blocks.splice(at, 1);
-  else if (step === "up" && at > 0 && blocks[at]) [blocks[at - 1], blocks[at]] = [blocks[at]!, blocks[at - 1]!];
-  else return null;
-  return { ...draft, blocks };
+  const blank = (type: string): DraftBlock => ({ type: type as BlockType, text: "", image_url: "", url: "" });
+  const blocks = editBlockList(draft.blocks, intent, BLOCK_TYPES, blank, MAX_NEWSLETTER_BLOCKS);
+  return blocks ? { ...draft, blocks } : null;
 }

@@ -3,6 +3,7 @@
  * remove) that change the draft without saving. Shared by the page's server half and its component.
  */
 import type { PageBlock } from "../../schema/wire/page-blocks";
+import { editBlockList } from "../forms/block-list";
 import type { PostedForm } from "../forms/posted-form.server";
 
 export const PAGE_BLOCK_TYPES = ["heading", "text", "image", "button"] as const;
@@ -24,7 +25,7 @@ export interface PageDraft {
   blocks: DraftPageBlock[];
 }
 
-const MAX_DRAFT_BLOCKS = 60;
+export const MAX_DRAFT_BLOCKS = 60;
 
 /** The draft as posted: blocks b0…bN in order. */
 export function readPageDraft(posted: PostedForm): PageDraft {
@@ -42,15 +43,9 @@ export function readPageDraft(posted: PostedForm): PageDraft {
 
 /** The editor's own steps: a changed draft, shown again without saving; null for any other intent. */
 export function editPageDraft(draft: PageDraft, intent: string): PageDraft | null {
-  const [step, arg] = intent.split(":");
-  const blocks = [...draft.blocks];
-  const at = Number(arg);
-  if (step === "add" && PAGE_BLOCK_TYPES.includes(arg as PageBlockType) && blocks.length < MAX_DRAFT_BLOCKS)
-    blocks.push({ type: arg as PageBlockType, text: "", image_url: "", alt: "", url: "" });
-  else if (step === "remove" && blocks[at]) blocks.splice(at, 1);
-  else if (step === "up" && at > 0 && blocks[at]) [blocks[at - 1], blocks[at]] = [blocks[at]!, blocks[at - 1]!];
-  else return null;
-  return { ...draft, blocks };
+  const blank = (type: string): DraftPageBlock => ({ type: type as PageBlockType, text: "", image_url: "", alt: "", url: "" });
+  const blocks = editBlockList(draft.blocks, intent, PAGE_BLOCK_TYPES, blank, MAX_DRAFT_BLOCKS);
+  return blocks ? { ...draft, blocks } : null;
 }
 
 /** The blocks as the page stores them (only each kind's fields), as its body's JSON. */

@@ -1,7 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { BLOCK_LABELS, BLOCK_TYPES, editDraft, readDraft, type DraftBlock, type NewsletterDraft } from "../../admin/newsletter-draft";
+import { BLOCK_LABELS, BLOCK_TYPES, editDraft, MAX_NEWSLETTER_BLOCKS, readDraft, type DraftBlock, type NewsletterDraft } from "../../admin/newsletter-draft";
 import { draftReply, newsletterData, requireNewsletterAccess, saveNewsletter, scheduledTime, sendNow, sendTest } from "../../admin/newsletters.server";
+import { BlockListEditor } from "../../components/block-list-editor";
 import { CheckboxField, Field, SavedNotice, TextAreaField, TextField } from "../../components/form-kit";
 import { NEWSLETTER_ERRORS, ErrorPage } from "../../components/error-page";
 import { readPostedForm } from "../../forms/posted-form.server";
@@ -131,35 +132,14 @@ export default function NewsletterEditor() {
           <TextField name="subject" label="Subject" defaultValue={draft.subject} error={errors.subject} required maxLength={200} />
           <h2>Content</h2>
           {errors.elements ? <p className="form-error">{errors.elements}</p> : null}
-          {draft.blocks.length === 0 ? <p className="empty-state">No blocks yet: add one below.</p> : null}
-          <ol className="plain-list">
-            {draft.blocks.map((block, index) => (
-              <li key={index}>
-                <fieldset style={{ border: "1px solid #e5e7eb", borderRadius: "var(--radius)", padding: "0.5rem 0.9rem", margin: "0 0 0.9rem" }}>
-                  <legend>{`${index + 1}. ${BLOCK_LABELS[block.type]}`}</legend>
-                  <BlockFields block={block} index={index} errors={errors} />
-                  <p>
-                    {index > 0 ? (
-                      <button type="submit" name="intent" value={`up:${index}`} className="small" disabled={busy}>
-                        Move up
-                      </button>
-                    ) : null}{" "}
-                    <button type="submit" name="intent" value={`remove:${index}`} className="small" disabled={busy}>
-                      Remove
-                    </button>
-                  </p>
-                </fieldset>
-              </li>
-            ))}
-          </ol>
-          <p>
-            Add:{" "}
-            {BLOCK_TYPES.map((type) => (
-              <button key={type} type="submit" name="intent" value={`add:${type}`} className="small" disabled={busy || draft.blocks.length >= 50}>
-                {BLOCK_LABELS[type]}
-              </button>
-            ))}
-          </p>
+          <BlockListEditor
+            blocks={draft.blocks}
+            types={BLOCK_TYPES}
+            labels={BLOCK_LABELS}
+            busy={busy}
+            max={MAX_NEWSLETTER_BLOCKS}
+            fields={(block, index) => <BlockFields block={block} index={index} errors={errors} />}
+          />
           <h2>Who receives it</h2>
           {errors.audience ? <p className="form-error">{errors.audience}</p> : null}
           <CheckboxField name="members" label="The club's current members" defaultChecked={draft.members} />

@@ -1,6 +1,15 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { editPageDraft, PAGE_BLOCK_LABELS, PAGE_BLOCK_TYPES, readPageDraft, type DraftPageBlock, type PageDraft } from "../../admin/page-draft";
+import { BlockListEditor } from "../../components/block-list-editor";
+import {
+  editPageDraft,
+  MAX_DRAFT_BLOCKS,
+  PAGE_BLOCK_LABELS,
+  PAGE_BLOCK_TYPES,
+  readPageDraft,
+  type DraftPageBlock,
+  type PageDraft,
+} from "../../admin/page-draft";
 import { deletePage, pageDraftReply, pageEditorData, pagesBase, requireSitePages, savePage } from "../../admin/site-pages.server";
 import { ErrorPage } from "../../components/error-page";
 import { SavedNotice, TextAreaField, TextField } from "../../components/form-kit";
@@ -125,35 +134,14 @@ export default function PageEditor() {
         )}
         <h2>Content</h2>
         {errors.body ? <p className="form-error">{errors.body}</p> : null}
-        {draft.blocks.length === 0 ? <p className="empty-state">No blocks yet: add one below.</p> : null}
-        <ol className="plain-list">
-          {draft.blocks.map((block, index) => (
-            <li key={index}>
-              <fieldset className="block-fieldset">
-                <legend>{`${index + 1}. ${PAGE_BLOCK_LABELS[block.type]}`}</legend>
-                <BlockFields block={block} index={index} errors={errors} />
-                <p>
-                  {index > 0 ? (
-                    <button type="submit" name="intent" value={`up:${index}`} className="small" disabled={busy}>
-                      Move up
-                    </button>
-                  ) : null}{" "}
-                  <button type="submit" name="intent" value={`remove:${index}`} className="small" disabled={busy}>
-                    Remove
-                  </button>
-                </p>
-              </fieldset>
-            </li>
-          ))}
-        </ol>
-        <p>
-          Add:{" "}
-          {PAGE_BLOCK_TYPES.map((type) => (
-            <button key={type} type="submit" name="intent" value={`add:${type}`} className="small" disabled={busy}>
-              {PAGE_BLOCK_LABELS[type]}
-            </button>
-          ))}
-        </p>
+        <BlockListEditor
+          blocks={draft.blocks}
+          types={PAGE_BLOCK_TYPES}
+          labels={PAGE_BLOCK_LABELS}
+          busy={busy}
+          max={MAX_DRAFT_BLOCKS}
+          fields={(block, index) => <BlockFields block={block} index={index} errors={errors} />}
+        />
         <p>
           <button type="submit" name="intent" value="save" disabled={busy}>
             Save
