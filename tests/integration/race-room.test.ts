@@ -14,7 +14,7 @@ function identity(id = crypto.randomUUID()) {
 describe("RaceRoom storage", () => {
   it("runs its own migrations when it starts", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
-    expect(await stub.storageVersion()).toBe(5);
+    expect(await stub.storageVersion()).toBe(6);
     const tables = await runInDurableObject(stub, (_instance, state) =>
       state.storage.sql
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")

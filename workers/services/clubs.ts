@@ -67,9 +67,9 @@ export async function createClub(db: Db, founder: { userId: string }, input: New
   const club = { name: input.name, sport: input.sport, country: input.country, site_id: siteId };
   try {
     await db.batch([
-      // Columns in the table's order: id, created_at, field_mtimes, hostname, config.
+      // Columns in the table's order: id, created_at, field_mtimes, hostname, config, version (a new site's first).
       db.insert(sites).select(
-        sql`SELECT ${siteId}, ${now}, ${JSON.stringify(initialMtimes({ hostname: address.hostname, config }, now))}, ${address.hostname}, ${JSON.stringify(config)}
+        sql`SELECT ${siteId}, ${now}, ${JSON.stringify(initialMtimes({ hostname: address.hostname, config }, now))}, ${address.hostname}, ${JSON.stringify(config)}, 0
           WHERE (SELECT COUNT(*) FROM roles WHERE user_id = ${founder.userId} AND type = 'org_admin' AND created_at > ${now - DAY_MS}
                  AND json_extract(config, '$.founded') = 1) < ${CLUBS_PER_DAY}`,
       ),
