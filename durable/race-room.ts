@@ -3,7 +3,6 @@ import { drizzle } from "drizzle-orm/durable-sqlite";
 import type { FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import type { StageResult } from "../core/timing/multistage";
-import { deletionBlocked } from "../core/timing/validation";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
 import type { RaceDocumentKind, StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
@@ -12,11 +11,10 @@ import { raceSetup } from "../schema/race/tables";
 import type { SpectatorFormat } from "../schema/wire/race-fanout";
 import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdentity } from "../schema/wire/race-socket";
 import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wire/timing-api";
-import { hashToken, randomToken } from "../core/auth/tokens";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
 import { syncRegistrationEntries, type EntrySync, type EntrySyncReply } from "./race/registration-entries";
 import { SetupHistory, type SetupAuthor, type SetupHistoryEntry } from "./race/setup-history";
-import { SetupWrites, type CategoryGroupsResult, type DeleteResult } from "./race/setup-writes";
+import { SetupWrites, type CategoryGroupsResult, type DeleteResult, type DeviceCredential } from "./race/setup-writes";
 import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
@@ -37,11 +35,7 @@ export type { FieldErrors };
 export type { SaveResult };
 export type { RacerDetail };
 
-export interface DeviceCredential {
-  deviceId: string;
-  /** `<deviceId>.<secret>`: shown once; only the secret's SHA-256 is kept. */
-  token: string;
-}
+export type { DeviceCredential };
 
 export type { TimingReply };
 
@@ -240,17 +234,12 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** A new credential for a device, replacing any earlier one; the token is returned only now. */
   async issueDeviceCredential(deviceId: string): Promise<DeviceCredential | null> {
-    if (!this.store.document("TimingDevice", deviceId)) return null;
-    const secret = randomToken(24);
-    this.store.setCredentialHash(deviceId, hashToken(secret), Date.now());
-    return { deviceId, token: `${deviceId}.${secret}` };
+    return this.setupWrites.issueDeviceCredential(deviceId);
   }
 
   /** Whether each device has a credential (never the credential itself). */
   async deviceCredentialStates(): Promise<Record<string, boolean>> {
-    const states: Record<string, boolean> = {};
-    for (const device of this.store.documents("TimingDevice")) states[device.id] = this.store.credentialHash(device.id) !== null;
-    return states;
+    return this.setupWrites.deviceCredentialStates();
   }
 
   // ---- Racers ----
@@ -470,11 +459,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Why the race may not be deleted now (a public result format or a visible start list), or null. */
   async deletionBlocker(): Promise<string | null> {
-    const settings = await this.settings();
-    return deletionBlocked({
-      resultFormats: this.store.documents("ResultFormat").map((f) => ({ isPublic: f.data.is_public, isUnlisted: f.data.is_unlisted })),
-      startListVisibility: settings?.start_list_visibility ?? "hidden",
-    });
+    return this.setupWrites.deletionBlocker();
   }
 
   /** The race this object holds, or null before `open`. */

@@ -1,10 +1,12 @@
 /**
  * Writing a race's setup as the RaceRoom's single writer: the timing settings and the setup documents
- * (courses, timing points, devices, start groups, result formats and groups). Each change is checked whole
+ * (courses, timing points, devices and their credentials, start groups, result formats and groups). Each change is checked whole
  * against its schema and the rest of the race (setup-checks.ts), written in one transaction, and followed by
  * a setup push (every page gets the whole format at the next tick).
  */
+import { hashToken, randomToken } from "../../core/auth/tokens";
 import type { FieldErrors } from "../../core/entity/field-errors";
+import { deletionBlocked } from "../../core/timing/validation";
 import { bumpMtimes, initialMtimes } from "../../core/entity/field-mtimes";
 import { CATEGORY_GROUPS_NOT_FOR_HEATS, MAX_CATEGORY_GROUPS, type CategoryGroup } from "../../core/timing/category-groups";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../../schema/race/documents";
@@ -35,6 +37,12 @@ const NOT_OPENED = { race: "Race not opened" };
 const SYSTEM: SetupAuthor = { userId: null };
 
 export type CategoryGroupsResult = SaveResult<{ created: number; replaced: number }>;
+
+export interface DeviceCredential {
+  deviceId: string;
+  /** `<deviceId>.<secret>`: shown once; only the secret's SHA-256 is kept. */
+  token: string;
+}
 
 export type DeleteResult = { ok: true } | { ok: false; status: 404 | 409; message: string };
 
@@ -177,5 +185,30 @@ export class SetupWrites {
     });
     this.host.setupChanged();
     return { ok: true };
+  }
+
+  /** A new credential for a device, replacing any earlier one; the token is returned only now. */
+  issueDeviceCredential(deviceId: string): DeviceCredential | null {
+    const store = this.host.store;
+    if (!store.document("TimingDevice", deviceId)) return null;
+    const secret = randomToken(24);
+    store.setCredentialHash(deviceId, hashToken(secret), Date.now());
+    return { deviceId, token: `${deviceId}.${secret}` };
+  }
+
+  /** Whether each device has a credential (never the credential itself). */
+  deviceCredentialStates(): Record<string, boolean> {
+    const states: Record<string, boolean> = {};
+    for (const device of this.host.store.documents("TimingDevice")) states[device.id] = this.host.store.credentialHash(device.id) !== null;
+    return states;
+  }
+
+  /** Why the race may not be deleted now (a public result format or a visible start list), or null. */
+  deletionBlocker(): string | null {
+    const settings = readRaceSettings(this.host.setupRow()?.settings);
+    return deletionBlocked({
+      resultFormats: this.host.store.documents("ResultFormat").map((f) => ({ isPublic: f.data.is_public, isUnlisted: f.data.is_unlisted })),
+      startListVisibility: settings.start_list_visibility ?? "hidden",
+    });
   }
 }
