@@ -6,6 +6,7 @@ import * as auth from "./auth";
 import * as cities from "./cities";
 import * as history from "./history";
 import * as memberships from "./memberships";
+import * as newsletters from "./newsletters";
 import * as oauth from "./oauth";
 import * as payments from "./payments";
 import * as registration from "./registration";
@@ -17,13 +18,14 @@ export * from "./auth";
 export * from "./cities";
 export * from "./history";
 export * from "./memberships";
+export * from "./newsletters";
 export * from "./oauth";
 export * from "./payments";
 export * from "./registration";
 export * from "./shipping";
 export * from "./tables";
 
-const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...memberships, ...oauth, ...payments, ...registration, ...shipping };
+const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...memberships, ...newsletters, ...oauth, ...payments, ...registration, ...shipping };
 
 function createDb(d1: D1Database) {
   return drizzle(d1, { schema });
