@@ -13,7 +13,7 @@ import { siteVersion } from "./services/site-content";
 /** A bound for what the version does not name: races on the home page, an event turning past at midnight. */
 export const SITE_PAGE_MAX_AGE_SECONDS = 60;
 
-/** The nonce the cached page's scripts carry travels with it, inside the cache only. */
+/** The nonce the stored page was drawn with travels with it, inside the cache only (each answer gets its own). */
 const NONCE_HEADER = "X-Startline-Page-Nonce";
 /** The page's own Cache-Control for browsers (the events list's, decision 0046), kept beside the edge's. */
 const BROWSER_CACHE_HEADER = "X-Startline-Browser-Cache";
@@ -30,7 +30,8 @@ export function isCacheableSiteRequest(request: Request, tenant: Tenant): tenant
 
 /**
  * The page for a cacheable request: the cached one of this site version, or `render`'s (stored when it is a
- * 200 HTML page with no cookie). Gives the nonce the page's scripts were rendered with, for its CSP.
+ * 200 HTML page with no cookie). Every answer carries this request's own `nonce`: a cached page's scripts are
+ * rewritten to it, since a nonce shared by every visitor of a cached page is one an injection could read and reuse.
  */
 export async function cachedSitePage(
   db: Db,
@@ -39,10 +40,10 @@ export async function cachedSitePage(
   nonce: string,
   render: (nonce: string) => Promise<Response>,
   waitUntil: (promise: Promise<unknown>) => void,
-): Promise<{ response: Response; nonce: string }> {
+): Promise<Response> {
   const version = await siteVersion(db, site.siteId);
   // The look comes from this isolate's short-lived host cache: a page drawn with an older one is never stored.
-  if (version === null || version !== site.version) return { response: await render(nonce), nonce };
+  if (version === null || version !== site.version) return render(nonce);
   const url = new URL(request.url);
   const lang = url.searchParams.get("lang");
   const key = edgeCacheKey(`/sites/${site.siteId}/v${version}${url.pathname}`, new URLSearchParams(lang ? { lang } : {}));
@@ -60,11 +61,22 @@ export async function cachedSitePage(
     },
     waitUntil,
   );
-  const used = response.headers.get(NONCE_HEADER) ?? nonce;
+  const stored = response.headers.get(NONCE_HEADER);
   // With no word of its own the browser asks again each time, so its next request sees a change; the edge keeps the copy.
   const browser = response.headers.get(BROWSER_CACHE_HEADER);
   if (browser) response.headers.set("Cache-Control", browser);
   response.headers.delete(NONCE_HEADER);
   response.headers.delete(BROWSER_CACHE_HEADER);
-  return { response, nonce: used };
+  return stored === null || stored === nonce ? response : withNonce(response, stored, nonce);
+}
+
+/** The page with every `nonce` attribute drawn as `stored` carrying `fresh` instead (streamed, not buffered). */
+function withNonce(response: Response, stored: string, fresh: string): Response {
+  return new HTMLRewriter()
+    .on("[nonce]", {
+      element(element) {
+        if (element.getAttribute("nonce") === stored) element.setAttribute("nonce", fresh);
+      },
+    })
+    .transform(response);
 }

@@ -81,11 +81,11 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       const mount = apiMounts.find(mounted) ?? devMounts.find(mounted);
       if (mount) return withSecurityHeaders(await mount.handle(request, context), setCookie, { https });
       const render = (cspNonce: string) => handleRemix(request, { env, tenant, ctx, session, now, cspNonce });
-      const fresh = newCspNonce();
-      const { response, nonce: cspNonce } =
+      const cspNonce = newCspNonce();
+      const response =
         !session && !setCookie && isCacheableSiteRequest(request, tenant)
-          ? await cachedSitePage(db, request, tenant, fresh, render, (p) => ctx.waitUntil(p))
-          : { response: await render(fresh), nonce: fresh };
+          ? await cachedSitePage(db, request, tenant, cspNonce, render, (p) => ctx.waitUntil(p))
+          : await render(cspNonce);
       const isPage = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
       return withSecurityHeaders(response, setCookie, { https, policy: isPage ? pagePolicy(cspNonce) : undefined });
     },
