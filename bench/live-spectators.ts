@@ -55,6 +55,7 @@ interface Spectator {
 }
 
 const ROWS = Buffer.from('{"type":"rows"');
+const PATCH = Buffer.from('{"type":"patch"');
 const SNAPSHOT = Buffer.from('{"type":"snapshot"');
 const spectators: Spectator[] = [];
 const stats: ChildStats = { sockets: 0, frames: 0, bytes: 0, snapshots: 0, dropped: 0, lastFrameAt: 0 };
@@ -88,7 +89,7 @@ function onFrame(spectator: Spectator, raw: Buffer, isBinary: boolean): void {
   // A binary frame is the JSON deflated once by its shard (schema/wire/race-frame-pack.ts).
   const data = isBinary ? inflateRawSync(raw) : raw;
   if (data.subarray(0, SNAPSHOT.length).equals(SNAPSHOT)) stats.snapshots += 1;
-  else if (marker && spectator.arrived === 0 && data.subarray(0, ROWS.length).equals(ROWS) && data.indexOf(marker) >= 0)
+  else if (marker && spectator.arrived === 0 && (data.subarray(0, ROWS.length).equals(ROWS) || data.subarray(0, PATCH.length).equals(PATCH)) && data.indexOf(marker) >= 0)
     arrivedOn(spectator, spectator.lastData || nowMs());
 }
 

@@ -41,6 +41,8 @@ const DESCRIPTOR_MARGIN = 400;
 /** Descriptors wrangler's ProxyWorker holds per relayed WebSocket (measured: two sockets and four pipes). */
 const PROXY_DESCRIPTORS_PER_SOCKET = 6;
 const DEFLATE = process.env.BENCH_DEFLATE === "1";
+/** Spectators take patch frames, as the whole-format pages do (decision 0059); BENCH_PATCH=0 takes whole rows. */
+const PATCH = process.env.BENCH_PATCH !== "0";
 /** Every n-th socket inflates and checks each frame; the others only time its bytes (bench/live-spectators.ts). */
 const VERIFY_EVERY = Number(process.env.BENCH_VERIFY_EVERY ?? 10);
 /** BENCH_LIVE_QUICK=1: only the 0- and 1,000-spectator figures (about a minute), for trying a change to the ingest path. */
@@ -95,6 +97,7 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     spectators_via: via,
     devices_via: devicesViaProxy ? "wrangler public port (ProxyWorker)" : "Worker's workerd socket",
     deflate: DEFLATE,
+    patch: PATCH,
     verify_every: VERIFY_EVERY,
     racers: RACERS,
   };
@@ -103,7 +106,7 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
   );
 
   const socketUrl = (since: string) =>
-    `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(since)}`;
+    `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(since)}${PATCH ? "&patch=1" : ""}`;
   const currentVersion = () => helloVersion(socketUrl("none"), `${HOST}:${port}`);
   const drain = async () => {
     if (!(await audience.quiet(1_000, 15_000))) console.error("timing: spectators still receiving frames after 15 s");

@@ -4,6 +4,7 @@ import {
   ANNOUNCER_TAG,
   formatTag,
   HEATS_TAG,
+  patchTag,
   RACE_TAG,
   SHARD_HEADERS,
   type FormatFrame,
@@ -12,6 +13,7 @@ import {
 } from "../schema/wire/race-fanout";
 import { enqueuePublication } from "../schema/wire/race-fanout-merge";
 import { packFrame } from "../schema/wire/race-frame-pack";
+import { patchRows } from "../schema/wire/race-row-patch";
 
 /** Sockets one shard aims to hold before the race adds another (Cloudflare allows 32,768 per object). */
 export const DEFAULT_SHARD_TARGET = 5_000;
@@ -173,9 +175,12 @@ export class SpectatorShard extends DurableObject<Env> {
     const version = formatId ? (windowed ? await this.pagedVersion(formatId) : (cached?.snapshot.version ?? null)) : null;
     if (formatId && version === null) return new Response("No such result format", { status: 404 });
     const heats = followsHeats ? await this.heatsFrame() : null;
+    // A socket holding the whole format may take changes to its rows instead of whole rows (decision 0059).
+    const patches = formatId !== null && !windowed && url.searchParams.get("patch") === "1";
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [formatId ? formatTag(formatId) : announcer ? ANNOUNCER_TAG : followsHeats ? HEATS_TAG : RACE_TAG]);
+    const tag = formatId ? formatTag(formatId) : announcer ? ANNOUNCER_TAG : followsHeats ? HEATS_TAG : RACE_TAG;
+    this.ctx.acceptWebSocket(server, patches ? [tag, patchTag(formatId)] : [tag]);
     server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats, windowed } satisfies SpectatorAttachment);
     const name = decodeURIComponent(request.headers.get(SHARD_HEADERS.name) ?? "");
     // Counting the shard's sockets walks them all: once per connection, not once per use.
@@ -199,11 +204,24 @@ export class SpectatorShard extends DurableObject<Env> {
     const held = this.versions[frame.formatId];
     if (held !== undefined && Number(held) >= Number(frame.version)) return;
     if (held !== frame.from) return this.resync(frame.formatId);
-    const wire = await packFrame(frame.frame);
-    for (const ws of sockets) sendRaw(ws, wire);
-    this.versions[frame.formatId] = frame.version;
     const cached = this.cache.get(frame.formatId);
-    if (cached) applyFrame(cached, frame);
+    const rows = cached ? (JSON.parse(frame.frame) as RowsMessage).rows : null;
+    // Patches are changes to the rows this shard last sent, so they need its copy of them at `from`.
+    const patchers = cached && rows && cached.snapshot.version === held ? this.ctx.getWebSockets(patchTag(frame.formatId)) : [];
+    if (patchers.length > 0) {
+      const patch = patchRows(cached!.rows, rows!);
+      const message = { type: "patch", formatId: frame.formatId, from: frame.from, version: frame.version, ...patch } satisfies RaceServerMessage;
+      const patchWire = await packFrame(JSON.stringify(message));
+      for (const ws of patchers) sendRaw(ws, patchWire);
+    }
+    const patched = new Set(patchers);
+    const whole = patched.size === 0 ? sockets : sockets.filter((ws) => !patched.has(ws));
+    if (whole.length > 0) {
+      const wire = await packFrame(frame.frame);
+      for (const ws of whole) sendRaw(ws, wire);
+    }
+    this.versions[frame.formatId] = frame.version;
+    if (cached && rows) applyRows(cached, rows, frame.version);
   }
 
   /** Sends a fresh snapshot to every socket following the format (it changed shape, or frames were missed). */
@@ -342,14 +360,15 @@ function cacheOf(snapshot: FormatSnapshot): CachedFormat {
   return { snapshot: { ...rest, rows: [] }, rows: new Map(rows.map((r) => [r.racerId, r])), wire: null };
 }
 
+type RowsMessage = Extract<RaceServerMessage, { type: "rows" }>;
+
 /** A frame's rows replace the racers' rows in the cache (an empty group list takes a racer out). */
-function applyFrame(cached: CachedFormat, frame: FormatFrame): void {
-  const message = JSON.parse(frame.frame) as Extract<RaceServerMessage, { type: "rows" }>;
-  for (const row of message.rows) {
+function applyRows(cached: CachedFormat, rows: readonly ResultRow[], version: string): void {
+  for (const row of rows) {
     if (row.groups.length === 0) cached.rows.delete(row.racerId);
     else cached.rows.set(row.racerId, row);
   }
-  cached.snapshot = { ...cached.snapshot, version: frame.version };
+  cached.snapshot = { ...cached.snapshot, version };
   cached.wire = null;
 }
 

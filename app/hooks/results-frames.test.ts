@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FormatSnapshot, RaceServerMessage, ResultRow } from "../../schema/wire/race-socket";
+import type { FormatSnapshot, RaceServerMessage, ResultRow, RowChange } from "../../schema/wire/race-socket";
 import { stateFromSnapshot } from "../results/results-state";
 import { followResultsFrame, type FollowedResults } from "./results-frames";
 
@@ -131,5 +131,30 @@ describe("a results page deciding what a frame means", () => {
     ] as RaceServerMessage[]) {
       expect(followResultsFrame(followed, "f", message)).toEqual({ followed, outcome: "ok" });
     }
+  });
+});
+
+describe("a patch frame (decision 0059)", () => {
+  const patch = (from: string, version: string, whole: ResultRow[], changes: RowChange[]): RaceServerMessage => ({
+    type: "patch",
+    formatId: "f",
+    from,
+    version,
+    rows: whole,
+    changes,
+  });
+
+  it("changes the rows held and takes new racers whole, as the rows frame of the same change would", () => {
+    const step = followResultsFrame(holding("5"), "f", patch("5", "6", [row("b", 90)], [{ racerId: "a", status: "finished", laps: 1, finish: 80, time: 80, key: [0, 80], rankKey: [80] }]));
+    expect(step.outcome).toBe("current");
+    const byRows = followResultsFrame(holding("5"), "f", rows("5", "6", [row("b", 90), row("a", 80)]));
+    expect(step.followed.results.rows).toStrictEqual(byRows.followed.results.rows);
+    expect(step.followed.results.snapshot.version).toBe("6");
+    expect([...step.followed.results.changed].sort()).toEqual(["a", "b"]);
+  });
+
+  it("asks for a snapshot when it changes a racer the page does not hold, or does not follow the version held", () => {
+    expect(followResultsFrame(holding("5"), "f", patch("5", "6", [], [{ racerId: "zz", time: 1 }])).outcome).toBe("resync");
+    expect(followResultsFrame(holding("5"), "f", patch("4", "6", [], [{ racerId: "a", time: 1 }])).outcome).toBe("resync");
   });
 });

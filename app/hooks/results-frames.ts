@@ -4,7 +4,7 @@
  * reconnect must not depend on when React renders.
  */
 import type { RaceServerMessage } from "../../schema/wire/race-socket";
-import { applyRows, stateFromSnapshot, type ResultsState } from "../results/results-state";
+import { applyPatch, applyRows, stateFromSnapshot, type ResultsState } from "../results/results-state";
 import type { FrameOutcome } from "./race-socket";
 import { notAfter } from "./versions";
 
@@ -37,11 +37,15 @@ export function followResultsFrame(followed: FollowedResults, formatId: string, 
     case "snapshot":
       if (message.snapshot.formatId !== formatId) return unchanged;
       return { followed: { results: stateFromSnapshot(message.snapshot), target: null }, outcome: "current" };
-    case "rows": {
+    case "rows":
+    case "patch": {
       if (message.formatId !== formatId) return unchanged;
       // A frame that ends at or before the version held was already applied (or came in a snapshot).
       if (message.version === held || notAfter(message.version, held)) return unchanged;
-      const results = applyRows(followed.results, message.from, message.version, message.rows);
+      const results =
+        message.type === "rows"
+          ? applyRows(followed.results, message.from, message.version, message.rows)
+          : applyPatch(followed.results, message.from, message.version, message.rows, message.changes);
       if (!results) return { followed, outcome: "resync" };
       const reached = followed.target === null || followed.target === message.version;
       return { followed: { results, target: reached ? null : followed.target }, outcome: reached ? "current" : "behind" };

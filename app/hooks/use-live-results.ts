@@ -20,7 +20,8 @@ export function useLiveResults(raceId: string, initial: FormatSnapshot): { live:
   useEffect(
     () =>
       keepRaceSocket(raceId, {
-        query: () => new URLSearchParams({ format: initial.formatId, since: followed.current.results.snapshot.version }).toString(),
+        // The page holds every row, so it takes changes to them (`patch`) rather than whole rows again.
+        query: () => new URLSearchParams({ format: initial.formatId, since: followed.current.results.snapshot.version, patch: "1" }).toString(),
         frames: SNAPSHOT_FRAMES,
         onFrame: (message) => {
           const step = followResultsFrame(followed.current, initial.formatId, message);

@@ -45,6 +45,8 @@ export const SHARD_HEADERS = { raceId: "X-Startline-Race", index: "X-Startline-S
 
 /** WebSocket tags: sockets are found by what they follow without reading every attachment. */
 export const formatTag = (formatId: string) => `f:${formatId}`;
+/** Sockets of a format that take patch frames (`?patch=1`) carry this tag as well as the format's. */
+export const patchTag = (formatId: string) => `p:${formatId}`;
 export const HEATS_TAG = "heats";
 /** Sockets of announcer screens: race staff only (the Worker says who is). */
 export const ANNOUNCER_TAG = "announcer";

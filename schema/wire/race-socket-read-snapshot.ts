@@ -1,4 +1,4 @@
-/** The whole-format frame's reader (race-socket-read.ts): only pages that hold the whole format load it. */
+/** The whole-format frames' readers (race-socket-read.ts): only pages that hold the whole format load them. */
 import type { FormatSnapshot, ResultGroupWire } from "./race-socket";
 import {
   array,
@@ -11,6 +11,7 @@ import {
   number,
   optional,
   resultRow,
+  rowChange,
   string,
   type FrameReaders,
 } from "./race-socket-read";
@@ -76,4 +77,15 @@ const formatSnapshot = (value: unknown): FormatSnapshot => {
   };
 };
 
-export const SNAPSHOT_FRAMES: FrameReaders = { snapshot: (o) => ({ type: "snapshot", snapshot: formatSnapshot(o.snapshot) }) };
+/** Pages holding a whole format read its snapshots and the patches to it. */
+export const SNAPSHOT_FRAMES: FrameReaders = {
+  snapshot: (o) => ({ type: "snapshot", snapshot: formatSnapshot(o.snapshot) }),
+  patch: (o) => ({
+    type: "patch",
+    formatId: string(o.formatId),
+    from: string(o.from),
+    version: string(o.version),
+    rows: array(resultRow)(o.rows),
+    changes: array(rowChange)(o.changes),
+  }),
+};

@@ -4,7 +4,7 @@
  * (issues 23 and 29). The types are the schema's (type-only imports bundle nothing); a required field the
  * schema gains fails `tsc` here, and race-socket-read.test.ts checks both agree on every frame it draws.
  */
-import type { RaceServerMessage, ResultRow } from "./race-socket";
+import type { RaceServerMessage, ResultRow, RowChange } from "./race-socket";
 
 export type Read<T> = (value: unknown) => T;
 export type Fields = Readonly<Record<string, unknown>>;
@@ -112,6 +112,38 @@ export const resultRow = (value: unknown): ResultRow => {
   };
 };
 
+/** A row change of a patch frame: every field of a row optional but the racer (rowChangeSchema). */
+export const rowChange = (value: unknown): RowChange => {
+  const o = fields(value);
+  return {
+    racerId: string(o.racerId),
+    ...optional(o, "splitsFrom", count),
+    ...optional(o, "status", racerStatus),
+    ...optional(o, "statusText", statusText),
+    ...optional(o, "start", nullableNumber),
+    ...optional(o, "laps", count),
+    ...optional(o, "splits", array(split)),
+    ...optional(o, "finish", nullableNumber),
+    ...optional(o, "time", nullableNumber),
+    ...optional(o, "key", numbers),
+    ...optional(o, "rankKey", nullable(numbers)),
+    ...optional(o, "bib", nullableNumber),
+    ...optional(o, "name", string),
+    ...optional(o, "club", nullableString),
+    ...optional(o, "team", nullableString),
+    ...optional(o, "city", nullableString),
+    ...optional(o, "course", nullableString),
+    ...optional(o, "groups", array(string)),
+    ...optional(o, "biathlon", biathlon),
+    ...optional(o, "runs", array(run)),
+    ...optional(o, "leg", nullableCount),
+    ...optional(o, "handover", nullableNumber),
+    ...optional(o, "stageTimes", array(nullableNumber)),
+    ...optional(o, "stageBonuses", array(nullableNumber)),
+    ...optional(o, "segments", array(segment)),
+  };
+};
+
 /**
  * Readers of the large frames, which a page reads only if it follows them: a paged results page never gets the
  * whole format, and only the bracket pages get heats. A page names the ones it takes (`readRaceFrame`), so the
@@ -119,6 +151,8 @@ export const resultRow = (value: unknown): ResultRow => {
  */
 export interface FrameReaders {
   snapshot?: (o: Fields) => RaceServerMessage;
+  /** Changes to a whole format, for the pages that hold one (they ask for them with `?patch=1`). */
+  patch?: (o: Fields) => RaceServerMessage;
   heats?: (o: Fields) => RaceServerMessage;
 }
 
@@ -147,6 +181,8 @@ const message = (value: unknown, readers: FrameReaders): RaceServerMessage => {
       return { type: "refresh", formatId: string(o.formatId), version: string(o.version) };
     case "rows":
       return { type: "rows", formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
+    case "patch":
+      return readers.patch ? readers.patch(o) : refuse();
     case "heats":
       return readers.heats ? readers.heats(o) : refuse();
     case "announcer":

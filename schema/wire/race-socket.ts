@@ -59,6 +59,13 @@ export const resultRowSchema = z.object({
 });
 export type ResultRow = z.infer<typeof resultRowSchema>;
 
+/**
+ * What changed in one racer's row (schema/wire/race-row-patch.ts): the changed fields with their new values;
+ * `splits` with `splitsFrom` are the splits after the first `splitsFrom` the socket holds.
+ */
+export const rowChangeSchema = z.extend(z.partial(z.omit(resultRowSchema, { racerId: true })), { racerId: z.string(), splitsFrom: z.optional(count) });
+export type RowChange = z.infer<typeof rowChangeSchema>;
+
 export const resultGroupWireSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -183,6 +190,18 @@ export const raceServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("refresh"), formatId: z.string(), version: z.string() }),
   /** The rows that changed since `from`, batched every 50-100 ms. */
   z.object({ type: z.literal("rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
+  /**
+   * As `rows`, for a socket holding the whole format that asked for patches (`?patch=1`): racers it does not
+   * hold yet come whole in `rows`, the others as `changes` to the row it holds (decision 0059).
+   */
+  z.object({
+    type: z.literal("patch"),
+    formatId: z.string(),
+    from: z.string(),
+    version: z.string(),
+    rows: z.array(resultRowSchema),
+    changes: z.array(rowChangeSchema),
+  }),
   /** Sprint heats, whole, after any heat changes (sockets opened with `?heats=1`). */
   z.object({ type: z.literal("heats"), heats: heatsViewSchema }),
   /** The announcer screen's sockets (`?announcer=1`, race staff only): a precall or a result it shows changed, so it fetches its view again. */

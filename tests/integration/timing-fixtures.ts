@@ -81,9 +81,10 @@ export function postReads(host: string, raceId: string, credential: string | nul
 export async function openRaceSocket(
   host: string,
   raceId: string,
-  options: { formatId?: string; since?: string; heats?: boolean; window?: boolean; announcer?: boolean; cookie?: string } = {},
+  options: { formatId?: string; since?: string; heats?: boolean; window?: boolean; announcer?: boolean; patch?: boolean; cookie?: string } = {},
 ) {
   const params = new URLSearchParams();
+  if (options.patch) params.set("patch", "1");
   if (options.heats) params.set("heats", "1");
   if (options.announcer) params.set("announcer", "1");
   if (options.window) params.set("window", "1");

@@ -1,0 +1,67 @@
+/**
+ * Patch frames (decision 0059): a socket holding a whole format that asks for them (`?patch=1`) is sent what
+ * changed in each row, not the row again; every other socket of the same shard still gets whole rows, and a
+ * shard that wakes without its copy of the rows sends whole rows until it holds them again.
+ */
+import { describe, expect, it } from "vitest";
+import { applyRowChange } from "../../schema/wire/race-row-patch";
+import type { ResultRow } from "../../schema/wire/race-socket";
+import { createTimedRace, evictShard, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
+
+const finishRead = (seq: number, chip: string, seconds: number, startMicros: number) => ({ seq, chip, time: startMicros + seconds * SECOND, channel: 2 });
+
+describe("patch frames", () => {
+  it("carry only what a crossing changed to a socket that asks for them, and whole rows to the others", async () => {
+    const t = await createTimedRace({ racers: 3 });
+    const patcher = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, patch: true });
+    const plain = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id });
+    const paged = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, window: true, patch: true });
+    const held = new Map((await patcher.next("snapshot")).snapshot.rows.map((row) => [row.racerId, row]));
+    await plain.next("snapshot");
+    await paged.next("hello");
+
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(1, "C1", 600, t.startMicros)] });
+    const patch = await patcher.next("patch");
+    const rows = await plain.next("rows");
+    expect([patch.from, patch.version]).toEqual([rows.from, rows.version]);
+    expect(patch.rows).toEqual([]);
+    expect(patch.changes).toHaveLength(1);
+    const [change] = patch.changes;
+    // The name, bib and groups did not change, so they are not sent again.
+    expect(Object.keys(change!)).not.toContain("name");
+    expect(Object.keys(change!)).not.toContain("groups");
+    expect(change!.time).toBe(600 * SECOND);
+    expect(applyRowChange(held.get(change!.racerId)!, change!)).toStrictEqual(rows.rows[0]);
+    // A paged page holds one page of rows, so it is never sent patches.
+    expect((await paged.next("rows")).rows).toStrictEqual(rows.rows);
+    expect(patcher.frames.some((f) => f.type === "rows")).toBe(false);
+    for (const s of [patcher, plain, paged]) s.socket.close(1000);
+  });
+
+  it("follow on across a shard eviction: whole rows while the shard has no copy, changes again once it has one", async () => {
+    const t = await createTimedRace({ racers: 3 });
+    const patcher = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, patch: true });
+    const rows = new Map<string, ResultRow>((await patcher.next("snapshot")).snapshot.rows.map((row) => [row.racerId, row]));
+    await evictShard(t.race.id, 0);
+
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(1, "C1", 600, t.startMicros)] });
+    const whole = await patcher.next("rows");
+    for (const row of whole.rows) rows.set(row.racerId, row);
+
+    // A page that connects makes the shard fetch the format; from then on the first socket gets changes again.
+    const late = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: whole.version, patch: true });
+    expect((await late.next("hello")).version).toBe(whole.version);
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(2, "C2", 590, t.startMicros)] });
+    const patch = await patcher.next("patch");
+    expect(patch.from).toBe(whole.version);
+    for (const change of patch.changes) rows.set(change.racerId, applyRowChange(rows.get(change.racerId)!, change));
+    expect((await late.next("patch")).changes).toStrictEqual(patch.changes);
+
+    // What the socket now holds is what a fresh page is sent whole.
+    const fresh = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id });
+    const snapshot = (await fresh.next("snapshot")).snapshot;
+    expect(snapshot.version).toBe(patch.version);
+    expect(new Map(snapshot.rows.map((row) => [row.racerId, row]))).toStrictEqual(rows);
+    for (const s of [patcher, late, fresh]) s.socket.close(1000);
+  });
+});
