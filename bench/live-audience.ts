@@ -78,7 +78,7 @@ export class Audience {
     return result;
   }
 
-  /** From now on each socket notes when a `rows` frame containing `marker` first reaches it. */
+  /** From now on each socket notes when a `rows` or `patch` frame containing `marker` (a racer id) first reaches it. */
   async arm(marker: string): Promise<void> {
     await Promise.all(this.children.map((c) => this.ask(c, { type: "arm", marker }, 0)));
   }
@@ -107,10 +107,10 @@ export class Audience {
   }
 
   async stats(): Promise<ChildStats> {
-    const total: ChildStats = { sockets: 0, frames: 0, bytes: 0, snapshots: 0, dropped: 0, lastFrameAt: 0 };
+    const total: ChildStats = { sockets: 0, frames: 0, bytes: 0, snapshots: 0, patches: 0, dropped: 0, lastFrameAt: 0 };
     for (const reply of await Promise.all(this.children.map((c) => this.ask(c, { type: "stats" }, 0)))) {
       if (reply.type !== "stats") continue;
-      for (const key of ["sockets", "frames", "bytes", "snapshots", "dropped"] as const) total[key] += reply.stats[key];
+      for (const key of ["sockets", "frames", "bytes", "snapshots", "patches", "dropped"] as const) total[key] += reply.stats[key];
       total.lastFrameAt = Math.max(total.lastFrameAt, reply.stats.lastFrameAt);
     }
     return total;

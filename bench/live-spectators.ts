@@ -28,6 +28,8 @@ export interface ChildStats {
   /** Bytes on the wire (compressed), all sockets. */
   bytes: number;
   snapshots: number;
+  /** Of the frames read, the patch frames (decision 0059): whole rows still go to sockets of a shard without its copy. */
+  patches: number;
   /** Sockets the server closed (or that broke) while the benchmark still held them. */
   dropped: number;
   lastFrameAt: number;
@@ -58,7 +60,7 @@ const ROWS = Buffer.from('{"type":"rows"');
 const PATCH = Buffer.from('{"type":"patch"');
 const SNAPSHOT = Buffer.from('{"type":"snapshot"');
 const spectators: Spectator[] = [];
-const stats: ChildStats = { sockets: 0, frames: 0, bytes: 0, snapshots: 0, dropped: 0, lastFrameAt: 0 };
+const stats: ChildStats = { sockets: 0, frames: 0, bytes: 0, snapshots: 0, patches: 0, dropped: 0, lastFrameAt: 0 };
 let marker: Buffer | null = null;
 /** Open sockets the armed marker has not reached yet, and who waits for that to reach 0. */
 let pending = 0;
@@ -88,8 +90,10 @@ function onFrame(spectator: Spectator, raw: Buffer, isBinary: boolean): void {
   stats.frames += 1;
   // A binary frame is the JSON deflated once by its shard (schema/wire/race-frame-pack.ts).
   const data = isBinary ? inflateRawSync(raw) : raw;
+  const patch = data.subarray(0, PATCH.length).equals(PATCH);
+  if (patch) stats.patches += 1;
   if (data.subarray(0, SNAPSHOT.length).equals(SNAPSHOT)) stats.snapshots += 1;
-  else if (marker && spectator.arrived === 0 && (data.subarray(0, ROWS.length).equals(ROWS) || data.subarray(0, PATCH.length).equals(PATCH)) && data.indexOf(marker) >= 0)
+  else if (marker && spectator.arrived === 0 && (patch || data.subarray(0, ROWS.length).equals(ROWS)) && data.indexOf(marker) >= 0)
     arrivedOn(spectator, spectator.lastData || nowMs());
 }
 

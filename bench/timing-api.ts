@@ -183,6 +183,9 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
       batches: acks.length,
       ...probes,
       mb_on_wire_to_spectators: round2((received.bytes - receivedBefore.bytes) / 1e6),
+      frames_to_spectators: received.frames - receivedBefore.frames,
+      snapshots_to_spectators: received.snapshots - receivedBefore.snapshots,
+      patch_frames_read: received.patches - receivedBefore.patches,
       target: 100,
     });
     await drain();
@@ -200,7 +203,7 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     const cpuStart = cpu.sample();
     for (let round = 0; round < ROUNDS && nowMs() - started < LEVEL_BUDGET_MS; round++) {
       const [racer] = takeRacers(1);
-      await audience.arm(`"bib":${racer!.bib},`);
+      await audience.arm(`"racerId":"${racer!.id}"`);
       const posted = nowMs();
       const { reply } = await devices[0]!.post(
         deviceTarget,
@@ -244,7 +247,7 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
   /** One fresh racer's crossing, from its POST to the last of the sockets it reached (a figure of its own). */
   const oneCrossingToAll = async (name: string, afterStartUs: number, extra: Record<string, unknown>) => {
     const [racer] = takeRacers(1);
-    await audience.arm(`"bib":${racer!.bib},`);
+    await audience.arm(`"racerId":"${racer!.id}"`);
     const posted = nowMs();
     const { reply } = await devices[0]!.post(deviceTarget, demo.raceId, devices[0]!.batch([{ chip: racer!.chip, time: startUs + afterStartUs }]));
     const { times, verified, missing, verifiedMissing } = await audience.collect(15_000);
