@@ -22,6 +22,9 @@ export interface NewsletterDraft {
   blocks: DraftBlock[];
   members: boolean;
   registrations: string[];
+  races: string[];
+  /** Of the races' entrants: everyone entered, or the finishers only. */
+  entrants: "entered" | "finished";
 }
 
 /** The draft as posted: blocks b0…bN in order, the audience's boxes. */
@@ -34,10 +37,12 @@ export function readDraft(posted: PostedForm): NewsletterDraft {
     if (!BLOCK_TYPES.includes(type)) continue;
     blocks.push({ type, text: v[`b${i}.text`] ?? "", image_url: v[`b${i}.image_url`] ?? "", url: v[`b${i}.url`] ?? "" });
   }
-  const registrations = Object.keys(v)
-    .filter((key) => key.startsWith("form:") && v[key] === "on")
-    .map((key) => key.slice(5));
-  return { subject: v.subject ?? "", blocks, members: v.members === "on", registrations };
+  const ticked = (prefix: string) =>
+    Object.keys(v)
+      .filter((key) => key.startsWith(prefix) && v[key] === "on")
+      .map((key) => key.slice(prefix.length));
+  const entrants = v.entrants === "finished" ? "finished" : "entered";
+  return { subject: v.subject ?? "", blocks, members: v.members === "on", registrations: ticked("form:"), races: ticked("race:"), entrants };
 }
 
 /** At most this many blocks (the entity's own limit). */

@@ -15,7 +15,7 @@ import { enqueueJob } from "../../workers/jobs";
 import { deliverMail } from "../../workers/mail/mailer";
 import { changeEntity, createEntity, readVisible, type Caller, type EntityContext, type Refusal } from "../../workers/services/entity-service";
 import { unsubscribePath } from "../../workers/services/newsletter-links";
-import { audienceForms, clubNewsletter, clubNewsletters, newsletterLook } from "../../workers/services/newsletters";
+import { audienceForms, audienceRaces, clubNewsletter, clubNewsletters, newsletterLook } from "../../workers/services/newsletters";
 import { requireSession, rolesOf } from "../auth.server";
 import { formatRaceDate } from "../format";
 import type { PostedForm } from "../forms/posted-form.server";
@@ -91,8 +91,11 @@ export async function newsletterData(access: NewsletterAccess, id: string, userE
       blocks: draftOf(row.elements as NewsletterBlock[]),
       members: row.audience.members,
       registrations: row.audience.registrations,
+      races: row.audience.races ?? [],
+      entrants: row.audience.entrants ?? "entered",
     },
     forms: await audienceForms(access.db, row.clubId),
+    races: await audienceRaces(access.db, row.clubId),
     scheduleAt: row.sentTime && row.sentTime > access.entityContext.now ? localInputOf(row.sentTime, access.zone) : "",
     zone: access.zone,
     previewHtml: preview.html,
@@ -136,7 +139,7 @@ function errorsOf(refusal: Refusal): Record<string, string> {
 export async function saveNewsletter(access: NewsletterAccess, id: string, draft: NewsletterDraft, sendAt: number | null | undefined) {
   const stored = await readVisible(access.entityContext, access.caller, EmailNewsletter, id);
   if (!stored || stored.row.club !== access.clubId) throw new Response("Not found", { status: 404 });
-  const audience: NewsletterAudience = { members: draft.members, registrations: draft.registrations };
+  const audience: NewsletterAudience = { members: draft.members, registrations: draft.registrations, races: draft.races, entrants: draft.entrants };
   const body: Record<string, unknown> = { subject: draft.subject, elements: elementsOf(draft.blocks), audience };
   if (sendAt !== undefined) body.sent_time = sendAt;
   const changed = await changeEntity(access.entityContext, access.caller, EmailNewsletter, stored, body, undefined);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fcParams } from "../testing/fast-check";
-import { isLocked, mailingList, newsletterState, newsletterStateText, normaliseEmail } from "./mailing";
+import { entrantIndividuals, isLocked, mailingList, namesSomebody, newsletterState, newsletterStateText, normaliseEmail } from "./mailing";
 
 const at = (n: number) => `t${n}`;
 
@@ -40,5 +40,23 @@ describe("where a newsletter stands", () => {
     expect(isLocked(null, 100)).toBe(false);
     expect(isLocked(200, 100)).toBe(false);
     expect(isLocked(50, 100)).toBe(true);
+  });
+});
+
+describe("a race's entrants as an audience", () => {
+  const racers = [
+    { importedFrom: "registration:i1", status: "finished" },
+    { importedFrom: "registration:i2", status: "dnf" },
+    { importedFrom: null, status: "finished" },
+    { importedFrom: "import:row-7", status: "finished" },
+  ];
+  it("are the racers entered from a registration, or only those who finished", () => {
+    expect(entrantIndividuals(racers, "entered")).toEqual(["i1", "i2"]);
+    expect(entrantIndividuals(racers, "finished")).toEqual(["i1"]);
+  });
+  it("name somebody only when a group is chosen", () => {
+    expect(namesSomebody({ members: false, registrations: [] })).toBe(false);
+    expect(namesSomebody({ members: false, registrations: [], races: [] })).toBe(false);
+    expect(namesSomebody({ members: false, registrations: [], races: ["r1"] })).toBe(true);
   });
 });

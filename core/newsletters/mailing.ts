@@ -3,13 +3,43 @@
  * is earlier than now"; the audience, the schedule's words and the delivery counts are ours (decision 0049).
  */
 
-/** Who receives a newsletter: the club's current members, the paid registrants of some of its forms, or both. */
+import { ENTRY_SOURCE_PREFIX } from "../registration/racer-entry";
+
+/** Of a race's entrants, everyone entered or only those who finished (a "thanks for racing" mail). */
+export const RACE_ENTRANTS = ["entered", "finished"] as const;
+export type RaceEntrants = (typeof RACE_ENTRANTS)[number];
+
+/**
+ * Who receives a newsletter: the club's current members, the paid registrants of some of its forms, and the
+ * entrants of some of its races (those entered from a registration: a racer typed in or imported from a file
+ * has no address). Newsletters saved before races could be chosen have no `races`.
+ */
 export interface NewsletterAudience {
   members: boolean;
   registrations: string[];
+  races?: string[];
+  entrants?: RaceEntrants;
 }
 
 export const EMPTY_AUDIENCE: NewsletterAudience = { members: false, registrations: [] };
+
+/** Whether an audience names anybody at all. */
+export const namesSomebody = (audience: NewsletterAudience): boolean =>
+  audience.members || audience.registrations.length > 0 || (audience.races ?? []).length > 0;
+
+/**
+ * The registered people (individual ids) among a race's racers that the audience takes: each racer entered from
+ * a registration, and with `finished` only those whose result is a finish.
+ */
+export function entrantIndividuals(racers: readonly { importedFrom: string | null | undefined; status: string }[], entrants: RaceEntrants): string[] {
+  const ids: string[] = [];
+  for (const racer of racers) {
+    if (!racer.importedFrom?.startsWith(ENTRY_SOURCE_PREFIX)) continue;
+    if (entrants === "finished" && racer.status !== "finished") continue;
+    ids.push(racer.importedFrom.slice(ENTRY_SOURCE_PREFIX.length));
+  }
+  return ids;
+}
 
 const ADDRESS = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;
 

@@ -29,9 +29,9 @@ export const emailNewsletters = sqliteTable(
       .default(sql`'[]'`),
     /** When it goes out, epoch milliseconds: scheduled while in the future, sent once it has passed (the spec). */
     sentTime: integer("sent_time"),
-    /** Who receives it: the club's current members and the paid registrants of the listed forms. */
+    /** Who receives it: the club's current members, the paid registrants of the listed forms, the entrants of the listed races. */
     audience: text("audience", { mode: "json" })
-      .$type<{ members: boolean; registrations: string[] }>()
+      .$type<{ members: boolean; registrations: string[]; races?: string[]; entrants?: "entered" | "finished" }>()
       .notNull()
       .default(sql`'{"members":false,"registrations":[]}'`),
     /** When its mailing list was drawn up and its mail queued; set once, by whichever dispatch claims it. */

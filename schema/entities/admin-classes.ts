@@ -3,6 +3,7 @@
  * timing devices, servers, newsletters, depots and inventory, event pages, series, validation systems,
  * activities, ranking schemes, site pages, points systems, passes, and bank accounts (read only).
  */
+import { RACE_ENTRANTS } from "../../core/newsletters/mailing";
 import { PAGE_PATH_MESSAGES } from "../../core/sites/page-paths";
 import * as z from "zod";
 import { DEVICE_TYPE_KEYS } from "../../core/timing/devices";
@@ -132,8 +133,13 @@ const newsletterElementSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("logo"), image_url: httpUrl.optional(), url: httpUrl.optional() }),
 ]);
 
-/** Who receives a newsletter: the club's current members and the paid registrants of the listed forms. */
-const newsletterAudienceSchema = z.strictObject({ members: z.boolean(), registrations: z.array(z.uuid()).max(50) });
+/** Who receives a newsletter: the club's current members, the paid registrants of the listed forms, the entrants of the listed races. */
+const newsletterAudienceSchema = z.strictObject({
+  members: z.boolean(),
+  registrations: z.array(z.uuid()).max(50),
+  races: z.array(z.uuid()).max(50).optional(),
+  entrants: z.enum(RACE_ENTRANTS).optional(),
+});
 
 export const EmailNewsletter = entityClass({
   classname: "EmailNewsletter",

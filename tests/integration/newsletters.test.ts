@@ -7,12 +7,15 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { capturedMail, carts, emailNewsletters, newsletterDeliveries, registrations } from "../../schema/d1";
+import type { RaceRoom } from "../../durable/race-room";
 import { NEWSLETTER_MESSAGES } from "../../workers/services/admin-entity-rules";
 import { dispatchDueNewsletters, dispatchNewsletter } from "../../workers/services/newsletters";
 import workerModule from "../../workers/index";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { cookieFrom, createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
+import { createForm, post } from "./registration-fixtures";
+import { createTimedRace, postReads, SECOND } from "./timing-fixtures";
 
 const PASSWORD = "tidal-newsletter-42";
 
@@ -231,6 +234,66 @@ describe("newsletters", () => {
     expect((await page(`/club/${club.id}/newsletters`, await signIn("localhost", stranger.email, PASSWORD))).status).toBe(404);
     const timer = await createUserWithPassword("news-d-timer@example.com", PASSWORD, [{ type: "all_races", clubId: club.id }]);
     expect((await page(`/club/${club.id}/newsletters`, await signIn("localhost", timer.email, PASSWORD))).status).toBe(403);
+  });
+});
+
+describe("a newsletter to a race's entrants", { timeout: 30_000 }, () => {
+  /** The room's racers once the entry job has entered `count` of them. */
+  async function racersOf(room: DurableObjectStub<RaceRoom>, count: number) {
+    for (let i = 0; i < 100; i++) {
+      const racers = await room.racers();
+      if (racers.length >= count) return racers;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return room.racers();
+  }
+
+  it("goes to the race's registered entrants, or only its finishers, and the page refuses another club's race", async () => {
+    const t = await createTimedRace({ racers: 2 });
+    const f = await createForm({ isStripe: false });
+    await db().update(registrations).set({ clubId: t.club.id, raceId: t.race.id, raceCourseId: t.course.id }).where(eq(registrations.id, f.registration.id));
+    const register = async (first: string, email: string) => {
+      const reply = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: first, [f.ids.last]: "Racer", [f.ids.distance]: "10k" });
+      const cookie = cookieFrom(reply, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+      await post(f.host, `${f.path}/cart`, { intent: "continue", email }, cookie);
+      expect((await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
+    };
+    await register("Ada", "ada-racer@example.com");
+    await register("Grace", "grace-racer@example.com");
+    const racers = await racersOf(t.room, 4);
+    const ada = racers.find((r) => r.data.first_name === "Ada")!;
+    // Ada finishes; Grace is still out. The two racers typed in by hand have no address and receive nothing.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [{ seq: 1, bib: ada.data.bib!, time: t.startMicros + 600 * SECOND, channel: 2 }] });
+
+    const editor = await createUserWithPassword("race-news-editor@example.com", PASSWORD, [{ type: "org_admin", clubId: t.club.id }]);
+    const cookie = await signIn("localhost", editor.email, PASSWORD);
+    const blocks = [{ type: "text", text: "Results are up." }];
+    const at = new Date(Date.now() + 60_000).toISOString().slice(0, 16);
+    const due = new Date(`${at}:00Z`).getTime() + 1;
+    const sentTo = async (subject: string, audience: Record<string, string>) => {
+      const id = await createOnPage(t.club.id, cookie, subject);
+      const path = `/club/${t.club.id}/newsletters/${id}`;
+      expect(await (await page(path, cookie)).text()).toContain("Everyone entered in Timed Race");
+      const scheduled = await pagePost("localhost", path, { intent: "schedule", at, ...editorFields(subject, blocks, audience) }, cookie);
+      expect(scheduled.headers.get("Location")).toBe(`${path}?saved=scheduled`);
+      const { env: recording, sent } = recordingEnv();
+      await dispatchNewsletter(recording, db(), id, due);
+      await consume(sent);
+      return (await db().select().from(capturedMail).where(eq(capturedMail.subject, subject))).map((m) => m.to).sort();
+    };
+    expect(await sentTo("Thanks for racing", { [`race:${t.race.id}`]: "on", entrants: "finished" })).toEqual(["ada-racer@example.com"]);
+    expect(await sentTo("Race week news", { [`race:${t.race.id}`]: "on" })).toEqual(["ada-racer@example.com", "grace-racer@example.com"]);
+
+    const other = await createTimedRace({ racers: 0 });
+    const id = await createOnPage(t.club.id, cookie, "Not ours");
+    const refused = await pagePost(
+      "localhost",
+      `/club/${t.club.id}/newsletters/${id}`,
+      { intent: "schedule", at, ...editorFields("Not ours", blocks, { [`race:${other.race.id}`]: "on" }) },
+      cookie,
+    );
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(NEWSLETTER_MESSAGES.otherRaces);
   });
 });
 

@@ -4,7 +4,7 @@
  * messages; the words here are ours (docs/decisions/0032-administration-from-the-registry.md).
  */
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { isLocked, type NewsletterAudience } from "../../core/newsletters/mailing";
+import { isLocked, namesSomebody, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { PASS_MESSAGES } from "../../core/passes/pass-status";
 import { seriesConfigProblems } from "../../core/series/config-rules";
 import { includedCycle, PACKING_MESSAGES, type IncludedEntry } from "../../core/shipping/packing";
@@ -75,8 +75,9 @@ export const NEWSLETTER_MESSAGES = {
   sent: "This newsletter has been sent and can no longer be changed",
   past: "Choose a time from now on",
   empty: "Add at least one block before sending",
-  nobody: "Choose who receives it: the club's members, the people registered on a form, or both",
+  nobody: "Choose who receives it: the club's members, the people registered on a form, the entrants of a race, or any of them",
   otherForms: "Choose registration forms of this newsletter's club",
+  otherRaces: "Choose races of this newsletter's club",
 } as const;
 
 /** How far in the past a "send now" may be stamped: the page's clock and the rule's may differ by a moment. */
@@ -99,13 +100,24 @@ export const newsletterRule: WriteRule = async (db, id, next) => {
   if (!Array.isArray(next.elements) || next.elements.length === 0) found.elements = NEWSLETTER_MESSAGES.empty;
   const audience = next.audience as NewsletterAudience | undefined;
   const forms = [...new Set(audience?.registrations ?? [])];
-  if (!audience || (!audience.members && forms.length === 0)) found.audience = NEWSLETTER_MESSAGES.nobody;
-  else if (forms.length > 0) {
-    const own = await db
-      .select({ id: registrations.id })
-      .from(registrations)
-      .where(and(inArray(registrations.id, forms), eq(registrations.clubId, String(next.club))));
-    if (own.length !== forms.length) found.audience = NEWSLETTER_MESSAGES.otherForms;
+  const raceIds = [...new Set(audience?.races ?? [])];
+  if (!audience || !namesSomebody(audience)) found.audience = NEWSLETTER_MESSAGES.nobody;
+  else {
+    const club = String(next.club);
+    if (forms.length > 0) {
+      const own = await db
+        .select({ id: registrations.id })
+        .from(registrations)
+        .where(and(inArray(registrations.id, forms), eq(registrations.clubId, club)));
+      if (own.length !== forms.length) found.audience = NEWSLETTER_MESSAGES.otherForms;
+    }
+    if (raceIds.length > 0 && !found.audience) {
+      const own = await db
+        .select({ id: races.id })
+        .from(races)
+        .where(and(inArray(races.id, raceIds), eq(races.clubId, club)));
+      if (own.length !== raceIds.length) found.audience = NEWSLETTER_MESSAGES.otherRaces;
+    }
   }
   return problems(found);
 };

@@ -6,7 +6,14 @@
  * queue message that runs twice mails nobody twice. Decision 0049.
  */
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
-import { mailingList, newsletterState, type DeliveryCounts, type NewsletterAudience, type NewsletterState } from "../../core/newsletters/mailing";
+import {
+  entrantIndividuals,
+  mailingList,
+  newsletterState,
+  type DeliveryCounts,
+  type NewsletterAudience,
+  type NewsletterState,
+} from "../../core/newsletters/mailing";
 import { renderNewsletter, type NewsletterBlock, type NewsletterLook } from "../../core/newsletters/render";
 import {
   carts,
@@ -14,8 +21,10 @@ import {
   divisionMembers,
   divisionPeople,
   emailNewsletters,
+  individuals,
   newsletterDeliveries,
   newsletterUnsubscribes,
+  races,
   registrations,
   sites,
   type Db,
@@ -24,6 +33,7 @@ import { themeFromSiteConfig } from "../../tenants/theme";
 import { originOf } from "../auth/hosts";
 import { deliverMail } from "../mail/mailer";
 import { unsubscribePath } from "./newsletter-links";
+import { getClubRaceCatalogues, roomOf } from "./race-access";
 
 export type NewsletterRow = typeof emailNewsletters.$inferSelect;
 
@@ -93,8 +103,50 @@ export async function audienceForms(db: Db, clubId: string): Promise<{ id: strin
     .limit(500);
 }
 
-/** Every address the audience names today: current members and paid registrants, before unsubscribes. */
-async function audienceAddresses(db: Db, clubId: string, audience: NewsletterAudience, now: number): Promise<(string | null)[]> {
+/** The club's races a newsletter may go to the entrants of, the latest first. */
+export async function audienceRaces(db: Db, clubId: string): Promise<{ id: string; name: string }[]> {
+  return db.select({ id: races.id, name: races.name }).from(races).where(eq(races.clubId, clubId)).orderBy(desc(races.startTime)).limit(200);
+}
+
+/** Individual ids per query: one JSON parameter, so a race of any size costs a few statements. */
+const IDS_PER_QUERY = 5_000;
+
+/**
+ * The addresses of the listed races' entrants: each race's racers that came from a registration (their cart's
+ * address), only the finishers when the audience says so. A race's racers live in its RaceRoom, asked once.
+ */
+async function raceEntrantAddresses(env: Env, db: Db, clubId: string, audience: NewsletterAudience): Promise<(string | null)[]> {
+  const ids: string[] = [];
+  for (const race of await getClubRaceCatalogues(db, clubId, audience.races ?? [])) {
+    const racers = await (await roomOf(env, race)).racers();
+    ids.push(
+      ...entrantIndividuals(
+        racers.map((r) => ({ importedFrom: r.data.imported_from, status: r.status })),
+        audience.entrants ?? "entered",
+      ),
+    );
+  }
+  const addresses: (string | null)[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    const rows = await db
+      .select({ email: carts.email })
+      .from(individuals)
+      .innerJoin(carts, eq(carts.id, individuals.cartId))
+      .where(
+        and(
+          sql`${individuals.id} IN (SELECT value FROM json_each(${JSON.stringify(ids.slice(i, i + IDS_PER_QUERY))}))`,
+          eq(individuals.clubId, clubId),
+          eq(individuals.isRemoved, false),
+          eq(carts.isComplete, true),
+        ),
+      );
+    addresses.push(...rows.map((r) => r.email));
+  }
+  return addresses;
+}
+
+/** Every address the audience names today: current members, paid registrants and race entrants, before unsubscribes. */
+async function audienceAddresses(env: Env, db: Db, clubId: string, audience: NewsletterAudience, now: number): Promise<(string | null)[]> {
   const addresses: (string | null)[] = [];
   if (audience.members) {
     const members = await db
@@ -111,6 +163,7 @@ async function audienceAddresses(db: Db, clubId: string, audience: NewsletterAud
       .where(and(inArray(carts.registrationId, audience.registrations), eq(carts.clubId, clubId), eq(carts.isComplete, true), eq(carts.isRemoved, false)));
     addresses.push(...registrants.map((r) => r.email));
   }
+  if ((audience.races ?? []).length > 0) addresses.push(...(await raceEntrantAddresses(env, db, clubId, audience)));
   return addresses;
 }
 
@@ -131,7 +184,7 @@ export async function dispatchNewsletter(env: Env, db: Db, id: string, now: numb
   if (!row || row.sentTime === null || row.sentTime > now) return { kind: "not-due" };
   let unsubscribed = 0;
   if (row.dispatchedTime === null) {
-    const list = mailingList(await audienceAddresses(db, row.clubId, row.audience, now), await unsubscribedFrom(db, row.clubId));
+    const list = mailingList(await audienceAddresses(env, db, row.clubId, row.audience, now), await unsubscribedFrom(db, row.clubId));
     unsubscribed = list.unsubscribed;
     const inserts = [];
     for (let i = 0; i < list.to.length; i += DELIVERIES_PER_INSERT) {

@@ -152,7 +152,29 @@ export default function NewsletterEditor() {
               defaultChecked={draft.registrations.includes(form.id)}
             />
           ))}
-          <p className="hint">Each address receives it once, and never after its owner unsubscribed from the club's newsletters.</p>
+          {data.races.map((race) => (
+            <CheckboxField
+              key={race.id}
+              id={`race-${race.id}`}
+              name={`race:${race.id}`}
+              label={`Everyone entered in ${race.name}`}
+              defaultChecked={draft.races.includes(race.id)}
+            />
+          ))}
+          {data.races.length > 0 ? (
+            <Field id="entrants" label="Of the races' entrants">
+              {(describedBy) => (
+                <select id="entrants" name="entrants" defaultValue={draft.entrants} aria-describedby={describedBy}>
+                  <option value="entered">Everyone entered</option>
+                  <option value="finished">Only those who finished</option>
+                </select>
+              )}
+            </Field>
+          ) : null}
+          <p className="hint">
+            Each address receives it once, and never after its owner unsubscribed from the club's newsletters. A race's entrants are those entered from a
+            registration form, at the address they registered with.
+          </p>
           <p>
             <button type="submit" name="intent" value="save" disabled={busy}>
               Save
