@@ -50,14 +50,14 @@ export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, s
       if (entry.moved && existing.data.course !== entry.course) changes.course = entry.course;
       if (entry.moved && existing.data.setupgroup_id !== entry.start_group) changes.setupgroup_id = entry.start_group;
       if (Object.keys(changes).length === 0) continue;
-      const saved = writes.save(existing.id, changes);
+      const saved = saveKeepingOthers(writes, existing.id, changes);
       if (!saved.ok) return { ok: false, errors: saved.errors };
-      updated++;
+      if (saved.written) updated++;
       continue;
     }
     const bib = nextBib(store, settings, entry.start_group, taken);
     const { source, course, start_group, moved: _moved, ...details } = entry;
-    const saved = writes.save(null, { ...details, imported_from: source, bib, course, setupgroup_id: start_group });
+    const saved = saveKeepingOthers(writes, null, { ...details, imported_from: source, bib, course, setupgroup_id: start_group });
     if (!saved.ok) return { ok: false, errors: saved.errors };
     if (bib !== null) taken.add(bib);
     created++;
@@ -67,6 +67,21 @@ export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, s
     if (racer && writes.remove(racer.id)) removed++;
   }
   return { ok: true, created, updated, removed };
+}
+
+/** A chip typed on the form that another racer holds is left for the organiser, rather than keeping everyone after it out of the race. */
+function saveKeepingOthers(
+  writes: RacerWrites,
+  id: string | null,
+  changes: Record<string, unknown>,
+): { ok: true; written: boolean } | { ok: false; errors: Record<string, string> } {
+  const saved = writes.save(id, changes);
+  if (saved.ok) return { ok: true, written: true };
+  if (!saved.errors.chip || !("chip" in changes)) return saved;
+  const { chip: _chip, ...rest } = changes;
+  if (Object.keys(rest).length === 0) return { ok: true, written: false };
+  const again = writes.save(id, rest);
+  return again.ok ? { ok: true, written: true } : again;
 }
 
 /** The lowest free bib from the start group's first bib (else the race's, else 1), skipping missing and reserved bibs; null when none is left. */

@@ -173,6 +173,39 @@ describe("race links by option", { timeout: 60_000 }, () => {
   });
 });
 
+describe("a chip typed on the form that another racer holds", { timeout: 60_000 }, () => {
+  it("enters the person without it, for the organiser to sort out, and a re-sync changes nothing", async () => {
+    const s = await twoRaceForm();
+    const chipField = crypto.randomUUID();
+    await db()
+      .insert(formElements)
+      .values({
+        id: chipField,
+        registrationId: s.f.registration.id,
+        clubId: s.f.club.id,
+        siteId: s.f.site.id,
+        fieldMtimes: {},
+        type: "text",
+        caption: "Chip",
+        ordinal: 12,
+      });
+    expect((await s.a.room.saveRacer(null, { first_name: "Old", last_name: "Timer", chip: "C1" })).ok).toBe(true);
+    await linkDistances(s);
+    const first = await post(s.f.host, s.f.path, {
+      intent: "save-person",
+      [s.f.ids.first]: "Ada",
+      [s.f.ids.last]: "Chip",
+      [s.f.ids.distance]: "5k",
+      [chipField]: "C1",
+    });
+    const cookie = cookieFrom(first, `sl_cart_${s.f.registration.id.replaceAll("-", "")}`)!;
+    await post(s.f.host, `${s.f.path}/cart`, { intent: "continue", email: "chip@example.com" }, cookie);
+    expect((await post(s.f.host, `${s.f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
+    await expect.poll(async () => (await entered(s.a.room)).map((r) => [r.data.last_name, r.data.chip]), { timeout: 10_000 }).toEqual([["Chip", null]]);
+    expect(await syncRegistrationRacers(env, db(), s.f.registration.id, null)).toEqual({ ok: true, created: 0, updated: 0, removed: 0 });
+  });
+});
+
 describe("refusing a bad link: the page and the data API in the same words", { timeout: 60_000 }, () => {
   it("refuses another club's race, a course of another race, and a field that is not a choice", async () => {
     const s = await twoRaceForm();
