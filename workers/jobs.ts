@@ -92,11 +92,11 @@ export function afterCartCompleted(env: Env, db: Db, waitUntil: (promise: Promis
   waitUntil(
     (async () => {
       const [linked] = await db
-        .select({ raceId: registrations.raceId, passSeason: registrations.passSeason })
+        .select({ raceId: registrations.raceId, optionField: registrations.raceOptionField, passSeason: registrations.passSeason })
         .from(registrations)
         .where(eq(registrations.id, registrationId))
         .limit(1);
-      if (linked?.raceId) await enqueueJob(env, { kind: "enter-racers", registrationId, cartIds: [cartId] });
+      if (linked?.raceId || linked?.optionField) await enqueueJob(env, { kind: "enter-racers", registrationId, cartIds: [cartId] });
       if (linked?.passSeason) await enqueueJob(env, { kind: "issue-passes", registrationId, cartIds: [cartId] });
       const [panel] = await db
         .select({ id: formElements.id })

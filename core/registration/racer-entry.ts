@@ -1,12 +1,21 @@
 /**
- * A registered person as a racer (issue 24): the racer fields a registration form can fill, read from the
- * person's answers by field type (names by the registration's name fields, date of birth, gender, province,
- * city, a text field captioned or keyed "club"). The racer remembers where it came from in `imported_from`
- * (`registration:<individual id>`), so a later sync updates or removes the same racer and never adds a second.
+ * A registered person as a racer (issue 24): the racer fields a registration form fills, through the form's
+ * racer field mapping (racer-mapping.ts: defaults by type and caption, the organiser's overrides), converted
+ * to what the racer holds (sex M or F, dates YYYY-MM-DD, province codes, the race's custom field types). The
+ * racer remembers where it came from in `imported_from` (`registration:<individual id>`), so a later sync
+ * updates or removes the same racer and never adds a second.
  */
-import { labelIn } from "../forms/bilingual";
 import type { FormElement, StoredValue } from "../forms/model";
-import { nameFieldsOf } from "../forms/name-fields";
+import {
+  answerText,
+  customValueOf,
+  CUSTOM_TARGET_PREFIX,
+  defaultRacerMapping,
+  racerDateOf,
+  racerProvinceOf,
+  racerSexOf,
+  type RaceCustomField,
+} from "./racer-mapping";
 
 export const ENTRY_SOURCE_PREFIX = "registration:";
 
@@ -20,42 +29,48 @@ export interface RacerEntry {
   province: string | null;
   city: string | null;
   club: string | null;
+  team: string | null;
+  category: string | null;
+  chip: string | null;
+  licence: string | null;
+  /** The race's custom fields the mapping fills, by key (the others keep what the racer has). */
+  custom: Record<string, string | number | boolean | null>;
 }
 
 export function entrySource(individualId: string): string {
   return `${ENTRY_SOURCE_PREFIX}${individualId}`;
 }
 
-function text(value: StoredValue | undefined): string | null {
-  const v = value?.v;
-  return typeof v === "string" && v.trim() !== "" ? v.trim().slice(0, 200) : null;
-}
-
-function firstOfType(elements: readonly FormElement[], type: FormElement["type"]): FormElement | undefined {
-  return elements.find((e) => e.type === type);
-}
-
-/** The racer fields one registered person fills. */
+/** The racer fields one registered person fills; without a mapping, the defaults found by type and caption. */
 export function racerEntryOf(
   elements: readonly FormElement[],
   nameFields: { firstNameFieldId: string | null; lastNameFieldId: string | null },
   person: { id: string; values: Record<string, StoredValue> },
+  mapping: Readonly<Record<string, string>> = defaultRacerMapping(elements, nameFields, []),
+  custom: readonly RaceCustomField[] = [],
 ): RacerEntry {
-  const { first, last } = nameFieldsOf(elements, nameFields);
-  const valueOf = (element: FormElement | undefined) => (element ? person.values[element.id] : undefined);
-  const dob = text(valueOf(firstOfType(elements, "dob")) ?? valueOf(firstOfType(elements, "date")));
-  const gender = text(valueOf(firstOfType(elements, "gender")));
-  const province = text(valueOf(firstOfType(elements, "province")));
-  const clubField = elements.find((e) => e.type === "text" && (e.logic_key === "club" || /^club\b/i.test(labelIn(e.caption, "en").trim())));
+  const text = (target: string): string | null => {
+    const element = elements.find((e) => e.id === mapping[target]);
+    return element ? answerText(element, person.values[element.id]) : null;
+  };
+  const customValues: RacerEntry["custom"] = {};
+  for (const field of custom) {
+    const target = `${CUSTOM_TARGET_PREFIX}${field.key}`;
+    if (mapping[target]) customValues[field.key] = customValueOf(field, text(target));
+  }
   return {
     source: entrySource(person.id),
-    first_name: (first ? text(person.values[first]) : null) ?? "",
-    last_name: (last ? text(person.values[last]) : null) ?? "",
-    // The racer's sex is M or F (timing.md); Other stays unset rather than guessed.
-    sex: gender === "M" || gender === "F" ? gender : null,
-    dob: dob && /^\d{4}-\d{2}-\d{2}$/.test(dob) ? dob : null,
-    province: province ? province.slice(0, 8) : null,
-    city: text(valueOf(firstOfType(elements, "city"))),
-    club: text(valueOf(clubField)),
+    first_name: text("first_name") ?? "",
+    last_name: text("last_name") ?? "",
+    sex: racerSexOf(text("sex")),
+    dob: racerDateOf(text("dob")),
+    province: racerProvinceOf(text("province")),
+    city: text("city"),
+    club: text("club"),
+    team: text("team"),
+    category: text("category"),
+    chip: text("chip")?.slice(0, 64) ?? null,
+    licence: text("licence"),
+    custom: customValues,
   };
 }

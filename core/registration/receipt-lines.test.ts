@@ -52,6 +52,12 @@ describe("itemised receipt lines", () => {
     expect(cartLines(charged, [], {}, "fr")[0]!.label).toBe("Taxe (14,975 %)");
   });
 
+  it("names the club's GST/HST number on the tax line, with each language's colon", () => {
+    const charged = chargedPricingOf(pricing, 13);
+    expect(cartLines(charged, [], {}, "en", "123456789 RT0001")[0]!.label).toBe("Tax (13%), GST/HST no.: 123456789 RT0001");
+    expect(cartLines(charged, [], {}, "fr", "123456789 RT0001")[0]!.label).toBe("Taxe (13 %), No de TPS/TVH : 123456789 RT0001");
+  });
+
   it("writes money and dates the way each language does", () => {
     expect(formatMoneyIn(4620, "en")).toBe("$46.20");
     expect(formatMoneyIn(-2250, "en")).toBe("-$22.50");

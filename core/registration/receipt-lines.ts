@@ -51,6 +51,8 @@ export const RECEIPT_WORDS = {
     discount: (code: string) => `Discount (${code})`,
     familyCap: "Family maximum",
     tax: (rate: number) => `Tax (${rate}%)`,
+    /** The club's GST/HST registration number, after the tax line's rate (decision 0058). */
+    taxNumber: "GST/HST no.",
     donations: "Donations",
     fee: "Processing fee",
     total: "Total",
@@ -109,6 +111,7 @@ export const RECEIPT_WORDS = {
     discount: (code: string) => `Rabais (${code})`,
     familyCap: "Maximum familial",
     tax: (rate: number) => `Taxe (${String(rate).replace(".", ",")} %)`,
+    taxNumber: "No de TPS/TVH",
     donations: "Dons",
     fee: "Frais de traitement",
     total: "Total",
@@ -180,12 +183,23 @@ export function personLines(
   return pricing.lines.filter((line) => line.individualId === person.id && line.type !== "tax").map((line) => lineOf(line, elements, person.values, lang));
 }
 
-/** The cart's own lines: cart-level items, per-cart discounts, and the tax. */
-export function cartLines(pricing: ChargedPricing, elements: readonly FormElement[], cartValues: Record<string, StoredValue>, lang: Lang): ReceiptLine[] {
+/** The tax line's label: the rate, and the club's GST/HST number when it has one ("Tax (13%), GST/HST no.: 123456789 RT0001"). */
+export function taxLabel(rate: number, taxNumber: string | null, lang: Lang): string {
   const words = RECEIPT_WORDS[lang];
+  return taxNumber ? `${words.tax(rate)}, ${words.taxNumber}${words.colon}${taxNumber}` : words.tax(rate);
+}
+
+/** The cart's own lines: cart-level items, per-cart discounts, and the tax (with the club's tax number when set). */
+export function cartLines(
+  pricing: ChargedPricing,
+  elements: readonly FormElement[],
+  cartValues: Record<string, StoredValue>,
+  lang: Lang,
+  taxNumber: string | null = null,
+): ReceiptLine[] {
   // The processing fee is a line of each new person's (z4fee lines carry the person): listed there, not again here.
   const lines = pricing.lines.filter((line) => line.individualId === null && line.type !== "tax").map((line) => lineOf(line, elements, cartValues, lang));
-  if (pricing.tax !== 0) lines.push({ label: words.tax(pricing.gstRatePercent), amount: pricing.tax });
+  if (pricing.tax !== 0) lines.push({ label: taxLabel(pricing.gstRatePercent, taxNumber, lang), amount: pricing.tax });
   return lines;
 }
 

@@ -13,17 +13,23 @@ import type { RaceSettings } from "../../schema/race/settings";
 import type { RacerWrites } from "./racer-writes";
 import type { RaceStore } from "./store";
 
+/** A person entered in this race, with the course and start group of their link (decision 0058). */
+export interface PlacedEntry extends RacerEntry {
+  course: string | null;
+  start_group: string | null;
+  /** Their link changed since they were entered (another option): an existing racer takes the new course and start group. */
+  moved: boolean;
+}
+
 export interface EntrySync {
-  entries: RacerEntry[];
-  /** Sources (registration:<individual id>) whose racers go: cancelled or removed entries. */
+  entries: PlacedEntry[];
+  /** Sources (registration:<individual id>) whose racers go: cancelled or removed entries, people moved to another race. */
   removed: string[];
-  courseId: string | null;
-  startGroupId: string | null;
 }
 
 export type EntrySyncReply = { ok: true; created: number; updated: number; removed: number } | { ok: false; errors: Record<string, string> };
 
-const DETAIL_FIELDS = ["first_name", "last_name", "sex", "dob", "province", "city", "club"] as const;
+const DETAIL_FIELDS = ["first_name", "last_name", "sex", "dob", "province", "city", "club", "team", "category", "chip", "licence"] as const;
 
 export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, settings: RaceSettings, sync: EntrySync): EntrySyncReply {
   const racers = store.racers();
@@ -36,16 +42,22 @@ export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, s
   for (const entry of sync.entries) {
     const existing = bySource.get(entry.source);
     if (existing) {
-      const changes = Object.fromEntries(DETAIL_FIELDS.filter((f) => existing.data[f] !== entry[f]).map((f) => [f, entry[f]]));
+      const changes: Record<string, unknown> = Object.fromEntries(DETAIL_FIELDS.filter((f) => existing.data[f] !== entry[f]).map((f) => [f, entry[f]]));
+      // Only the custom fields the mapping fills are written; the organiser's own stay.
+      if (Object.entries(entry.custom).some(([key, value]) => (existing.data.custom[key] ?? null) !== value))
+        changes.custom = { ...existing.data.custom, ...entry.custom };
+      // The organiser may have moved a racer by hand; only a changed link moves them again.
+      if (entry.moved && existing.data.course !== entry.course) changes.course = entry.course;
+      if (entry.moved && existing.data.setupgroup_id !== entry.start_group) changes.setupgroup_id = entry.start_group;
       if (Object.keys(changes).length === 0) continue;
-      const saved = writes.save(existing.id, changes);
+      const saved = saveKeepingOthers(writes, existing.id, changes);
       if (!saved.ok) return { ok: false, errors: saved.errors };
-      updated++;
+      if (saved.written) updated++;
       continue;
     }
-    const bib = nextBib(store, settings, sync.startGroupId, taken);
-    const { source, ...details } = entry;
-    const saved = writes.save(null, { ...details, imported_from: source, bib, course: sync.courseId, setupgroup_id: sync.startGroupId });
+    const bib = nextBib(store, settings, entry.start_group, taken);
+    const { source, course, start_group, moved: _moved, ...details } = entry;
+    const saved = saveKeepingOthers(writes, null, { ...details, imported_from: source, bib, course, setupgroup_id: start_group });
     if (!saved.ok) return { ok: false, errors: saved.errors };
     if (bib !== null) taken.add(bib);
     created++;
@@ -55,6 +67,21 @@ export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, s
     if (racer && writes.remove(racer.id)) removed++;
   }
   return { ok: true, created, updated, removed };
+}
+
+/** A chip typed on the form that another racer holds is left for the organiser, rather than keeping everyone after it out of the race. */
+function saveKeepingOthers(
+  writes: RacerWrites,
+  id: string | null,
+  changes: Record<string, unknown>,
+): { ok: true; written: boolean } | { ok: false; errors: Record<string, string> } {
+  const saved = writes.save(id, changes);
+  if (saved.ok) return { ok: true, written: true };
+  if (!saved.errors.chip || !("chip" in changes)) return saved;
+  const { chip: _chip, ...rest } = changes;
+  if (Object.keys(rest).length === 0) return { ok: true, written: false };
+  const again = writes.save(id, rest);
+  return again.ok ? { ok: true, written: true } : again;
 }
 
 /** The lowest free bib from the start group's first bib (else the race's, else 1), skipping missing and reserved bibs; null when none is left. */

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { ChargedPricing } from "../../core/registration/receipt-lines";
+import type { RaceOptionLink, RacerPlace } from "../../core/registration/race-links";
 import { entityColumns } from "./columns";
 import { clubs, sites } from "./tables";
 
@@ -46,6 +47,12 @@ export const registrations = sqliteTable(
     raceId: text("race_id"),
     raceCourseId: text("race_course_id"),
     raceStartGroupId: text("race_start_group_id"),
+    /** The choice field whose options each enter the person in their own race (decision 0058); null: none. */
+    raceOptionField: text("race_option_field"),
+    /** Each linked option's race, course and start group; an option not listed falls back to the form's race. */
+    raceOptionLinks: text("race_option_links", { mode: "json" }).$type<RaceOptionLink[]>().notNull().default([]),
+    /** Racer field → form field id the organiser chose over the default ("" leaves the racer field unfilled). */
+    racerFieldMap: text("racer_field_map", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
     /** Self-service cancellation (issue 24): the percent of a person's share refunded; null: registrants cannot cancel themselves. */
     cancelRefundPercent: integer("cancel_refund_percent"),
     /** Kept from each refund (cents), never more than the refund. */
@@ -172,6 +179,8 @@ export const individuals = sqliteTable(
     priceTotal: integer("price_total"),
     /** The add-person form's one-time key: a double click or a resent form finds the person it already added. */
     submissionKey: text("submission_key"),
+    /** The race, course and start group this person was last entered in as a racer, so a changed option moves them (decision 0058). */
+    racerPlace: text("racer_place", { mode: "json" }).$type<RacerPlace>(),
   },
   (t) => [
     index("individuals_cart").on(t.cartId, t.ordinal),

@@ -104,6 +104,8 @@ export const clubs = sqliteTable(
     /** When the flags were last heard from Stripe (ms): an older account.updated event changes nothing. */
     stripeStatusAt: integer("stripe_status_at"),
     bankaccountId: text("bankaccount_id"),
+    /** The club's GST/HST registration number, printed on receipts' tax line (decision 0058); null: none. */
+    taxNumber: text("tax_number"),
     ...cityColumns(),
   },
   (t) => [index("clubs_site").on(t.siteId), index("clubs_stripe_account").on(t.stripeAccountId)],

@@ -11,6 +11,8 @@ import { adminEntityClasses } from "./admin-classes";
 import { collectionName, createdField, entityClass, field, uuidField, type EntityClass, type EntityField } from "./registry";
 import { elementConfigSchema, formOptionSchema, logicKeySchema } from "../../core/forms/element-schema";
 import { FIELD_TYPES, FORM_LIMITS, MEMBER_CLASSES } from "../../core/forms/model";
+import { taxNumberSchema } from "../../core/payments/tax-number";
+import { raceOptionLinksSchema } from "../../core/registration/race-links";
 
 /** The place fields, read-only here: they are set together through `POST …/city`. */
 function cityFields(table: typeof clubs): EntityField[] {
@@ -26,6 +28,9 @@ function cityFields(table: typeof clubs): EntityField[] {
 }
 
 const shortText = z.string().trim().max(200);
+const shortId = z.string().trim().max(64);
+/** Racer field → form field id ("" leaves it unfilled); the Registration rule checks the ids are the form's. */
+const racerFieldMapSchema = z.record(z.string().max(80), z.string().max(64)).refine((map) => Object.keys(map).length <= 100, "At most 100 racer fields");
 
 /** Registered redirect URIs: the same rule as the /manage/apps pages (core/access/app-registration.ts). */
 const redirectUrisSchema = z
@@ -87,6 +92,7 @@ export const Club = entityClass({
     field("info", clubs.info, "string"),
     field("public_url", clubs.publicUrl, "string", { schema: z.url().max(2000) }),
     field("is_stripe", clubs.isStripe, "bool"),
+    field("tax_number", clubs.taxNumber, "string", { schema: taxNumberSchema }),
     field("site", clubs.siteId, "string", { createOnly: true }),
     ...cityFields(clubs),
   ],
@@ -189,6 +195,13 @@ export const Registration = entityClass({
     field("pass_season", registrations.passSeason, "string", { schema: shortText.max(50) }),
     field("pass_valid_from", registrations.passValidFrom, "string", { schema: z.iso.date() }),
     field("pass_valid_until", registrations.passValidUntil, "string", { schema: z.iso.date() }),
+    // Race links (decision 0058): checked against the club's races and their courses by the Registration rule.
+    field("race", registrations.raceId, "string", { schema: shortId }),
+    field("race_course", registrations.raceCourseId, "string", { schema: shortId }),
+    field("race_start_group", registrations.raceStartGroupId, "string", { schema: shortId }),
+    field("race_option_field", registrations.raceOptionField, "string", { schema: shortId }),
+    field("race_option_links", registrations.raceOptionLinks, "json", { schema: raceOptionLinksSchema }),
+    field("racer_field_map", registrations.racerFieldMap, "json", { schema: racerFieldMapSchema }),
   ],
 });
 

@@ -19,7 +19,8 @@ import {
 import { elementWriteProblems, registrationWriteProblems } from "./registration-forms";
 
 /** Field errors keyed by the entity's paths ("price_1", "config.max"), or null when the write is sound. */
-export type WriteRule = (db: Db, id: string, next: Readonly<Record<string, unknown>>) => Promise<Record<string, string> | null>;
+/** `env` reaches a race's room, for a rule about its courses and start groups (a form's race links). */
+export type WriteRule = (db: Db, id: string, next: Readonly<Record<string, unknown>>, env: Env) => Promise<Record<string, string> | null>;
 
 const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   FormElement: elementWriteProblems,

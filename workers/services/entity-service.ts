@@ -126,8 +126,13 @@ function validateFields(entity: EntityClass, body: Record<string, unknown>, crea
 }
 
 /** The class's cross-field rule on the entity as it would be stored: the first problem as the message, all by field. */
-async function ruleRefusal(db: Db, entity: EntityClass, id: string, next: Record<string, unknown>): Promise<{ ok: false; refusal: Refusal } | null> {
-  const problems = await writeRuleOf(entity.classname)?.(db, id, next);
+async function ruleRefusal(
+  context: EntityContext,
+  entity: EntityClass,
+  id: string,
+  next: Record<string, unknown>,
+): Promise<{ ok: false; refusal: Refusal } | null> {
+  const problems = await writeRuleOf(entity.classname)?.(context.db, id, next, context.env);
   if (!problems) return null;
   const [field, message] = Object.entries(problems)[0]!;
   return refuse(400, "invalid_request", `${field}: ${message}`, { fields: problems });
@@ -211,7 +216,7 @@ export async function createEntity(context: EntityContext, caller: Caller, entit
     parentEntity && parentStored ? allowed(context, caller, parentEntity, parentStored.row, "edit") : allowed(context, caller, entity, row, "create");
   if (!permitted) return forbidden(entity.classname);
   if (await getEntity(context.db, entity, id)) return refuse(409, "conflict", `A ${entity.classname} with that uuid exists`);
-  const refused = await ruleRefusal(context.db, entity, id, values);
+  const refused = await ruleRefusal(context, entity, id, values);
   if (refused) return refused;
   const written = await writeOrRefuse(entity, () =>
     context.db.batch([
@@ -250,7 +255,7 @@ export async function changeEntity(
   const checked = validateFields(entity, body, false, ["uuid", "classname", "field_mtimes"]);
   if (!checked.ok) return checked;
   const values = checked.value;
-  const refused = (await missingReference(context, entity, values)) ?? (await ruleRefusal(context.db, entity, id, { ...stored.row, ...values }));
+  const refused = (await missingReference(context, entity, values)) ?? (await ruleRefusal(context, entity, id, { ...stored.row, ...values }));
   if (refused) return refused;
   const author = authorOf(caller, context.now);
   type Result = Awaited<ReturnType<typeof changeFields>> | Awaited<ReturnType<typeof changeRace>>;

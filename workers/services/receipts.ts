@@ -60,7 +60,12 @@ export async function receiptOfCart(
   cart: CartRow,
   lang: Lang = receiptLang(cart, registration),
 ): Promise<ReceiptView> {
-  const [elements, people, ledger] = await Promise.all([listElements(db, registration.id), paidPeopleOf(db, cart.id), transactionsOfCart(db, cart.id)]);
+  const [elements, people, ledger, [club]] = await Promise.all([
+    listElements(db, registration.id),
+    paidPeopleOf(db, cart.id),
+    transactionsOfCart(db, cart.id),
+    db.select({ taxNumber: clubs.taxNumber }).from(clubs).where(eq(clubs.id, cart.clubId)).limit(1),
+  ]);
   const balance = cartBalance(cart.total ?? 0, ledger.map(ledgerOf));
   const labels = peopleLabelsIn(registration.peopleLabels, lang);
   const charged = cart.pricing;
@@ -77,7 +82,7 @@ export async function receiptOfCart(
       lines: charged ? personLines(charged, elements, p, lang) : [],
       cancelled: p.isRemoved,
     })),
-    cartLines: charged ? cartLines(charged, elements, cart.values, lang) : [],
+    cartLines: charged ? cartLines(charged, elements, cart.values, lang, club?.taxNumber ?? null) : [],
     total: cart.total ?? 0,
     received: balance.paid + balance.refunded,
     refunded: balance.refunded,

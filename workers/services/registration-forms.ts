@@ -20,6 +20,7 @@ import { changedHistory, createdHistory, deletedHistory, pageAuthor } from "./en
 import { publishChange, publishFieldChanges, type PublishContext } from "../data-api/hub-client";
 import { creatableClubs, type ClubChoice } from "./club-choices";
 import { systemReferenceProblem } from "./validation-systems";
+import { registrationLinkProblems } from "./race-links";
 
 /** A registration form has at most this many elements (a long form has about 60). */
 export const MAX_ELEMENTS = 300;
@@ -258,10 +259,11 @@ function defaultCaption(type: FieldType): string {
  * The data API's check of a registration form write (workers/services/entity-rules.ts): the settings page's
  * cross-field rules (core/registration/settings-rules.ts) on the form as it would be stored.
  */
-export async function registrationWriteProblems(db: Db, id: string, next: Readonly<Record<string, unknown>>): Promise<Record<string, string> | null> {
+export async function registrationWriteProblems(db: Db, id: string, next: Readonly<Record<string, unknown>>, env: Env): Promise<Record<string, string> | null> {
   const time = (key: string) => (typeof next[key] === "number" ? (next[key] as number) : null);
   const text = (key: string) => (typeof next[key] === "string" && next[key] !== "" ? (next[key] as string) : null);
   const chosen = { first_name_field_id: text("first_name_field_id"), last_name_field_id: text("last_name_field_id") };
+  const elements = await listElements(db, id);
   const errors = {
     ...timeOrderErrors({
       open_time: time("open_time"),
@@ -269,7 +271,8 @@ export async function registrationWriteProblems(db: Db, id: string, next: Readon
       raise_price_1_time: time("raise_price_1_time"),
       raise_price_2_time: time("raise_price_2_time"),
     }),
-    ...(chosen.first_name_field_id || chosen.last_name_field_id ? nameFieldErrors(chosen, await listElements(db, id)) : {}),
+    ...(chosen.first_name_field_id || chosen.last_name_field_id ? nameFieldErrors(chosen, elements) : {}),
+    ...(await registrationLinkProblems(env, db, next, elements)),
   };
   return Object.keys(errors).length > 0 ? errors : null;
 }

@@ -3,7 +3,11 @@ import { useLoaderData } from "@remix-run/react";
 import { labelIn } from "../../../core/forms/bilingual";
 import { PEOPLE_LABEL_MAX } from "../../../core/registration/people-labels";
 import { changeRegistration, listElements } from "../../../workers/services/registration-forms";
-import { linkRegistrationRace, raceLinkChoices, syncRegistrationRacers } from "../../../workers/services/registration-racers";
+import { syncRegistrationRacers } from "../../../workers/services/registration-racers";
+import { raceLinkView, saveRaceLinks } from "../../../workers/services/race-links";
+import { raceLinkValues, raceLinksFromPost } from "../../registration-race-links.server";
+import { RaceLinksPanel } from "../../components/race-links-panel";
+import { FIELD_TYPE_MODULES } from "../../../core/forms/registry";
 import {
   cancelPolicySchema,
   cancelPolicyValuesOf,
@@ -28,11 +32,15 @@ import { ErrorPage, REGISTRATION_ADMIN_ERRORS } from "../../components/error-pag
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
   const zone = await clubZone(builder.db, registration.clubId);
-  const textFields = (await listElements(builder.db, registration.id))
-    .filter((e) => e.type === "text")
-    .map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
-  const race = await raceLinkChoices(context.env, builder.db, registration);
-  const link = { race: registration.raceId ?? "", course: registration.raceCourseId ?? "", start_group: registration.raceStartGroupId ?? "" };
+  const elements = await listElements(builder.db, registration.id);
+  const textFields = elements.filter((e) => e.type === "text").map((e) => ({ value: e.id, label: labelIn(e.caption, "en") || "(no caption)" }));
+  const view = await raceLinkView(context.env, builder.db, registration, elements);
+  const race = {
+    ...view,
+    inputs: elements.filter((e) => FIELD_TYPE_MODULES[e.type].isInput).map((e) => ({ id: e.id, label: labelIn(e.caption, "en") || "(no caption)" })),
+    values: raceLinkValues(registration, view),
+  };
+  const linked = Boolean(registration.raceId || registration.raceOptionField);
   const changes = (await cartChangesOf(builder.db, registration.id, 50)).map((c) => ({
     id: c.id,
     kind: c.kind,
@@ -54,7 +62,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     textFields,
     isBilingual: registration.isBilingual,
     race,
-    link,
+    linked,
     changes,
   };
 }
@@ -69,15 +77,14 @@ function changeDetailOf(detail: string): string {
   }
 }
 
-const optionalId = (value: string | undefined) => (value && value.length <= 64 ? value : null);
-
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { registration, builder } = await requireRegistrationAccess(request, context, params.id, "edit");
   const posted = await readPostedForm(request);
   if (posted.intent === "race") {
-    const link = { raceId: optionalId(posted.values.race), courseId: optionalId(posted.values.course), startGroupId: optionalId(posted.values.start_group) };
-    const linked = await linkRegistrationRace(context.env, builder.db, registration, link);
-    return linked.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, linked.errors, 409);
+    const elements = await listElements(builder.db, registration.id);
+    const view = await raceLinkView(context.env, builder.db, registration, elements);
+    const saved = await saveRaceLinks(context.env, builder.db, registration, elements, raceLinksFromPost(posted.values, registration, view));
+    return saved.ok ? redirect(withNotice(`/registration/${registration.id}/admin/settings`, "saved")) : refuse(posted, saved.errors, 409);
   }
   if (posted.intent === "cancel-policy") {
     const parsed = cancelPolicySchema(await clubZone(builder.db, registration.clubId)).safeParse(posted.values);
@@ -127,7 +134,6 @@ export default function RegistrationSettings() {
   const policyReply = useReplyFor("cancel-policy");
   const waitlistReply = useReplyFor("waitlist");
   const p = (name: string) => (policyReply.values ? (policyReply.values[name] ?? "") : (data.values[name] ?? ""));
-  const none = { value: "", label: "None" };
   // A refused form shows what was sent (an unchecked box sends nothing); otherwise what is stored.
   const v = (name: string) => (typed ? (typed[name] ?? "") : (data.values[name] ?? ""));
   const zoneHint = `In ${data.zone.replaceAll("_", " ")} time.`;
@@ -272,35 +278,9 @@ export default function RegistrationSettings() {
       <h3 id="race-heading">Racers from this form</h3>
       <p className="hint">
         Each person of a completed registration is entered in the race as a racer, with the next free bib, and leaves it when their registration is removed.
-        Choose the race, then its course and start group.
+        Choose the race, then its course and start group; a person whose option has its own race is entered there instead, and moves when they change it.
       </p>
-      <SetupForm intent="race" label="Save race link" busyLabel="Saving…" errors={raceReply.errors}>
-        <SelectField
-          name="race"
-          label="Race"
-          choices={[none, ...data.race.races.map((r) => ({ value: r.id, label: r.name }))]}
-          defaultValue={data.link.race}
-          error={raceReply.errors.race}
-        />
-        {data.link.race ? (
-          <>
-            <SelectField
-              name="course"
-              label="Course"
-              choices={[none, ...data.race.courses.map((c) => ({ value: c.id, label: c.name }))]}
-              defaultValue={data.link.course}
-              error={raceReply.errors.course}
-            />
-            <SelectField
-              name="start_group"
-              label="Start group"
-              choices={[none, ...data.race.startGroups.map((g) => ({ value: g.id, label: g.name }))]}
-              defaultValue={data.link.start_group}
-              error={raceReply.errors.start_group}
-            />
-          </>
-        ) : null}
-      </SetupForm>
+      <RaceLinksPanel data={data.race} errors={raceReply.errors} typed={raceReply.values} />
       <h3 id="cancel-heading">Changes by registrants</h3>
       <p className="hint">
         The receipt link lets a registrant correct a person&apos;s details until the form closes (never what was paid for, nor fields you lock), cancel a
@@ -382,7 +362,7 @@ export default function RegistrationSettings() {
           </table>
         </>
       ) : null}
-      {data.link.race ? (
+      {data.linked ? (
         <SetupForm intent="resync" label="Re-sync racers" busyLabel="Syncing…" errors={resyncReply.errors}>
           <p className="hint">Enters anyone missing, updates names and details, and takes out racers whose registration was removed.</p>
         </SetupForm>

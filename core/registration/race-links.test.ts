@@ -1,0 +1,54 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fcParams } from "../testing/fast-check";
+import { linkedRaceIds, placeOf, raceOptionLinksSchema, samePlace, type FormRaceLinks } from "./race-links";
+
+const links: FormRaceLinks = {
+  place: { race: "r-main", course: "c1", start_group: null },
+  optionField: "distance",
+  optionLinks: [
+    { option: "5k", race: "r-5", course: null, start_group: "g1" },
+    { option: "21k", race: "r-main", course: "c21", start_group: null },
+  ],
+};
+
+describe("the race a person is entered in", () => {
+  it("is their option's race, else the form's", () => {
+    expect(placeOf(links, { distance: { v: "5k", p: 0 } })).toEqual({ race: "r-5", course: null, start_group: "g1" });
+    expect(placeOf(links, { distance: { v: "21k", p: 0 } })).toEqual({ race: "r-main", course: "c21", start_group: null });
+    expect(placeOf(links, { distance: { v: "10k", p: 0 } })).toEqual(links.place);
+    expect(placeOf(links, {})).toEqual(links.place);
+    expect(placeOf({ ...links, place: null }, {})).toBeNull();
+    expect(placeOf({ ...links, optionField: null }, { distance: { v: "5k", p: 0 } })).toEqual(links.place);
+  });
+
+  it("is always one the form links (property)", () => {
+    fc.assert(
+      fc.property(fc.option(fc.constantFrom("5k", "10k", "21k", "")), (chosen) => {
+        const place = placeOf(links, chosen === null ? {} : { distance: { v: chosen, p: 0 } });
+        return (
+          place !== null && linkedRaceIds(links).includes(place.race) && (samePlace(place, links.place) || links.optionLinks.some((l) => samePlace(l, place)))
+        );
+      }),
+      fcParams(),
+    );
+  });
+
+  it("lists the linked races once each, the form's first", () => {
+    expect(linkedRaceIds(links)).toEqual(["r-main", "r-5"]);
+    expect(linkedRaceIds({ place: null, optionField: null, optionLinks: links.optionLinks })).toEqual([]);
+  });
+
+  it("takes option links once each, blanks as none", () => {
+    expect(raceOptionLinksSchema.safeParse([{ option: "a", race: "r", course: "", start_group: null }]).data).toEqual([
+      { option: "a", race: "r", course: null, start_group: null },
+    ]);
+    expect(
+      raceOptionLinksSchema.safeParse([
+        { option: "a", race: "r" },
+        { option: "a", race: "s" },
+      ]).success,
+    ).toBe(false);
+    expect(raceOptionLinksSchema.safeParse([{ option: "a", race: "r", extra: 1 }]).success).toBe(false);
+  });
+});
