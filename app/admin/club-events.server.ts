@@ -13,7 +13,8 @@ import { originOf } from "../../workers/auth/hosts";
 import { acceptSiteImage } from "../../workers/media";
 import { changeEntity, createEntity, readVisible, removeEntity, type Caller, type EntityContext } from "../../workers/services/entity-service";
 import { requireSession, rolesOf } from "../auth.server";
-import { pageUrl, parseForm, refuse, type PostedForm } from "../forms/posted-form.server";
+import { fieldErrorsOf } from "../../core/entity/field-errors";
+import { pageUrl, refuse, type PostedForm } from "../forms/posted-form.server";
 import { errorsOfRefusal } from "./entity-form.server";
 
 /** Who edits a club's event pages: its Organization Admin, and System Administrators with the Event Pages flag. */
@@ -136,6 +137,8 @@ export async function eventEditorData(access: EventPagesAccess, id: string) {
   };
 }
 
+const INCOMPLETE = "The form was incomplete. Reload the page and try again.";
+
 const optionalText = z
   .string()
   .trim()
@@ -166,7 +169,7 @@ const eventForm = z.object({
     try {
       return z.record(z.string(), z.unknown()).parse(JSON.parse(text));
     } catch {
-      ctx.addIssue({ code: "custom", message: "The form was incomplete. Reload the page and try again." });
+      ctx.addIssue({ code: "custom", message: INCOMPLETE });
       return z.NEVER;
     }
   }),
@@ -174,7 +177,7 @@ const eventForm = z.object({
     try {
       return z.record(z.string(), z.number().int().nonnegative()).parse(JSON.parse(text));
     } catch {
-      ctx.addIssue({ code: "custom", message: "The form was incomplete. Reload the page and try again." });
+      ctx.addIssue({ code: "custom", message: INCOMPLETE });
       return z.NEVER;
     }
   }),
@@ -195,9 +198,14 @@ export function linkedInOrder(values: Readonly<Record<string, string>>, prefix: 
 /** Saves the fields changed since the page was opened, each against the time it was read: a newer change is refused (409). */
 export async function saveEventPage(access: EventPagesAccess, id: string, posted: PostedForm) {
   const stored = await storedEvent(access, id);
-  const parsed = parseForm(eventForm, posted);
-  if (!parsed.ok) return parsed.reply;
-  const { original, mtimes, ...fields } = parsed.value;
+  const parsed = eventForm.safeParse(posted.values);
+  if (!parsed.success) {
+    const errors = fieldErrorsOf(parsed.error.issues);
+    // What the page sent back of its own (the values and times it was drawn from) has no input to mark.
+    if (errors.original || errors.mtimes) errors.form = INCOMPLETE;
+    return refuse(posted, errors);
+  }
+  const { original, mtimes, ...fields } = parsed.data;
   const next: Record<string, unknown> = { ...fields, race_ids: linkedInOrder(posted.values, "race"), registration_ids: linkedInOrder(posted.values, "form") };
   const changed = Object.fromEntries(Object.entries(next).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(original[key] ?? null)));
   if (Object.keys(changed).length === 0) return redirect(pageUrl(`${eventsBase(access.clubId)}/${id}`, "saved"));

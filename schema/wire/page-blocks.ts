@@ -30,7 +30,7 @@ export const imageAddress = (protocols: RegExp, message: string) =>
 
 const imageBlock = z.strictObject({
   type: z.literal("image"),
-  image_url: imageAddress(/^https$/, "An image's address starts with https://, or upload the image"),
+  image_url: imageAddress(/^https$/, "An image's address starts with https://"),
   alt: z.string().trim().max(300, "At most 300 characters").default(""),
 });
 
