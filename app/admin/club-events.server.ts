@@ -4,7 +4,7 @@
  * eventPageRule), so these pages, /_admin/eventpages and the data API refuse the same with the same words.
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import * as z from "zod";
 import { can } from "../../core/access/policy";
 import { clubs, eventPages, openDb, races, registrations, sites, type Db } from "../../schema/d1";
@@ -90,7 +90,7 @@ async function linkables(db: Db, clubId: string) {
     db
       .select({ id: registrations.id, name: registrations.name })
       .from(registrations)
-      .where(and(eq(registrations.clubId, clubId)))
+      .where(eq(registrations.clubId, clubId))
       .orderBy(asc(registrations.name))
       .limit(500),
   ]);
