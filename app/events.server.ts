@@ -37,6 +37,12 @@ const listed = (event: SiteEvent) => ({
 
 export type ListedEvent = ReturnType<typeof listed>;
 
+/** The site's next few public events, for its home page's events block. */
+export async function upcomingSiteEvents(db: ReturnType<typeof openDb>, siteId: string, now: number, limit: number): Promise<ListedEvent[]> {
+  const { upcoming } = await listSiteEvents(db, siteId, now);
+  return upcoming.slice(0, limit).map(listed);
+}
+
 export async function loadSiteEvents(context: AppLoadContext) {
   const site = requireSite(context);
   const { upcoming, past } = await listSiteEvents(openDb(context.env.DB), site.siteId, context.now);
@@ -58,7 +64,8 @@ export async function loadSiteEvent(context: AppLoadContext, rawPath: string | u
     status: event.status,
     sport: event.sport,
     url,
-    imageUrl: event.bannerUrl,
+    // An uploaded banner is a path on the site; a share card needs the whole address.
+    imageUrl: event.bannerUrl ? new URL(event.bannerUrl, site.origin).href : null,
     // Where the event says it is, else its first race's place.
     location: event.location ?? links.races.find((race) => race.location)?.location ?? null,
     organizer: { name: event.clubName, url: `${site.origin}/` },

@@ -2,7 +2,7 @@
  * Uploaded site images from R2 (`/media/sites/{site}/{sha256}.{ext}`). Names are the content's hash, so a
  * file never changes under its address and is cached for a year; a new logo is a new address.
  */
-import { MEDIA_PATH } from "../core/sites/images";
+import { checkImage, IMAGE_LIMITS, MEDIA_PATH, SIGNATURE_BYTES, type ImagePurpose } from "../core/sites/images";
 import type { RequestContext } from "./request-context";
 
 export async function handleMedia(request: Request, { env, tenant }: RequestContext): Promise<Response> {
@@ -35,4 +35,22 @@ export async function storeSiteImage(
   const key = `media/sites/${siteId}/${hash}.${kind.extension}`;
   await env.UPLOADS.put(key, bytes, { httpMetadata: { contentType: kind.contentType } });
   return `/${key}`;
+}
+
+/**
+ * An uploaded file for `purpose` checked by its bytes and size, then stored; its address, or the refusal in
+ * words. The one path for every upload (logo, banner, page and newsletter images): a refused file is never stored.
+ */
+export async function acceptSiteImage(
+  env: Env,
+  siteId: string,
+  file: File | undefined,
+  purpose: ImagePurpose,
+): Promise<{ ok: true; url: string } | { ok: false; message: string }> {
+  const size = file?.size ?? 0;
+  // Only the first bytes are read before the size is known to be within the limit.
+  const bytes = file ? new Uint8Array(await (size > IMAGE_LIMITS[purpose].maxBytes ? file.slice(0, SIGNATURE_BYTES) : file).arrayBuffer()) : new Uint8Array();
+  const checked = checkImage(bytes, size, purpose);
+  if (!checked.ok) return checked;
+  return { ok: true, url: await storeSiteImage(env, siteId, bytes, checked.kind) };
 }

@@ -9,7 +9,9 @@ import { can } from "../../core/access/policy";
 import { isLocked, newsletterStateText, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { renderNewsletter, type NewsletterBlock } from "../../core/newsletters/render";
 import { epochOfLocalInput, localInputOf } from "../../core/time/wall-clock";
-import { openDb } from "../../schema/d1";
+import { eq } from "drizzle-orm";
+import { clubs, openDb, sites } from "../../schema/d1";
+import { originOf } from "../../workers/auth/hosts";
 import { EmailNewsletter } from "../../schema/entities/admin-classes";
 import { enqueueJob } from "../../workers/jobs";
 import { deliverMail } from "../../workers/mail/mailer";
@@ -21,6 +23,7 @@ import { formatRaceDate } from "../format";
 import type { PostedForm } from "../forms/posted-form.server";
 import type { DraftBlock, NewsletterDraft } from "./newsletter-draft";
 import { refuse } from "../forms/posted-form.server";
+import { uploadBlockImages } from "./block-uploads.server";
 import { clubZone } from "../registration-admin.server";
 
 /** Who opens a club's newsletters: its Organization Admin, its Communications role, or a System Administrator with the emails flag. */
@@ -170,4 +173,22 @@ export async function sendTest(access: NewsletterAccess, id: string, to: string)
     `${origin}${await unsubscribePath(access.entityContext.env, found.row.clubId, to)}`,
   );
   await deliverMail(access.entityContext.env, access.db, { to, subject: `[Test] ${found.row.subject}`, text: mail.text, html: mail.html });
+}
+
+/**
+ * Images chosen in the editor's image blocks, uploaded to the club's site; the block keeps the whole address
+ * on the site's host, since a mail program has no page to resolve a path against (decision 0056).
+ */
+export async function withNewsletterUploads(access: NewsletterAccess, draft: NewsletterDraft, posted: PostedForm) {
+  if (!Object.values(posted.files).some((file) => file.size > 0)) return { draft, errors: {} as Record<string, string> };
+  const [club] = await access.db
+    .select({ siteId: clubs.siteId, hostname: sites.hostname })
+    .from(clubs)
+    .leftJoin(sites, eq(sites.id, clubs.siteId))
+    .where(eq(clubs.id, access.clubId))
+    .limit(1);
+  const env = access.entityContext.env;
+  const origin = club?.hostname ? originOf(env, club.hostname) : "";
+  const uploaded = await uploadBlockImages(env, club?.hostname ? club.siteId : null, posted.files, draft.blocks, (path) => `${origin}${path}`);
+  return { draft: { ...draft, blocks: uploaded.blocks }, errors: uploaded.errors };
 }

@@ -5,9 +5,8 @@
  */
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Principal } from "../../core/access/policy";
-import { checkLogo, MAX_LOGO_BYTES } from "../../core/sites/images";
 import type { Db } from "../../schema/d1";
-import { storeSiteImage } from "../../workers/media";
+import { acceptSiteImage } from "../../workers/media";
 import { WhitelabelSite } from "../../schema/entities/classes";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import { allowed, changeEntity, readVisible, type Caller, type EntityContext, type Refusal } from "../../workers/services/entity-service";
@@ -91,13 +90,9 @@ export async function saveSiteLogo(context: AppLoadContext, db: Db, principal: P
   const config: Record<string, unknown> = { ...(current.success ? current.data : { name: String(stored.row.hostname) }) };
   if (posted.values.remove === "1") delete config.logoUrl;
   else {
-    const file = posted.files.logo;
-    // Only the first bytes are read before the size is known to be within the limit.
-    const size = file?.size ?? 0;
-    const bytes = file ? new Uint8Array(await (size > MAX_LOGO_BYTES ? file.slice(0, 16) : file).arrayBuffer()) : new Uint8Array();
-    const checked = checkLogo(bytes, size);
-    if (!checked.ok) return refuse(posted, { logo: checked.message });
-    config.logoUrl = await storeSiteImage(context.env, siteId, bytes, checked.kind);
+    const uploaded = await acceptSiteImage(context.env, siteId, posted.files.logo, "logo");
+    if (!uploaded.ok) return refuse(posted, { logo: uploaded.message });
+    config.logoUrl = uploaded.url;
   }
   const changed = await changeEntity(ctx, caller, WhitelabelSite, stored, { config }, { config: stored.mtimes.config ?? 0 });
   if (changed.ok) return redirect(pageUrl(`/site/${siteId}/settings`, "saved"));

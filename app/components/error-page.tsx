@@ -103,6 +103,12 @@ export const NEWSLETTER_ERRORS: ErrorPageWords = {
   back: { to: "/manage", label: "Manage" },
 };
 
+export const EVENT_PAGE_ERRORS: ErrorPageWords = {
+  forbidden: "Event pages are for the club's Organization Admin. Ask them to give you the role.",
+  notFound: "There is no such event page, or it is not this club's.",
+  back: { to: "/manage", label: "Manage" },
+};
+
 export const CLUB_ADMIN_ERRORS: ErrorPageWords = {
   forbidden: "This page is for the club's Organization Admin. Ask them to give you the role, or open the club's overview instead.",
   notFound: "There is no such club, or it is not on this site.",

@@ -4,7 +4,9 @@ import { adminAreaHref, adminAreas } from "../../core/access/admin-areas";
 import { openDb } from "../../schema/d1";
 import { activitiesOfSiteRaces } from "../../workers/services/activity-tags";
 import { listedSince, listUpcomingPublicRaces, listUpcomingSiteRaces } from "../../workers/services/races";
+import { HomeBlocks } from "../components/home-blocks";
 import { RaceList } from "../components/race-list";
+import { siteHome } from "../site-home.server";
 
 const SEARCH_MAX_LENGTH = 100;
 
@@ -14,6 +16,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (tenant.kind === "admin") return { kind: "admin" as const };
   const db = openDb(env.DB);
   if (tenant.kind === "site") {
+    // The club's own blocks, when it set some (decision 0056); otherwise the tagline and races below.
+    const home = await siteHome(db, tenant.siteId, now);
+    if (home) return { kind: "blocks" as const, ...home };
     // ?activity= narrows the list to one activity the site's races are tagged with; an unknown one lists none.
     const asked = new URL(request.url).searchParams.get("activity");
     const activity = asked && /^[0-9a-f-]{36}$/.test(asked) ? asked : null;
@@ -36,6 +41,12 @@ export const meta: MetaFunction<typeof loader> = ({ matches }) => {
 export default function Home() {
   const data = useLoaderData<typeof loader>();
   if (data.kind === "admin") return <AdminHome />;
+  if (data.kind === "blocks")
+    return (
+      <main className="page">
+        <HomeBlocks blocks={data.blocks} events={data.events} races={data.races} />
+      </main>
+    );
   if (data.kind === "site") return <SiteHome tagline={data.tagline} races={data.races} activities={data.activities} activity={data.activity} />;
   return <MainHome query={data.query} races={data.races} />;
 }

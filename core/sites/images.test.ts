@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkLogo, IMAGE_MESSAGES, imageKindOf, MAX_LOGO_BYTES, MEDIA_PATH } from "./images";
+import fc from "fast-check";
+import { fcParams } from "../testing/fast-check";
+import { checkImage, checkLogo, IMAGE_LIMITS, IMAGE_MESSAGES, imageKindOf, isSiteMedia, MAX_LOGO_BYTES, MAX_PICTURE_BYTES, MEDIA_PATH } from "./images";
 
 const bytes = (...values: (number | string)[]) => new Uint8Array(values.flatMap((v) => (typeof v === "string" ? [...v].map((c) => c.charCodeAt(0)) : [v])));
 
@@ -26,5 +28,37 @@ describe("uploaded site images", () => {
     expect(MEDIA_PATH.test(`/media/sites/6d1f3c2a-0b7e-4c5d-9a41-1e2f3a4b5c01/${"a".repeat(64)}.png`)).toBe(true);
     expect(MEDIA_PATH.test("/media/sites/../../secrets.png")).toBe(false);
     expect(MEDIA_PATH.test(`/media/sites/6d1f3c2a-0b7e-4c5d-9a41-1e2f3a4b5c01/${"a".repeat(64)}.svg`)).toBe(false);
+  });
+});
+
+describe("banners and pictures", () => {
+  const jpeg = bytes(0xff, 0xd8, 0xff, 0xe0);
+  it("takes a banner or picture up to 2 MB and says which it refused", () => {
+    expect(checkImage(jpeg, MAX_PICTURE_BYTES, "banner").ok).toBe(true);
+    expect(checkImage(jpeg, MAX_PICTURE_BYTES + 1, "banner")).toEqual({ ok: false, message: "A banner is at most 2 MB" });
+    expect(checkImage(jpeg, MAX_PICTURE_BYTES + 1, "image")).toEqual({ ok: false, message: "An image is at most 2 MB" });
+    expect(checkImage(bytes("%PDF-1.7"), 8, "banner")).toEqual({ ok: false, message: "A banner must be a PNG, JPEG, WebP or GIF image" });
+    expect(checkImage(jpeg, MAX_LOGO_BYTES + 1, "logo")).toEqual({ ok: false, message: "A logo is at most 512 KB" });
+  });
+
+  it("never accepts a file over its purpose's limit, whatever its bytes", () => {
+    const purposes = ["logo", "banner", "image"] as const;
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 32 }), fc.nat({ max: 4 * 1024 * 1024 }), fc.constantFrom(...purposes), (head, size, purpose) => {
+        const checked = checkImage(head, size, purpose);
+        if (!checked.ok) return;
+        expect(size).toBeGreaterThan(0);
+        expect(size).toBeLessThanOrEqual(IMAGE_LIMITS[purpose].maxBytes);
+        expect(imageKindOf(head)).not.toBeNull();
+      }),
+      fcParams(),
+    );
+  });
+
+  it("knows a site's own uploads from another site's", () => {
+    const site = "6d1f3c2a-0b7e-4c5d-9a41-1e2f3a4b5c01";
+    expect(isSiteMedia(`/media/sites/${site}/${"b".repeat(64)}.jpg`, site)).toBe(true);
+    expect(isSiteMedia(`/media/sites/${"0".repeat(8)}-0b7e-4c5d-9a41-1e2f3a4b5c01/${"b".repeat(64)}.jpg`, site)).toBe(false);
+    expect(isSiteMedia("https://example.com/a.jpg", site)).toBe(false);
   });
 });

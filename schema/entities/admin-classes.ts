@@ -26,6 +26,7 @@ import {
   validationSystems,
 } from "../d1";
 import { seriesConfigSchema } from "../wire/series-config";
+import { imageAddress } from "../wire/page-blocks";
 import { createdField, entityClass, field, uuidField, type EntityField, type EntityReference } from "./registry";
 
 const nameText = z.string().trim().min(1).max(200);
@@ -269,7 +270,8 @@ export const EventPage = entityClass({
     field("page_url", eventPages.pageUrl, "string", { schema: eventPathSchema }),
     field("description", eventPages.description, "string", { schema: longText }),
     field("sport", eventPages.sport, "string", { schema: shortText }),
-    field("banner_url", eventPages.bannerUrl, "string", { schema: httpUrl }),
+    // A web address, or a banner uploaded to the site (/media/…, decision 0056).
+    field("banner_url", eventPages.bannerUrl, "string", { schema: imageAddress(/^https?$/, "A banner is a web address (https://…) or an uploaded image") }),
     field("header_option", eventPages.headerOption, "string", { schema: z.enum(["banner", "title", "none"]) }),
     field("is_public", eventPages.isPublic, "bool"),
     field("event_status", eventPages.eventStatus, "string", { schema: z.enum(["scheduled", "postponed", "cancelled"]) }),

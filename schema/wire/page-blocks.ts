@@ -4,6 +4,7 @@
  * page written through the data API as text still shows. Decision 0053.
  */
 import * as z from "zod";
+import { MEDIA_PATH } from "../../core/sites/images";
 import { siteLinkProblem } from "../../core/sites/site-links";
 
 export const MAX_PAGE_BLOCKS = 60;
@@ -17,14 +18,26 @@ const siteLink = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
+const isWebAddress = (url: string, protocols: RegExp) => URL.canParse(url) && protocols.test(new URL(url).protocol.slice(0, -1));
+
+/** An image shown on a site: one uploaded to it (/media/…, served by the site itself) or a web address. */
+export const imageAddress = (protocols: RegExp, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(2000, "At most 2000 characters")
+    .refine((url) => MEDIA_PATH.test(url) || isWebAddress(url, protocols), message);
+
+const imageBlock = z.strictObject({
+  type: z.literal("image"),
+  image_url: imageAddress(/^https$/, "An image's address starts with https://"),
+  alt: z.string().trim().max(300, "At most 300 characters").default(""),
+});
+
 export const pageBlockSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("heading"), text: line }),
   z.strictObject({ type: z.literal("text"), text: z.string().trim().min(1, "Required").max(20_000, "At most 20000 characters") }),
-  z.strictObject({
-    type: z.literal("image"),
-    image_url: z.url({ protocol: /^https$/, error: "An image's address starts with https://" }),
-    alt: z.string().trim().max(300, "At most 300 characters").default(""),
-  }),
+  imageBlock,
   z.strictObject({ type: z.literal("button"), text: line, url: siteLink }),
 ]);
 
@@ -62,3 +75,18 @@ export function readPageBody(body: string): PageBody {
     return { kind: "blocks", blocks: [] };
   }
 }
+
+/** The home page's most blocks: a front page, not a document. */
+export const MAX_HOME_BLOCKS = 30;
+
+/**
+ * A site's home page (decision 0056): a page's blocks, and the two lists only a home page has, the site's
+ * upcoming events and upcoming races, each under its own heading.
+ */
+export const homeBlockSchema = z.discriminatedUnion("type", [
+  ...pageBlockSchema.options,
+  z.strictObject({ type: z.literal("events"), text: line }),
+  z.strictObject({ type: z.literal("races"), text: line }),
+]);
+export type HomeBlock = z.output<typeof homeBlockSchema>;
+export const homeBlocksSchema = z.array(homeBlockSchema).max(MAX_HOME_BLOCKS, `A home page has at most ${MAX_HOME_BLOCKS} blocks`);

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { DEFAULT_FONT, FONT_KEYS } from "../../core/sites/fonts";
 import { MEDIA_PATH } from "../../core/sites/images";
 import { MAX_MENU_ITEMS, siteLinkProblem } from "../../core/sites/site-links";
+import { homeBlocksSchema } from "./page-blocks";
 
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, "Colours are written #rrggbb");
 
@@ -44,6 +45,8 @@ export const siteConfigSchema = z.object({
   footer: z.object({ text: footerText.default(""), textFr: footerText.optional(), links: links.default([]) }).prefault({}),
   /** English is always on; French beside it when the club enables it (decision 0053). */
   french: z.boolean().default(false),
+  /** The home page's blocks; absent or empty, the home page is the tagline and the upcoming races (decision 0056). */
+  home: homeBlocksSchema.optional(),
 });
 
 export type SiteConfig = z.input<typeof siteConfigSchema>;

@@ -10,6 +10,7 @@ import { seriesConfigProblems } from "../../core/series/config-rules";
 import { includedCycle, PACKING_MESSAGES, type IncludedEntry } from "../../core/shipping/packing";
 import { compileFormula } from "../../core/series/formula";
 import { colourProblems } from "../../core/sites/contrast";
+import { isSiteMedia } from "../../core/sites/images";
 import { pagePathProblem } from "../../core/sites/page-paths";
 import { emailNewsletters, eventPages, inventoryTypes, races, registrations, type Db } from "../../schema/d1";
 import { pageBodyProblems } from "../../schema/wire/page-blocks";
@@ -43,6 +44,9 @@ export const eventPageRule: WriteRule = async (db, id, next) => {
       .limit(1);
     if (twin) found.page_url = `Another event on this site already has the address /events/${path}; choose another`;
   }
+  const banner = text(next.banner_url);
+  // An uploaded banner is served by its own site only, so another site's upload would never show here.
+  if (banner?.startsWith("/") && site && !isSiteMedia(banner, site)) found.banner_url = "Upload the banner to this event's site";
   const club = text(next.club) ?? "";
   const missingRaces = await notTheClubs(db, races, club, next.race_ids);
   if (missingRaces.length > 0) found.race_ids = `These are not races of this club: ${missingRaces.join(", ")}`;

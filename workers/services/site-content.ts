@@ -6,6 +6,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { sitePages, sites, type Db } from "../../schema/d1";
+import { homeBlocksSchema, type HomeBlock } from "../../schema/wire/page-blocks";
 
 /** The classes whose rows a site's public pages show, and the site each row belongs to. */
 const SITE_OF: Readonly<Record<string, (id: string, row: Readonly<Record<string, unknown>>) => unknown>> = {
@@ -58,4 +59,12 @@ export async function sitePageList(db: Db, siteId: string) {
     .from(sitePages)
     .where(eq(sitePages.siteId, siteId))
     .orderBy(sitePages.path);
+}
+
+/** The home page's blocks as saved in the site's config, read fresh (the tenant's cached theme may be older); none when unset or unreadable. */
+export async function siteHomeBlocks(db: Db, siteId: string): Promise<HomeBlock[]> {
+  const [row] = await db.select({ config: sites.config }).from(sites).where(eq(sites.id, siteId)).limit(1);
+  const home = (row?.config as { home?: unknown } | undefined)?.home;
+  const parsed = homeBlocksSchema.safeParse(home ?? []);
+  return parsed.success ? parsed.data : [];
 }

@@ -82,6 +82,9 @@ export default function ClubAdmin() {
             <Link to={`/club/finance?club=${data.id}`}>Finance: transactions, refunds, payouts and bank accounts</Link>
           </li>
           <li>
+            <Link to={`/club/${data.id}/events`}>Event pages</Link>
+          </li>
+          <li>
             <Link to={`/club/${data.id}/newsletters`}>Newsletters</Link>
           </li>
           <li>

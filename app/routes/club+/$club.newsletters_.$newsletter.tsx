@@ -1,7 +1,16 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BLOCK_LABELS, BLOCK_TYPES, editDraft, MAX_NEWSLETTER_BLOCKS, readDraft, type DraftBlock, type NewsletterDraft } from "../../admin/newsletter-draft";
-import { draftReply, newsletterData, requireNewsletterAccess, saveNewsletter, scheduledTime, sendNow, sendTest } from "../../admin/newsletters.server";
+import {
+  draftReply,
+  newsletterData,
+  requireNewsletterAccess,
+  saveNewsletter,
+  scheduledTime,
+  sendNow,
+  sendTest,
+  withNewsletterUploads,
+} from "../../admin/newsletters.server";
 import { BlockListEditor } from "../../components/block-list-editor";
 import { CheckboxField, Field, SavedNotice, TextAreaField, TextField } from "../../components/form-kit";
 import { NEWSLETTER_ERRORS, ErrorPage } from "../../components/error-page";
@@ -27,10 +36,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const access = await requireNewsletterAccess(request, context, params.club ?? "");
   const id = params.newsletter ?? "";
   const posted = await readPostedForm(request);
-  const draft = readDraft(posted);
+  // Images chosen in the form are uploaded on every step, so one chosen before "Add" is kept.
+  const { draft, errors: refusedUploads } = await withNewsletterUploads(access, readDraft(posted), posted);
   const back = (notice: string) => redirect(`/club/${access.clubId}/newsletters/${id}?saved=${notice}`);
+  const uploadsRefused = Object.keys(refusedUploads).length > 0;
   const edited = editDraft(draft, posted.intent);
-  if (edited) return draftReply(edited);
+  if (edited) return draftReply(edited, refusedUploads, uploadsRefused ? 400 : 200);
+  if (uploadsRefused) return draftReply(draft, refusedUploads, 400);
   switch (posted.intent) {
     case "save": {
       const saved = await saveNewsletter(access, id, draft, undefined);
@@ -75,7 +87,13 @@ function BlockFields({ block, index, errors }: { block: DraftBlock; index: numbe
       ) : null}
       {block.type === "image" ? (
         <>
-          <TextField name={name("image_url")} type="url" label="Image address (https://…)" defaultValue={block.image_url} error={error("image_url")} />
+          {block.image_url ? <img src={block.image_url} alt="" style={{ maxWidth: "16rem", height: "auto" }} /> : null}
+          <Field id={name("file")} label="Upload an image" hint="PNG, JPEG, WebP or GIF, at most 2 MB; kept on the club's site" error={error("image_url")}>
+            {(describedBy) => (
+              <input id={name("file")} name={name("file")} type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-describedby={describedBy} />
+            )}
+          </Field>
+          <TextField name={name("image_url")} type="url" label="Or its web address (https://…)" defaultValue={block.image_url} />
           <TextField name={name("text")} label="Description for readers who cannot see it" defaultValue={block.text} error={error("text")} />
           <TextField name={name("url")} type="url" label="Link (optional)" defaultValue={block.url} error={error("url")} />
         </>
@@ -111,7 +129,7 @@ export default function NewsletterEditor() {
   const busy = navigation.state !== "idle";
   const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
   // A new key per reply, so the inputs show the draft the server answered with (a block added or moved).
-  const formKey = JSON.stringify(draft.blocks.map((b) => b.type)) + (reply ? "r" : "l");
+  const formKey = JSON.stringify(draft.blocks.map((b) => b.type + b.image_url)) + (reply ? "r" : "l");
   return (
     <main className="page">
       <p>
@@ -125,7 +143,7 @@ export default function NewsletterEditor() {
       {data.locked ? (
         <p className="hint">This newsletter has been sent and can no longer be changed. Below is what its readers received.</p>
       ) : (
-        <Form method="post" key={formKey} className="setup-form">
+        <Form method="post" encType="multipart/form-data" key={formKey} className="setup-form">
           <input type="hidden" name="count" value={draft.blocks.length} />
           {errors.form ? <p className="form-error">{errors.form}</p> : null}
           {fieldErrors > 0 ? <p className="form-error">Please correct the fields marked below.</p> : null}

@@ -66,6 +66,13 @@ export default function SiteSettings() {
       <SavedNotice message={data.saved} />
       {data.look ? <SiteLookForm look={data.look} /> : null}
       {data.look ? <SiteNavEditor nav={data.look} /> : null}
+      <section aria-labelledby="home-heading">
+        <h2 id="home-heading">Home page</h2>
+        <p>
+          Headings, text, images, buttons and the upcoming events and races, in the order you choose.{" "}
+          <Link to={`${data.base.replace(/settings$/, "home")}`}>Edit the home page</Link>
+        </p>
+      </section>
       <section aria-labelledby="pages-heading">
         <h2 id="pages-heading">Pages</h2>
         <p>
