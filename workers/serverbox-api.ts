@@ -51,7 +51,7 @@ async function post(request: Request, answer: (body: unknown) => Promise<Respons
 
 const issues = (error: z.ZodError) => error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
 
-async function pair(request: Request, { db, env, tenant, now }: RequestContext, body: unknown): Promise<Response> {
+async function pair(request: Request, { db, env, now }: RequestContext, body: unknown): Promise<Response> {
   const parsed = pairBody.safeParse(body);
   if (!parsed.success) return fail(400, "invalid_request", issues(parsed.error));
   const started = await startPairing(
@@ -61,7 +61,8 @@ async function pair(request: Request, { db, env, tenant, now }: RequestContext, 
     now,
   );
   if (!started) return fail(429, "too_many_requests", "Too many pairing requests from this network. Wait an hour, then try again");
-  const verification = `${originOf(env, tenant.hostname)}/pair`;
+  // People approve on the main host, where their club pages are, whichever host the box asked.
+  const verification = `${originOf(env, env.MAIN_HOST.toLowerCase())}/pair`;
   return json(
     {
       request_id: started.requestId,

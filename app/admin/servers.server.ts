@@ -26,7 +26,10 @@ export async function requireServerAccess(request: Request, context: AppLoadCont
   if (!z.uuid().safeParse(clubId).success) throw new Response("Not found", { status: 404 });
   const db = openDb(context.env.DB);
   const club = await db.query.clubs.findFirst({ where: (c, { eq }) => eq(c.id, clubId), columns: { id: true, siteId: true } });
-  if (!club || !pairingGrant(principal, club)) {
+  // On a club's site host only that site's clubs exist; the admin host has no club pages.
+  const onThisHost = context.tenant.kind === "main" || (context.tenant.kind === "site" && club?.siteId === context.tenant.siteId);
+  if (!club || !onThisHost) throw new Response("Not found", { status: 404 });
+  if (!pairingGrant(principal, club)) {
     throw principal.roles.some((r) => r.clubId === clubId) ? new Response("Forbidden", { status: 403 }) : new Response("Not found", { status: 404 });
   }
   const entityContext: EntityContext = { env: context.env, tenant: context.tenant, ctx: context.ctx, now: context.now, db };

@@ -47,7 +47,8 @@ test("a club admin pairs a serverbox by the code it shows, and sees it listed, l
   await expect(row).toContainText("Active");
   await expect(row).toContainText("1.5.0");
   await expect(row).not.toContainText("Never");
-  await row.getByRole("button", { name: "Revoke" }).click();
+  await row.getByRole("link", { name: "Revoke Finish tent box" }).click();
+  await admin.getByRole("button", { name: "Revoke" }).click();
   await expect(admin.getByText("Server revoked.")).toBeVisible();
   await expect(row).toContainText("Revoked");
   const after = await request.get(url("localhost", "/serverbox-api/races"), { headers: { Authorization: `Bearer ${server_token}` } });

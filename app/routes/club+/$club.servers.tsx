@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireServerAccess, revokeServer, serverListData } from "../../admin/servers.server";
-import { RowButton, SavedNotice, type SetupReply } from "../../components/form-kit";
+import { ConfirmPanel, SavedNotice, type SetupReply } from "../../components/form-kit";
 import { ErrorPage, SERVER_ERRORS } from "../../components/error-page";
 import { FormMessage } from "../../components/auth-card";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
@@ -13,7 +13,8 @@ const SUBTYPES: Record<string, string> = { webserver: "Internet Server", serverb
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const access = await requireServerAccess(request, context, params.club ?? "");
-  return { clubId: access.clubId, servers: await serverListData(access), notice: pageQuery(request).saved };
+  const query = pageQuery(request);
+  return { clubId: access.clubId, servers: await serverListData(access), notice: query.saved, revoke: new URL(request.url).searchParams.get("revoke") };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -28,6 +29,7 @@ export const ErrorBoundary = () => <ErrorPage page {...SERVER_ERRORS} />;
 export default function Servers() {
   const data = useLoaderData<typeof loader>();
   const reply = useActionData<SetupReply>();
+  const revoking = data.servers.find((s) => s.id === data.revoke && s.isActive);
   return (
     <main className="page">
       <p>
@@ -36,6 +38,17 @@ export default function Servers() {
       <h1>Timing servers</h1>
       <SavedNotice message={data.notice} />
       <FormMessage error={reply?.errors.form} />
+      {revoking ? (
+        <ConfirmPanel
+          title={`Revoke ${revoking.name}?`}
+          explanation="Its token stops working at once: it can no longer fetch races or send reads. To use it again, pair it again from the box."
+          intent="revoke"
+          target={revoking.id}
+          label="Revoke"
+          busyLabel="Revoking…"
+          cancelTo={`/club/${data.clubId}/servers`}
+        />
+      ) : null}
       <p>
         <Link to={`${`/club/${data.clubId}/servers`}/pair`} className="button">
           Pair a serverbox
@@ -68,7 +81,13 @@ export default function Servers() {
                   <td>{s.lastSeen}</td>
                   <td>{s.softwareVersion ?? ""}</td>
                   <td>{s.status}</td>
-                  <td>{s.isActive ? <RowButton intent="revoke" target={s.id} label="Revoke" accessibleLabel={`Revoke ${s.name}`} /> : null}</td>
+                  <td>
+                    {s.isActive ? (
+                      <Link to={`?revoke=${s.id}`} aria-label={`Revoke ${s.name}`} className="danger-link">
+                        Revoke…
+                      </Link>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>

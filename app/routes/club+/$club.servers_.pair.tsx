@@ -71,7 +71,6 @@ export default function PairServer() {
       ) : (
         <Form method="get" className="setup-form">
           <p>Start pairing on the serverbox: it shows a code of eight letters. Type it here within 10 minutes.</p>
-          {data.codeError ? <FormMessage error={data.codeError} /> : null}
           <TextField name="code" label="Code" defaultValue={data.code} placeholder="BCDF-GHJK" required maxLength={20} error={data.codeError ?? undefined} />
           <button type="submit">Find the serverbox</button>
         </Form>
