@@ -6,9 +6,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PAIRING_MESSAGES } from "../../core/servers/pairing";
-import { entityChanges, serverboxAuthRequests, serverboxes } from "../../schema/d1";
+import { entityChanges, roles, serverboxAuthRequests, serverboxes } from "../../schema/d1";
 import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
+import { createApp, issueToken } from "./oauth-fixtures";
 import { createTimedRace, postReads } from "./timing-fixtures";
 
 const PASSWORD = "serverbox-glacier-42";
@@ -293,6 +294,29 @@ describe("a paired serverbox", () => {
     // A wrong secret for a live box is refused alike.
     const live = await pairedBox(setup);
     expect((await boxCall("/races", { token: `${live.token.split(".")[0]}.wrong` })).status).toBe(401);
+  });
+
+  it("stops working when an administrator turns it off through the registry (/_admin/servers and the data API)", async () => {
+    const setup = await clubWithAdmin();
+    const box = await pairedBox(setup);
+    const admin = await createUserWithPassword(`servers-super-${box.serverId.slice(0, 8)}@example.com`, null, [{ type: "system_admin" }]);
+    await db()
+      .update(roles)
+      .set({ config: { servers: true } })
+      .where(eq(roles.userId, admin.id));
+    const apiToken = await issueToken(admin.id, await createApp({ scopes: "servers" }), "localhost", "servers");
+    const off = await worker.fetch(
+      hostRequest("localhost", `/data-api/Serverbox/${box.serverId}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${apiToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ is_active: false }),
+      }),
+    );
+    expect(off.status).toBe(200);
+    // The token's hash is no field of the class: the data API never shows it.
+    const read = await worker.fetch(hostRequest("localhost", `/data-api/Serverbox/${box.serverId}`, { headers: { Authorization: `Bearer ${apiToken}` } }));
+    expect(await read.text()).not.toContain("token");
+    expect((await boxCall("/races", { token: box.token })).status).toBe(401);
   });
 
   it("pairs anew the club's active box of the same serial, and the old token stops working", async () => {
