@@ -335,6 +335,11 @@ export class RaceRoom extends DurableObject<Env> {
     return this.timing.ingest(credential, body);
   }
 
+  /** Reads a serverbox forwards for one of the race's devices; the Worker checked the box (decision 0055). */
+  async ingestForDevice(deviceId: string, body: unknown): Promise<TimingReply<ReadBatchReceipt>> {
+    return this.timing.ingestForDevice(deviceId, body);
+  }
+
   /** Keypad entries by a signed-in timer; each entry's key makes a retried send harmless. */
   async manualEntries(userId: string, body: unknown): Promise<TimingReply<ManualReceipt>> {
     return this.timing.manualEntries(userId, body);

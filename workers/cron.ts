@@ -6,12 +6,14 @@ import { WAITLIST_CRON } from "../core/registration/waitlist";
 import { openDb } from "../schema/d1";
 import { deleteExpiredAuthRows } from "./auth/cleanup";
 import { dispatchDueNewsletters } from "./services/newsletters";
+import { deleteStalePairings } from "./services/serverbox-pairing";
 import { refreshDueDomains } from "./services/site-domains";
 import { sweepAllWaitlists } from "./services/waitlists";
 
 /**
  * Every five minutes: waitlist offers, newsletters whose time has come, and custom domains still on their way to
- * live (live ones about hourly, decision 0047). Hourly: expired sign-in rows.
+ * live (live ones about hourly, decision 0047). Hourly: expired sign-in rows and
+ * serverbox pairing requests nobody decided on.
  */
 export async function runCron(cron: string, env: Env, now: number): Promise<void> {
   const db = openDb(env.DB);
@@ -22,4 +24,5 @@ export async function runCron(cron: string, env: Env, now: number): Promise<void
     return;
   }
   await deleteExpiredAuthRows(db, now);
+  await deleteStalePairings(db, now);
 }

@@ -14,6 +14,7 @@ import { declaresMoreThan, PAGE_MAX_BODY_BYTES } from "./request-limits";
 import { deliverMail, MAIL_MAX_RETRIES, recordDelivery } from "./mail/mailer";
 import type { RequestContext } from "./request-context";
 import { handleTimingApi } from "./timing-api";
+import { handleServerboxApi } from "./serverbox-api";
 import { handleMedia } from "./media";
 import { handleEventCalendar, isEventCalendarPath } from "./event-calendars";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
@@ -35,6 +36,7 @@ const apiMounts: ApiMount[] = [
   { prefix: "/_auth/", handle: handleAuthApi },
   { prefix: "/data-api/", handle: handleDataApi },
   { prefix: "/timing-api/", handle: handleTimingApi },
+  { prefix: "/serverbox-api/", handle: handleServerboxApi },
   { prefix: WEBHOOK_PATH, handle: handleStripeWebhook },
   { prefix: "/media/", handle: handleMedia },
   { prefix: "/events", matches: isEventCalendarPath, handle: handleEventCalendar },

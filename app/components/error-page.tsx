@@ -115,6 +115,12 @@ export const CLUB_ADMIN_ERRORS: ErrorPageWords = {
   back: { to: "/manage", label: "Manage" },
 };
 
+export const SERVER_ERRORS: ErrorPageWords = {
+  forbidden: "A club's timing servers are for its Organization Admin. Ask them to give you the role.",
+  notFound: "There is no such club, or it is not on this site.",
+  back: { to: "/manage", label: "Manage" },
+};
+
 export const PASS_ERRORS: ErrorPageWords = {
   forbidden:
     "Passes and check-in are for the club's Organization Admin; check-in also for its Division Reports role. Ask the club's Organization Admin to give you the role.",

@@ -52,10 +52,25 @@ export class TimingInput {
    * boot and sequence number, and a number reused for a different read refuses the batch (409).
    */
   ingest(credential: string, body: unknown): TimingReply<ReadBatchReceipt> {
-    const race = this.host.race();
-    if (!race) return NOT_OPENED;
+    if (!this.host.race()) return NOT_OPENED;
     const device = this.authenticateDevice(credential);
     if (!device) return BAD_DEVICE;
+    return this.ingestFrom(device, body);
+  }
+
+  /**
+   * Reads a paired serverbox forwards for one of the race's devices (decision 0055): the Worker has checked
+   * the box's token and that the race is its club's; the device must be one the race lists.
+   */
+  ingestForDevice(deviceId: string, body: unknown): TimingReply<ReadBatchReceipt> {
+    if (!this.host.race()) return NOT_OPENED;
+    const device = this.host.store.document("TimingDevice", deviceId);
+    if (!device) return { ok: false, status: 400, error: "unknown_device", message: "This race has no timing device with that id" };
+    return this.ingestFrom(device, body);
+  }
+
+  private ingestFrom(device: StoredDocument<"TimingDevice">, body: unknown): TimingReply<ReadBatchReceipt> {
+    const race = this.host.race()!;
     const batch = readBatchSchema.safeParse(body);
     if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
     const badTod = batch.data.reads.findIndex((r) => r.tod !== undefined && isInvalid(parseTimeOfDay(r.tod)));

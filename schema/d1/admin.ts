@@ -89,6 +89,8 @@ export const serverboxes = sqliteTable(
     /** Set by the timing API when the server syncs; epoch milliseconds. */
     lastSeenTime: integer("last_seen_time"),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    /** The SHA-256 of the box's token (decision 0055); no entity field, so neither pages nor the data API show it. */
+    tokenHash: text("token_hash"),
   },
   (t) => [index("serverboxes_club").on(t.clubId), index("serverboxes_site").on(t.siteId)],
 );

@@ -10,6 +10,7 @@ import * as newsletters from "./newsletters";
 import * as oauth from "./oauth";
 import * as payments from "./payments";
 import * as registration from "./registration";
+import * as servers from "./servers";
 import * as shipping from "./shipping";
 import * as tables from "./tables";
 
@@ -22,10 +23,24 @@ export * from "./newsletters";
 export * from "./oauth";
 export * from "./payments";
 export * from "./registration";
+export * from "./servers";
 export * from "./shipping";
 export * from "./tables";
 
-const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...memberships, ...newsletters, ...oauth, ...payments, ...registration, ...shipping };
+const schema = {
+  ...tables,
+  ...admin,
+  ...auth,
+  ...cities,
+  ...history,
+  ...memberships,
+  ...newsletters,
+  ...oauth,
+  ...payments,
+  ...registration,
+  ...servers,
+  ...shipping,
+};
 
 function createDb(d1: D1Database) {
   return drizzle(d1, { schema });

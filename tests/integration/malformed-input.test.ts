@@ -212,6 +212,9 @@ describe("fuzzed bodies never get a 5xx", () => {
 
   it("POST /data-api/token", async () => fuzz("oauth", () => ({ host: HOST, method: "POST", path: "/data-api/token" })), 60_000);
   it("POST /data-api/revoke", async () => fuzz("oauth", () => ({ host: HOST, method: "POST", path: "/data-api/revoke" })), 60_000);
+  // A serverbox's pairing calls take no credential: the body alone decides (docs/api/serverbox-api.md).
+  it("POST /serverbox-api/pair", async () => fuzz("timing", () => ({ host: HOST, method: "POST", path: "/serverbox-api/pair" })), 60_000);
+  it("POST /serverbox-api/token", async () => fuzz("timing", () => ({ host: HOST, method: "POST", path: "/serverbox-api/token" })), 60_000);
 
   describe("entity writes and device batches, authenticated so the body is what decides", () => {
     let token = "";

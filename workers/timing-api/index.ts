@@ -5,6 +5,8 @@
 import * as z from "zod";
 import { apiNotFound, json } from "../http";
 import type { RequestContext } from "../request-context";
+import type { Db } from "../../schema/d1";
+import { isServerToken, serverboxOfToken } from "../services/serverboxes";
 import { readJson, TIMING_API_BODY_LIMITS } from "../request-limits";
 import { SHARD_HEADERS } from "../../schema/wire/race-fanout";
 import { canOnRace, canSeeSystemFormats, getRaceCatalogue, principalOf, roomOf, roomStub, type RaceCatalogue } from "../services/race-access";
@@ -32,7 +34,7 @@ export async function handleTimingApi(request: Request, context: RequestContext)
 /** Device reads (`reads`) and range data (`range`): `Authorization: Bearer <deviceId>.<secret>`. */
 async function postFromDevice(
   request: Request,
-  { env }: RequestContext,
+  { env, db }: RequestContext,
   race: RaceCatalogue,
   body: unknown,
   method: "ingest" | "rangeEntries",
@@ -44,8 +46,12 @@ async function postFromDevice(
       { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="timing"' } },
     );
   }
+  // A paired serverbox forwards reads with its own token, for a device it names (decision 0055).
+  const forward = method === "ingest" && isServerToken(credential) ? await serverboxForward(request, db, race, credential) : null;
+  if (forward && !forward.ok) return forward.refusal;
   // Skips the open() round trip on every batch: a room is opened only the first time it says it is not.
-  const send = (room: ReturnType<typeof roomStub>) => (method === "ingest" ? room.ingest(credential, body) : room.rangeEntries(credential, body));
+  const send = (room: ReturnType<typeof roomStub>) =>
+    forward ? room.ingestForDevice(forward.deviceId, body) : method === "ingest" ? room.ingest(credential, body) : room.rangeEntries(credential, body);
   let reply = await send(roomStub(env, race.id));
   if (!reply.ok && reply.error === "race_not_opened") reply = await send(await roomOf(env, race));
   if (!reply.ok)
@@ -54,6 +60,25 @@ async function postFromDevice(
       { status: reply.status, headers: reply.status === 401 ? { "WWW-Authenticate": 'Bearer realm="timing"' } : {} },
     );
   return json(reply.value);
+}
+
+/** A serverbox's reads: its token must be valid and its club the race's; `Timing-Device` names the race's device. */
+async function serverboxForward(
+  request: Request,
+  db: Db,
+  race: RaceCatalogue,
+  credential: string,
+): Promise<{ ok: true; deviceId: string } | { ok: false; refusal: Response }> {
+  const box = await serverboxOfToken(db, credential);
+  const refuse = (status: number, error: string, message: string) => ({
+    ok: false as const,
+    refusal: json({ error, message }, { status, headers: status === 401 ? { "WWW-Authenticate": 'Bearer realm="timing"' } : {} }),
+  });
+  if (!box) return refuse(401, "invalid_server", "Unknown or revoked serverbox token. Pair the serverbox again");
+  if (box.clubId !== race.clubId) return refuse(403, "not_club_race", "This race is not one of your club's races");
+  const deviceId = z.string().min(1).max(64).safeParse(request.headers.get("Timing-Device"));
+  if (!deviceId.success) return refuse(400, "unknown_device", "Name the race's timing device in the Timing-Device header");
+  return { ok: true, deviceId: deviceId.data };
 }
 
 /** Keypad entries: a signed-in user who may time this race. */

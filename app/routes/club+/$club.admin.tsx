@@ -90,6 +90,9 @@ export default function ClubAdmin() {
           <li>
             <Link to={`/club/${data.id}/activities`}>Activities</Link>
           </li>
+          <li>
+            <Link to={`/club/${data.id}/servers`}>Timing servers</Link>
+          </li>
         </ul>
       </nav>
       <h2>Club settings</h2>

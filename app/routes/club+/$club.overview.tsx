@@ -32,6 +32,7 @@ export const loader = rolePageLoader("Organization Overview", "clubs", async (pr
   if (can(principal, "administer", { area: "eventpages", ...club })) tools.push({ href: `/club/${clubId}/events`, label: "Event pages" });
   if (can(principal, "administer", { area: "emails", ...club })) tools.push({ href: `/club/${clubId}/newsletters`, label: "Newsletters" });
   if (can(principal, "administer", { area: "passes", ...club })) tools.push({ href: `/club/${clubId}/passes`, label: "Passes & Member Cards" });
+  if (can(principal, "create", { area: "servers", ...club })) tools.push({ href: `/club/${clubId}/servers`, label: "Timing servers" });
   if (can(principal, "view", { area: "passes", ...club })) tools.push({ href: `/club/${clubId}/checkin`, label: "Check-in" });
   if (can(principal, "finance", { area: "transactions", ...club }))
     tools.push({ href: `/club/finance?club=${clubId}`, label: "Finance: transactions, refunds, payouts and bank accounts" });

@@ -1,0 +1,99 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { requireServerAccess, revokeServer, serverListData } from "../../admin/servers.server";
+import { ConfirmPanel, SavedNotice, type SetupReply } from "../../components/form-kit";
+import { ErrorPage, SERVER_ERRORS } from "../../components/error-page";
+import { FormMessage } from "../../components/auth-card";
+import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
+
+/** A club's timing servers (decision 0055): each box, when it was last seen, and Revoke. */
+export const meta: MetaFunction = () => [{ title: "Timing servers" }];
+
+const SUBTYPES: Record<string, string> = { webserver: "Internet Server", serverbox: "Local Server", webclient: "WebClient" };
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const access = await requireServerAccess(request, context, params.club ?? "");
+  const query = pageQuery(request);
+  return { clubId: access.clubId, servers: await serverListData(access), notice: query.saved, revoke: new URL(request.url).searchParams.get("revoke") };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const access = await requireServerAccess(request, context, params.club ?? "");
+  const posted = await readPostedForm(request);
+  if (posted.intent !== "revoke") return unknownIntent(posted);
+  return revokeServer(access, posted);
+}
+
+export const ErrorBoundary = () => <ErrorPage page {...SERVER_ERRORS} />;
+
+export default function Servers() {
+  const data = useLoaderData<typeof loader>();
+  const reply = useActionData<SetupReply>();
+  const revoking = data.servers.find((s) => s.id === data.revoke && s.isActive);
+  return (
+    <main className="page">
+      <p>
+        <Link to={`/club/${data.clubId}/overview`}>← Club overview</Link>
+      </p>
+      <h1>Timing servers</h1>
+      <SavedNotice message={data.notice} />
+      <FormMessage error={reply?.errors.form} />
+      {revoking ? (
+        <ConfirmPanel
+          title={`Revoke ${revoking.name}?`}
+          explanation="Its token stops working at once: it can no longer fetch races or send reads. To use it again, pair it again from the box."
+          intent="revoke"
+          target={revoking.id}
+          label="Revoke"
+          busyLabel="Revoking…"
+          cancelTo={`/club/${data.clubId}/servers`}
+        />
+      ) : null}
+      <p>
+        <Link to={`${`/club/${data.clubId}/servers`}/pair`} className="button">
+          Pair a serverbox
+        </Link>
+      </p>
+      {data.servers.length === 0 ? (
+        <p className="empty-state">No server yet. Start pairing on the serverbox, then type the code it shows under Pair a serverbox.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Serial</th>
+                <th scope="col">Last seen</th>
+                <th scope="col">Version</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.servers.map((s) => (
+                <tr key={s.id}>
+                  <td>{s.name}</td>
+                  <td>{SUBTYPES[s.subtype] ?? s.subtype}</td>
+                  <td>{s.serial ?? ""}</td>
+                  <td>{s.lastSeen}</td>
+                  <td>{s.softwareVersion ?? ""}</td>
+                  <td>{s.status}</td>
+                  <td>
+                    {s.isActive ? (
+                      <Link to={`?revoke=${s.id}`} aria-label={`Revoke ${s.name}`} className="danger-link">
+                        Revoke…
+                      </Link>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  );
+}
