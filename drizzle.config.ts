@@ -14,6 +14,7 @@ export default defineConfig({
     "./schema/d1/memberships.ts",
     "./schema/d1/newsletters.ts",
     "./schema/d1/shipping.ts",
+    "./schema/d1/rankings.ts",
   ],
   out: "./schema/migrations/d1",
 });

@@ -9,6 +9,7 @@ import * as memberships from "./memberships";
 import * as newsletters from "./newsletters";
 import * as oauth from "./oauth";
 import * as payments from "./payments";
+import * as rankings from "./rankings";
 import * as registration from "./registration";
 import * as shipping from "./shipping";
 import * as tables from "./tables";
@@ -21,11 +22,25 @@ export * from "./memberships";
 export * from "./newsletters";
 export * from "./oauth";
 export * from "./payments";
+export * from "./rankings";
 export * from "./registration";
 export * from "./shipping";
 export * from "./tables";
 
-const schema = { ...tables, ...admin, ...auth, ...cities, ...history, ...memberships, ...newsletters, ...oauth, ...payments, ...registration, ...shipping };
+const schema = {
+  ...tables,
+  ...admin,
+  ...auth,
+  ...cities,
+  ...history,
+  ...memberships,
+  ...newsletters,
+  ...oauth,
+  ...payments,
+  ...rankings,
+  ...registration,
+  ...shipping,
+};
 
 function createDb(d1: D1Database) {
   return drizzle(d1, { schema });

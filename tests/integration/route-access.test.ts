@@ -8,7 +8,7 @@ import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
 import { adminAreas } from "../../core/access/admin-areas";
 import { entityClasses } from "../../schema/entities/classes";
-import { registrations, shippingDepots, validationSystems } from "../../schema/d1";
+import { rankingSchemes, registrations, shippingDepots, validationSystems } from "../../schema/d1";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
@@ -57,6 +57,7 @@ interface Ids {
   club: string;
   site: string;
   depot: string;
+  scheme: string;
 }
 
 /** The URLs to ask for a route: real ids where the route names one, each admin area for /_admin/:area. */
@@ -70,6 +71,7 @@ function urlsOf(id: string, ids: Ids): string[] {
     club: ids.club,
     site: ids.site,
     depot: ids.depot,
+    scheme: ids.scheme,
   };
   const fill = (area: string) =>
     "/" +
@@ -112,7 +114,12 @@ async function fixtures(): Promise<Ids> {
   await db().insert(validationSystems).values({ id: validation, clubId: club.id, siteId: site.id, name: "Access list", kind: "list", fieldMtimes: {} });
   const depot = crypto.randomUUID();
   await db().insert(shippingDepots).values({ id: depot, name: "Access depot", fieldMtimes: {} });
-  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot };
+  // A ranking list page (/club/:club/rankings/:scheme) needs a real scheme of the club.
+  const scheme = crypto.randomUUID();
+  await db()
+    .insert(rankingSchemes)
+    .values({ id: scheme, clubId: club.id, siteId: site.id, name: "Access ranking", method: "fis_points", config: {}, fieldMtimes: {} });
+  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot, scheme };
 }
 
 function get(host: string, path: string, cookie?: string) {
@@ -166,7 +173,9 @@ describe("who may open each page route", () => {
     const cookie = await signIn("localhost", email, "glacier-ski-42");
     const refused: string[] = [];
     const ownsAll = (url: string) =>
-      !/[0-9a-f]{8}-[0-9a-f]{4}-/.test(url.replace(ids.race, "").replace(ids.registration, "").replace(ids.club, "").replace(ids.site, ""));
+      !/[0-9a-f]{8}-[0-9a-f]{4}-/.test(
+        url.replace(ids.race, "").replace(ids.registration, "").replace(ids.club, "").replace(ids.site, "").replace(ids.scheme, ""),
+      );
     for (const id of pageRoutes().filter((id) => /^routes\/(club|race|registration)\+\//.test(id))) {
       for (const url of urlsOf(id, ids).filter(ownsAll)) {
         const response = await get("localhost", url, cookie);
