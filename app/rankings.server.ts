@@ -157,7 +157,7 @@ export async function addSeason(access: RankingsAccess, scheme: SchemeRecord, po
   return saveConfig(access, scheme, { season: label, config: { ...config, seasons: [...config.seasons, { label, races: [] }] } });
 }
 
-const METHOD_FIELDS = ["factor", "penalty_count", "top_finishers", "divisor", "unranked_points", "min_penalty", "best_n"] as const;
+const METHOD_FIELDS = ["factor", "penalty_count", "top_finishers", "divisor", "unranked_points", "min_penalty", "max_penalty", "best_n"] as const;
 
 /** The method's numbers as typed: a number that cannot be read is refused by the config's own schema words. */
 export async function saveMethod(access: RankingsAccess, scheme: SchemeRecord, posted: PostedForm): Promise<FormReply> {
@@ -165,7 +165,8 @@ export async function saveMethod(access: RankingsAccess, scheme: SchemeRecord, p
   const numbers: Record<string, unknown> = {};
   for (const key of METHOD_FIELDS) {
     const typed = (posted.values[key] ?? "").trim().replace(",", ".");
-    numbers[key] = typed === "" || !Number.isFinite(Number(typed)) ? typed : Number(typed);
+    // An empty maximum penalty is none; any other empty or unreadable number is refused by the schema's words.
+    numbers[key] = key === "max_penalty" && typed === "" ? null : typed === "" || !Number.isFinite(Number(typed)) ? typed : Number(typed);
   }
   const mode = posted.values.list_mode;
   const categories = (posted.values.categories ?? "")

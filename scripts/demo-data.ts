@@ -133,6 +133,8 @@ export const demoRankingScheme = {
   siteId: demoSites[0].id,
   name: "Nordic Demo ranking",
   sport: "Cross Country Skiing",
+  // A field of unranked racers would otherwise get FIS's full penalty (about 1000): a club list starts lower.
+  maxPenalty: 100,
   races: demoSeries.config.races.map((r) => ({ race: r.race })),
 } as const;
 

@@ -197,7 +197,7 @@ export async function buildSeedSql(now: number): Promise<string> {
     sport: demoRankingScheme.sport,
     season,
     method: "fis_points",
-    config: JSON.stringify({ method: "fis", seasons: [{ label: season, races: demoRankingScheme.races }] }),
+    config: JSON.stringify({ method: "fis", max_penalty: demoRankingScheme.maxPenalty, seasons: [{ label: season, races: demoRankingScheme.races }] }),
   };
   const schemeOwners = { club_id: demoRankingScheme.clubId, site_id: demoRankingScheme.siteId };
   statements.push(

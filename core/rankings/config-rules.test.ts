@@ -20,6 +20,9 @@ describe("a ranking scheme's config rules", () => {
     expect(
       rankingConfigProblems({ penalty_count: 5, top_finishers: 10, seasons: [{ label: "S", races: [race("x"), race("x")] }] }, null)?.["config.seasons"],
     ).toBe("A race is in the season S twice");
+    expect(rankingConfigProblems({ penalty_count: 5, top_finishers: 10, min_penalty: 20, max_penalty: 10, seasons: [] }, null)).toEqual({
+      "config.max_penalty": "The maximum penalty cannot be less than the minimum penalty",
+    });
     expect(rankingConfigProblems({ penalty_count: 5, top_finishers: 10, seasons: [{ label: "S", races: [] }] }, "2027")?.season).toBe(
       "The season 2027 is not one of the scheme's seasons",
     );

@@ -5,6 +5,8 @@
 export interface RankingConfigShape {
   readonly penalty_count: number;
   readonly top_finishers: number;
+  readonly min_penalty?: number;
+  readonly max_penalty?: number | null;
   readonly seasons: readonly { readonly label: string; readonly races: readonly { readonly race: string }[] }[];
 }
 
@@ -12,6 +14,8 @@ export function rankingConfigProblems(config: RankingConfigShape, season: string
   const found: Record<string, string> = {};
   if (config.penalty_count > config.top_finishers)
     found["config.penalty_count"] = `The penalty count cannot be more than the top finishers it is chosen from (${config.top_finishers})`;
+  if (config.max_penalty != null && config.min_penalty !== undefined && config.max_penalty < config.min_penalty)
+    found["config.max_penalty"] = "The maximum penalty cannot be less than the minimum penalty";
   const labels = config.seasons.map((s) => s.label.toLowerCase());
   const twice = config.seasons.find((s, i) => labels.indexOf(s.label.toLowerCase()) !== i);
   if (twice) found["config.seasons"] = `The season ${twice.label} is listed twice`;

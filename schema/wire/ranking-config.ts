@@ -34,6 +34,8 @@ export const rankingConfigSchema = z.object({
   divisor: z.number("The divisor is a number").gt(0, "The divisor is more than 0").max(1000, "The divisor is at most 1000").default(FIS_DEFAULTS.divisor),
   unranked_points: points("Unranked points").default(FIS_DEFAULTS.unrankedPoints),
   min_penalty: points("The minimum penalty").default(FIS_DEFAULTS.minPenalty),
+  /** FIS caps a race's penalty by event category; null for no cap. */
+  max_penalty: points("The maximum penalty").nullable().default(null),
   best_n: whole("Best N", 100).default(2),
   list_mode: z.enum(["average", "best"], "The list is the average of the best results or the best one").default("average"),
   /** Result group names scored, each its own competition; empty scores every group of the format. */
@@ -57,6 +59,7 @@ export function fisConfigOf(config: RankingConfig): FisConfig {
     divisor: config.divisor,
     unrankedPoints: config.unranked_points,
     minPenalty: config.min_penalty,
+    maxPenalty: config.max_penalty,
   };
 }
 

@@ -130,7 +130,7 @@ function Editors({ data }: { data: Data }) {
   const method = useReplyFor("method");
   const chosen = new Set(data.seasonRaces);
   const c = data.config;
-  const m = (name: keyof typeof c) => method.values?.[name] ?? String(c[name]);
+  const m = (name: keyof typeof c) => method.values?.[name] ?? String(c[name] ?? "");
   return (
     <>
       {data.season ? (
@@ -183,6 +183,14 @@ function Editors({ data }: { data: Data }) {
             error={method.errors.unranked_points}
           />
           <TextField name="min_penalty" label="Minimum penalty" inputMode="decimal" defaultValue={m("min_penalty")} error={method.errors.min_penalty} />
+          <TextField
+            name="max_penalty"
+            label="Maximum penalty"
+            inputMode="decimal"
+            hint="Empty for none."
+            defaultValue={m("max_penalty")}
+            error={method.errors.max_penalty}
+          />
           <TextField name="best_n" label="Best N results" inputMode="numeric" defaultValue={m("best_n")} error={method.errors.best_n} />
           <SelectField
             name="list_mode"
