@@ -11,7 +11,7 @@ import * as z from "zod";
 import { can } from "../core/access/policy";
 import { spreadsheetCsv } from "../core/entity/csv";
 import type { SeasonList } from "../core/rankings/season-lists";
-import { openDb, races, type Db } from "../schema/d1";
+import { clubs, openDb, races, type Db } from "../schema/d1";
 import { RankingScheme } from "../schema/entities/admin-classes";
 import { rankingConfigOf, type RankingConfig } from "../schema/wire/ranking-config";
 import { changeEntity, createEntity, readVisible, type Caller, type EntityContext, type Refusal } from "../workers/services/entity-service";
@@ -23,13 +23,16 @@ export async function requireRankingsAccess(request: Request, context: AppLoadCo
   const session = requireSession(request, context);
   const principal = { userId: session.user.id, roles: await rolesOf(context, session.user.id), activeRoleId: session.activeRoleId };
   if (!/^[0-9a-f-]{36}$/.test(clubId)) throw new Response("Not found", { status: 404 });
-  if (!can(principal, "view", { area: "rankingschemes", clubId })) {
+  const db = openDb(context.env.DB);
+  // The club's site too, so a Site Administrator of that site with the flag reaches it.
+  const [club] = await db.select({ siteId: clubs.siteId }).from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  const object = { area: "rankingschemes" as const, clubId, siteId: club?.siteId ?? null };
+  if (!club || !can(principal, "view", object)) {
     throw principal.roles.some((r) => r.clubId === clubId) ? new Response("Forbidden", { status: 403 }) : new Response("Not found", { status: 404 });
   }
-  const db = openDb(context.env.DB);
   const entityContext: EntityContext = { env: context.env, tenant: context.tenant, ctx: context.ctx, now: context.now, db };
   const caller: Caller = { principal, userId: session.user.id, appId: "" };
-  return { db, entityContext, caller, clubId, mayEdit: can(principal, "edit", { area: "rankingschemes", clubId }) };
+  return { db, entityContext, caller, clubId, mayEdit: can(principal, "edit", object) };
 }
 
 export type RankingsAccess = Awaited<ReturnType<typeof requireRankingsAccess>>;

@@ -5,7 +5,6 @@
  * of them moved. No nightly job; nothing held only in memory.
  */
 import { and, asc, eq } from "drizzle-orm";
-import { can, type Action, type Principal } from "../../core/access/policy";
 import { rankingIdentity } from "../../core/rankings/identity";
 import { raceCompetitions } from "../../core/rankings/race-competitions";
 import { pointsInForce, seasonLists, type RankingRace, type SeasonList } from "../../core/rankings/season-lists";
@@ -40,11 +39,6 @@ const columns = {
   method: rankingSchemes.method,
   config: rankingSchemes.config,
 };
-
-/** Whether the principal may do `action` on the club's ranking schemes (platform.md section 6, the rankingschemes area). */
-export function mayOnSchemes(principal: Principal | null, action: Action, club: { id: string; siteId: string | null }, schemeId?: string): boolean {
-  return principal !== null && can(principal, action, { area: "rankingschemes", id: schemeId, clubId: club.id, siteId: club.siteId });
-}
 
 export async function schemesOfClub(db: Db, clubId: string): Promise<SchemeRecord[]> {
   return db.select(columns).from(rankingSchemes).where(eq(rankingSchemes.clubId, clubId)).orderBy(asc(rankingSchemes.name)).limit(500);
