@@ -15,6 +15,7 @@ export default defineConfig({
     "./schema/d1/newsletters.ts",
     "./schema/d1/shipping.ts",
     "./schema/d1/servers.ts",
+    "./schema/d1/rankings.ts",
   ],
   out: "./schema/migrations/d1",
 });

@@ -27,6 +27,7 @@ export function reportRacerOf(racer: { id: string; data: RacerDoc }, setup: Race
     startGroupId: d.setupgroup_id,
     // The start the racer will get: the assigned one (Start order page), else the scheduled one, as the results use.
     scheduledStart: d.assigned_start_time ?? d.scheduled_start_time,
+    rankingPoints: d.ranking_points,
   };
 }
 

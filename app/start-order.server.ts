@@ -20,6 +20,7 @@ const SORT_KEYS = STARTTIME_SORTS.map((s) => s.key) as [string, ...string[]];
 
 export const CHOOSE_SEED_FUNCTION = "Choose a seed function";
 export const CHOOSE_START_TIME_SORT = "Choose a start-time sort";
+export const CHOOSE_RANKING_SCHEME = "Choose a ranking scheme of this club";
 
 const bibList = rule(normaliseBibList);
 /** A select whose first choice, "", means "as the race says" (null). */
@@ -44,6 +45,11 @@ export const raceStartOrderFormSchema = z.object({
   start_gap: seconds(0),
   is_mass_start_cutoff: checkbox,
   mass_start_cutoff: rule((t) => parseSeconds(t)),
+  /** A scheme of the race's club (the action checks it is); "" is none. */
+  ranking_scheme_id: z
+    .union([z.literal(""), z.uuid(CHOOSE_RANKING_SCHEME)], { error: CHOOSE_RANKING_SCHEME })
+    .default("")
+    .transform((v) => (v === "" ? null : v)),
 });
 
 /** One start group's seeding and bib settings. */
@@ -68,6 +74,7 @@ export function raceStartOrderValues(settings: RaceSettings): Record<string, str
     start_size: String(settings.start_size),
     start_gap: exactSeconds(settings.start_gap),
     mass_start_cutoff: exactSeconds(settings.mass_start_cutoff),
+    ranking_scheme_id: settings.ranking_scheme_id ?? "",
   };
 }
 
@@ -125,6 +132,8 @@ export interface PreviewRow {
   bib: string;
   name: string;
   seed: string;
+  /** The ranking points seeding by ranking points used; "" unranked or not seeded so. */
+  points: string;
 }
 
 export interface GroupPreview {
@@ -180,6 +189,7 @@ export function groupPreviews(
         bib: r.data.bib === null ? "" : String(r.data.bib),
         name: racerDisplayName({ firstName: r.data.first_name, lastName: r.data.last_name, fullname: r.data.fullname }, settings.is_last_name_first),
         seed: r.data.seed === null ? "" : String(r.data.seed),
+        points: r.data.ranking_points === null ? "" : r.data.ranking_points.toFixed(2),
       })),
       values: { seed_function: g.data.seed_function ?? "", starttime_sort: g.data.starttime_sort ?? "" },
     };

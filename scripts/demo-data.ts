@@ -124,6 +124,21 @@ export const demoSeries = {
 } as const;
 
 /**
+ * The Nordic club's FIS ranking list (issue 27, decision 0054) over the Demo Cup's two races, for the demo's
+ * year: its Organization Admin opens it at /club/{club}/rankings/{id} and seeds a start group by it.
+ */
+export const demoRankingScheme = {
+  id: "d9e0f1a2-7c4d-4e6f-8a61-8c9d0e1f2a02",
+  clubId: demoClubs[0].id,
+  siteId: demoSites[0].id,
+  name: "Nordic Demo ranking",
+  sport: "Cross Country Skiing",
+  // A field of unranked racers would otherwise get FIS's full penalty (about 1000): a club list starts lower.
+  maxPenalty: 100,
+  races: demoSeries.config.races.map((r) => ({ race: r.race })),
+} as const;
+
+/**
  * A member card of Nordic Demo Club for this calendar year (issue 27): its Organization Admin sees it at
  * /club/{club}/passes, opens the card from the holder's name and checks it in at /club/{club}/checkin.
  */

@@ -5,7 +5,20 @@ import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
 import { hashPassword } from "../workers/auth/password";
-import { demoApp, demoClubs, demoDepot, demoEvents, demoPage, demoPass, demoRaces, demoRegistrations, demoSeries, demoSites, demoUsers } from "./demo-data";
+import {
+  demoApp,
+  demoClubs,
+  demoDepot,
+  demoEvents,
+  demoPage,
+  demoPass,
+  demoRaces,
+  demoRankingScheme,
+  demoRegistrations,
+  demoSeries,
+  demoSites,
+  demoUsers,
+} from "./demo-data";
 import { root, wranglerBin, wranglerEnv } from "./wrangler-env.mjs";
 
 function sqlValue(value: unknown): string {
@@ -174,6 +187,23 @@ export async function buildSeedSql(now: number): Promise<string> {
     insert(
       "points_series",
       { id: demoSeries.id, ...seriesOwners, ...series, created_at: now, field_mtimes: mtimes({ ...seriesOwners, ...series }) },
+      "ON CONFLICT(id) DO NOTHING",
+    ),
+  );
+  // The ranking scheme's season is the demo's year too; its list fills in from the two races' results.
+  const season = String(new Date(now).getUTCFullYear());
+  const scheme = {
+    name: demoRankingScheme.name,
+    sport: demoRankingScheme.sport,
+    season,
+    method: "fis_points",
+    config: JSON.stringify({ method: "fis", max_penalty: demoRankingScheme.maxPenalty, seasons: [{ label: season, races: demoRankingScheme.races }] }),
+  };
+  const schemeOwners = { club_id: demoRankingScheme.clubId, site_id: demoRankingScheme.siteId };
+  statements.push(
+    insert(
+      "ranking_schemes",
+      { id: demoRankingScheme.id, ...schemeOwners, ...scheme, created_at: now, field_mtimes: mtimes({ ...schemeOwners, ...scheme }) },
       "ON CONFLICT(id) DO NOTHING",
     ),
   );

@@ -132,3 +132,9 @@ export const PASS_CARD_ERRORS: ErrorPageWords = {
   notFound: { title: "Card not found", text: "This card link is not valid. Ask the club for the link to your card again." },
   back: { to: "/", label: "Home" },
 };
+
+export const RANKING_ERRORS: ErrorPageWords = {
+  forbidden: "Ranking lists are for the club's Organization Admin. Ask them to give you the role.",
+  notFound: "There is no such ranking scheme, or it is not this club's.",
+  back: { to: "/manage", label: "Manage" },
+};

@@ -111,3 +111,14 @@ describe("a season's ranking list and seeding", () => {
     expect(seedByPoints(racers, (r) => r.p).map((r) => r.n)).toEqual(["z", "y", "x", "w"]);
   });
 });
+
+describe("the maximum penalty", () => {
+  it("caps the penalty of a field of unranked racers, never below the minimum", () => {
+    const field: Finisher[] = [
+      { racerId: "A", time: 100, rankingPoints: null },
+      { racerId: "B", time: 110, rankingPoints: null },
+    ];
+    expect(racePenalty(field, [null, null], { ...FIS_DEFAULTS, maxPenalty: 150 })).toBe(150);
+    expect(racePenalty(field, [null, null], { ...FIS_DEFAULTS, maxPenalty: null })).toBeGreaterThan(900);
+  });
+});

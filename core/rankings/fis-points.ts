@@ -17,6 +17,8 @@ export interface FisConfig {
   unrankedPoints: number;
   /** The least penalty a race gets (0 for none). */
   minPenalty: number;
+  /** The most penalty a race gets (FIS sets one per event category); null for none. */
+  maxPenalty?: number | null;
 }
 
 export const FIS_DEFAULTS: FisConfig = { factor: 800, penaltyCount: 5, topFinishers: 10, divisor: 10, unrankedPoints: 999.99, minPenalty: 0 };
@@ -59,7 +61,8 @@ export function racePenalty(finishers: readonly Finisher[], starters: readonly (
     .sort((x, y) => x - y)
     .slice(0, config.penaltyCount);
   const b = startersBest.reduce((sum, p) => sum + p, 0) + fill(startersBest.length);
-  return round2(Math.max(config.minPenalty, (a + b - c) / config.divisor));
+  const penalty = Math.max(config.minPenalty, (a + b - c) / config.divisor);
+  return round2(config.maxPenalty != null ? Math.min(config.maxPenalty, penalty) : penalty);
 }
 
 /** Each finisher's result points (race points plus the race's penalty), best first. */

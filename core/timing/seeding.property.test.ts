@@ -40,6 +40,11 @@ const racerDraw = fc.record({
   cplSprintPts: maybe(0.6, fc.integer({ min: 0, max: 40 })),
   licence: fc.constantFrom(null, "", "  ", "CCC-1", "L-2"),
   qualifierRank: maybe(0.7, fc.integer({ min: 1, max: 30 })),
+  // Ranking points (lower is better), hundredths, few distinct values so equal points are common.
+  rankingPoints: maybe(
+    0.7,
+    fc.integer({ min: 0, max: 40 }).map((n) => n * 12.25),
+  ),
   previousTime: maybe(
     0.75,
     fc.integer({ min: 0, max: 60 }).map((n) => 3600 * S + n * 5 * S),
@@ -173,6 +178,18 @@ describe("seedRacers on random fields", () => {
         const heats = seed("heat_cpl_sprint_qualifier_rank", racers, options);
         expectOrderedBy(heats, racers, (r) => [r.qualifierRank ?? Number.MAX_SAFE_INTEGER, -points(r.cplSprintPts), ...tieBreak(r, heats)]);
         for (const result of [sprint, heats, seed("pursuit", racers, options)]) for (const r of racers) expect(result.seeds.get(r.id)).toBe(r.seed);
+      }),
+      fcParams(),
+    );
+  });
+
+  it("by ranking points: a permutation, best-ranked first by points, the unranked after them at random; seeds are kept", () => {
+    fc.assert(
+      fc.property(racersArb, optionsArb, (racers, options) => {
+        const result = seed("ranking_points", racers, options);
+        expect([...result.order].sort()).toEqual(racers.map((r) => r.id).sort());
+        expectOrderedBy(result, racers, (r) => [r.rankingPoints ?? Infinity, ...tieBreak(r, result)]);
+        for (const r of racers) expect(result.seeds.get(r.id)).toBe(r.seed);
       }),
       fcParams(),
     );

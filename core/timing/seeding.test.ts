@@ -107,6 +107,7 @@ describe("seedFunctionFor", () => {
       "cpl_sprint_qualifier",
       "heat_cpl_sprint_qualifier_rank",
       "pursuit",
+      "ranking_points",
       "clear",
     ]);
     for (const f of SEED_FUNCTIONS) expect(f.label.length).toBeGreaterThan(0);
@@ -320,5 +321,19 @@ describe("speed", () => {
     expect(performance.now() - started).toBeLessThan(50);
     expect(result.order).toHaveLength(2000);
     expect(new Set(result.seeds.values())).toEqual(new Set([1, 2, 3, 4, 5, 6]));
+  });
+});
+
+describe("seeding by ranking points (decision 0054)", () => {
+  it("puts the best-ranked first and the unranked after them in their random order", () => {
+    const racers = [
+      racer("a", { rankingPoints: 45.5, random: 0.1 }),
+      racer("b", { rankingPoints: null, random: 0.9 }),
+      racer("c", { rankingPoints: 12.25, random: 0.5 }),
+      racer("d", { rankingPoints: null, random: 0.2 }),
+      racer("e", { rankingPoints: 45.5, random: 0.05 }),
+    ];
+    // Equal points (a and e) go by the random value, as every seed function's ties do.
+    expect(seedRacers("ranking_points", racers, { rng: rng() }).order).toEqual(["c", "e", "a", "d", "b"]);
   });
 });

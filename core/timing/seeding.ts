@@ -8,6 +8,7 @@ import { TimingError } from "./errors";
 import type { Micros } from "./model";
 import { mulberry32 } from "../random/seeded";
 import { RACE_DEFAULTS } from "./validation";
+import { seedByPoints } from "../rankings/fis-points";
 
 export const SEED_FUNCTIONS = [
   { key: "random", label: "Random" },
@@ -16,6 +17,7 @@ export const SEED_FUNCTIONS = [
   { key: "cpl_sprint_qualifier", label: "CPL Sprint Qualifier" },
   { key: "heat_cpl_sprint_qualifier_rank", label: "Heats by CPL sprint points and qualifier rank" },
   { key: "pursuit", label: "Pursuit (previous stages' time)" },
+  { key: "ranking_points", label: "By ranking points (scheme)" },
   { key: "clear", label: "Clear seeding" },
 ] as const;
 export type SeedFunction = (typeof SEED_FUNCTIONS)[number]["key"];
@@ -61,6 +63,8 @@ export interface SeedRacer {
   categoryCount: number;
   /** Pursuit: the total of the previous stages' times; null when a stage is missing. */
   previousTime: Micros | null;
+  /** By ranking points: the racer's points on the race's ranking scheme (lower is better); null is unranked. */
+  rankingPoints?: number | null;
 }
 
 export interface SeedOptions {
@@ -229,6 +233,19 @@ export function seedRacers(fn: SeedFunction, racers: readonly SeedRacer[], optio
     }
     case "pursuit":
       return { ...pursuit(racers, byRandom, options), seeds, randoms };
+    case "ranking_points":
+      // Best-ranked first; the unranked after them in their stored random order (decision 0054).
+      return {
+        order: ids(
+          seedByPoints(
+            sorted(racers, () => 0),
+            (r) => r.rankingPoints ?? null,
+          ),
+        ),
+        seeds,
+        randoms,
+        offsets: null,
+      };
   }
 }
 

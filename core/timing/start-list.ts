@@ -24,6 +24,8 @@ export interface ReportRacer {
   startGroupId: string | null;
   /** Absolute microseconds. */
   scheduledStart: Micros | null;
+  /** The ranking points seeding used (decision 0054); the start list shows them when any racer has some. */
+  rankingPoints?: number | null;
 }
 
 /** A start group or course as the reports group by it. */
@@ -119,9 +121,11 @@ const nameOf = (racer: ReportRacer, lastNameFirst: boolean) => racerDisplayName(
 const textOf = (value: string | number | null) => (value === null ? "" : String(value));
 
 export function startListTable(sections: readonly StartListSection[], options: ReportOptions): ReportTable {
+  const withPoints = sections.some((s) => s.racers.some((r) => typeof r.rankingPoints === "number"));
+  const pointsCell = (r: ReportRacer) => (withPoints ? [typeof r.rankingPoints === "number" ? r.rankingPoints.toFixed(2) : ""] : []);
   return {
     groupColumns: ["Start group", "Course"],
-    columns: ["Start", "Bib", "Name", "Club", "Team", "City"],
+    columns: ["Start", "Bib", "Name", "Club", "Team", "City", ...(withPoints ? ["Ranking points"] : [])],
     sections: sections.map((section) => {
       const group = [section.startGroup.name || "Unnamed start group", section.course?.name ?? "No course"];
       return {
@@ -134,6 +138,7 @@ export function startListTable(sections: readonly StartListSection[], options: R
           textOf(r.club),
           textOf(r.team),
           textOf(r.city),
+          ...pointsCell(r),
         ]),
       };
     }),

@@ -92,8 +92,16 @@ type Group = StoredDocument<"StartGroup">;
 
 // ---- Seeding ----
 
-/** Seeds the racers of one start group (every group when null) with the group's seed function. */
-export function seedStartGroups(room: StartOrderRoom, startGroupId: string | null): StartOrderReply<SeedSummary> {
+/**
+ * Seeds the racers of one start group (every group when null) with the group's seed function. `rankingPoints`
+ * (racer id to points, from the race's ranking scheme) is written on the racers of groups seeded by ranking
+ * points, so the start list shows the points used; a racer not in it is unranked.
+ */
+export function seedStartGroups(
+  room: StartOrderRoom,
+  startGroupId: string | null,
+  rankingPoints: Readonly<Record<string, number>> | null = null,
+): StartOrderReply<SeedSummary> {
   const groups = groupsToUse(room, startGroupId);
   if (!groups) return { ok: false, errors: { startgroup: TIMING_ERRORS.startGroupNotFound } };
   const members = racersByGroup(room.store.racers());
@@ -105,10 +113,12 @@ export function seedStartGroups(room: StartOrderRoom, startGroupId: string | nul
     const fn = seedFunctionOf(group, room.settings);
     const options = seedOptionsOf(group, room.settings);
     if (!options.ok) return options;
+    const byPoints = fn === "ranking_points" && rankingPoints !== null;
+    const pointsOf = (r: StoredRacer) => (byPoints ? (rankingPoints[r.id] ?? null) : r.data.ranking_points);
     const result = guarded(mine, () =>
       seedRacers(
         fn,
-        mine.map((r) => seedRacerOf(r, room.settings)),
+        mine.map((r) => ({ ...seedRacerOf(r, room.settings), rankingPoints: pointsOf(r) })),
         { ...options.value, rng: room.rng },
       ),
     );
@@ -118,10 +128,12 @@ export function seedStartGroups(room: StartOrderRoom, startGroupId: string | nul
     for (const racer of mine) {
       const seed = result.value.seeds.get(racer.id) ?? null;
       const random = result.value.randoms.get(racer.id) ?? null;
-      if (seed !== racer.data.seed || random !== racer.data.random) updates.push({ id: racer.id, data: { ...racer.data, seed, random } });
+      const points = pointsOf(racer);
+      if (seed !== racer.data.seed || random !== racer.data.random || points !== racer.data.ranking_points)
+        updates.push({ id: racer.id, data: { ...racer.data, seed, random, ranking_points: points } });
     }
   }
-  room.transaction(() => writeRacers(room, updates, ["seed", "random"]));
+  room.transaction(() => writeRacers(room, updates, ["seed", "random", "ranking_points"]));
   return { ok: true, value: { racers, groups: groups.length, changed: updates.length, functions: [...functions] } };
 }
 
@@ -430,6 +442,7 @@ export function seedRacerOf(racer: StoredRacer, settings: RaceSettings): SeedRac
     isManualSeed: d.is_manual_seed,
     cplDistancePts: d.cpl_distance_pts,
     cplSprintPts: d.cpl_sprint_pts,
+    rankingPoints: d.ranking_points,
     licence: d.ccc_licence || d.licence,
     qualifierRank: d.qualifier_num,
     categoryCount: categoryCountOf(d),

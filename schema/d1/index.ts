@@ -9,6 +9,7 @@ import * as memberships from "./memberships";
 import * as newsletters from "./newsletters";
 import * as oauth from "./oauth";
 import * as payments from "./payments";
+import * as rankings from "./rankings";
 import * as registration from "./registration";
 import * as servers from "./servers";
 import * as shipping from "./shipping";
@@ -22,6 +23,7 @@ export * from "./memberships";
 export * from "./newsletters";
 export * from "./oauth";
 export * from "./payments";
+export * from "./rankings";
 export * from "./registration";
 export * from "./servers";
 export * from "./shipping";
@@ -39,6 +41,8 @@ const schema = {
   ...payments,
   ...registration,
   ...servers,
+  ...rankings,
+  ...registration,
   ...shipping,
 };
 

@@ -27,6 +27,7 @@ import {
 } from "../d1";
 import { seriesConfigSchema } from "../wire/series-config";
 import { imageAddress } from "../wire/page-blocks";
+import { rankingConfigSchema } from "../wire/ranking-config";
 import { createdField, entityClass, field, uuidField, type EntityField, type EntityReference } from "./registry";
 
 const nameText = z.string().trim().min(1).max(200);
@@ -42,7 +43,6 @@ const isoDate = z.iso.date();
 const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
 /** Money is integer cents, never negative here, at most $1,000,000. */
 const cents = z.number().int().min(0).max(100_000_000);
-const jsonObject = z.record(z.string(), z.unknown());
 const keyText = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "a key is lowercase letters, digits, _ and -, at most 64");
 
 type ClubTable = { clubId: EntityField["column"]; siteId: EntityField["column"] };
@@ -368,7 +368,7 @@ export const RankingScheme = entityClass({
     field("sport", rankingSchemes.sport, "string", { schema: shortText }),
     field("season", rankingSchemes.season, "string", { schema: code(50) }),
     field("method", rankingSchemes.method, "string", { schema: z.enum(["fis_points", "points_table", "custom"]) }),
-    field("config", rankingSchemes.config, "json", { schema: jsonObject }),
+    field("config", rankingSchemes.config, "json", { schema: rankingConfigSchema }),
   ],
 });
 

@@ -50,6 +50,8 @@ export const racerSchema = z
     licence: text.nullable().default(null),
     cpl_distance_pts: z.number().min(0).nullable().default(null),
     cpl_sprint_pts: z.number().min(0).nullable().default(null),
+    /** The ranking points seeding by ranking points used (decision 0054); lower is better, null unranked. */
+    ranking_points: z.number().min(0).nullable().default(null),
     /** The seed was set by hand: seeding never recalculates it. */
     is_manual_seed: z.boolean().default(false),
     penalty: micros.min(0).default(0),

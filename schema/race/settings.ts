@@ -145,6 +145,8 @@ export const raceSettingsSchema = z.object({
   ranking_types_list: list.default([]),
   seed_list: list.default([]),
   seed_function: text.default("random"),
+  /** The club's ranking scheme the "by ranking points" seed function reads (decision 0054); null: none chosen. */
+  ranking_scheme_id: text.nullable().default(null),
   seed_option: text.nullable().default(null),
   starttime_sort: text.default("bib"),
   starttime_order_list: list.default([]),

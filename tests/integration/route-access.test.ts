@@ -8,7 +8,7 @@ import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
 import { adminAreas } from "../../core/access/admin-areas";
 import { entityClasses } from "../../schema/entities/classes";
-import { eventPages, registrations, shippingDepots, validationSystems } from "../../schema/d1";
+import { eventPages, rankingSchemes, registrations, shippingDepots, validationSystems } from "../../schema/d1";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
@@ -59,6 +59,7 @@ interface Ids {
   depot: string;
   /** A club's event page (/club/:club/events/:event). */
   event: string;
+  scheme: string;
 }
 
 /** The URLs to ask for a route: real ids where the route names one, each admin area for /_admin/:area. */
@@ -73,6 +74,7 @@ function urlsOf(id: string, ids: Ids): string[] {
     site: ids.site,
     depot: ids.depot,
     event: ids.event,
+    scheme: ids.scheme,
   };
   const fill = (area: string) =>
     "/" +
@@ -117,7 +119,12 @@ async function fixtures(): Promise<Ids> {
   await db().insert(shippingDepots).values({ id: depot, name: "Access depot", fieldMtimes: {} });
   const event = crypto.randomUUID();
   await db().insert(eventPages).values({ id: event, clubId: club.id, siteId: site.id, name: "Access event", fieldMtimes: {} });
-  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot, event };
+  // A ranking list page (/club/:club/rankings/:scheme) needs a real scheme of the club.
+  const scheme = crypto.randomUUID();
+  await db()
+    .insert(rankingSchemes)
+    .values({ id: scheme, clubId: club.id, siteId: site.id, name: "Access ranking", method: "fis_points", config: {}, fieldMtimes: {} });
+  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot, event, scheme };
 }
 
 function get(host: string, path: string, cookie?: string) {
@@ -172,7 +179,7 @@ describe("who may open each page route", () => {
     const refused: string[] = [];
     const ownsAll = (url: string) =>
       !/[0-9a-f]{8}-[0-9a-f]{4}-/.test(
-        url.replace(ids.race, "").replace(ids.registration, "").replace(ids.club, "").replace(ids.site, "").replace(ids.event, ""),
+        url.replace(ids.race, "").replace(ids.registration, "").replace(ids.club, "").replace(ids.site, "").replace(ids.event, "").replace(ids.scheme, ""),
       );
     for (const id of pageRoutes().filter((id) => /^routes\/(club|race|registration)\+\//.test(id))) {
       for (const url of urlsOf(id, ids).filter(ownsAll)) {

@@ -7,6 +7,8 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { isLocked, namesSomebody, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { PASS_MESSAGES } from "../../core/passes/pass-status";
 import { seriesConfigProblems } from "../../core/series/config-rules";
+import { rankingConfigProblems } from "../../core/rankings/config-rules";
+import { foldName } from "../../core/series/identity";
 import { includedCycle, PACKING_MESSAGES, type IncludedEntry } from "../../core/shipping/packing";
 import { compileFormula } from "../../core/series/formula";
 import { colourProblems } from "../../core/sites/contrast";
@@ -15,6 +17,7 @@ import { pagePathProblem } from "../../core/sites/page-paths";
 import { emailNewsletters, eventPages, inventoryTypes, races, registrations, type Db } from "../../schema/d1";
 import { pageBodyProblems } from "../../schema/wire/page-blocks";
 import { pointsSystemOf, seriesConfigSchema } from "../../schema/wire/series-config";
+import { rankingConfigSchema } from "../../schema/wire/ranking-config";
 import { findPointsSystem } from "./points-series";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import type { WriteRule } from "./entity-rules";
@@ -207,6 +210,36 @@ export const pageRule: WriteRule = async (_db, _id, next) => {
   if (pathProblem) found.path = pathProblem;
   for (const field of ["body", "body_fr"] as const) {
     for (const [at, message] of Object.entries(pageBodyProblems(text(next[field]) ?? "") ?? {})) found[at ? `${field}.${at}` : field] ??= message;
+  }
+  return problems(found);
+};
+
+export const RANKING_SCHEME_MESSAGES = {
+  method: "Only the FIS points method (fis_points) makes ranking lists so far",
+  notTheClubs: (id: string) => `No race of this club has the id ${id}`,
+  sport: (race: string, sport: string, scheme: string) => `${race} is a ${sport} race; this scheme ranks ${scheme}`,
+} as const;
+
+/** A ranking scheme's config rules (core/rankings/config-rules.ts); its races are the club's, of the scheme's sport when it names one. */
+export const rankingSchemeRule: WriteRule = async (db, _id, next) => {
+  if (next.method !== "fis_points") return problems({ method: RANKING_SCHEME_MESSAGES.method });
+  const parsed = rankingConfigSchema.safeParse(next.config);
+  if (!parsed.success) return null; // The field's own schema has refused it already.
+  const found: Record<string, string> = { ...rankingConfigProblems(parsed.data, text(next.season)) };
+  const ids = [...new Set(parsed.data.seasons.flatMap((s) => s.races.map((r) => r.race)))];
+  const clubId = text(next.club);
+  if (ids.length > 0 && !found["config.seasons"]) {
+    const known = clubId
+      ? await db
+          .select({ id: races.id, name: races.name, sport: races.sport })
+          .from(races)
+          .where(and(eq(races.clubId, clubId), inArray(races.id, ids)))
+      : [];
+    const missing = ids.find((id) => !known.some((k) => k.id === id));
+    const sport = text(next.sport);
+    const otherSport = sport ? known.find((k) => k.sport && foldName(k.sport) !== foldName(sport)) : undefined;
+    if (missing) found["config.seasons"] = RANKING_SCHEME_MESSAGES.notTheClubs(missing);
+    else if (otherSport && sport) found["config.seasons"] = RANKING_SCHEME_MESSAGES.sport(otherSport.name, otherSport.sport!, sport);
   }
   return problems(found);
 };

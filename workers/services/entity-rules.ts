@@ -13,6 +13,7 @@ import {
   passRule,
   pointsSeriesRule,
   pointsSystemRule,
+  rankingSchemeRule,
   siteRule,
   validationSystemRule,
 } from "./admin-entity-rules";
@@ -34,6 +35,7 @@ const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   PointsSystem: pointsSystemRule,
   InventoryType: inventoryTypeRule,
   Page: pageRule,
+  RankingScheme: rankingSchemeRule,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {

@@ -28,7 +28,7 @@ const STANDINGS_VERSION = 1;
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
 
-interface Member {
+export interface Member {
   race: RaceCatalogue;
   room: Room;
   formatId: string | null;
@@ -43,7 +43,7 @@ export function configOf(series: Pick<SeriesRecord, "config">): SeriesConfig {
 }
 
 /** The format a member race is scored on: the configured one, else the race's first public format. */
-async function memberOf(env: Env, race: RaceCatalogue, wanted: string | null, scale: number): Promise<Member> {
+export async function memberOf(env: Env, race: RaceCatalogue, wanted: string | null, scale: number): Promise<Member> {
   const room = await roomOf(env, race);
   const formats = await room.formats();
   const format = wanted ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
@@ -51,7 +51,7 @@ async function memberOf(env: Env, race: RaceCatalogue, wanted: string | null, sc
   return { race, room, formatId, version: formatId ? await room.formatVersion(formatId) : null, scale };
 }
 
-async function digest(text: string): Promise<string> {
+export async function digest(text: string): Promise<string> {
   const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -31,6 +31,7 @@ export const loader = rolePageLoader("Organization Overview", "clubs", async (pr
   if (can(principal, "view", { area: "races", ...club })) tools.push({ href: "/club/races", label: "Races" });
   if (can(principal, "administer", { area: "eventpages", ...club })) tools.push({ href: `/club/${clubId}/events`, label: "Event pages" });
   if (can(principal, "administer", { area: "emails", ...club })) tools.push({ href: `/club/${clubId}/newsletters`, label: "Newsletters" });
+  if (can(principal, "view", { area: "rankingschemes", ...club })) tools.push({ href: `/club/${clubId}/rankings`, label: "Ranking lists" });
   if (can(principal, "administer", { area: "passes", ...club })) tools.push({ href: `/club/${clubId}/passes`, label: "Passes & Member Cards" });
   if (can(principal, "create", { area: "servers", ...club })) tools.push({ href: `/club/${clubId}/servers`, label: "Timing servers" });
   if (can(principal, "view", { area: "passes", ...club })) tools.push({ href: `/club/${clubId}/checkin`, label: "Check-in" });

@@ -2,6 +2,8 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { Link, useLoaderData } from "@remix-run/react";
 import { SEED_FUNCTIONS, SEED_GROUP_ORDER_PLACEHOLDER } from "../../../core/timing/seeding";
 import { STARTTIME_SORTS } from "../../../core/timing/start-plan";
+import { openDb } from "../../../schema/d1";
+import { schemeChoices, schemeProblem, seedWithRankings } from "../../../workers/services/ranking-seeding";
 import { requireRaceAccess } from "../../race-admin.server";
 import { afterSave, pageQuery, parseForm, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { documentsOf, requireDocument } from "../../race-documents.server";
@@ -50,6 +52,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       is_mass_start_cutoff: settings.is_mass_start_cutoff,
     },
     groups: previews,
+    schemes: may.edit ? await schemeChoices(openDb(context.env.DB), race.clubId) : [],
     ungrouped: racers.filter((r) => !r.data.setupgroup_id).length,
     confirm: confirmKey
       ? { key: confirmKey, group: confirmGroup ? { id: confirmGroup.id, label: confirmGroup.label, count: confirmGroup.count } : null }
@@ -65,6 +68,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     case "race-settings": {
       const parsed = parseForm(raceStartOrderFormSchema, posted);
       if (!parsed.ok) return parsed.reply;
+      const schemeError = await schemeProblem(openDb(context.env.DB), race.clubId, parsed.value.ranking_scheme_id);
+      if (schemeError) return refuse(posted, { ranking_scheme_id: schemeError });
       return afterSave(posted, await room.updateSettings(parsed.value, author), `${base}?saved=saved`);
     }
     case "group-settings": {
@@ -74,7 +79,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return afterSave(posted, await room.saveDocument("StartGroup", group.id, parsed.value, author), `${base}?saved=saved`);
     }
     case "seed": {
-      const result = await room.seed(posted.target);
+      const result = await seedWithRankings(context.env, openDb(context.env.DB), race, room, posted.target);
       if (!result.ok) return refuse(posted, { form: Object.values(result.errors)[0] ?? "Seeding failed" });
       return redirect(doneUrl(base, "seed", { racers: result.value.racers, groups: result.value.groups, changed: result.value.changed }));
     }
@@ -135,7 +140,7 @@ export default function StartOrder() {
               </Link>
             </p>
           </section>
-          <RaceSettingsForm settings={data.settings} />
+          <RaceSettingsForm settings={data.settings} schemes={data.schemes} />
         </>
       ) : (
         <p>You may see the start order but not change it.</p>
@@ -182,7 +187,7 @@ function Confirm({ base, confirm }: { base: string; confirm: { key: ConfirmKey; 
   );
 }
 
-function RaceSettingsForm({ settings }: { settings: Record<string, string | boolean> }) {
+function RaceSettingsForm({ settings, schemes }: { settings: Record<string, string | boolean>; schemes: { value: string; label: string }[] }) {
   const { errors, values } = useReplyFor("race-settings");
   const v = (name: string) => values?.[name] ?? String(settings[name] ?? "");
   const checked = (name: string) => (values ? values[name] === "on" : settings[name] === true);
@@ -207,6 +212,14 @@ function RaceSettingsForm({ settings }: { settings: Record<string, string | bool
             hint="Pursuit seeding needs 1 or more."
             defaultValue={v("prev_stages_count")}
             error={errors.prev_stages_count}
+          />
+          <SelectField
+            name="ranking_scheme_id"
+            label="Ranking scheme"
+            hint="Seeding by ranking points reads this scheme's current list."
+            defaultValue={v("ranking_scheme_id")}
+            error={errors.ranking_scheme_id}
+            choices={[{ value: "", label: schemes.length === 0 ? "None (the club has no ranking schemes)" : "None" }, ...schemes]}
           />
         </fieldset>
         <fieldset className="setup-group">
@@ -369,6 +382,7 @@ function GroupForm({ group }: { group: GroupPreview }) {
 
 function Preview({ group, startList }: { group: GroupPreview; startList: string }) {
   if (group.count === 0) return <p className="empty-state">No racers in this group.</p>;
+  const withPoints = group.rows.some((r) => r.points !== "");
   return (
     <>
       <div className="table-scroll">
@@ -380,6 +394,7 @@ function Preview({ group, startList }: { group: GroupPreview; startList: string 
               <th scope="col">Bib</th>
               <th scope="col">Name</th>
               <th scope="col">Seed</th>
+              {withPoints ? <th scope="col">Ranking points</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -389,6 +404,7 @@ function Preview({ group, startList }: { group: GroupPreview; startList: string 
                 <td>{r.bib}</td>
                 <th scope="row">{r.name}</th>
                 <td>{r.seed}</td>
+                {withPoints ? <td>{r.points}</td> : null}
               </tr>
             ))}
           </tbody>
