@@ -4,7 +4,7 @@
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { and, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { capturedMail, carts, emailNewsletters, newsletterDeliveries, registrations } from "../../schema/d1";
 import type { RaceRoom } from "../../durable/race-room";
@@ -32,13 +32,10 @@ const page = (path: string, cookie: string) => worker.fetch(hostRequest("localho
 async function formWithRegistrants(clubId: string, siteId: string, emails: string[]) {
   const id = crypto.randomUUID();
   await db().insert(registrations).values({ id, clubId, siteId, name: "Harbour 10K", fieldMtimes: {} });
-  const owners = { registrationId: id, clubId, siteId, fieldMtimes: {} };
-  await db()
-    .insert(carts)
-    .values([
-      ...emails.map((email, i) => ({ ...owners, id: crypto.randomUUID(), email, isComplete: true, cartNumber: i + 1 })),
-      { ...owners, id: crypto.randomUUID(), email: "unpaid@example.com", isComplete: false, cartNumber: emails.length + 1 },
-    ]);
+  // One JSON parameter for any number of carts (D1 binds at most 100 parameters to a statement).
+  const rows = [...emails.map((email) => [crypto.randomUUID(), email, 1]), [crypto.randomUUID(), "unpaid@example.com", 0]];
+  await db().run(sql`INSERT INTO ${carts} (id, registration_id, club_id, site_id, email, is_complete, cart_number)
+    SELECT value ->> 0, ${id}, ${clubId}, ${siteId}, value ->> 1, value ->> 2, key + 1 FROM json_each(${JSON.stringify(rows)})`);
   return id;
 }
 
@@ -195,6 +192,23 @@ describe("newsletters", () => {
     const change = await pagePost("localhost", path, { intent: "save", ...editorFields("Race week!", blocks, { [`form:${form}`]: "on" }) }, cookie);
     expect(change.status).toBe(400);
     expect(await change.text()).toContain(NEWSLETTER_MESSAGES.sent);
+  });
+
+  it("draws up a list of thousands in one dispatch, each address once", async () => {
+    const { club, site, cookie } = await clubWithEditor("news-e");
+    const emails = Array.from({ length: 6_000 }, (_, i) => `reader-${i}@example.com`);
+    const form = await formWithRegistrants(club.id, site.id, [...emails, "READER-1@example.com"]);
+    const id = await createOnPage(club.id, cookie, "Big list");
+    const path = `/club/${club.id}/newsletters/${id}`;
+    const at = new Date(Date.now() + 60_000).toISOString().slice(0, 16);
+    const blocks = [{ type: "text", text: "Hello." }];
+    const scheduled = await pagePost("localhost", path, { intent: "schedule", at, ...editorFields("Big list", blocks, { [`form:${form}`]: "on" }) }, cookie);
+    expect(scheduled.headers.get("Location")).toBe(`${path}?saved=scheduled`);
+    const { env: recording, sent } = recordingEnv();
+    expect(await dispatchNewsletter(recording, db(), id, new Date(`${at}:00Z`).getTime() + 1)).toEqual({ kind: "dispatched", queued: 6_000, unsubscribed: 0 });
+    expect(sent).toHaveLength(6_000);
+    const [written] = await db().select({ total: count() }).from(newsletterDeliveries).where(eq(newsletterDeliveries.newsletterId, id));
+    expect(written?.total).toBe(6_000);
   });
 
   it("is dispatched by the five-minute sweep once its time has come, and a newsletter scheduled later waits", async () => {

@@ -20,6 +20,13 @@ const bodySchema = z
     count: z.number().int().min(1).max(BULK_ROWS_MAX),
     /** Values for owner and reference fields by API name (club, site, registration, depot, type, …). */
     owners: z.record(z.string().regex(/^[a-z_]{1,40}$/), z.string().max(64)).default({}),
+    /** Optional fields to fill with a synthetic value all the same (an e-mail unique per row), by API name. */
+    fill: z
+      .array(z.string().regex(/^[a-z_]{1,40}$/))
+      .max(20)
+      .default([]),
+    /** One value for every row, by API name (a newsletter bench's paid carts: `{"is_complete": true}`). */
+    set: z.record(z.string().regex(/^[a-z_]{1,40}$/), z.union([z.string().max(200), z.number(), z.boolean()])).default({}),
   })
   .strict();
 
@@ -67,8 +74,10 @@ export async function handleDevBulkRows(request: Request, context: RequestContex
     if (field.api === "uuid" || field.api === "created_time") continue;
     const meta = field.column as unknown as ColumnMeta;
     const owner = body.data.owners[field.api];
+    const constant = body.data.set[field.api];
     if (owner !== undefined) values.push(sql`${owner}`);
-    else if (meta.notNull && !meta.hasDefault) values.push(syntheticValue(field, entity.classname));
+    else if (constant !== undefined) values.push(sql`${typeof constant === "boolean" ? Number(constant) : constant}`);
+    else if ((meta.notNull && !meta.hasDefault) || body.data.fill.includes(field.api)) values.push(syntheticValue(field, entity.classname));
     else continue;
     columns.push(sql`${sql.identifier(meta.name)}`);
   }
