@@ -6,9 +6,13 @@
 import { PAGE_PATH_MESSAGES } from "../../core/sites/page-paths";
 import * as z from "zod";
 import { DEVICE_TYPE_KEYS } from "../../core/timing/devices";
+import { MEMBER_CLASSES } from "../../core/forms/model";
+import { REMINDER_DAYS, REMINDER_MESSAGES } from "../../core/memberships/reminders";
 import {
   activities,
   bankAccounts,
+  divisionMembers,
+  divisionPeople,
   divisions,
   emailNewsletters,
   eventPages,
@@ -74,6 +78,66 @@ export const Division = entityClass({
     field("info", divisions.info, "string", { schema: longText }),
     field("programs_list", divisions.programsList, "json", { schema: z.array(z.string().trim().min(1).max(100)).max(100) }),
     field("nqc_expire_time", divisions.nqcExpireTime, "time", { schema: epochMs }),
+    // Expiry reminders (decision 0057): on by default, sent this many days before a membership ends.
+    field("is_reminding", divisions.isReminding, "bool"),
+    field("reminder_days", divisions.reminderDays, "int", {
+      schema: z.number().int().min(REMINDER_DAYS.min, REMINDER_MESSAGES.days).max(REMINDER_DAYS.max, REMINDER_MESSAGES.days),
+    }),
+  ],
+});
+
+const divisionReference: EntityReference = { field: "division", classname: "Division", copy: { club: "club", site: "site" } };
+
+/**
+ * A person as a division knows them, with a member number kept from season to season (decision 0036). People
+ * are made by paid registrations and the division page's "Add a member", which number them; here they are
+ * corrected. Their key (how a registration finds them again) follows their names (workers/services/member-keys.ts).
+ */
+export const DivisionPerson = entityClass({
+  classname: "DivisionPerson",
+  description: "A person a division knows, with their member number",
+  area: "divisions",
+  table: divisionPeople,
+  owners: clubOwners,
+  references: [divisionReference],
+  changeOnly: true,
+  fields: [
+    uuidField(divisionPeople.id),
+    createdField(divisionPeople.createdAt),
+    field("division", divisionPeople.divisionId, "string", { writable: false }),
+    field("club", divisionPeople.clubId, "string", { writable: false }),
+    field("site", divisionPeople.siteId, "string", { writable: false }),
+    field("member_number", divisionPeople.memberNumber, "int", { writable: false }),
+    field("first_name", divisionPeople.firstName, "string", { schema: nameText }),
+    field("last_name", divisionPeople.lastName, "string", { schema: nameText }),
+    field("birth_date", divisionPeople.birthDate, "string", { schema: isoDate }),
+    field("gender", divisionPeople.gender, "string", { schema: shortText }),
+    field("email", divisionPeople.email, "string", { schema: email }),
+  ],
+});
+
+/** DivisionMember (spec: person_id, season_id, attributes, programs, created_time): one person's membership of one season. */
+export const DivisionMember = entityClass({
+  classname: "DivisionMember",
+  description: "One person's membership of a division for one season",
+  area: "divisions",
+  table: divisionMembers,
+  owners: clubOwners,
+  references: [divisionReference, { field: "person", classname: "DivisionPerson", copy: {} }],
+  fields: [
+    uuidField(divisionMembers.id),
+    createdField(divisionMembers.createdAt),
+    field("division", divisionMembers.divisionId, "string", { createOnly: true }),
+    field("club", divisionMembers.clubId, "string", { writable: false }),
+    field("site", divisionMembers.siteId, "string", { writable: false }),
+    field("person", divisionMembers.personId, "string", { createOnly: true }),
+    field("season", divisionMembers.seasonId, "string", { schema: z.uuid() }),
+    field("member_class", divisionMembers.memberClass, "string", { schema: z.enum(MEMBER_CLASSES) }),
+    field("attributes", divisionMembers.attributes, "json", { schema: jsonObject }),
+    field("programs", divisionMembers.programs, "json", { schema: z.array(z.string().trim().min(1).max(100)).max(100) }),
+    // A membership ends with its season: the rule holds it to the season's end (divisionMemberRule).
+    field("expires_at", divisionMembers.expiresAt, "time", { schema: epochMs }),
+    field("individual", divisionMembers.individualId, "string", { writable: false }),
   ],
 });
 
@@ -185,8 +249,9 @@ export const InventoryType = entityClass({
   description: "A kind of equipment in the platform-wide inventory catalogue",
   area: "depots",
   table: inventoryTypes,
-  // The catalogue belongs to no depot: only a System Administrator with the depots flag reaches it.
+  // The catalogue belongs to no depot: System Administrators with the depots flag keep it; depot staff read it.
   owners: {},
+  platformWide: { field: null },
   fields: [
     uuidField(inventoryTypes.id),
     createdField(inventoryTypes.createdAt),
@@ -333,6 +398,8 @@ export const Activity = entityClass({
   area: "activities",
   table: activities,
   owners: clubOwners,
+  // A platform-wide activity is there for every club to use, so every club may read it (decision 0057).
+  platformWide: { field: "club" },
   references: clubReference,
   fields: [
     uuidField(activities.id),
@@ -398,6 +465,7 @@ export const PointsSystem = entityClass({
   area: "points",
   table: pointsSystems,
   owners: clubOwners,
+  platformWide: { field: "club" },
   references: clubReference,
   fields: [
     uuidField(pointsSystems.id),
@@ -466,6 +534,8 @@ export const BankAccount = entityClass({
 export const adminEntityClasses = [
   BankAccount,
   Division,
+  DivisionMember,
+  DivisionPerson,
   TimingDevice,
   Serverbox,
   EmailNewsletter,

@@ -6,6 +6,8 @@
  */
 import type { Db } from "../../schema/d1";
 import {
+  divisionMemberRule,
+  divisionPersonRule,
   eventPageRule,
   inventoryTypeRule,
   newsletterRule,
@@ -33,6 +35,8 @@ const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   PointsSystem: pointsSystemRule,
   InventoryType: inventoryTypeRule,
   Page: pageRule,
+  DivisionMember: divisionMemberRule,
+  DivisionPerson: divisionPersonRule,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {
