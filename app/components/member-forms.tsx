@@ -34,7 +34,7 @@ export function MembershipFields({
   const v = (key: string) => valueOf(values, key);
   return (
     <>
-      <SelectField name="season" label="Season" choices={seasons} defaultValue={v("season")} error={errors.season} />
+      <SelectField id="member-season" name="season" label="Season" choices={seasons} defaultValue={v("season")} error={errors.season} />
       <SelectField
         name="member_class"
         label="Member class"
