@@ -135,6 +135,7 @@ export function draftOf(element: FormElement, bilingual: boolean): ElementDraft 
     max: numberText(config.max),
     text: config.text ?? "",
     validation_system_id: config.validation_system_id ?? "",
+    division_id: config.division_id ?? "",
   };
 }
 
@@ -237,6 +238,7 @@ export function readDraft(posted: Map<string, string[]>): ElementDraft {
     max: text("config.max"),
     text: text("config.text"),
     validation_system_id: text("config.validation_system_id"),
+    division_id: text("config.division_id"),
   };
 }
 
@@ -396,7 +398,12 @@ function typeConfigOf(draft: ElementDraft, s: EditorSections, read: Reader): Ele
   if (s.waiver) Object.assign(config, { waiver_text: draft.waiver_text.trim() || null, is_insidetrack: draft.is_insidetrack });
   if (s.licence && draft.licence_kind) config.licence_kind = draft.licence_kind as ElementConfig["licence_kind"];
   if (s.image && draft.logic) config.logic = draft.logic as ElementConfig["logic"];
-  if (s.membership) Object.assign(config, { is_fees_extra: draft.is_fees_extra, family_cap: read.money("config.family_cap", draft.family_cap) });
+  if (s.membership)
+    Object.assign(config, {
+      is_fees_extra: draft.is_fees_extra,
+      family_cap: read.money("config.family_cap", draft.family_cap),
+      division_id: draft.division_id || null,
+    });
   if (s.number) Object.assign(config, { min: read.decimal("config.min", draft.min), max: read.decimal("config.max", draft.max) });
   if (s.text) config.text = draft.text.trim() || null;
   if (s.validation) config.validation_system_id = draft.validation_system_id || null;

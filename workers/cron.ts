@@ -5,21 +5,27 @@
 import { WAITLIST_CRON } from "../core/registration/waitlist";
 import { openDb } from "../schema/d1";
 import { deleteExpiredAuthRows } from "./auth/cleanup";
+import { queueDueReminders } from "./services/membership-reminders";
 import { dispatchDueNewsletters } from "./services/newsletters";
 import { deleteStalePairings } from "./services/serverbox-pairing";
 import { refreshDueDomains } from "./services/site-domains";
 import { sweepAllWaitlists } from "./services/waitlists";
 
 /**
- * Every five minutes: waitlist offers, newsletters whose time has come, and custom domains still on their way to
- * live (live ones about hourly, decision 0047). Hourly: expired sign-in rows and
- * serverbox pairing requests nobody decided on.
+ * Every five minutes: waitlist offers, newsletters whose time has come, custom domains still on their way to
+ * live (live ones about hourly, decision 0047), and membership expiry reminders (decision 0057). Hourly: expired
+ * sign-in rows and serverbox pairing requests nobody decided on.
  */
 export async function runCron(cron: string, env: Env, now: number): Promise<void> {
   const db = openDb(env.DB);
   if (cron === WAITLIST_CRON) {
     // One failing must not stop the other: each is retried by the next run.
-    const results = await Promise.allSettled([sweepAllWaitlists(env, db, now), dispatchDueNewsletters(env, db, now), refreshDueDomains(env, db, now)]);
+    const results = await Promise.allSettled([
+      sweepAllWaitlists(env, db, now),
+      dispatchDueNewsletters(env, db, now),
+      refreshDueDomains(env, db, now),
+      queueDueReminders(env, db, now),
+    ]);
     for (const result of results) if (result.status === "rejected") console.error("A five-minute cron task failed", result.reason);
     return;
   }

@@ -166,6 +166,7 @@ export interface ElementDraft {
   max: string;
   text: string;
   validation_system_id: string;
+  division_id: string;
 }
 
 /** The editor action's answer when it does not redirect: the draft to show again, and its errors by input name. */

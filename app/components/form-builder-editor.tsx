@@ -29,6 +29,8 @@ export interface EditorProps {
   backTo: string;
   /** The club's validation systems (and the one the field names), for a text or number field. */
   validationSystems: readonly Choice[];
+  /** The club's divisions (and the one the panel names), for a membership panel. */
+  divisions: readonly Choice[];
   /** The latest change to the field when the editor opened: a save refused if someone changed it since. */
   openedAt: number;
 }
@@ -107,6 +109,7 @@ export function ElementEditor(props: EditorProps) {
         typeLabel={props.typeLabel}
         isBanner={props.type === "banner"}
         validationSystems={props.validationSystems}
+        divisions={props.divisions}
       />
       <div className="actions">
         <button type="submit" name="intent" value="save" disabled={busy}>

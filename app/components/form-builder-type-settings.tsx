@@ -10,6 +10,7 @@ export function TypeSettings({
   typeLabel,
   isBanner,
   validationSystems,
+  divisions,
 }: {
   draft: ElementDraft;
   sections: EditorSections;
@@ -18,6 +19,8 @@ export function TypeSettings({
   isBanner: boolean;
   /** The club's validation systems, for a text or number field. */
   validationSystems: readonly Choice[];
+  /** The club's divisions, for a membership panel. */
+  divisions: readonly Choice[];
 }) {
   const any =
     s.memberClass ||
@@ -107,6 +110,14 @@ export function TypeSettings({
       ) : null}
       {s.membership ? (
         <>
+          <SelectField
+            name="config.division_id"
+            label="Division"
+            hint="The division whose members this panel records; with none chosen, the club's first division."
+            defaultValue={draft.division_id}
+            choices={[{ value: "", label: "The club's first division" }, ...divisions]}
+            error={errors["config.division_id"]}
+          />
           <SelectField
             name="member_class"
             label="Member class"

@@ -487,3 +487,28 @@ describe("who opens a super-admin area", () => {
     }
   });
 });
+
+describe("platform-wide objects (decision 0057)", () => {
+  const who = (roles: RoleGrant[]) => ({ userId: "u", roles });
+  const platformActivity = { area: "activities" as const, id: "a1", clubId: null, siteId: null, platformWide: true };
+  const catalogueType = { area: "depots" as const, id: "t1", platformWide: true };
+
+  it("are read by every role that reaches some of their area, and changed only by a reach of the whole area", () => {
+    const clubAdmin = who([grant("org_admin", { clubId: "c1" })]);
+    expect(can(clubAdmin, "view", platformActivity)).toBe(true);
+    expect(can(clubAdmin, "edit", platformActivity)).toBe(false);
+    expect(can(clubAdmin, "delete", platformActivity)).toBe(false);
+    const depotAdmin = who([grant("depot_admin", { scope: "d1" })]);
+    expect(can(depotAdmin, "view", catalogueType)).toBe(true);
+    expect(can(depotAdmin, "edit", catalogueType)).toBe(false);
+    const superAdmin = who([grant("system_admin", { config: { depots: true } })]);
+    expect(can(superAdmin, "edit", catalogueType)).toBe(true);
+  });
+
+  it("stay closed to roles that reach nothing of their area", () => {
+    expect(can(who([grant("division_reports", { clubId: "c1" })]), "view", platformActivity)).toBe(false);
+    expect(can(who([]), "view", catalogueType)).toBe(false);
+    // A club's own activity is still its club's only.
+    expect(can(who([grant("org_admin", { clubId: "c1" })]), "view", { area: "activities", id: "a2", clubId: "c2" })).toBe(false);
+  });
+});

@@ -44,6 +44,11 @@ export interface ProtectedObject {
   readonly registrationId?: string;
   readonly raceId?: string;
   readonly depotId?: string;
+  /**
+   * A platform-wide object (an activity or points system with no club, an inventory type): anyone whose roles
+   * reach some objects of its area may view it; changing it stays with a reach of the whole area (decision 0057).
+   */
+  readonly platformWide?: boolean;
 }
 
 /** One permission: these actions on objects of these areas (within the role's club, site, form, race or depot). */
@@ -197,6 +202,7 @@ function roleAllows(role: RoleGrant, action: Action, object: ProtectedObject): b
   const reach = roleReach(role, action, object.area);
   if (reach.kind === "all") return true;
   if (reach.kind === "none") return false;
+  if (action === "view" && object.platformWide === true) return true;
   return same(reach.id, ownerOf(object, reach.kind));
 }
 

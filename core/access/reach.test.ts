@@ -61,7 +61,7 @@ describe("listReach", () => {
 
   it("reaches everything for a super admin with the area's flag, and nothing without it", () => {
     const reach = listReach(principal([grant("system_admin", { config: { races: true } })]), "view", "races");
-    expect(reach).toEqual({ all: true, owners: new Map(), tokenItems: null, tokenKind: "races" });
+    expect(reach).toEqual({ action: "view", all: true, owners: new Map(), tokenItems: null, tokenKind: "races" });
     const without = listReach(principal([grant("system_admin", { config: { races: true } })]), "view", "clubs");
     expect(without.all).toBe(false);
     expect(without.owners.size).toBe(0);
@@ -173,7 +173,7 @@ describe("listReach", () => {
 });
 
 describe("reachesNothing", () => {
-  const reach = (fields: Partial<ListReach>): ListReach => ({ all: false, owners: new Map(), tokenItems: null, tokenKind: "item", ...fields });
+  const reach = (fields: Partial<ListReach>): ListReach => ({ action: "view", all: false, owners: new Map(), tokenItems: null, tokenKind: "item", ...fields });
 
   it("is true with no role reach", () => {
     expect(reachesNothing(reach({}))).toBe(true);

@@ -6,6 +6,8 @@ import { effectiveRoles, roleReach, type Action, type Principal, type ReachKind 
 import { scopeForArea, type ProtectedArea } from "./scopes";
 
 export interface ListReach {
+  /** The action the reach is for: a "view" reach with any owner also reaches platform-wide objects. */
+  readonly action: Action;
   /** Some role reaches every object of the area. */
   readonly all: boolean;
   /** Otherwise the owners whose objects are reached, by owner kind. */
@@ -47,7 +49,7 @@ export function listReach(principal: Principal, action: Action, area: ProtectedA
     const grants = principal.tokenScopes.filter((grant) => grant.scope === scope);
     if (!grants.some((grant) => grant.anyItem)) tokenItems = [...new Set(grants.flatMap((grant) => grant.items))];
   }
-  return { all, owners, tokenItems, tokenKind: tokenItemKind(area) };
+  return { action, all, owners, tokenItems, tokenKind: tokenItemKind(area) };
 }
 
 /** True when the reach can match nothing, so a store need not ask. */

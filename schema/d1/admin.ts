@@ -45,6 +45,10 @@ export const divisions = sqliteTable(
       .default(sql`'[]'`),
     /** When the division's NQC membership status lapses; epoch milliseconds. */
     nqcExpireTime: integer("nqc_expire_time"),
+    /** Whether members get a reminder mail before their membership ends (decision 0057). */
+    isReminding: integer("is_reminding", { mode: "boolean" }).notNull().default(true),
+    /** How many days before a membership ends its reminder goes out. */
+    reminderDays: integer("reminder_days").notNull().default(30),
   },
   (t) => [index("divisions_club").on(t.clubId), index("divisions_site").on(t.siteId)],
 );

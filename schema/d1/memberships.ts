@@ -99,3 +99,32 @@ export const divisionMembers = sqliteTable(
     index("division_members_site").on(t.siteId),
   ],
 );
+
+/**
+ * A membership's expiry reminder (decision 0057): one row per membership, so a member is reminded at most once a
+ * season however often the cron runs. The mail consumer claims it (queued → sending) before sending.
+ */
+export const membershipReminders = sqliteTable(
+  "membership_reminders",
+  {
+    id: text("id").primaryKey(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => divisionMembers.id, { onDelete: "cascade" }),
+    divisionId: text("division_id")
+      .notNull()
+      .references(() => divisions.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    /** The language of the registration the membership came from: "en" or "fr". */
+    lang: text("lang", { enum: ["en", "fr"] })
+      .notNull()
+      .default("en"),
+    state: text("state", { enum: ["queued", "sending", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("membership_reminders_member").on(t.memberId), index("membership_reminders_division").on(t.divisionId, t.createdAt)],
+);

@@ -7,6 +7,7 @@ import { RACE_ENTRANTS } from "../../core/newsletters/mailing";
 import { PAGE_PATH_MESSAGES } from "../../core/sites/page-paths";
 import * as z from "zod";
 import { DEVICE_TYPE_KEYS } from "../../core/timing/devices";
+import { REMINDER_DAYS, REMINDER_MESSAGES } from "../../core/memberships/reminders";
 import {
   activities,
   bankAccounts,
@@ -29,6 +30,7 @@ import { seriesConfigSchema } from "../wire/series-config";
 import { imageAddress } from "../wire/page-blocks";
 import { rankingConfigSchema } from "../wire/ranking-config";
 import { createdField, entityClass, field, uuidField, type EntityField, type EntityReference } from "./registry";
+import { DivisionMember, DivisionPerson } from "./membership-classes";
 
 const nameText = z.string().trim().min(1).max(200);
 const shortText = z.string().trim().max(200);
@@ -76,6 +78,11 @@ export const Division = entityClass({
     field("info", divisions.info, "string", { schema: longText }),
     field("programs_list", divisions.programsList, "json", { schema: z.array(z.string().trim().min(1).max(100)).max(100) }),
     field("nqc_expire_time", divisions.nqcExpireTime, "time", { schema: epochMs }),
+    // Expiry reminders (decision 0057): on by default, sent this many days before a membership ends.
+    field("is_reminding", divisions.isReminding, "bool"),
+    field("reminder_days", divisions.reminderDays, "int", {
+      schema: z.number().int().min(REMINDER_DAYS.min, REMINDER_MESSAGES.days).max(REMINDER_DAYS.max, REMINDER_MESSAGES.days),
+    }),
   ],
 });
 
@@ -192,8 +199,9 @@ export const InventoryType = entityClass({
   description: "A kind of equipment in the platform-wide inventory catalogue",
   area: "depots",
   table: inventoryTypes,
-  // The catalogue belongs to no depot: only a System Administrator with the depots flag reaches it.
+  // The catalogue belongs to no depot: System Administrators with the depots flag keep it; depot staff read it.
   owners: {},
+  platformWide: { field: null },
   fields: [
     uuidField(inventoryTypes.id),
     createdField(inventoryTypes.createdAt),
@@ -341,6 +349,8 @@ export const Activity = entityClass({
   area: "activities",
   table: activities,
   owners: clubOwners,
+  // A platform-wide activity is there for every club to use, so every club may read it (decision 0057).
+  platformWide: { field: "club" },
   references: clubReference,
   fields: [
     uuidField(activities.id),
@@ -406,6 +416,7 @@ export const PointsSystem = entityClass({
   area: "points",
   table: pointsSystems,
   owners: clubOwners,
+  platformWide: { field: "club" },
   references: clubReference,
   fields: [
     uuidField(pointsSystems.id),
@@ -471,9 +482,13 @@ export const BankAccount = entityClass({
   ],
 });
 
+export { DivisionMember, DivisionPerson };
+
 export const adminEntityClasses = [
   BankAccount,
   Division,
+  DivisionMember,
+  DivisionPerson,
   TimingDevice,
   Serverbox,
   EmailNewsletter,

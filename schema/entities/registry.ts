@@ -84,6 +84,11 @@ export interface EntityClass {
   readonly changeOnly: boolean;
   /** Carries a place settable by geoname id (city_name, timezone, geoname, …). */
   readonly hasCity: boolean;
+  /**
+   * Rows every role reaching the area may read (decision 0057): those whose `field` is null (an activity with no
+   * club), or every row when `field` is null (the inventory catalogue). Writes still need the area's own reach.
+   */
+  readonly platformWide?: { readonly field: string | null };
   /** Fields a list shows by default when a class is wide; all fields otherwise. */
   readonly description: string;
 }
@@ -151,6 +156,7 @@ export interface ClassOptions {
   /** Existing objects may be changed, but none created or deleted through the data service (a site: its hostname routes requests). */
   changeOnly?: boolean;
   hasCity?: boolean;
+  platformWide?: { field: string | null };
   description: string;
 }
 
@@ -172,6 +178,7 @@ export function entityClass(options: ClassOptions): EntityClass {
     readOnly: options.readOnly ?? false,
     changeOnly: options.changeOnly ?? false,
     hasCity: options.hasCity ?? false,
+    platformWide: options.platformWide,
     description: options.description,
   };
 }
@@ -188,8 +195,10 @@ export function protectedObjectOf(entity: EntityClass, row: Readonly<Record<stri
     const value = api ? row[api] : undefined;
     return typeof value === "string" && value !== "" ? value : undefined;
   };
+  const shared = entity.platformWide;
   return {
     area: entity.area,
+    platformWide: shared ? (shared.field === null ? true : row[shared.field] === null || row[shared.field] === undefined) : undefined,
     id: typeof row.uuid === "string" ? row.uuid : undefined,
     clubId: owner("clubId") ?? null,
     siteId: owner("siteId") ?? null,

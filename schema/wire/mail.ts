@@ -15,3 +15,6 @@ export type MailMessage = z.infer<typeof mailMessageSchema>;
 
 /** A newsletter delivery on the same queue: rendered and sent by the consumer, which claims it first. */
 export const newsletterDeliveryMessageSchema = z.strictObject({ newsletterDelivery: z.uuid() });
+
+/** A membership's expiry reminder on the same queue: rendered and sent by the consumer, which claims it first. */
+export const membershipReminderMessageSchema = z.strictObject({ membershipReminder: z.uuid() });

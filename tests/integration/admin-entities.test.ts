@@ -92,8 +92,11 @@ describe("admin entities: a club admin creates and reads back", () => {
   it("creates a Page on the club's site and reads it back", async () => {
     const { token, club, site } = await clubAdmin("pages");
     const other = await clubAdmin("pages-other");
-    // A page named with the admin's club lands on that club's site whatever site is sent.
-    const created = await create(token, "Page", { site: other.site.id, club: club.id, title: "About us", path: "/about/history", body: "Founded 1972." });
+    // A page named with the admin's club goes on that club's site: another site is refused, not silently moved (decision 0057).
+    const moved = await call(token, "PUT", "/data-api/Page/", { site: other.site.id, club: club.id, title: "About us", path: "/about/history" });
+    expect(moved.status).toBe(400);
+    expect((await moved.json<{ fields: Record<string, string> }>()).fields.site).toBe("A Page of this Club goes on the Club's site; send the Club's own site");
+    const created = await create(token, "Page", { site: site.id, club: club.id, title: "About us", path: "/about/history", body: "Founded 1972." });
     expect(created).toMatchObject({ site: site.id, club: club.id, is_published: false });
     const tree = await (await call(token, "GET", `/data-api/Page/${String(created.uuid)}`)).json<Record<string, unknown>>();
     expect(tree).toMatchObject({ classname: "Page", title: "About us", path: "/about/history", body: "Founded 1972." });

@@ -8,7 +8,7 @@ import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
 import { adminAreas } from "../../core/access/admin-areas";
 import { entityClasses } from "../../schema/entities/classes";
-import { eventPages, rankingSchemes, registrations, shippingDepots, validationSystems } from "../../schema/d1";
+import { divisionMembers, divisionPeople, divisionSeasons, divisions, eventPages, rankingSchemes, registrations, shippingDepots, validationSystems } from "../../schema/d1";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
@@ -60,6 +60,8 @@ interface Ids {
   /** A club's event page (/club/:club/events/:event). */
   event: string;
   scheme: string;
+  division: string;
+  member: string;
 }
 
 /** The URLs to ask for a route: real ids where the route names one, each admin area for /_admin/:area. */
@@ -75,6 +77,8 @@ function urlsOf(id: string, ids: Ids): string[] {
     depot: ids.depot,
     event: ids.event,
     scheme: ids.scheme,
+    division: ids.division,
+    member: ids.member,
   };
   const fill = (area: string) =>
     "/" +
@@ -124,7 +128,21 @@ async function fixtures(): Promise<Ids> {
   await db()
     .insert(rankingSchemes)
     .values({ id: scheme, clubId: club.id, siteId: site.id, name: "Access ranking", method: "fis_points", config: {}, fieldMtimes: {} });
-  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot, event, scheme };
+  // The membership pages (/org/:division/…, a member's page) need a real division and member, so the guard answers, not a 404.
+  const owners = { clubId: club.id, siteId: site.id, fieldMtimes: {} };
+  const division = crypto.randomUUID();
+  await db()
+    .insert(divisions)
+    .values({ id: division, name: "Access members", ...owners });
+  const season = { id: crypto.randomUUID(), divisionId: division, name: "Access season", startsAt: 0, endsAt: 86_400_000, ...owners };
+  await db().insert(divisionSeasons).values(season);
+  const person = { id: crypto.randomUUID(), divisionId: division, memberNumber: 1, personKey: "access", firstName: "A", lastName: "B", ...owners };
+  await db().insert(divisionPeople).values(person);
+  const member = crypto.randomUUID();
+  await db()
+    .insert(divisionMembers)
+    .values({ id: member, divisionId: division, personId: person.id, seasonId: season.id, memberClass: "general", expiresAt: season.endsAt, ...owners });
+  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot, event, scheme, division, member };
 }
 
 function get(host: string, path: string, cookie?: string) {

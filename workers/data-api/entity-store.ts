@@ -42,6 +42,13 @@ function kindColumn(entity: EntityClass, kind: ReachKind): AnySQLiteColumn | und
 
 const nothing = sql`0`;
 
+/** The SQL form of a class's platform-wide rows (every row when the class names no owner field for it). */
+function platformWideCondition(entity: EntityClass): SQL | undefined {
+  if (!entity.platformWide) return undefined;
+  const column = entity.platformWide.field ? columnOf(entity, entity.platformWide.field) : undefined;
+  return column ? isNull(column) : sql`1`;
+}
+
 /** The SQL form of a reach: rows some role reaches, narrowed to a token's items and to the tenant's site. */
 export function reachCondition(entity: EntityClass, reach: ListReach, siteId: string | null): SQL | undefined {
   const parts: SQL[] = [];
@@ -51,6 +58,9 @@ export function reachCondition(entity: EntityClass, reach: ListReach, siteId: st
       const column = kindColumn(entity, kind);
       if (column && ids.length > 0) any.push(inArray(column, [...ids]));
     }
+    // Platform-wide rows are readable by anyone who reaches some of the area, as `can` decides (decision 0057).
+    const shared = reach.action === "view" && any.length > 0 ? platformWideCondition(entity) : undefined;
+    if (shared) any.push(shared);
     parts.push(any.length > 0 ? (or(...any) as SQL) : nothing);
   }
   if (reach.tokenItems !== null) {

@@ -14,7 +14,8 @@ import { compileFormula } from "../../core/series/formula";
 import { colourProblems } from "../../core/sites/contrast";
 import { isSiteMedia } from "../../core/sites/images";
 import { pagePathProblem } from "../../core/sites/page-paths";
-import { emailNewsletters, eventPages, inventoryTypes, races, registrations, type Db } from "../../schema/d1";
+import { personKey } from "../../core/memberships/membership";
+import { divisionPeople, divisionSeasons, divisions, emailNewsletters, eventPages, inventoryTypes, races, registrations, type Db } from "../../schema/d1";
 import { pageBodyProblems } from "../../schema/wire/page-blocks";
 import { pointsSystemOf, seriesConfigSchema } from "../../schema/wire/series-config";
 import { rankingConfigSchema } from "../../schema/wire/ranking-config";
@@ -242,4 +243,60 @@ export const rankingSchemeRule: WriteRule = async (db, _id, next) => {
     else if (otherSport && sport) found["config.seasons"] = RANKING_SCHEME_MESSAGES.sport(otherSport.name, otherSport.sport!, sport);
   }
   return problems(found);
+};
+export const MEMBER_MESSAGES = {
+  season: "Choose a season of this division",
+  person: "Choose a person of this division",
+  expires: (end: string) => `A membership ends with its season: its expires_at is the season's end, ${end}`,
+  programs: (names: string[]) => `These are not programs of this division: ${names.join(", ")}`,
+  samePerson: (number: number) => `Member ${number} of this division already has this name and birth date`,
+} as const;
+
+/**
+ * A membership is of a season and a person of its own division, ends when the season does (reports and
+ * newsletters read expires_at), and lists only the division's programs (compared without case, as recorded).
+ */
+export const divisionMemberRule: WriteRule = async (db, _id, next) => {
+  const division = text(next.division);
+  if (!division) return null; // The field's own shape has refused it already.
+  const found: Record<string, string> = {};
+  const [season] = text(next.season)
+    ? await db
+        .select({ endsAt: divisionSeasons.endsAt })
+        .from(divisionSeasons)
+        .where(and(eq(divisionSeasons.id, String(next.season)), eq(divisionSeasons.divisionId, division)))
+    : [];
+  if (!season) found.season = MEMBER_MESSAGES.season;
+  else if (next.expires_at !== season.endsAt) found.expires_at = MEMBER_MESSAGES.expires(new Date(season.endsAt).toISOString());
+  const [person] = text(next.person)
+    ? await db
+        .select({ id: divisionPeople.id })
+        .from(divisionPeople)
+        .where(and(eq(divisionPeople.id, String(next.person)), eq(divisionPeople.divisionId, division)))
+    : [];
+  if (!person) found.person = MEMBER_MESSAGES.person;
+  const [owner] = await db.select({ programs: divisions.programsList }).from(divisions).where(eq(divisions.id, division));
+  const offered = new Set((owner?.programs ?? []).map((p) => p.trim().toLowerCase()));
+  const chosen = Array.isArray(next.programs) ? next.programs.filter((p): p is string => typeof p === "string") : [];
+  const unknown = chosen.filter((p) => !offered.has(p.trim().toLowerCase()));
+  if (unknown.length > 0) found.programs = MEMBER_MESSAGES.programs(unknown);
+  return problems(found);
+};
+
+/** A corrected name or birth date may not make a person the same as another of the division's people. */
+export const divisionPersonRule: WriteRule = async (db, id, next) => {
+  const division = text(next.division);
+  if (!division || !text(next.first_name) || !text(next.last_name)) return null;
+  const key = personKey({
+    firstName: String(next.first_name),
+    lastName: String(next.last_name),
+    birthDate: text(next.birth_date),
+    email: text(next.email),
+  });
+  const [twin] = await db
+    .select({ memberNumber: divisionPeople.memberNumber })
+    .from(divisionPeople)
+    .where(and(eq(divisionPeople.divisionId, division), eq(divisionPeople.personKey, key), ne(divisionPeople.id, id)))
+    .limit(1);
+  return twin ? problems({ last_name: MEMBER_MESSAGES.samePerson(twin.memberNumber) }) : null;
 };

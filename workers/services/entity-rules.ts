@@ -6,6 +6,8 @@
  */
 import type { Db } from "../../schema/d1";
 import {
+  divisionMemberRule,
+  divisionPersonRule,
   eventPageRule,
   inventoryTypeRule,
   newsletterRule,
@@ -36,6 +38,8 @@ const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   InventoryType: inventoryTypeRule,
   Page: pageRule,
   RankingScheme: rankingSchemeRule,
+  DivisionMember: divisionMemberRule,
+  DivisionPerson: divisionPersonRule,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {

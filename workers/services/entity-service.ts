@@ -29,6 +29,7 @@ import { referencesTo } from "./entity-references";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { forgetSite } from "../../tenants/resolve";
 import { siteVersionBump } from "./site-content";
+import { personKeyFollows } from "./member-keys";
 
 export type EntityContext = PublishContext & { db: Db };
 
@@ -178,6 +179,10 @@ async function missingReference(context: EntityContext, entity: EntityClass, val
   return null;
 }
 
+/** Decision 0057: the words for a sent owner field that its reference decides otherwise. */
+export const ownerMismatch = (classname: string, reference: string, field: string) =>
+  `A ${classname} of this ${reference} goes on the ${reference}'s ${field}; send the ${reference}'s own ${field}`;
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Creates one entity from API-keyed fields (`uuid` optional unless the class wants client ids). */
@@ -206,7 +211,15 @@ export async function createEntity(context: EntityContext, caller: Caller, entit
     const stored = isParent ? await readVisible(context, caller, target, refId) : await getEntity(context.db, target, refId);
     const site = siteOf(context);
     if (!stored || (site !== null && protectedObjectOf(target, stored.row).siteId !== site)) return notFound(reference.classname);
-    for (const [mine, theirs] of Object.entries(reference.copy)) values[mine] = stored.row[theirs] ?? null;
+    for (const [mine, theirs] of Object.entries(reference.copy)) {
+      // A field the reference decides (a club's page's site) is refused when sent otherwise, never silently moved.
+      const sent = values[mine];
+      if (sent !== undefined && sent !== null && sent !== (stored.row[theirs] ?? null)) {
+        const message = ownerMismatch(entity.classname, reference.classname, mine);
+        return refuse(400, "invalid_request", `${mine}: ${message}`, { fields: { [mine]: message } });
+      }
+      values[mine] = stored.row[theirs] ?? null;
+    }
     if (isParent) parentStored = stored;
   }
   if (siteOf(context) !== null && entity.owners.siteId && values[entity.owners.siteId] === undefined) values[entity.owners.siteId] = siteOf(context);
@@ -265,6 +278,7 @@ export async function changeEntity(
       : changeFields(context.db, entity, id, values, base, context.now, (before, changed, version) => [
           ...changedHistory(context.db, entity, id, before, changed, version, author),
           ...siteVersionBump(context.db, entity.classname, id, { ...before, ...changed }),
+          ...personKeyFollows(context.db, entity.classname, id, changed, { ...before, ...changed }, version),
         ]),
   );
   if (!written.ok) return written;

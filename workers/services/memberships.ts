@@ -182,6 +182,7 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
 }
 
 export interface MemberLine {
+  memberId: string;
   memberNumber: number;
   firstName: string;
   lastName: string;
@@ -268,6 +269,7 @@ function memberLine(
   earlier: ReadonlySet<string>,
 ): MemberLine {
   return {
+    memberId: row.member.id,
     memberNumber: row.person.memberNumber,
     firstName: row.person.firstName,
     lastName: row.person.lastName,

@@ -21,6 +21,7 @@ import { publishChange, publishFieldChanges, type PublishContext } from "../data
 import { creatableClubs, type ClubChoice } from "./club-choices";
 import { systemReferenceProblem } from "./validation-systems";
 import { registrationLinkProblems } from "./race-links";
+import { divisionReferenceProblem } from "./division-choices";
 
 /** A registration form has at most this many elements (a long form has about 60). */
 export const MAX_ELEMENTS = 300;
@@ -316,7 +317,8 @@ export async function elementWriteProblems(db: Db, id: string, stored: Readonly<
   const checked = checkElement(elementOfApiValues(id, { ...apiValuesOf(newElement(id, type, {})), ...stored }), form);
   if (!checked.ok) return checked.errors;
   const [owner] = await db.select({ clubId: registrations.clubId }).from(registrations).where(eq(registrations.id, registrationId)).limit(1);
-  return owner ? systemReferenceProblem(db, owner.clubId, checked.value) : null;
+  if (!owner) return null;
+  return (await systemReferenceProblem(db, owner.clubId, checked.value)) ?? divisionReferenceProblem(db, owner.clubId, checked.value);
 }
 
 /**
@@ -350,7 +352,8 @@ export async function saveElement(
   const checked = checkElement(element, elements);
   if (!checked.ok) return checked;
   const next = checked.value;
-  const foreign = await systemReferenceProblem(context.db, registration.clubId, next);
+  const foreign =
+    (await systemReferenceProblem(context.db, registration.clubId, next)) ?? (await divisionReferenceProblem(context.db, registration.clubId, next));
   if (foreign) return { ok: false, errors: foreign };
   const values = apiValuesOf({ ...next, ordinal: current.ordinal });
   // The position is the list's business (moveElement): a move since opening is no conflict.

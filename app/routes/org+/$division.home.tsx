@@ -6,6 +6,10 @@ import { Division } from "../../../schema/entities/admin-classes";
 import { createEntity } from "../../../workers/services/entity-service";
 import { addSeason, divisionReport, listSeasons, recordMembers, seasonDates, seasonSchema } from "../../../workers/services/memberships";
 import { requireDivisionAccess } from "../../admin/memberships.server";
+import { addMemberByHand, saveReminderSettings } from "../../admin/member-edits.server";
+import { remindersOf } from "../../../workers/services/membership-reminders";
+import { seasonChoices } from "../../../workers/services/member-edits";
+import { MembershipFields, PersonFields, ReminderSection } from "../../components/member-forms";
 import { errorsOfRefusal } from "../../admin/entity-form.server";
 import { pageQuery, pageUrl, parseForm, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { SavedNotice, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
@@ -27,13 +31,23 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   const { db, division, mayEdit } = access;
   const seasonId = new URL(request.url).searchParams.get("season");
-  const [seasons, report] = await Promise.all([listSeasons(db, division.id), divisionReport(db, division, seasonId, context.now)]);
+  const [seasons, report, reminders, choices] = await Promise.all([
+    listSeasons(db, division.id),
+    divisionReport(db, division, seasonId, context.now),
+    remindersOf(db, division.id),
+    seasonChoices(db, division.id),
+  ]);
   return {
     kind: "division" as const,
     id: division.id,
     name: division.name,
     mayEdit,
     saved: query.saved,
+    reminders: { isReminding: division.isReminding, days: division.reminderDays, sent: reminders },
+    programs: division.programsList,
+    seasonChoices: choices,
+    // The add form's one-time id: sent twice, it lands on the member the first send made.
+    submission: crypto.randomUUID(),
     seasons: seasons.map((s) => ({ id: s.id, name: s.name, ...seasonDates(s) })),
     report: { ...report, season: report.season ? { id: report.season.id, name: report.season.name, ...seasonDates(report.season) } : null },
   };
@@ -41,6 +55,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const access = await requireDivisionAccess(request, context, params.division ?? "");
+  const form = request.clone();
   const posted = await readPostedForm(request);
   const here = new URL(request.url).pathname;
   if (posted.intent === "division" && !access.division && access.mayCreate) {
@@ -58,6 +73,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const added = await addSeason(access.db, division, parsed.value, context.now);
     return added.ok ? redirect(pageUrl(here, "added")) : refuse(posted, added.errors, 409);
   }
+  if (posted.intent === "reminders") return saveReminderSettings(access, context, division, posted, here);
+  if (posted.intent === "add") return addMemberByHand(access, context, division, posted, await form.formData());
   if (posted.intent === "record") {
     // The organiser's catch-up: every paid membership on the club's forms, recorded again (safe to repeat).
     const forms = await access.db
@@ -91,6 +108,8 @@ export default function MembershipReports() {
   const data = useLoaderData<typeof loader>();
   const season = useReplyFor("season");
   const created = useReplyFor("division");
+  const adding = useReplyFor("add");
+  const reminding = useReplyFor("reminders");
   if (data.kind === "club")
     return (
       <main className="page">
@@ -171,7 +190,9 @@ export default function MembershipReports() {
                   {report.members.map((m) => (
                     <tr key={m.memberNumber}>
                       <td>{m.memberNumber}</td>
-                      <td>{`${m.firstName} ${m.lastName}`}</td>
+                      <td>
+                        <Link to={`/org/${data.id}/members/${m.memberId}`}>{`${m.firstName} ${m.lastName}`}</Link>
+                      </td>
                       <td>{m.birthDate ?? ""}</td>
                       <td>{classWord(m.memberClass)}</td>
                       <td>{m.programs.join(", ")}</td>
@@ -196,6 +217,17 @@ export default function MembershipReports() {
       ) : (
         <p className="empty-state">No season is running. Add the season memberships are sold for.</p>
       )}
+      <ReminderSection mayEdit={data.mayEdit} settings={data.reminders} reply={reminding} />
+      {data.mayEdit && data.seasonChoices.length > 0 ? (
+        <>
+          <h2>Add a member by hand</h2>
+          <SetupForm intent="add" label="Add the member" busyLabel="Adding…" errors={adding.errors}>
+            <input type="hidden" name="submission" value={data.submission} />
+            <PersonFields values={adding.values} errors={adding.errors} />
+            <MembershipFields seasons={data.seasonChoices} programs={data.programs} values={adding.values} errors={adding.errors} />
+          </SetupForm>
+        </>
+      ) : null}
       {data.mayEdit ? (
         <>
           <h2>Seasons</h2>

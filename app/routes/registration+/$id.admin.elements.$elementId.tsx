@@ -5,6 +5,7 @@ import type { FormElement } from "../../../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../../../core/forms/registry";
 import { elementEditedAt, listElements, saveElement } from "../../../workers/services/registration-forms";
 import { systemsOfClub } from "../../../workers/services/validation-systems";
+import { divisionsOfClub } from "../../../workers/services/division-choices";
 import { isPriced, requireRegistrationAccess, withNotice } from "../../registration-admin.server";
 import {
   blankDiscount,
@@ -54,6 +55,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     openedAt: await elementEditedAt(builder.db, element.id),
     validationSystems: editorSectionsOf(element.type).validation
       ? (await systemsOfClub(builder.db, registration.clubId)).map((v) => ({ value: v.id, label: `${v.name} (${v.kind}${v.isActive ? "" : ", inactive"})` }))
+      : [],
+    divisions: editorSectionsOf(element.type).membership
+      ? (await divisionsOfClub(builder.db, registration.clubId)).map((d) => ({ value: d.id, label: d.name }))
       : [],
   };
 }
@@ -125,6 +129,7 @@ export default function ElementEditorPage() {
         backTo={`/registration/${loaded.registrationId}/admin`}
         openedAt={answer?.openedAt ?? loaded.openedAt}
         validationSystems={loaded.validationSystems}
+        divisions={loaded.divisions}
       />
     </section>
   );

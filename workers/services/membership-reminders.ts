@@ -1,0 +1,200 @@
+/**
+ * Membership expiry reminders (issue 25, decision 0057). The cron writes one reminder row per membership whose
+ * end is within its division's days (unique per membership, so a retried cron adds none) and puts it on the
+ * mail queue; the consumer claims the row (queued → sending) before sending, so a message delivered twice
+ * mails once. Reminders are about the member's own membership, so an address unsubscribed from the club's
+ * newsletters still gets one; the mail carries the unsubscribe link all the same.
+ */
+import { aliasedTable, and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { reminderWindow, renderReminder } from "../../core/memberships/reminders";
+import {
+  carts,
+  clubs,
+  divisionMembers,
+  divisionPeople,
+  divisionSeasons,
+  divisions,
+  formElements,
+  individuals,
+  membershipReminders,
+  registrations,
+  type Db,
+} from "../../schema/d1";
+import { deliverMail } from "../mail/mailer";
+import { unsubscribePath } from "./newsletter-links";
+import { newsletterLook } from "./newsletters";
+import { formOrigin, receiptLang } from "./receipts";
+
+/** Reminders written per division per sweep; the next sweep takes the rest. */
+const SWEEP_LIMIT = 500;
+/** Messages per Queue sendBatch call (Cloudflare's limit is 100). */
+const MESSAGES_PER_SEND = 100;
+/** A reminder still queued this long after it was written lost its message; the sweep sends it again. */
+const LOST_AFTER_MS = 60 * 60_000;
+
+const later = aliasedTable(divisionMembers, "later_member");
+
+/**
+ * The cron's sweep: for every division with reminders on, the memberships ending within its days whose person
+ * has an address and has not renewed for a later season get one reminder row each, then go on the mail queue.
+ */
+export async function queueDueReminders(env: Env, db: Db, now: number): Promise<number> {
+  const on = await db.select({ id: divisions.id, days: divisions.reminderDays }).from(divisions).where(eq(divisions.isReminding, true));
+  let queued = 0;
+  for (const division of on) {
+    const window = reminderWindow(now, division.days);
+    const due = await db
+      .select({ memberId: divisionMembers.id, email: divisionPeople.email, cartLang: carts.lang, bilingual: registrations.isBilingual })
+      .from(divisionMembers)
+      .innerJoin(divisionPeople, eq(divisionPeople.id, divisionMembers.personId))
+      .leftJoin(membershipReminders, eq(membershipReminders.memberId, divisionMembers.id))
+      .leftJoin(individuals, eq(individuals.id, divisionMembers.individualId))
+      .leftJoin(carts, eq(carts.id, individuals.cartId))
+      .leftJoin(registrations, eq(registrations.id, individuals.registrationId))
+      .where(
+        and(
+          eq(divisionMembers.divisionId, division.id),
+          gt(divisionMembers.expiresAt, window.after),
+          lte(divisionMembers.expiresAt, window.until),
+          isNotNull(divisionPeople.email),
+          isNull(membershipReminders.id),
+          // Someone who already bought a later season's membership has nothing to renew.
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(later)
+              .where(and(eq(later.personId, divisionMembers.personId), gt(later.expiresAt, divisionMembers.expiresAt))),
+          ),
+        ),
+      )
+      .limit(SWEEP_LIMIT);
+    if (due.length === 0) continue;
+    const rows = due.map((d) => ({
+      id: crypto.randomUUID(),
+      memberId: d.memberId,
+      divisionId: division.id,
+      email: d.email!,
+      lang: receiptLang({ lang: d.cartLang ?? "en" }, { isBilingual: d.bilingual ?? false }),
+      createdAt: now,
+      updatedAt: now,
+    }));
+    // Four rows per insert keeps well under D1's 100 bound parameters; a row a racing sweep wrote is kept as it is.
+    const inserts = [];
+    for (let i = 0; i < rows.length; i += 10)
+      inserts.push(
+        db
+          .insert(membershipReminders)
+          .values(rows.slice(i, i + 10))
+          .onConflictDoNothing(),
+      );
+    await db.batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
+    queued += due.length;
+  }
+  // Every reminder written now, and any whose message was lost, goes (again) on the queue; the claim keeps it to one mail.
+  const waiting = await db
+    .select({ id: membershipReminders.id })
+    .from(membershipReminders)
+    .where(and(eq(membershipReminders.state, "queued"), or(eq(membershipReminders.createdAt, now), lt(membershipReminders.updatedAt, now - LOST_AFTER_MS))))
+    .limit(SWEEP_LIMIT * 4);
+  for (let i = 0; i < waiting.length; i += MESSAGES_PER_SEND) {
+    await env.MAIL_QUEUE.sendBatch(waiting.slice(i, i + MESSAGES_PER_SEND).map((r) => ({ body: { membershipReminder: r.id } })));
+  }
+  return queued;
+}
+
+/** The division's membership form: the newest of its club's forms whose membership panel sells for it. */
+export async function renewalForm(db: Db, division: { id: string; clubId: string }): Promise<{ id: string; siteId: string | null } | null> {
+  const [first] = await db.select({ id: divisions.id }).from(divisions).where(eq(divisions.clubId, division.clubId)).orderBy(asc(divisions.createdAt)).limit(1);
+  const panels = await db
+    .select({ id: registrations.id, siteId: registrations.siteId, config: formElements.config })
+    .from(registrations)
+    .innerJoin(formElements, and(eq(formElements.registrationId, registrations.id), eq(formElements.type, "membership")))
+    .where(eq(registrations.clubId, division.clubId))
+    .orderBy(desc(registrations.createdAt))
+    .limit(50);
+  // A panel naming no division sells for the club's first (decision 0036).
+  const sells = (config: Record<string, unknown>) =>
+    typeof config.division_id === "string" && config.division_id !== "" ? config.division_id === division.id : first?.id === division.id;
+  const found = panels.find((p) => sells(p.config));
+  return found ? { id: found.id, siteId: found.siteId } : null;
+}
+
+export type ReminderOutcome = "sent" | "skipped" | "retry" | "failed";
+
+/** Sends one reminder from the mail queue, claimed first; a redelivered message may take back its own claim. */
+export async function sendMembershipReminder(env: Env, db: Db, id: string, attempt: number, lastAttempt: boolean, now: number): Promise<ReminderOutcome> {
+  const claimable = attempt > 1 ? inArray(membershipReminders.state, ["queued", "sending"]) : eq(membershipReminders.state, "queued");
+  const [claimed] = await db
+    .update(membershipReminders)
+    .set({ state: "sending", attempts: sql`${membershipReminders.attempts} + 1`, updatedAt: now })
+    .where(and(eq(membershipReminders.id, id), claimable))
+    .returning();
+  if (!claimed) return "skipped";
+  try {
+    const [found] = await db
+      .select({ member: divisionMembers, person: divisionPeople, season: divisionSeasons, division: divisions, clubName: clubs.name })
+      .from(divisionMembers)
+      .innerJoin(divisionPeople, eq(divisionPeople.id, divisionMembers.personId))
+      .innerJoin(divisionSeasons, eq(divisionSeasons.id, divisionMembers.seasonId))
+      .innerJoin(divisions, eq(divisions.id, divisionMembers.divisionId))
+      .innerJoin(clubs, eq(clubs.id, divisionMembers.clubId))
+      .where(eq(divisionMembers.id, claimed.memberId));
+    if (!found) return finish(db, id, "failed", now);
+    const form = await renewalForm(db, found.division);
+    const renewUrl = form ? `${await formOrigin(env, db, form.siteId)}/register/${form.id}${claimed.lang === "fr" ? "?lang=fr" : ""}` : null;
+    const { origin, look } = await newsletterLook(env, db, found.division.clubId);
+    const unsubscribeUrl = `${origin}${await unsubscribePath(env, found.division.clubId, claimed.email)}`;
+    const mail = renderReminder({
+      lang: claimed.lang,
+      clubName: look.clubName || found.clubName,
+      divisionName: found.division.name,
+      seasonName: found.season.name,
+      firstName: found.person.firstName,
+      expiresAt: found.member.expiresAt,
+      renewUrl,
+      unsubscribeUrl,
+    });
+    await deliverMail(env, db, { to: claimed.email, subject: mail.subject, text: mail.text, html: mail.html, listUnsubscribe: unsubscribeUrl });
+    return finish(db, id, "sent", now);
+  } catch (error) {
+    console.error(lastAttempt ? "A membership reminder failed for the last time" : "A membership reminder failed; will retry", id, error);
+    if (lastAttempt) return finish(db, id, "failed", now);
+    await db.update(membershipReminders).set({ state: "queued", updatedAt: now }).where(eq(membershipReminders.id, id));
+    return "retry";
+  }
+}
+
+async function finish(db: Db, id: string, state: "sent" | "failed", now: number): Promise<ReminderOutcome> {
+  await db.update(membershipReminders).set({ state, updatedAt: now }).where(eq(membershipReminders.id, id));
+  return state;
+}
+
+export interface ReminderLine {
+  memberNumber: number;
+  name: string;
+  email: string;
+  season: string;
+  state: "queued" | "sending" | "sent" | "failed";
+  at: number;
+}
+
+/** Who was reminded and when, newest first, for the division's page. */
+export async function remindersOf(db: Db, divisionId: string, limit = 200): Promise<ReminderLine[]> {
+  const rows = await db
+    .select({ reminder: membershipReminders, person: divisionPeople, season: divisionSeasons.name })
+    .from(membershipReminders)
+    .innerJoin(divisionMembers, eq(divisionMembers.id, membershipReminders.memberId))
+    .innerJoin(divisionPeople, eq(divisionPeople.id, divisionMembers.personId))
+    .innerJoin(divisionSeasons, eq(divisionSeasons.id, divisionMembers.seasonId))
+    .where(eq(membershipReminders.divisionId, divisionId))
+    .orderBy(desc(membershipReminders.createdAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    memberNumber: r.person.memberNumber,
+    name: `${r.person.firstName} ${r.person.lastName}`,
+    email: r.reminder.email,
+    season: r.season,
+    state: r.reminder.state,
+    at: r.reminder.updatedAt,
+  }));
+}
