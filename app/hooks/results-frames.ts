@@ -3,8 +3,9 @@
  * outside React (a ref), never inside a state updater: updaters may run late or twice, and a decision to
  * reconnect must not depend on when React renders.
  */
-import type { RaceServerMessage } from "../../schema/wire/race-socket";
-import { applyPatch, applyRows, stateFromSnapshot, type ResultsState } from "../results/results-state";
+import { applyRowChange } from "../../schema/wire/race-row-patch";
+import type { RaceServerMessage, ResultRow, RowChange } from "../../schema/wire/race-socket";
+import { applyRows, stateFromSnapshot, type ResultsState } from "../results/results-state";
 import type { FrameOutcome } from "./race-socket";
 import { notAfter } from "./versions";
 
@@ -53,4 +54,21 @@ export function followResultsFrame(followed: FollowedResults, formatId: string, 
     default:
       return unchanged;
   }
+}
+
+/**
+ * Applies a patch frame: whole rows, and changes to rows held. Null, as for rows, when the frame does not follow
+ * this copy's version or changes a racer this copy does not hold: the page fetches a snapshot instead.
+ */
+// Here, not in results-state.ts: only pages holding the whole format take patches, so the paged page loads none of it.
+export function applyPatch(state: ResultsState, from: string, version: string, rows: readonly ResultRow[], changes: readonly RowChange[]): ResultsState | null {
+  const whole = new Map(state.rows);
+  for (const row of rows) whole.set(row.racerId, row);
+  const changed: ResultRow[] = [...rows];
+  for (const change of changes) {
+    const held = whole.get(change.racerId);
+    if (!held) return null;
+    changed.push(applyRowChange(held, change));
+  }
+  return applyRows(state, from, version, changed);
 }

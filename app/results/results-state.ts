@@ -6,8 +6,7 @@ import type { RankingType } from "../../core/timing/multistage";
 import type { TeamResult } from "../../core/timing/relay";
 import { columnStandings, type ColumnStanding } from "../../core/timing/result-columns";
 import type { RankedResult } from "../../core/timing/model";
-import { applyRowChange } from "../../schema/wire/race-row-patch";
-import type { FormatSnapshot, ResultGroupWire, ResultRow, RowChange } from "../../schema/wire/race-socket";
+import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 import { searchMatcher } from "../../schema/wire/results-window";
 import { rankGroup, teamMatcher } from "../../schema/wire/results-ranking";
 
@@ -35,22 +34,6 @@ export function applyRows(state: ResultsState, from: string, version: string, ro
     else next.set(row.racerId, row);
   }
   return { snapshot: { ...state.snapshot, version }, rows: next, changed: new Set(rows.map((r) => r.racerId)) };
-}
-
-/**
- * Applies a patch frame: whole rows, and changes to rows held. Null, as for rows, when the frame does not follow
- * this copy's version or changes a racer this copy does not hold: the page fetches a snapshot instead.
- */
-export function applyPatch(state: ResultsState, from: string, version: string, rows: readonly ResultRow[], changes: readonly RowChange[]): ResultsState | null {
-  const whole = new Map(state.rows);
-  for (const row of rows) whole.set(row.racerId, row);
-  const changed: ResultRow[] = [...rows];
-  for (const change of changes) {
-    const held = whole.get(change.racerId);
-    if (!held) return null;
-    changed.push(applyRowChange(held, change));
-  }
-  return applyRows(state, from, version, changed);
 }
 
 export interface GroupView {

@@ -1,5 +1,5 @@
 /** The whole-format frames' readers (race-socket-read.ts): only pages that hold the whole format load them. */
-import type { FormatSnapshot, ResultGroupWire } from "./race-socket";
+import type { FormatSnapshot, ResultGroupWire, RowChange } from "./race-socket";
 import {
   array,
   oneOf,
@@ -10,8 +10,16 @@ import {
   nullableNumber,
   number,
   optional,
+  biathlon,
+  nullable,
+  nullableString,
+  numbers,
+  racerStatus,
   resultRow,
-  rowChange,
+  run,
+  segment,
+  split,
+  statusText,
   string,
   type FrameReaders,
 } from "./race-socket-read";
@@ -74,6 +82,38 @@ const formatSnapshot = (value: unknown): FormatSnapshot => {
     rows: array(resultRow)(o.rows),
     ...optional(o, "relay", relay),
     ...optional(o, "stage", stage),
+  };
+};
+
+/** A row change of a patch frame: every field of a row optional but the racer (rowChangeSchema). */
+const rowChange = (value: unknown): RowChange => {
+  const o = fields(value);
+  return {
+    racerId: string(o.racerId),
+    ...optional(o, "splitsFrom", count),
+    ...optional(o, "status", racerStatus),
+    ...optional(o, "statusText", statusText),
+    ...optional(o, "start", nullableNumber),
+    ...optional(o, "laps", count),
+    ...optional(o, "splits", array(split)),
+    ...optional(o, "finish", nullableNumber),
+    ...optional(o, "time", nullableNumber),
+    ...optional(o, "key", numbers),
+    ...optional(o, "rankKey", nullable(numbers)),
+    ...optional(o, "bib", nullableNumber),
+    ...optional(o, "name", string),
+    ...optional(o, "club", nullableString),
+    ...optional(o, "team", nullableString),
+    ...optional(o, "city", nullableString),
+    ...optional(o, "course", nullableString),
+    ...optional(o, "groups", array(string)),
+    ...optional(o, "biathlon", biathlon),
+    ...optional(o, "runs", array(run)),
+    ...optional(o, "leg", nullableCount),
+    ...optional(o, "handover", nullableNumber),
+    ...optional(o, "stageTimes", array(nullableNumber)),
+    ...optional(o, "stageBonuses", array(nullableNumber)),
+    ...optional(o, "segments", array(segment)),
   };
 };
 

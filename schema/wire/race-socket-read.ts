@@ -4,7 +4,7 @@
  * (issues 23 and 29). The types are the schema's (type-only imports bundle nothing); a required field the
  * schema gains fails `tsc` here, and race-socket-read.test.ts checks both agree on every frame it draws.
  */
-import type { RaceServerMessage, ResultRow, RowChange } from "./race-socket";
+import type { RaceServerMessage, ResultRow } from "./race-socket";
 
 export type Read<T> = (value: unknown) => T;
 export type Fields = Readonly<Record<string, unknown>>;
@@ -48,19 +48,19 @@ export function optional<K extends string, T>(from: Fields, key: K, read: Read<T
   return { [key]: value === undefined ? undefined : read(value) } as { [P in K]?: T };
 }
 
-const racerStatus = oneOf<ResultRow["status"]>({ dns: true, dnf: true, dsq: true, notstarted: true, oncourse: true, finished: true });
-const statusText = oneOf<ResultRow["statusText"]>({ "": true, DSQ: true, DNS: true, DNF: true });
+export const racerStatus = oneOf<ResultRow["status"]>({ dns: true, dnf: true, dsq: true, notstarted: true, oncourse: true, finished: true });
+export const statusText = oneOf<ResultRow["statusText"]>({ "": true, DSQ: true, DNS: true, DNF: true });
 export const nullableNumber = nullable(number);
 export const nullableCount = nullable(count);
 export const nullableString = nullable(string);
-const numbers = array(number);
+export const numbers = array(number);
 
-const split = (value: unknown): ResultRow["splits"][number] => {
+export const split = (value: unknown): ResultRow["splits"][number] => {
   const o = fields(value);
   return { index: count(o.index), coursePointId: string(o.coursePointId), lap: count(o.lap), time: number(o.time), elapsed: number(o.elapsed) };
 };
 
-const biathlon = (value: unknown): NonNullable<ResultRow["biathlon"]> => {
+export const biathlon = (value: unknown): NonNullable<ResultRow["biathlon"]> => {
   const o = fields(value);
   return {
     misses: array(nullableCount)(o.misses),
@@ -72,12 +72,12 @@ const biathlon = (value: unknown): NonNullable<ResultRow["biathlon"]> => {
   };
 };
 
-const run = (value: unknown): NonNullable<ResultRow["runs"]>[number] => {
+export const run = (value: unknown): NonNullable<ResultRow["runs"]>[number] => {
   const o = fields(value);
   return { status: racerStatus(o.status), time: nullableNumber(o.time) };
 };
 
-const segment = (value: unknown): NonNullable<ResultRow["segments"]>[number] => {
+export const segment = (value: unknown): NonNullable<ResultRow["segments"]>[number] => {
   const o = fields(value);
   return { time: nullableNumber(o.time), runs: count(o.runs) };
 };
@@ -102,38 +102,6 @@ export const resultRow = (value: unknown): ResultRow => {
     city: nullableString(o.city),
     course: nullableString(o.course),
     groups: array(string)(o.groups),
-    ...optional(o, "biathlon", biathlon),
-    ...optional(o, "runs", array(run)),
-    ...optional(o, "leg", nullableCount),
-    ...optional(o, "handover", nullableNumber),
-    ...optional(o, "stageTimes", array(nullableNumber)),
-    ...optional(o, "stageBonuses", array(nullableNumber)),
-    ...optional(o, "segments", array(segment)),
-  };
-};
-
-/** A row change of a patch frame: every field of a row optional but the racer (rowChangeSchema). */
-export const rowChange = (value: unknown): RowChange => {
-  const o = fields(value);
-  return {
-    racerId: string(o.racerId),
-    ...optional(o, "splitsFrom", count),
-    ...optional(o, "status", racerStatus),
-    ...optional(o, "statusText", statusText),
-    ...optional(o, "start", nullableNumber),
-    ...optional(o, "laps", count),
-    ...optional(o, "splits", array(split)),
-    ...optional(o, "finish", nullableNumber),
-    ...optional(o, "time", nullableNumber),
-    ...optional(o, "key", numbers),
-    ...optional(o, "rankKey", nullable(numbers)),
-    ...optional(o, "bib", nullableNumber),
-    ...optional(o, "name", string),
-    ...optional(o, "club", nullableString),
-    ...optional(o, "team", nullableString),
-    ...optional(o, "city", nullableString),
-    ...optional(o, "course", nullableString),
-    ...optional(o, "groups", array(string)),
     ...optional(o, "biathlon", biathlon),
     ...optional(o, "runs", array(run)),
     ...optional(o, "leg", nullableCount),
