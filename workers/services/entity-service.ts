@@ -150,7 +150,8 @@ function uniqueRefusal(entity: EntityClass, error: unknown): { ok: false; refusa
   // Two sends of one create (a double click) race to the same id: the second is told it exists, as the check says.
   if (columns.includes(entity.idColumn.name)) return refuse(409, "conflict", `A ${entity.classname} with that uuid exists`);
   const fields = entity.fields.filter((f) => columns.includes(f.column.name) && f.api !== "site" && f.api !== "club").map((f) => f.api);
-  if (fields.length === 0) return null;
+  // A key of no field of its own (a person's matching key) broken by a write racing another: still a conflict, not a failure.
+  if (fields.length === 0) return refuse(409, "conflict", `Another ${entity.classname} already has these details`);
   const message = `Another ${entity.classname} already has this ${fields.join(" and ")}`;
   return refuse(409, "conflict", message, { fields: Object.fromEntries(fields.map((f) => [f, message])) });
 }
