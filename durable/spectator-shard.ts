@@ -211,14 +211,12 @@ export class SpectatorShard extends DurableObject<Env> {
     if (patchers.length > 0) {
       const patch = patchRows(cached!.rows, rows!);
       const message = { type: "patch", formatId: frame.formatId, from: frame.from, version: frame.version, ...patch } satisfies RaceServerMessage;
-      const patchWire = await packFrame(JSON.stringify(message));
-      for (const ws of patchers) sendRaw(ws, patchWire);
+      await sendInSlices(patchers, await packFrame(JSON.stringify(message)));
     }
     const patched = new Set(patchers);
     const whole = patched.size === 0 ? sockets : sockets.filter((ws) => !patched.has(ws));
     if (whole.length > 0) {
-      const wire = await packFrame(frame.frame);
-      for (const ws of whole) sendRaw(ws, wire);
+      await sendInSlices(whole, await packFrame(frame.frame));
     }
     this.versions[frame.formatId] = frame.version;
     if (cached && rows) applyRows(cached, rows, frame.version);
@@ -379,6 +377,21 @@ function attachmentOf(ws: WebSocket): SpectatorAttachment {
 
 function send(ws: WebSocket, message: RaceServerMessage): void {
   sendRaw(ws, JSON.stringify(message));
+}
+
+/** Sockets sent to in one turn of the event loop before the shard lets other work run (below). */
+const SEND_SLICE = 200;
+
+/**
+ * One frame to many sockets, a slice per turn: a shard may share its thread with its race room (locally always;
+ * on Cloudflare objects may share an isolate), and a device's batch should not wait behind thousands of sends.
+ * The shard's queue keeps frames in order, so a later frame never overtakes one still being sent.
+ */
+async function sendInSlices(sockets: readonly WebSocket[], wire: WireFrame): Promise<void> {
+  for (let i = 0; i < sockets.length; i += SEND_SLICE) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    for (const ws of sockets.slice(i, i + SEND_SLICE)) sendRaw(ws, wire);
+  }
 }
 
 // A socket closing under us must not stop the frame reaching the others.
