@@ -145,7 +145,11 @@ describe("a patch frame (decision 0059)", () => {
   });
 
   it("changes the rows held and takes new racers whole, as the rows frame of the same change would", () => {
-    const step = followResultsFrame(holding("5"), "f", patch("5", "6", [row("b", 90)], [{ racerId: "a", status: "finished", laps: 1, finish: 80, time: 80, key: [0, 80], rankKey: [80] }]));
+    const step = followResultsFrame(
+      holding("5"),
+      "f",
+      patch("5", "6", [row("b", 90)], [{ racerId: "a", status: "finished", laps: 1, finish: 80, time: 80, key: [0, 80], rankKey: [80] }]),
+    );
     expect(step.outcome).toBe("current");
     const byRows = followResultsFrame(holding("5"), "f", rows("5", "6", [row("b", 90), row("a", 80)]));
     expect(step.followed.results.rows).toStrictEqual(byRows.followed.results.rows);

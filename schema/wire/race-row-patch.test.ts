@@ -30,7 +30,27 @@ const row = (racerId: string) =>
       leg: fc.option(fc.nat(4), { nil: null }),
       runs: fc.array(fc.record({ status: fc.constantFrom("finished", "dnf"), time: fc.option(fc.nat(), { nil: null }) }), { maxLength: 2 }),
     },
-    { requiredKeys: ["racerId", "status", "statusText", "start", "laps", "splits", "finish", "time", "key", "rankKey", "bib", "name", "club", "team", "city", "course", "groups"] },
+    {
+      requiredKeys: [
+        "racerId",
+        "status",
+        "statusText",
+        "start",
+        "laps",
+        "splits",
+        "finish",
+        "time",
+        "key",
+        "rankKey",
+        "bib",
+        "name",
+        "club",
+        "team",
+        "city",
+        "course",
+        "groups",
+      ],
+    },
   ) as fc.Arbitrary<ResultRow>;
 
 /** A row and a later one of the same racer: often the same with a split added, sometimes anything at all. */

@@ -177,18 +177,16 @@ describe("a chip typed on the form that another racer holds", { timeout: 60_000 
   it("enters the person without it, for the organiser to sort out, and a re-sync changes nothing", async () => {
     const s = await twoRaceForm();
     const chipField = crypto.randomUUID();
-    await db()
-      .insert(formElements)
-      .values({
-        id: chipField,
-        registrationId: s.f.registration.id,
-        clubId: s.f.club.id,
-        siteId: s.f.site.id,
-        fieldMtimes: {},
-        type: "text",
-        caption: "Chip",
-        ordinal: 12,
-      });
+    await db().insert(formElements).values({
+      id: chipField,
+      registrationId: s.f.registration.id,
+      clubId: s.f.club.id,
+      siteId: s.f.site.id,
+      fieldMtimes: {},
+      type: "text",
+      caption: "Chip",
+      ordinal: 12,
+    });
     expect((await s.a.room.saveRacer(null, { first_name: "Old", last_name: "Timer", chip: "C1" })).ok).toBe(true);
     await linkDistances(s);
     const first = await post(s.f.host, s.f.path, {

@@ -8,7 +8,17 @@ import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
 import { adminAreas } from "../../core/access/admin-areas";
 import { entityClasses } from "../../schema/entities/classes";
-import { divisionMembers, divisionPeople, divisionSeasons, divisions, eventPages, rankingSchemes, registrations, shippingDepots, validationSystems } from "../../schema/d1";
+import {
+  divisionMembers,
+  divisionPeople,
+  divisionSeasons,
+  divisions,
+  eventPages,
+  rankingSchemes,
+  registrations,
+  shippingDepots,
+  validationSystems,
+} from "../../schema/d1";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
