@@ -57,7 +57,8 @@ test("a division admin adds and corrects a member, sees the history, and the cro
   // 4. The five-minute cron sends the renewal reminder through the mail queue; the division page lists it.
   const ran = await page.request.post(url("localhost", "/_dev/cron"), { data: { cron: "*/5 * * * *" } });
   expect(ran.status()).toBe(200);
-  const mail = await openMail(page, email, "Your Club members membership ends soon");
+  // The club's first division may be another test's (the state is shared), so the subject is matched without its name.
+  const mail = await openMail(page, email, "membership ends soon");
   await expect(mail).toContainText("Hello Léna,");
   await expect(mail).toContainText(`ends on`);
   await page.goto(url("localhost", `/org/${club}/home`));
