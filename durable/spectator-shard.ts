@@ -207,7 +207,8 @@ export class SpectatorShard extends DurableObject<Env> {
     const cached = this.cache.get(frame.formatId);
     const rows = cached ? (JSON.parse(frame.frame) as RowsMessage).rows : null;
     // Patches are changes to the rows this shard last sent, so they need its copy of them at `from`.
-    const patchers = cached && rows && cached.snapshot.version === held ? this.ctx.getWebSockets(patchTag(frame.formatId)) : [];
+    const current = cached !== undefined && cached.snapshot.version === frame.from;
+    const patchers = current ? this.ctx.getWebSockets(patchTag(frame.formatId)) : [];
     if (patchers.length > 0) {
       const patch = patchRows(cached!.rows, rows!);
       const message = { type: "patch", formatId: frame.formatId, from: frame.from, version: frame.version, ...patch } satisfies RaceServerMessage;
@@ -219,7 +220,25 @@ export class SpectatorShard extends DurableObject<Env> {
       await sendInSlices(whole, await packFrame(frame.frame));
     }
     this.versions[frame.formatId] = frame.version;
-    if (cached && rows) applyRows(cached, rows, frame.version);
+    if (cached && rows) this.advanceCopy(frame, cached, rows);
+    // A shard that woke without its copy (evicted in a quiet spell, which is most of a race) fetches one, so its
+    // patch sockets get changes again from the room's next frame rather than whole rows until a page connects.
+    if (!this.cache.has(frame.formatId) && this.ctx.getWebSockets(patchTag(frame.formatId)).length > 0) {
+      const snapshot = await this.room().snapshot(frame.formatId);
+      if (snapshot) this.cache.set(frame.formatId, cacheOf(snapshot));
+    }
+  }
+
+  /**
+   * The copy after a frame from `from` to `version`. A copy at `from` takes the rows. So does a copy fetched while
+   * the frame was on its way (between `from` and `version`): the frame holds every racer that changed since `from`
+   * at `version`, and the others are the same at both. A copy older than `from` missed frames and is dropped; a
+   * newer one waits for the frames to reach it.
+   */
+  private advanceCopy(frame: FormatFrame, cached: CachedFormat, rows: readonly ResultRow[]): void {
+    const at = Number(cached.snapshot.version);
+    if (cached.snapshot.version === frame.from || (Number(frame.from) < at && at <= Number(frame.version))) applyRows(cached, rows, frame.version);
+    else if (at < Number(frame.from)) this.cache.delete(frame.formatId);
   }
 
   /** Sends a fresh snapshot to every socket following the format (it changed shape, or frames were missed). */
