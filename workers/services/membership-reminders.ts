@@ -5,7 +5,7 @@
  * mails once. Reminders are about the member's own membership, so an address unsubscribed from the club's
  * newsletters still gets one; the mail carries the unsubscribe link all the same.
  */
-import { aliasedTable, and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { aliasedTable, and, getTableColumns, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
 import { reminderWindow, renderReminder } from "../../core/memberships/reminders";
 import {
   carts,
@@ -27,6 +27,11 @@ import { formOrigin, receiptLang } from "./receipts";
 
 /** Reminders written per division per sweep; the next sweep takes the rest. */
 const SWEEP_LIMIT = 500;
+/**
+ * Rows per insert: drizzle binds every column of every row (defaults too) and D1 takes at most 100 values a
+ * statement, so the count follows the table's columns (a column added later cannot break the sweep).
+ */
+const REMINDERS_PER_INSERT = Math.floor(100 / Object.keys(getTableColumns(membershipReminders)).length);
 /** Messages per Queue sendBatch call (Cloudflare's limit is 100). */
 const MESSAGES_PER_SEND = 100;
 /** A reminder still queued this long after it was written lost its message; the sweep sends it again. */
@@ -78,13 +83,13 @@ export async function queueDueReminders(env: Env, db: Db, now: number): Promise<
       createdAt: now,
       updatedAt: now,
     }));
-    // Four rows per insert keeps well under D1's 100 bound parameters; a row a racing sweep wrote is kept as it is.
+    // A row a racing sweep wrote is kept as it is.
     const inserts = [];
-    for (let i = 0; i < rows.length; i += 10)
+    for (let i = 0; i < rows.length; i += REMINDERS_PER_INSERT)
       inserts.push(
         db
           .insert(membershipReminders)
-          .values(rows.slice(i, i + 10))
+          .values(rows.slice(i, i + REMINDERS_PER_INSERT))
           .onConflictDoNothing(),
       );
     await db.batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
