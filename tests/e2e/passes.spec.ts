@@ -39,12 +39,10 @@ test("a club admin issues a card, opens it with its QR code, checks it in, revok
   await page.getByRole("button", { name: "Check" }).click();
   await expect(page.getByTestId("check-result").getByRole("heading")).toHaveText("Valid");
   await expect(page.getByTestId("check-result")).toContainText(holder);
-  await page.getByLabel("Card code or link").fill(
-    url(
-      "localhost",
-      cardHref!.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
-    ),
-  );
+  // One character inside the signature changed: the last one of base64url may carry only padding bits, so a
+  // change there can decode to the same signature (and the test then failed about one run in eight).
+  const forged = `${cardHref!.slice(0, -5)}${cardHref!.at(-5) === "A" ? "B" : "A"}${cardHref!.slice(-4)}`;
+  await page.getByLabel("Card code or link").fill(url("localhost", forged));
   await page.getByRole("button", { name: "Check" }).click();
   await expect(page.getByTestId("check-result").getByRole("heading")).toHaveText("Not recognised");
 
