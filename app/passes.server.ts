@@ -97,6 +97,8 @@ export async function checkPassAtGate(context: AppLoadContext, access: PassAcces
         : [pass.season, pass.number ? `No. ${pass.number}` : ""].filter(Boolean).join(" · ") || null
     : null;
   return {
+    // The next scan's one-time id comes with this answer: the form is not drawn afresh (a scanner may type on).
+    next: crypto.randomUUID(),
     check: {
       result: outcome.result,
       text: CHECK_RESULT_TEXT[outcome.result],

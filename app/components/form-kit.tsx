@@ -298,6 +298,8 @@ export function SetupForm(props: {
   children?: ReactNode;
   danger?: boolean;
   inline?: boolean;
+  /** Keep what is typed when the page's data reloads after a save (the form is otherwise drawn afresh, empty). */
+  keepValues?: boolean;
 }) {
   const navigation = useNavigation();
   const location = useLocation();
@@ -308,7 +310,12 @@ export function SetupForm(props: {
   const errors = props.errors ?? {};
   const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
   return (
-    <Form method="post" action={props.action} className={props.className ?? (props.inline ? "inline-form" : "setup-form")} key={location.key}>
+    <Form
+      method="post"
+      action={props.action}
+      className={props.className ?? (props.inline ? "inline-form" : "setup-form")}
+      key={props.keepValues ? undefined : location.key}
+    >
       <input type="hidden" name="intent" value={props.intent} />
       {props.target ? <input type="hidden" name="target" value={props.target} /> : null}
       {errors.form ? <FormMessage error={errors.form} /> : null}

@@ -105,6 +105,14 @@ export default function CheckIn() {
   const reply = useActionData<typeof action>();
   const answer: CheckReply | null = reply && "check" in reply ? reply.check : null;
   const errors = reply && "errors" in reply ? reply.errors : {};
+  const checkId = reply && "next" in reply ? reply.next : data.check;
+  // Each answer leaves the code selected in its field: the next scan (a scanner types fast) replaces it whole.
+  useEffect(() => {
+    if (!answer) return;
+    const field = document.getElementById("code") as HTMLInputElement | null;
+    field?.focus();
+    field?.select();
+  }, [answer]);
   return (
     <main className="page">
       <p>
@@ -124,8 +132,8 @@ export default function CheckIn() {
         </section>
       ) : null}
       <CameraScanner />
-      <SetupForm intent="check" label="Check" busyLabel="Checking…" errors={errors}>
-        <input type="hidden" name="check" value={data.check} />
+      <SetupForm intent="check" label="Check" busyLabel="Checking…" errors={errors} keepValues>
+        <input type="hidden" name="check" value={checkId} />
         <TextField name="code" label="Card code or link" error={errors.code} required maxLength={2000} />
       </SetupForm>
     </main>
