@@ -2,6 +2,7 @@
 // PER_CHILD of them. Every call has a deadline; close() ends the children whatever state they are in.
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { inflateRawSync } from "node:zlib";
 import WebSocket from "ws";
 import type { ChildCommand, ChildReply, ChildStats } from "./live-spectators";
 
@@ -78,7 +79,7 @@ export class Audience {
     return result;
   }
 
-  /** From now on each socket notes when a `rows` or `patch` frame containing `marker` (a racer id) first reaches it. */
+  /** From now on each socket notes when a `rows` or `patch` frame containing `marker` (a racer id, or with patches its handle) first reaches it. */
   async arm(marker: string): Promise<void> {
     await Promise.all(this.children.map((c) => this.ask(c, { type: "arm", marker }, 0)));
   }
@@ -181,5 +182,30 @@ export function helloVersion(url: string, host: string, timeoutMs = 10_000): Pro
     };
     ws.on("error", (error) => done(error));
     ws.on("message", (data: Buffer) => done(null, (JSON.parse(data.toString()) as { version: string }).version));
+  });
+}
+
+/**
+ * Each racer's handle (decision 0059), from a snapshot of the format: a patch frame names a racer the socket
+ * holds by it, so that is what a spectator looks for in a patch.
+ */
+export function racerHandles(url: string, host: string, timeoutMs = 30_000): Promise<Map<string, number>> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: { Host: host }, perMessageDeflate: false, handshakeTimeout: timeoutMs });
+    const timer = setTimeout(() => done(new Error(`no snapshot within ${timeoutMs} ms`)), timeoutMs);
+    const done = (error: Error | null, handles?: Map<string, number>) => {
+      clearTimeout(timer);
+      ws.removeAllListeners();
+      ws.on("error", () => undefined);
+      ws.terminate();
+      if (error) reject(error);
+      else resolve(handles!);
+    };
+    ws.on("error", (error) => done(error));
+    ws.on("message", (data: Buffer, isBinary: boolean) => {
+      const frame = JSON.parse((isBinary ? inflateRawSync(data) : data).toString()) as { type: string; snapshot?: { rows: { racerId: string; h?: number }[] } };
+      if (frame.type !== "snapshot") return;
+      done(null, new Map(frame.snapshot!.rows.filter((row) => row.h !== undefined).map((row) => [row.racerId, row.h!])));
+    });
   });
 }

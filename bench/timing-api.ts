@@ -15,7 +15,7 @@
 // decision 0039). Locally every request first passes miniflare's entry worker, which runs its own compatibility
 // flags and would accept it, compressing each frame again per socket: a cost production does not have.
 import { loadavg } from "node:os";
-import { Audience, helloVersion } from "./live-audience";
+import { Audience, helloVersion, racerHandles } from "./live-audience";
 import { Device, deviceStream, ingestPhase, type DemoRace, type PhaseResult } from "./live-devices";
 import { nowMs, postJson, sleep, type Target } from "./live-http";
 import { CpuMeter, findWorkerPort, openFileLimit, openFiles, rssMb, serverProcesses } from "./live-procs";
@@ -108,6 +108,15 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
   const socketUrl = (since: string) =>
     `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(since)}${PATCH ? "&patch=1" : ""}`;
   const currentVersion = () => helloVersion(socketUrl("none"), `${HOST}:${port}`);
+  // A patch names a racer the socket holds by its handle, a whole row by its id and handle: `"h":N,` is in both.
+  let handles: Map<string, number> | null = null;
+  const markerOf = async (racerId: string) => {
+    if (!PATCH) return `"racerId":"${racerId}"`;
+    handles ??= await racerHandles(socketUrl("none"), `${HOST}:${port}`);
+    const h = handles.get(racerId);
+    if (h === undefined) throw new Error(`racer ${racerId} has no handle in the format's snapshot`);
+    return `"h":${h},`;
+  };
   const drain = async () => {
     if (!(await audience.quiet(1_000, 15_000))) console.error("timing: spectators still receiving frames after 15 s");
   };
@@ -203,7 +212,7 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     const cpuStart = cpu.sample();
     for (let round = 0; round < ROUNDS && nowMs() - started < LEVEL_BUDGET_MS; round++) {
       const [racer] = takeRacers(1);
-      await audience.arm(`"racerId":"${racer!.id}"`);
+      await audience.arm(await markerOf(racer!.id));
       const posted = nowMs();
       const { reply } = await devices[0]!.post(
         deviceTarget,
@@ -247,7 +256,7 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
   /** One fresh racer's crossing, from its POST to the last of the sockets it reached (a figure of its own). */
   const oneCrossingToAll = async (name: string, afterStartUs: number, extra: Record<string, unknown>) => {
     const [racer] = takeRacers(1);
-    await audience.arm(`"racerId":"${racer!.id}"`);
+    await audience.arm(await markerOf(racer!.id));
     const posted = nowMs();
     const { reply } = await devices[0]!.post(deviceTarget, demo.raceId, devices[0]!.batch([{ chip: racer!.chip, time: startUs + afterStartUs }]));
     const { times, verified, missing, verifiedMissing } = await audience.collect(15_000);

@@ -157,6 +157,23 @@ describe("a patch frame (decision 0059)", () => {
     expect([...step.followed.results.changed].sort()).toEqual(["a", "b"]);
   });
 
+  it("finds the racer a change names by handle, as one named by id", () => {
+    const held: FollowedResults = {
+      results: stateFromSnapshot(
+        snapshot("5", [
+          { ...row("a", null), h: 3 },
+          { ...row("c", null), h: 4 },
+        ]),
+      ),
+      target: null,
+    };
+    const step = followResultsFrame(held, "f", patch("5", "6", [], [{ h: 4, status: "finished", laps: 1, finish: 70, time: 70 }]));
+    expect(step.outcome).toBe("current");
+    expect(step.followed.results.rows.get("c")).toMatchObject({ racerId: "c", h: 4, time: 70 });
+    expect(step.followed.results.rows.get("a")?.time).toBeNull();
+    expect(followResultsFrame(held, "f", patch("5", "6", [], [{ h: 9, time: 1 }])).outcome).toBe("resync");
+  });
+
   it("asks for a snapshot when it changes a racer the page does not hold, or does not follow the version held", () => {
     expect(followResultsFrame(holding("5"), "f", patch("5", "6", [], [{ racerId: "zz", time: 1 }])).outcome).toBe("resync");
     expect(followResultsFrame(holding("5"), "f", patch("4", "6", [], [{ racerId: "a", time: 1 }])).outcome).toBe("resync");

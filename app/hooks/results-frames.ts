@@ -65,8 +65,10 @@ export function applyPatch(state: ResultsState, from: string, version: string, r
   const whole = new Map(state.rows);
   for (const row of rows) whole.set(row.racerId, row);
   const changed: ResultRow[] = [...rows];
+  let byHandle: Map<number, ResultRow> | null = null;
   for (const change of changes) {
-    const held = whole.get(change.racerId);
+    if (change.h !== undefined && !byHandle) byHandle = new Map([...whole.values()].filter((row) => row.h !== undefined).map((row) => [row.h!, row]));
+    const held = change.h !== undefined ? byHandle!.get(change.h) : change.racerId !== undefined ? whole.get(change.racerId) : undefined;
     if (!held) return null;
     changed.push(applyRowChange(held, change));
   }

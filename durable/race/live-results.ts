@@ -83,7 +83,9 @@ export class LiveResults {
     this.note(this.engine.addCrossings(crossings).racerIds);
   }
 
-  racerSaved(racer: StoredRacer): void {
+  racerSaved(saved: StoredRacer): void {
+    // A racer saved in place keeps its handle, which writers of other fields do not carry.
+    const racer = saved.handle === undefined ? { ...saved, handle: this.racers.get(saved.id)?.handle } : saved;
     this.racers.set(racer.id, racer);
     if (this.bringsNewFieldGroup(racer)) return this.reload();
     this.note(this.engine.upsertRacer(racerOf(racer, this.courseOf)).racerIds);
@@ -264,9 +266,11 @@ export class LiveResults {
   }
 
   private rowOf(result: RacerResult, groups: string[]): ResultRow {
-    const racer = this.racers.get(result.racerId)?.data;
+    const stored = this.racers.get(result.racerId);
+    const racer = stored?.data;
     return {
       ...result,
+      ...(stored?.handle != null ? { h: stored.handle } : {}),
       key: [...result.key],
       rankKey: result.rankKey ? [...result.rankKey] : null,
       splits: result.splits.map((s) => ({ ...s })),

@@ -124,11 +124,11 @@ export class RacerWrites {
         const mtimes = item.changed
           ? bumpMtimes(store.racerMtimes(racerId), item.changed, now)
           : initialMtimes(item.data as unknown as Record<string, unknown>, now);
-        store.putRacer(racerId, item.data, mtimes);
+        const handle = store.putRacer(racerId, item.data, mtimes);
         store.releaseStale(racerId, item.data.bib, chipsOf(item.data));
         store.assignUnmatched(racerId, item.data.bib, chipsOf(item.data));
         feed.markRacers([racerId]);
-        return { id: racerId, data: item.data };
+        return { id: racerId, data: item.data, handle };
       }),
     );
     if (saved.length === 0) return saved;

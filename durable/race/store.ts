@@ -107,14 +107,14 @@ export class RaceStore {
 
   racers(): StoredRacer[] {
     return this.sql
-      .exec<{ id: string; data: string }>("SELECT id, data FROM racers")
+      .exec<{ id: string; data: string; handle: number }>("SELECT id, data, handle FROM racers")
       .toArray()
-      .map((row) => ({ id: row.id, data: racerFromStorage(row.data) }));
+      .map((row) => ({ id: row.id, data: racerFromStorage(row.data), handle: row.handle }));
   }
 
   racer(id: string): StoredRacer | null {
-    const row = this.sql.exec<{ data: string }>("SELECT data FROM racers WHERE id = ?", id).toArray()[0];
-    return row ? { id, data: racerFromStorage(row.data) } : null;
+    const row = this.sql.exec<{ data: string; handle: number }>("SELECT data, handle FROM racers WHERE id = ?", id).toArray()[0];
+    return row ? { id, data: racerFromStorage(row.data), handle: row.handle } : null;
   }
 
   racerIdByBib(bib: number): string | null {
@@ -139,17 +139,25 @@ export class RaceStore {
     return owner !== null && owner !== racerId;
   }
 
-  putRacer(id: string, data: RacerDoc, mtimes: Record<string, number>): void {
-    this.sql.exec(
-      `INSERT INTO racers (id, bib, data, field_mtimes) VALUES (?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET bib = excluded.bib, data = excluded.data, field_mtimes = excluded.field_mtimes`,
-      id,
-      data.bib,
-      JSON.stringify(data),
-      JSON.stringify(mtimes),
-    );
+  /** Writes the racer; returns its handle. */
+  putRacer(id: string, data: RacerDoc, mtimes: Record<string, number>): number | undefined {
+    const handle = this.sql
+      .exec<{ handle: number | null }>(
+        // A new racer takes the next handle (never one a deleted racer had: frames already sent may name it); an
+        // update keeps its own.
+        `INSERT INTO racers (id, bib, data, field_mtimes, handle) VALUES (?, ?, ?, ?, (SELECT next_handle FROM live_push WHERE id = 1))
+         ON CONFLICT (id) DO UPDATE SET bib = excluded.bib, data = excluded.data, field_mtimes = excluded.field_mtimes
+         RETURNING handle`,
+        id,
+        data.bib,
+        JSON.stringify(data),
+        JSON.stringify(mtimes),
+      )
+      .one().handle;
+    this.sql.exec("UPDATE live_push SET next_handle = next_handle + 1 WHERE id = 1 AND next_handle = ?", handle);
     this.sql.exec("DELETE FROM racer_chips WHERE racer_id = ?", id);
     for (const chip of chipsOf(data)) this.sql.exec("INSERT INTO racer_chips (chip, racer_id) VALUES (?, ?)", chip, id);
+    return handle ?? undefined;
   }
 
   racerMtimes(id: string): Record<string, number> {

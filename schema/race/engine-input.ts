@@ -26,6 +26,8 @@ import { runCountOf, type RaceSettings } from "./settings";
 export interface StoredRacer {
   id: string;
   data: RacerDoc;
+  /** The racer's small number in this race (live frames name racers by it); absent before the racer is stored. */
+  handle?: number;
 }
 
 export interface RaceDocuments {

@@ -147,4 +147,17 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
       "CREATE INDEX setup_history_doc ON setup_history (doc_id, at)",
     ],
   },
+  {
+    version: 7,
+    // Each racer's handle: a small number, never reused in the race, that patch frames name a racer by instead
+    // of its 36-character id (decision 0059). Racers there already take their rowid, unique and stable here;
+    // the next one is kept with the push state, so a deleted racer's handle is not given again.
+    statements: [
+      "ALTER TABLE racers ADD COLUMN handle INTEGER",
+      "UPDATE racers SET handle = rowid",
+      "CREATE UNIQUE INDEX racers_handle ON racers (handle)",
+      "ALTER TABLE live_push ADD COLUMN next_handle INTEGER NOT NULL DEFAULT 1",
+      "UPDATE live_push SET next_handle = (SELECT COALESCE(MAX(handle), 0) + 1 FROM racers)",
+    ],
+  },
 ];

@@ -85,11 +85,12 @@ const formatSnapshot = (value: unknown): FormatSnapshot => {
   };
 };
 
-/** A row change of a patch frame: every field of a row optional but the racer (rowChangeSchema). */
+/** A row change of a patch frame: every field of a row optional, the racer named by handle or id (rowChangeSchema). */
 const rowChange = (value: unknown): RowChange => {
   const o = fields(value);
   return {
-    racerId: string(o.racerId),
+    ...optional(o, "h", count),
+    ...optional(o, "racerId", string),
     ...optional(o, "splitsFrom", count),
     ...optional(o, "status", racerStatus),
     ...optional(o, "statusText", statusText),

@@ -86,6 +86,7 @@ export const resultRow = (value: unknown): ResultRow => {
   const o = fields(value);
   return {
     racerId: string(o.racerId),
+    ...optional(o, "h", count),
     status: racerStatus(o.status),
     statusText: statusText(o.statusText),
     start: nullableNumber(o.start),

@@ -19,6 +19,8 @@ export const splitWireSchema = z.object({ index: count, coursePointId: z.string(
  */
 export const resultRowSchema = z.object({
   racerId: z.string(),
+  /** The racer's handle in this race: patch frames name the racer by it (decision 0059). */
+  h: z.optional(count),
   status: z.enum(["dns", "dnf", "dsq", "notstarted", "oncourse", "finished"]),
   statusText: z.enum(["", "DSQ", "DNS", "DNF"]),
   start: z.nullable(micros),
@@ -63,7 +65,8 @@ export type ResultRow = z.infer<typeof resultRowSchema>;
  * What changed in one racer's row (schema/wire/race-row-patch.ts): the changed fields with their new values;
  * `splits` with `splitsFrom` are the splits after the first `splitsFrom` the socket holds.
  */
-export const rowChangeSchema = z.extend(z.partial(z.omit(resultRowSchema, { racerId: true })), { racerId: z.string(), splitsFrom: z.optional(count) });
+/** A change names its racer by handle (`h`) when the row held has one, else by `racerId`. */
+export const rowChangeSchema = z.extend(z.partial(resultRowSchema), { splitsFrom: z.optional(count) });
 export type RowChange = z.infer<typeof rowChangeSchema>;
 
 export const resultGroupWireSchema = z.object({

@@ -8,6 +8,12 @@ import { applyRowChange } from "../../schema/wire/race-row-patch";
 import type { ResultRow } from "../../schema/wire/race-socket";
 import { createTimedRace, evictShard, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
 
+const byHandle = (rows: ReadonlyMap<string, ResultRow>, h: number | undefined): ResultRow => {
+  const row = [...rows.values()].find((r) => h !== undefined && r.h === h);
+  if (!row) throw new Error(`no row has the handle ${h}`);
+  return row;
+};
+
 const finishRead = (seq: number, chip: string, seconds: number, startMicros: number) => ({ seq, chip, time: startMicros + seconds * SECOND, channel: 2 });
 
 describe("patch frames", () => {
@@ -31,11 +37,30 @@ describe("patch frames", () => {
     expect(Object.keys(change!)).not.toContain("name");
     expect(Object.keys(change!)).not.toContain("groups");
     expect(change!.time).toBe(600 * SECOND);
-    expect(applyRowChange(held.get(change!.racerId)!, change!)).toStrictEqual(rows.rows[0]);
+    // The racer is named by its handle, which every row carries, not by its 36-character id.
+    expect(change!.racerId).toBeUndefined();
+    expect(new Set([...held.values()].map((row) => row.h)).size).toBe(held.size);
+    expect(applyRowChange(byHandle(held, change!.h), change!)).toStrictEqual(rows.rows[0]);
     // A paged page holds one page of rows, so it is never sent patches.
     expect((await paged.next("rows")).rows).toStrictEqual(rows.rows);
     expect(patcher.frames.some((f) => f.type === "rows")).toBe(false);
     for (const s of [patcher, plain, paged]) s.socket.close(1000);
+  });
+
+  it("never give a deleted racer's handle to another racer: a page still holding the deleted row is not misled", async () => {
+    const t = await createTimedRace({ racers: 3 });
+    const patcher = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, patch: true });
+    const rows = (await patcher.next("snapshot")).snapshot.rows;
+    expect(rows.every((row) => Number.isInteger(row.h) && row.h! > 0)).toBe(true);
+    const last = rows.reduce((a, b) => (b.h! > a.h! ? b : a));
+    expect(await t.room.deleteRacer(last.racerId)).toBe(true);
+    expect((await t.room.saveRacer(null, { first_name: "Late", last_name: "Entry", bib: 9, chip: "C9", course: t.course.id })).ok).toBe(true);
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(1, "C9", 600, t.startMicros)] });
+    // The late racer arrives whole (the page never held it), under a handle no racer had before.
+    let late: ResultRow | undefined;
+    while (!late) late = (await patcher.next("patch")).rows.find((row) => row.name.includes("Late"));
+    expect(late.h).toBe(last.h! + 1);
+    patcher.socket.close(1000);
   });
 
   it("carry on after a setup change sent every page the whole format again", async () => {
@@ -64,7 +89,10 @@ describe("patch frames", () => {
     await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(2, "C2", 590, t.startMicros)] });
     const patch = await patcher.next("patch");
     expect(patch.from).toBe(whole.version);
-    for (const change of patch.changes) rows.set(change.racerId, applyRowChange(rows.get(change.racerId)!, change));
+    for (const change of patch.changes) {
+      const before = byHandle(rows, change.h);
+      rows.set(before.racerId, applyRowChange(before, change));
+    }
 
     // What the socket now holds is what a fresh page is sent whole.
     const fresh = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id });

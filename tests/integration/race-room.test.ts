@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { migrateRaceStorage } from "../../durable/race/room-storage";
 import { openDb } from "../../schema/d1";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { openRaceSocket } from "./timing-fixtures";
@@ -14,7 +15,7 @@ function identity(id = crypto.randomUUID()) {
 describe("RaceRoom storage", () => {
   it("runs its own migrations when it starts", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
-    expect(await stub.storageVersion()).toBe(6);
+    expect(await stub.storageVersion()).toBe(7);
     const tables = await runInDurableObject(stub, (_instance, state) =>
       state.storage.sql
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -23,6 +24,25 @@ describe("RaceRoom storage", () => {
     );
     expect(tables).toContain("race_setup");
     expect(tables).toContain("_race_migrations");
+  });
+
+  it("gives racers stored before step 7 a handle each, and a new racer the next one", async () => {
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
+    await stub.open(identity());
+    const handles = await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      // The storage as step 6 left it, with three racers.
+      sql.exec("DROP INDEX racers_handle");
+      sql.exec("ALTER TABLE racers DROP COLUMN handle");
+      sql.exec("ALTER TABLE live_push DROP COLUMN next_handle");
+      sql.exec("DELETE FROM _race_migrations WHERE version = 7");
+      for (const id of ["a", "b", "c"]) sql.exec("INSERT INTO racers (id, bib, data) VALUES (?, NULL, '{}')", id);
+      migrateRaceStorage(state);
+      return sql.exec<{ id: string; handle: number }>("SELECT id, handle FROM racers ORDER BY id").toArray();
+    });
+    expect(new Set(handles.map((r) => r.handle)).size).toBe(3);
+    const saved = await stub.saveRacer(null, { first_name: "New", last_name: "Racer" });
+    expect(saved.ok && saved.value.handle).toBe(Math.max(...handles.map((r) => r.handle)) + 1);
   });
 
   it("keeps the first race it is opened for", async () => {
