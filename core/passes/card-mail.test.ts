@@ -28,8 +28,8 @@ describe("the card mail", () => {
     const mail = renderCardMail({ ...card, lang: "fr", kind: "pass" });
     expect(mail.subject).toBe("Votre passe de saison de Nordic Club");
     expect(mail.text).toContain("Bonjour Anne Skier,");
-    expect(mail.text).toContain("Valide jusqu’au: 31 août 2027");
-    expect(mail.text).toContain("Ouvrir votre carte");
+    expect(mail.text).toContain("Valide jusqu’au : 31 août 2027");
+    expect(mail.text).toContain(`Ouvrir votre carte : ${card.cardUrl}`);
   });
 
   it("leaves out what the card does not have and any link that is not http(s)", () => {

@@ -27,6 +27,8 @@ const WORDS = {
     season: "Season",
     validUntil: "Valid until",
     open: "Open your card",
+    // French sets a space before the colon.
+    colon: ": ",
     show: "Show its QR code at the door, on your phone or printed. Keep this link: it is your card.",
   },
   fr: {
@@ -37,6 +39,7 @@ const WORDS = {
     season: "Saison",
     validUntil: "Valide jusqu’au",
     open: "Ouvrir votre carte",
+    colon: " : ",
     show: "Présentez son code QR à l’entrée, sur votre téléphone ou imprimé. Gardez ce lien : c’est votre carte.",
   },
 } as const;
@@ -59,16 +62,16 @@ export function renderCardMail(mail: CardMail): { subject: string; text: string;
     words.hello(mail.holderName),
     "",
     words.intro(kind, mail.clubName),
-    ...facts.map(([label, value]) => `${label}: ${value}`),
+    ...facts.map(([label, value]) => `${label}${words.colon}${value}`),
     "",
-    ...(link ? [`${words.open}: ${link}`, ""] : []),
+    ...(link ? [`${words.open}${words.colon}${link}`, ""] : []),
     words.show,
   ].join("\n");
   const p = (inner: string) => `<p style="margin:0 0 12px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5">${inner}</p>`;
   const html = [
     p(escapeHtml(words.hello(mail.holderName))),
     p(escapeHtml(words.intro(kind, mail.clubName))),
-    ...(facts.length ? [p(facts.map(([label, value]) => `${escapeHtml(label)}: <strong>${escapeHtml(value)}</strong>`).join("<br>"))] : []),
+    ...(facts.length ? [p(facts.map(([label, value]) => `${escapeHtml(label)}${words.colon}<strong>${escapeHtml(value)}</strong>`).join("<br>"))] : []),
     ...(link ? [p(`<a href="${escapeHtml(link)}">${escapeHtml(words.open)}</a>`)] : []),
     p(escapeHtml(words.show)),
   ].join("");

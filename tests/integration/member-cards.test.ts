@@ -262,7 +262,7 @@ describe("a member's language", () => {
     await deliverCardMails(enCard.id);
     const [fr] = await mailsTo(`fleur-${f.unique}@example.com`);
     expect(fr!.subject).toBe("Votre carte de membre de Cards lang Club");
-    expect(fr!.text).toContain("Saison: Current");
+    expect(fr!.text).toContain("Saison : Current");
     const [en] = await mailsTo(`ed-${f.unique}@example.com`);
     expect(en!.subject).toBe("Your member card from Cards lang Club");
 
