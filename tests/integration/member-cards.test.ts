@@ -134,7 +134,7 @@ async function checkIn(f: Club, code: string) {
   return reply.text();
 }
 
-describe("a removed membership's member card", () => {
+describe("a removed membership's member card", { timeout: 30_000 }, () => {
   it("is revoked with the removal on the club's page, shows Revoked, and a membership added again gets a new card", async () => {
     const f = await clubWithDivision("remove");
     const memberId = await addByHand(f, "Rita");
@@ -237,7 +237,7 @@ describe("a removed membership's member card", () => {
   });
 });
 
-describe("a member's language", () => {
+describe("a member's language", { timeout: 30_000 }, () => {
   it("is chosen when adding by hand (English by default), refused when garbage, and their card and reminder come in it", async () => {
     const f = await clubWithDivision("lang");
     const english = await addByHand(f, "Ed");
@@ -284,7 +284,7 @@ describe("a member's language", () => {
   });
 });
 
-describe("the card's link by mail", () => {
+describe("the card's link by mail", { timeout: 30_000 }, () => {
   it("is sent once when the membership job runs twice, in the registrant's language, and never without an address", async () => {
     const f = await clubWithDivision("job");
     const form = { id: crypto.randomUUID(), clubId: f.club.id, siteId: f.site.id, name: "Adhésion", isApproved: true, isBilingual: true, fieldMtimes: {} };

@@ -26,7 +26,7 @@ async function clubOnSite(tag: string) {
   return createSiteWithRace(db(), { hostname: `${tag}-${crypto.randomUUID().slice(0, 8)}.localhost`, siteName: tag, raceName: `Opener ${tag}` });
 }
 
-describe("a Site Administrator and a club's rankings", () => {
+describe("a Site Administrator and a club's rankings", { timeout: 30_000 }, () => {
   it("of the club's site with the flag opens, starts (once on a double send), edits and downloads the club's ranking list", async () => {
     const { site, club, race } = await clubOnSite("rank-site");
     const cookie = await siteAdmin(site.id, { rankingschemes: true });
