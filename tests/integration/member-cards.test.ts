@@ -25,7 +25,7 @@ import {
   passMails,
   registrations,
 } from "../../schema/d1";
-import { CARD_MAIL_MESSAGES } from "../../workers/services/card-mails";
+import { CARD_MAIL_MESSAGES, requeueLostCardMails } from "../../workers/services/card-mails";
 import { MEMBER_EDIT_MESSAGES } from "../../workers/services/member-edits";
 import { queueDueReminders } from "../../workers/services/membership-reminders";
 import { runJob } from "../../workers/jobs";
@@ -398,6 +398,23 @@ describe("the card's link by mail", { timeout: 30_000 }, () => {
       .from(entityChanges)
       .where(and(eq(entityChanges.classname, "Pass"), eq(entityChanges.entityId, card.id), eq(entityChanges.field, "revoke_reason")));
     expect(history.map((h) => h.newValue)).toEqual([JSON.stringify("Lost")]);
+  });
+
+  it("whose queue message was lost is queued again by the cron an hour on, once", async () => {
+    const f = await clubWithDivision("lost");
+    const card = await cardOfMember(f.club.id, await addByHand(f, "Lou"));
+    const now = Date.now();
+    // As if the issuer stopped before the queue: the row waits, untouched for over an hour.
+    await db()
+      .update(passMails)
+      .set({ state: "queued", updatedAt: now - 2 * 60 * 60_000 })
+      .where(eq(passMails.passId, card.id));
+    const sent: { body: unknown }[] = [];
+    const queue = { sendBatch: async (m: { body: unknown }[]) => void sent.push(...m), send: async (body: unknown) => void sent.push({ body }) };
+    const recording = { ...env, MAIL_QUEUE: queue as unknown as Queue };
+    await requeueLostCardMails(recording, db(), now);
+    await requeueLostCardMails(recording, db(), now + 60_000); // the next sweep waits another hour
+    expect(sent.filter((m) => (m.body as { passMail: string }).passMail === card.id)).toHaveLength(1);
   });
 
   it("issued by hand goes to the holder in the language chosen, once per double click", async () => {
