@@ -8,7 +8,8 @@ import { eq } from "drizzle-orm";
 import { can, type Action } from "../core/access/policy";
 import { CHECK_RESULT_TEXT, PASS_MESSAGES, passState, type CheckResult } from "../core/passes/pass-status";
 import { clubs, openDb } from "../schema/d1";
-import { checkIn, clubPasses, clubToday, handPassSchema, issueByHand, passCard, passCardPath, revokePass, revokeSchema } from "../workers/services/passes";
+import { issueCard, lastCardMails, sendAgainSchema, sendCardAgain } from "../workers/services/card-mails";
+import { checkIn, clubPasses, clubToday, handIssue, handPassSchema, passCard, passCardPath, revokePass, revokeSchema } from "../workers/services/passes";
 import { requireSession, rolesOf } from "./auth.server";
 import { formatRaceDate } from "./format";
 import { pageUrl, parseForm, refuse, type PostedForm } from "./forms/posted-form.server";
@@ -35,7 +36,8 @@ const kindText = (kind: string) => (kind === "member_card" ? "Member card" : "Se
 export async function passListData(context: AppLoadContext, access: PassAccess) {
   const now = context.now;
   const today = await clubToday(access.db, access.club.id, now);
-  const rows = await clubPasses(access.db, access.club.id);
+  const [rows, mails] = await Promise.all([clubPasses(access.db, access.club.id), lastCardMails(access.db, access.club.id)]);
+  const zone = await clubZone(access.db, access.club.id);
   return Promise.all(
     rows.map(async (p) => ({
       id: p.id,
@@ -47,6 +49,8 @@ export async function passListData(context: AppLoadContext, access: PassAccess) 
       state: CHECK_RESULT_TEXT[passState(p, today)],
       reason: p.revokeReason ?? "",
       card: await passCardPath(context.env, p.id),
+      email: p.holderEmail ?? "",
+      mail: mailText(mails.get(p.id), p.holderEmail, zone),
     })),
   );
 }
@@ -54,21 +58,40 @@ export async function passListData(context: AppLoadContext, access: PassAccess) 
 export async function issuePassByHand(context: AppLoadContext, access: PassAccess, posted: PostedForm) {
   const parsed = parseForm(handPassSchema, posted);
   if (!parsed.ok) return parsed.reply;
-  // Sent twice, the second finds the card the first issued (its one-time id is its source).
-  await issueByHand(access.db, access.club, parsed.value, context.now);
+  // Sent twice, the second finds the card the first issued (its one-time id is its source) and mails nothing more.
+  await issueCard(context.env, access.db, handIssue(access.club, parsed.value), context.now);
   return redirect(pageUrl(`/club/${access.club.id}/passes`, "passIssued"));
 }
 
 export async function revokePassByHand(context: AppLoadContext, access: PassAccess, posted: PostedForm) {
   const parsed = parseForm(revokeSchema, posted);
   if (!parsed.ok) return parsed.reply;
-  const revoked = await revokePass(access.db, access.club.id, parsed.value.pass, parsed.value.reason, context.now);
+  const author = { userId: access.userId, appId: null, at: context.now };
+  const revoked = await revokePass(access.db, access.club.id, parsed.value.pass, parsed.value.reason, author);
   // A second click finds it revoked already: the page shows it revoked, which is what was asked.
   if (!revoked) {
     const known = (await clubPasses(access.db, access.club.id)).find((p) => p.id === parsed.value.pass);
     if (!known) return refuse(posted, { form: "There is no such card, or it is not this club's." }, 404);
   }
   return redirect(pageUrl(`/club/${access.club.id}/passes`, "passRevoked"));
+}
+
+/** "Send the card again": its one-time id mails once however often the form is sent. */
+export async function sendCardAgainByHand(context: AppLoadContext, access: PassAccess, posted: PostedForm) {
+  const parsed = parseForm(sendAgainSchema, posted);
+  if (!parsed.ok) return parsed.reply;
+  const sent = await sendCardAgain(context.env, access.db, access.club.id, parsed.value, context.now);
+  if (!sent.ok) return refuse(posted, { form: sent.message }, sent.status);
+  return redirect(pageUrl(`/club/${access.club.id}/passes`, "cardSent"));
+}
+
+const MAIL_STATES: Record<string, string> = { queued: "Waiting to be sent", sending: "Sending", sent: "Sent", failed: "Could not be delivered" };
+
+/** The card's last mail in words: "Sent Nov 27, 2026, 3:40 p.m.", or why there is none. */
+function mailText(mail: { state: string; at: number } | undefined, email: string | null, zone: string): string {
+  if (!email) return "No address";
+  if (!mail) return "Not sent";
+  return mail.state === "sent" ? `Sent ${formatRaceDate(mail.at, zone)}` : (MAIL_STATES[mail.state] ?? mail.state);
 }
 
 export interface CheckReply {

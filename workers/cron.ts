@@ -5,6 +5,7 @@
 import { WAITLIST_CRON } from "../core/registration/waitlist";
 import { openDb } from "../schema/d1";
 import { deleteExpiredAuthRows } from "./auth/cleanup";
+import { requeueLostCardMails } from "./services/card-mails";
 import { queueDueReminders } from "./services/membership-reminders";
 import { dispatchDueNewsletters } from "./services/newsletters";
 import { deleteStalePairings } from "./services/serverbox-pairing";
@@ -13,8 +14,8 @@ import { sweepAllWaitlists } from "./services/waitlists";
 
 /**
  * Every five minutes: waitlist offers, newsletters whose time has come, custom domains still on their way to
- * live (live ones about hourly, decision 0047), and membership expiry reminders (decision 0057). Hourly: expired
- * sign-in rows and serverbox pairing requests nobody decided on.
+ * live (live ones about hourly, decision 0047), membership expiry reminders (decision 0057) and card mails whose
+ * message was lost (decision 0063). Hourly: expired sign-in rows and serverbox pairing requests nobody decided on.
  */
 export async function runCron(cron: string, env: Env, now: number): Promise<void> {
   const db = openDb(env.DB);
@@ -25,6 +26,7 @@ export async function runCron(cron: string, env: Env, now: number): Promise<void
       dispatchDueNewsletters(env, db, now),
       refreshDueDomains(env, db, now),
       queueDueReminders(env, db, now),
+      requeueLostCardMails(env, db, now),
     ]);
     for (const result of results) if (result.status === "rejected") console.error("A five-minute cron task failed", result.reason);
     return;

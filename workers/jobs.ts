@@ -46,7 +46,7 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
   }
   if (job.kind === "record-members") {
     try {
-      const outcome = await recordMembers(openDb(env.DB), job.registrationId, job.cartIds, Date.now());
+      const outcome = await recordMembers(env, openDb(env.DB), job.registrationId, job.cartIds, Date.now());
       if (outcome.unplaced > 0) console.warn("Memberships with no division or season to go to", job.registrationId, outcome.unplaced);
       return "done";
     } catch (error) {
@@ -56,7 +56,7 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
   }
   if (job.kind === "issue-passes") {
     try {
-      await issueSeasonPasses(openDb(env.DB), job.registrationId, job.cartIds, Date.now());
+      await issueSeasonPasses(env, openDb(env.DB), job.registrationId, job.cartIds, Date.now());
       return "done";
     } catch (error) {
       console.error("Issuing season passes failed; will retry", job.registrationId, error);

@@ -1,7 +1,7 @@
 import { JOBS_QUEUE_NAME, runJobBatch } from "./jobs";
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { openDb } from "../schema/d1";
-import { mailMessageSchema, membershipReminderMessageSchema, newsletterDeliveryMessageSchema } from "../schema/wire/mail";
+import { mailMessageSchema, membershipReminderMessageSchema, newsletterDeliveryMessageSchema, passMailMessageSchema } from "../schema/wire/mail";
 import { hostConfigFromEnv, resolveTenant } from "../tenants/resolve";
 import { normaliseHostname } from "../tenants/host";
 import { handleAuthApi } from "./auth";
@@ -20,6 +20,7 @@ import { handleEventCalendar, isEventCalendarPath } from "./event-calendars";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
 import { sendNewsletterDelivery } from "./services/newsletters";
+import { sendCardMail } from "./services/card-mails";
 import { sendMembershipReminder } from "./services/membership-reminders";
 import { runCron } from "./cron";
 import { originOf } from "./auth/hosts";
@@ -116,6 +117,16 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
           const last = message.attempts > MAIL_MAX_RETRIES;
           const outcome = await sendMembershipReminder(env, db, reminder.data.membershipReminder, message.attempts, last, Date.now()).catch(
             (error: unknown) => (console.error("A membership reminder could not be claimed; will retry", error), "retry" as const),
+          );
+          if (outcome === "retry") message.retry();
+          else message.ack();
+          continue;
+        }
+        const cardMail = passMailMessageSchema.safeParse(message.body);
+        if (cardMail.success) {
+          const last = message.attempts > MAIL_MAX_RETRIES;
+          const outcome = await sendCardMail(env, db, cardMail.data.passMail, message.attempts, last, Date.now()).catch(
+            (error: unknown) => (console.error("A card mail could not be claimed; will retry", error), "retry" as const),
           );
           if (outcome === "retry") message.retry();
           else message.ack();

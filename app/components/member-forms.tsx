@@ -2,6 +2,11 @@
 import { choicesOf, MEMBER_CLASS_LABELS } from "./form-builder-choices";
 import { CheckboxField, SelectField, SetupForm, TextField, type Choice, type FieldErrors } from "./form-kit";
 
+const LANGUAGES = [
+  { value: "en", label: "English" },
+  { value: "fr", label: "French" },
+];
+
 type Values = Readonly<Record<string, unknown>> | null;
 const valueOf = (values: Values, key: string) => (typeof values?.[key] === "string" ? (values[key] as string) : undefined);
 
@@ -14,6 +19,7 @@ export function PersonFields({ values, errors }: { values: Values; errors: Field
       <TextField name="birth_date" label="Birth date" type="date" defaultValue={v("birth_date")} error={errors.birth_date} />
       <TextField name="gender" label="Gender" maxLength={200} defaultValue={v("gender")} error={errors.gender} />
       <TextField name="email" label="E-mail" maxLength={320} defaultValue={v("email")} error={errors.email} />
+      <SelectField name="lang" label="Language of their mail" choices={LANGUAGES} defaultValue={v("lang") ?? "en"} error={errors.lang} />
     </>
   );
 }

@@ -97,6 +97,7 @@ const NOTICES: Record<string, string> = {
   domainRemoved: "Domain removed.",
   passIssued: "Card issued.",
   passRevoked: "Card revoked.",
+  cardSent: "The card was sent again.",
   paired: "Serverbox paired. It receives its token at its next poll.",
   pairingCancelled: "Pairing cancelled. The serverbox is told so at its next poll.",
   serverRevoked: "Server revoked. Its token no longer works; pair it again to use it.",

@@ -26,7 +26,17 @@ export const PASS_MESSAGES = {
   reason: "Say why the card is revoked",
   alreadyRevoked: "This card is already revoked",
   scanned: "Scan a card's code or paste it here",
+  lang: "Choose English or French",
 } as const;
+
+/** Why a member card was revoked for the club (decision 0063): the card's history and check-in show these words. */
+export const CARD_REVOKE_REASONS = {
+  membershipRemoved: "Membership removed",
+  membershipMoved: "Membership moved to another season",
+} as const;
+
+/** A member card is issued once per membership: its source names the membership (decision 0050). */
+export const memberCardSource = (memberId: string) => `member:${memberId}`;
 
 export interface PassDates {
   readonly validFrom: string | null;

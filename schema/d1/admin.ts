@@ -433,6 +433,10 @@ export const passes = sqliteTable(
     revokeReason: text("revoke_reason"),
     /** What issued it ("member:<division member id>", "individual:<id>", "hand:<one-time id>"): issuing again finds it. */
     source: text("source"),
+    /** The holder's language (en or fr): the card's mail is written in it (decision 0063). */
+    lang: text("lang", { enum: ["en", "fr"] })
+      .notNull()
+      .default("en"),
   },
   (t) => [
     uniqueIndex("passes_club_number").on(t.clubId, t.number),
@@ -448,6 +452,35 @@ export const passCounters = sqliteTable("pass_counters", {
     .references(() => clubs.id),
   lastNumber: integer("last_number").notNull().default(0),
 });
+
+/**
+ * A card's link sent by mail (decision 0063): the mail on issue (its id is the pass's, written in the issuing
+ * batch, so a job run again sends none) and each "Send the card again" (its id is the form's one-time id). The
+ * mail consumer claims it (queued → sending) before sending, as membership reminders do.
+ */
+export const passMails = sqliteTable(
+  "pass_mails",
+  {
+    id: text("id").primaryKey(),
+    passId: text("pass_id")
+      .notNull()
+      .references(() => passes.id, { onDelete: "cascade" }),
+    clubId: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    email: text("email").notNull(),
+    lang: text("lang", { enum: ["en", "fr"] })
+      .notNull()
+      .default("en"),
+    state: text("state", { enum: ["queued", "sending", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("pass_mails_pass").on(t.passId, t.createdAt), index("pass_mails_state").on(t.state, t.updatedAt)],
+);
 
 /** One scan at a club's check-in: when, who, what it said (the pass when the code named one of ours). */
 export const passChecks = sqliteTable(

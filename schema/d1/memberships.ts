@@ -55,6 +55,10 @@ export const divisionPeople = sqliteTable(
     birthDate: text("birth_date"),
     gender: text("gender"),
     email: text("email"),
+    /** The language their mail is written in (en or fr): chosen when added by hand, else their registration's (decision 0063). */
+    lang: text("lang", { enum: ["en", "fr"] })
+      .notNull()
+      .default("en"),
   },
   (t) => [
     uniqueIndex("division_people_key").on(t.divisionId, t.personKey),

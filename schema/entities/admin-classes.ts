@@ -459,6 +459,7 @@ export const Pass = entityClass({
     field("valid_until", passes.validUntil, "string", { schema: isoDate }),
     field("revoked_time", passes.revokedTime, "time", { schema: epochMs }),
     field("revoke_reason", passes.revokeReason, "string", { schema: code(300) }),
+    field("lang", passes.lang, "string", { schema: z.enum(["en", "fr"], "Choose English or French") }),
   ],
 });
 

@@ -42,6 +42,7 @@ export const DivisionPerson = entityClass({
     field("birth_date", divisionPeople.birthDate, "string", { schema: isoDate }),
     field("gender", divisionPeople.gender, "string", { schema: shortText }),
     field("email", divisionPeople.email, "string", { schema: email }),
+    field("lang", divisionPeople.lang, "string", { schema: z.enum(["en", "fr"], "Choose English or French") }),
   ],
 });
 

@@ -18,3 +18,6 @@ export const newsletterDeliveryMessageSchema = z.strictObject({ newsletterDelive
 
 /** A membership's expiry reminder on the same queue: rendered and sent by the consumer, which claims it first. */
 export const membershipReminderMessageSchema = z.strictObject({ membershipReminder: z.uuid() });
+
+/** A card's link by mail (decision 0063) on the same queue: rendered and sent by the consumer, which claims it first. */
+export const passMailMessageSchema = z.strictObject({ passMail: z.uuid() });

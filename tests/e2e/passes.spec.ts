@@ -7,6 +7,7 @@ test("a club admin issues a card, opens it with its QR code, checks it in, revok
   const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
   const club = demoClubs[0].id;
   const holder = `Kim Card ${Date.now().toString(36)}`;
+  const email = `kim-${Date.now().toString(36)}@example.com`;
   const year = new Date().getUTCFullYear();
 
   // 1. The club's Passes page lists the seeded member card; a card is issued by hand (a double click issues one).
@@ -17,6 +18,8 @@ test("a club admin issues a card, opens it with its QR code, checks it in, revok
   await expect(page.getByRole("link", { name: demoPass(Date.now()).holderName })).toBeVisible();
   await page.getByLabel("Card", { exact: true }).selectOption("pass");
   await page.getByLabel("Holder", { exact: true }).fill(holder);
+  await page.getByLabel("Holder's email (optional)").fill(email);
+  await page.getByLabel("Holder's language").selectOption("fr");
   await page.getByLabel("Season").fill(String(year));
   await page.getByLabel("Valid from").fill(`${year}-01-01`);
   await page.getByLabel("Valid until").fill(`${year + 1}-12-31`);
@@ -24,9 +27,27 @@ test("a club admin issues a card, opens it with its QR code, checks it in, revok
   await expect(page.getByText("Card issued.")).toBeVisible();
   await expect(page.getByRole("link", { name: holder })).toHaveCount(1);
 
-  // 2. The card opens from its signed link: holder, kind, status and the QR code.
+  // 2. The holder's mail (in French, as chosen) brings the card's signed link, which opens the card: holder, kind,
+  // status and the QR code. "Send the card again", double-clicked, sends one more.
   const cardHref = await page.getByRole("link", { name: holder }).getAttribute("href");
-  await page.goto(url("localhost", cardHref!));
+  const row = page.getByRole("row", { name: new RegExp(holder) });
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toContainText("Sent");
+  }).toPass({ timeout: 15_000 });
+  await waitForHydration(page);
+  await row.getByRole("button", { name: "Send the card again" }).dblclick();
+  await expect(page.getByText("The card was sent again.")).toBeVisible();
+  const mails = async () => {
+    await page.goto(url("localhost", "/dev/mail"));
+    return page.getByRole("article").filter({ hasText: `To ${email}` });
+  };
+  await expect(async () => expect(await mails()).toHaveCount(2)).toPass({ timeout: 15_000 });
+  await expect((await mails()).first()).toContainText("Votre passe de saison");
+  await expect((await mails()).first()).toContainText("Ouvrir votre carte :");
+  await (await mails()).first().getByRole("link").first().click();
+  await page.waitForURL(/\/passes\//);
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(cardHref);
   await expect(page.getByRole("heading", { level: 1, name: holder })).toBeVisible();
   await expect(page.getByTestId("pass-status")).toHaveText("Valid");
   await expect(page.getByTestId("pass-last-check")).toHaveText("Never");

@@ -30,6 +30,7 @@ import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { forgetSite } from "../../tenants/resolve";
 import { siteVersionBump } from "./site-content";
 import { personKeyFollows } from "./member-keys";
+import { cardOfMovedMembership, cardOfRemovedMembership, issueMemberCard, needsMemberCard } from "./member-cards";
 
 export type EntityContext = PublishContext & { db: Db };
 
@@ -243,6 +244,8 @@ export async function createEntity(context: EntityContext, caller: Caller, entit
   const stored = await getEntity(context.db, entity, id);
   if (!stored) return notFound(entity.classname);
   if (entity.store === "race") await ensureRaceOpen(context, stored);
+  // A membership made through the API or an admin area gets its season's card, as a paid or hand-added one does.
+  if (needsMemberCard(entity.classname, null)) await issueMemberCard(context.env, context.db, id, context.now);
   return { ok: true, value: stored };
 }
 
@@ -280,6 +283,7 @@ export async function changeEntity(
           ...changedHistory(context.db, entity, id, before, changed, version, author),
           ...siteVersionBump(context.db, entity.classname, id, { ...before, ...changed }),
           ...personKeyFollows(context.db, entity.classname, id, changed, { ...before, ...changed }, version),
+          ...cardOfMovedMembership(context.db, entity.classname, id, changed, { ...before, ...changed }, version, author),
         ]),
   );
   if (!written.ok) return written;
@@ -300,6 +304,8 @@ export async function changeEntity(
     if (statements.length > 0) await context.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   }
   publishFieldChanges(context, entity, id, result.changed, result.mtimes, protectedObjectOf(entity, { ...stored.row, ...result.changed }));
+  // A membership moved to another season gets that season's card (the old one was revoked in the change's batch).
+  if (needsMemberCard(entity.classname, result.changed)) await issueMemberCard(context.env, context.db, id, context.now);
   // A site's look shows on its hosts at once: this isolate forgets the hosts it remembers for the site.
   if (entity.classname === "WhitelabelSite") forgetSite(id);
   return { ok: true, value: { changed: result.changed, mtimes: result.mtimes } };
@@ -323,6 +329,7 @@ export async function removeEntity(context: EntityContext, caller: Caller, entit
       deleteStatement(context.db, entity, id),
       ...deletedHistory(context.db, entity, id, stored.row, authorOf(caller, context.now)),
       ...siteVersionBump(context.db, entity.classname, id, stored.row),
+      ...cardOfRemovedMembership(context.db, entity.classname, id, stored.row, authorOf(caller, context.now)),
     ]);
   } catch (error) {
     // A reference the registry does not list (a cart's transactions) is still guarded by its foreign key.

@@ -17,7 +17,7 @@ import { divisionMemberRule, MEMBER_MESSAGES } from "./admin-entity-rules";
 import { createdHistory, historyOf, type HistoryEntry } from "./entity-history";
 import { changeEntity, readVisible, removeEntity, type Caller, type Changed, type EntityContext, type Outcome } from "./entity-service";
 import { seasonDates, type DivisionRow } from "./memberships";
-import { issuePass } from "./passes";
+import { issueMemberCard } from "./member-cards";
 
 export const MEMBER_EDIT_MESSAGES = {
   firstName: "Enter the first name",
@@ -27,6 +27,7 @@ export const MEMBER_EDIT_MESSAGES = {
   season: MEMBER_MESSAGES.season,
   memberClass: "Choose the member class",
   note: "Keep the note under 1,000 characters",
+  lang: "Choose English or French",
   stale: "Someone changed this member since you opened the page; reload to see their change",
   already: (season: string) => `This person is already a member in ${season}`,
   forbidden: "Your roles do not allow changing this division's members",
@@ -48,6 +49,8 @@ export const personSchema = z.object({
       .max(320, M.email)
       .transform((e) => e.toLowerCase()),
   ),
+  /** The language their mail is written in; absent from a form that does not show it, it stays as it is. */
+  lang: z.enum(["en", "fr"], M.lang).optional(),
 });
 
 export const membershipSchema = z.object({
@@ -57,7 +60,13 @@ export const membershipSchema = z.object({
   note: z.string().trim().max(1000, M.note).default(""),
 });
 
-export const addMemberSchema = z.object({ ...personSchema.shape, ...membershipSchema.shape, submission: z.uuid() });
+export const addMemberSchema = z.object({
+  ...personSchema.shape,
+  ...membershipSchema.shape,
+  submission: z.uuid(),
+  // English unless chosen: every club site is English first, French beside it (decision 0063).
+  lang: z.enum(["en", "fr"], M.lang).default("en"),
+});
 
 /** The field times a form showed, sent back with it: a field changed since is refused, never overwritten. */
 export const fieldTimesSchema = z.preprocess(
@@ -104,7 +113,8 @@ export async function changePerson(
 ): Promise<Outcome<Changed>> {
   const found = await readMember(context, caller, division, memberId);
   if (!found) return refused(404, "No such DivisionMember");
-  return changeEntity(context, caller, DivisionPerson, found.person, input, base ?? undefined);
+  const body = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  return changeEntity(context, caller, DivisionPerson, found.person, body, base ?? undefined);
 }
 
 /** Changes a membership: its season (and so its end), class, programs and note. */
@@ -197,6 +207,7 @@ export async function addMember(
     birth_date: input.birth_date,
     gender: input.gender,
     email: input.email,
+    lang: input.lang,
   };
   const author = { userId: caller.userId, appId: caller.appId || null, at: now };
   const own = { divisionId: division.id, clubId: division.clubId, siteId: division.siteId };
@@ -216,6 +227,7 @@ export async function addMember(
           birthDate: input.birth_date,
           gender: input.gender,
           email: input.email,
+          lang: input.lang,
         }),
         ...createdHistory(db, DivisionPerson, personId, person, author),
       ];
@@ -245,22 +257,8 @@ export async function addMember(
     if (broken.includes("division_members.season_id")) return refused(409, M.already(season!.name), { season: M.already(season!.name) });
     return refused(409, "Someone added this person at the same moment; reload the page");
   }
-  const dates = seasonDates(season!);
-  await issuePass(
-    db,
-    {
-      clubId: division.clubId,
-      siteId: division.siteId,
-      kind: "member_card",
-      holderName: `${input.first_name} ${input.last_name}`,
-      holderEmail: input.email,
-      season: season!.name,
-      validFrom: dates.starts,
-      validUntil: dates.ends,
-      source: `member:${memberId}`,
-    },
-    now,
-  );
+  // The season's card, mailed to the member in their language (decision 0063).
+  await issueMemberCard(context.env, db, memberId, now);
   return { ok: true, value: { memberId } };
 }
 

@@ -49,7 +49,13 @@ export async function queueDueReminders(env: Env, db: Db, now: number): Promise<
   for (const division of on) {
     const window = reminderWindow(now, division.days);
     const due = await db
-      .select({ memberId: divisionMembers.id, email: divisionPeople.email, cartLang: carts.lang, bilingual: registrations.isBilingual })
+      .select({
+        memberId: divisionMembers.id,
+        email: divisionPeople.email,
+        personLang: divisionPeople.lang,
+        cartLang: carts.lang,
+        bilingual: registrations.isBilingual,
+      })
       .from(divisionMembers)
       .innerJoin(divisionPeople, eq(divisionPeople.id, divisionMembers.personId))
       .leftJoin(membershipReminders, eq(membershipReminders.memberId, divisionMembers.id))
@@ -79,7 +85,8 @@ export async function queueDueReminders(env: Env, db: Db, now: number): Promise<
       memberId: d.memberId,
       divisionId: division.id,
       email: d.email!,
-      lang: receiptLang({ lang: d.cartLang ?? "en" }, { isBilingual: d.bilingual ?? false }),
+      // A paid membership's registration language; a member added by hand has their own (decision 0063).
+      lang: d.cartLang === null ? d.personLang : receiptLang({ lang: d.cartLang }, { isBilingual: d.bilingual ?? false }),
       createdAt: now,
       updatedAt: now,
     }));

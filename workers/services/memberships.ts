@@ -7,7 +7,8 @@ import { and, asc, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import * as z from "zod";
 import { memberDetailsOf, personKey, programsChosen, seasonFor, seasonsOverlap } from "../../core/memberships/membership";
 import { carts, divisionMembers, divisionPeople, divisionSeasons, divisions, individuals, registrations, type Db } from "../../schema/d1";
-import { issuePass } from "./passes";
+import { issueMemberCard } from "./member-cards";
+import { receiptLang } from "./receipts";
 import { listElements } from "./registration-forms";
 
 export const MEMBERSHIP_MESSAGES = {
@@ -86,7 +87,7 @@ export interface RecordOutcome {
  * Creates or renews the members of the paid people in the given carts (every complete cart of the form when
  * null). A person already known to the division keeps their member number; a second run finds both rows.
  */
-export async function recordMembers(db: Db, registrationId: string, cartIds: readonly string[] | null, now: number): Promise<RecordOutcome> {
+export async function recordMembers(env: Env, db: Db, registrationId: string, cartIds: readonly string[] | null, now: number): Promise<RecordOutcome> {
   const [registration] = await db.select().from(registrations).where(eq(registrations.id, registrationId)).limit(1);
   if (!registration) return { recorded: 0, unplaced: 0 };
   const elements = await listElements(db, registration.id);
@@ -95,7 +96,7 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
   const division = await divisionFor(db, registration.clubId, panel.config.division_id);
   const scope = cartIds ? inArray(individuals.cartId, [...cartIds]) : undefined;
   const people = await db
-    .select({ individual: individuals })
+    .select({ individual: individuals, cartLang: carts.lang })
     .from(individuals)
     .innerJoin(carts, eq(carts.id, individuals.cartId))
     .where(
@@ -105,7 +106,7 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
     .orderBy(asc(individuals.paidAt), asc(carts.completedAt), asc(individuals.ordinal));
   const seasons = division ? await listSeasons(db, division.id) : [];
   const outcome: RecordOutcome = { recorded: 0, unplaced: 0 };
-  for (const { individual } of people) {
+  for (const { individual, cartLang } of people) {
     if (!individual.isComplete) continue;
     const details = memberDetailsOf(elements, registration, individual);
     if (!details) continue;
@@ -116,6 +117,8 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
     }
     const owners = { divisionId: division.id, clubId: division.clubId, siteId: division.siteId };
     const key = personKey(details);
+    // The language they registered in: their card and reminders are written in it (decision 0063).
+    const lang = receiptLang({ lang: cartLang }, registration);
     // The next member number is read inside the insert, so two payments at once cannot take the same one.
     const [person] = await db
       .insert(divisionPeople)
@@ -130,10 +133,15 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
         birthDate: details.birthDate,
         gender: details.gender,
         email: details.email,
+        lang,
       })
       .onConflictDoUpdate({
         target: [divisionPeople.divisionId, divisionPeople.personKey],
-        set: { email: sql`COALESCE(excluded.email, ${divisionPeople.email})`, gender: sql`COALESCE(excluded.gender, ${divisionPeople.gender})` },
+        set: {
+          email: sql`COALESCE(excluded.email, ${divisionPeople.email})`,
+          gender: sql`COALESCE(excluded.gender, ${divisionPeople.gender})`,
+          lang: sql`excluded.lang`,
+        },
       })
       .returning({ id: divisionPeople.id });
     const [member] = await db
@@ -159,23 +167,8 @@ export async function recordMembers(db: Db, registrationId: string, cartIds: rea
         },
       })
       .returning({ id: divisionMembers.id });
-    // The season's member card; found again by its membership when the job runs twice.
-    const dates = seasonDates(season);
-    await issuePass(
-      db,
-      {
-        clubId: division.clubId,
-        siteId: division.siteId,
-        kind: "member_card",
-        holderName: `${details.firstName} ${details.lastName}`.trim(),
-        holderEmail: details.email ?? null,
-        season: season.name,
-        validFrom: dates.starts,
-        validUntil: dates.ends,
-        source: `member:${member!.id}`,
-      },
-      now,
-    );
+    // The season's member card and its mail, in the language they registered in; found again when the job runs twice.
+    await issueMemberCard(env, db, member!.id, now, lang);
     outcome.recorded++;
   }
   return outcome;

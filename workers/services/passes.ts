@@ -5,12 +5,14 @@
  * retried job or a double click issues one card.
  */
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { PASS_MESSAGES, passState, tokenInScan, type CheckResult } from "../../core/passes/pass-status";
 import { isTimeZone, localInputOf } from "../../core/time/wall-clock";
-import { clubs, passChecks, passes, rawBatch, type Db } from "../../schema/d1";
+import type { Lang } from "../../core/forms/bilingual";
+import { clubs, entityChanges, passChecks, passes, rawBatch, type Db } from "../../schema/d1";
 import { keyMaterial } from "../auth/crypto";
+import type { HistoryAuthor } from "./entity-history";
 import { qrSvg } from "./pass-qr";
 
 export type PassRow = typeof passes.$inferSelect;
@@ -26,6 +28,8 @@ export interface IssueInput {
   validUntil: string | null;
   /** What issues it; the same source issues one pass per club. */
   source: string;
+  /** The holder's language (English when not given): the card's mail is written in it. */
+  lang?: Lang;
 }
 
 /** Issues a pass, or finds the one this source already issued (created says which). */
@@ -37,10 +41,14 @@ export async function issuePass(db: Db, input: IssueInput, now: number): Promise
     // Raised only when this source has no pass yet, so a retry spends no number.
     sql`UPDATE pass_counters SET last_number = last_number + 1
         WHERE club_id = ${clubId} AND NOT EXISTS (SELECT 1 FROM passes WHERE club_id = ${clubId} AND source = ${source})`,
-    sql`INSERT INTO passes (id, created_at, field_mtimes, club_id, site_id, kind, holder_name, holder_email, season, number, valid_from, valid_until, source)
+    sql`INSERT INTO passes (id, created_at, field_mtimes, club_id, site_id, kind, holder_name, holder_email, season, number, valid_from, valid_until, source, lang)
         SELECT ${id}, ${now}, '{}', ${clubId}, ${input.siteId}, ${input.kind}, ${input.holderName}, ${input.holderEmail}, ${input.season},
-               printf('%06d', last_number), ${input.validFrom}, ${input.validUntil}, ${source}
+               printf('%06d', last_number), ${input.validFrom}, ${input.validUntil}, ${source}, ${input.lang ?? "en"}
         FROM pass_counters WHERE club_id = ${clubId} AND changes() = 1
+        ON CONFLICT DO NOTHING`,
+    // The card's mail, only for a card this batch made and that has an address: a retry finds the card and mails nothing.
+    sql`INSERT INTO pass_mails (id, pass_id, club_id, email, lang, state, attempts, created_at, updated_at)
+        SELECT id, id, club_id, holder_email, lang, 'queued', 0, ${now}, ${now} FROM passes WHERE id = ${id} AND holder_email IS NOT NULL
         ON CONFLICT DO NOTHING`,
   ]);
   const [pass] = await db
@@ -52,14 +60,37 @@ export async function issuePass(db: Db, input: IssueInput, now: number): Promise
   return { pass, created: pass.id === id };
 }
 
+/**
+ * Revokes the club's cards `which` names that are not revoked yet, with their history rows (revoked_time and
+ * revoke_reason, as an edit through the entity service writes them), for the caller's batch. The history is
+ * written before the update and only for a card still unrevoked, so a second click records nothing.
+ */
+export function revokeStatements(db: Db, clubId: string, which: SQL, reason: string, author: HistoryAuthor) {
+  const open = and(eq(passes.clubId, clubId), which, isNull(passes.revokedTime));
+  const history = (field: string, oldValue: SQL, newValue: string) =>
+    db
+      .insert(entityChanges)
+      .select(
+        sql`SELECT ${crypto.randomUUID()}, 'Pass', ${passes.id}, ${field}, 'changed', ${oldValue}, ${newValue}, ${author.userId}, ${author.appId}, ${author.at} FROM ${passes} WHERE ${open}`,
+      );
+  return [
+    history("revoked_time", sql`NULL`, JSON.stringify(author.at)),
+    history("revoke_reason", sql`CASE WHEN ${passes.revokeReason} IS NULL THEN NULL ELSE json_quote(${passes.revokeReason}) END`, JSON.stringify(reason)),
+    db
+      .update(passes)
+      .set({
+        revokedTime: author.at,
+        revokeReason: reason,
+        fieldMtimes: sql`json_set(${passes.fieldMtimes}, '$.revoked_time', ${author.at}, '$.revoke_reason', ${author.at})`,
+      })
+      .where(open),
+  ] as const;
+}
+
 /** Revokes a club's pass with its reason; false when there is no such pass or it was already revoked (a second click). */
-export async function revokePass(db: Db, clubId: string, passId: string, reason: string, now: number): Promise<boolean> {
-  const changed = await db
-    .update(passes)
-    .set({ revokedTime: now, revokeReason: reason })
-    .where(and(eq(passes.id, passId), eq(passes.clubId, clubId), isNull(passes.revokedTime)))
-    .returning({ id: passes.id });
-  return changed.length === 1;
+export async function revokePass(db: Db, clubId: string, passId: string, reason: string, author: HistoryAuthor): Promise<boolean> {
+  const results = await db.batch(revokeStatements(db, clubId, eq(passes.id, passId), reason, author));
+  return (results[2] as unknown as D1Result).meta.changes === 1;
 }
 
 export async function clubPasses(db: Db, clubId: string): Promise<PassRow[]> {
@@ -183,6 +214,7 @@ export const handPassSchema = z
     season: z.string().trim().min(1, PASS_MESSAGES.season).max(50, PASS_MESSAGES.season),
     valid_from: isoDay(PASS_MESSAGES.validFrom),
     valid_until: isoDay(PASS_MESSAGES.validUntil),
+    lang: z.enum(["en", "fr"], PASS_MESSAGES.lang).default("en"),
   })
   .refine((p) => p.valid_until >= p.valid_from, { path: ["valid_until"], message: PASS_MESSAGES.order });
 
@@ -191,20 +223,18 @@ export const revokeSchema = z.object({
   reason: z.string().trim().min(1, PASS_MESSAGES.reason).max(300, PASS_MESSAGES.reason),
 });
 
-export async function issueByHand(db: Db, club: { id: string; siteId: string | null }, input: z.output<typeof handPassSchema>, now: number) {
-  return issuePass(
-    db,
-    {
-      clubId: club.id,
-      siteId: club.siteId,
-      kind: input.kind,
-      holderName: input.holder_name,
-      holderEmail: input.holder_email || null,
-      season: input.season,
-      validFrom: input.valid_from,
-      validUntil: input.valid_until,
-      source: `hand:${input.submission}`,
-    },
-    now,
-  );
+/** The hand form's card; the caller issues it (issueCard also mails it). */
+export function handIssue(club: { id: string; siteId: string | null }, input: z.output<typeof handPassSchema>): IssueInput {
+  return {
+    clubId: club.id,
+    siteId: club.siteId,
+    kind: input.kind,
+    holderName: input.holder_name,
+    holderEmail: input.holder_email || null,
+    season: input.season,
+    validFrom: input.valid_from,
+    validUntil: input.valid_until,
+    source: `hand:${input.submission}`,
+    lang: input.lang,
+  };
 }

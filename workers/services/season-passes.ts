@@ -6,16 +6,17 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { racerEntryOf } from "../../core/registration/racer-entry";
 import { carts, individuals, registrations, type Db } from "../../schema/d1";
-import { issuePass } from "./passes";
+import { issueCard } from "./card-mails";
+import { receiptLang } from "./receipts";
 import { listElements } from "./registration-forms";
 
-export async function issueSeasonPasses(db: Db, registrationId: string, cartIds: readonly string[] | null, now: number): Promise<number> {
+export async function issueSeasonPasses(env: Env, db: Db, registrationId: string, cartIds: readonly string[] | null, now: number): Promise<number> {
   const [registration] = await db.select().from(registrations).where(eq(registrations.id, registrationId)).limit(1);
   if (!registration?.passSeason) return 0;
   const elements = await listElements(db, registration.id);
   const emailField = elements.find((e) => e.type === "email");
   const people = await db
-    .select({ individual: individuals })
+    .select({ individual: individuals, cartLang: carts.lang })
     .from(individuals)
     .innerJoin(carts, eq(carts.id, individuals.cartId))
     .where(
@@ -29,12 +30,13 @@ export async function issueSeasonPasses(db: Db, registrationId: string, cartIds:
       ),
     );
   let issued = 0;
-  for (const { individual } of people) {
+  for (const { individual, cartLang } of people) {
     const entry = racerEntryOf(elements, registration, individual);
     const holderName = `${entry.first_name} ${entry.last_name}`.trim();
     if (!holderName) continue;
     const email = emailField ? individual.values[emailField.id]?.v : null;
-    const { created } = await issuePass(
+    const { created } = await issueCard(
+      env,
       db,
       {
         clubId: registration.clubId,
@@ -46,6 +48,7 @@ export async function issueSeasonPasses(db: Db, registrationId: string, cartIds:
         validFrom: registration.passValidFrom,
         validUntil: registration.passValidUntil,
         source: `individual:${individual.id}`,
+        lang: receiptLang({ lang: cartLang }, registration),
       },
       now,
     );

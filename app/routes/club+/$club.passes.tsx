@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { ErrorPage, PASS_ERRORS } from "../../components/error-page";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
-import { issuePassByHand, passListData, requirePassAccess, revokePassByHand } from "../../passes.server";
+import { issuePassByHand, passListData, requirePassAccess, revokePassByHand, sendCardAgainByHand } from "../../passes.server";
 
 export const meta: MetaFunction = () => [{ title: "Passes & Member Cards" }];
 
@@ -17,7 +17,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     passes: list,
     saved: query.saved,
     revoking: list.find((p) => p.id === revoking && p.state !== "Revoked") ?? null,
-    // One id per opened form: a double click on Issue issues one card.
+    // One id per opened form: a double click on Issue issues one card, on Send the card again sends one mail.
     submission: crypto.randomUUID(),
   };
 }
@@ -27,10 +27,32 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const posted = await readPostedForm(request);
   if (posted.intent === "issue") return issuePassByHand(context, access, posted);
   if (posted.intent === "revoke") return revokePassByHand(context, access, posted);
+  if (posted.intent === "send") return sendCardAgainByHand(context, access, posted);
   return unknownIntent(posted);
 }
 
 export const ErrorBoundary = () => <ErrorPage page {...PASS_ERRORS} />;
+
+const LANGUAGES = [
+  { value: "en", label: "English" },
+  { value: "fr", label: "French" },
+];
+
+/** The card's mail and, for a card with an address that is not revoked, "Send the card again". */
+function MailCell({ pass, submission }: { pass: { id: string; mail: string; email: string; state: string }; submission: string }) {
+  const reply = useReplyFor("send", pass.id);
+  return (
+    <td>
+      {pass.mail}
+      {pass.email && pass.state !== "Revoked" ? (
+        <SetupForm intent="send" target={pass.id} label="Send the card again" busyLabel="Sending…" errors={reply.errors} inline>
+          <input type="hidden" name="pass" value={pass.id} />
+          <input type="hidden" name="submission" value={submission} />
+        </SetupForm>
+      ) : null}
+    </td>
+  );
+}
 
 const KINDS = [
   { value: "pass", label: "Season pass" },
@@ -76,6 +98,7 @@ export default function Passes() {
                 <th scope="col">Season</th>
                 <th scope="col">Valid</th>
                 <th scope="col">Status</th>
+                <th scope="col">Mail</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -92,6 +115,7 @@ export default function Passes() {
                   <td>{p.season}</td>
                   <td>{p.valid}</td>
                   <td>{p.reason ? `${p.state}: ${p.reason}` : p.state}</td>
+                  <MailCell pass={p} submission={data.submission} />
                   <td>{p.state === "Revoked" ? null : <Link to={`?revoke=${p.id}`}>Revoke…</Link>}</td>
                 </tr>
               ))}
@@ -111,6 +135,7 @@ export default function Passes() {
           defaultValue={issue.values?.holder_email}
           maxLength={254}
         />
+        <SelectField name="lang" label="Holder's language" choices={LANGUAGES} defaultValue={issue.values?.lang ?? "en"} error={issue.errors.lang} />
         <TextField name="season" label="Season" error={issue.errors.season} defaultValue={issue.values?.season} required maxLength={50} />
         <TextField name="valid_from" label="Valid from" type="date" error={issue.errors.valid_from} defaultValue={issue.values?.valid_from} required />
         <TextField name="valid_until" label="Valid until" type="date" error={issue.errors.valid_until} defaultValue={issue.values?.valid_until} required />

@@ -82,7 +82,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       .from(registrations)
       .innerJoin(formElements, and(eq(formElements.registrationId, registrations.id), eq(formElements.type, "membership")))
       .where(eq(registrations.clubId, division.clubId));
-    for (const form of forms) await recordMembers(access.db, form.id, null, context.now);
+    for (const form of forms) await recordMembers(context.env, access.db, form.id, null, context.now);
     return redirect(pageUrl(here, "saved"));
   }
   return unknownIntent(posted);

@@ -41,6 +41,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       birth_date: text(person.row.birth_date),
       gender: text(person.row.gender),
       email: text(person.row.email),
+      lang: text(person.row.lang) || "en",
       field_mtimes: JSON.stringify(person.mtimes),
     },
     membership: {
@@ -108,7 +109,9 @@ export default function MemberPage() {
               error={removing.errors.form}
               danger
             >
-              <p>The person keeps their member number for another season; this season's membership and its reminder are removed.</p>
+              <p>
+                The person keeps their member number for another season; this season's membership and its reminder are removed, and its member card is revoked.
+              </p>
             </ConfirmForm>
           ) : (
             <p>
@@ -122,6 +125,8 @@ export default function MemberPage() {
           <dd>{data.person.birth_date || "Not given"}</dd>
           <dt>E-mail</dt>
           <dd>{data.person.email || "Not given"}</dd>
+          <dt>Language</dt>
+          <dd>{data.person.lang === "fr" ? "French" : "English"}</dd>
         </dl>
       )}
       <h2>History</h2>
