@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { historyRowsOf } from "../../admin/entity-admin.server";
 import { HistoryTable } from "../../admin/entity-views";
@@ -58,7 +58,23 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const { access, division } = await memberOf(request, context, params);
+  const { access, division } = await memberOf(request, context, params).catch(async (error: unknown) => {
+    // A second "Remove" (a double click) finds the member gone: it answers as the first did, not "not found".
+    if (
+      error instanceof Response &&
+      error.status === 404 &&
+      (
+        await request
+          .clone()
+          .formData()
+          .catch(() => null)
+      )?.get("intent") === "remove"
+    ) {
+      const access = await requireDivisionAccess(request, context, params.division ?? "");
+      if (access.division && access.mayEdit) throw redirect(`/org/${access.division.id}/home?saved=removed`);
+    }
+    throw error;
+  });
   if (!access.mayEdit) throw new Response("Forbidden", { status: 403 });
   const form = request.clone();
   const posted = await readPostedForm(request);
