@@ -94,9 +94,9 @@ export class Serverbox {
   ensurePaired(): Promise<void> {
     if (this.paired) return Promise.resolve();
     this.pairing ??= pairBox(this.cloud, this.store, this.identity, {
-      log: (line) => {
-        this.log(line);
-        if (line.includes("enters the code")) this.pairingNote = line.trim();
+      log: this.log,
+      showCode: (code, uri) => {
+        this.pairingNote = `Waiting for approval: a club administrator opens ${uri} and enters the code ${code}`;
       },
       sleep: (ms) => sleep(ms, this.halt.signal),
       now: Date.now,

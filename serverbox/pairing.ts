@@ -14,6 +14,8 @@ export interface PairingIo {
   random: () => number;
   /** Stops the loop (the box is shutting down). */
   stopped?: () => boolean;
+  /** A new code to show (the box's page shows it too). */
+  showCode?: (userCode: string, uri: string) => void;
 }
 
 export type PairingOutcome = { paired: true; identity: Identity } | { paired: false; message: string };
@@ -32,6 +34,7 @@ export async function pairBox(cloud: CloudClient, store: BoxStore, identity: Ide
     }
     failures = 0;
     const grant = started.body;
+    io.showCode?.(grant.user_code, grant.verification_uri);
     io.log("");
     io.log(`To pair this serverbox, a club administrator opens ${grant.verification_uri}`);
     io.log(`and enters the code ${grant.user_code}   (or opens ${grant.verification_uri_complete})`);
