@@ -118,19 +118,21 @@ async function postLaps(demo: DemoRace, bib: number, lapSeconds: number, boot: s
 
 let running: BoxProcess | null = null;
 let proxy: Awaited<ReturnType<typeof startProxy>> | null = null;
-const store = mkdtempSync(path.join(tmpdir(), "serverbox-e2e-"));
+// Made by the test, not when the file is loaded, so a run that never starts leaves no folder behind.
+let store = "";
 
 test.afterAll(async () => {
   await stopBox(running, "SIGKILL");
   await new Promise((resolve) => (proxy ? proxy.server.close(resolve) : resolve(undefined)));
   proxy?.server.closeAllConnections();
-  rmSync(store, { recursive: true, force: true });
+  if (store) rmSync(store, { recursive: true, force: true });
 });
 
 test("npm run serverbox is paired by its code, times the demo race offline, survives a crash, and syncs each crossing once", async ({ browser }) => {
   test.setTimeout(60_000);
   const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
   const demo = await setUpDemoRace(true);
+  store = mkdtempSync(path.join(tmpdir(), "serverbox-e2e-"));
   proxy = await startProxy();
 
   // 1. The box starts, asks to be paired and prints its code; the club admin approves it in the browser.
