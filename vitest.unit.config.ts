@@ -13,6 +13,7 @@ export default defineConfig({
       "tests/fakes/**/*.test.ts",
       "tests/build/**/*.test.ts",
       "scripts/**/*.test.ts",
+      "serverbox/**/*.test.ts",
     ],
     environment: "node",
     // Property tests run hundreds of cases; on a loaded 2-core CI machine one can pass vitest's 5 s default.

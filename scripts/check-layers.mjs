@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const layers = ["core", "schema", "tenants", "workers", "durable", "app", "sdk"];
+const layers = ["core", "schema", "tenants", "workers", "durable", "app", "sdk", "serverbox"];
 /** What each top folder may import from (besides itself and packages). */
 const allowed = {
   core: [],
@@ -16,6 +16,8 @@ const allowed = {
   workers: ["core", "schema", "tenants", "durable"],
   app: ["core", "schema", "tenants", "workers", "durable", "sdk"],
   sdk: ["core", "schema"],
+  // The local timing server (decision 0060) runs the race room's pure rules and results in Node, never the Worker.
+  serverbox: ["core", "schema", "durable"],
 };
 // The Worker imports the Remix build (an alias, not a path) and the page layer imports Worker services: both
 // directions between workers/ and app/ exist by design, so only files, not folders, may not form a cycle.

@@ -241,6 +241,24 @@ describe("a paired serverbox", () => {
       [3, ["C3"]],
     ]);
     expect(pkg.timing_points).toHaveLength(2);
+    // What the box's results engine reads (decision 0060): the race's settings, documents and racers' fields, and each racer's result now.
+    const full = pkg as unknown as {
+      racers: { status: string; time: number | null }[];
+      results_setup: {
+        settings: { timing_mode: string };
+        documents: Record<string, { id: string; data: unknown }[]>;
+        racers: { id: string; data: { bib: number } }[];
+      };
+    };
+    expect(full.racers.map((r) => [r.status, r.time])).toEqual([
+      ["notstarted", null],
+      ["notstarted", null],
+      ["notstarted", null],
+    ]);
+    expect(full.results_setup.settings.timing_mode).toBe("p2p");
+    expect(Object.keys(full.results_setup.documents).sort()).toEqual(["Course", "ResultFormat", "ResultGroup", "StartGroup", "TimingDevice", "TimingPoint"]);
+    expect(full.results_setup.documents.Course!.map((c) => c.id)).toEqual([setup.course.id]);
+    expect(full.results_setup.racers.map((r) => r.data.bib)).toEqual([1, 2, 3]);
     expect(text).not.toContain(setup.credential.token.split(".")[1]!);
     expect((await boxCall(`/races/${crypto.randomUUID()}`, { token: box.token })).status).toBe(404);
     expect((await boxCall(`/races/not-a-uuid`, { token: box.token })).status).toBe(404);

@@ -8,7 +8,7 @@ import { constantTimeEqualText, hashToken } from "../../core/auth/tokens";
 import { isUpcomingForBox, MAX_BOX_RACES, RECENT_RACE_MS } from "../../core/servers/box-races";
 import { serverStatusText } from "../../core/servers/pairing";
 import { races, serverboxes, type Db } from "../../schema/d1";
-import type { StoredDocument } from "../../schema/race/documents";
+import type { RaceDocumentKind, StoredDocument } from "../../schema/race/documents";
 import { chipsOf } from "../../schema/race/racer";
 import { getClubRaceCatalogue, roomOf, type RaceCatalogue } from "./race-access";
 import { SERVER_TOKEN_PREFIX } from "./serverbox-pairing";
@@ -86,16 +86,23 @@ export function boxRace(db: Db, box: PairedBox, raceId: string): Promise<RaceCat
 
 /**
  * What a box needs to time a race offline: the race, its timing points, its devices (with whether each
- * has a credential, never the credential), and its racers with bibs and chips.
+ * has a credential, never the credential), its racers with bibs and chips (and the platform's result of
+ * each so far), and the setup the results engine reads, so the box ranks as the race does (decision 0060).
  */
 export async function racePackage(env: Env, race: RaceCatalogue) {
   const room = await roomOf(env, race);
   // The RPC stub loses the method's generic: the kinds asked for are the kinds returned (as in app/race-documents.server.ts).
-  const [points, devices, credentials, racers] = await Promise.all([
-    room.documents("TimingPoint") as unknown as Promise<StoredDocument<"TimingPoint">[]>,
-    room.documents("TimingDevice") as unknown as Promise<StoredDocument<"TimingDevice">[]>,
+  const documents = <K extends RaceDocumentKind>(kind: K) => room.documents(kind) as unknown as Promise<StoredDocument<K>[]>;
+  const [points, devices, credentials, racers, settings, courses, startGroups, formats, groups] = await Promise.all([
+    documents("TimingPoint"),
+    documents("TimingDevice"),
     room.deviceCredentialStates(),
     room.racers(),
+    room.settings(),
+    documents("Course"),
+    documents("StartGroup"),
+    documents("ResultFormat"),
+    documents("ResultGroup"),
   ]);
   return {
     race: {
@@ -130,7 +137,14 @@ export async function racePackage(env: Env, race: RaceCatalogue) {
       category: r.data.category,
       start_group: r.data.setupgroup_id,
       start_time: r.data.assigned_start_time ?? r.data.scheduled_start_time,
+      status: r.status,
+      time: r.time,
     })),
+    results_setup: {
+      settings,
+      documents: { Course: courses, TimingPoint: points, TimingDevice: devices, StartGroup: startGroups, ResultFormat: formats, ResultGroup: groups },
+      racers: racers.map((r) => ({ id: r.id, data: r.data })),
+    },
   };
 }
 
