@@ -82,12 +82,21 @@ export function pricingAfterChange(charged: ChargedPricing, before: CartPricing,
       sums.set(keyOf(line), entry);
     }
   const added = [...sums.values()].filter((e) => e.amount !== 0).map((e) => ({ ...e.line, amount: e.amount }));
+  // A line already charged for the same thing (a distance changed) takes the difference, so the receipt reads the new answer at what it now costs.
+  const lines = charged.lines.map((line) => ({ ...line }));
+  const emptied = new Set<PriceLine>();
+  for (const line of added) {
+    const same = lines.find((l) => keyOf(l) === keyOf(line));
+    if (!same) lines.push(line);
+    else if ((same.amount += line.amount) === 0) emptied.add(same);
+  }
   const amount = after.total - before.total;
   return {
     amount,
     pricing: {
       ...charged,
-      lines: [...charged.lines, ...added],
+      // An answer taken away (a toque removed) leaves no line of nothing.
+      lines: lines.filter((l) => !emptied.has(l)),
       subtotal: charged.subtotal + after.subtotal - before.subtotal,
       discount: charged.discount + after.discount - before.discount,
       tax: charged.tax + after.tax - before.tax,

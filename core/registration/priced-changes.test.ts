@@ -37,7 +37,8 @@ describe("changing a paid distance", () => {
     const down = pricingAfterChange({ ...before, gstRatePercent: 13 }, before, price([dist], { dist: { v: "5k", p: 1 } }));
     expect(down.amount).toBe(-1130);
     expect(down.pricing.total).toBe(before.total - 1130);
-    expect(down.pricing.lines.at(-1)).toEqual({ type: "item", individualId: "p", elementId: "dist", code: null, amount: -1000 });
+    // The line charged for the distance now says what the new one costs, so the receipt reads "5 km $30.00".
+    expect(down.pricing.lines.filter((l) => l.type === "item")).toEqual([{ type: "item", individualId: "p", elementId: "dist", code: null, amount: 3000 }]);
   });
 
   it("moves the person's places: the new option's taken (with its cap), the old one's freed", () => {

@@ -30,6 +30,7 @@ import { cartChanges, carts, clubs, rawBatch, registrations, type Db, type PaidC
 import { labelIn } from "../../core/forms/bilingual";
 import { sendMail } from "../mail/mailer";
 import { afterCartCompleted } from "../jobs";
+import { offerFreedPlaces } from "./waitlists";
 import { sendReceiptOfCart } from "./receipts";
 import { listElements } from "./registration-forms";
 import { attemptOfChange } from "./change-payments";
@@ -204,9 +205,12 @@ export function afterPersonChanged(
   waitUntil: (promise: Promise<unknown>) => void,
   registrationId: string,
   cartId: string,
-  change: Pick<PaidChange, "kind" | "from" | "to" | "fromName" | "toName">,
+  change: Pick<PaidChange, "kind" | "from" | "to" | "fromName" | "toName" | "released">,
 ): void {
   afterCartCompleted(env, db, waitUntil, registrationId, cartId);
+  // A place the old answer held goes to whoever waits for it (decision 0061).
+  if (change.released?.length)
+    waitUntil(offerFreedPlaces(env, db, registrationId, Date.now()).catch((error: unknown) => console.error("Waitlist sweep failed", error)));
   const mail =
     change.kind === "transfer"
       ? sendReceiptOfCart(env, db, cartId, "transferred", 0, { from: change.fromName, to: change.toName })

@@ -150,11 +150,7 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
     const made = await applyChangeNow(db, stripeGateway(context.env), elements, cart, done.change, done, lang, context.now);
     if (!made.ok) return data({ error: made.error, fieldErrors: {} }, { status: made.status });
     if (made.refundId) await claimRefundNotice(db, made.refundId, context.now);
-    if (made.created) {
-      afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.change);
-      // The place the old choice held goes to whoever waits for it.
-      context.ctx.waitUntil(offerFreedPlaces(context.env, db, registration.id, context.now).catch((e: unknown) => console.error("Waitlist sweep failed", e)));
-    }
+    if (made.created) afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.change);
     return changed;
   }
   if (done.created && done.written) afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.written);
