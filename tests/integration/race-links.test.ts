@@ -316,6 +316,25 @@ describe("race links by a multi-choice field (decision 0061)", { timeout: 60_000
     await linkDistances(s);
     const page = await (await worker.fetch(hostRequest("localhost", s.settings, { headers: { Cookie: s.organiser } }))).text();
     expect(page).toContain("Events");
+    // The data API takes the same multi-choice field through the same rule, and refuses a field that is no choice.
+    const user = await createUserWithPassword(`multi-${crypto.randomUUID().slice(0, 8)}@example.com`, null, [{ type: "org_admin", clubId: s.f.club.id }]);
+    const token = await issueToken(user.id, await createApp({ scopes: "registrations" }), "localhost", "registrations");
+    const api = (body: unknown) =>
+      worker.fetch(
+        hostRequest("localhost", `/data-api/Registration/${s.f.registration.id}/`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    const links = [
+      { option: "5k", race: s.a.race.id, course: null, start_group: null },
+      { option: "10k", race: s.b.race.id, course: null, start_group: null },
+    ];
+    expect((await api({ race_option_field: s.f.ids.distance, race_option_links: links })).status).toBe(200);
+    const notChoice = await api({ race_option_field: s.f.ids.first, race_option_links: [] });
+    expect(notChoice.status).toBe(400);
+    expect(JSON.stringify(await notChoice.json())).toContain(RACER_SYNC_MESSAGES.notChoiceField);
     const added = await post(s.f.host, s.f.path, [
       ["intent", "save-person"],
       [s.f.ids.first, "Ada"],
