@@ -45,7 +45,7 @@ export function RaceLinksPanel({ data, errors, typed }: { data: RaceLinksPanelDa
         <legend>Races by option</legend>
         <p className="hint">
           When one form registers several distances, choose the field that asks which, then each option&apos;s race. An option without a race enters the person
-          in the form&apos;s race above.
+          in the form&apos;s race above. With a field where several options may be ticked, the person gets a racer in the race of each option they chose.
         </p>
         <SelectField
           name="option_field"

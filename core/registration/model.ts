@@ -63,8 +63,11 @@ export interface CartPricingInput {
 /** System fee per new individual (section 9: 1 unit, transaction type z4fee). */
 export const SYSTEM_FEE_CENTS: Cents = 100;
 
-/** transfer_fee: added to a completed cart's lines when a transfer's fee is paid (issue 24). */
-export type PriceLineType = ItemKind | "family_cap" | "discount" | "tax" | "z4fee" | "transfer_fee";
+/**
+ * transfer_fee: added to a completed cart's lines when a transfer's fee is paid (issue 24); change_fee: what the
+ * refund policy kept when a change lowered a paid price (decision 0061).
+ */
+export type PriceLineType = ItemKind | "family_cap" | "discount" | "tax" | "z4fee" | "transfer_fee" | "change_fee";
 
 export interface PriceLine {
   type: PriceLineType;

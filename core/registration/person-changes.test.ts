@@ -32,9 +32,10 @@ describe("what a registrant may change after checkout", () => {
     expect(isChangeableAfterCheckout(el("k", "heading"))).toBe(false);
   });
 
-  it("locks every other field to its saved value when parsing a change", () => {
-    const elements = [el("a", "text"), el("d", "option", { options_list: [{ id: "10k", display: "10 km", price_1: 4000 }] })];
-    expect(lockedForChange(elements, { d: { v: "10k", p: 4000 } }).map((e) => e.is_edit_forbidden)).toEqual([false, true]);
+  it("locks every other field to its saved value when parsing a change; a transfer also locks what was paid for", () => {
+    const elements = [el("a", "text"), el("d", "option", { options_list: [{ id: "10k", display: "10 km", price_1: 4000 }] }), el("x", "donation")];
+    expect(lockedForChange(elements, { d: { v: "10k", p: 4000 } }).map((e) => e.is_edit_forbidden)).toEqual([false, false, true]);
+    expect(lockedForChange(elements, { d: { v: "10k", p: 4000 } }, "transfer").map((e) => e.is_edit_forbidden)).toEqual([false, true, true]);
   });
 
   it("refuses exactly the changes that touch a locked field", () => {
@@ -43,7 +44,8 @@ describe("what a registrant may change after checkout", () => {
       fc.property(fc.string(), fc.string(), fc.constantFrom("10k", "5k", null), (before, after, dist) => {
         const old = { name: { v: before, p: 0 }, dist: { v: "10k", p: 4000 } };
         const next = { name: { v: after, p: 0 }, ...(dist ? { dist: { v: dist, p: 4000 } } : {}) };
-        expect(lockedFieldsAltered(elements, old, next)).toEqual(dist === "10k" ? [] : ["dist"]);
+        expect(lockedFieldsAltered(elements, old, next, "transfer")).toEqual(dist === "10k" ? [] : ["dist"]);
+        expect(lockedFieldsAltered(elements, old, next, "edit")).toEqual([]);
         expect(changedFields(elements, old, next).includes("name")).toBe(before !== after);
       }),
       fcParams(),
@@ -88,14 +90,16 @@ describe("adding a priced item after checkout", () => {
       discountUses: {},
     });
 
-  it("may add an unanswered priced field without a limit; a priced answer given, or a limited one, stays", () => {
+  it("may add, change or remove a priced or limited answer in the registrant's own edit, never in a transfer (decision 0061)", () => {
     expect(mayChange(toque, {})).toBe(true);
     // A transfer gives the entry as it is: nothing is added with it.
     expect(mayChange(toque, {}, "transfer")).toBe(false);
     expect(lockedFieldsAltered([toque], {}, { toque: { v: true, p: 0 } }, "transfer")).toEqual(["toque"]);
-    expect(mayChange(toque, { toque: { v: true, p: 2000 } })).toBe(false);
-    expect(mayChange(dist, { dist: { v: "10k", p: 4000 } })).toBe(false);
-    expect(mayChange(shirt, {})).toBe(false);
+    expect(mayChange(toque, { toque: { v: true, p: 2000 } })).toBe(true);
+    expect(mayChange(dist, { dist: { v: "10k", p: 4000 } })).toBe(true);
+    expect(mayChange(shirt, {})).toBe(true);
+    expect(mayChange(shirt, {}, "transfer")).toBe(false);
+    expect(mayChange(newElement("locked", "option", { is_edit_forbidden: true }), {})).toBe(false);
     expect(lockedFieldsAltered([toque, dist], { dist: { v: "10k", p: 4000 } }, { dist: { v: "10k", p: 4000 }, toque: { v: true, p: 0 } })).toEqual([]);
   });
 

@@ -1,9 +1,9 @@
 /**
  * Changes a registrant makes to a person after checkout (issue 24), from the receipt link: correcting their
- * details, or transferring the entry to someone else. Only fields that carry no money and no limit may change
- * (a name, a birth date, an unpriced T-shirt size); anything the organiser locked (edit-forbidden), anything
- * priced, limited or paid for stays as it was paid. A change that would alter one of those anyway (a condition
- * that hides a priced field once a gender changes) is refused, so what was paid for is always what is held.
+ * details, or transferring the entry to someone else. A transfer changes only fields that carry no money and no
+ * limit (a name, a birth date, an unpriced T-shirt size); the registrant's own edit may also change a priced or
+ * limited answer, for the difference (decision 0061). Anything the organiser locked (edit-forbidden), money and
+ * files stay as paid; a change that would alter one of those anyway is refused.
  */
 import type { Lang } from "../forms/bilingual";
 import type { FormElement, StoredValue } from "../forms/model";
@@ -29,25 +29,19 @@ export function isChangeableAfterCheckout(element: FormElement): boolean {
 }
 
 /**
- * Whether a priced field may be added after checkout: one the person left unanswered, with a price but no
- * limit (a toque, a T-shirt, a meal), paid for before it is saved. A priced answer already given stays as paid.
+ * Whether a priced or limited answer may be given or changed after checkout (decision 0061): another distance,
+ * an option added, removed or swapped for a cheaper one. The difference is paid or refunded, and a limited
+ * choice is held while its payment is open, as at checkout. Money, files and what the organiser locked stay.
  */
-export function isAddableAfterCheckout(element: FormElement): boolean {
+export function isRepriceableAfterCheckout(element: FormElement): boolean {
   if (!FIELD_TYPE_MODULES[element.type].isInput || LOCKED_TYPES.has(element.type)) return false;
-  if (element.is_admin_only || element.is_kiosk_mode || element.is_edit_forbidden || element.is_fee) return false;
-  if (element.quantity_limit != null || element.options_list.some((o) => o.limit != null)) return false;
-  return isPriced(element) || element.options_list.some(isPriced);
+  return !(element.is_admin_only || element.is_kiosk_mode || element.is_edit_forbidden || element.is_fee);
 }
 
-const isAnswered = (value: StoredValue | undefined) => {
-  const v = value?.v;
-  return v !== undefined && v !== null && v !== "" && v !== false && !(Array.isArray(v) && v.length === 0);
-};
-
-/** Whether this person may change the field now: a free field always, a priced one only to add it. */
-export function mayChange(element: FormElement, before: Record<string, StoredValue>, kind: PersonChangeKind = "edit"): boolean {
-  // A transfer gives the entry as it is: adding priced items is the holder's own change.
-  return isChangeableAfterCheckout(element) || (kind === "edit" && isAddableAfterCheckout(element) && !isAnswered(before[element.id]));
+/** Whether this person may change the field now: a free field always; a priced or limited one in their own edit. */
+export function mayChange(element: FormElement, _before: Record<string, StoredValue>, kind: PersonChangeKind = "edit"): boolean {
+  // A transfer gives the entry as it is: changing what was paid for is the holder's own change.
+  return isChangeableAfterCheckout(element) || (kind === "edit" && isRepriceableAfterCheckout(element));
 }
 
 /** The form as a change after checkout parses it: every field that may not change is locked to its saved value. */
@@ -88,12 +82,21 @@ export function pricingAfterChange(charged: ChargedPricing, before: CartPricing,
       sums.set(keyOf(line), entry);
     }
   const added = [...sums.values()].filter((e) => e.amount !== 0).map((e) => ({ ...e.line, amount: e.amount }));
+  // A line already charged for the same thing (a distance changed) takes the difference, so the receipt reads the new answer at what it now costs.
+  const lines = charged.lines.map((line) => ({ ...line }));
+  const emptied = new Set<PriceLine>();
+  for (const line of added) {
+    const same = lines.find((l) => keyOf(l) === keyOf(line));
+    if (!same) lines.push(line);
+    else if ((same.amount += line.amount) === 0) emptied.add(same);
+  }
   const amount = after.total - before.total;
   return {
     amount,
     pricing: {
       ...charged,
-      lines: [...charged.lines, ...added],
+      // An answer taken away (a toque removed) leaves no line of nothing.
+      lines: lines.filter((l) => !emptied.has(l)),
       subtotal: charged.subtotal + after.subtotal - before.subtotal,
       discount: charged.discount + after.discount - before.discount,
       tax: charged.tax + after.tax - before.tax,

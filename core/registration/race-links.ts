@@ -43,19 +43,40 @@ export const raceOptionLinksSchema = z
   .max(RACE_LINK_LIMITS.options)
   .refine((links) => new Set(links.map((l) => l.option)).size === links.length, "Link each option once");
 
-/** Field types whose options may each have a race: one choice per person. */
+/**
+ * Field types whose options may each have a race: a single choice (one race per person), or a multi-choice
+ * ("Events: 5 km classic, 10 km skate"), which enters the person in the race of each option chosen (decision 0061).
+ */
 export function isRaceChoiceField(element: Pick<FormElement, "type" | "options_list">): boolean {
-  return element.type === "option" && element.options_list.length > 0;
+  return (element.type === "option" || element.type === "multioption") && element.options_list.length > 0;
 }
 
 /** The race, course and start group a person with these answers is entered in; null: none (not entered). */
 export function placeOf(links: FormRaceLinks, values: Readonly<Record<string, StoredValue>>): RacerPlace | null {
-  if (links.optionField) {
-    const chosen = values[links.optionField]?.v;
-    const link = typeof chosen === "string" ? links.optionLinks.find((l) => l.option === chosen) : undefined;
-    if (link) return { race: link.race, course: link.course, start_group: link.start_group };
+  return placesOf(links, values)[0] ?? null;
+}
+
+/**
+ * Every race a person with these answers is entered in, one place per race: the race of each linked option they
+ * chose (several for a multi-choice field; the first option chosen wins a race two options share), else the
+ * form's own. Empty: not entered.
+ */
+export function placesOf(links: FormRaceLinks, values: Readonly<Record<string, StoredValue>>): RacerPlace[] {
+  const chosen = links.optionField ? values[links.optionField]?.v : undefined;
+  const options = typeof chosen === "string" ? [chosen] : Array.isArray(chosen) ? chosen.filter((o): o is string => typeof o === "string") : [];
+  const found = new Map<string, RacerPlace>();
+  for (const option of options) {
+    const link = links.optionLinks.find((l) => l.option === option);
+    if (link && !found.has(link.race)) found.set(link.race, { race: link.race, course: link.course, start_group: link.start_group });
   }
-  return links.place;
+  if (found.size > 0) return [...found.values()];
+  return links.place ? [links.place] : [];
+}
+
+/** Where a person was last entered, as remembered: one place (single choice, before decision 0061) or several. */
+export function rememberedPlaces(stored: RacerPlace | readonly RacerPlace[] | null | undefined): RacerPlace[] {
+  if (!stored) return [];
+  return Array.isArray(stored) ? [...(stored as readonly RacerPlace[])] : [stored as RacerPlace];
 }
 
 /** Every race the form's links name, the form's own first. */

@@ -56,6 +56,9 @@ describe("itemised receipt lines", () => {
     const charged = chargedPricingOf(pricing, 13);
     expect(cartLines(charged, [], {}, "en", "123456789 RT0001")[0]!.label).toBe("Tax (13%), GST/HST no.: 123456789 RT0001");
     expect(cartLines(charged, [], {}, "fr", "123456789 RT0001")[0]!.label).toBe("Taxe (13 %), No de TPS/TVH : 123456789 RT0001");
+    // A Quebec club's QST number is a second line, naming it with no amount (decision 0061).
+    expect(cartLines(charged, [], {}, "en", "123456789 RT0001", "1234567890 TQ0001")[1]).toEqual({ label: "QST no.: 1234567890 TQ0001", amount: null });
+    expect(cartLines(charged, [], {}, "fr", null, "1234567890 TQ0001")[1]).toEqual({ label: "No de TVQ : 1234567890 TQ0001", amount: null });
   });
 
   it("writes money and dates the way each language does", () => {

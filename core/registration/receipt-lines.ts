@@ -35,7 +35,8 @@ export function formatDateTimeIn(epochMs: number, lang: Lang, timeZone = "Americ
 
 export interface ReceiptLine {
   label: string;
-  amount: Cents;
+  /** Null: a line that only names something (the QST number under the tax line), with no amount. */
+  amount: Cents | null;
 }
 
 export const RECEIPT_WORDS = {
@@ -53,6 +54,8 @@ export const RECEIPT_WORDS = {
     tax: (rate: number) => `Tax (${rate}%)`,
     /** The club's GST/HST registration number, after the tax line's rate (decision 0058). */
     taxNumber: "GST/HST no.",
+    /** A Quebec club's QST number, a line of its own under the tax line (decision 0061). */
+    qstNumber: "QST no.",
     donations: "Donations",
     fee: "Processing fee",
     total: "Total",
@@ -82,7 +85,8 @@ export const RECEIPT_WORDS = {
     transferredIntro: (form: string, from: string, to: string) => `The entry of ${from} in ${form} was transferred to ${to}.`,
     editPerson: "Change these details",
     transferFee: "Transfer fee",
-    addNote: "Anything with a price you add is paid by card before it is saved.",
+    changeFee: "Change fee (refund policy)",
+    addNote: "A change that costs more is paid by card before it is saved; one that costs less is refunded under the cancellation policy.",
     transferFeeQuote: (fee: string) => `Transferring costs ${fee}, paid by card before the entry changes hands.`,
     transferPerson: "Transfer to someone else",
     transferHint: "Enter the details of the person who takes this entry. What was paid for stays the same.",
@@ -112,6 +116,7 @@ export const RECEIPT_WORDS = {
     familyCap: "Maximum familial",
     tax: (rate: number) => `Taxe (${String(rate).replace(".", ",")} %)`,
     taxNumber: "No de TPS/TVH",
+    qstNumber: "No de TVQ",
     donations: "Dons",
     fee: "Frais de traitement",
     total: "Total",
@@ -141,7 +146,9 @@ export const RECEIPT_WORDS = {
     transferredIntro: (form: string, from: string, to: string) => `L'inscription de ${from} à ${form} a été transférée à ${to}.`,
     editPerson: "Modifier ces renseignements",
     transferFee: "Frais de transfert",
-    addNote: "Ce que vous ajoutez et qui a un prix se paie par carte avant d'être enregistré.",
+    changeFee: "Frais de modification (politique de remboursement)",
+    addNote:
+      "Une modification qui coûte plus se paie par carte avant d'être enregistrée; celle qui coûte moins est remboursée selon la politique d'annulation.",
     transferFeeQuote: (fee: string) => `Le transfert coûte ${fee}, payé par carte avant que l'inscription change de mains.`,
     transferPerson: "Transférer à quelqu'un d'autre",
     transferHint: "Entrez les renseignements de la personne qui prend cette inscription. Ce qui a été payé reste pareil.",
@@ -196,10 +203,12 @@ export function cartLines(
   cartValues: Record<string, StoredValue>,
   lang: Lang,
   taxNumber: string | null = null,
+  qstNumber: string | null = null,
 ): ReceiptLine[] {
   // The processing fee is a line of each new person's (z4fee lines carry the person): listed there, not again here.
   const lines = pricing.lines.filter((line) => line.individualId === null && line.type !== "tax").map((line) => lineOf(line, elements, cartValues, lang));
   if (pricing.tax !== 0) lines.push({ label: taxLabel(pricing.gstRatePercent, taxNumber, lang), amount: pricing.tax });
+  if (pricing.tax !== 0 && qstNumber) lines.push({ label: `${RECEIPT_WORDS[lang].qstNumber}${RECEIPT_WORDS[lang].colon}${qstNumber}`, amount: null });
   return lines;
 }
 
@@ -209,6 +218,7 @@ function lineOf(line: PriceLine, elements: readonly FormElement[], values: Recor
   if (line.type === "family_cap") return { label: words.familyCap, amount: line.amount };
   if (line.type === "z4fee") return { label: words.fee, amount: line.amount };
   if (line.type === "transfer_fee") return { label: words.transferFee, amount: line.amount };
+  if (line.type === "change_fee") return { label: words.changeFee, amount: line.amount };
   const element = elements.find((e) => e.id === line.elementId);
   return { label: itemLabel(element, element ? values[element.id] : undefined, lang), amount: line.amount };
 }

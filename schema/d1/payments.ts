@@ -113,8 +113,10 @@ export interface PaidChange {
   /** An edit's cart price after it (the charged lines plus what it added), and what it adds to the person's share. */
   pricing?: ChargedPricing;
   personDelta?: number;
-  /** The places the added items take (uncapped: a limited choice cannot be added online). */
+  /** The places the new answers take (a capped one is held while the payment is open, decision 0061). */
   places?: PlaceClaim[];
+  /** The pools the old answers leave: their places are freed when the change is made. */
+  released?: string[];
 }
 
 /** Webhook events already applied, by the provider's event id: a replay finds its row and does nothing. */

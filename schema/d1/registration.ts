@@ -180,7 +180,7 @@ export const individuals = sqliteTable(
     /** The add-person form's one-time key: a double click or a resent form finds the person it already added. */
     submissionKey: text("submission_key"),
     /** The race, course and start group this person was last entered in as a racer, so a changed option moves them (decision 0058). */
-    racerPlace: text("racer_place", { mode: "json" }).$type<RacerPlace>(),
+    racerPlace: text("racer_place", { mode: "json" }).$type<RacerPlace | RacerPlace[]>(),
   },
   (t) => [
     index("individuals_cart").on(t.cartId, t.ordinal),

@@ -106,6 +106,8 @@ export const clubs = sqliteTable(
     bankaccountId: text("bankaccount_id"),
     /** The club's GST/HST registration number, printed on receipts' tax line (decision 0058); null: none. */
     taxNumber: text("tax_number"),
+    /** A Quebec club's QST number, a second line under the tax line (decision 0061); null: none. */
+    qstNumber: text("qst_number"),
     ...cityColumns(),
   },
   (t) => [index("clubs_site").on(t.siteId), index("clubs_stripe_account").on(t.stripeAccountId)],

@@ -11,7 +11,7 @@ import { adminEntityClasses } from "./admin-classes";
 import { collectionName, createdField, entityClass, field, uuidField, type EntityClass, type EntityField } from "./registry";
 import { elementConfigSchema, formOptionSchema, logicKeySchema } from "../../core/forms/element-schema";
 import { FIELD_TYPES, FORM_LIMITS, MEMBER_CLASSES } from "../../core/forms/model";
-import { taxNumberSchema } from "../../core/payments/tax-number";
+import { qstNumberSchema, taxNumberSchema } from "../../core/payments/tax-number";
 import { raceOptionLinksSchema } from "../../core/registration/race-links";
 
 /** The place fields, read-only here: they are set together through `POST …/city`. */
@@ -93,6 +93,7 @@ export const Club = entityClass({
     field("public_url", clubs.publicUrl, "string", { schema: z.url().max(2000) }),
     field("is_stripe", clubs.isStripe, "bool"),
     field("tax_number", clubs.taxNumber, "string", { schema: taxNumberSchema }),
+    field("qst_number", clubs.qstNumber, "string", { schema: qstNumberSchema }),
     field("site", clubs.siteId, "string", { createOnly: true }),
     ...cityFields(clubs),
   ],

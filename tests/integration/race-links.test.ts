@@ -144,8 +144,10 @@ describe("race links by option", { timeout: 60_000 }, () => {
     const replies = await Promise.all([post(s.f.host, `${s.f.path}/receipt`, change, cookie), post(s.f.host, `${s.f.path}/receipt`, change, cookie)]);
     expect(replies.map((r) => r.status)).toEqual([302, 302]);
     expect(await db().select().from(cartChanges).where(eq(cartChanges.registrationId, s.f.registration.id))).toHaveLength(1);
-    await expect.poll(async () => (await entered(s.b.room)).map((r) => r.data.first_name).sort(), { timeout: 10_000 }).toEqual(["Ada", "Grace"]);
-    expect(await entered(s.a.room)).toEqual([]);
+    // One sync enters B and empties A, race by race: wait for both.
+    await expect
+      .poll(async () => [(await entered(s.b.room)).map((r) => r.data.first_name).sort(), (await entered(s.a.room)).length], { timeout: 10_000 })
+      .toEqual([["Ada", "Grace"], 0]);
     // Once moved, repeating the sync (the organiser's Re-sync, a retried job) moves nothing again.
     expect(await syncRegistrationRacers(env, db(), s.f.registration.id, null)).toEqual({ ok: true, created: 0, updated: 0, removed: 0 });
     expect((await db().select().from(individuals).where(eq(individuals.id, person.id)))[0]!.racerPlace).toEqual({
@@ -304,5 +306,68 @@ describe("the club's GST/HST number on the receipt", { timeout: 60_000 }, () => 
     // Without a number the line is the rate alone, as before.
     await db().update(clubs).set({ taxNumber: null }).where(eq(clubs.id, s.f.club.id));
     expect(await (await get(s.f.host, `${s.f.path}/receipt`, cookie)).text()).not.toContain("GST/HST no.");
+  });
+});
+
+describe("race links by a multi-choice field (decision 0061)", { timeout: 60_000 }, () => {
+  it("enters a person in the race of each option they chose, once however often it syncs, and takes them out of one they drop", async () => {
+    const s = await twoRaceForm({ pricedDistance: false });
+    await db().update(formElements).set({ type: "multioption", caption: "Events" }).where(eq(formElements.id, s.f.ids.distance));
+    await linkDistances(s);
+    const page = await (await worker.fetch(hostRequest("localhost", s.settings, { headers: { Cookie: s.organiser } }))).text();
+    expect(page).toContain("Events");
+    // The data API takes the same multi-choice field through the same rule, and refuses a field that is no choice.
+    const user = await createUserWithPassword(`multi-${crypto.randomUUID().slice(0, 8)}@example.com`, null, [{ type: "org_admin", clubId: s.f.club.id }]);
+    const token = await issueToken(user.id, await createApp({ scopes: "registrations" }), "localhost", "registrations");
+    const api = (body: unknown) =>
+      worker.fetch(
+        hostRequest("localhost", `/data-api/Registration/${s.f.registration.id}/`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    const links = [
+      { option: "5k", race: s.a.race.id, course: null, start_group: null },
+      { option: "10k", race: s.b.race.id, course: null, start_group: null },
+    ];
+    expect((await api({ race_option_field: s.f.ids.distance, race_option_links: links })).status).toBe(200);
+    const notChoice = await api({ race_option_field: s.f.ids.first, race_option_links: [] });
+    expect(notChoice.status).toBe(400);
+    expect(JSON.stringify(await notChoice.json())).toContain(RACER_SYNC_MESSAGES.notChoiceField);
+    const added = await post(s.f.host, s.f.path, [
+      ["intent", "save-person"],
+      [s.f.ids.first, "Ada"],
+      [s.f.ids.last, "Lovelace"],
+      [s.f.ids.distance, "5k"],
+      [s.f.ids.distance, "10k"],
+    ] as unknown as Record<string, string>);
+    expect(added.status).toBe(302);
+    const cookie = cookieFrom(added, `sl_cart_${s.f.registration.id.replaceAll("-", "")}`)!;
+    expect((await post(s.f.host, `${s.f.path}/cart`, { intent: "continue", email: "multi@example.com" }, cookie)).status).toBe(302);
+    expect((await post(s.f.host, `${s.f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
+    await expect.poll(async () => [(await entered(s.a.room)).length, (await entered(s.b.room)).length], { timeout: 10_000 }).toEqual([1, 1]);
+    expect((await entered(s.a.room))[0]!.data).toMatchObject({ first_name: "Ada" });
+    expect((await entered(s.b.room))[0]!.data).toMatchObject({ first_name: "Ada" });
+    expect(await syncRegistrationRacers(env, db(), s.f.registration.id, null)).toEqual({ ok: true, created: 0, updated: 0, removed: 0 });
+
+    // She drops the 10 km after checkout: her racer leaves race B and stays in race A.
+    const [person] = await db().select().from(individuals).where(eq(individuals.registrationId, s.f.registration.id));
+    const change = await post(
+      s.f.host,
+      `${s.f.path}/receipt`,
+      {
+        intent: "change",
+        kind: "edit",
+        person: person!.id,
+        request_id: crypto.randomUUID(),
+        [s.f.ids.first]: "Ada",
+        [s.f.ids.last]: "Lovelace",
+        [s.f.ids.distance]: "5k",
+      },
+      cookie,
+    );
+    expect(change.status).toBe(302);
+    await expect.poll(async () => [(await entered(s.a.room)).length, (await entered(s.b.room)).length], { timeout: 10_000 }).toEqual([1, 0]);
   });
 });

@@ -37,12 +37,11 @@ describe("changing a paid person's details", { timeout: 30_000 }, () => {
     const { f, cookie, personId } = await paidForm();
     const page = await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=edit`, cookie)).text();
     expect(page).toContain('data-testid="person-change"');
-    // The priced distance is not on the change form.
-    expect(page).not.toContain(`name="${f.ids.distance}"`);
+    // The priced distance is on the change form: another one is paid or refunded for the difference (decision 0061).
+    expect(page).toContain(`name="${f.ids.distance}"`);
     const before = (await mailsOf("Registration changed: Spring Relay")).length;
 
     const requestId = crypto.randomUUID();
-    // The distance is posted too (a tampered form): it is locked and stays 10 km.
     const fields = {
       intent: "change",
       kind: "edit",
@@ -50,7 +49,7 @@ describe("changing a paid person's details", { timeout: 30_000 }, () => {
       request_id: requestId,
       [f.ids.first]: "Adah",
       [f.ids.last]: "Runner",
-      [f.ids.distance]: "5k",
+      [f.ids.distance]: "10k",
     };
     const replies = await Promise.all([post(f.host, `${f.path}/receipt`, fields, cookie), post(f.host, `${f.path}/receipt`, fields, cookie)]);
     expect(replies.map((r) => r.status)).toEqual([302, 302]);
@@ -197,7 +196,15 @@ describe("a transfer with a fee", { timeout: 60_000 }, () => {
     const edit = await post(
       f.host,
       `${f.path}/receipt`,
-      { intent: "change", kind: "edit", person: personId, request_id: crypto.randomUUID(), [f.ids.first]: "Adah", [f.ids.last]: "Runner" },
+      {
+        intent: "change",
+        kind: "edit",
+        person: personId,
+        request_id: crypto.randomUUID(),
+        [f.ids.first]: "Adah",
+        [f.ids.last]: "Runner",
+        [f.ids.distance]: "10k",
+      },
       cookie,
     );
     expect(edit.status).toBe(302);
@@ -214,9 +221,9 @@ describe("adding a priced item after checkout", { timeout: 60_000 }, () => {
   it("offers what may be added, charges it (with its tax) by card before saving it, and puts it on the receipt", async () => {
     const { f, cookie, personId } = await paidForm();
     const form = await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=edit`, cookie)).text();
-    // The toque was not taken, so it may be added; the distance, already paid, is not on the form.
+    // The toque was not taken, so it may be added; the distance, already paid, may change too (decision 0061).
     expect(form).toContain(`name="${f.ids.toque}"`);
-    expect(form).not.toContain(`name="${f.ids.distance}"`);
+    expect(form).toContain(`name="${f.ids.distance}"`);
     const [before] = await db().select().from(carts).where(eq(carts.registrationId, f.registration.id));
     const shareBefore = (await personOf(personId)).priceTotal!;
     const requestId = crypto.randomUUID();
@@ -227,6 +234,7 @@ describe("adding a priced item after checkout", { timeout: 60_000 }, () => {
       request_id: requestId,
       [f.ids.first]: "Ada",
       [f.ids.last]: "Runner",
+      [f.ids.distance]: "10k",
       [f.ids.toque]: "on",
       [f.ids.colour]: "red",
     };
@@ -251,8 +259,7 @@ describe("adding a priced item after checkout", { timeout: 60_000 }, () => {
     expect((await changesOf(f)).map((c) => [c.kind, c.amount])).toEqual([["edit", 2260]]);
     const receipt = await (await get(f.host, `${f.path}/receipt`, cookie)).text();
     expect(receipt).toContain("Toque");
-    // Added once: the toque is now paid for, so the change form no longer offers it.
-    expect(await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=edit`, cookie)).text()).not.toContain(`name="${f.ids.toque}"`);
+    // Added once; the change form still offers it, now to take off (refunded under the policy).
     const again = await post(f.host, `${f.path}/receipt`, fields, cookie);
     expect(again.headers.get("Location")).toBe(`${f.path}/receipt?changed=1`);
     expect(fake().refunds).toEqual([]);

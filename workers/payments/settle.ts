@@ -30,8 +30,10 @@ async function settlePaidChange(
     afterPersonChanged(context.env, db, context.waitUntil, attempt.registrationId, attempt.cartId, attempt.change);
     return "completed";
   }
-  if (outcome === "stale") {
-    await refundUnplacedPayment(db, gateway, attempt, paymentIntentId, `${CHANGE_MESSAGES.en.stale} Your payment has been refunded in full.`, now);
+  if (outcome === "stale" || outcome === "unplaced") {
+    // A limited choice whose hold lapsed and went to someone else, or a person changed meanwhile: the money goes back whole.
+    const reason = outcome === "stale" ? CHANGE_MESSAGES.en.stale : `${SOLD_OUT}.`;
+    await refundUnplacedPayment(db, gateway, attempt, paymentIntentId, `${reason} Your payment has been refunded in full.`, now);
     return "unplaced";
   }
   return "already";

@@ -28,7 +28,7 @@ export function cancelPolicyOf(registration: Pick<RegistrationRow, "cancelRefund
 }
 
 /** The cart's payment a cancellation refunds: its latest completed, kept payment, and what is left of it. */
-function refundablePayment(ledger: readonly TransactionRow[]): { payment: TransactionRow | null; refundable: number } {
+export function refundablePayment(ledger: readonly TransactionRow[]): { payment: TransactionRow | null; refundable: number } {
   const all: LedgerTransaction[] = ledger.map(ledgerOf);
   const payments = ledger.filter((t) => t.type === "payment" && t.completionTime !== null && !t.isVoid);
   const payment = payments.at(-1) ?? null;

@@ -4,11 +4,15 @@
  * whichever is first, once). The change is written only over the values it was made from; if the person was
  * changed in the meantime, the payment is refunded whole instead (as a cart whose place went is).
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { PlaceClaim } from "../../core/registration/places";
+import { SOLD_OUT } from "../../core/registration/messages";
 import { cartChanges, carts, paymentAttempts, rawBatch, transactions, type Db, type PaidChange } from "../../schema/d1";
 import type { StripeGateway } from "../payments/stripe";
 import type { CartRow } from "./carts";
 import { newAttempt, openCheckout, pendingPayment } from "./checkout";
+import { HOLD_MS, isPlaceTaken } from "./places";
+import { placeMoves } from "./priced-changes";
 import { PAYMENT_MESSAGES, type AttemptRow, type PaymentClub, type StartResult } from "./payments";
 
 /** The attempt key of a change: one per change form shown, so a double click opens one page. */
@@ -43,11 +47,42 @@ export async function startChangePayment(
   if (existing?.status === "paid") return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   if (existing?.checkoutUrl && existing.status !== "expired") return { ok: true, url: existing.checkoutUrl };
   const attempt = newAttempt(cart, club, existing?.status === "expired" ? `${key}-${now}` : key, fee, now, { change });
-  return openCheckout(db, gateway, cart, attempt, description, urls, now);
+  // A limited choice is held while the page is open, exactly as a cart's places are (decision 0028).
+  const holds = (change.places ?? []).filter((claim) => claim.cap !== null);
+  if (holds.length > 0) {
+    try {
+      await rawBatch(db, holdStatements(cart, holds, now));
+    } catch (error) {
+      if (isPlaceTaken(error)) return { ok: false, error: SOLD_OUT };
+      throw error;
+    }
+  }
+  const opened = await openCheckout(db, gateway, cart, attempt, description, urls, now);
+  if (!opened.ok && holds.length > 0) await rawBatch(db, [releaseHolds(cart, holds)]);
+  return opened;
 }
 
-/** completed: this call applied the change; already: another call did; stale: the person changed meanwhile, so the money goes back. */
-export type ChangeCompletion = "completed" | "already" | "stale";
+/**
+ * completed: this call applied the change; already: another call did; stale: the person changed meanwhile, or
+ * unplaced: a limited choice went to someone else after its hold lapsed; either way the money goes back.
+ */
+export type ChangeCompletion = "completed" | "already" | "stale" | "unplaced";
+
+/** Holds (or renews) the person's capped new places until the hold's end; their own unit never counts against them. */
+function holdStatements(cart: CartRow, claims: readonly PlaceClaim[], now: number): SQL[] {
+  return claims.map(
+    (claim) =>
+      sql`INSERT INTO places (id, registration_id, pool, unit, cart_id, individual_id, state, expires_at, cap, created_at)
+          VALUES (${crypto.randomUUID()}, ${cart.registrationId}, ${claim.pool}, ${claim.unit}, ${cart.id}, ${claim.individualId}, 'held', ${now + HOLD_MS}, ${claim.cap}, ${now})
+          ON CONFLICT (registration_id, pool, unit, state) DO UPDATE SET expires_at = excluded.expires_at`,
+  );
+}
+
+function releaseHolds(cart: CartRow, claims: readonly PlaceClaim[]): SQL {
+  return sql`DELETE FROM places WHERE registration_id = ${cart.registrationId} AND state = 'held'
+             AND unit IN (SELECT value FROM json_each(${JSON.stringify(claims.map((c) => c.unit))}))
+             AND pool IN (SELECT value FROM json_each(${JSON.stringify(claims.map((c) => c.pool))}))`;
+}
 
 /**
  * Marks a change's payment paid and applies the change, once. Every write after the attempt's is guarded by
@@ -82,7 +117,7 @@ export async function completeChangePayment(
     change.kind === "edit" && change.pricing
       ? sql`${JSON.stringify(change.pricing)}`
       : sql`CASE WHEN pricing IS NULL THEN NULL ELSE json_set(json_insert(pricing, '$.lines[#]', json(${line})), '$.total', json_extract(pricing, '$.total') + ${attempt.amount}) END`;
-  const results = await rawBatch(db, [
+  const statements = [
     ...(event ? [sql`INSERT INTO payment_events (id, type, received_at) VALUES (${event.id}, ${event.type}, ${now})`] : []),
     sql`UPDATE individuals SET "values" = ${toJson}, price_total = COALESCE(price_total, 0) + ${change.personDelta ?? 0}
         WHERE id = ${change.individualId} AND "values" = ${JSON.stringify(change.from)} AND is_removed = 0 AND ${notYetApplied}`,
@@ -91,17 +126,20 @@ export async function completeChangePayment(
         WHERE id = ${attempt.id} AND status != 'paid' AND ${holdsNewValues}`,
     sql`UPDATE carts SET total = COALESCE(total, 0) + ${attempt.amount}, updated_at = ${now}, pricing = ${pricing}
         WHERE id = ${cart.id} AND ${notYetApplied} AND ${holdsNewValues}`,
-    // The options added take their (uncapped) places, as a completed cart's do.
-    ...(change.places ?? []).map(
-      (claim) =>
-        sql`INSERT INTO places (id, registration_id, pool, unit, cart_id, individual_id, state, expires_at, cap, created_at)
-            SELECT ${crypto.randomUUID()}, ${cart.registrationId}, ${claim.pool}, ${claim.unit}, ${cart.id}, ${change.individualId}, 'taken', NULL, NULL, ${now}
-            WHERE ${notYetApplied} AND ${holdsNewValues} ON CONFLICT DO NOTHING`,
-    ),
+    // The new answers take their places (a capped one through the trigger) and the old ones' are freed.
+    ...placeMoves(cart, change, now, sql`${notYetApplied} AND ${holdsNewValues}`),
     sql`INSERT INTO cart_changes (id, cart_id, registration_id, individual_id, kind, amount, actor, detail, created_at)
         SELECT ${change.requestId}, ${cart.id}, ${cart.registrationId}, ${change.individualId}, ${change.kind}, ${attempt.amount}, 'registrant', ${detail}, ${now}
         WHERE ${holdsNewValues} ON CONFLICT DO NOTHING`,
-  ]);
+  ];
+  let results;
+  try {
+    results = await rawBatch(db, statements);
+  } catch (error) {
+    // The hold lapsed and the last place went to someone else: nothing was written, and the money goes back.
+    if (isPlaceTaken(error)) return "unplaced";
+    throw error;
+  }
   const audit = results.at(-1);
   const [applied] = await db.select({ id: cartChanges.id }).from(cartChanges).where(eq(cartChanges.id, change.requestId)).limit(1);
   // A stale change's payment is booked with its refund (refundUnplacedPayment); a taken one is booked here.
@@ -123,7 +161,7 @@ export async function makeOwedChange(db: Db, club: PaymentClub, cart: CartRow, c
   const [stored] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.idempotencyKey, attempt.idempotencyKey)).limit(1);
   if (!stored || !isChangeAttempt(stored)) return "already";
   const outcome = await completeChangePayment(db, stored, null, now, null);
-  if (outcome === "stale")
+  if (outcome === "stale" || outcome === "unplaced")
     await db.update(paymentAttempts).set({ status: "failed", failureMessage: "stale", updatedAt: now }).where(eq(paymentAttempts.id, stored.id));
   return outcome;
 }

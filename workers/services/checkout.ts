@@ -109,7 +109,8 @@ export async function openCheckout(
       email: cart.email,
       successUrl: urls.success,
       cancelUrl: urls.cancel,
-      expiresAt: now + CHECKOUT_OPEN_MS,
+      // From the attempt's own start: a double click sends Stripe the same key with the same parameters, so one page opens.
+      expiresAt: mine.createdAt + CHECKOUT_OPEN_MS,
     });
   } catch (error) {
     if (error instanceof PaymentProviderError) return { ok: false, error: CARD_START_FAILED };

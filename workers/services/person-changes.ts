@@ -30,11 +30,15 @@ import { cartChanges, carts, clubs, rawBatch, registrations, type Db, type PaidC
 import { labelIn } from "../../core/forms/bilingual";
 import { sendMail } from "../mail/mailer";
 import { afterCartCompleted } from "../jobs";
+import { offerFreedPlaces } from "./waitlists";
 import { sendReceiptOfCart } from "./receipts";
 import { listElements } from "./registration-forms";
 import { attemptOfChange } from "./change-payments";
 import { peopleOf, personElements, personLimits, priceOfCart, type CartRow } from "./carts";
 import { placesOfPerson } from "../../core/registration/places";
+import { placesMoved, withKeptFee } from "../../core/registration/priced-changes";
+import { placeProblems } from "./places";
+import { loweredChangeRefund } from "./priced-changes";
 import { chargedPricingOf, RECEIPT_WORDS } from "../../core/registration/receipt-lines";
 import type { RegistrationRow } from "./registration-forms";
 
@@ -44,8 +48,10 @@ const REFUSED_ON_CHANGE: ReadonlySet<string> = new Set([REGISTRATION_MESSAGES.no
 export type PersonChangeResult =
   /** written: the values moved from and to, when this call made the change (for telling a transfer's new holder). */
   | { ok: true; created: boolean; kind: PersonChangeKind; from: string; to: string; written?: Pick<PaidChange, "kind" | "from" | "to" | "fromName" | "toName"> }
-  /** A transfer with a fee: nothing is written until the fee is paid (change-payments.ts). */
+  /** A transfer with a fee, or a change that costs more: nothing is written until it is paid (change-payments.ts). */
   | { ok: "pay"; change: PaidChange; fee: number }
+  /** A change that costs less (refunded under the policy) or moves places: made now by applyChangeNow (priced-changes.ts). */
+  | { ok: "now"; change: PaidChange; refund: number; kept: number; delta: number }
   | { ok: false; errors: Record<string, string>; status: 400 | 409 };
 
 /** The fields the receipt page offers for a change, in form order: what may change, and for an edit what may be added. */
@@ -110,7 +116,7 @@ export async function changePerson(
   const base = { requestId, individualId: person.id, from: person.values, to: values, fromName: from, toName: to, fields: changed };
   const fee = kind === "transfer" ? (registration.transferFee ?? 0) : 0;
   if (fee > 0) return { ok: "pay", fee, change: { kind: "transfer", ...base } };
-  // Priced items added: the cart priced now without and with them; the difference is paid before they are saved.
+  // A priced or limited answer changed: the cart priced now without and with it; the difference is paid, or refunded.
   const before = await priceOfCart(db, form, cart, people);
   const after = await priceOfCart(
     db,
@@ -119,12 +125,18 @@ export async function changePerson(
     people.map((p) => (p.id === person.id ? { ...p, values } : p)),
   );
   const { pricing, amount } = pricingAfterChange(cart.pricing ?? chargedPricingOf(before, registration.gstRate), before, after);
-  if (amount < 0) return { ok: false, errors: { form: words.lockedAltered }, status: 409 };
-  if (amount > 0) {
-    const held = new Set(placesOfPerson(personEls, person.id, person.values).map((c) => c.pool));
-    const places = placesOfPerson(personEls, person.id, values).filter((c) => !held.has(c.pool));
-    const personDelta = (after.individualTotals[person.id] ?? 0) - (before.individualTotals[person.id] ?? 0);
-    return { ok: "pay", fee: amount, change: { kind: "edit", ...base, pricing, personDelta, places } };
+  const moved = placesMoved(placesOfPerson(personEls, person.id, person.values), placesOfPerson(personEls, person.id, values));
+  // A limited choice that is full now is refused before any money moves, in the pay page's words.
+  const full = await placeProblems(db, cart.registrationId, cart.id, moved.taken, elements, now, lang);
+  if (Object.keys(full).length > 0) return { ok: false, errors: { form: Object.values(full).join(" ") }, status: 409 };
+  const personDelta = (after.individualTotals[person.id] ?? 0) - (before.individualTotals[person.id] ?? 0);
+  const priced = { kind: "edit" as const, ...base, pricing, personDelta, places: moved.taken, released: moved.released };
+  if (amount > 0) return { ok: "pay", fee: amount, change: priced };
+  if (amount < 0 || moved.taken.length > 0 || moved.released.length > 0) {
+    const refund = amount < 0 ? await loweredChangeRefund(db, registration, cart, -amount, now, lang) : { ok: true as const, refund: 0, kept: 0 };
+    if (!refund.ok) return { ok: false, errors: { form: refund.error }, status: 409 };
+    const change = { ...priced, pricing: withKeptFee(pricing, person.id, refund.kept), personDelta: personDelta + refund.kept };
+    return { ok: "now", change, refund: refund.refund, kept: refund.kept, delta: amount + refund.kept };
   }
   const detail = JSON.stringify({ from, to, fields: changed });
   const [updated] = await rawBatch(db, [
@@ -193,9 +205,12 @@ export function afterPersonChanged(
   waitUntil: (promise: Promise<unknown>) => void,
   registrationId: string,
   cartId: string,
-  change: Pick<PaidChange, "kind" | "from" | "to" | "fromName" | "toName">,
+  change: Pick<PaidChange, "kind" | "from" | "to" | "fromName" | "toName" | "released">,
 ): void {
   afterCartCompleted(env, db, waitUntil, registrationId, cartId);
+  // A place the old answer held goes to whoever waits for it (decision 0061).
+  if (change.released?.length)
+    waitUntil(offerFreedPlaces(env, db, registrationId, Date.now()).catch((error: unknown) => console.error("Waitlist sweep failed", error)));
   const mail =
     change.kind === "transfer"
       ? sendReceiptOfCart(env, db, cartId, "transferred", 0, { from: change.fromName, to: change.toName })

@@ -12,7 +12,7 @@ import type { ReceiptView } from "./receipts";
 
 export function receiptPdf(receipt: ReceiptView, form: { name: string; clubName: string }): Uint8Array<ArrayBuffer> {
   const words = RECEIPT_WORDS[receipt.lang];
-  const money = (cents: number) => formatMoneyIn(cents, receipt.lang);
+  const money = (cents: number | null) => (cents === null ? "" : formatMoneyIn(cents, receipt.lang));
   const rows: string[][] = [];
   for (const person of receipt.people) {
     rows.push([`${person.name}${person.cancelled ? ` (${words.cancelledPerson})` : ""}`, money(person.total)]);

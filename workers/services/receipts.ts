@@ -64,7 +64,7 @@ export async function receiptOfCart(
     listElements(db, registration.id),
     paidPeopleOf(db, cart.id),
     transactionsOfCart(db, cart.id),
-    db.select({ taxNumber: clubs.taxNumber }).from(clubs).where(eq(clubs.id, cart.clubId)).limit(1),
+    db.select({ taxNumber: clubs.taxNumber, qstNumber: clubs.qstNumber }).from(clubs).where(eq(clubs.id, cart.clubId)).limit(1),
   ]);
   const balance = cartBalance(cart.total ?? 0, ledger.map(ledgerOf));
   const labels = peopleLabelsIn(registration.peopleLabels, lang);
@@ -82,7 +82,7 @@ export async function receiptOfCart(
       lines: charged ? personLines(charged, elements, p, lang) : [],
       cancelled: p.isRemoved,
     })),
-    cartLines: charged ? cartLines(charged, elements, cart.values, lang, club?.taxNumber ?? null) : [],
+    cartLines: charged ? cartLines(charged, elements, cart.values, lang, club?.taxNumber ?? null, club?.qstNumber ?? null) : [],
     total: cart.total ?? 0,
     received: balance.paid + balance.refunded,
     refunded: balance.refunded,
@@ -149,9 +149,9 @@ export async function sendReceiptOfCart(
     words.cartOf(receipt.number, cartDisplayName(receipt.people.map((p) => p.name))),
     ...receipt.people.flatMap((p) => [
       `  ${p.name}${p.cancelled ? ` (${words.cancelledPerson})` : ""}${colon}${money(p.total)}`,
-      ...p.lines.map((line) => `    ${line.label}${colon}${money(line.amount)}`),
+      ...p.lines.map((line) => `    ${line.label}${line.amount === null ? "" : `${colon}${money(line.amount)}`}`),
     ]),
-    ...receipt.cartLines.map((line) => `  ${line.label}${colon}${money(line.amount)}`),
+    ...receipt.cartLines.map((line) => `  ${line.label}${line.amount === null ? "" : `${colon}${money(line.amount)}`}`),
     "",
     `${words.total}${colon}${money(receipt.total)}`,
     `${words.paid}${colon}${money(receipt.received)}`,

@@ -7,7 +7,7 @@
  * runs every complete cart of the form again.
  */
 import { and, eq } from "drizzle-orm";
-import { linkedRaceIds, placeOf, samePlace, type RacerPlace } from "../../core/registration/race-links";
+import { linkedRaceIds, placesOf, rememberedPlaces, samePlace, type RacerPlace } from "../../core/registration/race-links";
 import { racerEntryOf, entrySource } from "../../core/registration/racer-entry";
 import { defaultRacerMapping, effectiveRacerMapping, raceCustomFieldsOf } from "../../core/registration/racer-mapping";
 import type { PlacedEntry } from "../../durable/race/registration-entries";
@@ -39,10 +39,10 @@ export async function syncRegistrationRacers(env: Env, db: Db, registrationId: s
     .filter(({ individual }) => !wanted || wanted.has(individual.cartId))
     .map(({ individual, cartRemoved }) => {
       const kept = !cartRemoved && !individual.isRemoved && individual.isComplete;
-      return { individual, target: kept ? placeOf(links, individual.values) : null, previous: individual.racerPlace ?? null };
+      return { individual, targets: kept ? placesOf(links, individual.values) : [], previous: rememberedPlaces(individual.racerPlace) };
     });
   // Every race a person is or was entered in: the links' races, and where a moved person was.
-  const raceIds = [...new Set([...linked, ...people.flatMap((p) => (p.previous ? [p.previous.race] : []))])];
+  const raceIds = [...new Set([...linked, ...people.flatMap((p) => p.previous.map((place) => place.race))])];
   const catalogues = await getClubRaceCatalogues(db, registration.clubId, raceIds);
   if (linked.some((id) => !catalogues.some((c) => c.id === id))) return { ok: false, error: RACER_SYNC_MESSAGES.raceGone };
   const total = { created: 0, updated: 0, removed: 0 };
@@ -52,13 +52,16 @@ export async function syncRegistrationRacers(env: Env, db: Db, registrationId: s
     const mapping = effectiveRacerMapping(defaultRacerMapping(elements, registration, custom), registration.racerFieldMap ?? {}, elements);
     const entries: PlacedEntry[] = [];
     const removed: string[] = [];
-    for (const { individual, target, previous } of people) {
-      if (target?.race !== race.id) {
+    for (const { individual, targets, previous } of people) {
+      // A racer per race the person's answers name (several for a multi-choice field); every other race lets them go.
+      const target = targets.find((place) => place.race === race.id);
+      if (!target) {
         removed.push(entrySource(individual.id));
         continue;
       }
+      const before = previous.find((place) => place.race === race.id) ?? null;
       const entry = racerEntryOf(elements, registration, individual, mapping, custom);
-      entries.push({ ...entry, course: target.course, start_group: target.start_group, moved: previous !== null && !samePlace(previous, target) });
+      entries.push({ ...entry, course: target.course, start_group: target.start_group, moved: before !== null && !samePlace(before, target) });
     }
     const reply = await room.syncRegistrationEntries({ entries, removed });
     if (!reply.ok) return { ok: false, error: Object.values(reply.errors).join(" ") };
@@ -71,9 +74,17 @@ export async function syncRegistrationRacers(env: Env, db: Db, registrationId: s
 }
 
 /** Where each person now is, once every race took its entries, so the next change knows what to move. */
-async function rememberPlaces(db: Db, people: { individual: { id: string }; target: RacerPlace | null; previous: RacerPlace | null }[]) {
-  const changed = people.filter((p) => !samePlace(p.previous, p.target));
-  const updates = changed.map((p) => db.update(individuals).set({ racerPlace: p.target }).where(eq(individuals.id, p.individual.id)));
+async function rememberPlaces(db: Db, people: { individual: { id: string }; targets: RacerPlace[]; previous: RacerPlace[] }[]) {
+  const same = (a: RacerPlace[], b: RacerPlace[]) => a.length === b.length && a.every((place, i) => samePlace(place, b[i] ?? null));
+  const changed = people.filter((p) => !same(p.previous, p.targets));
+  // One place is stored as before (single choice); several as a list; none as null.
+  const stored = (targets: RacerPlace[]) => (targets.length === 0 ? null : targets.length === 1 ? targets[0]! : targets);
+  const updates = changed.map((p) =>
+    db
+      .update(individuals)
+      .set({ racerPlace: stored(p.targets) })
+      .where(eq(individuals.id, p.individual.id)),
+  );
   // D1 takes a bounded batch; each update is its own statement and repeating one is harmless.
   for (let i = 0; i < updates.length; i += 50) {
     const chunk = updates.slice(i, i + 50);

@@ -18,7 +18,7 @@ import { PeoplePanel } from "../../components/people-panel";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.name} · Organization Admin` : "Organization Admin" }];
 
 // The place and the site are set by their own flows (the data API's place call, the site settings).
-const SETTINGS = ["name", "sport", "country", "email", "website", "logo", "info", "public_url", "tax_number"];
+const SETTINGS = ["name", "sport", "country", "email", "website", "logo", "info", "public_url", "tax_number", "qst_number"];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { db, stored, target } = await requireClubAdmin(request, context, params.club ?? "");
@@ -26,7 +26,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // The tax number is printed on receipts as "GST/HST no." (decision 0058); its label says which number.
   const fields = formFieldsOf(Club, stored.row, () => null)
     .filter((f) => SETTINGS.includes(f.api))
-    .map((f) => (f.api === "tax_number" ? { ...f, label: "GST/HST number" } : f));
+    .map((f) => (f.api === "tax_number" ? { ...f, label: "GST/HST number" } : f.api === "qst_number" ? { ...f, label: "QST number (Quebec)" } : f));
   const history = await historyOf(db, Club, clubId);
   return {
     id: clubId,

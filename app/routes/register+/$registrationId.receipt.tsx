@@ -13,6 +13,8 @@ import { claimRefundNotice } from "../../../workers/services/payment-ledger";
 import { ageDateOf, peopleOf, type CartRow } from "../../../workers/services/carts";
 import { afterPersonChanged, changeableElements, changePerson, changesOffered } from "../../../workers/services/person-changes";
 import { makeOwedChange, startChangePayment } from "../../../workers/services/change-payments";
+import { applyChangeNow } from "../../../workers/services/priced-changes";
+import { SOLD_OUT } from "../../../core/registration/messages";
 import { paymentClubOf, takesCardsOnline } from "../../../workers/services/payments";
 import { CHANGE_MESSAGES } from "../../../core/registration/person-changes";
 import { labelIn } from "../../../core/forms/bilingual";
@@ -104,18 +106,8 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
   if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again.", fieldErrors: {} }, { status: 400 });
   const lang = receiptLang(cart, registration);
   const { person, kind, request_id } = posted.data;
-  const done = await changePerson(
-    db,
-    registration,
-    await listElements(db, registration.id),
-    cart,
-    person,
-    rawFieldsOf(formData),
-    kind,
-    request_id,
-    lang,
-    context.now,
-  );
+  const elements = await listElements(db, registration.id);
+  const done = await changePerson(db, registration, elements, cart, person, rawFieldsOf(formData), kind, request_id, lang, context.now);
   if (done.ok === false) return data({ error: done.errors.form ?? null, fieldErrors: done.errors }, { status: done.status });
   const url = new URL(request.url);
   url.searchParams.delete("change");
@@ -129,6 +121,7 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
       // A club that takes cash or cheques: the change is made now, and what it costs is owed to the club.
       const owed = await makeOwedChange(db, club, cart, done.change, done.fee, context.now);
       if (owed === "stale") return data({ error: CHANGE_MESSAGES[lang].stale, fieldErrors: {} }, { status: 409 });
+      if (owed === "unplaced") return data({ error: SOLD_OUT, fieldErrors: {} }, { status: 409 });
       if (owed === "completed") afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.change);
       return changed;
     }
@@ -151,6 +144,14 @@ async function changeAction(context: AppLoadContext, db: Db, registration: Regis
     );
     if (!started.ok) return data({ error: started.error, fieldErrors: {} }, { status: 409 });
     return redirect(started.url);
+  }
+  if (done.ok === "now") {
+    // Cheaper, or another choice at the same price: made now, the difference refunded under the policy, one mail.
+    const made = await applyChangeNow(db, stripeGateway(context.env), elements, cart, done.change, done, lang, context.now);
+    if (!made.ok) return data({ error: made.error, fieldErrors: {} }, { status: made.status });
+    if (made.refundId) await claimRefundNotice(db, made.refundId, context.now);
+    if (made.created) afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.change);
+    return changed;
   }
   if (done.created && done.written) afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.written);
   return changed;
@@ -176,7 +177,7 @@ export default function Receipt() {
 
   const settled = receipt.pending === 0;
   const words = RECEIPT_WORDS[receipt.lang];
-  const money = (cents: number) => formatMoneyIn(cents, receipt.lang);
+  const money = (cents: number | null) => (cents === null ? "" : formatMoneyIn(cents, receipt.lang));
   return (
     <main className="page registration-page receipt" lang={receipt.lang}>
       <h1>{name}</h1>

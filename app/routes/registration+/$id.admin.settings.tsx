@@ -283,9 +283,9 @@ export default function RegistrationSettings() {
       <RaceLinksPanel data={data.race} errors={raceReply.errors} typed={raceReply.values} />
       <h3 id="cancel-heading">Changes by registrants</h3>
       <p className="hint">
-        The receipt link lets a registrant correct a person&apos;s details until the form closes (never what was paid for, nor fields you lock), cancel a
-        person, refunded through the way they paid, and, if you allow it, transfer an entry to someone else. Leave the percent empty to keep cancellations with
-        you.
+        The receipt link lets a registrant correct a person&apos;s details until the form closes (never fields you lock), choose another priced or limited
+        option (paying the difference by card, or refunded it under this policy), cancel a person, refunded through the way they paid, and, if you allow it,
+        transfer an entry to someone else. Leave the percent empty to keep cancellations with you.
       </p>
       <SetupForm intent="cancel-policy" label="Save cancellation policy" busyLabel="Saving…" errors={policyReply.errors}>
         <TextField

@@ -1,0 +1,1 @@
+ALTER TABLE `clubs` ADD `qst_number` text;
