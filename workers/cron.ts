@@ -10,12 +10,14 @@ import { queueDueReminders } from "./services/membership-reminders";
 import { dispatchDueNewsletters } from "./services/newsletters";
 import { deleteStalePairings } from "./services/serverbox-pairing";
 import { refreshDueDomains } from "./services/site-domains";
+import { sweepUnreferencedUploads } from "./services/upload-sweep";
 import { sweepAllWaitlists } from "./services/waitlists";
 
 /**
  * Every five minutes: waitlist offers, newsletters whose time has come, custom domains still on their way to
  * live (live ones about hourly, decision 0047), membership expiry reminders (decision 0057) and card mails whose
- * message was lost (decision 0063). Hourly: expired sign-in rows and serverbox pairing requests nobody decided on.
+ * message was lost (decision 0063). Hourly: expired sign-in rows, serverbox pairing requests nobody decided on,
+ * and uploaded images nothing refers to (decision 0062).
  */
 export async function runCron(cron: string, env: Env, now: number): Promise<void> {
   const db = openDb(env.DB);
@@ -33,4 +35,6 @@ export async function runCron(cron: string, env: Env, now: number): Promise<void
   }
   await deleteExpiredAuthRows(db, now);
   await deleteStalePairings(db, now);
+  // Last, and on its own: R2 failing must not keep the sign-in rows from being cleaned (the next hour retries).
+  await sweepUnreferencedUploads(env, db, now).catch((error: unknown) => console.error("Sweeping unreferenced uploads failed", error));
 }

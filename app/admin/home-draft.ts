@@ -5,6 +5,7 @@
 import type { HomeBlock } from "../../schema/wire/page-blocks";
 import { MAX_HOME_BLOCKS } from "../../schema/wire/page-blocks";
 import { editBlockList } from "../forms/block-list";
+import { readSiteBlocks } from "./page-draft";
 import type { PostedForm } from "../forms/posted-form.server";
 
 export const HOME_BLOCK_TYPES = ["heading", "text", "image", "button", "events", "races"] as const;
@@ -34,16 +35,7 @@ export interface HomeDraft {
 
 /** The draft as posted: blocks b0…bN in order. */
 export function readHomeDraft(posted: PostedForm): HomeDraft {
-  const v = posted.values;
-  const count = Math.min(Number(v.count) || 0, MAX_HOME_BLOCKS);
-  const blocks: DraftHomeBlock[] = [];
-  for (let i = 0; i < count; i++) {
-    const type = v[`b${i}.type`] as HomeBlockType;
-    if (!HOME_BLOCK_TYPES.includes(type)) continue;
-    const field = (name: string) => v[`b${i}.${name}`] ?? "";
-    blocks.push({ type, text: field("text"), image_url: field("image_url"), alt: field("alt"), url: field("url") });
-  }
-  return { blocks };
+  return { blocks: readSiteBlocks(posted.values, HOME_BLOCK_TYPES, MAX_HOME_BLOCKS) };
 }
 
 /** The editor's own steps: a changed draft, shown again without saving; null for any other intent. */

@@ -25,6 +25,9 @@ export interface NewsletterDraft {
   races: string[];
   /** Of the races' entrants: everyone entered, or the finishers only. */
   entrants: "entered" | "finished";
+  /** Of those, only these courses' and categories' (none ticked: all). */
+  courses: string[];
+  categories: string[];
 }
 
 /** The draft as posted: blocks b0…bN in order, the audience's boxes. */
@@ -42,7 +45,16 @@ export function readDraft(posted: PostedForm): NewsletterDraft {
       .filter((key) => key.startsWith(prefix) && v[key] === "on")
       .map((key) => key.slice(prefix.length));
   const entrants = v.entrants === "finished" ? "finished" : "entered";
-  return { subject: v.subject ?? "", blocks, members: v.members === "on", registrations: ticked("form:"), races: ticked("race:"), entrants };
+  return {
+    subject: v.subject ?? "",
+    blocks,
+    members: v.members === "on",
+    registrations: ticked("form:"),
+    races: ticked("race:"),
+    entrants,
+    courses: ticked("course:"),
+    categories: ticked("category:"),
+  };
 }
 
 /** At most this many blocks (the entity's own limit). */

@@ -6,7 +6,7 @@
  */
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { can } from "../../core/access/policy";
-import { isLocked, newsletterStateText, type NewsletterAudience } from "../../core/newsletters/mailing";
+import { audienceSummary, isLocked, newsletterStateText, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { renderNewsletter, type NewsletterBlock } from "../../core/newsletters/render";
 import { epochOfLocalInput, localInputOf } from "../../core/time/wall-clock";
 import { eq } from "drizzle-orm";
@@ -17,7 +17,16 @@ import { enqueueJob } from "../../workers/jobs";
 import { deliverMail } from "../../workers/mail/mailer";
 import { changeEntity, createEntity, readVisible, type Caller, type EntityContext, type Refusal } from "../../workers/services/entity-service";
 import { unsubscribePath } from "../../workers/services/newsletter-links";
-import { audienceForms, audienceRaces, clubNewsletter, clubNewsletters, newsletterLook } from "../../workers/services/newsletters";
+import {
+  audienceForms,
+  audienceRaceChoices,
+  audienceRaces,
+  audienceReach,
+  clubNewsletter,
+  clubNewsletters,
+  newsletterLook,
+  type NewsletterRow,
+} from "../../workers/services/newsletters";
 import { requireSession, rolesOf } from "../auth.server";
 import { formatRaceDate } from "../format";
 import type { PostedForm } from "../forms/posted-form.server";
@@ -83,6 +92,7 @@ export async function newsletterData(access: NewsletterAccess, id: string, userE
   const { row, state } = found;
   const { look, origin } = await newsletterLook(access.entityContext.env, access.db, row.clubId);
   const preview = renderNewsletter(row.elements as NewsletterBlock[], look, `${origin}/newsletters/unsubscribe`);
+  const [forms, races] = await Promise.all([audienceForms(access.db, row.clubId), audienceRaces(access.db, row.clubId)]);
   return {
     id: row.id,
     clubId: row.clubId,
@@ -96,15 +106,34 @@ export async function newsletterData(access: NewsletterAccess, id: string, userE
       registrations: row.audience.registrations,
       races: row.audience.races ?? [],
       entrants: row.audience.entrants ?? "entered",
+      courses: row.audience.courses ?? [],
+      categories: row.audience.categories ?? [],
     },
-    forms: await audienceForms(access.db, row.clubId),
-    races: await audienceRaces(access.db, row.clubId),
+    forms,
+    races,
+    ...(await audienceData(access, row, forms, races)),
     scheduleAt: row.sentTime && row.sentTime > access.entityContext.now ? localInputOf(row.sentTime, access.zone) : "",
     zone: access.zone,
     previewHtml: preview.html,
     userEmail,
   };
 }
+
+/**
+ * The chosen races' courses and categories to filter their entrants by, and the saved audience in words with the
+ * readers it reaches today (asked only while it can still change: a sent one shows its delivery counts).
+ */
+async function audienceData(access: NewsletterAccess, row: NewsletterRow, forms: Named[], races: Named[]) {
+  const env = access.entityContext.env;
+  const choices = await audienceRaceChoices(env, access.db, row.clubId, row.audience.races ?? []);
+  const locked = isLocked(row.sentTime, access.entityContext.now) || row.dispatchedTime !== null;
+  const names = { forms: namesOf(forms), races: namesOf(races), courses: new Map(choices.courses.map((c) => [c.id, `${c.name} (${c.race})`])) };
+  const readers = locked ? null : await audienceReach(env, access.db, row.clubId, row.audience, access.entityContext.now);
+  return { courses: choices.courses, categories: choices.categories, summary: audienceSummary(row.audience, names), readers };
+}
+
+type Named = { id: string; name: string };
+const namesOf = (list: readonly Named[]) => new Map(list.map((n) => [n.id, n.name]));
 
 /** The blocks as the entity stores them: only the fields each kind has, empty optional ones left out. */
 function elementsOf(blocks: readonly DraftBlock[]): unknown[] {
@@ -142,7 +171,14 @@ function errorsOf(refusal: Refusal): Record<string, string> {
 export async function saveNewsletter(access: NewsletterAccess, id: string, draft: NewsletterDraft, sendAt: number | null | undefined) {
   const stored = await readVisible(access.entityContext, access.caller, EmailNewsletter, id);
   if (!stored || stored.row.club !== access.clubId) throw new Response("Not found", { status: 404 });
-  const audience: NewsletterAudience = { members: draft.members, registrations: draft.registrations, races: draft.races, entrants: draft.entrants };
+  const audience: NewsletterAudience = {
+    members: draft.members,
+    registrations: draft.registrations,
+    races: draft.races,
+    entrants: draft.entrants,
+    courses: draft.courses,
+    categories: draft.categories,
+  };
   const body: Record<string, unknown> = { subject: draft.subject, elements: elementsOf(draft.blocks), audience };
   if (sendAt !== undefined) body.sent_time = sendAt;
   const changed = await changeEntity(access.entityContext, access.caller, EmailNewsletter, stored, body, undefined);

@@ -27,18 +27,23 @@ export interface PageDraft {
 
 export const MAX_DRAFT_BLOCKS = 60;
 
+/** A site block editor's blocks as posted (its pages', its home page's): b0…bN in order, of the given kinds only. */
+export function readSiteBlocks<T extends string>(values: Readonly<Record<string, string>>, types: readonly T[], max: number) {
+  const count = Math.min(Number(values.count) || 0, max);
+  const blocks: { type: T; text: string; image_url: string; alt: string; url: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const type = values[`b${i}.type`] as T;
+    if (!types.includes(type)) continue;
+    const field = (name: string) => values[`b${i}.${name}`] ?? "";
+    blocks.push({ type, text: field("text"), image_url: field("image_url"), alt: field("alt"), url: field("url") });
+  }
+  return blocks;
+}
+
 /** The draft as posted: blocks b0…bN in order. */
 export function readPageDraft(posted: PostedForm): PageDraft {
   const v = posted.values;
-  const count = Math.min(Number(v.count) || 0, MAX_DRAFT_BLOCKS);
-  const blocks: DraftPageBlock[] = [];
-  for (let i = 0; i < count; i++) {
-    const type = v[`b${i}.type`] as PageBlockType;
-    if (!PAGE_BLOCK_TYPES.includes(type)) continue;
-    const field = (name: string) => v[`b${i}.${name}`] ?? "";
-    blocks.push({ type, text: field("text"), image_url: field("image_url"), alt: field("alt"), url: field("url") });
-  }
-  return { title: v.title ?? "", path: v.path ?? "", blocks };
+  return { title: v.title ?? "", path: v.path ?? "", blocks: readSiteBlocks(v, PAGE_BLOCK_TYPES, MAX_DRAFT_BLOCKS) };
 }
 
 /** The editor's own steps: a changed draft, shown again without saving; null for any other intent. */

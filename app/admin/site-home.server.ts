@@ -3,14 +3,14 @@
  * `home` through the entity service (WhitelabelSite), so the data API and this page refuse the same, the save
  * bumps the site's content version (the edge cache), and a save over a newer change is refused (409).
  */
-import { data, redirect } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/cloudflare";
 import { WhitelabelSite } from "../../schema/entities/classes";
 import { homeBlocksSchema } from "../../schema/wire/page-blocks";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import { changeEntity, readVisible, type Refusal } from "../../workers/services/entity-service";
 import type { PostedForm } from "../forms/posted-form.server";
 import { homeListsFor } from "../site-home.server";
-import { uploadBlockImages } from "./block-uploads.server";
+import { blockDraftReply } from "./block-uploads.server";
 import { homeBlocksOf, homeDraftOf, type HomeDraft } from "./home-draft";
 import type { SitePagesAccess } from "./site-pages.server";
 
@@ -35,14 +35,6 @@ export async function homeEditorData(access: SitePagesAccess) {
   };
 }
 
-export const homeDraftReply = (draft: HomeDraft, errors: Record<string, string> = {}, status = 200) => data({ draft, errors }, { status });
-
-/** The draft with any image chosen in it uploaded (to the site, by its bytes), and the uploads refused. */
-export async function withUploads(access: SitePagesAccess, draft: HomeDraft, posted: PostedForm) {
-  const uploaded = await uploadBlockImages(access.entityContext.env, access.siteId, posted.files, draft.blocks);
-  return { draft: { blocks: uploaded.blocks }, errors: uploaded.errors };
-}
-
 /** Saves the blocks into the site's config; an empty list brings back the default home page. */
 export async function saveHome(access: SitePagesAccess, draft: HomeDraft, posted: PostedForm) {
   const stored = await storedSite(access);
@@ -54,7 +46,7 @@ export async function saveHome(access: SitePagesAccess, draft: HomeDraft, posted
       const [index, field] = issue.path;
       errors[typeof index === "number" && typeof field === "string" ? `b${index}.${field}` : "form"] ??= issue.message;
     }
-    return homeDraftReply(draft, errors, 400);
+    return blockDraftReply(draft, errors, 400);
   }
   const current = siteConfigSchema.safeParse(stored.row.config);
   const config = { ...(current.success ? current.data : { name: access.target.name }), home: homeBlocksOf(draft.blocks) };
@@ -69,7 +61,7 @@ export async function saveHome(access: SitePagesAccess, draft: HomeDraft, posted
   );
   if (changed.ok) return redirect(`${homeBase(access.siteId)}?saved=saved`);
   const status = changed.refusal.status;
-  return homeDraftReply(draft, errorsOf(changed.refusal), status === 409 || status === 403 ? status : 400);
+  return blockDraftReply(draft, errorsOf(changed.refusal), status === 409 || status === 403 ? status : 400);
 }
 
 /** A refusal's words by the editor's inputs: config.home.2.url → b2.url; a stale save above the form. */

@@ -3,7 +3,7 @@
  * with its preview, in English and (when the site offers it) French. Every write goes through the entity
  * service (Page, its rule pageRule), so these pages and the data API refuse the same with the same words.
  */
-import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
+import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { can, effectiveRoles, type Principal } from "../../core/access/policy";
 import { normalisePagePath } from "../../core/sites/page-paths";
 import { openDb } from "../../schema/d1";
@@ -92,8 +92,6 @@ export async function pageEditorData(access: SitePagesAccess, id: string, lang: 
     preview: body,
   };
 }
-
-export const pageDraftReply = (draft: PageDraft, errors: Record<string, string> = {}, status = 200) => data({ draft, errors }, { status });
 
 /** Saves the draft in its language; `publish` true or false also publishes or takes the page down. */
 export async function savePage(access: SitePagesAccess, id: string, lang: "en" | "fr", draft: PageDraft, publish?: boolean) {

@@ -1,7 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fcParams } from "../testing/fast-check";
-import { entrantIndividuals, isLocked, mailingList, namesSomebody, newsletterState, newsletterStateText, normaliseEmail } from "./mailing";
+import {
+  audienceFilterProblem,
+  audienceSummary,
+  categoriesOf,
+  entrantIndividuals,
+  isLocked,
+  mailingList,
+  namesSomebody,
+  newsletterState,
+  newsletterStateText,
+  normaliseEmail,
+  takesEntrant,
+} from "./mailing";
 
 const at = (n: number) => `t${n}`;
 
@@ -58,5 +70,74 @@ describe("a race's entrants as an audience", () => {
     expect(namesSomebody({ members: false, registrations: [] })).toBe(false);
     expect(namesSomebody({ members: false, registrations: [], races: [] })).toBe(false);
     expect(namesSomebody({ members: false, registrations: [], races: ["r1"] })).toBe(true);
+  });
+});
+
+describe("the race entrants' course and category filters", () => {
+  const entry = (n: number) => `registration:ind-${n}`;
+  const racers = [
+    { importedFrom: entry(1), status: "finished", course: "c5k", category: "U16" },
+    { importedFrom: entry(2), status: "dnf", course: "c5k", category: "Open" },
+    { importedFrom: entry(3), status: "finished", course: "c10k", category: "U16 " },
+    { importedFrom: null, status: "finished", course: "c10k", category: "U16" },
+    { importedFrom: entry(4), status: "finished", course: null, category: null },
+  ];
+
+  it("takes only the entrants on a chosen course and in a chosen category; none chosen takes all", () => {
+    expect(entrantIndividuals(racers, "entered")).toEqual(["ind-1", "ind-2", "ind-3", "ind-4"]);
+    expect(entrantIndividuals(racers, { entrants: "entered", courses: ["c5k"] })).toEqual(["ind-1", "ind-2"]);
+    expect(entrantIndividuals(racers, { entrants: "entered", categories: ["U16"] })).toEqual(["ind-1", "ind-3"]);
+    expect(entrantIndividuals(racers, { entrants: "finished", courses: ["c5k", "c10k"], categories: ["U16", "Open"] })).toEqual(["ind-1", "ind-3"]);
+    expect(entrantIndividuals(racers, { entrants: "entered", courses: [], categories: [] })).toHaveLength(4);
+  });
+
+  it("never takes more with a filter than without, and each one taken passes every list", () => {
+    const racer = fc.record({
+      importedFrom: fc.option(fc.nat({ max: 20 }).map(entry)),
+      status: fc.constantFrom("finished", "dnf", "notstarted"),
+      course: fc.option(fc.constantFrom("a", "b", "c")),
+      category: fc.option(fc.constantFrom("U16", "Open", "M40")),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(racer, { maxLength: 20 }),
+        fc.constantFrom("entered" as const, "finished" as const),
+        fc.subarray(["a", "b", "c"]),
+        fc.subarray(["U16", "Open", "M40"]),
+        (list, entrants, courses, categories) => {
+          const all = entrantIndividuals(list, entrants);
+          const some = entrantIndividuals(list, { entrants, courses, categories });
+          expect(some.length).toBeLessThanOrEqual(all.length);
+          const filter = { entrants, courses, categories };
+          for (const id of some) expect(list.some((r) => r.importedFrom === entry(Number(id.slice(4))) && takesEntrant(r, filter))).toBe(true);
+        },
+      ),
+      fcParams(),
+    );
+  });
+
+  it("refuses a course of another race and a category none of the races' entrants has", () => {
+    const offered = { courses: new Set(["c5k", "c10k"]), categories: new Set(["U16", "Open"]) };
+    expect(audienceFilterProblem({ courses: ["c5k"], categories: ["U16 "] }, offered)).toBeNull();
+    expect(audienceFilterProblem({}, offered)).toBeNull();
+    expect(audienceFilterProblem({ courses: ["elsewhere"] }, offered)).toBe("Choose courses of the chosen races");
+    expect(audienceFilterProblem({ categories: ["M70"] }, offered)).toBe("Choose categories of the chosen races' entrants");
+    expect(categoriesOf([{ category: "Open" }, { category: " U16" }, { category: null }, { category: "Open" }])).toEqual(["Open", "U16"]);
+  });
+
+  it("says who it reaches in words", () => {
+    const names = {
+      forms: new Map([["f1", "Spring camp"]]),
+      races: new Map([
+        ["r1", "Harbour 10K"],
+        ["r2", "Harbour 5K"],
+      ]),
+      courses: new Map([["c5k", "5 km"]]),
+    };
+    expect(audienceSummary({ members: false, registrations: [] }, names)).toBe("Nobody yet");
+    expect(audienceSummary({ members: true, registrations: ["f1"] }, names)).toBe("The club's current members; everyone registered on Spring camp");
+    expect(
+      audienceSummary({ members: false, registrations: [], races: ["r1", "r2"], courses: ["c5k"], categories: ["U16", "Open"], entrants: "finished" }, names),
+    ).toBe("The entrants of Harbour 10K or Harbour 5K on 5 km in U16 or Open who finished");
   });
 });

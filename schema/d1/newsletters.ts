@@ -31,7 +31,7 @@ export const emailNewsletters = sqliteTable(
     sentTime: integer("sent_time"),
     /** Who receives it: the club's current members, the paid registrants of the listed forms, the entrants of the listed races. */
     audience: text("audience", { mode: "json" })
-      .$type<{ members: boolean; registrations: string[]; races?: string[]; entrants?: "entered" | "finished" }>()
+      .$type<{ members: boolean; registrations: string[]; races?: string[]; entrants?: "entered" | "finished"; courses?: string[]; categories?: string[] }>()
       .notNull()
       .default(sql`'{"members":false,"registrations":[]}'`),
     /** When its mailing list was drawn up and its mail queued; set once, by whichever dispatch claims it. */

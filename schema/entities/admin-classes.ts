@@ -147,6 +147,9 @@ const newsletterAudienceSchema = z.strictObject({
   registrations: z.array(z.uuid()).max(50),
   races: z.array(z.uuid()).max(50).optional(),
   entrants: z.enum(RACE_ENTRANTS).optional(),
+  // Of the races' entrants, only those on these courses (ids of the races' courses) and in these categories (decision 0062).
+  courses: z.array(z.string().min(1).max(64)).max(100).optional(),
+  categories: z.array(z.string().trim().min(1).max(200)).max(100).optional(),
 });
 
 export const EmailNewsletter = entityClass({

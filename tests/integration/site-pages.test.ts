@@ -127,6 +127,68 @@ describe("a site's pages", () => {
   });
 });
 
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+
+function multipart(path: string, fields: Record<string, string | File>, cookie: string) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  return worker.fetch(
+    hostRequest("localhost:8787", path, {
+      method: "POST",
+      headers: { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-origin", Cookie: cookie },
+      body: form,
+      redirect: "manual",
+    }),
+  );
+}
+
+describe("a site page's images", () => {
+  it("are uploaded on the page's editor as on the home page's: a non-image refused with nothing stored, a file chosen before Add kept", async () => {
+    const { site, hostname, cookie } = await siteWithAdmin(`pages-img-${crypto.randomUUID().slice(0, 6)}`);
+    const submission = crypto.randomUUID();
+    await pagePost("localhost", `/site/${site.id}/pages`, { intent: "create", submission, title: "Gallery", path: "/gallery" }, cookie);
+    const editor = `/site/${site.id}/pages/${submission}`;
+    const withImage = await text(await pagePost("localhost", editor, { intent: "add:image", title: "Gallery", path: "/gallery", ...blocks([]) }, cookie));
+    expect(withImage).toContain('type="file"');
+    expect(withImage).toContain("multipart/form-data");
+    const image = (file: File, alt = "The start line") => ({
+      title: "Gallery",
+      path: "/gallery",
+      ...blocks([{ type: "image", image_url: "", alt }]),
+      "b0.file": file,
+    });
+
+    const svg = new File(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], "pic.png", { type: "image/png" });
+    const refused = await multipart(editor, { intent: "save", ...image(svg) }, cookie);
+    expect(refused.status).toBe(400);
+    expect(await text(refused)).toContain("An image must be a PNG, JPEG, WebP or GIF image");
+    const big = await multipart(editor, { intent: "add:text", ...image(new File([PNG, new Uint8Array(2 * 1024 * 1024)], "big.png")) }, cookie);
+    expect(big.status).toBe(400);
+    expect(await text(big)).toContain("An image is at most 2 MB");
+    expect((await env.UPLOADS.list({ prefix: `media/sites/${site.id}/` })).objects).toHaveLength(0);
+
+    // Chosen, then "Add: Text" pressed: the answer's draft holds the uploaded image, nothing saved yet.
+    const added = await multipart(editor, { intent: "add:text", ...image(new File([PNG], "photo.png")) }, cookie);
+    expect(added.status).toBe(200);
+    const address = new RegExp(`/media/sites/${site.id}/[0-9a-f]{64}\\.png`).exec(await text(added))?.[0];
+    expect(address).toBeDefined();
+    expect((await db().select().from(sitePages).where(eq(sitePages.id, submission)))[0]!.body).toBe("[]");
+
+    const fields = { title: "Gallery", path: "/gallery", ...blocks([{ type: "image", image_url: address!, alt: "The start line" }]) };
+    // Sent twice (a double click): the same page, the same one file.
+    const [first, second] = await Promise.all([
+      multipart(editor, { intent: "publish", ...fields }, cookie),
+      multipart(editor, { intent: "publish", ...fields }, cookie),
+    ]);
+    expect([first.status, second.status]).toEqual([302, 302]);
+    expect((await env.UPLOADS.list({ prefix: `media/sites/${site.id}/` })).objects).toHaveLength(1);
+    const page = await text(await get(hostname, "/gallery"));
+    expect(page).toContain(`src="${address}"`);
+    expect(page).toContain('alt="The start line"');
+    expect((await get(hostname, address!)).status).toBe(200);
+  });
+});
+
 describe("a site's menu, footer, font and French", () => {
   it("are edited step by step, refuse a bad link, ignore a second click, and show in the header", async () => {
     const { site, hostname, cookie } = await siteWithAdmin("nav-a");

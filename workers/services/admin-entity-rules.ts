@@ -4,7 +4,7 @@
  * messages; the words here are ours (docs/decisions/0032-administration-from-the-registry.md).
  */
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { isLocked, namesSomebody, type NewsletterAudience } from "../../core/newsletters/mailing";
+import { audienceFilterProblem, isLocked, namesSomebody, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { PASS_MESSAGES } from "../../core/passes/pass-status";
 import { seriesConfigProblems } from "../../core/series/config-rules";
 import { rankingConfigProblems } from "../../core/rankings/config-rules";
@@ -19,6 +19,7 @@ import { divisionPeople, divisionSeasons, divisions, emailNewsletters, eventPage
 import { pageBodyProblems } from "../../schema/wire/page-blocks";
 import { pointsSystemOf, seriesConfigSchema } from "../../schema/wire/series-config";
 import { rankingConfigSchema } from "../../schema/wire/ranking-config";
+import { audienceRaceChoices } from "./newsletters";
 import { findPointsSystem } from "./points-series";
 import { siteConfigSchema } from "../../schema/wire/site-config";
 import type { WriteRule } from "./entity-rules";
@@ -95,15 +96,17 @@ const SEND_NOW_GRACE_MS = 60_000;
  * A sent newsletter is a record of what members received, so it stays as it was sent. Scheduling one (a
  * sent_time) needs something to send and someone to send it to, among the club's own forms.
  */
-export const newsletterRule: WriteRule = async (db, id, next) => {
+export const newsletterRule: WriteRule = async (db, id, next, env) => {
   const now = Date.now();
   const [stored] = await db
     .select({ sentTime: emailNewsletters.sentTime, dispatchedTime: emailNewsletters.dispatchedTime })
     .from(emailNewsletters)
     .where(eq(emailNewsletters.id, id));
   if (stored && (isLocked(stored.sentTime, now) || stored.dispatchedTime !== null)) return problems({ form: NEWSLETTER_MESSAGES.sent });
-  if (typeof next.sent_time !== "number") return null;
-  const found: Record<string, string> = {};
+  // The course and category filters name what the chosen races offer, checked on every save (a draft's summary counts by them).
+  const filterProblem = await entrantFilterProblem(db, env, String(next.club), next.audience as NewsletterAudience | undefined);
+  if (typeof next.sent_time !== "number") return filterProblem ? { audience: filterProblem } : null;
+  const found: Record<string, string> = filterProblem ? { audience: filterProblem } : {};
   if (next.sent_time < now - SEND_NOW_GRACE_MS) found.sent_time = NEWSLETTER_MESSAGES.past;
   if (!Array.isArray(next.elements) || next.elements.length === 0) found.elements = NEWSLETTER_MESSAGES.empty;
   const audience = next.audience as NewsletterAudience | undefined;
@@ -129,6 +132,13 @@ export const newsletterRule: WriteRule = async (db, id, next) => {
   }
   return problems(found);
 };
+
+/** A course or category filter not offered by the club's chosen races (core/newsletters/mailing.ts), asked of their RaceRooms only when a filter is set. */
+async function entrantFilterProblem(db: Db, env: Env, club: string, audience: NewsletterAudience | undefined): Promise<string | null> {
+  if (!audience || ((audience.courses ?? []).length === 0 && (audience.categories ?? []).length === 0)) return null;
+  const offered = await audienceRaceChoices(env, db, club, [...new Set(audience.races ?? [])]);
+  return audienceFilterProblem(audience, { courses: new Set(offered.courses.map((c) => c.id)), categories: new Set(offered.categories) });
+}
 
 /** A site's colours must stay readable (core/sites/contrast.ts); problems are keyed by the config path. */
 export const siteRule: WriteRule = async (_db, _id, next) => {

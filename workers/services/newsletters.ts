@@ -7,6 +7,7 @@
  */
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import {
+  categoriesOf,
   entrantIndividuals,
   mailingList,
   newsletterState,
@@ -124,8 +125,8 @@ async function raceEntrantAddresses(env: Env, db: Db, clubId: string, audience: 
     const racers = await (await roomOf(env, race)).racers();
     ids.push(
       ...entrantIndividuals(
-        racers.map((r) => ({ importedFrom: r.data.imported_from, status: r.status })),
-        audience.entrants ?? "entered",
+        racers.map((r) => ({ importedFrom: r.data.imported_from, status: r.status, course: r.data.course, category: r.data.category })),
+        { entrants: audience.entrants ?? "entered", courses: audience.courses, categories: audience.categories },
       ),
     );
   }
@@ -168,6 +169,24 @@ async function audienceAddresses(env: Env, db: Db, clubId: string, audience: New
   }
   if ((audience.races ?? []).length > 0) addresses.push(...(await raceEntrantAddresses(env, db, clubId, audience)));
   return addresses;
+}
+
+/** What the chosen races of the club offer to filter their entrants by: their courses (with the race's name) and their racers' categories. */
+export async function audienceRaceChoices(env: Env, db: Db, clubId: string, raceIds: readonly string[]) {
+  const courses: { id: string; name: string; race: string }[] = [];
+  const racers: { category?: string | null }[] = [];
+  for (const race of await getClubRaceCatalogues(db, clubId, raceIds)) {
+    const room = await roomOf(env, race);
+    const [documents, entrants] = await Promise.all([room.documents("Course"), room.racers()]);
+    courses.push(...documents.map((c) => ({ id: c.id, name: c.data.name, race: race.name })));
+    racers.push(...entrants.map((r) => ({ category: r.data.category })));
+  }
+  return { courses, categories: categoriesOf(racers) };
+}
+
+/** How many readers the audience reaches today: each address once, without those who unsubscribed (as a dispatch now would draw it). */
+export async function audienceReach(env: Env, db: Db, clubId: string, audience: NewsletterAudience, now: number): Promise<number> {
+  return mailingList(await audienceAddresses(env, db, clubId, audience, now), await unsubscribedFrom(db, clubId)).to.length;
 }
 
 async function unsubscribedFrom(db: Db, clubId: string): Promise<Set<string>> {

@@ -159,6 +159,10 @@ export default function NewsletterEditor() {
             fields={(block, index) => <BlockFields block={block} index={index} errors={errors} />}
           />
           <h2>Who receives it</h2>
+          <p aria-label="Audience">
+            <strong>As saved:</strong> {data.summary}
+            {data.readers === null ? null : ` — ${data.readers} ${data.readers === 1 ? "reader" : "readers"} today`}
+          </p>
           {errors.audience ? <p className="form-error">{errors.audience}</p> : null}
           <CheckboxField name="members" label="The club's current members" defaultChecked={draft.members} />
           {data.forms.map((form) => (
@@ -188,6 +192,37 @@ export default function NewsletterEditor() {
                 </select>
               )}
             </Field>
+          ) : null}
+          {data.courses.length > 0 ? (
+            <fieldset className="block-fieldset">
+              <legend>Only the entrants on these courses (none ticked: every course)</legend>
+              {data.courses.map((course) => (
+                <CheckboxField
+                  key={course.id}
+                  id={`course-${course.id}`}
+                  name={`course:${course.id}`}
+                  label={`${course.name} (${course.race})`}
+                  defaultChecked={draft.courses.includes(course.id)}
+                />
+              ))}
+            </fieldset>
+          ) : null}
+          {data.categories.length > 0 ? (
+            <fieldset className="block-fieldset">
+              <legend>Only the entrants in these categories (none ticked: every category)</legend>
+              {data.categories.map((category, i) => (
+                <CheckboxField
+                  key={category}
+                  id={`category-${i}`}
+                  name={`category:${category}`}
+                  label={category}
+                  defaultChecked={draft.categories.includes(category)}
+                />
+              ))}
+            </fieldset>
+          ) : null}
+          {data.races.length > 0 ? (
+            <p className="hint">The courses and categories offered are those of the races as saved: after choosing other races, save to filter by theirs.</p>
           ) : null}
           <p className="hint">
             Each address receives it once, and never after its owner unsubscribed from the club's newsletters. A race's entrants are those entered from a

@@ -1,11 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { editHomeDraft, HOME_BLOCK_LABELS, HOME_BLOCK_TYPES, readHomeDraft, type DraftHomeBlock, type HomeDraft } from "../../admin/home-draft";
-import { homeDraftReply, homeEditorData, saveHome, withUploads } from "../../admin/site-home.server";
+import { blockDraftReply, blockEditorStep } from "../../admin/block-uploads.server";
+import { editHomeDraft, HOME_BLOCK_LABELS, HOME_BLOCK_TYPES, readHomeDraft, type HomeDraft } from "../../admin/home-draft";
+import { homeEditorData, saveHome } from "../../admin/site-home.server";
 import { requireSitePages } from "../../admin/site-pages.server";
 import { BlockListEditor } from "../../components/block-list-editor";
 import { ErrorPage } from "../../components/error-page";
-import { Field, SavedNotice, TextAreaField, TextField } from "../../components/form-kit";
+import { SavedNotice } from "../../components/form-kit";
+import { blockFormKey, SiteBlockFields } from "../../components/site-block-fields";
 import { HomeBlocks } from "../../components/home-blocks";
 import { readPostedForm } from "../../forms/posted-form.server";
 import { MAX_HOME_BLOCKS } from "../../../schema/wire/page-blocks";
@@ -22,54 +24,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const access = await requireSitePages(request, context, params.site ?? "");
   const posted = await readPostedForm(request);
   // Images chosen in the form are uploaded on every step, so one chosen before "Add" is kept.
-  const { draft, errors } = await withUploads(access, readHomeDraft(posted), posted);
-  const edited = editHomeDraft(draft, posted.intent);
-  if (edited) return homeDraftReply(edited, errors, Object.keys(errors).length > 0 ? 400 : 200);
-  if (posted.intent !== "save") return homeDraftReply(draft, { form: "Unknown action" }, 400);
-  if (Object.keys(errors).length > 0) return homeDraftReply(draft, errors, 400);
-  return saveHome(access, draft, posted);
-}
-
-function BlockFields({ block, index, errors }: { block: DraftHomeBlock; index: number; errors: Record<string, string> }) {
-  const name = (field: string) => `b${index}.${field}`;
-  const error = (field: string) => errors[name(field)];
-  return (
-    <>
-      <input type="hidden" name={name("type")} value={block.type} />
-      {block.type === "heading" ? <TextField name={name("text")} label="Heading" defaultValue={block.text} error={error("text")} maxLength={200} /> : null}
-      {block.type === "events" || block.type === "races" ? (
-        <TextField name={name("text")} label="Heading above the list" defaultValue={block.text} error={error("text")} maxLength={200} />
-      ) : null}
-      {block.type === "text" ? (
-        <TextAreaField
-          name={name("text")}
-          label="Text"
-          hint="A blank line starts a new paragraph; write a link as [its words](/events) or [its words](https://…)."
-          defaultValue={block.text}
-          error={error("text")}
-          rows={5}
-        />
-      ) : null}
-      {block.type === "image" ? (
-        <>
-          {block.image_url ? <img src={block.image_url} alt="" style={{ maxWidth: "16rem", height: "auto" }} /> : null}
-          <Field id={name("file")} label="Upload an image" hint="PNG, JPEG, WebP or GIF, at most 2 MB" error={error("image_url")}>
-            {(describedBy) => (
-              <input id={name("file")} name={name("file")} type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-describedby={describedBy} />
-            )}
-          </Field>
-          <TextField name={name("image_url")} label="Or its web address (https://…)" defaultValue={block.image_url} />
-          <TextField name={name("alt")} label="Description for readers who cannot see it" defaultValue={block.alt} error={error("alt")} />
-        </>
-      ) : null}
-      {block.type === "button" ? (
-        <>
-          <TextField name={name("text")} label="Button text" defaultValue={block.text} error={error("text")} maxLength={200} />
-          <TextField name={name("url")} label="Goes to (/a-page or https://…)" defaultValue={block.url} error={error("url")} />
-        </>
-      ) : null}
-    </>
-  );
+  const step = await blockEditorStep(access.entityContext.env, access.siteId, posted, readHomeDraft(posted), editHomeDraft);
+  if (step.reply) return step.reply;
+  if (posted.intent !== "save") return blockDraftReply(step.draft, { form: "Unknown action" }, 400);
+  return saveHome(access, step.draft, posted);
 }
 
 export default function HomeEditor() {
@@ -79,8 +37,7 @@ export default function HomeEditor() {
   const draft = reply?.draft ?? data.draft;
   const errors = reply?.errors ?? {};
   const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
-  // A new key per reply, so the inputs show the draft the server answered with (a block added or moved).
-  const formKey = JSON.stringify(draft.blocks.map((b) => b.type + b.image_url)) + (reply ? "r" : "l");
+  const formKey = blockFormKey(draft.blocks, reply !== undefined);
   return (
     <main className="page">
       <p>
@@ -102,7 +59,7 @@ export default function HomeEditor() {
           labels={HOME_BLOCK_LABELS}
           busy={busy}
           max={MAX_HOME_BLOCKS}
-          fields={(block, index) => <BlockFields block={block} index={index} errors={errors} />}
+          fields={(block, index) => <SiteBlockFields block={block} index={index} errors={errors} />}
         />
         <p>
           <button type="submit" name="intent" value="save" disabled={busy}>

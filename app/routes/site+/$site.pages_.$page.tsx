@@ -1,18 +1,12 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BlockListEditor } from "../../components/block-list-editor";
-import {
-  editPageDraft,
-  MAX_DRAFT_BLOCKS,
-  PAGE_BLOCK_LABELS,
-  PAGE_BLOCK_TYPES,
-  readPageDraft,
-  type DraftPageBlock,
-  type PageDraft,
-} from "../../admin/page-draft";
-import { deletePage, pageDraftReply, pageEditorData, pagesBase, requireSitePages, savePage } from "../../admin/site-pages.server";
+import { blockDraftReply, blockEditorStep } from "../../admin/block-uploads.server";
+import { editPageDraft, MAX_DRAFT_BLOCKS, PAGE_BLOCK_LABELS, PAGE_BLOCK_TYPES, readPageDraft, type PageDraft } from "../../admin/page-draft";
+import { deletePage, pageEditorData, pagesBase, requireSitePages, savePage } from "../../admin/site-pages.server";
 import { ErrorPage } from "../../components/error-page";
-import { SavedNotice, TextAreaField, TextField } from "../../components/form-kit";
+import { SavedNotice, TextField } from "../../components/form-kit";
+import { blockFormKey, SiteBlockFields } from "../../components/site-block-fields";
 import { PageBlocks } from "../../components/page-blocks";
 import { readPostedForm } from "../../forms/posted-form.server";
 
@@ -38,48 +32,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const lang = langOf(request);
   const posted = await readPostedForm(request);
   if (posted.intent === "delete") return deletePage(access, id);
-  const draft = readPageDraft(posted);
-  const edited = editPageDraft(draft, posted.intent);
-  if (edited) return pageDraftReply(edited);
+  // Images chosen in the form are uploaded on every step, so one chosen before "Add" is kept.
+  const step = await blockEditorStep(access.entityContext.env, access.siteId, posted, readPageDraft(posted), editPageDraft);
+  if (step.reply) return step.reply;
+  const draft = step.draft;
   const publish = posted.intent === "publish" ? true : posted.intent === "unpublish" ? false : posted.intent === "save" ? undefined : null;
-  if (publish === null) return pageDraftReply(draft, { form: "Unknown action" }, 400);
+  if (publish === null) return blockDraftReply(draft, { form: "Unknown action" }, 400);
   const saved = await savePage(access, id, lang, draft, publish);
-  if (!saved.ok) return pageDraftReply(draft, saved.errors, saved.status === 409 ? 409 : saved.status === 403 ? 403 : 400);
+  if (!saved.ok) return blockDraftReply(draft, saved.errors, saved.status === 409 ? 409 : saved.status === 403 ? 403 : 400);
   const notice = publish === true ? "published" : publish === false ? "unpublished" : "saved";
   return redirect(`${pagesBase(access.siteId)}/${id}?${lang === "fr" ? "lang=fr&" : ""}saved=${notice}`);
-}
-
-function BlockFields({ block, index, errors }: { block: DraftPageBlock; index: number; errors: Record<string, string> }) {
-  const name = (field: string) => `b${index}.${field}`;
-  const error = (field: string) => errors[name(field)];
-  return (
-    <>
-      <input type="hidden" name={name("type")} value={block.type} />
-      {block.type === "heading" ? <TextField name={name("text")} label="Heading" defaultValue={block.text} error={error("text")} maxLength={200} /> : null}
-      {block.type === "text" ? (
-        <TextAreaField
-          name={name("text")}
-          label="Text"
-          hint="A blank line starts a new paragraph; write a link as [its words](/events) or [its words](https://…)."
-          defaultValue={block.text}
-          error={error("text")}
-          rows={6}
-        />
-      ) : null}
-      {block.type === "image" ? (
-        <>
-          <TextField name={name("image_url")} type="url" label="Image address (https://…)" defaultValue={block.image_url} error={error("image_url")} />
-          <TextField name={name("alt")} label="Description for readers who cannot see it" defaultValue={block.alt} error={error("alt")} />
-        </>
-      ) : null}
-      {block.type === "button" ? (
-        <>
-          <TextField name={name("text")} label="Button text" defaultValue={block.text} error={error("text")} maxLength={200} />
-          <TextField name={name("url")} label="Goes to (/a-page or https://…)" defaultValue={block.url} error={error("url")} />
-        </>
-      ) : null}
-    </>
-  );
 }
 
 export default function PageEditor() {
@@ -90,8 +52,7 @@ export default function PageEditor() {
   const errors = reply?.errors ?? {};
   const french = data.lang === "fr";
   const fieldErrors = Object.keys(errors).filter((k) => k !== "form").length;
-  // A new key per reply, so the inputs show the draft the server answered with (a block added or moved).
-  const formKey = JSON.stringify(draft.blocks.map((b) => b.type)) + (reply ? "r" : "l");
+  const formKey = blockFormKey(draft.blocks, reply !== undefined);
   const action = french ? "?lang=fr" : "?";
   return (
     <main className="page">
@@ -114,7 +75,7 @@ export default function PageEditor() {
         </p>
       ) : null}
       <SavedNotice message={data.notice} />
-      <Form method="post" action={action} key={formKey} className="setup-form">
+      <Form method="post" action={action} encType="multipart/form-data" key={formKey} className="setup-form">
         <input type="hidden" name="count" value={draft.blocks.length} />
         {errors.form ? <p className="form-error">{errors.form}</p> : null}
         {fieldErrors > 0 ? <p className="form-error">Please correct the fields marked below.</p> : null}
@@ -140,7 +101,7 @@ export default function PageEditor() {
           labels={PAGE_BLOCK_LABELS}
           busy={busy}
           max={MAX_DRAFT_BLOCKS}
-          fields={(block, index) => <BlockFields block={block} index={index} errors={errors} />}
+          fields={(block, index) => <SiteBlockFields block={block} index={index} errors={errors} />}
         />
         <p>
           <button type="submit" name="intent" value="save" disabled={busy}>
