@@ -25,15 +25,13 @@ export async function requireSeries(context: AppLoadContext, key: string | undef
   return { db, principal, series };
 }
 
-/** The standings page shows one page per category (`?category=…&page=…`); the CSV has every racer. */
+/** The standings page shows one page per category (`?category=…&page=…`); without a URL (the CSV) every racer. */
 export async function loadSeriesStandings(context: AppLoadContext, key: string | undefined, url?: URL) {
   const { db, principal, series } = await requireSeries(context, key);
   const all = await seriesStandings(context.env, db, series, principal);
-  const { standings, pages, category } = standingsPage(
-    all,
-    url?.searchParams.get("category")?.slice(0, 200) ?? null,
-    Number(url?.searchParams.get("page") ?? 1),
-  );
+  const { standings, pages, category } = url
+    ? standingsPage(all, url.searchParams.get("category")?.slice(0, 200) ?? null, Number(url.searchParams.get("page") ?? 1))
+    : { standings: all, pages: [], category: null };
   return {
     series: { id: series.id, name: series.name, year: series.year, clubName: series.clubName, isPublic: series.isPublic },
     standings,
