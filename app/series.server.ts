@@ -5,6 +5,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as z from "zod";
 import { POINTS_FILE_MAX_BYTES } from "../core/series/points-file";
+import { standingsPage } from "../core/series/standings-page";
 import { openDb } from "../schema/d1";
 import { canOnSeries, findSeries, listSeries, savePointsFile, clearPointsFile, type PointsFileReply } from "../workers/services/points-series";
 import { principalOf } from "../workers/services/race-access";
@@ -24,12 +25,18 @@ export async function requireSeries(context: AppLoadContext, key: string | undef
   return { db, principal, series };
 }
 
-export async function loadSeriesStandings(context: AppLoadContext, key: string | undefined) {
+/** The standings page shows one page per category (`?category=…&page=…`); without a URL (the CSV) every racer. */
+export async function loadSeriesStandings(context: AppLoadContext, key: string | undefined, url?: URL) {
   const { db, principal, series } = await requireSeries(context, key);
-  const standings = await seriesStandings(context.env, db, series, principal);
+  const all = await seriesStandings(context.env, db, series, principal);
+  const { standings, pages, category } = url
+    ? standingsPage(all, url.searchParams.get("category")?.slice(0, 200) ?? null, Number(url.searchParams.get("page") ?? 1))
+    : { standings: all, pages: [], category: null };
   return {
     series: { id: series.id, name: series.name, year: series.year, clubName: series.clubName, isPublic: series.isPublic },
     standings,
+    pages,
+    category,
     staff: canOnSeries(principal, "edit", series),
     hasPointsFile: series.lastPointsFile !== null,
   };

@@ -4,7 +4,8 @@
 // objects (bench/admin-lists.ts); `--only racer` just the racer and results pages at 27,000 racers (bench/racer-page.ts);
 // `--only crowd` just a crowd following the paged results page through a mass finish (bench/results-crowd.ts);
 // `--only site` just the club site's home page, from the edge cache and rendered (bench/site-home-latency.ts);
-// `--only newsletter` just a newsletter to 10,000 readers, queued and sent (bench/newsletter-send.ts). `--port` picks the
+// `--only newsletter` just a newsletter to 10,000 readers, queued and sent (bench/newsletter-send.ts); `--only series` just a
+// points series of 20 races × 5,000 racers recomputed after one race changes (bench/series-recompute.ts). `--port` picks the
 // server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -21,14 +22,15 @@ import { runRegistrationReport } from "./registration-report";
 import { startServer } from "./server";
 import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runNewsletterSend } from "./newsletter-send";
+import { runSeriesRecompute } from "./series-recompute";
 import { runSiteHomeLatency } from "./site-home-latency";
 import { runTimingApi } from "./timing-api";
 import { runSeeding } from "./seeding";
 import { runTimingEngine } from "./timing-engine";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, port: { type: "string", default: "8798" } } });
-if (values.only !== undefined && !["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter"].includes(values.only))
-  throw new Error(`--only takes "timing", "checkout", "admin", "racer", "crowd", "site" or "newsletter", not "${values.only}"`);
+if (values.only !== undefined && !["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series"].includes(values.only))
+  throw new Error(`--only takes "timing", "checkout", "admin", "racer", "crowd", "site", "newsletter" or "series", not "${values.only}"`);
 const timingOnly = values.only === "timing";
 const checkoutOnly = values.only === "checkout";
 const adminOnly = values.only === "admin";
@@ -36,6 +38,7 @@ const racerOnly = values.only === "racer";
 const crowdOnly = values.only === "crowd";
 const siteOnly = values.only === "site";
 const newsletterOnly = values.only === "newsletter";
+const seriesOnly = values.only === "series";
 const someOnly = values.only !== undefined;
 const PORT = Number(values.port);
 
@@ -57,6 +60,7 @@ try {
   if (crowdOnly) await runResultsCrowd(PORT);
   if (siteOnly) await runSiteHomeLatency(PORT);
   if (newsletterOnly) await runNewsletterSend(PORT);
+  if (seriesOnly) await runSeriesRecompute(PORT);
   if (!someOnly) {
     await runSiteHomeLatency(PORT);
     await runSignInThroughput(PORT);
@@ -64,6 +68,7 @@ try {
     await runRegistrationPage(PORT);
     await runAdminLists(PORT);
     await runNewsletterSend(PORT);
+    await runSeriesRecompute(PORT);
   }
   if (!someOnly || checkoutOnly) await runCheckouts(PORT);
   timingOk = (someOnly && !timingOnly) || (await runTimingApi(PORT, server.pid));

@@ -25,7 +25,8 @@ export function isCacheableSiteRequest(request: Request, tenant: Tenant): tenant
   // Only the language may vary a cached page; any other query (a notice, Remix's _data) is answered fresh.
   if ([...url.searchParams.keys()].some((key) => key !== "lang")) return false;
   const path = url.pathname;
-  return path === "/" || path === "/events" || pagePathProblem(path) === null;
+  // The public ranking lists too (decision 0064): a new result shows within the cache's minute.
+  return path === "/" || path === "/events" || path === "/rankings" || path.startsWith("/rankings/") || pagePathProblem(path) === null;
 }
 
 /**

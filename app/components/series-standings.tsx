@@ -3,7 +3,9 @@
  * dropped by best-N is bracketed and muted, never only coloured. On a phone the race columns fold into a
  * line under the name, as the results tables fold their splits.
  */
+import { Link } from "@remix-run/react";
 import { formatPoints } from "../../core/series/points";
+import { STANDINGS_PAGE_SIZE, type CategoryPage } from "../../core/series/standings-page";
 import { cellText } from "../../core/series/standings-csv";
 import type { RaceCell, SeriesStandings, StandingRow } from "../../core/series/standings";
 
@@ -53,7 +55,32 @@ function Row({ row, races, carried }: { row: StandingRow; races: SeriesStandings
   );
 }
 
-export function SeriesStandingsTables({ standings }: { standings: SeriesStandings }) {
+/** Where a category's page is, and links to its neighbours and to the whole category. */
+function PageLinks({ page, seriesPath }: { page: CategoryPage; seriesPath: string }) {
+  if (page.pages <= 1) return null;
+  const to = (n: number) => `${seriesPath}?${new URLSearchParams({ category: page.category, page: String(n) }).toString()}`;
+  const first = (page.page - 1) * STANDINGS_PAGE_SIZE + 1;
+  const last = Math.min(page.racers, page.page * STANDINGS_PAGE_SIZE);
+  return (
+    <nav className="series-pages" aria-label={`${page.category} pages`}>
+      <span>
+        Racers {first}–{last} of {page.racers}
+      </span>
+      {page.page > 1 ? <Link to={to(page.page - 1)}>← Previous {STANDINGS_PAGE_SIZE}</Link> : null}
+      {page.page < page.pages ? <Link to={to(page.page + 1)}>Next {STANDINGS_PAGE_SIZE} →</Link> : null}
+    </nav>
+  );
+}
+
+export function SeriesStandingsTables({
+  standings,
+  pages = [],
+  seriesPath = "",
+}: {
+  standings: SeriesStandings;
+  pages?: readonly CategoryPage[];
+  seriesPath?: string;
+}) {
   const carried = standings.categories.some((c) => c.rows.some((r) => r.carried !== 0));
   if (standings.categories.length === 0) return <p className="empty-state">No standings yet. They appear here as the series’ races have results.</p>;
   const counted =
@@ -104,6 +131,9 @@ export function SeriesStandingsTables({ standings }: { standings: SeriesStanding
               </table>
             </div>
           )}
+          {pages.find((p) => p.category === category.category) ? (
+            <PageLinks page={pages.find((p) => p.category === category.category)!} seriesPath={seriesPath} />
+          ) : null}
         </section>
       ))}
     </>

@@ -81,10 +81,65 @@ describe("a season's ranking list and seeding", () => {
 
   it("averages each racer's best N, or takes the best", () => {
     expect(rankingList(results, { bestN: 2, mode: "average" })).toEqual([
-      { racerId: "ada", points: 20, counted: 2 },
-      { racerId: "bo", points: 25, counted: 1 },
+      { racerId: "ada", points: 20, counted: 2, plus20: false },
+      { racerId: "bo", points: 25, counted: 1, plus20: false },
     ]);
-    expect(rankingList(results, { bestN: 2, mode: "best" })[0]).toEqual({ racerId: "ada", points: 10, counted: 2 });
+    expect(rankingList(results, { bestN: 2, mode: "best" })[0]).toEqual({ racerId: "ada", points: 10, counted: 2, plus20: false });
+  });
+
+  it("lists a racer with one result at that result plus 20% when the scheme applies FIS's rule (decision 0064)", () => {
+    // ada: best two of 10, 30, 50 averaged = 20; bo: a single 25, so 25 × 1.2 = 30, now behind ada by more.
+    expect(rankingList(results, { bestN: 2, mode: "average", oneResultPlus20: true })).toEqual([
+      { racerId: "ada", points: 20, counted: 2, plus20: false },
+      { racerId: "bo", points: 30, counted: 1, plus20: true },
+    ]);
+    // 45.5 + 20% = 54.6, rounded to the hundredth as every FIS value; the rule can change the order.
+    const close = [
+      { racerId: "cy", points: 45.5 },
+      { racerId: "di", points: 50 },
+      { racerId: "di", points: 52 },
+    ];
+    expect(rankingList(close, { bestN: 2, mode: "average", oneResultPlus20: true }).map((r) => [r.racerId, r.points])).toEqual([
+      ["di", 51],
+      ["cy", 54.6],
+    ]);
+    expect(rankingList(close, { bestN: 2, mode: "average" }).map((r) => [r.racerId, r.points])).toEqual([
+      ["cy", 45.5],
+      ["di", 51],
+    ]);
+  });
+
+  it("sums the most points first for a points table's list", () => {
+    const table = [
+      { racerId: "ada", points: 100 },
+      { racerId: "ada", points: 50 },
+      { racerId: "ada", points: 80 },
+      { racerId: "bo", points: 100 },
+    ];
+    expect(rankingList(table, { bestN: 2, mode: "sum", higherFirst: true })).toEqual([
+      { racerId: "ada", points: 180, counted: 2, plus20: false },
+      { racerId: "bo", points: 100, counted: 1, plus20: false },
+    ]);
+  });
+
+  it("never lists a single result with the +20% rule better than without it", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ racerId: fc.constantFrom("a", "b", "c"), points: fc.integer({ min: 0, max: 99_999 }).map((n) => n / 100) })),
+        fc.integer({ min: 1, max: 5 }),
+        fc.constantFrom("average" as const, "best" as const),
+        (rows, bestN, mode) => {
+          const plain = new Map(rankingList(rows, { bestN, mode }).map((r) => [r.racerId, r]));
+          for (const r of rankingList(rows, { bestN, mode, oneResultPlus20: true })) {
+            const before = plain.get(r.racerId)!;
+            expect(r.plus20).toBe(rows.filter((x) => x.racerId === r.racerId).length === 1);
+            expect(r.points).toBe(r.plus20 ? Math.round(before.points * 120) / 100 : before.points);
+            expect(r.points).toBeGreaterThanOrEqual(before.points);
+          }
+        },
+      ),
+      fcParams(),
+    );
   });
 
   it("never ranks a racer's best above their average", () => {

@@ -76,23 +76,37 @@ export function resultPoints(finishers: readonly Finisher[], starters: readonly 
 export interface ListConfig {
   /** How many of a racer's best results count. */
   bestN: number;
-  /** Their average, or the best alone. */
-  mode: "average" | "best";
+  /** Their average, the best alone, or their sum (a points table's season total). */
+  mode: "average" | "best" | "sum";
+  /** More points rank first (a points table); FIS lists rank the fewest first. */
+  higherFirst?: boolean;
+  /** FIS's rule: a racer with a single result in the season is listed at that result plus 20% (decision 0064). */
+  oneResultPlus20?: boolean;
 }
 
-/** A season's ranking list: each racer's best `bestN` result points averaged (or the best), best first. */
+/** The racer's listed points with only one result: FIS adds 20% to it. */
+export const plus20 = (points: number) => round2(points * 1.2);
+
+/** A season's ranking list: each racer's best `bestN` result points averaged, the best, or summed; best first. */
 export function rankingList(
   results: readonly { racerId: string; points: number }[],
   config: ListConfig,
-): { racerId: string; points: number; counted: number }[] {
+): { racerId: string; points: number; counted: number; plus20: boolean }[] {
+  const better = (a: number, b: number) => (config.higherFirst ? b - a : a - b);
   const byRacer = new Map<string, number[]>();
-  for (const r of results) byRacer.set(r.racerId, [...(byRacer.get(r.racerId) ?? []), r.points]);
+  for (const r of results) {
+    const mine = byRacer.get(r.racerId);
+    if (mine) mine.push(r.points);
+    else byRacer.set(r.racerId, [r.points]);
+  }
   const list = [...byRacer].map(([racerId, all]) => {
-    const best = [...all].sort((a, b) => a - b).slice(0, Math.max(1, config.bestN));
-    const points = config.mode === "best" ? best[0]! : best.reduce((s, p) => s + p, 0) / best.length;
-    return { racerId, points: round2(points), counted: best.length };
+    const best = [...all].sort(better).slice(0, Math.max(1, config.bestN));
+    const sum = best.reduce((s, p) => s + p, 0);
+    const points = config.mode === "best" ? best[0]! : config.mode === "sum" ? sum : sum / best.length;
+    const single = config.oneResultPlus20 === true && all.length === 1;
+    return { racerId, points: single ? plus20(points) : round2(points), counted: best.length, plus20: single };
   });
-  return list.sort((a, b) => a.points - b.points || a.racerId.localeCompare(b.racerId));
+  return list.sort((a, b) => better(a.points, b.points) || a.racerId.localeCompare(b.racerId));
 }
 
 /** A start list ordered by ranking points, best first; unranked racers last, in their given order. */

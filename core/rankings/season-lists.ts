@@ -5,6 +5,10 @@
  * results. Pure: the caller reads the races' results.
  */
 import { rankingList, resultPoints, type FisConfig, type ListConfig } from "./fis-points";
+import { tableResultPoints } from "./table-points";
+
+/** How a competition's finishers earn points: the FIS method, or a points table by place (decision 0064). */
+export type RankingScoring = { readonly kind: "fis"; readonly fis: FisConfig } | { readonly kind: "table"; readonly table: readonly number[] };
 
 export interface RankingFinisher {
   identity: string;
@@ -46,6 +50,8 @@ export interface RankedRacer {
   name: string;
   club: string | null;
   points: number;
+  /** Listed at their single result plus 20% (FIS's rule, when the scheme applies it). */
+  plus20: boolean;
   results: RacerResult[];
 }
 
@@ -56,7 +62,10 @@ export interface SeasonList {
 }
 
 /** Every season's list, in the order given; a season's starters count the points of the list in force before each race. */
-export function seasonLists(seasons: readonly RankingSeason[], fis: FisConfig, list: ListConfig): SeasonList[] {
+export function seasonLists(seasons: readonly RankingSeason[], scoring: FisConfig | RankingScoring, list: ListConfig): SeasonList[] {
+  const method: RankingScoring = "kind" in scoring ? scoring : { kind: "fis", fis: scoring };
+  // A table's points do not depend on the list in force; its list ranks the most points first.
+  const listed: ListConfig = method.kind === "table" ? { ...list, higherFirst: true } : list;
   let base = new Map<string, number>();
   return seasons.map((season) => {
     const races = [...season.races].sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
@@ -64,19 +73,24 @@ export function seasonLists(seasons: readonly RankingSeason[], fis: FisConfig, l
     const who = new Map<string, { name: string; club: string | null }>();
     for (const [index, race] of races.entries()) {
       const inForce = new Map(base);
-      for (const r of rankingList(results, list)) inForce.set(r.racerId, r.points);
+      for (const r of rankingList(results, listed)) inForce.set(r.racerId, r.points);
       const pointsOf = (identity: string) => inForce.get(identity) ?? null;
-      // A racer in two scored groups of one race keeps the better result: one race, one result.
       const best = new Map<string, number>();
       for (const competition of race.competitions) {
         const finishers = competition.finishers.map((f) => ({ racerId: f.identity, time: f.time, rankingPoints: pointsOf(f.identity) }));
         for (const f of competition.finishers) who.set(f.identity, { name: f.name, club: f.club });
-        for (const r of resultPoints(finishers, competition.starters.map(pointsOf), fis))
-          best.set(r.racerId, Math.min(best.get(r.racerId) ?? Infinity, r.points));
+        const scored =
+          method.kind === "fis" ? resultPoints(finishers, competition.starters.map(pointsOf), method.fis) : tableResultPoints(finishers, method.table);
+        // One race, one result: the better of a racer's two groups (fewer FIS points, more table points).
+        for (const r of scored)
+          best.set(
+            r.racerId,
+            method.kind === "fis" ? Math.min(best.get(r.racerId) ?? Infinity, r.points) : Math.max(best.get(r.racerId) ?? -Infinity, r.points),
+          );
       }
       for (const [racerId, points] of best) results.push({ racerId, points, race: race.id, order: index });
     }
-    const racers = rankedOf(results, list, who);
+    const racers = rankedOf(results, listed, who);
     base = new Map(base);
     for (const r of racers) base.set(r.identity, r.points);
     return { label: season.label, races: races.map((r) => ({ id: r.id, name: r.name })), racers };
@@ -94,7 +108,7 @@ function rankedOf(
     if (i === 0 || ranked[i - 1]!.points !== r.points) rank = i + 1;
     const mine = results.filter((x) => x.racerId === r.racerId);
     // The same order rankingList counts by (lower points first), the earlier race first among equals.
-    const counted = new Set([...mine].sort((a, b) => a.points - b.points || a.order - b.order).slice(0, r.counted));
+    const counted = new Set([...mine].sort((a, b) => (list.higherFirst ? b.points - a.points : a.points - b.points) || a.order - b.order).slice(0, r.counted));
     const person = who.get(r.racerId) ?? { name: r.racerId, club: null };
     return {
       rank,
@@ -102,6 +116,7 @@ function rankedOf(
       name: person.name,
       club: person.club,
       points: r.points,
+      plus20: r.plus20,
       results: mine.map((x) => ({ race: x.race, points: x.points, counted: counted.has(x) })),
     };
   });

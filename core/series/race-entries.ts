@@ -52,3 +52,32 @@ export function raceEntries(groups: readonly ResultGroupLike[], rows: readonly R
   }
   return entries;
 }
+
+/** An entry as stored (decision 0064): identity, name, club, category, then the place and time or the status. */
+export type PackedEntry = [string, string, string | null, string, number | string, number | null];
+
+/** A race's entries in a compact form for D1 (a series of 5,000 racers stores each race's in well under a row's 2 MB). */
+export function packEntries(entries: readonly RaceEntry[]): PackedEntry[] {
+  return entries.map((e) => [
+    e.identity,
+    e.name,
+    e.club,
+    e.category,
+    e.outcome.kind === "placed" ? e.outcome.place : e.outcome.status,
+    e.outcome.kind === "placed" ? e.outcome.time : null,
+  ]);
+}
+
+/** The entries `packEntries` stored; a row that is not one is skipped, as a stale cache would be recomputed. */
+export function unpackEntries(packed: unknown): RaceEntry[] | null {
+  if (!Array.isArray(packed)) return null;
+  const entries: RaceEntry[] = [];
+  for (const p of packed as unknown[]) {
+    if (!Array.isArray(p) || p.length !== 6) return null;
+    const [identity, name, club, category, at, time] = p as PackedEntry;
+    const outcome: RaceEntry["outcome"] =
+      typeof at === "number" ? { kind: "placed", place: at, time } : { kind: "status", status: at as "dnf" | "dns" | "dsq" };
+    entries.push({ identity, name, club, category, outcome });
+  }
+  return entries;
+}

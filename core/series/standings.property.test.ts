@@ -6,6 +6,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fcParams } from "../testing/fast-check";
 import type { PointsSystem, RaceOutcome } from "./points";
+import { referenceStandings } from "../testing/series-standings-reference";
+import { packEntries, unpackEntries } from "./race-entries";
 import { computeStandings, type SeriesRace } from "./standings";
 
 const NAMES = ["Anna", "Bea", "Carl", "Dan", "Eve", "Finn"];
@@ -104,6 +106,20 @@ describe("series standings on random seasons", () => {
             expect(row.rank === previous.rank || row.rank === i + 1).toBe(true);
           });
         }
+      }),
+      fcParams(),
+    );
+  });
+});
+
+describe("the fast standings (decision 0064)", () => {
+  it("equal the reference computation, and the same from stored (packed) race entries", () => {
+    fc.assert(
+      fc.property(season, systemArb, (races, system) => {
+        const fast = computeStandings(system, races);
+        expect(fast).toEqual(referenceStandings(system, races));
+        const stored = races.map((race) => ({ ...race, entries: unpackEntries(JSON.parse(JSON.stringify(packEntries(race.entries))))! }));
+        expect(computeStandings(system, stored)).toEqual(fast);
       }),
       fcParams(),
     );

@@ -77,33 +77,38 @@ const byOrder = (a: SeriesRace, b: SeriesRace) => a.order - b.order || (a.id < b
 /** The positions of a racer's cells that count: the best `bestOf` by points, the earlier race first among equals. */
 export function countedCells(cells: readonly ({ points: number } | null)[], bestOf: number | null): Set<number> {
   const taken = cells.flatMap((cell, i) => (cell ? [{ i, points: cell.points }] : []));
+  if (bestOf === null || taken.length <= bestOf) return new Set(taken.map((t) => t.i));
   taken.sort((a, b) => b.points - a.points || a.i - b.i);
   return new Set(taken.slice(0, bestOf ?? taken.length).map((t) => t.i));
 }
 
-/** Negative when `a` ranks ahead: more points, then more wins, more seconds …, then the latest race's place. */
-function compareRows(a: { total: number; cells: readonly (RaceCell | null)[] }, b: typeof a): number {
-  if (a.total !== b.total) return b.total - a.total;
-  const places = (row: typeof a) => row.cells.flatMap((c) => (c?.place != null ? [c.place] : [])).sort((x, y) => x - y);
-  const pa = places(a);
-  const pb = places(b);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    // Countback: the first differing place decides; having a place beats having none.
-    if (pa[i] === pb[i]) continue;
-    if (pa[i] === undefined) return 1;
-    if (pb[i] === undefined) return -1;
-    return pa[i]! - pb[i]!;
-  }
-  for (let r = a.cells.length - 1; r >= 0; r--) {
-    const x = a.cells[r]?.place ?? null;
-    const y = b.cells[r]?.place ?? null;
-    if (x === y) continue;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    return x - y;
-  }
-  return 0;
+/** A place as two characters (so any place sorts as text), and "no place" after every place. */
+const placeChars = (place: number | null) => (place === null ? "\uffff\uffff" : String.fromCharCode(place >>> 16, place & 0xffff));
+
+/**
+ * The tie-breakers after the total as one text that sorts as they rank: countback (the racer's places best
+ * first, a place beating none), then the places race by race from the latest. Built once per racer, so a sort
+ * of thousands of equal totals compares strings instead of rebuilding place lists at each comparison.
+ */
+export function tieBreakKey(cells: readonly ({ place: number | null } | null)[]): string {
+  const places: number[] = [];
+  for (const cell of cells) if (cell?.place != null) places.push(cell.place);
+  places.sort((x, y) => x - y);
+  let key = "";
+  for (const place of places) key += placeChars(place);
+  // Countbacks of equal text have equal lengths, so the latest-race part starts at the same position in both.
+  key += placeChars(null);
+  for (let r = cells.length - 1; r >= 0; r--) key += placeChars(cells[r]?.place ?? null);
+  return key;
 }
+
+interface Ranked {
+  readonly total: number;
+  readonly key: string;
+}
+
+/** Negative when `a` ranks ahead: more points, then more wins, more seconds …, then the latest race's place. */
+const compareRows = (a: Ranked, b: Ranked): number => (a.total !== b.total ? b.total - a.total : a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 export function computeStandings(
   system: PointsSystem,
@@ -122,7 +127,11 @@ export function computeStandings(
   };
   ordered.forEach((race, r) => {
     const byCategory = new Map<string, RaceEntry[]>();
-    for (const entry of race.entries) byCategory.set(entry.category, [...(byCategory.get(entry.category) ?? []), entry]);
+    for (const entry of race.entries) {
+      const list = byCategory.get(entry.category);
+      if (list) list.push(entry);
+      else byCategory.set(entry.category, [entry]);
+    }
     for (const [category, entries] of byCategory) {
       const points = racePoints(
         system,
@@ -152,14 +161,14 @@ export function computeStandings(
       const counted = countedCells(racer.cells, system.bestOf);
       const cells = racer.cells.map((cell, i) => (cell ? { ...cell, counted: counted.has(i) } : null));
       const total = racer.carried + cells.reduce((sum, cell) => sum + (cell?.counted ? cell.points : 0), 0);
-      return { identity: racer.identity, name: racer.name, club: racer.club, total, carried: racer.carried, cells };
+      return { identity: racer.identity, name: racer.name, club: racer.club, total, carried: racer.carried, cells, key: tieBreakKey(cells) };
     });
     rows.sort((a, b) => compareRows(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.identity < b.identity ? -1 : 1));
     const ranked: StandingRow[] = [];
     rows.forEach((row, i) => {
       const previous = ranked[i - 1];
-      const rank = previous && compareRows(previous, row) === 0 ? previous.rank : i + 1;
-      ranked.push({ rank, ...row });
+      const rank = previous && compareRows(rows[i - 1]!, row) === 0 ? previous.rank : i + 1;
+      ranked.push({ rank, identity: row.identity, name: row.name, club: row.club, total: row.total, carried: row.carried, cells: row.cells });
     });
     result.push({ category, rows: ranked });
   }

@@ -27,6 +27,7 @@ export const RESERVED_SEGMENTS = [
   "oauth",
   "races",
   "racer",
+  "rankings",
   "register",
   "registration",
   "results",

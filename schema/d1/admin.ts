@@ -265,6 +265,27 @@ export const pointsSeriesStandings = sqliteTable("points_series_standings", {
   computedAt: integer("computed_at").notNull(),
 });
 
+/**
+ * One member race's scored entries for a series (decision 0064): a cache keyed like the standings, per race, so
+ * a changed result re-reads that race's results alone and the other races' entries come from here.
+ */
+export const pointsSeriesRaceEntries = sqliteTable(
+  "points_series_race_entries",
+  {
+    seriesId: text("series_id")
+      .notNull()
+      .references(() => pointsSeries.id, { onDelete: "cascade" }),
+    raceId: text("race_id").notNull(),
+    clubId: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    sourceKey: text("source_key").notNull(),
+    entries: text("entries", { mode: "json" }).$type<unknown>().notNull(),
+    computedAt: integer("computed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.seriesId, t.raceId] })],
+);
+
 /** A rule a membership or licence number must meet: a list the club uploads, or a pattern. */
 export const validationSystems = sqliteTable(
   "validation_systems",
@@ -357,6 +378,8 @@ export const rankingSchemes = sqliteTable(
     sport: text("sport"),
     season: text("season"),
     method: text("method", { enum: ["fis_points", "points_table", "custom"] }).notNull(),
+    /** Whether the season lists are on the club's site for everyone (decision 0064). */
+    isPublic: integer("is_public", { mode: "boolean" }).notNull().default(false),
     config: text("config", { mode: "json" })
       .$type<Record<string, unknown>>()
       .notNull()

@@ -381,6 +381,7 @@ export const RankingScheme = entityClass({
     field("sport", rankingSchemes.sport, "string", { schema: shortText }),
     field("season", rankingSchemes.season, "string", { schema: code(50) }),
     field("method", rankingSchemes.method, "string", { schema: z.enum(["fis_points", "points_table", "custom"]) }),
+    field("is_public", rankingSchemes.isPublic, "bool"),
     field("config", rankingSchemes.config, "json", { schema: rankingConfigSchema }),
   ],
 });

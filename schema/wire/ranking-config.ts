@@ -6,6 +6,7 @@
  */
 import * as z from "zod";
 import { FIS_DEFAULTS, type FisConfig, type ListConfig } from "../../core/rankings/fis-points";
+import type { RankingScoring } from "../../core/rankings/season-lists";
 
 const points = (what: string) => z.number(`${what} is a number`).min(0, `${what} cannot be negative`).max(100_000, `${what} is at most 100000`);
 const whole = (what: string, max: number) =>
@@ -27,7 +28,12 @@ export const rankingSeasonSchema = z.object({
 });
 
 export const rankingConfigSchema = z.object({
-  method: z.literal("fis", "The method is fis (the FIS points method)").default("fis"),
+  /** Follows the scheme's method column (fis_points, points_table); given here it must agree (decision 0064). */
+  method: z.enum(["fis", "table"], "The method is fis (the FIS points method) or table (points by place)").optional(),
+  /** Points by place for a points_table scheme: 1st place first; places past the table earn 0. */
+  points_table: z.array(points("A place's points")).max(1000, "A points table has at most 1000 places").default([]),
+  /** FIS's rule: a racer with one result in the season is listed at that result plus 20%. */
+  one_result_plus_20: z.boolean("The +20% rule is on (true) or off (false)").default(false),
   factor: z.number("The F factor is a number").gt(0, "The F factor is more than 0").max(10_000, "The F factor is at most 10000").default(FIS_DEFAULTS.factor),
   penalty_count: whole("The penalty count", 50).default(FIS_DEFAULTS.penaltyCount),
   top_finishers: whole("Top finishers", 500).default(FIS_DEFAULTS.topFinishers),
@@ -37,7 +43,7 @@ export const rankingConfigSchema = z.object({
   /** FIS caps a race's penalty by event category; null for no cap. */
   max_penalty: points("The maximum penalty").nullable().default(null),
   best_n: whole("Best N", 100).default(2),
-  list_mode: z.enum(["average", "best"], "The list is the average of the best results or the best one").default("average"),
+  list_mode: z.enum(["average", "best", "sum"], "The list is the average of the best results, the best one, or their sum").default("average"),
   /** Result group names scored, each its own competition; empty scores every group of the format. */
   categories: z.array(z.string().trim().min(1).max(200)).max(200).default([]),
   seasons: z.array(rankingSeasonSchema).max(50, "A scheme has at most 50 seasons").default([]),
@@ -63,4 +69,13 @@ export function fisConfigOf(config: RankingConfig): FisConfig {
   };
 }
 
-export const listConfigOf = (config: RankingConfig): ListConfig => ({ bestN: config.best_n, mode: config.list_mode });
+export const listConfigOf = (config: RankingConfig): ListConfig => ({
+  bestN: config.best_n,
+  mode: config.list_mode,
+  oneResultPlus20: config.one_result_plus_20,
+});
+
+/** How the scheme scores a competition: its method column decides (a table for points_table, else FIS's method). */
+export function scoringOf(method: string, config: RankingConfig): RankingScoring {
+  return method === "points_table" ? { kind: "table", table: config.points_table } : { kind: "fis", fis: fisConfigOf(config) };
+}

@@ -86,8 +86,8 @@ describe("a ranking scheme's config", () => {
       /^config\.seasons: No race of this club has the id /,
     );
     expect((await c.put({ season: "2030", config: { seasons } })).body.message).toBe("season: The season 2030 is not one of the scheme's seasons");
-    expect((await c.put({ method: "points_table", config: {} })).body.message).toBe(
-      "method: Only the FIS points method (fis_points) makes ranking lists so far",
+    expect((await c.put({ method: "custom", config: {} })).body.message).toBe(
+      "method: A ranking scheme's method is fis_points (the FIS points method) or points_table (points by place); custom makes no list",
     );
     expect((await c.put({ config: { factor: -1 } })).body).toMatchObject({ message: "Invalid value for 'config': The F factor is more than 0" });
     expect((await c.put({ config: { best_n: "two" } })).status).toBe(400);

@@ -25,7 +25,8 @@ import { createSiteWithRace, hostRequest } from "./fixtures";
 /**
  * Open to anyone: sign-in and sign-up (with the welcome page after it), the public race pages, a club site's
  * event pages (public by nature; another site's or a draft event is a 404, tests/integration/event-pages.test.ts), the public
- * series standings (a private series is a 404 to them: tests/integration/points-series.test.ts), the
+ * series standings (a private series is a 404 to them: tests/integration/points-series.test.ts), the public
+ * ranking lists (a private scheme or another site's is a 404: tests/integration/public-rankings.test.ts), the
  * registration flow (no account needed), a pass or member card (its signed link decides: tests/integration/passes.test.ts), an invitation's page (its token decides), the new-address confirmation (its token decides, and it may be
  * opened in another browser) and the development mail page (absent in production).
  */
@@ -39,6 +40,7 @@ const PUBLIC = [
   /^routes\/races\+\//,
   /^routes\/events\+\//,
   /^routes\/series\+\//,
+  /^routes\/rankings\+\//,
   /^routes\/register\+\//,
   /^routes\/passes\+\//,
   /^routes\/invite\+\//,

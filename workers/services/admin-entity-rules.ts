@@ -7,7 +7,7 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { audienceFilterProblem, isLocked, namesSomebody, type NewsletterAudience } from "../../core/newsletters/mailing";
 import { PASS_MESSAGES } from "../../core/passes/pass-status";
 import { seriesConfigProblems } from "../../core/series/config-rules";
-import { rankingConfigProblems } from "../../core/rankings/config-rules";
+import { rankingConfigProblems, rankingMethodProblems } from "../../core/rankings/config-rules";
 import { foldName } from "../../core/series/identity";
 import { includedCycle, PACKING_MESSAGES, type IncludedEntry } from "../../core/shipping/packing";
 import { compileFormula } from "../../core/series/formula";
@@ -226,17 +226,17 @@ export const pageRule: WriteRule = async (_db, _id, next) => {
 };
 
 export const RANKING_SCHEME_MESSAGES = {
-  method: "Only the FIS points method (fis_points) makes ranking lists so far",
   notTheClubs: (id: string) => `No race of this club has the id ${id}`,
   sport: (race: string, sport: string, scheme: string) => `${race} is a ${sport} race; this scheme ranks ${scheme}`,
 } as const;
 
 /** A ranking scheme's config rules (core/rankings/config-rules.ts); its races are the club's, of the scheme's sport when it names one. */
 export const rankingSchemeRule: WriteRule = async (db, _id, next) => {
-  if (next.method !== "fis_points") return problems({ method: RANKING_SCHEME_MESSAGES.method });
   const parsed = rankingConfigSchema.safeParse(next.config);
   if (!parsed.success) return null; // The field's own schema has refused it already.
-  const found: Record<string, string> = { ...rankingConfigProblems(parsed.data, text(next.season)) };
+  const methodProblems = rankingMethodProblems(String(next.method), parsed.data);
+  if (methodProblems?.method) return methodProblems;
+  const found: Record<string, string> = { ...methodProblems, ...rankingConfigProblems(parsed.data, text(next.season)) };
   const ids = [...new Set(parsed.data.seasons.flatMap((s) => s.races.map((r) => r.race)))];
   const clubId = text(next.club);
   if (ids.length > 0 && !found["config.seasons"]) {

@@ -10,7 +10,7 @@ import { raceCompetitions } from "../../core/rankings/race-competitions";
 import { pointsInForce, seasonLists, type RankingRace, type SeasonList } from "../../core/rankings/season-lists";
 import { rankingLists, rankingSchemes, type Db } from "../../schema/d1";
 import { birthYearOf } from "../../schema/race/racer";
-import { fisConfigOf, listConfigOf, rankingConfigOf, type RankingConfig } from "../../schema/wire/ranking-config";
+import { listConfigOf, rankingConfigOf, scoringOf, type RankingConfig } from "../../schema/wire/ranking-config";
 import { getClubRaceCatalogues } from "./race-access";
 import { digest, memberOf, type Member } from "./series-standings";
 
@@ -22,12 +22,13 @@ export interface SchemeRecord {
   sport: string | null;
   season: string | null;
   method: string;
+  isPublic: boolean;
   config: unknown;
 }
 
 const MAX_CACHED_BYTES = 1_900_000;
 /** Part of the cache key: a change to how lists are computed or shaped makes every cached one stale. */
-const LISTS_VERSION = 1;
+const LISTS_VERSION = 2;
 
 const columns = {
   id: rankingSchemes.id,
@@ -37,6 +38,7 @@ const columns = {
   sport: rankingSchemes.sport,
   season: rankingSchemes.season,
   method: rankingSchemes.method,
+  isPublic: rankingSchemes.isPublic,
   config: rankingSchemes.config,
 };
 
@@ -104,6 +106,7 @@ export async function schemeLists(env: Env, db: Db, scheme: SchemeRecord): Promi
   const sourceKey = await digest(
     JSON.stringify({
       version: LISTS_VERSION,
+      method: scheme.method,
       config,
       seasons: seasons.map((s) => [s.label, s.members.map((m) => [m.race.id, m.race.name, m.race.startTime, m.formatId, m.version])]),
     }),
@@ -112,7 +115,7 @@ export async function schemeLists(env: Env, db: Db, scheme: SchemeRecord): Promi
   const [cached] = await db.select().from(rankingLists).where(where).limit(1);
   if (cached && cached.sourceKey === sourceKey) return cached.lists as SeasonList[];
   const input = await Promise.all(seasons.map(async (s) => ({ label: s.label, races: await Promise.all(s.members.map((m) => raceOf(m, config.categories))) })));
-  const lists = seasonLists(input, fisConfigOf(config), listConfigOf(config));
+  const lists = seasonLists(input, scoringOf(scheme.method, config), listConfigOf(config));
   // D1 keeps rows under 2 MB: lists too large to cache are computed at each read rather than failing it.
   if (new TextEncoder().encode(JSON.stringify(lists)).length > MAX_CACHED_BYTES) return lists;
   const row = { sourceKey, lists, computedAt: Date.now() };
@@ -124,9 +127,16 @@ export async function schemeLists(env: Env, db: Db, scheme: SchemeRecord): Promi
   return lists;
 }
 
-/** Each racer's points in force for seeding: the scheme's current season's list, else an earlier season's. */
+/**
+ * Each racer's points in force for seeding: the scheme's current season's list, else an earlier season's. Seeding
+ * puts the fewest first, so a points table (the most points first) seeds by its list's rank (decision 0064).
+ */
 export async function seedingPoints(env: Env, db: Db, scheme: SchemeRecord): Promise<Map<string, number>> {
   const config = rankingConfigOf(scheme.config);
   const lists = await schemeLists(env, db, scheme);
-  return pointsInForce(lists, currentSeasonIndex(scheme, config));
+  const season = currentSeasonIndex(scheme, config);
+  if (scheme.method !== "points_table") return pointsInForce(lists, season);
+  const ranks = new Map<string, number>();
+  for (const list of lists.slice(0, season + 1)) for (const r of list.racers) ranks.set(r.identity, r.rank);
+  return ranks;
 }

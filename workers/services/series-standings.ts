@@ -5,11 +5,11 @@
  * job and nothing held only in memory: a room evicted between two reads answers with the same stored
  * version, and a crossing that changes a result gives the format a new one.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { readPointsFile } from "../../core/series/points-file";
-import { raceEntries } from "../../core/series/race-entries";
-import { computeStandings, type SeriesRace, type SeriesStandings } from "../../core/series/standings";
-import { pointsSeriesStandings, type Db } from "../../schema/d1";
+import { packEntries, raceEntries, unpackEntries } from "../../core/series/race-entries";
+import { computeStandings, type RaceEntry, type SeriesRace, type SeriesStandings } from "../../core/series/standings";
+import { pointsSeriesRaceEntries, pointsSeriesStandings, type Db } from "../../schema/d1";
 import { pointsSystemOf, raceScaleOf, seriesConfigSchema, type LinkedPointsSystem, type SeriesConfig } from "../../schema/wire/series-config";
 import { findPointsSystem } from "./points-series";
 import type { Principal } from "../../core/access/policy";
@@ -71,14 +71,68 @@ async function membersOf(env: Env, db: Db, series: SeriesRecord, config: SeriesC
   return Promise.all(listed.map((m) => memberOf(env, m.race, m.format, m.scale)));
 }
 
-async function compute(members: Member[], series: SeriesRecord, config: SeriesConfig, linked: LinkedPointsSystem | null): Promise<SeriesStandings> {
-  const races: SeriesRace[] = await Promise.all(
-    members.map(async (m) => {
+/**
+ * Each member race's scored entries: the stored ones of a race whose results version is unchanged, else read
+ * from its room and stored (decision 0064), so one changed race costs one snapshot, not one per race.
+ */
+async function memberEntries(db: Db, members: Member[], series: SeriesRecord, config: SeriesConfig): Promise<RaceEntry[][]> {
+  const keys = await Promise.all(members.map((m) => digest(JSON.stringify([STANDINGS_VERSION, config.categories, m.race.id, m.formatId, m.version]))));
+  const scope = and(eq(pointsSeriesRaceEntries.seriesId, series.id), eq(pointsSeriesRaceEntries.clubId, series.clubId));
+  const stored = new Map(
+    (await db.select({ raceId: pointsSeriesRaceEntries.raceId, sourceKey: pointsSeriesRaceEntries.sourceKey }).from(pointsSeriesRaceEntries).where(scope)).map(
+      (r) => [r.raceId, r.sourceKey],
+    ),
+  );
+  const fresh = members.map((m, i) => stored.get(m.race.id) === keys[i]);
+  // Only the rows still current are read whole: a stale one's entries would be thrown away.
+  const hits = members.filter((_, i) => fresh[i]).map((m) => m.race.id);
+  const cached = new Map<string, unknown>();
+  for (let from = 0; from < hits.length; from += 50) {
+    const rows = await db
+      .select({ raceId: pointsSeriesRaceEntries.raceId, entries: pointsSeriesRaceEntries.entries })
+      .from(pointsSeriesRaceEntries)
+      .where(and(scope, inArray(pointsSeriesRaceEntries.raceId, hits.slice(from, from + 50))));
+    for (const row of rows) cached.set(row.raceId, row.entries);
+  }
+  const writes: { raceId: string; sourceKey: string; entries: unknown }[] = [];
+  const entries = await Promise.all(
+    members.map(async (m, i) => {
+      const hit = fresh[i] ? unpackEntries(cached.get(m.race.id)) : null;
+      if (hit) return hit;
       const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
-      const entries = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
-      return { id: m.race.id, name: m.race.name, order: m.race.startTime, scale: raceScaleOf(m.scale, linked), entries };
+      const read = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
+      const packed = packEntries(read);
+      if (new TextEncoder().encode(JSON.stringify(packed)).length <= MAX_CACHED_BYTES) writes.push({ raceId: m.race.id, sourceKey: keys[i]!, entries: packed });
+      return read;
     }),
   );
+  const now = Date.now();
+  const upserts = writes.map((w) =>
+    db
+      .insert(pointsSeriesRaceEntries)
+      .values({ seriesId: series.id, clubId: series.clubId, ...w, computedAt: now })
+      .onConflictDoUpdate({
+        target: [pointsSeriesRaceEntries.seriesId, pointsSeriesRaceEntries.raceId],
+        set: { sourceKey: w.sourceKey, entries: w.entries, computedAt: now },
+      }),
+  );
+  const gone = [...stored.keys()].filter((id) => !members.some((m) => m.race.id === id));
+  // A race taken out of the series takes its stored entries with it.
+  if (gone.length > 0) upserts.push(db.delete(pointsSeriesRaceEntries).where(and(scope, inArray(pointsSeriesRaceEntries.raceId, gone))) as never);
+  // Two readers racing store the same entries for the same key; the later write wins harmlessly.
+  if (upserts.length > 0) await db.batch(upserts as [(typeof upserts)[number], ...typeof upserts]);
+  return entries;
+}
+
+async function compute(db: Db, members: Member[], series: SeriesRecord, config: SeriesConfig, linked: LinkedPointsSystem | null): Promise<SeriesStandings> {
+  const entries = await memberEntries(db, members, series, config);
+  const races: SeriesRace[] = members.map((m, i) => ({
+    id: m.race.id,
+    name: m.race.name,
+    order: m.race.startTime,
+    scale: raceScaleOf(m.scale, linked),
+    entries: entries[i]!,
+  }));
   const carried = series.lastPointsFile ? readPointsFile(series.lastPointsFile) : null;
   return computeStandings(pointsSystemOf(config, linked), races, carried?.ok ? carried.rows : [], config.categories);
 }
@@ -114,7 +168,7 @@ async function currentStandings(env: Env, db: Db, series: SeriesRecord): Promise
   const [cached] = await db.select().from(pointsSeriesStandings).where(where).limit(1);
   const races = members.map((m) => m.race);
   if (cached && cached.sourceKey === sourceKey) return { standings: cached.standings as SeriesStandings, races };
-  const standings = await compute(members, series, config, linked);
+  const standings = await compute(db, members, series, config, linked);
   // D1 keeps rows under 2 MB: a series too large to cache is computed at each read rather than failing it.
   if (new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return { standings, races };
   const row = { sourceKey, standings, computedAt: Date.now() };

@@ -1,6 +1,6 @@
 /**
  * A site's public content as the edge cache sees it (issue 26, decision 0053): one `version` counter per
- * site, bumped in the same batch as any change to its config, its pages or its event pages, so the cached
+ * site, bumped in the same batch as any change to its config, its pages, its event pages or its ranking schemes, so the cached
  * pages are named by it and a change shows on the next request without purging any key. And the site's
  * published pages, as `/{path}` serves them.
  */
@@ -13,6 +13,8 @@ const SITE_OF: Readonly<Record<string, (id: string, row: Readonly<Record<string,
   WhitelabelSite: (id) => id,
   Page: (_id, row) => row.site,
   EventPage: (_id, row) => row.site,
+  // The public ranking lists (decision 0064): a scheme made public, private or reconfigured shows at once.
+  RankingScheme: (_id, row) => row.site,
 };
 
 /** The statement that marks the site's content as changed, for the write's own batch; none for other classes. */

@@ -6,8 +6,8 @@ import { SeriesStandingsTables } from "../../components/series-standings";
 import { loadSeriesStandings, postPointsFile } from "../../series.server";
 
 /** A series' standings, recomputed from its races' current results whenever one changed (decision 0048). */
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  return loadSeriesStandings(context, params.series);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  return loadSeriesStandings(context, params.series, new URL(request.url));
 }
 
 /** The series' staff upload a points file (carried points), or remove it. */
@@ -64,7 +64,7 @@ function PointsFileForm({ hasPointsFile }: { hasPointsFile: boolean }) {
 }
 
 export default function SeriesStandingsPage() {
-  const { series, standings, staff, hasPointsFile } = useLoaderData<typeof loader>();
+  const { series, standings, staff, hasPointsFile, pages, category } = useLoaderData<typeof loader>();
   return (
     <main className="page">
       <p className="race-meta">
@@ -77,7 +77,12 @@ export default function SeriesStandingsPage() {
           Download the standings (CSV)
         </a>
       </p>
-      <SeriesStandingsTables standings={standings} />
+      {category ? (
+        <p>
+          <Link to={`/series/${series.id}`}>← Every category</Link>
+        </p>
+      ) : null}
+      <SeriesStandingsTables standings={standings} pages={pages} seriesPath={`/series/${series.id}`} />
       {staff ? <PointsFileForm hasPointsFile={hasPointsFile} /> : null}
     </main>
   );

@@ -1,0 +1,84 @@
+// A points series of 20 races with 5,000 racers each, recomputed after one race's result changes (issue 27:
+// under 200 ms). End to end: the demo club's bench series (/_dev/demo-series: each race's results in its own
+// RaceRoom), one finisher of the first race moved, then the standings page as a visitor gets it (standings are
+// computed on read, decision 0048). On its own: the pure standings computation over the same field.
+import { raceEntries, type ResultRowLike } from "../core/series/race-entries";
+import { computeStandings, type SeriesRace } from "../core/series/standings";
+import { seriesConfigSchema, pointsSystemOf } from "../schema/wire/series-config";
+import { demoSites } from "../scripts/demo-data";
+import { percentile, send } from "./http";
+import { report } from "./report";
+
+const RACES = 20;
+const RACERS = 5_000;
+const RUNS = 15;
+const PURE_RUNS = 20;
+
+export async function runSeriesRecompute(port: number): Promise<void> {
+  runPureStandings();
+  const setUp = async (body: Record<string, unknown>) => {
+    const reply = await send(port, "localhost", "POST", "/_dev/demo-series", JSON.stringify({ races: RACES, racers: RACERS, ...body }), {
+      "Content-Type": "application/json",
+    });
+    if (reply.status !== 200) throw new Error(`series: setup failed: ${reply.status} ${reply.body.slice(0, 300)}`);
+    return JSON.parse(reply.body) as { seriesId: string };
+  };
+  const started = performance.now();
+  const { seriesId } = await setUp({});
+  console.error(`series: ${RACES} races of ${RACERS} racers set up in ${Math.round(performance.now() - started)} ms`);
+  const host = demoSites[0].hostname;
+  const page = async () => {
+    const reply = await send(port, host, "GET", `/series/${seriesId}`);
+    if (reply.status !== 200 || !reply.body.includes("Bench cup")) throw new Error(`series: GET /series/${seriesId}: ${reply.status}`);
+    return reply.ms;
+  };
+  // The first read after the races were timed: every race read and scored.
+  report(`series recompute cold first (${RACES} races × ${RACERS} racers)`, await page(), "ms");
+  const unchanged: number[] = [];
+  for (let i = 0; i < RUNS; i++) unchanged.push(await page());
+  const changed: number[] = [];
+  const stamp = Date.now() % 100_000;
+  for (let i = 0; i < RUNS; i++) {
+    await setUp({ change: stamp * 10 + i + 1 });
+    changed.push(await page());
+  }
+  changed.sort((a, b) => a - b);
+  unchanged.sort((a, b) => a - b);
+  const load = { races: RACES, racers: RACERS, runs: RUNS };
+  report("series recompute after one race changed p50 (page, end to end)", percentile(changed, 50), "ms", load);
+  report("series recompute after one race changed p95 (page, end to end)", percentile(changed, 95), "ms", load);
+  report("series standings page unchanged p50 (stored standings)", percentile(unchanged, 50), "ms", load);
+}
+
+/** The same field as the bench series, as the standings code receives it, scored on its own (no I/O). */
+export function runPureStandings(): void {
+  const config = seriesConfigSchema.parse({ best_of: RACES - 4 });
+  const groups = [
+    { id: "f", name: "Women" },
+    { id: "m", name: "Men" },
+  ];
+  const races: SeriesRace[] = Array.from({ length: RACES }, (_, n) => {
+    const rows: ResultRowLike[] = Array.from({ length: RACERS }, (_, i) => ({
+      status: "finished",
+      rankKey: [1800 + ((i * 7919 + n * 104_729) % 3600) + (i % 97) / 100],
+      time: (1800 + ((i * 7919 + n * 104_729) % 3600)) * 1_000_000,
+      name: `Racer${i} Bench${i}`,
+      club: `Club ${i % 40}`,
+      groups: [i % 2 === 0 ? "f" : "m"],
+    }));
+    return { id: `race-${n}`, name: `Race ${n + 1}`, order: n, scale: 1, entries: raceEntries(groups, rows, []) };
+  });
+  const system = pointsSystemOf(config, null);
+  const times: number[] = [];
+  for (let i = 0; i < PURE_RUNS; i++) {
+    const started = performance.now();
+    computeStandings(system, races, [], []);
+    times.push(performance.now() - started);
+  }
+  const cold = times[0]!;
+  times.sort((a, b) => a - b);
+  const load = { races: RACES, racers: RACERS, runs: PURE_RUNS };
+  report("series standings computation cold first (pure)", cold, "ms", load);
+  report("series standings computation p50 (pure)", percentile(times, 50), "ms", load);
+  report("series standings computation p95 (pure)", percentile(times, 95), "ms", load);
+}

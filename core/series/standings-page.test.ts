@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { standingsPage } from "./standings-page";
+import type { SeriesStandings, StandingRow } from "./standings";
+
+const row = (rank: number): StandingRow => ({ rank, identity: `r${rank}`, name: `R${rank}`, club: null, total: 1000 - rank, carried: 0, cells: [] });
+const standings: SeriesStandings = {
+  races: [],
+  bestOf: null,
+  categories: [
+    { category: "Women", rows: Array.from({ length: 250 }, (_, i) => row(i + 1)) },
+    { category: "Men", rows: Array.from({ length: 3 }, (_, i) => row(i + 1)) },
+  ],
+};
+
+describe("a page of the standings", () => {
+  it("shows each category's first page when none is chosen", () => {
+    const page = standingsPage(standings, null, 3);
+    expect(page.standings.categories.map((c) => [c.category, c.rows.length])).toEqual([
+      ["Women", 100],
+      ["Men", 3],
+    ]);
+    expect(page.pages).toEqual([
+      { category: "Women", page: 1, pages: 3, racers: 250 },
+      { category: "Men", page: 1, pages: 1, racers: 3 },
+    ]);
+  });
+
+  it("shows the chosen category's page, the last one when asked past it, and ignores a category it does not have", () => {
+    const third = standingsPage(standings, "Women", 3);
+    expect(third.standings.categories.map((c) => c.rows.map((r) => r.rank))).toEqual([Array.from({ length: 50 }, (_, i) => 201 + i)]);
+    expect(standingsPage(standings, "Women", 99).pages[0]!.page).toBe(3);
+    expect(standingsPage(standings, "Women", Number.NaN).pages[0]!.page).toBe(1);
+    expect(standingsPage(standings, "Juniors", 2).category).toBeNull();
+  });
+});
