@@ -7,7 +7,15 @@ import { loadPublicList } from "../../public-rankings.server";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const page = await loadPublicList(context, params.scheme, new URL(request.url).searchParams.get("season"));
   // Only what the page shows travels to the browser: a federation's list has thousands of racers.
-  const racers = (page.list?.racers ?? []).map((r) => ({ rank: r.rank, identity: r.identity, name: r.name, club: r.club, points: r.points, results: r.results.length, plus20: r.plus20 }));
+  const racers = (page.list?.racers ?? []).map((r) => ({
+    rank: r.rank,
+    identity: r.identity,
+    name: r.name,
+    club: r.club,
+    points: r.points,
+    results: r.results.length,
+    plus20: r.plus20,
+  }));
   return { ...page, list: null, racers, hasList: page.list !== null };
 }
 
