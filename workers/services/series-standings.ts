@@ -23,6 +23,8 @@ export interface SeriesRecord {
 }
 
 const MAX_CACHED_BYTES = 1_900_000;
+/** Member races whose results are read from their rooms at once (see memberEntries). */
+const SNAPSHOTS_AT_ONCE = 4;
 /** Part of the cache key: a change to how standings are computed or shaped makes every cached one stale. */
 const STANDINGS_VERSION = 1;
 
@@ -95,17 +97,20 @@ async function memberEntries(db: Db, members: Member[], series: SeriesRecord, co
     for (const row of rows) cached.set(row.raceId, row.entries);
   }
   const writes: { raceId: string; sourceKey: string; entries: unknown }[] = [];
-  const entries = await Promise.all(
-    members.map(async (m, i) => {
-      const hit = fresh[i] ? unpackEntries(cached.get(m.race.id)) : null;
-      if (hit) return hit;
-      const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
-      const read = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
-      const packed = packEntries(read);
-      if (new TextEncoder().encode(JSON.stringify(packed)).length <= MAX_CACHED_BYTES) writes.push({ raceId: m.race.id, sourceKey: keys[i]!, entries: packed });
-      return read;
-    }),
-  );
+  const entryOf = async (m: Member, i: number) => {
+    const hit = fresh[i] ? unpackEntries(cached.get(m.race.id)) : null;
+    if (hit) return hit;
+    const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
+    const read = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
+    const packed = packEntries(read);
+    if (new TextEncoder().encode(JSON.stringify(packed)).length <= MAX_CACHED_BYTES) writes.push({ raceId: m.race.id, sourceKey: keys[i]!, entries: packed });
+    return read;
+  };
+  // A few whole results at a time, each kept only as its compact entries: twenty races of 5,000 racers read at
+  // once hold about 100 MB of rows, against an isolate's 128 MB (the first read of such a series lost its Worker).
+  const entries: Awaited<ReturnType<typeof entryOf>>[] = [];
+  for (let from = 0; from < members.length; from += SNAPSHOTS_AT_ONCE)
+    entries.push(...(await Promise.all(members.slice(from, from + SNAPSHOTS_AT_ONCE).map((m, j) => entryOf(m, from + j)))));
   const now = Date.now();
   const upserts = writes.map((w) =>
     db
