@@ -8,22 +8,11 @@ import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { SeasonList } from "../core/rankings/season-lists";
 import { clubs, openDb, rankingSchemes } from "../schema/d1";
 import { rankingConfigOf } from "../schema/wire/ranking-config";
-import { schemeLists, type SchemeRecord } from "../workers/services/ranking-lists";
+import { schemeColumns, schemeLists, type SchemeRecord } from "../workers/services/ranking-lists";
 import type { Tenant } from "../tenants/resolve";
 import { seasonIndexOf } from "./rankings.server";
 
-const columns = {
-  id: rankingSchemes.id,
-  clubId: rankingSchemes.clubId,
-  siteId: rankingSchemes.siteId,
-  name: rankingSchemes.name,
-  sport: rankingSchemes.sport,
-  season: rankingSchemes.season,
-  method: rankingSchemes.method,
-  isPublic: rankingSchemes.isPublic,
-  config: rankingSchemes.config,
-  clubName: clubs.name,
-};
+const columns = { ...schemeColumns, clubName: clubs.name };
 
 function publicScope(tenant: Tenant): SQL | null {
   if (tenant.kind === "admin") return null;

@@ -30,7 +30,8 @@ const MAX_CACHED_BYTES = 1_900_000;
 /** Part of the cache key: a change to how lists are computed or shaped makes every cached one stale. */
 const LISTS_VERSION = 2;
 
-const columns = {
+/** A scheme's columns as lists read them (the public pages add the club's name). */
+export const schemeColumns = {
   id: rankingSchemes.id,
   clubId: rankingSchemes.clubId,
   siteId: rankingSchemes.siteId,
@@ -43,14 +44,14 @@ const columns = {
 };
 
 export async function schemesOfClub(db: Db, clubId: string): Promise<SchemeRecord[]> {
-  return db.select(columns).from(rankingSchemes).where(eq(rankingSchemes.clubId, clubId)).orderBy(asc(rankingSchemes.name)).limit(500);
+  return db.select(schemeColumns).from(rankingSchemes).where(eq(rankingSchemes.clubId, clubId)).orderBy(asc(rankingSchemes.name)).limit(500);
 }
 
 /** A scheme of the club by id; null when absent or another club's. */
 export async function findScheme(db: Db, clubId: string, id: string | null | undefined): Promise<SchemeRecord | null> {
   if (!id || id.length > 64) return null;
   const [row] = await db
-    .select(columns)
+    .select(schemeColumns)
     .from(rankingSchemes)
     .where(and(eq(rankingSchemes.id, id), eq(rankingSchemes.clubId, clubId)))
     .limit(1);
