@@ -7,7 +7,7 @@ import { parseTimeOfDay, isInvalid } from "../../core/time/parse";
 import type { Crossing, Micros } from "../../core/timing/model";
 import type { DEVICE_MODES, StoredDocument } from "../../schema/race/documents";
 import type { DeviceRead, ReadBatchReceipt } from "../../schema/wire/timing-api";
-import type { CrossingState, NewCrossing, RaceStore } from "./store";
+import { readKeyOf, type CrossingState, type NewCrossing, type RaceStore } from "./store";
 
 /** With no end time set, a race's window closes this long after its start. */
 export const DEFAULT_RACE_WINDOW_US = 24 * 60 * 60 * 1_000_000;
@@ -114,10 +114,8 @@ export class SequenceReused extends Error {
   }
 }
 
-/** The key that makes a resent read a duplicate: device, boot (when the device sends one) and sequence number. */
-export function readKeyOf(deviceId: string, boot: string | null, seq: number): string {
-  return boot === null ? `${deviceId}:${seq}` : `${deviceId}:${boot}:${seq}`;
-}
+// Shared with the serverbox's intake, which refuses a reused number the same way.
+export { readKeyOf };
 
 /**
  * Writes a batch (inside the caller's transaction); returns the receipt and the new crossings assigned to
@@ -132,7 +130,7 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
   const chips = reads.flatMap((r) => (r.chip !== undefined ? [r.chip] : []));
   const bibs = reads.flatMap((r) => (r.chip === undefined && r.bib !== undefined ? [r.bib] : []));
   const { byChip, byBib } = ctx.store.racersByChipsAndBibs(chips, bibs);
-  const rows = reads.map((read): NewCrossing & { point: PointOfDevice | null } => {
+  const rows = reads.map((read): NewCrossing & { readKey: string; point: PointOfDevice | null } => {
     const deviceTime = read.time ?? absoluteFromTimeOfDay(ctx.zeroTime, timeOfDay(read.tod ?? ""));
     const time = deviceTime + ctx.device.data.offset;
     const channel = read.channel ?? null;
@@ -159,13 +157,13 @@ export function ingestReads(ctx: IngestContext, reads: DeviceRead[], boot: strin
   });
   const written = ctx.store.insertCrossings(rows);
   for (const row of rows) {
-    receipt.last_seq = Math.max(receipt.last_seq, row.deviceSeq!);
+    receipt.last_seq = Math.max(receipt.last_seq, row.deviceSeq);
     const seq = written.get(row.readKey);
     if (seq === undefined) {
       // A resend carries the same read; anything else under the same number is a restarted device.
-      const stored = ctx.store.readByKey(row.readKey);
+      const stored = ctx.store.storedRead(deviceId, boot, row.deviceSeq);
       if (stored && (stored.chip !== row.chip || stored.bib !== row.bib || stored.channel !== row.channel || stored.device_time !== row.deviceTime)) {
-        throw new SequenceReused(row.deviceSeq!, boot, lastBefore);
+        throw new SequenceReused(row.deviceSeq, boot, lastBefore);
       }
       receipt.duplicates += 1;
       continue;

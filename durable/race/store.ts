@@ -15,10 +15,11 @@ export type CrossingState = "assigned" | "unmatched" | "outside" | "nopoint" | "
 
 export interface CrossingRow {
   seq: number;
-  read_key: string;
   device_id: string;
-  device_seq: number | null;
-  device_boot: string | null;
+  /** 0 for a keypad entry. */
+  device_seq: number;
+  /** '' for a device that sends no boot; a keypad entry's client key. */
+  device_boot: string;
   timing_point_id: string | null;
   chip: string | null;
   bib: number | null;
@@ -31,9 +32,8 @@ export interface CrossingRow {
 }
 
 export interface NewCrossing {
-  readKey: string;
   deviceId: string;
-  deviceSeq: number | null;
+  deviceSeq: number;
   /** The device's boot (session) id: after a restart the same sequence numbers name new reads. */
   deviceBoot: string | null;
   timingPointId: string | null;
@@ -48,6 +48,14 @@ export interface NewCrossing {
 }
 
 type Row = Record<string, SqlStorageValue>;
+
+/**
+ * The key that makes a resent read a duplicate: device, boot (when the device sends one) and sequence
+ * number, the columns of the unique index crossings_read (storage step 8).
+ */
+export function readKeyOf(deviceId: string, boot: string | null, seq: number): string {
+  return boot === null || boot === "" ? `${deviceId}:${seq}` : `${deviceId}:${boot}:${seq}`;
+}
 
 /** A read that loses its racer waits for one again; an announcer read stays an announcer read. */
 const UNASSIGNED_STATE = "CASE state WHEN 'info' THEN 'info' ELSE 'unmatched' END";
@@ -204,23 +212,22 @@ export class RaceStore {
 
   /** Writes a read unless its key was written before; its log position when new, null when a repeat. */
   insertCrossing(c: NewCrossing): number | null {
-    return this.insertCrossings([c]).get(c.readKey) ?? null;
+    return this.insertCrossings([c]).get(readKeyOf(c.deviceId, c.deviceBoot, c.deviceSeq)) ?? null;
   }
 
   /**
    * Writes a batch of reads in one statement (the rows travel as one JSON parameter, so a batch of any size
    * is a single call into SQLite: one call per read cost most of a batch's time). Returns the log position
-   * of each newly written read key, in batch order; keys written before are absent.
+   * of each newly written read, by readKeyOf, in batch order; reads written before are absent.
    */
   insertCrossings(rows: readonly NewCrossing[]): Map<string, number> {
     const written = new Map<string, number>();
     if (rows.length === 0) return written;
     const json = JSON.stringify(
       rows.map((c) => [
-        c.readKey,
         c.deviceId,
+        c.deviceBoot ?? "",
         c.deviceSeq,
-        c.deviceBoot,
         c.timingPointId,
         c.chip,
         c.bib,
@@ -232,14 +239,14 @@ export class RaceStore {
         c.receivedAt,
       ]),
     );
-    const cursor = this.sql.exec<{ seq: number; read_key: string }>(
-      `INSERT INTO crossings (read_key, device_id, device_seq, device_boot, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
-       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12
+    const cursor = this.sql.exec<{ seq: number; device_id: string; device_boot: string; device_seq: number }>(
+      `INSERT INTO crossings (device_id, device_boot, device_seq, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11
        FROM json_each(?) WHERE true ORDER BY key
-       ON CONFLICT (read_key) DO NOTHING RETURNING seq, read_key`,
+       ON CONFLICT (device_id, device_boot, device_seq) DO NOTHING RETURNING seq, device_id, device_boot, device_seq`,
       json,
     );
-    for (const row of cursor) written.set(row.read_key, row.seq);
+    for (const row of cursor) written.set(readKeyOf(row.device_id, row.device_boot, row.device_seq), row.seq);
     return written;
   }
 
@@ -312,13 +319,17 @@ export class RaceStore {
   /** The highest sequence number written for a device in one boot, -1 before its first read. */
   lastDeviceSeq(deviceId: string, boot: string | null): number {
     const row = this.sql
-      .exec<{ n: number | null }>("SELECT MAX(device_seq) AS n FROM crossings WHERE device_id = ? AND device_boot IS ?", deviceId, boot)
+      .exec<{ n: number | null }>("SELECT MAX(device_seq) AS n FROM crossings WHERE device_id = ? AND device_boot = ?", deviceId, boot ?? "")
       .one();
     return row.n ?? -1;
   }
 
-  /** What a read key already holds: a resend must match it, or the device reused a sequence number. */
-  readByKey(readKey: string): { chip: string | null; bib: number | null; channel: number | null; device_time: number } | null {
+  /** What a device's read already holds: a resend must match it, or the device reused a sequence number. */
+  storedRead(
+    deviceId: string,
+    boot: string | null,
+    seq: number,
+  ): { chip: string | null; bib: number | null; channel: number | null; device_time: number } | null {
     return (
       this.sql
         .exec<{
@@ -326,7 +337,7 @@ export class RaceStore {
           bib: number | null;
           channel: number | null;
           device_time: number;
-        }>("SELECT chip, bib, channel, device_time FROM crossings WHERE read_key = ?", readKey)
+        }>("SELECT chip, bib, channel, device_time FROM crossings WHERE device_id = ? AND device_boot = ? AND device_seq = ?", deviceId, boot ?? "", seq)
         .toArray()[0] ?? null
     );
   }

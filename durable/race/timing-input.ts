@@ -136,10 +136,10 @@ export class TimingInput {
           const time = entry.time ?? zeroTime + (parseTimeOfDay(entry.tod!) as number);
           const state = crossingStateOf(keypadPointOf(points.get(entry.point)!), time, window, racerId);
           store.insertCrossing({
-            readKey: `manual:${entry.key}`,
+            // A keypad entry is known by its client key (and manual_entries refuses it twice before this).
             deviceId: "manual",
-            deviceSeq: null,
-            deviceBoot: null,
+            deviceSeq: 0,
+            deviceBoot: entry.key,
             timingPointId: entry.point,
             chip: null,
             bib: entry.bib,

@@ -160,4 +160,41 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
       "UPDATE live_push SET next_handle = (SELECT COALESCE(MAX(handle), 0) + 1 FROM racers)",
     ],
   },
+  {
+    version: 8,
+    // A read is told apart by its device, boot and sequence number alone (decision 0065): the unique index on
+    // them replaces the text read_key and its B-tree, one of four every read was written into. A device that
+    // sends no boot has '' here; a keypad entry (device "manual") keeps its client key as the boot and 0 as its
+    // number. SQLite cannot drop a UNIQUE column, so the log is copied once into a table without it; seq
+    // values are copied as they are (the log is append-only, so AUTOINCREMENT continues after the highest).
+    statements: [
+      `CREATE TABLE crossings_v8 (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        device_id TEXT NOT NULL,
+        device_boot TEXT NOT NULL,
+        device_seq INTEGER NOT NULL,
+        timing_point_id TEXT,
+        chip TEXT,
+        bib INTEGER,
+        channel INTEGER,
+        device_time INTEGER NOT NULL,
+        time INTEGER NOT NULL,
+        racer_id TEXT,
+        state TEXT NOT NULL,
+        received_at INTEGER NOT NULL
+      )`,
+      `INSERT INTO crossings_v8 (seq, device_id, device_boot, device_seq, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at)
+       SELECT seq, device_id,
+         CASE WHEN device_id = 'manual' THEN substr(read_key, 8) ELSE COALESCE(device_boot, '') END,
+         COALESCE(device_seq, 0), timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at
+       FROM crossings ORDER BY seq`,
+      "DROP TABLE crossings",
+      "ALTER TABLE crossings_v8 RENAME TO crossings",
+      "CREATE UNIQUE INDEX crossings_read ON crossings (device_id, device_boot, device_seq)",
+      "CREATE INDEX crossings_racer ON crossings (racer_id, time)",
+      "CREATE INDEX crossings_chip ON crossings (chip) WHERE racer_id IS NULL",
+      "CREATE INDEX crossings_bib ON crossings (bib) WHERE racer_id IS NULL",
+      "CREATE INDEX crossings_info ON crossings (seq) WHERE state = 'info'",
+    ],
+  },
 ];

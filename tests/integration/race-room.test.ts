@@ -2,6 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { migrateRaceStorage } from "../../durable/race/room-storage";
+import { RaceStore } from "../../durable/race/store";
 import { openDb } from "../../schema/d1";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { openRaceSocket } from "./timing-fixtures";
@@ -15,7 +16,7 @@ function identity(id = crypto.randomUUID()) {
 describe("RaceRoom storage", () => {
   it("runs its own migrations when it starts", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
-    expect(await stub.storageVersion()).toBe(7);
+    expect(await stub.storageVersion()).toBe(8);
     const tables = await runInDurableObject(stub, (_instance, state) =>
       state.storage.sql
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -43,6 +44,65 @@ describe("RaceRoom storage", () => {
     expect(new Set(handles.map((r) => r.handle)).size).toBe(3);
     const saved = await stub.saveRacer(null, { first_name: "New", last_name: "Racer" });
     expect(saved.ok && saved.value.handle).toBe(Math.max(...handles.map((r) => r.handle)) + 1);
+  });
+
+  it("keeps every read stored before step 8, and still knows a resent read by device, boot and number", async () => {
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
+    await stub.open(identity());
+    const after = await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      // The crossing log as step 7 left it: a text read_key, nullable boot and number.
+      sql.exec("DROP TABLE crossings");
+      sql.exec(`CREATE TABLE crossings (seq INTEGER PRIMARY KEY AUTOINCREMENT, read_key TEXT NOT NULL UNIQUE, device_id TEXT NOT NULL,
+        device_seq INTEGER, timing_point_id TEXT, chip TEXT, bib INTEGER, channel INTEGER, device_time INTEGER NOT NULL, time INTEGER NOT NULL,
+        racer_id TEXT, state TEXT NOT NULL, received_at INTEGER NOT NULL, device_boot TEXT)`);
+      const old =
+        "INSERT INTO crossings (seq, read_key, device_id, device_seq, device_boot, chip, device_time, time, state, received_at) VALUES (?, ?, ?, ?, ?, ?, 1, 1, 'unmatched', 1)";
+      sql.exec(old, 3, "dev-a:1", "dev-a", 1, null, "A1");
+      sql.exec(old, 5, "dev-a:boot-2:1", "dev-a", 1, "boot-2", "A2");
+      sql.exec(old, 9, "manual:kp-7", "manual", null, null, null);
+      sql.exec("DELETE FROM _race_migrations WHERE version = 8");
+      migrateRaceStorage(state);
+      const rows = sql
+        .exec<{
+          seq: number;
+          device_id: string;
+          device_boot: string;
+          device_seq: number;
+          chip: string | null;
+        }>("SELECT seq, device_id, device_boot, device_seq, chip FROM crossings ORDER BY seq")
+        .toArray();
+      const columns = sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info('crossings')")
+        .toArray()
+        .map((c) => c.name);
+      const store = new RaceStore(sql);
+      const read = {
+        deviceId: "dev-a",
+        deviceSeq: 1,
+        timingPointId: null,
+        bib: null,
+        channel: null,
+        deviceTime: 1,
+        time: 1,
+        racerId: null,
+        state: "unmatched" as const,
+        receivedAt: 2,
+      };
+      const newBoot = store.insertCrossing({ ...read, deviceBoot: "boot-3", chip: "A3" });
+      const resent = store.insertCrossing({ ...read, deviceBoot: null, chip: "A1" });
+      return { rows, columns, resent, newBoot, lastInFirstBoot: store.lastDeviceSeq("dev-a", null) };
+    });
+    expect(after.rows).toEqual([
+      { seq: 3, device_id: "dev-a", device_boot: "", device_seq: 1, chip: "A1" },
+      { seq: 5, device_id: "dev-a", device_boot: "boot-2", device_seq: 1, chip: "A2" },
+      { seq: 9, device_id: "manual", device_boot: "kp-7", device_seq: 0, chip: null },
+    ]);
+    expect(after.columns).not.toContain("read_key");
+    // The same device, no boot, number 1: a repeat. A new boot's number 1: a new read, after the highest seq.
+    expect(after.resent).toBeNull();
+    expect(after.newBoot).toBe(10);
+    expect(after.lastInFirstBoot).toBe(1);
   });
 
   it("keeps the first race it is opened for", async () => {
