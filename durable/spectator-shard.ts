@@ -14,6 +14,10 @@ import {
 import { enqueuePublication } from "../schema/wire/race-fanout-merge";
 import { packFrame } from "../schema/wire/race-frame-pack";
 import { patchRows } from "../schema/wire/race-row-patch";
+import { FrameHistory, wireSizeOf, type HistoryFrame, type WireFrame } from "./frame-history";
+
+/** Missed frames up to this size are sent as they are, without building the snapshot to compare with. */
+const SMALL_CATCH_UP_BYTES = 256 * 1024;
 
 /** Sockets one shard aims to hold before the race adds another (Cloudflare allows 32,768 per object). */
 export const DEFAULT_SHARD_TARGET = 5_000;
@@ -35,9 +39,6 @@ interface CachedFormat {
   wire: WireFrame | null;
 }
 
-/** A frame as it goes on the wire: text, or JSON deflated once for every socket (schema/wire/race-frame-pack.ts). */
-type WireFrame = string | Uint8Array;
-
 /**
  * One shard of a race's audience (`idFromName("<raceId>:<n>")`): holds up to a few thousand hibernating
  * spectator sockets and forwards each tick the RaceRoom publishes, so the room's work per tick does not
@@ -57,6 +58,8 @@ export class SpectatorShard extends DurableObject<Env> {
   private reportedLoad = 0;
   /** Publications not sent yet (in memory: one lost with an eviction is a gap, and a gap gets a snapshot). */
   private waiting: Publication[] = [];
+  /** Frames forwarded lately, for sockets that reconnect after a short gap (in memory: without it, a snapshot). */
+  private readonly history = new FrameHistory();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -131,6 +134,7 @@ export class SpectatorShard extends DurableObject<Env> {
       if (publication.kind === "reset") {
         this.formats = null;
         this.cache.clear();
+        this.history.forgetAll();
         for (const formatId of this.followedFormats()) await this.resync(formatId);
       } else {
         for (const frame of publication.formats) await this.forward(frame);
@@ -186,8 +190,10 @@ export class SpectatorShard extends DurableObject<Env> {
     // Counting the shard's sockets walks them all: once per connection, not once per use.
     const connections = this.ctx.getWebSockets().length;
     send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections, ...(version !== null ? { version } : {}) });
-    // A page that rendered (or last saw) this version needs nothing more; any other gets the whole format.
-    if (cached && url.searchParams.get("since") !== cached.snapshot.version) sendRaw(server, await this.snapshotFrame(cached));
+    // A page that rendered (or last saw) this version needs nothing more; one a little behind gets the frames it
+    // missed; any other gets the whole format.
+    const since = url.searchParams.get("since");
+    if (cached && since !== cached.snapshot.version) for (const wire of await this.catchUp(cached, since, patches)) sendRaw(server, wire);
     if (heats) sendRaw(server, heats.wire);
     await this.reportLoad(connections);
     return new Response(null, { status: 101, webSocket: client });
@@ -199,6 +205,7 @@ export class SpectatorShard extends DurableObject<Env> {
     if (sockets.length === 0) {
       delete this.versions[frame.formatId];
       this.cache.delete(frame.formatId);
+      this.history.forget(frame.formatId);
       return;
     }
     const held = this.versions[frame.formatId];
@@ -209,17 +216,21 @@ export class SpectatorShard extends DurableObject<Env> {
     // Patches are changes to the rows this shard last sent, so they need its copy of them at `from`.
     const current = cached !== undefined && cached.snapshot.version === frame.from;
     const patchers = current ? this.ctx.getWebSockets(patchTag(frame.formatId)) : [];
+    const sent: HistoryFrame = { from: frame.from, version: frame.version, rows: frame.frame, rowsWire: null, patchWire: null };
     if (patchers.length > 0) {
       const patch = patchRows(cached!.rows, rows!);
       const message = { type: "patch", formatId: frame.formatId, from: frame.from, version: frame.version, ...patch } satisfies RaceServerMessage;
-      await sendInSlices(patchers, await packFrame(JSON.stringify(message)));
+      sent.patchWire = await packFrame(JSON.stringify(message));
+      await sendInSlices(patchers, sent.patchWire);
     }
     const patched = new Set(patchers);
     const whole = patched.size === 0 ? sockets : sockets.filter((ws) => !patched.has(ws));
     if (whole.length > 0) {
-      await sendInSlices(whole, await packFrame(frame.frame));
+      sent.rowsWire = await packFrame(frame.frame);
+      await sendInSlices(whole, sent.rowsWire);
     }
     this.versions[frame.formatId] = frame.version;
+    this.history.record(frame.formatId, sent);
     if (cached && rows) this.advanceCopy(frame, cached, rows);
     // A shard that woke without its copy (evicted in a quiet spell, which is most of a race) fetches one, so its
     // patch sockets get changes again from the room's next frame rather than whole rows until a page connects.
@@ -244,6 +255,7 @@ export class SpectatorShard extends DurableObject<Env> {
   /** Sends a fresh snapshot to every socket following the format (it changed shape, or frames were missed). */
   private async resync(formatId: string): Promise<void> {
     this.cache.delete(formatId);
+    this.history.forget(formatId);
     const sockets = this.ctx.getWebSockets(formatTag(formatId));
     // Paged pages only are told to fetch their page again: the whole format is not fetched for nobody.
     if (sockets.every((ws) => attachmentOf(ws).windowed)) return this.refreshPaged(formatId, sockets, await this.room().formatVersion(formatId));
@@ -307,8 +319,30 @@ export class SpectatorShard extends DurableObject<Env> {
     this.versions[formatId] = snapshot.version;
     this.saveState();
     // Sockets already here may hold an older version: they get the same snapshot, so every socket chains alike.
-    if (held !== snapshot.version) await this.sendSnapshot(fresh, this.ctx.getWebSockets(formatTag(formatId)));
+    if (held !== snapshot.version) {
+      this.history.forget(formatId);
+      await this.sendSnapshot(fresh, this.ctx.getWebSockets(formatTag(formatId)));
+    }
     return fresh;
+  }
+
+  /**
+   * What a socket connecting at `since` needs to reach the format's version: the frames it missed, while this
+   * shard still has them all and they cost less than the whole format; otherwise the snapshot.
+   */
+  private async catchUp(cached: CachedFormat, since: string | null, patches: boolean): Promise<WireFrame[]> {
+    const missed = since === null ? null : this.history.between(cached.snapshot.formatId, since, cached.snapshot.version);
+    if (!missed) return [await this.snapshotFrame(cached)];
+    const bytes = missed.reduce((sum, frame) => sum + wireSizeOf(frame, patches), 0);
+    // Weighing a large chain against the snapshot means building the snapshot (a tick makes it stale), so a small
+    // chain is sent without asking.
+    if (bytes > SMALL_CATCH_UP_BYTES) {
+      const snapshot = await this.snapshotFrame(cached);
+      if (bytes >= (typeof snapshot === "string" ? snapshot.length : snapshot.byteLength)) return [snapshot];
+    }
+    const wires: WireFrame[] = [];
+    for (const frame of missed) wires.push(patches && frame.patchWire !== null ? frame.patchWire : (frame.rowsWire ??= await packFrame(frame.rows)));
+    return wires;
   }
 
   private async snapshotFrame(cached: CachedFormat): Promise<WireFrame> {
