@@ -205,6 +205,11 @@ export class BoxRace {
     return this.formats.filter((f) => !f.data.is_announcer).map((f) => this.results.snapshot(f, String(this.version)));
   }
 
+  /** A racer's misses per shooting as the box holds them (null for a shooting not yet reported). */
+  missesOf(racerId: string): (number | null)[] {
+    return this.racers.get(racerId)?.data.biathlon_misses ?? [];
+  }
+
   /** Each racer's status and time, as the platform's race package reports them (the check that box and platform agree). */
   racerResults(): { id: string; status: string; time: number | null }[] {
     return [...this.racers.keys()].map((id) => {

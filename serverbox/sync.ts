@@ -25,6 +25,8 @@ export interface SyncIo {
 
 export type SyncStatus = "idle" | "sent" | "retry" | "stopped";
 export type Forwarder = Pick<CloudClient, "postReads" | "postManual" | "postRange">;
+/** What the loop reads of a race's log. */
+export type LogView = Pick<ReadLog, "all" | "slice">;
 
 /** What the platform needs of a stored read: the line number is its seq in the race's boot. */
 export function upstreamRead(read: StoredRead): UpstreamRead {
@@ -100,7 +102,7 @@ export class SyncLoop {
   constructor(
     private readonly cloud: Forwarder,
     private readonly raceId: string,
-    private readonly log: ReadLog,
+    private readonly log: LogView,
     readonly state: SyncState,
     private readonly io: SyncIo,
     private readonly policy: BackoffPolicy = SYNC_BACKOFF,
