@@ -79,3 +79,19 @@ describe("a box timing several races", () => {
     expect(again.timings.has("race-2")).toBe(false);
   });
 });
+
+describe("a box restarted offline", () => {
+  it("times again, from its store, the races it was timing, with their keypad entries", async () => {
+    const { box, dir } = pairedBox();
+    box.identity = { ...box.identity, token: null };
+    box.store.saveSetup(pkg.race.id, pkg);
+    expect(await box.openRace(pkg.race.id)).toBe(true);
+    expect(box.take("race-1", "manual", null, { entries: [{ kind: "status", key: "keypad-0007", bib: 3, status: "dns" }] })).toMatchObject({ ok: true });
+    await box.stop();
+    boxes.pop();
+    const { box: again } = pairedBox(dir);
+    expect(again.identity.raceIds).toEqual(["race-1"]);
+    expect(await again.openRace("race-1")).toBe(true);
+    expect(again.timings.get("race-1")!.race.racerResults()[2]).toMatchObject({ id: "r3", status: "dns" });
+  });
+});

@@ -151,7 +151,6 @@ export class Serverbox {
       return { ok: false, message: "The platform cannot be reached and this race was never taken here: connect once to take it." };
     }
     await this.openRace(raceId);
-    this.keepRaceIds([...this.identity.raceIds.filter((id) => id !== raceId), raceId]);
     return { ok: true };
   }
 
@@ -168,7 +167,7 @@ export class Serverbox {
     this.store.saveIdentity(this.identity);
   }
 
-  /** Times a race kept in the store: its log read back, results recomputed, its sync resumed. */
+  /** Times a race kept in the store (and keeps it chosen): its log read back, results recomputed, its sync resumed. */
   async openRace(raceId: string): Promise<boolean> {
     const setup = racePackageSchema.safeParse(this.store.setup(raceId));
     if (!setup.success) return false;
@@ -185,6 +184,8 @@ export class Serverbox {
       this.options.backoff ?? SYNC_BACKOFF,
     );
     this.timings.set(raceId, { race, log, intake: new Intake(race, log), sync });
+    // Kept as chosen, so a restart times it again (offline too, from the store).
+    if (!this.identity.raceIds.includes(raceId)) this.keepRaceIds([...this.identity.raceIds, raceId]);
     if (this.paired) sync.start();
     return true;
   }

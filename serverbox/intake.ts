@@ -4,7 +4,7 @@
  * keypad entry by its key, a range entry by device and seq: a resend is a duplicate), the same refusals and
  * the same receipts. Written to the log, fsync'd, before the answer (decisions 0060, 0067).
  */
-import { keepsRacer, readKeyOf, SequenceReused } from "../durable/race/ingest";
+import { issueText, keepsRacer, readKeyOf, SequenceReused } from "../durable/race/ingest";
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
 import { manualEntriesProblem } from "../durable/race/keypad-rules";
 import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../schema/wire/timing-api";
@@ -12,9 +12,6 @@ import type { BoxRace } from "./race";
 import { isRead, type ReadLog, type StoredLine, type StoredManual, type StoredRange, type StoredRead } from "./store";
 
 export type IntakeReply<T = ReadBatchReceipt> = { ok: true; receipt: T } | { ok: false; status: number; error: string; message: string };
-
-const issueText = (issues: readonly { path: readonly PropertyKey[]; message: string }[]) =>
-  issues.map((i) => `${i.path.map(String).join(".") || "body"}: ${i.message}`).join("; ");
 
 const sameRead = (a: StoredRead, b: StoredRead) => a.chip === b.chip && a.bib === b.bib && a.channel === b.channel && a.time === b.time && a.tod === b.tod;
 

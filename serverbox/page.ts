@@ -63,10 +63,11 @@ function groupTable(snapshot: FormatSnapshot, group: FormatSnapshot["groups"][nu
 }
 
 /** What a race's sync is doing, in words. */
-export function raceSyncText(race: RaceStatus, online: boolean | null): string {
+export function raceSyncText(race: RaceStatus, status: Pick<BoxStatus, "online" | "paired">): string {
   if (race.error) return `Sync stopped: ${race.error}`;
   if (race.queued === 0) return "Up to date";
-  return online === false ? `${race.queued} waiting for the platform` : `Sending ${race.queued}`;
+  if (!status.paired) return `${race.queued} waiting for pairing`;
+  return status.online === false ? `${race.queued} waiting for the platform` : `Sending ${race.queued}`;
 }
 
 function racesTable(status: BoxStatus): string {
@@ -74,7 +75,7 @@ function racesTable(status: BoxStatus): string {
   const rows = status.races
     .map(
       (r) =>
-        `<tr data-race="${escapeHtml(r.id)}"><td>${escapeHtml(r.name)}</td><td data-col="stored">${r.stored}</td><td data-col="synced">${r.synced}</td><td data-col="queued">${r.queued}</td><td>${escapeHtml(when(r.lastSync))}</td><td data-col="state">${escapeHtml(raceSyncText(r, status.online))}</td><td><form method="post" action="/race/stop"><input type="hidden" name="raceId" value="${escapeHtml(r.id)}"><button type="submit">Stop timing</button></form></td></tr>`,
+        `<tr data-race="${escapeHtml(r.id)}"><td>${escapeHtml(r.name)}</td><td data-col="stored">${r.stored}</td><td data-col="synced">${r.synced}</td><td data-col="queued">${r.queued}</td><td>${escapeHtml(when(r.lastSync))}</td><td data-col="state">${escapeHtml(raceSyncText(r, status))}</td><td><form method="post" action="/race/stop"><input type="hidden" name="raceId" value="${escapeHtml(r.id)}"><button type="submit">Stop timing</button></form></td></tr>`,
     )
     .join("");
   return `<table><thead><tr><th>Race</th><th>Stored</th><th>Synced</th><th>Queued</th><th>Last sync</th><th>Sync</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;

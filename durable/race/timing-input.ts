@@ -17,7 +17,7 @@ import {
   type ReadBatchReceipt,
 } from "../../schema/wire/timing-api";
 import { constantTimeEqualText, hashToken } from "../../core/auth/tokens";
-import { crossingStateOf, ingestReads, keepsRacer, keypadPointOf, raceWindow, SequenceReused } from "./ingest";
+import { crossingStateOf, ingestReads, issueText, keepsRacer, keypadPointOf, raceWindow, SequenceReused } from "./ingest";
 import type { LiveFeed } from "./live-feed";
 import { applyStatus, manualEntriesProblem, manualEntryTime, withMisses } from "./keypad-rules";
 import type { RaceStore } from "./store";
@@ -243,18 +243,4 @@ function recordMisses(store: RaceStore, racerId: string, shooting: number, misse
   const data = withMisses(store.racer(racerId)!.data, shooting, misses);
   store.putRacer(racerId, data, bumpMtimes(store.racerMtimes(racerId), ["biathlon_misses"], now));
   return { id: racerId, data };
-}
-
-/** The first few problems of a refused batch, each with where it is ("reads[3].tod: …"). */
-export function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => {
-      const path = issue.path
-        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
-        .join("")
-        .replace(/^\./, "");
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
 }
