@@ -14,6 +14,8 @@ export default defineConfig({
       "tests/build/**/*.test.ts",
       "scripts/**/*.test.ts",
       "serverbox/**/*.test.ts",
+      // The race room's pure modules (no storage, no bindings), shared with the serverbox.
+      "durable/race/keypad-rules.test.ts",
     ],
     environment: "node",
     // Property tests run hundreds of cases; on a loaded 2-core CI machine one can pass vitest's 5 s default.

@@ -350,6 +350,11 @@ export class RaceRoom extends DurableObject<Env> {
     return this.timing.rangeEntries(credential, body);
   }
 
+  /** Range data a serverbox forwards for the race's range-data device; the Worker checked the box (decision 0067). */
+  async rangeEntriesForDevice(deviceId: string, body: unknown): Promise<TimingReply<RangeReceipt>> {
+    return this.timing.rangeEntriesForDevice(deviceId, body);
+  }
+
   // ---- Start order: seeding, start times, bibs ----
 
   /** Seeds the racers of one start group (every group when null) with the group's seed function (ranking points: decision 0054). */

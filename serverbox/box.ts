@@ -1,6 +1,7 @@
 /**
- * The serverbox as one object: its identity and pairing, the race it times (setup, read log, intake, live
- * results) and the loops that talk to the platform (sync, heartbeat). The local server and the CLI drive it.
+ * The serverbox as one object: its identity and pairing, the races it times (each with its setup, log,
+ * intake, live results and its own sync loop, so one race's refusal stops only that race: decision 0067) and
+ * the heartbeat. The local server and the CLI drive it.
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -50,7 +51,8 @@ export class Serverbox {
   readonly store: BoxStore;
   readonly cloud: CloudClient;
   identity: Identity;
-  timing: Timing | null = null;
+  /** The races being timed, in the order they were taken. */
+  readonly timings = new Map<string, Timing>();
   online: boolean | null = null;
   lastHeartbeat: number | null = null;
   pairingNote: string | null = null;
@@ -76,7 +78,11 @@ export class Serverbox {
       serverId: null,
       clubId: null,
       raceId: null,
+      raceIds: [],
     };
+    // A box.json from before decision 0067 names its one race in raceId.
+    if (this.identity.raceId !== null)
+      this.identity = { ...this.identity, raceIds: [...new Set([...this.identity.raceIds, this.identity.raceId])], raceId: null };
     if (options.name && options.name !== this.identity.name) this.identity = { ...this.identity, name: options.name };
     if (!stored || options.name) this.store.saveIdentity(this.identity);
     this.cloud = new CloudClient(options.server, this.identity.token);
@@ -108,7 +114,7 @@ export class Serverbox {
       if (!outcome.paired) return this.log(outcome.message);
       this.identity = outcome.identity;
       this.cloud.useToken(outcome.identity.token);
-      this.timing?.sync.start();
+      for (const timing of this.timings.values()) timing.sync.start();
       void this.races().then((races) => (this.clubRaces = races));
     });
     return this.pairing;
@@ -130,7 +136,7 @@ export class Serverbox {
     if (answer.kind === "http" && answer.status === 401) this.revoked();
   }
 
-  /** Fetches a race's setup (kept in the store), or, offline, uses the copy kept; then times it. */
+  /** Fetches a race's setup (kept in the store), or, offline, uses the copy kept; then times it beside the others. */
   async takeRace(raceId: string): Promise<{ ok: true } | { ok: false; message: string }> {
     if (!this.paired) return { ok: false, message: "Pair the serverbox first." };
     const answer = await this.cloud.race(raceId);
@@ -145,16 +151,27 @@ export class Serverbox {
       return { ok: false, message: "The platform cannot be reached and this race was never taken here: connect once to take it." };
     }
     await this.openRace(raceId);
-    this.identity = { ...this.identity, raceId };
-    this.store.saveIdentity(this.identity);
     return { ok: true };
   }
 
-  /** Times the race kept in the store: its reads back from the log, results recomputed, sync resumed. */
+  /** Stops timing and syncing a race; its log stays in the store and syncs when it is taken again. */
+  async dropRace(raceId: string): Promise<boolean> {
+    if (!this.timings.has(raceId)) return false;
+    await this.closeRace(raceId);
+    this.keepRaceIds(this.identity.raceIds.filter((id) => id !== raceId));
+    return true;
+  }
+
+  private keepRaceIds(raceIds: string[]): void {
+    this.identity = { ...this.identity, raceIds };
+    this.store.saveIdentity(this.identity);
+  }
+
+  /** Times a race kept in the store (and keeps it chosen): its log read back, results recomputed, its sync resumed. */
   async openRace(raceId: string): Promise<boolean> {
     const setup = racePackageSchema.safeParse(this.store.setup(raceId));
     if (!setup.success) return false;
-    await this.closeRace();
+    await this.closeRace(raceId);
     const log = this.store.openReads(raceId);
     const race = new BoxRace(setup.data, log.all());
     const state = this.store.syncState(raceId, this.identity.serial);
@@ -166,24 +183,36 @@ export class Serverbox {
       { sleep, random: Math.random, now: Date.now, saveState: (s) => this.store.saveSyncState(raceId, s), heard: (answer) => this.heard(answer) },
       this.options.backoff ?? SYNC_BACKOFF,
     );
-    this.timing = { race, log, intake: new Intake(race, log), sync };
+    this.timings.set(raceId, { race, log, intake: new Intake(race, log), sync });
+    // Kept as chosen, so a restart times it again (offline too, from the store).
+    if (!this.identity.raceIds.includes(raceId)) this.keepRaceIds([...this.identity.raceIds, raceId]);
     if (this.paired) sync.start();
     return true;
   }
 
-  async closeRace(): Promise<void> {
-    if (!this.timing) return;
-    await this.timing.sync.stop();
-    this.timing.log.close();
-    this.timing = null;
+  async closeRace(raceId: string): Promise<void> {
+    const timing = this.timings.get(raceId);
+    if (!timing) return;
+    this.timings.delete(raceId);
+    await timing.sync.stop();
+    timing.log.close();
   }
 
-  /** A device's batch for the race being timed. */
-  takeReads(raceId: string, deviceId: string, body: unknown): IntakeReply {
-    if (!this.timing || this.timing.race.id !== raceId)
-      return { ok: false, status: 404, error: "not_found", message: "This serverbox is not timing that race" };
-    const reply = this.timing.intake.take(deviceId, body);
-    if (reply.ok && reply.receipt.accepted > 0) this.timing.sync.poke();
+  /** A device's batch for a race being timed: reads, keypad entries or range data. */
+  take(raceId: string, kind: "reads" | "manual" | "range", deviceId: string | null, body: unknown): IntakeReply<unknown> {
+    const timing = this.timings.get(raceId);
+    if (!timing) return { ok: false, status: 404, error: "not_found", message: "This serverbox is not timing that race" };
+    let reply: IntakeReply<{ accepted: number }>;
+    if (kind === "manual") reply = timing.intake.takeManual(body);
+    else if (deviceId === null)
+      return {
+        ok: false,
+        status: 400,
+        error: "unknown_device",
+        message: "Name the device: a Timing-Device header, or its credential as Authorization: Bearer <deviceId>.<secret>",
+      };
+    else reply = kind === "reads" ? timing.intake.take(deviceId, body) : timing.intake.takeRange(deviceId, body);
+    if (reply.ok && reply.receipt.accepted > 0) timing.sync.poke();
     return reply;
   }
 
@@ -217,7 +246,7 @@ export class Serverbox {
 
   async stop(): Promise<void> {
     this.halt.abort();
-    await this.closeRace();
+    for (const raceId of [...this.timings.keys()]) await this.closeRace(raceId);
     await Promise.all([this.pairing, this.heartbeats]);
   }
 }

@@ -3,6 +3,7 @@
  * what happened rather than throwing, so the callers decide between retrying, waiting and giving up.
  */
 import { retryAfterMs } from "../core/servers/backoff";
+import type { ManualEntry, ManualReceipt, RangeEntry, RangeReceipt } from "../schema/wire/timing-api";
 
 export const BOX_SOFTWARE_VERSION = "1.0.0";
 /** No call waits longer than this for the platform: a venue's connection fails by hanging as often as by refusing. */
@@ -85,6 +86,14 @@ export class CloudClient {
 
   postReads(raceId: string, deviceId: string, boot: string, reads: UpstreamRead[]): Promise<CloudAnswer<ReadReceipt>> {
     return this.call("POST", `/timing-api/races/${encodeURIComponent(raceId)}/reads`, { boot, reads }, true, { "Timing-Device": deviceId });
+  }
+
+  postManual(raceId: string, entries: ManualEntry[]): Promise<CloudAnswer<ManualReceipt>> {
+    return this.call("POST", `/timing-api/races/${encodeURIComponent(raceId)}/manual`, { entries });
+  }
+
+  postRange(raceId: string, deviceId: string, entries: RangeEntry[]): Promise<CloudAnswer<RangeReceipt>> {
+    return this.call("POST", `/timing-api/races/${encodeURIComponent(raceId)}/range`, { entries }, true, { "Timing-Device": deviceId });
   }
 
   private async call<T>(method: string, path: string, body?: unknown, authorised = true, headers: Record<string, string> = {}): Promise<CloudAnswer<T>> {

@@ -1,18 +1,17 @@
 /**
- * Reads from the venue's devices, taken as the timing API takes them (docs/api/timing-api.md): the same
- * batch schema, a read known by device, boot and seq (a resend is a duplicate, a different read under a
- * used number is `seq_reused`), and the same receipt. Written to the log, fsync'd, before the answer.
+ * Reads, keypad entries and range data from the venue's devices, taken as the timing API takes them
+ * (docs/api/timing-api.md): the same batch schemas, the same identities (a read by device, boot and seq, a
+ * keypad entry by its key, a range entry by device and seq: a resend is a duplicate), the same refusals and
+ * the same receipts. Written to the log, fsync'd, before the answer (decisions 0060, 0067).
  */
-import { keepsRacer, readKeyOf, SequenceReused } from "../durable/race/ingest";
+import { issueText, keepsRacer, readKeyOf, SequenceReused } from "../durable/race/ingest";
 import { isInvalid, parseTimeOfDay } from "../core/time/parse";
-import { readBatchSchema, type ReadBatchReceipt } from "../schema/wire/timing-api";
+import { manualEntriesProblem } from "../durable/race/keypad-rules";
+import { manualBatchSchema, rangeBatchSchema, readBatchSchema, type ManualReceipt, type RangeReceipt, type ReadBatchReceipt } from "../schema/wire/timing-api";
 import type { BoxRace } from "./race";
-import type { ReadLog, StoredRead } from "./store";
+import { isRead, type ReadLog, type StoredLine, type StoredManual, type StoredRange, type StoredRead } from "./store";
 
-export type IntakeReply = { ok: true; receipt: ReadBatchReceipt } | { ok: false; status: number; error: string; message: string };
-
-const issueText = (issues: readonly { path: readonly PropertyKey[]; message: string }[]) =>
-  issues.map((i) => `${i.path.map(String).join(".") || "body"}: ${i.message}`).join("; ");
+export type IntakeReply<T = ReadBatchReceipt> = { ok: true; receipt: T } | { ok: false; status: number; error: string; message: string };
 
 const sameRead = (a: StoredRead, b: StoredRead) => a.chip === b.chip && a.bib === b.bib && a.channel === b.channel && a.time === b.time && a.tod === b.tod;
 
@@ -20,16 +19,20 @@ const sameRead = (a: StoredRead, b: StoredRead) => a.chip === b.chip && a.bib ==
 export class Intake {
   private readonly byKey = new Map<string, StoredRead>();
   private readonly lastSeq = new Map<string, number>();
+  /** Keypad keys and range `<device>:range:<seq>` keys already taken: the platform's own identities. */
+  private readonly entryKeys = new Set<string>();
 
   constructor(
     private readonly race: BoxRace,
     private readonly log: ReadLog,
     private readonly now: () => number = Date.now,
   ) {
-    for (const read of log.all()) this.remember(read);
+    for (const line of log.all()) this.remember(line);
   }
 
-  private remember(read: StoredRead): void {
+  private remember(line: StoredLine): void {
+    if (!isRead(line)) return void this.entryKeys.add(entryKeyOf(line));
+    const read = line;
     this.byKey.set(readKeyOf(read.device, read.boot, read.seq), read);
     const scope = `${read.device}\u0000${read.boot ?? ""}`;
     this.lastSeq.set(scope, Math.max(this.lastSeq.get(scope) ?? -1, read.seq));
@@ -83,11 +86,68 @@ export class Intake {
       if (judged.state === "outside") receipt.outside += 1;
       else if (!(judged.racerId && keepsRacer(judged.state))) receipt.unassigned += 1;
     }
-    // Durable before the answer: a read the device was told is taken survives a crash of the box.
-    this.log.append(fresh);
-    for (const read of fresh) this.remember(read);
-    this.race.add(fresh);
+    this.store(fresh);
     receipt.last_seq = Math.max(receipt.last_seq, lastBefore);
     return { ok: true, receipt };
   }
+
+  /** Durable before the answer: what a device was told is taken survives a crash of the box. */
+  private store(fresh: StoredLine[]): void {
+    this.log.append(fresh);
+    for (const line of fresh) this.remember(line);
+    this.race.add(fresh);
+  }
+
+  /** A keypad's batch (`POST …/manual`): each entry once by its key, refused whole as the platform refuses it. */
+  takeManual(body: unknown): IntakeReply<ManualReceipt> {
+    const batch = manualBatchSchema.safeParse(body);
+    if (!batch.success) return { ok: false, status: 400, error: "invalid_entries", message: issueText(batch.error.issues) };
+    const problem = manualEntriesProblem(batch.data.entries, (id) => this.race.hasPoint(id));
+    if (problem) return { ok: false, status: 400, error: "invalid_entries", message: problem };
+    const receipt: ManualReceipt = { accepted: 0, duplicates: 0, unknown_bibs: [] };
+    const fresh: StoredManual[] = [];
+    const at = this.now();
+    for (const entry of batch.data.entries) {
+      if (this.entryKeys.has(entry.key) || fresh.some((f) => f.entry.key === entry.key)) {
+        receipt.duplicates += 1;
+        continue;
+      }
+      // A status's time is when it was entered: stamped here, so it means the same when forwarded hours later.
+      const stamped = entry.kind === "status" && entry.time === undefined ? { ...entry, time: at * 1000 } : entry;
+      fresh.push({ n: this.log.length + fresh.length + 1, kind: "manual", entry: stamped, at });
+      receipt.accepted += 1;
+      if (this.race.racerOf(entry) === null) receipt.unknown_bibs.push(entry.key);
+    }
+    this.store(fresh);
+    return { ok: true, receipt };
+  }
+
+  /** The race's range-data device's batch (`POST …/range`): each entry once by its seq, as the platform keeps it. */
+  takeRange(deviceId: string, body: unknown): IntakeReply<RangeReceipt> {
+    if (!this.race.device(deviceId)) return { ok: false, status: 400, error: "unknown_device", message: "This race has no timing device with that id" };
+    if (this.race.settings.biathlon_penalty_type === null || this.race.settings.biathlon_range_device !== deviceId)
+      return { ok: false, status: 403, error: "not_range_device", message: "This device is not the race's range-data device" };
+    const batch = rangeBatchSchema.safeParse(body);
+    if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
+    const receipt: RangeReceipt = { accepted: 0, duplicates: 0, unknown: [] };
+    const fresh: StoredRange[] = [];
+    const at = this.now();
+    for (const entry of batch.data.entries) {
+      const line: StoredRange = { n: this.log.length + fresh.length + 1, kind: "range", device: deviceId, entry, at };
+      if (this.entryKeys.has(entryKeyOf(line)) || fresh.some((f) => f.entry.seq === entry.seq)) {
+        receipt.duplicates += 1;
+        continue;
+      }
+      fresh.push(line);
+      receipt.accepted += 1;
+      if (this.race.racerOf(entry) === null) receipt.unknown.push(entry.seq);
+    }
+    this.store(fresh);
+    return { ok: true, receipt };
+  }
+}
+
+/** The platform's identity of a keypad or range entry (durable/race/timing-input.ts keys them the same way). */
+function entryKeyOf(line: StoredManual | StoredRange): string {
+  return line.kind === "manual" ? line.entry.key : `${line.device}:range:${line.entry.seq}`;
 }

@@ -1,30 +1,41 @@
 /**
- * The box's HTTP server on 127.0.0.1: the venue's devices post reads to it exactly as to the timing API
- * (`POST /timing-api/races/{raceId}/reads`, the device named by `Timing-Device` or by its credential's id
- * part), and people read its page, its status and its results. It answers whether or not the internet is up.
+ * The box's HTTP server on 127.0.0.1: the venue's devices post to it exactly as to the timing API (reads,
+ * keypad entries and range data: `POST /timing-api/races/{raceId}/reads|manual|range`, a device named by
+ * `Timing-Device` or by its credential's id part), and people read its page, its status and each race's
+ * results. It answers whether or not the internet is up.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Serverbox } from "./box";
-import { renderPage, type BoxStatus } from "./page";
+import { renderPage, type BoxStatus, type RaceStatus } from "./page";
 
 /** As the timing API: at most 512 KB a request. */
 const MAX_BODY = 512 * 1024;
 
+/** Each race's state: its log, what the platform acknowledged, what waits, and a refusal that stopped it. */
+export function raceStatuses(box: Serverbox): RaceStatus[] {
+  return [...box.timings.values()].map(({ race, log, sync }) => {
+    const synced = sync.synced;
+    return { id: race.id, name: race.name, stored: log.length, synced, queued: log.length - synced, lastSync: sync.state.lastSync, error: sync.error };
+  });
+}
+
 export function boxStatus(box: Serverbox): BoxStatus {
-  const timing = box.timing;
+  const races = raceStatuses(box);
+  const first = box.timings.values().next().value;
   return {
     name: box.identity.name,
     serial: box.identity.serial,
     paired: box.paired,
     pairingNote: box.pairingNote,
     clubId: box.identity.clubId,
-    clubName: timing?.race.clubName ?? null,
-    race: timing ? { id: timing.race.id, name: timing.race.name } : null,
-    readsStored: timing?.log.length ?? 0,
-    readsSynced: timing?.sync.synced ?? 0,
-    lastSync: timing?.sync.state.lastSync ?? null,
+    clubName: first?.race.clubName ?? null,
+    race: races[0] ? { id: races[0].id, name: races[0].name } : null,
+    races,
+    readsStored: races.reduce((sum, r) => sum + r.stored, 0),
+    readsSynced: races.reduce((sum, r) => sum + r.synced, 0),
+    lastSync: races.reduce<number | null>((last, r) => (r.lastSync !== null && (last === null || r.lastSync > last) ? r.lastSync : last), null),
     online: box.online,
-    syncError: timing?.sync.error ?? null,
+    syncError: races.find((r) => r.error !== null)?.error ?? null,
     server: box.cloud.server,
   };
 }
@@ -61,7 +72,13 @@ export function deviceOf(request: IncomingMessage): string | null {
   return credential ?? null;
 }
 
-async function postReads(box: Serverbox, request: IncomingMessage, response: ServerResponse, raceId: string): Promise<void> {
+async function postBatch(
+  box: Serverbox,
+  request: IncomingMessage,
+  response: ServerResponse,
+  raceId: string,
+  kind: "reads" | "manual" | "range",
+): Promise<void> {
   if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json"))
     return fail(response, 415, "unsupported_media_type", "Send the reads as JSON (Content-Type: application/json)");
   const text = await readBody(request);
@@ -72,10 +89,8 @@ async function postReads(box: Serverbox, request: IncomingMessage, response: Ser
   } catch {
     return fail(response, 400, "invalid_json", "The body is not JSON");
   }
-  const device = deviceOf(request);
-  if (!device)
-    return fail(response, 400, "unknown_device", "Name the device: a Timing-Device header, or its credential as Authorization: Bearer <deviceId>.<secret>");
-  const reply = box.takeReads(raceId, device, body);
+  // A keypad on the box's LAN needs no name: the box listens on 127.0.0.1 and every entry carries its own key.
+  const reply = box.take(raceId, kind, kind === "manual" ? null : deviceOf(request), body);
   if (!reply.ok) return fail(response, reply.status, reply.error, reply.message);
   send(response, 200, reply.receipt);
 }
@@ -86,32 +101,43 @@ function sameOrigin(request: IncomingMessage): boolean {
   return origin === undefined || origin === `http://${request.headers.host}`;
 }
 
-async function takeRaceFromForm(box: Serverbox, request: IncomingMessage, response: ServerResponse): Promise<void> {
+/** The page's forms: take a race (time and sync it beside the others) or stop timing one. */
+async function raceForm(box: Serverbox, request: IncomingMessage, response: ServerResponse, action: "take" | "stop"): Promise<void> {
   if (!sameOrigin(request)) return fail(response, 403, "forbidden", "Choose the race on the serverbox's own page");
   const text = await readBody(request);
   const raceId = text === null ? null : new URLSearchParams(text).get("raceId");
   if (!raceId || !/^[0-9a-f-]{36}$/i.test(raceId)) return fail(response, 400, "invalid_request", "Choose a race");
-  const taken = await box.takeRace(raceId);
-  const notice = taken.ok ? "Race taken." : taken.message;
+  let notice: string;
+  if (action === "stop")
+    notice = (await box.dropRace(raceId)) ? "Race stopped: its reads stay here and sync when it is taken again." : "This race was not being timed.";
+  else {
+    const taken = await box.takeRace(raceId);
+    notice = taken.ok ? "Race taken." : taken.message;
+  }
   send(response, 303, "", { Location: `/?notice=${encodeURIComponent(notice)}` });
 }
 
 export async function handle(box: Serverbox, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
-  const reads = /^\/timing-api\/races\/([^/]+)\/reads$/.exec(url.pathname);
-  if (reads) {
+  const timingApi = /^\/timing-api\/races\/([^/]+)\/(reads|manual|range)$/.exec(url.pathname);
+  if (timingApi) {
     if (request.method !== "POST") return fail(response, 405, "method_not_allowed", "Use POST");
-    return postReads(box, request, response, decodeURIComponent(reads[1]!));
+    return postBatch(box, request, response, decodeURIComponent(timingApi[1]!), timingApi[2] as "reads" | "manual" | "range");
   }
-  if (url.pathname === "/race" && request.method === "POST") return takeRaceFromForm(box, request, response);
+  if (url.pathname === "/race" && request.method === "POST") return raceForm(box, request, response, "take");
+  if (url.pathname === "/race/stop" && request.method === "POST") return raceForm(box, request, response, "stop");
   if (request.method !== "GET") return fail(response, 405, "method_not_allowed", "Use GET");
   if (url.pathname === "/status.json") return send(response, 200, boxStatus(box));
   if (url.pathname === "/results.json") {
-    const race = box.timing?.race;
+    // ?race= names one of the races timed; without it, the first.
+    const asked = url.searchParams.get("race");
+    const race = asked === null ? box.timings.values().next().value?.race : box.timings.get(asked)?.race;
+    if (asked !== null && !race) return fail(response, 404, "not_found", "This serverbox is not timing that race");
     return send(response, 200, race ? { raceId: race.id, racers: race.racerResults(), formats: race.snapshots() } : { raceId: null, racers: [], formats: [] });
   }
   if (url.pathname === "/") {
-    return send(response, 200, renderPage(boxStatus(box), box.timing?.race.snapshots() ?? [], box.clubRaces, url.searchParams.get("notice")));
+    const results = [...box.timings.values()].map(({ race }) => ({ name: race.name, snapshots: race.snapshots() }));
+    return send(response, 200, renderPage(boxStatus(box), results, box.clubRaces, url.searchParams.get("notice")));
   }
   return fail(response, 404, "not_found", "Nothing here");
 }

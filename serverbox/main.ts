@@ -1,7 +1,7 @@
 /**
- * `npm run serverbox [-- race <raceId>] [--server <url>] [--store <dir>] [--port <n>] [--name <name>]`:
- * a local timing server (docs/api/serverbox-api.md, decision 0060). Pairs on its first run, times the race
- * it was given (or chosen on its page) with or without a connection, and syncs its reads when it can.
+ * `npm run serverbox [-- race <raceId> [<raceId>…]] [--server <url>] [--store <dir>] [--port <n>] [--name <name>]`:
+ * a local timing server (docs/api/serverbox-api.md, decisions 0060, 0067). Pairs on its first run, times the
+ * races it was given (or chosen on its page) with or without a connection, and syncs each when it can.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +16,7 @@ export interface Cli {
   store: string;
   port: number;
   name: string | undefined;
-  raceId: string | null;
+  raceIds: string[];
   retryCapMs: number;
   heartbeatMs: number;
 }
@@ -51,14 +51,14 @@ export function parseCli(argv: string[]): Cli | string {
   const retryCap = Number(values["retry-cap"]);
   const heartbeat = Number(values.heartbeat);
   if (!(retryCap >= 1) || !(heartbeat >= 1)) return "--retry-cap and --heartbeat are seconds, at least 1";
-  if (positionals.length > 0 && (positionals[0] !== "race" || positionals.length !== 2))
-    return "Usage: npm run serverbox -- [race <raceId>] [--server <url>] [--store <dir>] [--port <n>] [--name <name>]";
+  if (positionals.length > 0 && (positionals[0] !== "race" || positionals.length < 2))
+    return "Usage: npm run serverbox -- [race <raceId> [<raceId>…]] [--server <url>] [--store <dir>] [--port <n>] [--name <name>]";
   return {
     server: values.server,
     store: path.resolve(values.store),
     port,
     name: values.name,
-    raceId: positionals[1] ?? null,
+    raceIds: positionals.slice(1),
     retryCapMs: retryCap * 1000,
     heartbeatMs: heartbeat * 1000,
   };
@@ -87,18 +87,19 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  // A race kept from the last run is timed at once, offline or not.
-  const kept = cli.raceId ?? box.identity.raceId;
-  if (kept && (await box.openRace(kept))) console.log(`Timing ${box.timing!.race.name} (kept in the store).`);
+  // The races kept from the last run (and those named now) are timed at once, offline or not.
+  const kept = [...new Set([...box.identity.raceIds, ...cli.raceIds])];
+  for (const raceId of kept) if (await box.openRace(raceId)) console.log(`Timing ${box.timings.get(raceId)!.race.name} (kept in the store).`);
   box.startHeartbeat(cli.heartbeatMs);
   await box.ensurePaired();
   if (!box.paired) return stop();
   console.log(`Paired (club ${box.identity.clubId}).`);
-  // Taken again when online, so the setup is the platform's latest (new racers, chips); offline the kept copy serves.
-  if (kept) {
-    const taken = await box.takeRace(kept);
-    if (taken.ok) console.log(`Timing ${box.timing!.race.name}: ${box.timing!.race.devices.length} devices may post reads.`);
-    else console.error(`Cannot take race ${kept}: ${taken.message}`);
+  // Taken again when online, so each setup is the platform's latest (new racers, chips); offline the kept copy serves.
+  for (const raceId of kept) {
+    const taken = await box.takeRace(raceId);
+    const timing = box.timings.get(raceId);
+    if (taken.ok && timing) console.log(`Timing ${timing.race.name}: ${timing.race.devices.length} devices may post reads.`);
+    else if (!taken.ok) console.error(`Cannot take race ${raceId}: ${taken.message}`);
   }
 }
 

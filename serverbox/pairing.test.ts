@@ -10,7 +10,7 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-const identity: Identity = { serial: "SB-1", name: "Finish tent", token: null, serverId: null, clubId: null, raceId: null };
+const identity: Identity = { serial: "SB-1", name: "Finish tent", token: null, serverId: null, clubId: null, raceId: null, raceIds: [] };
 const refusal = (error: string, extra: Record<string, unknown> = {}): CloudAnswer<TokenGrant> => ({
   kind: "http",
   status: 400,

@@ -5,7 +5,8 @@
  */
 import * as z from "zod";
 import type { Crossing } from "../core/timing/model";
-import { crossingStateOf, pointOfDevice, raceWindow, type RaceWindow } from "../durable/race/ingest";
+import { crossingStateOf, keypadPointOf, pointOfDevice, raceWindow, type RaceWindow } from "../durable/race/ingest";
+import { applyStatus, manualEntryTime, withMisses } from "../durable/race/keypad-rules";
 import { LiveResults, type RaceState } from "../durable/race/live-results";
 import { absoluteFromTimeOfDay } from "../core/time/zero-time";
 import { parseTimeOfDay, isInvalid } from "../core/time/parse";
@@ -15,7 +16,7 @@ import { engineCourseDocs } from "../schema/race/free-order";
 import { chipsOf, racerFromStorage } from "../schema/race/racer";
 import { raceDayOf, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
 import type { FormatSnapshot } from "../schema/wire/race-socket";
-import type { StoredRead } from "./store";
+import { isRead, type StoredLine } from "./store";
 
 const documentSchema = z.object({ id: z.string(), kind: z.string(), ordinal: z.number(), data: z.record(z.string(), z.unknown()) });
 
@@ -72,11 +73,12 @@ export class BoxRace {
   private readonly byChip = new Map<string, string>();
   private readonly byBib = new Map<number, string>();
   private readonly results: LiveResults;
+  private readonly racers = new Map<string, StoredRacer>();
   private version = 0;
 
   constructor(
     readonly pkg: RacePackage,
-    reads: readonly StoredRead[],
+    lines: readonly StoredLine[],
   ) {
     const race = pkg.race;
     this.id = race.id;
@@ -88,13 +90,15 @@ export class BoxRace {
     this.formats = documentsOf(pkg, "ResultFormat");
     this.window = raceWindow(race.start_time, race.end_time);
     this.zeroTime = zeroTimeOfRace(race.start_time, race.timezone);
-    const racers: StoredRacer[] = pkg.results_setup.racers.map((r) => ({ id: r.id, data: racerFromStorage(JSON.stringify(r.data)) }));
-    for (const racer of racers) {
+    for (const r of pkg.results_setup.racers) this.racers.set(r.id, { id: r.id, data: racerFromStorage(JSON.stringify(r.data)) });
+    for (const racer of this.racers.values()) {
       for (const chip of chipsOf(racer.data)) this.byChip.set(chip, racer.id);
       // The first racer by id holds a bib, as the race room's lookup answers.
       if (racer.data.bib !== null && !(this.byBib.has(racer.data.bib) && this.byBib.get(racer.data.bib)! < racer.id)) this.byBib.set(racer.data.bib, racer.id);
     }
-    const crossings = reads.flatMap((r) => this.crossingsOf([r], r.n));
+    // Statuses and misses from the log, in order, before the results are first built.
+    for (const line of lines) this.racerChangeOf(line);
+    const crossings = lines.flatMap((line) => this.crossingsOf(line));
     const state: RaceState = {
       settings: this.settings,
       startTimeMs: race.start_time,
@@ -107,9 +111,9 @@ export class BoxRace {
         formats: this.formats,
         groups: documentsOf(pkg, "ResultGroup"),
       },
-      racers,
+      racers: [...this.racers.values()],
       crossings,
-      position: reads.length,
+      position: lines.length,
     };
     this.results = new LiveResults(() => state);
   }
@@ -131,24 +135,68 @@ export class BoxRace {
   judge(read: LocalRead) {
     const time = this.timeOf(read);
     const point = pointOfDevice(this.points, read.device, read.channel ?? null);
-    const racerId = (read.chip !== undefined ? this.byChip.get(read.chip) : this.byBib.get(read.bib ?? -1)) ?? null;
+    const racerId = this.racerOf(read);
     return { point, racerId, time, state: time === null ? ("nopoint" as const) : crossingStateOf(point, time, this.window, racerId) };
   }
 
-  /** The crossings the engine takes from stored reads: only assigned ones, numbered by their line. */
-  private crossingsOf(reads: readonly (LocalRead & { n: number })[], _position: number): Crossing[] {
-    return reads.flatMap((read) => {
-      const judged = this.judge(read);
-      return judged.state === "assigned" && judged.point && judged.racerId && judged.time !== null
-        ? [{ seq: read.n, racerId: judged.racerId, timingPointId: judged.point.timingPointId, time: judged.time }]
-        : [];
-    });
+  /** The racer a keypad entry or range entry names (by bib, or a range entry's chip), or null. */
+  racerOf(ref: { chip?: string; bib?: number }): string | null {
+    return (ref.chip !== undefined ? this.byChip.get(ref.chip) : this.byBib.get(ref.bib ?? -1)) ?? null;
   }
 
-  /** New reads, just written to the log: the racers concerned are ranked again. */
-  add(reads: readonly StoredRead[]): void {
-    if (reads.length === 0) return;
-    this.results.addCrossings(this.crossingsOf(reads, 0), reads[reads.length - 1]!.n);
+  hasPoint(id: string): boolean {
+    return this.points.some((p) => p.id === id);
+  }
+
+  /** What a keypad time entry is for the results, judged as the race room judges it (its point's keypad mode, no device offset). */
+  judgeEntry(entry: { bib: number; point: string; time?: number; tod?: string }) {
+    const point = this.points.find((p) => p.id === entry.point)!;
+    const time = manualEntryTime(entry, this.zeroTime);
+    const racerId = this.racerOf(entry);
+    return { racerId, time, state: crossingStateOf(keypadPointOf(point), time, this.window, racerId) };
+  }
+
+  /** The crossings the engine takes from a stored line: only assigned reads and keypad times, numbered by their line. */
+  private crossingsOf(line: StoredLine): Crossing[] {
+    if (isRead(line)) {
+      const judged = this.judge(line);
+      return judged.state === "assigned" && judged.point && judged.racerId && judged.time !== null
+        ? [{ seq: line.n, racerId: judged.racerId, timingPointId: judged.point.timingPointId, time: judged.time }]
+        : [];
+    }
+    if (line.kind !== "manual" || line.entry.kind !== "time") return [];
+    const judged = this.judgeEntry(line.entry);
+    return judged.state === "assigned" && judged.racerId ? [{ seq: line.n, racerId: judged.racerId, timingPointId: line.entry.point, time: judged.time }] : [];
+  }
+
+  /** A status or misses a line sets on a racer (the racer's new fields), or null when it sets none. */
+  private racerChangeOf(line: StoredLine): StoredRacer | null {
+    if (isRead(line)) return null;
+    const entry = line.entry;
+    const racerId = this.racerOf(entry);
+    const racer = racerId ? this.racers.get(racerId) : undefined;
+    if (!racer) return null;
+    let data = racer.data;
+    if (line.kind === "range") data = withMisses(data, line.entry.shooting, line.entry.misses);
+    else if (line.entry.kind === "range") data = withMisses(data, line.entry.shooting, line.entry.misses);
+    else if (line.entry.kind === "status") data = applyStatus(data, line.entry.status, line.entry.time ?? line.at * 1000, line.entry.run);
+    else return null;
+    const changed = { id: racer.id, data };
+    this.racers.set(racer.id, changed);
+    return changed;
+  }
+
+  /** New lines, just written to the log: the racers concerned are ranked again. */
+  add(lines: readonly StoredLine[]): void {
+    if (lines.length === 0) return;
+    for (const line of lines) {
+      const changed = this.racerChangeOf(line);
+      if (changed) this.results.racerSaved(changed);
+    }
+    this.results.addCrossings(
+      lines.flatMap((line) => this.crossingsOf(line)),
+      lines[lines.length - 1]!.n,
+    );
     this.version += 1;
   }
 
@@ -157,11 +205,16 @@ export class BoxRace {
     return this.formats.filter((f) => !f.data.is_announcer).map((f) => this.results.snapshot(f, String(this.version)));
   }
 
+  /** A racer's misses per shooting as the box holds them (null for a shooting not yet reported). */
+  missesOf(racerId: string): (number | null)[] {
+    return this.racers.get(racerId)?.data.biathlon_misses ?? [];
+  }
+
   /** Each racer's status and time, as the platform's race package reports them (the check that box and platform agree). */
   racerResults(): { id: string; status: string; time: number | null }[] {
-    return this.pkg.results_setup.racers.map((r) => {
-      const result = this.results.result(r.id);
-      return { id: r.id, status: result?.status ?? "notstarted", time: result?.time ?? null };
+    return [...this.racers.keys()].map((id) => {
+      const result = this.results.result(id);
+      return { id, status: result?.status ?? "notstarted", time: result?.time ?? null };
     });
   }
 }

@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, chmodSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod";
+import { manualEntrySchema, type ManualEntry } from "../schema/wire/manual-entry";
+import { rangeEntrySchema } from "../schema/wire/timing-api";
 
 /** What pairing gave the box: kept before anything else, since the platform hands the token out once. */
 export const identitySchema = z.object({
@@ -15,14 +17,18 @@ export const identitySchema = z.object({
   token: z.string().min(1).nullable(),
   serverId: z.string().nullable(),
   clubId: z.string().nullable(),
-  /** The race the box times now, or null. */
+  /** Before decision 0067, the one race the box timed; read once into `raceIds`. */
   raceId: z.string().nullable(),
+  /** The races the timer chose to time and sync (decision 0067). */
+  raceIds: z.array(z.string()).default([]),
 });
 export type Identity = z.infer<typeof identitySchema>;
 
 /** One read as a device sent it, with the box's own number (its line) and when it arrived. */
 export const storedReadSchema = z.object({
   n: z.number().int().min(1),
+  /** Lines written before decision 0067 have no kind: every one was a read. */
+  kind: z.literal("read").optional(),
   device: z.string().min(1),
   boot: z.string().nullable(),
   seq: z.number().int().min(0),
@@ -34,6 +40,31 @@ export const storedReadSchema = z.object({
   at: z.number(),
 });
 export type StoredRead = z.infer<typeof storedReadSchema>;
+
+/** A keypad entry as the keypad sent it (its key is its identity upstream); a status without a time gets its arrival's. */
+export const storedManualSchema = z.object({
+  n: z.number().int().min(1),
+  kind: z.literal("manual"),
+  entry: z.custom<ManualEntry>((value) => manualEntrySchema.safeParse(value).success, "not a keypad entry"),
+  at: z.number(),
+});
+export type StoredManual = z.infer<typeof storedManualSchema>;
+
+/** A range-data entry from the race's range device, with the device's own seq (its identity upstream). */
+export const storedRangeSchema = z.object({
+  n: z.number().int().min(1),
+  kind: z.literal("range"),
+  device: z.string().min(1),
+  entry: rangeEntrySchema,
+  at: z.number(),
+});
+export type StoredRange = z.infer<typeof storedRangeSchema>;
+
+/** A line of a race's log: a device read, a keypad entry or a range entry, numbered in the order they arrived. */
+export const storedLineSchema = z.union([storedManualSchema, storedRangeSchema, storedReadSchema]);
+export type StoredLine = StoredRead | StoredManual | StoredRange;
+
+export const isRead = (line: StoredLine): line is StoredRead => line.kind === undefined || line.kind === "read";
 
 /**
  * Where the sync stands for a race: its upstream boot, per device the last line the platform acknowledged,
@@ -91,7 +122,7 @@ function readJsonFile<T>(file: string, schema: z.ZodType<T>): T | null {
  */
 export class ReadLog {
   private readonly fd: number;
-  private readonly lines: StoredRead[];
+  private readonly lines: StoredLine[];
 
   constructor(readonly file: string) {
     const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
@@ -99,7 +130,7 @@ export class ReadLog {
     this.lines = [];
     for (const line of bytes.subarray(0, end).toString("utf8").split("\n")) {
       if (line === "") continue;
-      this.lines.push(storedReadSchema.parse(JSON.parse(line)));
+      this.lines.push(storedLineSchema.parse(JSON.parse(line)) as StoredLine);
     }
     this.fd = openSync(file, "a+", 0o600);
     if (end < bytes.length) {
@@ -113,16 +144,16 @@ export class ReadLog {
   }
 
   /** Lines from `from` (0-based) on, at most `limit`. */
-  slice(from: number, limit = Number.MAX_SAFE_INTEGER): StoredRead[] {
+  slice(from: number, limit = Number.MAX_SAFE_INTEGER): StoredLine[] {
     return this.lines.slice(from, from + limit);
   }
 
-  all(): readonly StoredRead[] {
+  all(): readonly StoredLine[] {
     return this.lines;
   }
 
   /** Appends reads (numbered by the caller) in one write and one fsync: when this returns, they survive a crash. */
-  append(reads: StoredRead[]): void {
+  append(reads: StoredLine[]): void {
     if (reads.length === 0) return;
     const text = reads.map((r) => `${JSON.stringify(r)}\n`).join("");
     const bytes = Buffer.from(text, "utf8");

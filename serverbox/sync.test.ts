@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CloudAnswer, ReadReceipt, UpstreamRead } from "./cloud";
+import type { CloudAnswer } from "./cloud";
+import { FakeCloud } from "./fake-cloud";
 import { ReadLog, type StoredRead, type SyncState } from "./store";
 import { SyncLoop, type SyncIo } from "./sync";
 
@@ -16,38 +17,6 @@ function logWith(reads: StoredRead[]): ReadLog {
   const log = new ReadLog(path.join(dir, "reads.jsonl"));
   log.append(reads);
   return log;
-}
-
-type Failure = "refused" | "lost-answer" | "503" | null;
-
-/** The timing API as the sync sees it: a read known by device, boot and seq; failures scripted call by call. */
-class FakePlatform {
-  readonly stored = new Map<string, string>();
-  accepted = 0;
-  calls = 0;
-  constructor(private readonly failures: Failure[] = []) {}
-
-  async postReads(_raceId: string, device: string, boot: string, reads: UpstreamRead[]): Promise<CloudAnswer<ReadReceipt>> {
-    const failure = this.failures[this.calls++] ?? null;
-    if (failure === "refused") return { kind: "network", message: "ECONNREFUSED" };
-    if (failure === "503") return { kind: "http", status: 503, error: "unavailable", message: "later", body: {}, retryAfterMs: null };
-    const receipt: ReadReceipt = { accepted: 0, duplicates: 0, unassigned: 0, outside: 0, last_seq: 0 };
-    for (const read of reads) {
-      const key = `${device}:${boot}:${read.seq}`;
-      const content = JSON.stringify(read);
-      const known = this.stored.get(key);
-      if (known !== undefined && known !== content) throw new Error(`seq reused: ${key}`);
-      if (known !== undefined) receipt.duplicates += 1;
-      else {
-        this.stored.set(key, content);
-        receipt.accepted += 1;
-        this.accepted += 1;
-      }
-    }
-    // Written, but the answer never arrives: the box must send the batch again.
-    if (failure === "lost-answer") return { kind: "network", message: "socket hang up" };
-    return { kind: "ok", status: 200, body: receipt };
-  }
 }
 
 const reads = (count: number): StoredRead[] =>
@@ -90,7 +59,7 @@ async function drain(loop: SyncLoop, limit = 100): Promise<string[]> {
 describe("the sync loop", () => {
   it("sends each device's reads in order, in batches, each read once", async () => {
     const log = logWith(reads(25));
-    const platform = new FakePlatform();
+    const platform = new FakeCloud();
     const saved = { state: null as SyncState | null };
     const loop = new SyncLoop(platform, "race", log, fresh(), io(saved), undefined, 4);
     const statuses = await drain(loop);
@@ -102,7 +71,7 @@ describe("the sync loop", () => {
 
   it("keeps trying through refusals, 5xx and lost answers, and the platform still counts every read once", async () => {
     const log = logWith(reads(30));
-    const platform = new FakePlatform(["refused", "503", null, "lost-answer", "lost-answer", null, "refused", null]);
+    const platform = new FakeCloud(["refused", "503", null, "lost-answer", "lost-answer", null, "refused", null]);
     const saved = { state: null as SyncState | null };
     const loop = new SyncLoop(platform, "race", log, fresh(), io(saved), undefined, 5);
     const statuses = await drain(loop);
@@ -116,7 +85,7 @@ describe("the sync loop", () => {
   it("resumes after a restart where its saved state says, and a batch sent but not saved is counted once", async () => {
     const all = reads(20);
     const log = logWith(all);
-    const platform = new FakePlatform();
+    const platform = new FakeCloud();
     const saved = { state: null as SyncState | null };
     const first = new SyncLoop(platform, "race", log, fresh(), io(saved), undefined, 3);
     await first.step();
@@ -135,16 +104,15 @@ describe("the sync loop", () => {
 
   it("stops at a refusal resending cannot fix and says what it was", async () => {
     const log = logWith(reads(3));
-    const platform = {
-      postReads: async (): Promise<CloudAnswer<ReadReceipt>> => ({
-        kind: "http",
-        status: 400,
-        error: "unknown_device",
-        message: "This race has no timing device with that id",
-        body: {},
-        retryAfterMs: null,
-      }),
-    };
+    const refuse = async (): Promise<CloudAnswer<never>> => ({
+      kind: "http",
+      status: 400,
+      error: "unknown_device",
+      message: "This race has no timing device with that id",
+      body: {},
+      retryAfterMs: null,
+    });
+    const platform = { postReads: refuse, postManual: refuse, postRange: refuse };
     const loop = new SyncLoop(platform, "race", log, fresh(), io({ state: null }));
     expect(await drain(loop)).toEqual(["stopped"]);
     expect(loop.error).toBe("400 unknown_device: This race has no timing device with that id");
@@ -155,7 +123,7 @@ describe("the sync loop", () => {
     const log = logWith(reads(2));
     const sleeps: number[] = [];
     let calls = 0;
-    const platform = new FakePlatform(["refused", "refused", "refused", "refused"]);
+    const platform = new FakeCloud(["refused", "refused", "refused", "refused"]);
     const loop = new SyncLoop(platform, "race", log, fresh(), {
       ...io({ state: null }),
       sleep: async (ms) => {
@@ -174,16 +142,15 @@ describe("the sync loop", () => {
   it("pauses without an error when the platform refuses the token, for the box to pair again", async () => {
     const log = logWith(reads(2));
     const heard: number[] = [];
-    const platform = {
-      postReads: async (): Promise<CloudAnswer<ReadReceipt>> => ({
-        kind: "http",
-        status: 401,
-        error: "invalid_server",
-        message: "revoked",
-        body: {},
-        retryAfterMs: null,
-      }),
-    };
+    const refuse = async (): Promise<CloudAnswer<never>> => ({
+      kind: "http",
+      status: 401,
+      error: "invalid_server",
+      message: "revoked",
+      body: {},
+      retryAfterMs: null,
+    });
+    const platform = { postReads: refuse, postManual: refuse, postRange: refuse };
     const loop = new SyncLoop(platform, "race", log, fresh(), { ...io({ state: null }), heard: (a) => heard.push(a.kind === "http" ? a.status : 0) });
     expect(await loop.step()).toBe("stopped");
     expect(heard).toEqual([401]);

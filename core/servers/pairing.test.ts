@@ -9,8 +9,10 @@ import {
   PAIRING_MESSAGES,
   pairingRefusal,
   pairingStateOf,
+  pollOutcome,
   pollsTooFast,
   serverStatusText,
+  SLOW_DOWN_STEP_S,
   slowedInterval,
   USER_CODE_ALPHABET,
   USER_CODE_LENGTH,
@@ -124,5 +126,24 @@ describe("the club's list", () => {
     expect(isUpcomingForBox({ startTime: now - RECENT_RACE_MS, endTime: null }, now)).toBe(true);
     expect(isUpcomingForBox({ startTime: now - RECENT_RACE_MS - 1, endTime: null }, now)).toBe(false);
     expect(isUpcomingForBox({ startTime: now - 3 * RECENT_RACE_MS, endTime: now + 1 }, now)).toBe(true);
+  });
+});
+
+describe("the polling rule's one home", () => {
+  it("answers slow_down and grows the interval only for a poll sooner than the interval, never past the cap", () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.integer({ min: 0, max: 10_000_000 })),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 0, max: 120_000 }),
+        (last, interval, gap) => {
+          const now = (last ?? 0) + gap;
+          const outcome = pollOutcome(last, interval, now);
+          expect(outcome.slowDown).toBe(last !== null && gap < interval * 1000);
+          expect(outcome.interval).toBe(outcome.slowDown ? Math.min(MAX_POLL_INTERVAL_S, interval + SLOW_DOWN_STEP_S) : interval);
+        },
+      ),
+      fcParams(),
+    );
   });
 });

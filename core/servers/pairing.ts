@@ -74,6 +74,16 @@ export function slowedInterval(intervalS: number): number {
   return Math.min(MAX_POLL_INTERVAL_S, intervalS + SLOW_DOWN_STEP_S);
 }
 
+/**
+ * The polling rule's one home (issue 29): a pending request's poll at `now` is `slow_down` when it comes
+ * sooner than the interval after the last one, and then the interval grows. The service writes this outcome
+ * with a compare-and-set on the values it read, so no SQL restates the rule.
+ */
+export function pollOutcome(lastPoll: number | null, intervalS: number, now: number): { slowDown: boolean; interval: number } {
+  const slowDown = pollsTooFast(lastPoll, intervalS, now);
+  return { slowDown, interval: slowDown ? slowedInterval(intervalS) : intervalS };
+}
+
 /** What the pairing page says about a code that cannot be approved (ours: the spec is silent; decision 0055). */
 export const PAIRING_MESSAGES = {
   malformed: `A code is ${USER_CODE_LENGTH} letters, as the serverbox shows it (for example BCDF-GHJK)`,

@@ -185,3 +185,17 @@ function timeOfDay(text: string): Micros {
   if (isInvalid(parsed)) throw new Error(parsed.error);
   return parsed;
 }
+
+/** The first few problems of a refused batch (the race room and the serverbox word them alike), each with where it is ("reads[3].tod: …"). */
+export function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+        .join("")
+        .replace(/^\./, "");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}

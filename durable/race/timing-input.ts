@@ -5,10 +5,8 @@
  */
 import { bumpMtimes } from "../../core/entity/field-mtimes";
 import { isInvalid, parseTimeOfDay } from "../../core/time/parse";
-import { setRacerStatus } from "../../core/timing/status";
 import type { StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
-import type { RacerDoc } from "../../schema/race/racer";
 import { readRaceSettings, zeroTimeOfRace } from "../../schema/race/settings";
 import {
   manualBatchSchema,
@@ -19,8 +17,9 @@ import {
   type ReadBatchReceipt,
 } from "../../schema/wire/timing-api";
 import { constantTimeEqualText, hashToken } from "../../core/auth/tokens";
-import { crossingStateOf, ingestReads, keepsRacer, keypadPointOf, raceWindow, SequenceReused } from "./ingest";
+import { crossingStateOf, ingestReads, issueText, keepsRacer, keypadPointOf, raceWindow, SequenceReused } from "./ingest";
 import type { LiveFeed } from "./live-feed";
+import { applyStatus, manualEntriesProblem, manualEntryTime, withMisses } from "./keypad-rules";
 import type { RaceStore } from "./store";
 
 export type TimingReply<T> = { ok: true; value: T } | { ok: false; status: 400 | 401 | 403 | 404 | 409; error: string; message: string };
@@ -98,7 +97,7 @@ export class TimingInput {
     return { ok: true, value: receipt };
   }
 
-  /** Keypad entries by a signed-in timer: a bib crossing a timing point, a status change or misses. */
+  /** Keypad entries by a signed-in timer (or a serverbox forwarding its keypad's, as "serverbox:<id>"): a bib crossing a timing point, a status change or misses. */
   manualEntries(userId: string, body: unknown): TimingReply<ManualReceipt> {
     const race = this.host.race();
     if (!race) return NOT_OPENED;
@@ -106,17 +105,8 @@ export class TimingInput {
     if (!batch.success) return { ok: false, status: 400, error: "invalid_entries", message: issueText(batch.error.issues) };
     const store = this.host.store;
     const points = new Map(store.documents("TimingPoint").map((p) => [p.id, p]));
-    const unknownPoint = batch.data.entries.find((e) => e.kind === "time" && !points.has(e.point));
-    if (unknownPoint)
-      return { ok: false, status: 400, error: "invalid_entries", message: `No such timing point: ${(unknownPoint as { point: string }).point}` };
-    const failure = batch.data.entries.findIndex((e) => e.kind === "time" && e.tod !== undefined && isInvalid(parseTimeOfDay(e.tod)));
-    if (failure >= 0)
-      return {
-        ok: false,
-        status: 400,
-        error: "invalid_entries",
-        message: `entries[${failure}].tod: ${(parseTimeOfDay((batch.data.entries[failure] as { tod: string }).tod) as { error: string }).error}`,
-      };
+    const problem = manualEntriesProblem(batch.data.entries, (id) => points.has(id));
+    if (problem) return { ok: false, status: 400, error: "invalid_entries", message: problem };
     const zeroTime = zeroTimeOfRace(race.startTime, race.timezone);
     const window = raceWindow(race.startTime, race.endTime);
     const receipt: ManualReceipt = { accepted: 0, duplicates: 0, unknown_bibs: [] };
@@ -133,7 +123,7 @@ export class TimingInput {
         receipt.accepted += 1;
         if (!racerId) receipt.unknown_bibs.push(entry.key);
         if (entry.kind === "time") {
-          const time = entry.time ?? zeroTime + (parseTimeOfDay(entry.tod!) as number);
+          const time = manualEntryTime(entry, zeroTime);
           const state = crossingStateOf(keypadPointOf(points.get(entry.point)!), time, window, racerId);
           store.insertCrossing({
             // A keypad entry is known by its client key (and manual_entries refuses it twice before this).
@@ -175,10 +165,22 @@ export class TimingInput {
    * proves itself with its credential and must be the one the race names; each entry is kept once by seq.
    */
   rangeEntries(credential: string, body: unknown): TimingReply<RangeReceipt> {
-    const race = this.host.race();
-    if (!race) return NOT_OPENED;
+    if (!this.host.race()) return NOT_OPENED;
     const device = this.authenticateDevice(credential);
     if (!device) return BAD_DEVICE;
+    return this.rangeFrom(device, body);
+  }
+
+  /** Range data a paired serverbox forwards for the race's range-data device (decision 0067): the device's own seq, so a device cannot tell the box from the platform. */
+  rangeEntriesForDevice(deviceId: string, body: unknown): TimingReply<RangeReceipt> {
+    if (!this.host.race()) return NOT_OPENED;
+    const device = this.host.store.document("TimingDevice", deviceId);
+    if (!device) return { ok: false, status: 400, error: "unknown_device", message: "This race has no timing device with that id" };
+    return this.rangeFrom(device, body);
+  }
+
+  private rangeFrom(device: StoredDocument<"TimingDevice">, body: unknown): TimingReply<RangeReceipt> {
+    const race = this.host.race()!;
     const settings = readRaceSettings(race.settings);
     if (settings.biathlon_penalty_type === null || settings.biathlon_range_device !== device.id) {
       return { ok: false, status: 403, error: "not_range_device", message: "This device is not the race's range-data device" };
@@ -238,41 +240,7 @@ export function clearMisses(store: RaceStore, racerId: string): StoredRacer | nu
 
 /** Writes one shooting's misses on a racer (inside the caller's transaction); shootings before it stay as they are. */
 function recordMisses(store: RaceStore, racerId: string, shooting: number, misses: number, now: number): StoredRacer {
-  const racer = store.racer(racerId)!;
-  const list = [...racer.data.biathlon_misses];
-  while (list.length < shooting) list.push(null);
-  list[shooting - 1] = misses;
-  const data = { ...racer.data, biathlon_misses: list };
+  const data = withMisses(store.racer(racerId)!.data, shooting, misses);
   store.putRacer(racerId, data, bumpMtimes(store.racerMtimes(racerId), ["biathlon_misses"], now));
   return { id: racerId, data };
-}
-
-/** The first few problems of a refused batch, each with where it is ("reads[3].tod: …"). */
-export function issueText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => {
-      const path = issue.path
-        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
-        .join("")
-        .replace(/^\./, "");
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
-}
-
-/** Sets the racer's status, or with `run` that run's own (multi-run): one of dns, dnf, dsq clears the other two; ok clears all three (timing.md section 4). */
-function applyStatus(data: RacerDoc, status: "dns" | "dnf" | "dsq" | "ok", time: number, run?: number): RacerDoc {
-  if (run !== undefined) {
-    const runs = [...data.run_statuses];
-    while (runs.length < run) runs.push(null);
-    const own = runs[run - 1];
-    const flags = setRacerStatus({ isDns: own?.is_dns ?? false, dnfTime: own?.dnf_time ?? null, dsqTime: own?.dsq_time ?? null }, status, time);
-    if (isInvalid(flags)) return data;
-    runs[run - 1] = status === "ok" ? null : { is_dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };
-    return { ...data, run_statuses: runs };
-  }
-  const flags = setRacerStatus({ isDns: data.dns, dnfTime: data.dnf_time, dsqTime: data.dsq_time }, status, time);
-  if (isInvalid(flags)) return data;
-  return { ...data, dns: flags.isDns, dnf_time: flags.dnfTime, dsq_time: flags.dsqTime };
 }

@@ -128,7 +128,9 @@ test.afterAll(async () => {
   if (store) rmSync(store, { recursive: true, force: true });
 });
 
-test("npm run serverbox is paired by its code, times the demo race offline, survives a crash, and syncs each crossing once", async ({ browser }) => {
+test("npm run serverbox is paired by its code, times the demo race offline (readers and the finish keypad), survives a crash, and syncs each crossing and entry once", async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
   const demo = await setUpDemoRace(true);
@@ -161,39 +163,76 @@ test("npm run serverbox is paired by its code, times the demo race offline, surv
   const [first, second, third] = demo.racers.filter((r) => r.chip).map((r) => r.bib);
   await postLaps(demo, first!, 40, "reader-boot-1", seq);
   await postLaps(demo, second!, 38, "reader-boot-1", seq);
+  // The finish keypad types two bibs the readers did not see (decision 0067): one passing the stadium, one out (DNF).
+  const [keypadBib, dnfBib] = demo.racers
+    .filter((r) => r.chip)
+    .map((r) => r.bib)
+    .slice(3, 5);
+  const setup = JSON.parse(readFileSync(path.join(store, "races", demo.raceId, "setup.json"), "utf8")) as {
+    results_setup: { documents: { TimingPoint: { id: string; data: { name: string } }[] } };
+  };
+  const stadium = setup.results_setup.documents.TimingPoint.find((p) => p.data.name === "Stadium")!.id;
+  // Keys new on every run: the demo race is reused, and the platform keeps each key it has seen.
+  const run = crypto.randomUUID().slice(0, 8);
+  const keypad = {
+    entries: [
+      { kind: "time", key: `e2e-keypad-${run}-1`, bib: keypadBib, point: stadium, time: demo.startTime * 1000 + 50_000_000 },
+      { kind: "status", key: `e2e-keypad-${run}-2`, bib: dnfBib, status: "dnf" },
+    ],
+  };
+  const typed = await fetch(box(`/timing-api/races/${demo.raceId}/manual`), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(keypad),
+  });
+  expect(typed.status, await typed.clone().text()).toBe(200);
+  expect(await typed.json()).toEqual({ accepted: 2, duplicates: 0, unknown_bibs: [] });
+  // The keypad's retry after a lost answer: taken once.
+  const retried = await fetch(box(`/timing-api/races/${demo.raceId}/manual`), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(keypad),
+  });
+  expect(await retried.json()).toMatchObject({ accepted: 0, duplicates: 2 });
   await expect.poll(async () => (await status()).online, { timeout: 10_000 }).toBe(false);
   const page = await context.newPage();
   await page.goto(box("/"));
   await expect(page.locator('[data-fact="Platform"]')).toContainText("Offline");
-  await expect(page.locator('[data-fact="Reads stored"]')).toHaveText("24");
+  await expect(page.locator('[data-fact="Reads stored"]')).toHaveText("26");
+  await expect(page.locator(`tr[data-race="${demo.raceId}"] [data-col="queued"]`)).toHaveText("26");
   await expect(page.locator('[data-fact="Reads synced"]')).toHaveText("0");
   await expect(page.locator("tr[data-racer]").first()).toContainText("1:54");
 
   // 4. The box crashes and comes back (same store): nothing it acknowledged is lost; more reads arrive.
   await stopBox(running, "SIGKILL");
   running = startBox(store, demo.raceId);
-  await expect.poll(async () => (await status().catch(() => null))?.readsStored ?? null, { timeout: 15_000 }).toBe(24);
+  await expect.poll(async () => (await status().catch(() => null))?.readsStored ?? null, { timeout: 15_000 }).toBe(26);
   await postLaps(demo, third!, 45, "reader-boot-2", { value: 1 });
-  expect((await status()).readsStored).toBe(36);
+  expect((await status()).readsStored).toBe(38);
 
   // 5. The internet comes back: the box syncs everything, and the platform's results equal the box's.
   proxy.setUp(true);
-  await expect.poll(async () => (await status()).readsSynced, { timeout: 20_000 }).toBe(36);
+  await expect.poll(async () => (await status()).readsSynced, { timeout: 20_000 }).toBe(38);
   const sync = JSON.parse(readFileSync(path.join(store, "races", demo.raceId, "sync.json"), "utf8")) as { accepted: number; duplicates: number };
-  expect(sync.accepted + sync.duplicates).toBeGreaterThanOrEqual(36);
+  expect(sync.accepted + sync.duplicates).toBeGreaterThanOrEqual(38);
   const platform = (await (
     await fetch(url("localhost", `/serverbox-api/races/${demo.raceId}`), { headers: { Authorization: `Bearer ${identity.token}` } })
   ).json()) as { racers: { id: string; status: string; time: number | null }[] };
   const local = (await (await fetch(box("/results.json"))).json()) as { racers: { id: string; status: string; time: number | null }[] };
   const byId = (rows: { id: string; status: string; time: number | null }[]) => Object.fromEntries(rows.map((r) => [r.id, [r.status, r.time]]));
   expect(byId(platform.racers)).toEqual(byId(local.racers));
+  // The keypad's entries made offline are the platform's now: the DNF, and the stadium pass that put a racer on course.
+  const racerOf = (bib: number | undefined) => demo.racers.find((r) => r.bib === bib)!.id;
+  expect(byId(platform.racers)[racerOf(dnfBib)]).toEqual(["dnf", null]);
+  expect(byId(platform.racers)[racerOf(keypadBib)]![0]).not.toBe("notstarted");
   const finished = platform.racers.filter((r) => r.status === "finished");
   expect(finished).toHaveLength(3);
   // Each crossing counted once: three laps of 40 s (and the two others) are the times, not doubled passes.
   expect(finished.map((r) => r.time).sort((a, b) => a! - b!)).toEqual([114_000_000, 120_000_000, 135_000_000]);
   await page.reload();
   await expect(page.locator('[data-fact="Platform"]')).toContainText("Online");
-  await expect(page.locator('[data-fact="Reads synced"]')).toHaveText("36");
+  await expect(page.locator('[data-fact="Reads synced"]')).toHaveText("38");
+  await expect(page.locator(`tr[data-race="${demo.raceId}"] [data-col="state"]`)).toHaveText("Up to date");
 
   // The race's own results page on the club's site shows the same winner's time.
   await page.goto(url("demo.localhost", `/races/${demo.raceId}`));

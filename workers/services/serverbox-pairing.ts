@@ -5,20 +5,19 @@
  * core/servers/pairing.ts; each write here is one conditional statement or one batch, so two clicks on
  * Approve or two polls at once act once.
  */
-import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { can, type Principal } from "../../core/access/policy";
 import type { RoleGrant } from "../../core/access/roles";
 import { constantTimeEqualText, hashToken, randomToken } from "../../core/auth/tokens";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import {
-  MAX_POLL_INTERVAL_S,
   normaliseUserCode,
   PAIRING_MESSAGES,
   PAIRING_VALID_MS,
   pairingRefusal,
   pairingStateOf,
   POLL_INTERVAL_S,
-  SLOW_DOWN_STEP_S,
+  pollOutcome,
   userCodeFrom,
 } from "../../core/servers/pairing";
 import { clubs, entityChanges, serverboxAuthRequests, serverboxes, throttleCounts, type Db } from "../../schema/d1";
@@ -98,7 +97,7 @@ export async function pollPairing(db: Db, deviceCode: string, now: number): Prom
     case "approved":
       return deliverToken(db, request, now);
     case "pending":
-      return pendingPoll(db, request.id, now);
+      return pendingPoll(db, request, now);
   }
 }
 
@@ -111,30 +110,38 @@ async function requestOfDeviceCode(db: Db, deviceCode: string): Promise<PairingR
 }
 
 /**
- * Counts the poll in one conditional write, so two polls at once cannot both pass as slow enough. The guards
- * are pollsTooFast and slowedInterval (core/servers/pairing.ts) as SQL.
+ * Counts the poll: the outcome is pollOutcome's (core/servers/pairing.ts, the rule's one home), written only
+ * while the row still holds the values it was computed from, so of two polls at once one passes and the other,
+ * reading the first's write, is `slow_down`.
  */
-async function pendingPoll(db: Db, requestId: string, now: number): Promise<PollAnswer> {
-  const slowEnough = await db
-    .update(serverboxAuthRequests)
-    .set({ lastPoll: now })
-    .where(
-      and(
-        eq(serverboxAuthRequests.id, requestId),
-        or(isNull(serverboxAuthRequests.lastPoll), sql`${serverboxAuthRequests.lastPoll} <= ${now} - ${serverboxAuthRequests.interval} * 1000`),
-      ),
-    )
-    .returning({ interval: serverboxAuthRequests.interval });
-  if (slowEnough.length === 1) {
-    return { ok: false, error: "authorization_pending", message: "Waiting for someone to approve the code", interval: slowEnough[0]!.interval };
+async function pendingPoll(db: Db, read: PairingRequest, now: number): Promise<PollAnswer> {
+  let seen: Pick<PairingRequest, "lastPoll" | "interval"> = read;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = pollOutcome(seen.lastPoll, seen.interval, now);
+    const written = await db
+      .update(serverboxAuthRequests)
+      .set({ lastPoll: now, interval: outcome.interval })
+      .where(
+        and(
+          eq(serverboxAuthRequests.id, read.id),
+          seen.lastPoll === null ? isNull(serverboxAuthRequests.lastPoll) : eq(serverboxAuthRequests.lastPoll, seen.lastPoll),
+          eq(serverboxAuthRequests.interval, seen.interval),
+        ),
+      )
+      .returning({ interval: serverboxAuthRequests.interval });
+    if (written.length === 1) return pollAnswer(outcome);
+    const again = await db.query.serverboxAuthRequests.findFirst({ where: eq(serverboxAuthRequests.id, read.id) });
+    if (!again) return { ok: false, error: "invalid_grant", message: "Unknown device code. Start pairing again" };
+    seen = again;
   }
-  const [slowed] = await db
-    .update(serverboxAuthRequests)
-    .set({ lastPoll: now, interval: sql`MIN(${serverboxAuthRequests.interval} + ${SLOW_DOWN_STEP_S}, ${MAX_POLL_INTERVAL_S})` })
-    .where(eq(serverboxAuthRequests.id, requestId))
-    .returning({ interval: serverboxAuthRequests.interval });
-  const interval = slowed?.interval ?? POLL_INTERVAL_S;
-  return { ok: false, error: "slow_down", message: `Polling too fast: wait ${interval} seconds between polls`, interval };
+  // Three other polls won in a row: they came just now, so this one is too fast too.
+  return pollAnswer({ slowDown: true, interval: seen.interval });
+}
+
+function pollAnswer(outcome: { slowDown: boolean; interval: number }): PollAnswer {
+  return outcome.slowDown
+    ? { ok: false, error: "slow_down", message: `Polling too fast: wait ${outcome.interval} seconds between polls`, interval: outcome.interval }
+    : { ok: false, error: "authorization_pending", message: "Waiting for someone to approve the code", interval: outcome.interval };
 }
 
 /** The token, made now and handed out once: the batch sets its hash only while the request is undelivered. */

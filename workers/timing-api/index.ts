@@ -27,7 +27,7 @@ export async function handleTimingApi(request: Request, context: RequestContext)
   // Bounded and checked (type, size, depth) before anything parses it; docs/api/timing-api.md states the limits.
   const body = await readJson(request, TIMING_API_BODY_LIMITS);
   if (!body.ok) return json({ error: body.code, message: body.message }, { status: body.status });
-  if (endpoint === "manual") return postManual(context, race, body.value);
+  if (endpoint === "manual") return postManual(request, context, race, body.value);
   return postFromDevice(request, context, race, body.value, endpoint === "range" ? "rangeEntries" : "ingest");
 }
 
@@ -46,12 +46,14 @@ async function postFromDevice(
       { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="timing"' } },
     );
   }
-  // A paired serverbox forwards reads with its own token, for a device it names (decision 0055).
-  const forward = method === "ingest" && isServerToken(credential) ? await serverboxForward(request, db, race, credential) : null;
+  // A paired serverbox forwards reads (decision 0055) and range data (0067) with its own token, for a device it names.
+  const forward = isServerToken(credential) ? await serverboxForward(request, db, race, credential) : null;
   if (forward && !forward.ok) return forward.refusal;
   // Skips the open() round trip on every batch: a room is opened only the first time it says it is not.
-  const send = (room: ReturnType<typeof roomStub>) =>
-    forward ? room.ingestForDevice(forward.deviceId, body) : method === "ingest" ? room.ingest(credential, body) : room.rangeEntries(credential, body);
+  const send = (room: ReturnType<typeof roomStub>) => {
+    if (forward) return method === "ingest" ? room.ingestForDevice(forward.deviceId, body) : room.rangeEntriesForDevice(forward.deviceId, body);
+    return method === "ingest" ? room.ingest(credential, body) : room.rangeEntries(credential, body);
+  };
   let reply = await send(roomStub(env, race.id));
   if (!reply.ok && reply.error === "race_not_opened") reply = await send(await roomOf(env, race));
   if (!reply.ok)
@@ -69,25 +71,46 @@ async function serverboxForward(
   race: RaceCatalogue,
   credential: string,
 ): Promise<{ ok: true; deviceId: string } | { ok: false; refusal: Response }> {
-  const box = await serverboxOfToken(db, credential);
-  const refuse = (status: number, error: string, message: string) => ({
-    ok: false as const,
-    refusal: json({ error, message }, { status, headers: status === 401 ? { "WWW-Authenticate": 'Bearer realm="timing"' } : {} }),
-  });
-  if (!box) return refuse(401, "invalid_server", "Unknown or revoked serverbox token. Pair the serverbox again");
-  if (box.clubId !== race.clubId) return refuse(403, "not_club_race", "This race is not one of your club's races");
+  const box = await clubServerbox(db, race, credential);
+  if (!box.ok) return box;
+  const refuse = (status: number, error: string, message: string) => ({ ok: false as const, refusal: json({ error, message }, { status }) });
   const deviceId = z.string().min(1).max(64).safeParse(request.headers.get("Timing-Device"));
   if (!deviceId.success) return refuse(400, "unknown_device", "Name the race's timing device in the Timing-Device header");
   return { ok: true, deviceId: deviceId.data };
 }
 
-/** Keypad entries: a signed-in user who may time this race. */
-async function postManual({ env, db, session }: RequestContext, race: RaceCatalogue, body: unknown): Promise<Response> {
-  const principal = await principalOf(db, session);
-  if (!principal) return json({ error: "unauthorized", message: "Sign in to enter times" }, { status: 401 });
-  if (!canOnRace(principal, "time", race)) return json({ error: "forbidden", message: "You may not time this race" }, { status: 403 });
+/** The paired serverbox a token names, if the race is its club's: 401 for a revoked or unknown token, 403 for another club's race. */
+async function clubServerbox(db: Db, race: RaceCatalogue, credential: string): Promise<{ ok: true; id: string } | { ok: false; refusal: Response }> {
+  const box = await serverboxOfToken(db, credential);
+  if (!box)
+    return {
+      ok: false,
+      refusal: json(
+        { error: "invalid_server", message: "Unknown or revoked serverbox token. Pair the serverbox again" },
+        { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="timing"' } },
+      ),
+    };
+  if (box.clubId !== race.clubId)
+    return { ok: false, refusal: json({ error: "not_club_race", message: "This race is not one of your club's races" }, { status: 403 }) };
+  return { ok: true, id: box.id };
+}
+
+/** Keypad entries: a signed-in user who may time this race, or a paired serverbox of the race's club forwarding its keypads' (decision 0067). */
+async function postManual(request: Request, { env, db, session }: RequestContext, race: RaceCatalogue, body: unknown): Promise<Response> {
+  const credential = /^Bearer (\S+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
+  let enteredBy: string;
+  if (credential && isServerToken(credential)) {
+    const box = await clubServerbox(db, race, credential);
+    if (!box.ok) return box.refusal;
+    enteredBy = `serverbox:${box.id}`;
+  } else {
+    const principal = await principalOf(db, session);
+    if (!principal) return json({ error: "unauthorized", message: "Sign in to enter times" }, { status: 401 });
+    if (!canOnRace(principal, "time", race)) return json({ error: "forbidden", message: "You may not time this race" }, { status: 403 });
+    enteredBy = principal.userId;
+  }
   const room = await roomOf(env, race);
-  const reply = await room.manualEntries(principal.userId, body);
+  const reply = await room.manualEntries(enteredBy, body);
   if (!reply.ok) return json({ error: reply.error, message: reply.message }, { status: reply.status });
   return json(reply.value);
 }
