@@ -209,3 +209,37 @@ export function racerHandles(url: string, host: string, timeoutMs = 30_000): Pro
     });
   });
 }
+
+/**
+ * What a page that reconnects with `since` is sent until it holds the format's current version (the one its
+ * hello names): the bytes on the wire, the frames, and whether one was the whole format (decision 0071).
+ */
+export function catchUpCost(url: string, host: string, timeoutMs = 30_000): Promise<{ bytes: number; frames: number; snapshot: boolean }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: { Host: host }, perMessageDeflate: false, handshakeTimeout: timeoutMs });
+    const timer = setTimeout(() => done(new Error(`not caught up within ${timeoutMs} ms`)), timeoutMs);
+    let target: string | null = null;
+    const cost = { bytes: 0, frames: 0, snapshot: false };
+    const done = (error: Error | null) => {
+      clearTimeout(timer);
+      ws.removeAllListeners();
+      ws.on("error", () => undefined);
+      ws.terminate();
+      if (error) reject(error);
+      else resolve(cost);
+    };
+    ws.on("error", (error) => done(error));
+    ws.on("message", (data: Buffer, isBinary: boolean) => {
+      const frame = JSON.parse((isBinary ? inflateRawSync(data) : data).toString()) as { type: string; version?: string; snapshot?: { version: string } };
+      if (frame.type === "hello") {
+        target = frame.version ?? null;
+        return;
+      }
+      cost.bytes += data.length;
+      cost.frames += 1;
+      if (frame.type === "snapshot") cost.snapshot = true;
+      const reached = frame.type === "snapshot" ? frame.snapshot!.version : frame.version;
+      if (target !== null && reached === target) done(null);
+    });
+  });
+}

@@ -15,7 +15,7 @@
 // decision 0039). Locally every request first passes miniflare's entry worker, which runs its own compatibility
 // flags and would accept it, compressing each frame again per socket: a cost production does not have.
 import { loadavg } from "node:os";
-import { Audience, helloVersion, racerHandles } from "./live-audience";
+import { Audience, catchUpCost, helloVersion, racerHandles } from "./live-audience";
 import { Device, deviceStream, ingestPhase, type DemoRace, type PhaseResult } from "./live-devices";
 import { nowMs, postJson, sleep, type Target } from "./live-http";
 import { CpuMeter, findWorkerPort, openFileLimit, openFiles, rssMb, serverProcesses } from "./live-procs";
@@ -299,7 +299,24 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     await step("timing_crossing_to_spectators_1000_sockets", () =>
       crossingDelay("timing_crossing_to_spectators_1000_sockets", { sockets: audience.size, target: 100 }),
     );
+    // The version a page held before the phase: as if its phone lost the network for the whole of it.
+    let beforeGap: string | null = null;
+    await step("the version before the gap", async () => void (beforeGap = await currentVersion()));
     await step("timing_ingest_reads_per_second_1000_spectators", () => ingest(1_000));
+    await step("timing_catch_up_kib_after_gap", async () => {
+      if (beforeGap === null) return fail("timing_catch_up_kib_after_gap: no version before the gap");
+      const gap = phases.get(1_000);
+      const missed = await catchUpCost(socketUrl(beforeGap), `${HOST}:${port}`);
+      const whole = await catchUpCost(socketUrl("none"), `${HOST}:${port}`);
+      report("timing_catch_up_kib_after_gap", missed.bytes / 1024, "KiB", {
+        ...common,
+        gap_s: gap ? round2(gap.seconds) : null,
+        gap_reads: gap?.reads ?? null,
+        frames: missed.frames,
+        snapshot_sent: missed.snapshot,
+        whole_format_kib: round2(whole.bytes / 1024),
+      });
+    });
     const [zero, thousand] = [phases.get(0), phases.get(1_000)];
     if (zero && thousand) report("timing_ingest_ratio_1000_vs_0", thousand.reads / thousand.seconds / (zero.reads / zero.seconds), "ratio", { target: 0.9 });
     else fail("timing_ingest_ratio_1000_vs_0: an ingest phase is missing");

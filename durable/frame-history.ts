@@ -9,14 +9,14 @@
 /** A frame as it goes on the wire: text, or JSON deflated once for every socket (schema/wire/race-frame-pack.ts). */
 export type WireFrame = string | Uint8Array;
 
+/**
+ * A frame as it was sent: the rows frame where a socket took whole rows, the patch frame where one took patches.
+ * Only what was sent is kept (a rows frame of a busy tick is half a megabyte of JSON before it is packed).
+ */
 export interface HistoryFrame {
   from: string;
   version: string;
-  /** The rows frame as the room published it (JSON text), for sockets that take whole rows. */
-  rows: string;
-  /** `rows` packed for the wire, once it has been needed. */
   rowsWire: WireFrame | null;
-  /** The patch frame as sent to patch sockets; null when none was built (no copy of the rows at `from`). */
   patchWire: WireFrame | null;
 }
 
@@ -64,17 +64,15 @@ export class FrameHistory {
   }
 }
 
-/** What a frame of the chain costs to send: its patch where the socket takes patches and one was built. */
-export function wireSizeOf(frame: HistoryFrame, patches: boolean): number {
-  if (patches && frame.patchWire !== null) return lengthOf(frame.patchWire);
-  return frame.rowsWire === null ? frame.rows.length : lengthOf(frame.rowsWire);
+/** The frame a socket is sent from the history: the patch where it takes patches and one was built, else the rows; null when neither. */
+export function wireFor(frame: HistoryFrame, patches: boolean): WireFrame | null {
+  return (patches ? frame.patchWire : null) ?? frame.rowsWire;
 }
 
-// The rows' packed copy is made later and is smaller than the rows, so it is left out: the bound is within two.
-function sizeOf(frame: HistoryFrame): number {
-  return frame.rows.length + (frame.patchWire === null ? 0 : lengthOf(frame.patchWire));
-}
-
-function lengthOf(wire: WireFrame): number {
+export function lengthOf(wire: WireFrame): number {
   return typeof wire === "string" ? wire.length : wire.byteLength;
+}
+
+function sizeOf(frame: HistoryFrame): number {
+  return (frame.rowsWire === null ? 0 : lengthOf(frame.rowsWire)) + (frame.patchWire === null ? 0 : lengthOf(frame.patchWire));
 }

@@ -14,7 +14,7 @@ import {
 import { enqueuePublication } from "../schema/wire/race-fanout-merge";
 import { packFrame } from "../schema/wire/race-frame-pack";
 import { patchRows } from "../schema/wire/race-row-patch";
-import { FrameHistory, wireSizeOf, type HistoryFrame, type WireFrame } from "./frame-history";
+import { FrameHistory, lengthOf, wireFor, type HistoryFrame, type WireFrame } from "./frame-history";
 
 /** Missed frames up to this size are sent as they are, without building the snapshot to compare with. */
 const SMALL_CATCH_UP_BYTES = 256 * 1024;
@@ -216,7 +216,7 @@ export class SpectatorShard extends DurableObject<Env> {
     // Patches are changes to the rows this shard last sent, so they need its copy of them at `from`.
     const current = cached !== undefined && cached.snapshot.version === frame.from;
     const patchers = current ? this.ctx.getWebSockets(patchTag(frame.formatId)) : [];
-    const sent: HistoryFrame = { from: frame.from, version: frame.version, rows: frame.frame, rowsWire: null, patchWire: null };
+    const sent: HistoryFrame = { from: frame.from, version: frame.version, rowsWire: null, patchWire: null };
     if (patchers.length > 0) {
       const patch = patchRows(cached!.rows, rows!);
       const message = { type: "patch", formatId: frame.formatId, from: frame.from, version: frame.version, ...patch } satisfies RaceServerMessage;
@@ -332,17 +332,18 @@ export class SpectatorShard extends DurableObject<Env> {
    */
   private async catchUp(cached: CachedFormat, since: string | null, patches: boolean): Promise<WireFrame[]> {
     const missed = since === null ? null : this.history.between(cached.snapshot.formatId, since, cached.snapshot.version);
-    if (!missed) return [await this.snapshotFrame(cached)];
-    const bytes = missed.reduce((sum, frame) => sum + wireSizeOf(frame, patches), 0);
+    const wires = missed?.map((frame) => wireFor(frame, patches)) ?? [null];
+    // A frame sent only as patches cannot bring a socket that takes whole rows: it gets the snapshot.
+    if (wires.includes(null)) return [await this.snapshotFrame(cached)];
+    const chain = wires as WireFrame[];
+    const bytes = chain.reduce((sum, wire) => sum + lengthOf(wire), 0);
     // Weighing a large chain against the snapshot means building the snapshot (a tick makes it stale), so a small
     // chain is sent without asking.
     if (bytes > SMALL_CATCH_UP_BYTES) {
       const snapshot = await this.snapshotFrame(cached);
-      if (bytes >= (typeof snapshot === "string" ? snapshot.length : snapshot.byteLength)) return [snapshot];
+      if (bytes >= lengthOf(snapshot)) return [snapshot];
     }
-    const wires: WireFrame[] = [];
-    for (const frame of missed) wires.push(patches && frame.patchWire !== null ? frame.patchWire : (frame.rowsWire ??= await packFrame(frame.rows)));
-    return wires;
+    return chain;
   }
 
   private async snapshotFrame(cached: CachedFormat): Promise<WireFrame> {
