@@ -4,11 +4,13 @@
  * racer's lost or faulty chip replaced on the racer page through the RaceRoom (later reads credited to the
  * racer, the old chip marked at the depot); the depot roles' reach, double submits and garbage input.
  */
+import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gochipLots, gochipRacks, gochipReplacements, gochips, gochipTests, shippingDepots } from "../../schema/d1";
 import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createApp, issueToken } from "./oauth-fixtures";
 import { postReads, SECOND, setUpTimedRoom } from "./timing-fixtures";
 
 const PASSWORD = "glacier-ski-42";
@@ -148,6 +150,55 @@ describe("a depot's GoChips", () => {
     }
     const tooBig = await upload(`${d.base}/chips`, { intent: "test", submission: crypto.randomUUID(), rack }, "A".repeat(300_000), d.userCookie);
     expect(tooBig.status).toBe(400);
+  });
+});
+
+describe("a chip in the registry", () => {
+  it("is refused with the same words by the data API and the admin page when its rack is another depot's", { timeout: 60_000 }, async () => {
+    const d = await depotWithStaff("registry");
+    const other = await depotWithStaff("registry-other");
+    const foreignRack = await loadedRack(other);
+    const email = `depot-api-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    const user = await createUserWithPassword(email, PASSWORD, [{ type: "depot_admin", scope: d.depot.id }]);
+    const token = await issueToken(user.id, await createApp({ scopes: "depots" }), "localhost", "depots");
+    const put = async (body: Record<string, unknown>) => {
+      const response = await worker.fetch(
+        hostRequest("localhost", "/data-api/Gochip/", {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ depot: d.depot.id, ...body }),
+        }),
+      );
+      return { status: response.status, body: await response.json<Record<string, unknown>>() };
+    };
+    expect((await put({ hex_code: "ABCD01", rack: foreignRack, slot: 9 })).body.message).toBe("rack: Choose a rack, lot or shipment of this depot");
+    expect((await put({ hex_code: "ABCD01", slot: 9 })).body.message).toBe("rack: A chip in a slot needs its rack");
+    expect((await put({ hex_code: "abcd01" })).status).toBe(400);
+    expect((await put({ hex_code: "ABCD01" })).status).toBe(201);
+
+    const sysEmail = `sys-chips-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const admin = await createUserWithPassword(sysEmail, PASSWORD, [{ type: "system_admin" }]);
+    await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?")
+      .bind(JSON.stringify({ depots: true }), admin.id)
+      .run();
+    const cookie = await signIn("admin.localhost", sysEmail, PASSWORD);
+    const path = "/_admin/depots/new?class=Gochip";
+    const page = await (await worker.fetch(hostRequest("admin.localhost", path, { headers: { Cookie: cookie } }))).text();
+    const submission = /<input type="hidden" name="submission" value="([^"]*)"/.exec(page)![1]!;
+    const fields: [string, string][] = [
+      ["intent", "create"],
+      ["submission", submission],
+      ["depot", d.depot.id],
+      ["hex_code", "ABCD02"],
+      ["rack", foreignRack],
+      ["slot", "9"],
+      ["status", "untested"],
+      ["failures", "0"],
+    ];
+    const refused = await pagePost("admin.localhost", path, fields, cookie);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Choose a rack, lot or shipment of this depot");
+    expect(Object.keys(await chipsOf(d.depot.id))).toEqual(["ABCD01"]);
   });
 });
 
