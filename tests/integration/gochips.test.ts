@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gochipLots, gochipRacks, gochipReplacements, gochips, gochipTests, shippingDepots } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, multipartPost, pagePost, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { postReads, SECOND, setUpTimedRoom } from "./timing-fixtures";
@@ -17,19 +17,8 @@ const PASSWORD = "glacier-ski-42";
 const get = (path: string, cookie?: string) => worker.fetch(hostRequest("localhost", path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
 
 /** A multipart post with a file, as the test form sends it. */
-function upload(path: string, fields: Record<string, string>, file: string, cookie: string) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  form.set("file", new File([file], "activator.csv", { type: "text/csv" }));
-  return worker.fetch(
-    hostRequest("localhost:8787", path, {
-      method: "POST",
-      headers: { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-origin", Cookie: cookie },
-      body: form,
-      redirect: "manual",
-    }),
-  );
-}
+const upload = (path: string, fields: Record<string, string>, file: string, cookie: string) =>
+  multipartPost(path, { ...fields, file: new File([file], "activator.csv", { type: "text/csv" }) }, cookie);
 
 async function depotWithStaff(tag: string) {
   const depot = { id: crypto.randomUUID(), name: `Chips ${tag}` };
