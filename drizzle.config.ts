@@ -16,6 +16,7 @@ export default defineConfig({
     "./schema/d1/shipping.ts",
     "./schema/d1/servers.ts",
     "./schema/d1/rankings.ts",
+    "./schema/d1/gochips.ts",
   ],
   out: "./schema/migrations/d1",
 });

@@ -358,8 +358,12 @@ export class RaceRoom extends DurableObject<Env> {
   // ---- Start order: seeding, start times, bibs ----
 
   /** Seeds the racers of one start group (every group when null) with the group's seed function (ranking points: decision 0054). */
-  async seed(startGroupId: string | null, rankingPoints: Record<string, number> | null = null): Promise<SaveResult<startOrder.SeedSummary>> {
-    return this.startOrderChange((room) => startOrder.seedStartGroups(room, startGroupId, rankingPoints));
+  async seed(
+    startGroupId: string | null,
+    rankingPoints: Record<string, number> | null = null,
+    higherFirst = false,
+  ): Promise<SaveResult<startOrder.SeedSummary>> {
+    return this.startOrderChange((room) => startOrder.seedStartGroups(room, startGroupId, rankingPoints, higherFirst));
   }
 
   /** Assigns start times to every start group and its racers; groups are renumbered by their first start. */

@@ -300,6 +300,8 @@ export function SetupForm(props: {
   inline?: boolean;
   /** Keep what is typed when the page's data reloads after a save (the form is otherwise drawn afresh, empty). */
   keepValues?: boolean;
+  /** A form that uploads a file. */
+  encType?: "multipart/form-data";
 }) {
   const navigation = useNavigation();
   const location = useLocation();
@@ -313,6 +315,7 @@ export function SetupForm(props: {
     <Form
       method="post"
       action={props.action}
+      encType={props.encType}
       className={props.className ?? (props.inline ? "inline-form" : "setup-form")}
       key={props.keepValues ? undefined : location.key}
     >

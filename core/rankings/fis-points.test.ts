@@ -165,6 +165,29 @@ describe("a season's ranking list and seeding", () => {
     ];
     expect(seedByPoints(racers, (r) => r.p).map((r) => r.n)).toEqual(["z", "y", "x", "w"]);
   });
+
+  it("seeds a points table's list the most points first (decision 0068), the unranked still last", () => {
+    const racers = [
+      { n: "x", p: null },
+      { n: "y", p: 40 },
+      { n: "z", p: 100 },
+      { n: "w", p: 0 },
+    ];
+    expect(seedByPoints(racers, (r) => r.p, true).map((r) => r.n)).toEqual(["z", "y", "w", "x"]);
+  });
+
+  it("most points first is the fewest-first order of the negated points, whatever the points", () => {
+    const points = fc.array(fc.option(fc.integer({ min: 0, max: 1000 }), { nil: null }), { maxLength: 30 });
+    fc.assert(
+      fc.property(points, (list) => {
+        const racers = list.map((p, i) => ({ i, p }));
+        const higher = seedByPoints(racers, (r) => r.p, true).map((r) => r.i);
+        const negated = seedByPoints(racers, (r) => (r.p === null ? null : -r.p)).map((r) => r.i);
+        expect(higher).toEqual(negated);
+      }),
+      fcParams(),
+    );
+  });
 });
 
 describe("the maximum penalty", () => {

@@ -109,10 +109,14 @@ export function rankingList(
   return list.sort((a, b) => better(a.points, b.points) || a.racerId.localeCompare(b.racerId));
 }
 
-/** A start list ordered by ranking points, best first; unranked racers last, in their given order. */
-export function seedByPoints<T>(racers: readonly T[], pointsOf: (racer: T) => number | null): T[] {
+/**
+ * A start list ordered by ranking points, best first (the fewest, or the most when `higherFirst`: a points
+ * table); unranked racers last, in their given order.
+ */
+export function seedByPoints<T>(racers: readonly T[], pointsOf: (racer: T) => number | null, higherFirst = false): T[] {
+  const key = (points: number | null) => (points === null ? Infinity : higherFirst ? -points : points);
   return racers
-    .map((racer, index) => ({ racer, index, points: pointsOf(racer) }))
-    .sort((a, b) => (a.points ?? Infinity) - (b.points ?? Infinity) || a.index - b.index)
+    .map((racer, index) => ({ racer, index, key: key(pointsOf(racer)) }))
+    .sort((a, b) => (a.key === b.key ? 0 : a.key < b.key ? -1 : 1) || a.index - b.index)
     .map((r) => r.racer);
 }

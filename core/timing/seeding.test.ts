@@ -336,4 +336,14 @@ describe("seeding by ranking points (decision 0054)", () => {
     // Equal points (a and e) go by the random value, as every seed function's ties do.
     expect(seedRacers("ranking_points", racers, { rng: rng() }).order).toEqual(["c", "e", "a", "d", "b"]);
   });
+
+  it("puts the most points first for a points-table scheme (decision 0068)", () => {
+    const racers = [
+      racer("a", { rankingPoints: 60, random: 0.1 }),
+      racer("b", { rankingPoints: null, random: 0.9 }),
+      racer("c", { rankingPoints: 100, random: 0.5 }),
+      racer("e", { rankingPoints: 60, random: 0.05 }),
+    ];
+    expect(seedRacers("ranking_points", racers, { rng: rng(), rankingHigherFirst: true }).order).toEqual(["c", "e", "a", "b"]);
+  });
 });

@@ -63,7 +63,7 @@ export interface SeedRacer {
   categoryCount: number;
   /** Pursuit: the total of the previous stages' times; null when a stage is missing. */
   previousTime: Micros | null;
-  /** By ranking points: the racer's points on the race's ranking scheme (lower is better); null is unranked. */
+  /** By ranking points: the racer's points on the race's ranking scheme (lower is better unless rankingHigherFirst); null is unranked. */
   rankingPoints?: number | null;
 }
 
@@ -78,6 +78,8 @@ export interface SeedOptions {
   massStartCutoff?: Micros | null;
   /** Pursuit: the gap between racers with no previous time, who start last. */
   startInterval?: Micros;
+  /** By ranking points: the most points rank first (a points-table scheme, decision 0068); else the fewest. */
+  rankingHigherFirst?: boolean;
 }
 
 export interface SeedResult {
@@ -240,6 +242,7 @@ export function seedRacers(fn: SeedFunction, racers: readonly SeedRacer[], optio
           seedByPoints(
             sorted(racers, () => 0),
             (r) => r.rankingPoints ?? null,
+            options.rankingHigherFirst === true,
           ),
         ),
         seeds,

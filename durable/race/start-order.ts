@@ -95,30 +95,34 @@ type Group = StoredDocument<"StartGroup">;
 /**
  * Seeds the racers of one start group (every group when null) with the group's seed function. `rankingPoints`
  * (racer id to points, from the race's ranking scheme) is written on the racers of groups seeded by ranking
- * points, so the start list shows the points used; a racer not in it is unranked.
+ * points, so the start list shows the points used; a racer not in it is unranked. `higherFirst`: the most
+ * points seed first (a points-table scheme, decision 0068).
  */
 export function seedStartGroups(
   room: StartOrderRoom,
   startGroupId: string | null,
   rankingPoints: Readonly<Record<string, number>> | null = null,
+  higherFirst = false,
 ): StartOrderReply<SeedSummary> {
   const groups = groupsToUse(room, startGroupId);
   if (!groups) return { ok: false, errors: { startgroup: TIMING_ERRORS.startGroupNotFound } };
+  // The points' direction is kept with them, so the start-time sort "seed" orders them as seeding did.
+  const settings = rankingPoints === null ? room.settings : { ...room.settings, ranking_higher_first: higherFirst };
   const members = racersByGroup(room.store.racers());
   const updates: StoredRacer[] = [];
   const functions = new Set<SeedFunction>();
   let racers = 0;
   for (const group of groups) {
     const mine = members.get(group.id) ?? [];
-    const fn = seedFunctionOf(group, room.settings);
-    const options = seedOptionsOf(group, room.settings);
+    const fn = seedFunctionOf(group, settings);
+    const options = seedOptionsOf(group, settings);
     if (!options.ok) return options;
     const byPoints = fn === "ranking_points" && rankingPoints !== null;
     const pointsOf = (r: StoredRacer) => (byPoints ? (rankingPoints[r.id] ?? null) : r.data.ranking_points);
     const result = guarded(mine, () =>
       seedRacers(
         fn,
-        mine.map((r) => ({ ...seedRacerOf(r, room.settings), rankingPoints: pointsOf(r) })),
+        mine.map((r) => ({ ...seedRacerOf(r, settings), rankingPoints: pointsOf(r) })),
         { ...options.value, rng: room.rng },
       ),
     );
@@ -133,7 +137,10 @@ export function seedStartGroups(
         updates.push({ id: racer.id, data: { ...racer.data, seed, random, ranking_points: points } });
     }
   }
-  room.transaction(() => writeRacers(room, updates, ["seed", "random", "ranking_points"]));
+  room.transaction(() => {
+    writeRacers(room, updates, ["seed", "random", "ranking_points"]);
+    if (settings.ranking_higher_first !== room.settings.ranking_higher_first) room.saveSettings(settings);
+  });
   return { ok: true, value: { racers, groups: groups.length, changed: updates.length, functions: [...functions] } };
 }
 
@@ -340,6 +347,7 @@ function seedOptionsOf(group: Group, settings: RaceSettings) {
       prevStagesCount: settings.prev_stages_count,
       massStartCutoff: settings.is_mass_start_cutoff ? settings.mass_start_cutoff : null,
       startInterval: group.data.start_interval ?? settings.start_interval,
+      rankingHigherFirst: settings.ranking_higher_first,
     },
   };
 }

@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import * as admin from "./admin";
 import * as auth from "./auth";
 import * as cities from "./cities";
+import * as gochips from "./gochips";
 import * as history from "./history";
 import * as memberships from "./memberships";
 import * as newsletters from "./newsletters";
@@ -18,6 +19,7 @@ import * as tables from "./tables";
 export * from "./admin";
 export * from "./auth";
 export * from "./cities";
+export * from "./gochips";
 export * from "./history";
 export * from "./memberships";
 export * from "./newsletters";
@@ -34,6 +36,7 @@ const schema = {
   ...admin,
   ...auth,
   ...cities,
+  ...gochips,
   ...history,
   ...memberships,
   ...newsletters,

@@ -8,6 +8,7 @@ import { isScope } from "../../core/access/scopes";
 import { apiApplications, carts, clubs, formElements, individuals, races, registrations, roles, sites, users } from "../d1";
 import { siteConfigSchema } from "../wire/site-config";
 import { adminEntityClasses } from "./admin-classes";
+import { gochipEntityClasses } from "./gochip-classes";
 import { collectionName, createdField, entityClass, field, uuidField, type EntityClass, type EntityField } from "./registry";
 import { elementConfigSchema, formOptionSchema, logicKeySchema } from "../../core/forms/element-schema";
 import { FIELD_TYPES, FORM_LIMITS, MEMBER_CLASSES } from "../../core/forms/model";
@@ -336,6 +337,7 @@ export const entityClasses: readonly EntityClass[] = [
   Individual,
   Race,
   ...adminEntityClasses,
+  ...gochipEntityClasses,
 ];
 
 const byName = new Map(entityClasses.map((entity) => [entity.classname, entity]));

@@ -147,6 +147,8 @@ export const raceSettingsSchema = z.object({
   seed_function: text.default("random"),
   /** The club's ranking scheme the "by ranking points" seed function reads (decision 0054); null: none chosen. */
   ranking_scheme_id: text.nullable().default(null),
+  /** Written by seeding by ranking points: the scheme ranks the most points first (a points table, decision 0068). */
+  ranking_higher_first: z.boolean().default(false),
   seed_option: text.nullable().default(null),
   starttime_sort: text.default("bib"),
   starttime_order_list: list.default([]),

@@ -73,6 +73,20 @@ export function pagePost(host: string, path: string, fields: Record<string, stri
   );
 }
 
+/** A same-origin multipart post to a page on the main host (an upload), as pagePost is for plain forms. */
+export function multipartPost(path: string, fields: Record<string, string | File>, cookie: string) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  return worker.fetch(
+    hostRequest("localhost:8787", path, {
+      method: "POST",
+      headers: { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-origin", Cookie: cookie },
+      body: form,
+      redirect: "manual",
+    }),
+  );
+}
+
 /** The `name=value` of a Set-Cookie for `name` in a response, or null. */
 export function cookieFrom(response: Response, name: string): string | null {
   const found = response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));

@@ -213,40 +213,54 @@ describe("the club's ranking pages", () => {
   });
 });
 
+/** A third race whose start group "Women" seeds by ranking points, and its start-order page's settings form. */
+async function seedingRace(c: Awaited<ReturnType<typeof club>>) {
+  const third = await addRace(c.club, c.site, "Sprint", c.races[0].startTime + 14 * DAY_MS);
+  const sprint = await timeRace(third, c.host, ["Dora New", "Anna Berg", "Cleo Stam", "Bea Lind"]);
+  const group = await sprint.room.saveDocument("StartGroup", null, {
+    name: "Women",
+    seed_function: "ranking_points",
+    starttime_sort: "seed",
+    start_mode: "individual",
+    start_interval: 30_000_000,
+  });
+  const groupId = (group as { value: { id: string } }).value.id;
+  for (const id of sprint.racerIds) await sprint.room.saveRacer(id, { setupgroup_id: groupId });
+  const settings = {
+    intent: "race-settings",
+    seed_function: "random",
+    prev_stages_count: "0",
+    starttime_sort: "bib",
+    start_interval: "30",
+    start_size: "1",
+    start_gap: "0",
+    mass_start_cutoff: "180",
+  };
+  const base = `/race/${third.id}/admin/startorder`;
+  const seed = () => pagePost("localhost", base, { intent: "seed", target: groupId }, c.cookie);
+  /** The racers' written points by name, and their first names in start order once start times are assigned. */
+  const seeded = async () => {
+    const points = Object.fromEntries((await sprint.room.racers()).map((r) => [`${r.data.first_name} ${r.data.last_name}`, r.data.ranking_points]));
+    expect((await sprint.room.assignStartTimes()).ok).toBe(true);
+    const order = (await sprint.room.racers()).sort((x, y) => x.data.assigned_start_time! - y.data.assigned_start_time!).map((r) => r.data.first_name);
+    return { points, order };
+  };
+  return { third, sprint, groupId, settings, base, seed, seeded };
+}
+
 describe("seeding by ranking points", () => {
   it("puts the best-ranked first, the unranked after, writes the points used, and refuses another club's scheme", async () => {
     const c = await club("seed");
     const created = await c.put({ season: "2026", config: { ...METHOD, seasons: [{ label: "2026", races: c.races.map((r) => ({ race: r.id })) }] } });
     await c.a.finishes({ C1: 600, C2: 610, C3: 630 });
     await c.b.finishes({ C2: 500, C1: 520 });
-    const third = await addRace(c.club, c.site, "Sprint", c.races[0].startTime + 14 * DAY_MS);
-    const sprint = await timeRace(third, c.host, ["Dora New", "Anna Berg", "Cleo Stam", "Bea Lind"]);
-    const group = await sprint.room.saveDocument("StartGroup", null, {
-      name: "Women",
-      seed_function: "ranking_points",
-      starttime_sort: "seed",
-      start_mode: "individual",
-      start_interval: 30_000_000,
-    });
-    const groupId = (group as { value: { id: string } }).value.id;
-    for (const id of sprint.racerIds) await sprint.room.saveRacer(id, { setupgroup_id: groupId });
-    const base = `/race/${third.id}/admin/startorder`;
+    const { third, groupId, settings, base, seed, seeded } = await seedingRace(c);
 
     // No scheme chosen yet: refused in words.
     const unset = await pagePost("localhost", `${base}?confirm=seed&group=${groupId}`, { intent: "seed", target: groupId }, c.cookie);
     expect(unset.status).toBe(400);
     expect(await unset.text()).toContain("Choose the race&#x27;s ranking scheme before seeding by ranking points");
 
-    const settings = {
-      intent: "race-settings",
-      seed_function: "random",
-      prev_stages_count: "0",
-      starttime_sort: "bib",
-      start_interval: "30",
-      start_size: "1",
-      start_gap: "0",
-      mass_start_cutoff: "180",
-    };
     const other = await club("seed-other");
     const foreign = await other.put({ config: {} });
     const refused = await pagePost("localhost", base, { ...settings, ranking_scheme_id: String(foreign.body.uuid) }, c.cookie);
@@ -255,17 +269,33 @@ describe("seeding by ranking points", () => {
     expect((await pagePost("localhost", base, { ...settings, ranking_scheme_id: "'; drop table" }, c.cookie)).status).toBe(400);
     expect((await pagePost("localhost", base, { ...settings, ranking_scheme_id: String(created.body.uuid) }, c.cookie)).status).toBe(302);
 
-    const seeded = await pagePost("localhost", base, { intent: "seed", target: groupId }, c.cookie);
-    expect(seeded.status).toBe(302);
-    const points = new Map((await sprint.room.racers()).map((r) => [`${r.data.first_name} ${r.data.last_name}`, r.data.ranking_points]));
-    expect(Object.fromEntries(points)).toEqual({ "Dora New": null, "Anna Berg": 29.85, "Cleo Stam": 44.83, "Bea Lind": 28.69 });
-    expect((await sprint.room.assignStartTimes()).ok).toBe(true);
-    const order = (await sprint.room.racers()).sort((x, y) => x.data.assigned_start_time! - y.data.assigned_start_time!).map((r) => r.data.first_name);
+    expect((await seed()).status).toBe(302);
+    const { points, order } = await seeded();
+    expect(points).toEqual({ "Dora New": null, "Anna Berg": 29.85, "Cleo Stam": 44.83, "Bea Lind": 28.69 });
     expect(order).toEqual(["Bea", "Anna", "Cleo", "Dora"]);
     // Seeding again (a double click) gives the same order and points.
-    expect((await pagePost("localhost", base, { intent: "seed", target: groupId }, c.cookie)).status).toBe(302);
+    expect((await seed()).status).toBe(302);
     const report = await (await get(`/race/${third.id}/admin/reports/start-list`, c.cookie)).text();
     expect(report).toContain("Ranking points");
     expect(report).toContain("28.69");
+  });
+
+  it("by a points table writes and shows each racer's points, not their rank, the most points first (decision 0068)", async () => {
+    const c = await club("seed-table");
+    const seasons = [{ label: "2026", races: c.races.map((r) => ({ race: r.id })) }];
+    const created = await c.put({ method: "points_table", season: "2026", config: { points_table: [100, 60, 50], list_mode: "sum", seasons } });
+    expect(created.status).toBe(201);
+    // Opener: Anna 100, Bea 60, Cleo 50; Final: Bea 100, Cleo 60, Anna 50. Summed: Bea 160, Anna 150, Cleo 110.
+    await c.a.finishes({ C1: 600, C2: 610, C3: 630 });
+    await c.b.finishes({ C2: 500, C3: 510, C1: 520 });
+    const { base, settings, seed, seeded } = await seedingRace(c);
+    expect((await pagePost("localhost", base, { ...settings, ranking_scheme_id: String(created.body.uuid) }, c.cookie)).status).toBe(302);
+    expect((await seed()).status).toBe(302);
+    const { points, order } = await seeded();
+    expect(points).toEqual({ "Dora New": null, "Anna Berg": 150, "Cleo Stam": 110, "Bea Lind": 160 });
+    expect(order).toEqual(["Bea", "Anna", "Cleo", "Dora"]);
+    const page = await (await get(base, c.cookie)).text();
+    expect(page).toContain("Ranking points");
+    expect(page).toContain("160.00");
   });
 });

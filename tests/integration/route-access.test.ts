@@ -14,6 +14,7 @@ import {
   divisionSeasons,
   divisions,
   eventPages,
+  gochipRacks,
   rankingSchemes,
   registrations,
   shippingDepots,
@@ -69,6 +70,8 @@ interface Ids {
   club: string;
   site: string;
   depot: string;
+  /** A GoChip rack of the depot (/shipments/:depot/racks/:rack). */
+  rack: string;
   /** A club's event page (/club/:club/events/:event). */
   event: string;
   scheme: string;
@@ -87,6 +90,7 @@ function urlsOf(id: string, ids: Ids): string[] {
     club: ids.club,
     site: ids.site,
     depot: ids.depot,
+    rack: ids.rack,
     event: ids.event,
     scheme: ids.scheme,
     division: ids.division,
@@ -133,6 +137,8 @@ async function fixtures(): Promise<Ids> {
   await db().insert(validationSystems).values({ id: validation, clubId: club.id, siteId: site.id, name: "Access list", kind: "list", fieldMtimes: {} });
   const depot = crypto.randomUUID();
   await db().insert(shippingDepots).values({ id: depot, name: "Access depot", fieldMtimes: {} });
+  const rack = crypto.randomUUID();
+  await db().insert(gochipRacks).values({ id: rack, depotId: depot, number: "1", fieldMtimes: {} });
   const event = crypto.randomUUID();
   await db().insert(eventPages).values({ id: event, clubId: club.id, siteId: site.id, name: "Access event", fieldMtimes: {} });
   // A ranking list page (/club/:club/rankings/:scheme) needs a real scheme of the club.
@@ -154,7 +160,7 @@ async function fixtures(): Promise<Ids> {
   await db()
     .insert(divisionMembers)
     .values({ id: member, divisionId: division, personId: person.id, seasonId: season.id, memberClass: "general", expiresAt: season.endsAt, ...owners });
-  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot, event, scheme, division, member };
+  return { race: race.id, validation, registration: registration.id, club: club.id, site: site.id, depot, rack, event, scheme, division, member };
 }
 
 function get(host: string, path: string, cookie?: string) {
@@ -231,6 +237,8 @@ describe("who may open each page route", () => {
     const depotRoutes = pageRoutes().filter((id) => id.startsWith("routes/shipments+/"));
     expect(depotRoutes.length).toBeGreaterThanOrEqual(3);
     expect((await get("localhost", `/shipments/${ids.depot}`, cookie)).status).toBe(200);
+    expect((await get("localhost", `/shipments/${ids.depot}/chips`, cookie)).status).toBe(200);
+    expect((await get("localhost", `/shipments/${ids.depot}/racks/${ids.rack}`, cookie)).status).toBe(200);
     for (const id of depotRoutes) {
       for (const url of urlsOf(id, ids)) expect((await get("localhost", url, cookie)).status, url).not.toBe(500);
     }

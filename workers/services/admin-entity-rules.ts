@@ -15,7 +15,21 @@ import { colourProblems } from "../../core/sites/contrast";
 import { isSiteMedia } from "../../core/sites/images";
 import { pagePathProblem } from "../../core/sites/page-paths";
 import { personKey } from "../../core/memberships/membership";
-import { divisionPeople, divisionSeasons, divisions, emailNewsletters, eventPages, inventoryTypes, races, registrations, type Db } from "../../schema/d1";
+import { GOCHIP_MESSAGES } from "../../core/gochips/chips";
+import {
+  divisionPeople,
+  divisionSeasons,
+  divisions,
+  emailNewsletters,
+  eventPages,
+  gochipLots,
+  gochipRacks,
+  inventoryTypes,
+  races,
+  registrations,
+  shipments,
+  type Db,
+} from "../../schema/d1";
 import { pageBodyProblems } from "../../schema/wire/page-blocks";
 import { pointsSystemOf, seriesConfigSchema } from "../../schema/wire/series-config";
 import { rankingConfigSchema } from "../../schema/wire/ranking-config";
@@ -309,4 +323,42 @@ export const divisionPersonRule: WriteRule = async (db, id, next) => {
     .where(and(eq(divisionPeople.divisionId, division), eq(divisionPeople.personKey, key), ne(divisionPeople.id, id)))
     .limit(1);
   return twin ? problems({ last_name: MEMBER_MESSAGES.samePerson(twin.memberNumber) }) : null;
+};
+
+/** A rack ships only with a shipment of its own depot (decision 0068). */
+export const gochipRackRule: WriteRule = async (db, _id, next) => {
+  const depot = text(next.depot);
+  const shipment = text(next.shipment);
+  if (!depot || !shipment) return null;
+  const [row] = await db
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(and(eq(shipments.id, shipment), eq(shipments.depotId, depot)));
+  return row ? null : problems({ shipment: GOCHIP_MESSAGES.otherDepot });
+};
+
+/** A chip's lot and rack are its depot's; a slot needs its rack and lies within it (decision 0068). */
+export const gochipRule: WriteRule = async (db, _id, next) => {
+  const depot = text(next.depot);
+  const [lot, rack] = [text(next.lot), text(next.rack)];
+  const slot = typeof next.slot === "number" ? next.slot : null;
+  if (!depot) return null;
+  if (slot !== null && !rack) return problems({ rack: GOCHIP_MESSAGES.slotNeedsRack });
+  const found: Record<string, string> = {};
+  if (lot) {
+    const [row] = await db
+      .select({ id: gochipLots.id })
+      .from(gochipLots)
+      .where(and(eq(gochipLots.id, lot), eq(gochipLots.depotId, depot)));
+    if (!row) found.lot = GOCHIP_MESSAGES.otherDepot;
+  }
+  if (rack) {
+    const [row] = await db
+      .select({ slots: gochipRacks.slotCount })
+      .from(gochipRacks)
+      .where(and(eq(gochipRacks.id, rack), eq(gochipRacks.depotId, depot)));
+    if (!row) found.rack = GOCHIP_MESSAGES.otherDepot;
+    else if (slot !== null && slot > row.slots) found.slot = GOCHIP_MESSAGES.slotRange(row.slots);
+  }
+  return problems(found);
 };

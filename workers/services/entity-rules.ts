@@ -9,6 +9,8 @@ import {
   divisionMemberRule,
   divisionPersonRule,
   eventPageRule,
+  gochipRackRule,
+  gochipRule,
   inventoryTypeRule,
   newsletterRule,
   pageRule,
@@ -40,6 +42,8 @@ const WRITE_RULES: Readonly<Record<string, WriteRule>> = {
   RankingScheme: rankingSchemeRule,
   DivisionMember: divisionMemberRule,
   DivisionPerson: divisionPersonRule,
+  GochipRack: gochipRackRule,
+  Gochip: gochipRule,
 };
 
 export function writeRuleOf(classname: string): WriteRule | undefined {

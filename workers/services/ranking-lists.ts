@@ -129,15 +129,12 @@ export async function schemeLists(env: Env, db: Db, scheme: SchemeRecord): Promi
 }
 
 /**
- * Each racer's points in force for seeding: the scheme's current season's list, else an earlier season's. Seeding
- * puts the fewest first, so a points table (the most points first) seeds by its list's rank (decision 0064).
+ * Each racer's points in force for seeding: the scheme's current season's list, else an earlier season's, and
+ * which way they seed: a points table ranks the most points first (decision 0068; it once gave the list's rank,
+ * which the start list then showed as the racer's points).
  */
-export async function seedingPoints(env: Env, db: Db, scheme: SchemeRecord): Promise<Map<string, number>> {
+export async function seedingPoints(env: Env, db: Db, scheme: SchemeRecord): Promise<{ points: Map<string, number>; higherFirst: boolean }> {
   const config = rankingConfigOf(scheme.config);
   const lists = await schemeLists(env, db, scheme);
-  const season = currentSeasonIndex(scheme, config);
-  if (scheme.method !== "points_table") return pointsInForce(lists, season);
-  const ranks = new Map<string, number>();
-  for (const list of lists.slice(0, season + 1)) for (const r of list.racers) ranks.set(r.identity, r.rank);
-  return ranks;
+  return { points: pointsInForce(lists, currentSeasonIndex(scheme, config)), higherFirst: scheme.method === "points_table" };
 }

@@ -40,7 +40,7 @@ export async function seedWithRankings(env: Env, db: Db, race: Pick<RaceCatalogu
   if (!byPoints) return room.seed(startGroupId);
   const scheme = await findScheme(db, race.clubId, settings.ranking_scheme_id);
   if (!scheme) return { ok: false as const, errors: { ranking_scheme_id: RANKING_SEED_WORDS.noScheme } };
-  const [points, racers] = await Promise.all([seedingPoints(env, db, scheme), room.racers()]);
+  const [{ points, higherFirst }, racers] = await Promise.all([seedingPoints(env, db, scheme), room.racers()]);
   const rankingPoints: Record<string, number> = {};
   for (const r of racers) {
     const d = r.data;
@@ -48,5 +48,5 @@ export async function seedWithRankings(env: Env, db: Db, race: Pick<RaceCatalogu
     const found = points.get(rankingIdentity({ licence: d.ccc_licence || d.licence, person: d.person, name, birthYear: birthYearOf(d), club: d.club }));
     if (found !== undefined) rankingPoints[r.id] = found;
   }
-  return room.seed(startGroupId, rankingPoints);
+  return room.seed(startGroupId, rankingPoints, higherFirst);
 }

@@ -1,10 +1,11 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as z from "zod";
 import { racerDisplayName } from "../../../core/timing/racer-name";
 import type { StoredDocument } from "../../../schema/race/documents";
 import { FormMessage } from "../../components/auth-card";
-import { ConfirmForm } from "../../components/form-kit";
+import { ConfirmForm, SelectField, TextField } from "../../components/form-kit";
+import { racerReplacements, replaceRacerChip } from "../../gochip-replacement.server";
 import { RacerForm } from "../../components/racer-form";
 import { requireRaceAccess } from "../../race-admin.server";
 import {
@@ -32,14 +33,15 @@ async function racerOf(request: Request, context: LoaderFunctionArgs["context"],
 }
 
 const confirmSchema = z.enum(["clear", "delete"]).nullable().catch(null);
-const doneSchema = z.enum(["saved", "created", "cleared"]).nullable().catch(null);
+const doneSchema = z.enum(["saved", "created", "cleared", "replaced"]).nullable().catch(null);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { access, racer } = await racerOf(request, context, params);
-  const [setup, crossings, devices] = await Promise.all([
+  const [setup, crossings, devices, replacements] = await Promise.all([
     loadRacerSetup(access),
     racer ? access.room.racerCrossings(racer.id) : Promise.resolve([]),
     racer ? access.room.documents("TimingDevice") : Promise.resolve([]),
+    racer ? racerReplacements(context.env, access.race.id, racer.id) : Promise.resolve([]),
   ]);
   const url = new URL(request.url);
   const title = racer
@@ -51,7 +53,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return {
     raceId: access.race.id,
     raceName: access.race.name,
-    racer: racer ? { id: racer.id, bib: racer.data.bib } : null,
+    racer: racer ? { id: racer.id, bib: racer.data.bib, chip: racer.data.chip } : null,
+    replacements,
+    // The replace form's one-time id: sent twice (a double click), the chip is replaced once.
+    replacement: crypto.randomUUID(),
     title,
     values: racerFormValues(racer?.data ?? null, setup),
     courses: setup.courses,
@@ -66,7 +71,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 }
 
 type Result = { errors: FieldErrors; values: Record<string, string> | null };
-const intentSchema = z.enum(["save", "clear", "delete"], { error: "Unknown action" });
+const intentSchema = z.enum(["save", "clear", "delete", "replace-chip"], { error: "Unknown action" });
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { access, racer } = await racerOf(request, context, params);
@@ -78,6 +83,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     await access.room.deleteRacer(racer.id);
     const name = racerDisplayName({ firstName: racer.data.first_name, lastName: racer.data.last_name, fullname: racer.data.fullname }, false);
     return redirect(`${base}?${new URLSearchParams({ deleted: name || `bib ${racer.data.bib ?? "?"}` })}`);
+  }
+  if (intent.data === "replace-chip" && racer) {
+    const replaced = await replaceRacerChip(access, context.env, racer.id, form);
+    if (!replaced.ok) return data<Result>({ errors: replaced.errors, values: null }, { status: replaced.status });
+    return redirect(`${base}/${racer.id}?done=replaced`);
   }
   if (intent.data === "clear" && racer) {
     await access.room.clearTimes(racer.id);
@@ -95,10 +105,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return redirect(`${base}/${saved.value.id}?done=${racer ? "saved" : "created"}`);
 }
 
-const DONE_NOTICES = { saved: "Your changes are saved.", created: "Racer added.", cleared: "All times of this racer are cleared." } as const;
+const DONE_NOTICES = {
+  saved: "Your changes are saved.",
+  created: "Racer added.",
+  cleared: "All times of this racer are cleared.",
+  replaced: "Chip replaced: later reads of the new chip are this racer's.",
+} as const;
 
 export default function RacerPage() {
-  const { raceId, racer, title, values, courses, startGroups, metaStartGroups, fields, crossings, confirm, done } = useLoaderData<typeof loader>();
+  const { raceId, racer, title, values, courses, startGroups, metaStartGroups, fields, crossings, confirm, done, replacements, replacement } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -211,6 +227,7 @@ export default function RacerPage() {
               </div>
             )}
           </section>
+          <ReplaceChip action={self} chip={racer.chip} submission={replacement} errors={errors} pending={pending("replace-chip")} replacements={replacements} />
           <section aria-labelledby="danger-heading">
             <h3 id="danger-heading">Clear or delete</h3>
             <p className="actions">
@@ -225,5 +242,46 @@ export default function RacerPage() {
         </>
       ) : null}
     </>
+  );
+}
+
+/** A GoChip replacement session (decision 0068): the racer's lost or faulty chip swapped for another. */
+function ReplaceChip(props: {
+  action: string;
+  chip: string | null;
+  submission: string;
+  errors: FieldErrors;
+  pending: boolean;
+  replacements: { id: string; at: string; oldChip: string | null; newChip: string; reason: string }[];
+}) {
+  return (
+    <section aria-labelledby="replace-heading">
+      <h3 id="replace-heading">Replace chip</h3>
+      <p>Chip now: {props.chip ?? "none"}. The old chip stays on the racer&apos;s list, so the reads it gave are kept.</p>
+      <Form method="post" action={props.action} className="setup-form">
+        <input type="hidden" name="intent" value="replace-chip" />
+        <input type="hidden" name="submission" value={props.submission} />
+        <TextField name="new_chip" label="New chip (hex code)" error={props.errors.new_chip} />
+        <SelectField
+          name="reason"
+          label="The old chip is"
+          choices={[
+            { value: "lost", label: "Lost" },
+            { value: "faulty", label: "Faulty" },
+          ]}
+          error={props.errors.reason}
+        />
+        <button type="submit" disabled={props.pending}>
+          {props.pending ? "Replacing…" : "Replace chip"}
+        </button>
+      </Form>
+      {props.replacements.length > 0 ? (
+        <ul className="plain-list">
+          {props.replacements.map((r) => (
+            <li key={r.id}>{`${r.at} UTC: ${r.oldChip ?? "no chip"} (${r.reason}) → ${r.newChip}`}</li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
   );
 }

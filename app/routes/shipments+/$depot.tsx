@@ -64,6 +64,9 @@ export default function Shipments() {
       </p>
       <h1>Shipments · {data.name}</h1>
       <SavedNotice message={data.saved} />
+      <p>
+        <Link to={`/shipments/${data.id}/chips`}>GoChips: racks, lots and tests</Link>
+      </p>
       <h2>Stock</h2>
       {data.stock.length === 0 ? (
         <p className="empty-state">No stock yet: receive some below.</p>
