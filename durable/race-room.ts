@@ -29,7 +29,7 @@ import * as startOrder from "./race/start-order";
 import { RaceStore } from "./race/store";
 import type { StoredRacer } from "../schema/race/engine-input";
 import { importStageTimes, stageResultsOf, timedEntityOfRacer, type RacerRecordsDeps } from "./race/racer-records";
-import { isCatalogueBehind, migrateRaceStorage, raceStateOf, writeCatalogueRow } from "./race/room-storage";
+import { isCatalogueBehind, migrateRaceStorage, raceStateOf, storageVersionOf, writeCatalogueRow } from "./race/room-storage";
 
 export type { FieldErrors };
 export type { SaveResult };
@@ -99,7 +99,7 @@ export class RaceRoom extends DurableObject<Env> {
       transaction: (write) => ctx.storage.transactionSync(write),
       setupRow: () => this.db.select().from(raceSetup).get() ?? null,
       writeSettings: (settings, fieldMtimes) => this.db.update(raceSetup).set({ settings, fieldMtimes }).run(),
-      setupChanged: () => this.setupChanged(),
+      setupChanged: () => this.feed.setupChanged(),
     });
     ctx.blockConcurrencyWhile(async () => {
       migrateRaceStorage(ctx);
@@ -162,7 +162,7 @@ export class RaceRoom extends DurableObject<Env> {
       this.db.update(raceSetup).set(columns).run();
       await this.writeCatalogue();
       // Start and end times are race rules (the gun, the time window): results follow them.
-      if ("start_time" in changed || "end_time" in changed || "timezone" in changed) this.setupChanged();
+      if ("start_time" in changed || "end_time" in changed || "timezone" in changed) this.feed.setupChanged();
     }
     return { ok: true, changed, mtimes: result.mtimes, row: { ...current, ...changed } };
   }
@@ -358,12 +358,8 @@ export class RaceRoom extends DurableObject<Env> {
   // ---- Start order: seeding, start times, bibs ----
 
   /** Seeds the racers of one start group (every group when null) with the group's seed function (ranking points: decision 0054). */
-  async seed(
-    startGroupId: string | null,
-    rankingPoints: Record<string, number> | null = null,
-    higherFirst = false,
-  ): Promise<SaveResult<startOrder.SeedSummary>> {
-    return this.startOrderChange((room) => startOrder.seedStartGroups(room, startGroupId, rankingPoints, higherFirst));
+  async seed(startGroupId: string | null, ranking: startOrder.SeedRanking | null = null): Promise<SaveResult<startOrder.SeedSummary>> {
+    return this.startOrderChange((room) => startOrder.seedStartGroups(room, startGroupId, ranking?.points ?? null, ranking?.higherFirst ?? false));
   }
 
   /** Assigns start times to every start group and its racers; groups are renumbered by their first start. */
@@ -378,7 +374,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   // Results and sockets follow a start order change like any other setup change (durable/race/start-order.ts).
   private startOrderChange<T>(run: (room: startOrder.StartOrderRoom) => SaveResult<T>): SaveResult<T> {
-    return startOrder.runStartOrderChange({ ctx: this.ctx, db: this.db, store: this.store, onChange: () => this.setupChanged() }, run);
+    return startOrder.runStartOrderChange({ ctx: this.ctx, db: this.db, store: this.store, onChange: () => this.feed.setupChanged() }, run);
   }
 
   // ---- Results ----
@@ -483,8 +479,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** The schema version of this object's storage. */
   async storageVersion(): Promise<number> {
-    const row = this.ctx.storage.sql.exec<{ version: number }>("SELECT MAX(version) AS version FROM _race_migrations").one();
-    return row.version;
+    return storageVersionOf(this.ctx);
   }
 
   // ---- Internals ----
@@ -494,11 +489,6 @@ export class RaceRoom extends DurableObject<Env> {
     const row = this.db.select().from(raceSetup).get();
     if (!row) throw new Error("Race not opened");
     return raceStateOf(this.store, row, upTo);
-  }
-
-  /** Setup changes recompute everything; pages following a format get the whole of it at the next tick. */
-  private setupChanged(): void {
-    this.feed.setupChanged();
   }
 
   private readSetup(): RaceSetupView | null {

@@ -26,6 +26,11 @@ export function migrateRaceStorage(ctx: DurableObjectState): void {
   }
 }
 
+/** The newest migration this object's storage has run. */
+export function storageVersionOf(ctx: DurableObjectState): number {
+  return ctx.storage.sql.exec<{ version: number }>("SELECT MAX(version) AS version FROM _race_migrations").one().version;
+}
+
 /** The race as stored, with the crossing log up to `upTo` (all of it when undefined), for the results. */
 export function raceStateOf(store: RaceStore, row: typeof raceSetup.$inferSelect, upTo?: number): RaceState {
   const settings = readRaceSettings(row.settings);

@@ -92,6 +92,12 @@ type Group = StoredDocument<"StartGroup">;
 
 // ---- Seeding ----
 
+/** Ranking points to seed by, and whether the most points start first (a points-table scheme, decision 0068). */
+export interface SeedRanking {
+  points: Record<string, number>;
+  higherFirst: boolean;
+}
+
 /**
  * Seeds the racers of one start group (every group when null) with the group's seed function. `rankingPoints`
  * (racer id to points, from the race's ranking scheme) is written on the racers of groups seeded by ranking

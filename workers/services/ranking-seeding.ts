@@ -48,5 +48,5 @@ export async function seedWithRankings(env: Env, db: Db, race: Pick<RaceCatalogu
     const found = points.get(rankingIdentity({ licence: d.ccc_licence || d.licence, person: d.person, name, birthYear: birthYearOf(d), club: d.club }));
     if (found !== undefined) rankingPoints[r.id] = found;
   }
-  return room.seed(startGroupId, rankingPoints, higherFirst);
+  return room.seed(startGroupId, { points: rankingPoints, higherFirst });
 }
