@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { emailNewsletters, newsletterDeliveries } from "../../schema/d1";
 import { deliveryRows, LOST_AFTER_MS } from "../../workers/services/mail-rows";
 import { db } from "./auth-fixtures";
-import { createSiteWithRace } from "./fixtures";
+import { createSiteWithRace, recordingEnv } from "./fixtures";
 
 async function delivery(tag: string, now: number) {
   const { club, site } = await createSiteWithRace(db(), { hostname: `${tag}.localhost`, siteName: tag, raceName: `${tag} race` });
@@ -23,12 +23,6 @@ async function delivery(tag: string, now: number) {
 }
 
 const stateOf = async (id: string) => (await db().select().from(newsletterDeliveries).where(eq(newsletterDeliveries.id, id)))[0]!;
-
-function recordingEnv() {
-  const sent: { body: unknown }[] = [];
-  const queue = { sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages) };
-  return { env: { ...env, MAIL_QUEUE: queue as unknown as Queue }, sent };
-}
 
 describe("queued mail rows", () => {
   it("send a row once: a second message skips it, a redelivery takes back its own claim", async () => {

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { LINK_MESSAGE } from "../../core/sites/site-links";
 import { capturedMail, emailNewsletters, eventPages, sites } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -43,18 +43,7 @@ async function siteWithAdmins(tag: string) {
 const get = (host: string, path: string, cookie?: string) =>
   worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
 
-function multipart(path: string, fields: Record<string, string | File>, cookie: string) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  return worker.fetch(
-    hostRequest("localhost:8787", path, {
-      method: "POST",
-      headers: { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-origin", Cookie: cookie },
-      body: form,
-      redirect: "manual",
-    }),
-  );
-}
+const multipart = multipartPost;
 
 const blockFields = (blocks: Record<string, string | File>[]) => ({
   count: String(blocks.length),

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_PATH_MESSAGES } from "../../core/sites/page-paths";
 import { LINK_MESSAGE } from "../../core/sites/site-links";
 import { sitePages, sites } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -129,18 +129,7 @@ describe("a site's pages", () => {
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 
-function multipart(path: string, fields: Record<string, string | File>, cookie: string) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  return worker.fetch(
-    hostRequest("localhost:8787", path, {
-      method: "POST",
-      headers: { Origin: "http://localhost:8787", "Sec-Fetch-Site": "same-origin", Cookie: cookie },
-      body: form,
-      redirect: "manual",
-    }),
-  );
-}
+const multipart = multipartPost;
 
 describe("a site page's images", () => {
   it("are uploaded on the page's editor as on the home page's: a non-image refused with nothing stored, a file chosen before Add kept", async () => {
