@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { eventPages, races, registrations } from "../../schema/d1";
-import { db, pagePost, worker, multipartPost, signedInAs } from "./auth-fixtures";
+import { db, pagePost, worker, multipartPost, signedInAs, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -25,8 +25,7 @@ async function clubWithAdmin(tag: string, role = "org_admin") {
   return { hostname, site, club, race, form, user, cookie };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 
 const multipart = multipartPost;
 

@@ -12,9 +12,9 @@ import { describe, expect, it } from "vitest";
 import { HOSTNAME_MESSAGES, platformDomainMessage } from "../../core/sites/hostnames";
 import { siteDomains } from "../../schema/d1";
 import { refreshDueDomains } from "../../workers/services/site-domains";
-import { authPost, createUserWithPassword, db, pagePost, signIn, worker, signedInAs } from "./auth-fixtures";
+import { authPost, createUserWithPassword, db, pagePost, signIn, signedInAs, pageGet } from "./auth-fixtures";
 import { withCloudflareFake } from "./cloudflare-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createSiteWithRace } from "./fixtures";
 
 const PASSWORD = "granite-summit-31";
 const fake = withCloudflareFake();
@@ -25,8 +25,7 @@ async function siteWithAdmin(tag: string, flags: Record<string, boolean> = { sit
   return { site, base: `/site/${site.id}/settings`, cookie };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 
 const text = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'");
 

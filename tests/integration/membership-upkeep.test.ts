@@ -29,14 +29,14 @@ import { DIVISION_CHOICE_MESSAGE } from "../../workers/services/division-choices
 import { ownerMismatch } from "../../workers/services/entity-service";
 import { MEMBER_EDIT_MESSAGES } from "../../workers/services/member-edits";
 import { queueDueReminders } from "../../workers/services/membership-reminders";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest, recordingEnv, consumeMail } from "./fixtures";
+import { createUserWithPassword, db, pagePost, signIn, pageGet } from "./auth-fixtures";
+import { createSiteWithRace, recordingEnv, consumeMail } from "./fixtures";
 import { createApp, issueToken, apiCall } from "./oauth-fixtures";
 
 const PASSWORD = "glacier-ski-42";
 const HOST = "localhost";
 const SCOPES = "clubs divisions registrations activities points depots pages";
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest(HOST, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet(HOST, path, cookie);
 const html = (text: string) => text.replaceAll("'", "&#x27;");
 
 const call = (token: string, method: string, path: string, body?: unknown) => apiCall(HOST, token, method, path, body);

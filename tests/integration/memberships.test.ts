@@ -10,11 +10,11 @@ import { parseCsv } from "../../core/entity/csv";
 import { carts, divisionMembers, divisionPeople, divisions, formElements, individuals, registrations } from "../../schema/d1";
 import { runJob } from "../../workers/jobs";
 import { MEMBERSHIP_MESSAGES } from "../../workers/services/memberships";
-import { createUserWithPassword, db, pagePost, signIn, worker, signedInAs } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createUserWithPassword, db, pagePost, signIn, signedInAs, pageGet } from "./auth-fixtures";
+import { createSiteWithRace } from "./fixtures";
 
 const PASSWORD = "glacier-ski-42";
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest("localhost", path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet("localhost", path, cookie);
 const html = (text: string) => text.replaceAll("'", "&#x27;");
 
 async function clubWithAdmin(tag: string) {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_PATH_MESSAGES } from "../../core/sites/page-paths";
 import { LINK_MESSAGE } from "../../core/sites/site-links";
 import { sitePages, sites } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -26,8 +26,7 @@ async function siteWithAdmin(tag: string) {
   return { site, hostname, user, cookie: await signIn("localhost", email, PASSWORD) };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 const text = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
 const mtimeOf = (html: string) => /<input type="hidden" name="mtime" value="(\d+)"/.exec(html)?.[1] ?? "";
 const blocks = (list: Record<string, string>[]) =>
