@@ -1,7 +1,7 @@
 import { JOBS_QUEUE_NAME, runJobBatch } from "./jobs";
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { openDb } from "../schema/d1";
-import { mailMessageSchema, membershipReminderMessageSchema, newsletterDeliveryMessageSchema, passMailMessageSchema } from "../schema/wire/mail";
+import { mailMessageSchema } from "../schema/wire/mail";
 import { hostConfigFromEnv, resolveTenant } from "../tenants/resolve";
 import { normaliseHostname } from "../tenants/host";
 import { handleAuthApi } from "./auth";
@@ -19,9 +19,7 @@ import { handleMedia } from "./media";
 import { handleEventCalendar, isEventCalendarPath } from "./event-calendars";
 import { handleStripeWebhook, WEBHOOK_PATH } from "./payments/webhook";
 import { productionMisconfiguration } from "./production-config";
-import { sendNewsletterDelivery } from "./services/newsletters";
-import { sendCardMail } from "./services/card-mails";
-import { sendMembershipReminder } from "./services/membership-reminders";
+import { queuedMailOf } from "./services/queued-mail";
 import { runCron } from "./cron";
 import { originOf } from "./auth/hosts";
 import { cachedSitePage, isCacheableSiteRequest } from "./site-page-cache";
@@ -102,32 +100,12 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
       if (batch.queue === JOBS_QUEUE_NAME) return runJobBatch(batch, env);
       const db = openDb(env.DB);
       for (const message of batch.messages) {
-        const newsletter = newsletterDeliveryMessageSchema.safeParse(message.body);
-        if (newsletter.success) {
+        const row = queuedMailOf(message.body);
+        if (row) {
           const last = message.attempts > MAIL_MAX_RETRIES;
-          const outcome = await sendNewsletterDelivery(env, db, newsletter.data.newsletterDelivery, message.attempts, last, Date.now()).catch(
-            (error: unknown) => (console.error("A newsletter delivery could not be claimed; will retry", error), "retry" as const),
-          );
-          if (outcome === "retry") message.retry();
-          else message.ack();
-          continue;
-        }
-        const reminder = membershipReminderMessageSchema.safeParse(message.body);
-        if (reminder.success) {
-          const last = message.attempts > MAIL_MAX_RETRIES;
-          const outcome = await sendMembershipReminder(env, db, reminder.data.membershipReminder, message.attempts, last, Date.now()).catch(
-            (error: unknown) => (console.error("A membership reminder could not be claimed; will retry", error), "retry" as const),
-          );
-          if (outcome === "retry") message.retry();
-          else message.ack();
-          continue;
-        }
-        const cardMail = passMailMessageSchema.safeParse(message.body);
-        if (cardMail.success) {
-          const last = message.attempts > MAIL_MAX_RETRIES;
-          const outcome = await sendCardMail(env, db, cardMail.data.passMail, message.attempts, last, Date.now()).catch(
-            (error: unknown) => (console.error("A card mail could not be claimed; will retry", error), "retry" as const),
-          );
+          const outcome = await row
+            .send(env, db, row.id, message.attempts, last, Date.now())
+            .catch((error: unknown) => (console.error(`${row.what} could not be claimed; will retry`, error), "retry" as const));
           if (outcome === "retry") message.retry();
           else message.ack();
           continue;

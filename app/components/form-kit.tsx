@@ -371,6 +371,27 @@ export function ConfirmPanel(props: {
   );
 }
 
+/** A form needs a list that is empty: says so and links to the page that fills it ("No devices yet. Add a device first."). */
+export function NoneYet({ what, to, label, then = "first." }: { what: string; to: string; label: string; then?: string }) {
+  return (
+    <p className="empty-state">
+      {`No ${what} yet. `}
+      <Link to={to}>{label}</Link>
+      {` ${then}`}
+    </p>
+  );
+}
+
+/** A pending delete's confirmation for SetupSection, in the item's words; null when nothing is being deleted. */
+export function removal<T extends { id: string }>(
+  item: T | null | undefined,
+  words: (item: T) => { title: string; explanation: string; label: string; target?: string },
+): { target: string; title: string; explanation: string; label: string } | null {
+  if (!item) return null;
+  const { target, ...rest } = words(item);
+  return { target: target ?? item.id, ...rest };
+}
+
 /**
  * The frame of a race setup page: its heading and hint, the saved notice, and the confirmation of a pending
  * delete, above the page's own list, editor and add form.

@@ -15,13 +15,12 @@ import { ENDURO_COLUMN_OPTION_LABELS, ENDURO_COLUMN_OPTIONS } from "../../core/t
 import { MULTI_RUN_MODE_LABELS, MULTI_RUN_MODES } from "../../core/timing/multi-run";
 import { DEFAULT_RELAY_MEMBER_COUNT, TEAM_LAP_TIME_DISPLAY_LABELS, TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
 import type { RaceSettings } from "../../schema/race/settings";
-import { CheckboxField, RadioField, SelectField, TextField, type Choice, type FieldErrors } from "./form-kit";
+import { CheckboxField, RadioField, SelectField, type Choice } from "./form-kit";
+import { SettingSelect, SettingText, type SettingValues } from "./setting-fields";
 
 /** A setup form's current values: a refused form's text, else what is saved. */
-export interface SetupFieldValues {
-  v: (name: string, stored: string | number | null | undefined) => string;
+export interface SetupFieldValues extends SettingValues {
   checked: (name: string, stored: boolean) => boolean;
-  errors: FieldErrors;
 }
 
 export interface RaceModeChoices {
@@ -35,6 +34,7 @@ export interface RaceModeChoices {
 type ModeSettings = Omit<RaceSettings, "same_time_threshold" | "start_interval" | "start_gap">;
 
 export function RaceModeFieldsets({ v, checked, errors, settings, data }: SetupFieldValues & { settings: ModeSettings; data: RaceModeChoices }) {
+  const form = { v, errors };
   return (
     <>
       <fieldset className="setup-group">
@@ -55,11 +55,11 @@ export function RaceModeFieldsets({ v, checked, errors, settings, data }: SetupF
           hint="The segments are then listed on the Segments page, with course groups and meta start groups. Saving with this on keeps one course per segment: courses that have no segment are deleted and the start groups are rebuilt."
           defaultChecked={checked("is_free_segment", settings.is_free_segment)}
         />
-        <SelectField
+        <SettingSelect
+          form={form}
           name="enduro_column_option"
+          stored={settings.enduro_column_option}
           label="Enduro columns"
-          defaultValue={v("enduro_column_option", settings.enduro_column_option)}
-          error={errors.enduro_column_option}
           choices={ENDURO_COLUMN_OPTIONS.map((c) => ({ value: c, label: ENDURO_COLUMN_OPTION_LABELS[c] }))}
         />
       </fieldset>
@@ -71,19 +71,19 @@ export function RaceModeFieldsets({ v, checked, errors, settings, data }: SetupF
           label="Racers run the course several times (fixed run count)"
           defaultChecked={checked("is_multi_run", settings.multi_run_option === "fixed")}
         />
-        <TextField
+        <SettingText
+          form={form}
           name="run_count"
+          stored={settings.run_count}
           label="Run count"
           inputMode="numeric"
           hint="Runs each racer makes; leave empty for 2. Each run starts at a read of the course's start point."
-          defaultValue={v("run_count", settings.run_count)}
-          error={errors.run_count}
         />
-        <SelectField
+        <SettingSelect
+          form={form}
           name="multi_run_mode"
+          stored={settings.multi_run_mode}
           label="Result from the runs"
-          defaultValue={v("multi_run_mode", settings.multi_run_mode)}
-          error={errors.multi_run_mode}
           choices={MULTI_RUN_MODES.map((m) => ({ value: m, label: MULTI_RUN_MODE_LABELS[m] }))}
         />
       </fieldset>
@@ -95,36 +95,36 @@ export function RaceModeFieldsets({ v, checked, errors, settings, data }: SetupF
           label="Team relay: each team's racers run legs one after another"
           defaultChecked={checked("is_relay", settings.is_relay)}
         />
-        <TextField
+        <SettingText
+          form={form}
           name="relay_member_count"
+          stored={settings.relay_member_count}
           label="Racers per team"
           inputMode="numeric"
           hint={`Legs a team runs; leave empty for ${DEFAULT_RELAY_MEMBER_COUNT}.`}
-          defaultValue={v("relay_member_count", settings.relay_member_count)}
-          error={errors.relay_member_count}
         />
-        <SelectField
+        <SettingSelect
+          form={form}
           name="team_field"
+          stored={settings.team_field ?? "team"}
           label="Team field"
           hint="The racer field naming each racer's team."
-          defaultValue={v("team_field", settings.team_field ?? "team")}
-          error={errors.team_field}
           choices={data.teamFields}
         />
-        <SelectField
+        <SettingSelect
+          form={form}
           name="team_order"
+          stored={settings.team_order}
           label="Leg field"
           hint="The racer field giving each racer's leg (1 runs first)."
-          defaultValue={v("team_order", settings.team_order)}
-          error={errors.team_order}
           choices={[{ value: "", label: "Bib order within the team" }, ...data.teamFields.filter((f) => f.value !== "team" && f.value !== "club")]}
         />
-        <SelectField
+        <SettingSelect
+          form={form}
           name="team_relay_transition_point"
+          stored={settings.team_relay_transition_point}
           label="Handover point"
           hint="Where one leg hands over to the next. With none, a leg ends at its racer's finish."
-          defaultValue={v("team_relay_transition_point", settings.team_relay_transition_point)}
-          error={errors.team_relay_transition_point}
           choices={[{ value: "", label: "The finish" }, ...data.points.map((p) => ({ value: p.id, label: p.name }))]}
         />
         <RadioField
@@ -165,12 +165,12 @@ export function RaceModeFieldsets({ v, checked, errors, settings, data }: SetupF
             { value: "time", label: BIATHLON_PENALTY_TYPE_LABELS.time, hint: "60 seconds per missed shot unless the course says otherwise" },
           ]}
         />
-        <SelectField
+        <SettingSelect
+          form={form}
           name="biathlon_penalty_device"
+          stored={settings.biathlon_penalty_device}
           label="Penalty-lap recorder"
           hint="With penalty laps: the device at the penalty loop. Its timing point is the loop."
-          defaultValue={v("biathlon_penalty_device", settings.biathlon_penalty_device)}
-          error={errors.biathlon_penalty_device}
           choices={[{ value: "", label: "None" }, ...data.devices.map((d) => ({ value: d.id, label: d.name }))]}
         />
         <SelectField
@@ -184,18 +184,18 @@ export function RaceModeFieldsets({ v, checked, errors, settings, data }: SetupF
             ...data.devices.filter((d) => (RANGE_DATA_DEVICE_TYPES as readonly string[]).includes(d.type)).map((d) => ({ value: d.id, label: d.name })),
           ]}
         />
-        <SelectField
+        <SettingSelect
+          form={form}
           name="biathlon_result_calc"
+          stored={settings.biathlon_result_calc}
           label="Result calculation"
-          defaultValue={v("biathlon_result_calc", settings.biathlon_result_calc)}
-          error={errors.biathlon_result_calc}
           choices={BIATHLON_RESULT_CALCULATIONS.map((c) => ({ value: c, label: BIATHLON_RESULT_CALCULATION_LABELS[c] }))}
         />
-        <SelectField
+        <SettingSelect
+          form={form}
           name="biathlon_column_option"
+          stored={settings.biathlon_column_option}
           label="Times to display"
-          defaultValue={v("biathlon_column_option", settings.biathlon_column_option)}
-          error={errors.biathlon_column_option}
           choices={BIATHLON_TIMES_TO_DISPLAY.map((c) => ({ value: c, label: BIATHLON_TIMES_TO_DISPLAY_LABELS[c] }))}
         />
       </fieldset>

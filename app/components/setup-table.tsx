@@ -54,7 +54,9 @@ export function SetupTable<T>(props: {
 }
 
 /** The "Add a …" section under a list, headed so screen readers can jump to it. */
-export function AddSection({ id, heading, children }: { id: string; heading: string; children: ReactNode }) {
+export function AddSection({ id, heading, shown = true, children }: { id: string; heading: string; shown?: boolean; children: ReactNode }) {
+  // `shown`: the add form is only for those who may edit; the others see the list alone.
+  if (!shown) return null;
   return (
     <section aria-labelledby={id}>
       <h3 id={id}>{heading}</h3>

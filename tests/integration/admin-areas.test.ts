@@ -1,8 +1,7 @@
-import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { divisions, entityChanges } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { db, pagePost, worker, signedInAs } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -16,18 +15,12 @@ const post = (path: string, cookie: string, fields: [string, string][]) => pageP
 
 /** A System Administrator whose configuration holds `config`, signed in on the admin host. */
 async function superAdmin(config: Record<string, boolean>) {
-  const email = `sys-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const user = await createUserWithPassword(email, PASSWORD, [{ type: "system_admin" }]);
-  await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?").bind(JSON.stringify(config), user.id).run();
-  return { user, cookie: await signIn(ADMIN, email, PASSWORD) };
+  return signedInAs(ADMIN, [{ type: "system_admin" }], { password: PASSWORD, config });
 }
 
 /** A Site Administrator of `siteId` whose configuration holds `config`, signed in on the admin host. */
 async function siteAdmin(siteId: string, config: Record<string, boolean>) {
-  const email = `site-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const user = await createUserWithPassword(email, PASSWORD, [{ type: "site_admin", siteId }]);
-  await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?").bind(JSON.stringify(config), user.id).run();
-  return { user, cookie: await signIn(ADMIN, email, PASSWORD) };
+  return signedInAs(ADMIN, [{ type: "site_admin", siteId }], { password: PASSWORD, config });
 }
 
 /** The hidden inputs of the first form on a page that has `name`. */

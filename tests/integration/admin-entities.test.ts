@@ -3,19 +3,12 @@ import { eq, sql } from "drizzle-orm";
 import { bankAccounts, roles } from "../../schema/d1";
 import { db, createUserWithPassword, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
-import { createApp, issueToken } from "./oauth-fixtures";
+import { createApp, issueToken, apiCall } from "./oauth-fixtures";
 
 const HOST = "localhost";
 const SCOPES = "clubs divisions eventpages pages validation timingdevices servers emails pointsseries activities rankingschemes points passes bankaccounts";
 
-function call(token: string, method: string, path: string, body?: unknown) {
-  const init: RequestInit = { method, headers: { Authorization: `Bearer ${token}` } };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)["Content-Type"] = "application/json";
-  }
-  return worker.fetch(hostRequest(HOST, path, init));
-}
+const call = (token: string, method: string, path: string, body?: unknown) => apiCall(HOST, token, method, path, body);
 
 /** A club on its own site with an Organization Admin whose app token carries the admin areas' scopes. */
 async function clubAdmin(tag: string) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { apiApplications, clubs, entityChanges, oauthGrants, oauthTokens } from "../../schema/d1";
 import { hashToken } from "../../workers/auth/crypto";
-import { createUserWithPassword, db, signIn, pagePost, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, signIn, pagePost, worker, signedInAs } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { approveApp, authorizeQuery, issueToken, pkce, REDIRECT, tokenRequest } from "./oauth-fixtures";
 import { openSocket } from "./socket-fixtures";
@@ -33,9 +33,11 @@ async function createClub(name: string, siteId: string | null = null) {
 /** An API Client Admin of a new club, signed in on `host`. */
 async function clubAppAdmin(label: string, host = HOST) {
   const clubId = await createClub(`Club ${label}`);
-  const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const user = await createUserWithPassword(email, PASSWORD, [{ type: "api_client_admin", clubId }]);
-  return { clubId, user, cookie: await signIn(host, email, PASSWORD) };
+  const { user, cookie } = await signedInAs(host, [{ type: "api_client_admin", clubId }], {
+    email: `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`,
+    password: PASSWORD,
+  });
+  return { clubId, user, cookie };
 }
 
 function appForm(options: {

@@ -9,11 +9,7 @@ export const worker = exports.default;
 export const db = () => openDb(env.DB);
 
 /** A user with a password and, optionally, roles. */
-export async function createUserWithPassword(
-  email: string,
-  password: string | null,
-  roleSpecs: { type: string; clubId?: string | null; siteId?: string | null; scope?: string | null }[] = [],
-) {
+export async function createUserWithPassword(email: string, password: string | null, roleSpecs: RoleSpec[] = []) {
   const id = crypto.randomUUID();
   const fields = { email, name: `User ${email.split("@")[0]}`, passwordHash: password ? await hashPassword(password) : null };
   await db()
@@ -73,7 +69,26 @@ export function pagePost(host: string, path: string, fields: Record<string, stri
   );
 }
 
-/** A same-origin multipart post to a page on the main host (an upload), as pagePost is for plain forms. */
+export type RoleSpec = { type: string; clubId?: string | null; siteId?: string | null; scope?: string | null };
+
+/**
+ * A new user holding these roles, signed in on `host`: the set-up of most page tests. `config` sets the roles'
+ * configuration (a System or Site Administrator's area flags); the e-mail is fresh unless given.
+ */
+export async function signedInAs(host: string, roleSpecs: RoleSpec[], options: { email?: string; password?: string; config?: Record<string, boolean> } = {}) {
+  const email = options.email ?? `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const password = options.password ?? "glacier-ski-42";
+  const user = await createUserWithPassword(email, password, roleSpecs);
+  if (options.config) await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?").bind(JSON.stringify(options.config), user.id).run();
+  return { user, email, cookie: await signIn(host, email, password) };
+}
+
+/** A page as a browser gets it (signed in with `cookie` when given), its redirects left for the test to read. */
+export function pageGet(host: string, path: string, cookie?: string) {
+  return worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+}
+
+/** A same-origin multipart post to a page on localhost (a form with a file: uploads), signed in with `cookie`. */
 export function multipartPost(path: string, fields: Record<string, string | File>, cookie: string) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.set(key, value);

@@ -2,9 +2,9 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isCityData } from "./apply-migrations";
-import { createUserWithPassword, db, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
-import { createApp, issueToken } from "./oauth-fixtures";
+import { createUserWithPassword, db } from "./auth-fixtures";
+import { createSiteWithRace } from "./fixtures";
+import { createApp, issueToken, apiCall } from "./oauth-fixtures";
 
 const HOST = "localhost";
 
@@ -16,15 +16,7 @@ beforeAll(async () => {
   );
 });
 
-function call(token: string, method: string, path: string, body?: unknown) {
-  return worker.fetch(
-    hostRequest(HOST, path, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-}
+const call = (token: string, method: string, path: string, body?: unknown) => apiCall(HOST, token, method, path, body);
 
 describe("city of an entity", () => {
   it("ships the data set with time zones and provinces", async () => {

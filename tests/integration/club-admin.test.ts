@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { clubs } from "../../schema/d1";
 import { Club } from "../../schema/entities/classes";
 import { historyOf } from "../../workers/services/entity-history";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { db, pagePost, worker, signedInAs } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
 const HOST = "localhost";
@@ -20,9 +20,7 @@ function hidden(html: string, name: string): string {
 
 async function clubWithAdmin(tag: string) {
   const { club } = await createSiteWithRace(db(), { hostname: `${tag}.localhost`, siteName: tag, raceName: `${tag} race` });
-  const email = `${tag}@example.com`;
-  const user = await createUserWithPassword(email, PASSWORD, [{ type: "org_admin", clubId: club.id }]);
-  return { club, user, cookie: await signIn(HOST, email, PASSWORD) };
+  return { club, ...(await signedInAs(HOST, [{ type: "org_admin", clubId: club.id }], { email: `${tag}@example.com`, password: PASSWORD })) };
 }
 
 describe("the Organization Admin's page", () => {

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { eventPages, races, registrations } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost as multipart } from "./auth-fixtures";
+import { db, pagePost, worker, multipartPost, signedInAs, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -21,13 +21,13 @@ async function clubWithAdmin(tag: string, role = "org_admin") {
   await db()
     .insert(registrations)
     .values({ ...form, fieldMtimes: {} });
-  const email = `${tag}-${crypto.randomUUID().slice(0, 6)}@example.com`;
-  const user = await createUserWithPassword(email, PASSWORD, [{ type: role, clubId: club.id }]);
-  return { hostname, site, club, race, form, user, cookie: await signIn("localhost", email, PASSWORD) };
+  const { user, cookie } = await signedInAs("localhost", [{ type: role, clubId: club.id }], { password: PASSWORD });
+  return { hostname, site, club, race, form, user, cookie };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
+
+const multipart = multipartPost;
 
 const ENTITIES: Record<string, string> = { "&quot;": '"', "&#x27;": "'", "&lt;": "<", "&gt;": ">", "&amp;": "&" };
 /** A hidden input's value as the page rendered it, unescaped. */

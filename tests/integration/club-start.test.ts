@@ -4,11 +4,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { clubs, roles, sites } from "../../schema/d1";
 import { CLUB_MESSAGES, CLUBS_PER_DAY } from "../../workers/services/clubs";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { hostRequest } from "./fixtures";
+import { createUserWithPassword, db, pagePost, signIn, pageGet } from "./auth-fixtures";
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 
 async function founder(tag: string) {
   const email = `founder-${tag}@example.com`;

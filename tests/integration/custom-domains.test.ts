@@ -12,23 +12,20 @@ import { describe, expect, it } from "vitest";
 import { HOSTNAME_MESSAGES, platformDomainMessage } from "../../core/sites/hostnames";
 import { siteDomains } from "../../schema/d1";
 import { refreshDueDomains } from "../../workers/services/site-domains";
-import { authPost, createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { authPost, createUserWithPassword, db, pagePost, signIn, signedInAs, pageGet } from "./auth-fixtures";
 import { withCloudflareFake } from "./cloudflare-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createSiteWithRace } from "./fixtures";
 
 const PASSWORD = "granite-summit-31";
 const fake = withCloudflareFake();
 
 async function siteWithAdmin(tag: string, flags: Record<string, boolean> = { sites: true }) {
   const { site } = await createSiteWithRace(db(), { hostname: `${tag}.localhost`, siteName: `${tag} club`, raceName: `${tag} race` });
-  const email = `${tag}-${crypto.randomUUID().slice(0, 6)}@example.com`;
-  const user = await createUserWithPassword(email, PASSWORD, [{ type: "site_admin", siteId: site.id }]);
-  await env.DB.prepare("UPDATE roles SET config = ? WHERE user_id = ?").bind(JSON.stringify(flags), user.id).run();
-  return { site, base: `/site/${site.id}/settings`, cookie: await signIn("localhost", email, PASSWORD) };
+  const { cookie } = await signedInAs("localhost", [{ type: "site_admin", siteId: site.id }], { password: PASSWORD, config: flags });
+  return { site, base: `/site/${site.id}/settings`, cookie };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 
 const text = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'");
 

@@ -1,22 +1,14 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createUserWithPassword, db, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
-import { createApp, issueToken } from "./oauth-fixtures";
+import { createUserWithPassword, db } from "./auth-fixtures";
+import { createSiteWithRace } from "./fixtures";
+import { createApp, issueToken, apiCall } from "./oauth-fixtures";
 import { openSocket } from "./socket-fixtures";
 
 const HOST = "localhost";
 
-function call(token: string, method: string, path: string, body?: unknown) {
-  return worker.fetch(
-    hostRequest(HOST, path, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-}
+const call = (token: string, method: string, path: string, body?: unknown) => apiCall(HOST, token, method, path, body);
 
 async function setup(tag: string) {
   const { club } = await createSiteWithRace(db(), { hostname: `${tag}.localhost`, siteName: tag, raceName: tag });

@@ -4,17 +4,13 @@ import { entityChanges, registrations } from "../../schema/d1";
 import { Club, Registration } from "../../schema/entities/classes";
 import { changeFields, getEntity, updateEntity } from "../../workers/data-api/entity-store";
 import { changedHistory, historyOf } from "../../workers/services/entity-history";
-import { db, createUserWithPassword, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
-import { createApp, issueToken } from "./oauth-fixtures";
+import { db, createUserWithPassword } from "./auth-fixtures";
+import { createSiteWithRace } from "./fixtures";
+import { createApp, issueToken, apiCall } from "./oauth-fixtures";
 
 const HOST = "localhost";
 
-function call(token: string, method: string, path: string, body?: unknown) {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return worker.fetch(hostRequest(HOST, path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
-}
+const call = (token: string, method: string, path: string, body?: unknown) => apiCall(HOST, token, method, path, body);
 
 async function clubAdmin(tag: string) {
   const { club } = await createSiteWithRace(db(), { hostname: `${tag}.localhost`, siteName: tag, raceName: `${tag} race` });

@@ -5,7 +5,6 @@
  * chosen by hand and their card and reminder come in it; each card's link is mailed once (a job run twice, a
  * double click on "Send the card again"); and wrong clubs and garbage are refused.
  */
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -29,10 +28,9 @@ import { CARD_MAIL_MESSAGES, requeueLostCardMails } from "../../workers/services
 import { MEMBER_EDIT_MESSAGES } from "../../workers/services/member-edits";
 import { queueDueReminders } from "../../workers/services/membership-reminders";
 import { runJob } from "../../workers/jobs";
-import workerModule from "../../workers/index";
 import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
-import { createApp, issueToken } from "./oauth-fixtures";
+import { createSiteWithRace, hostRequest, consumeMail } from "./fixtures";
+import { createApp, issueToken, apiCall } from "./oauth-fixtures";
 
 const PASSWORD = "lantern-card-42";
 const HOST = "localhost";
@@ -40,14 +38,7 @@ const ADMIN = "admin.localhost";
 const get = (path: string, cookie?: string, host = HOST) =>
   worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
 
-function call(token: string, method: string, path: string, body?: unknown) {
-  const init: RequestInit = { method, headers: { Authorization: `Bearer ${token}` } };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)["Content-Type"] = "application/json";
-  }
-  return worker.fetch(hostRequest(HOST, path, init));
-}
+const call = (token: string, method: string, path: string, body?: unknown) => apiCall(HOST, token, method, path, body);
 
 /** A club on its own site with a division, its admin (page cookie and API token) and a running season. */
 async function clubWithDivision(tag: string) {
@@ -104,15 +95,11 @@ const cardOfMember = async (clubId: string, memberId: string) =>
   )[0]!;
 
 /** Runs the mail consumer on messages, as the queue would deliver them. */
-async function consume(bodies: unknown[], attempts = 1) {
-  const batch = createMessageBatch(
-    "startline-mail",
-    bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts, body })),
+const consume = (bodies: unknown[], attempts = 1) =>
+  consumeMail(
+    bodies.map((body) => ({ body })),
+    attempts,
   );
-  const ctx = createExecutionContext();
-  await workerModule.queue!(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
 
 /** Delivers a card's waiting mails (the real queue may take some first: the claim keeps each to one mail). */
 async function deliverCardMails(passId: string) {

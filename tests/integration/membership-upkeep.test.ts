@@ -4,8 +4,6 @@
  * division in the builder, and the three policy answers (platform-wide objects read by clubs, the inventory
  * catalogue read by depot staff, a club's page refused on another site).
  */
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DAY_MS } from "../../core/memberships/reminders";
@@ -31,25 +29,17 @@ import { DIVISION_CHOICE_MESSAGE } from "../../workers/services/division-choices
 import { ownerMismatch } from "../../workers/services/entity-service";
 import { MEMBER_EDIT_MESSAGES } from "../../workers/services/member-edits";
 import { queueDueReminders } from "../../workers/services/membership-reminders";
-import workerModule from "../../workers/index";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
-import { createApp, issueToken } from "./oauth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, pageGet } from "./auth-fixtures";
+import { createSiteWithRace, recordingEnv, consumeMail } from "./fixtures";
+import { createApp, issueToken, apiCall } from "./oauth-fixtures";
 
 const PASSWORD = "glacier-ski-42";
 const HOST = "localhost";
 const SCOPES = "clubs divisions registrations activities points depots pages";
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest(HOST, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet(HOST, path, cookie);
 const html = (text: string) => text.replaceAll("'", "&#x27;");
 
-function call(token: string, method: string, path: string, body?: unknown) {
-  const init: RequestInit = { method, headers: { Authorization: `Bearer ${token}` } };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)["Content-Type"] = "application/json";
-  }
-  return worker.fetch(hostRequest(HOST, path, init));
-}
+const call = (token: string, method: string, path: string, body?: unknown) => apiCall(HOST, token, method, path, body);
 
 /** A club on its own site with a division, its Organization Admin (page cookie and API token) and a season ending in 10 days. */
 async function clubWithDivision(tag: string, now = Date.now()) {
@@ -129,21 +119,7 @@ async function member(
   return { id, personId };
 }
 
-function recordingEnv() {
-  const sent: { body: unknown }[] = [];
-  const queue = { sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages), send: async (body: unknown) => void sent.push({ body }) };
-  return { env: { ...env, MAIL_QUEUE: queue as unknown as Queue }, sent };
-}
-
-async function consume(messages: { body: unknown }[], attempts = 1) {
-  const batch = createMessageBatch(
-    "startline-mail",
-    messages.map((m, i) => ({ id: `r${i}`, timestamp: new Date(), attempts, body: m.body })),
-  );
-  const ctx = createExecutionContext();
-  await workerModule.queue!(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
+const consume = consumeMail;
 
 describe("membership expiry reminders", () => {
   it("are sent once per membership under a retried cron and a duplicated message, in the member's language, never for an expired or renewed one", async () => {

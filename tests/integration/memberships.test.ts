@@ -10,17 +10,17 @@ import { parseCsv } from "../../core/entity/csv";
 import { carts, divisionMembers, divisionPeople, divisions, formElements, individuals, registrations } from "../../schema/d1";
 import { runJob } from "../../workers/jobs";
 import { MEMBERSHIP_MESSAGES } from "../../workers/services/memberships";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createUserWithPassword, db, pagePost, signIn, signedInAs, pageGet } from "./auth-fixtures";
+import { createSiteWithRace } from "./fixtures";
 
 const PASSWORD = "glacier-ski-42";
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest("localhost", path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet("localhost", path, cookie);
 const html = (text: string) => text.replaceAll("'", "&#x27;");
 
 async function clubWithAdmin(tag: string) {
   const { site, club } = await createSiteWithRace(db(), { hostname: `mem-${tag}.localhost`, siteName: `Mem ${tag}`, raceName: `Mem race ${tag}` });
-  await createUserWithPassword(`admin-${tag}@example.com`, PASSWORD, [{ type: "org_admin", clubId: club.id }]);
-  return { site, club, cookie: await signIn("localhost", `admin-${tag}@example.com`, PASSWORD) };
+  const { cookie } = await signedInAs("localhost", [{ type: "org_admin", clubId: club.id }], { email: `admin-${tag}@example.com`, password: PASSWORD });
+  return { site, club, cookie };
 }
 
 /** A live form with name, birth date, gender, e-mail and a membership panel. */

@@ -2,7 +2,7 @@
  * Newsletters (issue 26): written on the club's page with the same rules as the data API, scheduled, drawn up
  * into one delivery per address and sent through the mail queue once to each reader, whatever runs twice.
  */
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -11,8 +11,8 @@ import type { RaceRoom } from "../../durable/race-room";
 import { NEWSLETTER_MESSAGES } from "../../workers/services/admin-entity-rules";
 import { dispatchDueNewsletters, dispatchNewsletter } from "../../workers/services/newsletters";
 import workerModule from "../../workers/index";
-import { cookieFrom, createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
+import { cookieFrom, createUserWithPassword, db, pagePost, signIn, worker, signedInAs } from "./auth-fixtures";
+import { createSiteWithRace, hostRequest, recordingEnv, consumeMail } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { createForm, post } from "./registration-fixtures";
 import { createTimedRace, postReads, SECOND } from "./timing-fixtures";
@@ -21,9 +21,7 @@ const PASSWORD = "tidal-newsletter-42";
 
 async function clubWithEditor(tag: string, role = "org_admin") {
   const { club, site } = await createSiteWithRace(db(), { hostname: `${tag}.localhost`, siteName: `${tag} club`, raceName: `${tag} race` });
-  const email = `${tag}-editor@example.com`;
-  const user = await createUserWithPassword(email, PASSWORD, [{ type: role, clubId: club.id }]);
-  return { club, site, user, email, cookie: await signIn("localhost", email, PASSWORD) };
+  return { club, site, ...(await signedInAs("localhost", [{ type: role, clubId: club.id }], { email: `${tag}-editor@example.com`, password: PASSWORD })) };
 }
 
 const page = (path: string, cookie: string) => worker.fetch(hostRequest("localhost", path, { headers: { Cookie: cookie }, redirect: "manual" }));
@@ -40,21 +38,8 @@ async function formWithRegistrants(clubId: string, siteId: string, emails: strin
 }
 
 /** A queue that records what is sent to it, so the test runs the consumer itself. */
-function recordingEnv() {
-  const sent: { body: unknown }[] = [];
-  const queue = { sendBatch: async (messages: { body: unknown }[]) => void sent.push(...messages), send: async (body: unknown) => void sent.push({ body }) };
-  return { env: { ...env, MAIL_QUEUE: queue as unknown as Queue }, sent };
-}
 
-async function consume(messages: { body: unknown }[], attempts = 1) {
-  const batch = createMessageBatch(
-    "startline-mail",
-    messages.map((m, i) => ({ id: `n${i}`, timestamp: new Date(), attempts, body: m.body })),
-  );
-  const ctx = createExecutionContext();
-  await workerModule.queue!(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
+const consume = consumeMail;
 
 async function createOnPage(clubId: string, cookie: string, subject: string) {
   const submission = crypto.randomUUID();

@@ -70,6 +70,13 @@ export function bearerGet(host: string, path: string, accessToken: string) {
   return worker.fetch(hostRequest(host, path, { headers: { Authorization: `Bearer ${accessToken}` } }));
 }
 
+/** A data API call with an app's bearer token, a JSON body when given. */
+export function apiCall(host: string, token: string, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return worker.fetch(hostRequest(host, path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+}
+
 /** An access token for a user and app on a host, stored as the token endpoint would store it (for entity tests). */
 export async function issueToken(userId: string, appId: string, host: string, scopes: string, ttlMs = 3_600_000): Promise<string> {
   const access = encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));

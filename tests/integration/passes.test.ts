@@ -10,13 +10,13 @@ import { PASS_MESSAGES } from "../../core/passes/pass-status";
 import { carts, divisionSeasons, divisions, formElements, individuals, passChecks, passes, registrations } from "../../schema/d1";
 import { runJob } from "../../workers/jobs";
 import { issuePass, passCardPath } from "../../workers/services/passes";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 
 const PASSWORD = "lantern-pass-42";
 const DAY = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest("localhost", path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet("localhost", path, cookie);
 const html = (text: string) => text.replaceAll("'", "&#x27;");
 
 async function club(tag: string) {

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { pointsSeries, pointsSeriesStandings, races } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { evictRoom, postReads, SECOND, setUpTimedRoom } from "./timing-fixtures";
@@ -63,8 +63,7 @@ async function insertSeries(s: Awaited<ReturnType<typeof season>>, config: Recor
   return row.id;
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 
 /** The standings CSV as lines of cells (BOM and quotes off). */
 async function csvLines(host: string, seriesId: string, cookie?: string): Promise<string[][]> {

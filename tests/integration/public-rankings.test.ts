@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rankingSchemes } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { postReads, SECOND, setUpTimedRoom } from "./timing-fixtures";
@@ -40,8 +40,7 @@ async function club(tag: string) {
   return { host, site, club, race, email, put, seasons };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 
 describe("a ranking scheme's points table and +20% rule", () => {
   it("are refused with the same words by the data API and the admin page, and nothing is written", async () => {

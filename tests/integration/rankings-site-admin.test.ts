@@ -8,12 +8,12 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rankingSchemes } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createUserWithPassword, db, pagePost, signIn, pageGet } from "./auth-fixtures";
+import { createSiteWithRace } from "./fixtures";
 
 const PASSWORD = "glacier-ski-42";
 const HOST = "localhost";
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest(HOST, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet(HOST, path, cookie);
 
 async function siteAdmin(siteId: string, config: Record<string, boolean>) {
   const email = `rank-site-${crypto.randomUUID().slice(0, 8)}@example.com`;

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { initialMtimes } from "../../core/entity/field-mtimes";
 import { rankingLists, rankingSchemes, races } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { evictRoom, postReads, SECOND, setUpTimedRoom } from "./timing-fixtures";
@@ -61,7 +61,7 @@ async function club(tag: string) {
   return { host, site, club, races: [race, second] as const, a, b, email, cookie: await signIn("localhost", email, PASSWORD), put };
 }
 
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest("localhost", path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet("localhost", path, cookie);
 
 async function csvLines(path: string, cookie: string): Promise<string[][]> {
   const response = await get(path, cookie);

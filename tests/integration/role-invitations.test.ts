@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest";
 import { MAX_INVITATIONS_PER_USER } from "../../core/auth/constants";
 import { invitations, registrations, roles, shippingDepots } from "../../schema/d1";
 import { INVITATION_MESSAGES } from "../../workers/services/invitations";
-import { createUserWithPassword, db, latestMailTo, pagePost, signIn, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest } from "./fixtures";
+import { createUserWithPassword, db, latestMailTo, pagePost, signIn, pageGet } from "./auth-fixtures";
+import { createSiteWithRace } from "./fixtures";
 
 const PASSWORD = "glacier-ski-42";
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest("localhost", path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet("localhost", path, cookie);
 const html = (text: string) => text.replaceAll("'", "&#x27;");
 
 async function linkFor(email: string): Promise<string> {

@@ -5,12 +5,12 @@
  */
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createSiteWithRace, hostRequest } from "./fixtures";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createSiteWithRace } from "./fixtures";
+import { createUserWithPassword, db, pagePost, signIn, pageGet } from "./auth-fixtures";
 import { depotStock, inventoryItems, inventoryTypes, shipmentItems, shipments, shippingDepots } from "../../schema/d1";
 
 const PASSWORD = "glacier-ski-42";
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest("localhost", path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = (path: string, cookie?: string) => pageGet("localhost", path, cookie);
 
 async function depotWithStaff(tag: string) {
   const depot = { id: crypto.randomUUID(), name: `Depot ${tag}` };

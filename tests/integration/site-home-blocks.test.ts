@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { LINK_MESSAGE } from "../../core/sites/site-links";
 import { capturedMail, emailNewsletters, eventPages, sites } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost as multipart } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -40,8 +40,9 @@ async function siteWithAdmins(tag: string) {
   };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
+
+const multipart = multipartPost;
 
 const blockFields = (blocks: Record<string, string | File>[]) => ({
   count: String(blocks.length),

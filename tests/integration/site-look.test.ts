@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { sites } from "../../schema/d1";
 import { WhitelabelSite } from "../../schema/entities/classes";
 import { historyOf } from "../../workers/services/entity-history";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -24,8 +24,7 @@ async function siteWithAdmin(tag: string, config: Record<string, boolean>) {
   return { site, hostname, user, cookie: await signIn("localhost", email, PASSWORD) };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 
 const mtimeOf = (html: string) => /<input type="hidden" name="mtime" value="(\d+)"/.exec(html)?.[1] ?? "";
 

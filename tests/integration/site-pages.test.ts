@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_PATH_MESSAGES } from "../../core/sites/page-paths";
 import { LINK_MESSAGE } from "../../core/sites/site-links";
 import { sitePages, sites } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost as multipart } from "./auth-fixtures";
+import { createUserWithPassword, db, pagePost, signIn, worker, multipartPost, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 
@@ -26,8 +26,7 @@ async function siteWithAdmin(tag: string) {
   return { site, hostname, user, cookie: await signIn("localhost", email, PASSWORD) };
 }
 
-const get = (host: string, path: string, cookie?: string) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const get = pageGet;
 const text = async (response: Response) => (await response.text()).replaceAll("<!-- -->", "");
 const mtimeOf = (html: string) => /<input type="hidden" name="mtime" value="(\d+)"/.exec(html)?.[1] ?? "";
 const blocks = (list: Record<string, string>[]) =>
@@ -128,6 +127,8 @@ describe("a site's pages", () => {
 });
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+
+const multipart = multipartPost;
 
 describe("a site page's images", () => {
   it("are uploaded on the page's editor as on the home page's: a non-image refused with nothing stored, a file chosen before Add kept", async () => {

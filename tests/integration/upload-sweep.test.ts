@@ -1,7 +1,8 @@
 /**
  * The hourly sweep of uploaded site images nothing refers to (decision 0062): files referred to by the site's
  * logo, home and page blocks, an event banner or a newsletter (a sent one included) are kept, as is anything
- * younger than the grace period; an old orphan is deleted, once, and another site's files are untouched.
+ * younger than the grace period; an old orphan is deleted, once, and another site's files are untouched. A
+ * newsletter of any club that pastes a site's image address keeps that file.
  */
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
@@ -87,6 +88,27 @@ describe("the sweep of unreferenced uploads", () => {
     expect(await sweepSiteUploads(env, db(), site.id, Date.now() + HOUR, { pageSize: 2 })).toEqual({ kept: 7, deleted: 0 });
     expect(await sweepSiteUploads(env, db(), site.id, Date.now() + UPLOAD_GRACE_MS + HOUR, { pageSize: 2 })).toEqual({ kept: 6, deleted: 1 });
     expect(await keys(site.id)).not.toContain(fresh);
+  });
+
+  it("keeps a file that a newsletter of another club, on another site, shows by a pasted address, draft or sent", async () => {
+    const tag = crypto.randomUUID().slice(0, 6);
+    const { site } = await createSiteWithRace(db(), { hostname: `sweep-pasted-${tag}.localhost`, siteName: "Pasted", raceName: "Pasted race" });
+    const stranger = await createSiteWithRace(db(), { hostname: `sweep-stranger-${tag}.localhost`, siteName: "Stranger", raceName: "Stranger race" });
+    const [pasted, drafted, orphan] = (await Promise.all([21, 22, 23].map((n) => upload(site.id, n)))) as [string, string, string];
+    const letter = (path: string, sentTime: number | null) => ({
+      id: crypto.randomUUID(),
+      clubId: stranger.club.id,
+      siteId: stranger.site.id,
+      subject: "Borrowed picture",
+      elements: [{ type: "image" as const, image_url: `https://sweep-pasted-${tag}.localhost${path}` }],
+      sentTime,
+    });
+    await db()
+      .insert(emailNewsletters)
+      .values([letter(pasted, Date.now() - HOUR), letter(drafted, null)]);
+    expect(await sweepSiteUploads(env, db(), site.id, Date.now() + UPLOAD_GRACE_MS + HOUR)).toEqual({ kept: 2, deleted: 1 });
+    expect(await keys(site.id)).toEqual([pasted, drafted].sort());
+    expect(await keys(site.id)).not.toContain(orphan);
   });
 
   it("keeps a file stored again within the grace period: the same bytes uploaded anew renew it", async () => {

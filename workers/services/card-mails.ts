@@ -2,13 +2,14 @@
  * A card's link by mail (decision 0063). Issuing a card writes its mail row in the issuing batch (passes.ts),
  * so a job run again finds the card and mails nothing; "Send the card again" writes one row per one-time id,
  * so a double click mails once. Rows go on the mail queue as `{passMail: id}` and the consumer claims each
- * (queued → sending) before sending, as membership reminders do (decision 0057).
+ * (queued → sending) before sending, through the queued-mail helper (`mail-rows.ts`, decision 0069).
  */
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import * as z from "zod";
 import { renderCardMail } from "../../core/passes/card-mail";
 import { clubs, passes, passMails, type Db } from "../../schema/d1";
 import { deliverMail } from "../mail/mailer";
+import { cardMailRows, type MailOutcome } from "./mail-rows";
 import { issuePass, passCardPath, type IssueInput, type PassRow } from "./passes";
 import { formOrigin } from "./receipts";
 
@@ -18,18 +19,16 @@ export const CARD_MAIL_MESSAGES = {
   unknown: "There is no such card, or it is not this club's.",
 } as const;
 
-/** A mail row still queued this long after its last touch lost its message; the cron queues it again. */
-const LOST_AFTER_MS = 60 * 60_000;
-/** Rows re-queued per sweep: one Queue batch, and the touch's ids stay under D1's 100 bound values. */
-const LOST_PER_SWEEP = 90;
-
 /** Puts a pass's mails still waiting on the queue (again: the consumer's claim keeps each to one mail). */
 export async function queueCardMails(env: Env, db: Db, passId: string): Promise<number> {
   const waiting = await db
     .select({ id: passMails.id })
     .from(passMails)
     .where(and(eq(passMails.passId, passId), eq(passMails.state, "queued")));
-  if (waiting.length > 0) await env.MAIL_QUEUE.sendBatch(waiting.map((w) => ({ body: { passMail: w.id } })));
+  await cardMailRows.queue(
+    env,
+    waiting.map((w) => w.id),
+  );
   return waiting.length;
 }
 
@@ -65,29 +64,22 @@ export async function sendCardAgain(
     .values({ id: input.submission, passId: pass.id, clubId, email: pass.holderEmail, lang: pass.lang, createdAt: now, updatedAt: now })
     .onConflictDoNothing()
     .returning({ id: passMails.id });
-  if (written.length === 1) await env.MAIL_QUEUE.send({ passMail: input.submission });
+  if (written.length === 1) await cardMailRows.queue(env, [input.submission]);
   return { ok: true };
 }
 
-export type CardMailOutcome = "sent" | "skipped" | "retry" | "failed";
+export type CardMailOutcome = MailOutcome;
 
 /** Sends one card mail from the queue, claimed first; a redelivered message may take back its own claim. */
 export async function sendCardMail(env: Env, db: Db, id: string, attempt: number, lastAttempt: boolean, now: number): Promise<CardMailOutcome> {
-  const claimable = attempt > 1 ? inArray(passMails.state, ["queued", "sending"]) : eq(passMails.state, "queued");
-  const [claimed] = await db
-    .update(passMails)
-    .set({ state: "sending", attempts: sql`${passMails.attempts} + 1`, updatedAt: now })
-    .where(and(eq(passMails.id, id), claimable))
-    .returning();
-  if (!claimed) return "skipped";
-  try {
+  return cardMailRows.send(db, id, attempt, lastAttempt, now, async (claimed) => {
     const [found] = await db
       .select({ pass: passes, clubName: clubs.name })
       .from(passes)
       .innerJoin(clubs, eq(clubs.id, passes.clubId))
       .where(eq(passes.id, claimed.passId));
     // A card revoked since it was queued is not sent: its link would only say Revoked.
-    if (!found || found.pass.revokedTime !== null) return finish(db, id, "failed", now);
+    if (!found || found.pass.revokedTime !== null) return "failed";
     const cardUrl = `${await formOrigin(env, db, found.pass.siteId)}${await passCardPath(env, found.pass.id)}`;
     const mail = renderCardMail({
       lang: claimed.lang,
@@ -99,36 +91,13 @@ export async function sendCardMail(env: Env, db: Db, id: string, attempt: number
       cardUrl,
     });
     await deliverMail(env, db, { to: claimed.email, subject: mail.subject, text: mail.text, html: mail.html });
-    return finish(db, id, "sent", now);
-  } catch (error) {
-    console.error(lastAttempt ? "A card mail failed for the last time" : "A card mail failed; will retry", id, error);
-    if (lastAttempt) return finish(db, id, "failed", now);
-    await db.update(passMails).set({ state: "queued", updatedAt: now }).where(eq(passMails.id, id));
-    return "retry";
-  }
-}
-
-async function finish(db: Db, id: string, state: "sent" | "failed", now: number): Promise<CardMailOutcome> {
-  await db.update(passMails).set({ state, updatedAt: now }).where(eq(passMails.id, id));
-  return state;
+    return "sent";
+  });
 }
 
 /** The cron's catch-up: card mails whose message was lost (still queued an hour on) go on the queue again. */
 export async function requeueLostCardMails(env: Env, db: Db, now: number): Promise<number> {
-  const lost = await db
-    .select({ id: passMails.id })
-    .from(passMails)
-    .where(and(eq(passMails.state, "queued"), lt(passMails.updatedAt, now - LOST_AFTER_MS)))
-    .limit(LOST_PER_SWEEP);
-  if (lost.length === 0) return 0;
-  const ids = lost.map((r) => r.id);
-  await env.MAIL_QUEUE.sendBatch(ids.map((id) => ({ body: { passMail: id } })));
-  // Touched, so the next sweep waits another hour for these.
-  await db
-    .update(passMails)
-    .set({ updatedAt: now })
-    .where(and(inArray(passMails.id, ids), eq(passMails.state, "queued")));
-  return lost.length;
+  return cardMailRows.requeueLost(env, db, now);
 }
 
 export interface CardMailLine {

@@ -10,6 +10,7 @@ import { initialMtimes } from "../../core/entity/field-mtimes";
 import { COUNTRIES } from "../../core/forms/countries";
 import { findSport } from "../../core/timing/sports";
 import { clubs, roles, sites, type Db } from "../../schema/d1";
+import { selectByName } from "../../schema/d1/insert-select";
 
 /** A founder may start this many clubs a day: enough for a federation's clubs, too few for spam sites. */
 export const CLUBS_PER_DAY = 3;
@@ -67,11 +68,20 @@ export async function createClub(db: Db, founder: { userId: string }, input: New
   const club = { name: input.name, sport: input.sport, country: input.country, site_id: siteId };
   try {
     await db.batch([
-      // Columns in the table's order: id, created_at, field_mtimes, hostname, config, version (a new site's first).
       db.insert(sites).select(
-        sql`SELECT ${siteId}, ${now}, ${JSON.stringify(initialMtimes({ hostname: address.hostname, config }, now))}, ${address.hostname}, ${JSON.stringify(config)}, 0
-          WHERE (SELECT COUNT(*) FROM roles WHERE user_id = ${founder.userId} AND type = 'org_admin' AND created_at > ${now - DAY_MS}
+        selectByName(
+          sites,
+          {
+            id: siteId,
+            createdAt: now,
+            fieldMtimes: initialMtimes({ hostname: address.hostname, config }, now),
+            hostname: address.hostname,
+            config,
+            version: 0,
+          },
+          sql`WHERE (SELECT COUNT(*) FROM roles WHERE user_id = ${founder.userId} AND type = 'org_admin' AND created_at > ${now - DAY_MS}
                  AND json_extract(config, '$.founded') = 1) < ${CLUBS_PER_DAY}`,
+        ),
       ),
       db
         .insert(clubs)

@@ -2,10 +2,11 @@
  * Membership expiry reminders (issue 25, decision 0057). The cron writes one reminder row per membership whose
  * end is within its division's days (unique per membership, so a retried cron adds none) and puts it on the
  * mail queue; the consumer claims the row (queued → sending) before sending, so a message delivered twice
- * mails once. Reminders are about the member's own membership, so an address unsubscribed from the club's
- * newsletters still gets one; the mail carries the unsubscribe link all the same.
+ * mails once (the queued-mail helper, `mail-rows.ts`, decision 0069). Reminders are about the member's own
+ * membership, so an address unsubscribed from the club's newsletters still gets one; the mail carries the
+ * unsubscribe link all the same.
  */
-import { aliasedTable, and, getTableColumns, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { aliasedTable, and, getTableColumns, asc, desc, eq, gt, isNotNull, isNull, lte, notExists, sql } from "drizzle-orm";
 import { reminderWindow, renderReminder } from "../../core/memberships/reminders";
 import {
   carts,
@@ -21,6 +22,7 @@ import {
   type Db,
 } from "../../schema/d1";
 import { deliverMail } from "../mail/mailer";
+import { reminderRows, type MailOutcome } from "./mail-rows";
 import { unsubscribePath } from "./newsletter-links";
 import { newsletterLook } from "./newsletters";
 import { formOrigin, receiptLang } from "./receipts";
@@ -32,10 +34,6 @@ const SWEEP_LIMIT = 500;
  * statement, so the count follows the table's columns (a column added later cannot break the sweep).
  */
 const REMINDERS_PER_INSERT = Math.floor(100 / Object.keys(getTableColumns(membershipReminders)).length);
-/** Messages per Queue sendBatch call (Cloudflare's limit is 100). */
-const MESSAGES_PER_SEND = 100;
-/** A reminder still queued this long after it was written lost its message; the sweep sends it again. */
-const LOST_AFTER_MS = 60 * 60_000;
 
 const later = aliasedTable(divisionMembers, "later_member");
 
@@ -90,27 +88,25 @@ export async function queueDueReminders(env: Env, db: Db, now: number): Promise<
       createdAt: now,
       updatedAt: now,
     }));
-    // A row a racing sweep wrote is kept as it is.
+    // A row a racing sweep wrote is kept as it is, and is not queued again here.
     const inserts = [];
     for (let i = 0; i < rows.length; i += REMINDERS_PER_INSERT)
       inserts.push(
         db
           .insert(membershipReminders)
           .values(rows.slice(i, i + REMINDERS_PER_INSERT))
-          .onConflictDoNothing(),
+          .onConflictDoNothing()
+          .returning({ id: membershipReminders.id }),
       );
-    await db.batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
+    const written = await db.batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
+    await reminderRows.queue(
+      env,
+      written.flat().map((r) => r.id),
+    );
     queued += due.length;
   }
-  // Every reminder written now, and any whose message was lost, goes (again) on the queue; the claim keeps it to one mail.
-  const waiting = await db
-    .select({ id: membershipReminders.id })
-    .from(membershipReminders)
-    .where(and(eq(membershipReminders.state, "queued"), or(eq(membershipReminders.createdAt, now), lt(membershipReminders.updatedAt, now - LOST_AFTER_MS))))
-    .limit(SWEEP_LIMIT * 4);
-  for (let i = 0; i < waiting.length; i += MESSAGES_PER_SEND) {
-    await env.MAIL_QUEUE.sendBatch(waiting.slice(i, i + MESSAGES_PER_SEND).map((r) => ({ body: { membershipReminder: r.id } })));
-  }
+  // Any reminder whose message was lost goes on the queue again; the claim keeps it to one mail.
+  await reminderRows.requeueLost(env, db, now);
   return queued;
 }
 
@@ -131,18 +127,11 @@ export async function renewalForm(db: Db, division: { id: string; clubId: string
   return found ? { id: found.id, siteId: found.siteId } : null;
 }
 
-export type ReminderOutcome = "sent" | "skipped" | "retry" | "failed";
+export type ReminderOutcome = MailOutcome;
 
 /** Sends one reminder from the mail queue, claimed first; a redelivered message may take back its own claim. */
 export async function sendMembershipReminder(env: Env, db: Db, id: string, attempt: number, lastAttempt: boolean, now: number): Promise<ReminderOutcome> {
-  const claimable = attempt > 1 ? inArray(membershipReminders.state, ["queued", "sending"]) : eq(membershipReminders.state, "queued");
-  const [claimed] = await db
-    .update(membershipReminders)
-    .set({ state: "sending", attempts: sql`${membershipReminders.attempts} + 1`, updatedAt: now })
-    .where(and(eq(membershipReminders.id, id), claimable))
-    .returning();
-  if (!claimed) return "skipped";
-  try {
+  return reminderRows.send(db, id, attempt, lastAttempt, now, async (claimed) => {
     const [found] = await db
       .select({ member: divisionMembers, person: divisionPeople, season: divisionSeasons, division: divisions, clubName: clubs.name })
       .from(divisionMembers)
@@ -151,7 +140,7 @@ export async function sendMembershipReminder(env: Env, db: Db, id: string, attem
       .innerJoin(divisions, eq(divisions.id, divisionMembers.divisionId))
       .innerJoin(clubs, eq(clubs.id, divisionMembers.clubId))
       .where(eq(divisionMembers.id, claimed.memberId));
-    if (!found) return finish(db, id, "failed", now);
+    if (!found) return "failed";
     const form = await renewalForm(db, found.division);
     const renewUrl = form ? `${await formOrigin(env, db, form.siteId)}/register/${form.id}${claimed.lang === "fr" ? "?lang=fr" : ""}` : null;
     const { origin, look } = await newsletterLook(env, db, found.division.clubId);
@@ -167,18 +156,8 @@ export async function sendMembershipReminder(env: Env, db: Db, id: string, attem
       unsubscribeUrl,
     });
     await deliverMail(env, db, { to: claimed.email, subject: mail.subject, text: mail.text, html: mail.html, listUnsubscribe: unsubscribeUrl });
-    return finish(db, id, "sent", now);
-  } catch (error) {
-    console.error(lastAttempt ? "A membership reminder failed for the last time" : "A membership reminder failed; will retry", id, error);
-    if (lastAttempt) return finish(db, id, "failed", now);
-    await db.update(membershipReminders).set({ state: "queued", updatedAt: now }).where(eq(membershipReminders.id, id));
-    return "retry";
-  }
-}
-
-async function finish(db: Db, id: string, state: "sent" | "failed", now: number): Promise<ReminderOutcome> {
-  await db.update(membershipReminders).set({ state, updatedAt: now }).where(eq(membershipReminders.id, id));
-  return state;
+    return "sent";
+  });
 }
 
 export interface ReminderLine {

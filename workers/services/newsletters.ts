@@ -30,9 +30,11 @@ import {
   sites,
   type Db,
 } from "../../schema/d1";
+import { selectByName } from "../../schema/d1/insert-select";
 import { themeFromSiteConfig } from "../../tenants/theme";
 import { originOf } from "../auth/hosts";
 import { deliverMail } from "../mail/mailer";
+import { deliveryRows, type MailOutcome } from "./mail-rows";
 import { unsubscribePath } from "./newsletter-links";
 import { getClubRaceCatalogues, roomOf } from "./race-access";
 
@@ -52,8 +54,6 @@ export interface NewsletterSummary {
 const DELIVERIES_PER_INSERT = 5_000;
 /** Statements per D1 batch while writing a long mailing list. */
 const STATEMENTS_PER_BATCH = 50;
-/** Messages per Queue sendBatch call (Cloudflare's limit is 100). */
-const MESSAGES_PER_SEND = 100;
 
 async function deliveryCounts(db: Db, ids: readonly string[]): Promise<Map<string, DeliveryCounts>> {
   const counts = new Map<string, DeliveryCounts>();
@@ -211,11 +211,16 @@ export async function dispatchNewsletter(env: Env, db: Db, id: string, now: numb
     const inserts = [];
     for (let i = 0; i < list.to.length; i += DELIVERIES_PER_INSERT) {
       const rows = JSON.stringify(list.to.slice(i, i + DELIVERIES_PER_INSERT).map((email) => [crypto.randomUUID(), email]));
-      // The columns in the table's order: id, newsletter, address, state, attempts, updated.
       inserts.push(
         db
           .insert(newsletterDeliveries)
-          .select(sql`SELECT value ->> 0, ${id}, value ->> 1, 'queued', 0, ${now} FROM json_each(${rows}) WHERE true`)
+          .select(
+            selectByName(
+              newsletterDeliveries,
+              { id: sql`value ->> 0`, newsletterId: id, email: sql`value ->> 1`, updatedAt: now },
+              sql`FROM json_each(${rows}) WHERE true`,
+            ),
+          )
           .onConflictDoNothing(),
       );
     }
@@ -233,9 +238,10 @@ export async function dispatchNewsletter(env: Env, db: Db, id: string, now: numb
     .select({ id: newsletterDeliveries.id })
     .from(newsletterDeliveries)
     .where(and(eq(newsletterDeliveries.newsletterId, id), eq(newsletterDeliveries.state, "queued")));
-  for (let i = 0; i < queued.length; i += MESSAGES_PER_SEND) {
-    await env.MAIL_QUEUE.sendBatch(queued.slice(i, i + MESSAGES_PER_SEND).map((d) => ({ body: { newsletterDelivery: d.id } })));
-  }
+  await deliveryRows.queue(
+    env,
+    queued.map((d) => d.id),
+  );
   return { kind: "dispatched", queued: queued.length, unsubscribed };
 }
 
@@ -257,7 +263,7 @@ export async function dispatchDueNewsletters(env: Env, db: Db, now: number): Pro
   return due.length;
 }
 
-export type DeliveryOutcome = "sent" | "skipped" | "retry" | "failed";
+export type DeliveryOutcome = MailOutcome;
 
 /**
  * Sends one delivery from the mail queue. It is claimed first (queued → sending), so a second copy of the
@@ -271,17 +277,9 @@ export async function sendNewsletterDelivery(
   lastAttempt: boolean,
   now: number,
 ): Promise<DeliveryOutcome> {
-  const claimable = attempt > 1 ? inArray(newsletterDeliveries.state, ["queued", "sending"]) : eq(newsletterDeliveries.state, "queued");
-  const claimed = await db
-    .update(newsletterDeliveries)
-    .set({ state: "sending", attempts: sql`${newsletterDeliveries.attempts} + 1`, updatedAt: now })
-    .where(and(eq(newsletterDeliveries.id, deliveryId), claimable))
-    .returning({ newsletterId: newsletterDeliveries.newsletterId, email: newsletterDeliveries.email });
-  const delivery = claimed[0];
-  if (!delivery) return "skipped";
-  try {
+  return deliveryRows.send(db, deliveryId, attempt, lastAttempt, now, async (delivery) => {
     const [found] = await db.select().from(emailNewsletters).where(eq(emailNewsletters.id, delivery.newsletterId));
-    if (!found) return finish(db, deliveryId, "failed", now);
+    if (!found) return "failed";
     const unsubscribed = await db
       .select({ email: newsletterUnsubscribes.email })
       .from(newsletterUnsubscribes)
@@ -295,13 +293,8 @@ export async function sendNewsletterDelivery(
     const unsubscribeUrl = `${origin}${await unsubscribePath(env, found.clubId, delivery.email)}`;
     const mail = renderNewsletter(found.elements as NewsletterBlock[], look, unsubscribeUrl);
     await deliverMail(env, db, { to: delivery.email, subject: found.subject, text: mail.text, html: mail.html, listUnsubscribe: unsubscribeUrl });
-    return finish(db, deliveryId, "sent", now);
-  } catch (error) {
-    console.error(lastAttempt ? "A newsletter mail failed for the last time" : "A newsletter mail failed; will retry", deliveryId, error);
-    if (lastAttempt) return finish(db, deliveryId, "failed", now);
-    await db.update(newsletterDeliveries).set({ state: "queued", updatedAt: now }).where(eq(newsletterDeliveries.id, deliveryId));
-    return "retry";
-  }
+    return "sent";
+  });
 }
 
 /** How the club's newsletters look (its site's name, logo and colour) and the site their links open on. */
@@ -315,11 +308,6 @@ export async function newsletterLook(env: Env, db: Db, clubId: string): Promise<
   const theme = club?.hostname ? themeFromSiteConfig(club.config, club.hostname) : null;
   const logo = theme?.logoUrl ? new URL(theme.logoUrl, origin).href : (club?.logo ?? null);
   return { look: { clubName: theme?.name ?? club?.name ?? "", logoUrl: logo, primary: theme?.colours.primary ?? "#1e3a8a" }, origin };
-}
-
-async function finish(db: Db, deliveryId: string, state: "sent" | "failed", now: number): Promise<DeliveryOutcome> {
-  await db.update(newsletterDeliveries).set({ state, updatedAt: now }).where(eq(newsletterDeliveries.id, deliveryId));
-  return state;
 }
 
 /** Records that an address wants no more of the club's newsletters; saying so twice is the same. */

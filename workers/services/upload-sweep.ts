@@ -4,7 +4,7 @@
  * ran is seen as referenced; a file younger than the grace period is never swept (core/sites/upload-sweep.ts).
  * Running it twice deletes nothing more: a deleted key is simply not listed again.
  */
-import { eq, inArray, or } from "drizzle-orm";
+import { eq, inArray, or, sql } from "drizzle-orm";
 import { referencedUploads, unreferencedUploads, type StoredUpload } from "../../core/sites/upload-sweep";
 import { clubs, emailNewsletters, eventPages, sitePages, sites, type Db } from "../../schema/d1";
 
@@ -19,18 +19,23 @@ export interface SweepOptions {
   graceMs?: number;
 }
 
-/** Every text of the site's own rows and its clubs' rows that may show one of its uploads. */
+/** Every text of the site's own rows, its clubs' rows and any newsletter that may show one of its uploads. */
 async function referencingTexts(db: Db, siteId: string): Promise<(string | null)[]> {
   const [site] = await db.select({ config: sites.config }).from(sites).where(eq(sites.id, siteId));
   const siteClubs = await db.select({ id: clubs.id, logo: clubs.logo }).from(clubs).where(eq(clubs.siteId, siteId));
   const clubIds = siteClubs.map((c) => c.id);
-  // A row of the site, or of one of its clubs whose site was set later (a newsletter keeps the club's site of its day).
-  const ownedBy = (table: typeof eventPages | typeof emailNewsletters) =>
-    clubIds.length > 0 ? or(eq(table.siteId, siteId), inArray(table.clubId, clubIds)) : eq(table.siteId, siteId);
+  // An event page of the site, or of one of its clubs whose site was set later.
+  const ownedBy = clubIds.length > 0 ? or(eq(eventPages.siteId, siteId), inArray(eventPages.clubId, clubIds)) : eq(eventPages.siteId, siteId);
   const pages = await db.select({ body: sitePages.body, bodyFr: sitePages.bodyFr }).from(sitePages).where(eq(sitePages.siteId, siteId));
-  const events = await db.select({ banner: eventPages.bannerUrl, description: eventPages.description }).from(eventPages).where(ownedBy(eventPages));
-  // Sent newsletters too: their mails show the images for as long as someone keeps them.
-  const letters = await db.select({ elements: emailNewsletters.elements }).from(emailNewsletters).where(ownedBy(emailNewsletters));
+  const events = await db.select({ banner: eventPages.bannerUrl, description: eventPages.description }).from(eventPages).where(ownedBy);
+  // Any newsletter of any club that mentions the site's folder (a pasted address too), sent ones included: their
+  // mails show the images for as long as someone keeps them. Reading across tenants here only keeps files.
+  const folder = `${MEDIA_PREFIX}${siteId}/`;
+  const letters = await db
+    .select({ elements: emailNewsletters.elements })
+    .from(emailNewsletters)
+    // instr, not LIKE: D1 refuses a LIKE pattern over 50 bytes, and a site's folder is 50 already.
+    .where(or(sql`instr(${emailNewsletters.elements}, ${folder}) > 0`, sql`instr(${emailNewsletters.elements}, ${folder.replaceAll("/", "\\/")}) > 0`));
   return [
     site ? JSON.stringify(site.config) : null,
     ...siteClubs.map((c) => c.logo),

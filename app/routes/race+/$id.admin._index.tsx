@@ -33,6 +33,7 @@ import { exactSeconds } from "../../../core/time/format";
 import { TIMING_MODE_CHOICES } from "../../components/race-setup-choices";
 import { RaceModeFieldsets } from "../../components/race-mode-fieldsets";
 import { CheckboxField, ConfirmPanel, RadioField, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
+import { SettingSelect, SettingText } from "../../components/setting-fields";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -177,6 +178,7 @@ export default function RaceSetup() {
   const { errors: stageErrors } = useReplyFor("stages");
   const v = (name: string, stored: string | number | null | undefined) => values?.[name] ?? (stored === null || stored === undefined ? "" : String(stored));
   const checked = (name: string, stored: boolean) => (values ? values[name] === "on" : stored);
+  const form = { v, errors };
 
   if (data.confirmDelete) {
     return (
@@ -204,19 +206,19 @@ export default function RaceSetup() {
           <fieldset className="setup-group">
             <legend>Race</legend>
             <TextField name="name" label="Name" required maxLength={200} defaultValue={v("name", race.name)} error={errors.name} />
-            <SelectField
+            <SettingSelect
+              form={form}
               name="sport"
+              stored={race.sport}
               label="Sport"
-              defaultValue={v("sport", race.sport)}
-              error={errors.sport}
               choices={[{ value: "", label: "Not set" }, ...data.sportChoices.map((s) => ({ value: s, label: s }))]}
             />
             {data.techniques.length > 0 ? (
-              <SelectField
+              <SettingSelect
+                form={form}
                 name="technique"
+                stored={settings.technique}
                 label="Technique"
-                defaultValue={v("technique", settings.technique)}
-                error={errors.technique}
                 choices={[{ value: "", label: "Not set" }, ...data.techniques.map((t) => ({ value: t, label: t }))]}
               />
             ) : null}
@@ -229,19 +231,19 @@ export default function RaceSetup() {
               defaultValue={v("start", race.start)}
               error={errors.start}
             />
-            <TextField
+            <SettingText
+              form={form}
               name="end"
+              stored={race.end}
               type="datetime-local"
               label="End"
               hint="Optional. Reads after the end are kept but not used; start groups may not start after it."
-              defaultValue={v("end", race.end)}
-              error={errors.end}
             />
-            <SelectField
+            <SettingSelect
+              form={form}
               name="timezone"
+              stored={race.timezone}
               label="Time zone"
-              defaultValue={v("timezone", race.timezone)}
-              error={errors.timezone}
               choices={data.timeZones.map((z) => ({ value: z, label: z.replaceAll("_", " ") }))}
             />
             <TextField name="location" label="Location" maxLength={200} defaultValue={v("location", race.location)} error={errors.location} />
@@ -260,84 +262,78 @@ export default function RaceSetup() {
 
           <fieldset className="setup-group">
             <legend>Timing</legend>
-            <SelectField
-              name="timing_mode"
-              label="Timing mode"
-              defaultValue={v("timing_mode", settings.timing_mode)}
-              error={errors.timing_mode}
-              choices={TIMING_MODE_CHOICES}
-            />
-            <TextField
+            <SettingSelect form={form} name="timing_mode" stored={settings.timing_mode} label="Timing mode" choices={TIMING_MODE_CHOICES} />
+            <SettingText
+              form={form}
               name="lap_count"
+              stored={settings.lap_count}
               label="Lap count"
               inputMode="numeric"
               hint="Standard lap races: laps to finish."
-              defaultValue={v("lap_count", settings.lap_count)}
-              error={errors.lap_count}
             />
-            <TextField
+            <SettingText
+              form={form}
               name="max_lap_count"
+              stored={settings.max_lap_count}
               label="Maximum lap count"
               inputMode="numeric"
               hint="Time limit races: the most laps counted. Optional."
-              defaultValue={v("max_lap_count", settings.max_lap_count)}
-              error={errors.max_lap_count}
             />
-            <SelectField
+            <SettingSelect
+              form={form}
               name="precision"
+              stored={settings.precision}
               label="Precision"
               hint="Decimals of a second kept in result times."
-              defaultValue={v("precision", settings.precision)}
-              error={errors.precision}
               choices={PRECISIONS}
             />
-            <SelectField
+            <SettingSelect
+              form={form}
               name="calc_precision"
+              stored={settings.calc_precision}
               label="Calculation precision"
               hint="Decimals compared when ranking: times equal at this precision share a place."
-              defaultValue={v("calc_precision", settings.calc_precision)}
-              error={errors.calc_precision}
               choices={PRECISIONS}
             />
           </fieldset>
 
           <fieldset className="setup-group">
             <legend>Lap and time limit results</legend>
-            <SelectField
+            <SettingSelect
+              form={form}
               name="split_display"
+              stored={settings.split_display}
               label="Split columns"
               hint="Lap and point-to-point races."
-              defaultValue={v("split_display", settings.split_display)}
-              error={errors.split_display}
               choices={choicesOf(SPLIT_DISPLAYS, SPLIT_DISPLAY_LABELS)}
             />
-            <SelectField
+            <SettingSelect
+              form={form}
               name="column_option"
+              stored={settings.column_option}
               label="Time limit columns"
               hint="Time limit races show laps up to the course's maximum lap count. Pace per km adds a Pace column in any lap race whose course has a distance."
-              defaultValue={v("column_option", settings.column_option)}
-              error={errors.column_option}
               choices={choicesOf(COLUMN_OPTIONS, COLUMN_OPTION_LABELS)}
             />
-            <SelectField
+            <SettingSelect
+              form={form}
               name="split_timing"
+              stored={settings.split_timing}
               label="Split times"
-              defaultValue={v("split_timing", settings.split_timing)}
-              error={errors.split_timing}
               choices={choicesOf(SPLIT_TIMINGS, SPLIT_TIMING_LABELS)}
             />
-            <SelectField
+            <SettingSelect
+              form={form}
               name="rank_display"
+              stored={settings.rank_display}
               label="Places shown"
-              defaultValue={v("rank_display", settings.rank_display)}
-              error={errors.rank_display}
               choices={choicesOf(RANK_DISPLAYS, RANK_DISPLAY_LABELS)}
             />
-            <SelectField
+            <SettingSelect
+              form={form}
               name="display_diffs"
+              stored={settings.display_diffs}
               label="Gaps"
-              defaultValue={v("display_diffs", settings.display_diffs)}
-              error={errors.display_diffs}
               choices={choicesOf(LAP_DISPLAY_DIFFS, LAP_DISPLAY_DIFF_LABELS)}
             />
           </fieldset>
@@ -368,83 +364,59 @@ export default function RaceSetup() {
                 { value: "chipstart", label: "Chip start" },
               ]}
             />
-            <TextField
+            <SettingText
+              form={form}
               name="start_interval"
+              stored={settings.start_interval}
               label="Start interval (seconds)"
               inputMode="decimal"
               hint="Individual starts: time between starts."
-              defaultValue={v("start_interval", settings.start_interval)}
-              error={errors.start_interval}
             />
             <CheckboxField
               name="is_start_size_enabled"
               label="Start several racers at each interval"
               defaultChecked={checked("is_start_size_enabled", settings.is_start_size_enabled)}
             />
-            <TextField
+            <SettingText
+              form={form}
               name="start_size"
+              stored={settings.start_size}
               label="Start size"
               inputMode="numeric"
               hint="Racers leaving together, when the box above is ticked."
-              defaultValue={v("start_size", settings.start_size)}
-              error={errors.start_size}
             />
-            <TextField
-              name="start_gap"
-              label="Gap between start groups (seconds)"
-              inputMode="decimal"
-              defaultValue={v("start_gap", settings.start_gap)}
-              error={errors.start_gap}
-            />
-            <TextField
+            <SettingText form={form} name="start_gap" stored={settings.start_gap} label="Gap between start groups (seconds)" inputMode="decimal" />
+            <SettingText
+              form={form}
               name="first_bib"
+              stored={settings.first_bib}
               label="First bib"
               inputMode="numeric"
               hint="Optional: where bib numbering starts."
-              defaultValue={v("first_bib", settings.first_bib)}
-              error={errors.first_bib}
             />
           </fieldset>
 
           <fieldset className="setup-group">
             <legend>Results</legend>
-            <SelectField
+            <SettingSelect
+              form={form}
               name="display_precision"
+              stored={settings.display_precision}
               label="Display precision"
               hint="Decimals shown in results."
-              defaultValue={v("display_precision", settings.display_precision)}
-              error={errors.display_precision}
               choices={PRECISIONS}
             />
-            <TextField
+            <SettingText
+              form={form}
               name="same_time_threshold"
+              stored={settings.same_time_threshold}
               label="Same-time threshold (seconds)"
               inputMode="decimal"
               hint="A finisher this close behind the one before gets the same time; 0 is off."
-              defaultValue={v("same_time_threshold", settings.same_time_threshold)}
-              error={errors.same_time_threshold}
             />
-            <TextField
-              name="same_time_display"
-              label="Same-time label"
-              maxLength={20}
-              defaultValue={v("same_time_display", settings.same_time_display)}
-              error={errors.same_time_display}
-            />
-            <SelectField
-              name="dnf_option"
-              label="Times after a DNF"
-              defaultValue={v("dnf_option", settings.dnf_option)}
-              error={errors.dnf_option}
-              choices={HIDE_OR_TIME}
-            />
-            <SelectField
-              name="dsq_option"
-              label="Times after a DSQ"
-              defaultValue={v("dsq_option", settings.dsq_option)}
-              error={errors.dsq_option}
-              choices={HIDE_OR_TIME}
-            />
+            <SettingText form={form} name="same_time_display" stored={settings.same_time_display} label="Same-time label" maxLength={20} />
+            <SettingSelect form={form} name="dnf_option" stored={settings.dnf_option} label="Times after a DNF" choices={HIDE_OR_TIME} />
+            <SettingSelect form={form} name="dsq_option" stored={settings.dsq_option} label="Times after a DSQ" choices={HIDE_OR_TIME} />
             <CheckboxField
               name="is_last_name_first"
               label="Show names last name first (LAST, First)"

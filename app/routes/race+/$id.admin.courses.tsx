@@ -9,7 +9,7 @@ import { exactSeconds } from "../../../core/time/format";
 import { defaultRangePattern } from "../../../core/timing/biathlon";
 import { enduroSegments } from "../../../core/timing/enduro";
 import { POINT_MODE_CHOICES, RANGE_ROLE_CHOICES, SECTION_CHOICES } from "../../components/race-setup-choices";
-import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../../components/form-kit";
+import { NoneYet, removal, RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextAreaField, TextField, useReplyFor } from "../../components/form-kit";
 import { AddSection, SetupTable } from "../../components/setup-table";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 
@@ -124,16 +124,11 @@ export default function Courses() {
       title="Courses"
       saved={data.saved}
       base={base}
-      removing={
-        data.removing
-          ? {
-              target: data.removing.id,
-              title: `Delete the course “${data.removing.name}”?`,
-              explanation: "Its timing points stay; only the course and its list of crossings go. Racers must be moved off it first.",
-              label: "Delete course",
-            }
-          : null
-      }
+      removing={removal(data.removing, (r) => ({
+        title: `Delete the course “${r.name}”?`,
+        explanation: "Its timing points stay; only the course and its list of crossings go. Racers must be moved off it first.",
+        label: "Delete course",
+      }))}
     >
       {data.isFreeOrder ? (
         <p className="hint" role="note">
@@ -168,11 +163,9 @@ export default function Courses() {
             ]}
             actions={(c) => <RowLinks base={base} id={c.id} name={c.name} mayEdit={data.may.edit} />}
           />
-          {data.may.edit ? (
-            <AddSection id="new-course-heading" heading="Add a course">
-              <CourseForm intent="create" course={null} biathlon={data.isBiathlon ? { raceLapCount: data.raceLapCount } : null} />
-            </AddSection>
-          ) : null}
+          <AddSection id="new-course-heading" heading="Add a course" shown={data.may.edit}>
+            <CourseForm intent="create" course={null} biathlon={data.isBiathlon ? { raceLapCount: data.raceLapCount } : null} />
+          </AddSection>
         </>
       )}
     </SetupSection>
@@ -374,9 +367,7 @@ function CourseEditor({
         )}
         <h4>Add a point</h4>
         {timingPoints.length === 0 ? (
-          <p className="empty-state">
-            No timing points yet. <Link to={`/race/${raceId}/admin/points`}>Add a timing point</Link> first.
-          </p>
+          <NoneYet what="timing points" to={`/race/${raceId}/admin/points`} label="Add a timing point" />
         ) : (
           <SetupForm intent="add-point" target={course.id} label="Add point" busyLabel="Adding…" errors={errors}>
             <SelectField

@@ -9,12 +9,13 @@ import { exactSeconds } from "../../../core/time/format";
 import {
   CheckboxField,
   ConfirmPanel,
+  removal,
   RowLinks,
   SelectField,
   SetupForm,
-  type SetupReply,
   SetupSection,
   TextField,
+  type SetupReply,
   useReplyFor,
 } from "../../components/form-kit";
 import { AddSection, SetupTable } from "../../components/setup-table";
@@ -131,16 +132,11 @@ export default function Devices() {
       title="Devices"
       saved={data.saved}
       base={base}
-      removing={
-        data.removing
-          ? {
-              target: data.removing.id,
-              title: `Delete the device “${data.removing.displayName}”?`,
-              explanation: "Its credential stops working at once. Reads it already sent are kept. A device that a timing point uses cannot be deleted.",
-              label: "Delete device",
-            }
-          : null
-      }
+      removing={removal(data.removing, (r) => ({
+        title: `Delete the device “${r.displayName}”?`,
+        explanation: "Its credential stops working at once. Reads it already sent are kept. A device that a timing point uses cannot be deleted.",
+        label: "Delete device",
+      }))}
     >
       {data.renewing ? (
         <ConfirmPanel

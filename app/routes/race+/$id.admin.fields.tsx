@@ -133,11 +133,9 @@ export default function RacerFields() {
               ) : null
             }
           />
-          {data.may.edit ? (
-            <AddSection id="new-field-heading" heading="Add a racer field">
-              <FieldForm field={null} />
-            </AddSection>
-          ) : null}
+          <AddSection id="new-field-heading" heading="Add a racer field" shown={data.may.edit}>
+            <FieldForm field={null} />
+          </AddSection>
         </>
       )}
     </section>

@@ -16,7 +16,18 @@ import {
 import { documentsOf, requireDocument, saveDocumentIntent } from "../../race-documents.server";
 import { exactSeconds } from "../../../core/time/format";
 import { AGE_BASIS_LABELS, CRITERION_OPS, GROUP_TYPE_LABELS, GROUP_TYPES } from "../../components/race-setup-choices";
-import { CheckboxField, ConfirmPanel, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../../components/form-kit";
+import {
+  CheckboxField,
+  ConfirmPanel,
+  RadioField,
+  removal,
+  RowLinks,
+  SelectField,
+  SetupForm,
+  SetupSection,
+  TextField,
+  useReplyFor,
+} from "../../components/form-kit";
 import { AddSection, SetupTable } from "../../components/setup-table";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 import { CATEGORY_GROUPS_NOT_FOR_HEATS } from "../../../core/timing/category-groups";
@@ -146,16 +157,11 @@ export default function ResultFormats() {
       hint="A result format is one way of showing the results: who sees it, how times look and how racers are grouped."
       saved={data.saved}
       base={base}
-      removing={
-        data.removing
-          ? {
-              target: data.removing.id,
-              title: `Delete the result format “${data.removing.name}”?`,
-              explanation: "Its result groups are deleted with it, and its results page stops working. Racers and times are not touched.",
-              label: "Delete result format",
-            }
-          : null
-      }
+      removing={removal(data.removing, (r) => ({
+        title: `Delete the result format “${r.name}”?`,
+        explanation: "Its result groups are deleted with it, and its results page stops working. Racers and times are not touched.",
+        label: "Delete result format",
+      }))}
     >
       {data.editing ? (
         <FormatEditor format={data.editing} data={data} base={base} />
@@ -189,11 +195,9 @@ export default function ResultFormats() {
             ]}
             actions={(f) => <RowLinks base={base} id={f.id} name={f.name} mayEdit={data.may.edit} />}
           />
-          {data.may.edit ? (
-            <AddSection id="new-format-heading" heading="Add a result format">
-              <FormatForm format={null} data={data} />
-            </AddSection>
-          ) : null}
+          <AddSection id="new-format-heading" heading="Add a result format" shown={data.may.edit}>
+            <FormatForm format={null} data={data} />
+          </AddSection>
         </>
       )}
     </SetupSection>

@@ -6,7 +6,7 @@ import { afterSave, pageQuery, pageUrl, parseForm, readPostedForm, refuse, unkno
 import { deleteDocumentIntent, documentsOf, requireDocument, saveDocumentIntent } from "../../race-documents.server";
 import { moveFormSchema, pointDeviceFormSchema, timingPointFormSchema } from "../../race-setup.server";
 import { DEVICE_MODE_CHOICES } from "../../components/race-setup-choices";
-import { RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../../components/form-kit";
+import { NoneYet, removal, RowButton, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../../components/form-kit";
 import { AddSection, SetupTable } from "../../components/setup-table";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 
@@ -76,16 +76,11 @@ export default function TimingPoints() {
       hint="A timing point is a place racers are timed (a start, a finish line, a split); its devices send the reads. Courses list the points racers pass."
       saved={data.saved}
       base={base}
-      removing={
-        data.removing
-          ? {
-              target: data.removing.id,
-              title: `Delete the timing point “${data.removing.name}”?`,
-              explanation: "Reads its devices have already sent are kept. A point that a course uses cannot be deleted.",
-              label: "Delete timing point",
-            }
-          : null
-      }
+      removing={removal(data.removing, (r) => ({
+        title: `Delete the timing point “${r.name}”?`,
+        explanation: "Reads its devices have already sent are kept. A point that a course uses cannot be deleted.",
+        label: "Delete timing point",
+      }))}
     >
       {data.editing ? (
         <PointEditor point={data.editing} base={base} devices={data.devices} raceId={data.raceId} />
@@ -109,11 +104,9 @@ export default function TimingPoints() {
             ]}
             actions={(p) => <RowLinks base={base} id={p.id} name={p.name} mayEdit={data.may.edit} />}
           />
-          {data.may.edit ? (
-            <AddSection id="new-point-heading" heading="Add a timing point">
-              <PointForm intent="create" point={null} />
-            </AddSection>
-          ) : null}
+          <AddSection id="new-point-heading" heading="Add a timing point" shown={data.may.edit}>
+            <PointForm intent="create" point={null} />
+          </AddSection>
         </>
       )}
     </SetupSection>
@@ -176,9 +169,7 @@ function PointEditor({ point, base, devices, raceId }: { point: PointView; base:
         )}
         <h4>Add a device</h4>
         {devices.length === 0 ? (
-          <p className="empty-state">
-            No devices yet. <Link to={`/race/${raceId}/admin/devices`}>Add a device</Link> first.
-          </p>
+          <NoneYet what="devices" to={`/race/${raceId}/admin/devices`} label="Add a device" />
         ) : (
           <SetupForm intent="add-device" target={point.id} label="Add device" busyLabel="Adding…" errors={errors}>
             <SelectField

@@ -24,7 +24,7 @@ import { documentsOf } from "../../race-documents.server";
 import { raceClockOf, timeOfDayText } from "../../race-clock.server";
 import { CRITERION_OPS } from "../../components/race-setup-choices";
 import { ReorderableTable } from "../../components/reorderable-table";
-import { CheckboxField, RadioField, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../../components/form-kit";
+import { CheckboxField, NoneYet, RadioField, removal, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../../components/form-kit";
 import { AddSection, SetupTable } from "../../components/setup-table";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 
@@ -192,16 +192,12 @@ export default function Segments() {
         hint="Racers ride these timed segments in any order; each is timed from a read at its start to a read at its finish. Saving resyncs the segment courses, deletes courses that have no segment, and rebuilds the start groups."
         saved={data.saved}
         base={base}
-        removing={
-          removing.segment
-            ? {
-                target: `segment:${removing.segment.id}`,
-                title: `Delete the segment “${removing.segment.name}”?`,
-                explanation: "Its course and start groups are deleted, and course groups stop listing it. Reads already sent are kept.",
-                label: "Delete segment",
-              }
-            : null
-        }
+        removing={removal(removing.segment, (r) => ({
+          target: `segment:${r.id}`,
+          title: `Delete the segment “${r.name}”?`,
+          explanation: "Its course and start groups are deleted, and course groups stop listing it. Reads already sent are kept.",
+          label: "Delete segment",
+        }))}
       >
         {editing.segment ? (
           <>
@@ -214,17 +210,13 @@ export default function Segments() {
         ) : (
           <>
             <SegmentTable raceId={data.raceId} segments={data.segments} mayEdit={data.may.edit} />
-            {data.may.edit ? (
-              <AddSection id="new-segment-heading" heading="Add a segment">
-                {data.points.length === 0 ? (
-                  <p className="empty-state">
-                    No timing points yet. <Link to={`/race/${data.raceId}/admin/points`}>Add the start and finish points</Link> first.
-                  </p>
-                ) : (
-                  <SegmentForm segment={null} points={data.points} nextName={data.nextName} />
-                )}
-              </AddSection>
-            ) : null}
+            <AddSection id="new-segment-heading" heading="Add a segment" shown={data.may.edit}>
+              {data.points.length === 0 ? (
+                <NoneYet what="timing points" to={`/race/${data.raceId}/admin/points`} label="Add the start and finish points" />
+              ) : (
+                <SegmentForm segment={null} points={data.points} nextName={data.nextName} />
+              )}
+            </AddSection>
           </>
         )}
       </SetupSection>
@@ -235,16 +227,12 @@ export default function Segments() {
         hint="A course group is a group of racers who complete all the same segments in the same order. A racer is in the group their course names; else the first group whose condition they meet; else, when there is only one group, that one."
         saved={null}
         base={base}
-        removing={
-          removing.group
-            ? {
-                target: `group:${removing.group.id}`,
-                title: `Delete the course group “${removing.group.name}”?`,
-                explanation: "Racers in it are left without a course group until they are given another.",
-                label: "Delete course group",
-              }
-            : null
-        }
+        removing={removal(removing.group, (r) => ({
+          target: `group:${r.id}`,
+          title: `Delete the course group “${r.name}”?`,
+          explanation: "Racers in it are left without a course group until they are given another.",
+          label: "Delete course group",
+        }))}
       >
         {editing.group ? (
           <>
@@ -268,11 +256,9 @@ export default function Segments() {
               ]}
               actions={(g) => <RowLinks base={base} id={`group:${g.id}`} name={g.name} mayEdit={data.may.edit} />}
             />
-            {data.may.edit ? (
-              <AddSection id="new-group-heading" heading="Add a course group">
-                <GroupForm group={null} segments={data.segments} fields={data.criterionFields} />
-              </AddSection>
-            ) : null}
+            <AddSection id="new-group-heading" heading="Add a course group" shown={data.may.edit}>
+              <GroupForm group={null} segments={data.segments} fields={data.criterionFields} />
+            </AddSection>
           </>
         )}
       </SetupSection>
@@ -283,16 +269,12 @@ export default function Segments() {
         hint="Waves of racers who may start together. The start groups are rebuilt as one per segment for each meta start group; racers name theirs on their page."
         saved={null}
         base={base}
-        removing={
-          removing.wave
-            ? {
-                target: `wave:${removing.wave.id}`,
-                title: `Delete the meta start group “${removing.wave.name}”?`,
-                explanation: "Its start groups are deleted, and racers in it are left without one.",
-                label: "Delete meta start group",
-              }
-            : null
-        }
+        removing={removal(removing.wave, (r) => ({
+          target: `wave:${r.id}`,
+          title: `Delete the meta start group “${r.name}”?`,
+          explanation: "Its start groups are deleted, and racers in it are left without one.",
+          label: "Delete meta start group",
+        }))}
       >
         {editing.wave ? (
           <>
@@ -315,11 +297,9 @@ export default function Segments() {
               ]}
               actions={(w) => <RowLinks base={base} id={`wave:${w.id}`} name={w.name} mayEdit={data.may.edit} />}
             />
-            {data.may.edit ? (
-              <AddSection id="new-wave-heading" heading="Add a meta start group">
-                <WaveForm wave={null} />
-              </AddSection>
-            ) : null}
+            <AddSection id="new-wave-heading" heading="Add a meta start group" shown={data.may.edit}>
+              <WaveForm wave={null} />
+            </AddSection>
           </>
         )}
       </SetupSection>

@@ -6,7 +6,7 @@ import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-for
 import { raceClockOf, timeOfDayText } from "../../race-clock.server";
 import { startGroupChangesOf, startGroupFormSchema, startGroupTimeProblem } from "../../race-setup.server";
 import { exactSeconds } from "../../../core/time/format";
-import { RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../../components/form-kit";
+import { removal, RowLinks, SelectField, SetupForm, SetupSection, TextField, useReplyFor } from "../../components/form-kit";
 import { AddSection, SetupTable } from "../../components/setup-table";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 
@@ -67,16 +67,11 @@ export default function StartGroups() {
       title="Start groups"
       saved={data.saved}
       base={base}
-      removing={
-        data.removing
-          ? {
-              target: data.removing.id,
-              title: `Delete “${data.removing.label}”?`,
-              explanation: "Racers must be moved out of the group first. Results grouped by start order lose this group.",
-              label: "Delete start group",
-            }
-          : null
-      }
+      removing={removal(data.removing, (r) => ({
+        title: `Delete “${r.label}”?`,
+        explanation: "Racers must be moved out of the group first. Results grouped by start order lose this group.",
+        label: "Delete start group",
+      }))}
     >
       {data.editing ? (
         <>
@@ -104,11 +99,9 @@ export default function StartGroups() {
             ]}
             actions={(g) => <RowLinks base={base} id={g.id} name={g.label} mayEdit={data.may.edit} />}
           />
-          {data.may.edit ? (
-            <AddSection id="new-group-heading" heading="Add a start group">
-              <GroupForm intent="create" group={null} />
-            </AddSection>
-          ) : null}
+          <AddSection id="new-group-heading" heading="Add a start group" shown={data.may.edit}>
+            <GroupForm intent="create" group={null} />
+          </AddSection>
         </>
       )}
     </SetupSection>

@@ -17,7 +17,7 @@ import {
   raceStartOrderValues,
   type GroupPreview,
 } from "../../start-order.server";
-import { CheckboxField, ConfirmPanel, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
+import { CheckboxField, ConfirmPanel, NoneYet, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Start order · ${data.raceName}` : "Start order" }];
@@ -149,9 +149,7 @@ export default function StartOrder() {
       <section aria-labelledby="groups-heading">
         <h3 id="groups-heading">Start groups</h3>
         {data.groups.length === 0 ? (
-          <p className="empty-state">
-            No start groups yet. <Link to={`/race/${data.raceId}/admin/startgroups`}>Add a start group</Link> and put racers in it first.
-          </p>
+          <NoneYet what="start groups" to={`/race/${data.raceId}/admin/startgroups`} label="Add a start group" then="and put racers in it first." />
         ) : null}
         {data.groups.map((group) => (
           <GroupSection key={group.id} group={group} base={base} mayEdit={data.may.edit} startList={startList} />
