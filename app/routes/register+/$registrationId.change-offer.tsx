@@ -2,7 +2,9 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as z from "zod";
 import { CHANGE_WAITLIST_WORDS } from "../../../core/registration/change-waitlist";
+import { CHANGE_MESSAGES } from "../../../core/registration/person-changes";
 import { formatDateTimeIn } from "../../../core/registration/receipt-lines";
+import { labelIn } from "../../../core/forms/bilingual";
 import { WAITLIST_WORDS } from "../../../core/registration/waitlist";
 import { openDb } from "../../../schema/d1";
 import { acceptChangeOffer, changeOfferOf, markOfferAccepted, offerStanding, personOfOffer } from "../../../workers/services/change-offers";
@@ -11,7 +13,9 @@ import { getRegistration, listElements } from "../../../workers/services/registr
 import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page";
 import { settleChange } from "../../person-change-outcome.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.name} · Waitlist` : "Waitlist" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.name} · ${data.lang === "fr" ? "Liste d'attente" : "Waitlist"}` : "Waitlist" },
+];
 
 /**
  * A change's waitlist offer (decision 0066), from its signed mail link: while the offer stands, the place held
@@ -32,7 +36,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("offer");
   const { db, registration, lang, entry, found } = await offerContext(request, context, params.registrationId, token);
   const page = (message: string, status: number, offer: { prompt: string; token: string } | null = null) =>
-    data({ name: registration.name, lang, message, offer }, { status });
+    data({ name: labelIn(registration.name, lang), lang, message, offer }, { status });
   if (!entry || !found || !token) return page(WAITLIST_WORDS[lang].offerGone, 410);
   const standing = await offerStanding(db, entry, lang, context.now);
   if (!standing.ok) return page(standing.message, standing.status);
@@ -44,7 +48,8 @@ const acceptSchema = z.object({ intent: z.literal("accept"), offer: z.string().m
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const posted = acceptSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again.", fieldErrors: {} }, { status: 400 });
+  const asked = new URL(request.url).searchParams.get("lang") === "fr" ? "fr" : "en";
+  if (!posted.success) return data({ error: CHANGE_MESSAGES[asked].notUnderstood, fieldErrors: {} }, { status: 400 });
   const { db, registration, lang, entry, found } = await offerContext(request, context, params.registrationId, posted.data.offer);
   if (!entry || !found) return data({ error: WAITLIST_WORDS[lang].offerGone, fieldErrors: {} }, { status: 410 });
   const standing = await offerStanding(db, entry, lang, context.now);

@@ -17,6 +17,7 @@ import { wishOfEntry } from "../../../workers/services/change-waitlists";
 import { CHANGE_WAITLIST_WORDS } from "../../../core/registration/change-waitlist";
 import { settleChange } from "../../person-change-outcome.server";
 import { CHANGE_MESSAGES } from "../../../core/registration/person-changes";
+import { labelIn } from "../../../core/forms/bilingual";
 import { receiptLang, receiptOfCart, sendReceiptOfCart } from "../../../workers/services/receipts";
 import { listElements, type RegistrationRow } from "../../../workers/services/registration-forms";
 import { offerFreedPlaces } from "../../../workers/services/waitlists";
@@ -24,7 +25,9 @@ import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page
 import { changeHref, PersonChangeForm } from "../../components/person-change-form";
 import { rawFieldsOf, receiptCart } from "../../registration-public.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt · ${data.name}` : "Receipt" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${RECEIPT_WORDS[data.receipt.lang].subjects.paid} · ${data.name}` : "Receipt" },
+];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { db, registration, cart } = await receiptCart(request, context, params.registrationId);
@@ -55,7 +58,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     changedNotice: url.searchParams.get("changed") === "1",
     changeFailed: url.searchParams.get("changefailed") === "1",
     transferFee: registration.transferFee ?? 0,
-    name: registration.name,
+    name: labelIn(registration.name, lang),
     clubName: registration.clubName,
     registrationId: registration.id,
     receipt: await receiptOfCart(db, registration, cart, lang),
@@ -86,7 +89,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") === "change") return changeAction(context, db, registration, cart, request, formData);
   const posted = cancelSchema.safeParse(Object.fromEntries(formData));
-  if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again." }, { status: 400 });
+  if (!posted.success) return data({ error: CHANGE_MESSAGES[receiptLang(cart, registration)].notUnderstood }, { status: 400 });
   const done = await cancelPerson(db, stripeGateway(context.env), registration, cart, posted.data.person, posted.data.request_id, context.now);
   if (!done.ok) return data({ error: done.error }, { status: 409 });
   if (done.created) {
@@ -107,8 +110,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 /** A change of details or a transfer: written once, then mailed and passed on to the race's racers; a full choice may wait. */
 async function changeAction(context: AppLoadContext, db: Db, registration: RegistrationRow, cart: CartRow, request: Request, formData: FormData) {
   const posted = changeSchema.safeParse(Object.fromEntries([...formData].filter(([, v]) => typeof v === "string")));
-  if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again.", fieldErrors: {} }, { status: 400 });
   const lang = receiptLang(cart, registration);
+  if (!posted.success) return data({ error: CHANGE_MESSAGES[lang].notUnderstood, fieldErrors: {} }, { status: 400 });
   const { person, kind, request_id } = posted.data;
   const elements = await listElements(db, registration.id);
   const done = await changePerson(db, registration, elements, cart, person, rawFieldsOf(formData), kind, request_id, lang, context.now);
@@ -197,7 +200,7 @@ export default function Receipt() {
       ) : null}
       <div className="table-scroll">
         <table>
-          <caption className="visually-hidden">{`${capitalised(receipt.peopleLabels.plural)} registered`}</caption>
+          <caption className="visually-hidden">{words.registered(receipt.peopleLabels.plural)}</caption>
           <thead>
             <tr>
               <th scope="col">{capitalised(receipt.peopleLabels.singular)}</th>
