@@ -7,8 +7,9 @@ import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { capturedMail, cartChanges, formElements, individuals, places, registrations, waitlistEntries } from "../../schema/d1";
 import { offerFreedPlaces } from "../../workers/services/waitlists";
-import { createUserWithPassword, db, signIn } from "./auth-fixtures";
-import { createForm, get, post } from "./registration-fixtures";
+import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
+import { createForm, get, PORT_HOST, post } from "./registration-fixtures";
+import { hostRequest } from "./fixtures";
 import { withStripeFake } from "./stripe-fixtures";
 import { CARD, changeTo, paidPerson, sessionOf } from "./change-fixtures";
 
@@ -168,6 +169,14 @@ describe("a change that waits for a full limited option", { timeout: 120_000 }, 
     expect((await post(f.host, link, { intent: "accept", offer: "c1.nonsense" })).status).toBe(410);
     expect((await post(f.host, link, { intent: "steal", offer: token })).status).toBe(400);
     expect((await post(f.host, link, {})).status).toBe(400);
+    const json = await worker.fetch(
+      hostRequest(PORT_HOST(f.host), link, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: `http://${PORT_HOST(f.host)}` },
+        body: "{}",
+      }),
+    );
+    expect(json.status).toBe(400);
     expect((await get(f.host, `${f.path}/change-offer?offer=${"x".repeat(300)}`)).status).toBe(410);
     expect((await get(f.host, `/register/${crypto.randomUUID()}/change-offer?offer=${token}`)).status).toBe(404);
   });

@@ -11,6 +11,7 @@ import { acceptChangeOffer, changeOfferOf, markOfferAccepted, offerStanding, per
 import { wishOfEntry } from "../../../workers/services/change-waitlists";
 import { getRegistration, listElements } from "../../../workers/services/registration-forms";
 import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page";
+import { readPostedForm } from "../../forms/posted-form.server";
 import { settleChange } from "../../person-change-outcome.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -47,7 +48,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 const acceptSchema = z.object({ intent: z.literal("accept"), offer: z.string().min(1).max(200) });
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const posted = acceptSchema.safeParse(Object.fromEntries(await request.formData()));
+  const posted = acceptSchema.safeParse((await readPostedForm(request)).values);
   const asked = new URL(request.url).searchParams.get("lang") === "fr" ? "fr" : "en";
   if (!posted.success) return data({ error: CHANGE_MESSAGES[asked].notUnderstood, fieldErrors: {} }, { status: 400 });
   const { db, registration, lang, entry, found } = await offerContext(request, context, params.registrationId, posted.data.offer);

@@ -86,7 +86,10 @@ const changeSchema = z.object({
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { db, registration, cart } = await receiptCart(request, context, params.registrationId);
-  const formData = await request.formData();
+  // A body that is no form is the sender's mistake: 400, never a 500.
+  const formData = await request.formData().catch(() => {
+    throw new Response("The form could not be read", { status: 400 });
+  });
   if (formData.get("intent") === "change") return changeAction(context, db, registration, cart, request, formData);
   const posted = cancelSchema.safeParse(Object.fromEntries(formData));
   if (!posted.success) return data({ error: CHANGE_MESSAGES[receiptLang(cart, registration)].notUnderstood }, { status: 400 });
