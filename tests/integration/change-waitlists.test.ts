@@ -124,6 +124,40 @@ describe("a change that waits for a full limited option", { timeout: 120_000 }, 
     expect(await db().select().from(cartChanges).where(eq(cartChanges.id, entry!.id))).toHaveLength(1);
   });
 
+  it("is offered a place as soon as the organiser raises the option's limit in the form builder", async () => {
+    const f = await halfForm();
+    await paidPerson(fake(), f, "half", "Ada");
+    const bo = await paidPerson(fake(), f, "5k", "Bo");
+    const joined = await post(f.host, `${f.path}/receipt`, changeTo(f, bo.personId, crypto.randomUUID(), "half", "Bo", { waitlist: "join" }), bo.cookie);
+    expect(joined.status).toBe(200);
+    const organiser = `org-${crypto.randomUUID().slice(0, 6)}@example.com`;
+    await createUserWithPassword(organiser, "waiting-list-42", [{ type: "org_admin", clubId: f.club.id }]);
+    const cookie = await signIn(f.host, organiser, "waiting-list-42");
+    const option = (i: number, id: string, display: string, price: string, limit = "") => ({
+      [`options_list.${i}.id`]: id,
+      [`options_list.${i}.display`]: display,
+      [`options_list.${i}.limit`]: limit,
+      [`options_list.${i}.price_1`]: price,
+      [`options_list.${i}.price_2`]: price,
+      [`options_list.${i}.price_3`]: price,
+    });
+    const saved = await post(
+      f.host,
+      `/registration/${f.registration.id}/admin/elements/${f.ids.distance}`,
+      {
+        intent: "save",
+        caption: "Distance",
+        is_mandatory: "on",
+        ...option(0, "5k", "5 km", "35.00"),
+        ...option(1, "10k", "10 km", "45.00"),
+        ...option(2, "half", "Half marathon", "50.00", "2"),
+      },
+      cookie,
+    );
+    expect(saved.status, (await saved.clone().text()).slice(0, 300)).toBe(302);
+    await vi.waitFor(async () => expect((await entriesOf(f)).map((e) => e.state)).toEqual(["offered"]), { timeout: 10_000, interval: 50 });
+  });
+
   it("after its time the offer is refused and the place goes to the next in line; garbage is a 4xx", async () => {
     const f = await halfForm();
     const ada = await paidPerson(fake(), f, "half", "Ada");
