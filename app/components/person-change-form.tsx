@@ -5,6 +5,7 @@ import { isRequired } from "../../core/forms/conditions";
 import type { FormElement, StoredValue, Tier } from "../../core/forms/model";
 import { personChooser } from "../../core/registration/person";
 import { RECEIPT_WORDS } from "../../core/registration/receipt-lines";
+import { CHANGE_WAITLIST_WORDS } from "../../core/registration/change-waitlist";
 import { RegistrationField } from "./registration-fields";
 
 export interface PersonChange {
@@ -43,6 +44,8 @@ export function PersonChangeForm(props: {
   personName: string;
   /** What a transfer costs, said before the registrant commits to it. */
   feeQuote: string | null;
+  /** A limited choice asked for is full and the form has a waitlist: its words, and the button to join it. */
+  waitlist?: string | null;
 }) {
   const { change, lang } = props;
   const words = RECEIPT_WORDS[lang];
@@ -71,10 +74,20 @@ export function PersonChangeForm(props: {
             priceOf={(item) => priceAt(item, change.tier)}
           />
         ))}
+        {props.waitlist ? (
+          <p className="notice" data-testid="change-waitlist">
+            {props.waitlist}
+          </p>
+        ) : null}
         <div className="actions">
           <button type="submit" disabled={props.busy}>
             {transfer ? words.saveTransfer : words.saveChange}
           </button>
+          {props.waitlist ? (
+            <button type="submit" name="waitlist" value="join" className="secondary" disabled={props.busy}>
+              {CHANGE_WAITLIST_WORDS[lang].join}
+            </button>
+          ) : null}
           <Link to={changeHref(search, null)} className="button secondary">
             {lang === "fr" ? "Annuler" : "Cancel"}
           </Link>

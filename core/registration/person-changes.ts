@@ -121,6 +121,7 @@ export interface ChangeWindow {
 export const CHANGE_MESSAGES = {
   en: {
     closed: "Changes to this registration are closed. Please contact the organiser.",
+    notUnderstood: "That request was not understood. Reload the page and try again.",
     noTransfers: "This registration cannot be transferred online. Please contact the organiser.",
     lockedAltered: "This change would alter what was paid for. Please contact the organiser.",
     nothingChanged: "Nothing was changed.",
@@ -128,6 +129,7 @@ export const CHANGE_MESSAGES = {
     stale: "This person's details were changed in another window. Reload the page to see them.",
   },
   fr: {
+    notUnderstood: "Cette demande n'a pas été comprise. Rechargez la page et réessayez.",
     closed: "Les modifications de cette inscription sont closes. Veuillez communiquer avec l'organisateur.",
     noTransfers: "Cette inscription ne peut pas être transférée en ligne. Veuillez communiquer avec l'organisateur.",
     lockedAltered: "Cette modification changerait ce qui a été payé. Veuillez communiquer avec l'organisateur.",

@@ -9,6 +9,7 @@ import type { FormElement, StoredValue } from "../forms/model";
 import { FIELD_TYPE_MODULES } from "../forms/registry";
 import type { Cents } from "../money/money";
 import type { CartPricing, PriceLine } from "./model";
+import { capitalised } from "./people-labels";
 
 /** What a cart was charged, as stored on it when it completed. */
 export type ChargedPricing = Pick<CartPricing, "lines" | "subtotal" | "discount" | "tax" | "donations" | "systemFee" | "total"> & { gstRatePercent: number };
@@ -48,6 +49,7 @@ export const RECEIPT_WORDS = {
     cartLine: (number: string, email: string | null) => `Cart No. ${number}.${email ? ` A receipt was sent to ${email}.` : ""}`,
     cartOf: (number: string, names: string) => `Cart No. ${number}: ${names}`,
     amount: "Amount",
+    registered: (plural: string) => `${capitalised(plural)} registered`,
     subtotal: "Subtotal",
     discount: (code: string) => `Discount (${code})`,
     familyCap: "Family maximum",
@@ -111,6 +113,7 @@ export const RECEIPT_WORDS = {
     cartLine: (number: string, email: string | null) => `Panier no ${number}.${email ? ` Un reçu a été envoyé à ${email}.` : ""}`,
     cartOf: (number: string, names: string) => `Panier no ${number} : ${names}`,
     amount: "Montant",
+    registered: (plural: string) => `Inscriptions (${plural})`,
     subtotal: "Sous-total",
     discount: (code: string) => `Rabais (${code})`,
     familyCap: "Maximum familial",

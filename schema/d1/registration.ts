@@ -265,11 +265,15 @@ export const waitlistEntries = sqliteTable(
     offerCartId: text("offer_cart_id"),
     offeredAt: integer("offered_at"),
     offerExpiresAt: integer("offer_expires_at"),
+    /** A change request (decision 0066): the paid person whose answers the offer changes, and their cart; null for a new entry. */
+    changeIndividualId: text("change_individual_id"),
+    changeCartId: text("change_cart_id"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("waitlist_submission").on(t.registrationId, t.submissionKey),
+    index("waitlist_change_person").on(t.changeIndividualId),
     index("waitlist_queue").on(t.registrationId, t.state, t.position),
     index("waitlist_offer_cart").on(t.offerCartId),
   ],

@@ -52,3 +52,52 @@ test("a registrant changes a paid distance after checkout: the difference is cha
   const mail = await openMail(page, email, `Registration changed: ${riversideRace.name}`);
   await expect(mail).toContainText("Total: $68.80");
 });
+
+// Issue 24: the same path on the bilingual Riverside form filled in French: every page and mail of it in French,
+// with prices written the French way (68,80 $).
+test("en français : la personne inscrite change une distance payée, paie la différence par carte, et le reçu et le courriel suivent", async ({ page }) => {
+  const stamp = Date.now().toString(36);
+  const email = `changement-${stamp}@example.com`;
+  const lastName = `Modif${stamp}`;
+
+  await page.goto(url(RIVERSIDE_SITE, `/register/${riversideRace.id}?lang=fr`));
+  await waitForHydration(page);
+  await page.getByLabel("Prénom").fill("Noémie");
+  await page.getByLabel("Nom de famille").fill(lastName);
+  await page.getByRole("textbox", { name: /^Courriel/ }).fill(email);
+  await page.getByLabel(/^Distance/).selectOption({ label: "12 km — 40,00\u00a0$" });
+  await page.getByRole("button", { name: "Ajouter au panier" }).click();
+  await page.getByRole("button", { name: "Continuer vers le paiement" }).click();
+  await page.getByRole("button", { name: "Payer 46,20\u00a0$ par carte" }).click();
+  await page.waitForURL((u) => u.origin === STRIPE_FAKE_ORIGIN && /^\/c\/pay\/cs_/.test(u.pathname));
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await page.waitForURL((u) => u.pathname === `/register/${riversideRace.id}/receipt`, { timeout: 15_000 });
+  await expect(page.getByTestId("receipt-heading")).toHaveText("Inscription terminée");
+  await expect(page).toHaveTitle(`Reçu · ${riversideRace.name}`);
+  await expect(page.getByRole("table", { name: "Inscriptions (personnes)" })).toBeVisible();
+  await expect(page.getByTestId("receipt-total")).toHaveText("46,20\u00a0$");
+
+  // The entry seen and changed in French: 25 km costs 20,00 $ more and 2,60 $ of tax.
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "Modifier ces renseignements" }).click();
+  const change = page.getByTestId("person-change");
+  await expect(change.getByText("Une modification qui coûte plus se paie par carte avant d'être enregistrée")).toBeVisible();
+  await change.getByLabel(/^Distance/).selectOption("25k");
+  await change.getByRole("button", { name: "Enregistrer la modification" }).click();
+  await page.waitForURL((u) => u.origin === STRIPE_FAKE_ORIGIN && /^\/c\/pay\/cs_/.test(u.pathname));
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: /^Pay / }).click();
+
+  await page.waitForURL((u) => u.pathname === `/register/${riversideRace.id}/receipt`, { timeout: 15_000 });
+  await expect(page.getByTestId("changed-notice")).toHaveText("La modification est enregistrée.");
+  await expect(page.getByTestId("receipt-item").filter({ hasText: "25 km" })).toContainText("60,00\u00a0$");
+  await expect(page.getByTestId("receipt-total")).toHaveText("68,80\u00a0$");
+  await expect(page.getByTestId("receipt-paid")).toHaveText("68,80\u00a0$");
+  await expect(page.getByText("Paiement par carte : 22,60\u00a0$")).toBeVisible();
+  await expect(page.locator("main")).not.toContainText("$68.80");
+  const mail = await openMail(page, email, `Inscription modifiée : ${riversideRace.name}`);
+  await expect(mail).toContainText("Total : 68,80\u00a0$");
+  await expect(mail).toContainText("Les renseignements de votre inscription");
+  await expect(mail).not.toContainText("Total:");
+});

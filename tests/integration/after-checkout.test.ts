@@ -12,37 +12,16 @@ import { hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 import { withStripeFake } from "./stripe-fixtures";
+import { CARD, changeTo, paidPerson, sessionOf } from "./change-fixtures";
 
 const fake = withStripeFake();
 type Form = Awaited<ReturnType<typeof createForm>>;
-const CARD = "4242 4242 4242 4242";
-const sessionOf = (location: string | null) => /\/c\/pay\/(cs_[A-Za-z0-9_]+)/.exec(location ?? "")?.[1] ?? null;
 
 /** A card-taking form; `distance` is the paid answer of one new person in a cart of their own. */
 async function cardForm(): Promise<Form> {
   return createForm({ stripeAccountId: `acct_${crypto.randomUUID().slice(0, 8)}` });
 }
 
-async function paidPerson(f: Form, distance: string, first = "Ada"): Promise<{ cookie: string; personId: string; cartId: string }> {
-  const added = await post(f.host, f.path, { intent: "save-person", [f.ids.first]: first, [f.ids.last]: "Runner", [f.ids.distance]: distance });
-  const cookie = cookieFrom(added, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
-  await post(f.host, `${f.path}/cart`, { intent: "continue", email: `${first.toLowerCase()}-${crypto.randomUUID().slice(0, 6)}@example.com` }, cookie);
-  const started = await post(f.host, `${f.path}/pay`, { intent: "card" }, cookie);
-  expect((await fake().pay(sessionOf(started.headers.get("Location"))!, CARD)).status).toBe(303);
-  const everyone = await db().select().from(individuals).where(eq(individuals.registrationId, f.registration.id));
-  const person = everyone.find((p) => p.values[f.ids.first]?.v === first)!;
-  return { cookie, personId: person.id, cartId: person.cartId };
-}
-
-const changeTo = (f: Form, personId: string, requestId: string, distance: string, first = "Ada") => ({
-  intent: "change",
-  kind: "edit",
-  person: personId,
-  request_id: requestId,
-  [f.ids.first]: first,
-  [f.ids.last]: "Runner",
-  [f.ids.distance]: distance,
-});
 const personOf = async (id: string) => (await db().select().from(individuals).where(eq(individuals.id, id)))[0]!;
 const cartOf = async (id: string) => (await db().select().from(carts).where(eq(carts.id, id)))[0]!;
 const changesOf = (f: Form) => db().select().from(cartChanges).where(eq(cartChanges.registrationId, f.registration.id));
@@ -63,7 +42,7 @@ const poolsOf = async (personId: string, state = "taken") =>
 describe("another distance, dearer", { timeout: 60_000 }, () => {
   it("is paid by card (one page for a double click), made once even if the webhook comes twice, on the receipt and the audit trail", async () => {
     const f = await cardForm();
-    const { cookie, personId, cartId } = await paidPerson(f, "5k");
+    const { cookie, personId, cartId } = await paidPerson(fake(), f, "5k");
     const form = await (await get(f.host, `${f.path}/receipt?change=${personId}&kind=edit`, cookie)).text();
     expect(form).toContain(`name="${f.ids.distance}"`);
     const before = await cartOf(cartId);
@@ -108,7 +87,7 @@ describe("another distance, cheaper", { timeout: 60_000 }, () => {
   it("is refunded under the policy once for a double submit, keeps the fee as a line, and mails once", async () => {
     const f = await cardForm();
     await db().update(registrations).set({ cancelRefundPercent: 100, cancelFee: 300 }).where(eq(registrations.id, f.registration.id));
-    const { cookie, personId, cartId } = await paidPerson(f, "10k");
+    const { cookie, personId, cartId } = await paidPerson(fake(), f, "10k");
     const before = await cartOf(cartId);
     const shareBefore = (await personOf(personId)).priceTotal!;
     const requestId = crypto.randomUUID();
@@ -139,7 +118,7 @@ describe("another distance, cheaper", { timeout: 60_000 }, () => {
 
   it("is refused where the registrant could not cancel, and nothing moves", async () => {
     const f = await cardForm();
-    const { cookie, personId } = await paidPerson(f, "10k");
+    const { cookie, personId } = await paidPerson(fake(), f, "10k");
     const refused = await post(f.host, `${f.path}/receipt`, changeTo(f, personId, crypto.randomUUID(), "5k"), cookie);
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain(PRICED_CHANGE_MESSAGES.en.noRefunds.replaceAll("'", "&#x27;"));
@@ -158,7 +137,7 @@ describe("a limited option added after checkout", { timeout: 120_000 }, () => {
       .set({ optionsList: [...distance!.optionsList, half] })
       .where(eq(formElements.id, f.ids.distance));
     const people: Awaited<ReturnType<typeof paidPerson>>[] = [];
-    for (const name of ["Ada", "Bo", "Cy", "Di", "Ed"]) people.push(await paidPerson(f, "5k", name));
+    for (const name of ["Ada", "Bo", "Cy", "Di", "Ed"]) people.push(await paidPerson(fake(), f, "5k", name));
     const replies = await Promise.all(
       people.map((p, i) =>
         post(f.host, `${f.path}/receipt`, changeTo(f, p.personId, crypto.randomUUID(), "half", ["Ada", "Bo", "Cy", "Di", "Ed"][i]), p.cookie),
@@ -206,8 +185,8 @@ describe("a limited option added after checkout", { timeout: 120_000 }, () => {
 describe("garbage and the wrong cart", { timeout: 60_000 }, () => {
   it("answers 4xx and changes nothing", async () => {
     const f = await cardForm();
-    const { cookie, personId } = await paidPerson(f, "5k");
-    const other = await paidPerson(f, "5k", "Bo");
+    const { cookie, personId } = await paidPerson(fake(), f, "5k");
+    const other = await paidPerson(fake(), f, "5k", "Bo");
     const wrongPerson = await post(f.host, `${f.path}/receipt`, changeTo(f, other.personId, crypto.randomUUID(), "10k"), cookie);
     expect(wrongPerson.status).toBe(409);
     const badKind = await post(f.host, `${f.path}/receipt`, { ...changeTo(f, personId, crypto.randomUUID(), "10k"), kind: "steal" }, cookie);

@@ -6,115 +6,30 @@
  * double click on "Send the card again"); and wrong clubs and garbage are refused.
  */
 import { env } from "cloudflare:workers";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../../core/memberships/reminders";
 import { CARD_REVOKE_REASONS } from "../../core/passes/pass-status";
-import {
-  capturedMail,
-  carts,
-  divisionMembers,
-  divisionPeople,
-  divisionSeasons,
-  divisions,
-  entityChanges,
-  formElements,
-  individuals,
-  passes,
-  passMails,
-  registrations,
-} from "../../schema/d1";
+import { carts, divisionMembers, divisionPeople, entityChanges, formElements, individuals, passes, passMails, registrations } from "../../schema/d1";
 import { CARD_MAIL_MESSAGES, requeueLostCardMails } from "../../workers/services/card-mails";
 import { MEMBER_EDIT_MESSAGES } from "../../workers/services/member-edits";
 import { queueDueReminders } from "../../workers/services/membership-reminders";
 import { runJob } from "../../workers/jobs";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { createSiteWithRace, hostRequest, consumeMail } from "./fixtures";
-import { createApp, issueToken, apiCall } from "./oauth-fixtures";
-
-const PASSWORD = "lantern-card-42";
-const HOST = "localhost";
-const ADMIN = "admin.localhost";
-const get = (path: string, cookie?: string, host = HOST) =>
-  worker.fetch(hostRequest(host, path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
-
-const call = (token: string, method: string, path: string, body?: unknown) => apiCall(HOST, token, method, path, body);
-
-/** A club on its own site with a division, its admin (page cookie and API token) and a running season. */
-async function clubWithDivision(tag: string) {
-  const unique = `${tag}-${crypto.randomUUID().slice(0, 6)}`;
-  const { site, club } = await createSiteWithRace(db(), { hostname: `${unique}.localhost`, siteName: `Cards ${tag}`, raceName: `Cards race ${tag}` });
-  const email = `card-${unique}@example.com`;
-  const user = await createUserWithPassword(email, PASSWORD, [{ type: "org_admin", clubId: club.id }]);
-  const cookie = await signIn(HOST, email, PASSWORD);
-  const token = await issueToken(user.id, await createApp({ scopes: "divisions passes" }), HOST, "divisions passes");
-  const owners = { clubId: club.id, siteId: site.id };
-  const division = { id: crypto.randomUUID(), ...owners, name: `Members ${tag}`, fieldMtimes: {} };
-  await db().insert(divisions).values(division);
-  const day = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-  const season = { id: crypto.randomUUID(), divisionId: division.id, ...owners, name: "Current", startsAt: day - 30 * DAY_MS, endsAt: day + 10 * DAY_MS };
-  const next = { id: crypto.randomUUID(), divisionId: division.id, ...owners, name: "Next", startsAt: season.endsAt, endsAt: season.endsAt + 365 * DAY_MS };
-  await db()
-    .insert(divisionSeasons)
-    .values([season, next].map((s) => ({ ...s, fieldMtimes: {} })));
-  return { unique, site, club, user, cookie, token, division, season, next };
-}
-
-type Club = Awaited<ReturnType<typeof clubWithDivision>>;
-
-/** Adds a member on the division page and returns the membership's id. */
-async function addByHand(f: Club, name: string, fields: Record<string, string> = {}) {
-  const submission = crypto.randomUUID();
-  const reply = await pagePost(
-    HOST,
-    `/org/${f.division.id}/home`,
-    {
-      intent: "add",
-      submission,
-      first_name: name,
-      last_name: "Card",
-      birth_date: "2010-05-06",
-      email: `${name.toLowerCase()}-${f.unique}@example.com`,
-      season: f.season.id,
-      member_class: "racing",
-      note: "",
-      ...fields,
-    },
-    f.cookie,
-  );
-  expect(reply.status, (await reply.clone().text()).slice(-400)).toBe(302);
-  return submission;
-}
-
-const cardOfMember = async (clubId: string, memberId: string) =>
-  (
-    await db()
-      .select()
-      .from(passes)
-      .where(and(eq(passes.clubId, clubId), like(passes.source, `member:${memberId}%`)))
-  )[0]!;
-
-/** Runs the mail consumer on messages, as the queue would deliver them. */
-const consume = (bodies: unknown[], attempts = 1) =>
-  consumeMail(
-    bodies.map((body) => ({ body })),
-    attempts,
-  );
-
-/** Delivers a card's waiting mails (the real queue may take some first: the claim keeps each to one mail). */
-async function deliverCardMails(passId: string) {
-  const rows = await db().select().from(passMails).where(eq(passMails.passId, passId));
-  await consume(rows.map((r) => ({ passMail: r.id })));
-  for (let i = 0; i < 50; i++) {
-    const open = (await db().select().from(passMails).where(eq(passMails.passId, passId))).filter((r) => r.state === "queued" || r.state === "sending");
-    if (open.length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("Card mails still waiting");
-}
-
-const mailsTo = (address: string) => db().select().from(capturedMail).where(eq(capturedMail.to, address));
-const cardPath = (text: string) => /https?:\/\/[^/\s]+(\/passes\/[^\s]+)/.exec(text)?.[1] ?? "";
+import { createUserWithPassword, db, pagePost, signIn } from "./auth-fixtures";
+import {
+  ADMIN,
+  HOST,
+  PASSWORD,
+  addByHand,
+  call,
+  cardOfMember,
+  cardPath,
+  clubWithDivision,
+  consume,
+  deliverCardMails,
+  get,
+  mailsTo,
+  type Club,
+} from "./member-card-fixtures";
 
 async function checkIn(f: Club, code: string) {
   const reply = await pagePost(HOST, `/club/${f.club.id}/checkin`, { intent: "check", check: crypto.randomUUID(), code }, f.cookie);

@@ -68,13 +68,16 @@ export async function startChangePayment(
  */
 export type ChangeCompletion = "completed" | "already" | "stale" | "unplaced";
 
-/** Holds (or renews) the person's capped new places until the hold's end; their own unit never counts against them. */
+/**
+ * Holds (or renews) the person's capped new places until the hold's end; their own unit never counts against them.
+ * A longer hold already there (a waitlist offer's, decision 0066) is kept, not cut to the card page's.
+ */
 function holdStatements(cart: CartRow, claims: readonly PlaceClaim[], now: number): SQL[] {
   return claims.map(
     (claim) =>
       sql`INSERT INTO places (id, registration_id, pool, unit, cart_id, individual_id, state, expires_at, cap, created_at)
           VALUES (${crypto.randomUUID()}, ${cart.registrationId}, ${claim.pool}, ${claim.unit}, ${cart.id}, ${claim.individualId}, 'held', ${now + HOLD_MS}, ${claim.cap}, ${now})
-          ON CONFLICT (registration_id, pool, unit, state) DO UPDATE SET expires_at = excluded.expires_at`,
+          ON CONFLICT (registration_id, pool, unit, state) DO UPDATE SET expires_at = MAX(expires_at, excluded.expires_at)`,
   );
 }
 

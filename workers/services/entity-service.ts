@@ -30,7 +30,15 @@ import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { forgetSite } from "../../tenants/resolve";
 import { siteVersionBump } from "./site-content";
 import { personKeyFollows } from "./member-keys";
-import { cardOfMovedMembership, cardOfRemovedMembership, issueMemberCard, needsMemberCard } from "./member-cards";
+import {
+  cardOfMovedMembership,
+  cardOfRemovedMembership,
+  cardsFollowPerson,
+  followsOnCards,
+  issueMemberCard,
+  needsMemberCard,
+  queuePersonCardMails,
+} from "./member-cards";
 
 export type EntityContext = PublishContext & { db: Db };
 
@@ -284,6 +292,7 @@ export async function changeEntity(
           ...siteVersionBump(context.db, entity.classname, id, { ...before, ...changed }),
           ...personKeyFollows(context.db, entity.classname, id, changed, { ...before, ...changed }, version),
           ...cardOfMovedMembership(context.db, entity.classname, id, changed, { ...before, ...changed }, version, author),
+          ...cardsFollowPerson(context.db, entity.classname, id, changed, { ...before, ...changed }, version, author),
         ]),
   );
   if (!written.ok) return written;
@@ -306,6 +315,8 @@ export async function changeEntity(
   publishFieldChanges(context, entity, id, result.changed, result.mtimes, protectedObjectOf(entity, { ...stored.row, ...result.changed }));
   // A membership moved to another season gets that season's card (the old one was revoked in the change's batch).
   if (needsMemberCard(entity.classname, result.changed)) await issueMemberCard(context.env, context.db, id, context.now);
+  // A corrected address's card mails were written in the batch; they go on the queue now.
+  if (followsOnCards(entity.classname, result.changed)) await queuePersonCardMails(context.env, context.db, id);
   // A site's look shows on its hosts at once: this isolate forgets the hosts it remembers for the site.
   if (entity.classname === "WhitelabelSite") forgetSite(id);
   return { ok: true, value: { changed: result.changed, mtimes: result.mtimes } };

@@ -5,14 +5,28 @@
  * card in the change's batch, and a membership created or moved is then issued a new card with its mail. A
  * revoked card is never reinstated; its source is freed so the membership's next card is a new one.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { CARD_REVOKE_REASONS, memberCardSource } from "../../core/passes/pass-status";
-import { divisionMembers, divisionPeople, divisionSeasons, passes, type Db } from "../../schema/d1";
-import { issueCard } from "./card-mails";
+import { divisionMembers, divisionPeople, divisionSeasons, entityChanges, passes, passMails, type Db } from "../../schema/d1";
+import { issueCard, queueCardMails } from "./card-mails";
 import type { HistoryAuthor } from "./entity-history";
 import { revokeStatements } from "./passes";
 
 const DAY_MS = 86_400_000;
+
+/** The name a card prints for a person. */
+const holderNameOf = (first: unknown, last: unknown) => `${String(first ?? "")} ${String(last ?? "")}`.trim();
+
+/** A random v4 UUID per row of an INSERT … SELECT (one id from JS would collide on a person's second card). */
+const rowUuid = sql`lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
+
+/** The person's member cards still in force: those of their memberships' sources, not revoked. */
+const cardsOfPerson = (personId: string) =>
+  and(
+    eq(passes.kind, "member_card"),
+    isNull(passes.revokedTime),
+    sql`${passes.source} IN (SELECT 'member:' || ${divisionMembers.id} FROM ${divisionMembers} WHERE ${divisionMembers.personId} = ${personId})`,
+  )!;
 
 /** The card's source once its membership let go of it: still unique, never matched by a membership again. */
 const retiredSource = (memberId: string, at: number) => `${memberCardSource(memberId)}:retired:${at}`;
@@ -52,6 +66,64 @@ export function cardOfMovedMembership(
   return retire(db, merged.club, id, CARD_REVOKE_REASONS.membershipMoved, author, won);
 }
 
+/** Whether a change of this class's fields reaches the person's cards (their printed name or their address). */
+export const followsOnCards = (classname: string, changed: Readonly<Record<string, unknown>>) =>
+  classname === "DivisionPerson" && ["first_name", "last_name", "email"].some((f) => f in changed);
+
+/**
+ * For a person's correction batch: every unrevoked member card of theirs takes the corrected name and address in
+ * place (number and QR code stay valid), with the card's history, and a new address gets the card's link once (a
+ * mail row per card, queued after the batch). Guarded by the version the correction read, so a correction that
+ * lost its race (a double submit) changes and mails nothing.
+ */
+export function cardsFollowPerson(
+  db: Db,
+  classname: string,
+  id: string,
+  changed: Readonly<Record<string, unknown>>,
+  merged: Readonly<Record<string, unknown>>,
+  version: string,
+  author: HistoryAuthor,
+) {
+  if (!followsOnCards(classname, changed) || typeof merged.club !== "string") return [];
+  const won = sql`EXISTS (SELECT 1 FROM ${divisionPeople} WHERE ${divisionPeople.id} = ${id} AND CAST(${divisionPeople.fieldMtimes} AS TEXT) = ${version})`;
+  const name = holderNameOf(merged.first_name, merged.last_name);
+  const email = typeof merged.email === "string" && merged.email !== "" ? merged.email : null;
+  const open = and(eq(passes.clubId, merged.club), cardsOfPerson(id), won);
+  const history = (field: string, column: typeof passes.holderName | typeof passes.holderEmail, value: string | null) =>
+    db.insert(entityChanges).select(
+      sql`SELECT ${rowUuid}, 'Pass', ${passes.id}, ${field}, 'changed', CASE WHEN ${column} IS NULL THEN NULL ELSE json_quote(${column}) END, ${JSON.stringify(value)}, ${author.userId}, ${author.appId}, ${author.at}
+            FROM ${passes} WHERE ${open} AND ${column} IS NOT ${value}`,
+    );
+  return [
+    history("holder_name", passes.holderName, name),
+    history("holder_email", passes.holderEmail, email),
+    // The link to the new address, once per card: only a card whose address this batch changes.
+    ...(email === null
+      ? []
+      : [
+          db.insert(passMails).select(
+            sql`SELECT ${rowUuid}, ${passes.id}, ${passes.clubId}, ${email}, ${passes.lang}, 'queued', 0, ${author.at}, ${author.at}
+                  FROM ${passes} WHERE ${open} AND ${passes.holderEmail} IS NOT ${email}`,
+          ),
+        ]),
+    db
+      .update(passes)
+      .set({
+        holderName: name,
+        holderEmail: email,
+        fieldMtimes: sql`json_set(${passes.fieldMtimes}, '$.holder_name', ${author.at}, '$.holder_email', ${author.at})`,
+      })
+      .where(and(open, sql`(${passes.holderName} IS NOT ${name} OR ${passes.holderEmail} IS NOT ${email})`)),
+  ];
+}
+
+/** After a correction: the person's cards' mails still waiting go on the queue (the consumer's claim sends each once). */
+export async function queuePersonCardMails(env: Env, db: Db, personId: string): Promise<void> {
+  const cards = await db.select({ id: passes.id }).from(passes).where(cardsOfPerson(personId));
+  for (const card of cards) await queueCardMails(env, db, card.id);
+}
+
 /** Whether a write of this class, with these changed fields, needs the membership's card issued after it. */
 export const needsMemberCard = (classname: string, changed: Readonly<Record<string, unknown>> | null) =>
   classname === "DivisionMember" && (changed === null || "season" in changed);
@@ -78,7 +150,7 @@ export async function issueMemberCard(env: Env, db: Db, memberId: string, now: n
       clubId: member.clubId,
       siteId: member.siteId,
       kind: "member_card",
-      holderName: `${person.firstName} ${person.lastName}`.trim(),
+      holderName: holderNameOf(person.firstName, person.lastName),
       holderEmail: person.email,
       season: season.name,
       // A season's end is exclusive (the moment after its last day).

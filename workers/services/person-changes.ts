@@ -25,7 +25,7 @@ import {
   type PersonChangeKind,
 } from "../../core/registration/person-changes";
 import { tierAt } from "../../core/registration/tiers";
-import type { FormElement } from "../../core/forms/model";
+import type { FormElement, StoredValue } from "../../core/forms/model";
 import { cartChanges, carts, clubs, rawBatch, registrations, type Db, type PaidChange } from "../../schema/d1";
 import { labelIn } from "../../core/forms/bilingual";
 import { sendMail } from "../mail/mailer";
@@ -34,7 +34,7 @@ import { offerFreedPlaces } from "./waitlists";
 import { sendReceiptOfCart } from "./receipts";
 import { listElements } from "./registration-forms";
 import { attemptOfChange } from "./change-payments";
-import { peopleOf, personElements, personLimits, priceOfCart, type CartRow } from "./carts";
+import { peopleOf, personElements, personLimits, priceOfCart, type CartRow, type IndividualRow } from "./carts";
 import { placesOfPerson } from "../../core/registration/places";
 import { placesMoved, withKeptFee } from "../../core/registration/priced-changes";
 import { placeProblems } from "./places";
@@ -52,7 +52,8 @@ export type PersonChangeResult =
   | { ok: "pay"; change: PaidChange; fee: number }
   /** A change that costs less (refunded under the policy) or moves places: made now by applyChangeNow (priced-changes.ts). */
   | { ok: "now"; change: PaidChange; refund: number; kept: number; delta: number }
-  | { ok: false; errors: Record<string, string>; status: 400 | 409 };
+  /** full: the limited choices that are full, with the answers asked for, for joining their waitlist. */
+  | { ok: false; errors: Record<string, string>; status: 400 | 409; full?: { pools: string[]; values: Record<string, StoredValue>; fields: string[] } };
 
 /** The fields the receipt page offers for a change, in form order: what may change, and for an edit what may be added. */
 export function changeableElements(elements: readonly FormElement[], values: Record<string, { v: unknown; p: number }>, kind: PersonChangeKind): FormElement[] {
@@ -72,8 +73,6 @@ export async function changePerson(
   now: number,
 ): Promise<PersonChangeResult> {
   const words = CHANGE_MESSAGES[lang];
-  const nameOf = (values: Record<string, { v: unknown; p: number }>) =>
-    personNameOf(elements, registration, values, 0, peopleLabelsIn(registration.peopleLabels, lang));
   const [done] = await db.select().from(cartChanges).where(eq(cartChanges.id, requestId)).limit(1);
   if (done) {
     if (done.cartId !== cart.id || done.individualId !== individualId) return { ok: false, errors: { form: words.notPaid }, status: 409 };
@@ -102,6 +101,30 @@ export async function changePerson(
     if (parsed.values[id]) values[id] = parsed.values[id];
     else delete values[id];
   }
+  return quoteChange(db, registration, elements, cart, people, person, values, kind, requestId, lang, now);
+}
+
+/**
+ * A change to these new values of a paid person, priced and checked: made now when it moves neither money nor
+ * places, else what paying or refunding it takes. A limited choice that is full is refused, naming the full
+ * pools so the page can offer the waitlist (decision 0066); a waitlist offer applies its answers through here.
+ */
+export async function quoteChange(
+  db: Db,
+  registration: RegistrationRow,
+  elements: readonly FormElement[],
+  cart: CartRow,
+  people: IndividualRow[],
+  person: IndividualRow,
+  values: Record<string, StoredValue>,
+  kind: PersonChangeKind,
+  requestId: string,
+  lang: Lang,
+  now: number,
+): Promise<PersonChangeResult> {
+  const words = CHANGE_MESSAGES[lang];
+  const personEls = personElements(elements);
+  const nameOf = (v: Record<string, StoredValue>) => personNameOf(elements, registration, v, 0, peopleLabelsIn(registration.peopleLabels, lang));
   if (lockedFieldsAltered(personEls, person.values, values, kind).length > 0) return { ok: false, errors: { form: words.lockedAltered }, status: 409 };
   const changed = changedFields(personEls, person.values, values);
   if (changed.length === 0) return { ok: false, errors: { form: words.nothingChanged }, status: 400 };
@@ -128,7 +151,8 @@ export async function changePerson(
   const moved = placesMoved(placesOfPerson(personEls, person.id, person.values), placesOfPerson(personEls, person.id, values));
   // A limited choice that is full now is refused before any money moves, in the pay page's words.
   const full = await placeProblems(db, cart.registrationId, cart.id, moved.taken, elements, now, lang);
-  if (Object.keys(full).length > 0) return { ok: false, errors: { form: Object.values(full).join(" ") }, status: 409 };
+  if (Object.keys(full).length > 0)
+    return { ok: false, errors: { form: Object.values(full).join(" ") }, status: 409, full: { pools: Object.keys(full).sort(), values, fields: changed } };
   const personDelta = (after.individualTotals[person.id] ?? 0) - (before.individualTotals[person.id] ?? 0);
   const priced = { kind: "edit" as const, ...base, pricing, personDelta, places: moved.taken, released: moved.released };
   if (amount > 0) return { ok: "pay", fee: amount, change: priced };

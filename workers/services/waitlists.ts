@@ -8,7 +8,7 @@
  * The sweep runs after a cancellation and an expired payment page, when the form or the organiser's list is
  * opened, and every five minutes (the cron), so a lapsed hold or offer is noticed without anyone acting.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import type { FormElement, StoredValue } from "../../core/forms/model";
 import { parseIndividual } from "../../core/forms/validate";
@@ -36,7 +36,8 @@ import { sendMail } from "../mail/mailer";
 import { personElements, personLimits, type FormContext, type IndividualRow } from "./carts";
 import { takenByOthers, isPlaceTaken } from "./places";
 import { formOrigin } from "./receipts";
-import { signLeaveLink, verifyLeaveLink } from "./waitlist-links";
+import { leaveUrl, verifyLeaveLink } from "./waitlist-links";
+import { changeSweepStatements, mailChangeOffer, needsOfChange, offerChange, releaseChangeOffer } from "./change-waitlists";
 import { listElements, type RegistrationRow } from "./registration-forms";
 
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect;
@@ -108,12 +109,6 @@ export async function joinWaitlist(
   return { ok: true, entry, position, wish, created };
 }
 
-/** The address of the page where a person leaves the waitlist, on the form's own site. */
-async function leaveUrl(env: Env, db: Db, registration: Pick<RegistrationRow, "id" | "siteId">, entryId: string, lang: Lang): Promise<string> {
-  const token = await signLeaveLink(env, entryId);
-  return `${await formOrigin(env, db, registration.siteId)}/register/${registration.id}/waitlist?leave=${encodeURIComponent(token)}${lang === "fr" ? "&lang=fr" : ""}`;
-}
-
 /** The entry a leave link names, on this form, while it is still on the list (waiting or offered). */
 export async function entryToLeave(env: Env, db: Db, registrationId: string, token: string | null): Promise<WaitlistEntryRow | null> {
   const entryId = token ? await verifyLeaveLink(env, token) : null;
@@ -126,7 +121,7 @@ export async function entryToLeave(env: Env, db: Db, registrationId: string, tok
   return entry ?? null;
 }
 
-async function entryOfSubmission(db: Db, registrationId: string, submission: string): Promise<WaitlistEntryRow | null> {
+export async function entryOfSubmission(db: Db, registrationId: string, submission: string): Promise<WaitlistEntryRow | null> {
   const [row] = await db
     .select()
     .from(waitlistEntries)
@@ -136,13 +131,18 @@ async function entryOfSubmission(db: Db, registrationId: string, submission: str
 }
 
 async function activeWish(db: Db, registrationId: string, email: string, pools: string[]): Promise<WaitlistEntryRow | null> {
+  return activeEntry(db, registrationId, pools, and(eq(waitlistEntries.email, email), sql`${waitlistEntries.changeIndividualId} IS NULL`)!);
+}
+
+/** The entry still on the list (waiting or offered) for these pools that `who` picks out (an address, a paid person). */
+export async function activeEntry(db: Db, registrationId: string, pools: string[], who: SQL): Promise<WaitlistEntryRow | null> {
   const [row] = await db
     .select()
     .from(waitlistEntries)
     .where(
       and(
         eq(waitlistEntries.registrationId, registrationId),
-        eq(waitlistEntries.email, email),
+        who,
         sql`${waitlistEntries.pools} = ${JSON.stringify(pools)}`,
         inArray(waitlistEntries.state, ["waiting", "offered"]),
       ),
@@ -172,7 +172,9 @@ export async function offerFreedPlaces(env: Env, db: Db, registrationId: string,
     sql`
       UPDATE waitlist_entries SET state = 'expired', updated_at = ${now}
       WHERE registration_id = ${registrationId} AND state = 'offered' AND offer_expires_at <= ${now}
+        AND change_individual_id IS NULL
         AND NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = waitlist_entries.offer_cart_id AND a.status = 'open')`,
+    ...changeSweepStatements(registrationId, now),
   ]);
   const [registration] = await db.select().from(registrations).where(eq(registrations.id, registrationId)).limit(1);
   if (!registration || registration.waitlistOfferHours === null) return 0;
@@ -186,12 +188,25 @@ export async function offerFreedPlaces(env: Env, db: Db, registrationId: string,
     .limit(SWEEP_BATCH);
   if (waiting.length === 0) return 0;
   const elements = await listElements(db, registrationId);
-  const queue: QueuedEntry[] = waiting.map((entry) => ({ id: entry.id, needs: needsOf(elements, entry.values) }));
+  const queue: QueuedEntry[] = waiting.map((entry) => ({
+    id: entry.id,
+    needs: entry.changeIndividualId ? needsOfChange(elements, entry) : needsOf(elements, entry.values),
+  }));
   const pools = [...new Set(queue.flatMap((e) => e.needs.map((n) => n.pool)))];
   const live = await takenByOthers(db, registrationId, pools, "", now);
   let offered = 0;
   for (const id of planOffers(queue, live)) {
     const entry = waiting.find((e) => e.id === id)!;
+    if (entry.changeIndividualId) {
+      // A change request: the place is held on the paid person's own entry, and the mail's link applies the change.
+      const made = await offerChange(db, registration, elements, entry, now);
+      if (made.kind === "taken") break;
+      if (made.kind === "offered") {
+        offered++;
+        await mailChangeOffer(env, db, registration, elements, entry, now).catch((error: unknown) => console.error("Waitlist offer mail failed", error));
+      }
+      continue;
+    }
     const made = await offer(db, registration, elements, entry, now);
     if (made.kind === "taken") break; // the counts moved under us; the next sweep plans again
     if (made.kind === "offered") {
@@ -323,6 +338,8 @@ export interface WaitlistView {
   state: WaitlistState;
   joinedAt: number;
   offerExpiresAt: number | null;
+  /** A change request's paid person (decision 0066); null for a new entry. */
+  changeFor: string | null;
 }
 
 /** The organiser's list: everyone still waiting or offered in queue order, then the last 100 who left it. */
@@ -339,6 +356,7 @@ export async function waitlistOf(db: Db, registrationId: string, lang: Lang = "e
     state: e.state as WaitlistState,
     joinedAt: e.createdAt,
     offerExpiresAt: e.state === "offered" ? e.offerExpiresAt : null,
+    changeFor: e.changeIndividualId ? e.name : null,
   });
   const active = await db
     .select()
@@ -392,6 +410,7 @@ export async function removeWaitlistEntry(db: Db, registrationId: string, id: st
         AND NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status = 'open')`,
     sql`DELETE FROM places WHERE cart_id = ${cartId} AND state = 'held'
         AND NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status = 'open')`,
+    ...(entry.changeIndividualId && entry.state === "offered" ? [releaseChangeOffer(entry)] : []),
   ]);
   return (removed?.meta.changes ?? 0) > 0;
 }

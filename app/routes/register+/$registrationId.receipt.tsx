@@ -11,14 +11,13 @@ import { stripeGateway } from "../../../workers/payments/stripe";
 import { cancelPerson, cancelQuotes } from "../../../workers/services/cancellations";
 import { claimRefundNotice } from "../../../workers/services/payment-ledger";
 import { ageDateOf, peopleOf, type CartRow } from "../../../workers/services/carts";
-import { afterPersonChanged, changeableElements, changePerson, changesOffered } from "../../../workers/services/person-changes";
-import { makeOwedChange, startChangePayment } from "../../../workers/services/change-payments";
-import { applyChangeNow } from "../../../workers/services/priced-changes";
-import { SOLD_OUT } from "../../../core/registration/messages";
-import { paymentClubOf, takesCardsOnline } from "../../../workers/services/payments";
+import { changeableElements, changePerson, changesOffered } from "../../../workers/services/person-changes";
+import { joinChangeWaitlist } from "../../../workers/services/change-offers";
+import { wishOfEntry } from "../../../workers/services/change-waitlists";
+import { CHANGE_WAITLIST_WORDS } from "../../../core/registration/change-waitlist";
+import { settleChange } from "../../person-change-outcome.server";
 import { CHANGE_MESSAGES } from "../../../core/registration/person-changes";
 import { labelIn } from "../../../core/forms/bilingual";
-import { checkoutUrls } from "../../registration-payments.server";
 import { receiptLang, receiptOfCart, sendReceiptOfCart } from "../../../workers/services/receipts";
 import { listElements, type RegistrationRow } from "../../../workers/services/registration-forms";
 import { offerFreedPlaces } from "../../../workers/services/waitlists";
@@ -26,7 +25,9 @@ import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page
 import { changeHref, PersonChangeForm } from "../../components/person-change-form";
 import { rawFieldsOf, receiptCart } from "../../registration-public.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Receipt · ${data.name}` : "Receipt" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${RECEIPT_WORDS[data.receipt.lang].subjects.paid} · ${data.name}` : "Receipt" },
+];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { db, registration, cart } = await receiptCart(request, context, params.registrationId);
@@ -57,7 +58,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     changedNotice: url.searchParams.get("changed") === "1",
     changeFailed: url.searchParams.get("changefailed") === "1",
     transferFee: registration.transferFee ?? 0,
-    name: registration.name,
+    name: labelIn(registration.name, lang),
     clubName: registration.clubName,
     registrationId: registration.id,
     receipt: await receiptOfCart(db, registration, cart, lang),
@@ -75,14 +76,23 @@ function cancelledOf(text: string | null): number | null {
 }
 
 const cancelSchema = z.object({ intent: z.literal("cancel"), person: z.string().min(1).max(64), request_id: z.uuid() });
-const changeSchema = z.object({ intent: z.literal("change"), person: z.string().min(1).max(64), kind: z.enum(["edit", "transfer"]), request_id: z.uuid() });
+const changeSchema = z.object({
+  intent: z.literal("change"),
+  person: z.string().min(1).max(64),
+  kind: z.enum(["edit", "transfer"]),
+  request_id: z.uuid(),
+  waitlist: z.literal("join").optional(),
+});
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const { db, registration, cart } = await receiptCart(request, context, params.registrationId);
-  const formData = await request.formData();
+  // A body that is no form is the sender's mistake: 400, never a 500.
+  const formData = await request.formData().catch(() => {
+    throw new Response("The form could not be read", { status: 400 });
+  });
   if (formData.get("intent") === "change") return changeAction(context, db, registration, cart, request, formData);
   const posted = cancelSchema.safeParse(Object.fromEntries(formData));
-  if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again." }, { status: 400 });
+  if (!posted.success) return data({ error: CHANGE_MESSAGES[receiptLang(cart, registration)].notUnderstood }, { status: 400 });
   const done = await cancelPerson(db, stripeGateway(context.env), registration, cart, posted.data.person, posted.data.request_id, context.now);
   if (!done.ok) return data({ error: done.error }, { status: 409 });
   if (done.created) {
@@ -100,61 +110,32 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return redirect(`${url.pathname}${url.search}`);
 }
 
-/** A change of details or a transfer: written once, then mailed and passed on to the race's racers. */
+/** A change of details or a transfer: written once, then mailed and passed on to the race's racers; a full choice may wait. */
 async function changeAction(context: AppLoadContext, db: Db, registration: RegistrationRow, cart: CartRow, request: Request, formData: FormData) {
   const posted = changeSchema.safeParse(Object.fromEntries([...formData].filter(([, v]) => typeof v === "string")));
-  if (!posted.success) return data({ error: "That request was not understood. Reload the page and try again.", fieldErrors: {} }, { status: 400 });
   const lang = receiptLang(cart, registration);
+  if (!posted.success) return data({ error: CHANGE_MESSAGES[lang].notUnderstood, fieldErrors: {} }, { status: 400 });
   const { person, kind, request_id } = posted.data;
   const elements = await listElements(db, registration.id);
   const done = await changePerson(db, registration, elements, cart, person, rawFieldsOf(formData), kind, request_id, lang, context.now);
-  if (done.ok === false) return data({ error: done.errors.form ?? null, fieldErrors: done.errors }, { status: done.status });
+  if (done.ok === false) {
+    const full = done.full && registration.waitlistOfferHours !== null && cart.email ? done.full : null;
+    const paid = full ? (await peopleOf(db, cart.id)).find((p) => p.id === person) : undefined;
+    if (full && paid && posted.data.waitlist === "join") {
+      // The change waits for a place (decision 0066): the request id makes a double click one entry.
+      const joined = await joinChangeWaitlist(context.env, db, registration, elements, cart, paid, full, request_id, lang, context.now);
+      if (joined.ok) return data({ error: null, waitlisted: joined.message, fieldErrors: {} });
+    }
+    const waitlist = full && paid ? CHANGE_WAITLIST_WORDS[lang].full(wishOfEntry(elements, full, lang)) : null;
+    return data({ error: done.errors.form ?? null, fieldErrors: done.errors, waitlist }, { status: done.status });
+  }
   const url = new URL(request.url);
   url.searchParams.delete("change");
   url.searchParams.delete("kind");
   url.searchParams.set("changed", "1");
-  const changed = redirect(`${url.pathname}${url.search}`);
-  if (done.ok === "pay") {
-    const gateway = stripeGateway(context.env);
-    const club = await paymentClubOf(db, registration.clubId);
-    if (!gateway || !takesCardsOnline(club, gateway)) {
-      // A club that takes cash or cheques: the change is made now, and what it costs is owed to the club.
-      const owed = await makeOwedChange(db, club, cart, done.change, done.fee, context.now);
-      if (owed === "stale") return data({ error: CHANGE_MESSAGES[lang].stale, fieldErrors: {} }, { status: 409 });
-      if (owed === "unplaced") return data({ error: SOLD_OUT, fieldErrors: {} }, { status: 409 });
-      if (owed === "completed") afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.change);
-      return changed;
-    }
-    // A card-taking club: Stripe's page first; the change is made when the payment completes.
-    const urls = checkoutUrls(context, registration.id, lang === "fr" ? "?lang=fr" : "");
-    const what = done.change.kind === "transfer" ? RECEIPT_WORDS[lang].transferFee : RECEIPT_WORDS[lang].subjects.changed;
-    const description = `${what}${RECEIPT_WORDS[lang].colon}${labelIn(registration.name, lang)}`;
-    const back = new URL(request.url);
-    back.searchParams.delete("changed");
-    const started = await startChangePayment(
-      db,
-      gateway,
-      club,
-      cart,
-      done.change,
-      done.fee,
-      description,
-      { success: urls.success, cancel: back.toString() },
-      context.now,
-    );
-    if (!started.ok) return data({ error: started.error, fieldErrors: {} }, { status: 409 });
-    return redirect(started.url);
-  }
-  if (done.ok === "now") {
-    // Cheaper, or another choice at the same price: made now, the difference refunded under the policy, one mail.
-    const made = await applyChangeNow(db, stripeGateway(context.env), elements, cart, done.change, done, lang, context.now);
-    if (!made.ok) return data({ error: made.error, fieldErrors: {} }, { status: made.status });
-    if (made.refundId) await claimRefundNotice(db, made.refundId, context.now);
-    if (made.created) afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.change);
-    return changed;
-  }
-  if (done.created && done.written) afterPersonChanged(context.env, db, (p) => context.ctx.waitUntil(p), registration.id, cart.id, done.written);
-  return changed;
+  const back = new URL(request.url);
+  back.searchParams.delete("changed");
+  return settleChange(context, db, registration, elements, cart, done, lang, { done: `${url.pathname}${url.search}`, back: back.toString() });
 }
 
 /** The receipt link's token and language, for the PDF of the same receipt. */
@@ -189,6 +170,11 @@ export default function Receipt() {
           {reply.error}
         </p>
       ) : null}
+      {reply && "waitlisted" in reply && reply.waitlisted ? (
+        <p role="status" className="notice" data-testid="change-waitlisted">
+          {reply.waitlisted}
+        </p>
+      ) : null}
       {changeFailed ? (
         <p role="alert" className="form-error">
           {`${CHANGE_MESSAGES[receipt.lang].stale} ${receipt.lang === "fr" ? "Votre paiement vous a été remboursé en entier." : "Your payment has been refunded in full."}`}
@@ -198,13 +184,14 @@ export default function Receipt() {
           {words.changedNotice}
         </p>
       ) : null}
-      {change ? (
+      {change && !(reply && "waitlisted" in reply) ? (
         <PersonChangeForm
           change={change}
           lang={receipt.lang}
           requestId={requestId}
           busy={busy}
           fieldErrors={reply && "fieldErrors" in reply ? reply.fieldErrors : {}}
+          waitlist={reply && "waitlist" in reply ? reply.waitlist : null}
           personName={receipt.people.find((p) => p.id === change.person)?.name ?? ""}
           feeQuote={change.kind === "transfer" && transferFee > 0 ? words.transferFeeQuote(money(transferFee)) : null}
         />
@@ -216,7 +203,7 @@ export default function Receipt() {
       ) : null}
       <div className="table-scroll">
         <table>
-          <caption className="visually-hidden">{`${capitalised(receipt.peopleLabels.plural)} registered`}</caption>
+          <caption className="visually-hidden">{words.registered(receipt.peopleLabels.plural)}</caption>
           <thead>
             <tr>
               <th scope="col">{capitalised(receipt.peopleLabels.singular)}</th>

@@ -4,6 +4,7 @@ import { labelIn } from "../../../core/forms/bilingual";
 import type { FormElement } from "../../../core/forms/model";
 import { FIELD_TYPE_MODULES } from "../../../core/forms/registry";
 import { elementEditedAt, listElements, saveElement } from "../../../workers/services/registration-forms";
+import { offerFreedPlaces } from "../../../workers/services/waitlists";
 import { systemsOfClub } from "../../../workers/services/validation-systems";
 import { divisionsOfClub } from "../../../workers/services/division-choices";
 import { isPriced, requireRegistrationAccess, withNotice } from "../../registration-admin.server";
@@ -98,6 +99,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (!read.ok) return reply("save", draft, openedAt, placed(read.errors, posted), 400);
       const saved = await saveElement(builder, registration, read.element, openedAt);
       if (!saved.ok) return reply("save", draft, openedAt, placed(saved.errors, posted), saved.errors.form ? 409 : 400);
+      // A limit raised here frees places: whoever waits for them is offered one now, not at the next cron (decision 0066).
+      if (registration.waitlistOfferHours !== null)
+        context.ctx.waitUntil(
+          offerFreedPlaces(context.env, builder.db, registration.id, context.now).catch((e: unknown) => console.error("Waitlist sweep failed", e)),
+        );
       return redirect(withNotice(`/registration/${registration.id}/admin/elements/${element.id}`, "saved"));
     }
     default:

@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { CHANGE_WAITLIST_WORDS } from "../../../core/registration/change-waitlist";
 import { useLoaderData, useNavigation } from "@remix-run/react";
 import { moveWaitlistEntry, offerFreedPlaces, removeWaitlistEntry, waitlistOf } from "../../../workers/services/waitlists";
 import { requireRegistrationAccess, withNotice } from "../../registration-admin.server";
@@ -104,6 +105,7 @@ export default function RegistrationWaitlist() {
                 <th scope="col">Name</th>
                 <th scope="col">Email</th>
                 <th scope="col">Waiting for</th>
+                <th scope="col">Request</th>
                 <th scope="col">Joined (UTC)</th>
                 <th scope="col">State</th>
                 <th scope="col">Actions</th>
@@ -116,6 +118,7 @@ export default function RegistrationWaitlist() {
                   <th scope="row">{e.name}</th>
                   <td>{e.email}</td>
                   <td>{e.wish}</td>
+                  <td data-testid="waitlist-request">{requestWords(e.changeFor)}</td>
                   <td>{e.joined}</td>
                   <td>{e.state === "offered" ? `Offered until ${e.until} UTC` : STATE_WORDS[e.state]}</td>
                   <td>
@@ -144,6 +147,7 @@ export default function RegistrationWaitlist() {
                 <th scope="col">Name</th>
                 <th scope="col">Email</th>
                 <th scope="col">Waited for</th>
+                <th scope="col">Request</th>
                 <th scope="col">Joined (UTC)</th>
                 <th scope="col">Outcome</th>
               </tr>
@@ -154,6 +158,7 @@ export default function RegistrationWaitlist() {
                   <th scope="row">{e.name}</th>
                   <td>{e.email}</td>
                   <td>{e.wish}</td>
+                  <td data-testid="waitlist-request">{requestWords(e.changeFor)}</td>
                   <td>{e.joined}</td>
                   <td>{STATE_WORDS[e.state]}</td>
                 </tr>
@@ -165,5 +170,8 @@ export default function RegistrationWaitlist() {
     </section>
   );
 }
+
+/** A new entry, or a change to a paid person's entry waiting for a place (decision 0066). */
+const requestWords = (changeFor: string | null) => (changeFor === null ? CHANGE_WAITLIST_WORDS.en.kindNew : CHANGE_WAITLIST_WORDS.en.kindChange(changeFor));
 
 export const ErrorBoundary = () => <ErrorPage {...REGISTRATION_ADMIN_ERRORS} />;

@@ -1,0 +1,86 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { E2E_PORT } from "../../playwright.config";
+import { demoRegistrations, demoSites } from "../../scripts/demo-data";
+import { openMail, url, waitForHydration } from "./hosts";
+
+// Decision 0066: the Riverside demo form's Kids' 3 km has 2 places and a waitlist. A registrant paid for 12 km asks
+// to change to the full Kids' 3 km, joins its waitlist from the change form, is offered the place when a kid
+// cancels, and accepts it from the mailed link: the entry changes and the difference is refunded under the policy.
+const RIVERSIDE_SITE = demoSites[1].hostname;
+const riversideRace = demoRegistrations(Date.now()).find((r) => r.siteId === demoSites[1].id)!;
+const STRIPE_FAKE_ORIGIN = `http://127.0.0.1:${process.env.STRIPE_FAKE_PORT ?? E2E_PORT + 3400}`;
+const receiptPath = `/register/${riversideRace.id}/receipt`;
+
+/** A registrant in a browser of their own: registers one person on `distance`, pays by card, lands on the receipt. */
+async function registered(browser: Browser, first: string, last: string, email: string, distance: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(url(RIVERSIDE_SITE, `/register/${riversideRace.id}`));
+  await waitForHydration(page);
+  await page.getByLabel("First name").fill(first);
+  await page.getByLabel("Last name").fill(last);
+  await page.getByRole("textbox", { name: /^Email/ }).fill(email);
+  await page.getByLabel(/^Distance/).selectOption({ label: distance });
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await page.getByRole("button", { name: /^Pay .* by card$/ }).click();
+  await page.waitForURL((u) => u.origin === STRIPE_FAKE_ORIGIN);
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await page.waitForURL(url(RIVERSIDE_SITE, receiptPath), { timeout: 15_000 });
+  await expect(page.getByTestId("receipt-heading")).toHaveText("Registration complete");
+  await waitForHydration(page);
+  return page;
+}
+
+async function cancelFromReceipt(page: Page) {
+  await page.goto(url(RIVERSIDE_SITE, receiptPath));
+  await waitForHydration(page);
+  await page.getByText("Cancel this registration").first().click();
+  await page.getByRole("button", { name: "Yes, cancel it" }).first().click();
+  await expect(page.getByTestId("cancelled-notice")).toBeVisible();
+}
+
+test("a change to a full option waits on its waitlist, and the mailed offer changes the paid entry once accepted", async ({ browser, page }) => {
+  test.setTimeout(150_000);
+  const stamp = Date.now().toString(36);
+  const email = (who: string) => `${who}-chg-${stamp}@example.com`;
+  const last = `Wait${stamp}`;
+
+  const ava = await registered(browser, "Ava", last, email("ava"), "Kids' 3 km — $15.00");
+  const bo = await registered(browser, "Bo", last, email("bo"), "Kids' 3 km — $15.00");
+  const cal = await registered(browser, "Cal", last, email("cal"), "12 km — $40.00");
+
+  // Cal asks for the full Kids' 3 km: the change form says so and offers its waitlist; a double click joins once.
+  await cal.getByRole("link", { name: "Change these details" }).click();
+  const change = cal.getByTestId("person-change");
+  await change.getByLabel(/^Distance/).selectOption("3k");
+  await change.getByRole("button", { name: "Save the change" }).click();
+  await expect(cal.getByRole("alert")).toHaveText("Kids' 3 km: Sold out");
+  await expect(cal.getByTestId("change-waitlist")).toHaveText(
+    "Kids' 3 km is full. Join its waitlist: when a place opens, we will email you an offer to make this change.",
+  );
+  await cal.getByRole("button", { name: "Join the waitlist for this change" }).dblclick();
+  await expect(cal.getByTestId("change-waitlisted")).toHaveText(
+    `Cal ${last} is number 1 on the waitlist for Kids' 3 km. We will email ${email("cal")} if a place opens; nothing changes until you accept it.`,
+  );
+
+  // Ava cancels: the place is offered to Cal by mail.
+  await cancelFromReceipt(ava);
+  const offer = await openMail(page, email("cal"), `A place is free: ${riversideRace.name}`);
+  await expect(offer).toContainText(`A place in Kids' 3 km (${riversideRace.name}) has opened for Cal ${last} and is held until`);
+  const link = (await offer.getByRole("link").first().getAttribute("href"))!;
+  await cal.goto(link);
+  await expect(cal.getByTestId("offer-status")).toContainText(`A place in Kids' 3 km is held for Cal ${last} until`);
+  await waitForHydration(cal);
+  await cal.getByRole("button", { name: "Accept the change" }).dblclick();
+  await expect(cal.getByTestId("offer-status")).toHaveText("The entry was changed. The updated receipt was sent by email.");
+
+  // The receipt reads the new distance, and the mail says the change once.
+  await cal.goto(url(RIVERSIDE_SITE, receiptPath));
+  await expect(cal.getByTestId("receipt-item").filter({ hasText: "Kids' 3 km" })).toBeVisible();
+  await expect(cal.getByTestId("receipt-item").filter({ hasText: "12 km" })).toHaveCount(0);
+  await openMail(page, email("cal"), `Registration changed: ${riversideRace.name}`);
+
+  // Both kids' places are given back, so the demo's waitlist test finds its race as the seed made it.
+  for (const who of [bo, cal]) await cancelFromReceipt(who);
+});
