@@ -22,6 +22,7 @@ import {
 } from "../../core/servers/pairing";
 import { clubs, entityChanges, serverboxAuthRequests, serverboxes, throttleCounts, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
+import { selectByName } from "../../schema/d1/insert-select";
 import { Serverbox } from "../../schema/entities/admin-classes";
 import { takeFromWindow } from "../auth/window-counter";
 
@@ -245,15 +246,41 @@ export async function approvePairing(db: Db, principal: Principal, requestId: st
     ? await db.batch([claim])
     : await db.batch([
         claim,
-        // Insert-selects name every column in the table's order (drizzle lists them all).
+        // Written only with the claim: each insert selects its row WHERE the claim holds (decision 0069's selectByName).
         db.insert(serverboxes).select(
-          sql`SELECT ${serverId}, ${now}, ${JSON.stringify(initialMtimes(values, now))}, ${club.id}, ${club.siteId}, ${request.name}, 'serverbox',
-            ${request.serial}, ${request.softwareVersion}, NULL, 1, NULL WHERE ${claimed}`,
+          selectByName(
+            serverboxes,
+            {
+              id: serverId,
+              createdAt: now,
+              fieldMtimes: initialMtimes(values, now),
+              clubId: club.id,
+              siteId: club.siteId,
+              name: request.name,
+              subtype: "serverbox",
+              serial: request.serial,
+              softwareVersion: request.softwareVersion,
+              isActive: true,
+            },
+            sql`WHERE ${claimed}`,
+          ),
         ),
-        // The registry's history of the create (entity-history.ts's shape), written only with it.
+        // The registry's history of the create (entity-history.ts's shape).
         db.insert(entityChanges).select(
-          sql`SELECT ${crypto.randomUUID()}, ${Serverbox.classname}, ${serverId}, '*', 'created', NULL, ${JSON.stringify(created)}, ${principal.userId}, NULL, ${now}
-            WHERE ${claimed}`,
+          selectByName(
+            entityChanges,
+            {
+              id: crypto.randomUUID(),
+              classname: Serverbox.classname,
+              entityId: serverId,
+              field: "*",
+              kind: "created",
+              newValue: JSON.stringify(created),
+              userId: principal.userId,
+              changedAt: now,
+            },
+            sql`WHERE ${claimed}`,
+          ),
         ),
       ]);
   if (claimedRows.length === 1) return { ok: true, serverId, again: false };

@@ -8,6 +8,7 @@ import type { FormElement, StoredValue } from "../../core/forms/model";
 import { chunksOf, csvColumns, matchesPattern, normaliseNumber, numbersOfCsv, VALIDATION_WORDS } from "../../core/registration/valid-numbers";
 import { csvFiles, validationNumbers, validationSystems, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
+import { selectByName } from "../../schema/d1/insert-select";
 
 /** Numbers per INSERT: one JSON parameter each, well under D1's 2 MB value and 100 KB statement limits. */
 const NUMBERS_PER_INSERT = 5_000;
@@ -140,7 +141,9 @@ export async function uploadNumbers(db: Db, system: ValidationSystemRow, upload:
     numberCount: read.value.numbers.length,
   };
   const inserts = chunksOf(read.value.numbers, NUMBERS_PER_INSERT).map((chunk) =>
-    db.insert(validationNumbers).select(sql`SELECT ${system.id}, value FROM json_each(${JSON.stringify(chunk)})`),
+    db
+      .insert(validationNumbers)
+      .select(selectByName(validationNumbers, { validationSystemId: system.id, number: sql`value` }, sql`FROM json_each(${JSON.stringify(chunk)})`)),
   );
   try {
     await db.batch([db.insert(csvFiles).values(file), db.delete(validationNumbers).where(eq(validationNumbers.validationSystemId, system.id)), ...inserts]);
