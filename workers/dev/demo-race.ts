@@ -101,6 +101,12 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
     const current = await room.raceEntity();
     await room.changeRace({ start_time: startTime, end_time: startTime + 3 * 60 * 60 * 1000 }, current?.mtimes ?? null);
     await room.clearAllTimes();
+    // A restart is a fresh race: statuses set by a keypad or by hand (a DNF) go with the times.
+    for (const racer of await room.racers()) {
+      const { dns, dnf_time, dsq_time, run_statuses } = racer.data;
+      if (dns || dnf_time !== null || dsq_time !== null || run_statuses.length > 0)
+        await room.saveRacer(racer.id, { dns: false, dnf_time: null, dsq_time: null, run_statuses: [] });
+    }
   }
   const tokens: string[] = [];
   for (const device of devices) tokens.push(body.data.credentials ? ((await room.issueDeviceCredential(device.id))?.token ?? "") : "");
