@@ -11,6 +11,7 @@ export default defineConfig({
     "./schema/d1/payments.ts",
     "./schema/d1/history.ts",
     "./schema/d1/admin.ts",
+    "./schema/d1/passes.ts",
     "./schema/d1/memberships.ts",
     "./schema/d1/newsletters.ts",
     "./schema/d1/shipping.ts",

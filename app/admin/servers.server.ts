@@ -10,7 +10,7 @@ import * as z from "zod";
 import type { Principal } from "../../core/access/policy";
 import { formatUserCode } from "../../core/servers/pairing";
 import { clubs, openDb } from "../../schema/d1";
-import { Serverbox } from "../../schema/entities/admin-classes";
+import { Serverbox } from "../../schema/entities/equipment-classes";
 import { changeEntity, readVisible, type Caller, type EntityContext } from "../../workers/services/entity-service";
 import { approvePairing, cancelPairing, findPairing, pairingGrant } from "../../workers/services/serverbox-pairing";
 import { clubServers } from "../../workers/services/serverboxes";

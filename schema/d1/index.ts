@@ -9,6 +9,7 @@ import * as history from "./history";
 import * as memberships from "./memberships";
 import * as newsletters from "./newsletters";
 import * as oauth from "./oauth";
+import * as passes from "./passes";
 import * as payments from "./payments";
 import * as rankings from "./rankings";
 import * as registration from "./registration";
@@ -24,6 +25,7 @@ export * from "./history";
 export * from "./memberships";
 export * from "./newsletters";
 export * from "./oauth";
+export * from "./passes";
 export * from "./payments";
 export * from "./rankings";
 export * from "./registration";
@@ -41,11 +43,11 @@ const schema = {
   ...memberships,
   ...newsletters,
   ...oauth,
+  ...passes,
   ...payments,
   ...registration,
   ...servers,
   ...rankings,
-  ...registration,
   ...shipping,
 };
 

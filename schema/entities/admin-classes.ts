@@ -1,12 +1,11 @@
 /**
  * The classes of the super-admin areas beyond clubs, forms and races (schema/d1/admin.ts): divisions,
- * timing devices, servers, newsletters, depots and inventory, event pages, series, validation systems,
- * activities, ranking schemes, site pages, points systems, passes, and bank accounts (read only).
+ * newsletters, event pages, series, validation systems, activities, ranking schemes, site pages, points
+ * systems, passes, and bank accounts (read only). Equipment is in equipment-classes.ts.
  */
 import { RACE_ENTRANTS } from "../../core/newsletters/mailing";
 import { PAGE_PATH_MESSAGES } from "../../core/sites/page-paths";
 import * as z from "zod";
-import { DEVICE_TYPE_KEYS } from "../../core/timing/devices";
 import { REMINDER_DAYS, REMINDER_MESSAGES } from "../../core/memberships/reminders";
 import {
   activities,
@@ -14,49 +13,20 @@ import {
   divisions,
   emailNewsletters,
   eventPages,
-  inventoryItems,
-  inventoryTypes,
   passes,
   pointsSeries,
   pointsSystems,
   rankingSchemes,
-  serverboxes,
-  shippingDepots,
   sitePages,
-  timingDevices,
   validationSystems,
 } from "../d1";
 import { seriesConfigSchema } from "../wire/series-config";
 import { imageAddress } from "../wire/page-blocks";
 import { rankingConfigSchema } from "../wire/ranking-config";
-import { createdField, entityClass, field, uuidField, type EntityField, type EntityReference } from "./registry";
+import { createdField, entityClass, field, uuidField } from "./registry";
 import { DivisionMember, DivisionPerson } from "./membership-classes";
-
-const nameText = z.string().trim().min(1).max(200);
-const shortText = z.string().trim().max(200);
-const longText = z.string().max(20_000);
-const code = (max: number) => z.string().trim().max(max);
-const email = z.email().max(320);
-// Only web addresses: these are shown as links and images, where a javascript: URL would run.
-const httpUrl = z.url({ protocol: /^https?$/ }).max(2000);
-const country = z.string().regex(/^[A-Z]{2}$/, "country is a two-letter code");
-const year = z.number().int().min(1900).max(2200);
-const isoDate = z.iso.date();
-const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
-/** Money is integer cents, never negative here, at most $1,000,000. */
-const cents = z.number().int().min(0).max(100_000_000);
-const keyText = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "a key is lowercase letters, digits, _ and -, at most 64");
-
-type ClubTable = { clubId: EntityField["column"]; siteId: EntityField["column"] };
-
-/** The owning club, set once on create, and its site, copied from the club (clubReference). */
-function clubFields(table: ClubTable): EntityField[] {
-  return [field("club", table.clubId, "string", { createOnly: true }), field("site", table.siteId, "string", { writable: false })];
-}
-
-// The site is the club's, so a club admin cannot place a row on another club's site.
-const clubReference: EntityReference[] = [{ field: "club", classname: "Club", copy: { site: "site" } }];
-const clubOwners = { clubId: "club", siteId: "site" } as const;
+import { nameText, shortText, longText, code, email, httpUrl, country, year, isoDate, epochMs, clubFields, clubReference, clubOwners } from "./admin-fields";
+import { InventoryItem, InventoryType, Serverbox, ShippingDepot, TimingDevice } from "./equipment-classes";
 
 export const Division = entityClass({
   classname: "Division",
@@ -83,51 +53,6 @@ export const Division = entityClass({
     field("reminder_days", divisions.reminderDays, "int", {
       schema: z.number().int().min(REMINDER_DAYS.min, REMINDER_MESSAGES.days).max(REMINDER_DAYS.max, REMINDER_MESSAGES.days),
     }),
-  ],
-});
-
-export const TimingDevice = entityClass({
-  classname: "TimingDevice",
-  description: "A timing device in a club's equipment register (races keep their own device setups)",
-  area: "devices",
-  table: timingDevices,
-  owners: clubOwners,
-  references: clubReference,
-  fields: [
-    uuidField(timingDevices.id),
-    createdField(timingDevices.createdAt),
-    ...clubFields(timingDevices),
-    field("name", timingDevices.name, "string", { schema: shortText }),
-    field("humanname", timingDevices.humanname, "string", { schema: shortText }),
-    // The keys of the spec's device type table, kept in one place (core/timing/devices.ts).
-    field("device_type", timingDevices.deviceType, "string", { schema: z.enum(DEVICE_TYPE_KEYS) }),
-    field("device_number", timingDevices.deviceNumber, "int", { schema: z.number().int().min(0).max(99_999) }),
-    field("serial", timingDevices.serial, "string", { schema: code(100) }),
-    field("accuracy", timingDevices.accuracy, "float", { schema: z.number().positive().max(60) }),
-    field("precision", timingDevices.precision, "int", { schema: z.number().int().min(0).max(6) }),
-    field("channels", timingDevices.channels, "int", { schema: z.number().int().min(1).max(64) }),
-    field("notes", timingDevices.notes, "string", { schema: z.string().max(5000) }),
-  ],
-});
-
-export const Serverbox = entityClass({
-  classname: "Serverbox",
-  description: "A timing server a club runs: an Internet server, a local serverbox or a web client",
-  area: "servers",
-  table: serverboxes,
-  owners: clubOwners,
-  references: clubReference,
-  fields: [
-    uuidField(serverboxes.id),
-    createdField(serverboxes.createdAt),
-    ...clubFields(serverboxes),
-    field("name", serverboxes.name, "string", { schema: nameText }),
-    field("subtype", serverboxes.subtype, "string", { schema: z.enum(["webserver", "serverbox", "webclient"]) }),
-    field("serial", serverboxes.serial, "string", { schema: code(100) }),
-    field("software_version", serverboxes.softwareVersion, "string", { schema: code(50) }),
-    // Set when the server syncs through the timing API, never by a client.
-    field("last_seen_time", serverboxes.lastSeenTime, "time", { writable: false }),
-    field("is_active", serverboxes.isActive, "bool"),
   ],
 });
 
@@ -171,87 +96,6 @@ export const EmailNewsletter = entityClass({
     // Setting it schedules the newsletter; it is sent once the time has passed (the spec; decision 0049).
     field("sent_time", emailNewsletters.sentTime, "time", { schema: epochMs.nullable() }),
     field("audience", emailNewsletters.audience, "json", { schema: newsletterAudienceSchema }),
-  ],
-});
-
-export const ShippingDepot = entityClass({
-  classname: "ShippingDepot",
-  description: "A depot that ships and takes back rental equipment",
-  area: "depots",
-  table: shippingDepots,
-  owners: { depotId: "uuid" },
-  fields: [
-    uuidField(shippingDepots.id),
-    createdField(shippingDepots.createdAt),
-    field("name", shippingDepots.name, "string", { schema: nameText }),
-    field("email", shippingDepots.email, "string", { schema: email }),
-    field("address", shippingDepots.address, "string", { schema: z.string().trim().max(1000) }),
-    field("country", shippingDepots.country, "string", { schema: country }),
-    field("is_active", shippingDepots.isActive, "bool"),
-  ],
-});
-
-const inventoryTypeFieldSchema = z.strictObject({
-  key: keyText,
-  label: nameText,
-  type: z.enum(["text", "number", "bool"]),
-});
-
-export const InventoryType = entityClass({
-  classname: "InventoryType",
-  description: "A kind of equipment in the platform-wide inventory catalogue",
-  area: "depots",
-  table: inventoryTypes,
-  // The catalogue belongs to no depot: System Administrators with the depots flag keep it; depot staff read it.
-  owners: {},
-  platformWide: { field: null },
-  fields: [
-    uuidField(inventoryTypes.id),
-    createdField(inventoryTypes.createdAt),
-    field("key", inventoryTypes.key, "string", { schema: keyText }),
-    field("name", inventoryTypes.name, "string", { schema: nameText }),
-    field("image", inventoryTypes.image, "string", { schema: httpUrl }),
-    field("description", inventoryTypes.description, "string", { schema: z.string().max(5000) }),
-    field("unit_cost", inventoryTypes.unitCost, "int", { schema: cents }),
-    field("is_active", inventoryTypes.isActive, "bool"),
-    field("sw_version", inventoryTypes.swVersion, "string", { schema: code(50) }),
-    field("hw_version", inventoryTypes.hwVersion, "string", { schema: code(50) }),
-    field("is_rentable", inventoryTypes.isRentable, "bool"),
-    field("is_tracked", inventoryTypes.isTracked, "bool"),
-    field("hts", inventoryTypes.hts, "string", { schema: z.string().regex(/^\d{4}(\.?\d{2}){0,3}$/, "hts is a tariff code such as 8471.50") }),
-    field("origin", inventoryTypes.origin, "string", { schema: country }),
-    field("weight", inventoryTypes.weight, "float", { schema: z.number().min(0).max(100_000) }),
-    field("declared_value", inventoryTypes.declaredValue, "int", { schema: cents }),
-    field("category", inventoryTypes.category, "string", { schema: shortText }),
-    field("purchase_price", inventoryTypes.purchasePrice, "int", { schema: cents }),
-    field("tags", inventoryTypes.tags, "json", { schema: z.array(z.string().trim().min(1).max(100)).max(50) }),
-    field("included", inventoryTypes.included, "json", {
-      schema: z.array(z.union([keyText, z.strictObject({ key: keyText, quantity: z.number().int().min(1).max(1000) })])).max(50),
-    }),
-    field("auto_pack_key", inventoryTypes.autoPackKey, "string", { schema: keyText }),
-    field("packing_instructions", inventoryTypes.packingInstructions, "string", { schema: z.string().max(5000) }),
-    field("ordinal", inventoryTypes.ordinal, "int", { schema: z.number().int().min(0).max(1_000_000) }),
-    field("fields", inventoryTypes.fields, "json", { schema: z.array(inventoryTypeFieldSchema).max(50) }),
-  ],
-});
-
-export const InventoryItem = entityClass({
-  classname: "InventoryItem",
-  description: "One piece of equipment held by a shipping depot",
-  area: "depots",
-  table: inventoryItems,
-  owners: { depotId: "depot" },
-  references: [
-    { field: "depot", classname: "ShippingDepot", copy: {} },
-    { field: "type", classname: "InventoryType", copy: {} },
-  ],
-  fields: [
-    uuidField(inventoryItems.id),
-    createdField(inventoryItems.createdAt),
-    field("depot", inventoryItems.depotId, "string", { createOnly: true }),
-    field("type", inventoryItems.typeId, "string"),
-    field("name", inventoryItems.name, "string", { schema: shortText }),
-    field("number", inventoryItems.number, "string", { schema: code(100) }),
   ],
 });
 

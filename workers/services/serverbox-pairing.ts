@@ -23,7 +23,7 @@ import {
 import { clubs, entityChanges, serverboxAuthRequests, serverboxes, throttleCounts, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { selectByName } from "../../schema/d1/insert-select";
-import { Serverbox } from "../../schema/entities/admin-classes";
+import { Serverbox } from "../../schema/entities/equipment-classes";
 import { takeFromWindow } from "../auth/window-counter";
 
 export type PairingRequest = typeof serverboxAuthRequests.$inferSelect;
