@@ -5,15 +5,10 @@
 import * as z from "zod";
 import { MEMBER_CLASSES } from "../../core/forms/model";
 import { divisionMembers, divisionPeople } from "../d1";
+import { clubOwners, email, epochMs, isoDate, nameText, shortText } from "./admin-fields";
 import { createdField, entityClass, field, uuidField, type EntityReference } from "./registry";
 
-const nameText = z.string().trim().min(1).max(200);
-const shortText = z.string().trim().max(200);
-const email = z.email().max(320);
-const isoDate = z.iso.date();
-const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
 const jsonObject = z.record(z.string(), z.unknown());
-const clubOwners = { clubId: "club", siteId: "site" } as const;
 
 const divisionReference: EntityReference = { field: "division", classname: "Division", copy: { club: "club", site: "site" } };
 
