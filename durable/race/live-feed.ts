@@ -27,6 +27,20 @@ export const TICK_MS = 100;
  */
 export const BUSY_TICK_ROWS = 100;
 export const BUSY_TICK_MS = 400;
+/**
+ * A flood (FLOOD_TICK_ROWS rows or more in a tick, 2,500 changed rows a second: a mass finish in a large field, or
+ * a serverbox uploading its backlog) waits FLOOD_TICK_MS. A racer who changes five times in that second goes out
+ * once, so each spectator gets fewer and smaller frames (on a phone, data), and a shard sends less than half as
+ * often (decision 0074).
+ */
+export const FLOOD_TICK_ROWS = 1_000;
+export const FLOOD_TICK_MS = 1_000;
+
+/** How long after a tick of `rows` rows the next one waits. */
+export function tickWaitAfter(rows: number): number {
+  if (rows >= FLOOD_TICK_ROWS) return FLOOD_TICK_MS;
+  return rows > BUSY_TICK_ROWS ? BUSY_TICK_MS : TICK_MS;
+}
 /** An alarm backs the tick timer up: if the object is evicted before its timer fires, the alarm pushes. */
 const TICK_BACKSTOP_MS = 2_000;
 /**
@@ -160,7 +174,8 @@ export class LiveFeed {
   /** The alarm: the backstop tick, and the next keep-warm alarm while the race is being timed. */
   onAlarm(): void {
     this.alarmAt = null;
-    if (this.push.hasWork(this.host.store.lastSeq())) this.tick();
+    // Through the timer, so a keep-warm alarm in a flood keeps the flood's pace (after an eviction it fires at once).
+    if (this.push.hasWork(this.host.store.lastSeq())) this.scheduleTick();
     if (Date.now() < this.warmUntil) this.armAlarm(Date.now() + KEEP_WARM_MS);
   }
 
@@ -196,7 +211,7 @@ export class LiveFeed {
     this.armAlarm(Date.now() + TICK_BACKSTOP_MS);
     if (this.tickTimer !== null) return;
     // The first change after a quiet spell goes out at once; a burst waits for the rest of its tick.
-    const tickMs = this.lastTickRows > BUSY_TICK_ROWS ? BUSY_TICK_MS : TICK_MS;
+    const tickMs = tickWaitAfter(this.lastTickRows);
     const wait = Math.max(0, this.lastTickAt + tickMs - Date.now());
     this.tickTimer = setTimeout(() => {
       this.tickTimer = null;
@@ -226,7 +241,8 @@ export class LiveFeed {
         this.push.pendingRacers(),
       );
       const frames: FormatFrame[] = [];
-      this.lastTickRows = Math.max(0, ...[...delta.values()].map((rows) => rows.length));
+      // A tick that found nothing to send (reads of nobody) keeps the pace the last frame set.
+      if (delta.size > 0) this.lastTickRows = Math.max(...[...delta.values()].map((rows) => rows.length));
       for (const [formatId, rows] of delta) {
         const from = String(formatVersions[formatId] ?? 0);
         formatVersions[formatId] = version;

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { RaceRoom } from "../../durable/race-room";
-import { BUSY_TICK_MS, BUSY_TICK_ROWS, KEEP_WARM_MS, WARM_WINDOW_MS } from "../../durable/race/live-feed";
+import { BUSY_TICK_MS, BUSY_TICK_ROWS, FLOOD_TICK_MS, FLOOD_TICK_ROWS, KEEP_WARM_MS, WARM_WINDOW_MS } from "../../durable/race/live-feed";
 import { type SpectatorShard } from "../../durable/spectator-shard";
 import { openDb, races } from "../../schema/d1";
 import type { FormatFrame } from "../../schema/wire/race-fanout";
@@ -290,4 +290,23 @@ describe("device restarts", () => {
     expect(rowsOfLastTick).toBe(1);
     spectator.socket.close(1000);
   });
+
+  it("waits a whole second after a flood of 1,000 rows or more, so spectators get one frame a second", async () => {
+    const t = await createTimedRace({ racers: FLOOD_TICK_ROWS + 1 });
+    const spectator = await openResultsSocket(t.host, t.race.id, t.format.id);
+    await spectator.next("snapshot");
+    const tickTimes: number[] = [];
+    const nextRows = async () => {
+      const frame = await spectator.next("rows");
+      tickTimes.push(await runInDurableObject(t.room, (instance: RaceRoom) => (instance as unknown as { feed: { lastTickAt: number } }).feed.lastTickAt));
+      return frame;
+    };
+    const flood = Array.from({ length: FLOOD_TICK_ROWS }, (_, i) => finishRead(i + 1, `C${i + 1}`, 600 + i, t.startMicros));
+    await postReads(t.host, t.race.id, t.credential.token, { reads: flood });
+    expect((await nextRows()).rows).toHaveLength(FLOOD_TICK_ROWS);
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(FLOOD_TICK_ROWS + 1, `C${FLOOD_TICK_ROWS + 1}`, 100, t.startMicros)] });
+    expect((await nextRows()).rows).toHaveLength(1);
+    expect(tickTimes[1]! - tickTimes[0]!).toBeGreaterThanOrEqual(FLOOD_TICK_MS);
+    spectator.socket.close(1000);
+  }, 30_000);
 });
