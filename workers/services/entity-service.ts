@@ -30,6 +30,7 @@ import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { forgetSite } from "../../tenants/resolve";
 import { siteVersionBump } from "./site-content";
 import { personKeyFollows } from "./member-keys";
+import type { FieldChange } from "./field-change";
 import {
   cardOfMovedMembership,
   cardOfRemovedMembership,
@@ -287,13 +288,16 @@ export async function changeEntity(
   const written = await writeOrRefuse<Result>(entity, () =>
     entity.store === "race"
       ? changeRace(context, stored, values, base)
-      : changeFields(context.db, entity, id, values, base, context.now, (before, changed, version) => [
-          ...changedHistory(context.db, entity, id, before, changed, version, author),
-          ...siteVersionBump(context.db, entity.classname, id, { ...before, ...changed }),
-          ...personKeyFollows(context.db, entity.classname, id, changed, { ...before, ...changed }, version),
-          ...cardOfMovedMembership(context.db, entity.classname, id, changed, { ...before, ...changed }, version, author),
-          ...cardsFollowPerson(context.db, entity.classname, id, changed, { ...before, ...changed }, version, author),
-        ]),
+      : changeFields(context.db, entity, id, values, base, context.now, (before, changed, version) => {
+          const change: FieldChange = { db: context.db, classname: entity.classname, id, changed, merged: { ...before, ...changed }, version, author };
+          return [
+            ...changedHistory(context.db, entity, id, before, changed, version, author),
+            ...siteVersionBump(context.db, entity.classname, id, change.merged),
+            ...personKeyFollows(change),
+            ...cardOfMovedMembership(change),
+            ...cardsFollowPerson(change),
+          ];
+        }),
   );
   if (!written.ok) return written;
   const result = written.value;

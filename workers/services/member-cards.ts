@@ -10,6 +10,7 @@ import { CARD_REVOKE_REASONS, memberCardSource } from "../../core/passes/pass-st
 import { divisionMembers, divisionPeople, divisionSeasons, entityChanges, passes, passMails, type Db } from "../../schema/d1";
 import { issueCard, queueCardMails } from "./card-mails";
 import type { HistoryAuthor } from "./entity-history";
+import type { FieldChange } from "./field-change";
 import { revokeStatements } from "./passes";
 
 const DAY_MS = 86_400_000;
@@ -52,15 +53,7 @@ export function cardOfRemovedMembership(db: Db, classname: string, id: string, r
  * For a change's batch: a membership moved to another season has its old card revoked. Guarded by the version the
  * change read, like its history, so a change that lost its race revokes nothing.
  */
-export function cardOfMovedMembership(
-  db: Db,
-  classname: string,
-  id: string,
-  changed: Readonly<Record<string, unknown>>,
-  merged: Readonly<Record<string, unknown>>,
-  version: string,
-  author: HistoryAuthor,
-) {
+export function cardOfMovedMembership({ db, classname, id, changed, merged, version, author }: FieldChange) {
   if (classname !== "DivisionMember" || !("season" in changed) || typeof merged.club !== "string") return [];
   const won = sql`EXISTS (SELECT 1 FROM ${divisionMembers} WHERE ${divisionMembers.id} = ${id} AND CAST(${divisionMembers.fieldMtimes} AS TEXT) = ${version})`;
   return retire(db, merged.club, id, CARD_REVOKE_REASONS.membershipMoved, author, won);
@@ -76,15 +69,7 @@ export const followsOnCards = (classname: string, changed: Readonly<Record<strin
  * mail row per card, queued after the batch). Guarded by the version the correction read, so a correction that
  * lost its race (a double submit) changes and mails nothing.
  */
-export function cardsFollowPerson(
-  db: Db,
-  classname: string,
-  id: string,
-  changed: Readonly<Record<string, unknown>>,
-  merged: Readonly<Record<string, unknown>>,
-  version: string,
-  author: HistoryAuthor,
-) {
+export function cardsFollowPerson({ db, classname, id, changed, merged, version, author }: FieldChange) {
   if (!followsOnCards(classname, changed) || typeof merged.club !== "string") return [];
   const won = sql`EXISTS (SELECT 1 FROM ${divisionPeople} WHERE ${divisionPeople.id} = ${id} AND CAST(${divisionPeople.fieldMtimes} AS TEXT) = ${version})`;
   const name = holderNameOf(merged.first_name, merged.last_name);

@@ -4,18 +4,12 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { personKey } from "../../core/memberships/membership";
-import { divisionPeople, type Db } from "../../schema/d1";
+import { divisionPeople } from "../../schema/d1";
+import type { FieldChange } from "./field-change";
 
 const KEY_FIELDS = ["first_name", "last_name", "birth_date", "email"];
 
-export function personKeyFollows(
-  db: Db,
-  classname: string,
-  id: string,
-  changed: Readonly<Record<string, unknown>>,
-  merged: Readonly<Record<string, unknown>>,
-  version: string,
-) {
+export function personKeyFollows({ db, classname, id, changed, merged, version }: FieldChange) {
   if (classname !== "DivisionPerson" || !KEY_FIELDS.some((f) => f in changed)) return [];
   const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
   const key = personKey({
