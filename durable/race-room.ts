@@ -260,6 +260,12 @@ export class RaceRoom extends DurableObject<Env> {
     return this.store.racer(id);
   }
 
+  /** The racer wearing this bib (a timer at the line knows the bib, not the racer's id). */
+  async racerByBib(bib: number): Promise<StoredRacer | null> {
+    const id = this.store.racerIdByBib(bib);
+    return id === null ? null : this.store.racer(id);
+  }
+
   /** Creates (id null) or changes a racer; a bib or chip another racer holds is refused. */
   async saveRacer(id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredRacer>> {
     return this.racerWrites.save(id, changes);
