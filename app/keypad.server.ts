@@ -8,8 +8,8 @@ import { type RaceSettings } from "../schema/race/settings";
 import { manualEntrySchema, type ManualEntry, type ManualReceipt } from "../schema/wire/timing-api";
 import { type FieldErrors } from "./racers.server";
 
-const bibText = z
-  .string()
+export const bibText = z
+  .string("Enter a bib number")
   .trim()
   .regex(/^\d{1,6}$/, "Enter a bib number")
   .transform(Number);

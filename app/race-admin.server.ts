@@ -13,7 +13,7 @@ export interface RaceAccess {
   /** Named in the race's setup history for every change made through this page (durable/race/setup-history.ts). */
   author: SetupAuthor;
   /** What the caller may do here, for showing only the tools they can use. */
-  may: Record<"view" | "edit" | "time" | "delete" | "announce", boolean>;
+  may: Record<"view" | "edit" | "time" | "delete" | "announce" | "replace_chip", boolean>;
 }
 
 /**
@@ -35,6 +35,7 @@ export async function requireRaceAccess(request: Request, context: AppLoadContex
     time: canOnRace(principal, "time", race),
     delete: canOnRace(principal, "delete", race),
     announce: canOnRace(principal, "announce", race),
+    replace_chip: canOnRace(principal, "replace_chip", race),
   };
   return { race, room: await roomOf(context.env, race), principal, may, author: { userId: session.user.id } };
 }

@@ -256,8 +256,10 @@ export class RaceRoom extends DurableObject<Env> {
       .sort((a, b) => (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.data.last_name.localeCompare(b.data.last_name));
   }
 
-  async racer(id: string): Promise<StoredRacer | null> {
-    return this.store.racer(id);
+  /** A racer by id, or by the bib they wear (a timer at the line knows the bib). */
+  async racer(key: string | { bib: number }): Promise<StoredRacer | null> {
+    const id = typeof key === "string" ? key : this.store.racerIdByBib(key.bib);
+    return id === null ? null : this.store.racer(id);
   }
 
   /** Creates (id null) or changes a racer; a bib or chip another racer holds is refused. */

@@ -5,9 +5,10 @@
  */
 import { redirect } from "@remix-run/cloudflare";
 import * as z from "zod";
-import { GOCHIP_MESSAGES, parseHexList } from "../../core/gochips/chips";
+import { CHIP_PLACE_LABELS, GOCHIP_MESSAGES, parseHexList } from "../../core/gochips/chips";
 import type { ShippingOutcome } from "../../workers/services/depot-stock";
-import { createLot, createRack, loadChips, recordTest, setRackShipment } from "../../workers/services/gochips";
+import { createLot, createRack, issuedChips, loadChips, recordTest, setRackShipment } from "../../workers/services/gochips";
+import type { IssuedChipRow } from "../components/issued-chips";
 import { parseForm, refuse, type PostedForm } from "../forms/posted-form.server";
 import type { DepotAccess } from "./shipping.server";
 
@@ -18,6 +19,19 @@ export const GOCHIP_NOTICES: Record<string, string> = {
   loaded: "Chips loaded.",
   shipment: "Your changes are saved.",
 };
+
+/** The depot's chips issued at races and not back in a rack (of one rack they left, or all), in words. */
+export async function issuedChipRows(access: DepotAccess, fromRackId: string | null): Promise<IssuedChipRow[]> {
+  const rows = await issuedChips(access.db, access.target.id, fromRackId);
+  return rows.map(({ issuedAt, place, hexCode, race, bib, rack }) => ({
+    hexCode,
+    race,
+    bib,
+    rack,
+    place: CHIP_PLACE_LABELS[place],
+    issued: issuedAt === null ? "" : new Date(issuedAt).toISOString().slice(0, 16).replace("T", " "),
+  }));
+}
 
 /** An Activator's export is a small text file: a 1,000-slot rack is about 30 KB. */
 const MAX_UPLOAD_BYTES = 200_000;

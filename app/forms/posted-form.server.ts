@@ -101,6 +101,7 @@ const NOTICES: Record<string, string> = {
   paired: "Serverbox paired. It receives its token at its next poll.",
   pairingCancelled: "Pairing cancelled. The serverbox is told so at its next poll.",
   serverRevoked: "Server revoked. Its token no longer works; pair it again to use it.",
+  chipReplaced: "Chip replaced: later reads of the new chip are this racer's.",
 };
 
 function noticeOf(key: string | null): string | null {

@@ -143,6 +143,7 @@ const cases: Record<RoleType, RoleCases> = {
     refused: [
       ["time", { area: "races", id: "x2", clubId: C2 }], // another club
       ["edit", { area: "races", id: "x1", clubId: C1 }],
+      ["replace_chip", { area: "races", id: "x1", clubId: C1 }], // a device times; people hand out chips
     ],
   },
   registration_admin: {
@@ -215,10 +216,12 @@ const cases: Record<RoleType, RoleCases> = {
     allowed: [
       ["edit", { area: "races", id: "x1" }],
       ["time", { area: "devices", id: "dev1", raceId: "x1" }],
+      ["replace_chip", { area: "races", id: "x1" }],
     ],
     refused: [
       ["edit", { area: "races", id: "x2" }], // another race
       ["delete", { area: "races", id: "x1" }],
+      ["replace_chip", { area: "devices", id: "dev1", raceId: "x1" }], // chips are the race's, not a device's
     ],
   },
   race_timer: {
@@ -226,9 +229,11 @@ const cases: Record<RoleType, RoleCases> = {
     allowed: [
       ["time", { area: "races", id: "x1" }],
       ["view", { area: "races", id: "x1" }],
+      ["replace_chip", { area: "races", id: "x1" }], // a dead chip at the line (decision 0073)
     ],
     refused: [
       ["time", { area: "races", id: "x2" }], // another race
+      ["replace_chip", { area: "races", id: "x2" }], // another race
       ["edit", { area: "races", id: "x1" }],
     ],
   },
@@ -238,6 +243,7 @@ const cases: Record<RoleType, RoleCases> = {
     refused: [
       ["announce", { area: "races", id: "x2" }], // another race
       ["time", { area: "races", id: "x1" }],
+      ["replace_chip", { area: "races", id: "x1" }],
     ],
   },
   race_photographer: {

@@ -19,6 +19,8 @@ export const actions = [
   "announce",
   "photograph",
   "view_private_results",
+  // A racer's dead or lost chip swapped at the line (decision 0073): a timer's job, not only a race editor's.
+  "replace_chip",
 ] as const;
 
 export type Action = (typeof actions)[number];
@@ -85,8 +87,15 @@ export const rolePermissions: Readonly<Record<Exclude<RoleType, "system_admin" |
   report_edit_view: [{ areas: ["registrations", "reports"], actions: ["view_reports", "edit_reports"] }],
   report_view: [{ areas: ["registrations", "reports"], actions: ["view_reports"] }],
   race_admin: [{ areas: ["races", "devices"], actions: "all" }],
-  technical_delegate: [{ areas: ["races", "devices"], actions: ["view", "edit", "time"] }],
-  race_timer: [{ areas: ["races", "devices"], actions: ["view", "time"] }],
+  technical_delegate: [
+    { areas: ["races", "devices"], actions: ["view", "edit", "time"] },
+    { areas: ["races"], actions: ["replace_chip"] },
+  ],
+  // The timer at the finish is who meets a racer with a dead chip (decision 0073).
+  race_timer: [
+    { areas: ["races", "devices"], actions: ["view", "time"] },
+    { areas: ["races"], actions: ["replace_chip"] },
+  ],
   race_announcer: [{ areas: ["races"], actions: ["view", "announce"] }],
   race_photographer: [{ areas: ["races"], actions: ["view", "photograph"] }],
   private_results_viewer: [{ areas: ["races"], actions: ["view", "view_private_results"] }],

@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fcParams } from "../testing/fast-check";
 import {
+  CHIP_PLACE_LABELS,
+  chipPlace,
   chipsAfterReplacement,
   FAILURES_TO_FAULTY,
   GOCHIP_MESSAGES,
@@ -108,5 +110,31 @@ describe("a replacement at a race", () => {
     expect(chipsAfterReplacement({ chip: null, chip_list: [] }, "BBBB")).toEqual({ chip: "BBBB", chip_list: [] });
     const full = Array.from({ length: 10 }, (_, i) => `C${i}C${i}`);
     expect(chipsAfterReplacement({ chip: "AAAA", chip_list: full }, "BBBB").chip_list).toEqual([...full.slice(1), "AAAA"]);
+  });
+});
+
+describe("where a chip is in the depot's books", () => {
+  const issued = { rackId: null, issuedAt: 1_700_000_000_000 };
+  it("is its rack while in one, issued while its shipment is out, not returned once the shipment is back", () => {
+    expect(chipPlace({ rackId: "r1", issuedAt: null }, null)).toBe("rack");
+    expect(chipPlace(issued, "shipped")).toBe("issued");
+    expect(chipPlace(issued, "draft")).toBe("issued");
+    expect(chipPlace(issued, "returned")).toBe("not_returned");
+    expect(chipPlace(issued, "closed")).toBe("not_returned");
+    // The shipment deleted since: nothing will bring the chip back.
+    expect(chipPlace(issued, null)).toBe("not_returned");
+    expect(chipPlace({ rackId: null, issuedAt: null }, "returned")).toBe("loose");
+    expect(CHIP_PLACE_LABELS.not_returned).toBe("Not returned");
+  });
+
+  it("puts a chip back in its rack whatever it was issued to", () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.integer({ min: 0 })),
+        fc.option(fc.constantFrom("draft", "packed", "shipped", "returned", "closed")),
+        (issuedAt, state) => chipPlace({ rackId: "r1", issuedAt }, state) === "rack" && chipPlace({ rackId: null, issuedAt }, state) !== "rack",
+      ),
+      fcParams(),
+    );
   });
 });

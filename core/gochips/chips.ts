@@ -1,7 +1,8 @@
 /**
  * GoChips' rules (decision 0068): what a hex code is, reading an Activator's CSV of the codes that answered,
  * what a test does to each chip (a chip that fails twice is faulty), loading chips into a rack's free slots,
- * and a racer's chips after a replacement at a race. Pure: the depot and race services read and write.
+ * a racer's chips after a replacement at a race, and where a chip is in the depot's books (decision 0073). Pure:
+ * the depot and race services read and write.
  */
 import type { Invalid } from "../time/parse";
 
@@ -132,4 +133,28 @@ export function replacementProblem(oldChip: string | null, newChip: string, stat
 export function chipsAfterReplacement(racer: { chip: string | null; chip_list: readonly string[] }, newChip: string): { chip: string; chip_list: string[] } {
   const kept = [...racer.chip_list, ...(racer.chip ? [racer.chip] : [])].filter((c) => c !== newChip);
   return { chip: newChip, chip_list: [...new Set(kept)].slice(-MAX_CHIP_LIST) };
+}
+
+/** Where a chip is in the depot's books (decision 0073; the spec names none of these words). */
+export const CHIP_PLACES = ["rack", "issued", "not_returned", "loose"] as const;
+export type ChipPlace = (typeof CHIP_PLACES)[number];
+
+export const CHIP_PLACE_LABELS: Readonly<Record<ChipPlace, string>> = {
+  rack: "In its rack",
+  issued: "Issued at the race",
+  not_returned: "Not returned",
+  loose: "Not in a rack",
+};
+
+/** Shipment states in which what went out has come back to the depot. */
+const BACK_STATES: ReadonlySet<string> = new Set(["returned", "closed"]);
+
+/**
+ * A chip in a rack is in its rack whatever it was before; an issued one is "issued" while its rack's shipment is
+ * out and "not returned" once that shipment is back (or gone); else it is loose at the depot.
+ */
+export function chipPlace(chip: { rackId: string | null; issuedAt: number | null }, issuedShipmentState: string | null): ChipPlace {
+  if (chip.rackId !== null) return "rack";
+  if (chip.issuedAt === null) return "loose";
+  return issuedShipmentState === null || BACK_STATES.has(issuedShipmentState) ? "not_returned" : "issued";
 }

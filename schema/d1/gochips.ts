@@ -61,9 +61,19 @@ export const gochips = sqliteTable(
     /** Tests it did not answer; the second makes it faulty. */
     failures: integer("failures").notNull().default(0),
     lastTestedAt: integer("last_tested_at"),
+    /** Given to a racer at a race (decision 0073): out of its slot until "Load chips" puts it back. */
+    issuedRaceId: text("issued_race_id").references(() => races.id, { onDelete: "set null" }),
+    issuedRacerId: text("issued_racer_id"),
+    /** The racer's bib then, for the depot to chase the chip. */
+    issuedBib: integer("issued_bib"),
+    issuedAt: integer("issued_at"),
+    /** The rack it left and the shipment that rack travelled with (back: the chip is not returned). */
+    issuedRackId: text("issued_rack_id").references(() => gochipRacks.id, { onDelete: "set null" }),
+    issuedShipmentId: text("issued_shipment_id").references(() => shipments.id, { onDelete: "set null" }),
   },
   (t) => [
     uniqueIndex("gochips_depot_hex").on(t.depotId, t.hexCode),
+    index("gochips_issued_race").on(t.issuedRaceId),
     // One chip per slot, decided by the database when two people load the same rack at once.
     uniqueIndex("gochips_rack_slot")
       .on(t.rackId, t.slot)

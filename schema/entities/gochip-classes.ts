@@ -67,6 +67,13 @@ export const Gochip = entityClass({
     field("status", gochips.status, "string", { schema: z.enum(GOCHIP_STATUSES) }),
     field("failures", gochips.failures, "int", { schema: z.number().int().min(0).max(1000) }),
     field("last_tested_time", gochips.lastTestedAt, "time", { writable: false }),
+    // Written by a replacement at a race and cleared by loading the chip into a rack (decision 0073).
+    field("issued_race", gochips.issuedRaceId, "string", { writable: false }),
+    field("issued_racer", gochips.issuedRacerId, "string", { writable: false }),
+    field("issued_bib", gochips.issuedBib, "int", { writable: false }),
+    field("issued_time", gochips.issuedAt, "time", { writable: false }),
+    field("issued_rack", gochips.issuedRackId, "string", { writable: false }),
+    field("issued_shipment", gochips.issuedShipmentId, "string", { writable: false }),
   ],
 });
 

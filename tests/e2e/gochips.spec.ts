@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { demoDepot, demoUsers } from "../../scripts/demo-data";
 import { signInWithPasswordFrom, url, waitForHydration } from "./hosts";
+import { createRaceThroughPages, setUpFinishOnlyRace } from "./race-pages";
 
 test("depot staff add a rack (once on a double click), load chips, upload two Activator tests and see a chip turn faulty", async ({ page }) => {
   test.setTimeout(90_000);
@@ -56,4 +57,76 @@ test("depot staff add a rack (once on a double click), load chips, upload two Ac
   await page.getByLabel("Or the hex codes that answered").fill(`${codes[0]}\nnot a chip`);
   await page.getByRole("button", { name: "Record the test" }).click();
   await expect(page.getByText("These lines are not hex codes: 2")).toBeVisible();
+});
+
+test("a timer replaces a dead chip by bib from the keypad page; the depot sees it issued from its rack, and Load chips puts it back", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const admin = demoUsers.find((u) => u.role.type === "system_admin")!;
+  const tag = Date.now().toString(36).toUpperCase();
+  const hex = (n: number) => `${Date.now().toString(16).slice(-8).toUpperCase()}1${n}`;
+  const codes = [1, 2].map(hex);
+
+  // A race of this test's own with two racers (the organiser, who may replace chips as a timer may).
+  const race = await createRaceThroughPages(page, "Chip race");
+  await setUpFinishOnlyRace(page, race.base, "Chip course", [
+    { bib: 1, first: "Ada", chip: "DEAD01" },
+    { bib: 2, first: "Bea", chip: "DEAD02" },
+  ]);
+
+  // The depot sends a rack of two chips with a shipment to the race.
+  const depot = await (await browser.newContext()).newPage();
+  await depot.goto(url("localhost", `/shipments/${demoDepot.id}`));
+  await signInWithPasswordFrom(depot, admin.email, admin.password);
+  await waitForHydration(depot);
+  const raceName = (await page.title()).split(" · ").pop()!;
+  await depot.getByLabel("To", { exact: true }).selectOption({ label: `Race: ${raceName}` });
+  await depot.getByRole("button", { name: "Start the shipment" }).click();
+  await expect(depot.getByRole("heading", { level: 1, name: `Shipment to ${raceName}` })).toBeVisible();
+  await depot.goto(url("localhost", `/shipments/${demoDepot.id}/chips`));
+  await waitForHydration(depot);
+  await depot.getByLabel("Rack number").fill(`LINE-${tag}`);
+  await depot.getByLabel("Slots").fill("5");
+  await depot.getByRole("button", { name: "Add the rack" }).click();
+  await expect(depot.getByText("Rack added.")).toBeVisible();
+  await depot.getByRole("link", { name: `Rack LINE-${tag}` }).click();
+  await expect(depot.getByRole("heading", { level: 1, name: `Rack LINE-${tag}` })).toBeVisible();
+  await waitForHydration(depot);
+  await depot.getByLabel("Hex codes").fill(codes.join("\n"));
+  await depot.getByRole("button", { name: "Load the chips" }).click();
+  await expect(depot.getByText("Chips loaded.")).toBeVisible();
+  await depot.getByLabel("Shipped with").selectOption({ label: raceName });
+  await depot.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(depot.getByText("Your changes are saved.")).toBeVisible();
+
+  // At the line: the keypad page links to "Replace a chip"; bib 2's chip is dead, a double click replaces it once.
+  await page.goto(url("localhost", `${race.base}/keypad`));
+  await page.getByRole("link", { name: "Replace a chip" }).click();
+  await expect(page.getByRole("heading", { name: "Replace a chip" })).toBeVisible();
+  await waitForHydration(page);
+  await page.getByLabel("Bib").fill("2");
+  await page.getByLabel("New chip (hex code)").fill(codes[1]!.toLowerCase());
+  await page.getByLabel("The old chip is").selectOption({ label: "Faulty" });
+  await page.getByRole("button", { name: "Replace chip" }).dblclick();
+  await expect(page.getByText("Chip replaced: later reads of the new chip are this racer's.")).toBeVisible();
+  await expect(page.getByText(`DEAD02 (faulty) → ${codes[1]}`)).toHaveCount(1);
+  // A bib no racer wears is refused in words.
+  await page.getByLabel("Bib").fill("77");
+  await page.getByLabel("New chip (hex code)").fill(codes[0]!);
+  await page.getByRole("button", { name: "Replace chip" }).click();
+  await expect(page.getByText("No racer has bib 77 in this race")).toBeVisible();
+
+  // The depot's books: slot 2 is empty and the chip is issued at the race, to bib 2.
+  await depot.reload();
+  await expect(depot.getByRole("row", { name: "2 Empty" })).toBeVisible();
+  await expect(depot.getByRole("row", { name: `${codes[1]} Issued at the race ${raceName} 2` })).toBeVisible();
+  // Back from the race, Load chips puts it in its rack again and it is no longer issued.
+  await depot.getByLabel("From slot").fill("1");
+  await depot.getByLabel("Hex codes").fill(codes[1]!);
+  await depot.getByRole("button", { name: "Load the chips" }).click();
+  await expect(depot.getByText("Chips loaded.")).toBeVisible();
+  await expect(depot.getByRole("row", { name: `2 ${codes[1]} Untested 0` })).toBeVisible();
+  await expect(depot.getByRole("row", { name: new RegExp(`${codes[1]} Issued`) })).toHaveCount(0);
 });

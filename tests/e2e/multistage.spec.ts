@@ -1,39 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
 import { url } from "./hosts";
-import {
-  addCourse,
-  addCoursePoint,
-  addDevice,
-  addPoint,
-  addRacers,
-  addResultFormat,
-  createAnotherRace,
-  createRaceThroughPages,
-  MAIN,
-  openSpectator,
-  postAsDevice,
-  SECOND_US,
-} from "./race-pages";
+import { createAnotherRace, createRaceThroughPages, MAIN, openSpectator, postAsDevice, SECOND_US, setUpFinishOnlyRace } from "./race-pages";
 
 /** A point-to-point stage with a finish mat, a public format and three racers; returns the mat's credential. */
-async function setUpStage(page: Page, base: string): Promise<string> {
-  const token = await addDevice(page, base, "Impinj (Passive Chip Reader)", "Finish mat");
-  await addPoint(page, base, "Finish", "Finish mat", "1");
-  await page.goto(url(MAIN, base));
-  await page.getByLabel("Timing mode").selectOption({ label: "Point to point" });
-  await page.getByRole("radio", { name: /^Public/ }).check();
-  await page.getByRole("button", { name: "Save setup" }).click();
-  await expect(page.getByText("Your changes are saved.")).toBeVisible();
-  await addCourse(page, base, "Stage course");
-  await addCoursePoint(page, "Finish", "Lap (finish line)");
-  await addResultFormat(page, base);
-  await addRacers(page, base, "Stage course", [
+const setUpStage = (page: Page, base: string) =>
+  setUpFinishOnlyRace(page, base, "Stage course", [
     { bib: 1, first: "Ana", chip: "S1" },
     { bib: 2, first: "Ben", chip: "S2" },
     { bib: 3, first: "Cy", chip: "S3" },
   ]);
-  return token;
-}
 
 test("an organiser chains stage 2 to stage 1 through the pages; spectators switch between Stage 2 Only and All Stages", async ({ page, browser }) => {
   test.setTimeout(180_000);

@@ -112,3 +112,22 @@ export async function postAsDevice(path: string, token: string, body: unknown): 
   expect(reply.status, reply.body).toBe(200);
   return JSON.parse(reply.body) as unknown;
 }
+
+/**
+ * A point-to-point race with one "Finish" point fed by a finish mat, a public result format and these racers
+ * on one course, set up through the pages; returns the mat's credential.
+ */
+export async function setUpFinishOnlyRace(page: Page, base: string, course: string, racers: readonly { bib: number; first: string; chip: string }[]) {
+  const token = await addDevice(page, base, "Impinj (Passive Chip Reader)", "Finish mat");
+  await addPoint(page, base, "Finish", "Finish mat", "1");
+  await page.goto(url(MAIN, base));
+  await page.getByLabel("Timing mode").selectOption({ label: "Point to point" });
+  await page.getByRole("radio", { name: /^Public/ }).check();
+  await page.getByRole("button", { name: "Save setup" }).click();
+  await expect(page.getByText("Your changes are saved.")).toBeVisible();
+  await addCourse(page, base, course);
+  await addCoursePoint(page, "Finish", "Lap (finish line)");
+  await addResultFormat(page, base);
+  await addRacers(page, base, course, racers);
+  return token;
+}

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { demoUsers } from "../../scripts/demo-data";
 import { E2E_PORT } from "../../playwright.config";
 import { setUpDemoRace, signInWithPasswordFrom, url, waitForHydration, type DemoRace } from "./hosts";
+import { createAnotherRace, createRaceThroughPages, SECOND_US, setUpFinishOnlyRace } from "./race-pages";
 
 // The box reaches the platform through a proxy the test switches off and on: "the internet is down".
 const PROXY_PORT = Number(process.env.SERVERBOX_PROXY_PORT ?? E2E_PORT + 3600);
@@ -36,7 +37,7 @@ interface BoxProcess {
   output: () => string;
 }
 
-function startBox(store: string, raceId: string): BoxProcess {
+function startBox(store: string, raceIds: readonly string[]): BoxProcess {
   let output = "";
   // One process (tsx as a loader, not a wrapper that forks), so killing it leaves no box behind.
   const child = spawn(
@@ -46,7 +47,7 @@ function startBox(store: string, raceId: string): BoxProcess {
       "tsx",
       "serverbox/main.ts",
       "race",
-      raceId,
+      ...raceIds,
       "--server",
       `http://127.0.0.1:${PROXY_PORT}`,
       "--store",
@@ -78,6 +79,7 @@ function stopBox(running: BoxProcess | null, signal: NodeJS.Signals = "SIGTERM")
 interface Status {
   paired: boolean;
   race: { id: string } | null;
+  races: { id: string; stored: number; synced: number; error: string | null }[];
   readsStored: number;
   readsSynced: number;
   online: boolean | null;
@@ -116,40 +118,45 @@ async function postLaps(demo: DemoRace, bib: number, lapSeconds: number, boot: s
   }
 }
 
+/** The club admin approves the box's printed code in the browser (signing in first when `signIn`). */
+async function approveInBrowser(admin: Page, box: BoxProcess, signIn: boolean) {
+  const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
+  await expect.poll(() => /enters the code ([A-Z]{4}-[A-Z]{4})/.exec(box.output())?.[1] ?? null, { timeout: 15_000 }).not.toBeNull();
+  const code = /enters the code ([A-Z]{4}-[A-Z]{4})/.exec(box.output())![1]!;
+  await admin.goto(url("localhost", `/pair?code=${code}`));
+  if (signIn) await signInWithPasswordFrom(admin, coach.email, coach.password);
+  await admin.waitForURL((u) => u.pathname.endsWith("/servers/pair"));
+  await waitForHydration(admin);
+  await expect(admin.getByRole("heading", { name: "Serverbox E2E finish box" })).toBeVisible();
+  await admin.getByRole("button", { name: "Approve" }).click();
+  await expect(admin.getByText("Serverbox paired.")).toBeVisible();
+}
+
 let running: BoxProcess | null = null;
 let proxy: Awaited<ReturnType<typeof startProxy>> | null = null;
-// Made by the test, not when the file is loaded, so a run that never starts leaves no folder behind.
+// Made by the tests, not when the file is loaded, so a run that never starts leaves no folder behind.
 let store = "";
+let secondStore = "";
 
 test.afterAll(async () => {
   await stopBox(running, "SIGKILL");
   await new Promise((resolve) => (proxy ? proxy.server.close(resolve) : resolve(undefined)));
   proxy?.server.closeAllConnections();
-  if (store) rmSync(store, { recursive: true, force: true });
+  for (const folder of [store, secondStore]) if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 test("npm run serverbox is paired by its code, times the demo race offline (readers and the finish keypad), survives a crash, and syncs each crossing and entry once", async ({
   browser,
 }) => {
   test.setTimeout(60_000);
-  const coach = demoUsers.find((u) => u.role.type === "org_admin")!;
   const demo = await setUpDemoRace(true);
   store = mkdtempSync(path.join(tmpdir(), "serverbox-e2e-"));
   proxy = await startProxy();
 
   // 1. The box starts, asks to be paired and prints its code; the club admin approves it in the browser.
-  running = startBox(store, demo.raceId);
-  await expect.poll(() => /enters the code ([A-Z]{4}-[A-Z]{4})/.exec(running!.output())?.[1] ?? null, { timeout: 15_000 }).not.toBeNull();
-  const code = /enters the code ([A-Z]{4}-[A-Z]{4})/.exec(running.output())![1]!;
+  running = startBox(store, [demo.raceId]);
   const context = await browser.newContext();
-  const admin = await context.newPage();
-  await admin.goto(url("localhost", `/pair?code=${code}`));
-  await signInWithPasswordFrom(admin, coach.email, coach.password);
-  await admin.waitForURL((u) => u.pathname.endsWith("/servers/pair"));
-  await waitForHydration(admin);
-  await expect(admin.getByRole("heading", { name: "Serverbox E2E finish box" })).toBeVisible();
-  await admin.getByRole("button", { name: "Approve" }).click();
-  await expect(admin.getByText("Serverbox paired.")).toBeVisible();
+  await approveInBrowser(await context.newPage(), running, true);
 
   // 2. It polls, gets its token (kept in its store, for its user only) and takes the demo race.
   await expect.poll(async () => (await status()).race?.id ?? null, { timeout: 20_000 }).toBe(demo.raceId);
@@ -205,7 +212,7 @@ test("npm run serverbox is paired by its code, times the demo race offline (read
 
   // 4. The box crashes and comes back (same store): nothing it acknowledged is lost; more reads arrive.
   await stopBox(running, "SIGKILL");
-  running = startBox(store, demo.raceId);
+  running = startBox(store, [demo.raceId]);
   await expect.poll(async () => (await status().catch(() => null))?.readsStored ?? null, { timeout: 15_000 }).toBe(26);
   await postLaps(demo, third!, 45, "reader-boot-2", { value: 1 });
   expect((await status()).readsStored).toBe(38);
@@ -237,5 +244,83 @@ test("npm run serverbox is paired by its code, times the demo race offline (read
   // The race's own results page on the club's site shows the same winner's time.
   await page.goto(url("demo.localhost", `/races/${demo.raceId}`));
   await expect(page.getByText("1:54.0").first()).toBeVisible();
+  await context.close();
+});
+
+type PlatformResults = { racers: { id: string; bib: number | null; status: string; time: number | null }[] };
+
+test("one serverbox times two races at once: a keypad entry sent to each reaches only its own race's results", async ({ browser }) => {
+  test.setTimeout(180_000);
+  // Two races of this test's own, so the demo race the later specs share is left as it was.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const one = await createRaceThroughPages(page, "Box race A");
+  await setUpFinishOnlyRace(page, one.base, "Box course", [
+    { bib: 1, first: "Alma", chip: "BOXA1" },
+    { bib: 2, first: "Bruno", chip: "BOXA2" },
+  ]);
+  const two = await createAnotherRace(page, "Box race B", 0);
+  await setUpFinishOnlyRace(page, two.base, "Box course", [
+    { bib: 1, first: "Cleo", chip: "BOXB1" },
+    { bib: 2, first: "Dag", chip: "BOXB2" },
+  ]);
+
+  // A box of its own (the first test's is stopped), paired by the club admin already signed in, taking both races.
+  await stopBox(running, "SIGKILL");
+  proxy ??= await startProxy();
+  proxy.setUp(true);
+  secondStore = mkdtempSync(path.join(tmpdir(), "serverbox-e2e-two-"));
+  running = startBox(secondStore, [one.raceId, two.raceId]);
+  await approveInBrowser(page, running, false);
+  const setupPath = (raceId: string) => path.join(secondStore, "races", raceId, "setup.json");
+  await expect
+    .poll(async () => ((await status().catch(() => null))?.races ?? []).map((r) => r.id).sort(), { timeout: 20_000 })
+    .toEqual([one.raceId, two.raceId].sort());
+  await expect.poll(() => [one, two].every((race) => existsSync(setupPath(race.raceId))), { timeout: 20_000 }).toBe(true);
+  const finishOf = (raceId: string) =>
+    (
+      JSON.parse(readFileSync(setupPath(raceId), "utf8")) as { results_setup: { documents: { TimingPoint: { id: string; data: { name: string } }[] } } }
+    ).results_setup.documents.TimingPoint.find((p) => p.data.name === "Finish")!.id;
+
+  // The finish keypad sends bib 1 of race A (10:00) and bib 2 of race B (11:40) to the box: the same bibs exist in both.
+  const run = crypto.randomUUID().slice(0, 8);
+  const typeAt = async (race: typeof one, bib: number, seconds: number) => {
+    const entry = { kind: "time", key: `e2e-two-${run}-${race.raceId}`, bib, point: finishOf(race.raceId), time: race.startTimeUs + seconds * SECOND_US };
+    const typed = await fetch(box(`/timing-api/races/${race.raceId}/manual`), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ entries: [entry] }),
+    });
+    expect(typed.status, await typed.clone().text()).toBe(200);
+    expect(await typed.json()).toEqual({ accepted: 1, duplicates: 0, unknown_bibs: [] });
+  };
+  await typeAt(one, 1, 600);
+  await typeAt(two, 2, 700);
+  await expect
+    .poll(async () => (await status()).races.map((r) => [r.id, r.stored, r.synced, r.error]).sort(), { timeout: 20_000 })
+    .toEqual(
+      [
+        [one.raceId, 1, 1, null],
+        [two.raceId, 1, 1, null],
+      ].sort(),
+    );
+
+  // Each race's results on the platform have its own entry and not the other's.
+  const token = (JSON.parse(readFileSync(path.join(secondStore, "box.json"), "utf8")) as { token: string }).token;
+  const results = async (raceId: string) => {
+    const reply = await fetch(url("localhost", `/serverbox-api/races/${raceId}`), { headers: { Authorization: `Bearer ${token}` } });
+    const body = (await reply.json()) as PlatformResults;
+    return Object.fromEntries(body.racers.map((r) => [r.bib, [r.status, r.time]]));
+  };
+  expect(await results(one.raceId)).toEqual({ 1: ["finished", 600 * SECOND_US], 2: ["notstarted", null] });
+  expect(await results(two.raceId)).toEqual({ 1: ["notstarted", null], 2: ["finished", 700 * SECOND_US] });
+  for (const [race, own, other] of [
+    [one, "10:00", "11:40"],
+    [two, "11:40", "10:00"],
+  ] as const) {
+    await page.goto(url("localhost", `/races/${race.raceId}`));
+    await expect(page.getByText(own).first()).toBeVisible();
+    await expect(page.getByText(other)).toHaveCount(0);
+  }
   await context.close();
 });

@@ -7,45 +7,18 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { gochipLots, gochipRacks, gochipReplacements, gochips, gochipTests, shippingDepots } from "../../schema/d1";
+import { gochipLots, gochipRacks, gochipReplacements, gochips, gochipTests } from "../../schema/d1";
 import { createUserWithPassword, db, multipartPost, pagePost, signIn, worker } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
+import { CHIP_PASSWORD, chipsOf, depotWithStaff, get, loadedRack, shipRackToRace } from "./gochip-fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { postReads, SECOND, setUpTimedRoom } from "./timing-fixtures";
 
-const PASSWORD = "glacier-ski-42";
-const get = (path: string, cookie?: string) => worker.fetch(hostRequest("localhost", path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }));
+const PASSWORD = CHIP_PASSWORD;
 
 /** A multipart post with a file, as the test form sends it. */
 const upload = (path: string, fields: Record<string, string>, file: string, cookie: string) =>
   multipartPost(path, { ...fields, file: new File([file], "activator.csv", { type: "text/csv" }) }, cookie);
-
-async function depotWithStaff(tag: string) {
-  const depot = { id: crypto.randomUUID(), name: `Chips ${tag}` };
-  await db()
-    .insert(shippingDepots)
-    .values({ ...depot, fieldMtimes: {} });
-  const cookie = async (type: string) => {
-    const email = `${type}-${tag}-${crypto.randomUUID().slice(0, 6)}@example.com`;
-    await createUserWithPassword(email, PASSWORD, [{ type, scope: depot.id }]);
-    return signIn("localhost", email, PASSWORD);
-  };
-  return { depot, base: `/shipments/${depot.id}`, userCookie: await cookie("depot_user"), adminCookie: await cookie("depot_admin") };
-}
-
-/** A rack of ten slots with chips 0000A1…0000A5 in slots 1–5. */
-async function loadedRack(d: Awaited<ReturnType<typeof depotWithStaff>>, number = "R1") {
-  const rack = crypto.randomUUID();
-  expect((await pagePost("localhost", `${d.base}/chips`, { intent: "rack", submission: rack, number, slot_count: "10" }, d.userCookie)).status).toBe(302);
-  const codes = ["0000A1", "0000a2", "0x0000A3", "0000A4", "0000A5"].join("\n");
-  expect((await pagePost("localhost", `${d.base}/racks/${rack}`, { intent: "load", from: "1", codes }, d.userCookie)).status).toBe(302);
-  return rack;
-}
-
-const chipsOf = async (depotId: string) =>
-  Object.fromEntries(
-    (await db().select().from(gochips).where(eq(gochips.depotId, depotId))).map((c) => [c.hexCode, { slot: c.slot, status: c.status, failures: c.failures }]),
-  );
 
 describe("a depot's GoChips", () => {
   it("records lots and racks once per form, loads slots, and marks a chip faulty at its second failed test", { timeout: 60_000 }, async () => {
@@ -198,9 +171,7 @@ describe("a GoChip replacement at a race", () => {
     const { club, race } = await createSiteWithRace(db(), { hostname: host, siteName: "Chips", raceName: "Chip 10K", startInDays: 0 });
     const timed = await setUpTimedRoom(race);
     const rack = await loadedRack(d);
-    const shipment = crypto.randomUUID();
-    expect((await pagePost("localhost", d.base, { intent: "create", submission: shipment, destination: `race:${race.id}` }, d.userCookie)).status).toBe(302);
-    expect((await pagePost("localhost", `${d.base}/racks/${rack}`, { intent: "ship", shipment }, d.userCookie)).status).toBe(302);
+    const shipment = await shipRackToRace(d, rack, race.id);
     const [shipped] = await db().select().from(gochipRacks).where(eq(gochipRacks.id, rack));
     expect(shipped!.shipmentId).toBe(shipment);
     await db()

@@ -3,28 +3,38 @@
  * The racer's chips change through the RaceRoom's racer write (the room refuses a chip another racer holds),
  * so later reads of the new chip are the racer's and the old chip's earlier reads stay theirs. Then one D1
  * batch records the session under the form's one-time id and marks the old chip lost or faulty at the depot
- * whose rack came to this race. Chips are looked up only in racks shipped to this race.
+ * whose rack came to this race; the new chip, when a depot's rack brought it, leaves its slot and is recorded as
+ * issued to the racer (decision 0073). Chips are looked up only in racks shipped to this race or issued at it.
+ * Who may: `replace_chip` on the race (core/access/policy.ts): race editors and the Race Timer at the line.
  */
 import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Principal } from "../../core/access/policy";
 import { chipsAfterReplacement, GOCHIP_MESSAGES, replacementProblem, type ReplacementReason } from "../../core/gochips/chips";
 import { gochipReplacements, gochips, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import { raceChips } from "./gochips";
-import type { RaceCatalogue, roomOf } from "./race-access";
+import { canOnRace, type RaceCatalogue, type roomOf } from "./race-access";
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
 
 export interface Replacement {
   submission: string;
-  racerId: string;
+  /** The racer page names the racer; the timer's page their bib. */
+  racer: { id: string } | { bib: number };
   /** Normalised (core/gochips/chips.ts normaliseHex). */
   newChip: string;
   reason: ReplacementReason;
   userId: string;
 }
 
-export type ReplacementOutcome = { ok: true } | { ok: false; status: 400 | 404; errors: Record<string, string> };
+export type ReplacementOutcome = { ok: true } | { ok: false; status: 400 | 403 | 404; errors: Record<string, string> };
+
+export const REPLACEMENT_MESSAGES = {
+  forbidden: "You may not replace chips at this race",
+  noRacer: "There is no such racer in this race",
+  noBib: (bib: number) => `No racer has bib ${bib} in this race`,
+} as const;
 
 async function sessionExists(db: Db, raceId: string, id: string): Promise<boolean> {
   const [row] = await db
@@ -35,10 +45,19 @@ async function sessionExists(db: Db, raceId: string, id: string): Promise<boolea
 }
 
 /** Replaces a racer's chip once per form sent. */
-export async function replaceChip(db: Db, race: Pick<RaceCatalogue, "id" | "clubId">, room: Room, replacement: Replacement): Promise<ReplacementOutcome> {
+export async function replaceChip(
+  db: Db,
+  principal: Principal,
+  race: Pick<RaceCatalogue, "id" | "clubId" | "siteId">,
+  room: Room,
+  replacement: Replacement,
+): Promise<ReplacementOutcome> {
+  if (!canOnRace(principal, "replace_chip", race)) return { ok: false, status: 403, errors: { form: REPLACEMENT_MESSAGES.forbidden } };
   if (await sessionExists(db, race.id, replacement.submission)) return { ok: true };
-  const racer = (await room.racer(replacement.racerId)) as StoredRacer | null;
-  if (!racer) return { ok: false, status: 404, errors: { form: "There is no such racer in this race" } };
+  const wanted = replacement.racer;
+  const racer = ("id" in wanted ? await room.racer(wanted.id) : await room.racer({ bib: wanted.bib })) as StoredRacer | null;
+  if (!racer && "bib" in wanted) return { ok: false, status: 400, errors: { bib: REPLACEMENT_MESSAGES.noBib(wanted.bib) } };
+  if (!racer) return { ok: false, status: 404, errors: { form: REPLACEMENT_MESSAGES.noRacer } };
   const oldChip = racer.data.chip;
   const known = await raceChips(db, race.id, oldChip ? [oldChip, replacement.newChip] : [replacement.newChip]);
   const fresh = known.find((c) => c.hexCode === replacement.newChip);
@@ -63,25 +82,44 @@ export async function replaceChip(db: Db, race: Pick<RaceCatalogue, "id" | "club
     userId: replacement.userId,
     fieldMtimes: {},
   });
-  try {
-    if (old)
-      await db.batch([
-        session,
+  // The session first: a second send of the form fails on its id and the batch writes nothing.
+  const marked = old
+    ? [
         db
           .update(gochips)
           .set({ status: replacement.reason })
           .where(and(eq(gochips.id, old.id), eq(gochips.depotId, old.depotId))),
-      ]);
-    else await session.run();
+      ]
+    : [];
+  const issued =
+    fresh?.rackId && fresh.shipmentId
+      ? [
+          db
+            .update(gochips)
+            .set({
+              rackId: null,
+              slot: null,
+              issuedRaceId: race.id,
+              issuedRacerId: racer.id,
+              issuedBib: racer.data.bib,
+              issuedAt: Date.now(),
+              issuedRackId: fresh.rackId,
+              issuedShipmentId: fresh.shipmentId,
+            })
+            .where(and(eq(gochips.id, fresh.id), eq(gochips.depotId, fresh.depotId), eq(gochips.rackId, fresh.rackId))),
+        ]
+      : [];
+  try {
+    await db.batch([session, ...marked, ...issued]);
   } catch (error) {
     if (!uniqueConstraintOf(error)?.startsWith("gochip_replacements.id")) throw error;
   }
   return { ok: true };
 }
 
-/** The race's replacement sessions, newest first, for the racer page (one racer) or a list. */
-export async function replacementsOf(db: Db, raceId: string, racerIds: readonly string[]) {
-  if (racerIds.length === 0) return [];
+/** The race's replacement sessions, newest first: of some racers (the racer page), or all (null: the timer's page). */
+export async function replacementsOf(db: Db, raceId: string, racerIds: readonly string[] | null) {
+  if (racerIds !== null && racerIds.length === 0) return [];
   return db
     .select({
       id: gochipReplacements.id,
@@ -91,7 +129,7 @@ export async function replacementsOf(db: Db, raceId: string, racerIds: readonly 
       reason: gochipReplacements.reason,
     })
     .from(gochipReplacements)
-    .where(and(eq(gochipReplacements.raceId, raceId), inArray(gochipReplacements.racerId, [...racerIds])))
+    .where(and(eq(gochipReplacements.raceId, raceId), racerIds === null ? undefined : inArray(gochipReplacements.racerId, [...racerIds])))
     .orderBy(desc(gochipReplacements.createdAt))
     .limit(50);
 }

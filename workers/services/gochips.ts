@@ -4,10 +4,10 @@
  * User: view, create, edit; Admin: all). A form sent twice acts once: a new lot, rack or test takes its form's
  * one-time id as its own, and loading codes already in the rack adds nothing.
  */
-import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import { GOCHIP_MESSAGES, slotsFor, testOutcome, type GochipStatus, type TestedChip } from "../../core/gochips/chips";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
+import { chipPlace, GOCHIP_MESSAGES, slotsFor, testOutcome, type GochipStatus, type TestedChip } from "../../core/gochips/chips";
 import { isInvalid } from "../../core/time/parse";
-import { gochipLots, gochipRacks, gochips, gochipTests, shipments, type Db } from "../../schema/d1";
+import { gochipLots, gochipRacks, gochips, gochipTests, races, shipments, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { FORBIDDEN, mayAtDepot, refused, type DepotCaller, type ShippingOutcome } from "./depot-stock";
 
@@ -164,8 +164,9 @@ async function createOnce<T extends typeof gochipLots | typeof gochipRacks>(
 }
 
 /**
- * Loads chips into a rack's free slots from `from` on, new to the depot (of a lot, when given). Codes already
- * in this rack are skipped (the same form again); a code elsewhere in the depot is refused by name.
+ * Loads chips into a rack's free slots from `from` on: codes new to the depot (of a lot, when given), and the
+ * depot's chips in no rack (issued at a race and back, decision 0073), which are then no longer issued. Codes
+ * already in this rack are skipped (the same form again); a code in another rack is refused by name.
  */
 export async function loadChips(
   db: Db,
@@ -186,31 +187,42 @@ export async function loadChips(
   const here = new Set(found.chips.map((c) => c.hexCode));
   const codes = load.codes.filter((c) => !here.has(c));
   if (codes.length === 0) return { ok: true, added: 0 };
-  const elsewhere = (
+  const known = (
     await Promise.all(
       parts(codes).map((part) =>
         db
-          .select({ hexCode: gochips.hexCode })
+          .select({ id: gochips.id, hexCode: gochips.hexCode, rackId: gochips.rackId })
           .from(gochips)
           .where(and(eq(gochips.depotId, caller.depotId), inArray(gochips.hexCode, part))),
       ),
     )
   ).flat();
+  const elsewhere = known.filter((c) => c.rackId !== null);
   if (elsewhere.length > 0) return refused(409, { codes: GOCHIP_DEPOT_MESSAGES.duplicate(elsewhere.map((c) => c.hexCode)) });
   const slots = slotsFor(found.rack.slotCount, new Set(found.chips.map((c) => c.slot ?? 0)), load.from, codes);
   if (isInvalid(slots)) return refused(400, { from: slots.error });
-  const rows = codes.map((hexCode) => ({
-    id: crypto.randomUUID(),
-    depotId: caller.depotId,
-    hexCode,
-    lotId: load.lotId,
-    rackId: found.rack.id,
-    slot: slots.get(hexCode)!,
-    fieldMtimes: {},
-  }));
+  const loose = new Map(known.map((c) => [c.hexCode, c.id]));
+  const rows = codes
+    .filter((hexCode) => !loose.has(hexCode))
+    .map((hexCode) => ({
+      id: crypto.randomUUID(),
+      depotId: caller.depotId,
+      hexCode,
+      lotId: load.lotId,
+      rackId: found.rack.id,
+      slot: slots.get(hexCode)!,
+      fieldMtimes: {},
+    }));
+  // A chip back from a race keeps its lot; only while still in no rack, so a second load at once moves it once.
+  const putBack = [...loose].map(([hexCode, id]) =>
+    db
+      .update(gochips)
+      .set({ rackId: found.rack.id, slot: slots.get(hexCode)!, ...NOT_ISSUED })
+      .where(and(eq(gochips.id, id), eq(gochips.depotId, caller.depotId), isNull(gochips.rackId))),
+  );
   try {
     // Eight columns a row: a dozen rows stay under D1's 100 bound values.
-    const [first, ...rest] = parts(rows, 12).map((part) => db.insert(gochips).values(part));
+    const [first, ...rest] = [...parts(rows, 12).map((part) => db.insert(gochips).values(part)), ...putBack];
     await db.batch([first!, ...rest]);
   } catch (error) {
     const index = uniqueConstraintOf(error);
@@ -218,8 +230,11 @@ export async function loadChips(
     if (index?.startsWith("gochips.depot_id")) return refused(409, { codes: GOCHIP_MESSAGES.duplicate });
     throw error;
   }
-  return { ok: true, added: rows.length };
+  return { ok: true, added: codes.length };
 }
+
+/** A chip in a rack is issued to nobody. */
+const NOT_ISSUED = { issuedRaceId: null, issuedRacerId: null, issuedBib: null, issuedAt: null, issuedRackId: null, issuedShipmentId: null } as const;
 
 /** Sends a rack with an open shipment of the depot, or keeps it at the depot (null). */
 export async function setRackShipment(db: Db, caller: DepotCaller, rackId: string, shipmentId: string | null): Promise<ShippingOutcome> {
@@ -293,13 +308,56 @@ export async function recordTest(db: Db, caller: DepotCaller, upload: TestUpload
   return { ok: true, testId: upload.submission };
 }
 
-/** A chip's status at the depots whose racks travel with shipments to this race; null when none of them holds it. */
+/**
+ * The depots' chips among `codes` that this race may know: those in racks travelling with shipments to the race,
+ * and those issued at it (out of their racks since, decision 0073). The rack and shipment are null for the latter.
+ */
 export async function raceChips(db: Db, raceId: string, codes: readonly string[]) {
   if (codes.length === 0) return [];
   return db
-    .select({ id: gochips.id, depotId: gochips.depotId, hexCode: gochips.hexCode, status: gochips.status })
+    .select({
+      id: gochips.id,
+      depotId: gochips.depotId,
+      hexCode: gochips.hexCode,
+      status: gochips.status,
+      rackId: gochips.rackId,
+      shipmentId: shipments.id,
+    })
     .from(gochips)
-    .innerJoin(gochipRacks, eq(gochipRacks.id, gochips.rackId))
-    .innerJoin(shipments, and(eq(shipments.id, gochipRacks.shipmentId), eq(shipments.depotId, gochips.depotId)))
-    .where(and(eq(shipments.raceId, raceId), isNotNull(gochipRacks.shipmentId), inArray(gochips.hexCode, [...codes])));
+    .leftJoin(gochipRacks, eq(gochipRacks.id, gochips.rackId))
+    .leftJoin(shipments, and(eq(shipments.id, gochipRacks.shipmentId), eq(shipments.depotId, gochips.depotId), eq(shipments.raceId, raceId)))
+    .where(and(inArray(gochips.hexCode, [...codes]), or(isNotNull(shipments.id), eq(gochips.issuedRaceId, raceId))));
+}
+
+/**
+ * The depot's chips issued to racers at races and not put back in a rack (decision 0073), of one rack they left
+ * or all; each with where it is ("Issued at the race" while the shipment is out, "Not returned" once it is back).
+ */
+export async function issuedChips(db: Db, depotId: string, fromRackId: string | null) {
+  const rows = await db
+    .select({
+      hexCode: gochips.hexCode,
+      status: gochips.status,
+      rackId: gochips.rackId,
+      issuedAt: gochips.issuedAt,
+      bib: gochips.issuedBib,
+      race: races.name,
+      rack: gochipRacks.number,
+      shipmentState: shipments.state,
+    })
+    .from(gochips)
+    .leftJoin(races, eq(races.id, gochips.issuedRaceId))
+    .leftJoin(gochipRacks, and(eq(gochipRacks.id, gochips.issuedRackId), eq(gochipRacks.depotId, depotId)))
+    .leftJoin(shipments, and(eq(shipments.id, gochips.issuedShipmentId), eq(shipments.depotId, depotId)))
+    .where(
+      and(
+        eq(gochips.depotId, depotId),
+        isNull(gochips.rackId),
+        isNotNull(gochips.issuedAt),
+        fromRackId === null ? undefined : eq(gochips.issuedRackId, fromRackId),
+      ),
+    )
+    .orderBy(desc(gochips.issuedAt))
+    .limit(500);
+  return rows.map(({ rackId, shipmentState, ...chip }) => ({ ...chip, place: chipPlace({ rackId, issuedAt: chip.issuedAt }, shipmentState) }));
 }

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { KeypadPad, type KeypadResult } from "../../components/keypad-pad";
 import type { CourseDoc } from "../../../schema/race/documents";
 import { runCountOf } from "../../../schema/race/settings";
@@ -28,6 +28,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     shootings,
     runs,
     formKey: crypto.randomUUID(),
+    mayReplaceChip: access.may.replace_chip,
   };
 }
 
@@ -42,12 +43,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function Keypad() {
-  const { raceId, timezone, points, shootings, runs, formKey } = useLoaderData<typeof loader>();
+  const { raceId, timezone, points, shootings, runs, formKey, mayReplaceChip } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() ?? null;
   return (
     <section aria-labelledby="keypad-heading">
       <h2 id="keypad-heading">Keypad</h2>
       <KeypadPad raceId={raceId} timezone={timezone} points={points} shootings={shootings} runs={runs} formKey={formKey} result={result} />
+      {mayReplaceChip ? (
+        <p>
+          A racer with a lost or dead chip? <Link to={`/race/${raceId}/admin/chips`}>Replace a chip</Link>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -4,8 +4,9 @@ import * as z from "zod";
 import { racerDisplayName } from "../../../core/timing/racer-name";
 import type { StoredDocument } from "../../../schema/race/documents";
 import { FormMessage } from "../../components/auth-card";
-import { ConfirmForm, SelectField, TextField } from "../../components/form-kit";
-import { racerReplacements, replaceRacerChip } from "../../gochip-replacement.server";
+import { ReplacementFields, ReplacementList, type ReplacementRow } from "../../components/chip-replacement";
+import { ConfirmForm } from "../../components/form-kit";
+import { racerReplacements, replaceRacerChip, valuesOf } from "../../gochip-replacement.server";
 import { RacerForm } from "../../components/racer-form";
 import { requireRaceAccess } from "../../race-admin.server";
 import {
@@ -85,7 +86,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirect(`${base}?${new URLSearchParams({ deleted: name || `bib ${racer.data.bib ?? "?"}` })}`);
   }
   if (intent.data === "replace-chip" && racer) {
-    const replaced = await replaceRacerChip(access, context.env, racer.id, form);
+    const replaced = await replaceRacerChip(access, context.env, racer.id, valuesOf(form));
     if (!replaced.ok) return data<Result>({ errors: replaced.errors, values: null }, { status: replaced.status });
     return redirect(`${base}/${racer.id}?done=replaced`);
   }
@@ -252,7 +253,7 @@ function ReplaceChip(props: {
   submission: string;
   errors: FieldErrors;
   pending: boolean;
-  replacements: { id: string; at: string; oldChip: string | null; newChip: string; reason: string }[];
+  replacements: ReplacementRow[];
 }) {
   return (
     <section aria-labelledby="replace-heading">
@@ -261,27 +262,12 @@ function ReplaceChip(props: {
       <Form method="post" action={props.action} className="setup-form">
         <input type="hidden" name="intent" value="replace-chip" />
         <input type="hidden" name="submission" value={props.submission} />
-        <TextField name="new_chip" label="New chip (hex code)" error={props.errors.new_chip} />
-        <SelectField
-          name="reason"
-          label="The old chip is"
-          choices={[
-            { value: "lost", label: "Lost" },
-            { value: "faulty", label: "Faulty" },
-          ]}
-          error={props.errors.reason}
-        />
+        <ReplacementFields errors={props.errors} />
         <button type="submit" disabled={props.pending}>
           {props.pending ? "Replacing…" : "Replace chip"}
         </button>
       </Form>
-      {props.replacements.length > 0 ? (
-        <ul className="plain-list">
-          {props.replacements.map((r) => (
-            <li key={r.id}>{`${r.at} UTC: ${r.oldChip ?? "no chip"} (${r.reason}) → ${r.newChip}`}</li>
-          ))}
-        </ul>
-      ) : null}
+      {props.replacements.length > 0 ? <ReplacementList replacements={props.replacements} /> : null}
     </section>
   );
 }

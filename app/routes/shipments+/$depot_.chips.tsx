@@ -3,7 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GOCHIP_STATUS_LABELS, GOCHIP_STATUSES } from "../../../core/gochips/chips";
 import { SHIPMENT_STATE_LABELS } from "../../../core/shipping/shipments";
 import { chipOverview } from "../../../workers/services/gochips";
-import { chipsAction, GOCHIP_NOTICES } from "../../admin/gochips.server";
+import { chipsAction, GOCHIP_NOTICES, issuedChipRows } from "../../admin/gochips.server";
+import { IssuedChips } from "../../components/issued-chips";
 import { requireDepotAccess } from "../../admin/shipping.server";
 import { readPostedForm, unknownIntent } from "../../forms/posted-form.server";
 import { SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../../components/form-kit";
@@ -13,7 +14,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireDepotAccess(request, context, params.depot ?? "");
-  const overview = await chipOverview(access.db, access.target.id);
+  const [overview, issued] = await Promise.all([chipOverview(access.db, access.target.id), issuedChipRows(access, null)]);
   return {
     id: access.target.id,
     name: access.target.name,
@@ -24,6 +25,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     racks: overview.racks.map((r) => ({ ...r, shipmentState: r.shipmentState ? SHIPMENT_STATE_LABELS[r.shipmentState] : null })),
     tests: overview.tests.map((t) => ({ ...t, at: new Date(t.at).toISOString().slice(0, 16).replace("T", " ") })),
     outOfUse: overview.outOfUse.map((c) => ({ ...c, status: GOCHIP_STATUS_LABELS[c.status] })),
+    issued,
     // One id per opened form: sent twice (a double click), each acts once.
     forms: { lot: crypto.randomUUID(), rack: crypto.randomUUID(), test: crypto.randomUUID() },
   };
@@ -152,6 +154,10 @@ export default function Chips() {
           </table>
         </div>
       )}
+
+      <h2 id="issued">Issued at races</h2>
+      <p>Chips given to racers from racks shipped to a race. Load them into a rack when they come back.</p>
+      <IssuedChips chips={data.issued} showRack />
 
       <h2>Faulty and lost chips</h2>
       {data.outOfUse.length === 0 ? (

@@ -2,7 +2,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import { Link, useLoaderData } from "@remix-run/react";
 import { GOCHIP_STATUS_LABELS } from "../../../core/gochips/chips";
 import { lotsOf, openShipmentChoices, rackOf } from "../../../workers/services/gochips";
-import { GOCHIP_NOTICES, rackAction } from "../../admin/gochips.server";
+import { GOCHIP_NOTICES, issuedChipRows, rackAction } from "../../admin/gochips.server";
+import { IssuedChips } from "../../components/issued-chips";
 import { requireDepotAccess } from "../../admin/shipping.server";
 import { readPostedForm } from "../../forms/posted-form.server";
 import { SavedNotice, SelectField, SetupForm, TextAreaField, TextField, useReplyFor } from "../../components/form-kit";
@@ -19,7 +20,11 @@ async function rackPage(request: Request, context: LoaderFunctionArgs["context"]
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { access, found } = await rackPage(request, context, params);
-  const [shipments, lots] = await Promise.all([openShipmentChoices(access.db, access.target.id), lotsOf(access.db, access.target.id)]);
+  const [shipments, lots, issued] = await Promise.all([
+    openShipmentChoices(access.db, access.target.id),
+    lotsOf(access.db, access.target.id),
+    issuedChipRows(access, found.rack.id),
+  ]);
   const bySlot = new Map(found.chips.map((c) => [c.slot, c]));
   const taken = found.chips.map((c) => c.slot ?? 0);
   return {
@@ -44,6 +49,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     firstFree: Array.from({ length: found.rack.slotCount }, (_, i) => i + 1).find((s) => !taken.includes(s)) ?? null,
     lots: lots.map((l) => ({ value: l.id, label: l.lotNumber })),
     shipments,
+    issued,
   };
 }
 
@@ -99,6 +105,8 @@ export default function Rack() {
           </tbody>
         </table>
       </div>
+      <h2 id="issued">Issued from this rack</h2>
+      <IssuedChips chips={data.issued} showRack={false} />
       {data.may.edit && data.firstFree !== null ? (
         <>
           <h2>Load chips</h2>
@@ -114,7 +122,7 @@ export default function Rack() {
             <TextAreaField
               name="codes"
               label="Hex codes"
-              hint="One per line, in slot order, or scan them one after the other; each takes the next empty slot."
+              hint="One per line, in slot order, or scan them one after the other; each takes the next empty slot. A chip back from a race is no longer issued."
               defaultValue={load.values?.codes}
               error={load.errors.codes}
               rows={6}
