@@ -1,4 +1,4 @@
-/** The fields only the application pages (/manage/apps) have: the redirect URIs and the scope checkboxes. */
+/** The fields only the application pages (/manage/apps) have: name and description, the redirect URIs and the scope checkboxes. */
 import { boxStyle, choiceStyle, Field, groupStyle } from "./form-kit";
 
 /** The redirect URIs, one per line, matched exactly when an app asks for a code. */
@@ -47,5 +47,50 @@ export function ScopeChoices({ scopes, chosen, error }: { scopes: readonly strin
         </span>
       ) : null}
     </fieldset>
+  );
+}
+
+/** The app's name and the description shown on the consent page, as the create and the edit form ask for them. */
+export function AppNameFields({
+  name,
+  description,
+  limits,
+  errors,
+}: {
+  name?: string;
+  description?: string;
+  limits: { name: number; description: number };
+  errors: { name?: string; description?: string };
+}) {
+  return (
+    <>
+      <Field id="name" label="Name" error={errors.name}>
+        {(describedBy) => (
+          <input
+            id="name"
+            name="name"
+            defaultValue={name}
+            maxLength={limits.name}
+            required
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={describedBy}
+          />
+        )}
+      </Field>
+      <Field id="description" label="Description" hint="Shown to people when the app asks for their permission." error={errors.description}>
+        {(describedBy) => (
+          <textarea
+            id="description"
+            name="description"
+            rows={3}
+            defaultValue={description}
+            maxLength={limits.description}
+            style={boxStyle}
+            aria-invalid={errors.description ? true : undefined}
+            aria-describedby={describedBy}
+          />
+        )}
+      </Field>
+    </>
   );
 }

@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import { useDragReorder } from "./drag-reorder";
 import { RowButton } from "./form-kit";
+import { TableHead } from "./setup-table";
 
 export function ReorderableTable<T extends { id: string }>(props: {
   rows: readonly T[];
@@ -43,21 +44,7 @@ export function ReorderableTable<T extends { id: string }>(props: {
       </p>
       <div className="table-scroll">
         <table className={`data-table ${props.className}`}>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              {props.headers.map((header) => (
-                <th key={header} scope="col">
-                  {header}
-                </th>
-              ))}
-              {props.mayEdit ? (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
+          <TableHead lead="#" headers={props.headers} actions={props.mayEdit} />
           <tbody>
             {shown.map((row, index) => {
               const [first, ...rest] = props.cells(row);

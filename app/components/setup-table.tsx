@@ -23,20 +23,7 @@ export function SetupTable<T>(props: {
   return (
     <div className="table-scroll">
       <table className="data-table">
-        <thead>
-          <tr>
-            {props.columns.map((c) => (
-              <th key={c.header} scope="col">
-                {c.header}
-              </th>
-            ))}
-            {props.actions ? (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
+        <TableHead headers={props.columns.map((c) => c.header)} actions={props.actions !== undefined} />
         <tbody>
           {props.items.map((item) => (
             <tr key={props.keyOf(item)}>
@@ -54,6 +41,27 @@ export function SetupTable<T>(props: {
 }
 
 /** The "Add a …" section under a list, headed so screen readers can jump to it. */
+/** A data table's header row: its column headers, then a hidden "Actions" header when rows carry buttons. */
+export function TableHead({ headers, actions, lead }: { headers: readonly string[]; actions: boolean; lead?: string }) {
+  return (
+    <thead>
+      <tr>
+        {lead !== undefined ? <th scope="col">{lead}</th> : null}
+        {headers.map((header) => (
+          <th key={header} scope="col">
+            {header}
+          </th>
+        ))}
+        {actions ? (
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        ) : null}
+      </tr>
+    </thead>
+  );
+}
+
 export function AddSection({ id, heading, shown = true, children }: { id: string; heading: string; shown?: boolean; children: ReactNode }) {
   // `shown`: the add form is only for those who may edit; the others see the list alone.
   if (!shown) return null;

@@ -5,6 +5,7 @@ import { ConfirmPanel, SavedNotice, type SetupReply } from "../../components/for
 import { ErrorPage, SERVER_ERRORS } from "../../components/error-page";
 import { FormMessage } from "../../components/auth-card";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
+import { TableHead } from "../../components/setup-table";
 
 /** A club's timing servers (decision 0055): each box, when it was last seen, and Revoke. */
 export const meta: MetaFunction = () => [{ title: "Timing servers" }];
@@ -59,19 +60,7 @@ export default function Servers() {
       ) : (
         <div className="table-scroll">
           <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Serial</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Version</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead headers={["Name", "Type", "Serial", "Last seen", "Version", "Status"]} actions />
             <tbody>
               {data.servers.map((s) => (
                 <tr key={s.id}>

@@ -19,8 +19,8 @@ import {
 import { APIApplication } from "../../../schema/entities/classes";
 import { publishChange, publishFieldChanges } from "../../../workers/data-api/hub-client";
 import { requireSession, rolesOf } from "../../auth.server";
-import { boxStyle, ConfirmStep, Field } from "../../components/form-kit";
-import { RedirectUrisField, ScopeChoices } from "../../components/app-fields";
+import { ConfirmStep } from "../../components/form-kit";
+import { AppNameFields, RedirectUrisField, ScopeChoices } from "../../components/app-fields";
 import { FormMessage } from "../../components/auth-card";
 import { ErrorPage, APPS_ERRORS } from "../../components/error-page";
 
@@ -220,33 +220,7 @@ export default function Application() {
           <Form method="post" action={appPath} className="stack" key={JSON.stringify(app.fieldMtimes)}>
             <input type="hidden" name="intent" value="save" />
             <input type="hidden" name="field_mtimes" value={JSON.stringify(app.fieldMtimes)} />
-            <Field id="name" label="Name" error={errors.name}>
-              {(describedBy) => (
-                <input
-                  id="name"
-                  name="name"
-                  defaultValue={echo?.name ?? app.name}
-                  maxLength={limits.name}
-                  required
-                  aria-invalid={errors.name ? true : undefined}
-                  aria-describedby={describedBy}
-                />
-              )}
-            </Field>
-            <Field id="description" label="Description" hint="Shown to people when the app asks for their permission." error={errors.description}>
-              {(describedBy) => (
-                <textarea
-                  id="description"
-                  name="description"
-                  rows={3}
-                  defaultValue={echo?.description ?? app.description}
-                  maxLength={limits.description}
-                  style={boxStyle}
-                  aria-invalid={errors.description ? true : undefined}
-                  aria-describedby={describedBy}
-                />
-              )}
-            </Field>
+            <AppNameFields name={echo?.name ?? app.name} description={echo?.description ?? app.description} limits={limits} errors={errors} />
             <RedirectUrisField max={limits.redirectUris} defaultValue={echo?.redirect_uris ?? app.redirectUris.join("\n")} error={errors.redirect_uris} />
             <ScopeChoices scopes={scopes} chosen={chosenScopes} error={errors.scopes} />
             <button type="submit" disabled={pending("save")}>

@@ -7,7 +7,7 @@ import { openDb } from "../../../schema/d1";
 import { appFormValues, createApp, createAppSchema, creatableClubs, mayCreateApps, type FieldErrors } from "../../../workers/services/apps";
 import { requireSession, rolesOf } from "../../auth.server";
 import { boxStyle, choiceStyle, Field, groupStyle } from "../../components/form-kit";
-import { RedirectUrisField, ScopeChoices } from "../../components/app-fields";
+import { AppNameFields, RedirectUrisField, ScopeChoices } from "../../components/app-fields";
 import { FormMessage } from "../../components/auth-card";
 import { ErrorPage, APPS_ERRORS } from "../../components/error-page";
 
@@ -114,33 +114,7 @@ export default function NewApplication() {
       {Object.keys(errors).length > 0 ? <FormMessage error="Please correct the fields marked below." /> : null}
       {errors.form ? <FormMessage error={errors.form} /> : null}
       <Form method="post" className="stack">
-        <Field id="name" label="Name" error={errors.name}>
-          {(describedBy) => (
-            <input
-              id="name"
-              name="name"
-              defaultValue={echo?.name}
-              maxLength={limits.name}
-              required
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={describedBy}
-            />
-          )}
-        </Field>
-        <Field id="description" label="Description" hint="Shown to people when the app asks for their permission." error={errors.description}>
-          {(describedBy) => (
-            <textarea
-              id="description"
-              name="description"
-              rows={3}
-              defaultValue={echo?.description}
-              maxLength={limits.description}
-              style={boxStyle}
-              aria-invalid={errors.description ? true : undefined}
-              aria-describedby={describedBy}
-            />
-          )}
-        </Field>
+        <AppNameFields name={echo?.name} description={echo?.description} limits={limits} errors={errors} />
         <RedirectUrisField max={limits.redirectUris} defaultValue={echo?.redirect_uris} error={errors.redirect_uris} />
         <ScopeChoices scopes={scopes} chosen={chosenScopes} error={errors.scopes} />
         <fieldset style={groupStyle} aria-describedby={errors.client_type ? "client_type-error" : undefined}>

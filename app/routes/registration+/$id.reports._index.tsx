@@ -21,6 +21,7 @@ import {
   type BuilderValues,
 } from "../../registration-reports.server";
 import { ErrorPage, REGISTRATION_ADMIN_ERRORS } from "../../components/error-page";
+import { TableHead } from "../../components/setup-table";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Reports · ${data.registration.name}` : "Reports" }];
 
@@ -118,18 +119,7 @@ export default function RegistrationReports() {
         ) : (
           <div className="table-scroll">
             <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Of</th>
-                  <th scope="col">Shared</th>
-                  <th scope="col">Made by</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead headers={["Name", "Of", "Shared", "Made by", "Created"]} actions />
               <tbody>
                 {data.reports.map((r) => (
                   <tr key={r.id}>
