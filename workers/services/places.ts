@@ -65,17 +65,23 @@ export function releaseStatement(db: Db, cartId: string): Statement {
   return db.delete(places).where(and(eq(places.cartId, cartId), eq(places.state, "held")));
 }
 
-/** Lets go of the cart's holds when an attempt's page expired, unless another attempt of the cart is still open. */
-export function releaseUnlessPaying(db: Db, cartId: string, expiredAttemptId: string): Statement {
-  return db
-    .delete(places)
-    .where(
-      and(
-        eq(places.cartId, cartId),
-        eq(places.state, "held"),
-        sql`NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status IN ('open', 'failed') AND a.id != ${expiredAttemptId})`,
-      ),
-    );
+/**
+ * Lets go of the cart's holds when an attempt's page expired, unless another attempt of the cart is still open. A
+ * place held for a change offer that still stands is the offer's, not the page's: it stays held, back to the
+ * offer's own end (a page may have renewed it for longer), until the offer is accepted or lapses (decision 0072).
+ */
+export function releaseUnlessPaying(db: Db, cartId: string, expiredAttemptId: string, now: number): [Statement, Statement] {
+  const notPaying = sql`NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status IN ('open', 'failed') AND a.id != ${expiredAttemptId})`;
+  const offers = sql`FROM waitlist_entries w WHERE w.registration_id = ${places.registrationId} AND w.state = 'offered' AND w.change_individual_id = ${places.unit}
+    AND w.offer_expires_at > ${now} AND ${places.pool} IN (SELECT value FROM json_each(w.pools))`;
+  const mine = and(eq(places.cartId, cartId), eq(places.state, "held"), notPaying);
+  return [
+    db
+      .update(places)
+      .set({ expiresAt: sql`(SELECT MAX(w.offer_expires_at) ${offers})` })
+      .where(and(mine, sql`EXISTS (SELECT 1 ${offers})`)),
+    db.delete(places).where(and(mine, sql`NOT EXISTS (SELECT 1 ${offers})`)),
+  ];
 }
 
 /** Live places in a pool held or taken by other carts: what the trigger counts. */
