@@ -78,6 +78,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   );
 }
 
+// A refused Accept (another tab accepted, the offer ended) re-reads the offer, so the page says what became of it.
+export const shouldRevalidate = () => true;
+
 export default function ChangeOffer() {
   const { name, lang, message, offer } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
@@ -85,7 +88,7 @@ export default function ChangeOffer() {
   return (
     <main className="page registration-page" lang={lang}>
       <h1>{name}</h1>
-      {reply?.error ? (
+      {reply?.error && offer ? (
         <p role="alert" className="form-error">
           {reply.error}
         </p>
