@@ -129,6 +129,17 @@ function offerValues(registration: RegistrationRow, entry: WaitlistEntryRow, fou
   return { ok: true as const, values: withWanted(found.person.values, entry.values as WantedAnswers) };
 }
 
+/** An offer as its page reads it: the form, the entry, the person it changes, in the page's language, now. */
+export interface OfferCall {
+  db: Db;
+  registration: RegistrationRow;
+  elements: readonly FormElement[];
+  entry: WaitlistEntryRow;
+  found: OfferPerson;
+  lang: Lang;
+  now: number;
+}
+
 export type OfferQuote = { ok: true; swaps: OfferSwap[]; difference: OfferDifference } | { ok: false; message: string };
 
 /**
@@ -136,16 +147,8 @@ export type OfferQuote = { ok: true; swaps: OfferSwap[]; difference: OfferDiffer
  * difference, priced by priceChange as Accept prices it (so a price the organiser changed since the offer shows,
  * and is charged, as it is now). Writes nothing.
  */
-export async function quoteOffer(
-  env: Env,
-  db: Db,
-  registration: RegistrationRow,
-  elements: readonly FormElement[],
-  entry: WaitlistEntryRow,
-  found: OfferPerson,
-  lang: Lang,
-  now: number,
-): Promise<OfferQuote> {
+export async function quoteOffer(env: Env, offer: OfferCall): Promise<OfferQuote> {
+  const { db, registration, elements, entry, found, lang, now } = offer;
   const wanted = offerValues(registration, entry, found, lang, now);
   if (!wanted.ok) return { ok: false, message: wanted.errors.form };
   const swaps = offerSwaps(personElements(elements), found.person.values, entry.values as WantedAnswers, lang);
@@ -167,15 +170,8 @@ export async function quoteOffer(
  * (quoteChange, through the same priceChange the page quoted with), under the entry's id. Refused after the form
  * closed to changes, as the change form is.
  */
-export async function acceptChangeOffer(
-  db: Db,
-  registration: RegistrationRow,
-  elements: readonly FormElement[],
-  entry: WaitlistEntryRow,
-  found: OfferPerson,
-  lang: Lang,
-  now: number,
-): Promise<PersonChangeResult> {
+export async function acceptChangeOffer(offer: OfferCall): Promise<PersonChangeResult> {
+  const { db, registration, elements, entry, found, lang, now } = offer;
   const started = await attemptOfChange(db, entry.id);
   // Accepted twice while its card page is open: back to that page.
   if (started?.change && started.status === "open") return { ok: "pay", change: started.change, fee: started.amount };

@@ -182,20 +182,9 @@ export async function priceChange(
  * A change to these new values, priced by priceChange; one that moves neither money nor places is written at
  * once, in one batch with its audit row, only over the values it was made from.
  */
-export async function quoteChange(
-  db: Db,
-  registration: RegistrationRow,
-  elements: readonly FormElement[],
-  cart: CartRow,
-  people: IndividualRow[],
-  person: IndividualRow,
-  values: Record<string, StoredValue>,
-  kind: PersonChangeKind,
-  requestId: string,
-  lang: Lang,
-  now: number,
-): Promise<PersonChangeResult> {
-  const quoted = await priceChange(db, registration, elements, cart, people, person, values, kind, requestId, lang, now);
+export async function quoteChange(...args: Parameters<typeof priceChange>): Promise<PersonChangeResult> {
+  const [db, , , cart, , person, values, kind, requestId, lang, now] = args;
+  const quoted = await priceChange(...args);
   if (quoted.ok !== "free") return quoted;
   const { fromName: from, toName: to, fields } = quoted.change;
   const detail = JSON.stringify({ from, to, fields });

@@ -54,7 +54,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const elements = await listElements(db, registration.id);
   const prompt = CHANGE_WAITLIST_WORDS[lang].prompt(entry.name, wishOfEntry(elements, entry, lang), formatDateTimeIn(standing.until, lang));
   // The difference, priced as Accept will price it (decision 0072).
-  const quote = await quoteOffer(context.env, db, registration, elements, entry, found, lang, context.now);
+  const quote = await quoteOffer(context.env, { db, registration, elements, entry, found, lang, now: context.now });
   return page("", 200, { prompt, token, quote });
 }
 
@@ -69,7 +69,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const standing = await offerStanding(db, entry, lang, context.now);
   if (!standing.ok) return data({ error: standing.message, fieldErrors: {} }, { status: standing.status === 200 ? 409 : 410 });
   const elements = await listElements(db, registration.id);
-  const quoted = await acceptChangeOffer(db, registration, elements, entry, found, lang, context.now);
+  const quoted = await acceptChangeOffer({ db, registration, elements, entry, found, lang, now: context.now });
   if (quoted.ok === false) return data({ error: Object.values(quoted.errors).join(" "), fieldErrors: {} }, { status: quoted.status });
   const here = `/register/${registration.id}/change-offer?offer=${encodeURIComponent(posted.data.offer)}${lang === "fr" ? "&lang=fr" : ""}`;
   const origin = new URL(request.url).origin;
