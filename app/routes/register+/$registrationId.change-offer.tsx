@@ -126,7 +126,7 @@ function OfferQuoteTable({ quote, lang }: { quote: Extract<OfferQuote, { ok: tru
   return (
     <section aria-labelledby="offer-quote-heading">
       <h2 id="offer-quote-heading">{words.heading}</h2>
-      <table className="table" data-testid="offer-quote">
+      <table className="data-table" data-testid="offer-quote">
         <thead>
           <tr>
             <th scope="col"></th>
