@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { cartChanges, formElements, places, registrations, transactions, waitlistEntries } from "../../schema/d1";
+import { routeStripeTo } from "../../workers/payments/stripe";
 import { offerFreedPlaces } from "../../workers/services/waitlists";
 import { db } from "./auth-fixtures";
 import { get, post } from "./registration-fixtures";
@@ -142,6 +143,32 @@ describe("a change offer's page and Accept", { timeout: 120_000 }, () => {
     expect((await distanceOf(bo.personId))[f.ids.distance]?.v).toBe("half");
     expect((await changesOf(entry!.id)).map((c) => c.amount)).toEqual([1500]);
     expect((await distanceOf(carl.personId))[f.ids.distance]?.v).toBe("5k");
+  });
+
+  it("keeps the offer's place when Stripe refuses to open its card page, and Accept again opens one", async () => {
+    const f = await halfForm();
+    const ada = await paidPerson(fake(), f, "half", "Ada");
+    const bo = await paidPerson(fake(), f, "5k", "Bo");
+    const { link, token } = await offered(f, bo, "Bo", "half", ada);
+    const heldForBo = () =>
+      db()
+        .select()
+        .from(places)
+        .where(and(eq(places.unit, bo.personId), eq(places.state, "held")));
+    expect(await heldForBo()).toHaveLength(1);
+    // Stripe refuses the Checkout Session once (a 400 the SDK does not retry).
+    routeStripeTo(async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname === "/v1/checkout/sessions" && (init?.method ?? "GET") === "POST")
+        return Response.json({ error: { type: "invalid_request_error", message: "Refused for the test" } }, { status: 400 });
+      return fake().fetch(input, init);
+    });
+    const refused = await post(f.host, link, { intent: "accept", offer: token });
+    routeStripeTo(fake().fetch);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("The card payment could not be started. Please try again in a moment.");
+    expect(await heldForBo()).toHaveLength(1);
+    expect(sessionOf((await post(f.host, link, { intent: "accept", offer: token })).headers.get("Location"))).not.toBeNull();
   });
 
   it("a card page expiring after the offer's time frees the place for the next person", async () => {

@@ -11,7 +11,7 @@ import { cartChanges, carts, paymentAttempts, rawBatch, transactions, type Db, t
 import type { StripeGateway } from "../payments/stripe";
 import type { CartRow } from "./carts";
 import { newAttempt, openCheckout, pendingPayment } from "./checkout";
-import { HOLD_MS, isPlaceTaken } from "./places";
+import { HOLD_MS, isPlaceTaken, notAnOffersHold } from "./places";
 import { placeMoves } from "./priced-changes";
 import { PAYMENT_MESSAGES, type AttemptRow, type PaymentClub, type StartResult } from "./payments";
 
@@ -70,7 +70,7 @@ export async function startChangePayment(
     }
   }
   const opened = await openCheckout(db, gateway, cart, attempt, description, urls, now);
-  if (!opened.ok && holds.length > 0) await rawBatch(db, [releaseHolds(cart, holds)]);
+  if (!opened.ok && holds.length > 0) await rawBatch(db, [releaseHolds(cart, holds, now)]);
   return opened;
 }
 
@@ -93,10 +93,11 @@ function holdStatements(cart: CartRow, claims: readonly PlaceClaim[], now: numbe
   );
 }
 
-function releaseHolds(cart: CartRow, claims: readonly PlaceClaim[]): SQL {
+/** No page opened: the holds made for it go, but not a standing change offer's (it was there before the page). */
+function releaseHolds(cart: CartRow, claims: readonly PlaceClaim[], now: number): SQL {
   return sql`DELETE FROM places WHERE registration_id = ${cart.registrationId} AND state = 'held'
              AND unit IN (SELECT value FROM json_each(${JSON.stringify(claims.map((c) => c.unit))}))
-             AND pool IN (SELECT value FROM json_each(${JSON.stringify(claims.map((c) => c.pool))}))`;
+             AND pool IN (SELECT value FROM json_each(${JSON.stringify(claims.map((c) => c.pool))})) AND ${notAnOffersHold(now)}`;
 }
 
 /**
