@@ -158,6 +158,39 @@ export function demoPass(now: number) {
 }
 
 /**
+ * Nordic Demo Club's membership system (issue 25): a division with this year's season and three members, each
+ * with a membership and its member card, so correcting a member's name or address (decision 0066) can be tried
+ * on /org/{division}/home and seen on the card and in the captured mail.
+ */
+export function demoDivision(now: number) {
+  const year = new Date(now).getUTCFullYear();
+  const owners = { clubId: demoClubs[0].id, siteId: demoSites[0].id };
+  const person = (n: number, firstName: string, lastName: string, birthDate: string, email: string, lang: "en" | "fr") => ({
+    id: `f2a3b4c5-9e6f-4a81-8c93-0e1f2a3b4c${String(n).padStart(2, "0")}`,
+    memberId: `f2a3b4c5-9e6f-4a81-8c93-0e1f2a3b4d${String(n).padStart(2, "0")}`,
+    cardId: `f2a3b4c5-9e6f-4a81-8c93-0e1f2a3b4e${String(n).padStart(2, "0")}`,
+    memberNumber: n,
+    firstName,
+    lastName,
+    birthDate,
+    email,
+    lang,
+  });
+  return {
+    id: "f2a3b4c5-9e6f-4a81-8c93-0e1f2a3b4a01",
+    ...owners,
+    name: "Nordic Demo Members",
+    programs: ["Masters", "Juniors"],
+    season: { id: "f2a3b4c5-9e6f-4a81-8c93-0e1f2a3b4b01", name: String(year), startsAt: Date.UTC(year, 0, 1), endsAt: Date.UTC(year + 1, 0, 1) },
+    people: [
+      person(1, "Alex", "Lindqvist", "1988-02-14", "alex.lindqvist@nordic-demo.local", "en"),
+      person(2, "Mira", "Tremblay", "2009-11-03", "mira.tremblay@nordic-demo.local", "fr"),
+      person(3, "Jonas", "Berg", "1975-07-21", "jonas.berg@nordic-demo.local", "en"),
+    ],
+  };
+}
+
+/**
  * A third-party app registered on the main host, for trying the OAuth flow (sdk/examples). It belongs to the
  * Nordic club so the demo club admin can manage it at /manage/apps.
  */

@@ -4,11 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { initialMtimes } from "../core/entity/field-mtimes";
+import { personKey } from "../core/memberships/membership";
+import { memberCardSource } from "../core/passes/pass-status";
 import { hashPassword } from "../workers/auth/password";
 import {
   demoApp,
   demoClubs,
   demoDepot,
+  demoDivision,
   demoEvents,
   demoPage,
   demoPass,
@@ -236,6 +239,7 @@ export async function buildSeedSql(now: number): Promise<string> {
     ),
   );
   statements.push(...depotStatements(mtimes, now));
+  statements.push(...divisionStatements(mtimes, now));
   return statements.join("\n");
 }
 
@@ -262,6 +266,60 @@ function depotStatements(mtimes: (row: Record<string, unknown>) => string, now: 
         out.push(insert("inventory_items", { id, ...item, created_at: now, field_mtimes: mtimes(item) }, "ON CONFLICT DO NOTHING"));
       });
     if ("onHand" in type) out.push(insert("depot_stock", { depot_id: demoDepot.id, type_id: type.id, on_hand: type.onHand }, "ON CONFLICT DO NOTHING"));
+  }
+  return out;
+}
+
+/**
+ * The demo division, its season, members and their member cards (issue 25). Each card takes the club's next
+ * number once, as issuing does (workers/services/passes.ts), and is sourced from its membership, so a correction
+ * of the person updates it (decision 0066). A second seed adds nothing; no mail is queued for seeded cards.
+ */
+function divisionStatements(mtimes: (row: Record<string, unknown>) => string, now: number): string[] {
+  const division = demoDivision(now);
+  const owners = { club_id: division.clubId, site_id: division.siteId };
+  const fields = { ...owners, name: division.name, country: "CA", sport: "Cross Country Skiing", programs_list: JSON.stringify(division.programs) };
+  const out = [insert("divisions", { id: division.id, ...fields, created_at: now, field_mtimes: mtimes(fields) }, "ON CONFLICT DO NOTHING")];
+  const { season } = division;
+  const seasonRow = { ...owners, division_id: division.id, name: season.name, starts_at: season.startsAt, ends_at: season.endsAt };
+  out.push(insert("division_seasons", { id: season.id, ...seasonRow, created_at: now, field_mtimes: mtimes(seasonRow) }, "ON CONFLICT DO NOTHING"));
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  out.push(`INSERT INTO pass_counters (club_id, last_number) VALUES (${sqlValue(division.clubId)}, 0) ON CONFLICT DO NOTHING;`);
+  for (const p of division.people) {
+    const names = { firstName: p.firstName, lastName: p.lastName, birthDate: p.birthDate, email: p.email };
+    const person = {
+      ...owners,
+      division_id: division.id,
+      member_number: p.memberNumber,
+      person_key: personKey(names),
+      first_name: p.firstName,
+      last_name: p.lastName,
+      birth_date: p.birthDate,
+      email: p.email,
+      lang: p.lang,
+    };
+    out.push(insert("division_people", { id: p.id, ...person, created_at: now, field_mtimes: mtimes(person) }, "ON CONFLICT DO NOTHING"));
+    const member = {
+      ...owners,
+      division_id: division.id,
+      person_id: p.id,
+      season_id: season.id,
+      member_class: "racing",
+      attributes: "{}",
+      programs: JSON.stringify(p.memberNumber === 2 ? ["Juniors"] : ["Masters"]),
+      expires_at: season.endsAt,
+    };
+    out.push(insert("division_members", { id: p.memberId, ...member, created_at: now, field_mtimes: mtimes(member) }, "ON CONFLICT DO NOTHING"));
+    // The card's membership source makes it the membership's own card; it takes a number only the first time.
+    const source = memberCardSource(p.memberId);
+    const unseeded = `NOT EXISTS (SELECT 1 FROM passes WHERE club_id = ${sqlValue(division.clubId)} AND source = ${sqlValue(source)})`;
+    const card = [p.cardId, now, "{}", division.clubId, division.siteId, "member_card", `${p.firstName} ${p.lastName}`, p.email, season.name];
+    out.push(
+      `UPDATE pass_counters SET last_number = last_number + 1 WHERE club_id = ${sqlValue(division.clubId)} AND ${unseeded};`,
+      `INSERT INTO passes (id, created_at, field_mtimes, club_id, site_id, kind, holder_name, holder_email, season, number, valid_from, valid_until, source, lang)
+       SELECT ${card.map(sqlValue).join(", ")}, printf('%06d', last_number), ${sqlValue(day(season.startsAt))}, ${sqlValue(day(season.endsAt - 86_400_000))}, ${sqlValue(source)}, ${sqlValue(p.lang)}
+       FROM pass_counters WHERE club_id = ${sqlValue(division.clubId)} AND ${unseeded};`,
+    );
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fcParams } from "../testing/fast-check";
-import { presentWanted, wantedOf, withWanted } from "./change-waitlist";
+import { CHANGE_WAITLIST_WORDS, presentWanted, wantedOf, withWanted } from "./change-waitlist";
 
 const value = fc.record({ v: fc.oneof(fc.string(), fc.integer()), p: fc.nat(10_000) });
 const answers = fc.dictionary(fc.constantFrom("a", "b", "c", "d", "e"), value);
@@ -25,5 +25,12 @@ describe("a change's wanted answers", () => {
       }),
       fcParams(),
     );
+  });
+});
+
+describe("a change offer's words", () => {
+  it("end a sentence on a time once, whether the time ends in a period or not", () => {
+    expect(CHANGE_WAITLIST_WORDS.en.prompt("Bo", "Half", "May 1, 2027 at 4:06 p.m.")).toBe("A place in Half is held for Bo until May 1, 2027 at 4:06 p.m.");
+    expect(CHANGE_WAITLIST_WORDS.en.prompt("Bo", "Half", "May 1, 2027 at 16:06")).toBe("A place in Half is held for Bo until May 1, 2027 at 16:06.");
   });
 });

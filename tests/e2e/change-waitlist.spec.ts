@@ -5,7 +5,8 @@ import { openMail, url, waitForHydration } from "./hosts";
 
 // Decision 0066: the Riverside demo form's Kids' 3 km has 2 places and a waitlist. A registrant paid for 12 km asks
 // to change to the full Kids' 3 km, joins its waitlist from the change form, is offered the place when a kid
-// cancels, and accepts it from the mailed link: the entry changes and the difference is refunded under the policy.
+// cancels, and accepts it from the mailed link: the page quotes the refund first (in French too, in a second tab), and
+// accepting in both tabs changes the entry once, refunds once, and tells the second tab in its language.
 const RIVERSIDE_SITE = demoSites[1].hostname;
 const riversideRace = demoRegistrations(Date.now()).find((r) => r.siteId === demoSites[1].id)!;
 const STRIPE_FAKE_ORIGIN = `http://127.0.0.1:${process.env.STRIPE_FAKE_PORT ?? E2E_PORT + 3400}`;
@@ -71,15 +72,39 @@ test("a change to a full option waits on its waitlist, and the mailed offer chan
   const link = (await offer.getByRole("link").first().getAttribute("href"))!;
   await cal.goto(link);
   await expect(cal.getByTestId("offer-status")).toContainText(`A place in Kids' 3 km is held for Cal ${last} until`);
+  // Before Accept, the page says what accepting does: the distance now and offered, and the refund (decision 0072).
+  await expect(cal.getByTestId("offer-quote").getByRole("row", { name: /Distance/ })).toHaveText("Distance12 kmKids' 3 km");
+  const refund = cal.getByTestId("offer-difference").first();
+  await expect(refund).toHaveText(/^Price difference refunded: \$\d+\.\d\d\.$/);
+  const refunded = /\$\d+\.\d\d/.exec((await refund.textContent())!)![0];
+
+  // The same offer open in a second tab of the same browser, in French: the refund written the French way.
+  const tab = await cal.context().newPage();
+  await tab.goto(`${link}&lang=fr`);
+  await expect(tab.getByTestId("offer-quote").getByRole("row", { name: /Distance/ })).toHaveText("Distance12 km3 km jeunesse");
+  const french = `${refunded.slice(1).replace(".", ",")}\u00a0$`;
+  await expect(tab.getByTestId("offer-difference").first()).toHaveText(`Différence remboursée : ${french}.`);
+  await waitForHydration(tab);
+
+  // Accepted with a double click in the first tab, then in the second: one change, one refund, and the second
+  // tab is told in its language that the entry was changed already.
   await waitForHydration(cal);
   await cal.getByRole("button", { name: "Accept the change" }).dblclick();
   await expect(cal.getByTestId("offer-status")).toHaveText("The entry was changed. The updated receipt was sent by email.");
+  await tab.getByRole("button", { name: "Accepter le changement" }).click();
+  await expect(tab.getByRole("button", { name: "Accepter le changement" })).toHaveCount(0);
+  await expect(tab.getByTestId("offer-status")).toHaveText("L'inscription a été modifiée. Le reçu à jour vous a été envoyé par courriel.");
+  await tab.close();
 
   // The receipt reads the new distance, and the mail says the change once.
   await cal.goto(url(RIVERSIDE_SITE, receiptPath));
   await expect(cal.getByTestId("receipt-item").filter({ hasText: "Kids' 3 km" })).toBeVisible();
   await expect(cal.getByTestId("receipt-item").filter({ hasText: "12 km" })).toHaveCount(0);
-  await openMail(page, email("cal"), `Registration changed: ${riversideRace.name}`);
+  // The receipt's refund is the figure the offer quoted, refunded once.
+  await expect(cal.getByText(refunded)).not.toHaveCount(0);
+  const changed = await openMail(page, email("cal"), `Registration changed: ${riversideRace.name}`);
+  await expect(changed).toContainText(refunded);
+  await expect(page.getByRole("article", { name: `Registration changed: ${riversideRace.name}` }).filter({ hasText: `To ${email("cal")}` })).toHaveCount(1);
 
   // Both kids' places are given back, so the demo's waitlist test finds its race as the seed made it.
   for (const who of [bo, cal]) await cancelFromReceipt(who);

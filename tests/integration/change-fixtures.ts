@@ -1,8 +1,9 @@
 /** A person paid by card on the Stripe fake, and the receipt's change form for them (changes after checkout, decisions 0061 and 0066). */
-import { eq } from "drizzle-orm";
-import { expect } from "vitest";
-import { individuals } from "../../schema/d1";
+import { asc, eq } from "drizzle-orm";
+import { expect, vi } from "vitest";
+import { capturedMail, formElements, individuals, registrations, waitlistEntries } from "../../schema/d1";
 import { cookieFrom, db } from "./auth-fixtures";
+import { createForm as newForm } from "./registration-fixtures";
 import type { createForm } from "./registration-fixtures";
 import { post } from "./registration-fixtures";
 import type { StripeFake } from "../fakes/stripe/fake";
@@ -40,3 +41,42 @@ export const changeTo = (f: Form, personId: string, requestId: string, distance:
   [f.ids.distance]: distance,
   ...extra,
 });
+
+type Option = { id: string; display: string; price_1: number; price_2: number; price_3: number; limit?: number };
+
+/** A card-taking form with a waitlist whose Half marathon ($50) has one place, with any `more` distances added. */
+export async function halfForm(more: Option[] = []): Promise<Form> {
+  const f = await newForm({ stripeAccountId: `acct_${crypto.randomUUID().slice(0, 8)}` });
+  const [distance] = await db().select().from(formElements).where(eq(formElements.id, f.ids.distance));
+  const half = { id: "half", display: "Half marathon", price_1: 5000, price_2: 5000, price_3: 5000, limit: 1 };
+  await db()
+    .update(formElements)
+    .set({ optionsList: [...distance!.optionsList, half, ...more] })
+    .where(eq(formElements.id, f.ids.distance));
+  await db().update(registrations).set({ waitlistOfferHours: 24, cancelRefundPercent: 100, cancelFee: 0 }).where(eq(registrations.id, f.registration.id));
+  return f;
+}
+
+export const entriesOf = (f: Form) =>
+  db().select().from(waitlistEntries).where(eq(waitlistEntries.registrationId, f.registration.id)).orderBy(asc(waitlistEntries.position));
+export const mailsTo = async (to: string) => (await db().select().from(capturedMail)).filter((m) => m.to === to);
+export const distanceOf = async (id: string) => (await db().select().from(individuals).where(eq(individuals.id, id)))[0]!.values;
+export const offerPath = async (to: string) => {
+  const mail = (await mailsTo(to)).find((m) => m.text.includes("/change-offer?offer="));
+  return /https?:\/\/[^/\s]+(\/register\/[^\s]+\/change-offer\?offer=[^\s]+)/.exec(mail?.text ?? "")?.[1] ?? "";
+};
+
+/** The offer mailed to `to`: its page's path and its token, once the mail is there. */
+export async function offerLink(to: string): Promise<{ link: string; token: string }> {
+  const link = await vi.waitFor(async () => {
+    const found = await offerPath(to);
+    expect(found).not.toBe("");
+    return found;
+  });
+  return { link, token: new URL(`https://x${link}`).searchParams.get("offer")! };
+}
+
+/** Cancels the person from their receipt: their place frees. */
+export async function cancel(f: Form, who: { cookie: string; personId: string }) {
+  expect((await post(f.host, `${f.path}/receipt`, { intent: "cancel", person: who.personId, request_id: crypto.randomUUID() }, who.cookie)).status).toBe(302);
+}

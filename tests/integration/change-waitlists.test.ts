@@ -3,45 +3,17 @@
 // entry), and accepting applies the change through the priced-change path (the difference paid by card), once;
 // accepting again or after the offer lapsed is refused in words; the organiser's list shows the change request.
 import { env } from "cloudflare:workers";
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { capturedMail, cartChanges, formElements, individuals, places, registrations, waitlistEntries } from "../../schema/d1";
+import { cartChanges, places, waitlistEntries } from "../../schema/d1";
 import { offerFreedPlaces } from "../../workers/services/waitlists";
 import { createUserWithPassword, db, signIn, worker } from "./auth-fixtures";
-import { createForm, get, PORT_HOST, post } from "./registration-fixtures";
+import { get, PORT_HOST, post } from "./registration-fixtures";
 import { hostRequest } from "./fixtures";
 import { withStripeFake } from "./stripe-fixtures";
-import { CARD, changeTo, paidPerson, sessionOf } from "./change-fixtures";
+import { CARD, cancel, changeTo, distanceOf, entriesOf, halfForm, mailsTo, offerPath, paidPerson, sessionOf } from "./change-fixtures";
 
 const fake = withStripeFake();
-type Form = Awaited<ReturnType<typeof createForm>>;
-
-/** A card-taking form with a waitlist whose Half marathon has one place. */
-async function halfForm(): Promise<Form> {
-  const f = await createForm({ stripeAccountId: `acct_${crypto.randomUUID().slice(0, 8)}` });
-  const [distance] = await db().select().from(formElements).where(eq(formElements.id, f.ids.distance));
-  const half = { id: "half", display: "Half marathon", price_1: 5000, price_2: 5000, price_3: 5000, limit: 1 };
-  await db()
-    .update(formElements)
-    .set({ optionsList: [...distance!.optionsList, half] })
-    .where(eq(formElements.id, f.ids.distance));
-  await db().update(registrations).set({ waitlistOfferHours: 24, cancelRefundPercent: 100, cancelFee: 0 }).where(eq(registrations.id, f.registration.id));
-  return f;
-}
-
-const entriesOf = (f: Form) =>
-  db().select().from(waitlistEntries).where(eq(waitlistEntries.registrationId, f.registration.id)).orderBy(asc(waitlistEntries.position));
-const mailsTo = async (to: string) => (await db().select().from(capturedMail)).filter((m) => m.to === to);
-const distanceOf = async (id: string) => (await db().select().from(individuals).where(eq(individuals.id, id)))[0]!.values;
-const offerPath = async (to: string) => {
-  const mail = (await mailsTo(to)).find((m) => m.subject === "A place is free: Spring Relay");
-  return /https?:\/\/[^/\s]+(\/register\/[^\s]+\/change-offer\?offer=[^\s]+)/.exec(mail?.text ?? "")?.[1] ?? "";
-};
-
-/** Cancels the person from their receipt: their place frees. */
-async function cancel(f: Form, who: { cookie: string; personId: string }) {
-  expect((await post(f.host, `${f.path}/receipt`, { intent: "cancel", person: who.personId, request_id: crypto.randomUUID() }, who.cookie)).status).toBe(302);
-}
 
 describe("a change that waits for a full limited option", { timeout: 120_000 }, () => {
   it("joins once, is offered the freed place on its own entry, and accepting pays the difference and changes the entry once", async () => {

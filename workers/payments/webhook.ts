@@ -125,8 +125,8 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
       await db.batch([
         ...expiryStatements(db, attempt.id, now),
         db.insert(paymentEvents).values({ id: event.id, type: event.type, receivedAt: now }).onConflictDoNothing(),
-        // Its places are free again, unless the cart is being paid on another page.
-        releaseUnlessPaying(db, attempt.cartId, attempt.id),
+        // Its places are free again, unless the cart is being paid on another page (a change offer's stays held).
+        ...releaseUnlessPaying(db, attempt.cartId, attempt.id, now),
       ]);
       // A place it held may be what someone on the waitlist is waiting for.
       context.ctx.waitUntil(offerFreedPlaces(context.env, db, attempt.registrationId, now).catch((e: unknown) => console.error("Waitlist sweep failed", e)));

@@ -15,10 +15,13 @@ import { formatDateTimeIn, RECEIPT_WORDS } from "../../core/registration/receipt
 import { WAITLIST_WORDS } from "../../core/registration/waitlist";
 import { cartChanges, carts, waitlistEntries, type Db } from "../../schema/d1";
 import { sendMail } from "../mail/mailer";
-import { peopleOf, type CartRow, type IndividualRow } from "./carts";
+import { peopleOf, personElements, type CartRow, type IndividualRow } from "./carts";
 import { attemptOfChange } from "./change-payments";
 import { wishOfEntry } from "./change-waitlists";
-import { quoteChange, type PersonChangeResult } from "./person-changes";
+import { priceChange, quoteChange, type PersonChangeResult } from "./person-changes";
+import { offerSwaps, type OfferDifference, type OfferSwap } from "../../core/registration/change-offer-quote";
+import { stripeGateway } from "../payments/stripe";
+import { paymentClubOf, takesCardsOnline } from "./payments";
 import type { RegistrationRow } from "./registration-forms";
 import { leaveUrl, verifyChangeOfferLink } from "./waitlist-links";
 import { activeEntry, entryOfSubmission, positionOf, type WaitlistEntryRow } from "./waitlists";
@@ -119,26 +122,62 @@ export async function personOfOffer(db: Db, entry: WaitlistEntryRow): Promise<Of
   return person ? { cart, person, people } : null;
 }
 
+/** The person's answers an offer would give them now, or why the form refuses a change now (the change form's words). */
+function offerValues(registration: RegistrationRow, entry: WaitlistEntryRow, found: OfferPerson, lang: Lang, now: number) {
+  const refusal = changeRefusal({ transferFee: registration.transferFee, closeTime: registration.closeTime }, "edit", now, lang);
+  if (refusal) return { ok: false as const, errors: { form: refusal }, status: 409 as const };
+  return { ok: true as const, values: withWanted(found.person.values, entry.values as WantedAnswers) };
+}
+
+/** An offer as its page reads it: the form, the entry, the person it changes, in the page's language, now. */
+export interface OfferCall {
+  db: Db;
+  registration: RegistrationRow;
+  elements: readonly FormElement[];
+  entry: WaitlistEntryRow;
+  found: OfferPerson;
+  lang: Lang;
+  now: number;
+}
+
+export type OfferQuote = { ok: true; swaps: OfferSwap[]; difference: OfferDifference } | { ok: false; message: string };
+
 /**
- * Accepting an offer: the wanted answers over what the person holds now, priced and checked as the change form's,
- * under the entry's id. Refused after the form closed to changes, as the change form is.
+ * What accepting would do now, for the offer page before Accept (decision 0072): the answers it changes and the
+ * difference, priced by priceChange as Accept prices it (so a price the organiser changed since the offer shows,
+ * and is charged, as it is now). Writes nothing.
  */
-export async function acceptChangeOffer(
-  db: Db,
-  registration: RegistrationRow,
-  elements: readonly FormElement[],
-  entry: WaitlistEntryRow,
-  found: OfferPerson,
-  lang: Lang,
-  now: number,
-): Promise<PersonChangeResult> {
+export async function quoteOffer(env: Env, offer: OfferCall): Promise<OfferQuote> {
+  const { db, registration, elements, entry, found, lang, now } = offer;
+  const wanted = offerValues(registration, entry, found, lang, now);
+  if (!wanted.ok) return { ok: false, message: wanted.errors.form };
+  const swaps = offerSwaps(personElements(elements), found.person.values, entry.values as WantedAnswers, lang);
+  const started = await attemptOfChange(db, entry.id);
+  // Its card page is open: Accept goes back to that page, for the figure it shows.
+  if (started?.change && started.status === "open") return { ok: true, swaps, difference: { kind: "pay", amount: started.amount, byCard: true } };
+  const priced = await priceChange(db, registration, elements, found.cart, found.people, found.person, wanted.values, "edit", entry.id, lang, now);
+  if (priced.ok === false) return { ok: false, message: Object.values(priced.errors).join(" ") };
+  if (priced.ok === "pay") {
+    const byCard = takesCardsOnline(await paymentClubOf(db, registration.clubId), stripeGateway(env));
+    return { ok: true, swaps, difference: { kind: "pay", amount: priced.fee, byCard } };
+  }
+  if (priced.ok === "now" && priced.refund > 0) return { ok: true, swaps, difference: { kind: "refund", amount: priced.refund, kept: priced.kept } };
+  return { ok: true, swaps, difference: { kind: "none", kept: priced.ok === "now" ? priced.kept : 0 } };
+}
+
+/**
+ * Accepting an offer: the wanted answers over what the person holds now, priced and checked as the change form's
+ * (quoteChange, through the same priceChange the page quoted with), under the entry's id. Refused after the form
+ * closed to changes, as the change form is.
+ */
+export async function acceptChangeOffer(offer: OfferCall): Promise<PersonChangeResult> {
+  const { db, registration, elements, entry, found, lang, now } = offer;
   const started = await attemptOfChange(db, entry.id);
   // Accepted twice while its card page is open: back to that page.
   if (started?.change && started.status === "open") return { ok: "pay", change: started.change, fee: started.amount };
-  const refusal = changeRefusal({ transferFee: registration.transferFee, closeTime: registration.closeTime }, "edit", now, lang);
-  if (refusal) return { ok: false, errors: { form: refusal }, status: 409 };
-  const values = withWanted(found.person.values, entry.values as WantedAnswers);
-  return quoteChange(db, registration, elements, found.cart, found.people, found.person, values, "edit", entry.id, lang, now);
+  const wanted = offerValues(registration, entry, found, lang, now);
+  if (!wanted.ok) return wanted;
+  return quoteChange(db, registration, elements, found.cart, found.people, found.person, wanted.values, "edit", entry.id, lang, now);
 }
 
 /** Marks an offer accepted once its change is made (the sweep would find it too). */

@@ -4,14 +4,14 @@
  * whichever is first, once). The change is written only over the values it was made from; if the person was
  * changed in the meantime, the payment is refunded whole instead (as a cart whose place went is).
  */
-import { eq, sql, type SQL } from "drizzle-orm";
+import { desc, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { PlaceClaim } from "../../core/registration/places";
 import { SOLD_OUT } from "../../core/registration/messages";
 import { cartChanges, carts, paymentAttempts, rawBatch, transactions, type Db, type PaidChange } from "../../schema/d1";
 import type { StripeGateway } from "../payments/stripe";
 import type { CartRow } from "./carts";
 import { newAttempt, openCheckout, pendingPayment } from "./checkout";
-import { HOLD_MS, isPlaceTaken } from "./places";
+import { HOLD_MS, isPlaceTaken, notAnOffersHold } from "./places";
 import { placeMoves } from "./priced-changes";
 import { PAYMENT_MESSAGES, type AttemptRow, type PaymentClub, type StartResult } from "./payments";
 
@@ -20,14 +20,24 @@ function changeKey(requestId: string): string {
   return `change-${requestId}`;
 }
 
-/** The attempt a change form already started, if any: a resend goes back to its page or finds it paid. */
-export async function attemptOfChange(db: Db, requestId: string): Promise<AttemptRow | null> {
-  const [row] = await db
+/** A change's attempts: its first key, or a retry's after an expired page (`change-{id}-{n}`). */
+export function changeAttemptKeyIs(column: SQL | AnyColumn, requestId: string): SQL {
+  const key = changeKey(requestId);
+  return sql`(${column} = ${key} OR substr(${column}, 1, ${key.length + 1}) = ${`${key}-`})`;
+}
+
+/** Every attempt of a change, the latest first. */
+async function attemptsOfChange(db: Db, requestId: string): Promise<AttemptRow[]> {
+  return db
     .select()
     .from(paymentAttempts)
-    .where(eq(paymentAttempts.idempotencyKey, changeKey(requestId)))
-    .limit(1);
-  return row ?? null;
+    .where(changeAttemptKeyIs(paymentAttempts.idempotencyKey, requestId))
+    .orderBy(desc(paymentAttempts.createdAt), desc(paymentAttempts.idempotencyKey));
+}
+
+/** The latest attempt a change form started, if any: a resend goes back to its page or finds it paid. */
+export async function attemptOfChange(db: Db, requestId: string): Promise<AttemptRow | null> {
+  return (await attemptsOfChange(db, requestId))[0] ?? null;
 }
 
 /** Opens Stripe's page for a change's fee. Nothing about the person changes until it is paid. */
@@ -42,11 +52,13 @@ export async function startChangePayment(
   urls: { success: string; cancel: string },
   now: number,
 ): Promise<StartResult> {
-  const key = changeKey(change.requestId);
-  const existing = await attemptOfChange(db, change.requestId);
+  const earlier = await attemptsOfChange(db, change.requestId);
+  const existing = earlier[0];
   if (existing?.status === "paid") return { ok: false, error: PAYMENT_MESSAGES.alreadyPaid };
   if (existing?.checkoutUrl && existing.status !== "expired") return { ok: true, url: existing.checkoutUrl };
-  const attempt = newAttempt(cart, club, existing?.status === "expired" ? `${key}-${now}` : key, fee, now, { change });
+  // After an expired page, the retry's key is counted, not timed: a double click on the retry opens one page.
+  const key = existing?.status === "expired" ? `${changeKey(change.requestId)}-${earlier.length}` : changeKey(change.requestId);
+  const attempt = newAttempt(cart, club, key, fee, now, { change });
   // A limited choice is held while the page is open, exactly as a cart's places are (decision 0028).
   const holds = (change.places ?? []).filter((claim) => claim.cap !== null);
   if (holds.length > 0) {
@@ -58,7 +70,7 @@ export async function startChangePayment(
     }
   }
   const opened = await openCheckout(db, gateway, cart, attempt, description, urls, now);
-  if (!opened.ok && holds.length > 0) await rawBatch(db, [releaseHolds(cart, holds)]);
+  if (!opened.ok && holds.length > 0) await rawBatch(db, [releaseHolds(cart, holds, now)]);
   return opened;
 }
 
@@ -81,10 +93,11 @@ function holdStatements(cart: CartRow, claims: readonly PlaceClaim[], now: numbe
   );
 }
 
-function releaseHolds(cart: CartRow, claims: readonly PlaceClaim[]): SQL {
+/** No page opened: the holds made for it go, but not a standing change offer's (it was there before the page). */
+function releaseHolds(cart: CartRow, claims: readonly PlaceClaim[], now: number): SQL {
   return sql`DELETE FROM places WHERE registration_id = ${cart.registrationId} AND state = 'held'
              AND unit IN (SELECT value FROM json_each(${JSON.stringify(claims.map((c) => c.unit))}))
-             AND pool IN (SELECT value FROM json_each(${JSON.stringify(claims.map((c) => c.pool))}))`;
+             AND pool IN (SELECT value FROM json_each(${JSON.stringify(claims.map((c) => c.pool))})) AND ${notAnOffersHold(now)}`;
 }
 
 /**

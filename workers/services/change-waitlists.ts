@@ -16,15 +16,13 @@ import { offerExpiry, WAITLIST_WORDS, wishOf } from "../../core/registration/wai
 import { rawBatch, type Db, type waitlistEntries } from "../../schema/d1";
 import { sendMail } from "../mail/mailer";
 import { personElements } from "./carts";
+import { changeAttemptKeyIs } from "./change-payments";
 import { isPlaceTaken } from "./places";
 import { formOrigin } from "./receipts";
 import type { RegistrationRow } from "./registration-forms";
 import { leaveUrl, signChangeOfferLink } from "./waitlist-links";
 
 type EntryRow = typeof waitlistEntries.$inferSelect;
-
-/** The attempt key of the change an offer makes (change-payments.ts keys a change's payment by its request id). */
-export const offerChangeKey = (entryId: string) => `change-${entryId}`;
 
 /** The capped places a change request needs: those of the wanted answers in the pools it waits for. */
 export function needsOfChange(elements: readonly FormElement[], entry: Pick<EntryRow, "values" | "pools">): { pool: string; cap: number }[] {
@@ -44,7 +42,8 @@ export function changeSweepStatements(registrationId: string, now: number): SQL[
     sql`
       UPDATE waitlist_entries SET state = 'expired', updated_at = ${now}
       WHERE registration_id = ${registrationId} AND state = 'offered' AND change_individual_id IS NOT NULL AND offer_expires_at <= ${now}
-        AND NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.idempotency_key = 'change-' || waitlist_entries.id AND a.status = 'open')`,
+        AND NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.status = 'open'
+                        AND (a.idempotency_key = 'change-' || waitlist_entries.id OR substr(a.idempotency_key, 1, length(waitlist_entries.id) + 8) = 'change-' || waitlist_entries.id || '-'))`,
     // A person cancelled (or their cart removed) since joining has nothing left to change.
     sql`
       UPDATE waitlist_entries SET state = 'removed', updated_at = ${now}
@@ -59,7 +58,7 @@ export function releaseChangeOffer(entry: Pick<EntryRow, "id" | "registrationId"
   return sql`
     DELETE FROM places WHERE registration_id = ${entry.registrationId} AND state = 'held' AND unit = ${entry.changeIndividualId ?? ""}
       AND pool IN (SELECT value FROM json_each(${JSON.stringify(entry.pools)}))
-      AND NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.idempotency_key = ${offerChangeKey(entry.id)} AND a.status = 'open')`;
+      AND NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE ${changeAttemptKeyIs(sql`a.idempotency_key`, entry.id)} AND a.status = 'open')`;
 }
 
 /**

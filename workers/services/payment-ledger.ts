@@ -189,7 +189,7 @@ export async function voidTransaction(
           .set({ status: "expired", updatedAt: now })
           .where(and(eq(paymentAttempts.id, attempt.id), ne(paymentAttempts.status, "paid"))),
         // The voided page's places are free again, unless the cart is being paid on another page.
-        releaseUnlessPaying(db, attempt.cartId, attempt.id),
+        ...releaseUnlessPaying(db, attempt.cartId, attempt.id, now),
       );
   }
   await db.batch(statements as [Statement, ...Statement[]]);

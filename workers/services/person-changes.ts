@@ -55,6 +55,11 @@ export type PersonChangeResult =
   /** full: the limited choices that are full, with the answers asked for, for joining their waitlist. */
   | { ok: false; errors: Record<string, string>; status: 400 | 409; full?: { pools: string[]; values: Record<string, StoredValue>; fields: string[] } };
 
+/** A change priced and checked, nothing written: free, it moves neither money nor places. */
+export type ChangeQuote =
+  | Extract<PersonChangeResult, { ok: false } | { ok: "pay" } | { ok: "now" }>
+  | { ok: "free"; change: Pick<PaidChange, "kind" | "from" | "to" | "fromName" | "toName" | "fields"> };
+
 /** The fields the receipt page offers for a change, in form order: what may change, and for an edit what may be added. */
 export function changeableElements(elements: readonly FormElement[], values: Record<string, { v: unknown; p: number }>, kind: PersonChangeKind): FormElement[] {
   return personElements(elements).filter((e) => mayChange(e, values, kind));
@@ -105,11 +110,13 @@ export async function changePerson(
 }
 
 /**
- * A change to these new values of a paid person, priced and checked: made now when it moves neither money nor
- * places, else what paying or refunding it takes. A limited choice that is full is refused, naming the full
- * pools so the page can offer the waitlist (decision 0066); a waitlist offer applies its answers through here.
+ * A change to these new values of a paid person, priced and checked: what paying or refunding it takes, or, when
+ * it moves neither money nor places, `free` (quoteChange writes it). Reads only: a waitlist offer's page quotes its
+ * difference with this before Accept, and Accept (through quoteChange) makes the change at the figure it gives then
+ * (decision 0072). A limited choice that is full is refused, naming the full pools so the page can offer the
+ * waitlist (decision 0066).
  */
-export async function quoteChange(
+export async function priceChange(
   db: Db,
   registration: RegistrationRow,
   elements: readonly FormElement[],
@@ -121,7 +128,7 @@ export async function quoteChange(
   requestId: string,
   lang: Lang,
   now: number,
-): Promise<PersonChangeResult> {
+): Promise<ChangeQuote> {
   const words = CHANGE_MESSAGES[lang];
   const personEls = personElements(elements);
   const nameOf = (v: Record<string, StoredValue>) => personNameOf(elements, registration, v, 0, peopleLabelsIn(registration.peopleLabels, lang));
@@ -134,9 +141,15 @@ export async function quoteChange(
   const notOffered = Object.fromEntries(Object.entries(limits.errors).filter(([, message]) => REFUSED_ON_CHANGE.has(message)));
   if (Object.keys(notOffered).length > 0) return { ok: false, errors: notOffered, status: 400 };
 
-  const from = nameOf(person.values);
-  const to = nameOf(values);
-  const base = { requestId, individualId: person.id, from: person.values, to: values, fromName: from, toName: to, fields: changed };
+  const base = {
+    requestId,
+    individualId: person.id,
+    from: person.values,
+    to: values,
+    fromName: nameOf(person.values),
+    toName: nameOf(values),
+    fields: changed,
+  };
   const fee = kind === "transfer" ? (registration.transferFee ?? 0) : 0;
   if (fee > 0) return { ok: "pay", fee, change: { kind: "transfer", ...base } };
   // A priced or limited answer changed: the cart priced now without and with it; the difference is paid, or refunded.
@@ -162,7 +175,19 @@ export async function quoteChange(
     const change = { ...priced, pricing: withKeptFee(pricing, person.id, refund.kept), personDelta: personDelta + refund.kept };
     return { ok: "now", change, refund: refund.refund, kept: refund.kept, delta: amount + refund.kept };
   }
-  const detail = JSON.stringify({ from, to, fields: changed });
+  return { ok: "free", change: { kind, ...base } };
+}
+
+/**
+ * A change to these new values, priced by priceChange; one that moves neither money nor places is written at
+ * once, in one batch with its audit row, only over the values it was made from.
+ */
+export async function quoteChange(...args: Parameters<typeof priceChange>): Promise<PersonChangeResult> {
+  const [db, , , cart, , person, values, kind, requestId, lang, now] = args;
+  const quoted = await priceChange(...args);
+  if (quoted.ok !== "free") return quoted;
+  const { fromName: from, toName: to, fields } = quoted.change;
+  const detail = JSON.stringify({ from, to, fields });
   const [updated] = await rawBatch(db, [
     // Written only over the values this change was made from: another tab's change in between is not lost.
     sql`UPDATE individuals SET "values" = ${JSON.stringify(values)} WHERE id = ${person.id} AND "values" = ${JSON.stringify(person.values)} AND is_removed = 0`,
@@ -174,7 +199,7 @@ export async function quoteChange(
     const [again] = await db.select().from(cartChanges).where(eq(cartChanges.id, requestId)).limit(1);
     // The same form sent twice at once: the other send made the change.
     if (again) return { ok: true, created: false, kind, from, to };
-    return { ok: false, errors: { form: words.stale }, status: 409 };
+    return { ok: false, errors: { form: CHANGE_MESSAGES[lang].stale }, status: 409 };
   }
   return { ok: true, created: true, kind, from, to, written: { kind, from: person.values, to: values, fromName: from, toName: to } };
 }

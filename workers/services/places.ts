@@ -65,18 +65,29 @@ export function releaseStatement(db: Db, cartId: string): Statement {
   return db.delete(places).where(and(eq(places.cartId, cartId), eq(places.state, "held")));
 }
 
-/** Lets go of the cart's holds when an attempt's page expired, unless another attempt of the cart is still open. */
-export function releaseUnlessPaying(db: Db, cartId: string, expiredAttemptId: string): Statement {
-  return db
-    .delete(places)
-    .where(
-      and(
-        eq(places.cartId, cartId),
-        eq(places.state, "held"),
-        sql`NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status IN ('open', 'failed') AND a.id != ${expiredAttemptId})`,
-      ),
-    );
+/**
+ * Lets go of the cart's holds when an attempt's page expired, unless another attempt of the cart is still open. A
+ * place held for a change offer that still stands is the offer's, not the page's: it stays held, back to the
+ * offer's own end (a page may have renewed it for longer), until the offer is accepted or lapses (decision 0072).
+ */
+export function releaseUnlessPaying(db: Db, cartId: string, expiredAttemptId: string, now: number): [Statement, Statement] {
+  const notPaying = sql`NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status IN ('open', 'failed') AND a.id != ${expiredAttemptId})`;
+  const mine = and(eq(places.cartId, cartId), eq(places.state, "held"), notPaying);
+  return [
+    db
+      .update(places)
+      .set({ expiresAt: sql`(SELECT MAX(w.offer_expires_at) ${standingOffers(now)})` })
+      .where(and(mine, sql`EXISTS (SELECT 1 ${standingOffers(now)})`)),
+    db.delete(places).where(and(mine, notAnOffersHold(now))),
+  ];
 }
+
+/** The change offers still standing that a held place row is for: its person, one of the pools the offer waits for. */
+const standingOffers = (now: number) => sql`FROM waitlist_entries w WHERE w.registration_id = ${places.registrationId} AND w.state = 'offered'
+  AND w.change_individual_id = ${places.unit} AND w.offer_expires_at > ${now} AND ${places.pool} IN (SELECT value FROM json_each(w.pools))`;
+
+/** A held place that is not a standing change offer's: a card page's, free to let go (decision 0072). */
+export const notAnOffersHold = (now: number) => sql`NOT EXISTS (SELECT 1 ${standingOffers(now)})`;
 
 /** Live places in a pool held or taken by other carts: what the trigger counts. */
 export async function takenByOthers(db: Db, registrationId: string, pools: readonly string[], ownCartId: string, now: number): Promise<Map<string, number>> {

@@ -7,7 +7,16 @@ import { formatDateTimeIn } from "../../../core/registration/receipt-lines";
 import { labelIn } from "../../../core/forms/bilingual";
 import { WAITLIST_WORDS } from "../../../core/registration/waitlist";
 import { openDb } from "../../../schema/d1";
-import { acceptChangeOffer, changeOfferOf, markOfferAccepted, offerStanding, personOfOffer } from "../../../workers/services/change-offers";
+import {
+  acceptChangeOffer,
+  changeOfferOf,
+  markOfferAccepted,
+  offerStanding,
+  personOfOffer,
+  quoteOffer,
+  type OfferQuote,
+} from "../../../workers/services/change-offers";
+import { differenceLines, OFFER_QUOTE_WORDS } from "../../../core/registration/change-offer-quote";
 import { wishOfEntry } from "../../../workers/services/change-waitlists";
 import { getRegistration, listElements } from "../../../workers/services/registration-forms";
 import { ErrorPage, REGISTRATION_FLOW_ERRORS } from "../../components/error-page";
@@ -36,13 +45,17 @@ async function offerContext(request: Request, context: LoaderFunctionArgs["conte
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("offer");
   const { db, registration, lang, entry, found } = await offerContext(request, context, params.registrationId, token);
-  const page = (message: string, status: number, offer: { prompt: string; token: string } | null = null) =>
+  type Offer = { prompt: string; token: string; quote: OfferQuote };
+  const page = (message: string, status: number, offer: Offer | null = null) =>
     data({ name: labelIn(registration.name, lang), lang, message, offer }, { status });
   if (!entry || !found || !token) return page(WAITLIST_WORDS[lang].offerGone, 410);
   const standing = await offerStanding(db, entry, lang, context.now);
   if (!standing.ok) return page(standing.message, standing.status);
-  const wish = wishOfEntry(await listElements(db, registration.id), entry, lang);
-  return page("", 200, { prompt: CHANGE_WAITLIST_WORDS[lang].prompt(entry.name, wish, formatDateTimeIn(standing.until, lang)), token });
+  const elements = await listElements(db, registration.id);
+  const prompt = CHANGE_WAITLIST_WORDS[lang].prompt(entry.name, wishOfEntry(elements, entry, lang), formatDateTimeIn(standing.until, lang));
+  // The difference, priced as Accept will price it (decision 0072).
+  const quote = await quoteOffer(context.env, { db, registration, elements, entry, found, lang, now: context.now });
+  return page("", 200, { prompt, token, quote });
 }
 
 const acceptSchema = z.object({ intent: z.literal("accept"), offer: z.string().min(1).max(200) });
@@ -56,7 +69,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const standing = await offerStanding(db, entry, lang, context.now);
   if (!standing.ok) return data({ error: standing.message, fieldErrors: {} }, { status: standing.status === 200 ? 409 : 410 });
   const elements = await listElements(db, registration.id);
-  const quoted = await acceptChangeOffer(db, registration, elements, entry, found, lang, context.now);
+  const quoted = await acceptChangeOffer({ db, registration, elements, entry, found, lang, now: context.now });
   if (quoted.ok === false) return data({ error: Object.values(quoted.errors).join(" "), fieldErrors: {} }, { status: quoted.status });
   const here = `/register/${registration.id}/change-offer?offer=${encodeURIComponent(posted.data.offer)}${lang === "fr" ? "&lang=fr" : ""}`;
   const origin = new URL(request.url).origin;
@@ -65,6 +78,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   );
 }
 
+// A refused Accept (another tab accepted, the offer ended) re-reads the offer, so the page says what became of it.
+export const shouldRevalidate = () => true;
+
 export default function ChangeOffer() {
   const { name, lang, message, offer } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
@@ -72,7 +88,7 @@ export default function ChangeOffer() {
   return (
     <main className="page registration-page" lang={lang}>
       <h1>{name}</h1>
-      {reply?.error ? (
+      {reply?.error && offer ? (
         <p role="alert" className="form-error">
           {reply.error}
         </p>
@@ -80,11 +96,20 @@ export default function ChangeOffer() {
       {offer ? (
         <Form method="post">
           <p data-testid="offer-status">{offer.prompt}</p>
-          <input type="hidden" name="intent" value="accept" />
-          <input type="hidden" name="offer" value={offer.token} />
-          <button type="submit" disabled={busy}>
-            {CHANGE_WAITLIST_WORDS[lang].accept}
-          </button>
+          {offer.quote.ok ? (
+            <>
+              <OfferQuoteTable quote={offer.quote} lang={lang} />
+              <input type="hidden" name="intent" value="accept" />
+              <input type="hidden" name="offer" value={offer.token} />
+              <button type="submit" disabled={busy}>
+                {CHANGE_WAITLIST_WORDS[lang].accept}
+              </button>
+            </>
+          ) : (
+            <p role="alert" className="form-error" data-testid="offer-quote-refused">
+              {offer.quote.message}
+            </p>
+          )}
         </Form>
       ) : (
         <p role="status" data-testid="offer-status">
@@ -92,6 +117,39 @@ export default function ChangeOffer() {
         </p>
       )}
     </main>
+  );
+}
+
+/** What accepting changes: each answer now and offered, and the difference in price. */
+function OfferQuoteTable({ quote, lang }: { quote: Extract<OfferQuote, { ok: true }>; lang: "en" | "fr" }) {
+  const words = OFFER_QUOTE_WORDS[lang];
+  return (
+    <section aria-labelledby="offer-quote-heading">
+      <h2 id="offer-quote-heading">{words.heading}</h2>
+      <table className="data-table" data-testid="offer-quote">
+        <thead>
+          <tr>
+            <th scope="col"></th>
+            <th scope="col">{words.now}</th>
+            <th scope="col">{words.offered}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {quote.swaps.map((swap) => (
+            <tr key={swap.field}>
+              <th scope="row">{swap.field}</th>
+              <td>{swap.now}</td>
+              <td>{swap.offered}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {differenceLines(quote.difference, lang).map((line) => (
+        <p key={line} data-testid="offer-difference">
+          {line}
+        </p>
+      ))}
+    </section>
   );
 }
 
