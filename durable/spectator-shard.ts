@@ -60,6 +60,11 @@ export class SpectatorShard extends DurableObject<Env> {
   private waiting: Publication[] = [];
   /** Frames forwarded lately, for sockets that reconnect after a short gap (in memory: without it, a snapshot). */
   private readonly history = new FrameHistory();
+  /**
+   * Sockets held, counted once per wake-up and kept by accepts and closes: walking every socket on each connection
+   * made an audience's growth quadratic (a fifth of the thread while 10,000 spectators connected). Null: count again.
+   */
+  private socketCount: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -97,11 +102,12 @@ export class SpectatorShard extends DurableObject<Env> {
   /** Closes every socket (the race was deleted). */
   async closeAll(): Promise<void> {
     for (const ws of this.ctx.getWebSockets()) closeQuietly(ws, 1000, "race deleted");
+    this.socketCount = null;
   }
 
   /** How many sockets this shard holds. */
   async connectionCount(): Promise<number> {
-    return this.ctx.getWebSockets().length;
+    return this.connections();
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -115,16 +121,22 @@ export class SpectatorShard extends DurableObject<Env> {
     const parsed = raceClientMessageSchema.safeParse(json);
     if (!parsed.success) return send(ws, { type: "error", message: "Unknown message" });
     if (parsed.data.type === "ping") send(ws, { type: "pong" });
-    else send(ws, { type: "info", race_id: this.raceId ?? "", connections: this.ctx.getWebSockets().length });
+    else send(ws, { type: "info", race_id: this.raceId ?? "", connections: this.connections() });
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    if (this.socketCount !== null) this.socketCount = Math.max(0, this.socketCount - 1);
     // 1005 and 1006 are reserved: they describe a close but may not be sent in one.
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
     } catch {
       // Already closed by the peer.
     }
+  }
+
+  // A socket that failed may close without a close event: count again when next asked.
+  override async webSocketError(): Promise<void> {
+    this.socketCount = null;
   }
 
   // ---- Internals ----
@@ -143,6 +155,11 @@ export class SpectatorShard extends DurableObject<Env> {
       if (publication.announcer) for (const ws of this.ctx.getWebSockets(ANNOUNCER_TAG)) sendRaw(ws, publication.announcer.frame);
       this.saveState();
     }
+  }
+
+  private connections(): number {
+    this.socketCount ??= this.ctx.getWebSockets().length;
+    return this.socketCount;
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {
@@ -181,14 +198,15 @@ export class SpectatorShard extends DurableObject<Env> {
     const heats = followsHeats ? await this.heatsFrame() : null;
     // A socket holding the whole format may take changes to its rows instead of whole rows (decision 0059).
     const patches = formatId !== null && !windowed && url.searchParams.get("patch") === "1";
+    // Counted before the accept, which the count would otherwise already include.
+    const connections = this.connections() + 1;
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     const tag = formatId ? formatTag(formatId) : announcer ? ANNOUNCER_TAG : followsHeats ? HEATS_TAG : RACE_TAG;
     this.ctx.acceptWebSocket(server, patches ? [tag, patchTag(formatId)] : [tag]);
     server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats, windowed } satisfies SpectatorAttachment);
     const name = decodeURIComponent(request.headers.get(SHARD_HEADERS.name) ?? "");
-    // Counting the shard's sockets walks them all: once per connection, not once per use.
-    const connections = this.ctx.getWebSockets().length;
+    this.socketCount = connections;
     send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections, ...(version !== null ? { version } : {}) });
     // A page that rendered (or last saw) this version needs nothing more; one a little behind gets the frames it
     // missed; any other gets the whole format.
@@ -263,6 +281,7 @@ export class SpectatorShard extends DurableObject<Env> {
     if (!snapshot) {
       // The format was deleted or hidden: its pages have nothing left to follow.
       for (const ws of sockets) closeQuietly(ws, 4404, "result format removed");
+      this.socketCount = null;
       delete this.versions[formatId];
       return;
     }
@@ -298,6 +317,7 @@ export class SpectatorShard extends DurableObject<Env> {
   private refreshPaged(formatId: string, sockets: WebSocket[], version: string | null): void {
     if (version === null) {
       for (const ws of sockets) closeQuietly(ws, 4404, "result format removed");
+      this.socketCount = null;
       delete this.versions[formatId];
       return;
     }

@@ -1,11 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { migrateRaceStorage } from "../../durable/race/room-storage";
 import { RaceStore } from "../../durable/race/store";
 import { openDb } from "../../schema/d1";
 import { createSiteWithRace, hostRequest } from "./fixtures";
-import { openRaceSocket } from "./timing-fixtures";
+import { evictShard, openRaceSocket } from "./timing-fixtures";
 
 const worker = exports.default;
 
@@ -172,6 +172,24 @@ describe("race sockets", () => {
     expect(await second.nth(1)).toMatchObject({ type: "hello", connections: 2 });
     first.socket.close(1000);
     second.socket.close(1000);
+  });
+
+  it("keeps the count through closes and a shard's restart (counted once per wake-up, not per connection)", async () => {
+    const { race } = await createSiteWithRace(openDb(env.DB), { hostname: "count.localhost", siteName: "Count", raceName: "Count Race" });
+    const first = await openRaceSocket("count.localhost", race.id);
+    await first.nth(1);
+    const second = await openRaceSocket("count.localhost", race.id);
+    await second.nth(1);
+    second.socket.close(1000);
+    const shard = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${race.id}:0`));
+    // The close reaches the shard on its own turn: wait until it has been counted.
+    await vi.waitFor(async () => expect(await shard.connectionCount()).toBe(1));
+    const third = await openRaceSocket("count.localhost", race.id);
+    expect(await third.nth(1)).toMatchObject({ type: "hello", connections: 2 });
+    await evictShard(race.id, 0);
+    const fourth = await openRaceSocket("count.localhost", race.id);
+    expect(await fourth.nth(1)).toMatchObject({ type: "hello", connections: 3 });
+    for (const s of [first, third, fourth]) s.socket.close(1000);
   });
 
   it("opens no socket for a race of another site, a private race, or a plain request", async () => {
