@@ -5,6 +5,7 @@
  */
 import type { StoredValue } from "../forms/model";
 import type { Lang } from "../forms/bilingual";
+import { endSentence } from "./waitlist";
 
 /** The answers a change asks for: each changed field's new value, or null where the answer goes. */
 export type WantedAnswers = Record<string, StoredValue | null>;
@@ -28,9 +29,6 @@ export function presentWanted(wanted: Readonly<WantedAnswers>): Record<string, S
   return Object.fromEntries(Object.entries(wanted).filter((entry): entry is [string, StoredValue] => entry[1] !== null));
 }
 
-/** A sentence ending in a time: "4:06 p.m." ends it already, so no second period. */
-const period = (text: string) => (text.endsWith(".") ? text : `${text}.`);
-
 // not in the spec: our wording
 export const CHANGE_WAITLIST_WORDS = {
   en: {
@@ -41,8 +39,8 @@ export const CHANGE_WAITLIST_WORDS = {
     joinedMail: (name: string, position: number, what: string, form: string) =>
       `${name} is number ${position} on the waitlist for ${what} (${form}). If a place opens, we will hold it and write to you; the entry changes only when you accept.`,
     offerMail: (name: string, what: string, form: string, until: string) =>
-      `A place in ${what} (${form}) has opened for ${name} and is held until ${period(until)}\n\nOpen this link to accept the change; a difference in price is paid or refunded as for any change to the entry:`,
-    prompt: (name: string, what: string, until: string) => `A place in ${what} is held for ${name} until ${period(until)}`,
+      `A place in ${what} (${form}) has opened for ${name} and is held until ${endSentence(until)}\n\nOpen this link to accept the change; a difference in price is paid or refunded as for any change to the entry:`,
+    prompt: (name: string, what: string, until: string) => `A place in ${what} is held for ${name} until ${endSentence(until)}`,
     accept: "Accept the change",
     expired: (when: string) => `This offer ended on ${when}, and the place went to the next person waiting. The entry was not changed.`,
     accepted: "The entry was changed. The updated receipt was sent by email.",

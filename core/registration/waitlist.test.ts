@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fcParams } from "../testing/fast-check";
-import { MAX_OFFER_HOURS, offerExpiry, parseOfferHours, planOffers, swapWithNeighbour, wishOf, type QueuedEntry } from "./waitlist";
+import { MAX_OFFER_HOURS, offerExpiry, parseOfferHours, planOffers, swapWithNeighbour, WAITLIST_WORDS, wishOf, type QueuedEntry } from "./waitlist";
 
 const entry = (id: string, ...needs: [string, number][]): QueuedEntry => ({ id, needs: needs.map(([pool, cap]) => ({ pool, cap })) });
 
@@ -103,5 +103,18 @@ describe("the offer time setting", () => {
     expect(parseOfferHours("336")).toEqual({ ok: true, value: 336 });
     for (const bad of ["0", "337", "1.5", "two"])
       expect(parseOfferHours(bad)).toEqual({ ok: false, error: "Enter whole hours from 1 to 336, or leave empty for no waitlist" });
+  });
+});
+
+describe("an offer's words", () => {
+  it("end a sentence on a time once, whether the time ends in a period or not", () => {
+    expect(WAITLIST_WORDS.en.held("November 28, 2026 at 4:50 p.m.")).toBe(
+      "A place is held for you until November 28, 2026 at 4:50 p.m. Pay before then to keep it.",
+    );
+    expect(WAITLIST_WORDS.fr.held("28 novembre 2026 à 16 h 50")).toBe(
+      "Une place vous est réservée jusqu'au 28 novembre 2026 à 16 h 50. Payez d'ici là pour la garder.",
+    );
+    expect(WAITLIST_WORDS.en.offerMail("Kids' 3 km", "Riverside", "May 1, 2027 at 4:06 p.m.")).toMatch(/until May 1, 2027 at 4:06 p\.m\.\n\nOpen this link/);
+    expect(WAITLIST_WORDS.fr.offerMail("3 km", "Riverside", "1 mai 2027 à 16 h 06")).toMatch(/jusqu'au 1 mai 2027 à 16 h 06\.\n\nOuvrez ce lien/);
   });
 });

@@ -70,6 +70,9 @@ export function swapWithNeighbour<T extends { id: string; position: number }>(
   ];
 }
 
+/** A sentence ending in a time: "4:06 p.m." ends it already, so no second period. */
+export const endSentence = (text: string) => (text.endsWith(".") ? text : `${text}.`);
+
 // not in the spec: our wording
 export const WAITLIST_WORDS = {
   en: {
@@ -82,12 +85,12 @@ export const WAITLIST_WORDS = {
     off: "This form has no waitlist.",
     offerSubject: "A place is free",
     offerMail: (what: string, form: string, until: string) =>
-      `A place in ${what} (${form}) has opened and is held for you until ${until}.\n\nOpen this link to register and pay before then:`,
+      `A place in ${what} (${form}) has opened and is held for you until ${endSentence(until)}\n\nOpen this link to register and pay before then:`,
     offerIgnore: "If you no longer want it, ignore this message: the place goes to the next person when the time is up.",
     joinedSubject: "You are on the waitlist",
     joinedMail: (position: number, what: string, form: string) =>
       `You are number ${position} on the waitlist for ${what} (${form}). We will write to you if a place opens; it will be held for you for a limited time.`,
-    held: (until: string) => `A place is held for you until ${until}. Pay before then to keep it.`,
+    held: (until: string) => `A place is held for you until ${endSentence(until)} Pay before then to keep it.`,
     offerExpired: (when: string) => `This offer ended on ${when}, and the place went back to the waitlist. You can still register if places are free.`,
     offerTaken: "You have already taken this place. Your receipt was sent by email.",
     offerGone: "This offer is no longer available.",
@@ -107,12 +110,12 @@ export const WAITLIST_WORDS = {
     off: "Ce formulaire n'a pas de liste d'attente.",
     offerSubject: "Une place s'est libérée",
     offerMail: (what: string, form: string, until: string) =>
-      `Une place pour ${what} (${form}) s'est libérée et vous est réservée jusqu'au ${until}.\n\nOuvrez ce lien pour vous inscrire et payer d'ici là :`,
+      `Une place pour ${what} (${form}) s'est libérée et vous est réservée jusqu'au ${endSentence(until)}\n\nOuvrez ce lien pour vous inscrire et payer d'ici là :`,
     offerIgnore: "Si vous ne la voulez plus, ignorez ce message : la place ira à la personne suivante à l'échéance.",
     joinedSubject: "Vous êtes sur la liste d'attente",
     joinedMail: (position: number, what: string, form: string) =>
       `Vous êtes numéro ${position} sur la liste d'attente pour ${what} (${form}). Nous vous écrirons si une place se libère; elle vous sera réservée pour un temps limité.`,
-    held: (until: string) => `Une place vous est réservée jusqu'au ${until}. Payez d'ici là pour la garder.`,
+    held: (until: string) => `Une place vous est réservée jusqu'au ${endSentence(until)} Payez d'ici là pour la garder.`,
     offerExpired: (when: string) =>
       `Cette offre a pris fin le ${when} et la place est retournée à la liste d'attente. Vous pouvez encore vous inscrire s'il reste des places.`,
     offerTaken: "Vous avez déjà pris cette place. Votre reçu vous a été envoyé par courriel.",

@@ -1,46 +1,11 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { E2E_PORT } from "../../playwright.config";
-import { demoRegistrations, demoSites } from "../../scripts/demo-data";
+import { expect, test } from "@playwright/test";
 import { openMail, url, waitForHydration } from "./hosts";
+import { cancelFromReceipt, receiptPath, registered, riversideRace, RIVERSIDE_SITE } from "./riverside-pages";
 
 // Decision 0066: the Riverside demo form's Kids' 3 km has 2 places and a waitlist. A registrant paid for 12 km asks
 // to change to the full Kids' 3 km, joins its waitlist from the change form, is offered the place when a kid
 // cancels, and accepts it from the mailed link: the page quotes the refund first (in French too, in a second tab), and
 // accepting in both tabs changes the entry once, refunds once, and tells the second tab in its language.
-const RIVERSIDE_SITE = demoSites[1].hostname;
-const riversideRace = demoRegistrations(Date.now()).find((r) => r.siteId === demoSites[1].id)!;
-const STRIPE_FAKE_ORIGIN = `http://127.0.0.1:${process.env.STRIPE_FAKE_PORT ?? E2E_PORT + 3400}`;
-const receiptPath = `/register/${riversideRace.id}/receipt`;
-
-/** A registrant in a browser of their own: registers one person on `distance`, pays by card, lands on the receipt. */
-async function registered(browser: Browser, first: string, last: string, email: string, distance: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(url(RIVERSIDE_SITE, `/register/${riversideRace.id}`));
-  await waitForHydration(page);
-  await page.getByLabel("First name").fill(first);
-  await page.getByLabel("Last name").fill(last);
-  await page.getByRole("textbox", { name: /^Email/ }).fill(email);
-  await page.getByLabel(/^Distance/).selectOption({ label: distance });
-  await page.getByRole("button", { name: "Add to cart" }).click();
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await page.getByRole("button", { name: /^Pay .* by card$/ }).click();
-  await page.waitForURL((u) => u.origin === STRIPE_FAKE_ORIGIN);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: /^Pay / }).click();
-  await page.waitForURL(url(RIVERSIDE_SITE, receiptPath), { timeout: 15_000 });
-  await expect(page.getByTestId("receipt-heading")).toHaveText("Registration complete");
-  await waitForHydration(page);
-  return page;
-}
-
-async function cancelFromReceipt(page: Page) {
-  await page.goto(url(RIVERSIDE_SITE, receiptPath));
-  await waitForHydration(page);
-  await page.getByText("Cancel this registration").first().click();
-  await page.getByRole("button", { name: "Yes, cancel it" }).first().click();
-  await expect(page.getByTestId("cancelled-notice")).toBeVisible();
-}
-
 test("a change to a full option waits on its waitlist, and the mailed offer changes the paid entry once accepted", async ({ browser, page }) => {
   test.setTimeout(150_000);
   const stamp = Date.now().toString(36);

@@ -17,7 +17,7 @@ import { sendReceiptOfCart } from "../services/receipts";
 import { offerFreedPlaces } from "../services/waitlists";
 import { applyAccountUpdated } from "../services/stripe-connect";
 import { settlePaidSession } from "./settle";
-import { stripeGateway } from "./stripe";
+import { stripeGateway, type StripeGateway } from "./stripe";
 import { accountStatusOf } from "./stripe-connect";
 
 export const WEBHOOK_PATH = "/_payments/stripe/webhook";
@@ -89,8 +89,21 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
   } catch {
     return text(400, "Invalid signature");
   }
+  if (await alreadyApplied(context.db, event.id)) return text(200, "Already applied");
+  try {
+    return await applyEvent(event, context, gateway);
+  } catch (error) {
+    // A signed event whose object is not the shape we read: a 400, not a 500 (nothing was written).
+    if (error instanceof z.ZodError) return text(400, "Malformed event");
+    throw error;
+  }
+}
+
+type VerifiedEvent = Awaited<ReturnType<StripeGateway["verifyWebhook"]>>;
+
+/** One verified event applied: its object read with zod, then what it means for attempts, carts, refunds, clubs. */
+async function applyEvent(event: VerifiedEvent, context: RequestContext, gateway: StripeGateway): Promise<Response> {
   const { db, now } = context;
-  if (await alreadyApplied(db, event.id)) return text(200, "Already applied");
   const object: unknown = event.data.object;
   switch (event.type) {
     case "checkout.session.completed":
@@ -125,7 +138,7 @@ export async function handleStripeWebhook(request: Request, context: RequestCont
       await db.batch([
         ...expiryStatements(db, attempt.id, now),
         db.insert(paymentEvents).values({ id: event.id, type: event.type, receivedAt: now }).onConflictDoNothing(),
-        // Its places are free again, unless the cart is being paid on another page (a change offer's stays held).
+        // Its places are free again, unless the cart is being paid on another page (a waitlist offer's stays held).
         ...releaseUnlessPaying(db, attempt.cartId, attempt.id, now),
       ]);
       // A place it held may be what someone on the waitlist is waiting for.

@@ -17,7 +17,7 @@ import { carts, clubs, individuals, paymentAttempts, paymentEvents, transactions
 import { PaymentProviderError, type StripeGateway } from "../payments/stripe";
 import type { CartRow } from "./carts";
 import { CARD_START_FAILED, newAttempt, openCheckout, pendingPayment } from "./checkout";
-import { holdStatements, HOLD_MS, isPlaceTaken, placeProblems, releaseStatement, takeStatements } from "./places";
+import { holdStatements, HOLD_MS, isPlaceTaken, placeProblems, releaseCartHolds, takeStatements } from "./places";
 
 export type TransactionRow = typeof transactions.$inferSelect;
 export type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -129,8 +129,8 @@ export async function startCardPayment(
     pricing: pay.charged,
   });
   const opened = await openCheckout(db, gateway, cart, attempt, pay.description, urls, now);
-  // No page opened: the places held for it go back at once rather than after the hold's 35 minutes.
-  if (!opened.ok) await releaseStatement(db, cart.id);
+  // No page opened: the places held for it go back at once rather than after the hold's 35 minutes (a waitlist offer's stays).
+  if (!opened.ok) await db.batch(releaseCartHolds(db, cart.id, now));
   return opened;
 }
 
@@ -142,8 +142,8 @@ export async function startCardPayment(
 export async function closeCheckoutsBeforeChange(db: Db, gateway: StripeGateway | null, cartId: string, now: number): Promise<boolean> {
   if (!gateway) return true;
   if ((await expireOpenAttempts(db, gateway, cartId, "", now)) > 0) return false;
-  // The cart is about to change: what it held for the closed pages is free again until it pays.
-  await releaseStatement(db, cartId);
+  // The cart is about to change: what it held for the closed pages is free again until it pays (not a waitlist offer's place).
+  await db.batch(releaseCartHolds(db, cartId, now));
   return true;
 }
 
@@ -356,7 +356,7 @@ export async function refundUnplacedPayment(
         note: reason,
       })
       .onConflictDoNothing(),
-    releaseStatement(db, cart.id),
+    ...releaseCartHolds(db, cart.id, now),
   ]);
 }
 

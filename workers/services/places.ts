@@ -5,7 +5,7 @@
  * The counts read here for messages and prices use the same rule as the trigger: taken places and unlapsed
  * holds, of carts and people not removed.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { FormElement } from "../../core/forms/model";
 import { cappedPools, placeProblem, poolLabel, type PlaceClaim } from "../../core/registration/places";
 import { places, type Db } from "../../schema/d1";
@@ -38,11 +38,15 @@ function row(registrationId: string, cartId: string, claim: PlaceClaim, state: "
   };
 }
 
-/** Replaces the cart's holds with holds on the capped places it wants now, until `expiresAt`. */
+/**
+ * Replaces the cart's holds with holds on the capped places it wants now, until `expiresAt`. A standing waitlist
+ * offer's place ends no sooner than the offer: a card page renews it, never shortens it (decision 0075).
+ */
 export function holdStatements(db: Db, registrationId: string, cartId: string, claims: readonly PlaceClaim[], now: number, expiresAt: number): Statements {
   return [
     releaseStatement(db, cartId),
     ...claims.filter((c) => c.cap !== null).map((claim) => db.insert(places).values(row(registrationId, cartId, claim, "held", now, expiresAt))),
+    offersToTheirEnd(db, and(eq(places.cartId, cartId), eq(places.state, "held"))!, now, "renew"),
   ];
 }
 
@@ -60,33 +64,54 @@ export function takeStatements(db: Db, registrationId: string, cartId: string, c
   ];
 }
 
-/** Lets go of the cart's holds: its payment page closed, expired or was replaced. */
+/** Lets go of every hold of the cart: it completes (its places are taken in the same batch). */
 export function releaseStatement(db: Db, cartId: string): Statement {
   return db.delete(places).where(and(eq(places.cartId, cartId), eq(places.state, "held")));
 }
 
 /**
- * Lets go of the cart's holds when an attempt's page expired, unless another attempt of the cart is still open. A
- * place held for a change offer that still stands is the offer's, not the page's: it stays held, back to the
- * offer's own end (a page may have renewed it for longer), until the offer is accepted or lapses (decision 0072).
+ * Lets go of the cart's holds (its card page closed, expired, was refused or replaced), but not a standing waitlist
+ * offer's: that place stays held, back to the offer's own end (a page may have renewed it for longer), until the
+ * offer is accepted, declined or lapses (decisions 0072, 0075). `guard` narrows both statements.
  */
-export function releaseUnlessPaying(db: Db, cartId: string, expiredAttemptId: string, now: number): [Statement, Statement] {
-  const notPaying = sql`NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status IN ('open', 'failed') AND a.id != ${expiredAttemptId})`;
-  const mine = and(eq(places.cartId, cartId), eq(places.state, "held"), notPaying);
-  return [
-    db
-      .update(places)
-      .set({ expiresAt: sql`(SELECT MAX(w.offer_expires_at) ${standingOffers(now)})` })
-      .where(and(mine, sql`EXISTS (SELECT 1 ${standingOffers(now)})`)),
-    db.delete(places).where(and(mine, notAnOffersHold(now))),
-  ];
+export function releaseCartHolds(db: Db, cartId: string, now: number, guard?: SQL): [Statement, Statement] {
+  const mine = and(eq(places.cartId, cartId), eq(places.state, "held"), guard)!;
+  return [offersToTheirEnd(db, mine, now, "reset"), db.delete(places).where(and(mine, notAnOffersHold(now)))];
 }
 
-/** The change offers still standing that a held place row is for: its person, one of the pools the offer waits for. */
-const standingOffers = (now: number) => sql`FROM waitlist_entries w WHERE w.registration_id = ${places.registrationId} AND w.state = 'offered'
-  AND w.change_individual_id = ${places.unit} AND w.offer_expires_at > ${now} AND ${places.pool} IN (SELECT value FROM json_each(w.pools))`;
+/** As releaseCartHolds when an attempt's page expired, unless another attempt of the cart is still open. */
+export function releaseUnlessPaying(db: Db, cartId: string, expiredAttemptId: string, now: number): [Statement, Statement] {
+  return releaseCartHolds(
+    db,
+    cartId,
+    now,
+    sql`NOT EXISTS (SELECT 1 FROM payment_attempts a WHERE a.cart_id = ${cartId} AND a.status IN ('open', 'failed') AND a.id != ${expiredAttemptId})`,
+  );
+}
 
-/** A held place that is not a standing change offer's: a card page's, free to let go (decision 0072). */
+/**
+ * Sets the live holds among `where` that a standing offer holds to the offer's end: exactly ("reset", no page
+ * open) or at least ("renew", a page just held them). A lapsed hold is never revived (no trigger checks an UPDATE).
+ */
+function offersToTheirEnd(db: Db, where: SQL, now: number, mode: "reset" | "renew"): Statement {
+  const offerEnd = sql`(SELECT MAX(w.offer_expires_at) ${standingOffers(now)})`;
+  return db
+    .update(places)
+    .set({ expiresAt: mode === "reset" ? offerEnd : sql`MAX(${places.expiresAt}, ${offerEnd})` })
+    .where(and(where, gt(places.expiresAt, now), sql`EXISTS (SELECT 1 ${standingOffers(now)})`));
+}
+
+/**
+ * The waitlist offers still standing that a held place row is for, in one of the pools the offer waits for: a change
+ * offer's paid person (decision 0066), or a new entry's offer for the person it put in its own cart, the one made in
+ * the offer's batch (decision 0075; someone the registrant adds to that cart is held like any cart's).
+ */
+const standingOffers = (now: number) => sql`FROM waitlist_entries w WHERE w.registration_id = ${places.registrationId} AND w.state = 'offered'
+  AND w.offer_expires_at > ${now} AND ${places.pool} IN (SELECT value FROM json_each(w.pools))
+  AND (w.change_individual_id = ${places.unit} OR (w.change_individual_id IS NULL AND w.offer_cart_id = ${places.cartId}
+    AND EXISTS (SELECT 1 FROM individuals i WHERE i.id = ${places.unit} AND i.cart_id = w.offer_cart_id AND i.created_at = w.offered_at)))`;
+
+/** A held place that is not a standing waitlist offer's: a card page's, free to let go (decisions 0072, 0075). */
 export const notAnOffersHold = (now: number) => sql`NOT EXISTS (SELECT 1 ${standingOffers(now)})`;
 
 /** Live places in a pool held or taken by other carts: what the trigger counts. */
