@@ -41,7 +41,8 @@ describe("a depot chip handed out on the racer form", () => {
     const change = racerForm(timed, 41, { chip: "0000A2" });
     expect((await pagePost("localhost", `${racers}/${submission}`, change, admin)).status).toBe(302);
     expect(await chip(d.depot.id, "0000A2")).toMatchObject({ rackId: null, issuedRacerId: submission, issuedBib: 41 });
-    expect(await chip(d.depot.id, "0000A1")).toMatchObject({ rackId: null, slot: null, issuedRaceId: null, issuedRacerId: null, issuedAt: null });
+    expect(await chip(d.depot.id, "0000A1")).toMatchObject({ rackId: null, slot: null, issuedRacerId: null, issuedBib: null, issuedAt: null });
+    expect(await (await get(`${d.base}/chips`, d.userCookie)).text()).not.toMatch(/0000A1<\/td><td>Issued/);
     const twice = await chip(d.depot.id, "0000A2");
     expect((await pagePost("localhost", `${racers}/${submission}`, change, admin)).status).toBe(302);
     expect(await chip(d.depot.id, "0000A2")).toEqual(twice);
@@ -51,10 +52,12 @@ describe("a depot chip handed out on the racer form", () => {
     expect((await timed.room.racer(submission))!.data.chip).toBe("club-77");
     expect((await chip(d.depot.id, "0000A2")).issuedAt).toBeNull();
 
-    // A racer who had a club chip takes a depot chip from the rack.
-    const first = timed.racerIds[0]!;
+    // A racer who had a club chip takes a depot chip from the rack, another the chip given back at the table.
+    const [first, second] = timed.racerIds as [string, string];
     expect((await pagePost("localhost", `${racers}/${first}`, racerForm(timed, 1, { chip: "0000A3" }), admin)).status).toBe(302);
     expect(await chip(d.depot.id, "0000A3")).toMatchObject({ rackId: null, issuedRacerId: first, issuedBib: 1 });
+    expect((await pagePost("localhost", `${racers}/${second}`, racerForm(timed, 2, { chip: "0000A1" }), admin)).status).toBe(302);
+    expect(await chip(d.depot.id, "0000A1")).toMatchObject({ rackId: null, issuedRacerId: second, issuedBib: 2, issuedRackId: rack });
   });
 
   it("refuses a chip the depot marked faulty or lost, another racer's chip, and bad input; other roles may not", { timeout: 60_000 }, async () => {

@@ -235,7 +235,7 @@ export async function loadChips(
 }
 
 /** A chip in a rack is issued to nobody. */
-export const NOT_ISSUED = { issuedRaceId: null, issuedRacerId: null, issuedBib: null, issuedAt: null, issuedRackId: null, issuedShipmentId: null } as const;
+const NOT_ISSUED = { issuedRaceId: null, issuedRacerId: null, issuedBib: null, issuedAt: null, issuedRackId: null, issuedShipmentId: null } as const;
 
 /** Sends a rack with an open shipment of the depot, or keeps it at the depot (null). */
 export async function setRackShipment(db: Db, caller: DepotCaller, rackId: string, shipmentId: string | null): Promise<ShippingOutcome> {

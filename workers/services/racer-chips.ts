@@ -13,7 +13,7 @@ import { chipBookOf, chipHandout, type ChipBook, type RaceChip } from "../../cor
 import { gochips, type Db } from "../../schema/d1";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import type { FieldErrors } from "../../core/entity/field-errors";
-import { NOT_ISSUED, parts, raceChips } from "./gochips";
+import { parts, raceChips } from "./gochips";
 import type { roomOf } from "./race-access";
 import type { ImportReply } from "../../durable/race/racer-writes";
 
@@ -62,11 +62,14 @@ export function issueChips(db: Db, raceId: string, issues: readonly ChipIssue[],
   });
 }
 
-/** The depot chip issued to this racer goes back to its depot, in no rack ("Not in a rack"). */
+/**
+ * The depot chip issued to this racer goes back, in no rack ("Not in a rack" at its depot). It keeps the race
+ * and the rack it came from, so the race may hand it to someone else (it is on the pickup table, not lost).
+ */
 function giveBackChip(db: Db, raceId: string, chip: RaceChip, racerId: string) {
   return db
     .update(gochips)
-    .set(NOT_ISSUED)
+    .set({ issuedRacerId: null, issuedBib: null, issuedAt: null })
     .where(
       and(
         eq(gochips.id, chip.id),
