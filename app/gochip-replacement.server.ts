@@ -9,11 +9,12 @@ import { fieldErrorsOf } from "../core/entity/field-errors";
 import { isInvalid } from "../core/time/parse";
 import { openDb } from "../schema/d1";
 import { replaceChip, replacementsOf, type ReplacementOutcome } from "../workers/services/gochip-replacements";
+import { submissionId } from "./forms/field-rules";
 import { bibText } from "./keypad.server";
 import type { RaceAccess } from "./race-admin.server";
 
 const replaceSchema = z.object({
-  submission: z.uuid("Please reload the page and try again"),
+  submission: submissionId,
   new_chip: z
     .string("Scan or type the new chip's hex code")
     .max(100)

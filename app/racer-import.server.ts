@@ -57,6 +57,10 @@ export interface ImportPreview {
   fileError: string | null;
 }
 
+/** What the race's depots say of a row's chip (workers/services/racer-chips.ts `importChip`, decision 0076). */
+export type DepotChipRule = (chip: string) => { ok: true; chip: string | null } | { ok: false; problem: string };
+const keepChip: DepotChipRule = (chip) => ({ ok: true, chip });
+
 /** The label a row error names its field by. */
 export function fieldLabel(name: string, setup: RacerSetup): string {
   const labels: Record<string, string> = {
@@ -96,7 +100,7 @@ export function fieldLabel(name: string, setup: RacerSetup): string {
  * form would check it, plus bibs and chips against the race's racers and the file's other rows, so the
  * preview shows the problems importRacers would refuse.
  */
-export function previewImport(text: string, setup: RacerSetup, existing: RacerView[]): ImportPreview {
+export function previewImport(text: string, setup: RacerSetup, existing: RacerView[], depotChip: DepotChipRule = keepChip): ImportPreview {
   const empty = (fileError: string): ImportPreview => ({ mapped: [], ignored: [], rows: [], fileError });
   let records;
   try {
@@ -165,6 +169,12 @@ export function previewImport(text: string, setup: RacerSetup, existing: RacerVi
     const parsed = racerChangesFrom(raw, setup, present);
     if (!parsed.ok) for (const [field, message] of Object.entries(parsed.errors)) errors.push({ field: fieldLabel(field, setup), message });
     const changes = parsed.ok ? parsed.changes : null;
+    if (changes?.chip) {
+      // A depot's chip is written as the depot writes it, and refused when the depot marked it faulty or lost.
+      const chip = depotChip(changes.chip);
+      if (chip.ok) changes.chip = chip.chip;
+      else errors.push({ field: "Chip", message: chip.problem });
+    }
     if (changes) {
       const bib = changes.bib ?? null;
       if (bib !== null) {

@@ -262,9 +262,9 @@ export class RaceRoom extends DurableObject<Env> {
     return id === null ? null : this.store.racer(id);
   }
 
-  /** Creates (id null) or changes a racer; a bib or chip another racer holds is refused. */
-  async saveRacer(id: string | null, changes: Record<string, unknown>): Promise<SaveResult<StoredRacer>> {
-    return this.racerWrites.save(id, changes);
+  /** Creates (id null; as `newId`, a form's one-time id, when given) or changes a racer; a bib or chip another racer holds is refused. */
+  async saveRacer(id: string | null, changes: Record<string, unknown>, newId?: string): Promise<SaveResult<StoredRacer>> {
+    return this.racerWrites.save(id, changes, newId);
   }
 
   /** Adds many racers at once (a CSV import): none is written unless every row is valid. */

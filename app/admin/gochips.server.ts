@@ -10,6 +10,7 @@ import type { ShippingOutcome } from "../../workers/services/depot-stock";
 import { createLot, createRack, issuedChips, loadChips, recordTest, setRackShipment } from "../../workers/services/gochips";
 import type { IssuedChipRow } from "../components/issued-chips";
 import { parseForm, refuse, type PostedForm } from "../forms/posted-form.server";
+import { submissionId } from "../forms/field-rules";
 import type { DepotAccess } from "./shipping.server";
 
 export const GOCHIP_NOTICES: Record<string, string> = {
@@ -37,7 +38,7 @@ export async function issuedChipRows(access: DepotAccess, fromRackId: string | n
 const MAX_UPLOAD_BYTES = 200_000;
 const MAX_CODES = 1000;
 
-const submission = z.uuid("Please reload the page and try again");
+const submission = submissionId;
 const optionalText = (max: number) =>
   z
     .string()

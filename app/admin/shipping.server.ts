@@ -25,6 +25,7 @@ import {
 } from "../../workers/services/shipments";
 import { requireSession } from "../auth.server";
 import { parseForm, refuse, type PostedForm } from "../forms/posted-form.server";
+import { submissionId } from "../forms/field-rules";
 import { requireTargetPage } from "./people.server";
 
 /** The depot page's guard: the depot's staff, or whoever may give its roles. */
@@ -68,7 +69,7 @@ const optionalDate = z
   .optional()
   .transform((v) => (v ? v : null));
 const count = (message: string) => z.coerce.number({ error: message }).int(message).min(0, message).max(100_000, message);
-const submission = z.uuid("Please reload the page and try again");
+const submission = submissionId;
 
 const receiveSchema = z.object({
   submission,

@@ -20,6 +20,8 @@ export interface RacerFormProps {
   fields: CustomField[];
   submitLabel: string;
   pending: boolean;
+  /** A new racer's one-time id: "Add racer" sent twice (a double click) adds them once. */
+  submission?: string;
 }
 
 const inputId = (name: string) => name.replace(/[^\w-]/g, "-");
@@ -152,6 +154,7 @@ export function RacerForm(props: RacerFormProps) {
   return (
     <Form method="post" action={props.action} className="stack" noValidate>
       <input type="hidden" name="intent" value="save" />
+      {props.submission ? <input type="hidden" name="submission" value={props.submission} /> : null}
       <Group legend="Racer">
         <TextField name="first_name" label="First name" {...common} />
         <TextField name="last_name" label="Last name" {...common} />

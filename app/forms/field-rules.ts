@@ -14,6 +14,8 @@ export const ENTER_A_NAME = "Enter a name";
 export const ENTER_DATE_TIME = "Enter a date and time";
 export const END_AFTER_START = "The end must be after the start";
 export const CHOOSE_TIME_ZONE = "Choose a time zone";
+/** A form's one-time id (sent twice, the form acts once); a page too old to carry one is asked to reload. */
+export const submissionId = z.uuid("Please reload the page and try again");
 
 /** A rule from core (value or Invalid) as a zod field; `blank` is what an empty field means (else the rule decides). */
 export function rule<T>(check: (text: string) => T | Invalid) {

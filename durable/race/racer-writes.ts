@@ -14,7 +14,8 @@ import type { RaceStore } from "./store";
 import { clearMisses } from "./timing-input";
 
 export type SaveResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
-export type ImportReply = { ok: true; created: number } | { ok: false; rows: { row: number; errors: FieldErrors }[] };
+/** `ids`: the new racers' ids in the rows' order (a depot chip handed out at pickup is issued to them, decision 0076). */
+export type ImportReply = { ok: true; created: number; ids: string[] } | { ok: false; rows: { row: number; errors: FieldErrors }[] };
 
 /** Above this many racers in one write, spectators get fresh snapshots rather than a row each. */
 const SNAPSHOT_ABOVE = 50;
@@ -35,13 +36,18 @@ export interface RacerWritesHost {
 export class RacerWrites {
   constructor(private readonly host: RacerWritesHost) {}
 
-  /** Creates (id null) or changes a racer; a bib or chip another racer holds is refused. */
-  save(id: string | null, changes: Record<string, unknown>): SaveResult<StoredRacer> {
+  /**
+   * Creates (id null) or changes a racer; a bib or chip another racer holds is refused. A new racer takes `newId`
+   * when given (a form's one-time id): the same form again finds them and writes nothing.
+   */
+  save(id: string | null, changes: Record<string, unknown>, newId?: string): SaveResult<StoredRacer> {
+    const again = !id && newId ? this.host.store.racer(newId) : null;
+    if (again) return { ok: true, value: again };
     const existing = id ? this.host.store.racer(id) : null;
     if (id && !existing) return { ok: false, errors: { id: "Not found" } };
     const checked = this.check(existing?.id ?? null, changes, existing, this.references());
     if (!checked.ok) return checked;
-    const [saved] = this.write([{ id: existing?.id ?? null, data: checked.value, changed: existing ? Object.keys(changes) : null }]);
+    const [saved] = this.write([{ id: existing?.id ?? newId ?? null, data: checked.value, changed: existing ? Object.keys(changes) : null }]);
     return { ok: true, value: saved! };
   }
 
@@ -69,8 +75,8 @@ export class RacerWrites {
       return undefined;
     });
     if (problems.length > 0) return { ok: false, rows: problems };
-    this.write(valid.map((data) => ({ id: null, data, changed: null })));
-    return { ok: true, created: rows.length };
+    const saved = this.write(valid.map((data) => ({ id: null, data, changed: null })));
+    return { ok: true, created: rows.length, ids: saved.map((r) => r.id) };
   }
 
   remove(id: string): boolean {

@@ -59,7 +59,7 @@ test("depot staff add a rack (once on a double click), load chips, upload two Ac
   await expect(page.getByText("These lines are not hex codes: 2")).toBeVisible();
 });
 
-test("a timer replaces a dead chip by bib from the keypad page; the depot sees it issued from its rack, and Load chips puts it back", async ({
+test("a timer replaces a dead chip by bib from the keypad page, a late entry takes a chip at pickup; the depot sees both issued from its rack, and Load chips puts one back", async ({
   page,
   browser,
 }) => {
@@ -118,12 +118,26 @@ test("a timer replaces a dead chip by bib from the keypad page; the depot sees i
   await page.getByRole("button", { name: "Replace chip" }).click();
   await expect(page.getByText("No racer has bib 77 in this race")).toBeVisible();
 
-  // The depot's books: slot 2 is empty and the chip is issued at the race, to bib 2.
+  // At bib pickup: a late entry takes the rack's other chip on the racer form; a double click adds them once.
+  await page.goto(url("localhost", `${race.base}/racers/new`));
+  await waitForHydration(page);
+  await page.getByLabel("First name").fill("Cy");
+  await page.getByLabel("Last name").fill("Racer");
+  await page.getByLabel("Bib").fill("3");
+  await page.getByLabel("Chip", { exact: true }).fill(codes[0]!.toLowerCase());
+  await page.getByRole("button", { name: "Add racer" }).dblclick();
+  await expect(page.getByText("Racer added.")).toBeVisible();
+  await expect(page.getByLabel("Chip", { exact: true })).toHaveValue(codes[0]!);
+  await page.goto(url("localhost", `${race.base}/racers`));
+  await expect(page.getByRole("link", { name: /Cy/ })).toHaveCount(1);
+
+  // The depot's books: both slots are empty, one chip issued to bib 2 at the line and one to bib 3 at pickup.
   await depot.reload();
   await expect(depot.getByRole("row", { name: "2 Empty" })).toBeVisible();
   await expect(depot.getByRole("row", { name: `${codes[1]} Issued at the race ${raceName} 2` })).toBeVisible();
+  await expect(depot.getByRole("row", { name: `${codes[0]} Issued at the race ${raceName} 3` })).toBeVisible();
   // Back from the race, Load chips puts it in its rack again and it is no longer issued.
-  await depot.getByLabel("From slot").fill("1");
+  await depot.getByLabel("From slot").fill("2");
   await depot.getByLabel("Hex codes").fill(codes[1]!);
   await depot.getByRole("button", { name: "Load the chips" }).click();
   await expect(depot.getByText("Chips loaded.")).toBeVisible();

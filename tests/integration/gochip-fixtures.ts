@@ -2,11 +2,12 @@
  * GoChip test set-up shared by tests/integration/gochips.test.ts and gochip-issues.test.ts: a depot with a
  * Shipping Depot User and Admin signed in, a loaded rack, a rack shipped to a race, and the depot's chips.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { gochips, shippingDepots } from "../../schema/d1";
 import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
-import { hostRequest } from "./fixtures";
+import { createSiteWithRace, hostRequest } from "./fixtures";
+import { setUpTimedRoom } from "./timing-fixtures";
 
 export const CHIP_PASSWORD = "glacier-ski-42";
 
@@ -52,3 +53,30 @@ export const chipsOf = async (depotId: string) =>
   Object.fromEntries(
     (await db().select().from(gochips).where(eq(gochips.depotId, depotId))).map((c) => [c.hexCode, { slot: c.slot, status: c.status, failures: c.failures }]),
   );
+
+/** One chip of the depot, every column. */
+export const chip = async (depotId: string, hexCode: string) =>
+  (
+    await db()
+      .select()
+      .from(gochips)
+      .where(and(eq(gochips.depotId, depotId), eq(gochips.hexCode, hexCode)))
+  )[0]!;
+
+/** A depot with staff, a timed race (racers 1–3 with chips C1–C3) on a site of its own, and the depot's loaded rack shipped to it. */
+export async function raceWithShippedRack(tag: string, raceName: string) {
+  const d = await depotWithStaff(tag);
+  const host = `${tag}-${crypto.randomUUID().slice(0, 8)}.localhost`;
+  const { club, race } = await createSiteWithRace(db(), { hostname: host, siteName: `Chips ${tag}`, raceName, startInDays: 0 });
+  const timed = await setUpTimedRoom(race);
+  const rack = await loadedRack(d);
+  const shipment = await shipRackToRace(d, rack, race.id);
+  return { d, club, race, timed, rack, shipment };
+}
+
+/** A chip the depot marked faulty or lost (as a test or its staff would). */
+export const setChipStatus = (depotId: string, hexCode: string, status: "faulty" | "lost") =>
+  db()
+    .update(gochips)
+    .set({ status })
+    .where(and(eq(gochips.depotId, depotId), eq(gochips.hexCode, hexCode)));

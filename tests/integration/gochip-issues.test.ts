@@ -3,32 +3,18 @@
  * replacement service, refused to roles without `replace_chip`; the depot's chip given to the racer leaves its
  * slot and is recorded as issued, is "Not returned" once the shipment is back, and "Load chips" puts it back.
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { gochipReplacements, gochips, shipments } from "../../schema/d1";
+import { gochipReplacements, shipments } from "../../schema/d1";
 import { db, pagePost } from "./auth-fixtures";
-import { createSiteWithRace } from "./fixtures";
-import { depotWithStaff, get, loadedRack, shipRackToRace, signedInWith } from "./gochip-fixtures";
-import { setUpTimedRoom } from "./timing-fixtures";
+import { chip, get, raceWithShippedRack, setChipStatus, signedInWith } from "./gochip-fixtures";
 
 async function raceWithRack(tag: string) {
-  const d = await depotWithStaff(tag);
-  const host = `issue-${crypto.randomUUID().slice(0, 8)}.localhost`;
-  const { club, race } = await createSiteWithRace(db(), { hostname: host, siteName: "Issues", raceName: "Chip 5K", startInDays: 0 });
-  const timed = await setUpTimedRoom(race);
-  const rack = await loadedRack(d);
-  const shipment = await shipRackToRace(d, rack, race.id);
+  const shipped = await raceWithShippedRack(`issue-${tag}`, "Chip 5K");
+  const { club, race } = shipped;
   const timer = await signedInWith("timer", [{ type: "race_timer", clubId: club.id, scope: race.id }]);
-  return { d, club, race, timed, rack, shipment, timer, page: `/race/${race.id}/admin/chips` };
+  return { ...shipped, timer, page: `/race/${race.id}/admin/chips` };
 }
-
-const chip = async (depotId: string, hexCode: string) =>
-  (
-    await db()
-      .select()
-      .from(gochips)
-      .where(and(eq(gochips.depotId, depotId), eq(gochips.hexCode, hexCode)))
-  )[0]!;
 
 describe("a Race Timer replacing a chip at the line", () => {
   it("replaces it by bib through the racer page's service, once per form, and the chip leaves its rack", { timeout: 60_000 }, async () => {
@@ -67,10 +53,7 @@ describe("a Race Timer replacing a chip at the line", () => {
   it("answers bad input with the form's messages and refuses roles that may not replace chips", { timeout: 60_000 }, async () => {
     const { d, club, race, timed, timer, page } = await raceWithRack("refusals");
     expect((await timed.room.saveRacer(timed.racerIds[2]!, { chip: "00C3" })).ok).toBe(true);
-    await db()
-      .update(gochips)
-      .set({ status: "faulty" })
-      .where(and(eq(gochips.depotId, d.depot.id), eq(gochips.hexCode, "0000A4")));
+    await setChipStatus(d.depot.id, "0000A4", "faulty");
     const send = (fields: Record<string, string>, cookie = timer) =>
       pagePost("localhost", page, { intent: "replace-chip", submission: crypto.randomUUID(), bib: "1", new_chip: "0000A1", reason: "lost", ...fields }, cookie);
     const cases: [Record<string, string>, string][] = [

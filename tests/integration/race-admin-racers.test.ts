@@ -4,7 +4,7 @@ import { parseTimeOfDay } from "../../core/time/parse";
 import { zeroTimeOf } from "../../core/time/zero-time";
 import { createUserWithPassword, signIn, pagePost, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
-import { createTimedRace, postReads, SECOND } from "./timing-fixtures";
+import { createTimedRace, postReads, racerForm, SECOND } from "./timing-fixtures";
 
 const HOST = "localhost";
 const PASSWORD = "finish-line-77";
@@ -50,20 +50,6 @@ const zeroTime = (t: TimedRace) => zeroTimeOf(t.race.startTime * 1000, t.race.ti
 const tod = (text: string) => parseTimeOfDay(text) as number;
 
 /** The edit form of racer `i` (bib i, chip Ci) as it was created, with `changes`. */
-function racerForm(t: TimedRace, i: number, changes: Record<string, string> = {}) {
-  return {
-    intent: "save",
-    first_name: `Racer${i}`,
-    last_name: `Test${i}`,
-    bib: String(i),
-    chip: `C${i}`,
-    chip_list: "",
-    course: t.course.id,
-    status: "ok",
-    status_time: "",
-    ...changes,
-  };
-}
 
 /** The racer's result time once the room has taken in its reads (they join the results at the next push). */
 async function timeOf(t: TimedRace, racerId: string, until: (time: number | null) => boolean) {

@@ -205,7 +205,7 @@ describe("racer import into the RaceRoom", () => {
       ],
     });
     expect((await t.room.counts()).racers).toBe(1);
-    expect(await t.room.importRacers(rows.slice(0, 1))).toEqual({ ok: true, created: 1 });
+    expect(await t.room.importRacers(rows.slice(0, 1))).toMatchObject({ ok: true, created: 1 });
   });
 });
 

@@ -64,6 +64,22 @@ export async function setUpTimedRoom(
   return { room, device, credential, start, finish, course, format, racerIds, startMicros };
 }
 
+/** The racer form as the page sends it for racer `i` of setUpTimedRoom, with some fields changed. */
+export function racerForm(t: { course: { id: string } }, i: number, changes: Record<string, string> = {}) {
+  return {
+    intent: "save",
+    first_name: `Racer${i}`,
+    last_name: `Test${i}`,
+    bib: String(i),
+    chip: `C${i}`,
+    chip_list: "",
+    course: t.course.id,
+    status: "ok",
+    status_time: "",
+    ...changes,
+  };
+}
+
 /** A saved document's id (RPC stubs lose the document's type, and the tests need only the id). */
 function ok(result: { ok: boolean; value?: unknown; errors?: Record<string, string> }): { id: string } {
   if (!result.ok) throw new Error(JSON.stringify(result.errors));

@@ -14,6 +14,7 @@ import { gochipReplacements, gochips, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import { raceChips } from "./gochips";
+import { issueChips } from "./racer-chips";
 import { canOnRace, type RaceCatalogue, type roomOf } from "./race-access";
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
@@ -91,24 +92,7 @@ export async function replaceChip(
           .where(and(eq(gochips.id, old.id), eq(gochips.depotId, old.depotId))),
       ]
     : [];
-  const issued =
-    fresh?.rackId && fresh.shipmentId
-      ? [
-          db
-            .update(gochips)
-            .set({
-              rackId: null,
-              slot: null,
-              issuedRaceId: race.id,
-              issuedRacerId: racer.id,
-              issuedBib: racer.data.bib,
-              issuedAt: Date.now(),
-              issuedRackId: fresh.rackId,
-              issuedShipmentId: fresh.shipmentId,
-            })
-            .where(and(eq(gochips.id, fresh.id), eq(gochips.depotId, fresh.depotId), eq(gochips.rackId, fresh.rackId))),
-        ]
-      : [];
+  const issued = fresh ? issueChips(db, race.id, [{ chip: fresh, racer: { id: racer.id, bib: racer.data.bib } }]) : [];
   try {
     await db.batch([session, ...marked, ...issued]);
   } catch (error) {

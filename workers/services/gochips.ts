@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { chipPlace, GOCHIP_MESSAGES, slotsFor, testOutcome, type GochipStatus, type TestedChip } from "../../core/gochips/chips";
+import type { RaceChip } from "../../core/gochips/handouts";
 import { isInvalid } from "../../core/time/parse";
 import { gochipLots, gochipRacks, gochips, gochipTests, races, shipments, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
@@ -13,7 +14,7 @@ import { FORBIDDEN, mayAtDepot, refused, type DepotCaller, type ShippingOutcome 
 
 /** D1 binds at most 100 values a statement: codes go in parts. */
 const PART = 80;
-const parts = <T>(rows: readonly T[], size = PART): T[][] =>
+export const parts = <T>(rows: readonly T[], size = PART): T[][] =>
   Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
 
 export const GOCHIP_DEPOT_MESSAGES = {
@@ -221,8 +222,8 @@ export async function loadChips(
       .where(and(eq(gochips.id, id), eq(gochips.depotId, caller.depotId), isNull(gochips.rackId))),
   );
   try {
-    // Eight columns a row: a dozen rows stay under D1's 100 bound values.
-    const [first, ...rest] = [...parts(rows, 12).map((part) => db.insert(gochips).values(part)), ...putBack];
+    // Nine bound values a row (drizzle binds the status and failures defaults too): 11 rows stay under D1's 100.
+    const [first, ...rest] = [...parts(rows, 11).map((part) => db.insert(gochips).values(part)), ...putBack];
     await db.batch([first!, ...rest]);
   } catch (error) {
     const index = uniqueConstraintOf(error);
@@ -311,9 +312,10 @@ export async function recordTest(db: Db, caller: DepotCaller, upload: TestUpload
 /**
  * The depots' chips among `codes` that this race may know: those in racks travelling with shipments to the race,
  * and those issued at it (out of their racks since, decision 0073). The rack and shipment are null for the latter.
+ * All of them (codes null) in one query for a racer import (decision 0076).
  */
-export async function raceChips(db: Db, raceId: string, codes: readonly string[]) {
-  if (codes.length === 0) return [];
+export async function raceChips(db: Db, raceId: string, codes: readonly string[] | null): Promise<RaceChip[]> {
+  if (codes !== null && codes.length === 0) return [];
   return db
     .select({
       id: gochips.id,
@@ -322,11 +324,12 @@ export async function raceChips(db: Db, raceId: string, codes: readonly string[]
       status: gochips.status,
       rackId: gochips.rackId,
       shipmentId: shipments.id,
+      issuedRacerId: gochips.issuedRacerId,
     })
     .from(gochips)
     .leftJoin(gochipRacks, eq(gochipRacks.id, gochips.rackId))
     .leftJoin(shipments, and(eq(shipments.id, gochipRacks.shipmentId), eq(shipments.depotId, gochips.depotId), eq(shipments.raceId, raceId)))
-    .where(and(inArray(gochips.hexCode, [...codes]), or(isNotNull(shipments.id), eq(gochips.issuedRaceId, raceId))));
+    .where(and(codes === null ? undefined : inArray(gochips.hexCode, [...codes]), or(isNotNull(shipments.id), eq(gochips.issuedRaceId, raceId))));
 }
 
 /**

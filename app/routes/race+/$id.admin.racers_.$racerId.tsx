@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as z from "zod";
+import { fieldErrorsOf } from "../../../core/entity/field-errors";
 import { racerDisplayName } from "../../../core/timing/racer-name";
 import type { StoredDocument } from "../../../schema/race/documents";
 import { FormMessage } from "../../components/auth-card";
@@ -8,7 +9,10 @@ import { ReplacementFields, ReplacementList, type ReplacementRow } from "../../c
 import { ConfirmForm } from "../../components/form-kit";
 import { racerReplacements, replaceRacerChip, valuesOf } from "../../gochip-replacement.server";
 import { RacerForm } from "../../components/racer-form";
+import { submissionId } from "../../forms/field-rules";
 import { requireRaceAccess } from "../../race-admin.server";
+import { openDb } from "../../../schema/d1";
+import { saveRacerChip } from "../../../workers/services/racer-chips";
 import {
   changedFields,
   crossingRows,
@@ -33,6 +37,8 @@ async function racerOf(request: Request, context: LoaderFunctionArgs["context"],
   return { access, racer };
 }
 
+// The new racer form's one-time id (a page sent before it had one sends none).
+const submissionSchema = submissionId.optional();
 const confirmSchema = z.enum(["clear", "delete"]).nullable().catch(null);
 const doneSchema = z.enum(["saved", "created", "cleared", "replaced"]).nullable().catch(null);
 
@@ -58,6 +64,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     replacements,
     // The replace form's one-time id: sent twice (a double click), the chip is replaced once.
     replacement: crypto.randomUUID(),
+    // The new racer's id: "Add racer" sent twice adds them once.
+    submission: racer ? null : crypto.randomUUID(),
     title,
     values: racerFormValues(racer?.data ?? null, setup),
     courses: setup.courses,
@@ -96,12 +104,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   if (intent.data !== "save") return data<Result>({ errors: { form: "There is no racer here yet." }, values: null }, { status: 400 });
   const values = formInputs(form);
+  const submission = submissionSchema.safeParse(form.get("submission") ?? undefined);
+  if (!submission.success) return data<Result>({ errors: fieldErrorsOf(submission.error.issues), values }, { status: 400 });
   const setup = await loadRacerSetup(access);
   const parsed = racerChangesFrom(values, setup);
   if (!parsed.ok) return data<Result>({ errors: parsed.errors, values }, { status: 400 });
   const changes = changedFields(parsed.changes, racer?.data ?? null);
   if (racer && Object.keys(changes).length === 0) return redirect(`${base}/${racer.id}?done=saved`);
-  const saved = await access.room.saveRacer(racer?.id ?? null, changes);
+  // A depot's chip handed out here is issued from its rack (decision 0076).
+  const saved = await saveRacerChip(openDb(context.env.DB), access.race.id, access.room, racer, changes, racer ? undefined : submission.data);
   if (!saved.ok) return data<Result>({ errors: formErrorsOf(saved.errors), values }, { status: 400 });
   return redirect(`${base}/${saved.value.id}?done=${racer ? "saved" : "created"}`);
 }
@@ -114,7 +125,7 @@ const DONE_NOTICES = {
 } as const;
 
 export default function RacerPage() {
-  const { raceId, racer, title, values, courses, startGroups, metaStartGroups, fields, crossings, confirm, done, replacements, replacement } =
+  const { raceId, racer, title, values, courses, startGroups, metaStartGroups, fields, crossings, confirm, done, replacements, replacement, submission } =
     useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -194,6 +205,7 @@ export default function RacerPage() {
           metaStartGroups={metaStartGroups}
           fields={fields}
           submitLabel={racer ? "Save racer" : "Add racer"}
+          submission={submission ?? undefined}
           pending={pending("save")}
         />
       </section>

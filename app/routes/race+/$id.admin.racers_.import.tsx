@@ -6,6 +6,8 @@ import { boxStyle, Field } from "../../components/form-kit";
 import { requireRaceAccess } from "../../race-admin.server";
 import { IMPORT_MAX_ROWS, previewImport, previewView, readImportForm, type ImportPreviewView } from "../../racer-import.server";
 import { loadRacerSetup } from "../../racers.server";
+import { openDb } from "../../../schema/d1";
+import { importChip, importChipBook, importRacersWithChips } from "../../../workers/services/racer-chips";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Import racers · ${data.raceName}` : "Import racers" }];
 
@@ -26,18 +28,21 @@ type Result = { error: string | null; preview: ImportPreviewView | null; text: s
 
 /**
  * "preview" reads the file and shows every row and its problems, writing nothing; "import" reads the same
- * text again and writes it in one all-or-nothing importRacers call.
+ * text again and writes it in one all-or-nothing importRacers call, the depot chips handed out issued after it.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const access = await requireRaceAccess(request, context, params.id, "edit");
   const read = await readImportForm(request);
   if ("error" in read) return data<Result>({ error: read.error, preview: null, text: "", source: "" }, { status: 400 });
-  const [setup, racers] = await Promise.all([loadRacerSetup(access), access.room.racers()]);
-  const preview = previewImport(read.text, setup, racers);
+  const db = openDb(context.env.DB);
+  // The race's depot chips are read once for the whole file (decision 0076).
+  const [setup, racers, book] = await Promise.all([loadRacerSetup(access), access.room.racers(), importChipBook(db, access.race.id)]);
+  const preview = previewImport(read.text, setup, racers, importChip(book));
   const failed = preview.fileError !== null || preview.rows.some((r) => r.errors.length > 0);
   if (read.intent === "preview" || failed)
     return data<Result>({ error: null, preview: previewView(preview), text: read.text, source: read.source }, { status: failed ? 400 : 200 });
-  const result = await access.room.importRacers(preview.rows.map((r) => ({ ...r.changes, imported_from: read.source })));
+  const rows = preview.rows.map((r) => ({ ...r.changes, imported_from: read.source }));
+  const result = await importRacersWithChips(db, access.race.id, access.room, rows, book);
   if (!result.ok) {
     // Someone changed the racers since the preview: show the room's verdict by file row (data row 1 is file row 2).
     const byRow = new Map(result.rows.map((r) => [r.row + 1, r.errors]));
