@@ -32,10 +32,15 @@ export function send(port: number, host: string, method: string, path: string, b
       },
     );
     req.on("error", reject);
+    // Every wait has an end: a request that stalls fails the figure with its path instead of hanging the bench.
+    req.setTimeout(SEND_TIMEOUT_MS, () => req.destroy(new Error(`${method} ${path}: no answer within ${SEND_TIMEOUT_MS / 1000} s`)));
     if (body) req.write(body);
     req.end();
   });
 }
+
+/** The longest one request may take: well above the slowest set-up (a demo race of 27,000 racers). */
+const SEND_TIMEOUT_MS = 300_000;
 
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
