@@ -18,6 +18,13 @@ import { createTimedRace, evictRoom, evictShard, openResultsSocket, postReads, S
 
 const finishRead = (seq: number, chip: string, seconds: number, startMicros: number) => ({ seq, chip, time: startMicros + seconds * SECOND, channel: 2 });
 
+/** The next rows frame, noting when the room ticked it by the room's own clock (arrival waits for a busy machine). */
+async function rowsAndTickTime(spectator: Awaited<ReturnType<typeof openResultsSocket>>, room: DurableObjectStub<RaceRoom>, tickTimes: number[]) {
+  const frame = await spectator.next("rows");
+  tickTimes.push(await runInDurableObject(room, (instance: RaceRoom) => (instance as unknown as { feed: { lastTickAt: number } }).feed.lastTickAt));
+  return frame;
+}
+
 describe("live results across eviction", () => {
   it("pushes a crossing that arrives after the race room was evicted, to a socket opened before", async () => {
     const t = await createTimedRace({ racers: 3 });
@@ -270,11 +277,7 @@ describe("device restarts", () => {
     // When the room ticked, by its own clock: a frame's arrival here also waits for a busy machine, so the gap
     // between arrivals can be shorter than the gap between ticks (CI saw 296 ms for a 400 ms tick).
     const tickTimes: number[] = [];
-    const nextRows = async () => {
-      const frame = await spectator.next("rows");
-      tickTimes.push(await runInDurableObject(t.room, (instance: RaceRoom) => (instance as unknown as { feed: { lastTickAt: number } }).feed.lastTickAt));
-      return frame;
-    };
+    const nextRows = () => rowsAndTickTime(spectator, t.room, tickTimes);
     const burst = Array.from({ length: BUSY_TICK_ROWS + 20 }, (_, i) => finishRead(i + 1, `C${i + 1}`, 600 + i, t.startMicros));
     await postReads(t.host, t.race.id, t.credential.token, { reads: burst });
     expect((await nextRows()).rows).toHaveLength(BUSY_TICK_ROWS + 20);
@@ -296,11 +299,7 @@ describe("device restarts", () => {
     const spectator = await openResultsSocket(t.host, t.race.id, t.format.id);
     await spectator.next("snapshot");
     const tickTimes: number[] = [];
-    const nextRows = async () => {
-      const frame = await spectator.next("rows");
-      tickTimes.push(await runInDurableObject(t.room, (instance: RaceRoom) => (instance as unknown as { feed: { lastTickAt: number } }).feed.lastTickAt));
-      return frame;
-    };
+    const nextRows = () => rowsAndTickTime(spectator, t.room, tickTimes);
     const flood = Array.from({ length: FLOOD_TICK_ROWS }, (_, i) => finishRead(i + 1, `C${i + 1}`, 600 + i, t.startMicros));
     await postReads(t.host, t.race.id, t.credential.token, { reads: flood });
     expect((await nextRows()).rows).toHaveLength(FLOOD_TICK_ROWS);
