@@ -37,7 +37,9 @@ export async function startServer(port: number, options: ServerOptions = {}): Pr
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
-    env: { ...process.env, ...options.env },
+    // React's production build, as the deployed Worker has it: `wrangler dev` bundles React for NODE_ENV, which it
+    // takes as "development" when unset, and the development build renders a page 2–3 times slower (decision 0079).
+    env: { ...process.env, NODE_ENV: "production", ...options.env },
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let running = true;

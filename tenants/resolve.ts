@@ -54,7 +54,7 @@ async function siteHostRow(db: Db, hostname: string): Promise<SiteHostRow | null
 // changes (a domain added, checked or removed; a site's look saved) forget their entries at once.
 const CACHE_MS = 5_000;
 const CACHE_MAX = 2_000;
-const cache = new Map<string, { at: number; row: SiteHostRow | null }>();
+const cache = new Map<string, { at: number; row: SiteHostRow | null; theme?: Theme }>();
 
 /** Forgets what this isolate remembers of these hostnames (custom domains changed). */
 export function forgetHosts(hostnames: readonly string[]): void {
@@ -66,13 +66,15 @@ export function forgetSite(siteId: string): void {
   for (const [hostname, entry] of cache) if (entry.row?.site_id === siteId) cache.delete(hostname);
 }
 
-async function cachedSiteHostRow(db: Db, hostname: string, now: number): Promise<SiteHostRow | null> {
+async function cachedSiteHostRow(db: Db, hostname: string, now: number): Promise<(SiteHostRow & { theme: Theme }) | null> {
   const hit = cache.get(hostname);
-  if (hit && now - hit.at < CACHE_MS) return hit.row;
+  if (hit && now - hit.at < CACHE_MS) return hit.row && hit.theme ? { ...hit.row, theme: hit.theme } : null;
   const row = await siteHostRow(db, hostname);
+  // Read once per entry: checking a config (colour contrast, menus) costs more than the query the cache spares.
+  const theme = row ? themeFromSiteConfig(parseConfig(row.config), hostname) : undefined;
   if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(hostname, { at: now, row });
-  return row;
+  cache.set(hostname, { at: now, row, theme });
+  return row && theme ? { ...row, theme } : null;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function resolveTenant(db: Db, hostHeader: string | null, config: H
   if (!site) return null;
   const to = site.primary_status === "active" ? wwwRedirectTarget(hostname, site.primary_hostname) : null;
   if (to) return { kind: "redirect", hostname, to };
-  return { kind: "site", hostname, siteId: site.site_id, version: Number(site.version), theme: themeFromSiteConfig(parseConfig(site.config), hostname) };
+  return { kind: "site", hostname, siteId: site.site_id, version: Number(site.version), theme: site.theme };
 }
 
 function parseConfig(text: string): unknown {
