@@ -121,4 +121,26 @@ describe("a price changed while a card page is open", { timeout: 60_000 }, () =>
     const [cart] = await db().select().from(carts).where(eq(carts.registrationId, f.registration.id));
     expect([cart!.total, cart!.pricing!.total]).toEqual([7860, 7860]);
   });
+
+  it("a page Stripe closed unpaid whose expiry is not in yet does not stop a new page at the new price", async () => {
+    const f = await createForm({ stripeAccountId: `acct_${crypto.randomUUID().slice(0, 8)}` });
+    const added = await post(f.host, f.path, { intent: "save-person", ...person(f, "10k") });
+    const cookie = cookieFrom(added, `sl_cart_${f.registration.id.replaceAll("-", "")}`)!;
+    expect((await post(f.host, `${f.path}/cart`, { intent: "continue", email: "cy@example.com" }, cookie)).status).toBe(302);
+    const first = sessionOf((await payByCard(f, cookie)).headers.get("Location"));
+    fake().pause();
+    await fake().expire(first!);
+    await priceTenK(f, 5500);
+    const next = await payByCard(f, cookie);
+    expect(next.status).toBe(302);
+    const second = sessionOf(next.headers.get("Location"));
+    expect(fake().sessions.get(second!)!.amount_total).toBe(7860);
+    // The late expiry of the first page leaves the new one's holds and attempt alone.
+    await fake().resume();
+    const attempts = await db().select().from(paymentAttempts).where(eq(paymentAttempts.registrationId, f.registration.id));
+    expect(attempts.map((a) => [a.checkoutSessionId === second ? "second" : "first", a.status, a.amount]).sort()).toEqual([
+      ["first", "expired", 6860],
+      ["second", "open", 7860],
+    ]);
+  });
 });
