@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fcParams } from "../testing/fast-check";
 import { makeElement } from "../forms/test-elements";
 import type { FormElement } from "../forms/model";
 import { priceFormCart, type FormCartInput } from "./price-form";
@@ -128,5 +130,78 @@ describe("options marked as fees", () => {
     // Half off the items only: (10.00 + 12.00) / 2 = 11.00.
     expect(priced.discount).toBe(1100);
     expect(priced.total).toBe(1000 + 1500 + 1200 + 500 - 1100);
+  });
+});
+
+describe("a paid person's answers after the organiser changes a price (decision 0078)", () => {
+  /** The form at some prices: the 10 km and the 5 km at every tier, the shirt, and the fee part of the 10 km. */
+  const formAt = (tenK: number, fiveK: number, shirtPrice: number, tenKFee: boolean): FormElement[] => [
+    {
+      ...distance,
+      options_list: [
+        { id: "5k", display: "5 km", price_2: fiveK },
+        { id: "10k", display: "10 km", price_2: tenK, is_fee: tenKFee },
+      ],
+    },
+    { ...shirt, price_1: shirtPrice, price_2: shirtPrice },
+    donation,
+    codes,
+  ];
+  const person = (values: FormCartInput["individuals"][number]["values"]) => ({ id: "a", isRemoved: false, isComplete: true, isNew: true, values });
+  const paidFrom = (charged: ReturnType<typeof priceFormCart>, values: FormCartInput["individuals"][number]["values"]) => ({
+    values,
+    lines: charged.lines.filter((l) => l.individualId === "a"),
+  });
+
+  it("keeps the 10 km at the $45.00 paid when it now lists at $55.00, and prices a new answer at today's list", () => {
+    const values = { distance: { v: "10k", p: 4500 }, shirt: { v: true, p: 2000 } };
+    const charged = priceFormCart(cart({ individuals: [person(values)] }));
+    const now = formAt(5500, 3500, 2000, false);
+    const kept = priceFormCart(cart({ elements: now, individuals: [{ ...person(values), isNew: false, paid: paidFrom(charged, values) }] }));
+    expect(kept.lines.find((l) => l.elementId === "distance")!.amount).toBe(4500);
+    expect(kept.total).toBe(charged.total - charged.systemFee);
+    const moved = { ...values, distance: { v: "5k", p: 3500 } };
+    const changed = priceFormCart(cart({ elements: now, individuals: [{ ...person(moved), isNew: false, paid: paidFrom(charged, values) }] }));
+    expect(changed.lines.find((l) => l.elementId === "distance")!.amount).toBe(3500);
+    // Without what was paid, the same cart reads at today's list.
+    expect(priceFormCart(cart({ elements: now, individuals: [{ ...person(values), isNew: false }] })).lines[0]!.amount).toBe(5500);
+  });
+
+  it("prices every kept answer at what was charged and every changed one at today's list, whatever the prices did", () => {
+    const price = fc.integer({ min: 0, max: 20_000 });
+    const answers = fc.record({ distance: fc.constantFrom("5k", "10k"), shirt: fc.boolean(), gift: fc.integer({ min: 0, max: 5000 }) });
+    fc.assert(
+      fc.property(
+        fc.tuple(price, price, price, fc.boolean()),
+        fc.tuple(price, price, price, fc.boolean()),
+        answers,
+        answers,
+        fc.constantFrom("", "save10", "once", "save10 once"),
+        (then, now, paidAnswers, newAnswers, codeText) => {
+          const valuesOf = (a: typeof paidAnswers) => ({ distance: { v: a.distance, p: 0 }, shirt: { v: a.shirt, p: 0 }, gift: { v: a.gift, p: a.gift } });
+          const base = { cartValues: { codes: { v: codeText, p: 0 } } };
+          const paidValues = valuesOf(paidAnswers);
+          const charged = priceFormCart(cart({ ...base, elements: formAt(...then), individuals: [person(paidValues)] }));
+          const paid = paidFrom(charged, paidValues);
+          const later = (values: FormCartInput["individuals"][number]["values"]) =>
+            priceFormCart(cart({ ...base, elements: formAt(...now), individuals: [{ ...person(values), isNew: false, paid }] }));
+          // Nothing changed: the same lines and totals as charged, less the processing fee paid once.
+          const kept = later(paidValues);
+          const noFee = (lines: typeof charged.lines) => lines.filter((l) => l.type !== "z4fee");
+          expect(noFee(kept.lines)).toEqual(noFee(charged.lines));
+          expect(kept.total).toBe(charged.total - charged.systemFee);
+          // Some answers changed: each kept one's lines as charged, each changed one's as today's list prices it.
+          const newValues = valuesOf(newAnswers);
+          const changed = later(newValues);
+          const today = priceFormCart(cart({ ...base, elements: formAt(...now), individuals: [{ ...person(newValues), isNew: false }] }));
+          const itemLines = (p: typeof charged, id: string) => p.lines.filter((l) => l.elementId === id && l.type !== "discount");
+          for (const id of ["distance", "shirt", "gift"] as const) {
+            const same = JSON.stringify(paidValues[id].v) === JSON.stringify(newValues[id].v);
+            expect(itemLines(changed, id)).toEqual(itemLines(same ? charged : today, id));
+          }
+        },
+      ),
+      fcParams(),
+    );
   });
 });

@@ -1,14 +1,14 @@
 /**
  * Prices a cart of a registration form: each counted individual's stored values repriced at the tier in
- * force by their field type (core/forms), the discount codes entered on the cart matched against the
- * form's discount fields, then the cart pricing engine (pricing.ts). Pure, so the browser shows the same
- * total the server charges.
+ * force by their field type (core/forms), except a paid person's answers kept since, at what was charged for them,
+ * the discount codes entered on the cart matched against the form's discount fields, then the cart pricing
+ * engine (pricing.ts). Pure, so the browser shows the same total the server charges.
  */
 import { matchDiscounts } from "../forms/discount";
 import type { FormElement, StoredValue, Tier } from "../forms/model";
 import { optionFeePart } from "../forms/options";
 import { FIELD_TYPE_MODULES } from "../forms/registry";
-import type { CartPricing, DiscountRule, ItemKind, PricedItem } from "./model";
+import { ITEM_KINDS, type CartPricing, type DiscountRule, type ItemKind, type PriceLine, type PricedItem } from "./model";
 import { priceCart } from "./pricing";
 
 export interface FormCartIndividual {
@@ -18,6 +18,14 @@ export interface FormCartIndividual {
   /** Not yet paid for. */
   isNew: boolean;
   values: Readonly<Record<string, StoredValue | undefined>>;
+  /** A paid person: the answers paid for and their lines as charged; an answer unchanged since keeps that price (decision 0078). */
+  paid?: PaidAnswers;
+}
+
+export interface PaidAnswers {
+  values: Readonly<Record<string, StoredValue | undefined>>;
+  /** The person's lines of the cart's charged pricing (only the item, membership, fee and donation lines are read). */
+  lines: readonly PriceLine[];
 }
 
 export interface FormCartInput {
@@ -50,12 +58,31 @@ function kindOf(element: FormElement): ItemKind {
   return element.is_fee ? "fee" : "item";
 }
 
-/** The priced values of one person (or the cart), in form order; free values make no line. */
-export function itemsOf(elements: readonly FormElement[], values: FormCartIndividual["values"], tier: Tier): PricedItem[] {
+const PRICED_KINDS: ReadonlySet<string> = new Set(ITEM_KINDS);
+
+/** The lines an answer was charged at, when it is the answer paid for; null when it is new (priced at today's list). */
+function paidLinesOf(element: FormElement, stored: StoredValue, paid: PaidAnswers | undefined): PricedItem[] | null {
+  const before = paid?.values[element.id];
+  if (!paid || !before || JSON.stringify(before.v) !== JSON.stringify(stored.v)) return null;
+  return paid.lines
+    .filter((line) => line.elementId === element.id && PRICED_KINDS.has(line.type))
+    .map((line) => ({ elementId: element.id, amount: line.amount, isTaxable: element.is_taxable, kind: line.type as ItemKind }));
+}
+
+/**
+ * The priced values of one person (or the cart), in form order; free values make no line. An answer a paid person
+ * still has is priced at what was charged for it, never at the list price the organiser may have changed since.
+ */
+export function itemsOf(elements: readonly FormElement[], values: FormCartIndividual["values"], tier: Tier, paid?: PaidAnswers): PricedItem[] {
   const items: PricedItem[] = [];
   for (const element of elements) {
     const stored = values[element.id];
     if (!stored || isCartLevel(element)) continue;
+    const charged = paidLinesOf(element, stored, paid);
+    if (charged) {
+      items.push(...charged);
+      continue;
+    }
     const amount = FIELD_TYPE_MODULES[element.type].price(element, stored.v as never, tier);
     // Options marked as fees make a fee line of their own, so codes never take them off.
     const fee = Math.min(amount, optionFeePart(element, stored.v, tier));
@@ -104,7 +131,7 @@ export function priceFormCart(input: FormCartInput): FormCartPricing {
       isRemoved: person.isRemoved,
       isComplete: person.isComplete,
       isNew: person.isNew,
-      items: itemsOf(sorted, person.values, input.tier),
+      items: itemsOf(sorted, person.values, input.tier, person.paid),
     })),
     discounts: rules,
     gstRatePercent: input.gstRatePercent,

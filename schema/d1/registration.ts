@@ -265,6 +265,8 @@ export const waitlistEntries = sqliteTable(
     offerCartId: text("offer_cart_id"),
     offeredAt: integer("offered_at"),
     offerExpiresAt: integer("offer_expires_at"),
+    /** The capped pools a new entry's offer held for its person when made (every capped choice, decision 0078); null: `pools`. */
+    offerPools: text("offer_pools", { mode: "json" }).$type<string[]>(),
     /** A change request (decision 0066): the paid person whose answers the offer changes, and their cart; null for a new entry. */
     changeIndividualId: text("change_individual_id"),
     changeCartId: text("change_cart_id"),

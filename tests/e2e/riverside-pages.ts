@@ -1,8 +1,8 @@
 /** The Riverside demo form (its Kids' 3 km has 2 places and a waitlist): registering and cancelling through its pages. */
 import { expect, type Browser, type Page } from "@playwright/test";
 import { E2E_PORT } from "../../playwright.config";
-import { demoRegistrations, demoSites } from "../../scripts/demo-data";
-import { url, waitForHydration } from "./hosts";
+import { demoClubs, demoRegistrations, demoSites } from "../../scripts/demo-data";
+import { openMail, url, waitForHydration } from "./hosts";
 
 export const RIVERSIDE_SITE = demoSites[1].hostname;
 export const riversideRace = demoRegistrations(Date.now()).find((r) => r.siteId === demoSites[1].id)!;
@@ -47,4 +47,43 @@ export async function cancelFromReceipt(page: Page): Promise<void> {
   await page.getByText("Cancel this registration").first().click();
   await page.getByRole("button", { name: "Yes, cancel it" }).first().click();
   await expect(page.getByTestId("cancelled-notice")).toBeVisible();
+}
+
+/** After "Add to cart" on the full Kids' 3 km: joins its waitlist (a double click joins once) and is number 1. */
+export async function joinKidsWaitlist(page: Page, email: string): Promise<void> {
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Kids' 3 km is full. Join the waitlist and we will email you if a place opens.");
+  await page.getByLabel("Email address for the waitlist").fill(email);
+  await page.getByRole("button", { name: "Join the waitlist" }).dblclick();
+  await expect(page.getByTestId("waitlist-joined")).toContainText("You are number 1 on the waitlist for Kids' 3 km.");
+}
+
+/** The offer mailed to `email` opened in `page`, its card page opened and left, then expired by the fake: the link and the session. */
+export async function leaveOfferCardPage(page: Page, mail: Page, email: string): Promise<{ link: string; session: string }> {
+  const offer = await openMail(mail, email, `A place is free: ${riversideRace.name}`);
+  const link = (await offer.getByRole("link").first().getAttribute("href"))!;
+  await page.goto(link);
+  await expect(page.getByTestId("place-held")).toContainText("A place is held for you until");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await page.getByRole("button", { name: /^Pay .* by card$/ }).click();
+  await page.waitForURL((u) => u.origin === STRIPE_FAKE_ORIGIN);
+  const session = /\/c\/pay\/(cs_\w+)/.exec(page.url())![1]!;
+  const expired = await mail.request.post(`${STRIPE_FAKE_ORIGIN}/v1/checkout/sessions/${session}/expire`, {
+    headers: { Authorization: "Bearer sk_test_e2e", "Stripe-Account": demoClubs[1].stripeAccountId },
+  });
+  expect(expired.ok()).toBe(true);
+  return { link, session };
+}
+
+/** Back from the offer's mail within its time: the place still held, paid with a double click on Pay (a new page), one receipt. */
+export async function payOfferAgain(page: Page, mail: Page, email: string, offer: { link: string; session: string }): Promise<void> {
+  await page.goto(offer.link);
+  await expect(page.getByTestId("place-held")).toContainText("A place is held for you until");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await page.getByRole("button", { name: /^Pay .* by card$/ }).dblclick();
+  await page.waitForURL((u) => u.origin === STRIPE_FAKE_ORIGIN);
+  expect(page.url()).not.toContain(offer.session);
+  await payOnStripePage(page);
+  await openMail(mail, email, `Receipt: ${riversideRace.name}`);
+  await expect(mail.getByRole("article", { name: `Receipt: ${riversideRace.name}` }).filter({ hasText: `To ${email}` })).toHaveCount(1);
 }

@@ -1,7 +1,8 @@
 // A property over any sequence of card pages an offered registrant opens, lets expire, has refused or closes by
 // changing the cart, at any time before or after the offer's end (decision 0075): while the offer stands its place
 // is held to at least the offer's end (and a page's own end), so nobody else can hold it; once it has ended, a page
-// letting go frees it.
+// letting go frees it. The same holds for a second capped choice the offer held for its person without waiting for it
+// (a T-shirt size, decision 0078); a person added to the cart later is held only while a page is open.
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -30,12 +31,26 @@ describe("a new entry's offer under any sequence of its card pages", () => {
           const offeredAt = Date.now();
           const offerEnd = offeredAt + OFFER_MS;
           const pool = `opt:distance:half-${crypto.randomUUID()}`;
-          const [cartId, rivalCart, personId] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+          const shirt = `opt:shirt:s-${crypto.randomUUID()}`;
+          const [cartId, rivalCart, personId, friendId] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
           for (const id of [cartId, rivalCart]) await db().insert(carts).values({ id, registrationId, clubId: f.club.id, siteId: f.site.id, fieldMtimes: {} });
           // The offer's batch: the person in its cart, the entry offered, the place held to the offer's end.
           await db()
             .insert(individuals)
             .values({ id: personId, createdAt: offeredAt, cartId, registrationId, clubId: f.club.id, siteId: f.site.id, isComplete: true, ordinal: 1 });
+          // A friend the registrant adds to the offer's cart a minute later: not the offer's person.
+          await db()
+            .insert(individuals)
+            .values({
+              id: friendId,
+              createdAt: offeredAt + 60_000,
+              cartId,
+              registrationId,
+              clubId: f.club.id,
+              siteId: f.site.id,
+              isComplete: true,
+              ordinal: 2,
+            });
           await db()
             .insert(waitlistEntries)
             .values({
@@ -43,6 +58,7 @@ describe("a new entry's offer under any sequence of its card pages", () => {
               registrationId,
               clubId: f.club.id,
               pools: [pool],
+              offerPools: [pool, shirt].sort(),
               position: 1,
               email: "ben@example.com",
               name: "Ben Runner",
@@ -56,13 +72,15 @@ describe("a new entry's offer under any sequence of its card pages", () => {
               updatedAt: offeredAt,
             });
           const claim: PlaceClaim = { pool, unit: personId, individualId: personId, cap: 1 };
-          await db().batch(holdStatements(db(), registrationId, cartId, [claim], offeredAt, offerEnd));
+          const claims: PlaceClaim[] = [claim, { ...claim, pool: shirt }];
+          const friendClaim: PlaceClaim = { pool: shirt, unit: friendId, individualId: friendId, cap: 2 };
+          await db().batch(holdStatements(db(), registrationId, cartId, claims, offeredAt, offerEnd));
 
           for (const op of ops) {
             const t = offeredAt + op.minute * 60_000;
             const statements =
               op.kind === "open"
-                ? holdStatements(db(), registrationId, cartId, [claim], t, t + HOLD_MS)
+                ? holdStatements(db(), registrationId, cartId, [...claims, friendClaim], t, t + HOLD_MS)
                 : op.kind === "expire"
                   ? releaseUnlessPaying(db(), cartId, "no-other-page", t)
                   : releaseCartHolds(db(), cartId, t);
@@ -71,23 +89,29 @@ describe("a new entry's offer under any sequence of its card pages", () => {
               .select()
               .from(places)
               .where(and(eq(places.cartId, cartId), eq(places.state, "held")));
-            const end = held[0]?.expiresAt ?? null;
+            const endIn = (p: string, unit = personId) => held.find((h) => h.pool === p && h.unit === unit)?.expiresAt ?? null;
+            const end = endIn(pool);
             if (op.kind === "open") expect(end).toBe(t < offerEnd ? Math.max(t + HOLD_MS, offerEnd) : t + HOLD_MS);
             else expect(end).toBe(t < offerEnd ? offerEnd : null);
+            // The offered person's second capped choice ends with the first; the friend's only with the page.
+            expect(endIn(shirt)).toBe(end);
+            expect(endIn(shirt, friendId)).toBe(op.kind === "open" ? t + HOLD_MS : null);
 
-            // Another cart asking for the place at that moment is refused exactly while the hold is live.
-            const rival = await db()
-              .batch(holdStatements(db(), registrationId, rivalCart, [{ ...claim, unit: `${rivalCart}#1`, individualId: null }], t, t + HOLD_MS))
-              .then(
-                () => true,
-                (error: unknown) => {
-                  if (isPlaceTaken(error)) return false;
-                  throw error;
-                },
-              );
-            expect(rival).toBe(end === null || end <= t);
-            if (t < offerEnd) expect(rival).toBe(false);
-            await db().delete(places).where(eq(places.cartId, rivalCart));
+            // Another cart asking for either place at that moment is refused exactly while the hold is live.
+            for (const asked of [pool, shirt]) {
+              const rival = await db()
+                .batch(holdStatements(db(), registrationId, rivalCart, [{ pool: asked, unit: `${rivalCart}#1`, individualId: null, cap: 1 }], t, t + HOLD_MS))
+                .then(
+                  () => true,
+                  (error: unknown) => {
+                    if (isPlaceTaken(error)) return false;
+                    throw error;
+                  },
+                );
+              expect(rival).toBe(end === null || end <= t);
+              if (t < offerEnd) expect(rival).toBe(false);
+              await db().delete(places).where(eq(places.cartId, rivalCart));
+            }
           }
         },
       ),

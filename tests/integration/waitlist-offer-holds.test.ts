@@ -1,12 +1,13 @@
 // A new entry's waitlist offer keeps its place until the offer ends (decision 0075): its card page expiring, Stripe
 // refusing to open one, the registrant changing the cart or the sweep after a page's 35 minutes leave the place
 // held for the offer; the offered registrant pays within the offer's time and takes it once; a page expiring after
-// the offer's end frees it.
+// the offer's end frees it. Every capped choice the offer held for its person stands with it, not only the one
+// waited for (a T-shirt size, decision 0078); a friend added to the cart is held only while a page is open.
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { describe, expect, it, vi } from "vitest";
-import { carts, paymentAttempts, places, waitlistEntries } from "../../schema/d1";
+import { carts, formElements, paymentAttempts, places, waitlistEntries } from "../../schema/d1";
 import { routeStripeTo } from "../../workers/payments/stripe";
 import { HOLD_MS } from "../../workers/services/places";
 import { offerFreedPlaces } from "../../workers/services/waitlists";
@@ -20,11 +21,12 @@ const WEBHOOK = "http://localhost:8787/_payments/stripe/webhook";
 type Form = Awaited<ReturnType<typeof halfForm>>;
 
 const cookieName = (f: Form) => `sl_cart_${f.registration.id.replaceAll("-", "")}`;
-const person = (f: Form, first: string, distance = "half") => ({
+const person = (f: Form, first: string, distance = "half", extra: Record<string, string> = {}) => ({
   intent: "save-person",
   [f.ids.first]: first,
   [f.ids.last]: "Runner",
   [f.ids.distance]: distance,
+  ...extra,
 });
 const halfPool = (f: Form) => `opt:${f.ids.distance}:half`;
 const heldIn = (cartId: string) =>
@@ -50,7 +52,7 @@ async function offerCartPath(to: string): Promise<string> {
  * nothing); Ada paid for it; Ben joined the waitlist (then Cy); Ada cancels and Ben is offered her place, opens the
  * mailed link and gives his receipt address.
  */
-async function offeredToBen(f: Form) {
+async function offeredToBen(f: Form, benExtra: Record<string, string> = {}) {
   const gus = cookieFrom(await post(f.host, f.path, person(f, "Gus")), cookieName(f))!;
   const ada = await paidPerson(fake(), f, "half", "Ada");
   const tag = crypto.randomUUID().slice(0, 8);
@@ -59,7 +61,8 @@ async function offeredToBen(f: Form) {
     ["Ben", benEmail],
     ["Cy", `cy-${tag}@example.com`],
   ] as const) {
-    const joined = await post(f.host, f.path, { ...person(f, first), waitlist: "join", waitlist_email: email, submission: crypto.randomUUID() });
+    const answers = person(f, first, "half", first === "Ben" ? benExtra : {});
+    const joined = await post(f.host, f.path, { ...answers, waitlist: "join", waitlist_email: email, submission: crypto.randomUUID() });
     expect(await joined.text()).toContain("on the waitlist for Half marathon");
   }
   await cancel(f, ada);
@@ -126,6 +129,91 @@ describe("a new entry's waitlist offer and its card pages", { timeout: 120_000 }
     await offerFreedPlaces(env, db(), f.registration.id, Date.now());
     expect((await entriesOf(f)).map((e) => e.state)).toEqual(["accepted", "waiting"]);
     expect(await (await get(f.host, link)).text()).toContain("You have already taken this place.");
+  });
+
+  it("holds every capped choice the offer made for Ben (his T-shirt size) to the offer's end; a friend's only while a page is open", async () => {
+    const f = await halfForm();
+    // A T-shirt size field: one Small and one Medium left, neither full when Ben joins.
+    const shirt = crypto.randomUUID();
+    await db()
+      .insert(formElements)
+      .values({
+        id: shirt,
+        registrationId: f.registration.id,
+        clubId: f.club.id,
+        siteId: f.site.id,
+        fieldMtimes: {},
+        type: "option",
+        caption: "T-shirt size",
+        ordinal: 9,
+        optionsList: [
+          { id: "s", display: "Small", limit: 1 },
+          { id: "m", display: "Medium", limit: 1 },
+        ],
+      });
+    const small = `opt:${shirt}:s`;
+    const medium = `opt:${shirt}:m`;
+    // Hal put a Small in his cart while it was free (an unpaid cart holds nothing).
+    const hal = cookieFrom(await post(f.host, f.path, person(f, "Hal", "5k", { [shirt]: "s" })), cookieName(f))!;
+    const { ben, entry, cartId } = await offeredToBen(f, { [shirt]: "s" });
+    expect(entry.pools).toEqual([halfPool(f)]);
+    expect(entry.offerPools).toEqual([halfPool(f), small].sort());
+    const held = async () => (await heldIn(cartId)).map((p) => [p.pool, p.expiresAt]).sort();
+    expect(await held()).toEqual(
+      [
+        [halfPool(f), entry.offerExpiresAt],
+        [small, entry.offerExpiresAt],
+      ].sort(),
+    );
+
+    // Ben adds Kim with a Medium, then opens the card page with a double click: one page, holding all three.
+    expect((await post(f.host, f.path, { ...person(f, "Kim", "5k", { [shirt]: "m" }), submission: crypto.randomUUID() }, ben)).status).toBe(302);
+    const opened = await Promise.all([payByCard(f, ben), payByCard(f, ben)]);
+    const [first, again] = opened.map((r) => sessionOf(r.headers.get("Location")));
+    expect(first).not.toBeNull();
+    expect(again).toBe(first);
+    const [kimHold] = (await heldIn(cartId)).filter((p) => p.pool === medium);
+    expect(kimHold!.expiresAt).toBeLessThan(entry.offerExpiresAt!);
+
+    // The page expires: Ben's Half marathon and Small stay his until the offer's end; Kim's Medium goes.
+    await fake().expire(first!);
+    expect(await held()).toEqual(
+      [
+        [halfPool(f), entry.offerExpiresAt],
+        [small, entry.offerExpiresAt],
+      ].sort(),
+    );
+    expect(await offerFreedPlaces(env, db(), f.registration.id, Date.now() + HOLD_MS + 5 * 60_000)).toBe(0);
+
+    // Hal is refused the Small at payment; a garbage pay request from Ben is a 400 and changes nothing.
+    expect((await post(f.host, `${f.path}/cart`, { intent: "continue", email: "hal@example.com" }, hal)).status).toBe(302);
+    const halTry = await payByCard(f, hal);
+    expect(halTry.status).toBe(409);
+    expect(await halTry.text()).toContain("Small: Sold out");
+    expect((await post(f.host, `${f.path}/pay`, { intent: "🚲" }, ben)).status).toBe(400);
+    expect(await held()).toEqual(
+      [
+        [halfPool(f), entry.offerExpiresAt],
+        [small, entry.offerExpiresAt],
+      ].sort(),
+    );
+
+    // Ben comes back and pays once (a double click again): every place is taken once, the offer accepted.
+    const clicks = await Promise.all([payByCard(f, ben), payByCard(f, ben)]);
+    const [second, twice] = clicks.map((r) => sessionOf(r.headers.get("Location")));
+    expect(second).not.toBeNull();
+    expect(twice).toBe(second);
+    expect((await fake().pay(second!, CARD)).status).toBe(303);
+    const mine = await db().select().from(places).where(eq(places.cartId, cartId));
+    expect(
+      mine
+        .filter((p) => [halfPool(f), small, medium].includes(p.pool))
+        .map((p) => `${p.pool} ${p.state}`)
+        .sort(),
+    ).toEqual([`${halfPool(f)} taken`, `${small} taken`, `${medium} taken`].sort());
+    expect((await db().select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cartId))).filter((a) => a.status === "paid")).toHaveLength(1);
+    await offerFreedPlaces(env, db(), f.registration.id, Date.now());
+    expect((await entriesOf(f)).map((e) => e.state)).toEqual(["accepted", "waiting"]);
   });
 
   it("keeps the offer's place when Stripe refuses to open the page and when Ben changes his cart; a page opened again renews, never shortens", async () => {

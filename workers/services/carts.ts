@@ -359,8 +359,22 @@ export async function clubTakesCards(db: Db, clubId: string): Promise<boolean> {
 }
 
 /** The cart's price now, from the people in it as saved. */
-export async function priceOfCart(db: Db, form: FormContext, cart: CartRow, people: readonly IndividualRow[]): Promise<FormCartPricing> {
+/**
+ * The cart priced now, `change` (a paid person's new answers) applied. A paid person's answers kept since are priced
+ * at what the cart was charged for them, so a change's difference and its receipt start from what was paid, never
+ * from a list price changed since (decision 0078).
+ */
+export async function priceOfCart(
+  db: Db,
+  form: FormContext,
+  cart: CartRow,
+  people: readonly IndividualRow[],
+  change?: { individualId: string; values: IndividualRow["values"] },
+): Promise<FormCartPricing> {
   const codes = cart.discountCodes.split(" ").filter(Boolean);
+  const charged = cart.pricing?.lines ?? null;
+  const paidOf = (p: IndividualRow) =>
+    charged && p.paidAt !== null ? { values: p.values, lines: charged.filter((line) => line.individualId === p.id) } : undefined;
   return priceFormCart({
     elements: form.elements,
     tier: tierAt(form.now, { raise_price_1_time: form.registration.raisePrice1Time, raise_price_2_time: form.registration.raisePrice2Time }),
@@ -368,7 +382,14 @@ export async function priceOfCart(db: Db, form: FormContext, cart: CartRow, peop
     clubTakesCards: await clubTakesCards(db, form.registration.clubId),
     isRemoved: cart.isRemoved,
     cartValues: cart.values,
-    individuals: people.map((p) => ({ id: p.id, isRemoved: p.isRemoved, isComplete: p.isComplete, isNew: p.paidAt === null, values: p.values })),
+    individuals: people.map((p) => ({
+      id: p.id,
+      isRemoved: p.isRemoved,
+      isComplete: p.isComplete,
+      isNew: p.paidAt === null,
+      values: change?.individualId === p.id ? change.values : p.values,
+      paid: paidOf(p),
+    })),
     discountUses: await discountUsesOf(db, cart.registrationId, codes, cart.id, form.now),
   });
 }

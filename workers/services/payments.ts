@@ -112,8 +112,9 @@ export async function startCardPayment(
   // An open or declined session can still be paid; an expired one needs a new key, or Stripe would replay it.
   if (latest && latest.status !== "expired" && latest.checkoutUrl) return { ok: true, url: latest.checkoutUrl };
   const key = latest?.status === "expired" ? `${base}-${earlier.length}` : base;
-  // The cart changed since an earlier try: close that try's page first, so the old total cannot be paid too.
-  await expireOpenAttempts(db, gateway, cart.id, key, now);
+  // The cart or a price changed since an earlier try: close that try's page first, so the old total cannot be paid too;
+  // one Stripe is completing right now is being paid at the amount it showed, and no second page opens (decision 0078).
+  if ((await expireOpenAttempts(db, gateway, cart.id, key, now)) > 0) return { ok: false, error: PAYMENT_MESSAGES.beingPaid };
   // The places are held before the page opens: a registrant never pays for a place that is gone.
   try {
     await db.batch(holdStatements(db, cart.registrationId, cart.id, pay.places, now, now + HOLD_MS));
@@ -177,17 +178,23 @@ async function expireOpenAttempts(db: Db, gateway: StripeGateway, cartId: string
       try {
         await gateway.expireCheckout(attempt.checkoutSessionId, attempt.stripeAccount);
       } catch (error) {
-        // Already completed at Stripe: its webhook records the payment; leave this attempt to it.
-        if (error instanceof PaymentProviderError) {
+        if (!(error instanceof PaymentProviderError)) throw error;
+        // Already completed at Stripe: its webhook records the payment; leave this attempt to it. Expired there already: closed.
+        if (!(await expiredAtStripe(gateway, attempt))) {
           unclosed++;
           continue;
         }
-        throw error;
       }
     }
     await db.batch(expiryStatements(db, attempt.id, now));
   }
   return unclosed;
+}
+
+/** Whether Stripe has closed an attempt's page unpaid (its expiry webhook may not have arrived yet). */
+async function expiredAtStripe(gateway: StripeGateway, attempt: AttemptRow): Promise<boolean> {
+  const session = await gateway.retrieveCheckout(attempt.checkoutSessionId!, attempt.stripeAccount).catch(() => null);
+  return session?.status === "expired";
 }
 
 /** What completing a cart writes: the total, each person's share and the discount code uses, as priced. */

@@ -152,14 +152,9 @@ export async function priceChange(
   };
   const fee = kind === "transfer" ? (registration.transferFee ?? 0) : 0;
   if (fee > 0) return { ok: "pay", fee, change: { kind: "transfer", ...base } };
-  // A priced or limited answer changed: the cart priced now without and with it; the difference is paid, or refunded.
+  // A priced or limited answer changed: the cart as paid, and with the new answer at today's price; the difference is paid, or refunded.
   const before = await priceOfCart(db, form, cart, people);
-  const after = await priceOfCart(
-    db,
-    form,
-    cart,
-    people.map((p) => (p.id === person.id ? { ...p, values } : p)),
-  );
+  const after = await priceOfCart(db, form, cart, people, { individualId: person.id, values });
   const { pricing, amount } = pricingAfterChange(cart.pricing ?? chargedPricingOf(before, registration.gstRate), before, after);
   const moved = placesMoved(placesOfPerson(personEls, person.id, person.values), placesOfPerson(personEls, person.id, values));
   // A limited choice that is full now is refused before any money moves, in the pay page's words.

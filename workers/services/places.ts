@@ -102,12 +102,13 @@ function offersToTheirEnd(db: Db, where: SQL, now: number, mode: "reset" | "rene
 }
 
 /**
- * The waitlist offers still standing that a held place row is for, in one of the pools the offer waits for: a change
- * offer's paid person (decision 0066), or a new entry's offer for the person it put in its own cart, the one made in
- * the offer's batch (decision 0075; someone the registrant adds to that cart is held like any cart's).
+ * The waitlist offers still standing that a held place row is for, in one of the pools the offer held when made: a
+ * change offer's paid person in the pools it waits for (decision 0066), or a new entry's offer for the person it put in
+ * its own cart, the one made in the offer's batch, in every capped pool it held for them (`offer_pools`, decisions 0075,
+ * 0078; someone the registrant adds to that cart is held like any cart's).
  */
 const standingOffers = (now: number) => sql`FROM waitlist_entries w WHERE w.registration_id = ${places.registrationId} AND w.state = 'offered'
-  AND w.offer_expires_at > ${now} AND ${places.pool} IN (SELECT value FROM json_each(w.pools))
+  AND w.offer_expires_at > ${now} AND ${places.pool} IN (SELECT value FROM json_each(COALESCE(w.offer_pools, w.pools)))
   AND (w.change_individual_id = ${places.unit} OR (w.change_individual_id IS NULL AND w.offer_cart_id = ${places.cartId}
     AND EXISTS (SELECT 1 FROM individuals i WHERE i.id = ${places.unit} AND i.cart_id = w.offer_cart_id AND i.created_at = w.offered_at)))`;
 

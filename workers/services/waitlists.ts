@@ -221,6 +221,9 @@ function needsOf(elements: readonly FormElement[], values: Values): { pool: stri
   return placesOfPerson(personElements(elements), "waiting", values).flatMap((claim) => (claim.cap === null ? [] : [{ pool: claim.pool, cap: claim.cap }]));
 }
 
+/** Every capped pool an offer holds for its person, not only the full ones it waited for: all of them stand to its end (decision 0078). */
+const offeredPools = (holds: readonly { pool: string }[]) => [...new Set(holds.map((h) => h.pool))].sort();
+
 /** One offer, all or nothing: the entry claimed from 'waiting', a cart with the person in it, and their places held. */
 async function offer(
   db: Db,
@@ -238,7 +241,8 @@ async function offer(
   try {
     await rawBatch(db, [
       sql`
-        UPDATE waitlist_entries SET state = 'offered', offer_cart_id = ${cartId}, offered_at = ${now}, offer_expires_at = ${expires}, updated_at = ${now}
+        UPDATE waitlist_entries SET state = 'offered', offer_cart_id = ${cartId}, offered_at = ${now}, offer_expires_at = ${expires},
+          offer_pools = ${JSON.stringify(offeredPools(holds))}, updated_at = ${now}
         WHERE id = ${entry.id} AND state = 'waiting'`,
       sql`
         INSERT INTO carts (id, created_at, updated_at, registration_id, club_id, site_id, origin, resume_hash, lang, email, cart_number)
