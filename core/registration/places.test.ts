@@ -55,6 +55,16 @@ describe("places a cart takes", () => {
     expect(placesOfCart(elements, "c", [{ id: "p", values: { dist: { v: "", p: 0 }, shirts: { v: [], p: 0 } } }], {})).toEqual([]);
   });
 
+  it("a limited checkbox or yes/no takes a place only when ticked or answered yes", () => {
+    const bus = newElement("bus", "checkbox", { caption: "Bus to the start", quantity_limit: 40 });
+    const dinner = newElement("dinner", "yesno", { caption: "Dinner", quantity_limit: 80 });
+    const claimsOf = (bv: boolean, dv: "yes" | "no") =>
+      placesOfCart([bus, dinner], "c", [{ id: "p", values: { bus: { v: bv, p: 0 }, dinner: { v: dv, p: 0 } } }], {}).map((c) => c.pool);
+    expect(claimsOf(false, "no")).toEqual([]);
+    expect(claimsOf(true, "no")).toEqual(["el:bus"]);
+    expect(claimsOf(false, "yes")).toEqual(["el:dinner"]);
+  });
+
   it("'Sold out' when nothing is left, 'Only N left' when fewer than wanted, nothing when they fit", () => {
     expect(placeProblem(5, 5, 1)).toBe("Sold out");
     expect(placeProblem(5, 4, 2)).toBe("Only 1 left");

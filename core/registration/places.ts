@@ -9,6 +9,7 @@
  * completes, and a row that would pass its cap is refused where it is written (schema/d1 places).
  */
 import type { FormElement, StoredValue } from "../forms/model";
+import { FIELD_TYPE_MODULES } from "../forms/registry";
 import { onlyLeftMessage, SOLD_OUT } from "./messages";
 
 export interface PlaceClaim {
@@ -50,6 +51,16 @@ function isAnswered(value: StoredValue | undefined): boolean {
   return v !== undefined && v !== null && v !== "" && !(Array.isArray(v) && v.length === 0);
 }
 
+/**
+ * Whether an answer takes one of a limited field's places: one its field type counts as given (an unticked checkbox
+ * stores false, which is not), and on a yes/no only "yes" ("no" chooses nothing, and is not charged either).
+ */
+function takesPlace(element: FormElement, value: StoredValue | undefined): value is StoredValue {
+  if (!isAnswered(value)) return false;
+  if (FIELD_TYPE_MODULES[element.type].isEmpty(value!.v as never)) return false;
+  return !(element.type === "yesno" && value!.v === "no");
+}
+
 function capOf(limit: number | null | undefined): number | null {
   return limit === null || limit === undefined ? null : Math.max(0, Math.floor(limit));
 }
@@ -59,7 +70,7 @@ export function placesOfPerson(elements: readonly FormElement[], individualId: s
   const claims: PlaceClaim[] = [];
   for (const element of elements) {
     const value = values[element.id];
-    if (!isAnswered(value)) continue;
+    if (!takesPlace(element, value)) continue;
     const isOptionType = OPTION_TYPES.has(element.type);
     if (!isOptionType && element.quantity_limit == null) continue;
     claims.push({ pool: elementPool(element.id), unit: individualId, individualId, cap: capOf(element.quantity_limit) });
