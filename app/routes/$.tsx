@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { languageOf } from "../../core/sites/site-links";
 import { openDb } from "../../schema/d1";
@@ -22,6 +22,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     contentLang: french ? ("fr" as const) : ("en" as const),
     siteName: tenant.theme.name,
   };
+}
+
+/** A post to a path no route claims is a 404 like a read of it, not a 405 logged as a server error (a club's pages take no posts). */
+export function action(_args: ActionFunctionArgs): never {
+  throw new Response("Not found", { status: 404 });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.title} · ${data.siteName}` : "Not found" }];

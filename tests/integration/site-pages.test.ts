@@ -80,6 +80,9 @@ describe("a site's pages", () => {
     const other = await createSiteWithRace(db(), { hostname: "pages-a-other.localhost", siteName: "Other", raceName: "Other race" });
     expect(other.site.id).not.toBe(site.id);
     expect((await get("pages-a-other.localhost", "/about")).status).toBe(404);
+    // A post to a club page, or to a path no route claims, is a 404 too (it was a 405 logged as a server error).
+    expect((await pagePost(hostname, "/about", { anything: "x" })).status).toBe(404);
+    expect((await pagePost(hostname, "/newsletters/unsubscribe/garbage", { List: "One-Click" })).status).toBe(404);
   });
 
   it("refuses the product's own addresses and a taken one, with the same words on the page and in the data API", async () => {
