@@ -26,8 +26,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     tests: overview.tests.map((t) => ({ ...t, at: new Date(t.at).toISOString().slice(0, 16).replace("T", " ") })),
     outOfUse: overview.outOfUse.map((c) => ({ ...c, status: GOCHIP_STATUS_LABELS[c.status] })),
     issued,
+    lost: overview.outOfUse.filter((c) => c.status === "lost").map((c) => c.hexCode),
     // One id per opened form: sent twice (a double click), each acts once.
-    forms: { lot: crypto.randomUUID(), rack: crypto.randomUUID(), test: crypto.randomUUID() },
+    forms: { lot: crypto.randomUUID(), rack: crypto.randomUUID(), test: crypto.randomUUID(), found: crypto.randomUUID(), checkin: crypto.randomUUID() },
   };
 }
 
@@ -42,6 +43,9 @@ export default function Chips() {
   const lot = useReplyFor("lot");
   const rack = useReplyFor("rack");
   const test = useReplyFor("test");
+  const found = useReplyFor("found");
+  const checkin = useReplyFor("checkin");
+  const rackChoices = data.racks.map((r) => ({ value: r.id, label: `Rack ${r.number}` }));
   const base = `/shipments/${data.id}`;
   return (
     <main className="page">
@@ -156,8 +160,66 @@ export default function Chips() {
       )}
 
       <h2 id="issued">Issued at races</h2>
-      <p>Chips given to racers from racks shipped to a race. Load them into a rack when they come back.</p>
+      <p>Chips given to racers from racks shipped to a race. Check each in, or load them into a rack, when they come back.</p>
       <IssuedChips chips={data.issued} showRack />
+
+      {data.may.edit ? (
+        <>
+          <h2 id="returns">Chips back at the depot</h2>
+          {data.racks.length > 0 ? (
+            <SetupForm intent="checkin" label="Check in" busyLabel="Checking in…" errors={checkin.errors}>
+              <input type="hidden" name="submission" value={data.forms.checkin} />
+              <TextField
+                id="checkin-hex"
+                name="hex_code"
+                label="Hex code of a chip that came back"
+                hint="A chip issued at a race, or in no rack."
+                defaultValue={checkin.values?.hex_code}
+                error={checkin.errors.hex_code}
+              />
+              <SelectField
+                id="checkin-rack"
+                name="rack"
+                label="Into rack"
+                choices={[{ value: "", label: "Choose…" }, ...rackChoices]}
+                defaultValue={checkin.values?.rack}
+                error={checkin.errors.rack}
+              />
+              <TextField id="checkin-slot" name="slot" label="Slot" inputMode="numeric" defaultValue={checkin.values?.slot} error={checkin.errors.slot} />
+            </SetupForm>
+          ) : null}
+          {data.lost.length > 0 ? (
+            <SetupForm intent="found" label="Mark found" busyLabel="Saving…" errors={found.errors}>
+              <input type="hidden" name="submission" value={data.forms.found} />
+              <SelectField
+                id="found-hex"
+                name="hex_code"
+                label="Lost chip found"
+                choices={[{ value: "", label: "Choose…" }, ...data.lost.map((code) => ({ value: code, label: code }))]}
+                defaultValue={found.values?.hex_code}
+                error={found.errors.hex_code}
+              />
+              <SelectField
+                id="found-rack"
+                name="rack"
+                label="Put it"
+                choices={[{ value: "", label: "Not in a rack" }, ...rackChoices]}
+                defaultValue={found.values?.rack}
+                error={found.errors.rack}
+              />
+              <TextField
+                id="found-slot"
+                name="slot"
+                label="Slot"
+                hint="In a rack only. A found chip is Untested until its next test."
+                inputMode="numeric"
+                defaultValue={found.values?.slot}
+                error={found.errors.slot}
+              />
+            </SetupForm>
+          ) : null}
+        </>
+      ) : null}
 
       <h2>Faulty and lost chips</h2>
       {data.outOfUse.length === 0 ? (
