@@ -88,10 +88,13 @@ const returnSchema = z.object({
     .union([z.literal(""), z.uuid("Choose a rack")])
     .optional()
     .transform((v) => v || null),
+  // The rack's slot count is the service's to check ("Choose a slot from 1 to 10").
   slot: z
-    .union([z.literal("").transform(() => null), whole(1, 1000, "Choose a slot from 1")])
+    .string()
+    .trim()
+    .regex(/^\d{0,4}$/, "Choose a slot from 1")
     .optional()
-    .transform((v) => v ?? null),
+    .transform((v) => (v ? Number(v) : null)),
 });
 const shipSchema = z.object({ shipment: z.union([z.literal(""), z.uuid("Choose a shipment")]).optional() });
 
