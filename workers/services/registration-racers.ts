@@ -92,7 +92,7 @@ async function mappingOf(room: Room, elements: FormElement[], registration: type
   return { custom, mapping: effectiveRacerMapping(defaultRacerMapping(elements, registration, custom), registration.racerFieldMap ?? {}, elements) };
 }
 
-export const REFUSED_CHIP = (chip: string, problem: string) => `The chip typed at registration (${chip}) was not given to this racer: ${problem}`;
+export const REFUSED_CHIP = (chip: string, problem: string) => `The chip typed at registration (${chip}) was not given: ${problem}`;
 
 /**
  * Why a racer made from a registration has no chip though their person typed one: the depots refused it, faulty

@@ -160,7 +160,7 @@ export default function Chips() {
       )}
 
       <h2 id="issued">Issued at races</h2>
-      <p>Chips given to racers from racks shipped to a race. Check each in, or load them into a rack, when they come back.</p>
+      <p>Chips given to racers from racks shipped to a race. Load them into a rack when they come back.</p>
       <IssuedChips chips={data.issued} showRack />
 
       {data.may.edit ? (
@@ -173,7 +173,6 @@ export default function Chips() {
                 id="checkin-hex"
                 name="hex_code"
                 label="Hex code of a chip that came back"
-                hint="A chip issued at a race, or in no rack."
                 defaultValue={checkin.values?.hex_code}
                 error={checkin.errors.hex_code}
               />
@@ -211,7 +210,7 @@ export default function Chips() {
                 id="found-slot"
                 name="slot"
                 label="Slot"
-                hint="In a rack only. A found chip is Untested until its next test."
+                hint="Untested until its next test."
                 inputMode="numeric"
                 defaultValue={found.values?.slot}
                 error={found.errors.slot}
