@@ -10,16 +10,11 @@ import { describe, expect, it } from "vitest";
 import { entityChanges, formElements, gochipRacks, registrations, shipments } from "../../schema/d1";
 import { syncRegistrationRacers } from "../../workers/services/registration-racers";
 import { cookieFrom, db, pagePost } from "./auth-fixtures";
-import { chip, depotWithStaff, get, loadedRack, raceWithShippedRack, setChipStatus, shipRackToRace, signedInWith } from "./gochip-fixtures";
+import { atPickup, chip, depotWithStaff, get, loadedRack, setChipStatus, shipRackToRace, signedInWith } from "./gochip-fixtures";
 import { createForm, post } from "./registration-fixtures";
 import { createTimedRace, racerForm } from "./timing-fixtures";
 
-async function pickup(tag: string) {
-  const shipped = await raceWithShippedRack(`rack-${tag}`, "Chip Loppet");
-  const { club, race } = shipped;
-  const admin = await signedInWith("race-admin", [{ type: "race_admin", clubId: club.id, scope: race.id }]);
-  return { ...shipped, admin, racers: `/race/${race.id}/admin/racers` };
-}
+const pickup = (tag: string) => atPickup(`rack-${tag}`, "Chip Loppet");
 
 describe("More chips at bib pickup", () => {
   it("issues, refuses and gives back every chip of the list as the racer's chip, and the import's Chips column alike", { timeout: 60_000 }, async () => {

@@ -196,14 +196,12 @@ export async function importChipBook(db: Db, raceId: string): Promise<ChipBook> 
 /** A new racer's chips after the depots' rule, or its refusal (the import's preview shows it as the row's Chip or Chips problem). */
 export const importChip = (book: ChipBook) => (chips: RacerChips) => chipHandout(null, oneChip(null), chips, book);
 
-const rowChips = (row: Record<string, unknown>): RacerChips => ({ chip: typeof row.chip === "string" ? row.chip : null, chip_list: textList(row.chip_list) });
-
 /**
  * Writes an import's rows through the RaceRoom, all or nothing (a chip the depots refuse is the row's problem),
  * then issues the depot chips among them to the new racers in one batch.
  */
 export async function importRacersWithChips(db: Db, raceId: string, room: Room, rows: Record<string, unknown>[], book: ChipBook): Promise<ImportReply> {
-  const handouts = rows.map((r) => importChip(book)(rowChips(r)));
+  const handouts = rows.map((r) => importChip(book)({ chip: typeof r.chip === "string" ? r.chip : null, chip_list: textList(r.chip_list) }));
   const refused = handouts.flatMap((h, i) => (h.ok ? [] : [{ row: i + 1, errors: { [h.field]: h.problem } }]));
   if (refused.length > 0) return { ok: false, rows: refused };
   const written = rows.map((row, i) => {

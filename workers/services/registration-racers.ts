@@ -92,8 +92,6 @@ async function mappingOf(room: Room, elements: FormElement[], registration: type
   return { custom, mapping: effectiveRacerMapping(defaultRacerMapping(elements, registration, custom), registration.racerFieldMap ?? {}, elements) };
 }
 
-export const REFUSED_CHIP = (chip: string, problem: string) => `The chip typed at registration (${chip}) was not given: ${problem}`;
-
 /**
  * Why a racer made from a registration has no chip though their person typed one: the depots refused it, faulty
  * or lost (decision 0077). Read when the racer page opens, so it says what holds now; null otherwise.
@@ -113,7 +111,7 @@ export async function refusedRegistrationChip(db: Db, race: { id: string; clubId
   const typed = racerEntryOf(elements, row.registration, row.individual, mapping, custom).chip;
   if (!typed) return null;
   const handout = chipHandout(racer.id, oneChip(null), oneChip(typed), await bookFor(db, race.id, [typed]));
-  return handout.ok ? null : REFUSED_CHIP(typed, handout.problem);
+  return handout.ok ? null : `The chip typed at registration (${typed}) was not given: ${handout.problem}`;
 }
 
 /** Where each person now is, once every race took its entries, so the next change knows what to move. */

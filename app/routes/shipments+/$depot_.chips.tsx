@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GOCHIP_STATUS_LABELS, GOCHIP_STATUSES } from "../../../core/gochips/chips";
@@ -38,13 +39,47 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return (await chipsAction(access, posted, context.now)) ?? unknownIntent(posted);
 }
 
+type Reply = ReturnType<typeof useReplyFor>;
+
+/** A chip back at the depot (decision 0077): which chip (`children`), the rack and the slot it goes into, once per form. */
+function ChipBackForm(props: {
+  intent: "checkin" | "found";
+  label: string;
+  submission: string;
+  racks: { value: string; label: string }[];
+  children: (reply: Reply) => ReactNode;
+}) {
+  const reply = useReplyFor(props.intent);
+  return (
+    <SetupForm intent={props.intent} label={props.label} busyLabel="Saving…" errors={reply.errors}>
+      <input type="hidden" name="submission" value={props.submission} />
+      {props.children(reply)}
+      <SelectField
+        id={`${props.intent}-rack`}
+        name="rack"
+        label="Into rack"
+        choices={[{ value: "", label: props.intent === "found" ? "Not in a rack" : "Choose…" }, ...props.racks]}
+        defaultValue={reply.values?.rack}
+        error={reply.errors.rack}
+      />
+      <TextField
+        id={`${props.intent}-slot`}
+        name="slot"
+        label="Slot"
+        hint={props.intent === "found" ? "A found chip is Untested until its next test." : undefined}
+        inputMode="numeric"
+        defaultValue={reply.values?.slot}
+        error={reply.errors.slot}
+      />
+    </SetupForm>
+  );
+}
+
 export default function Chips() {
   const data = useLoaderData<typeof loader>();
   const lot = useReplyFor("lot");
   const rack = useReplyFor("rack");
   const test = useReplyFor("test");
-  const found = useReplyFor("found");
-  const checkin = useReplyFor("checkin");
   const rackChoices = data.racks.map((r) => ({ value: r.id, label: `Rack ${r.number}` }));
   const base = `/shipments/${data.id}`;
   return (
@@ -167,55 +202,31 @@ export default function Chips() {
         <>
           <h2 id="returns">Chips back at the depot</h2>
           {data.racks.length > 0 ? (
-            <SetupForm intent="checkin" label="Check in" busyLabel="Checking in…" errors={checkin.errors}>
-              <input type="hidden" name="submission" value={data.forms.checkin} />
-              <TextField
-                id="checkin-hex"
-                name="hex_code"
-                label="Hex code of a chip that came back"
-                defaultValue={checkin.values?.hex_code}
-                error={checkin.errors.hex_code}
-              />
-              <SelectField
-                id="checkin-rack"
-                name="rack"
-                label="Into rack"
-                choices={[{ value: "", label: "Choose…" }, ...rackChoices]}
-                defaultValue={checkin.values?.rack}
-                error={checkin.errors.rack}
-              />
-              <TextField id="checkin-slot" name="slot" label="Slot" inputMode="numeric" defaultValue={checkin.values?.slot} error={checkin.errors.slot} />
-            </SetupForm>
+            <ChipBackForm intent="checkin" label="Check in" submission={data.forms.checkin} racks={rackChoices}>
+              {(reply) => (
+                <TextField
+                  id="checkin-hex_code"
+                  name="hex_code"
+                  label="Hex code of a chip that came back"
+                  defaultValue={reply.values?.hex_code}
+                  error={reply.errors.hex_code}
+                />
+              )}
+            </ChipBackForm>
           ) : null}
           {data.lost.length > 0 ? (
-            <SetupForm intent="found" label="Mark found" busyLabel="Saving…" errors={found.errors}>
-              <input type="hidden" name="submission" value={data.forms.found} />
-              <SelectField
-                id="found-hex"
-                name="hex_code"
-                label="Lost chip found"
-                choices={[{ value: "", label: "Choose…" }, ...data.lost.map((code) => ({ value: code, label: code }))]}
-                defaultValue={found.values?.hex_code}
-                error={found.errors.hex_code}
-              />
-              <SelectField
-                id="found-rack"
-                name="rack"
-                label="Put it"
-                choices={[{ value: "", label: "Not in a rack" }, ...rackChoices]}
-                defaultValue={found.values?.rack}
-                error={found.errors.rack}
-              />
-              <TextField
-                id="found-slot"
-                name="slot"
-                label="Slot"
-                hint="Untested until its next test."
-                inputMode="numeric"
-                defaultValue={found.values?.slot}
-                error={found.errors.slot}
-              />
-            </SetupForm>
+            <ChipBackForm intent="found" label="Mark found" submission={data.forms.found} racks={rackChoices}>
+              {(reply) => (
+                <SelectField
+                  id="found-hex_code"
+                  name="hex_code"
+                  label="Lost chip found"
+                  choices={[{ value: "", label: "Choose…" }, ...data.lost.map((code) => ({ value: code, label: code }))]}
+                  defaultValue={reply.values?.hex_code}
+                  error={reply.errors.hex_code}
+                />
+              )}
+            </ChipBackForm>
           ) : null}
         </>
       ) : null}
