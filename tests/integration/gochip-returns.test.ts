@@ -177,6 +177,14 @@ describe("a shipment that comes back", () => {
     expect(ship.status).toBe(400);
     expect(await ship.text()).toContain("Choose an open shipment of this depot");
   });
+  it("brings its racks back when it is closed straight from shipped, and the race no longer finds their chips", { timeout: 60_000 }, async () => {
+    const { d, timed, rack, shipment, admin, racers } = await pickup("close");
+    await db().update(shipments).set({ state: "shipped", shippedAt: Date.now() }).where(eq(shipments.id, shipment));
+    expect((await pagePost("localhost", `${d.base}/${shipment}`, { intent: "close" }, d.userCookie)).status).toBe(302);
+    expect((await db().select().from(gochipRacks).where(eq(gochipRacks.id, rack)))[0]!.shipmentId).toBeNull();
+    expect((await pagePost("localhost", `${racers}/${timed.racerIds[0]!}`, racerForm(timed, 1, { chip: "0000A1" }), admin)).status).toBe(302);
+    expect((await chip(d.depot.id, "0000A1")).rackId).toBe(rack);
+  });
 });
 
 describe("chips back at the depot", () => {
