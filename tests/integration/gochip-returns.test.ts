@@ -128,7 +128,7 @@ describe("a chip typed on a registration form", () => {
 
     const admin = await signedInWith("race-admin", [{ type: "race_admin", clubId: t.club.id, scope: t.race.id }]);
     const page = await (await get(`/race/${t.race.id}/admin/racers/${bob.id}`, admin)).text();
-    expect(page).toContain("The chip typed at registration (0000A4) was not given: This chip is marked faulty: take another");
+    expect(page).toContain("The chip typed at registration (0000A4) was not given to this racer: This chip is marked faulty: take another");
     expect(await (await get(`/race/${t.race.id}/admin/racers/${ada.id}`, admin)).text()).not.toContain("The chip typed at registration");
 
     // A re-sync changes nothing, at the depot either.
@@ -217,7 +217,7 @@ describe("chips back at the depot", () => {
 
     // A chip in a rack is not checked in; a taken slot and a slot past the rack are refused; garbage is a 4xx.
     const refusals: [Record<string, string>, number, string][] = [
-      [{ hex_code: "0000A2", rack, slot: "8" }, 409, "This chip is in rack R1, slot 2"],
+      [{ hex_code: "0000A2", rack, slot: "8" }, 409, "This chip is in rack R1, slot 2: only a chip in no rack is checked in"],
       [{ hex_code: "FFFF01", rack, slot: "8" }, 404, "There is no chip with this hex code at this depot"],
       [{ hex_code: "not hex!", rack, slot: "8" }, 400, "A hex code is 4 to 32 hexadecimal digits (0-9, A-F)"],
       [{ hex_code: "0000A3", rack: "nope", slot: "8" }, 400, "Choose a rack"],

@@ -6,7 +6,7 @@
  * takes the form's one-time id, so a second send (a double click) fails on it and writes nothing. Who: the
  * depot's staff who may edit (Shipping Depot Admin and User, through `can`).
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { GOCHIP_MESSAGES, normaliseHex } from "../../core/gochips/chips";
 import { isInvalid } from "../../core/time/parse";
 import { entityChanges, gochipRacks, gochips, type Db } from "../../schema/d1";
@@ -17,10 +17,11 @@ import { GOCHIP_DEPOT_MESSAGES } from "./gochips";
 
 export const GOCHIP_RETURN_MESSAGES = {
   noChip: "There is no chip with this hex code at this depot",
-  inRack: (rack: string, slot: number | null) => `This chip is in rack ${rack}, slot ${slot ?? "?"}`,
+  inRack: (rack: string, slot: number | null) => `This chip is in rack ${rack}${slot === null ? "" : `, slot ${slot}`}: only a chip in no rack is checked in`,
   notLost: "This chip is not marked lost",
   needsRack: "Choose the rack and slot it goes back into",
   slotTaken: (slot: number) => `Slot ${slot} of this rack holds another chip`,
+  slotNeeded: "Choose the slot",
 } as const;
 
 export interface ChipReturn {
@@ -33,6 +34,12 @@ export interface ChipReturn {
 }
 
 type Chip = typeof gochips.$inferSelect;
+
+/** Whether this form already did its work: its first history row is there. */
+async function done(db: Db, submission: string): Promise<boolean> {
+  const [row] = await db.select({ id: entityChanges.id }).from(entityChanges).where(eq(entityChanges.id, submission));
+  return row !== undefined;
+}
 
 /** Why the chip cannot go where asked, or the rack it goes into (null: loose). */
 async function target(db: Db, caller: DepotCaller, chip: Chip, wanted: ChipReturn): Promise<{ ok: false; outcome: ShippingOutcome } | { ok: true }> {
@@ -48,7 +55,7 @@ async function target(db: Db, caller: DepotCaller, chip: Chip, wanted: ChipRetur
     .from(gochipRacks)
     .where(and(eq(gochipRacks.id, wanted.rackId), eq(gochipRacks.depotId, caller.depotId)));
   if (!rack) return no(400, { rack: GOCHIP_DEPOT_MESSAGES.noRack });
-  if (wanted.slot === null) return no(400, { slot: GOCHIP_RETURN_MESSAGES.needsRack });
+  if (wanted.slot === null) return no(400, { slot: GOCHIP_RETURN_MESSAGES.slotNeeded });
   if (wanted.slot < 1 || wanted.slot > rack.slotCount) return no(400, { slot: GOCHIP_MESSAGES.slotRange(rack.slotCount) });
   const [holder] = await db
     .select({ id: gochips.id })
@@ -61,9 +68,7 @@ async function target(db: Db, caller: DepotCaller, chip: Chip, wanted: ChipRetur
 /** A chip back at the depot: found, checked in, or both. */
 export async function returnChip(db: Db, caller: DepotCaller, wanted: ChipReturn, now: number): Promise<ShippingOutcome> {
   if (!mayAtDepot(caller, "edit")) return refused(403, { form: FORBIDDEN });
-  // This form did its work already: its first history row is there.
-  const [done] = await db.select({ id: entityChanges.id }).from(entityChanges).where(eq(entityChanges.id, wanted.submission));
-  if (done) return { ok: true };
+  if (await done(db, wanted.submission)) return { ok: true };
   const code = normaliseHex(wanted.hexCode);
   if (isInvalid(code)) return refused(400, { hex_code: code.error });
   const [chip] = await db
@@ -80,7 +85,7 @@ export async function returnChip(db: Db, caller: DepotCaller, wanted: ChipReturn
     ...NOT_ISSUED,
   };
   const history = historyRows(chip, after, caller.userId, now, wanted.submission);
-  // Only while the chip is as it was read (status and rack), so two forms at once move it once.
+  // Only while the chip is as it was read (in no rack, or still lost where it was), so two forms at once move it once.
   const update = db
     .update(gochips)
     .set(after)
@@ -89,7 +94,8 @@ export async function returnChip(db: Db, caller: DepotCaller, wanted: ChipReturn
         eq(gochips.id, chip.id),
         eq(gochips.depotId, caller.depotId),
         eq(gochips.status, chip.status),
-        chip.rackId === null ? isNull(gochips.rackId) : eq(gochips.rackId, chip.rackId),
+        chip.rackId === null ? isNull(gochips.rackId) : or(eq(gochips.rackId, chip.rackId), isNull(gochips.rackId)),
+        sql`coalesce(${gochips.issuedAt}, 0) = ${chip.issuedAt ?? 0}`,
       ),
     );
   try {

@@ -116,8 +116,7 @@ export async function followRoomBibs(db: Db, raceId: string, room: Room): Promis
   if (issued.length === 0) return 0;
   const bibs = new Map((await room.racers()).map((r) => [r.id, r.data.bib]));
   const stale = issued.filter((c) => bibs.has(c.racerId!) && bibs.get(c.racerId!) !== c.bib).map((c) => ({ id: c.racerId!, bib: bibs.get(c.racerId!)! }));
-  // A racer holding two chips is named twice: the statement sets each chip alike.
-  await writeAll(db, followBibs(db, raceId, stale));
+  await writeAll(db, followBibs(db, raceId, [...new Map(stale.map((r) => [r.id, r])).values()]));
   return stale.length;
 }
 

@@ -111,7 +111,7 @@ export async function refusedRegistrationChip(db: Db, race: { id: string; clubId
   const typed = racerEntryOf(elements, row.registration, row.individual, mapping, custom).chip;
   if (!typed) return null;
   const handout = chipHandout(racer.id, oneChip(null), oneChip(typed), await bookFor(db, race.id, [typed]));
-  return handout.ok ? null : `The chip typed at registration (${typed}) was not given: ${handout.problem}`;
+  return handout.ok ? null : `The chip typed at registration (${typed}) was not given to this racer: ${handout.problem}`;
 }
 
 /** Where each person now is, once every race took its entries, so the next change knows what to move. */

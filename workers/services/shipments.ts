@@ -387,7 +387,7 @@ export async function markReturned(db: Db, caller: DepotCaller, id: string, now:
   if (!detail) return refused(404, { form: "There is no such shipment" });
   if (detail.shipment.state === "returned") return { ok: true };
   if (detail.shipment.state !== "shipped") return refused(409, { form: SHIPPING_MESSAGES.notShipped });
-  if (detail.stillOut > 0) return refused(409, { form: SHIPPING_MESSAGES.unaccounted(detail.stillOut) });
+  if (detail.stillOut > 0) return refused(409, { form: SHIPPING_MESSAGES.stillOut(detail.stillOut) });
   const [moved] = await rawBatch(db, [
     step(caller, id, ["shipped"], sql`state = 'returned'`, crypto.randomUUID(), now, accountedFor(id)),
     racksBack(caller, id),

@@ -184,7 +184,8 @@ export default function Shipment() {
         <>
           <h2 id="chips">GoChips issued at the race</h2>
           <p>
-            Not back in a rack yet: check each in on the <Link to={`/shipments/${data.depot.id}/chips#returns`}>GoChips page</Link>.
+            Chips its racks gave racers, not back in a rack yet: check each in on the <Link to={`/shipments/${data.depot.id}/chips#returns`}>GoChips page</Link>
+            .
           </p>
           <IssuedChips chips={data.chips} showRack />
         </>

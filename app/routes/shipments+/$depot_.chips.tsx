@@ -208,6 +208,7 @@ export default function Chips() {
                   id="checkin-hex_code"
                   name="hex_code"
                   label="Hex code of a chip that came back"
+                  hint="A chip issued at a race, or in no rack."
                   defaultValue={reply.values?.hex_code}
                   error={reply.errors.hex_code}
                 />
