@@ -58,8 +58,10 @@ export interface ImportPreview {
 }
 
 /** What the race's depots say of a row's chip (workers/services/racer-chips.ts `importChip`, decision 0076). */
-export type DepotChipRule = (chip: string) => { ok: true; chip: string | null } | { ok: false; problem: string };
-const keepChip: DepotChipRule = (chip) => ({ ok: true, chip });
+export type DepotChipRule = (
+  chips: Pick<RacerDoc, "chip" | "chip_list">,
+) => { ok: true; chips: Pick<RacerDoc, "chip" | "chip_list"> } | { ok: false; field: "chip" | "chip_list"; problem: string };
+const keepChip: DepotChipRule = (chips) => ({ ok: true, chips });
 
 /** The label a row error names its field by. */
 export function fieldLabel(name: string, setup: RacerSetup): string {
@@ -169,11 +171,14 @@ export function previewImport(text: string, setup: RacerSetup, existing: RacerVi
     const parsed = racerChangesFrom(raw, setup, present);
     if (!parsed.ok) for (const [field, message] of Object.entries(parsed.errors)) errors.push({ field: fieldLabel(field, setup), message });
     const changes = parsed.ok ? parsed.changes : null;
-    if (changes?.chip) {
+    if (changes?.chip || changes?.chip_list?.length) {
       // A depot's chip is written as the depot writes it, and refused when the depot marked it faulty or lost.
-      const chip = depotChip(changes.chip);
-      if (chip.ok) changes.chip = chip.chip;
-      else errors.push({ field: "Chip", message: chip.problem });
+      const depot = depotChip({ chip: changes.chip ?? null, chip_list: changes.chip_list ?? [] });
+      if (!depot.ok) errors.push({ field: fieldLabel(depot.field, setup), message: depot.problem });
+      else {
+        if (changes.chip) changes.chip = depot.chips.chip;
+        if (changes.chip_list) changes.chip_list = depot.chips.chip_list;
+      }
     }
     if (changes) {
       const bib = changes.bib ?? null;

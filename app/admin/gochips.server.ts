@@ -8,6 +8,7 @@ import * as z from "zod";
 import { CHIP_PLACE_LABELS, GOCHIP_MESSAGES, parseHexList } from "../../core/gochips/chips";
 import type { ShippingOutcome } from "../../workers/services/depot-stock";
 import { createLot, createRack, issuedChips, loadChips, recordTest, setRackShipment } from "../../workers/services/gochips";
+import { returnChip } from "../../workers/services/gochip-returns";
 import type { IssuedChipRow } from "../components/issued-chips";
 import { parseForm, refuse, type PostedForm } from "../forms/posted-form.server";
 import { submissionId } from "../forms/field-rules";
@@ -19,11 +20,13 @@ export const GOCHIP_NOTICES: Record<string, string> = {
   tested: "Test recorded.",
   loaded: "Chips loaded.",
   shipment: "Your changes are saved.",
+  found: "Marked as found.",
+  checkedin: "Chip checked in.",
 };
 
-/** The depot's chips issued at races and not back in a rack (of one rack they left, or all), in words. */
-export async function issuedChipRows(access: DepotAccess, fromRackId: string | null): Promise<IssuedChipRow[]> {
-  const rows = await issuedChips(access.db, access.target.id, fromRackId);
+/** The depot's chips issued at races and not back in a rack (of one rack they left, one shipment's return, or all), in words. */
+export async function issuedChipRows(access: DepotAccess, of: Parameters<typeof issuedChips>[2]): Promise<IssuedChipRow[]> {
+  const rows = await issuedChips(access.db, access.target.id, of);
   return rows.map(({ issuedAt, place, hexCode, race, bib, rack }) => ({
     hexCode,
     race,
@@ -76,6 +79,22 @@ const loadSchema = z.object({
   lot: z.union([z.literal(""), z.uuid("Choose a lot")]).optional(),
   from: whole(1, 1000, "Choose a slot from 1"),
   codes: z.string().max(100_000).optional().default(""),
+});
+// A chip back at the depot: the hex code (typed or scanned), the rack and slot it goes into (none: loose, for a found chip).
+const returnSchema = z.object({
+  submission,
+  hex_code: z.string().trim().min(1, "Enter the chip's hex code").max(100, "At most 100 characters"),
+  rack: z
+    .union([z.literal(""), z.uuid("Choose a rack")])
+    .optional()
+    .transform((v) => v || null),
+  // The rack's slot count is the service's to check ("Choose a slot from 1 to 10").
+  slot: z
+    .string()
+    .trim()
+    .regex(/^\d{0,4}$/, "Choose a slot from 1")
+    .optional()
+    .transform((v) => (v ? Number(v) : null)),
 });
 const shipSchema = z.object({ shipment: z.union([z.literal(""), z.uuid("Choose a shipment")]).optional() });
 
@@ -135,6 +154,19 @@ export async function chipsAction(access: DepotAccess, posted: PostedForm, now: 
       const v = parsed.value;
       const done = await recordTest(access.db, access.caller, { submission: v.submission, rackId: v.rack, activator: v.activator, codes: codes.codes }, now);
       return answer(posted, done, `${base}?saved=tested#tests`);
+    }
+    case "found":
+    case "checkin": {
+      const parsed = parseForm(returnSchema, posted);
+      if (!parsed.ok) return parsed.reply;
+      const v = parsed.value;
+      const done = await returnChip(
+        access.db,
+        access.caller,
+        { submission: v.submission, mode: posted.intent, hexCode: v.hex_code, rackId: v.rack, slot: v.slot },
+        now,
+      );
+      return answer(posted, done, `${base}?saved=${posted.intent === "found" ? "found" : "checkedin"}#returns`);
     }
     default:
       return null;

@@ -16,6 +16,7 @@ import {
   deleteShipment,
   markItem,
   markPacked,
+  markReturned,
   packItem,
   recordCounts,
   reopenPacking,
@@ -191,6 +192,8 @@ export async function shipmentAction(access: DepotAccess, id: string, posted: Po
       const v = parsed.value;
       return answer(posted, await recordCounts(db, caller, id, v.type, v.back, v.missing, now), `${base}?saved=returned`);
     }
+    case "returned":
+      return answer(posted, await markReturned(db, caller, id, now), `${base}?saved=returned`);
     case "close":
       return answer(posted, await closeShipment(db, caller, id, now), `${base}?saved=closed`);
     case "delete":

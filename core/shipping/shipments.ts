@@ -27,6 +27,7 @@ export const SHIPPING_MESSAGES = {
   notShipped: "Returns are recorded once the shipment has shipped",
   unaccounted: (n: number) => `${n} rented ${n === 1 ? "item is" : "items are"} still out: mark each back or missing before closing`,
   notClosable: "Only a shipped or returned shipment can be closed",
+  stillOut: (n: number) => `${n} rented ${n === 1 ? "item is" : "items are"} still out: mark each back or missing, and the shipment is returned`,
   noSuchItem: "There is no item with this number at this depot",
   notOnList: "This item's type is not on the packing list",
   alreadyPacked: "This item is already packed in another open shipment",

@@ -14,7 +14,9 @@ import type { RacerWrites } from "./racer-writes";
 import type { RaceStore } from "./store";
 
 /** A person entered in this race, with the course and start group of their link (decision 0058). */
-export interface PlacedEntry extends RacerEntry {
+export interface PlacedEntry extends Omit<RacerEntry, "chip"> {
+  /** Undefined when the depots refused the typed chip (faulty or lost): the racer keeps the chip they have (decision 0077). */
+  chip: string | null | undefined;
   course: string | null;
   start_group: string | null;
   /** Their link changed since they were entered (another option): an existing racer takes the new course and start group. */
@@ -27,7 +29,15 @@ export interface EntrySync {
   removed: string[];
 }
 
-export type EntrySyncReply = { ok: true; created: number; updated: number; removed: number } | { ok: false; errors: Record<string, string> };
+/** A racer whose chips the sync changed, so the depots' chips follow (decision 0077). */
+export interface ChipMove {
+  id: string;
+  bib: number | null;
+  before: { chip: string | null; chip_list: string[] };
+  after: { chip: string | null; chip_list: string[] };
+}
+
+export type EntrySyncReply = { ok: true; created: number; updated: number; removed: number; chips: ChipMove[] } | { ok: false; errors: Record<string, string> };
 
 const DETAIL_FIELDS = ["first_name", "last_name", "sex", "dob", "province", "city", "club", "team", "category", "chip", "licence"] as const;
 
@@ -39,10 +49,19 @@ export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, s
   let created = 0;
   let updated = 0;
   let removed = 0;
+  const chips: ChipMove[] = [];
+  const moved = (before: StoredRacer["data"] | null, after: StoredRacer) => {
+    const was = { chip: before?.chip ?? null, chip_list: before?.chip_list ?? [] };
+    if (was.chip !== after.data.chip || was.chip_list.join() !== after.data.chip_list.join())
+      chips.push({ id: after.id, bib: after.data.bib, before: was, after: { chip: after.data.chip, chip_list: after.data.chip_list } });
+  };
   for (const entry of sync.entries) {
     const existing = bySource.get(entry.source);
     if (existing) {
-      const changes: Record<string, unknown> = Object.fromEntries(DETAIL_FIELDS.filter((f) => existing.data[f] !== entry[f]).map((f) => [f, entry[f]]));
+      // A chip the depots refused is left out (undefined): the racer keeps the chip they have.
+      const changes: Record<string, unknown> = Object.fromEntries(
+        DETAIL_FIELDS.filter((f) => entry[f] !== undefined && existing.data[f] !== entry[f]).map((f) => [f, entry[f]]),
+      );
       // Only the custom fields the mapping fills are written; the organiser's own stay.
       if (Object.entries(entry.custom).some(([key, value]) => (existing.data.custom[key] ?? null) !== value))
         changes.custom = { ...existing.data.custom, ...entry.custom };
@@ -53,20 +72,22 @@ export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, s
       const saved = saveKeepingOthers(writes, existing.id, changes);
       if (!saved.ok) return { ok: false, errors: saved.errors };
       if (saved.written) updated++;
+      if (saved.written && "chip" in changes) moved(existing.data, saved.value);
       continue;
     }
     const bib = nextBib(store, settings, entry.start_group, taken);
     const { source, course, start_group, moved: _moved, ...details } = entry;
-    const saved = saveKeepingOthers(writes, null, { ...details, imported_from: source, bib, course, setupgroup_id: start_group });
+    const saved = saveKeepingOthers(writes, null, { ...details, chip: details.chip ?? null, imported_from: source, bib, course, setupgroup_id: start_group });
     if (!saved.ok) return { ok: false, errors: saved.errors };
     if (bib !== null) taken.add(bib);
     created++;
+    if (saved.written) moved(null, saved.value);
   }
   for (const source of sync.removed) {
     const racer = bySource.get(source);
     if (racer && writes.remove(racer.id)) removed++;
   }
-  return { ok: true, created, updated, removed };
+  return { ok: true, created, updated, removed, chips };
 }
 
 /** A chip typed on the form that another racer holds is left for the organiser, rather than keeping everyone after it out of the race. */
@@ -74,14 +95,14 @@ function saveKeepingOthers(
   writes: RacerWrites,
   id: string | null,
   changes: Record<string, unknown>,
-): { ok: true; written: boolean } | { ok: false; errors: Record<string, string> } {
+): { ok: true; written: true; value: StoredRacer } | { ok: true; written: false } | { ok: false; errors: Record<string, string> } {
   const saved = writes.save(id, changes);
-  if (saved.ok) return { ok: true, written: true };
+  if (saved.ok) return { ok: true, written: true, value: saved.value };
   if (!saved.errors.chip || !("chip" in changes)) return saved;
   const { chip: _chip, ...rest } = changes;
   if (Object.keys(rest).length === 0) return { ok: true, written: false };
   const again = writes.save(id, rest);
-  return again.ok ? { ok: true, written: true } : again;
+  return again.ok ? { ok: true, written: true, value: again.value } : again;
 }
 
 /** The lowest free bib from the start group's first bib (else the race's, else 1), skipping missing and reserved bibs; null when none is left. */

@@ -59,7 +59,7 @@ test("depot staff add a rack (once on a double click), load chips, upload two Ac
   await expect(page.getByText("These lines are not hex codes: 2")).toBeVisible();
 });
 
-test("a timer replaces a dead chip by bib from the keypad page, a late entry takes a chip at pickup; the depot sees both issued from its rack, and Load chips puts one back", async ({
+test("a timer replaces a dead chip by bib from the keypad page, a late entry takes a chip at pickup; the depot sees both issued from its rack, Load chips puts one back, and the shipment marked returned brings its rack back for the other to be checked in", async ({
   page,
   browser,
 }) => {
@@ -85,6 +85,17 @@ test("a timer replaces a dead chip by bib from the keypad page, a late entry tak
   await depot.getByLabel("To", { exact: true }).selectOption({ label: `Race: ${raceName}` });
   await depot.getByRole("button", { name: "Start the shipment" }).click();
   await expect(depot.getByRole("heading", { level: 1, name: `Shipment to ${raceName}` })).toBeVisible();
+  // It ships a roll of bib paper with the rack (a shipment asks for at least one item).
+  const shipmentPage = depot.url();
+  await waitForHydration(depot);
+  await depot.getByLabel("Type", { exact: true }).selectOption({ label: "Bib paper roll" });
+  await depot.getByLabel("How many", { exact: true }).fill("1");
+  await depot.getByRole("button", { name: "Set" }).click();
+  await expect(depot.getByText("1 × Bib paper roll", { exact: true })).toBeVisible();
+  await depot.getByRole("button", { name: "Mark packed" }).click();
+  await expect(depot.getByText("Status: Packed")).toBeVisible();
+  await depot.getByRole("button", { name: "Ship", exact: true }).click();
+  await expect(depot.getByText("Status: Shipped")).toBeVisible();
   await depot.goto(url("localhost", `/shipments/${demoDepot.id}/chips`));
   await waitForHydration(depot);
   await depot.getByLabel("Rack number").fill(`LINE-${tag}`);
@@ -143,4 +154,22 @@ test("a timer replaces a dead chip by bib from the keypad page, a late entry tak
   await expect(depot.getByText("Chips loaded.")).toBeVisible();
   await expect(depot.getByRole("row", { name: `2 ${codes[1]} Untested 0` })).toBeVisible();
   await expect(depot.getByRole("row", { name: new RegExp(`${codes[1]} Issued`) })).toHaveCount(0);
+
+  // The shipment comes back (a double click marks it once): its rack is at the depot by itself, and the chip still
+  // with bib 3 is listed on the return until it is checked in to a slot of its rack.
+  await depot.goto(shipmentPage);
+  await waitForHydration(depot);
+  await depot.getByRole("button", { name: "Mark returned" }).dblclick();
+  await expect(depot.getByText("Status: Returned")).toBeVisible();
+  await expect(depot.getByRole("row", { name: `${codes[0]} Not returned ${raceName} 3` })).toBeVisible();
+  await depot.getByRole("link", { name: "GoChips page" }).click();
+  await waitForHydration(depot);
+  await expect(depot.getByRole("row", { name: `Rack LINE-${tag} 1 of 5 At the depot` })).toBeVisible();
+  await depot.getByLabel("Hex code of a chip that came back").fill(codes[0]!.toLowerCase());
+  await depot.getByLabel("Into rack").selectOption({ label: `Rack LINE-${tag}` });
+  await depot.locator("#checkin-slot").fill("1");
+  await depot.getByRole("button", { name: "Check in" }).dblclick();
+  await expect(depot.getByText("Chip checked in.")).toBeVisible();
+  await expect(depot.getByRole("row", { name: new RegExp(`${codes[0]} (Issued|Not returned)`) })).toHaveCount(0);
+  await expect(depot.getByRole("row", { name: `Rack LINE-${tag} 2 of 5 At the depot` })).toBeVisible();
 });

@@ -74,6 +74,13 @@ export async function raceWithShippedRack(tag: string, raceName: string) {
   return { d, club, race, timed, rack, shipment };
 }
 
+/** raceWithShippedRack with the race's Race Admin signed in, at the bib pickup table: their cookie and the racers page. */
+export async function atPickup(tag: string, raceName: string) {
+  const shipped = await raceWithShippedRack(tag, raceName);
+  const admin = await signedInWith("race-admin", [{ type: "race_admin", clubId: shipped.club.id, scope: shipped.race.id }]);
+  return { ...shipped, admin, racers: `/race/${shipped.race.id}/admin/racers` };
+}
+
 /** A chip the depot marked faulty or lost (as a test or its staff would). */
 export const setChipStatus = (depotId: string, hexCode: string, status: "faulty" | "lost") =>
   db()

@@ -7,15 +7,13 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gochips } from "../../schema/d1";
 import { db, pagePost } from "./auth-fixtures";
-import { chip, get, raceWithShippedRack, setChipStatus, shipRackToRace, signedInWith } from "./gochip-fixtures";
+import { atPickup, chip, get, setChipStatus, shipRackToRace, signedInWith } from "./gochip-fixtures";
 import { racerForm } from "./timing-fixtures";
 
 async function pickup(tag: string) {
-  const shipped = await raceWithShippedRack(`pickup-${tag}`, "Chip 10K");
-  const { d, club, race } = shipped;
-  const admin = await signedInWith("race-admin", [{ type: "race_admin", clubId: club.id, scope: race.id }]);
-  const setStatus = (hexCode: string, status: "faulty" | "lost") => setChipStatus(d.depot.id, hexCode, status);
-  return { ...shipped, admin, setStatus, racers: `/race/${race.id}/admin/racers` };
+  const shipped = await atPickup(`pickup-${tag}`, "Chip 10K");
+  const setStatus = (hexCode: string, status: "faulty" | "lost") => setChipStatus(shipped.d.depot.id, hexCode, status);
+  return { ...shipped, setStatus };
 }
 
 describe("a depot chip handed out on the racer form", () => {

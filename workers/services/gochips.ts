@@ -4,7 +4,7 @@
  * User: view, create, edit; Admin: all). A form sent twice acts once: a new lot, rack or test takes its form's
  * one-time id as its own, and loading codes already in the rack adds nothing.
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
 import { chipPlace, GOCHIP_MESSAGES, slotsFor, testOutcome, type GochipStatus, type TestedChip } from "../../core/gochips/chips";
 import type { RaceChip } from "../../core/gochips/handouts";
 import { isInvalid } from "../../core/time/parse";
@@ -108,12 +108,15 @@ export async function rackOf(db: Db, depotId: string, rackId: string) {
   return { rack, chips };
 }
 
+/** A shipment back at the depot: its racks are too (decision 0077), and no rack leaves with it. */
+const BACK: ("returned" | "closed")[] = ["returned", "closed"];
+
 /** Open shipments of the depot a rack may travel with. */
 export async function openShipmentChoices(db: Db, depotId: string) {
   const rows = await db
     .select({ id: shipments.id, destination: shipments.destination, shipBy: shipments.shipBy })
     .from(shipments)
-    .where(and(eq(shipments.depotId, depotId), ne(shipments.state, "closed")))
+    .where(and(eq(shipments.depotId, depotId), notInArray(shipments.state, BACK)))
     .orderBy(desc(shipments.createdAt))
     .limit(200);
   return rows.map((s) => ({ value: s.id, label: s.shipBy ? `${s.destination} (ship by ${s.shipBy})` : s.destination }));
@@ -244,7 +247,7 @@ export async function setRackShipment(db: Db, caller: DepotCaller, rackId: strin
     const [open] = await db
       .select({ id: shipments.id })
       .from(shipments)
-      .where(and(eq(shipments.id, shipmentId), eq(shipments.depotId, caller.depotId), ne(shipments.state, "closed")));
+      .where(and(eq(shipments.id, shipmentId), eq(shipments.depotId, caller.depotId), notInArray(shipments.state, BACK)));
     if (!open) return refused(400, { shipment: GOCHIP_DEPOT_MESSAGES.notOpen });
   }
   const done = await db
@@ -328,15 +331,19 @@ export async function raceChips(db: Db, raceId: string, codes: readonly string[]
     })
     .from(gochips)
     .leftJoin(gochipRacks, eq(gochipRacks.id, gochips.rackId))
-    .leftJoin(shipments, and(eq(shipments.id, gochipRacks.shipmentId), eq(shipments.depotId, gochips.depotId), eq(shipments.raceId, raceId)))
+    .leftJoin(
+      shipments,
+      and(eq(shipments.id, gochipRacks.shipmentId), eq(shipments.depotId, gochips.depotId), eq(shipments.raceId, raceId), notInArray(shipments.state, BACK)),
+    )
     .where(and(codes === null ? undefined : inArray(gochips.hexCode, [...codes]), or(isNotNull(shipments.id), eq(gochips.issuedRaceId, raceId))));
 }
 
 /**
- * The depot's chips issued to racers at races and not put back in a rack (decision 0073), of one rack they left
- * or all; each with where it is ("Issued at the race" while the shipment is out, "Not returned" once it is back).
+ * The depot's chips issued to racers at races and not put back in a rack (decision 0073), of one rack they left,
+ * of one shipment's racks (its return, decision 0077: with the chips given back at the race's table, in no rack
+ * either) or all; each with where it is ("Issued at the race" while the shipment is out, "Not returned" once it is back).
  */
-export async function issuedChips(db: Db, depotId: string, fromRackId: string | null) {
+export async function issuedChips(db: Db, depotId: string, of: { rackId: string } | { shipmentId: string } | null) {
   const rows = await db
     .select({
       hexCode: gochips.hexCode,
@@ -356,8 +363,8 @@ export async function issuedChips(db: Db, depotId: string, fromRackId: string | 
       and(
         eq(gochips.depotId, depotId),
         isNull(gochips.rackId),
-        isNotNull(gochips.issuedAt),
-        fromRackId === null ? undefined : eq(gochips.issuedRackId, fromRackId),
+        of !== null && "shipmentId" in of ? eq(gochips.issuedShipmentId, of.shipmentId) : isNotNull(gochips.issuedAt),
+        of !== null && "rackId" in of ? eq(gochips.issuedRackId, of.rackId) : undefined,
       ),
     )
     .orderBy(desc(gochips.issuedAt))

@@ -8,15 +8,21 @@
  */
 import { and, eq } from "drizzle-orm";
 import { linkedRaceIds, placesOf, rememberedPlaces, samePlace, type RacerPlace } from "../../core/registration/race-links";
-import { racerEntryOf, entrySource } from "../../core/registration/racer-entry";
+import { racerEntryOf, entrySource, ENTRY_SOURCE_PREFIX } from "../../core/registration/racer-entry";
+import { chipHandout, oneChip } from "../../core/gochips/handouts";
+import type { FormElement } from "../../core/forms/model";
+import type { StoredRacer } from "../../schema/race/engine-input";
 import { defaultRacerMapping, effectiveRacerMapping, raceCustomFieldsOf } from "../../core/registration/racer-mapping";
 import type { PlacedEntry } from "../../durable/race/registration-entries";
 import { carts, individuals, registrations, type Db } from "../../schema/d1";
 import { getClubRaceCatalogues, roomOf } from "./race-access";
 import { formRaceLinksOf, RACER_SYNC_MESSAGES } from "./race-links";
 import { listElements } from "./registration-forms";
+import { bookFor, followSyncedChips, registrationChip } from "./racer-chips";
 
 export { RACER_SYNC_MESSAGES };
+
+type Room = Awaited<ReturnType<typeof roomOf>>;
 
 export type RacerSyncResult = { ok: true; created: number; updated: number; removed: number } | { ok: false; error: string };
 
@@ -48,8 +54,7 @@ export async function syncRegistrationRacers(env: Env, db: Db, registrationId: s
   const total = { created: 0, updated: 0, removed: 0 };
   for (const race of catalogues) {
     const room = await roomOf(env, race);
-    const custom = raceCustomFieldsOf((await room.settings())?.fields_list ?? []);
-    const mapping = effectiveRacerMapping(defaultRacerMapping(elements, registration, custom), registration.racerFieldMap ?? {}, elements);
+    const { custom, mapping } = await mappingOf(room, elements, registration);
     const entries: PlacedEntry[] = [];
     const removed: string[] = [];
     for (const { individual, targets, previous } of people) {
@@ -63,14 +68,50 @@ export async function syncRegistrationRacers(env: Env, db: Db, registrationId: s
       const entry = racerEntryOf(elements, registration, individual, mapping, custom);
       entries.push({ ...entry, course: target.course, start_group: target.start_group, moved: before !== null && !samePlace(before, target) });
     }
+    // A typed chip goes through the depots' rule: a faulty or lost one is left out, never the racer (decision 0077).
+    const book = await bookFor(
+      db,
+      race.id,
+      entries.map((e) => e.chip),
+    );
+    for (const entry of entries) if (entry.chip) entry.chip = registrationChip(book, entry.chip);
     const reply = await room.syncRegistrationEntries({ entries, removed });
     if (!reply.ok) return { ok: false, error: Object.values(reply.errors).join(" ") };
+    await followSyncedChips(db, race.id, reply.chips);
     total.created += reply.created;
     total.updated += reply.updated;
     total.removed += reply.removed;
   }
   await rememberPlaces(db, people);
   return { ok: true, ...total };
+}
+
+/** The race's custom fields and which form field fills which racer field (decision 0058). */
+async function mappingOf(room: Room, elements: FormElement[], registration: typeof registrations.$inferSelect) {
+  const custom = raceCustomFieldsOf((await room.settings())?.fields_list ?? []);
+  return { custom, mapping: effectiveRacerMapping(defaultRacerMapping(elements, registration, custom), registration.racerFieldMap ?? {}, elements) };
+}
+
+/**
+ * Why a racer made from a registration has no chip though their person typed one: the depots refused it, faulty
+ * or lost (decision 0077). Read when the racer page opens, so it says what holds now; null otherwise.
+ */
+export async function refusedRegistrationChip(db: Db, race: { id: string; clubId: string }, room: Room, racer: StoredRacer): Promise<string | null> {
+  const source = racer.data.imported_from;
+  if (racer.data.chip || !source?.startsWith(ENTRY_SOURCE_PREFIX)) return null;
+  const [row] = await db
+    .select({ individual: individuals, registration: registrations })
+    .from(individuals)
+    .innerJoin(registrations, eq(registrations.id, individuals.registrationId))
+    .where(and(eq(individuals.id, source.slice(ENTRY_SOURCE_PREFIX.length)), eq(registrations.clubId, race.clubId)))
+    .limit(1);
+  if (!row) return null;
+  const elements = await listElements(db, row.registration.id);
+  const { custom, mapping } = await mappingOf(room, elements, row.registration);
+  const typed = racerEntryOf(elements, row.registration, row.individual, mapping, custom).chip;
+  if (!typed) return null;
+  const handout = chipHandout(racer.id, oneChip(null), oneChip(typed), await bookFor(db, race.id, [typed]));
+  return handout.ok ? null : `The chip typed at registration (${typed}) was not given to this racer: ${handout.problem}`;
 }
 
 /** Where each person now is, once every race took its entries, so the next change knows what to move. */

@@ -297,11 +297,21 @@ export async function ship(db: Db, caller: DepotCaller, id: string, now: number)
   return { ok: true };
 }
 
+/** Nothing rented with the shipment is still out. */
+const accountedFor = (id: string) => sql`NOT EXISTS (SELECT 1 FROM shipment_items WHERE shipment_id = ${id} AND state = 'out')
+    AND NOT EXISTS (SELECT 1 FROM shipment_counts WHERE shipment_id = ${id} AND is_rentable = 1 AND back IS NULL)`;
+
 /** Shipped → returned once nothing rented is still out (run at the end of each return step). */
 const returnedWhenAccounted = (id: string, now: number) =>
-  sql`UPDATE shipments SET state = 'returned', updated_at = ${now} WHERE id = ${id} AND state = 'shipped'
-      AND NOT EXISTS (SELECT 1 FROM shipment_items WHERE shipment_id = ${id} AND state = 'out')
-      AND NOT EXISTS (SELECT 1 FROM shipment_counts WHERE shipment_id = ${id} AND is_rentable = 1 AND back IS NULL)`;
+  sql`UPDATE shipments SET state = 'returned', updated_at = ${now} WHERE id = ${id} AND state = 'shipped' AND ${accountedFor(id)}`;
+
+/**
+ * A shipment back (returned or closed) brings its GoChip racks back to the depot by themselves (decision 0077):
+ * run last in each step's batch, so it acts only once the shipment is back.
+ */
+const racksBack = (caller: DepotCaller, id: string) =>
+  sql`UPDATE gochip_racks SET shipment_id = NULL WHERE depot_id = ${caller.depotId} AND shipment_id = ${id}
+      AND EXISTS (SELECT 1 FROM shipments WHERE id = ${id} AND depot_id = ${caller.depotId} AND state IN ('returned', 'closed'))`;
 
 /** A rented item came back, or did not. */
 export async function markItem(db: Db, caller: DepotCaller, id: string, itemId: string, outcome: "back" | "missing", now: number): Promise<ShippingOutcome> {
@@ -314,6 +324,7 @@ export async function markItem(db: Db, caller: DepotCaller, id: string, itemId: 
     sql`UPDATE inventory_items SET state = ${outcome === "back" ? "available" : "missing"} WHERE id = ${itemId} AND depot_id = ${caller.depotId} AND ${guard}`,
     sql`UPDATE shipment_items SET state = ${outcome}, returned_at = ${now} WHERE shipment_id = ${id} AND item_id = ${itemId} AND state = 'out' AND ${guard}`,
     returnedWhenAccounted(id, now),
+    racksBack(caller, id),
   ]);
   return moved!.meta.changes > 0 ? { ok: true } : refused(409, { form: SHIPPING_MESSAGES.notShipped });
 }
@@ -345,6 +356,7 @@ export async function recordCounts(
     sql`UPDATE depot_stock SET out = out - ${line.sent}, on_hand = on_hand + ${back}, missing = missing + ${missing}
         WHERE depot_id = ${caller.depotId} AND type_id = ${typeId} AND ${guard}`,
     returnedWhenAccounted(id, now),
+    racksBack(caller, id),
   ]);
   return moved!.meta.changes > 0 ? { ok: true } : { ok: true };
 }
@@ -357,12 +369,33 @@ export async function closeShipment(db: Db, caller: DepotCaller, id: string, now
   if (detail.shipment.state === "closed") return { ok: true };
   const problem = closeProblem(detail.shipment.state, detail.stillOut);
   if (problem) return refused(409, { form: problem });
-  const accounted = sql`NOT EXISTS (SELECT 1 FROM shipment_items WHERE shipment_id = ${id} AND state = 'out')
-    AND NOT EXISTS (SELECT 1 FROM shipment_counts WHERE shipment_id = ${id} AND is_rentable = 1 AND back IS NULL)`;
   const [moved] = await rawBatch(db, [
-    step(caller, id, ["shipped", "returned"], sql`state = 'closed', closed_at = ${now}`, crypto.randomUUID(), now, accounted),
+    step(caller, id, ["shipped", "returned"], sql`state = 'closed', closed_at = ${now}`, crypto.randomUUID(), now, accountedFor(id)),
+    racksBack(caller, id),
   ]);
   return moved!.meta.changes > 0 ? { ok: true } : refused(409, { form: closeProblem("shipped", 1)! });
+}
+
+/**
+ * Shipped → returned by hand (decision 0077): a shipment with nothing rented still out (one that carried only
+ * GoChip racks and goods, say) is marked back; its racks come back with it. Sent twice, the second finds it
+ * returned and does nothing.
+ */
+export async function markReturned(db: Db, caller: DepotCaller, id: string, now: number): Promise<ShippingOutcome> {
+  if (!mayAtDepot(caller, "edit")) return refused(403, { form: FORBIDDEN });
+  const detail = await shipmentDetail(db, caller.depotId, id);
+  if (!detail) return refused(404, { form: "There is no such shipment" });
+  if (detail.shipment.state === "returned") return { ok: true };
+  if (detail.shipment.state !== "shipped") return refused(409, { form: SHIPPING_MESSAGES.notShipped });
+  if (detail.stillOut > 0) return refused(409, { form: SHIPPING_MESSAGES.stillOut(detail.stillOut) });
+  const [moved] = await rawBatch(db, [
+    step(caller, id, ["shipped"], sql`state = 'returned'`, crypto.randomUUID(), now, accountedFor(id)),
+    racksBack(caller, id),
+  ]);
+  // Two sends at once: the other one moved it.
+  return moved!.meta.changes > 0 || (await findShipment(db, caller.depotId, id))?.state === "returned"
+    ? { ok: true }
+    : refused(409, { form: SHIPPING_MESSAGES.notShipped });
 }
 
 /** Deletes a shipment that has not shipped (its packed items are free again): the depot admin's. */

@@ -13,6 +13,7 @@ import { submissionId } from "../../forms/field-rules";
 import { requireRaceAccess } from "../../race-admin.server";
 import { openDb } from "../../../schema/d1";
 import { saveRacerChip } from "../../../workers/services/racer-chips";
+import { refusedRegistrationChip } from "../../../workers/services/registration-racers";
 import {
   changedFields,
   crossingRows,
@@ -44,11 +45,13 @@ const doneSchema = z.enum(["saved", "created", "cleared", "replaced"]).nullable(
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { access, racer } = await racerOf(request, context, params);
-  const [setup, crossings, devices, replacements] = await Promise.all([
+  const [setup, crossings, devices, replacements, chipNote] = await Promise.all([
     loadRacerSetup(access),
     racer ? access.room.racerCrossings(racer.id) : Promise.resolve([]),
     racer ? access.room.documents("TimingDevice") : Promise.resolve([]),
     racer ? racerReplacements(context.env, access.race.id, racer.id) : Promise.resolve([]),
+    // A chip typed at registration that the depots refused: the racer was entered without it (decision 0077).
+    racer ? refusedRegistrationChip(openDb(context.env.DB), access.race, access.room, racer) : Promise.resolve(null),
   ]);
   const url = new URL(request.url);
   const title = racer
@@ -62,6 +65,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     raceName: access.race.name,
     racer: racer ? { id: racer.id, bib: racer.data.bib, chip: racer.data.chip } : null,
     replacements,
+    chipNote,
     // The replace form's one-time id: sent twice (a double click), the chip is replaced once.
     replacement: crypto.randomUUID(),
     // The new racer's id: "Add racer" sent twice adds them once.
@@ -125,8 +129,23 @@ const DONE_NOTICES = {
 } as const;
 
 export default function RacerPage() {
-  const { raceId, racer, title, values, courses, startGroups, metaStartGroups, fields, crossings, confirm, done, replacements, replacement, submission } =
-    useLoaderData<typeof loader>();
+  const {
+    raceId,
+    racer,
+    title,
+    values,
+    courses,
+    startGroups,
+    metaStartGroups,
+    fields,
+    crossings,
+    confirm,
+    done,
+    replacements,
+    replacement,
+    submission,
+    chipNote,
+  } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -195,6 +214,7 @@ export default function RacerPage() {
         <h2 id="racer-heading">{title}</h2>
         {done && !result ? <FormMessage notice={DONE_NOTICES[done]} /> : null}
         <FormMessage error={errors.form ?? (fieldErrorCount > 0 ? "Please correct the fields marked below." : null)} />
+        {chipNote ? <p className="hint">{chipNote}</p> : null}
         <RacerForm
           key={JSON.stringify(shown)}
           action={self}

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { SEED_FUNCTIONS, SEED_GROUP_ORDER_PLACEHOLDER } from "../../../core/timing/seeding";
 import { STARTTIME_SORTS } from "../../../core/timing/start-plan";
 import { openDb } from "../../../schema/d1";
+import { assignBibsWithChips } from "../../../workers/services/racer-chips";
 import { schemeChoices, schemeProblem, seedWithRankings } from "../../../workers/services/ranking-seeding";
 import { requireRaceAccess } from "../../race-admin.server";
 import { afterSave, pageQuery, parseForm, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
@@ -90,7 +91,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return redirect(doneUrl(base, "times", { racers: v.racers, groups: v.groups, changed: v.changed, first: v.firstStart, last: v.lastStart }));
     }
     case "bibs": {
-      const result = await room.assignBibs(posted.target);
+      // The depot sees the new bibs on the chips issued to these racers (decision 0077).
+      const result = await assignBibsWithChips(openDb(context.env.DB), race.id, room, posted.target);
       if (!result.ok) return refuse(posted, { form: Object.values(result.errors)[0] ?? "Bibs could not be assigned" });
       const v = result.value;
       return redirect(doneUrl(base, "bibs", { racers: v.racers, groups: v.groups, changed: v.changed, first: v.firstBib, last: v.lastBib }));

@@ -7,6 +7,8 @@ import { readPostedForm } from "../../forms/posted-form.server";
 import { RowButton, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { ErrorPage, SHIPPING_ERRORS } from "../../components/error-page";
 import { PackingList } from "../../components/packing-list";
+import { IssuedChips } from "../../components/issued-chips";
+import { issuedChipRows } from "../../admin/gochips.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Shipment to ${data.shipment.destination}` : "Shipment" }];
 
@@ -14,7 +16,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireDepotAccess(request, context, params.depot ?? "");
   const detail = await shipmentDetail(access.db, access.target.id, params.shipment ?? "");
   if (!detail) throw new Response("Not found", { status: 404 });
+  const out = detail.shipment.state === "shipped" || detail.shipment.state === "returned" || detail.shipment.state === "closed";
   return {
+    // The GoChips its racks left at the race, for the staff to check in (decision 0077).
+    chips: out ? await issuedChipRows(access, { shipmentId: detail.shipment.id }) : [],
     ...detail,
     depot: { id: access.target.id, name: access.target.name },
     state: detail.shipment.state,
@@ -175,6 +180,16 @@ export default function Shipment() {
           </ul>
         </>
       ) : null}
+      {data.chips.length > 0 ? (
+        <>
+          <h2 id="chips">GoChips issued at the race</h2>
+          <p>
+            Chips its racks gave racers, not back in a rack yet: check each in on the <Link to={`/shipments/${data.depot.id}/chips#returns`}>GoChips page</Link>
+            .
+          </p>
+          <IssuedChips chips={data.chips} showRack />
+        </>
+      ) : null}
       {data.may.edit ? (
         <>
           <h2>Next step</h2>
@@ -188,6 +203,7 @@ export default function Shipment() {
           {data.state === "shipped" || data.state === "returned" ? (
             <>
               {data.stillOut > 0 ? <p className="hint">{`${data.stillOut} rented still out: mark each back or missing above.`}</p> : null}
+              {data.state === "shipped" && data.stillOut === 0 ? <StepButton intent="returned" label="Mark returned" busy="Saving…" /> : null}
               <StepButton intent="close" label="Close the shipment" busy="Closing…" />
             </>
           ) : null}

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GOCHIP_STATUS_LABELS, GOCHIP_STATUSES } from "../../../core/gochips/chips";
@@ -26,8 +27,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     tests: overview.tests.map((t) => ({ ...t, at: new Date(t.at).toISOString().slice(0, 16).replace("T", " ") })),
     outOfUse: overview.outOfUse.map((c) => ({ ...c, status: GOCHIP_STATUS_LABELS[c.status] })),
     issued,
+    lost: overview.outOfUse.filter((c) => c.status === "lost").map((c) => c.hexCode),
     // One id per opened form: sent twice (a double click), each acts once.
-    forms: { lot: crypto.randomUUID(), rack: crypto.randomUUID(), test: crypto.randomUUID() },
+    forms: { lot: crypto.randomUUID(), rack: crypto.randomUUID(), test: crypto.randomUUID(), found: crypto.randomUUID(), checkin: crypto.randomUUID() },
   };
 }
 
@@ -37,11 +39,48 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return (await chipsAction(access, posted, context.now)) ?? unknownIntent(posted);
 }
 
+type Reply = ReturnType<typeof useReplyFor>;
+
+/** A chip back at the depot (decision 0077): which chip (`children`), the rack and the slot it goes into, once per form. */
+function ChipBackForm(props: {
+  intent: "checkin" | "found";
+  label: string;
+  submission: string;
+  racks: { value: string; label: string }[];
+  children: (reply: Reply) => ReactNode;
+}) {
+  const reply = useReplyFor(props.intent);
+  return (
+    <SetupForm intent={props.intent} label={props.label} busyLabel="Saving…" errors={reply.errors}>
+      <input type="hidden" name="submission" value={props.submission} />
+      {props.children(reply)}
+      <SelectField
+        id={`${props.intent}-rack`}
+        name="rack"
+        label="Into rack"
+        choices={[{ value: "", label: props.intent === "found" ? "Not in a rack" : "Choose…" }, ...props.racks]}
+        defaultValue={reply.values?.rack}
+        error={reply.errors.rack}
+      />
+      <TextField
+        id={`${props.intent}-slot`}
+        name="slot"
+        label="Slot"
+        hint={props.intent === "found" ? "A found chip is Untested until its next test." : undefined}
+        inputMode="numeric"
+        defaultValue={reply.values?.slot}
+        error={reply.errors.slot}
+      />
+    </SetupForm>
+  );
+}
+
 export default function Chips() {
   const data = useLoaderData<typeof loader>();
   const lot = useReplyFor("lot");
   const rack = useReplyFor("rack");
   const test = useReplyFor("test");
+  const rackChoices = data.racks.map((r) => ({ value: r.id, label: `Rack ${r.number}` }));
   const base = `/shipments/${data.id}`;
   return (
     <main className="page">
@@ -158,6 +197,40 @@ export default function Chips() {
       <h2 id="issued">Issued at races</h2>
       <p>Chips given to racers from racks shipped to a race. Load them into a rack when they come back.</p>
       <IssuedChips chips={data.issued} showRack />
+
+      {data.may.edit ? (
+        <>
+          <h2 id="returns">Chips back at the depot</h2>
+          {data.racks.length > 0 ? (
+            <ChipBackForm intent="checkin" label="Check in" submission={data.forms.checkin} racks={rackChoices}>
+              {(reply) => (
+                <TextField
+                  id="checkin-hex_code"
+                  name="hex_code"
+                  label="Hex code of a chip that came back"
+                  hint="A chip issued at a race, or in no rack."
+                  defaultValue={reply.values?.hex_code}
+                  error={reply.errors.hex_code}
+                />
+              )}
+            </ChipBackForm>
+          ) : null}
+          {data.lost.length > 0 ? (
+            <ChipBackForm intent="found" label="Mark found" submission={data.forms.found} racks={rackChoices}>
+              {(reply) => (
+                <SelectField
+                  id="found-hex_code"
+                  name="hex_code"
+                  label="Lost chip found"
+                  choices={[{ value: "", label: "Choose…" }, ...data.lost.map((code) => ({ value: code, label: code }))]}
+                  defaultValue={reply.values?.hex_code}
+                  error={reply.errors.hex_code}
+                />
+              )}
+            </ChipBackForm>
+          ) : null}
+        </>
+      ) : null}
 
       <h2>Faulty and lost chips</h2>
       {data.outOfUse.length === 0 ? (

@@ -23,7 +23,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const [shipments, lots, issued] = await Promise.all([
     openShipmentChoices(access.db, access.target.id),
     lotsOf(access.db, access.target.id),
-    issuedChipRows(access, found.rack.id),
+    issuedChipRows(access, { rackId: found.rack.id }),
   ]);
   const bySlot = new Map(found.chips.map((c) => [c.slot, c]));
   const taken = found.chips.map((c) => c.slot ?? 0);
