@@ -34,7 +34,7 @@ export const SHIPPING_MESSAGES = {
   notAvailable: "This item is not available: it is out or missing",
   enoughPacked: "Every item of this type is already packed",
   duplicateNumber: "An item with this number is already in this depot",
-  emptyRequest: "Ask for at least one item",
+  emptyRequest: "Ask for at least one item, or put a GoChip rack on this shipment",
   shortStock: (name: string, have: number, need: number) => `Only ${have} ${name} in stock; the packing list needs ${need}`,
   countsDontAddUp: "Back and missing must add up to what was sent",
   destination: "Choose a race or a club to ship to",

@@ -187,6 +187,27 @@ describe("a shipment that comes back", () => {
   });
 });
 
+describe("a shipment of racks alone", () => {
+  it("is packed, shipped and returned without asking for any item; one with neither is refused", { timeout: 60_000 }, async () => {
+    const { d, race, rack, shipment } = await pickup("alone");
+    const page = `${d.base}/${shipment}`;
+    const state = async () => (await db().select().from(shipments).where(eq(shipments.id, shipment)))[0]!.state;
+    expect((await pagePost("localhost", page, { intent: "packed" }, d.userCookie)).status).toBe(302);
+    expect(await state()).toBe("packed");
+    expect((await pagePost("localhost", page, { intent: "ship" }, d.userCookie)).status).toBe(302);
+    expect(await state()).toBe("shipped");
+    expect((await pagePost("localhost", page, { intent: "returned" }, d.userCookie)).status).toBe(302);
+    expect(await state()).toBe("returned");
+    expect((await db().select().from(gochipRacks).where(eq(gochipRacks.id, rack)))[0]!.shipmentId).toBeNull();
+
+    const empty = crypto.randomUUID();
+    expect((await pagePost("localhost", d.base, { intent: "create", submission: empty, destination: `race:${race.id}` }, d.userCookie)).status).toBe(302);
+    const refused = await pagePost("localhost", `${d.base}/${empty}`, { intent: "packed" }, d.userCookie);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Ask for at least one item, or put a GoChip rack on this shipment");
+  });
+});
+
 describe("chips back at the depot", () => {
   it("checks an issued chip into a rack slot and marks a lost chip found, once per form, with its history", { timeout: 60_000 }, async () => {
     const { d, timed, rack, admin, racers } = await pickup("found");

@@ -10,6 +10,7 @@ import { closeProblem, countsAddUp, fullyPacked, packingProgress, SHIPPING_MESSA
 import {
   clubs,
   depotStock,
+  gochipRacks,
   inventoryItems,
   inventoryTypes,
   races,
@@ -246,10 +247,20 @@ export async function markPacked(db: Db, caller: DepotCaller, id: string, now: n
   if (!detail) return refused(404, { form: "There is no such shipment" });
   if (detail.shipment.state === "packed") return { ok: true };
   if (!detail.packing.ok) return refused(400, { form: detail.packing.error });
-  if (detail.request.length === 0) return refused(400, { form: SHIPPING_MESSAGES.emptyRequest });
+  // A shipment of GoChip racks alone (a race's chips, nothing else) asks for no item and is packed as it is.
+  if (detail.request.length === 0 && !(await carriesRacks(db, caller.depotId, id))) return refused(400, { form: SHIPPING_MESSAGES.emptyRequest });
   if (!fullyPacked(detail.progress)) return refused(409, { form: SHIPPING_MESSAGES.notPacked });
   await rawBatch(db, [step(caller, id, ["draft"], sql`state = 'packed'`, crypto.randomUUID(), now)]);
   return { ok: true };
+}
+
+async function carriesRacks(db: Db, depotId: string, id: string): Promise<boolean> {
+  const [rack] = await db
+    .select({ id: gochipRacks.id })
+    .from(gochipRacks)
+    .where(and(eq(gochipRacks.depotId, depotId), eq(gochipRacks.shipmentId, id)))
+    .limit(1);
+  return rack !== undefined;
 }
 
 /** Packed → draft, to change the request or the items again. */
