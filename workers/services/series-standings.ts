@@ -142,6 +142,19 @@ async function compute(db: Db, members: Member[], series: SeriesRecord, config: 
   return computeStandings(pointsSystemOf(config, linked), races, carried?.ok ? carried.rows : [], config.categories);
 }
 
+/** The fewest bytes a result cell takes in the standings' JSON (`{"points":0,"place":1,"status":null,"counted":true}`). */
+const MIN_CELL_JSON_BYTES = 50;
+
+/**
+ * Whether the standings are over D1's row size by their result cells alone: a series of 20 races × 5,000 racers
+ * is about 6 MB, and writing it out at every read only to learn that took 30 ms (decision 0079).
+ */
+export function surelyTooLarge(standings: SeriesStandings): boolean {
+  let cells = 0;
+  for (const category of standings.categories) for (const row of category.rows) for (const cell of row.cells) if (cell) cells++;
+  return cells * MIN_CELL_JSON_BYTES > MAX_CACHED_BYTES;
+}
+
 /**
  * The series' standings now (the cached ones while every member race's results are as they were), as the
  * principal may see them: a private member race is named only to those who may see the race.
@@ -175,7 +188,7 @@ async function currentStandings(env: Env, db: Db, series: SeriesRecord): Promise
   if (cached && cached.sourceKey === sourceKey) return { standings: cached.standings as SeriesStandings, races };
   const standings = await compute(db, members, series, config, linked);
   // D1 keeps rows under 2 MB: a series too large to cache is computed at each read rather than failing it.
-  if (new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return { standings, races };
+  if (surelyTooLarge(standings) || new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return { standings, races };
   const row = { sourceKey, standings, computedAt: Date.now() };
   // Two readers racing write the same standings for the same key; the later write wins harmlessly.
   await db
