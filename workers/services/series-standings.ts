@@ -89,28 +89,39 @@ async function memberEntries(db: Db, members: Member[], series: SeriesRecord, co
   // Only the rows still current are read whole: a stale one's entries would be thrown away.
   const hits = members.filter((_, i) => fresh[i]).map((m) => m.race.id);
   const cached = new Map<string, unknown>();
-  for (let from = 0; from < hits.length; from += 50) {
-    const rows = await db
-      .select({ raceId: pointsSeriesRaceEntries.raceId, entries: pointsSeriesRaceEntries.entries })
-      .from(pointsSeriesRaceEntries)
-      .where(and(scope, inArray(pointsSeriesRaceEntries.raceId, hits.slice(from, from + 50))));
-    for (const row of rows) cached.set(row.raceId, row.entries);
-  }
-  const writes: { raceId: string; sourceKey: string; entries: unknown }[] = [];
-  const entryOf = async (m: Member, i: number) => {
-    const hit = fresh[i] ? unpackEntries(cached.get(m.race.id)) : null;
-    if (hit) return hit;
-    const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
-    const read = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
-    const packed = packEntries(read);
-    if (new TextEncoder().encode(JSON.stringify(packed)).length <= MAX_CACHED_BYTES) writes.push({ raceId: m.race.id, sourceKey: keys[i]!, entries: packed });
-    return read;
+  const readStored = async () => {
+    for (let from = 0; from < hits.length; from += 50) {
+      const rows = await db
+        .select({ raceId: pointsSeriesRaceEntries.raceId, entries: pointsSeriesRaceEntries.entries })
+        .from(pointsSeriesRaceEntries)
+        .where(and(scope, inArray(pointsSeriesRaceEntries.raceId, hits.slice(from, from + 50))));
+      for (const row of rows) cached.set(row.raceId, row.entries);
+    }
   };
+  const writes: { raceId: string; sourceKey: string; entries: unknown }[] = [];
+  const fromRooms = new Map<number, RaceEntry[]>();
   // A few whole results at a time, each kept only as its compact entries: twenty races of 5,000 racers read at
   // once hold about 100 MB of rows, against an isolate's 128 MB (the first read of such a series lost its Worker).
-  const entries: Awaited<ReturnType<typeof entryOf>>[] = [];
-  for (let from = 0; from < members.length; from += SNAPSHOTS_AT_ONCE)
-    entries.push(...(await Promise.all(members.slice(from, from + SNAPSHOTS_AT_ONCE).map((m, j) => entryOf(m, from + j)))));
+  const readRooms = async (indexes: readonly number[]) => {
+    for (let from = 0; from < indexes.length; from += SNAPSHOTS_AT_ONCE)
+      await Promise.all(
+        indexes.slice(from, from + SNAPSHOTS_AT_ONCE).map(async (i) => {
+          const m = members[i]!;
+          const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
+          const read = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
+          const packed = packEntries(read);
+          if (new TextEncoder().encode(JSON.stringify(packed)).length <= MAX_CACHED_BYTES)
+            writes.push({ raceId: m.race.id, sourceKey: keys[i]!, entries: packed });
+          fromRooms.set(i, read);
+        }),
+      );
+  };
+  // The changed races are read from their rooms while the unchanged ones come from D1, side by side.
+  await Promise.all([readStored(), readRooms(members.flatMap((_, i) => (fresh[i] ? [] : [i])))]);
+  const unpacked = members.map((m, i) => fromRooms.get(i) ?? unpackEntries(cached.get(m.race.id)));
+  // A stored row that no longer reads as entries is read from its room like a changed race.
+  await readRooms(unpacked.flatMap((e, i) => (e === null ? [i] : [])));
+  const entries = unpacked.map((e, i) => e ?? fromRooms.get(i)!);
   const now = Date.now();
   const upserts = writes.map((w) =>
     db
