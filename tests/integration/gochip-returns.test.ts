@@ -272,6 +272,20 @@ describe("chips back at the depot", () => {
     expect((await pagePost("localhost", chips, { ...lostInRack, submission: crypto.randomUUID(), rack, slot: "9" }, d.userCookie)).status).toBe(302);
     expect(await chip(d.depot.id, "0000A5")).toMatchObject({ status: "untested", rackId: rack, slot: 9 });
 
+    // Two tabs mark it found at once, each with its own form: one moves it, the other is told, and one history is kept.
+    await setChipStatus(d.depot.id, "0000A5", "lost");
+    const tabs = await Promise.all(
+      ["", "8"].map((slot) => pagePost("localhost", chips, { ...lostInRack, submission: crypto.randomUUID(), rack: slot ? rack : "", slot }, d.userCookie)),
+    );
+    expect(tabs.map((r) => r.status).sort()).toEqual([302, 409]);
+    const chipId = (await chip(d.depot.id, "0000A5")).id;
+    const statusRows = await db()
+      .select()
+      .from(entityChanges)
+      .where(and(eq(entityChanges.entityId, chipId), eq(entityChanges.field, "status")));
+    // Lost → untested twice before (the two finds above), and once now.
+    expect(statusRows.filter((r) => r.newValue === JSON.stringify("untested"))).toHaveLength(3);
+
     // Roles: a race admin has no depot page; another depot's staff neither.
     const other = await depotWithStaff("found-other");
     const again = { ...checkin, submission: crypto.randomUUID(), hex_code: "0000A4", slot: "10" };

@@ -9,7 +9,7 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { GOCHIP_MESSAGES, normaliseHex } from "../../core/gochips/chips";
 import { isInvalid } from "../../core/time/parse";
-import { entityChanges, gochipRacks, gochips, type Db } from "../../schema/d1";
+import { entityChanges, gochipRacks, gochips, rawBatch, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { Gochip } from "../../schema/entities/gochip-classes";
 import { FORBIDDEN, mayAtDepot, refused, type DepotCaller, type ShippingOutcome } from "./depot-stock";
@@ -22,6 +22,7 @@ export const GOCHIP_RETURN_MESSAGES = {
   needsRack: "Choose the rack and slot it goes back into",
   slotTaken: (slot: number) => `Slot ${slot} of this rack holds another chip`,
   slotNeeded: "Choose the slot",
+  changedMeanwhile: "This chip changed meanwhile: reload the page and try again",
 } as const;
 
 export interface ChipReturn {
@@ -98,16 +99,33 @@ export async function returnChip(db: Db, caller: DepotCaller, wanted: ChipReturn
         sql`coalesce(${gochips.issuedAt}, 0) = ${chip.issuedAt ?? 0}`,
       ),
     );
+  const ids = history.map((h) => h.id);
+  let moved = true;
   try {
     const [first, ...rest] = history;
-    await db.batch(first ? [db.insert(entityChanges).values([first, ...rest]), update] : [update]);
+    if (!first) await update;
+    else {
+      // A form that lost the race to another (two tabs) moved nothing: its history rows go again in the same batch.
+      const [, updated] = await rawBatch(db, [
+        db
+          .insert(entityChanges)
+          .values([first, ...rest])
+          .getSQL(),
+        update.getSQL(),
+        sql`DELETE FROM entity_changes WHERE id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) AND changes() = 0`,
+      ]);
+      moved = (updated?.meta.changes ?? 0) > 0;
+    }
   } catch (error) {
     const index = uniqueConstraintOf(error);
     if (index?.startsWith("entity_changes.id")) return { ok: true };
     if (index?.startsWith("gochips.rack_id")) return refused(409, { form: GOCHIP_DEPOT_MESSAGES.slotTaken });
     throw error;
   }
-  return { ok: true };
+  return moved ? { ok: true } : refused(409, { form: GOCHIP_RETURN_MESSAGES.changedMeanwhile });
 }
 
 const NOT_ISSUED = { issuedRaceId: null, issuedRacerId: null, issuedBib: null, issuedAt: null, issuedRackId: null, issuedShipmentId: null } as const;

@@ -195,7 +195,7 @@ export default function Chips() {
       )}
 
       <h2 id="issued">Issued at races</h2>
-      <p>Chips given to racers from racks shipped to a race. Load them into a rack when they come back.</p>
+      <p>Chips given to racers from racks shipped to a race. Check each in below, or load them into a rack, when they come back.</p>
       <IssuedChips chips={data.issued} showRack />
 
       {data.may.edit ? (
