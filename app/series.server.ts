@@ -25,21 +25,29 @@ export async function requireSeries(context: AppLoadContext, key: string | undef
   return { db, principal, series };
 }
 
-/** The standings page shows one page per category (`?category=…&page=…`); without a URL (the CSV) every racer. */
-export async function loadSeriesStandings(context: AppLoadContext, key: string | undefined, url?: URL) {
+/** The standings page: one page per category (`?category=…&page=…`), its points as the text shown. */
+export async function loadSeriesStandings(context: AppLoadContext, key: string | undefined, url: URL) {
   const { db, principal, series } = await requireSeries(context, key);
   const all = await seriesStandings(context.env, db, series, principal);
-  const { standings, pages, category } = url
-    ? standingsPage(all, url.searchParams.get("category")?.slice(0, 200) ?? null, Number(url.searchParams.get("page") ?? 1))
-    : { standings: all, pages: [], category: null };
+  const { standings, pages, category } = standingsPage(all, url.searchParams.get("category")?.slice(0, 200) ?? null, Number(url.searchParams.get("page") ?? 1));
   return {
-    series: { id: series.id, name: series.name, year: series.year, clubName: series.clubName, isPublic: series.isPublic },
+    series: seriesHeading(series),
     standings,
     pages,
     category,
     staff: canOnSeries(principal, "edit", series),
     hasPointsFile: series.lastPointsFile !== null,
   };
+}
+
+/** Every racer of every category, for the CSV. */
+export async function loadAllStandings(context: AppLoadContext, key: string | undefined) {
+  const { db, principal, series } = await requireSeries(context, key);
+  return { series: seriesHeading(series), standings: await seriesStandings(context.env, db, series, principal) };
+}
+
+function seriesHeading(series: Awaited<ReturnType<typeof requireSeries>>["series"]) {
+  return { id: series.id, name: series.name, year: series.year, clubName: series.clubName, isPublic: series.isPublic };
 }
 
 const intentSchema = z.enum(["upload", "clear"]);

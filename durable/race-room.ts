@@ -413,9 +413,9 @@ export class RaceRoom extends DurableObject<Env> {
     return LiveFeed.spectatorFormats(this.store.documents("ResultFormat"));
   }
 
-  /** The version a format's frames chain from, for a shard whose sockets are all paged pages; null when it is gone. */
-  async formatVersion(formatId: string): Promise<string | null> {
-    return this.views.formatVersion(formatId);
+  /** A format (the wanted one, else the first public) and its frames' version, for shards and series; null if gone. */
+  async scoredFormat(wanted: string | null): Promise<{ formatId: string; version: string } | null> {
+    return this.views.scoredFormat(wanted);
   }
 
   /** A shard passed its target: the race spreads new spectators over more shards. Returns the shard count. */

@@ -276,7 +276,8 @@ export class SpectatorShard extends DurableObject<Env> {
     this.history.forget(formatId);
     const sockets = this.ctx.getWebSockets(formatTag(formatId));
     // Paged pages only are told to fetch their page again: the whole format is not fetched for nobody.
-    if (sockets.every((ws) => attachmentOf(ws).windowed)) return this.refreshPaged(formatId, sockets, await this.room().formatVersion(formatId));
+    if (sockets.every((ws) => attachmentOf(ws).windowed))
+      return this.refreshPaged(formatId, sockets, (await this.room().scoredFormat(formatId))?.version ?? null);
     const snapshot = await this.room().snapshot(formatId);
     if (!snapshot) {
       // The format was deleted or hidden: its pages have nothing left to follow.
@@ -308,7 +309,7 @@ export class SpectatorShard extends DurableObject<Env> {
     if (cached && cached.snapshot.version === this.versions[formatId]) return cached.snapshot.version;
     const sockets = this.ctx.getWebSockets(formatTag(formatId));
     if (!sockets.every((ws) => attachmentOf(ws).windowed)) return (await this.cachedFormat(formatId))?.snapshot.version ?? null;
-    const version = await this.room().formatVersion(formatId);
+    const version = (await this.room().scoredFormat(formatId))?.version ?? null;
     if (version !== null && version !== this.versions[formatId]) this.refreshPaged(formatId, sockets, version);
     return version;
   }

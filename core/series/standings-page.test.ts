@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { standingsPage } from "./standings-page";
+import { shownRow, standingsPage } from "./standings-page";
 import type { SeriesStandings, StandingRow } from "./standings";
 
 const row = (rank: number): StandingRow => ({ rank, identity: `r${rank}`, name: `R${rank}`, club: null, total: 1000 - rank, carried: 0, cells: [] });
@@ -23,6 +23,23 @@ describe("a page of the standings", () => {
       { category: "Women", page: 1, pages: 3, racers: 250 },
       { category: "Men", page: 1, pages: 1, racers: 3 },
     ]);
+  });
+
+  it("shows points as text, a dropped result in brackets and named by its position, a missing one empty", () => {
+    const cells = [{ points: 1250, place: 1, status: null, counted: true }, null, { points: 0, place: null, status: "dnf" as const, counted: false }];
+    expect(shownRow({ ...row(1), total: 1250, carried: 300, cells })).toEqual({
+      rank: 1,
+      identity: "r1",
+      name: "R1",
+      club: null,
+      total: "12.5",
+      carried: "3",
+      cells: ["12.5", "", "(0 DNF)"],
+      dropped: [2],
+    });
+    const carrying = { ...standings, categories: [{ category: "Men", rows: [{ ...row(1), carried: 100 }] }, standings.categories[0]!] };
+    expect(standingsPage(carrying, "Women", 1).standings.carried).toBe(true);
+    expect(standingsPage(standings, null, 1).standings.carried).toBe(false);
   });
 
   it("shows the chosen category's page, the last one when asked past it, and ignores a category it does not have", () => {

@@ -51,9 +51,10 @@ export class ResultViews {
     return racerDetailOf(source, racerId, formatIds);
   }
 
-  /** Null when the format is gone. */
-  formatVersion(formatId: string): string | null {
-    if (!this.host.store.document("ResultFormat", formatId)) return null;
-    return String(this.host.feed.push.read().formatVersions[formatId] ?? 0);
+  /** The wanted format (else the first public one) and its results version; null when there is none. */
+  scoredFormat(wanted: string | null): { formatId: string; version: string } | null {
+    const formats = this.host.store.documents("ResultFormat");
+    const format = wanted ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
+    return format ? { formatId: format.id, version: String(this.host.feed.push.read().formatVersions[format.id] ?? 0) } : null;
   }
 }

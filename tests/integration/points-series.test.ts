@@ -4,10 +4,11 @@
  * evicted) with no nightly job, a private series hidden, and the standings CSV and the points file.
  */
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { initialMtimes } from "../../core/entity/field-mtimes";
-import { pointsSeries, pointsSeriesStandings, races } from "../../schema/d1";
+import { pointsSeries, pointsSeriesRaceEntries, pointsSeriesStandings, races } from "../../schema/d1";
+import { forgetRememberedSeries, seriesStandings } from "../../workers/services/series-standings";
 import { createUserWithPassword, db, pagePost, signIn, worker, pageGet } from "./auth-fixtures";
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
@@ -237,6 +238,42 @@ describe("points series standings", () => {
     const [cached] = await db().select().from(pointsSeriesStandings).where(eq(pointsSeriesStandings.seriesId, seriesId));
     expect(cached?.sourceKey).toMatch(/^[0-9a-f]{64}$/);
     expect(await csvLines(s.host, seriesId)).toEqual(after);
+  });
+
+  it("reads a race again from its room when its stored entries no longer unpack, and shares entries in memory between series", async () => {
+    const s = await season("mem");
+    const config = { races: [{ race: s.races[0].id }, { race: s.races[1].id }], points: { method: "table", table: [10, 8, 6] } };
+    const [first, second] = [await insertSeries(s, config), await insertSeries(s, config)];
+    const record = (id: string) => ({ id, clubId: s.club.id, config, lastPointsFile: null });
+    const totals = (standings: Awaited<ReturnType<typeof seriesStandings>>) =>
+      standings.categories.flatMap((c) => c.rows.map((r) => [r.rank, r.name, r.total]));
+    await s.a.finishes({ C1: 600, C2: 610 });
+    await s.b.finishes({ C2: 500, C1: 520, C3: 530 });
+    forgetRememberedSeries();
+    // Points in hundredths; level on 18, Bea won the later race.
+    const expected = [
+      [1, "Bea Lind", 1800],
+      [2, "Anna Berg", 1800],
+      [3, "Cleo Stam", 600],
+    ];
+    expect(totals(await seriesStandings(env, db(), record(first), null))).toEqual(expected);
+
+    // The opener's stored row is damaged; with nothing in memory it is read from the room and stored again.
+    const openerRow = and(eq(pointsSeriesRaceEntries.seriesId, first), eq(pointsSeriesRaceEntries.raceId, s.races[0].id));
+    await db()
+      .update(pointsSeriesRaceEntries)
+      .set({ entries: { damaged: true } })
+      .where(openerRow);
+    await db().delete(pointsSeriesStandings).where(eq(pointsSeriesStandings.seriesId, first));
+    forgetRememberedSeries();
+    expect(totals(await seriesStandings(env, db(), record(first), null))).toEqual(expected);
+    const [repaired] = await db().select().from(pointsSeriesRaceEntries).where(openerRow);
+    expect(Array.isArray(repaired?.entries)).toBe(true);
+
+    // A second series of the same races takes their entries from memory and stores its own rows of them.
+    expect(totals(await seriesStandings(env, db(), record(second), null))).toEqual(expected);
+    const stored = await db().select().from(pointsSeriesRaceEntries).where(eq(pointsSeriesRaceEntries.seriesId, second));
+    expect(stored.map((r) => r.raceId).sort()).toEqual([...s.races.map((r) => r.id)].sort());
   });
 
   it("hides a private series from the public, not from its staff", async () => {

@@ -13,6 +13,7 @@ import { pointsSeriesRaceEntries, pointsSeriesStandings, type Db } from "../../s
 import { pointsSystemOf, raceScaleOf, seriesConfigSchema, type LinkedPointsSystem, type SeriesConfig } from "../../schema/wire/series-config";
 import { findPointsSystem } from "./points-series";
 import type { Principal } from "../../core/access/policy";
+import { IsolateMemo } from "./isolate-memo";
 import { getClubRaceCatalogues, maySeeRace, roomOf, type RaceCatalogue } from "./race-access";
 
 export interface SeriesRecord {
@@ -27,6 +28,20 @@ const MAX_CACHED_BYTES = 1_900_000;
 const SNAPSHOTS_AT_ONCE = 4;
 /** Part of the cache key: a change to how standings are computed or shaped makes every cached one stale. */
 const STANDINGS_VERSION = 1;
+/**
+ * This isolate's copies of member races' entries and of whole standings, by the same keys as their D1 rows
+ * (decision 0080): a series read after one race changed reads that race alone, not the other nineteen's rows
+ * from D1 again, and a season too large for a D1 row is not ranked again at every read. About 200 bytes an
+ * entry and 100 a cell: room for a season of 20 races × 5,000 racers each.
+ */
+const entriesMemo = new IsolateMemo<RaceEntry[]>(110_000, (entries) => entries.length);
+const standingsMemo = new IsolateMemo<SeriesStandings>(110_000, cellsOf);
+
+/** This isolate's copies dropped, as an isolate that has just started (for tests of what D1 alone gives). */
+export function forgetRememberedSeries(): void {
+  entriesMemo.clear();
+  standingsMemo.clear();
+}
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
 
@@ -47,10 +62,8 @@ export function configOf(series: Pick<SeriesRecord, "config">): SeriesConfig {
 /** The format a member race is scored on: the configured one, else the race's first public format. */
 export async function memberOf(env: Env, race: RaceCatalogue, wanted: string | null, scale: number): Promise<Member> {
   const room = await roomOf(env, race);
-  const formats = await room.formats();
-  const format = wanted ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
-  const formatId = format?.id ?? null;
-  return { race, room, formatId, version: formatId ? await room.formatVersion(formatId) : null, scale };
+  const scored = await room.scoredFormat(wanted);
+  return { race, room, formatId: scored?.formatId ?? null, version: scored?.version ?? null, scale };
 }
 
 export async function digest(text: string): Promise<string> {
@@ -86,8 +99,14 @@ async function memberEntries(db: Db, members: Member[], series: SeriesRecord, co
     ),
   );
   const fresh = members.map((m, i) => stored.get(m.race.id) === keys[i]);
-  // Only the rows still current are read whole: a stale one's entries would be thrown away.
-  const hits = members.filter((_, i) => fresh[i]).map((m) => m.race.id);
+  const memo = members.map((m, i) => {
+    const before = stored.get(m.race.id);
+    // A race whose results moved on leaves its old entries nothing to answer.
+    if (before !== undefined && before !== keys[i]) entriesMemo.delete(before);
+    return entriesMemo.get(keys[i]!);
+  });
+  // Only the rows still current and not in memory are read whole: a stale one's entries would be thrown away.
+  const hits = members.filter((_, i) => fresh[i] && !memo[i]).map((m) => m.race.id);
   const cached = new Map<string, unknown>();
   const readStored = async () => {
     for (let from = 0; from < hits.length; from += 50) {
@@ -99,6 +118,15 @@ async function memberEntries(db: Db, members: Member[], series: SeriesRecord, co
     }
   };
   const writes: { raceId: string; sourceKey: string; entries: unknown }[] = [];
+  const store = (i: number, read: RaceEntry[]) => {
+    const packed = packEntries(read);
+    if (new TextEncoder().encode(JSON.stringify(packed)).length <= MAX_CACHED_BYTES)
+      writes.push({ raceId: members[i]!.race.id, sourceKey: keys[i]!, entries: packed });
+  };
+  // Entries in memory but not in this series' D1 row (another series scored the race, or the row was stale).
+  memo.forEach((entries, i) => {
+    if (entries && !fresh[i]) store(i, entries);
+  });
   const fromRooms = new Map<number, RaceEntry[]>();
   // A few whole results at a time, each kept only as its compact entries: twenty races of 5,000 racers read at
   // once hold about 100 MB of rows, against an isolate's 128 MB (the first read of such a series lost its Worker).
@@ -109,19 +137,18 @@ async function memberEntries(db: Db, members: Member[], series: SeriesRecord, co
           const m = members[i]!;
           const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
           const read = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
-          const packed = packEntries(read);
-          if (new TextEncoder().encode(JSON.stringify(packed)).length <= MAX_CACHED_BYTES)
-            writes.push({ raceId: m.race.id, sourceKey: keys[i]!, entries: packed });
+          store(i, read);
           fromRooms.set(i, read);
         }),
       );
   };
   // The changed races are read from their rooms while the unchanged ones come from D1, side by side.
-  await Promise.all([readStored(), readRooms(members.flatMap((_, i) => (fresh[i] ? [] : [i])))]);
-  const unpacked = members.map((m, i) => fromRooms.get(i) ?? unpackEntries(cached.get(m.race.id)));
+  await Promise.all([readStored(), readRooms(members.flatMap((_, i) => (fresh[i] || memo[i] ? [] : [i])))]);
+  const unpacked = members.map((m, i) => memo[i] ?? fromRooms.get(i) ?? unpackEntries(cached.get(m.race.id)));
   // A stored row that no longer reads as entries is read from its room like a changed race.
   await readRooms(unpacked.flatMap((e, i) => (e === null ? [i] : [])));
   const entries = unpacked.map((e, i) => e ?? fromRooms.get(i)!);
+  entries.forEach((e, i) => entriesMemo.set(keys[i]!, e));
   const now = Date.now();
   const upserts = writes.map((w) =>
     db
@@ -161,9 +188,14 @@ const MIN_CELL_JSON_BYTES = 50;
  * is about 6 MB, and writing it out at every read only to learn that took 30 ms (decision 0079).
  */
 export function surelyTooLarge(standings: SeriesStandings): boolean {
+  return cellsOf(standings) * MIN_CELL_JSON_BYTES > MAX_CACHED_BYTES;
+}
+
+/** The result cells of the standings (the racers' rows weigh little beside them). */
+function cellsOf(standings: SeriesStandings): number {
   let cells = 0;
   for (const category of standings.categories) for (const row of category.rows) for (const cell of row.cells) if (cell) cells++;
-  return cells * MIN_CELL_JSON_BYTES > MAX_CACHED_BYTES;
+  return cells;
 }
 
 /**
@@ -193,11 +225,18 @@ async function currentStandings(env: Env, db: Db, series: SeriesRecord): Promise
       races: members.map((m) => [m.race.id, m.race.name, m.race.startTime, m.formatId, m.version]),
     }),
   );
+  const races = members.map((m) => m.race);
+  const memoKey = `${series.id}:${sourceKey}`;
+  const remembered = standingsMemo.get(memoKey);
+  if (remembered) return { standings: remembered, races };
   const where = and(eq(pointsSeriesStandings.seriesId, series.id), eq(pointsSeriesStandings.clubId, series.clubId));
   const [cached] = await db.select().from(pointsSeriesStandings).where(where).limit(1);
-  const races = members.map((m) => m.race);
-  if (cached && cached.sourceKey === sourceKey) return { standings: cached.standings as SeriesStandings, races };
+  if (cached && cached.sourceKey === sourceKey) {
+    standingsMemo.set(memoKey, cached.standings as SeriesStandings);
+    return { standings: cached.standings as SeriesStandings, races };
+  }
   const standings = await compute(db, members, series, config, linked);
+  standingsMemo.set(memoKey, standings);
   // D1 keeps rows under 2 MB: a series too large to cache is computed at each read rather than failing it.
   if (surelyTooLarge(standings) || new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return { standings, races };
   const row = { sourceKey, standings, computedAt: Date.now() };
