@@ -75,9 +75,11 @@ const testSchema = z.object({
   activator: optionalText(200),
   codes: z.string().max(100_000).optional().default(""),
 });
+/** A slot as typed: a number, else NaN, which the service refuses with the rack's own range ("Choose a slot from 1 to 10"). */
+const slotNumber = (text: string) => (/^\d{1,4}$/.test(text) ? Number(text) : Number.NaN);
 const loadSchema = z.object({
   lot: z.union([z.literal(""), z.uuid("Choose a lot")]).optional(),
-  from: whole(1, 1000, "Choose a slot from 1"),
+  from: z.string().trim().max(100).optional().default("").transform(slotNumber),
   codes: z.string().max(100_000).optional().default(""),
 });
 // A chip back at the depot: the hex code (typed or scanned), the rack and slot it goes into (none: loose, for a found chip).
@@ -88,13 +90,13 @@ const returnSchema = z.object({
     .union([z.literal(""), z.uuid("Choose a rack")])
     .optional()
     .transform((v) => v || null),
-  // The rack's slot count is the service's to check ("Choose a slot from 1 to 10").
+  // No slot is a loose chip; the rack's slot count is the service's to check.
   slot: z
     .string()
     .trim()
-    .regex(/^\d{0,4}$/, "Choose a slot from 1")
+    .max(100)
     .optional()
-    .transform((v) => (v ? Number(v) : null)),
+    .transform((v) => (v ? slotNumber(v) : null)),
 });
 const shipSchema = z.object({ shipment: z.union([z.literal(""), z.uuid("Choose a shipment")]).optional() });
 

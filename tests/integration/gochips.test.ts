@@ -43,6 +43,11 @@ describe("a depot's GoChips", () => {
     expect(await taken.text()).toContain("A chip with this hex code is already in this depot: 0000A3");
     const full = await pagePost("localhost", `${d.base}/racks/${other}`, { intent: "load", from: "2", codes: "BBBB01\nBBBB02" }, d.userCookie);
     expect(await full.text()).toContain("The rack has room for only 1 more chip from slot 2");
+    // A first slot that is no number, or past the rack, is refused with the rack's own range.
+    for (const from of ["x", "3", ""]) {
+      const wrong = await pagePost("localhost", `${d.base}/racks/${other}`, { intent: "load", from, codes: "BBBB01" }, d.userCookie);
+      expect([wrong.status, await wrong.text()], from).toEqual([400, expect.stringContaining("Choose a slot from 1 to 2")]);
+    }
     expect((await chipsOf(d.depot.id))["0000A3"]).toEqual({ slot: 3, status: "untested", failures: 0 });
 
     // The Activator's CSV: A4 and A5 do not answer; FFFF99 is none of the rack's.

@@ -57,7 +57,7 @@ async function target(db: Db, caller: DepotCaller, chip: Chip, wanted: ChipRetur
     .where(and(eq(gochipRacks.id, wanted.rackId), eq(gochipRacks.depotId, caller.depotId)));
   if (!rack) return no(400, { rack: GOCHIP_DEPOT_MESSAGES.noRack });
   if (wanted.slot === null) return no(400, { slot: GOCHIP_RETURN_MESSAGES.slotNeeded });
-  if (wanted.slot < 1 || wanted.slot > rack.slotCount) return no(400, { slot: GOCHIP_MESSAGES.slotRange(rack.slotCount) });
+  if (!Number.isInteger(wanted.slot) || wanted.slot < 1 || wanted.slot > rack.slotCount) return no(400, { slot: GOCHIP_MESSAGES.slotRange(rack.slotCount) });
   const [holder] = await db
     .select({ id: gochips.id })
     .from(gochips)
