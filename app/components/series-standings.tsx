@@ -15,7 +15,7 @@ function Cell({ text, dropped }: { text: string; dropped: boolean }) {
       </>
     );
   return dropped ? (
-    <span className="dropped">
+    <span className="dropped" title="Dropped: not among the results that count">
       {text}
       <span className="visually-hidden"> dropped</span>
     </span>
