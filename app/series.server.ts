@@ -2,7 +2,7 @@
  * The series pages' loading (issue 27): a series of this host the caller may see, or a 404 (a private
  * series is no page to the public), with its standings; and the points file form of its staff.
  */
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { data, type AppLoadContext } from "@remix-run/cloudflare";
 import * as z from "zod";
 import { POINTS_FILE_MAX_BYTES } from "../core/series/points-file";
 import { standingsPage } from "../core/series/standings-page";
@@ -25,12 +25,17 @@ export async function requireSeries(context: AppLoadContext, key: string | undef
   return { db, principal, series };
 }
 
-/** The standings page: one page per category (`?category=…&page=…`), its points as the text shown. */
+/**
+ * The standings page: one page per category (`?category=…&page=…`), its points as the text shown. Its
+ * Server-Timing says how long the standings took to read or recompute (the series benchmark reads it).
+ */
 export async function loadSeriesStandings(context: AppLoadContext, key: string | undefined, url: URL) {
   const { db, principal, series } = await requireSeries(context, key);
-  const all = await seriesStandings(context.env, db, series, principal);
+  const started = performance.now();
+  const all = await seriesStandings(context.env, db, series, principal, (work) => context.ctx.waitUntil(work));
+  const took = performance.now() - started;
   const { standings, pages, category } = standingsPage(all, url.searchParams.get("category")?.slice(0, 200) ?? null, Number(url.searchParams.get("page") ?? 1));
-  return {
+  const page = {
     series: seriesHeading(series),
     standings,
     pages,
@@ -38,12 +43,13 @@ export async function loadSeriesStandings(context: AppLoadContext, key: string |
     staff: canOnSeries(principal, "edit", series),
     hasPointsFile: series.lastPointsFile !== null,
   };
+  return data(page, { headers: { "Server-Timing": `standings;dur=${took.toFixed(1)};desc="Standings read or recomputed"` } });
 }
 
 /** Every racer of every category, for the CSV. */
 export async function loadAllStandings(context: AppLoadContext, key: string | undefined) {
   const { db, principal, series } = await requireSeries(context, key);
-  return { series: seriesHeading(series), standings: await seriesStandings(context.env, db, series, principal) };
+  return { series: seriesHeading(series), standings: await seriesStandings(context.env, db, series, principal, (work) => context.ctx.waitUntil(work)) };
 }
 
 function seriesHeading(series: Awaited<ReturnType<typeof requireSeries>>["series"]) {

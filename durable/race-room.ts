@@ -4,6 +4,7 @@ import type { FieldErrors } from "../core/entity/field-errors";
 import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
 import type { StageResult } from "../core/timing/multistage";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
+import type { PackedEntry } from "../core/series/race-entries";
 import type { RaceDocumentKind, StoredDocument } from "../schema/race/documents";
 import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
 import { readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
@@ -31,13 +32,7 @@ import type { StoredRacer } from "../schema/race/engine-input";
 import { importStageTimes, stageResultsOf, timedEntityOfRacer, type RacerRecordsDeps } from "./race/racer-records";
 import { isCatalogueBehind, migrateRaceStorage, raceStateOf, storageVersionOf, writeCatalogueRow } from "./race/room-storage";
 
-export type { FieldErrors };
-export type { SaveResult };
-export type { RacerDetail };
-
-export type { DeviceCredential };
-
-export type { TimingReply };
+export type { DeviceCredential, FieldErrors, RacerDetail, SaveResult, TimingReply };
 
 export interface RacerView extends StoredRacer {
   status: string;
@@ -389,6 +384,11 @@ export class RaceRoom extends DurableObject<Env> {
   /** One format's current results, as whole-format pages (and spectator shards) render them; null when it is gone. */
   async snapshot(formatId: string): Promise<FormatSnapshot | null> {
     return this.views.snapshot(formatId);
+  }
+
+  /** A format's results as a points series scores them (workers/services/series-standings.ts); null when it is gone. */
+  async seriesEntries(formatId: string, categories: string[]): Promise<PackedEntry[] | null> {
+    return this.views.seriesEntries(formatId, categories);
   }
 
   /** A page of one format's results (one group, one page of rows), as the results page renders it. */

@@ -5,7 +5,7 @@
  * result yet.
  */
 import { compareKeys } from "../timing/rank";
-import { foldName, racerIdentity } from "./identity";
+import { foldName, racerIdentity, sameIdentity } from "./identity";
 import type { RaceEntry } from "./standings";
 
 export interface ResultRowLike {
@@ -77,7 +77,7 @@ export function unpackEntries(packed: unknown): RaceEntry[] | null {
     const [identity, name, club, category, at, time] = p as PackedEntry;
     const outcome: RaceEntry["outcome"] =
       typeof at === "number" ? { kind: "placed", place: at, time } : { kind: "status", status: at as "dnf" | "dns" | "dsq" };
-    entries.push({ identity, name, club, category, outcome });
+    entries.push({ identity: sameIdentity(identity), name, club, category, outcome });
   }
   return entries;
 }

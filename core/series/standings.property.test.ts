@@ -124,4 +124,18 @@ describe("the fast standings (decision 0064)", () => {
       fcParams(),
     );
   });
+
+  it("equal the reference when the same races were scored before under another system or scale (the scored races are shared)", () => {
+    fc.assert(
+      fc.property(season, systemArb, systemArb, fc.constantFrom(0.5, 3), (races, before, system, rescale) => {
+        computeStandings(before, races);
+        computeStandings(system, races);
+        expect(computeStandings(system, races)).toEqual(referenceStandings(system, races));
+        // The same entries at another scale score again, not from the first scale's copy.
+        const rescaled = races.map((race) => ({ ...race, scale: race.scale * rescale }));
+        expect(computeStandings(system, rescaled)).toEqual(referenceStandings(system, rescaled));
+      }),
+      fcParams(),
+    );
+  });
 });

@@ -4,6 +4,7 @@
  * storage (never memory alone), and the caches of pages and announcer views sit beside the snapshot they came
  * from. The RaceRoom's RPC methods only call these.
  */
+import { packEntries, raceEntries, type PackedEntry } from "../../core/series/race-entries";
 import type { AnnouncerView } from "../../schema/wire/announcer-view";
 import type { FormatSnapshot } from "../../schema/wire/race-socket";
 import type { ResultsWindow, WindowQuery } from "../../schema/wire/results-window";
@@ -29,6 +30,12 @@ export class ResultViews {
   snapshot(formatId: string): FormatSnapshot | null {
     const format = this.host.store.document("ResultFormat", formatId);
     return format ? this.host.feed.snapshot(format) : null;
+  }
+
+  /** A format's results as a points series scores them, packed: a series reads 5,000 racers' entries, not their rows. */
+  seriesEntries(formatId: string, categories: readonly string[]): PackedEntry[] | null {
+    const snapshot = this.snapshot(formatId);
+    return snapshot ? packEntries(raceEntries(snapshot.groups, snapshot.rows, categories)) : null;
   }
 
   window(formatId: string, query: WindowQuery): ResultsWindow | null {

@@ -7,7 +7,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { readPointsFile } from "../../core/series/points-file";
-import { packEntries, raceEntries, unpackEntries } from "../../core/series/race-entries";
+import { packEntries, unpackEntries, type PackedEntry } from "../../core/series/race-entries";
 import { computeStandings, type RaceEntry, type SeriesRace, type SeriesStandings } from "../../core/series/standings";
 import { pointsSeriesRaceEntries, pointsSeriesStandings, type Db } from "../../schema/d1";
 import { pointsSystemOf, raceScaleOf, seriesConfigSchema, type LinkedPointsSystem, type SeriesConfig } from "../../schema/wire/series-config";
@@ -86,11 +86,52 @@ async function membersOf(env: Env, db: Db, series: SeriesRecord, config: SeriesC
   return Promise.all(listed.map((m) => memberOf(env, m.race, m.format, m.scale)));
 }
 
+/** Where work that need not hold up the answer goes (a request's waitUntil); without one it is awaited. */
+export type Later = (work: Promise<unknown>) => void;
+
+/** Runs `work` after the answer when there is somewhere to put it, else now; a failure is logged, not thrown. */
+async function afterAnswer(later: Later | undefined, what: string, work: () => Promise<unknown>): Promise<void> {
+  if (!later) return void (await work());
+  later(work().catch((error: unknown) => console.error(`Series: ${what} not stored`, error)));
+}
+
+interface EntriesWrite {
+  raceId: string;
+  sourceKey: string;
+  entries: readonly RaceEntry[];
+  /** As the room sent them, when they came from a room. */
+  packed: PackedEntry[] | null;
+}
+
+/** The entries rows written (races read again) and deleted (races no longer in the series), in one batch. */
+async function storeEntries(db: Db, series: SeriesRecord, writes: readonly EntriesWrite[], gone: readonly string[]): Promise<void> {
+  const now = Date.now();
+  const scope = and(eq(pointsSeriesRaceEntries.seriesId, series.id), eq(pointsSeriesRaceEntries.clubId, series.clubId));
+  const upserts = writes.flatMap(({ raceId, sourceKey, entries, packed }) => {
+    const stored = packed ?? packEntries(entries);
+    // Entries over D1's row size are read from their room at each read instead.
+    if (new TextEncoder().encode(JSON.stringify(stored)).length > MAX_CACHED_BYTES) return [];
+    return [
+      db
+        .insert(pointsSeriesRaceEntries)
+        .values({ seriesId: series.id, clubId: series.clubId, raceId, sourceKey, entries: stored, computedAt: now })
+        .onConflictDoUpdate({
+          target: [pointsSeriesRaceEntries.seriesId, pointsSeriesRaceEntries.raceId],
+          set: { sourceKey, entries: stored, computedAt: now },
+        }),
+    ];
+  });
+  // A race taken out of the series takes its stored entries with it.
+  if (gone.length > 0) upserts.push(db.delete(pointsSeriesRaceEntries).where(and(scope, inArray(pointsSeriesRaceEntries.raceId, gone))) as never);
+  // Two readers racing store the same entries for the same key; the later write wins harmlessly.
+  if (upserts.length > 0) await db.batch(upserts as [(typeof upserts)[number], ...typeof upserts]);
+}
+
 /**
  * Each member race's scored entries: the stored ones of a race whose results version is unchanged, else read
- * from its room and stored (decision 0064), so one changed race costs one snapshot, not one per race.
+ * from its room and stored (decision 0064), so one changed race costs one read of its room, not one per race.
  */
-async function memberEntries(db: Db, members: Member[], series: SeriesRecord, config: SeriesConfig): Promise<RaceEntry[][]> {
+async function memberEntries(db: Db, members: Member[], series: SeriesRecord, config: SeriesConfig, later: Later | undefined): Promise<RaceEntry[][]> {
   const keys = await Promise.all(members.map((m) => digest(JSON.stringify([STANDINGS_VERSION, config.categories, m.race.id, m.formatId, m.version]))));
   const scope = and(eq(pointsSeriesRaceEntries.seriesId, series.id), eq(pointsSeriesRaceEntries.clubId, series.clubId));
   const stored = new Map(
@@ -117,28 +158,24 @@ async function memberEntries(db: Db, members: Member[], series: SeriesRecord, co
       for (const row of rows) cached.set(row.raceId, row.entries);
     }
   };
-  const writes: { raceId: string; sourceKey: string; entries: unknown }[] = [];
-  const store = (i: number, read: RaceEntry[]) => {
-    const packed = packEntries(read);
-    if (new TextEncoder().encode(JSON.stringify(packed)).length <= MAX_CACHED_BYTES)
-      writes.push({ raceId: members[i]!.race.id, sourceKey: keys[i]!, entries: packed });
-  };
+  const writes: EntriesWrite[] = [];
   // Entries in memory but not in this series' D1 row (another series scored the race, or the row was stale).
   memo.forEach((entries, i) => {
-    if (entries && !fresh[i]) store(i, entries);
+    if (entries && !fresh[i]) writes.push({ raceId: members[i]!.race.id, sourceKey: keys[i]!, entries, packed: null });
   });
   const fromRooms = new Map<number, RaceEntry[]>();
-  // A few whole results at a time, each kept only as its compact entries: twenty races of 5,000 racers read at
-  // once hold about 100 MB of rows, against an isolate's 128 MB (the first read of such a series lost its Worker).
+  // A few races at a time: a room sends its entries packed (5,000 racers are about 0.5 MB), and twenty read at
+  // once held too much of an isolate's 128 MB when they came as whole result rows.
   const readRooms = async (indexes: readonly number[]) => {
     for (let from = 0; from < indexes.length; from += SNAPSHOTS_AT_ONCE)
       await Promise.all(
         indexes.slice(from, from + SNAPSHOTS_AT_ONCE).map(async (i) => {
           const m = members[i]!;
-          const snapshot = m.formatId ? await m.room.snapshot(m.formatId) : null;
-          const read = snapshot ? raceEntries(snapshot.groups, snapshot.rows, config.categories) : [];
-          store(i, read);
-          fromRooms.set(i, read);
+          // RPC's types lose the tuples' shape; unpackEntries checks each one.
+          const packed = ((m.formatId ? await m.room.seriesEntries(m.formatId, [...config.categories]) : null) ?? []) as PackedEntry[];
+          const read = unpackEntries(packed);
+          writes.push({ raceId: m.race.id, sourceKey: keys[i]!, entries: read ?? [], packed: read ? packed : [] });
+          fromRooms.set(i, read ?? []);
         }),
       );
   };
@@ -149,26 +186,21 @@ async function memberEntries(db: Db, members: Member[], series: SeriesRecord, co
   await readRooms(unpacked.flatMap((e, i) => (e === null ? [i] : [])));
   const entries = unpacked.map((e, i) => e ?? fromRooms.get(i)!);
   entries.forEach((e, i) => entriesMemo.set(keys[i]!, e));
-  const now = Date.now();
-  const upserts = writes.map((w) =>
-    db
-      .insert(pointsSeriesRaceEntries)
-      .values({ seriesId: series.id, clubId: series.clubId, ...w, computedAt: now })
-      .onConflictDoUpdate({
-        target: [pointsSeriesRaceEntries.seriesId, pointsSeriesRaceEntries.raceId],
-        set: { sourceKey: w.sourceKey, entries: w.entries, computedAt: now },
-      }),
-  );
   const gone = [...stored.keys()].filter((id) => !members.some((m) => m.race.id === id));
-  // A race taken out of the series takes its stored entries with it.
-  if (gone.length > 0) upserts.push(db.delete(pointsSeriesRaceEntries).where(and(scope, inArray(pointsSeriesRaceEntries.raceId, gone))) as never);
-  // Two readers racing store the same entries for the same key; the later write wins harmlessly.
-  if (upserts.length > 0) await db.batch(upserts as [(typeof upserts)[number], ...typeof upserts]);
+  // The rows are only a copy for the next isolate: the page does not wait for them (decision 0081).
+  if (writes.length > 0 || gone.length > 0) await afterAnswer(later, "race entries", () => storeEntries(db, series, writes, gone));
   return entries;
 }
 
-async function compute(db: Db, members: Member[], series: SeriesRecord, config: SeriesConfig, linked: LinkedPointsSystem | null): Promise<SeriesStandings> {
-  const entries = await memberEntries(db, members, series, config);
+async function compute(
+  db: Db,
+  members: Member[],
+  series: SeriesRecord,
+  config: SeriesConfig,
+  linked: LinkedPointsSystem | null,
+  later: Later | undefined,
+): Promise<SeriesStandings> {
+  const entries = await memberEntries(db, members, series, config, later);
   const races: SeriesRace[] = members.map((m, i) => ({
     id: m.race.id,
     name: m.race.name,
@@ -202,14 +234,19 @@ function cellsOf(standings: SeriesStandings): number {
  * The series' standings now (the cached ones while every member race's results are as they were), as the
  * principal may see them: a private member race is named only to those who may see the race.
  */
-export async function seriesStandings(env: Env, db: Db, series: SeriesRecord, principal: Principal | null): Promise<SeriesStandings> {
-  const { standings, races } = await currentStandings(env, db, series);
+export async function seriesStandings(env: Env, db: Db, series: SeriesRecord, principal: Principal | null, later?: Later): Promise<SeriesStandings> {
+  const { standings, races } = await currentStandings(env, db, series, later);
   const hidden = new Set(races.filter((race) => !maySeeRace(principal, race)).map((race) => race.id));
   if (hidden.size === 0) return standings;
   return { ...standings, races: standings.races.map((race, i) => (hidden.has(race.id) ? { ...race, name: `Race ${i + 1}` } : race)) };
 }
 
-async function currentStandings(env: Env, db: Db, series: SeriesRecord): Promise<{ standings: SeriesStandings; races: RaceCatalogue[] }> {
+async function currentStandings(
+  env: Env,
+  db: Db,
+  series: SeriesRecord,
+  later: Later | undefined,
+): Promise<{ standings: SeriesStandings; races: RaceCatalogue[] }> {
   const config = configOf(series);
   // A points system gone since the config named it leaves the series' own rule in force.
   const [members, linked] = await Promise.all([
@@ -235,7 +272,7 @@ async function currentStandings(env: Env, db: Db, series: SeriesRecord): Promise
     standingsMemo.set(memoKey, cached.standings as SeriesStandings);
     return { standings: cached.standings as SeriesStandings, races };
   }
-  const standings = await compute(db, members, series, config, linked);
+  const standings = await compute(db, members, series, config, linked, later);
   standingsMemo.set(memoKey, standings);
   // D1 keeps rows under 2 MB: a series too large to cache is computed at each read rather than failing it.
   if (surelyTooLarge(standings) || new TextEncoder().encode(JSON.stringify(standings)).length > MAX_CACHED_BYTES) return { standings, races };

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { FormMessage } from "../../components/auth-card";
 import { ErrorPage } from "../../components/error-page";
@@ -9,6 +9,11 @@ import { loadSeriesStandings, postPointsFile } from "../../series.server";
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return loadSeriesStandings(context, params.series, new URL(request.url));
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const timing = loaderHeaders.get("Server-Timing");
+  return timing ? { "Server-Timing": timing } : new Headers();
+};
 
 /** The series' staff upload a points file (carried points), or remove it. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
