@@ -28,7 +28,7 @@ export interface ShownRow {
   readonly carried: string;
   /** One per race, in season order: cellText's text (a dropped result in brackets). */
   readonly cells: readonly string[];
-  /** The positions in `cells` of results dropped by best-N. */
+  /** The positions in `cells` of results dropped by best-N, in order. */
   readonly dropped: readonly number[];
 }
 
