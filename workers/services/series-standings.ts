@@ -14,7 +14,7 @@ import { pointsSystemOf, raceScaleOf, seriesConfigSchema, type LinkedPointsSyste
 import { findPointsSystem } from "./points-series";
 import type { Principal } from "../../core/access/policy";
 import { IsolateMemo } from "./isolate-memo";
-import { getClubRaceCatalogues, maySeeRace, roomOf, type RaceCatalogue } from "./race-access";
+import { getClubRaceCatalogues, maySeeRace, roomStub, type RaceCatalogue } from "./race-access";
 
 export interface SeriesRecord {
   id: string;
@@ -43,7 +43,7 @@ export function forgetRememberedSeries(): void {
   standingsMemo.clear();
 }
 
-type Room = Awaited<ReturnType<typeof roomOf>>;
+type Room = ReturnType<typeof roomStub>;
 
 export interface Member {
   race: RaceCatalogue;
@@ -59,9 +59,13 @@ export function configOf(series: Pick<SeriesRecord, "config">): SeriesConfig {
   return parsed.success ? parsed.data : seriesConfigSchema.parse({});
 }
 
-/** The format a member race is scored on: the configured one, else the race's first public format. */
+/**
+ * The format a member race is scored on: the configured one, else the race's first public format. The room is
+ * only read, so it is not opened first: a room never opened has no formats and scores nothing, and twenty
+ * `open` calls were half of a series read's room calls.
+ */
 export async function memberOf(env: Env, race: RaceCatalogue, wanted: string | null, scale: number): Promise<Member> {
-  const room = await roomOf(env, race);
+  const room = roomStub(env, race.id);
   const scored = await room.scoredFormat(wanted);
   return { race, room, formatId: scored?.formatId ?? null, version: scored?.version ?? null, scale };
 }
