@@ -5,7 +5,7 @@
 // asking for the standings to having them (the changed race read from its room, the other nineteen from memory
 // or D1, all ranked), without rendering 200 racers or the local proxy. On its own: the pure standings
 // computation over the same field, one race's entries new at each run as after a change.
-import { raceEntries, type ResultRowLike } from "../core/series/race-entries";
+import { packEntries, raceEntries, unpackEntries, type ResultRowLike } from "../core/series/race-entries";
 import { computeStandings, type SeriesRace } from "../core/series/standings";
 import { seriesConfigSchema, pointsSystemOf } from "../schema/wire/series-config";
 import { demoSites } from "../scripts/demo-data";
@@ -77,7 +77,8 @@ export function runPureStandings(): void {
       club: `Club ${i % 40}`,
       groups: [i % 2 === 0 ? "f" : "m"],
     }));
-    return { id: `race-${n}`, name: `Race ${n + 1}`, order: n, scale: 1, entries: raceEntries(groups, rows, []) };
+    // Packed and unpacked, as the Worker receives a race's entries (from its room or D1).
+    return { id: `race-${n}`, name: `Race ${n + 1}`, order: n, scale: 1, entries: unpackEntries(packEntries(raceEntries(groups, rows, [])))! };
   });
   const system = pointsSystemOf(config, null);
   const times: number[] = [];

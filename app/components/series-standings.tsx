@@ -33,7 +33,7 @@ function Row({ row, races, carried }: { row: ShownRow; races: ShownStandings["ra
   return (
     <tr>
       <td className="num">{row.rank}</td>
-      <td className="series-name">
+      <td>
         {row.name}
         {row.club ? <span className="narrow-only series-club">{row.club}</span> : null}
         {/* One line of text on a phone rather than an element per race: a page of 200 racers of a 20-race season

@@ -47,7 +47,8 @@ export function foldUnicode(text: string): string {
 }
 
 export function racerIdentity(racer: { name: string; club: string | null; personId?: string | null }): string {
-  return sameIdentity(racer.personId ? `p:${racer.personId}` : `n:${foldName(racer.name)}|${foldName(racer.club ?? "")}`);
+  if (racer.personId) return `p:${racer.personId}`;
+  return `n:${foldName(racer.name)}|${foldName(racer.club ?? "")}`;
 }
 
 const IDENTITIES_KEPT = 100_000;
@@ -56,6 +57,7 @@ const identities = new Map<string, string>();
 /**
  * One string object per identity: a series looks every racer up once per race, and a lookup whose key is the
  * very string stored compares one pointer, not the text (the racers' lookups were the most of its ranking).
+ * The Worker's entries all come through unpackEntries (from a room or D1), which calls this.
  */
 export function sameIdentity(identity: string): string {
   const known = identities.get(identity);

@@ -217,7 +217,10 @@ describe("points series standings", () => {
       ["2", "Anna Berg", "", "26", "10", "16"],
       ["3", "Cleo Stam", "", "12", "", "12"],
     ]);
-    const html = await (await get(s.host, `/series/${seriesId}`)).text();
+    const page = await get(s.host, `/series/${seriesId}`);
+    // The page says how long its standings took (the series benchmark reads it).
+    expect(page.headers.get("Server-Timing")).toMatch(/^standings;dur=\d+(\.\d)?;desc="Standings read or recomputed"$/);
+    const html = await page.text();
     expect(html).toContain("Spring Cup 2026");
     expect(html).toContain("Cleo Stam");
     // The series' address works too, and the site lists the series.
