@@ -19,7 +19,7 @@ import { SetupWrites, type CategoryGroupsResult, type DeleteResult, type DeviceC
 import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
-import { ResultViews } from "./race/result-views";
+import { ResultViews, type RacerView } from "./race/result-views";
 import type { AnnouncerView } from "../schema/wire/announcer-view";
 import type { ResultsWindow, WindowQuery } from "../schema/wire/results-window";
 import type { RacerDetail } from "./race/racer-detail";
@@ -32,13 +32,7 @@ import type { StoredRacer } from "../schema/race/engine-input";
 import { importStageTimes, stageResultsOf, timedEntityOfRacer, type RacerRecordsDeps } from "./race/racer-records";
 import { isCatalogueBehind, migrateRaceStorage, raceStateOf, storageVersionOf, writeCatalogueRow } from "./race/room-storage";
 
-export type { DeviceCredential, FieldErrors, RacerDetail, SaveResult, TimingReply };
-
-export interface RacerView extends StoredRacer {
-  status: string;
-  statusText: string;
-  time: number | null;
-}
+export type { DeviceCredential, FieldErrors, RacerDetail, RacerView, SaveResult, TimingReply };
 
 export interface RaceSetupView extends RaceIdentity {
   createdAt: number;
@@ -50,6 +44,8 @@ export interface RaceSetupView extends RaceIdentity {
  */
 export class RaceRoom extends DurableObject<Env> {
   private readonly db;
+  // Built once: drizzle spent longer making this query than SQLite spent answering it, on every device batch.
+  private readonly setupRow: () => typeof raceSetup.$inferSelect | undefined;
   private readonly store: RaceStore;
   private readonly setupHistoryLog: SetupHistory;
   private readonly feed: LiveFeed;
@@ -64,9 +60,11 @@ export class RaceRoom extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema: { raceSetup } });
+    const setupQuery = this.db.select().from(raceSetup).prepare();
+    this.setupRow = () => setupQuery.get();
     this.store = new RaceStore(ctx.storage.sql);
     this.setupHistoryLog = new SetupHistory(ctx.storage.sql);
-    this.heats = new RaceHeats(this.store, () => readRaceSettings(this.db.select().from(raceSetup).get()?.settings));
+    this.heats = new RaceHeats(this.store, () => readRaceSettings(this.setupRow()?.settings));
     this.feed = new LiveFeed({
       ctx,
       env,
@@ -75,24 +73,24 @@ export class RaceRoom extends DurableObject<Env> {
       loadState: (upTo) => this.raceState(upTo),
       heatsView: (live, version) => this.heats.view(version, (racerId) => live.result(racerId)?.time ?? null),
     });
-    this.views = new ResultViews({ store: this.store, feed: this.feed, sport: () => this.db.select().from(raceSetup).get()?.sport ?? null });
+    this.views = new ResultViews({ store: this.store, feed: this.feed, sport: () => this.setupRow()?.sport ?? null });
     this.timing = new TimingInput({
       store: this.store,
       feed: this.feed,
       transaction: (write) => ctx.storage.transactionSync(write),
-      race: () => this.db.select().from(raceSetup).get() ?? null,
+      race: () => this.setupRow() ?? null,
     });
     this.racerWrites = new RacerWrites({
       store: this.store,
       feed: this.feed,
       transaction: (write) => ctx.storage.transactionSync(write),
-      settings: () => readRaceSettings(this.db.select().from(raceSetup).get()?.settings),
+      settings: () => readRaceSettings(this.setupRow()?.settings),
     });
     this.setupWrites = new SetupWrites({
       store: this.store,
       history: this.setupHistoryLog,
       transaction: (write) => ctx.storage.transactionSync(write),
-      setupRow: () => this.db.select().from(raceSetup).get() ?? null,
+      setupRow: () => this.setupRow() ?? null,
       writeSettings: (settings, fieldMtimes) => this.db.update(raceSetup).set({ settings, fieldMtimes }).run(),
       setupChanged: () => this.feed.setupChanged(),
     });
@@ -127,7 +125,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** The Race as the data service shows it (API field names), or null before `open`. */
   async raceEntity(): Promise<RaceEntity | null> {
-    const row = this.db.select().from(raceSetup).get();
+    const row = this.setupRow();
     return row ? { row: raceRowOf(row), mtimes: row.fieldMtimes } : null;
   }
 
@@ -138,7 +136,7 @@ export class RaceRoom extends DurableObject<Env> {
   async changeRace(changes: Record<string, unknown>, baseMtimes: FieldMtimes | null): Promise<RaceChangeResult | null> {
     // The registry's schemas yield only text, numbers and null for these fields.
     const parsed = raceChangesSchema.parse(changes) as Partial<Record<string, RaceValue>>;
-    const row = this.db.select().from(raceSetup).get();
+    const row = this.setupRow();
     if (!row) return null;
     const current = raceRowOf(row);
     const result = applyFieldChanges(current, row.fieldMtimes, parsed, Date.now(), baseMtimes ?? undefined);
@@ -179,14 +177,14 @@ export class RaceRoom extends DurableObject<Env> {
 
   // The D1 catalogue row follows this object's copy; a failed write is retried in 30 s by the alarm.
   private async writeCatalogue(): Promise<void> {
-    await writeCatalogueRow(this.ctx, this.env, this.db.select().from(raceSetup).get() ?? null);
+    await writeCatalogueRow(this.ctx, this.env, this.setupRow() ?? null);
   }
 
   // ---- Race settings (timing.md section 3 fields beyond the catalogue) ----
 
   /** The race's timing settings with the spec's defaults filled in, or null before `open`. */
   async settings(): Promise<RaceSettings | null> {
-    const row = this.db.select().from(raceSetup).get();
+    const row = this.setupRow();
     return row ? readRaceSettings(row.settings) : null;
   }
 
@@ -241,14 +239,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Every racer with its current status and time, by bib then name. */
   async racers(): Promise<RacerView[]> {
-    const live = this.feed.results();
-    return this.store
-      .racers()
-      .map((r) => {
-        const result = live.result(r.id);
-        return { ...r, status: result?.status ?? "notstarted", statusText: result?.statusText ?? "", time: result?.time ?? null };
-      })
-      .sort((a, b) => (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.data.last_name.localeCompare(b.data.last_name));
+    return this.views.racers();
   }
 
   /** A racer by id, or by the bib they wear (a timer at the line knows the bib). */
@@ -273,7 +264,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Racers from a registration form's entries: created, updated or removed by their imported_from (registration-entries.ts). */
   async syncRegistrationEntries(sync: EntrySync): Promise<EntrySyncReply> {
-    return syncRegistrationEntries(this.racerWrites, this.store, readRaceSettings(this.db.select().from(raceSetup).get()?.settings), sync);
+    return syncRegistrationEntries(this.racerWrites, this.store, readRaceSettings(this.setupRow()?.settings), sync);
   }
 
   /** "Clear all times" for a racer: its reads are set aside (kept in the log), its range data removed and its results reset. */
@@ -304,7 +295,7 @@ export class RaceRoom extends DurableObject<Env> {
   private records(): RacerRecordsDeps {
     return {
       store: this.store,
-      settingsRow: () => this.db.select().from(raceSetup).get() ?? null,
+      settingsRow: () => this.setupRow() ?? null,
       results: () => this.feed.results(),
       writeRacers: (items) => this.racerWrites.write(items),
     };
@@ -488,13 +479,13 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** The race as stored, with the crossing log up to `upTo` (all of it when undefined), for the results. */
   private raceState(upTo?: number): RaceState {
-    const row = this.db.select().from(raceSetup).get();
+    const row = this.setupRow();
     if (!row) throw new Error("Race not opened");
     return raceStateOf(this.store, row, upTo);
   }
 
   private readSetup(): RaceSetupView | null {
-    const row = this.db.select().from(raceSetup).get();
+    const row = this.setupRow();
     return row ? { id: row.id, clubId: row.clubId, name: row.name, startTime: row.startTime, timezone: row.timezone, createdAt: row.createdAt } : null;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { packEntries, raceEntries, type PackedEntry } from "../../core/series/race-entries";
 import type { AnnouncerView } from "../../schema/wire/announcer-view";
+import type { StoredRacer } from "../../schema/race/engine-input";
 import type { FormatSnapshot } from "../../schema/wire/race-socket";
 import type { ResultsWindow, WindowQuery } from "../../schema/wire/results-window";
 import { AnnouncerViews } from "./announcer";
@@ -19,6 +20,12 @@ export interface ResultViewsHost {
   feed: LiveFeed;
   /** The race's sport, for the racer page's pace or speed. */
   sport(): string | null;
+}
+
+export interface RacerView extends StoredRacer {
+  status: string;
+  statusText: string;
+  time: number | null;
 }
 
 export class ResultViews {
@@ -63,5 +70,17 @@ export class ResultViews {
     const formats = this.host.store.documents("ResultFormat");
     const format = wanted ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
     return format ? { formatId: format.id, version: String(this.host.feed.push.read().formatVersions[format.id] ?? 0) } : null;
+  }
+
+  /** Every racer with its current status and time, by bib then name. */
+  racers(): RacerView[] {
+    const live = this.host.feed.results();
+    return this.host.store
+      .racers()
+      .map((r) => {
+        const result = live.result(r.id);
+        return { ...r, status: result?.status ?? "notstarted", statusText: result?.statusText ?? "", time: result?.time ?? null };
+      })
+      .sort((a, b) => (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.data.last_name.localeCompare(b.data.last_name));
   }
 }

@@ -1,4 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
@@ -35,6 +35,19 @@ describe("timing API: device reads", () => {
     const rows = await crossingRows(t.room);
     expect(rows.map((r) => r.device_seq)).toEqual([1, 2, 3]);
     expect(rows.map((r) => r.racer_id)).toEqual(t.racerIds);
+  });
+
+  it("refuses a batch for a race deleted a moment ago, though the race was just found, and leaves its room closed", async () => {
+    const t = await createTimedRace();
+    const read = (seq: number) => ({ reads: [{ seq, chip: "C1", time: t.startMicros + (600 + seq) * SECOND, channel: 2 }] });
+    expect((await postReads(t.host, t.race.id, t.credential.token, read(1))).status).toBe(200);
+    // What deleteRace does: the catalogue row first, then the room forgets everything.
+    await env.DB.prepare("DELETE FROM races WHERE id = ?").bind(t.race.id).run();
+    await t.room.discard();
+    const late = await postReads(t.host, t.race.id, t.credential.token, read(2));
+    expect(late.status).toBe(404);
+    expect(await late.json()).toEqual({ error: "not_found", message: "No such race" });
+    expect(await t.room.getSetup()).toBeNull();
   });
 
   it("matches reads by bib as well as chip, in batch order, and counts a read sent twice in one batch once", async () => {

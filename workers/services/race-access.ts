@@ -48,6 +48,26 @@ export async function getRaceCatalogue(db: Db, tenant: Tenant, raceId: string): 
   return race ?? null;
 }
 
+// Device batches of a race this isolate has just found, for a few seconds: a finish line posts several a second,
+// and each would otherwise wait for a D1 read. Only rows found are kept, so a new race is seen at once and a
+// made-up id always asks D1 (no RaceRoom is made for it). A kept row only routes a batch to its room, which
+// checks the device's credential itself; reopening a room always reads D1 afresh (postFromDevice).
+const DEVICE_CATALOGUE_MS = 5_000;
+const DEVICE_CATALOGUE_MAX = 1_000;
+const deviceCatalogue = new Map<string, { at: number; race: RaceCatalogue }>();
+
+/** getRaceCatalogue for device batches: the same row and tenant scope, remembered for a few seconds. */
+export async function getDeviceRaceCatalogue(db: Db, tenant: Tenant, raceId: string, now: number): Promise<RaceCatalogue | null> {
+  const key = `${tenant.kind}|${tenant.kind === "site" ? tenant.siteId : ""}|${raceId}`;
+  const kept = deviceCatalogue.get(key);
+  if (kept && now - kept.at < DEVICE_CATALOGUE_MS) return kept.race;
+  const race = await getRaceCatalogue(db, tenant, raceId);
+  if (deviceCatalogue.size >= DEVICE_CATALOGUE_MAX) deviceCatalogue.clear();
+  if (race) deviceCatalogue.set(key, { at: now, race });
+  else deviceCatalogue.delete(key);
+  return race;
+}
+
 /** A race of one club, wherever the caller is: for links the club itself made (a registration form's race). */
 export async function getClubRaceCatalogue(db: Db, clubId: string, raceId: string): Promise<RaceCatalogue | null> {
   const [race] = await db

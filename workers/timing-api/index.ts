@@ -9,18 +9,31 @@ import type { Db } from "../../schema/d1";
 import { isServerToken, serverboxOfToken } from "../services/serverboxes";
 import { readJson, TIMING_API_BODY_LIMITS } from "../request-limits";
 import { SHARD_HEADERS } from "../../schema/wire/race-fanout";
-import { canOnRace, canSeeSystemFormats, getRaceCatalogue, principalOf, roomOf, roomStub, type RaceCatalogue } from "../services/race-access";
+import {
+  canOnRace,
+  canSeeSystemFormats,
+  getDeviceRaceCatalogue,
+  getRaceCatalogue,
+  principalOf,
+  roomOf,
+  roomStub,
+  type RaceCatalogue,
+} from "../services/race-access";
 
 const route = /^\/timing-api\/races\/([^/]+)\/(socket|reads|manual|range)$/;
+// Built once: making a zod schema costs more than the parse it does, and every device batch passes here.
+const raceIdSchema = z.uuid();
+const deviceIdSchema = z.string().min(1).max(64);
 
 export async function handleTimingApi(request: Request, context: RequestContext): Promise<Response> {
   const { pathname } = new URL(request.url);
   const match = route.exec(pathname);
   if (!match) return apiNotFound(pathname);
-  const raceId = z.uuid().safeParse(match[1]);
-  // The catalogue is checked before any RaceRoom is touched, so a made-up race id never creates an object.
-  const race = raceId.success ? await getRaceCatalogue(context.db, context.tenant, raceId.data) : null;
+  const raceId = raceIdSchema.safeParse(match[1]);
   const endpoint = match[2];
+  // The catalogue is checked before any RaceRoom is touched, so a made-up race id never creates an object.
+  const catalogue = endpoint === "reads" || endpoint === "range" ? getDeviceRaceCatalogue : getRaceCatalogue;
+  const race = raceId.success ? await catalogue(context.db, context.tenant, raceId.data, context.now) : null;
   if (endpoint === "socket") return openRaceSocket(request, context, race);
   if (request.method !== "POST") return json({ error: "method_not_allowed", message: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
   if (!race) return json({ error: "not_found", message: "No such race" }, { status: 404 });
@@ -34,7 +47,7 @@ export async function handleTimingApi(request: Request, context: RequestContext)
 /** Device reads (`reads`) and range data (`range`): `Authorization: Bearer <deviceId>.<secret>`. */
 async function postFromDevice(
   request: Request,
-  { env, db }: RequestContext,
+  { env, db, tenant }: RequestContext,
   race: RaceCatalogue,
   body: unknown,
   method: "ingest" | "rangeEntries",
@@ -55,7 +68,12 @@ async function postFromDevice(
     return method === "ingest" ? room.ingest(credential, body) : room.rangeEntries(credential, body);
   };
   let reply = await send(roomStub(env, race.id));
-  if (!reply.ok && reply.error === "race_not_opened") reply = await send(await roomOf(env, race));
+  if (!reply.ok && reply.error === "race_not_opened") {
+    // Opened from D1 as it is now, never from a remembered row: a race deleted a moment ago stays deleted.
+    const current = await getRaceCatalogue(db, tenant, race.id);
+    if (!current) return json({ error: "not_found", message: "No such race" }, { status: 404 });
+    reply = await send(await roomOf(env, current));
+  }
   if (!reply.ok)
     return json(
       { error: reply.error, message: reply.message },
@@ -74,7 +92,7 @@ async function serverboxForward(
   const box = await clubServerbox(db, race, credential);
   if (!box.ok) return box;
   const refuse = (status: number, error: string, message: string) => ({ ok: false as const, refusal: json({ error, message }, { status }) });
-  const deviceId = z.string().min(1).max(64).safeParse(request.headers.get("Timing-Device"));
+  const deviceId = deviceIdSchema.safeParse(request.headers.get("Timing-Device"));
   if (!deviceId.success) return refuse(400, "unknown_device", "Name the race's timing device in the Timing-Device header");
   return { ok: true, deviceId: deviceId.data };
 }
