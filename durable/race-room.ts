@@ -62,6 +62,8 @@ export class RaceRoom extends DurableObject<Env> {
     this.db = drizzle(ctx.storage, { schema: { raceSetup } });
     const setupQuery = this.db.select().from(raceSetup).prepare();
     this.setupRow = () => setupQuery.get();
+    const { startTime, endTime, timezone } = raceSetup;
+    const raceTimes = this.db.select({ startTime, endTime, timezone }).from(raceSetup).prepare();
     this.store = new RaceStore(ctx.storage.sql);
     this.setupHistoryLog = new SetupHistory(ctx.storage.sql);
     this.heats = new RaceHeats(this.store, () => readRaceSettings(this.setupRow()?.settings));
@@ -78,7 +80,8 @@ export class RaceRoom extends DurableObject<Env> {
       store: this.store,
       feed: this.feed,
       transaction: (write) => ctx.storage.transactionSync(write),
-      race: () => this.setupRow() ?? null,
+      race: () => raceTimes.get() ?? null,
+      settings: () => this.setupRow()?.settings,
     });
     this.racerWrites = new RacerWrites({
       store: this.store,

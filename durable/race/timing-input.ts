@@ -29,15 +29,16 @@ export interface RaceTimes {
   startTime: number;
   endTime: number | null;
   timezone: string;
-  settings: unknown;
 }
 
 export interface TimingInputHost {
   store: RaceStore;
   feed: LiveFeed;
   transaction<T>(write: () => T): T;
-  /** The race's setup row, or null before the room is opened. */
+  /** The race's times from its setup row, or null before the room is opened. */
   race(): RaceTimes | null;
+  /** The race's stored timing settings (biathlon range data checks its device against them). */
+  settings(): unknown;
 }
 
 const NOT_OPENED = { ok: false, status: 404, error: "race_not_opened", message: "Race not opened" } as const;
@@ -55,10 +56,11 @@ export class TimingInput {
    * boot and sequence number, and a number reused for a different read refuses the batch (409).
    */
   ingest(credential: string, body: unknown): TimingReply<ReadBatchReceipt> {
-    if (!this.host.race()) return NOT_OPENED;
+    const race = this.host.race();
+    if (!race) return NOT_OPENED;
     const device = this.authenticateDevice(credential);
     if (!device) return BAD_DEVICE;
-    return this.ingestFrom(device, body);
+    return this.ingestFrom(race, device, body);
   }
 
   /**
@@ -66,14 +68,14 @@ export class TimingInput {
    * the box's token and that the race is its club's; the device must be one the race lists.
    */
   ingestForDevice(deviceId: string, body: unknown): TimingReply<ReadBatchReceipt> {
-    if (!this.host.race()) return NOT_OPENED;
+    const race = this.host.race();
+    if (!race) return NOT_OPENED;
     const device = this.host.store.document("TimingDevice", deviceId);
     if (!device) return { ok: false, status: 400, error: "unknown_device", message: "This race has no timing device with that id" };
-    return this.ingestFrom(device, body);
+    return this.ingestFrom(race, device, body);
   }
 
-  private ingestFrom(device: StoredDocument<"TimingDevice">, body: unknown): TimingReply<ReadBatchReceipt> {
-    const race = this.host.race()!;
+  private ingestFrom(race: RaceTimes, device: StoredDocument<"TimingDevice">, body: unknown): TimingReply<ReadBatchReceipt> {
     const batch = readBatchSchema.safeParse(body);
     if (!batch.success) return { ok: false, status: 400, error: "invalid_batch", message: issueText(batch.error.issues) };
     const badTod = batch.data.reads.findIndex((r) => r.tod !== undefined && isInvalid(parseTimeOfDay(r.tod)));
@@ -97,7 +99,12 @@ export class TimingInput {
       if (error instanceof SequenceReused) return { ok: false, status: 409, error: "seq_reused", message: error.advice };
       throw error;
     }
-    if (receipt.accepted > 0) this.host.feed.logChanged();
+    if (receipt.accepted > 0) {
+      // The built results take the batch now, from the log just written: the tick then only sends, and a flood's
+      // ranking is spread over its batches instead of holding the next batch up behind one long tick.
+      this.host.feed.builtResults();
+      this.host.feed.logChanged();
+    }
     return { ok: true, value: receipt };
   }
 
@@ -184,8 +191,7 @@ export class TimingInput {
   }
 
   private rangeFrom(device: StoredDocument<"TimingDevice">, body: unknown): TimingReply<RangeReceipt> {
-    const race = this.host.race()!;
-    const settings = readRaceSettings(race.settings);
+    const settings = readRaceSettings(this.host.settings());
     if (settings.biathlon_penalty_type === null || settings.biathlon_range_device !== device.id) {
       return { ok: false, status: 403, error: "not_range_device", message: "This device is not the race's range-data device" };
     }
