@@ -37,6 +37,17 @@ describe("timing API: device reads", () => {
     expect(rows.map((r) => r.racer_id)).toEqual(t.racerIds);
   });
 
+  it("refuses the old credential once a device is given a new one, though it was just accepted", async () => {
+    const t = await createTimedRace();
+    const read = (seq: number) => ({ reads: [{ seq, chip: "C1", time: t.startMicros + (600 + seq) * SECOND, channel: 2 }] });
+    expect((await postReads(t.host, t.race.id, t.credential.token, read(1))).status).toBe(200);
+    const renewed = (await t.room.issueDeviceCredential(t.device.id))!;
+    const old = await postReads(t.host, t.race.id, t.credential.token, read(2));
+    expect(old.status).toBe(401);
+    expect(await old.json()).toEqual({ error: "invalid_device", message: "Unknown device or wrong credential" });
+    expect((await postReads(t.host, t.race.id, renewed.token, read(2))).status).toBe(200);
+  });
+
   it("refuses a batch for a race deleted a moment ago, though the race was just found, and leaves its room closed", async () => {
     const t = await createTimedRace();
     const read = (seq: number) => ({ reads: [{ seq, chip: "C1", time: t.startMicros + (600 + seq) * SECOND, channel: 2 }] });
