@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { RecentAnswers } from "../core/memo/recent-answers";
 import { wwwRedirectTarget } from "../core/sites/hostnames";
 import type { Db } from "../schema/d1";
 import { classifyHost, normaliseHostname, type HostConfig } from "./host";
@@ -52,9 +53,7 @@ async function siteHostRow(db: Db, hostname: string): Promise<SiteHostRow | null
 
 // Per isolate and short-lived, only to spare D1 a read per request: D1 stays the truth, and this isolate's own
 // changes (a domain added, checked or removed; a site's look saved) forget their entries at once.
-const CACHE_MS = 5_000;
-const CACHE_MAX = 2_000;
-const cache = new Map<string, { at: number; row: SiteHostRow | null; theme?: Theme }>();
+const cache = new RecentAnswers<{ row: SiteHostRow | null; theme?: Theme }>(5_000, 2_000);
 
 /** Forgets what this isolate remembers of these hostnames (custom domains changed). */
 export function forgetHosts(hostnames: readonly string[]): void {
@@ -63,17 +62,16 @@ export function forgetHosts(hostnames: readonly string[]): void {
 
 /** Forgets every hostname of a site (its look changed, or its domains did). */
 export function forgetSite(siteId: string): void {
-  for (const [hostname, entry] of cache) if (entry.row?.site_id === siteId) cache.delete(hostname);
+  cache.deleteWhere((entry) => entry.row?.site_id === siteId);
 }
 
 async function cachedSiteHostRow(db: Db, hostname: string, now: number): Promise<(SiteHostRow & { theme: Theme }) | null> {
-  const hit = cache.get(hostname);
-  if (hit && now - hit.at < CACHE_MS) return hit.row && hit.theme ? { ...hit.row, theme: hit.theme } : null;
+  const hit = cache.get(hostname, now);
+  if (hit) return hit.row && hit.theme ? { ...hit.row, theme: hit.theme } : null;
   const row = await siteHostRow(db, hostname);
   // Read once per entry: checking a config (colour contrast, menus) costs more than the query the cache spares.
   const theme = row ? themeFromSiteConfig(parseConfig(row.config), hostname) : undefined;
-  if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(hostname, { at: now, row, theme });
+  cache.set(hostname, { row, theme }, now);
   return row && theme ? { ...row, theme } : null;
 }
 

@@ -223,6 +223,29 @@ export function SelectField(props: {
   );
 }
 
+/** The club a new form or race belongs to: a choice for someone with several clubs, else the one club, named. */
+export function ClubField({
+  clubs,
+  club,
+  error,
+}: {
+  clubs: readonly { id: string; name: string }[];
+  club: { id: string; name: string } | null | undefined;
+  error?: string;
+}) {
+  if (clubs.length > 1)
+    return <SelectField name="club" label="Club" defaultValue={club?.id} error={error} choices={clubs.map((c) => ({ value: c.id, label: c.name }))} />;
+  return (
+    <>
+      <input type="hidden" name="club" value={club?.id} />
+      <p>
+        Club: <strong>{club?.name}</strong>
+      </p>
+      {error ? <p className="form-error">{error}</p> : null}
+    </>
+  );
+}
+
 /** A checkbox; an unchecked box sends nothing, which the server reads as false. */
 export function CheckboxField(props: { id?: string; name: string; label: string; hint?: string; defaultChecked?: boolean }) {
   const id = props.id ?? props.name;

@@ -1,4 +1,5 @@
 import type { Micros } from "../timing/model";
+import { RecentAnswers } from "../memo/recent-answers";
 import { offsetAt, wallClockOf as localParts } from "./wall-clock";
 
 /**
@@ -45,8 +46,7 @@ function localMidnightMs(epochMs: number, timeZone: string): number {
 
 // Remembered answers: every device batch asks for its race's zero time, and the Intl work behind one answer
 // cost a timing device a fifth of a millisecond. The function is pure, so a bounded memo cannot go stale.
-const zeroTimes = new Map<string, Micros>();
-const ZERO_TIMES_KEPT = 512;
+const zeroTimes = new RecentAnswers<Micros>(Infinity, 512);
 
 /** Zero time of a race starting at `startTime` (absolute micros) in `timeZone` (IANA, e.g. "America/Toronto"). */
 export function zeroTimeOf(startTime: Micros, timeZone: string): Micros {
@@ -55,7 +55,6 @@ export function zeroTimeOf(startTime: Micros, timeZone: string): Micros {
   const known = zeroTimes.get(key);
   if (known !== undefined) return known;
   const zeroTime = localMidnightMs(Math.floor(startTime / 1000), timeZone) * 1000;
-  if (zeroTimes.size >= ZERO_TIMES_KEPT) zeroTimes.clear();
   zeroTimes.set(key, zeroTime);
   return zeroTime;
 }

@@ -239,16 +239,7 @@ export class RaceHeats {
     const seated = bracketHeat.entries.filter((e) => e.racerId).map((e) => ({ racerId: e.racerId!, bib: racers.get(e.racerId!)?.data.bib ?? null }));
     const read = readHeatEntry(seated, input);
     if (!read.ok) return read;
-    const data: HeatDoc = { ...heat.data, ...read.value, racer_ids_list: seated.map((s) => s.racerId), is_complete: true };
-    this.store.putDocument(
-      "Heat",
-      heat.id,
-      heat.ordinal,
-      data,
-      bumpMtimes(this.store.documentMtimes(heat.id), ["finish_list", "times_dict", "status_dict", "tie_list", "is_complete"], now),
-    );
-    this.syncSeats(now);
-    return { ok: true, value: { heats: 1 } };
+    return this.writeResult(heat, { ...heat.data, ...read.value, racer_ids_list: seated.map((s) => s.racerId), is_complete: true }, now);
   }
 
   /** Takes a heat's result away (a wrong entry); refused while a later round has results. */
@@ -258,14 +249,13 @@ export class RaceHeats {
     const { heat, group } = found;
     const later = group.heats.find((h) => h.data.round_num > heat.data.round_num && hasResult(h.data));
     if (later) return { ok: false, errors: { heat: `${later.data.name} already has a result; clear the later rounds first` } };
-    const data: HeatDoc = { ...heat.data, finish_list: [], times_dict: {}, status_dict: {}, tie_list: [], is_complete: false };
-    this.store.putDocument(
-      "Heat",
-      heat.id,
-      heat.ordinal,
-      data,
-      bumpMtimes(this.store.documentMtimes(heat.id), ["finish_list", "times_dict", "status_dict", "tie_list", "is_complete"], now),
-    );
+    return this.writeResult(heat, { ...heat.data, finish_list: [], times_dict: {}, status_dict: {}, tie_list: [], is_complete: false }, now);
+  }
+
+  /** A heat's result fields written (their change times moved on), then every later round's seats again. */
+  private writeResult(heat: { id: string; ordinal: number; data: HeatDoc }, data: HeatDoc, now: number): HeatReply {
+    const fields = ["finish_list", "times_dict", "status_dict", "tie_list", "is_complete"];
+    this.store.putDocument("Heat", heat.id, heat.ordinal, data, bumpMtimes(this.store.documentMtimes(heat.id), fields, now));
     this.syncSeats(now);
     return { ok: true, value: { heats: 1 } };
   }

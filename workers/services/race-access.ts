@@ -3,6 +3,7 @@
  * tenant) and the caller's roles through the one access policy (core/access/policy.ts).
  */
 import { and, eq, inArray } from "drizzle-orm";
+import { RecentAnswers } from "../../core/memo/recent-answers";
 import { can, type Action, type Principal } from "../../core/access/policy";
 import { clubs, races, type Db } from "../../schema/d1";
 import type { Tenant } from "../../tenants/resolve";
@@ -52,18 +53,15 @@ export async function getRaceCatalogue(db: Db, tenant: Tenant, raceId: string): 
 // and each would otherwise wait for a D1 read. Only rows found are kept, so a new race is seen at once and a
 // made-up id always asks D1 (no RaceRoom is made for it). A kept row only routes a batch to its room, which
 // checks the device's credential itself; reopening a room always reads D1 afresh (postFromDevice).
-const DEVICE_CATALOGUE_MS = 5_000;
-const DEVICE_CATALOGUE_MAX = 1_000;
-const deviceCatalogue = new Map<string, { at: number; race: RaceCatalogue }>();
+const deviceCatalogue = new RecentAnswers<RaceCatalogue>(5_000, 1_000);
 
 /** getRaceCatalogue for device batches: the same row and tenant scope, remembered for a few seconds. */
 export async function getDeviceRaceCatalogue(db: Db, tenant: Tenant, raceId: string, now: number): Promise<RaceCatalogue | null> {
   const key = `${tenant.kind}|${tenant.kind === "site" ? tenant.siteId : ""}|${raceId}`;
-  const kept = deviceCatalogue.get(key);
-  if (kept && now - kept.at < DEVICE_CATALOGUE_MS) return kept.race;
+  const kept = deviceCatalogue.get(key, now);
+  if (kept) return kept;
   const race = await getRaceCatalogue(db, tenant, raceId);
-  if (deviceCatalogue.size >= DEVICE_CATALOGUE_MAX) deviceCatalogue.clear();
-  if (race) deviceCatalogue.set(key, { at: now, race });
+  if (race) deviceCatalogue.set(key, race, now);
   else deviceCatalogue.delete(key);
   return race;
 }

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
 import { ACTIVITY_SUBJECTS } from "../../../schema/d1";
 import { Activity } from "../../../schema/entities/admin-classes";
@@ -9,6 +9,7 @@ import { requireClubAdmin } from "../../admin/club-admin.server";
 import { FormMessage } from "../../components/auth-card";
 import { SavedNotice, TextField } from "../../components/form-kit";
 import { ErrorPage } from "../../components/error-page";
+import { ClubPage } from "../../components/club-page";
 
 /** A club's activities (decision 0052): its catalogue, and which forms, races and event pages each tags. */
 export const meta: MetaFunction = () => [{ title: "Activities" }];
@@ -94,11 +95,7 @@ export default function Activities() {
   const reply = useActionData<Reply>();
   const addErrors = reply?.intent === "add" ? reply.errors : {};
   return (
-    <main className="page">
-      <p>
-        <Link to={`/club/${loaded.clubId}/overview`}>← Club overview</Link>
-      </p>
-      <h1>Activities</h1>
+    <ClubPage clubId={loaded.clubId} title="Activities">
       <SavedNotice message={loaded.notice} />
       <p>Tag the club&apos;s forms, races and event pages with activities; visitors of the club&apos;s site can list its races by activity.</p>
       {loaded.catalogue.length === 0 ? <p className="empty-state">No activity yet. Add the first below.</p> : null}
@@ -147,6 +144,6 @@ export default function Activities() {
         <TextField name="sport" label="Sport" hint="Optional." maxLength={100} error={addErrors.sport} />
         <button type="submit">Add the activity</button>
       </Form>
-    </main>
+    </ClubPage>
   );
 }

@@ -14,6 +14,7 @@ import { CLUB_ADMIN_ERRORS, ErrorPage } from "../../components/error-page";
 import { pageQuery, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
 import { peopleAction, peopleData } from "../../admin/people.server";
 import { PeoplePanel } from "../../components/people-panel";
+import { ClubPage } from "../../components/club-page";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.name} · Organization Admin` : "Organization Admin" }];
 
@@ -64,11 +65,7 @@ export default function ClubAdmin() {
   const reply = useReplyFor("save");
   const { overview } = data;
   return (
-    <main className="page">
-      <p>
-        <Link to={`/club/${data.id}/overview`}>← Club overview</Link>
-      </p>
-      <h1>{data.name}</h1>
+    <ClubPage clubId={data.id} title={data.name}>
       <SavedNotice message={data.saved ?? data.notice} />
       <nav aria-label="Club tools">
         <ul className="plain-list">
@@ -156,6 +153,6 @@ export default function ClubAdmin() {
       </p>
       <h2>History of the club's settings</h2>
       <HistoryTable rows={data.history} />
-    </main>
+    </ClubPage>
   );
 }

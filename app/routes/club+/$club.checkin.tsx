@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SetupForm, TextField } from "../../components/form-kit";
 import { ErrorPage, PASS_ERRORS } from "../../components/error-page";
 import { readPostedForm, unknownIntent } from "../../forms/posted-form.server";
 import { checkPassAtGate, requirePassAccess, type CheckReply } from "../../passes.server";
+import { ClubPage } from "../../components/club-page";
 
 export const meta: MetaFunction = () => [{ title: "Check-in" }];
 
@@ -114,11 +115,7 @@ export default function CheckIn() {
     field?.select();
   }, [answer]);
   return (
-    <main className="page">
-      <p>
-        <Link to={`/club/${data.clubId}/overview`}>← Club overview</Link>
-      </p>
-      <h1>Check-in</h1>
+    <ClubPage clubId={data.clubId} title="Check-in">
       <p>{data.clubName}: scan a pass or member card with the camera, or paste the card's link into the field below.</p>
       {answer ? (
         <section role="status" aria-live="polite" className={`check-result check-${answer.result}`} data-testid="check-result">
@@ -136,6 +133,6 @@ export default function CheckIn() {
         <input type="hidden" name="check" value={checkId} />
         <TextField name="code" label="Card code or link" error={errors.code} required maxLength={2000} />
       </SetupForm>
-    </main>
+    </ClubPage>
   );
 }

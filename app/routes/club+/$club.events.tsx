@@ -4,6 +4,7 @@ import { createEventPage, eventListData, requireEventPages } from "../../admin/c
 import { EVENT_PAGE_ERRORS, ErrorPage } from "../../components/error-page";
 import { SavedNotice, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
+import { ClubPage } from "../../components/club-page";
 
 export const meta: MetaFunction = () => [{ title: "Event pages" }];
 
@@ -26,11 +27,7 @@ export default function EventPages() {
   const data = useLoaderData<typeof loader>();
   const reply = useReplyFor("create");
   return (
-    <main className="page">
-      <p>
-        <Link to={`/club/${data.clubId}/overview`}>← Club overview</Link>
-      </p>
-      <h1>Event pages</h1>
+    <ClubPage clubId={data.clubId} title="Event pages">
       <SavedNotice message={data.saved} />
       {data.events.length === 0 ? (
         <p className="empty-state">No event page yet. Start one below: it stays a draft until you make it public.</p>
@@ -65,6 +62,6 @@ export default function EventPages() {
         <input type="hidden" name="submission" value={data.submission} />
         <TextField name="name" label="Event name" error={reply.errors.name} defaultValue={reply.values?.name} required maxLength={200} />
       </SetupForm>
-    </main>
+    </ClubPage>
   );
 }

@@ -4,6 +4,7 @@ import { createNewsletter, newsletterListData, requireNewsletterAccess } from ".
 import { SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { NEWSLETTER_ERRORS, ErrorPage } from "../../components/error-page";
 import { readPostedForm, unknownIntent } from "../../forms/posted-form.server";
+import { ClubPage } from "../../components/club-page";
 
 export const meta: MetaFunction = () => [{ title: "Newsletters" }];
 
@@ -26,11 +27,7 @@ export default function Newsletters() {
   const data = useLoaderData<typeof loader>();
   const reply = useReplyFor("create");
   return (
-    <main className="page">
-      <p>
-        <Link to={`/club/${data.clubId}/overview`}>← Club overview</Link>
-      </p>
-      <h1>Newsletters</h1>
+    <ClubPage clubId={data.clubId} title="Newsletters">
       {data.newsletters.length === 0 ? (
         <p className="empty-state">No newsletter yet. Start one below: it goes to nobody until you send it.</p>
       ) : (
@@ -60,6 +57,6 @@ export default function Newsletters() {
         <input type="hidden" name="submission" value={data.submission} />
         <TextField name="subject" label="Subject" error={reply.errors.subject} defaultValue={reply.values?.subject} required maxLength={200} />
       </SetupForm>
-    </main>
+    </ClubPage>
   );
 }

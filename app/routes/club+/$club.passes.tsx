@@ -4,6 +4,8 @@ import { SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../
 import { ErrorPage, PASS_ERRORS } from "../../components/error-page";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
 import { issuePassByHand, passListData, requirePassAccess, revokePassByHand, sendCardAgainByHand } from "../../passes.server";
+import { ClubPage } from "../../components/club-page";
+import { SetupTable } from "../../components/setup-table";
 
 export const meta: MetaFunction = () => [{ title: "Passes & Member Cards" }];
 
@@ -42,7 +44,7 @@ const LANGUAGES = [
 function MailCell({ pass, submission }: { pass: { id: string; mail: string; email: string; state: string }; submission: string }) {
   const reply = useReplyFor("send", pass.id);
   return (
-    <td>
+    <>
       {pass.mail}
       {pass.email && pass.state !== "Revoked" ? (
         <SetupForm intent="send" target={pass.id} label="Send the card again" busyLabel="Sending…" errors={reply.errors} inline>
@@ -50,7 +52,7 @@ function MailCell({ pass, submission }: { pass: { id: string; mail: string; emai
           <input type="hidden" name="submission" value={submission} />
         </SetupForm>
       ) : null}
-    </td>
+    </>
   );
 }
 
@@ -64,11 +66,16 @@ export default function Passes() {
   const issue = useReplyFor("issue");
   const revoke = useReplyFor("revoke", data.revoking?.id ?? null);
   return (
-    <main className="page">
-      <p>
-        <Link to={`/club/${data.clubId}/overview`}>← Club overview</Link> · <Link to={`/club/${data.clubId}/checkin`}>Check-in</Link>
-      </p>
-      <h1>Passes &amp; Member Cards</h1>
+    <ClubPage
+      clubId={data.clubId}
+      title="Passes & Member Cards"
+      links={
+        <>
+          {" "}
+          · <Link to={`/club/${data.clubId}/checkin`}>Check-in</Link>
+        </>
+      }
+    >
       <SavedNotice message={data.saved} />
       {data.revoking ? (
         <section aria-label="Revoke a card">
@@ -85,44 +92,21 @@ export default function Passes() {
           </p>
         </section>
       ) : null}
-      {data.passes.length === 0 ? (
-        <p className="empty-state">No card yet. Members get theirs when their membership is recorded; issue one by hand below.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Holder</th>
-                <th scope="col">Card</th>
-                <th scope="col">Season</th>
-                <th scope="col">Valid</th>
-                <th scope="col">Status</th>
-                <th scope="col">Mail</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.passes.map((p) => (
-                <tr key={p.id}>
-                  <td>{p.number}</td>
-                  <td>
-                    <a href={p.card}>{p.holder}</a>
-                  </td>
-                  <td>{p.kind}</td>
-                  <td>{p.season}</td>
-                  <td>{p.valid}</td>
-                  <td>{p.reason ? `${p.state}: ${p.reason}` : p.state}</td>
-                  <MailCell pass={p} submission={data.submission} />
-                  <td>{p.state === "Revoked" ? null : <Link to={`?revoke=${p.id}`}>Revoke…</Link>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <SetupTable
+        items={data.passes}
+        keyOf={(p) => p.id}
+        empty="No card yet. Members get theirs when their membership is recorded; issue one by hand below."
+        columns={[
+          { header: "Number", cell: (p) => p.number },
+          { header: "Holder", cell: (p) => <a href={p.card}>{p.holder}</a> },
+          { header: "Card", cell: (p) => p.kind },
+          { header: "Season", cell: (p) => p.season },
+          { header: "Valid", cell: (p) => p.valid },
+          { header: "Status", cell: (p) => (p.reason ? `${p.state}: ${p.reason}` : p.state) },
+          { header: "Mail", cell: (p) => <MailCell pass={p} submission={data.submission} /> },
+        ]}
+        actions={(p) => (p.state === "Revoked" ? null : <Link to={`?revoke=${p.id}`}>Revoke…</Link>)}
+      />
       <h2>Issue a card by hand</h2>
       <SetupForm intent="issue" label="Issue the card" busyLabel="Issuing…" errors={issue.errors}>
         <input type="hidden" name="submission" value={data.submission} />
@@ -140,6 +124,6 @@ export default function Passes() {
         <TextField name="valid_from" label="Valid from" type="date" error={issue.errors.valid_from} defaultValue={issue.values?.valid_from} required />
         <TextField name="valid_until" label="Valid until" type="date" error={issue.errors.valid_until} defaultValue={issue.values?.valid_until} required />
       </SetupForm>
-    </main>
+    </ClubPage>
   );
 }

@@ -5,6 +5,7 @@ import { createScheme, requireRankingsAccess } from "../../rankings.server";
 import { SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { ErrorPage, RANKING_ERRORS } from "../../components/error-page";
 import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
+import { ClubPage } from "../../components/club-page";
 
 /** A club's ranking schemes (decision 0054): each links to its list; a new FIS scheme starts with its first season. */
 export const meta: MetaFunction = () => [{ title: "Ranking lists" }];
@@ -36,11 +37,7 @@ export default function Rankings() {
   const data = useLoaderData<typeof loader>();
   const reply = useReplyFor("create");
   return (
-    <main className="page">
-      <p>
-        <Link to={`/club/${data.clubId}/overview`}>← Club overview</Link>
-      </p>
-      <h1>Ranking lists</h1>
+    <ClubPage clubId={data.clubId} title="Ranking lists">
       {data.schemes.length === 0 ? (
         <p className="empty-state">No ranking scheme yet. Start one below, then add the races that count to its season.</p>
       ) : (
@@ -71,6 +68,6 @@ export default function Rankings() {
           </SetupForm>
         </>
       ) : null}
-    </main>
+    </ClubPage>
   );
 }

@@ -5,7 +5,8 @@ import { ConfirmPanel, SavedNotice, type SetupReply } from "../../components/for
 import { ErrorPage, SERVER_ERRORS } from "../../components/error-page";
 import { FormMessage } from "../../components/auth-card";
 import { pageQuery, readPostedForm, unknownIntent } from "../../forms/posted-form.server";
-import { TableHead } from "../../components/setup-table";
+import { SetupTable } from "../../components/setup-table";
+import { ClubPage } from "../../components/club-page";
 
 /** A club's timing servers (decision 0055): each box, when it was last seen, and Revoke. */
 export const meta: MetaFunction = () => [{ title: "Timing servers" }];
@@ -32,11 +33,7 @@ export default function Servers() {
   const reply = useActionData<SetupReply>();
   const revoking = data.servers.find((s) => s.id === data.revoke && s.isActive);
   return (
-    <main className="page">
-      <p>
-        <Link to={`/club/${data.clubId}/overview`}>← Club overview</Link>
-      </p>
-      <h1>Timing servers</h1>
+    <ClubPage clubId={data.clubId} title="Timing servers">
       <SavedNotice message={data.notice} />
       <FormMessage error={reply?.errors.form} />
       {revoking ? (
@@ -55,34 +52,26 @@ export default function Servers() {
           Pair a serverbox
         </Link>
       </p>
-      {data.servers.length === 0 ? (
-        <p className="empty-state">No server yet. Start pairing on the serverbox, then type the code it shows under Pair a serverbox.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="data-table">
-            <TableHead headers={["Name", "Type", "Serial", "Last seen", "Version", "Status"]} actions />
-            <tbody>
-              {data.servers.map((s) => (
-                <tr key={s.id}>
-                  <td>{s.name}</td>
-                  <td>{SUBTYPES[s.subtype] ?? s.subtype}</td>
-                  <td>{s.serial ?? ""}</td>
-                  <td>{s.lastSeen}</td>
-                  <td>{s.softwareVersion ?? ""}</td>
-                  <td>{s.status}</td>
-                  <td>
-                    {s.isActive ? (
-                      <Link to={`?revoke=${s.id}`} aria-label={`Revoke ${s.name}`} className="danger-link">
-                        Revoke…
-                      </Link>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </main>
+      <SetupTable
+        items={data.servers}
+        keyOf={(s) => s.id}
+        empty="No server yet. Start pairing on the serverbox, then type the code it shows under Pair a serverbox."
+        columns={[
+          { header: "Name", cell: (s) => s.name },
+          { header: "Type", cell: (s) => SUBTYPES[s.subtype] ?? s.subtype },
+          { header: "Serial", cell: (s) => s.serial ?? "" },
+          { header: "Last seen", cell: (s) => s.lastSeen },
+          { header: "Version", cell: (s) => s.softwareVersion ?? "" },
+          { header: "Status", cell: (s) => s.status },
+        ]}
+        actions={(s) =>
+          s.isActive ? (
+            <Link to={`?revoke=${s.id}`} aria-label={`Revoke ${s.name}`} className="danger-link">
+              Revoke…
+            </Link>
+          ) : null
+        }
+      />
+    </ClubPage>
   );
 }

@@ -5,7 +5,7 @@ import { effectiveRoles } from "../../../core/access/policy";
 import { createRegistration, creatableRegistrationClubs, listRegistrations } from "../../../workers/services/registration-forms";
 import { requirePrincipal, statusOf, wallClockText, withNotice, zonesOfForms } from "../../registration-admin.server";
 import { parseForm, readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
-import { SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
+import { ClubField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { ErrorPage, REGISTRATION_ADMIN_ERRORS } from "../../components/error-page";
 
 export const meta: MetaFunction = () => [{ title: "Registration Forms" }];
@@ -119,17 +119,7 @@ function NewFormForm({ clubs }: { clubs: { id: string; name: string }[] }) {
       <h2 id="new-form-heading">New registration form</h2>
       <p className="hint">A new form starts in Test Mode: set it up, try it, then submit it for approval.</p>
       <SetupForm intent="create" label="Create form" busyLabel="Creating…" errors={errors}>
-        {clubs.length > 1 ? (
-          <SelectField name="club" label="Club" defaultValue={club?.id} error={errors.club} choices={clubs.map((c) => ({ value: c.id, label: c.name }))} />
-        ) : (
-          <>
-            <input type="hidden" name="club" value={club?.id} />
-            <p>
-              Club: <strong>{club?.name}</strong>
-            </p>
-            {errors.club ? <p className="form-error">{errors.club}</p> : null}
-          </>
-        )}
+        <ClubField clubs={clubs} club={club} error={errors.club} />
         <TextField name="name" label="Name" required maxLength={200} defaultValue={values?.name} error={errors.name} />
       </SetupForm>
     </section>

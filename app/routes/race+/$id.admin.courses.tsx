@@ -310,61 +310,48 @@ function CourseEditor({
             {moveReply}
           </p>
         ) : null}
-        {course.points.length === 0 ? (
-          <p className="empty-state">No points on this course yet.</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Timing point</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Section</th>
-                  <th scope="col">Min split (s)</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {course.points.map((p, i) => (
-                  <tr key={p.id}>
-                    <td>{i + 1}</td>
-                    <th scope="row">{p.name}</th>
-                    <td>{p.timingPoint}</td>
-                    <td>{POINT_MODE_CHOICES.find((m) => m.value === p.mode)?.label ?? p.mode}</td>
-                    <td>
-                      {SECTION_CHOICES.find((c) => c.value === String(p.section ?? ""))?.label}
-                      {p.rangeRole ? ` · ${RANGE_ROLE_CHOICES.find((c) => c.value === p.rangeRole)?.label}` : ""}
-                    </td>
-                    <td>{p.min_split}</td>
-                    <td className="row-actions">
-                      <RowButton
-                        intent="move-point"
-                        target={course.id}
-                        extra={{ index: String(i), direction: "up" }}
-                        label="↑ Up"
-                        accessibleLabel={`Move ${p.name} up`}
-                        disabled={i === 0}
-                      />
-                      <RowButton
-                        intent="move-point"
-                        target={course.id}
-                        extra={{ index: String(i), direction: "down" }}
-                        label="↓ Down"
-                        accessibleLabel={`Move ${p.name} down`}
-                        disabled={i === course.points.length - 1}
-                      />
-                      <RowButton intent="remove-point" target={course.id} extra={{ index: String(i) }} label="Remove" accessibleLabel={`Remove ${p.name}`} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <SetupTable
+          items={course.points}
+          keyOf={(p) => p.id}
+          empty="No points on this course yet."
+          lead={{ header: "#", cell: (_, i) => i + 1 }}
+          columns={[
+            { header: "Name", cell: (p) => p.name },
+            { header: "Timing point", cell: (p) => p.timingPoint },
+            { header: "Mode", cell: (p) => POINT_MODE_CHOICES.find((m) => m.value === p.mode)?.label ?? p.mode },
+            {
+              header: "Section",
+              cell: (p) => (
+                <>
+                  {SECTION_CHOICES.find((c) => c.value === String(p.section ?? ""))?.label}
+                  {p.rangeRole ? ` · ${RANGE_ROLE_CHOICES.find((c) => c.value === p.rangeRole)?.label}` : ""}
+                </>
+              ),
+            },
+            { header: "Min split (s)", cell: (p) => p.min_split },
+          ]}
+          actions={(p, i) => (
+            <>
+              <RowButton
+                intent="move-point"
+                target={course.id}
+                extra={{ index: String(i), direction: "up" }}
+                label="↑ Up"
+                accessibleLabel={`Move ${p.name} up`}
+                disabled={i === 0}
+              />
+              <RowButton
+                intent="move-point"
+                target={course.id}
+                extra={{ index: String(i), direction: "down" }}
+                label="↓ Down"
+                accessibleLabel={`Move ${p.name} down`}
+                disabled={i === course.points.length - 1}
+              />
+              <RowButton intent="remove-point" target={course.id} extra={{ index: String(i) }} label="Remove" accessibleLabel={`Remove ${p.name}`} />
+            </>
+          )}
+        />
         <h4>Add a point</h4>
         {timingPoints.length === 0 ? (
           <NoneYet what="timing points" to={`/race/${raceId}/admin/points`} label="Add a timing point" />

@@ -294,38 +294,22 @@ function FormatEditor({ format, data, base }: { format: FormatView; data: Loader
             cancelTo={editBase}
           />
         ) : null}
-        {format.groups.length === 0 ? (
-          <p className="empty-state">No result groups yet.</p>
-        ) : (
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Group</th>
-                <th scope="col">Course</th>
-                <th scope="col">Start group</th>
-                <th scope="col">Criteria</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {format.groups.map((g) => (
-                <tr key={g.id}>
-                  <th scope="row">{g.name}</th>
-                  <td>{g.course}</td>
-                  <td>{g.startGroup}</td>
-                  <td>{g.criteria || "None"}</td>
-                  <td>
-                    <Link to={`${editBase}&deleteGroup=${g.id}`} aria-label={`Delete ${g.name}`} className="danger-link">
-                      Delete…
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <SetupTable
+          items={format.groups}
+          keyOf={(g) => g.id}
+          empty="No result groups yet."
+          columns={[
+            { header: "Group", cell: (g) => g.name },
+            { header: "Course", cell: (g) => g.course },
+            { header: "Start group", cell: (g) => g.startGroup },
+            { header: "Criteria", cell: (g) => g.criteria || "None" },
+          ]}
+          actions={(g) => (
+            <Link to={`${editBase}&deleteGroup=${g.id}`} aria-label={`Delete ${g.name}`} className="danger-link">
+              Delete…
+            </Link>
+          )}
+        />
         <CategoryGroupsForm format={format} data={data} />
         <h4>Add a result group</h4>
         <SetupForm intent="add-group" target={format.id} label="Add result group" busyLabel="Adding…" errors={errors}>

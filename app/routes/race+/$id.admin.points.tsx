@@ -139,34 +139,19 @@ function PointEditor({ point, base, devices, raceId }: { point: PointView; base:
             {removeError}
           </p>
         ) : null}
-        {point.devices.length === 0 ? (
-          <p className="empty-state">No devices at this point yet.</p>
-        ) : (
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Channel</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {point.devices.map((d, i) => (
-                <tr key={`${d.id}-${i}`}>
-                  <th scope="row">{d.name}</th>
-                  <td>{modeLabel(d.mode)}</td>
-                  <td>{d.channel ?? "All"}</td>
-                  <td>
-                    <RowButton intent="remove-device" target={point.id} extra={{ index: String(i) }} label="Remove" accessibleLabel={`Remove ${d.name}`} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <SetupTable
+          items={point.devices}
+          keyOf={(d, i) => `${d.id}-${i}`}
+          empty="No devices at this point yet."
+          columns={[
+            { header: "Device", cell: (d) => d.name },
+            { header: "Mode", cell: (d) => modeLabel(d.mode) },
+            { header: "Channel", cell: (d) => d.channel ?? "All" },
+          ]}
+          actions={(d, i) => (
+            <RowButton intent="remove-device" target={point.id} extra={{ index: String(i) }} label="Remove" accessibleLabel={`Remove ${d.name}`} />
+          )}
+        />
         <h4>Add a device</h4>
         {devices.length === 0 ? (
           <NoneYet what="devices" to={`/race/${raceId}/admin/devices`} label="Add a device" />

@@ -8,7 +8,7 @@ import { requireSession } from "../../auth.server";
 import { newRaceFormSchema } from "../../race-setup.server";
 import { parseTimedForm } from "../../race-clock.server";
 import { readPostedForm, refuse, unknownIntent } from "../../forms/posted-form.server";
-import { SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
+import { ClubField, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 
 export const meta: MetaFunction = () => [{ title: "Create a race" }];
@@ -57,16 +57,7 @@ export default function NewRace() {
       <h1>Create a race</h1>
       <p>The race starts private: set it up, then make it public from its Setup page.</p>
       <SetupForm intent="create" label="Create race" busyLabel="Creating…" errors={errors}>
-        {clubs.length > 1 ? (
-          <SelectField name="club" label="Club" defaultValue={club?.id} error={errors.club} choices={clubs.map((c) => ({ value: c.id, label: c.name }))} />
-        ) : (
-          <>
-            <input type="hidden" name="club" value={club?.id} />
-            <p>
-              Club: <strong>{club?.name}</strong>
-            </p>
-          </>
-        )}
+        <ClubField clubs={clubs} club={club} error={errors.club} />
         <TextField name="name" label="Name" required maxLength={200} defaultValue={values?.name} error={errors.name} />
         <SelectField
           name="sport"
