@@ -11,6 +11,8 @@ import { recordMembers } from "./services/memberships";
 import { dispatchNewsletter } from "./services/newsletters";
 import { issueSeasonPasses } from "./services/season-passes";
 import { RACER_SYNC_MESSAGES, syncRegistrationRacers } from "./services/registration-racers";
+import { chipWritesSchema } from "./services/chip-writes";
+import { writeChips } from "./services/racer-chips";
 
 export const JOBS_QUEUE_NAME = "startline-jobs";
 
@@ -20,6 +22,8 @@ export const jobSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("record-members"), registrationId: z.uuid(), cartIds }),
   z.object({ kind: z.literal("issue-passes"), registrationId: z.uuid(), cartIds }),
   z.object({ kind: z.literal("dispatch-newsletter"), newsletterId: z.uuid() }),
+  // The depots' chips of racers the RaceRoom saved, when D1 refused them at the time (decision 0083).
+  chipWritesSchema.extend({ kind: z.literal("chip-writes") }),
 ]);
 export type Job = z.infer<typeof jobSchema>;
 
@@ -35,6 +39,15 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
     return "drop";
   }
   const job = parsed.data;
+  if (job.kind === "chip-writes") {
+    try {
+      await writeChips(openDb(env.DB), job);
+      return "done";
+    } catch (error) {
+      console.error("Writing the depots' chips failed again; will retry", job.raceId, error);
+      return "retry";
+    }
+  }
   if (job.kind === "dispatch-newsletter") {
     try {
       await dispatchNewsletter(env, openDb(env.DB), job.newsletterId, Date.now());

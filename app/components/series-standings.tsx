@@ -28,6 +28,9 @@ function raceCell(key: string, text: string, dropped: boolean) {
   );
 }
 
+/** A race as the phone's line names it: with its scale, as its column header shows it on a wider screen. */
+const raceLabel = (race: ShownStandings["races"][number]) => (race.scale !== 1 ? `${race.name} ×${race.scale}` : race.name);
+
 function Row({ row, races, carried }: { row: ShownRow; races: ShownStandings["races"]; carried: boolean }) {
   let dropped = 0;
   return (
@@ -38,7 +41,7 @@ function Row({ row, races, carried }: { row: ShownRow; races: ShownStandings["ra
         {row.club ? <span className="narrow-only series-club">{row.club}</span> : null}
         {/* One line of text on a phone rather than an element per race: a page of 200 racers of a 20-race season
             was 8,000 elements more, and half its rendering time. */}
-        <p className="narrow-only series-race-points">{races.map((race, i) => `${race.name}: ${row.cells[i] || "–"}`).join(" · ")}</p>
+        <p className="narrow-only series-race-points">{races.map((race, i) => `${raceLabel(race)}: ${row.cells[i] || "–"}`).join(" · ")}</p>
       </td>
       <td>{row.club ?? ""}</td>
       {carried ? <td>{row.carried}</td> : null}

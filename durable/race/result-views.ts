@@ -65,10 +65,11 @@ export class ResultViews {
     return racerDetailOf(source, racerId, formatIds);
   }
 
-  /** The wanted format (else the first public one) and its results version; null when there is none. */
+  /** The wanted format (null: the first public one) and its results version; null when there is none. */
   scoredFormat(wanted: string | null): { formatId: string; version: string } | null {
     const formats = this.host.store.documents("ResultFormat");
-    const format = wanted ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
+    // Only null means "the public one": an id that names nothing (an empty one too) scores nothing.
+    const format = wanted !== null ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
     return format ? { formatId: format.id, version: String(this.host.feed.push.read().formatVersions[format.id] ?? 0) } : null;
   }
 

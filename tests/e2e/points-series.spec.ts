@@ -45,7 +45,7 @@ test("a visitor opens the demo series' standings and sees race-by-race points @p
     // On a phone the race columns fold into a line under the name.
     await expect(page.locator(".series-race-points").first()).toBeVisible();
     await expect(page.locator(".series-race-points").first()).toContainText(
-      /Demo Sprint \(heats\): (–|\d+).*Demo Classic 10 km: 150|Demo Classic 10 km: 150.*Demo Sprint \(heats\): (–|\d+)/,
+      /Demo Sprint \(heats\): (–|\d+).*Demo Classic 10 km ×1\.5: 150|Demo Classic 10 km ×1\.5: 150.*Demo Sprint \(heats\): (–|\d+)/,
     );
     await expect(table.getByRole("columnheader", { name: "Demo Sprint (heats)" })).toBeHidden();
   }

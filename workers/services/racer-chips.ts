@@ -6,7 +6,8 @@
  * to the race leaves its slot and is issued to the racer, a depot chip issued to them and dropped goes back "Not
  * in a rack"; a club's own chip is text. The racer is written by the RaceRoom first, and the depots' chips only
  * when it succeeded, in one D1 batch whose updates each move a chip once, so a second send of the same form
- * changes nothing. A racer's bib changed later follows onto the chips issued to them (`followBibs`).
+ * changes nothing. A racer's bib changed later follows onto the chips issued to them (`followBibs`). A batch D1
+ * refuses after the room wrote is queued and written again (`writeChipsOrQueue`, decision 0083).
  */
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { normaliseHex } from "../../core/gochips/chips";
@@ -18,6 +19,7 @@ import { parts, raceChips } from "./gochips";
 import type { roomOf } from "./race-access";
 import type { ImportReply } from "../../durable/race/racer-writes";
 import type { ChipMove } from "../../durable/race/registration-entries";
+import { chipWriteParts, type ChipWrites } from "./chip-writes";
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
 type Saved = { ok: true; value: StoredRacer } | { ok: false; errors: FieldErrors };
@@ -108,7 +110,7 @@ export function followBibs(db: Db, raceId: string, racers: readonly { id: string
  * issued at the race whose bib is no longer their racer's take it, in one batch. A race with no issued chip
  * reads only D1.
  */
-export async function followRoomBibs(db: Db, raceId: string, room: Room): Promise<number> {
+export async function followRoomBibs(env: Env, db: Db, raceId: string, room: Room): Promise<number> {
   const issued = await db
     .select({ racerId: gochips.issuedRacerId, bib: gochips.issuedBib })
     .from(gochips)
@@ -116,22 +118,43 @@ export async function followRoomBibs(db: Db, raceId: string, room: Room): Promis
   if (issued.length === 0) return 0;
   const bibs = new Map((await room.racers()).map((r) => [r.id, r.data.bib]));
   const stale = issued.filter((c) => bibs.has(c.racerId!) && bibs.get(c.racerId!) !== c.bib).map((c) => ({ id: c.racerId!, bib: bibs.get(c.racerId!)! }));
-  await writeAll(db, followBibs(db, raceId, [...new Map(stale.map((r) => [r.id, r])).values()]));
+  await writeChipsOrQueue(env, db, { ...noWrites(raceId), follow: [...new Map(stale.map((r) => [r.id, r])).values()] });
   return stale.length;
 }
 
 /** "Assign bibs" (the start order page): the room numbers the racers, then their issued chips take the new bibs. */
-export async function assignBibsWithChips(db: Db, raceId: string, room: Room, startGroupId: string | null) {
+export async function assignBibsWithChips(env: Env, db: Db, raceId: string, room: Room, startGroupId: string | null) {
   const result = await room.assignBibs(startGroupId);
-  if (result.ok && result.value.changed > 0) await followRoomBibs(db, raceId, room);
+  if (result.ok && result.value.changed > 0) await followRoomBibs(env, db, raceId, room);
   return result;
 }
 
-type Statement = ReturnType<typeof issueChips>[number] | ReturnType<typeof giveBackChip>;
+const noWrites = (raceId: string, at = Date.now()): ChipWrites => ({ raceId, at, issue: [], giveBack: [], follow: [] });
 
-async function writeAll(db: Db, statements: Statement[]): Promise<void> {
-  const [first, ...rest] = statements;
+/** The writes as one D1 batch: chips given back, chips issued, then bibs followed. */
+export async function writeChips(db: Db, writes: ChipWrites): Promise<void> {
+  const { raceId } = writes;
+  const [first, ...rest] = [
+    ...writes.giveBack.map((g) => giveBackChip(db, raceId, g.chip, g.racerId)),
+    ...issueChips(db, raceId, writes.issue, writes.at),
+    ...followBibs(db, raceId, writes.follow),
+  ];
   if (first) await db.batch([first, ...rest]);
+}
+
+/**
+ * After the RaceRoom wrote the racers: the depots' chips in one batch, or, when D1 refuses it, the same writes
+ * queued (`chip-writes` jobs) to be written again, as the racers are saved and a second send would find no change.
+ * Throws only when the queue refuses them too.
+ */
+export async function writeChipsOrQueue(env: Env, db: Db, writes: ChipWrites): Promise<void> {
+  try {
+    await writeChips(db, writes);
+  } catch (error) {
+    console.error("Writing the depots' chips failed; queued to be written again", writes.raceId, error);
+    const parts = chipWriteParts(writes);
+    if (parts.length > 0) await env.JOBS_QUEUE.sendBatch(parts.map((part) => ({ body: { kind: "chip-writes", ...part } })));
+  }
 }
 
 /** The race's depot chips that a racer's chip texts could name: for a form, the codes it changes between. */
@@ -148,6 +171,7 @@ const textList = (value: unknown): string[] => (Array.isArray(value) ? value.fil
  * Changes that leave the chips and bib alone read and write no depot.
  */
 export async function saveRacerChip(
+  env: Env,
   db: Db,
   raceId: string,
   room: Room,
@@ -174,16 +198,13 @@ export async function saveRacerChip(
   const saved = (await room.saveRacer(racer?.id ?? null, written, newId)) as Saved;
   if (!saved.ok) return saved;
   const who = { id: saved.value.id, bib: saved.value.data.bib };
-  await writeAll(db, [
-    ...handout.giveBack.map((chip) => giveBackChip(db, raceId, chip, who.id)),
-    ...issueChips(
-      db,
-      raceId,
-      handout.issue.map((chip) => ({ chip, racer: who })),
-    ),
+  await writeChipsOrQueue(env, db, {
+    ...noWrites(raceId),
+    giveBack: handout.giveBack.map((chip) => ({ chip, racerId: who.id })),
+    issue: handout.issue.map((chip) => ({ chip, racer: who })),
     // The chips issued to them before keep up with a new bib (their issue above already has it).
-    ...(racer && "bib" in changes ? followBibs(db, raceId, [who]) : []),
-  ]);
+    follow: racer && "bib" in changes ? [who] : [],
+  });
   return saved;
 }
 
@@ -199,7 +220,14 @@ export const importChip = (book: ChipBook) => (chips: RacerChips) => chipHandout
  * Writes an import's rows through the RaceRoom, all or nothing (a chip the depots refuse is the row's problem),
  * then issues the depot chips among them to the new racers in one batch.
  */
-export async function importRacersWithChips(db: Db, raceId: string, room: Room, rows: Record<string, unknown>[], book: ChipBook): Promise<ImportReply> {
+export async function importRacersWithChips(
+  env: Env,
+  db: Db,
+  raceId: string,
+  room: Room,
+  rows: Record<string, unknown>[],
+  book: ChipBook,
+): Promise<ImportReply> {
   const handouts = rows.map((r) => importChip(book)({ chip: typeof r.chip === "string" ? r.chip : null, chip_list: textList(r.chip_list) }));
   const refused = handouts.flatMap((h, i) => (h.ok ? [] : [{ row: i + 1, errors: { [h.field]: h.problem } }]));
   if (refused.length > 0) return { ok: false, rows: refused };
@@ -211,7 +239,7 @@ export async function importRacersWithChips(db: Db, raceId: string, room: Room, 
   const result = await room.importRacers(written);
   if (!result.ok) return result;
   const issues = handouts.flatMap((h, i) => (h.ok ? h.issue.map((chip) => ({ chip, racer: { id: result.ids[i]!, bib: bibOf(rows[i]!) } })) : []));
-  await writeAll(db, issueChips(db, raceId, issues));
+  await writeChipsOrQueue(env, db, { ...noWrites(raceId), issue: issues });
   return result;
 }
 
@@ -227,25 +255,19 @@ export function registrationChip(book: ChipBook, chip: string | null): string | 
 }
 
 /** After a registration sync: the depot chips the RaceRoom gave racers are issued to them, those it took away go back. */
-export async function followSyncedChips(db: Db, raceId: string, moves: readonly ChipMove[]): Promise<void> {
+export async function followSyncedChips(env: Env, db: Db, raceId: string, moves: readonly ChipMove[]): Promise<void> {
   if (moves.length === 0) return;
   const book = await bookFor(
     db,
     raceId,
     moves.flatMap((m) => [m.before.chip, ...m.before.chip_list, m.after.chip, ...m.after.chip_list]),
   );
-  const statements = moves.flatMap((m) => {
+  const writes = noWrites(raceId);
+  for (const m of moves) {
     const handout = chipHandout(m.id, m.before, m.after, book);
-    if (!handout.ok) return [];
-    const who = { id: m.id, bib: m.bib };
-    return [
-      ...handout.giveBack.map((chip) => giveBackChip(db, raceId, chip, m.id)),
-      ...issueChips(
-        db,
-        raceId,
-        handout.issue.map((chip) => ({ chip, racer: who })),
-      ),
-    ];
-  });
-  await writeAll(db, statements);
+    if (!handout.ok) continue;
+    writes.giveBack.push(...handout.giveBack.map((chip) => ({ chip, racerId: m.id })));
+    writes.issue.push(...handout.issue.map((chip) => ({ chip, racer: { id: m.id, bib: m.bib } })));
+  }
+  await writeChipsOrQueue(env, db, writes);
 }

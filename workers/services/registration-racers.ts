@@ -77,7 +77,7 @@ export async function syncRegistrationRacers(env: Env, db: Db, registrationId: s
     for (const entry of entries) if (entry.chip) entry.chip = registrationChip(book, entry.chip);
     const reply = await room.syncRegistrationEntries({ entries, removed });
     if (!reply.ok) return { ok: false, error: Object.values(reply.errors).join(" ") };
-    await followSyncedChips(db, race.id, reply.chips);
+    await followSyncedChips(env, db, race.id, reply.chips);
     total.created += reply.created;
     total.updated += reply.updated;
     total.removed += reply.removed;

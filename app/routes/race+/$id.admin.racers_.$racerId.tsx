@@ -116,7 +116,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const changes = changedFields(parsed.changes, racer?.data ?? null);
   if (racer && Object.keys(changes).length === 0) return redirect(`${base}/${racer.id}?done=saved`);
   // A depot's chip handed out here is issued from its rack (decision 0076).
-  const saved = await saveRacerChip(openDb(context.env.DB), access.race.id, access.room, racer, changes, racer ? undefined : submission.data);
+  const saved = await saveRacerChip(context.env, openDb(context.env.DB), access.race.id, access.room, racer, changes, racer ? undefined : submission.data);
   if (!saved.ok) return data<Result>({ errors: formErrorsOf(saved.errors), values }, { status: 400 });
   return redirect(`${base}/${saved.value.id}?done=${racer ? "saved" : "created"}`);
 }

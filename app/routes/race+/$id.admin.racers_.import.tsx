@@ -42,7 +42,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (read.intent === "preview" || failed)
     return data<Result>({ error: null, preview: previewView(preview), text: read.text, source: read.source }, { status: failed ? 400 : 200 });
   const rows = preview.rows.map((r) => ({ ...r.changes, imported_from: read.source }));
-  const result = await importRacersWithChips(db, access.race.id, access.room, rows, book);
+  const result = await importRacersWithChips(context.env, db, access.race.id, access.room, rows, book);
   if (!result.ok) {
     // Someone changed the racers since the preview: show the room's verdict by file row (data row 1 is file row 2).
     const byRow = new Map(result.rows.map((r) => [r.row + 1, r.errors]));

@@ -92,7 +92,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
     case "bibs": {
       // The depot sees the new bibs on the chips issued to these racers (decision 0077).
-      const result = await assignBibsWithChips(openDb(context.env.DB), race.id, room, posted.target);
+      const result = await assignBibsWithChips(context.env, openDb(context.env.DB), race.id, room, posted.target);
       if (!result.ok) return refuse(posted, { form: Object.values(result.errors)[0] ?? "Bibs could not be assigned" });
       const v = result.value;
       return redirect(doneUrl(base, "bibs", { racers: v.racers, groups: v.groups, changed: v.changed, first: v.firstBib, last: v.lastBib }));

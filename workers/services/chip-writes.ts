@@ -1,0 +1,53 @@
+/**
+ * What a racer's save writes to the depots' chips, as data (decision 0083). The racer is written by the RaceRoom
+ * first; if the D1 batch after it fails, the same writes go to the jobs queue and are replayed there until D1 takes
+ * them. A second send of the form cannot repair it: the racer already holds the new chip and bib, so its diff is
+ * empty. Every statement moves a chip only while it is where the race read it, so a replay writes once.
+ */
+import * as z from "zod";
+import { GOCHIP_STATUSES } from "../../core/gochips/chips";
+import type { RaceChip } from "../../core/gochips/handouts";
+
+/** At most this many chips of each kind a job (a queue message holds 128 KB). */
+export const CHIP_WRITES_PART = 200;
+
+const raceChipSchema = z.object({
+  id: z.string().min(1).max(64),
+  depotId: z.string().min(1).max(64),
+  hexCode: z.string().max(64),
+  status: z.enum(GOCHIP_STATUSES),
+  rackId: z.string().max(64).nullable(),
+  shipmentId: z.string().max(64).nullable(),
+  issuedRacerId: z.string().max(64).nullable(),
+}) satisfies z.ZodType<RaceChip>;
+const racerSchema = z.object({ id: z.string().min(1).max(64), bib: z.number().int().nullable() });
+
+export const chipWritesSchema = z.object({
+  raceId: z.string().min(1).max(64),
+  /** When the racer was saved: the chips' issue time, however late a replay writes it. */
+  at: z.number().int().nonnegative(),
+  /** Depot chips issued to racers (out of their racks, or loose at the race). */
+  issue: z.array(z.object({ chip: raceChipSchema, racer: racerSchema })).max(CHIP_WRITES_PART),
+  /** Depot chips a racer no longer holds: back "Not in a rack". */
+  giveBack: z.array(z.object({ chip: raceChipSchema, racerId: z.string().min(1).max(64) })).max(CHIP_WRITES_PART),
+  /** Racers whose issued chips take their bib. */
+  follow: z.array(racerSchema).max(CHIP_WRITES_PART),
+});
+export type ChipWrites = z.infer<typeof chipWritesSchema>;
+
+/** The writes in parts that fit a queue message each. */
+export function chipWriteParts(writes: ChipWrites): ChipWrites[] {
+  const size = Math.max(writes.issue.length, writes.giveBack.length, writes.follow.length);
+  const partsOf: ChipWrites[] = [];
+  for (let start = 0; start < size; start += CHIP_WRITES_PART) {
+    const end = start + CHIP_WRITES_PART;
+    partsOf.push({
+      raceId: writes.raceId,
+      at: writes.at,
+      issue: writes.issue.slice(start, end),
+      giveBack: writes.giveBack.slice(start, end),
+      follow: writes.follow.slice(start, end),
+    });
+  }
+  return partsOf;
+}
