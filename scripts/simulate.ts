@@ -16,6 +16,19 @@ const { values } = parseArgs({
 const port = Number(values.port);
 const lapSeconds = Number(values["lap-seconds"]);
 const batchMs = Number(values["batch-ms"]);
+// The demo course ignores a racer passing the same point again within 10 s (its minimum split, the start counted
+// at the finish line), and the fastest simulated lap is 0.85 × 0.95 of --lap-seconds: a shorter lap loses laps.
+const SHORTEST_LAP_SECONDS = 13;
+if (!Number.isFinite(lapSeconds) || lapSeconds < SHORTEST_LAP_SECONDS) {
+  console.error(
+    `--lap-seconds must be at least ${SHORTEST_LAP_SECONDS}: the demo course takes a pass within 10 s of the last one at the same line as the same pass, so shorter laps would not count.`,
+  );
+  process.exit(2);
+}
+if (!Number.isInteger(port) || port <= 0 || !Number.isFinite(batchMs) || batchMs <= 0) {
+  console.error("--port takes a port number and --batch-ms a number of milliseconds above 0.");
+  process.exit(2);
+}
 
 interface Demo {
   raceId: string;
