@@ -41,7 +41,7 @@ export async function replaceRacerChip(access: RaceAccess, env: Env, racerId: st
   const v = parsed.data;
   const racer = racerId !== null ? { id: racerId } : v.bib !== undefined ? { bib: v.bib } : null;
   if (racer === null) return { ok: false, status: 400, errors: { bib: "Enter a bib number" } };
-  return replaceChip(openDb(env.DB), access.principal, access.race, access.room, {
+  return replaceChip(env, openDb(env.DB), access.principal, access.race, access.room, {
     submission: v.submission,
     racer,
     newChip: v.new_chip,

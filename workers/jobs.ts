@@ -11,7 +11,8 @@ import { recordMembers } from "./services/memberships";
 import { dispatchNewsletter } from "./services/newsletters";
 import { issueSeasonPasses } from "./services/season-passes";
 import { RACER_SYNC_MESSAGES, syncRegistrationRacers } from "./services/registration-racers";
-import { chipWritesSchema } from "./services/chip-writes";
+import { chipWritesSchema, replacementRecordSchema } from "./services/chip-writes";
+import { recordReplacement } from "./services/gochip-replacements";
 import { writeChips } from "./services/racer-chips";
 
 export const JOBS_QUEUE_NAME = "startline-jobs";
@@ -24,6 +25,7 @@ export const jobSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("dispatch-newsletter"), newsletterId: z.uuid() }),
   // The depots' chips of racers the RaceRoom saved, when D1 refused them at the time (decision 0083).
   chipWritesSchema.extend({ kind: z.literal("chip-writes") }),
+  replacementRecordSchema.extend({ kind: z.literal("chip-replacement") }),
 ]);
 export type Job = z.infer<typeof jobSchema>;
 
@@ -45,6 +47,15 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
       return "done";
     } catch (error) {
       console.error("Writing the depots' chips failed again; will retry", job.raceId, error);
+      return "retry";
+    }
+  }
+  if (job.kind === "chip-replacement") {
+    try {
+      await recordReplacement(openDb(env.DB), job);
+      return "done";
+    } catch (error) {
+      console.error("Recording a chip replacement failed again; will retry", job.raceId, error);
       return "retry";
     }
   }

@@ -7,7 +7,10 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../schema/d1";
 import { runJob } from "../../workers/jobs";
+import { replaceChip } from "../../workers/services/gochip-replacements";
 import { saveRacerChip } from "../../workers/services/racer-chips";
+import { eq } from "drizzle-orm";
+import { gochipReplacements } from "../../schema/d1";
 import { db } from "./auth-fixtures";
 import { atPickup, chip } from "./gochip-fixtures";
 
@@ -73,6 +76,30 @@ describe("the depots' chips when D1 fails after the racer was saved", () => {
     expect(sent[1]).toMatchObject({ kind: "chip-writes", follow: [{ id: first, bib: 71 }] });
     expect(await runJob(env, sent[1])).toBe("done");
     expect((await chip(d.depot.id, "0000A1")).issuedBib).toBe(71);
+  });
+
+  it("queues a chip replacement's record, and the job writes the session, the old chip's mark and the issue once", { timeout: 60_000 }, async () => {
+    const { d, club, race, timed, rack } = await atPickup(`flaky-r-${crypto.randomUUID().slice(0, 4)}`, "Flaky 5K");
+    const { flaky } = flakyDb();
+    const { sent, keeping } = queueKeeping();
+    const timer = { userId: "timer-1", roles: [{ id: "g", type: "race_timer" as const, clubId: club.id, siteId: null, scope: race.id, config: {} }] };
+    const submission = crypto.randomUUID();
+    const second = timed.racerIds[1]!;
+    const replacement = { submission, racer: { bib: 2 }, newChip: "0000A3", reason: "faulty" as const, userId: "timer-1" };
+    expect(await replaceChip(keeping, flaky, timer, race, timed.room, replacement)).toEqual({ ok: true });
+    expect((await timed.room.racer(second))!.data.chip).toBe("0000A3");
+    const sessions = () => db().select().from(gochipReplacements).where(eq(gochipReplacements.raceId, race.id));
+    expect(await sessions()).toHaveLength(0);
+    expect(await chip(d.depot.id, "0000A3")).toMatchObject({ rackId: rack, issuedRacerId: null });
+    expect(sent).toEqual([expect.objectContaining({ kind: "chip-replacement", submission, oldChip: "C2", newChip: "0000A3", racer: { id: second, bib: 2 } })]);
+
+    for (let run = 0; run < 2; run++) expect(await runJob(env, sent[0])).toBe("done");
+    expect((await sessions()).map((s) => [s.id, s.oldChip, s.newChip, s.reason, s.userId])).toEqual([[submission, "C2", "0000A3", "faulty", "timer-1"]]);
+    expect(await chip(d.depot.id, "0000A3")).toMatchObject({ rackId: null, issuedRaceId: race.id, issuedRacerId: second, issuedBib: 2 });
+    // The form sent again once D1 is back finds its session: done, nothing more written.
+    expect(await replaceChip(keeping, db(), timer, race, timed.room, replacement)).toEqual({ ok: true });
+    expect(await sessions()).toHaveLength(1);
+    expect(sent).toHaveLength(1);
   });
 
   it("retries while D1 is still down, and drops a malformed job", async () => {

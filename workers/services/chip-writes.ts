@@ -1,11 +1,13 @@
 /**
- * What a racer's save writes to the depots' chips, as data (decision 0083). The racer is written by the RaceRoom
- * first; if the D1 batch after it fails, the same writes go to the jobs queue and are replayed there until D1 takes
- * them. A second send of the form cannot repair it: the racer already holds the new chip and bib, so its diff is
- * empty. Every statement moves a chip only while it is where the race read it, so a replay writes once.
+ * What a racer's save, or a chip replacement, writes to the depots' chips, as data (decision 0083). The racer is
+ * written by the RaceRoom first; if the D1 batch after it fails, the same writes go to the jobs queue and are
+ * replayed there until D1 takes them. A second send of the form cannot repair it: the racer already holds the new
+ * chip and bib, so its diff is empty (a replacement is refused as the same chip). Every statement moves a chip
+ * only while it is where the race read it, and a replacement's session is written under the form's id, so a
+ * replay writes once.
  */
 import * as z from "zod";
-import { GOCHIP_STATUSES } from "../../core/gochips/chips";
+import { GOCHIP_STATUSES, REPLACEMENT_REASONS } from "../../core/gochips/chips";
 import type { RaceChip } from "../../core/gochips/handouts";
 
 /** At most this many chips of each kind a job (a queue message holds 128 KB). */
@@ -51,3 +53,20 @@ export function chipWriteParts(writes: ChipWrites): ChipWrites[] {
   }
   return partsOf;
 }
+
+/** A chip replacement's D1 side (gochip-replacements.ts `recordReplacement`), queued when D1 refused it. */
+export const replacementRecordSchema = z.object({
+  raceId: z.string().min(1).max(64),
+  clubId: z.string().min(1).max(64),
+  at: z.number().int().nonnegative(),
+  /** The form's one-time id: the session's id. */
+  submission: z.string().min(1).max(64),
+  racer: racerSchema,
+  oldChip: z.string().max(64).nullable(),
+  newChip: z.string().min(1).max(64),
+  reason: z.enum(REPLACEMENT_REASONS),
+  userId: z.string().max(64),
+  old: z.object({ id: z.string().min(1).max(64), depotId: z.string().min(1).max(64) }).nullable(),
+  fresh: raceChipSchema.nullable(),
+});
+export type ReplacementRecord = z.infer<typeof replacementRecordSchema>;

@@ -15,6 +15,7 @@ import { uniqueConstraintOf } from "../../schema/d1/errors";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import { raceChips } from "./gochips";
 import { issueChips } from "./racer-chips";
+import type { ReplacementRecord } from "./chip-writes";
 import { canOnRace, type RaceCatalogue, type roomOf } from "./race-access";
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
@@ -47,6 +48,7 @@ async function sessionExists(db: Db, raceId: string, id: string): Promise<boolea
 
 /** Replaces a racer's chip once per form sent. */
 export async function replaceChip(
+  env: Env,
   db: Db,
   principal: Principal,
   race: Pick<RaceCatalogue, "id" | "clubId" | "siteId">,
@@ -71,34 +73,64 @@ export async function replaceChip(
   const saved = await room.saveRacer(racer.id, chipsAfterReplacement(racer.data, replacement.newChip));
   if (!saved.ok) return { ok: false, status: 400, errors: { new_chip: saved.errors.chip ?? saved.errors.chip_list ?? Object.values(saved.errors)[0] ?? "" } };
   const old = oldChip ? known.find((c) => c.hexCode === oldChip) : undefined;
-  const session = db.insert(gochipReplacements).values({
-    id: replacement.submission,
-    clubId: race.clubId,
+  const record: ReplacementRecord = {
     raceId: race.id,
-    racerId: racer.id,
+    clubId: race.clubId,
+    at: Date.now(),
+    submission: replacement.submission,
+    racer: { id: racer.id, bib: racer.data.bib },
     oldChip,
     newChip: replacement.newChip,
     reason: replacement.reason,
-    depotId: old?.depotId ?? null,
     userId: replacement.userId,
+    old: old ? { id: old.id, depotId: old.depotId } : null,
+    fresh: fresh ?? null,
+  };
+  try {
+    await recordReplacement(db, record);
+  } catch (error) {
+    // The racer already holds the new chip, so the form sent again would be refused as the same chip: the record
+    // waits in the queue instead (decision 0083).
+    console.error("Recording a chip replacement failed; queued to be written again", race.id, error);
+    await env.JOBS_QUEUE.send({ kind: "chip-replacement", ...record });
+  }
+  return { ok: true };
+}
+
+/**
+ * The replacement's D1 side in one batch: the session under the form's one-time id, the old chip marked at its
+ * depot, the new depot chip issued. Written once: a second run fails on the session's id and writes nothing.
+ */
+export async function recordReplacement(db: Db, record: ReplacementRecord): Promise<void> {
+  const session = db.insert(gochipReplacements).values({
+    id: record.submission,
+    createdAt: record.at,
+    clubId: record.clubId,
+    raceId: record.raceId,
+    racerId: record.racer.id,
+    oldChip: record.oldChip,
+    newChip: record.newChip,
+    reason: record.reason,
+    depotId: record.old?.depotId ?? null,
+    userId: record.userId,
     fieldMtimes: {},
   });
   // The session first: a second send of the form fails on its id and the batch writes nothing.
+  const { old, fresh } = record;
   const marked = old
     ? [
         db
           .update(gochips)
-          .set({ status: replacement.reason })
+          .set({ status: record.reason })
           .where(and(eq(gochips.id, old.id), eq(gochips.depotId, old.depotId))),
       ]
     : [];
-  const issued = fresh ? issueChips(db, race.id, [{ chip: fresh, racer: { id: racer.id, bib: racer.data.bib } }]) : [];
+  const issued = fresh ? issueChips(db, record.raceId, [{ chip: fresh, racer: record.racer }], record.at) : [];
   try {
     await db.batch([session, ...marked, ...issued]);
   } catch (error) {
     if (!uniqueConstraintOf(error)?.startsWith("gochip_replacements.id")) throw error;
   }
-  return { ok: true };
 }
 
 /** The race's replacement sessions, newest first: of some racers (the racer page), or all (null: the timer's page). */
