@@ -30,6 +30,17 @@ test("a visitor opens the demo series' standings and sees race-by-race points @p
   if (!phone) {
     await expect(table.getByRole("columnheader", { name: "Demo Sprint (heats)" })).toBeVisible();
     await expect(table.getByRole("columnheader", { name: /Demo Classic 10 km/ })).toBeVisible();
+    // Points line up under their race: every race column and the total, header and cells, set right; names left.
+    const aligned = await table.evaluate((t) => {
+      const alignOf = (cell: Element) => getComputedStyle(cell).textAlign;
+      const headers = [...t.querySelectorAll("thead th")].map(alignOf);
+      const cells = [...t.querySelectorAll("tbody tr:first-child > *")].map(alignOf);
+      return { headers, cells };
+    });
+    const right = (aligns: string[]) => aligns.slice(3).every((a) => a === "right");
+    expect(right(aligned.headers), JSON.stringify(aligned.headers)).toBe(true);
+    expect(right(aligned.cells), JSON.stringify(aligned.cells)).toBe(true);
+    expect(["left", "start"]).toContain(aligned.cells[1]);
   }
   // The qualifier's winner: 100 points in the sprint, nothing in the classic.
   const first = table.getByRole("row").nth(1);
