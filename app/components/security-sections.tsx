@@ -3,6 +3,7 @@ import { ourAuthMessages } from "../../core/auth/messages";
 import { formatDateTime } from "../format";
 import { FormMessage } from "./auth-card";
 import type { SessionRow } from "../../workers/auth/session-list";
+import { TableHead } from "./setup-table";
 
 /** The pieces of the security page (manage.security.tsx); every form posts back to it with an intent. */
 
@@ -194,17 +195,7 @@ export function SessionsSection({ sessions, result, busy }: { sessions: SessionV
       <h2 id="sessions-heading">Where you are signed in</h2>
       {messageFor(result, "sessions")}
       <table className="data-table" aria-labelledby="sessions-heading">
-        <thead>
-          <tr>
-            <th scope="col">Device</th>
-            <th scope="col">Site</th>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last used</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead headers={["Device", "Site", "Signed in", "Last used"]} actions />
         <tbody>
           {sessions.map((s) => (
             <tr key={s.handle}>

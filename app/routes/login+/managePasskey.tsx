@@ -12,6 +12,7 @@ import { AuthCard, FormMessage } from "../../components/auth-card";
 import { registerPasskey, registrationProblem } from "../../components/passkey-register";
 import { useHydrated } from "../../hooks/use-hydrated";
 import { formatDateTime } from "../../format";
+import { TableHead } from "../../components/setup-table";
 
 export const meta: MetaFunction = () => [{ title: "Passkeys" }];
 
@@ -61,16 +62,7 @@ export default function ManagePasskeys() {
         <p className="empty-state">No passkeys yet. Add one to sign in with your fingerprint, face or device PIN.</p>
       ) : (
         <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">Domain</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead headers={["Domain", "Created", "Last used"]} actions />
           <tbody>
             {passkeys.map((passkey) => (
               <tr key={passkey.id}>
