@@ -152,8 +152,8 @@ export async function writeChipsOrQueue(env: Env, db: Db, writes: ChipWrites): P
     await writeChips(db, writes);
   } catch (error) {
     console.error("Writing the depots' chips failed; queued to be written again", writes.raceId, error);
-    const parts = chipWriteParts(writes);
-    if (parts.length > 0) await env.JOBS_QUEUE.sendBatch(parts.map((part) => ({ body: { kind: "chip-writes", ...part } })));
+    // A message each: a batch of messages may hold 256 KB in all, and an import's chips can be more.
+    await Promise.all(chipWriteParts(writes).map((part) => env.JOBS_QUEUE.send({ kind: "chip-writes", ...part })));
   }
 }
 
