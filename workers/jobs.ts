@@ -41,54 +41,20 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
     return "drop";
   }
   const job = parsed.data;
-  if (job.kind === "chip-writes") {
-    try {
-      await writeChips(openDb(env.DB), job);
-      return "done";
-    } catch (error) {
-      console.error("Writing the depots' chips failed again; will retry", job.raceId, error);
-      return "retry";
-    }
-  }
-  if (job.kind === "chip-replacement") {
-    try {
-      await recordReplacement(openDb(env.DB), job);
-      return "done";
-    } catch (error) {
-      console.error("Recording a chip replacement failed again; will retry", job.raceId, error);
-      return "retry";
-    }
-  }
-  if (job.kind === "dispatch-newsletter") {
-    try {
-      await dispatchNewsletter(env, openDb(env.DB), job.newsletterId, Date.now());
-      return "done";
-    } catch (error) {
-      console.error("Dispatching a newsletter failed; will retry", job.newsletterId, error);
-      return "retry";
-    }
-  }
-  if (job.kind === "record-members") {
-    try {
-      const outcome = await recordMembers(env, openDb(env.DB), job.registrationId, job.cartIds, Date.now());
+  const db = openDb(env.DB);
+  if (job.kind === "chip-writes") return retried("Writing the depots' chips", job.raceId, () => writeChips(db, job));
+  if (job.kind === "chip-replacement") return retried("Recording a chip replacement", job.raceId, () => recordReplacement(db, job));
+  if (job.kind === "dispatch-newsletter")
+    return retried("Dispatching a newsletter", job.newsletterId, () => dispatchNewsletter(env, db, job.newsletterId, Date.now()));
+  if (job.kind === "issue-passes")
+    return retried("Issuing season passes", job.registrationId, () => issueSeasonPasses(env, db, job.registrationId, job.cartIds, Date.now()));
+  if (job.kind === "record-members")
+    return retried("Recording members", job.registrationId, async () => {
+      const outcome = await recordMembers(env, db, job.registrationId, job.cartIds, Date.now());
       if (outcome.unplaced > 0) console.warn("Memberships with no division or season to go to", job.registrationId, outcome.unplaced);
-      return "done";
-    } catch (error) {
-      console.error("Recording members failed; will retry", job.registrationId, error);
-      return "retry";
-    }
-  }
-  if (job.kind === "issue-passes") {
-    try {
-      await issueSeasonPasses(env, openDb(env.DB), job.registrationId, job.cartIds, Date.now());
-      return "done";
-    } catch (error) {
-      console.error("Issuing season passes failed; will retry", job.registrationId, error);
-      return "retry";
-    }
-  }
+    });
   try {
-    const result = await syncRegistrationRacers(env, openDb(env.DB), job.registrationId, job.cartIds);
+    const result = await syncRegistrationRacers(env, db, job.registrationId, job.cartIds);
     if (result.ok) return "done";
     // Unlinked or linked to a race that is gone: the organiser's next link and "Re-sync" enter everyone.
     if (result.error === RACER_SYNC_MESSAGES.noRace || result.error === RACER_SYNC_MESSAGES.raceGone) return "drop";
@@ -96,6 +62,17 @@ export async function runJob(env: Env, body: unknown): Promise<"done" | "retry" 
     return "retry";
   } catch (error) {
     console.error("Racer sync failed; will retry", job.registrationId, error);
+    return "retry";
+  }
+}
+
+/** Work that may succeed later (D1 or a room busy a moment): a failure is logged and the job retried. */
+async function retried(what: string, id: string, work: () => Promise<unknown>): Promise<"done" | "retry"> {
+  try {
+    await work();
+    return "done";
+  } catch (error) {
+    console.error(`${what} failed; will retry`, id, error);
     return "retry";
   }
 }
