@@ -4,7 +4,6 @@
  */
 import * as z from "zod";
 import { missesText } from "../core/timing/biathlon";
-import { type RaceSettings } from "../schema/race/settings";
 import { manualEntrySchema, type ManualEntry, type ManualReceipt } from "../schema/wire/timing-api";
 import { type FieldErrors } from "./racers.server";
 
@@ -74,12 +73,6 @@ export function keypadOutcome(entry: ManualEntry, receipt: ManualReceipt): { not
   if (receipt.duplicates > 0) return { notice: `${what} was already recorded.`, error: null };
   if (receipt.unknown_bibs.length > 0) return { notice: null, error: `${what} is recorded, but no racer has bib ${entry.bib}.` };
   return { notice: `${what} is recorded.`, error: null };
-}
-
-/** Shootings the keypad offers in a biathlon race: one between each pair of laps of its longest course; 0 otherwise. */
-export function keypadShootings(settings: RaceSettings, courseLapCounts: (number | null)[]): number {
-  if (settings.biathlon_penalty_type === null) return 0;
-  return Math.max(1, ...courseLapCounts.map((laps) => (laps ?? settings.lap_count) - 1), settings.lap_count - 1);
 }
 
 // ---- Downloads ----

@@ -57,7 +57,7 @@ describe("a box timing several races", () => {
       { id: "race-1", name: "Box Classic", stored: 2, synced: 2, queued: 0, lastSync: expect.any(Number), error: null },
       { id: "race-2", name: "Box Pursuit", stored: 1, synced: 0, queued: 1, lastSync: null, error: "404 not_found: No such race" },
     ]);
-    const page = renderPage(status, [], [], null);
+    const page = renderPage(status, [], [], null, { urls: [], code: "123456", clients: [] });
     expect(page).toContain("Up to date");
     expect(page).toContain("Sync stopped: 404 not_found: No such race");
   });

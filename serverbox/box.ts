@@ -12,6 +12,7 @@ import { pairBox } from "./pairing";
 import { BoxRace, racePackageSchema } from "./race";
 import { BoxStore, type Identity, type ReadLog } from "./store";
 import { SyncLoop } from "./sync";
+import { WebClients } from "./webclients";
 
 export const HEARTBEAT_MS = 60_000;
 
@@ -58,6 +59,10 @@ export class Serverbox {
   pairingNote: string | null = null;
   /** The club's races as last listed (at each heartbeat): the local page's choice, offline too. */
   clubRaces: { id: string; name: string; start_time: number }[] = [];
+  /** Browsers paired to key entries through the box's web keypad (decision 0084). */
+  readonly webClients: WebClients;
+  /** Where those browsers open the keypad, once the network listener runs (shown on the box's page). */
+  keypadUrls: string[] = [];
   private readonly halt = new AbortController();
   private readonly log: (line: string) => void;
   private pairing: Promise<void> | null = null;
@@ -66,6 +71,7 @@ export class Serverbox {
   constructor(private readonly options: BoxOptions) {
     this.log = options.log ?? ((line) => console.log(line));
     this.store = new BoxStore(options.storeDir);
+    this.webClients = new WebClients(options.storeDir);
     const stored = this.store.identity();
     this.identity = stored ?? {
       serial: `SB-${
@@ -86,6 +92,11 @@ export class Serverbox {
     if (options.name && options.name !== this.identity.name) this.identity = { ...this.identity, name: options.name };
     if (!stored || options.name) this.store.saveIdentity(this.identity);
     this.cloud = new CloudClient(options.server, this.identity.token);
+  }
+
+  /** A line in the box's console (or the test's log). */
+  logLine(line: string): void {
+    this.log(line);
   }
 
   get paired(): boolean {

@@ -40,7 +40,7 @@ export function boxStatus(box: Serverbox): BoxStatus {
   };
 }
 
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   response.writeHead(status, {
     "Content-Type": typeof body === "string" ? "text/html; charset=utf-8" : "application/json",
@@ -50,10 +50,10 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
   response.end(text);
 }
 
-const fail = (response: ServerResponse, status: number, error: string, message: string) => send(response, status, { error, message });
+export const fail = (response: ServerResponse, status: number, error: string, message: string) => send(response, status, { error, message });
 
 /** The body, or null when it is larger than the limit (the rest is not read). */
-async function readBody(request: IncomingMessage): Promise<string | null> {
+export async function readBody(request: IncomingMessage): Promise<string | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
@@ -72,7 +72,7 @@ export function deviceOf(request: IncomingMessage): string | null {
   return credential ?? null;
 }
 
-async function postBatch(
+export async function postBatch(
   box: Serverbox,
   request: IncomingMessage,
   response: ServerResponse,
@@ -96,7 +96,7 @@ async function postBatch(
 }
 
 /** A form posted from another site must not change the race a box times. */
-function sameOrigin(request: IncomingMessage): boolean {
+export function sameOrigin(request: IncomingMessage): boolean {
   const origin = request.headers.origin;
   return origin === undefined || origin === `http://${request.headers.host}`;
 }
@@ -117,6 +117,15 @@ async function raceForm(box: Serverbox, request: IncomingMessage, response: Serv
   send(response, 303, "", { Location: `/?notice=${encodeURIComponent(notice)}` });
 }
 
+/** Unpairs a web keypad (a lost phone): its next entry is refused until it pairs again. */
+async function forgetKeypad(box: Serverbox, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (!sameOrigin(request)) return fail(response, 403, "forbidden", "Forget a keypad on the serverbox's own page");
+  const text = await readBody(request);
+  const id = text === null ? "" : (new URLSearchParams(text).get("id") ?? "");
+  const notice = box.webClients.forget(id) ? "Keypad forgotten: it must pair again to send entries." : "No such keypad.";
+  send(response, 303, "", { Location: `/?notice=${encodeURIComponent(notice)}` });
+}
+
 export async function handle(box: Serverbox, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
   const timingApi = /^\/timing-api\/races\/([^/]+)\/(reads|manual|range)$/.exec(url.pathname);
@@ -126,6 +135,7 @@ export async function handle(box: Serverbox, request: IncomingMessage, response:
   }
   if (url.pathname === "/race" && request.method === "POST") return raceForm(box, request, response, "take");
   if (url.pathname === "/race/stop" && request.method === "POST") return raceForm(box, request, response, "stop");
+  if (url.pathname === "/webclients/forget" && request.method === "POST") return forgetKeypad(box, request, response);
   if (request.method !== "GET") return fail(response, 405, "method_not_allowed", "Use GET");
   if (url.pathname === "/status.json") return send(response, 200, boxStatus(box));
   if (url.pathname === "/results.json") {
@@ -137,22 +147,33 @@ export async function handle(box: Serverbox, request: IncomingMessage, response:
   }
   if (url.pathname === "/") {
     const results = [...box.timings.values()].map(({ race }) => ({ name: race.name, snapshots: race.snapshots() }));
-    return send(response, 200, renderPage(boxStatus(box), results, box.clubRaces, url.searchParams.get("notice")));
+    const keypads = { urls: box.keypadUrls, code: box.webClients.code, clients: [...box.webClients.list()] };
+    return send(response, 200, renderPage(boxStatus(box), results, box.clubRaces, url.searchParams.get("notice"), keypads));
   }
   return fail(response, 404, "not_found", "Nothing here");
 }
 
-/** Listens on 127.0.0.1 only: the devices are at the venue, on this machine or forwarded to it. */
-export function startLocalServer(box: Serverbox, port: number): Promise<Server> {
+/** Serves a handler on host:port; a handler that throws answers 500 and says so on the console. */
+export function listen(
+  box: Serverbox,
+  handler: (box: Serverbox, request: IncomingMessage, response: ServerResponse) => Promise<void>,
+  host: string,
+  port: number,
+): Promise<Server> {
   const server = createServer((request, response) => {
-    handle(box, request, response).catch((error: unknown) => {
-      console.error("serverbox: request failed", error);
+    handler(box, request, response).catch((error: unknown) => {
+      console.error(`serverbox: ${request.method} ${request.url} failed`, error);
       if (!response.headersSent) fail(response, 500, "internal", "The serverbox failed to answer; see its console");
       else response.end();
     });
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
+}
+
+/** Listens on 127.0.0.1 only: the devices are at the venue, on this machine or forwarded to it. */
+export function startLocalServer(box: Serverbox, port: number): Promise<Server> {
+  return listen(box, handle, "127.0.0.1", port);
 }

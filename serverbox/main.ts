@@ -1,12 +1,14 @@
 /**
- * `npm run serverbox [-- race <raceId> [<raceId>…]] [--server <url>] [--store <dir>] [--port <n>] [--name <name>]`:
+ * `npm run serverbox [-- race <raceId> [<raceId>…]] [--server <url>] [--store <dir>] [--port <n>] [--name <name>] [--lan <port> [--lan-host <address>]]`:
  * a local timing server (docs/api/serverbox-api.md, decisions 0060, 0067). Pairs on its first run, times the
  * races it was given (or chosen on its page) with or without a connection, and syncs each when it can.
  */
+import { networkInterfaces } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Serverbox } from "./box";
+import { startLanServer } from "./lan-server";
 import { startLocalServer } from "./local-server";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -19,6 +21,8 @@ export interface Cli {
   raceIds: string[];
   retryCapMs: number;
   heartbeatMs: number;
+  /** The web keypads' listener on the venue's network (decision 0084), or null when not asked for. */
+  lan: { host: string; port: number } | null;
 }
 
 /** The command line, or the words that say what is wrong with it. */
@@ -35,6 +39,8 @@ export function parseCli(argv: string[]): Cli | string {
         name: { type: "string" },
         "retry-cap": { type: "string", default: "30" },
         heartbeat: { type: "string", default: "60" },
+        lan: { type: "string" },
+        "lan-host": { type: "string", default: "0.0.0.0" },
       },
     });
   } catch (error) {
@@ -48,11 +54,14 @@ export function parseCli(argv: string[]): Cli | string {
   } catch {
     return `--server must be a URL such as http://localhost:8787, not "${values.server}"`;
   }
+  const lanPort = values.lan === undefined ? null : Number(values.lan);
+  if (lanPort !== null && (!Number.isInteger(lanPort) || lanPort < 1 || lanPort > 65535 || lanPort === port))
+    return `--lan must be a port number other than --port, not "${values.lan}"`;
   const retryCap = Number(values["retry-cap"]);
   const heartbeat = Number(values.heartbeat);
   if (!(retryCap >= 1) || !(heartbeat >= 1)) return "--retry-cap and --heartbeat are seconds, at least 1";
   if (positionals.length > 0 && (positionals[0] !== "race" || positionals.length < 2))
-    return "Usage: npm run serverbox -- [race <raceId> [<raceId>…]] [--server <url>] [--store <dir>] [--port <n>] [--name <name>]";
+    return "Usage: npm run serverbox -- [race <raceId> [<raceId>…]] [--server <url>] [--store <dir>] [--port <n>] [--name <name>] [--lan <port> [--lan-host <address>]]";
   return {
     server: values.server,
     store: path.resolve(values.store),
@@ -61,7 +70,28 @@ export function parseCli(argv: string[]): Cli | string {
     raceIds: positionals.slice(1),
     retryCapMs: retryCap * 1000,
     heartbeatMs: heartbeat * 1000,
+    lan: lanPort === null ? null : { host: values["lan-host"], port: lanPort },
   };
+}
+
+/** Where phones reach the keypad: the address given, or each of this machine's IPv4 addresses on a network. */
+export function keypadUrlsFor(host: string, port: number): string[] {
+  if (host !== "0.0.0.0") return [`http://${host.includes(":") ? `[${host}]` : host}:${port}/keypad`];
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && a.family === "IPv4" && !a.internal)
+    .map((a) => a!.address);
+  return (addresses.length > 0 ? addresses : ["127.0.0.1"]).map((a) => `http://${a}:${port}/keypad`);
+}
+
+async function startLan(box: Serverbox, lan: { host: string; port: number }) {
+  const server = await startLanServer(box, lan.host, lan.port).catch((error: unknown) => {
+    console.error(`Cannot listen on ${lan.host}:${lan.port} for web keypads: ${String(error)}`);
+    process.exit(1);
+  });
+  box.keypadUrls = keypadUrlsFor(lan.host, lan.port);
+  console.log(`Web keypads: open ${box.keypadUrls.join(" or ")} and type the code ${box.webClients.code} (also on the box's page).`);
+  return server;
 }
 
 async function main(): Promise<void> {
@@ -77,12 +107,15 @@ async function main(): Promise<void> {
   });
   console.log(`Serverbox ${box.identity.name} (${box.identity.serial}), store ${cli.store}`);
   console.log(`Its page: http://127.0.0.1:${cli.port}/   Devices post reads to http://127.0.0.1:${cli.port}/timing-api/races/<raceId>/reads`);
+  const lanServer = cli.lan === null ? null : await startLan(box, cli.lan);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    server.close();
-    server.closeAllConnections();
+    for (const listening of [server, lanServer]) {
+      listening?.close();
+      listening?.closeAllConnections();
+    }
     void box.stop().then(() => process.exit(0));
   };
   process.on("SIGINT", stop);

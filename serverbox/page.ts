@@ -81,11 +81,36 @@ function racesTable(status: BoxStatus): string {
   return `<table><thead><tr><th>Race</th><th>Stored</th><th>Synced</th><th>Queued</th><th>Last sync</th><th>Sync</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** The web keypads (decision 0084): where they open, the code that pairs one, and those paired. */
+export interface KeypadsView {
+  urls: string[];
+  code: string;
+  clients: { id: string; name: string; pairedAt: number; lastSeen: number | null }[];
+}
+
+function keypadsSection(keypads: KeypadsView): string {
+  if (keypads.urls.length === 0)
+    return `<h2>Web keypads</h2><p>Phones and tablets on the venue's network can key entries here: start the serverbox with <code>--lan &lt;port&gt;</code>.</p>`;
+  const open = keypads.urls.map((u) => `<a href="${escapeHtml(u)}">${escapeHtml(u)}</a>`).join(" or ");
+  const rows = keypads.clients
+    .map(
+      (c) =>
+        `<tr data-keypad="${escapeHtml(c.id)}"><td>${escapeHtml(c.name)}</td><td>${escapeHtml(when(c.pairedAt))}</td><td>${escapeHtml(when(c.lastSeen))}</td><td><form method="post" action="/webclients/forget"><input type="hidden" name="id" value="${escapeHtml(c.id)}"><button type="submit">Forget</button></form></td></tr>`,
+    )
+    .join("");
+  const list =
+    keypads.clients.length === 0
+      ? "<p>No keypad paired yet.</p>"
+      : `<table><thead><tr><th>Keypad</th><th>Paired</th><th>Last entry or visit</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<h2>Web keypads</h2><p>On a phone on this network, open ${open} and type the code <strong data-fact="Keypad code">${keypads.code.slice(0, 3)} ${keypads.code.slice(3)}</strong>.</p>${list}`;
+}
+
 export function renderPage(
   status: BoxStatus,
   results: { name: string; snapshots: FormatSnapshot[] }[],
   races: { id: string; name: string }[],
   notice: string | null,
+  keypads: KeypadsView,
 ): string {
   const facts: [string, string][] = [
     ["Serverbox", `${status.name} (${status.serial})`],
@@ -112,5 +137,5 @@ export function renderPage(
   const title = status.races.length === 1 ? status.races[0]!.name : "Serverbox";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:1rem 2rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}table{border-collapse:collapse}td,th{padding:.15rem .6rem;text-align:left;border-bottom:1px solid #ddd}form{margin:0}</style></head>
-<body><h1>Serverbox</h1>${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ""}<dl>${facts.map(([k, v]) => `<dt>${k}</dt><dd data-fact="${escapeHtml(k)}">${escapeHtml(v)}</dd>`).join("")}</dl><h2>Races</h2>${racesTable(status)}${choice}${sections}</body></html>`;
+<body><h1>Serverbox</h1>${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ""}<dl>${facts.map(([k, v]) => `<dt>${k}</dt><dd data-fact="${escapeHtml(k)}">${escapeHtml(v)}</dd>`).join("")}</dl><h2>Races</h2>${racesTable(status)}${choice}${keypadsSection(keypads)}${sections}</body></html>`;
 }

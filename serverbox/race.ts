@@ -14,7 +14,8 @@ import { raceDocumentSchemas, type RaceDocumentKind, type StoredDocument } from 
 import type { StoredRacer } from "../schema/race/engine-input";
 import { engineCourseDocs } from "../schema/race/free-order";
 import { chipsOf, racerFromStorage } from "../schema/race/racer";
-import { raceDayOf, readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
+import { keypadShootings, raceDayOf, readRaceSettings, runCountOf, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
+import type { KeypadSetup } from "../schema/wire/keypad-setup";
 import type { FormatSnapshot } from "../schema/wire/race-socket";
 import { isRead, type StoredLine } from "./store";
 
@@ -142,6 +143,22 @@ export class BoxRace {
   /** The racer a keypad entry or range entry names (by bib, or a range entry's chip), or null. */
   racerOf(ref: { chip?: string; bib?: number }): string | null {
     return (ref.chip !== undefined ? this.byChip.get(ref.chip) : this.byBib.get(ref.bib ?? -1)) ?? null;
+  }
+
+  /** What a web keypad on the venue's network offers for this race, as the platform's keypad page does. */
+  keypadSetup(): KeypadSetup {
+    const points = [...this.points].sort((a, b) => a.ordinal - b.ordinal || a.data.name.localeCompare(b.data.name));
+    return {
+      raceId: this.id,
+      raceName: this.name,
+      timezone: this.pkg.race.timezone,
+      points: points.map((p) => ({ id: p.id, name: p.data.name })),
+      shootings: keypadShootings(
+        this.settings,
+        documentsOf(this.pkg, "Course").map((c) => c.data.lap_count),
+      ),
+      runs: runCountOf(this.settings),
+    };
   }
 
   hasPoint(id: string): boolean {

@@ -1,6 +1,9 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 
+// Kept where the sign-in screens import it; it lives on its own so pages without Remix (the serverbox keypad) can use it.
+export { FormMessage } from "./form-message";
+
 /** The narrow centred panel every sign-in screen uses. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -11,23 +14,6 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
       </section>
     </main>
   );
-}
-
-/** An error or notice announced to screen readers as it appears. */
-export function FormMessage({ error, notice }: { error?: string | null; notice?: string | null }) {
-  if (error)
-    return (
-      <p className="form-error" role="alert">
-        {error}
-      </p>
-    );
-  if (notice)
-    return (
-      <p className="form-notice" role="status">
-        {notice}
-      </p>
-    );
-  return null;
 }
 
 /** The one-field form that mails a sign-in or reset link (intent "send"); works before hydration. */

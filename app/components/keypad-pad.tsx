@@ -3,13 +3,23 @@
  * sets DNS, DNF, DSQ or OK; in a biathlon, a bib, a shooting and a count records the shooting's misses. Before hydration both forms post to the page's action; after, entries go
  * through the outbox (keypad-queue.ts) straight to the timing API and survive a lost connection.
  */
-import { Form } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { BIATHLON_MAX_MISSES, missesText } from "../../core/timing/biathlon";
 import type { ManualEntry } from "../../schema/wire/timing-api";
 import { useHydrated } from "../hooks/use-hydrated";
-import { FormMessage } from "./auth-card";
-import { newEntryKey, useKeypadQueue, type KeypadState } from "./keypad-queue";
+import { FormMessage } from "./form-message";
+import { newEntryKey, useKeypadQueue, type KeypadQueueTexts, type KeypadState } from "./keypad-queue";
+
+/**
+ * The element the keypad's forms are: Remix's Form on the platform (it posts to the page's action before
+ * hydration), a plain form on a serverbox's web keypad, which has no Remix and runs only in the browser.
+ */
+export type KeypadForm = (props: {
+  method: "post";
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+  "aria-labelledby": string;
+  children: ReactNode;
+}) => ReactNode;
 
 // Touch targets and type sizes for gloved hands at the finish line; app.css is shared, so they live here.
 const KEYPAD_CSS = `
@@ -53,10 +63,13 @@ export function KeypadPad(props: {
   runs: number;
   formKey: string;
   result: KeypadResult | null;
+  form: KeypadForm;
+  /** What a 401 or 403 from the timing API means where this keypad runs (the platform's words by default). */
+  texts?: KeypadQueueTexts;
 }) {
-  const { raceId, timezone, points, shootings, runs, formKey, result } = props;
+  const { raceId, timezone, points, shootings, runs, formKey, result, form: Form, texts } = props;
   const hydrated = useHydrated();
-  const { items, problem, pending, add } = useKeypadQueue(raceId);
+  const { items, problem, pending, add } = useKeypadQueue(raceId, texts);
   const [point, setPoint] = useState(points[0]?.id ?? "");
   const [localError, setLocalError] = useState<string | null>(null);
   const bibInput = useRef<HTMLInputElement>(null);

@@ -22,8 +22,32 @@ const BATCH = 200;
 /** Pending entries are retried, and closed tabs' queues looked for, this often. */
 const RETRY_MS = 5_000;
 
+/** What the keypad says when the timing API answers 401 or 403; a serverbox's web keypad is paired, not signed in. */
+export interface KeypadQueueTexts {
+  unauthorized: string;
+  forbidden: string;
+}
+
+const PLATFORM_TEXTS: KeypadQueueTexts = {
+  unauthorized: "You are signed out: sign in again in another tab; the entries are kept and sent then.",
+  forbidden: "Your role may not time this race; the entries are kept on this device.",
+};
+
+/**
+ * A random UUID (v4). crypto.randomUUID exists only in secure contexts, and a serverbox's web keypad is served
+ * over plain http on the venue's network (decision 0084); getRandomValues is there in every context.
+ */
+export function randomId(source: Pick<Crypto, "getRandomValues"> & { randomUUID?: () => string } = crypto): string {
+  if (typeof source.randomUUID === "function") return source.randomUUID();
+  const bytes = source.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export function newEntryKey(): string {
-  return crypto.randomUUID();
+  return randomId();
 }
 
 function browserTabDeps(): KeypadTabDeps {
@@ -41,11 +65,11 @@ function browserTabDeps(): KeypadTabDeps {
     locks: locks && typeof locks.request === "function" ? locks : null,
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    newId: () => crypto.randomUUID(),
+    newId: () => randomId(),
   };
 }
 
-export function useKeypadQueue(raceId: string) {
+export function useKeypadQueue(raceId: string, texts: KeypadQueueTexts = PLATFORM_TEXTS) {
   const [items, setItems] = useState<KeypadItem[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const current = useRef<KeypadItem[]>([]);
@@ -104,11 +128,7 @@ export function useKeypadQueue(raceId: string) {
         else update((all) => all.map((i) => (keys.has(i.entry.key) ? { ...i, state: "rejected", message } : i)));
         again = true;
       } else if (response.status === 401 || response.status === 403) {
-        setProblem(
-          response.status === 401
-            ? "You are signed out: sign in again in another tab; the entries are kept and sent then."
-            : "Your role may not time this race; the entries are kept on this device.",
-        );
+        setProblem(response.status === 401 ? texts.unauthorized : texts.forbidden);
       } else {
         setProblem(`The server answered ${response.status}; the entries are kept and sent again shortly.`);
       }
@@ -118,7 +138,7 @@ export function useKeypadQueue(raceId: string) {
       sending.current = false;
     }
     if (again) await flush();
-  }, [raceId, update]);
+  }, [raceId, update, texts]);
 
   useEffect(() => {
     let left = false;

@@ -226,6 +226,12 @@ export function runCountOf(settings: Pick<RaceSettings, "multi_run_option" | "ru
   return settings.multi_run_option === "fixed" ? (settings.run_count ?? DEFAULT_RUN_COUNT) : 0;
 }
 
+/** Shootings a keypad offers in a biathlon race: one between each pair of laps of its longest course; 0 otherwise. */
+export function keypadShootings(settings: Pick<RaceSettings, "biathlon_penalty_type" | "lap_count">, courseLapCounts: (number | null)[]): number {
+  if (settings.biathlon_penalty_type === null) return 0;
+  return Math.max(1, ...courseLapCounts.map((laps) => (laps ?? settings.lap_count) - 1), settings.lap_count - 1);
+}
+
 /** A relay race's team rules; null when the race is not a relay. */
 export function relaySetupOf(
   settings: RaceSettings,

@@ -13,6 +13,8 @@ import { createAnotherRace, createRaceThroughPages, SECOND_US, setUpFinishOnlyRa
 const PROXY_PORT = Number(process.env.SERVERBOX_PROXY_PORT ?? E2E_PORT + 3600);
 const BOX_PORT = Number(process.env.SERVERBOX_BOX_PORT ?? E2E_PORT + 3700);
 const box = (p: string) => `http://127.0.0.1:${BOX_PORT}${p}`;
+// The web keypads' listener (decision 0084), on 127.0.0.1 here as this machine serves nothing wider.
+const LAN_PORT = Number(process.env.SERVERBOX_LAN_PORT ?? E2E_PORT + 3800);
 
 /** Forwards to the e2e server as its main host while up; while down, every connection is dropped unanswered. */
 function startProxy(): Promise<{ server: Server; setUp: (up: boolean) => void }> {
@@ -37,7 +39,7 @@ interface BoxProcess {
   output: () => string;
 }
 
-function startBox(store: string, raceIds: readonly string[]): BoxProcess {
+function startBox(store: string, raceIds: readonly string[], extra: readonly string[] = []): BoxProcess {
   let output = "";
   // One process (tsx as a loader, not a wrapper that forks), so killing it leaves no box behind.
   const child = spawn(
@@ -60,6 +62,7 @@ function startBox(store: string, raceIds: readonly string[]): BoxProcess {
       "1",
       "--heartbeat",
       "2",
+      ...extra,
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -270,7 +273,7 @@ test("one serverbox times two races at once: a keypad entry sent to each reaches
   proxy ??= await startProxy();
   proxy.setUp(true);
   secondStore = mkdtempSync(path.join(tmpdir(), "serverbox-e2e-two-"));
-  running = startBox(secondStore, [one.raceId, two.raceId]);
+  running = startBox(secondStore, [one.raceId, two.raceId], ["--lan", String(LAN_PORT), "--lan-host", "127.0.0.1"]);
   await approveInBrowser(page, running, false);
   const setupPath = (raceId: string) => path.join(secondStore, "races", raceId, "setup.json");
   await expect
@@ -313,6 +316,36 @@ test("one serverbox times two races at once: a keypad entry sent to each reaches
     return Object.fromEntries(body.racers.map((r) => [r.bib, [r.status, r.time]]));
   };
   expect(await results(one.raceId)).toEqual({ 1: ["finished", 600 * SECOND_US], 2: ["notstarted", null] });
+
+  // The internet goes down; a phone on the venue's network pairs with the box by the code on its page and
+  // keys bib 2 of race A out (DNF) on the web keypad. The box takes it at once and forwards it when back.
+  proxy.setUp(false);
+  await page.goto(box("/"));
+  const code = (await page.locator('[data-fact="Keypad code"]').textContent())!.replace(/\s/g, "");
+  expect(code).toMatch(/^\d{6}$/);
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  const keypad = await phone.newPage();
+  await keypad.goto(`http://127.0.0.1:${LAN_PORT}/keypad`);
+  await keypad.getByLabel("Code").fill("000000" === code ? "000001" : "000000");
+  await keypad.getByLabel("This keypad's name").fill("Finish phone");
+  await keypad.getByRole("button", { name: "Pair" }).click();
+  await expect(keypad.getByRole("alert")).toHaveText("That is not the code on the serverbox's page. Check it and try again.");
+  await keypad.getByLabel("Code").fill(`${code.slice(0, 3)} ${code.slice(3)}`);
+  await keypad.getByRole("button", { name: "Pair" }).click();
+  await keypad.getByRole("link", { name: "Box race A" }).click();
+  await keypad.locator("#keypad-bib").waitFor();
+  await keypad.locator("#keypad-status-bib").fill("2");
+  await keypad.getByRole("button", { name: "DNF" }).click();
+  await expect(keypad.getByRole("listitem").first()).toContainText("Bib 2 · DNF");
+  await expect(keypad.getByRole("listitem").first()).toContainText("Sent");
+  await expect(keypad.getByText("All entries are sent.")).toBeVisible();
+  await expect.poll(async () => (await status()).races.find((r) => r.id === one.raceId)?.stored, { timeout: 10_000 }).toBe(2);
+  await page.reload();
+  await expect(page.locator("tr[data-keypad]")).toContainText("Finish phone");
+  proxy.setUp(true);
+  await expect.poll(async () => (await status()).races.find((r) => r.id === one.raceId)?.synced, { timeout: 20_000 }).toBe(2);
+  expect(await results(one.raceId)).toEqual({ 1: ["finished", 600 * SECOND_US], 2: ["dnf", null] });
+  await phone.close();
   expect(await results(two.raceId)).toEqual({ 1: ["notstarted", null], 2: ["finished", 700 * SECOND_US] });
   for (const [race, own, other] of [
     [one, "10:00", "11:40"],

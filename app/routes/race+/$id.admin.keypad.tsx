@@ -1,10 +1,10 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { KeypadPad, type KeypadResult } from "../../components/keypad-pad";
 import type { CourseDoc } from "../../../schema/race/documents";
-import { runCountOf } from "../../../schema/race/settings";
+import { keypadShootings, runCountOf } from "../../../schema/race/settings";
 import { requireRaceAccess } from "../../race-admin.server";
-import { keypadEntryFrom, keypadOutcome, keypadShootings } from "../../keypad.server";
+import { keypadEntryFrom, keypadOutcome } from "../../keypad.server";
 import { loadRacerSetup } from "../../racers.server";
 
 /** Each render carries a fresh entry key: a cached page would post an old one and be taken for a duplicate. */
@@ -48,7 +48,7 @@ export default function Keypad() {
   return (
     <section aria-labelledby="keypad-heading">
       <h2 id="keypad-heading">Keypad</h2>
-      <KeypadPad raceId={raceId} timezone={timezone} points={points} shootings={shootings} runs={runs} formKey={formKey} result={result} />
+      <KeypadPad raceId={raceId} timezone={timezone} points={points} shootings={shootings} runs={runs} formKey={formKey} result={result} form={Form} />
       {mayReplaceChip ? (
         <p>
           A racer with a lost or dead chip? <Link to={`/race/${raceId}/admin/chips`}>Replace a chip</Link>
