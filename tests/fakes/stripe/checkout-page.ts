@@ -9,6 +9,11 @@ export interface CheckoutPageInput {
   error?: string;
 }
 
+/** A page of the fake's as a response. */
+export function html(status: number, body: string): Response {
+  return new Response(body, { status, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
 export function escapeHtml(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }

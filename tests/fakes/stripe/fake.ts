@@ -1,13 +1,14 @@
 // A local fake of the Stripe API (Checkout Sessions, PaymentIntents, refunds, Connect onboarding, signed webhooks) built on Web APIs only,
 // so the same module serves the Stripe SDK in Node tests, inside workerd, and behind tests/fakes/stripe/server.ts.
 import Stripe from "stripe";
-import { renderCheckoutPage, renderClosedPage, renderNotFoundPage } from "./checkout-page";
+import { completePayment, declineIntent, TEST_CARDS } from "./card-payment";
+import { html, renderCheckoutPage, renderClosedPage, renderNotFoundPage } from "./checkout-page";
 import { createApi, json, type RequestLogEntry } from "./api";
 import { readCheckoutSession, type SessionData } from "./checkout-params";
 import { createConnect, ONBOARDING_PATH, type ConnectedAccount, type OnboardingResult } from "./connect";
 import { invalidRequest, noSuch, type FakeStripeError } from "./errors";
 import type { ApiContext, Handler, Route } from "./handler";
-import { formatDollars, newId, snapshot, type Charge, type CheckoutSession, type LineItem, type PaymentIntent, type Refund } from "./objects";
+import { EXPANDABLE, formatDollars, newId, snapshot, type Charge, type CheckoutSession, type LineItem, type PaymentIntent, type Refund } from "./objects";
 import { WebhookDispatcher, type Delivery, type EventSource, type RecordedEvent } from "./webhooks";
 
 export type { Charge, CheckoutSession, LineItem, PaymentIntent, Refund, StripeEvent } from "./objects";
@@ -66,26 +67,7 @@ export interface StripeFake {
   readonly requestLog: readonly RequestLogEntry[];
 }
 
-/** What a test card does on the hosted page. */
-const TEST_CARDS: Record<string, { declineCode: string; message: string } | "success"> = {
-  "4242424242424242": "success",
-  "4000000000000002": { declineCode: "generic_decline", message: "Your card was declined." },
-  "4000000000009995": { declineCode: "insufficient_funds", message: "Your card has insufficient funds." },
-};
-
 const REFUND_PARAMS = ["payment_intent", "charge", "amount", "metadata", "reason", "refund_application_fee", "reverse_transfer", "expand"];
-
-/** Which fields `expand[]` may turn from an id into the object, per object type. */
-const EXPANDABLE: Record<string, readonly string[]> = {
-  "checkout.session": ["payment_intent", "line_items"],
-  payment_intent: ["latest_charge"],
-  charge: ["payment_intent"],
-  refund: ["charge", "payment_intent"],
-};
-
-function html(status: number, body: string): Response {
-  return new Response(body, { status, headers: { "Content-Type": "text/html; charset=utf-8" } });
-}
 
 export function createStripeFake(options: StripeFakeOptions): StripeFake {
   const now = options.now ?? (() => Date.now());
@@ -418,32 +400,12 @@ export function createStripeFake(options: StripeFakeOptions): StripeFake {
 
     const intent = paymentIntentFor(session);
     if (outcome !== "success") {
-      const charge = newCharge(intent, card, { code: outcome.declineCode, message: outcome.message });
-      intent.status = "requires_payment_method";
-      intent.latest_charge = charge.id;
-      intent.payment_method = null;
-      intent.last_payment_error = {
-        type: "card_error",
-        code: "card_declined",
-        decline_code: outcome.declineCode,
-        message: outcome.message,
-        charge: charge.id,
-        doc_url: "https://stripe.com/docs/error-codes/card-declined",
-      };
+      declineIntent(intent, newCharge(intent, card, { code: outcome.declineCode, message: outcome.message }), outcome);
       await webhooks.dispatch([event("payment_intent.payment_failed", intent, null)]);
       return page(402, outcome.message);
     }
 
-    const charge = newCharge(intent, card, null);
-    intent.status = "succeeded";
-    intent.amount_received = intent.amount;
-    intent.latest_charge = charge.id;
-    intent.payment_method = charge.payment_method;
-    intent.last_payment_error = null;
-    session.status = "complete";
-    session.payment_status = "paid";
-    session.url = null;
-    session.customer_details = { email: session.customer_email, name: null };
+    completePayment(intent, session, newCharge(intent, card, null));
     await webhooks.dispatch([event("payment_intent.succeeded", intent, null), event("checkout.session.completed", session, null)]);
     const location = session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", session.id);
     return new Response(null, { status: 303, headers: { Location: location } });

@@ -161,3 +161,11 @@ export function formatDollars(amount: number): string {
 export function snapshot<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+/** Which fields `expand[]` may turn from an id into the object, per object type. */
+export const EXPANDABLE: Record<string, readonly string[]> = {
+  "checkout.session": ["payment_intent", "line_items"],
+  payment_intent: ["latest_charge"],
+  charge: ["payment_intent"],
+  refund: ["charge", "payment_intent"],
+};
