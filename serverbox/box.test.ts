@@ -95,3 +95,31 @@ describe("a box restarted offline", () => {
     expect(again.timings.get("race-1")!.race.racerResults()[2]).toMatchObject({ id: "r3", status: "dns" });
   });
 });
+
+describe("a box's web keypads and its heartbeat (decision 0084)", () => {
+  it("reports its paired keypads and unpairs one the club revoked", async () => {
+    const { box } = pairedBox();
+    const finish = box.webClients.pair(box.webClients.code, "Finish phone");
+    const range = box.webClients.pair(box.webClients.code, "Range tablet");
+    if (!finish.ok || !range.ok) throw new Error("both should pair");
+    const sent: unknown[] = [];
+    box.cloud.heartbeat = (webclients) => {
+      sent.push(webclients);
+      return Promise.resolve({
+        kind: "ok",
+        status: 200,
+        body: { server_id: "x", club_id: "c", name: "Stadium box", time: 0, revoked_webclients: sent.length === 1 ? [finish.client.id] : [] },
+      });
+    };
+    box.cloud.races = () => Promise.resolve({ kind: "ok", status: 200, body: { races: [] } });
+    box.startHeartbeat(5);
+    await until(() => sent.length >= 2);
+    expect(sent[0]).toEqual([
+      { id: finish.client.id, name: "Finish phone", last_seen: null },
+      { id: range.client.id, name: "Range tablet", last_seen: null },
+    ]);
+    expect(box.webClients.verify(finish.token)).toBeNull();
+    expect(box.webClients.verify(range.token)?.name).toBe("Range tablet");
+    expect(sent[1]).toEqual([{ id: range.client.id, name: "Range tablet", last_seen: null }]);
+  });
+});

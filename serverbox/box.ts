@@ -241,10 +241,13 @@ export class Serverbox {
       let failures = 0;
       while (!this.stopped) {
         if (this.paired) {
-          const answer = await this.cloud.heartbeat();
+          const answer = await this.cloud.heartbeat(this.webClients.report());
           this.heard(answer);
           if (answer.kind === "ok") {
             this.lastHeartbeat = Date.now();
+            // A phone the club revoked on its Servers page is unpaired here: its next entry is refused.
+            for (const id of answer.body.revoked_webclients ?? [])
+              if (this.webClients.forget(id)) this.log("A web keypad was revoked by the club: it must pair again to send entries.");
             this.clubRaces = await this.races();
           }
           failures = answer.kind === "network" ? failures + 1 : 0;

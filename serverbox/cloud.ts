@@ -72,8 +72,11 @@ export class CloudClient {
     return this.call("POST", "/serverbox-api/token", { device_code: deviceCode }, false);
   }
 
-  heartbeat(): Promise<CloudAnswer<{ server_id: string; club_id: string; name: string; time: number }>> {
-    return this.call("POST", "/serverbox-api/heartbeat", { software_version: BOX_SOFTWARE_VERSION });
+  /** Reports in, with the web keypads paired with the box (decision 0084); the answer names those the club revoked. */
+  heartbeat(
+    webclients: { id: string; name: string; last_seen: number | null }[],
+  ): Promise<CloudAnswer<{ server_id: string; club_id: string; name: string; time: number; revoked_webclients?: string[] }>> {
+    return this.call("POST", "/serverbox-api/heartbeat", { software_version: BOX_SOFTWARE_VERSION, webclients });
   }
 
   races(): Promise<CloudAnswer<{ races: { id: string; name: string; start_time: number }[] }>> {

@@ -108,6 +108,11 @@ export class WebClients {
     return client;
   }
 
+  /** What the heartbeat tells the platform: the 50 keypads paired last (the platform takes at most 50), in pairing order. */
+  report(): { id: string; name: string; last_seen: number | null }[] {
+    return this.clients.slice(-50).map((c) => ({ id: c.id, name: c.name, last_seen: c.lastSeen }));
+  }
+
   /** Unpairs a browser (a lost phone): its next entry is refused and it must pair again. */
   forget(id: string): boolean {
     const before = this.clients.length;

@@ -11,15 +11,25 @@ import { apiNotFound, json } from "./http";
 import type { RequestContext } from "./request-context";
 import { readJson, type BodyLimits } from "./request-limits";
 import { pollPairing, startPairing } from "./services/serverbox-pairing";
+import { MAX_REPORTED_WEBCLIENTS, recordWebClients } from "./services/serverbox-webclients";
 import { boxRace, boxRaces, racePackage, recordHeartbeat, serverboxOfToken, type PairedBox } from "./services/serverboxes";
 
-/** A box's bodies are a few fields. */
-const SERVERBOX_BODY_LIMITS: BodyLimits = { maxBytes: 16 * 1024, maxDepth: 4, maxKeys: 50 };
+/** A box's bodies are a few fields, and a heartbeat's list of its web keypads (3 fields each). */
+const SERVERBOX_BODY_LIMITS: BodyLimits = { maxBytes: 16 * 1024, maxDepth: 4, maxKeys: 10 + 3 * MAX_REPORTED_WEBCLIENTS };
 
 const label = (max: number) => z.string().trim().min(1).max(max);
 const pairBody = z.strictObject({ serial: label(100), name: label(200), software_version: label(50).optional() });
 const pollBody = z.strictObject({ device_code: z.string().min(3).max(200) });
-const heartbeatBody = z.strictObject({ software_version: label(50).optional() });
+const reportedWebClient = z.strictObject({
+  id: z.uuid(),
+  name: label(60),
+  last_seen: z.int().nonnegative().nullable(),
+});
+const heartbeatBody = z.strictObject({
+  software_version: label(50).optional(),
+  /** The box's paired web keypads (decision 0084); a box that sends none leaves the club's list as it is. */
+  webclients: z.array(reportedWebClient).max(MAX_REPORTED_WEBCLIENTS).optional(),
+});
 
 const noStore = { "Cache-Control": "no-store" };
 const fail = (status: number, error: string, message: string, extra: Record<string, unknown> = {}) =>
@@ -89,7 +99,9 @@ async function heartbeat({ db, now }: RequestContext, box: PairedBox, body: unkn
   const parsed = heartbeatBody.safeParse(body);
   if (!parsed.success) return fail(400, "invalid_request", issues(parsed.error));
   await recordHeartbeat(db, box, parsed.data.software_version, now);
-  return json({ server_id: box.id, club_id: box.clubId, name: box.name, time: now }, { headers: noStore });
+  const webclients = parsed.data.webclients;
+  const revoked = webclients === undefined ? [] : await recordWebClients(db, box, webclients, now);
+  return json({ server_id: box.id, club_id: box.clubId, name: box.name, time: now, revoked_webclients: revoked }, { headers: noStore });
 }
 
 async function raceDetail({ db, env }: RequestContext, box: PairedBox, raceId: string): Promise<Response> {

@@ -4,7 +4,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { demoUsers } from "../../scripts/demo-data";
+import { demoClubs, demoUsers } from "../../scripts/demo-data";
 import { E2E_PORT } from "../../playwright.config";
 import { setUpDemoRace, signInWithPasswordFrom, url, waitForHydration, type DemoRace } from "./hosts";
 import { createAnotherRace, createRaceThroughPages, SECOND_US, setUpFinishOnlyRace } from "./race-pages";
@@ -345,6 +345,32 @@ test("one serverbox times two races at once: a keypad entry sent to each reaches
   proxy.setUp(true);
   await expect.poll(async () => (await status()).races.find((r) => r.id === one.raceId)?.synced, { timeout: 20_000 }).toBe(2);
   expect(await results(one.raceId)).toEqual({ 1: ["finished", 600 * SECOND_US], 2: ["dnf", null] });
+
+  // The club sees the phone on its Servers page (the box's heartbeat lists it) and revokes it there; the box
+  // unpairs it at its next heartbeat, and the phone's next entry is kept on the phone, refused by the box.
+  const servers = url("localhost", `/club/${demoClubs[0].id}/servers`);
+  await expect
+    .poll(
+      async () => {
+        await page.goto(servers);
+        return page.getByRole("row", { name: /Finish phone/ }).count();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(1);
+  const phoneRow = page.getByRole("row", { name: /Finish phone/ });
+  await expect(phoneRow).toContainText("WebClient");
+  await expect(phoneRow).toContainText("via E2E finish box");
+  await page.getByRole("link", { name: "Revoke Finish phone" }).click();
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Revoke", exact: true }).click();
+  await expect(page.getByRole("row", { name: /Finish phone/ })).toContainText("Revoked");
+  await page.goto(box("/"));
+  await expect.poll(async () => (await page.reload(), await page.locator("tr[data-keypad]").count()), { timeout: 15_000 }).toBe(0);
+  await keypad.locator("#keypad-status-bib").fill("1");
+  await keypad.getByRole("button", { name: "DNS" }).click();
+  await expect(keypad.getByRole("alert")).toContainText("This keypad is no longer paired with the serverbox");
+  await expect(keypad.getByText("1 entry waiting to be sent.")).toBeVisible();
   await phone.close();
   expect(await results(two.raceId)).toEqual({ 1: ["notstarted", null], 2: ["finished", 700 * SECOND_US] });
   for (const [race, own, other] of [

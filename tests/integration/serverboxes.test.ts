@@ -292,6 +292,57 @@ describe("a paired serverbox", () => {
     expect((await postReads(other.host, other.race.id, other.credential.token, { reads: [{ seq: 1, chip: "C1", time: other.startMicros }] })).status).toBe(200);
   });
 
+  it("lists its web keypads on the club's Servers page, and hands a keypad the club revoked back to the box to unpair (decision 0084)", async () => {
+    const setup = await clubWithAdmin();
+    const box = await pairedBox(setup);
+    const [finish, range] = [crypto.randomUUID(), crypto.randomUUID()];
+    const keypads = [
+      { id: finish, name: "Finish phone", last_seen: 1_700_000_000_000 },
+      { id: range, name: "Range tablet", last_seen: null },
+    ];
+    const beat = async (webclients: unknown) => {
+      const answer = await boxCall("/heartbeat", { body: { webclients }, token: box.token });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { revoked_webclients: string[] }).revoked_webclients;
+    };
+    expect(await beat(keypads)).toEqual([]);
+    // The same list again (the next minute) adds nothing.
+    expect(await beat(keypads)).toEqual([]);
+    const rows = await db().select().from(serverboxes).where(eq(serverboxes.subtype, "webclient"));
+    const ours = rows.filter((r) => r.serial?.startsWith(`${box.serverId}/`));
+    expect(ours.map((r) => [r.name, r.clubId, r.isActive, r.lastSeenTime]).sort()).toEqual([
+      ["Finish phone", setup.club.id, true, 1_700_000_000_000],
+      ["Range tablet", setup.club.id, true, null],
+    ]);
+    const html = await (await page(`/club/${setup.club.id}/servers`, setup.cookie)).text();
+    expect(html).toContain("Finish phone");
+    expect(html).toContain("WebClient");
+    expect(html).toContain("via Finish tent box");
+
+    // The club revokes the finish phone: the next heartbeat's answer names it, and it stays revoked.
+    const finishRow = ours.find((r) => r.name === "Finish phone")!;
+    const revoke = await pagePost("localhost", `/club/${setup.club.id}/servers`, { intent: "revoke", target: finishRow.id }, setup.cookie);
+    expect(revoke.status).toBe(302);
+    expect(await beat(keypads)).toEqual([finish]);
+    // The box forgot it and reports the tablet alone; the tablet forgotten on the box too is marked inactive.
+    expect(await beat([keypads[1]])).toEqual([]);
+    expect(await beat([])).toEqual([]);
+    const after = await db().select().from(serverboxes).where(eq(serverboxes.subtype, "webclient"));
+    expect(after.filter((r) => r.serial?.startsWith(`${box.serverId}/`)).map((r) => r.isActive)).toEqual([false, false]);
+
+    // Another box reporting the same phone id gets a row of its own, never this box's.
+    const other = await pairedBox(setup);
+    expect((await boxCall("/heartbeat", { body: { webclients: [keypads[0]] }, token: other.token })).status).toBe(200);
+    const [mine] = await db().select().from(serverboxes).where(eq(serverboxes.id, finishRow.id));
+    expect(mine!.isActive).toBe(false);
+
+    // Garbage: too many keypads, a bad id, an unknown field.
+    const many = Array.from({ length: 51 }, (_, i) => ({ id: crypto.randomUUID(), name: `Phone ${i}`, last_seen: null }));
+    expect((await boxCall("/heartbeat", { body: { webclients: many }, token: box.token })).status).toBe(400);
+    expect((await boxCall("/heartbeat", { body: { webclients: [{ ...keypads[0], id: "x" }] }, token: box.token })).status).toBe(400);
+    expect((await boxCall("/heartbeat", { body: { webclients: [{ ...keypads[0], admin: true }] }, token: box.token })).status).toBe(400);
+  });
+
   it("stops working the moment it is revoked", async () => {
     const setup = await clubWithAdmin();
     const box = await pairedBox(setup);

@@ -12,6 +12,7 @@ import type { RaceDocumentKind, StoredDocument } from "../../schema/race/documen
 import { chipsOf } from "../../schema/race/racer";
 import { getClubRaceCatalogue, roomOf, type RaceCatalogue } from "./race-access";
 import { SERVER_TOKEN_PREFIX } from "./serverbox-pairing";
+import { webClientBoxOf } from "./serverbox-webclients";
 
 export interface PairedBox {
   id: string;
@@ -175,5 +176,10 @@ export async function clubServers(db: Db, clubId: string): Promise<ClubServerRow
     .where(eq(serverboxes.clubId, clubId))
     .orderBy(desc(serverboxes.isActive), asc(serverboxes.name))
     .limit(500);
-  return rows.map((r) => ({ ...r, status: serverStatusText(r) }));
+  // A web keypad's serial is `<boxId>/<phoneId>`: shown as the box it keys through.
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  return rows.map((r) => {
+    const boxId = webClientBoxOf(r);
+    return { ...r, serial: boxId === null ? r.serial : `via ${names.get(boxId) ?? "a serverbox"}`, status: serverStatusText(r) };
+  });
 }

@@ -39,7 +39,11 @@ export default function Servers() {
       {revoking ? (
         <ConfirmPanel
           title={`Revoke ${revoking.name}?`}
-          explanation="Its token stops working at once: it can no longer fetch races or send reads. To use it again, pair it again from the box."
+          explanation={
+            revoking.subtype === "webclient"
+              ? `The serverbox it keys through unpairs it when the box next reports in (within a minute while the box is online): its entries are refused from then on. To use it again, pair it again with the box.`
+              : "Its token stops working at once: it can no longer fetch races or send reads. To use it again, pair it again from the box."
+          }
           intent="revoke"
           target={revoking.id}
           label="Revoke"
