@@ -9,6 +9,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Serverbox } from "./box";
 import { keypadPage, keypadScript, pairingPage, racesPage } from "./keypad-page";
+import { MAX_NAME } from "./webclients";
 import { fail, listen, postBatch, readBody, sameOrigin, send } from "./local-server";
 
 export const KEYPAD_COOKIE = "startline_box_keypad";
@@ -32,7 +33,7 @@ async function pair(box: Serverbox, request: IncomingMessage, response: ServerRe
   const form = new URLSearchParams(text === null || text.length > 4096 ? "" : text);
   const name = form.get("name") ?? "";
   const paired = box.webClients.pair(form.get("code") ?? "", name);
-  if (!paired.ok) return send(response, 400, pairingPage(box.identity.name, paired.message, name.slice(0, 60)));
+  if (!paired.ok) return send(response, 400, pairingPage(box.identity.name, paired.message, name.slice(0, MAX_NAME)));
   box.logLine(`Web keypad paired: ${paired.client.name}`);
   send(response, 303, "", {
     Location: "/keypad",

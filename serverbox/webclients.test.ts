@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { MAX_REPORTED_WEBCLIENTS } from "../core/servers/pairing";
 import { CODE_REPLACED, MAX_WRONG_CODES, NAME_NEEDED, REPEAT_MS, WebClients, WRONG_CODE } from "./webclients";
 
 const dirs: string[] = [];
@@ -82,6 +83,15 @@ describe("web keypads paired to a serverbox", () => {
     const reopened = new WebClients(dir);
     expect(reopened.verify(first.token)).toBeNull();
     expect(reopened.verify(second.token)?.name).toBe("Finish phone");
+  });
+
+  it("reports to the platform the 50 keypads paired last, as many as a heartbeat may carry", () => {
+    const clients = new WebClients(store(), Date.now, drawInOrder());
+    for (let i = 1; i <= MAX_REPORTED_WEBCLIENTS + 1; i++) expect(clients.pair(clients.code, `Phone ${i}`).ok).toBe(true);
+    const report = clients.report();
+    expect(report).toHaveLength(50);
+    expect(report[0]!.name).toBe("Phone 2");
+    expect(report[49]!.name).toBe("Phone 51");
   });
 
   it("starts with no keypads from a damaged file instead of failing the box", () => {

@@ -10,6 +10,7 @@ import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod";
+import { MAX_REPORTED_WEBCLIENTS } from "../core/servers/pairing";
 import { writeFileAtomic } from "./store";
 
 /** How long a pairing form sent twice (a double click) gets the first send's answer instead of "wrong code". */
@@ -108,9 +109,9 @@ export class WebClients {
     return client;
   }
 
-  /** What the heartbeat tells the platform: the 50 keypads paired last (the platform takes at most 50), in pairing order. */
+  /** What the heartbeat tells the platform: the keypads paired last, as many as it takes, in pairing order. */
   report(): { id: string; name: string; last_seen: number | null }[] {
-    return this.clients.slice(-50).map((c) => ({ id: c.id, name: c.name, last_seen: c.lastSeen }));
+    return this.clients.slice(-MAX_REPORTED_WEBCLIENTS).map((c) => ({ id: c.id, name: c.name, last_seen: c.lastSeen }));
   }
 
   /** Unpairs a browser (a lost phone): its next entry is refused and it must pair again. */

@@ -114,3 +114,6 @@ export function serverStatusText(server: { isActive: boolean; lastSeenTime: numb
   if (!server.isActive) return "Revoked";
   return server.lastSeenTime === null ? "Paired, not seen yet" : "Active";
 }
+
+/** Web keypads a box reports in one heartbeat (decision 0084): a venue's phones, not a crowd. The box sends its newest this many. */
+export const MAX_REPORTED_WEBCLIENTS = 50;

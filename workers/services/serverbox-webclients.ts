@@ -11,8 +11,7 @@ import { initialMtimes } from "../../core/entity/field-mtimes";
 import { serverboxes, type Db } from "../../schema/d1";
 import type { PairedBox } from "./serverboxes";
 
-/** At most this many phones in one heartbeat: a venue's keypads, not a crowd. */
-export const MAX_REPORTED_WEBCLIENTS = 50;
+export { MAX_REPORTED_WEBCLIENTS } from "../../core/servers/pairing";
 
 export interface ReportedWebClient {
   id: string;
