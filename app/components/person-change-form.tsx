@@ -33,7 +33,8 @@ export function changeHref(search: URLSearchParams, person: string | null, kind:
 
 /**
  * Changing a paid person's details, or giving the entry to someone else: only the fields a registrant may
- * change (core/registration/person-changes.ts); what was paid for is not on the form and stays as it is.
+ * change (core/registration/person-changes.ts). A paid answer is on the form in their own edit and changes for
+ * the difference (decision 0061); in a transfer, what was paid for is not on the form and stays as it is.
  */
 export function PersonChangeForm(props: {
   change: PersonChange;
