@@ -14,7 +14,10 @@ import {
 import { enqueuePublication } from "../schema/wire/race-fanout-merge";
 import { packFrame } from "../schema/wire/race-frame-pack";
 import { patchRows } from "../schema/wire/race-row-patch";
+import { rowsForWindow, type WindowFilterMessage } from "../schema/wire/window-filter";
 import { FrameHistory, lengthOf, wireFor, type HistoryFrame, type WireFrame } from "./frame-history";
+import { closeQuietly, send, sendInSlices, sendRaw } from "./socket-send";
+import { WindowFilters } from "./window-filters";
 
 /** Missed frames up to this size are sent as they are, without building the snapshot to compare with. */
 const SMALL_CATCH_UP_BYTES = 256 * 1024;
@@ -29,6 +32,8 @@ interface SpectatorAttachment {
   heats: boolean;
   /** A paged results page: sent `refresh` instead of the whole format. */
   windowed: boolean;
+  /** The page it shows, once it said (decision 0085): it is sent only the rows that can change that page. */
+  filter: WindowFilterMessage | null;
 }
 
 /** A format's rows as this shard last forwarded them, so a new socket gets a snapshot that its next frame follows. */
@@ -60,6 +65,7 @@ export class SpectatorShard extends DurableObject<Env> {
   private waiting: Publication[] = [];
   /** Frames forwarded lately, for sockets that reconnect after a short gap (in memory: without it, a snapshot). */
   private readonly history = new FrameHistory();
+  private readonly filters = new WindowFilters((ws) => attachmentOf(ws).filter);
   /**
    * Sockets held, counted once per wake-up and kept by accepts and closes: walking every socket on each connection
    * made an audience's growth quadratic (a fifth of the thread while 10,000 spectators connected). Null: count again.
@@ -120,7 +126,9 @@ export class SpectatorShard extends DurableObject<Env> {
     }
     const parsed = raceClientMessageSchema.safeParse(json);
     if (!parsed.success) return send(ws, { type: "error", message: "Unknown message" });
-    if (parsed.data.type === "ping") send(ws, { type: "pong" });
+    const data = parsed.data;
+    if (data.type === "window") await this.serially(() => this.takeWindow(ws, data));
+    else if (data.type === "ping") send(ws, { type: "pong" });
     else send(ws, { type: "info", race_id: this.raceId ?? "", connections: this.connections() });
   }
 
@@ -204,7 +212,7 @@ export class SpectatorShard extends DurableObject<Env> {
     const [client, server] = [pair[0], pair[1]];
     const tag = formatId ? formatTag(formatId) : announcer ? ANNOUNCER_TAG : followsHeats ? HEATS_TAG : RACE_TAG;
     this.ctx.acceptWebSocket(server, patches ? [tag, patchTag(formatId)] : [tag]);
-    server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats, windowed } satisfies SpectatorAttachment);
+    server.serializeAttachment({ connectedAt: Date.now(), formatId, heats: followsHeats, windowed, filter: null } satisfies SpectatorAttachment);
     const name = decodeURIComponent(request.headers.get(SHARD_HEADERS.name) ?? "");
     this.socketCount = connections;
     send(server, { type: "hello", race_id: raceId, name, server_time: Date.now(), connections, ...(version !== null ? { version } : {}) });
@@ -217,6 +225,26 @@ export class SpectatorShard extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: client });
   }
 
+  /**
+   * A paged page says what it shows: it is sent only the rows that can change it from now on, and the rows its
+   * old filter held back since its page was fetched (or `refresh` when this shard no longer has them).
+   */
+  private async takeWindow(ws: WebSocket, filter: WindowFilterMessage): Promise<void> {
+    const attachment = attachmentOf(ws);
+    if (!attachment.windowed || attachment.formatId !== filter.formatId) return;
+    try {
+      ws.serializeAttachment({ ...attachment, filter } satisfies SpectatorAttachment);
+    } catch {
+      return; // Too large to keep across hibernation: the socket keeps taking every row.
+    }
+    this.filters.set(ws, filter);
+    const version = this.versions[filter.formatId];
+    if (version === undefined || !(Number(filter.version) < Number(version))) return;
+    const rows = this.filters.rowsSince(filter.formatId, filter.version, version, filter);
+    if (rows === null) return sendRaw(ws, JSON.stringify({ type: "refresh", formatId: filter.formatId, version } satisfies RaceServerMessage));
+    send(ws, { type: "window-rows", formatId: filter.formatId, from: filter.version, version, rows });
+  }
+
   /** Forwards one format's frame, or resends the whole format when this shard missed one. */
   private async forward(frame: FormatFrame): Promise<void> {
     const sockets = this.ctx.getWebSockets(formatTag(frame.formatId));
@@ -224,16 +252,20 @@ export class SpectatorShard extends DurableObject<Env> {
       delete this.versions[frame.formatId];
       this.cache.delete(frame.formatId);
       this.history.forget(frame.formatId);
+      this.filters.forget(frame.formatId);
       return;
     }
     const held = this.versions[frame.formatId];
     if (held !== undefined && Number(held) >= Number(frame.version)) return;
     if (held !== frame.from) return this.resync(frame.formatId);
     const cached = this.cache.get(frame.formatId);
-    const rows = cached ? (JSON.parse(frame.frame) as RowsMessage).rows : null;
     // Patches are changes to the rows this shard last sent, so they need its copy of them at `from`.
     const current = cached !== undefined && cached.snapshot.version === frame.from;
     const patchers = current ? this.ctx.getWebSockets(patchTag(frame.formatId)) : [];
+    const patched = new Set(patchers);
+    const { plain, pages } = this.filters.split(patched.size === 0 ? sockets : sockets.filter((ws) => !patched.has(ws)));
+    const rows = cached || pages.size > 0 ? (JSON.parse(frame.frame) as RowsMessage).rows : null;
+    // The history keeps the whole frame for reconnects, packed only when a socket took it.
     const sent: HistoryFrame = { from: frame.from, version: frame.version, rowsWire: null, patchWire: null };
     if (patchers.length > 0) {
       const patch = patchRows(cached!.rows, rows!);
@@ -241,11 +273,20 @@ export class SpectatorShard extends DurableObject<Env> {
       sent.patchWire = await packFrame(JSON.stringify(message));
       await sendInSlices(patchers, sent.patchWire);
     }
-    const patched = new Set(patchers);
-    const whole = patched.size === 0 ? sockets : sockets.filter((ws) => !patched.has(ws));
-    if (whole.length > 0) {
-      sent.rowsWire = await packFrame(frame.frame);
-      await sendInSlices(whole, sent.rowsWire);
+    sent.rowsWire = plain.length > 0 ? await packFrame(frame.frame) : frame.frame;
+    if (plain.length > 0) await sendInSlices(plain, sent.rowsWire);
+    if (pages.size > 0) {
+      this.filters.record(frame.formatId, frame.from, frame.version, rows!);
+      for (const page of pages.values()) {
+        const message = {
+          type: "rows",
+          formatId: frame.formatId,
+          from: frame.from,
+          version: frame.version,
+          rows: rowsForWindow(page.filter, rows!),
+        } satisfies RaceServerMessage;
+        await sendInSlices(page.sockets, await packFrame(JSON.stringify(message)));
+      }
     }
     this.versions[frame.formatId] = frame.version;
     this.history.record(frame.formatId, sent);
@@ -274,6 +315,7 @@ export class SpectatorShard extends DurableObject<Env> {
   private async resync(formatId: string): Promise<void> {
     this.cache.delete(formatId);
     this.history.forget(formatId);
+    this.filters.forget(formatId);
     const sockets = this.ctx.getWebSockets(formatTag(formatId));
     // Paged pages only are told to fetch their page again: the whole format is not fetched for nobody.
     if (sockets.every((ws) => attachmentOf(ws).windowed))
@@ -447,41 +489,11 @@ function applyRows(cached: CachedFormat, rows: readonly ResultRow[], version: st
 
 function attachmentOf(ws: WebSocket): SpectatorAttachment {
   const value = ws.deserializeAttachment() as Partial<SpectatorAttachment> | null;
-  return { connectedAt: value?.connectedAt ?? 0, formatId: value?.formatId ?? null, heats: value?.heats ?? false, windowed: value?.windowed ?? false };
-}
-
-function send(ws: WebSocket, message: RaceServerMessage): void {
-  sendRaw(ws, JSON.stringify(message));
-}
-
-/** Sockets sent to in one turn of the event loop before the shard lets other work run (below). */
-const SEND_SLICE = 200;
-
-/**
- * One frame to many sockets, a slice per turn: a shard may share its thread with its race room (locally always;
- * on Cloudflare objects may share an isolate), and a device's batch should not wait behind thousands of sends.
- * The shard's queue keeps frames in order, so a later frame never overtakes one still being sent.
- */
-async function sendInSlices(sockets: readonly WebSocket[], wire: WireFrame): Promise<void> {
-  for (let i = 0; i < sockets.length; i += SEND_SLICE) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-    for (const ws of sockets.slice(i, i + SEND_SLICE)) sendRaw(ws, wire);
-  }
-}
-
-// A socket closing under us must not stop the frame reaching the others.
-function sendRaw(ws: WebSocket, frame: WireFrame): void {
-  try {
-    ws.send(frame);
-  } catch {
-    // The close handler tidies up.
-  }
-}
-
-function closeQuietly(ws: WebSocket, code: number, reason: string): void {
-  try {
-    ws.close(code, reason);
-  } catch {
-    // Already closed.
-  }
+  return {
+    connectedAt: value?.connectedAt ?? 0,
+    formatId: value?.formatId ?? null,
+    heats: value?.heats ?? false,
+    windowed: value?.windowed ?? false,
+    filter: value?.filter ?? null,
+  };
 }

@@ -30,6 +30,8 @@ export interface RaceSocketHandlers {
   setLive: (state: LiveState) => void;
   /** The large frames this page reads (race-socket-read.ts); the small ones are always read. */
   frames?: FrameReaders;
+  /** Given a way to send on the socket once its hello arrives (after the hello's own frame), and null when it is let go. */
+  onSender?: (send: ((text: string) => void) | null) => void;
 }
 
 /** One socket's events, as the loop wants them. */
@@ -117,6 +119,7 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
     generation += 1;
     const old = socket;
     socket = null;
+    handlers.onSender?.(null);
     clearAll();
     if (old && reason !== "closed") {
       try {
@@ -162,6 +165,16 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
       schedulePing();
     }
     const outcome = handlers.onFrame(message);
+    if (message.type === "hello" && handlers.onSender) {
+      const current = socket;
+      handlers.onSender((text) => {
+        try {
+          if (socket === current) current?.send(text);
+        } catch {
+          // Not open any more: the close event follows.
+        }
+      });
+    }
     if (outcome === "behind") {
       if (timers.catchUp === undefined) arm("catchUp", CATCH_UP_MS, () => letGo("resync"));
     } else if (outcome === "current") {
@@ -197,6 +210,7 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
   };
 
   const stopFor = (state: LiveState) => {
+    handlers.onSender?.(null);
     stopped = true;
     generation += 1;
     clearAll();
@@ -207,6 +221,7 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
   const unwatch = deps.watch({ wake: () => letGo("wake"), offline: () => letGo("offline") });
   connect();
   return () => {
+    handlers.onSender?.(null);
     stopped = true;
     generation += 1;
     clearAll();

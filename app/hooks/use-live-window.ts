@@ -6,6 +6,7 @@ import { keepRaceSocket, type LiveState } from "./race-socket";
 import type { ShownLiveState } from "../components/live-status";
 import { followWindowFrame, type Refetch } from "./window-frames";
 import { notAfter } from "./versions";
+import { windowFilterOf } from "../../schema/wire/window-filter";
 
 /**
  * A page moved by pushed rows is fetched after REFETCH_GAP_MS plus up to REFETCH_SPREAD_MS: rows on the page
@@ -43,11 +44,20 @@ export function useLiveWindow(
     wanted: string | null;
   }>({ timer: null, inFlight: false, again: null, buffered: [], failures: 0, wanted: null });
 
+  /** Sends on the current socket once it said hello; null between sockets. */
+  const sender = useRef<((text: string) => void) | null>(null);
+  // Tells the shard which rows this page can use, so a phone on page 1 is not sent the whole field's changes.
+  const announce = () => {
+    const filter = windowFilterOf(held.current);
+    if (filter) sender.current?.(JSON.stringify(filter));
+  };
+
   // A navigation (another group, page, search or order) brings a new first page from the loader.
   useEffect(() => {
     held.current = initial;
     setWindow(initial);
     setChanged(new Set());
+    announce();
   }, [initial]);
 
   const formatId = initial.format.formatId;
@@ -86,6 +96,7 @@ export function useLiveWindow(
         state.failures = 0;
         if (state.wanted !== null && notAfter(state.wanted, fresh.format.version)) state.wanted = null;
         show(fresh, null);
+        announce();
         const buffered = state.buffered.splice(0);
         for (const message of buffered) apply(message);
       } catch (error) {
@@ -121,6 +132,10 @@ export function useLiveWindow(
         return apply(message);
       },
       setLive,
+      onSender: (send) => {
+        sender.current = send;
+        announce();
+      },
     });
     return () => {
       stopped = true;

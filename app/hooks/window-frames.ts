@@ -52,6 +52,14 @@ export function followWindowFrame(window: ResultsWindow, message: RaceServerMess
       const { next, changed, moves } = applyToPage(window, message.rows);
       return { window: { ...next, format: { ...next.format, version: message.version } }, changed, outcome: "current", refetch: moves ? "soon" : null };
     }
+    case "window-rows": {
+      // Rows the shard held back under the page's previous filter, as at `version`: they apply over any page from
+      // `from` on, even one already at `version`; a page fetched since (newer than `version`) has them already.
+      if (message.formatId !== formatId || (notAfter(message.version, held) && message.version !== held)) return unchanged;
+      if (!notAfter(message.from, held)) return { ...unchanged, refetch: "now", target: message.version };
+      const { next, changed, moves } = applyToPage(window, message.rows);
+      return { window: { ...next, format: { ...next.format, version: message.version } }, changed, outcome: "current", refetch: moves ? "soon" : null };
+    }
     default:
       return unchanged;
   }

@@ -1,9 +1,29 @@
 // The server and tests parse with these; the browser reads frames with race-socket-read.ts (no zod in its pages), kept in step by its test.
 import * as z from "zod/mini";
+import { RANKING_TYPES } from "../../core/timing/multistage";
 import { TEAM_LAP_TIME_DISPLAYS } from "../../core/timing/relay";
+import { FILTER_RACER_CHARS, MAX_FILTER_RACERS } from "./window-filter";
 
-/** Frames a spectator or timer sends on a race socket. Plain pings are answered without waking the object. */
-export const raceClientMessageSchema = z.discriminatedUnion("type", [z.object({ type: z.literal("ping") }), z.object({ type: z.literal("info") })]);
+const shortText = z.string().check(z.maxLength(64));
+
+/**
+ * Frames a spectator or timer sends on a race socket. Plain pings are answered without waking the object.
+ * `window`: the page a paged results page shows, so its shard sends only rows that can change it (window-filter.ts).
+ */
+export const raceClientMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ping") }),
+  z.object({ type: z.literal("info") }),
+  z.object({
+    type: z.literal("window"),
+    formatId: shortText,
+    version: shortText,
+    group: shortText,
+    lastKey: z.nullable(z.array(z.number()).check(z.maxLength(16))),
+    racers: z.array(z.string().check(z.maxLength(FILTER_RACER_CHARS))).check(z.maxLength(MAX_FILTER_RACERS)),
+    ranking: z.enum(RANKING_TYPES),
+    multistage: z.boolean(),
+  }),
+]);
 export type RaceClientMessage = z.infer<typeof raceClientMessageSchema>;
 
 const count = z.int().check(z.nonnegative());
@@ -193,6 +213,11 @@ export const raceServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("refresh"), formatId: z.string(), version: z.string() }),
   /** The rows that changed since `from`, batched every 50-100 ms. */
   z.object({ type: z.literal("rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
+  /**
+   * To a paged page that sent its `window`: the rows since `from` (the version its page was fetched at) that its
+   * old filter held back, each as at `version`. The page applies them even when it already holds `version`.
+   */
+  z.object({ type: z.literal("window-rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
   /**
    * As `rows`, for a socket holding the whole format that asked for patches (`?patch=1`): racers it does not
    * hold yet come whole in `rows`, the others as `changes` to the row it holds (decision 0059).

@@ -112,11 +112,16 @@ export function searchMatcher(query: string): (row: ResultRow) => boolean {
  * sorted column's value with racers without one after everyone (then by their ranking key).
  */
 export function windowSortKey(row: ResultRow, group: ResultGroupWire, query: Pick<WindowQuery, "sort" | "ranking">, multistage: boolean): number[] {
-  const key = query.ranking === "multistage" && multistage ? allStagesResult(row, row.stageTimes ?? [], row.stageBonuses ?? []).key : row.key;
+  const key = rankingKey(row, query.ranking, multistage);
   if (query.sort === null) return key;
   const column = group.columns.find((c) => c.index === query.sort);
   const value = column ? splitCellTime(row.splits, column) : null;
   return [value === null ? 1 : 0, value ?? 0, ...key];
+}
+
+/** Where a row ranks in its group: the engine's key, or the All Stages key on a multistage ranking. */
+export function rankingKey(row: ResultRow, ranking: RankingType, multistage: boolean): number[] {
+  return ranking === "multistage" && multistage ? allStagesResult(row, row.stageTimes ?? [], row.stageBonuses ?? []).key : row.key;
 }
 
 /** A column of split times (not a shooting, run, enduro segment or stage): what can be ordered by and folded away on phones. */

@@ -1,0 +1,128 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { RaceServerMessage, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
+import { readWindowQuery, type ResultsWindow } from "../../schema/wire/results-window";
+import { rankGroup, resultsWindow } from "../../schema/wire/results-ranking";
+import { FILTER_RACER_CHARS, rowsForWindow, windowFilterOf } from "../../schema/wire/window-filter";
+import { followWindowFrame } from "./window-frames";
+
+const S = 1_000_000;
+const GROUPS: ResultGroupWire[] = ["men", "women"].map((id) => ({ id, name: id, sameTimeThreshold: 0, columns: [] }));
+
+/** Ids as long as real ones (UUIDs), so the filter's id prefixes are exercised. */
+const idOf = (n: number) => `racer-${String(n).padStart(6, "0")}-0000-4000-8000-000000000000`;
+
+function row(n: number, seconds: number | null, group: string | null): ResultRow {
+  return {
+    racerId: idOf(n),
+    status: seconds === null ? "oncourse" : "finished",
+    statusText: "",
+    start: 0,
+    laps: seconds === null ? 0 : 1,
+    splits: [],
+    finish: seconds === null ? null : seconds * S,
+    time: seconds === null ? null : seconds * S,
+    key: seconds === null ? [1, n] : [0, seconds * S, n],
+    rankKey: seconds === null ? null : [seconds * S],
+    bib: n,
+    name: `Racer ${n}`,
+    club: null,
+    team: null,
+    city: null,
+    course: null,
+    groups: group === null ? [] : [group],
+  };
+}
+
+function pageOf(rows: ResultRow[], group: ResultGroupWire, page: number, version = "10"): ResultsWindow {
+  const format = { formatId: "f", name: "Results", version, displayPrecision: 1, displayDiffs: true, sameTimeDisplay: "s/t", isAnnouncer: false };
+  const query = { ...readWindowQuery(new URLSearchParams(page > 1 ? `page=${page}` : "")), group: group.id };
+  const counts = GROUPS.map((g) => ({ group: g, total: rows.filter((r) => r.groups.includes(g.id)).length }));
+  return resultsWindow(format, counts, (id) => rankGroup({}, GROUPS.find((g) => g.id === id)!, rows, "default"), query);
+}
+
+const rowsMessage = (from: string, version: string, rows: ResultRow[]): RaceServerMessage => ({ type: "rows", formatId: "f", from, version, rows });
+
+/** A field (racer n: a group and a time, or on course) and a frame of changes to some of them and to new racers. */
+const field = fc.array(fc.tuple(fc.option(fc.integer({ min: 3_600, max: 3_800 }), { nil: null }), fc.constantFrom("men", "women")), {
+  minLength: 0,
+  maxLength: 140,
+});
+const changes = fc.array(
+  fc.tuple(
+    fc.integer({ min: 1, max: 200 }),
+    fc.option(fc.integer({ min: 3_500, max: 3_900 }), { nil: null }),
+    fc.constantFrom<string | null>("men", "women", null),
+  ),
+  { maxLength: 40 },
+);
+
+describe("a paged page's filter at its shard (decision 0085)", () => {
+  it("holds back only rows that change nothing the page shows or fetches: the page steps the same on the filtered frame", () => {
+    fc.assert(
+      fc.property(field, changes, fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, 1), (racers, changed, page, groupIndex) => {
+        const rows = racers.map(([seconds, group], i) => row(i + 1, seconds, group));
+        const window = pageOf(rows, GROUPS[groupIndex]!, page);
+        const filter = windowFilterOf(window);
+        expect(filter).not.toBeNull();
+        if (!filter) return false;
+        const frame = changed.map(([n, seconds, group]) => row(n, seconds, group));
+        const whole = followWindowFrame(window, rowsMessage("10", "11", frame));
+        const filtered = followWindowFrame(window, rowsMessage("10", "11", rowsForWindow(filter, frame)));
+        expect(filtered.window).toEqual(whole.window);
+        expect(filtered.refetch).toEqual(whole.refetch);
+        expect(filtered.changed).toEqual(whole.changed);
+        return true;
+      }),
+      { seed: 20261128, numRuns: 300 },
+    );
+  });
+
+  it("names the page's racers by a prefix short enough for a socket's attachment, and takes a search or a split order whole", () => {
+    const rows = Array.from({ length: 120 }, (_, i) => row(i + 1, 3_600 + i, "men"));
+    const window = pageOf(rows, GROUPS[0]!, 1);
+    const filter = windowFilterOf(window)!;
+    expect(filter).toMatchObject({ type: "window", formatId: "f", version: "10", group: "men", ranking: "default", multistage: false });
+    expect(filter.racers).toHaveLength(50);
+    expect(filter.racers.every((id) => id.length === FILTER_RACER_CHARS)).toBe(true);
+    expect(filter.lastKey).toEqual(rows[49]!.key);
+    expect(JSON.stringify(filter).length).toBeLessThan(2_048);
+    expect(windowFilterOf({ ...window, query: { ...window.query, search: "Racer" } })).toBeNull();
+    expect(windowFilterOf({ ...window, query: { ...window.query, sort: 0 } })).toBeNull();
+    // A racer finishing behind page 1 is held back; one finishing ahead of its last row, or on it, is not.
+    expect(rowsForWindow(filter, [row(500, 3_900, "men"), row(501, 3_601, "men"), row(3, 4_000, "men"), row(502, 3_500, "women")]).map((r) => r.bib)).toEqual([
+      501, 3,
+    ]);
+  });
+});
+
+describe("window-rows: what a page's old filter held back", () => {
+  const rows = Array.from({ length: 120 }, (_, i) => row(i + 1, 3_600 + i, "men"));
+  const held = (version: string) => pageOf(rows, GROUPS[0]!, 1, version);
+  const catchUp = (from: string, version: string, changed: ResultRow[]): RaceServerMessage => ({
+    type: "window-rows",
+    formatId: "f",
+    from,
+    version,
+    rows: changed,
+  });
+
+  it("applies over a page that already holds its version, and over one between its two versions", () => {
+    const renamed = { ...rows[2]!, club: "Nakkertok" };
+    for (const version of ["12", "11", "10"]) {
+      const step = followWindowFrame(held(version), catchUp("10", "12", [renamed]));
+      expect(step.window.current?.entries.find((e) => e.row.racerId === renamed.racerId)?.row.club, version).toBe("Nakkertok");
+      expect(step.window.format.version).toBe("12");
+      expect(step.refetch).toBe("soon");
+    }
+  });
+
+  it("is ignored by a page fetched after it, and fetches now when it starts after the page (frames were missed)", () => {
+    const newer = followWindowFrame(held("13"), catchUp("10", "12", [{ ...rows[2]!, club: "Old" }]));
+    expect(newer.window.current?.entries[2]?.row.club).toBeNull();
+    expect(newer.refetch).toBeNull();
+    const gap = followWindowFrame(held("9"), catchUp("10", "12", []));
+    expect(gap.refetch).toBe("now");
+    expect(gap.target).toBe("12");
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * What a paged results page tells its shard it shows, so the shard sends it only the rows that can change it
+ * (decision 0085). A page of 50 rows on a phone does not need the 15,000-racer race's every change: a row
+ * matters only if it is on the page, or sorts before the page's last row in the page's group (or the page is not
+ * full). That is the rule the browser applies to each frame (app/hooks/window-frames.ts); the shard applies the
+ * same one before sending, and the browser keeps applying it after, so a shard that knows nothing (an old page,
+ * a search, an order by a split column) simply sends everything as before.
+ *
+ * No zod here: the browser builds the message with this module (the server checks it with race-socket.ts).
+ */
+import { compareKeys } from "../../core/timing/rank";
+import type { RankingType } from "../../core/timing/multistage";
+import type { ResultRow } from "./race-socket";
+import { rankingKey, type ResultsWindow } from "./results-window";
+
+/** Racers on a page are named by this many leading characters of their id: the filter must fit a socket's 2 KB attachment. */
+export const FILTER_RACER_CHARS = 12;
+/** A page naming more racers than this (a relay page lists every member) is sent everything. */
+export const MAX_FILTER_RACERS = 100;
+
+/** The page a socket shows, as the page sends it (`{"type":"window", ...}`). */
+export interface WindowFilterMessage {
+  type: "window";
+  formatId: string;
+  /** The version the page was fetched at: frames the old filter held back since then are sent again (`window-rows`). */
+  version: string;
+  group: string;
+  /** The sort key of the page's last row when the page is full; null: every row of the group can land on it. */
+  lastKey: number[] | null;
+  /** The racers on the page, by their ids' first FILTER_RACER_CHARS characters. */
+  racers: string[];
+  ranking: RankingType;
+  multistage: boolean;
+}
+
+/** The filter of a page, or null when the page is one the shard cannot judge (a search, an order by a split) and takes every row. */
+export function windowFilterOf(window: ResultsWindow): WindowFilterMessage | null {
+  const current = window.current;
+  if (!current || window.query.search !== "" || window.query.sort !== null) return null;
+  const racers = [...new Set(current.entries.map((entry) => entry.row.racerId.slice(0, FILTER_RACER_CHARS)))];
+  if (racers.length > MAX_FILTER_RACERS) return null;
+  return {
+    type: "window",
+    formatId: window.format.formatId,
+    version: window.format.version,
+    group: current.group.id,
+    lastKey: current.lastKey,
+    racers,
+    ranking: window.query.ranking,
+    multistage: window.format.stage !== undefined,
+  };
+}
+
+/** Whether a pushed row can change the page: it is on it, or it sorts into it in the page's group. */
+export function rowMattersToWindow(filter: Omit<WindowFilterMessage, "type" | "formatId" | "version">, row: ResultRow, onPage: boolean): boolean {
+  if (onPage) return true;
+  if (!row.groups.includes(filter.group)) return false;
+  return filter.lastKey === null || compareKeys(rankingKey(row, filter.ranking, filter.multistage), filter.lastKey) < 0;
+}
+
+/** The rows of a frame that can change the page the filter describes, in the frame's order. */
+export function rowsForWindow(filter: WindowFilterMessage, rows: readonly ResultRow[]): ResultRow[] {
+  const racers = new Set(filter.racers);
+  return rows.filter((row) => rowMattersToWindow(filter, row, racers.has(row.racerId.slice(0, FILTER_RACER_CHARS))));
+}

@@ -1,0 +1,119 @@
+/**
+ * Paged pages' filters at their shard (decision 0085): a page that says what it shows is sent only the rows that
+ * can change it, across a shard's eviction, and a new filter brings the rows the old one held back.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { ResultsWindow } from "../../schema/wire/results-window";
+import { WINDOW_PAGE_SIZE } from "../../schema/wire/results-window";
+import { windowFilterOf } from "../../schema/wire/window-filter";
+import type { SpectatorShard } from "../../durable/spectator-shard";
+import { worker } from "./auth-fixtures";
+import { hostRequest } from "./fixtures";
+import { createTimedRace, evictShard, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
+
+const finishRead = (seq: number, chip: string, seconds: number, startMicros: number) => ({ seq, chip, time: startMicros + seconds * SECOND, channel: 2 });
+
+async function pageJson(host: string, raceId: string, formatId: string): Promise<ResultsWindow> {
+  const response = await worker.fetch(hostRequest(host, `/races/${raceId}/results.json?format=${formatId}`));
+  expect(response.status).toBe(200);
+  return (await response.json()) as ResultsWindow;
+}
+
+/** Waits until the race's first shard holds `count` sockets with a filter in their attachment (the message has no answer). */
+async function filtersHeld(raceId: string, count: number): Promise<void> {
+  const stub = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${raceId}:0`));
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const held = await runInDurableObject(
+      stub,
+      (_: SpectatorShard, state) => state.getWebSockets().filter((ws) => (ws.deserializeAttachment() as { filter?: unknown } | null)?.filter).length,
+    );
+    if (held === count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the shard never held ${count} filtered sockets`);
+}
+
+describe("a paged page's filter at its shard", () => {
+  it("sends page 1 only the rows that can change it, still after the shard's eviction, and what an old filter held back", async () => {
+    // 62 racers: 55 finish (racer n in 1000 - n s, so the highest bib leads); page 1 holds 50 of them and is full.
+    const racers = WINDOW_PAGE_SIZE + 12;
+    const t = await createTimedRace({ racers });
+    const first = Array.from({ length: 55 }, (_, i) => finishRead(i + 1, `C${racers - i}`, 1000 - (racers - i), t.startMicros));
+    expect((await postReads(t.host, t.race.id, t.credential.token, { reads: first })).status).toBe(200);
+    await t.room.flushLive();
+    const page = await pageJson(t.host, t.race.id, t.format.id);
+    expect(page.current?.entries).toHaveLength(WINDOW_PAGE_SIZE);
+    const filter = windowFilterOf(page)!;
+
+    const paged = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: page.format.version, window: true });
+    const whole = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: page.format.version });
+    expect((await paged.next("hello")).version).toBe(page.format.version);
+    await whole.next("hello");
+    paged.socket.send(JSON.stringify(filter));
+    await filtersHeld(t.race.id, 1);
+
+    // Bib 2 finishes last: behind page 1, so the page is sent the frame without the row; the whole format gets it.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(100, "C2", 2_000, t.startMicros)] });
+    await t.room.flushLive();
+    const behind = await paged.next("rows");
+    expect(behind.from).toBe(page.format.version);
+    expect(behind.rows).toEqual([]);
+    expect((await whole.next("rows")).rows.map((r) => r.bib)).toEqual([2]);
+
+    // The shard forgets everything it held in memory; the filter is in the socket's attachment.
+    await evictShard(t.race.id, 0);
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(101, "C3", 2_001, t.startMicros)] });
+    await t.room.flushLive();
+    const stillBehind = await paged.next("rows");
+    expect(stillBehind.from).toBe(behind.version);
+    expect(stillBehind.rows).toEqual([]);
+    expect((await whole.next("rows")).rows.map((r) => r.bib)).toEqual([3]);
+
+    // Bib 1 wins: ahead of the page's last row, so the page is sent it.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(102, "C1", 100, t.startMicros)] });
+    await t.room.flushLive();
+    const ahead = await paged.next("rows");
+    expect(ahead.rows.map((r) => r.bib)).toEqual([1]);
+    await whole.next("rows");
+
+    // A later bib finishes behind the page; then the page says it shows page 2, fetched at the version after bib
+    // 2's frame (the oldest this shard has rows since: it woke after that frame). It is sent, as at the newest
+    // version, every row since then that page 2 can use: bibs 3 and 4, held back from page 1, and bib 1, whose win
+    // moves page 2's rows.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(103, "C4", 2_002, t.startMicros)] });
+    await t.room.flushLive();
+    const last = await paged.next("rows");
+    expect(last.rows).toEqual([]);
+    const pageTwo = { ...filter, version: behind.version, lastKey: null, racers: [] };
+    paged.socket.send(JSON.stringify(pageTwo));
+    const caughtUp = await paged.next("window-rows");
+    expect(caughtUp.from).toBe(behind.version);
+    expect(caughtUp.version).toBe(last.version);
+    expect(caughtUp.rows.map((r) => r.bib).sort((a, b) => a! - b!)).toEqual([1, 3, 4]);
+    paged.socket.close(1000);
+    whole.socket.close(1000);
+  });
+
+  it("refuses a filter too large for a socket, and sends a page it cannot catch up `refresh` to fetch again", async () => {
+    const t = await createTimedRace({ racers: 3 });
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(1, "C1", 500, t.startMicros)] });
+    await t.room.flushLive();
+    const page = await pageJson(t.host, t.race.id, t.format.id);
+    const paged = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: page.format.version, window: true });
+    await paged.next("hello");
+    const filter = windowFilterOf(page)!;
+    paged.socket.send(JSON.stringify({ ...filter, racers: Array.from({ length: 101 }, (_, i) => `r${i}`) }));
+    expect(await paged.next("error")).toEqual({ type: "error", message: "Unknown message" });
+
+    // A filter from a version this shard has no rows since (it woke after it): fetch the page again.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(2, "C2", 501, t.startMicros)] });
+    await t.room.flushLive();
+    const moved = await paged.next("rows");
+    await evictShard(t.race.id, 0);
+    paged.socket.send(JSON.stringify(filter));
+    expect(await paged.next("refresh")).toEqual({ type: "refresh", formatId: t.format.id, version: moved.version });
+    paged.socket.close(1000);
+  });
+});
