@@ -47,8 +47,11 @@ export class Audience {
     return this.children.flatMap((c) => (c.process.pid ? [c.process.pid] : []));
   }
 
-  /** Opens sockets until `total` are held, spread over the children; `url` carries `since` so nobody gets a snapshot. */
-  async grow(total: number, url: string, host: string, timeoutMs: number): Promise<OpenResult> {
+  /**
+   * Opens sockets until `total` are held, spread over the children; `url` carries `since` so nobody gets a
+   * snapshot. `greeting`: what each socket sends after its hello (a paged page's filter).
+   */
+  async grow(total: number, url: string, host: string, timeoutMs: number, greeting?: string): Promise<OpenResult> {
     const result: OpenResult = { opened: 0, failed: 0, errors: [] };
     const wanted = total - this.size;
     if (wanted <= 0) return result;
@@ -64,7 +67,7 @@ export class Audience {
       jobs.push(
         this.ask(
           child,
-          { type: "open", url, host, count, concurrency: OPEN_CONCURRENCY, deflate: this.deflate, verifyEvery: this.verifyEvery, timeoutMs: 15_000 },
+          { type: "open", url, host, count, concurrency: OPEN_CONCURRENCY, deflate: this.deflate, verifyEvery: this.verifyEvery, timeoutMs: 15_000, greeting },
           timeoutMs,
         ).then((reply) => {
           if (reply.type !== "opened") throw new Error(`spectators: ${reply.type === "error" ? reply.message : reply.type}`);

@@ -14,7 +14,18 @@ import WebSocket from "ws";
 import { nowMs } from "./live-http";
 
 export type ChildCommand =
-  | { type: "open"; id: number; url: string; host: string; count: number; concurrency: number; deflate: boolean; verifyEvery: number; timeoutMs: number }
+  | {
+      type: "open";
+      id: number;
+      url: string;
+      host: string;
+      count: number;
+      concurrency: number;
+      deflate: boolean;
+      verifyEvery: number;
+      timeoutMs: number;
+      greeting?: string;
+    }
   | { type: "arm"; id: number; marker: string }
   | { type: "collect"; id: number; timeoutMs: number }
   | { type: "quiet"; id: number; quietMs: number; timeoutMs: number }
@@ -98,7 +109,7 @@ function onFrame(spectator: Spectator, raw: Buffer, isBinary: boolean): void {
 }
 
 /** Opens one socket and waits for its hello; rejects on error, close or deadline. */
-function openOne(url: string, host: string, deflate: boolean, full: boolean, timeoutMs: number): Promise<Spectator> {
+function openOne(url: string, host: string, deflate: boolean, full: boolean, timeoutMs: number, greeting?: string): Promise<Spectator> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: { Host: host }, perMessageDeflate: deflate, skipUTF8Validation: true, handshakeTimeout: timeoutMs });
     const spectator: Spectator = { ws, full, arrived: 0, lastData: 0 };
@@ -132,6 +143,7 @@ function openOne(url: string, host: string, deflate: boolean, full: boolean, tim
         // A light socket: ws's reader comes off the connection (its close and end handlers stay, so a close
         // from either side still completes), and only onBytes sees what arrives.
         if (!full && raw) for (const listener of raw.listeners("data")) if (listener !== counter) raw.off("data", listener as (...args: unknown[]) => void);
+        if (greeting) ws.send(greeting);
         resolve(spectator);
         return;
       }
@@ -151,7 +163,7 @@ async function open(command: Extract<ChildCommand, { type: "open" }>): Promise<C
         next++;
         try {
           const full = command.verifyEvery <= 1 || spectators.length % command.verifyEvery === 0;
-          spectators.push(await openOne(command.url, command.host, command.deflate, full, command.timeoutMs));
+          spectators.push(await openOne(command.url, command.host, command.deflate, full, command.timeoutMs, command.greeting));
         } catch (error) {
           failed++;
           if (errors.length < 5) errors.push(String(error));

@@ -277,14 +277,12 @@ export class SpectatorShard extends DurableObject<Env> {
     if (plain.length > 0) await sendInSlices(plain, sent.rowsWire);
     if (pages.size > 0) {
       this.filters.record(frame.formatId, frame.from, frame.version, rows!);
+      // A page is sent nothing when nothing can change it: most ticks of a large race, for page 1 (each send costs
+      // the shard about as much as its bytes). What it is sent covers everything it was not.
       for (const page of pages.values()) {
-        const message = {
-          type: "rows",
-          formatId: frame.formatId,
-          from: frame.from,
-          version: frame.version,
-          rows: rowsForWindow(page.filter, rows!),
-        } satisfies RaceServerMessage;
+        const relevant = rowsForWindow(page.filter, rows!);
+        if (relevant.length === 0) continue;
+        const message = { type: "window-rows", formatId: frame.formatId, from: frame.from, version: frame.version, rows: relevant } satisfies RaceServerMessage;
         await sendInSlices(page.sockets, await packFrame(JSON.stringify(message)));
       }
     }

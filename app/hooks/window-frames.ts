@@ -53,10 +53,10 @@ export function followWindowFrame(window: ResultsWindow, message: RaceServerMess
       return { window: { ...next, format: { ...next.format, version: message.version } }, changed, outcome: "current", refetch: moves ? "soon" : null };
     }
     case "window-rows": {
-      // Rows the shard held back under the page's previous filter, as at `version`: they apply over any page from
-      // `from` on, even one already at `version`; a page fetched since (newer than `version`) has them already.
+      // Rows for a page that told its shard what it shows (decision 0085): every row that can change it up to
+      // `version`, each as at `version`; frames with nothing for the page are not sent, so there is no chain to
+      // follow. A page fetched since (newer than `version`) has them already.
       if (message.formatId !== formatId || (notAfter(message.version, held) && message.version !== held)) return unchanged;
-      if (!notAfter(message.from, held)) return { ...unchanged, refetch: "now", target: message.version };
       const { next, changed, moves } = applyToPage(window, message.rows);
       return { window: { ...next, format: { ...next.format, version: message.version } }, changed, outcome: "current", refetch: moves ? "soon" : null };
     }

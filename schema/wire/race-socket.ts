@@ -214,8 +214,10 @@ export const raceServerMessageSchema = z.discriminatedUnion("type", [
   /** The rows that changed since `from`, batched every 50-100 ms. */
   z.object({ type: z.literal("rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
   /**
-   * To a paged page that sent its `window`: the rows since `from` (the version its page was fetched at) that its
-   * old filter held back, each as at `version`. The page applies them even when it already holds `version`.
+   * To a paged page that sent its `window` (decision 0085): the rows that can change its page, each as at `version`.
+   * Sent for a tick only when it has such rows, and when a new `window` comes, with what the old filter held back
+   * since `from` (the version that page was fetched at). The page applies them whenever `version` is not older
+   * than the page.
    */
   z.object({ type: z.literal("window-rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
   /**
