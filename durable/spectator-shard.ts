@@ -14,7 +14,7 @@ import {
 import { enqueuePublication } from "../schema/wire/race-fanout-merge";
 import { packFrame } from "../schema/wire/race-frame-pack";
 import { patchRows } from "../schema/wire/race-row-patch";
-import { rowsForWindow, type WindowFilterMessage } from "../schema/wire/window-filter";
+import { rowsForWindow, type WindowAllMessage, type WindowFilterMessage } from "../schema/wire/window-filter";
 import { FrameHistory, lengthOf, wireFor, type HistoryFrame, type WireFrame } from "./frame-history";
 import { closeQuietly, send, sendInSlices, sendRaw } from "./socket-send";
 import { WindowFilters } from "./window-filters";
@@ -127,7 +127,7 @@ export class SpectatorShard extends DurableObject<Env> {
     const parsed = raceClientMessageSchema.safeParse(json);
     if (!parsed.success) return send(ws, { type: "error", message: "Unknown message" });
     const data = parsed.data;
-    if (data.type === "window") await this.serially(() => this.takeWindow(ws, data));
+    if (data.type === "window" || data.type === "window-all") await this.serially(() => this.takeWindow(ws, data));
     else if (data.type === "ping") send(ws, { type: "pong" });
     else send(ws, { type: "info", race_id: this.raceId ?? "", connections: this.connections() });
   }
@@ -229,20 +229,23 @@ export class SpectatorShard extends DurableObject<Env> {
    * A paged page says what it shows: it is sent only the rows that can change it from now on, and the rows its
    * old filter held back since its page was fetched (or `refresh` when this shard no longer has them).
    */
-  private async takeWindow(ws: WebSocket, filter: WindowFilterMessage): Promise<void> {
+  private async takeWindow(ws: WebSocket, message: WindowFilterMessage | WindowAllMessage): Promise<void> {
     const attachment = attachmentOf(ws);
-    if (!attachment.windowed || attachment.formatId !== filter.formatId) return;
+    if (!attachment.windowed || attachment.formatId !== message.formatId) return;
+    // A page that takes every row (a search) after one that had a filter: nothing held back is owed otherwise.
+    if (message.type === "window-all" && attachment.filter === null) return;
+    const filter = message.type === "window" ? message : null;
     try {
       ws.serializeAttachment({ ...attachment, filter } satisfies SpectatorAttachment);
     } catch {
       return; // Too large to keep across hibernation: the socket keeps taking every row.
     }
     this.filters.set(ws, filter);
-    const version = this.versions[filter.formatId];
-    if (version === undefined || !(Number(filter.version) < Number(version))) return;
-    const rows = this.filters.rowsSince(filter.formatId, filter.version, version, filter);
-    if (rows === null) return sendRaw(ws, JSON.stringify({ type: "refresh", formatId: filter.formatId, version } satisfies RaceServerMessage));
-    send(ws, { type: "window-rows", formatId: filter.formatId, from: filter.version, version, rows });
+    const version = this.versions[message.formatId];
+    if (version === undefined || !(Number(message.version) < Number(version))) return;
+    const rows = this.filters.rowsSince(message.formatId, message.version, version, filter);
+    if (rows === null) return sendRaw(ws, JSON.stringify({ type: "refresh", formatId: message.formatId, version } satisfies RaceServerMessage));
+    send(ws, { type: "window-rows", formatId: message.formatId, from: message.version, version, rows });
   }
 
   /** Forwards one format's frame, or resends the whole format when this shard missed one. */

@@ -36,8 +36,8 @@ export class WindowFilters {
 
   constructor(private readonly read: (ws: WebSocket) => WindowFilterMessage | null) {}
 
-  set(ws: WebSocket, filter: WindowFilterMessage): void {
-    this.bySocket.set(ws, filterEntry(filter));
+  set(ws: WebSocket, filter: WindowFilterMessage | null): void {
+    this.bySocket.set(ws, filter ? filterEntry(filter) : null);
   }
 
   entryOf(ws: WebSocket): FilterEntry | null {
@@ -84,16 +84,16 @@ export class WindowFilters {
   }
 
   /**
-   * Every row that changed after `since` up to `version`, each as at `version`, that the filter lets through; null
-   * when the recent frames do not reach back to `since`.
+   * Every row that changed after `since` up to `version`, each as at `version`, that the filter lets through (all
+   * of them without one); null when the recent frames do not reach back to `since`.
    */
-  rowsSince(formatId: string, since: string, version: string, filter: WindowFilterMessage): ResultRow[] | null {
+  rowsSince(formatId: string, since: string, version: string, filter: WindowFilterMessage | null): ResultRow[] | null {
     const frames = this.recent.get(formatId);
     if (!frames || frames.at(-1)!.version !== version) return null;
     const first = frames.findIndex((frame) => frame.from === since);
     if (first < 0) return null;
     const latest = new Map<string, ResultRow>();
     for (const frame of frames.slice(first)) for (const row of frame.rows) latest.set(row.racerId, row);
-    return rowsForWindow(filter, [...latest.values()]);
+    return filter ? rowsForWindow(filter, [...latest.values()]) : [...latest.values()];
   }
 }

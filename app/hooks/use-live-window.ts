@@ -6,7 +6,7 @@ import { keepRaceSocket, type LiveState } from "./race-socket";
 import type { ShownLiveState } from "../components/live-status";
 import { followWindowFrame, type Refetch } from "./window-frames";
 import { notAfter } from "./versions";
-import { windowFilterOf } from "../../schema/wire/window-filter";
+import { windowMessageOf } from "../../schema/wire/window-filter";
 
 /**
  * A page moved by pushed rows is fetched after REFETCH_GAP_MS plus up to REFETCH_SPREAD_MS: rows on the page
@@ -47,10 +47,7 @@ export function useLiveWindow(
   /** Sends on the current socket once it said hello; null between sockets. */
   const sender = useRef<((text: string) => void) | null>(null);
   // Tells the shard which rows this page can use, so a phone on page 1 is not sent the whole field's changes.
-  const announce = () => {
-    const filter = windowFilterOf(held.current);
-    if (filter) sender.current?.(JSON.stringify(filter));
-  };
+  const announce = () => sender.current?.(JSON.stringify(windowMessageOf(held.current)));
 
   // A navigation (another group, page, search or order) brings a new first page from the loader.
   useEffect(() => {

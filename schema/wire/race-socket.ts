@@ -23,6 +23,7 @@ export const raceClientMessageSchema = z.discriminatedUnion("type", [
     ranking: z.enum(RANKING_TYPES),
     multistage: z.boolean(),
   }),
+  z.object({ type: z.literal("window-all"), formatId: shortText, version: shortText }),
 ]);
 export type RaceClientMessage = z.infer<typeof raceClientMessageSchema>;
 

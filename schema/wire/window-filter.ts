@@ -33,6 +33,18 @@ export interface WindowFilterMessage {
   multistage: boolean;
 }
 
+/** A page that takes every row now (a search, an order by a split), fetched at `version`. */
+export interface WindowAllMessage {
+  type: "window-all";
+  formatId: string;
+  version: string;
+}
+
+/** What a page tells its shard: its filter, or that it takes every row. */
+export function windowMessageOf(window: ResultsWindow): WindowFilterMessage | WindowAllMessage {
+  return windowFilterOf(window) ?? { type: "window-all", formatId: window.format.formatId, version: window.format.version };
+}
+
 /** The filter of a page, or null when the page is one the shard cannot judge (a search, an order by a split) and takes every row. */
 export function windowFilterOf(window: ResultsWindow): WindowFilterMessage | null {
   const current = window.current;

@@ -113,4 +113,31 @@ describe("a paged page's filter at its shard", () => {
     expect(await paged.next("refresh")).toEqual({ type: "refresh", formatId: t.format.id, version: moved.version });
     paged.socket.close(1000);
   });
+
+  it("takes every row again when the page turns to a search, with the rows its filter held back", async () => {
+    const t = await createTimedRace({ racers: WINDOW_PAGE_SIZE + 3 });
+    const reads = Array.from({ length: WINDOW_PAGE_SIZE + 1 }, (_, i) => finishRead(i + 1, `C${i + 1}`, 500 + i, t.startMicros));
+    await postReads(t.host, t.race.id, t.credential.token, { reads });
+    await t.room.flushLive();
+    const page = await pageJson(t.host, t.race.id, t.format.id);
+    const paged = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: page.format.version, window: true });
+    await paged.next("hello");
+    paged.socket.send(JSON.stringify(windowFilterOf(page)));
+    await filtersHeld(t.race.id, 1);
+    // Behind page 1: held back.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(100, `C${WINDOW_PAGE_SIZE + 2}`, 900, t.startMicros)] });
+    await t.room.flushLive();
+    // The reader searches: the page was fetched at the version it held, and now takes every row.
+    paged.socket.send(JSON.stringify({ type: "window-all", formatId: t.format.id, version: page.format.version }));
+    const owed = await paged.next("window-rows");
+    expect(owed.from).toBe(page.format.version);
+    expect(owed.rows.map((r) => r.bib)).toEqual([WINDOW_PAGE_SIZE + 2]);
+    await filtersHeld(t.race.id, 0);
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(101, `C${WINDOW_PAGE_SIZE + 3}`, 901, t.startMicros)] });
+    await t.room.flushLive();
+    const next = await paged.next("rows");
+    expect(next.from).toBe(owed.version);
+    expect(next.rows.map((r) => r.bib)).toEqual([WINDOW_PAGE_SIZE + 3]);
+    paged.socket.close(1000);
+  });
 });
