@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_REPORTED_WEBCLIENTS } from "../core/servers/pairing";
-import { CODE_REPLACED, MAX_WRONG_CODES, NAME_NEEDED, REPEAT_MS, WebClients, WRONG_CODE } from "./webclients";
+import { CODE_REPLACED, MAX_WRONG_CODES, NAME_NEEDED, REPEAT_MS, SEEN_SAVE_MS, WebClients, WRONG_CODE } from "./webclients";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -43,6 +43,23 @@ describe("web keypads paired to a serverbox", () => {
     expect(again.verify(`${paired.token}x`)).toBeNull();
     expect(again.verify(null)).toBeNull();
     expect(again.verify("x".repeat(500))).toBeNull();
+  });
+
+  it("keeps a phone's last-seen time across a restart, written at most once a minute", () => {
+    const dir = store();
+    let now = 1_000;
+    const clients = new WebClients(dir, () => now, drawInOrder());
+    const paired = clients.pair(clients.code, "Range phone");
+    if (!paired.ok) throw new Error("not paired");
+    now = 2_000;
+    clients.verify(paired.token);
+    now = 2_000 + SEEN_SAVE_MS - 1;
+    clients.verify(paired.token);
+    // The box restarts: the first entry's time was written, the one under a minute after it was not.
+    expect(new WebClients(dir).report()).toEqual([{ id: paired.client.id, name: "Range phone", last_seen: 2_000 }]);
+    now = 2_000 + SEEN_SAVE_MS;
+    clients.verify(paired.token);
+    expect(new WebClients(dir).report()[0]?.last_seen).toBe(2_000 + SEEN_SAVE_MS);
   });
 
   it("refuses wrong codes and, after five, replaces the code so guessing starts over against a new one", () => {

@@ -37,6 +37,9 @@ const fileSchema = z.object({ clients: z.array(clientSchema) });
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
+/** How old the stored last-seen time of a phone may get before a verify writes it again. */
+export const SEEN_SAVE_MS = 60_000;
+
 const newCode = () => String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, "0");
 
 export type PairResult = { ok: true; token: string; client: WebClient } | { ok: false; message: string };
@@ -48,6 +51,8 @@ export class WebClients {
   private readonly file: string;
   /** The last pairing, for a double click's second send; in memory only, and only for REPEAT_MS. */
   private last: { code: string; name: string; at: number; result: PairResult & { ok: true } } | null = null;
+  /** Each phone's last-seen time as the store holds it (until the first save, as it was read). */
+  private readonly stored = new Map<string, number | null>();
 
   constructor(
     dir: string,
@@ -100,12 +105,18 @@ export class WebClients {
     return result;
   }
 
-  /** The paired browser a token belongs to, or null. Its last-seen time is kept in memory (written on the next pairing). */
+  /**
+   * The paired browser a token belongs to, or null. Its last-seen time is written to the store when the stored one
+   * is SEEN_SAVE_MS old or more: a restarted box shows it within a minute, and a busy phone is not an fsync per entry.
+   */
   verify(token: string | null): WebClient | null {
     if (!token || token.length > 100) return null;
     const hash = hashOf(token);
     const client = this.clients.find((c) => c.tokenHash === hash) ?? null;
-    if (client) client.lastSeen = this.now();
+    if (!client) return null;
+    const stored = this.stored.has(client.id) ? this.stored.get(client.id)! : client.lastSeen;
+    client.lastSeen = this.now();
+    if (stored === null || client.lastSeen - stored >= SEEN_SAVE_MS) this.save();
     return client;
   }
 
@@ -126,6 +137,7 @@ export class WebClients {
   private save(): void {
     // Only hashes: the file is as safe to copy as the box's other state.
     writeFileAtomic(this.file, JSON.stringify({ clients: this.clients }, null, 2), 0o600);
+    for (const client of this.clients) this.stored.set(client.id, client.lastSeen);
   }
 }
 
