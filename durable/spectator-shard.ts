@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { raceClientMessageSchema, type FormatSnapshot, type RaceServerMessage, type ResultRow } from "../schema/wire/race-socket";
+import { raceClientMessageSchema, type RaceServerMessage, type ResultRow } from "../schema/wire/race-socket";
 import {
   ANNOUNCER_TAG,
   formatTag,
@@ -17,6 +17,7 @@ import { patchRows } from "../schema/wire/race-row-patch";
 import { rowsForWindow, type WindowAllMessage, type WindowFilterMessage } from "../schema/wire/window-filter";
 import { FrameHistory, lengthOf, wireFor, type HistoryFrame, type WireFrame } from "./frame-history";
 import { closeQuietly, send, sendInSlices, sendRaw } from "./socket-send";
+import { applyRows, cacheOf, type CachedFormat } from "./format-copy";
 import { WindowFilters } from "./window-filters";
 
 /** Missed frames up to this size are sent as they are, without building the snapshot to compare with. */
@@ -34,14 +35,6 @@ interface SpectatorAttachment {
   windowed: boolean;
   /** The page it shows, once it said (decision 0085): it is sent only the rows that can change that page. */
   filter: WindowFilterMessage | null;
-}
-
-/** A format's rows as this shard last forwarded them, so a new socket gets a snapshot that its next frame follows. */
-interface CachedFormat {
-  snapshot: FormatSnapshot;
-  rows: Map<string, ResultRow>;
-  /** The snapshot frame as sent (packed once, decision 0039), built when a socket first needs it. */
-  wire: WireFrame | null;
 }
 
 /**
@@ -268,7 +261,7 @@ export class SpectatorShard extends DurableObject<Env> {
     const patched = new Set(patchers);
     const { plain, pages } = this.filters.split(patched.size === 0 ? sockets : sockets.filter((ws) => !patched.has(ws)));
     const rows = cached || pages.size > 0 ? (JSON.parse(frame.frame) as RowsMessage).rows : null;
-    // The history keeps the whole frame for reconnects, packed only when a socket took it.
+    // The history keeps what was sent, for whole-format sockets that reconnect (paged ones fetch their page).
     const sent: HistoryFrame = { from: frame.from, version: frame.version, rowsWire: null, patchWire: null };
     if (patchers.length > 0) {
       const patch = patchRows(cached!.rows, rows!);
@@ -276,8 +269,10 @@ export class SpectatorShard extends DurableObject<Env> {
       sent.patchWire = await packFrame(JSON.stringify(message));
       await sendInSlices(patchers, sent.patchWire);
     }
-    sent.rowsWire = plain.length > 0 ? await packFrame(frame.frame) : frame.frame;
-    if (plain.length > 0) await sendInSlices(plain, sent.rowsWire);
+    if (plain.length > 0) {
+      sent.rowsWire = await packFrame(frame.frame);
+      await sendInSlices(plain, sent.rowsWire);
+    }
     if (pages.size > 0) {
       this.filters.record(frame.formatId, frame.from, frame.version, rows!);
       // A page is sent nothing when nothing can change it: most ticks of a large race, for page 1 (each send costs
@@ -471,22 +466,7 @@ export function shardTarget(env: Env): number {
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_SHARD_TARGET;
 }
 
-function cacheOf(snapshot: FormatSnapshot): CachedFormat {
-  const { rows, ...rest } = snapshot;
-  return { snapshot: { ...rest, rows: [] }, rows: new Map(rows.map((r) => [r.racerId, r])), wire: null };
-}
-
 type RowsMessage = Extract<RaceServerMessage, { type: "rows" }>;
-
-/** A frame's rows replace the racers' rows in the cache (an empty group list takes a racer out). */
-function applyRows(cached: CachedFormat, rows: readonly ResultRow[], version: string): void {
-  for (const row of rows) {
-    if (row.groups.length === 0) cached.rows.delete(row.racerId);
-    else cached.rows.set(row.racerId, row);
-  }
-  cached.snapshot = { ...cached.snapshot, version };
-  cached.wire = null;
-}
 
 function attachmentOf(ws: WebSocket): SpectatorAttachment {
   const value = ws.deserializeAttachment() as Partial<SpectatorAttachment> | null;
