@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type CSSProperties, type ReactNode } from "react";
-import { themeStyleVariables, type Theme } from "../tenants/theme";
+import type { Theme } from "../tenants/theme";
+import { themeStyleVariables } from "../tenants/theme-style";
 import { ErrorPage } from "./components/error-page";
 import { languageOf } from "../core/sites/site-links";
 import { siteChrome, type SiteChrome } from "../tenants/site-chrome";

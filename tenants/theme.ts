@@ -1,4 +1,5 @@
 import { fontStackOf } from "../core/sites/fonts";
+export { themeStyleVariables } from "./theme-style";
 import { siteConfigSchema, type ParsedSiteConfig } from "../schema/wire/site-config";
 
 export interface Theme {
@@ -7,6 +8,8 @@ export interface Theme {
   logoUrl?: string;
   colours: ParsedSiteConfig["colours"];
   font?: ParsedSiteConfig["font"];
+  /** The font's CSS stack, resolved on the server: the pages' script does not carry the table of fonts. Without one, the system font (app.css). */
+  fontStack?: string;
   menu?: ParsedSiteConfig["menu"];
   footer?: ParsedSiteConfig["footer"];
   french?: boolean;
@@ -27,16 +30,5 @@ export function themeFromSiteConfig(config: unknown, hostname: string): Theme {
   const parsed = siteConfigSchema.safeParse(config);
   if (!parsed.success) return { ...platformTheme, name: hostname, tagline: undefined };
   const { name, tagline, logoUrl, colours, font, menu, footer, french } = parsed.data;
-  return { name, tagline, logoUrl, colours, font, menu, footer, french };
-}
-
-/** CSS custom properties for a theme, set on the page root. */
-export function themeStyleVariables(theme: Theme): Record<string, string> {
-  return {
-    "--colour-primary": theme.colours.primary,
-    "--colour-accent": theme.colours.accent,
-    "--colour-background": theme.colours.background,
-    "--colour-text": theme.colours.text,
-    "--font-body": fontStackOf(theme.font),
-  };
+  return { name, tagline, logoUrl, colours, font, fontStack: fontStackOf(font), menu, footer, french };
 }

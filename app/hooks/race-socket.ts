@@ -30,8 +30,8 @@ export interface RaceSocketHandlers {
   setLive: (state: LiveState) => void;
   /** The large frames this page reads (race-socket-read.ts); the small ones are always read. */
   frames?: FrameReaders;
-  /** Given a way to send on the socket once its hello arrives (after the hello's own frame), and null when it is let go. */
-  onSender?: (send: ((text: string) => void) | null) => void;
+  /** Given a way to send on the socket once its hello arrives (after the hello's own frame); it sends nothing once the socket is let go. */
+  onSender?: (send: (text: string) => void) => void;
 }
 
 /** One socket's events, as the loop wants them. */
@@ -119,7 +119,6 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
     generation += 1;
     const old = socket;
     socket = null;
-    handlers.onSender?.(null);
     clearAll();
     if (old && reason !== "closed") {
       try {
@@ -165,16 +164,9 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
       schedulePing();
     }
     const outcome = handlers.onFrame(message);
-    if (message.type === "hello" && handlers.onSender) {
-      const current = socket;
-      handlers.onSender((text) => {
-        try {
-          if (socket === current) current?.send(text);
-        } catch {
-          // Not open any more: the close event follows.
-        }
-      });
-    }
+    // A sender for this socket only: once it is let go, what is sent through it goes nowhere.
+    const current = socket;
+    if (message.type === "hello") handlers.onSender?.((text) => socket === current && current?.send(text));
     if (outcome === "behind") {
       if (timers.catchUp === undefined) arm("catchUp", CATCH_UP_MS, () => letGo("resync"));
     } else if (outcome === "current") {
@@ -210,7 +202,6 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
   };
 
   const stopFor = (state: LiveState) => {
-    handlers.onSender?.(null);
     stopped = true;
     generation += 1;
     clearAll();
@@ -221,7 +212,6 @@ export function runRaceSocket(handlers: RaceSocketHandlers, deps: RaceSocketDeps
   const unwatch = deps.watch({ wake: () => letGo("wake"), offline: () => letGo("offline") });
   connect();
   return () => {
-    handlers.onSender?.(null);
     stopped = true;
     generation += 1;
     clearAll();

@@ -46,17 +46,15 @@ export function followWindowFrame(window: ResultsWindow, message: RaceServerMess
       return message.snapshot.formatId === formatId && message.snapshot.version !== held
         ? { ...unchanged, refetch: "now", target: message.snapshot.version }
         : unchanged;
-    case "rows": {
-      if (message.formatId !== formatId || message.version === held || notAfter(message.version, held)) return unchanged;
-      if (message.from !== held) return { ...unchanged, refetch: "now", target: message.version };
-      const { next, changed, moves } = applyToPage(window, message.rows);
-      return { window: { ...next, format: { ...next.format, version: message.version } }, changed, outcome: "current", refetch: moves ? "soon" : null };
-    }
+    case "rows":
     case "window-rows": {
-      // Rows for a page that told its shard what it shows (decision 0085): every row that can change it up to
-      // `version`, each as at `version`; frames with nothing for the page are not sent, so there is no chain to
-      // follow. A page fetched since (newer than `version`) has them already.
-      if (message.formatId !== formatId || (notAfter(message.version, held) && message.version !== held)) return unchanged;
+      // `window-rows` (decision 0085): every row that can change a page that told its shard what it shows, each as
+      // at `version`. Ticks with nothing for the page are not sent, so there is no chain to follow, and it applies
+      // over a page already at `version`; a page fetched since (newer) has them already.
+      const chained = message.type === "rows";
+      const older = notAfter(message.version, held) && message.version !== held;
+      if (message.formatId !== formatId || older || (chained && message.version === held)) return unchanged;
+      if (chained && message.from !== held) return { ...unchanged, refetch: "now", target: message.version };
       const { next, changed, moves } = applyToPage(window, message.rows);
       return { window: { ...next, format: { ...next.format, version: message.version } }, changed, outcome: "current", refetch: moves ? "soon" : null };
     }

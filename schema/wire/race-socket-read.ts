@@ -149,9 +149,8 @@ const message = (value: unknown, readers: FrameReaders): RaceServerMessage => {
     case "refresh":
       return { type: "refresh", formatId: string(o.formatId), version: string(o.version) };
     case "rows":
-      return { type: "rows", formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
     case "window-rows":
-      return { type: "window-rows", formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
+      return { type: o.type, formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
     case "patch":
       return readers.patch ? readers.patch(o) : refuse();
     case "heats":
