@@ -227,11 +227,13 @@ export class SpectatorShard extends DurableObject<Env> {
     if (!attachment.windowed || attachment.formatId !== message.formatId) return;
     // A page that takes every row (a search) after one that had a filter: nothing held back is owed otherwise.
     if (message.type === "window-all" && attachment.filter === null) return;
-    const filter = message.type === "window" ? message : null;
+    let filter = message.type === "window" ? message : null;
     try {
       ws.serializeAttachment({ ...attachment, filter } satisfies SpectatorAttachment);
     } catch {
-      return; // Too large to keep across hibernation: the socket keeps taking every row.
+      // Too large to keep across hibernation: the page takes every row, and the old page's filter must not stay.
+      filter = null;
+      ws.serializeAttachment({ ...attachment, filter } satisfies SpectatorAttachment);
     }
     this.filters.set(ws, filter);
     const version = this.versions[message.formatId];
