@@ -82,7 +82,7 @@ export class Audience {
     return result;
   }
 
-  /** From now on each socket notes when a `rows` or `patch` frame containing `marker` (a racer id, or with patches its handle) first reaches it. */
+  /** From now on each socket notes when a `rows`, `patch` or `window-rows` frame containing `marker` (a racer id, or with patches its handle) first reaches it. */
   async arm(marker: string): Promise<void> {
     await Promise.all(this.children.map((c) => this.ask(c, { type: "arm", marker }, 0)));
   }

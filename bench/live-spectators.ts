@@ -69,6 +69,8 @@ interface Spectator {
 
 const ROWS = Buffer.from('{"type":"rows"');
 const PATCH = Buffer.from('{"type":"patch"');
+/** What a paged page that told its shard what it shows is sent (decision 0085). */
+const WINDOW_ROWS = Buffer.from('{"type":"window-rows"');
 const SNAPSHOT = Buffer.from('{"type":"snapshot"');
 const spectators: Spectator[] = [];
 const stats: ChildStats = { sockets: 0, frames: 0, bytes: 0, snapshots: 0, patches: 0, dropped: 0, lastFrameAt: 0 };
@@ -104,7 +106,12 @@ function onFrame(spectator: Spectator, raw: Buffer, isBinary: boolean): void {
   const patch = data.subarray(0, PATCH.length).equals(PATCH);
   if (patch) stats.patches += 1;
   if (data.subarray(0, SNAPSHOT.length).equals(SNAPSHOT)) stats.snapshots += 1;
-  else if (marker && spectator.arrived === 0 && (patch || data.subarray(0, ROWS.length).equals(ROWS)) && data.indexOf(marker) >= 0)
+  else if (
+    marker &&
+    spectator.arrived === 0 &&
+    (patch || data.subarray(0, ROWS.length).equals(ROWS) || data.subarray(0, WINDOW_ROWS.length).equals(WINDOW_ROWS)) &&
+    data.indexOf(marker) >= 0
+  )
     arrivedOn(spectator, spectator.lastData || nowMs());
 }
 
@@ -113,11 +120,12 @@ function openOne(url: string, host: string, deflate: boolean, full: boolean, tim
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: { Host: host }, perMessageDeflate: deflate, skipUTF8Validation: true, handshakeTimeout: timeoutMs });
     const spectator: Spectator = { ws, full, arrived: 0, lastData: 0 };
-    // Listened to once the socket is open, so ws has its own data listener in place first.
+    // Listened to once the socket is open (ws has its reader in place by then), and ahead of ws's reader: a frame is
+    // parsed inside that reader, so the counter must have timed the chunk that completes it first.
     let raw: Socket | null = null;
     const counter = (chunk: Buffer) => onBytes(spectator, chunk);
     ws.once("upgrade", (response) => (raw = response.socket));
-    ws.once("open", () => raw?.on("data", counter));
+    ws.once("open", () => raw?.prependListener("data", counter));
     let open = false;
     const timer = setTimeout(() => fail(new Error(`no hello within ${timeoutMs} ms`)), timeoutMs);
     const fail = (error: Error) => {

@@ -2,8 +2,12 @@
 // credential, boot id and sequence counter; batches of 100) with 0, 1,000 and 5,000 spectator sockets connected;
 // the devices' acknowledgement p95; the delay from a crossing's acknowledgement to its row reaching every socket
 // at 1,000, 10,000 and as many sockets as this machine holds; a crossing after 60 s of silence (shards evicted,
-// the room kept warm) and one after a forced eviction of the room, each reaching 1,000 spectators. Figures that cannot be measured are named on stderr and make
-// runTimingApi return false.
+// the room kept warm) and one after a forced eviction of the room, each reaching 1,000 spectators. Figures that
+// cannot be measured are named on stderr and make runTimingApi return false.
+//
+// Two audiences. Whole-format sockets (a TV screen, the announcer, an API client) take every changed row; the
+// public results page's crowd is paged pages on page 1 that told their shard what they show (decision 0085),
+// measured at 1,000, 5,000 and 10,000 with a crossing that lands on page 1: a chaser's winning finish.
 //
 // Spectators and devices connect to the Worker's own workerd port (bench/live-procs.ts says why; BENCH_SPECTATORS_VIA=proxy
 // sends them through wrangler's public port instead), and all but every tenth (BENCH_VERIFY_EVERY) only time the
@@ -25,8 +29,8 @@ import { percentile } from "./http";
 import { report } from "./report";
 
 const HOST = "localhost";
-/** Enough for every phase: four ingest phases of 4,400 racers, and one racer per crossing measured. */
-const RACERS = 20_000;
+/** Enough for every phase: five ingest phases of 4,400 racers, and one racer per crossing measured. */
+const RACERS = 25_000;
 const BATCH = 100;
 /** Racers per device per ingest phase: 1,100 racers × 3 laps × 3 reads a pass = 99 batches each. */
 const PHASE_RACERS_PER_DEVICE = 1_100;
@@ -154,6 +158,39 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     return reached;
   };
 
+  /** Grows the audience to `total` paged results pages on page 1, each having told its shard what it shows (decision 0085). */
+  const openPages = async (total: number) => {
+    while (audience.size < total) {
+      const reply = await requestWithRetry(target, `/races/${demo.raceId}/results.json?format=${format.id}`, { timeoutMs: 30_000 });
+      if (reply.status !== 200) throw new Error(`results.json answered ${reply.status}`);
+      const page = JSON.parse(reply.body) as ResultsWindow;
+      const filter = windowFilterOf(page);
+      if (!filter) throw new Error("page 1 of the results has no filter");
+      const url = `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(page.format.version)}&window=1`;
+      const step = Math.min(GROW_STEP, total - audience.size);
+      const opened = await audience.grow(audience.size + step, url, `${HOST}:${port}`, 30_000 + step * 30, JSON.stringify(filter));
+      console.error(`timing: ${audience.size} paged pages (${opened.failed} failed); worker ${openFiles(procs.worker)} files, ${rssMb(procs.worker)} MB`);
+      if (opened.failed > step / 2) throw new Error(`only ${audience.size} of ${total} paged pages opened (${opened.errors[0] ?? "?"})`);
+    }
+    await drain();
+  };
+  /**
+   * Racers given the first two of their three laps. Each round of a paged figure finishes one of them at
+   * `finishS` seconds (and a millisecond per round), faster than the field's 660 s: its row lands on page 1, the
+   * crossing every page-1 page must be sent. The rows of their first laps land far below page 1 and go to no page.
+   */
+  const chasers = async (n: number, finishS: number) => {
+    const chosen = takeRacers(n);
+    const reads = [60, 360].flatMap((s) => chosen.map((r, j) => ({ chip: r.chip, time: startUs + s * 1_000_000 + j * 1000 })));
+    for (let i = 0; i < reads.length; i += BATCH) await devices[1]!.post(deviceTarget, demo.raceId, devices[1]!.batch(reads.slice(i, i + BATCH)));
+    await drain();
+    return async (round: number): Promise<Crossing> => {
+      const racer = chosen[round];
+      if (!racer) throw new Error(`no chaser left for round ${round + 1}`);
+      return { chip: racer.chip, time: startUs + finishS * 1_000_000 + round * 1000, marker: `"racerId":"${racer.id}"` };
+    };
+  };
+
   const phases = new Map<string, PhaseResult>();
   /** `pages`: the audience is paged results pages that told their shard what they show (decision 0085). */
   const ingest = async (spectators: number, pages = false) => {
@@ -207,8 +244,18 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     await drain();
   };
 
-  /** Rounds of one fresh racer's crossing: the delay from its acknowledgement to its row on each socket. */
-  const crossingDelay = async (name: string, extra: Record<string, unknown>) => {
+  /** A round's crossing: whose chip, when, and what in a frame shows it reached a socket. */
+  type Crossing = { chip: string; time: number; marker: string };
+  /** A fresh racer's first lap: a row every whole-format socket is sent (and no page-1 page, where it does not land). */
+  const freshRacer = async (round: number): Promise<Crossing> => {
+    const [racer] = takeRacers(1);
+    return { chip: racer!.chip, time: startUs + 30_000_000 + round * 1000, marker: await markerOf(racer!.id) };
+  };
+  /**
+   * Rounds of one crossing each: the delay from its acknowledgement to its row on each socket. `crossing` picks
+   * it: a fresh racer for whole-format sockets, a chaser's winning finish for pages on page 1.
+   */
+  const crossingDelay = async (name: string, extra: Record<string, unknown>, crossing: (round: number) => Promise<Crossing> = freshRacer) => {
     const deliveries: number[] = [];
     const everySocket: number[] = [];
     const fromPost: number[] = [];
@@ -218,14 +265,10 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     const started = nowMs();
     const cpuStart = cpu.sample();
     for (let round = 0; round < ROUNDS && nowMs() - started < LEVEL_BUDGET_MS; round++) {
-      const [racer] = takeRacers(1);
-      await audience.arm(await markerOf(racer!.id));
+      const { chip, time, marker } = await crossing(round);
+      await audience.arm(marker);
       const posted = nowMs();
-      const { reply } = await devices[0]!.post(
-        deviceTarget,
-        demo.raceId,
-        devices[0]!.batch([{ chip: racer!.chip, time: startUs + 30_000_000 + round * 1000 }]),
-      );
+      const { reply } = await devices[0]!.post(deviceTarget, demo.raceId, devices[0]!.batch([{ chip, time }]));
       const { times, verified, missing, verifiedMissing } = await audience.collect(audience.size >= 5_000 ? 20_000 : 10_000);
       missed += missing;
       verifiedMissed += verifiedMissing;
@@ -337,16 +380,13 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     await step("1,000 paged pages", async () => {
       await audience.close();
       audience = new Audience(DEFLATE, VERIFY_EVERY);
-      const reply = await requestWithRetry(target, `/races/${demo.raceId}/results.json?format=${format.id}`, { timeoutMs: 30_000 });
-      if (reply.status !== 200) throw new Error(`results.json: ${reply.status}`);
-      const page = JSON.parse(reply.body) as ResultsWindow;
-      const filter = windowFilterOf(page);
-      if (!filter) throw new Error("page 1 has no filter");
-      const url = `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(page.format.version)}&window=1`;
-      const opened = await audience.grow(1_000, url, `${HOST}:${port}`, 60_000, JSON.stringify(filter));
-      if (audience.size < 1_000) throw new Error(`only ${audience.size} paged sockets opened (${opened.errors[0] ?? "?"})`);
-      await drain();
+      await openPages(1_000);
     });
+    // Measured before the ingest phase, as the whole-format figure is: right after 40,000 reads in a few seconds the
+    // Worker's heap is collected, a burst no race sends.
+    await step("timing_crossing_to_paged_pages_1000_sockets", async () =>
+      crossingDelay("timing_crossing_to_paged_pages_1000_sockets", { sockets: audience.size, paged_pages: true, target: 100 }, await chasers(ROUNDS, 600)),
+    );
     await step("timing_ingest_reads_per_second_1000_paged_spectators", () => ingest(1_000, true));
     ratio("timing_ingest_ratio_1000_paged_vs_0", "1000_paged_spectators", { audience: "paged results pages on page 1 (decision 0085)" });
     await audience.close();
@@ -396,6 +436,17 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
         worker_rss_mb: rssMb(procs.worker),
       });
     });
+
+    // The public page's crowd at 5,000 and 10,000: paged pages on page 1 (decision 0085).
+    await audience.close();
+    audience = new Audience(DEFLATE, VERIFY_EVERY);
+    await step("5,000 paged pages", () => openPages(5_000));
+    await step("timing_ingest_reads_per_second_5000_paged_spectators", () => ingest(5_000, true));
+    ratio("timing_ingest_ratio_5000_paged_vs_0", "5000_paged_spectators", { audience: "paged results pages on page 1 (decision 0085)" });
+    await step("10,000 paged pages", () => openPages(10_000));
+    await step("timing_crossing_to_paged_pages_10000_sockets", async () =>
+      crossingDelay("timing_crossing_to_paged_pages_10000_sockets", { sockets: audience.size, paged_pages: true, target: 250 }, await chasers(ROUNDS, 599)),
+    );
   } finally {
     await audience.close();
     for (const device of devices) device.close();
