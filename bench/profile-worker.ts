@@ -1,0 +1,113 @@
+// `npx tsx bench/profile-worker.ts [--seconds 5] [--inspector http://127.0.0.1:9229] [--out <tmp>/worker.cpuprofile]`:
+// a CPU profile of the Worker under `wrangler dev` (npm start, or a bench's server), through the inspector proxy
+// wrangler opens on 9229. Start it while the load you want to see runs. It prints the functions with the most
+// self time and the most inclusive time, and writes the profile for Chrome's DevTools (Performance, "Load profile").
+//
+// workerd's own inspector allows one session per isolate and wrangler's proxy holds it, so connect to the proxy.
+// Locally the Worker's isolate runs every Durable Object too (race rooms, shards): one profile shows them all.
+// Self time of an async function can include the resumption of its awaits; read inclusive times beside it.
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import WebSocket from "ws";
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "5" },
+    inspector: { type: "string", default: "http://127.0.0.1:9229" },
+    out: { type: "string", default: path.join(tmpdir(), "worker.cpuprofile") },
+    top: { type: "string", default: "40" },
+  },
+});
+const seconds = Number(values.seconds);
+const top = Number(values.top);
+if (!(seconds > 0) || !(top > 0)) {
+  console.error("--seconds and --top take numbers above 0");
+  process.exit(2);
+}
+const CALL_TIMEOUT_MS = 15_000;
+
+const targets = (await (await fetch(`${values.inspector}/json`, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })).json()) as {
+  webSocketDebuggerUrl: string;
+}[];
+if (targets.length === 0) {
+  console.error(`No inspector target at ${values.inspector}: is wrangler dev running?`);
+  process.exit(1);
+}
+const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+let nextId = 0;
+const waiting = new Map<number, (result: unknown) => void>();
+ws.on("message", (data: Buffer) => {
+  const message = JSON.parse(data.toString()) as { id?: number; result?: unknown; error?: { message: string } };
+  if (message.id === undefined) return;
+  waiting.get(message.id)?.(message.error ? new Error(message.error.message) : message.result);
+  waiting.delete(message.id);
+});
+function call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const id = ++nextId;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${method}: no answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS + seconds * 1000);
+    waiting.set(id, (result) => {
+      clearTimeout(timer);
+      if (result instanceof Error) reject(result);
+      else resolve(result as T);
+    });
+    ws.send(JSON.stringify({ id, method, params }));
+  });
+}
+await new Promise<void>((resolve, reject) => {
+  ws.once("open", () => resolve());
+  ws.once("error", reject);
+});
+
+await call("Profiler.enable");
+await call("Profiler.setSamplingInterval", { interval: 200 });
+await call("Profiler.start");
+await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+const { profile } = await call<{ profile: Profile }>("Profiler.stop");
+ws.close();
+writeFileSync(values.out, JSON.stringify(profile));
+
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parentOf = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+const label = (frame: CallFrame) => `${frame.functionName || "(anonymous)"} ${frame.url.split("/").at(-1) ?? ""}:${frame.lineNumber + 1}`;
+const self = new Map<string, number>();
+const inclusive = new Map<string, number>();
+profile.samples.forEach((sample, i) => {
+  const us = profile.timeDeltas[i] ?? 0;
+  const leaf = label(byId.get(sample)!.callFrame);
+  self.set(leaf, (self.get(leaf) ?? 0) + us);
+  // A recursive function is counted once per sample.
+  const seen = new Set<string>();
+  for (let id: number | undefined = sample; id !== undefined; id = parentOf.get(id)) {
+    const key = label(byId.get(id)!.callFrame);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + us);
+  }
+});
+const print = (title: string, times: Map<string, number>) => {
+  console.log(`--- ${title} (ms)`);
+  for (const [key, us] of [...times].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${(us / 1000).toFixed(1).padStart(9)}  ${key}`);
+};
+print("self", self);
+print("inclusive", inclusive);
+console.log(`profile written to ${values.out}`);
