@@ -103,15 +103,11 @@ function onFrame(spectator: Spectator, raw: Buffer, isBinary: boolean): void {
   stats.frames += 1;
   // A binary frame is the JSON deflated once by its shard (schema/wire/race-frame-pack.ts).
   const data = isBinary ? inflateRawSync(raw) : raw;
-  const patch = data.subarray(0, PATCH.length).equals(PATCH);
+  const is = (prefix: Buffer) => data.subarray(0, prefix.length).equals(prefix);
+  const patch = is(PATCH);
   if (patch) stats.patches += 1;
-  if (data.subarray(0, SNAPSHOT.length).equals(SNAPSHOT)) stats.snapshots += 1;
-  else if (
-    marker &&
-    spectator.arrived === 0 &&
-    (patch || data.subarray(0, ROWS.length).equals(ROWS) || data.subarray(0, WINDOW_ROWS.length).equals(WINDOW_ROWS)) &&
-    data.indexOf(marker) >= 0
-  )
+  if (is(SNAPSHOT)) stats.snapshots += 1;
+  else if (marker && spectator.arrived === 0 && (patch || is(ROWS) || is(WINDOW_ROWS)) && data.indexOf(marker) >= 0)
     arrivedOn(spectator, spectator.lastData || nowMs());
 }
 

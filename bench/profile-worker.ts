@@ -44,45 +44,63 @@ if (!(seconds > 0) || !(top > 0)) {
 }
 const CALL_TIMEOUT_MS = 15_000;
 
-const targets = (await (await fetch(`${values.inspector}/json`, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })).json()) as {
-  webSocketDebuggerUrl: string;
-}[];
-if (targets.length === 0) {
-  console.error(`No inspector target at ${values.inspector}: is wrangler dev running?`);
+/** Records `seconds` of CPU profile from the first target of the inspector at `base`. */
+async function record(base: string): Promise<Profile> {
+  const listing = await fetch(`${base}/json`, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+  const targets = (await listing.json()) as { webSocketDebuggerUrl: string }[];
+  if (targets.length === 0) throw new Error(`no inspector target at ${base}`);
+  const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+  const waiting = new Map<number, (result: unknown) => void>();
+  // A socket that breaks fails every call still waiting, instead of leaving them to their timeouts.
+  const failAll = (error: Error) => {
+    for (const settle of waiting.values()) settle(error);
+    waiting.clear();
+  };
+  ws.on("error", failAll);
+  ws.on("close", () => failAll(new Error("the inspector closed the connection")));
+  ws.on("message", (data: Buffer) => {
+    const message = JSON.parse(data.toString()) as { id?: number; result?: unknown; error?: { message: string } };
+    if (message.id === undefined) return;
+    waiting.get(message.id)?.(message.error ? new Error(message.error.message) : message.result);
+    waiting.delete(message.id);
+  });
+  let nextId = 0;
+  const call = <T>(method: string, params: Record<string, unknown> = {}, timeoutMs = CALL_TIMEOUT_MS): Promise<T> => {
+    const id = ++nextId;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${method}: no answer within ${timeoutMs} ms`)), timeoutMs);
+      waiting.set(id, (result) => {
+        clearTimeout(timer);
+        if (result instanceof Error) reject(result);
+        else resolve(result as T);
+      });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no connection within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
+    ws.once("open", () => (clearTimeout(timer), resolve()));
+    ws.once("error", (error) => (clearTimeout(timer), reject(error)));
+  });
+  try {
+    await call("Profiler.enable");
+    await call("Profiler.setSamplingInterval", { interval: 200 });
+    await call("Profiler.start");
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    return (await call<{ profile: Profile }>("Profiler.stop")).profile;
+  } finally {
+    ws.close();
+  }
+}
+
+let profile: Profile;
+try {
+  profile = await record(values.inspector);
+} catch (error) {
+  // Seen: wrangler's inspector proxy hangs up while the Worker holds thousands of sockets.
+  console.error(`profile-worker: no profile from ${values.inspector} (${error instanceof Error ? error.message : String(error)}); is wrangler dev running?`);
   process.exit(1);
 }
-const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
-let nextId = 0;
-const waiting = new Map<number, (result: unknown) => void>();
-ws.on("message", (data: Buffer) => {
-  const message = JSON.parse(data.toString()) as { id?: number; result?: unknown; error?: { message: string } };
-  if (message.id === undefined) return;
-  waiting.get(message.id)?.(message.error ? new Error(message.error.message) : message.result);
-  waiting.delete(message.id);
-});
-function call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-  const id = ++nextId;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${method}: no answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS + seconds * 1000);
-    waiting.set(id, (result) => {
-      clearTimeout(timer);
-      if (result instanceof Error) reject(result);
-      else resolve(result as T);
-    });
-    ws.send(JSON.stringify({ id, method, params }));
-  });
-}
-await new Promise<void>((resolve, reject) => {
-  ws.once("open", () => resolve());
-  ws.once("error", reject);
-});
-
-await call("Profiler.enable");
-await call("Profiler.setSamplingInterval", { interval: 200 });
-await call("Profiler.start");
-await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-const { profile } = await call<{ profile: Profile }>("Profiler.stop");
-ws.close();
 writeFileSync(values.out, JSON.stringify(profile));
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));

@@ -127,23 +127,39 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
   const drain = async () => {
     if (!(await audience.quiet(1_000, 15_000))) console.error("timing: spectators still receiving frames after 15 s");
   };
+  /** How a step of growth opens its sockets: the URL (with the version they hold) and what each sends after its hello. */
+  type Opening = { kind: string; url: string; greeting?: string };
+  /** Whole-format sockets claiming the current version, so none is sent the whole format. */
+  const wholeFormat = async (): Promise<Opening> => ({ kind: "sockets", url: socketUrl(await currentVersion()) });
+  /** Paged results pages on page 1, fetched now: each tells its shard what it shows (decision 0085). */
+  const pageOne = async (): Promise<Opening> => {
+    const reply = await requestWithRetry(target, `/races/${demo.raceId}/results.json?format=${format.id}`, { timeoutMs: 30_000 });
+    if (reply.status !== 200) throw new Error(`results.json answered ${reply.status}`);
+    const page = JSON.parse(reply.body) as ResultsWindow;
+    const filter = windowFilterOf(page);
+    if (!filter) throw new Error("page 1 of the results has no filter");
+    const since = encodeURIComponent(page.format.version);
+    const url = `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${since}&window=1`;
+    return { kind: "paged pages", url, greeting: JSON.stringify(filter) };
+  };
   /**
    * Grows the audience towards `total` sockets, 1,000 at a time, within `budgetMs`; returns how many are held
-   * and, when short, why. Each step claims the current version, so no new socket is sent the whole format.
+   * and, when short, why. Each step opens its sockets as `opening` says, asked again per step.
    */
-  const grow = async (total: number, budgetMs: number): Promise<{ reached: number; short: string | null; perSecond: number }> => {
+  const grow = async (total: number, budgetMs: number, opening = wholeFormat): Promise<{ reached: number; short: string | null; perSecond: number }> => {
     const started = nowMs();
     let perSecond = 0;
     while (audience.size < total) {
       if (nowMs() - started > budgetMs) return { reached: audience.size, short: `time budget of ${budgetMs / 1000} s for opening sockets`, perSecond };
       const step = Math.min(GROW_STEP, total - audience.size);
       const before = await audience.stats();
+      const { kind, url, greeting } = await opening();
       const stepStarted = nowMs();
-      const opened = await audience.grow(audience.size + step, socketUrl(await currentVersion()), `${HOST}:${port}`, 30_000 + step * 30);
+      const opened = await audience.grow(audience.size + step, url, `${HOST}:${port}`, 30_000 + step * 30, greeting);
       perSecond = opened.opened / ((nowMs() - stepStarted) / 1000);
       const after = await audience.stats();
       console.error(
-        `timing: ${audience.size} sockets (${round2(perSecond)}/s, ${opened.failed} failed${opened.errors.length ? `: ${opened.errors[0]}` : ""}); worker ${openFiles(procs.worker)} files, ${rssMb(procs.worker)} MB; proxy ${openFiles(procs.proxy)} files`,
+        `timing: ${audience.size} ${kind} (${round2(perSecond)}/s, ${opened.failed} failed${opened.errors.length ? `: ${opened.errors[0]}` : ""}); worker ${openFiles(procs.worker)} files, ${rssMb(procs.worker)} MB; proxy ${openFiles(procs.proxy)} files`,
       );
       if (after.snapshots > before.snapshots)
         console.error(`timing: ${after.snapshots - before.snapshots} new sockets were sent the whole format (the version moved while they opened)`);
@@ -157,21 +173,10 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     if (reached < total) fail(`only ${reached} of ${total} spectator sockets opened (${short})`);
     return reached;
   };
-
-  /** Grows the audience to `total` paged results pages on page 1, each having told its shard what it shows (decision 0085). */
+  /** Grows the audience to `total` paged pages on page 1, then waits for the frames their filters brought to end. */
   const openPages = async (total: number) => {
-    while (audience.size < total) {
-      const reply = await requestWithRetry(target, `/races/${demo.raceId}/results.json?format=${format.id}`, { timeoutMs: 30_000 });
-      if (reply.status !== 200) throw new Error(`results.json answered ${reply.status}`);
-      const page = JSON.parse(reply.body) as ResultsWindow;
-      const filter = windowFilterOf(page);
-      if (!filter) throw new Error("page 1 of the results has no filter");
-      const url = `ws://127.0.0.1:${socketPort}/timing-api/races/${demo.raceId}/socket?format=${format.id}&since=${encodeURIComponent(page.format.version)}&window=1`;
-      const step = Math.min(GROW_STEP, total - audience.size);
-      const opened = await audience.grow(audience.size + step, url, `${HOST}:${port}`, 30_000 + step * 30, JSON.stringify(filter));
-      console.error(`timing: ${audience.size} paged pages (${opened.failed} failed); worker ${openFiles(procs.worker)} files, ${rssMb(procs.worker)} MB`);
-      if (opened.failed > step / 2) throw new Error(`only ${audience.size} of ${total} paged pages opened (${opened.errors[0] ?? "?"})`);
-    }
+    const { reached, short } = await grow(total, 120_000, pageOne);
+    if (reached < total) throw new Error(`only ${reached} of ${total} paged pages opened (${short})`);
     await drain();
   };
   /**
