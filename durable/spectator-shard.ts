@@ -14,7 +14,7 @@ import {
 import { enqueuePublication } from "../schema/wire/race-fanout-merge";
 import { packFrame } from "../schema/wire/race-frame-pack";
 import { patchRows } from "../schema/wire/race-row-patch";
-import { rowsForWindow, type WindowAllMessage, type WindowFilterMessage } from "../schema/wire/window-filter";
+import { fellField, rowsForWindow, type WindowAllMessage, type WindowFilterMessage } from "../schema/wire/window-filter";
 import { FrameHistory, lengthOf, wireFor, type HistoryFrame, type WireFrame } from "./frame-history";
 import { closeQuietly, send, sendInSlices, sendRaw } from "./socket-send";
 import { applyRows, cacheOf, type CachedFormat } from "./format-copy";
@@ -238,9 +238,9 @@ export class SpectatorShard extends DurableObject<Env> {
     this.filters.set(ws, filter);
     const version = this.versions[message.formatId];
     if (version === undefined || !(Number(message.version) < Number(version))) return;
-    const rows = this.filters.rowsSince(message.formatId, message.version, version, filter);
-    if (rows === null) return sendRaw(ws, JSON.stringify({ type: "refresh", formatId: message.formatId, version } satisfies RaceServerMessage));
-    send(ws, { type: "window-rows", formatId: message.formatId, from: message.version, version, rows });
+    const owed = this.filters.rowsSince(message.formatId, message.version, version, filter);
+    if (owed === null) return sendRaw(ws, JSON.stringify({ type: "refresh", formatId: message.formatId, version } satisfies RaceServerMessage));
+    send(ws, { type: "window-rows", formatId: message.formatId, from: message.version, version, rows: owed.rows, ...fellField(owed.fell) });
   }
 
   /** Forwards one format's frame, or resends the whole format when this shard missed one. */
@@ -262,7 +262,8 @@ export class SpectatorShard extends DurableObject<Env> {
     const patchers = current ? this.ctx.getWebSockets(patchTag(frame.formatId)) : [];
     const patched = new Set(patchers);
     const { plain, pages } = this.filters.split(patched.size === 0 ? sockets : sockets.filter((ws) => !patched.has(ws)));
-    const rows = cached || pages.size > 0 ? (JSON.parse(frame.frame) as RowsMessage).rows : null;
+    const parsed = cached || pages.size > 0 ? (JSON.parse(frame.frame) as RowsMessage) : null;
+    const rows = parsed?.rows ?? null;
     // The history keeps what was sent, for whole-format sockets that reconnect (paged ones fetch their page).
     const sent: HistoryFrame = { from: frame.from, version: frame.version, rowsWire: null, patchWire: null };
     if (patchers.length > 0) {
@@ -276,13 +277,20 @@ export class SpectatorShard extends DurableObject<Env> {
       await sendInSlices(plain, sent.rowsWire);
     }
     if (pages.size > 0) {
-      this.filters.record(frame.formatId, frame.from, frame.version, rows!);
+      this.filters.record(frame.formatId, frame.from, frame.version, rows!, parsed!.fell);
       // A page is sent nothing when nothing can change it: most ticks of a large race, for page 1 (each send costs
       // the shard about as much as its bytes). What it is sent covers everything it was not.
       for (const page of pages.values()) {
-        const relevant = rowsForWindow(page.filter, rows!);
-        if (relevant.length === 0) continue;
-        const message = { type: "window-rows", formatId: frame.formatId, from: frame.from, version: frame.version, rows: relevant } satisfies RaceServerMessage;
+        const relevant = rowsForWindow(page.filter, rows!, parsed!.fell);
+        if (relevant.rows.length === 0) continue;
+        const message = {
+          type: "window-rows",
+          formatId: frame.formatId,
+          from: frame.from,
+          version: frame.version,
+          rows: relevant.rows,
+          ...fellField(relevant.fell),
+        } satisfies RaceServerMessage;
         await sendInSlices(page.sockets, await packFrame(JSON.stringify(message)));
       }
     }

@@ -17,6 +17,13 @@ interface RecentFrame {
   from: string;
   version: string;
   rows: readonly ResultRow[];
+  fell: readonly string[];
+}
+
+/** Rows that changed, and the racers among them whose place may have gone back (decision 0087). */
+export interface RowsAndFell {
+  rows: ResultRow[];
+  fell: string[];
 }
 
 /** A socket's filter and the key that sockets showing the same page share. */
@@ -68,13 +75,13 @@ export class WindowFilters {
   }
 
   /** Keeps a forwarded frame's rows; one that does not follow the last starts the format's list again. */
-  record(formatId: string, from: string, version: string, rows: readonly ResultRow[]): void {
+  record(formatId: string, from: string, version: string, rows: readonly ResultRow[], fell: readonly string[] = []): void {
     let frames = this.recent.get(formatId);
     if (!frames || frames.at(-1)?.version !== from) {
       frames = [];
       this.recent.set(formatId, frames);
     }
-    frames.push({ from, version, rows });
+    frames.push({ from, version, rows, fell });
     let total = frames.reduce((sum, frame) => sum + frame.rows.length, 0);
     while (frames.length > RECENT_FRAMES || (frames.length > 1 && total > RECENT_ROWS)) total -= frames.shift()!.rows.length;
   }
@@ -85,15 +92,20 @@ export class WindowFilters {
 
   /**
    * Every row that changed after `since` up to `version`, each as at `version`, that the filter lets through (all
-   * of them without one); null when the recent frames do not reach back to `since`.
+   * of them without one), with the racers that fell in any of those frames; null when the recent frames do not
+   * reach back to `since`.
    */
-  rowsSince(formatId: string, since: string, version: string, filter: WindowFilterMessage | null): ResultRow[] | null {
+  rowsSince(formatId: string, since: string, version: string, filter: WindowFilterMessage | null): RowsAndFell | null {
     const frames = this.recent.get(formatId);
     if (!frames || frames.at(-1)!.version !== version) return null;
     const first = frames.findIndex((frame) => frame.from === since);
     if (first < 0) return null;
     const latest = new Map<string, ResultRow>();
-    for (const frame of frames.slice(first)) for (const row of frame.rows) latest.set(row.racerId, row);
-    return filter ? rowsForWindow(filter, [...latest.values()]) : [...latest.values()];
+    const fell = new Set<string>();
+    for (const frame of frames.slice(first)) {
+      for (const row of frame.rows) latest.set(row.racerId, row);
+      for (const id of frame.fell) fell.add(id);
+    }
+    return filter ? rowsForWindow(filter, [...latest.values()], [...fell]) : { rows: [...latest.values()], fell: [...fell] };
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { RaceServerMessage, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
 import { readWindowQuery, type ResultsWindow } from "../../schema/wire/results-window";
 import { rankGroup, resultsWindow } from "../../schema/wire/results-ranking";
+import { compareKeys } from "../../core/timing/rank";
 import { FILTER_RACER_CHARS, rowsForWindow, windowFilterOf } from "../../schema/wire/window-filter";
 import { followWindowFrame } from "./window-frames";
 
@@ -41,7 +42,30 @@ function pageOf(rows: ResultRow[], group: ResultGroupWire, page: number, version
   return resultsWindow(format, counts, (id) => rankGroup({}, GROUPS.find((g) => g.id === id)!, rows, "default"), query);
 }
 
-const rowsMessage = (from: string, version: string, rows: ResultRow[]): RaceServerMessage => ({ type: "rows", formatId: "f", from, version, rows });
+const rowsMessage = (from: string, version: string, rows: ResultRow[], fell: string[] = []): RaceServerMessage => ({
+  type: "rows",
+  formatId: "f",
+  from,
+  version,
+  rows,
+  ...(fell.length > 0 ? { fell } : {}),
+});
+
+/** A frame's rows, one per racer (the room sends each racer once, as it is now). */
+function frameOf(changed: [number, number | null, string | null][]): ResultRow[] {
+  return [...new Map(changed.map(([n, seconds, group]) => [n, row(n, seconds, group)])).values()];
+}
+
+/** The racers of a frame that fell, as the room names them at the least: a worse key than before, or out of a group they were in. */
+function fellOf(before: ResultRow[], frame: ResultRow[]): string[] {
+  const held = new Map(before.map((r) => [r.racerId, r]));
+  return frame
+    .filter((r) => {
+      const old = held.get(r.racerId);
+      return old !== undefined && (compareKeys(r.key, old.key) > 0 || old.groups.some((g) => !r.groups.includes(g)));
+    })
+    .map((r) => r.racerId);
+}
 
 /** A field (racer n: a group and a time, or on course) and a frame of changes to some of them and to new racers. */
 const field = fc.array(fc.tuple(fc.option(fc.integer({ min: 3_600, max: 3_800 }), { nil: null }), fc.constantFrom("men", "women")), {
@@ -57,6 +81,20 @@ const changes = fc.array(
   { maxLength: 40 },
 );
 
+/** Fields that fill two or three pages of a group, and frames of one to three changes, where one racer's move decides. */
+const bigField = fc.array(fc.tuple(fc.option(fc.integer({ min: 3_600, max: 3_800 }), { nil: null }), fc.constantFrom("men", "men", "women")), {
+  minLength: 60,
+  maxLength: 160,
+});
+const fewChanges = fc.array(
+  fc.tuple(
+    fc.integer({ min: 1, max: 170 }),
+    fc.option(fc.integer({ min: 3_500, max: 3_900 }), { nil: null }),
+    fc.constantFrom<string | null>("men", "women", null),
+  ),
+  { minLength: 1, maxLength: 3 },
+);
+
 describe("a paged page's filter at its shard (decision 0085)", () => {
   it("holds back only rows that change nothing the page shows or fetches: the page steps the same on the filtered frame", () => {
     fc.assert(
@@ -66,17 +104,19 @@ describe("a paged page's filter at its shard (decision 0085)", () => {
         const filter = windowFilterOf(window);
         expect(filter).not.toBeNull();
         if (!filter) return false;
-        const frame = changed.map(([n, seconds, group]) => row(n, seconds, group));
-        const whole = followWindowFrame(window, rowsMessage("10", "11", frame));
-        const relevant = rowsForWindow(filter, frame);
-        if (relevant.length === 0) {
+        const frame = frameOf(changed);
+        const fell = fellOf(rows, frame);
+        const whole = followWindowFrame(window, rowsMessage("10", "11", frame, fell));
+        const relevant = rowsForWindow(filter, frame, fell);
+        expect(relevant.fell).toEqual(fell.filter((id) => relevant.rows.some((r) => r.racerId === id)));
+        if (relevant.rows.length === 0) {
           // Not sent at all: the whole frame would have changed nothing on the page but its version.
           expect(whole.refetch).toBeNull();
           expect(whole.changed ?? new Set()).toEqual(new Set());
           expect(whole.window.current).toEqual(window.current);
           return true;
         }
-        const filtered = followWindowFrame(window, { type: "window-rows", formatId: "f", from: "10", version: "11", rows: relevant });
+        const filtered = followWindowFrame(window, { type: "window-rows", formatId: "f", from: "10", version: "11", ...relevant });
         expect(filtered.window).toEqual(whole.window);
         expect(filtered.refetch).toEqual(whole.refetch);
         expect(filtered.changed).toEqual(whole.changed);
@@ -84,6 +124,39 @@ describe("a paged page's filter at its shard (decision 0085)", () => {
       }),
       { seed: 20261128, numRuns: 300 },
     );
+  });
+
+  it("either fetches itself again or shows exactly what a fresh fetch would, a racer falling back from ahead of it included", () => {
+    fc.assert(
+      fc.property(bigField, fewChanges, fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, 1), (racers, changed, page, groupIndex) => {
+        const rows = racers.map(([seconds, group], i) => row(i + 1, seconds, group));
+        const group = GROUPS[groupIndex]!;
+        const window = pageOf(rows, group, page);
+        const frame = frameOf(changed);
+        const step = followWindowFrame(window, rowsMessage("10", "11", frame, fellOf(rows, frame)));
+        if (step.refetch !== null) return true;
+        const now = new Map(rows.map((r) => [r.racerId, r]));
+        for (const r of frame) now.set(r.racerId, r);
+        const fresh = pageOf([...now.values()], group, page, "11");
+        expect(step.window.current?.entries.map((e) => e.row)).toEqual(fresh.current?.entries.map((e) => e.row));
+        return true;
+      }),
+      { seed: 20261129, numRuns: 300 },
+    );
+  });
+
+  it("sends every page a racer that fell, and the page fetches itself again: page 2 moves up when a racer ahead of it drops out", () => {
+    const rows = Array.from({ length: 120 }, (_, i) => row(i + 1, 3_600 + i, "men"));
+    const pageTwo = pageOf(rows, GROUPS[0]!, 2);
+    const filter = windowFilterOf(pageTwo)!;
+    // Racer 3 (third on page 1) does not finish: its new row sorts behind every finisher, so behind page 2's last row.
+    const dropped = { ...row(3, null, "men"), status: "dnf" as const, statusText: "DNF" as const, key: [2, 3] };
+    expect(rowsForWindow(filter, [dropped]).rows).toEqual([]);
+    const sent = rowsForWindow(filter, [dropped], [dropped.racerId]);
+    expect(sent).toEqual({ rows: [dropped], fell: [dropped.racerId] });
+    expect(followWindowFrame(pageTwo, { type: "window-rows", formatId: "f", from: "10", version: "11", ...sent }).refetch).toBe("soon");
+    // Without `fell` the page keeps racer 51 first, who is now 50th and on page 1.
+    expect(followWindowFrame(pageTwo, rowsMessage("10", "11", [dropped])).refetch).toBeNull();
   });
 
   it("names the page's racers by a prefix short enough for a socket's attachment, and takes a search or a split order whole", () => {
@@ -98,9 +171,9 @@ describe("a paged page's filter at its shard (decision 0085)", () => {
     expect(windowFilterOf({ ...window, query: { ...window.query, search: "Racer" } })).toBeNull();
     expect(windowFilterOf({ ...window, query: { ...window.query, sort: 0 } })).toBeNull();
     // A racer finishing behind page 1 is held back; one finishing ahead of its last row, or on it, is not.
-    expect(rowsForWindow(filter, [row(500, 3_900, "men"), row(501, 3_601, "men"), row(3, 4_000, "men"), row(502, 3_500, "women")]).map((r) => r.bib)).toEqual([
-      501, 3,
-    ]);
+    expect(
+      rowsForWindow(filter, [row(500, 3_900, "men"), row(501, 3_601, "men"), row(3, 4_000, "men"), row(502, 3_500, "women")]).rows.map((r) => r.bib),
+    ).toEqual([501, 3]);
   });
 });
 

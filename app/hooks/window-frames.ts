@@ -55,7 +55,7 @@ export function followWindowFrame(window: ResultsWindow, message: RaceServerMess
       const older = notAfter(message.version, held) && message.version !== held;
       if (message.formatId !== formatId || older || (chained && message.version === held)) return unchanged;
       if (chained && message.from !== held) return { ...unchanged, refetch: "now", target: message.version };
-      const { next, changed, moves } = applyToPage(window, message.rows);
+      const { next, changed, moves } = applyToPage(window, message.rows, message.fell ?? []);
       return { window: { ...next, format: { ...next.format, version: message.version } }, changed, outcome: "current", refetch: moves ? "soon" : null };
     }
     default:
@@ -64,7 +64,11 @@ export function followWindowFrame(window: ResultsWindow, message: RaceServerMess
 }
 
 /** Patches the page's rows that changed, and says whether any pushed row can move what the page shows. */
-function applyToPage(window: ResultsWindow, rows: readonly ResultRow[]): { next: ResultsWindow; changed: Set<string>; moves: boolean } {
+function applyToPage(
+  window: ResultsWindow,
+  rows: readonly ResultRow[],
+  fell: readonly string[],
+): { next: ResultsWindow; changed: Set<string>; moves: boolean } {
   const current = window.current;
   if (!current) return { next: window, changed: new Set(), moves: false };
   const pushed = new Map(rows.map((row) => [row.racerId, row]));
@@ -78,9 +82,11 @@ function applyToPage(window: ResultsWindow, rows: readonly ResultRow[]): { next:
   const matches = searchMatcher(window.query.search);
   const multistage = window.format.stage !== undefined;
   const lastKey = current.lastKey;
-  // A racer on the page can change place; another one moves it only by sorting before its last row (or onto a page that is not full).
+  // A racer on the page can change place; another one moves it only by sorting before its last row (or onto a page
+  // that is not full), or by falling back from where it was, which its new row does not say (decision 0087).
   const moves =
     changed.size > 0 ||
+    fell.length > 0 ||
     rows.some(
       (row) =>
         row.groups.includes(current.group.id) &&

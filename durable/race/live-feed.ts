@@ -9,6 +9,7 @@ import { openDb, races } from "../../schema/d1";
 import type { StoredDocument } from "../../schema/race/documents";
 import type { FormatFrame, HeatsFrame, Publication, SpectatorFormat } from "../../schema/wire/race-fanout";
 import type { FormatSnapshot, HeatsView, RaceServerMessage } from "../../schema/wire/race-socket";
+import { fellField } from "../../schema/wire/window-filter";
 import { LivePushStore } from "./live-push";
 import { LiveResults, type RaceState } from "./live-results";
 import type { RaceStore } from "./store";
@@ -242,15 +243,15 @@ export class LiveFeed {
       );
       const frames: FormatFrame[] = [];
       // A tick that found nothing to send (reads of nobody) keeps the pace the last frame set.
-      if (delta.size > 0) this.lastTickRows = Math.max(...[...delta.values()].map((rows) => rows.length));
-      for (const [formatId, rows] of delta) {
+      if (delta.size > 0) this.lastTickRows = Math.max(...[...delta.values()].map((d) => d.rows.length));
+      for (const [formatId, { rows, fell }] of delta) {
         const from = String(formatVersions[formatId] ?? 0);
         formatVersions[formatId] = version;
         frames.push({
           formatId,
           from,
           version: String(version),
-          frame: JSON.stringify({ type: "rows", formatId, from, version: String(version), rows } satisfies RaceServerMessage),
+          frame: JSON.stringify({ type: "rows", formatId, from, version: String(version), rows, ...fellField(fell) } satisfies RaceServerMessage),
         });
         framed.push(formatId);
       }

@@ -17,6 +17,7 @@ import type { StoredDocument } from "../../schema/race/documents";
 import { courseWithSections, raceInputOf, racerFieldsOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
 import { relaySetupOf, runCountOf, type RaceSettings } from "../../schema/race/settings";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
+import { fellBack } from "../../schema/wire/window-filter";
 
 export interface RaceState {
   settings: RaceSettings;
@@ -43,6 +44,12 @@ export interface RacerInGroup {
   sameCourse: (racerId: string) => boolean;
 }
 
+/** One format's rows to send, and the racers among them whose place may have gone back (decision 0087). */
+export interface FormatDelta {
+  rows: ResultRow[];
+  fell: string[];
+}
+
 export class LiveResults {
   private engine: ResultsEngine;
   /** The setup the rows and columns are drawn from (racers and crossings live in the engine and `racers`). */
@@ -55,6 +62,12 @@ export class LiveResults {
   /** Course point id → its timing point: where a relay racer's handover read is found. */
   private pointTimingPoints = new Map<string, string>();
   private pending = new Set<string>();
+  /**
+   * Where racers an edit touched stood before it (null: new), until the push compares: a frame names those whose place
+   * went back (a status, a penalty, a cleared time, a removal), which their new row cannot tell a page (decision 0087).
+   * Crossings only move racers on, so they are not kept.
+   */
+  private before = new Map<string, ResultRow | null>();
   /** The crossing-log position the engine has taken in. */
   private logPosition: number;
 
@@ -86,6 +99,7 @@ export class LiveResults {
   racerSaved(saved: StoredRacer): void {
     // A racer saved in place keeps its handle, which writers of other fields do not carry.
     const racer = saved.handle === undefined ? { ...saved, handle: this.racers.get(saved.id)?.handle } : saved;
+    this.remember(racer.id);
     this.racers.set(racer.id, racer);
     if (this.bringsNewFieldGroup(racer)) return this.reload();
     this.note(this.engine.upsertRacer(racerOf(racer, this.courseOf)).racerIds);
@@ -93,12 +107,14 @@ export class LiveResults {
   }
 
   racerRemoved(racerId: string): void {
+    this.remember(racerId);
     this.racers.delete(racerId);
     this.note(this.engine.removeRacer(racerId).racerIds);
     this.pending.add(racerId);
   }
 
   timesCleared(racerId: string): void {
+    this.remember(racerId);
     this.note(this.engine.clearTimes(racerId).racerIds);
   }
 
@@ -109,6 +125,7 @@ export class LiveResults {
     this.logPosition = state.position;
     this.engine = this.build(state);
     this.pending.clear();
+    this.before.clear();
   }
 
   hasPending(): boolean {
@@ -119,23 +136,26 @@ export class LiveResults {
    * Takes the racers changed since the last push (and `alsoChanged`, racers a stored change names) and
    * returns, per format, the rows to send; a format with nothing to send is left out.
    */
-  takeDelta(formatIds: string[], alsoChanged: Iterable<string> = []): Map<string, ResultRow[]> {
+  takeDelta(formatIds: string[], alsoChanged: Iterable<string> = []): Map<string, FormatDelta> {
+    const seen = new Set(this.pending);
     const racerIds = [...new Set([...this.pending, ...alsoChanged])];
+    const fallen = new Set(racerIds.filter((id) => this.fell(id, this.currentRow(id), seen.has(id))));
     this.pending.clear();
-    const rows = new Map<string, ResultRow[]>();
+    this.before.clear();
+    const deltas = new Map<string, FormatDelta>();
     for (const formatId of formatIds) {
       const groups = this.groupsByFormat.get(formatId) ?? [];
       const wanted: ResultRow[] = [];
       for (const racerId of racerIds) {
         const memberOf = this.memberships(racerId, groups);
         const result = this.engine.result(racerId);
-        // A racer that was never in this format and still is not needs no row.
-        if (memberOf.length === 0 && !result) continue;
+        // A racer that was never in this format and still is not needs no row; one deleted from it gets its removal.
+        if (memberOf.length === 0 && !result && !this.wasIn(racerId, groups)) continue;
         wanted.push(result ? this.rowOf(result, memberOf) : removedRow(racerId));
       }
-      if (wanted.length > 0) rows.set(formatId, wanted);
+      if (wanted.length > 0) deltas.set(formatId, { rows: wanted, fell: wanted.filter((row) => fallen.has(row.racerId)).map((row) => row.racerId) });
     }
-    return rows;
+    return deltas;
   }
 
   /** The whole format as a page renders it, labelled with the version its frames chain from. */
@@ -234,6 +254,23 @@ export class LiveResults {
     for (const id of racerIds) this.pending.add(id);
   }
 
+  /** A racer's row as it stands before an edit, kept from the first edit since the last push. */
+  private remember(racerId: string): void {
+    if (this.before.has(racerId)) return;
+    const result = this.engine.result(racerId);
+    this.before.set(racerId, result ? this.rowOf(result, this.engine.groupsOf(racerId)) : null);
+  }
+
+  /**
+   * Whether a racer's place may have gone back since the last push: compared with where an edit found it, and
+   * assumed for a stored change this instance did not see (it was made before the room last woke).
+   */
+  private fell(racerId: string, now: ResultRow | null, seen: boolean): boolean {
+    if (!this.before.has(racerId)) return !seen;
+    const before = this.before.get(racerId)!;
+    return before !== null && fellBack(before, now);
+  }
+
   /**
    * Groups made from a racer field (a format with group_type "field" and no groups of its own) gain a group
    * when a racer brings a value no one had; only then is a full rebuild needed.
@@ -258,6 +295,20 @@ export class LiveResults {
     this.pointTimingPoints = new Map(state.docs.courses.flatMap((c) => c.data.points_list.map((p) => [p.id, p.point] as const)));
     this.groupsByFormat = new Map(state.docs.formats.map((f) => [f.id, input.groups.filter((g) => g.id.startsWith(`${f.id}:`))]));
     return new ResultsEngine(input, state.crossings);
+  }
+
+  /** Whether a racer gone from the race was in one of these groups: as an edit found it, or, deleted before the room woke, assumed. */
+  private wasIn(racerId: string, groups: ResultGroupSpec[]): boolean {
+    if (this.racers.has(racerId)) return false;
+    const before = this.before.get(racerId);
+    if (before === undefined) return true;
+    return before !== null && groups.some((g) => before.groups.includes(g.id));
+  }
+
+  /** A racer's row in every group it is in (null: not in the race), to compare with where it stood. */
+  private currentRow(racerId: string): ResultRow | null {
+    const result = this.engine.result(racerId);
+    return result ? this.rowOf(result, this.engine.groupsOf(racerId)) : null;
   }
 
   private memberships(racerId: string, groups: ResultGroupSpec[]): string[] {

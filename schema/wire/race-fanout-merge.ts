@@ -6,6 +6,7 @@
  */
 import type { AnnouncerFrame, FormatFrame, HeatsFrame, Publication } from "./race-fanout";
 import type { RaceServerMessage, ResultRow } from "./race-socket";
+import { fellField } from "./window-filter";
 
 type RowsMessage = Extract<RaceServerMessage, { type: "rows" }>;
 
@@ -40,14 +41,25 @@ export function enqueuePublication(waiting: readonly Publication[], next: Public
 /** Two chained frames of one format as one: each racer's latest row, in the order racers first changed. */
 export function mergeFrames(first: FormatFrame, second: FormatFrame): FormatFrame {
   const rows = new Map<string, ResultRow>();
-  for (const row of rowsOf(first)) rows.set(row.racerId, row);
-  for (const row of rowsOf(second)) rows.set(row.racerId, row);
-  const message: RowsMessage = { type: "rows", formatId: first.formatId, from: first.from, version: second.version, rows: [...rows.values()] };
+  const fell = new Set<string>();
+  for (const message of [messageOf(first), messageOf(second)]) {
+    for (const row of message.rows) rows.set(row.racerId, row);
+    // A racer that fell in either frame fell across the two, wherever it went next.
+    for (const id of message.fell ?? []) fell.add(id);
+  }
+  const message: RowsMessage = {
+    type: "rows",
+    formatId: first.formatId,
+    from: first.from,
+    version: second.version,
+    rows: [...rows.values()],
+    ...fellField([...fell]),
+  };
   return { formatId: first.formatId, from: first.from, version: second.version, frame: JSON.stringify(message) };
 }
 
-function rowsOf(frame: FormatFrame): ResultRow[] {
-  return (JSON.parse(frame.frame) as RowsMessage).rows;
+function messageOf(frame: FormatFrame): RowsMessage {
+  return JSON.parse(frame.frame) as RowsMessage;
 }
 
 /** The later of two frames by version (heats, announcer). */

@@ -150,7 +150,14 @@ const message = (value: unknown, readers: FrameReaders): RaceServerMessage => {
       return { type: "refresh", formatId: string(o.formatId), version: string(o.version) };
     case "rows":
     case "window-rows":
-      return { type: o.type, formatId: string(o.formatId), from: string(o.from), version: string(o.version), rows: array(resultRow)(o.rows) };
+      return {
+        type: o.type,
+        formatId: string(o.formatId),
+        from: string(o.from),
+        version: string(o.version),
+        rows: array(resultRow)(o.rows),
+        ...optional(o, "fell", array(string)),
+      };
     case "patch":
       return readers.patch ? readers.patch(o) : refuse();
     case "heats":

@@ -202,6 +202,9 @@ export const heatsViewSchema = z.object({
 });
 export type HeatsView = z.infer<typeof heatsViewSchema>;
 
+/** Racer ids of a frame's rows whose place may have gone back; absent when there are none. */
+const fellSchema = z.optional(z.array(z.string()));
+
 /** Frames a RaceRoom sends. `hello` arrives first on every connection. */
 export const raceServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("hello"), race_id: z.string(), name: z.string(), server_time: z.number(), connections: count, version: z.optional(z.string()) }),
@@ -212,15 +215,19 @@ export const raceServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("snapshot"), snapshot: formatSnapshotSchema }),
   /** Sockets of a results page that shows one page of rows (`?window=1`): the format changed shape or frames were missed, so the page fetches its rows again. */
   z.object({ type: z.literal("refresh"), formatId: z.string(), version: z.string() }),
-  /** The rows that changed since `from`, batched every 50-100 ms. */
-  z.object({ type: z.literal("rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
+  /**
+   * The rows that changed since `from`, batched every 50-100 ms. `fell`: the racers among them whose place may have
+   * gone back (a status, a penalty, a cleared time, a removal): a page behind where they were cannot tell from their
+   * new row that its own rows moved up, so it fetches itself again (decision 0087).
+   */
+  z.object({ type: z.literal("rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema), fell: fellSchema }),
   /**
    * To a paged page that sent its `window` (decision 0085): the rows that can change its page, each as at `version`.
    * Sent for a tick only when it has such rows, and when a new `window` comes, with what the old filter held back
    * since `from` (the version that page was fetched at). The page applies them whenever `version` is not older
    * than the page.
    */
-  z.object({ type: z.literal("window-rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema) }),
+  z.object({ type: z.literal("window-rows"), formatId: z.string(), from: z.string(), version: z.string(), rows: z.array(resultRowSchema), fell: fellSchema }),
   /**
    * As `rows`, for a socket holding the whole format that asked for patches (`?patch=1`): racers it does not
    * hold yet come whole in `rows`, the others as `changes` to the row it holds (decision 0059).

@@ -9,7 +9,7 @@
  * No zod here: the browser builds the message with this module (the server checks it with race-socket.ts).
  */
 import { compareKeys } from "../../core/timing/rank";
-import type { RankingType } from "../../core/timing/multistage";
+import { RANKING_TYPES, type RankingType } from "../../core/timing/multistage";
 import type { ResultRow } from "./race-socket";
 import { rankingKey, type ResultsWindow } from "./results-window";
 
@@ -63,15 +63,35 @@ export function windowFilterOf(window: ResultsWindow): WindowFilterMessage | nul
   };
 }
 
-/** Whether a pushed row can change the page: it is on it, or it sorts into it in the page's group. */
-export function rowMattersToWindow(filter: Omit<WindowFilterMessage, "type" | "formatId" | "version">, row: ResultRow, onPage: boolean): boolean {
-  if (onPage) return true;
+/**
+ * Whether a pushed row can change the page: it is on it, or it sorts into it in the page's group, or its place may
+ * have gone back (`fell`). Where a fallen racer was is not in its new row, and if that was ahead of the page, the
+ * page's rows each moved up one; so every page takes it and fetches itself again (decision 0087).
+ */
+export function rowMattersToWindow(filter: Omit<WindowFilterMessage, "type" | "formatId" | "version">, row: ResultRow, onPage: boolean, fell = false): boolean {
+  if (onPage || fell) return true;
   if (!row.groups.includes(filter.group)) return false;
   return filter.lastKey === null || compareKeys(rankingKey(row, filter.ranking, filter.multistage), filter.lastKey) < 0;
 }
 
-/** The rows of a frame that can change the page the filter describes, in the frame's order. */
-export function rowsForWindow(filter: WindowFilterMessage, rows: readonly ResultRow[]): ResultRow[] {
+/** A frame's rows that can change the page the filter describes, in the frame's order, and which of them fell. */
+export function rowsForWindow(filter: WindowFilterMessage, rows: readonly ResultRow[], fell: readonly string[] = []): { rows: ResultRow[]; fell: string[] } {
   const racers = new Set(filter.racers);
-  return rows.filter((row) => rowMattersToWindow(filter, row, racers.has(row.racerId.slice(0, FILTER_RACER_CHARS))));
+  const fallen = new Set(fell);
+  const kept = rows.filter((row) => rowMattersToWindow(filter, row, racers.has(row.racerId.slice(0, FILTER_RACER_CHARS)), fallen.has(row.racerId)));
+  return { rows: kept, fell: kept.filter((row) => fallen.has(row.racerId)).map((row) => row.racerId) };
+}
+
+/**
+ * Whether a racer's place may have gone back from `before` to `after` (null: removed): a worse key in a ranking a
+ * page can order by, or out of a group it was in. A page behind where it stood then moves up (decision 0087).
+ */
+export function fellBack(before: ResultRow, after: ResultRow | null): boolean {
+  if (after === null || before.groups.some((group) => !after.groups.includes(group))) return true;
+  return RANKING_TYPES.some((ranking) => compareKeys(rankingKey(after, ranking, true), rankingKey(before, ranking, true)) > 0);
+}
+
+/** A frame's `fell` as the wire has it: absent when no racer fell. */
+export function fellField(fell: readonly string[]): { fell?: string[] } {
+  return fell.length > 0 ? { fell: [...fell] } : {};
 }

@@ -11,7 +11,7 @@ import { windowFilterOf } from "../../schema/wire/window-filter";
 import type { SpectatorShard } from "../../durable/spectator-shard";
 import { worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
-import { createTimedRace, evictShard, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
+import { createTimedRace, evictRoom, evictShard, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
 
 const finishRead = (seq: number, chip: string, seconds: number, startMicros: number) => ({ seq, chip, time: startMicros + seconds * SECOND, channel: 2 });
 
@@ -89,6 +89,64 @@ describe("a paged page's filter at its shard", () => {
     expect(caughtUp.from).toBe(second.version);
     expect(caughtUp.version).toBe(last.version);
     expect(caughtUp.rows.map((r) => r.bib).sort((a, b) => a! - b!)).toEqual([1, 3, 4]);
+    paged.socket.close(1000);
+    whole.socket.close(1000);
+  });
+
+  it("sends page 2 a racer from page 1 who does not finish, named as fallen, still when the room is evicted before its push", async () => {
+    // 110 racers, 105 finished (racer n in 1000 + n s): pages 1 and 2 of 50 are full.
+    const racers = 2 * WINDOW_PAGE_SIZE + 10;
+    const t = await createTimedRace({ racers });
+    const reads = Array.from({ length: 105 }, (_, i) => finishRead(i + 1, `C${i + 1}`, 1000 + i + 1, t.startMicros));
+    expect((await postReads(t.host, t.race.id, t.credential.token, { reads })).status).toBe(200);
+    await t.room.flushLive();
+    const response = await worker.fetch(hostRequest(t.host, `/races/${t.race.id}/results.json?format=${t.format.id}&page=2`));
+    const pageTwo = (await response.json()) as ResultsWindow;
+    expect(pageTwo.current?.entries[0]?.row.bib).toBe(WINDOW_PAGE_SIZE + 1);
+    const paged = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: pageTwo.format.version, window: true });
+    const whole = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: pageTwo.format.version });
+    await paged.next("hello");
+    await whole.next("hello");
+    paged.socket.send(JSON.stringify(windowFilterOf(pageTwo)));
+    await filtersHeld(t.race.id, 1);
+
+    // Bib 3, third on page 1, does not finish: its row now sorts behind page 2, but page 2's rows each move up one.
+    const reply = await t.room.manualEntries("jury", {
+      entries: [{ kind: "status", key: "bib-3-dnf", bib: 3, status: "dnf", time: t.startMicros + 900 * SECOND }],
+    });
+    expect(reply).toMatchObject({ ok: true, value: { accepted: 1 } });
+    // The room forgets the change it had not pushed yet; the stored mark of it must still say the racer fell.
+    await evictRoom(t.room);
+    await t.room.flushLive();
+    const frame = await whole.next("rows");
+    const dropped = frame.rows.find((r) => r.bib === 3)!;
+    expect(dropped.status).toBe("dnf");
+    expect(frame.fell).toEqual([dropped.racerId]);
+    const sent = await paged.next("window-rows");
+    expect(sent).toMatchObject({ from: frame.from, version: frame.version, fell: [dropped.racerId] });
+    expect(sent.rows.map((r) => r.bib)).toEqual([3]);
+
+    // A finish is a move forward: behind page 2 it is not sent there, and no frame names it as fallen.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(200, `C${racers}`, 3_000, t.startMicros)] });
+    await t.room.flushLive();
+    const finish = await whole.next("rows");
+    expect(finish.fell).toBeUndefined();
+    expect(paged.received.map((f) => f.type)).toEqual(["hello", "window-rows"]);
+    // A new name moves nobody: the leader's row is sent (it sorts ahead of page 2's last row) but not as fallen.
+    const leader = (await t.room.snapshot(t.format.id))!.rows.find((r) => r.bib === 1)!;
+    expect((await t.room.saveRacer(leader.racerId, { last_name: "Renamed" })).ok).toBe(true);
+    await t.room.flushLive();
+    const renamed = await whole.next("rows");
+    expect(renamed.rows.map((r) => r.bib)).toEqual([1]);
+    expect(renamed.fell).toBeUndefined();
+    expect((await paged.next("window-rows")).fell).toBeUndefined();
+    // Deleting the leader is a fall for every page behind it, told without an eviction too: its removal goes out.
+    expect(await t.room.deleteRacer(leader.racerId)).toBe(true);
+    await t.room.flushLive();
+    const removed = await whole.next("rows");
+    expect(removed.rows.find((r) => r.racerId === leader.racerId)).toMatchObject({ groups: [], status: "notstarted" });
+    expect(removed.fell).toEqual([leader.racerId]);
+    expect((await paged.next("window-rows")).fell).toEqual([leader.racerId]);
     paged.socket.close(1000);
     whole.socket.close(1000);
   });
