@@ -5,8 +5,9 @@
 // `--only crowd` just a crowd following the paged results page through a mass finish (bench/results-crowd.ts);
 // `--only site` just the club site's home page, from the edge cache and rendered (bench/site-home-latency.ts);
 // `--only newsletter` just a newsletter to 10,000 readers, queued and sent (bench/newsletter-send.ts); `--only series` just a
-// points series of 20 races × 5,000 racers recomputed after one race changes (bench/series-recompute.ts). `--port` picks the
-// server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
+// points series of 20 races × 5,000 racers recomputed after one race changes (bench/series-recompute.ts); `--only floor` just
+// the send floor, a Worker that only sends to 1,000 and 10,000 sockets (bench/send-floor.ts, on port + 1, after the
+// platform's server has stopped). `--port` picks the server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -22,6 +23,7 @@ import { runRegistrationReport } from "./registration-report";
 import { startServer } from "./server";
 import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runNewsletterSend } from "./newsletter-send";
+import { runSendFloor } from "./send-floor";
 import { runSeriesRecompute } from "./series-recompute";
 import { runSiteHomeLatency } from "./site-home-latency";
 import { runTimingApi } from "./timing-api";
@@ -29,8 +31,8 @@ import { runSeeding } from "./seeding";
 import { runTimingEngine } from "./timing-engine";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, port: { type: "string", default: "8798" } } });
-if (values.only !== undefined && !["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series"].includes(values.only))
-  throw new Error(`--only takes "timing", "checkout", "admin", "racer", "crowd", "site", "newsletter" or "series", not "${values.only}"`);
+if (values.only !== undefined && !["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series", "floor"].includes(values.only))
+  throw new Error(`--only takes "timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series" or "floor", not "${values.only}"`);
 const timingOnly = values.only === "timing";
 const checkoutOnly = values.only === "checkout";
 const adminOnly = values.only === "admin";
@@ -39,10 +41,13 @@ const crowdOnly = values.only === "crowd";
 const siteOnly = values.only === "site";
 const newsletterOnly = values.only === "newsletter";
 const seriesOnly = values.only === "series";
+const floorOnly = values.only === "floor";
 const someOnly = values.only !== undefined;
 const PORT = Number(values.port);
 
-execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+// The floor's Worker is its own (bench/send-floor-worker): the platform's build is not needed for it.
+if (!floorOnly)
+  execFileSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 if (!someOnly) {
   runBundleSize();
   await runPasswordHashing();
@@ -51,32 +56,39 @@ if (!someOnly) {
   runRegistrationPricing();
   runRegistrationReport();
 }
-// Room for the live path's largest audience: one descriptor per spectator socket in the Worker's process.
-const server = await startServer(PORT, { openFiles: 65_536 });
-let timingOk = false;
-try {
-  if (adminOnly) await runAdminLists(PORT);
-  if (racerOnly) await runRacerPage(PORT);
-  if (crowdOnly) await runResultsCrowd(PORT);
-  if (siteOnly) await runSiteHomeLatency(PORT);
-  if (newsletterOnly) await runNewsletterSend(PORT);
-  if (seriesOnly) await runSeriesRecompute(PORT);
-  if (!someOnly) {
-    await runSiteHomeLatency(PORT);
-    await runSignInThroughput(PORT);
-    await runDataApi(PORT);
-    await runRegistrationPage(PORT);
-    await runAdminLists(PORT);
-    await runNewsletterSend(PORT);
-    await runSeriesRecompute(PORT);
+/** The figures that need the platform's server: started once, on PORT, and stopped whatever happens. */
+async function platformFigures(): Promise<boolean> {
+  // Room for the live path's largest audience: one descriptor per spectator socket in the Worker's process.
+  const server = await startServer(PORT, { openFiles: 65_536 });
+  try {
+    if (adminOnly) await runAdminLists(PORT);
+    if (racerOnly) await runRacerPage(PORT);
+    if (crowdOnly) await runResultsCrowd(PORT);
+    if (siteOnly) await runSiteHomeLatency(PORT);
+    if (newsletterOnly) await runNewsletterSend(PORT);
+    if (seriesOnly) await runSeriesRecompute(PORT);
+    if (!someOnly) {
+      await runSiteHomeLatency(PORT);
+      await runSignInThroughput(PORT);
+      await runDataApi(PORT);
+      await runRegistrationPage(PORT);
+      await runAdminLists(PORT);
+      await runNewsletterSend(PORT);
+      await runSeriesRecompute(PORT);
+    }
+    if (!someOnly || checkoutOnly) await runCheckouts(PORT);
+    const timingOk = (someOnly && !timingOnly) || (await runTimingApi(PORT, server.pid));
+    // After the live path: they grow the demo race, which the live figures are not measured with.
+    if (!someOnly) await runResultsCrowd(PORT);
+    if (!someOnly) await runRacerPage(PORT);
+    return timingOk;
+  } finally {
+    await server.stop();
   }
-  if (!someOnly || checkoutOnly) await runCheckouts(PORT);
-  timingOk = (someOnly && !timingOnly) || (await runTimingApi(PORT, server.pid));
-  // After the live path: they grow the demo race, which the live figures are not measured with.
-  if (!someOnly) await runResultsCrowd(PORT);
-  if (!someOnly) await runRacerPage(PORT);
-} finally {
-  await server.stop();
 }
+
+const timingOk = floorOnly || (await platformFigures());
+// With the platform's server stopped, so the floor has the machine the platform's figures had.
+const floorOk = (someOnly && !floorOnly) || (await runSendFloor(PORT + 1));
 // Every figure that could be measured is printed; a missing one makes the run fail.
-if (!timingOk) process.exitCode = 1;
+if (!timingOk || !floorOk) process.exitCode = 1;

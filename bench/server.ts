@@ -14,11 +14,23 @@ export interface ServerOptions {
   openFiles?: number;
 }
 
+export interface BenchServer {
+  /** The server's process group (it runs wrangler and workerd below it). */
+  pid: number;
+  stop: () => Promise<void>;
+}
+
 /** Starts the built Worker with fresh seeded local state on 127.0.0.1:<port> and waits until it answers. */
-export async function startServer(port: number, options: ServerOptions = {}): Promise<{ pid: number; stop: () => Promise<void> }> {
+export function startServer(port: number, options: ServerOptions = {}): Promise<BenchServer> {
   const stateDir = options.stateDir ?? `.wrangler/bench-state-${port}`;
-  const tsx = path.join(root, "node_modules", ".bin", "tsx");
-  const args = ["scripts/serve-test.ts", String(port), stateDir];
+  return startDetached(port, path.join(root, "node_modules", ".bin", "tsx"), ["scripts/serve-test.ts", String(port), stateDir], options);
+}
+
+/**
+ * Runs `program args` in a process group of its own and waits until 127.0.0.1:<port>/favicon.ico answers 200;
+ * `stop` ends the whole group, forcefully if it lingers.
+ */
+export async function startDetached(port: number, program: string, args: string[], options: ServerOptions = {}): Promise<BenchServer> {
   // `ulimit -n` in a shell in front of the server: Node cannot set its own limits, and the limit is inherited
   // by wrangler and workerd, which hold one descriptor per spectator socket. Best effort: when the hard limit
   // cannot be raised (not root), the shell goes on with the limit it has.
@@ -28,11 +40,11 @@ export async function startServer(port: number, options: ServerOptions = {}): Pr
         [
           "-c",
           `ulimit -Hn ${options.openFiles} 2>/dev/null; ulimit -n ${options.openFiles} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"`,
-          tsx,
+          program,
           ...args,
         ],
       ]
-    : [tsx, args];
+    : [program, args];
   const child: ChildProcess = spawn(command, argv as string[], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
