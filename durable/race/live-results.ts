@@ -139,7 +139,7 @@ export class LiveResults {
   takeDelta(formatIds: string[], alsoChanged: Iterable<string> = []): Map<string, FormatDelta> {
     const seen = new Set(this.pending);
     const racerIds = [...new Set([...this.pending, ...alsoChanged])];
-    const fallen = new Set(racerIds.filter((id) => this.fell(id, this.currentRow(id), seen.has(id))));
+    const fallen = new Set(racerIds.filter((id) => this.fell(id, seen.has(id))));
     this.pending.clear();
     this.before.clear();
     const deltas = new Map<string, FormatDelta>();
@@ -265,10 +265,11 @@ export class LiveResults {
    * Whether a racer's place may have gone back since the last push: compared with where an edit found it, and
    * assumed for a stored change this instance did not see (it was made before the room last woke).
    */
-  private fell(racerId: string, now: ResultRow | null, seen: boolean): boolean {
+  private fell(racerId: string, seen: boolean): boolean {
     if (!this.before.has(racerId)) return !seen;
     const before = this.before.get(racerId)!;
-    return before !== null && fellBack(before, now);
+    // The row now is built only for an edited racer: a tick of crossings builds each row once, for its frame.
+    return before !== null && fellBack(before, this.currentRow(racerId));
   }
 
   /**
