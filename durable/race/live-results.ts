@@ -141,7 +141,6 @@ export class LiveResults {
     const racerIds = [...new Set([...this.pending, ...alsoChanged])];
     const fallen = new Set(racerIds.filter((id) => this.fell(id, seen.has(id))));
     this.pending.clear();
-    this.before.clear();
     const deltas = new Map<string, FormatDelta>();
     for (const formatId of formatIds) {
       const groups = this.groupsByFormat.get(formatId) ?? [];
@@ -155,6 +154,8 @@ export class LiveResults {
       }
       if (wanted.length > 0) deltas.set(formatId, { rows: wanted, fell: wanted.filter((row) => fallen.has(row.racerId)).map((row) => row.racerId) });
     }
+    // Kept until every format has asked wasIn where a deleted racer was.
+    this.before.clear();
     return deltas;
   }
 

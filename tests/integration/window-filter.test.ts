@@ -147,6 +147,15 @@ describe("a paged page's filter at its shard", () => {
     expect(removed.rows.find((r) => r.racerId === leader.racerId)).toMatchObject({ groups: [], status: "notstarted" });
     expect(removed.fell).toEqual([leader.racerId]);
     expect((await paged.next("window-rows")).fell).toEqual([leader.racerId]);
+    // A racer added and deleted between two pushes was never shown anywhere: no removal goes out for it.
+    const added = await t.room.saveRacer(null, { first_name: "Brief", last_name: "Entry", bib: 999 });
+    expect(added.ok).toBe(true);
+    expect(await t.room.deleteRacer(added.ok ? added.value.id : "")).toBe(true);
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(201, `C${racers - 1}`, 3_001, t.startMicros)] });
+    await t.room.flushLive();
+    const after = await whole.next("rows");
+    expect(after.rows.some((r) => r.racerId === (added.ok ? added.value.id : ""))).toBe(false);
+    expect(after.fell).toBeUndefined();
     paged.socket.close(1000);
     whole.socket.close(1000);
   });
