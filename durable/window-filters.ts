@@ -6,7 +6,7 @@
  * are in memory only, and a shard that has none sends `refresh`, as for any gap.
  */
 import type { ResultRow } from "../schema/wire/race-socket";
-import { rowsForWindow, type WindowFilterMessage } from "../schema/wire/window-filter";
+import { rowsForWindow, type RowsAndFell, type WindowFilterMessage } from "../schema/wire/window-filter";
 
 /** About three seconds of ticks: a page's fetch and its filter's way back take well under that. */
 export const RECENT_FRAMES = 30;
@@ -18,12 +18,6 @@ interface RecentFrame {
   version: string;
   rows: readonly ResultRow[];
   fell: readonly string[];
-}
-
-/** Rows that changed, and the racers among them whose place may have gone back (decision 0087). */
-export interface RowsAndFell {
-  rows: ResultRow[];
-  fell: string[];
 }
 
 /** A socket's filter and the key that sockets showing the same page share. */

@@ -17,7 +17,7 @@ import type { StoredDocument } from "../../schema/race/documents";
 import { courseWithSections, raceInputOf, racerFieldsOf, racerOf, type RaceDocuments, type StoredRacer } from "../../schema/race/engine-input";
 import { relaySetupOf, runCountOf, type RaceSettings } from "../../schema/race/settings";
 import type { FormatSnapshot, ResultGroupWire, ResultRow } from "../../schema/wire/race-socket";
-import { fellBack } from "../../schema/wire/window-filter";
+import { fellBack, type RowsAndFell } from "../../schema/wire/window-filter";
 
 export interface RaceState {
   settings: RaceSettings;
@@ -42,12 +42,6 @@ export interface RacerInGroup {
   courseId: string | null;
   members: RacerResult[];
   sameCourse: (racerId: string) => boolean;
-}
-
-/** One format's rows to send, and the racers among them whose place may have gone back (decision 0087). */
-export interface FormatDelta {
-  rows: ResultRow[];
-  fell: string[];
 }
 
 export class LiveResults {
@@ -136,12 +130,12 @@ export class LiveResults {
    * Takes the racers changed since the last push (and `alsoChanged`, racers a stored change names) and
    * returns, per format, the rows to send; a format with nothing to send is left out.
    */
-  takeDelta(formatIds: string[], alsoChanged: Iterable<string> = []): Map<string, FormatDelta> {
+  takeDelta(formatIds: string[], alsoChanged: Iterable<string> = []): Map<string, RowsAndFell> {
     const seen = new Set(this.pending);
     const racerIds = [...new Set([...this.pending, ...alsoChanged])];
     const fallen = new Set(racerIds.filter((id) => this.fell(id, seen.has(id))));
     this.pending.clear();
-    const deltas = new Map<string, FormatDelta>();
+    const deltas = new Map<string, RowsAndFell>();
     for (const formatId of formatIds) {
       const groups = this.groupsByFormat.get(formatId) ?? [];
       const wanted: ResultRow[] = [];

@@ -74,8 +74,14 @@ export function rowMattersToWindow(filter: Omit<WindowFilterMessage, "type" | "f
   return filter.lastKey === null || compareKeys(rankingKey(row, filter.ranking, filter.multistage), filter.lastKey) < 0;
 }
 
+/** Rows of a frame, and the racers among them whose place may have gone back (decision 0087). */
+export interface RowsAndFell {
+  rows: ResultRow[];
+  fell: string[];
+}
+
 /** A frame's rows that can change the page the filter describes, in the frame's order, and which of them fell. */
-export function rowsForWindow(filter: WindowFilterMessage, rows: readonly ResultRow[], fell: readonly string[] = []): { rows: ResultRow[]; fell: string[] } {
+export function rowsForWindow(filter: WindowFilterMessage, rows: readonly ResultRow[], fell: readonly string[] = []): RowsAndFell {
   const racers = new Set(filter.racers);
   const fallen = new Set(fell);
   const kept = rows.filter((row) => rowMattersToWindow(filter, row, racers.has(row.racerId.slice(0, FILTER_RACER_CHARS)), fallen.has(row.racerId)));
