@@ -17,8 +17,8 @@ export interface RacerContext {
   course: Course | null;
   startGroups: ReadonlyMap<string, StartGroup>;
   /**
-   * The racer's position in the race's racer list: the last element of every sort key, so no two racers
-   * ever compare equal and the incremental and from-scratch orders are the same.
+   * The racer's `order`, else its position in the race's racer list: the last element of every sort key, so no
+   * two racers ever compare equal and the incremental and from-scratch orders are the same.
    */
   order: number;
 }

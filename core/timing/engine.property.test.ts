@@ -339,6 +339,8 @@ const raceDraw = fc.record({
   /** Percent of the crossings the engine is built with. */
   initialPercent: fc.nat(100),
   steps: fc.array(stepDraw, { maxLength: 40, size: "max" }),
+  /** Racers carry an `order` (the room's handles: increasing, never reused) or take their place in the list. */
+  handles: fc.boolean(),
 });
 type RaceDraw = Drawn<typeof raceDraw>;
 
@@ -382,7 +384,9 @@ function expectSameAsFull(engine: ResultsEngine, input: RaceInput, crossings: Cr
 /** Runs one drawn race, checking after every step; `maxBlock` is the groups' block size. Returns the steps run. */
 function runRace(draw: RaceDraw, maxBlock?: number): number {
   const setup = buildSetup(draw.setup);
-  let input: RaceInput = { ...setup, racers: draw.racers.map((r, i) => buildRacer(r, `r${i}`, setup)) };
+  let nextHandle = 1;
+  const handled = (racer: Racer): Racer => (draw.handles ? { ...racer, order: nextHandle++ } : racer);
+  let input: RaceInput = { ...setup, racers: draw.racers.map((r, i) => handled(buildRacer(r, `r${i}`, setup))) };
   const racerIds = input.racers.map((r) => r.id);
   const pending = buildCrossings(draw.crossings, racerIds);
   let applied: Crossing[] = pending.splice(0, Math.round((pending.length * draw.initialPercent) / 100));
@@ -421,7 +425,11 @@ function runRace(draw: RaceDraw, maxBlock?: number): number {
     if (edit === null) continue;
     const existing = input.racers.length > 0 && edit.kind !== "setup" ? input.racers[edit.which % input.racers.length]! : null;
     if (edit.kind === "edit" && existing !== null) {
-      const edited = { ...buildRacer(edit.racer, existing.id, input), ...(edit.keepFields ? { fields: existing.fields } : {}) };
+      const edited = {
+        ...buildRacer(edit.racer, existing.id, input),
+        ...(edit.keepFields ? { fields: existing.fields } : {}),
+        ...(existing.order === undefined ? {} : { order: existing.order }),
+      };
       step("edit racer", () => {
         input = { ...input, racers: input.racers.map((r) => (r.id === edited.id ? edited : r)) };
         return engine.upsertRacer(edited);
@@ -429,7 +437,7 @@ function runRace(draw: RaceDraw, maxBlock?: number): number {
     } else if (edit.kind === "edit" || edit.kind === "add") {
       // An edit with no racer left to edit adds one instead.
       const reuse = edit.kind === "add" && edit.reuseRemoved && removed.size > 0 ? [...removed][edit.which % removed.size]! : null;
-      addRacer(buildRacer(edit.racer, reuse ?? `new${steps}`, input));
+      addRacer(handled(buildRacer(edit.racer, reuse ?? `new${steps}`, input)));
     } else if (edit.kind === "remove" && existing !== null) {
       step("remove racer", () => {
         removed.add(existing.id);

@@ -104,6 +104,19 @@ describe("ResultsEngine", () => {
     expect(engine.groupsOf("r2")).toEqual([]);
   });
 
+  it("removes a racer that has a lasting order and leaves every other racer's key alone", () => {
+    const input = twoCourseRace();
+    input.racers = input.racers.map((r, i) => ({ ...r, order: 10 + i }));
+    const engine = new ResultsEngine(input, [read("r1", "tp-finish", 600)]);
+    expect(engine.removeRacer("r2")).toEqual({ racerIds: ["r2"], groupIds: ["g10"] });
+    expect(engine.result("r3")?.key.at(-1)).toBe(12);
+    expect(ids(engine, "g10")).toEqual(["r1", "r3"]);
+    // A racer added afterwards goes by its own order, not the list's length.
+    engine.upsertRacer({ ...input.racers[1]!, id: "r5", bib: 3, order: 14 });
+    expect(engine.result("r5")?.key.at(-1)).toBe(14);
+    expect(ids(engine, "g10")).toEqual(["r1", "r3", "r5"]);
+  });
+
   it("keeps a racer with no course in its groups, unranked, without stopping the others", () => {
     const input = twoCourseRace();
     input.racers.push(racer("r5", { bib: 5, courseId: null, fields: { sex: "F" } }), racer("r6", { bib: 6, courseId: "nowhere", dnfTime: at(0) }));

@@ -165,10 +165,10 @@ class ChangeBuilder {
 }
 
 /**
- * Racers keep the order they were first given in (the last sort key element, see compute.ts): an upsert
- * of a known racer keeps its place, a new racer goes last, a removed one closes the gap. Crossings are
- * identified by seq (a seq seen again is ignored) and kept even for racer ids the race does not have, so
- * a racer added later picks them up.
+ * Racers are ordered by their `order` when they carry one (the last sort key element, see compute.ts), which a
+ * removal leaves alone; without it, by the order they were first given in: an upsert of a known racer keeps its
+ * place, a new racer goes last, a removed one closes the gap. Crossings are identified by seq (a seq seen again
+ * is ignored) and kept even for racer ids the race does not have, so a racer added later picks them up.
  */
 export class ResultsEngine {
   private rules!: RaceRules;
@@ -180,6 +180,8 @@ export class ResultsEngine {
   /** Iteration order is the racers' order. */
   private racers = new Map<string, Racer>();
   private orderOf = new Map<string, number>();
+  /** Racers without an `order` of their own: only they are renumbered when a racer is removed. */
+  private listedOrders = 0;
   /** Paged (seq-set.ts): one growing Set stalled a crossing for its rehash. */
   private readonly seenSeqs = new SeqSet();
   /** Each list sorted by time, then seq; kept for unknown racers too. */
@@ -227,7 +229,10 @@ export class ResultsEngine {
 
   /** Adds or edits a racer; an edit can change its result and move it between groups. */
   upsertRacer(racer: Racer): Change {
-    if (!this.racers.has(racer.id)) this.orderOf.set(racer.id, this.racers.size);
+    const known = this.racers.get(racer.id);
+    if (known === undefined) this.orderOf.set(racer.id, racer.order ?? this.racers.size);
+    else if (racer.order !== undefined) this.orderOf.set(racer.id, racer.order);
+    this.listedOrders += Number(racer.order === undefined) - Number(known !== undefined && known.order === undefined);
     this.racers.set(racer.id, racer);
     const previous = this.results.get(racer.id);
     const next = this.computeResult(racer);
@@ -255,8 +260,9 @@ export class ResultsEngine {
   }
 
   /**
-   * Removes a racer (its crossings stay, for a later upsert). Racers after it move up one place in the
-   * order, which is the last element of their keys, so they are recomputed and reported too.
+   * Removes a racer (its crossings stay, for a later upsert). Racers with an `order` keep their keys, so only the
+   * removed racer changes; racers after it without one move up a place in the order, the last element of their
+   * keys, so they are recomputed and reported too.
    */
   removeRacer(racerId: string): Change {
     const removed = this.results.get(racerId);
@@ -267,29 +273,41 @@ export class ResultsEngine {
       change.group(groupId);
     }
     change.racer(racerId);
-    const removedOrder = this.orderOf.get(racerId) as number;
+    const removedRacer = this.racers.get(racerId) as Racer;
+    if (removedRacer.order === undefined) this.listedOrders--;
+    if (this.listedOrders > 0) this.closeGap(racerId, change);
     this.racers.delete(racerId);
     this.orderOf.delete(racerId);
     this.results.delete(racerId);
     this.groupsByRacer.delete(racerId);
+    return change.build(this.groupPositions);
+  }
 
-    let order = 0;
+  /** Renumbers the racers after `racerId` that have no `order` of their own (O(n); removing a racer is an admin action). */
+  private closeGap(racerId: string, change: ChangeBuilder): void {
+    let index = 0;
+    let after = false;
     for (const racer of this.racers.values()) {
-      if (order >= removedOrder) {
-        this.orderOf.set(racer.id, order);
+      if (racer.id === racerId) {
+        after = true;
+        continue;
+      }
+      if (after && racer.order === undefined) {
+        this.orderOf.set(racer.id, index);
         this.results.set(racer.id, this.computeResult(racer));
         change.racer(racer.id);
         for (const groupId of this.groupsByRacer.get(racer.id) ?? []) change.group(groupId);
       }
-      order++;
+      index++;
     }
-    // Every order after the removed one dropped by one, so relative order holds: refill each list in the same
-    // order with the new results (O(n), like the recompute above; removing a racer is an admin action).
+    // Each list is refilled with the new results and sorted again: a racer with an `order` may now tie-break differently.
     for (const [groupId, members] of this.members) {
-      const renewed = members.toArray().map((result) => this.results.get(result.racerId) as RacerResult);
+      const renewed = members
+        .toArray()
+        .map((result) => this.results.get(result.racerId) as RacerResult)
+        .sort(byKey);
       this.members.set(groupId, OrderedList.fromSorted(byKey, renewed, this.maxBlock));
     }
-    return change.build(this.groupPositions);
   }
 
   /** Setup changed (rules, courses, start groups, groups or the whole racer list): rebuild everything. */
@@ -337,9 +355,11 @@ export class ResultsEngine {
     this.racers = new Map();
     this.orderOf = new Map();
     for (const racer of input.racers) {
-      if (!this.racers.has(racer.id)) this.orderOf.set(racer.id, this.racers.size);
+      if (!this.racers.has(racer.id)) this.orderOf.set(racer.id, racer.order ?? this.racers.size);
+      else if (racer.order !== undefined) this.orderOf.set(racer.id, racer.order);
       this.racers.set(racer.id, racer);
     }
+    this.listedOrders = [...this.racers.values()].filter((racer) => racer.order === undefined).length;
     this.results = new Map();
     this.groupsByRacer = new Map();
     const sortedMembers = new Map<string, RacerResult[]>(input.groups.map((spec) => [spec.id, []]));

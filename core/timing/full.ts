@@ -29,7 +29,7 @@ export function computeFull(input: RaceInput, crossings: readonly Crossing[]): F
   input.racers.forEach((racer, order) => {
     // A course id the race does not have counts as no course.
     const course = input.courses.find((c) => c.id === racer.courseId) ?? null;
-    results.set(racer.id, resultForRacer({ rules: input.rules, course, startGroups, order }, racer, byRacer.get(racer.id) ?? []));
+    results.set(racer.id, resultForRacer({ rules: input.rules, course, startGroups, order: racer.order ?? order }, racer, byRacer.get(racer.id) ?? []));
   });
   const groups = new Map<string, RacerResult[]>();
   for (const spec of input.groups) {

@@ -146,6 +146,12 @@ export interface Racer {
   rangeMisses?: readonly (number | null)[];
   /** Multi-run: each run's own statuses (dnf_{n}_time, dsq_{n}_time, is_dns_{n}), run 1 first; null for none. */
   runStatuses?: readonly (RunStatus | null)[];
+  /**
+   * The racer's lasting place in the race's order (the race room's racer handle): the last tie-break of every
+   * sort key. Give it to every racer of a race or to none; without it a racer's place is its position in the list,
+   * so removing a racer renumbers (and re-sends) every racer after it.
+   */
+  order?: number;
 }
 
 export interface RunStatus {

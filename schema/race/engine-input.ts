@@ -179,6 +179,8 @@ function racerFromStorage(stored: StoredRacer): Racer {
     fields: racerFieldsOf(data),
     rangeMisses: data.biathlon_misses,
     runStatuses: data.run_statuses.map((s) => (s === null ? null : { isDns: s.is_dns, dnfTime: s.dnf_time, dsqTime: s.dsq_time })),
+    // The handle never changes and is never reused, so a removal leaves every other racer's key as it was.
+    ...(stored.handle === undefined ? {} : { order: stored.handle }),
   };
 }
 

@@ -146,8 +146,15 @@ describe("a paged page's filter at its shard", () => {
     await t.room.flushLive();
     const removed = await whole.next("rows");
     expect(removed.rows.find((r) => r.racerId === leader.racerId)).toMatchObject({ groups: [], status: "notstarted" });
+    // Every other racer keeps its key (their order is their lasting handle), so the removal is the frame's one row.
+    expect(removed.rows.map((r) => r.racerId)).toEqual([leader.racerId]);
     expect(removed.fell).toEqual([leader.racerId]);
     expect((await paged.next("window-rows")).fell).toEqual([leader.racerId]);
+    // A room rebuilt from storage orders the racers exactly as the live one did after the deletion.
+    const keysOf = async () => new Map((await t.room.snapshot(t.format.id))!.rows.map((r) => [r.racerId, r.key.join()]));
+    const liveKeys = await keysOf();
+    await evictRoom(t.room);
+    expect(await keysOf()).toEqual(liveKeys);
     // A racer added and deleted between two pushes was never shown anywhere: no removal goes out for it. Both in one
     // turn of the room, so its push (a timer) cannot come between them.
     const addedId = await runInDurableObject(t.room, async (room: RaceRoom) => {
