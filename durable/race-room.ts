@@ -28,6 +28,7 @@ import { shardTarget } from "./spectator-shard";
 import { RaceHeats, type HeatReply } from "./race/heats";
 import * as startOrder from "./race/start-order";
 import { RaceStore } from "./race/store";
+import { keyedEntries, type KeyedEntry } from "./race/keyed-entries";
 import type { StoredRacer } from "../schema/race/engine-input";
 import { importStageTimes, stageResultsOf, timedEntityOfRacer, type RacerRecordsDeps } from "./race/racer-records";
 import { isCatalogueBehind, migrateRaceStorage, raceStateOf, storageVersionOf, writeCatalogueRow } from "./race/room-storage";
@@ -226,6 +227,11 @@ export class RaceRoom extends DurableObject<Env> {
   /** Who changed the setup, newest first (setup-history.ts). */
   async setupHistory(before?: { at: number; id: string }): Promise<SetupHistoryEntry[]> {
     return this.setupHistoryLog.list(before);
+  }
+
+  /** What the keypads and the range-data device entered, newest first (keyed-entries.ts). */
+  async keyedEntries(): Promise<KeyedEntry[]> {
+    return keyedEntries(this.store);
   }
 
   /** A new credential for a device, replacing any earlier one; the token is returned only now. */

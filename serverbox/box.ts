@@ -209,12 +209,12 @@ export class Serverbox {
     timing.log.close();
   }
 
-  /** A device's batch for a race being timed: reads, keypad entries or range data. */
-  take(raceId: string, kind: "reads" | "manual" | "range", deviceId: string | null, body: unknown): IntakeReply<unknown> {
+  /** A device's batch for a race being timed: reads, keypad entries (`keypad`: the paired phone that keyed them) or range data. */
+  take(raceId: string, kind: "reads" | "manual" | "range", deviceId: string | null, body: unknown, keypad: string | null = null): IntakeReply<unknown> {
     const timing = this.timings.get(raceId);
     if (!timing) return { ok: false, status: 404, error: "not_found", message: "This serverbox is not timing that race" };
     let reply: IntakeReply<{ accepted: number }>;
-    if (kind === "manual") reply = timing.intake.takeManual(body);
+    if (kind === "manual") reply = timing.intake.takeManual(body, keypad);
     else if (deviceId === null)
       return {
         ok: false,

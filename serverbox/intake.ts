@@ -98,8 +98,11 @@ export class Intake {
     this.race.add(fresh);
   }
 
-  /** A keypad's batch (`POST …/manual`): each entry once by its key, refused whole as the platform refuses it. */
-  takeManual(body: unknown): IntakeReply<ManualReceipt> {
+  /**
+   * A keypad's batch (`POST …/manual`): each entry once by its key, refused whole as the platform refuses it. `keypad` is
+   * the paired phone that sent it (null: the laptop's own keypad); it replaces whatever phone a body names.
+   */
+  takeManual(body: unknown, keypad: string | null = null): IntakeReply<ManualReceipt> {
     const batch = manualBatchSchema.safeParse(body);
     if (!batch.success) return { ok: false, status: 400, error: "invalid_entries", message: issueText(batch.error.issues) };
     const problem = manualEntriesProblem(batch.data.entries, (id) => this.race.hasPoint(id));
@@ -113,7 +116,9 @@ export class Intake {
         continue;
       }
       // A status's time is when it was entered: stamped here, so it means the same when forwarded hours later.
-      const stamped = entry.kind === "status" && entry.time === undefined ? { ...entry, time: at * 1000 } : entry;
+      const { keypad: _named, ...sent } = entry;
+      const timed = sent.kind === "status" && sent.time === undefined ? { ...sent, time: at * 1000 } : sent;
+      const stamped = keypad === null ? timed : { ...timed, keypad };
       fresh.push({ n: this.log.length + fresh.length + 1, kind: "manual", entry: stamped, at });
       receipt.accepted += 1;
       if (this.race.racerOf(entry) === null) receipt.unknown_bibs.push(entry.key);

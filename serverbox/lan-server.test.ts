@@ -81,6 +81,15 @@ describe("the box's keypad listener for phones on the venue's network", () => {
     const results = box.timings.get(pkg.race.id)!.race.racerResults();
     expect(results.find((r) => r.id === "r2")).toMatchObject({ status: "finished", time: 61_000_000 });
     expect(box.webClients.list()[0]).toMatchObject({ name: "Finish phone", lastSeen: expect.any(Number) });
+    // The entry goes to the platform naming the phone that keyed it; a phone cannot claim to be another.
+    const claimed = JSON.stringify({ entries: [{ kind: "status", key: "phone-entry-2", keypad: "another-phone", bib: 3, status: "dns" }] });
+    expect((await fetch(to, post(cookie, claimed))).status).toBe(200);
+    const phoneId = box.webClients.list()[0]!.id;
+    const logged = box.timings.get(pkg.race.id)!.log.all();
+    expect(logged.map((line) => (line.kind === "manual" ? [line.entry.key, line.entry.keypad] : null))).toEqual([
+      ["phone-entry-1", phoneId],
+      ["phone-entry-2", phoneId],
+    ]);
   });
 
   it("refuses entries from an unpaired or forgotten browser, from another site, and garbage, writing nothing", async () => {

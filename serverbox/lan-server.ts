@@ -64,7 +64,7 @@ export async function handleLan(box: Serverbox, request: IncomingMessage, respon
     if (request.method !== "POST") return fail(response, 405, "method_not_allowed", "Use POST");
     if (!client) return fail(response, 401, "not_paired", NOT_PAIRED);
     if (!sameOrigin(request)) return fail(response, 403, "forbidden", "Send entries from the serverbox's keypad page");
-    return postBatch(box, request, response, decodeURIComponent(manual[1]!), "manual");
+    return postBatch(box, request, response, decodeURIComponent(manual[1]!), "manual", client.id);
   }
   if (url.pathname === "/" || url.pathname === "/keypad") {
     // Before the script runs, a keypad form posts here: send the browser back to the page, nothing is kept.

@@ -78,6 +78,7 @@ export async function postBatch(
   response: ServerResponse,
   raceId: string,
   kind: "reads" | "manual" | "range",
+  keypad: string | null = null,
 ): Promise<void> {
   if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json"))
     return fail(response, 415, "unsupported_media_type", "Send the reads as JSON (Content-Type: application/json)");
@@ -90,7 +91,7 @@ export async function postBatch(
     return fail(response, 400, "invalid_json", "The body is not JSON");
   }
   // A keypad on the box's LAN needs no name: the box listens on 127.0.0.1 and every entry carries its own key.
-  const reply = box.take(raceId, kind, kind === "manual" ? null : deviceOf(request), body);
+  const reply = box.take(raceId, kind, kind === "manual" ? null : deviceOf(request), body, keypad);
   if (!reply.ok) return fail(response, reply.status, reply.error, reply.message);
   send(response, 200, reply.receipt);
 }

@@ -427,6 +427,13 @@ export class RaceStore {
     return this.sql.exec("SELECT 1 FROM manual_entries WHERE key = ?", key).toArray().length > 0;
   }
 
+  /** The newest keyed entries first (received order within a millisecond). */
+  keyedEntries(limit: number): KeyedEntryRow[] {
+    return this.sql
+      .exec<KeyedEntryRow>("SELECT key, kind, bib, body, by_user, received_at FROM manual_entries ORDER BY received_at DESC, rowid DESC LIMIT ?", limit)
+      .toArray();
+  }
+
   insertManualEntry(key: string, kind: string, bib: number, body: unknown, byUser: string | null, now: number): void {
     this.sql.exec(
       "INSERT INTO manual_entries (key, kind, bib, body, by_user, received_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -439,6 +446,15 @@ export class RaceStore {
     );
   }
 }
+
+export type KeyedEntryRow = {
+  key: string;
+  kind: string;
+  bib: number;
+  body: string;
+  by_user: string | null;
+  received_at: number;
+};
 
 function readDocument<K extends RaceDocumentKind>(kind: K, json: string): RaceDocumentOf<K> {
   // Stored documents were checked on write; parsing again fills defaults of fields added since.

@@ -9,6 +9,7 @@ import type { StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import { readRaceSettings, zeroTimeOfRace } from "../../schema/race/settings";
 import {
+  keyerOf,
   manualBatchSchema,
   rangeBatchSchema,
   readBatchSchema,
@@ -135,7 +136,9 @@ export class TimingInput {
           continue;
         }
         const racerId = store.racerIdByBib(entry.bib);
-        store.insertManualEntry(entry.key, entry.kind, entry.bib, entry, userId, now);
+        // The keypad is kept in who keyed it, not in the entry, so a body never claims a phone its keyer did not vouch for.
+        const { keypad: _keypad, ...body } = entry;
+        store.insertManualEntry(entry.key, entry.kind, entry.bib, body, keyerOf(userId, entry), now);
         receipt.accepted += 1;
         if (!racerId) receipt.unknown_bibs.push(entry.key);
         if (entry.kind === "time") {

@@ -19,6 +19,8 @@ const bib = wholeNumber(0, 999_999);
 const microsSinceEpoch = z.int().check(z.gte(0));
 
 const manualKey = z.string().check(z.minLength(8), z.maxLength(64), z.regex(/^[\w-]+$/, "key must be letters, digits, - or _"));
+/** Which of a serverbox's paired phones keyed the entry (its id on the box); kept only when a serverbox sends it. */
+const keypad = z.optional(z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[\w-]+$/, "keypad must be letters, digits, - or _")));
 
 const shooting = wholeNumber(1, BIATHLON_MAX_SHOOTINGS);
 const misses = z.int().check(z.gte(0, "Misses must be 0 to 5"), z.lte(BIATHLON_MAX_MISSES, "Misses must be 0 to 5"));
@@ -29,6 +31,7 @@ export const manualEntrySchema = z.discriminatedUnion("kind", [
     .strictObject({
       kind: z.literal("time"),
       key: manualKey,
+      keypad,
       bib,
       point: z.string().check(z.minLength(1), z.maxLength(64)),
       time: z.optional(microsSinceEpoch),
@@ -38,12 +41,24 @@ export const manualEntrySchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("status"),
     key: manualKey,
+    keypad,
     bib,
     status: z.enum(["dns", "dnf", "dsq", "ok"]),
     time: z.optional(microsSinceEpoch),
     /** Multi-run: the run the status is for (dnf_{n}_time, dsq_{n}_time, is_dns_{n}); without it, the racer's. */
     run: z.optional(wholeNumber(1, MAX_RUNS)),
   }),
-  z.strictObject({ kind: z.literal("range"), key: manualKey, bib, shooting, misses }),
+  z.strictObject({ kind: z.literal("range"), key: manualKey, keypad, bib, shooting, misses }),
 ]);
 export type ManualEntry = z.infer<typeof manualEntrySchema>;
+
+/** How a serverbox is named as the keyer of the entries it forwards (workers/timing-api): `serverbox:<server id>`. */
+export const SERVERBOX_KEYER = "serverbox:";
+
+/**
+ * Who keyed an entry, as the race keeps it: the caller (a user's id, or `serverbox:<id>` for a box's own keypad),
+ * with `/<keypad>` for one of a box's phones. A phone's id counts only from a box: anyone else could name any phone.
+ */
+export function keyerOf(caller: string, entry: ManualEntry): string {
+  return caller.startsWith(SERVERBOX_KEYER) && entry.keypad !== undefined ? `${caller}/${entry.keypad}` : caller;
+}

@@ -55,7 +55,7 @@ export interface ReadBatchReceipt {
 }
 
 // Keypad entries are parsed in the browser too: zod/mini, in their own module (manual-entry.ts).
-export { manualEntrySchema, type ManualEntry } from "./manual-entry";
+export { keyerOf, manualEntrySchema, SERVERBOX_KEYER, type ManualEntry } from "./manual-entry";
 
 const shooting = z.number().int().min(1).max(BIATHLON_MAX_SHOOTINGS);
 const misses = z.number().int().min(0, "Misses must be 0 to 5").max(BIATHLON_MAX_MISSES, "Misses must be 0 to 5");

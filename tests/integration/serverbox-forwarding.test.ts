@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pollOutcome } from "../../core/servers/pairing";
 import { serverboxAuthRequests, serverboxes } from "../../schema/d1";
-import { createUserWithPassword, db, pagePost, signIn, worker } from "./auth-fixtures";
+import { createUserWithPassword, db, pageGet, pagePost, signIn, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
 import { createTimedRace } from "./timing-fixtures";
 
@@ -17,7 +17,7 @@ const PASSWORD = "serverbox-forward-42";
 async function pairedClub() {
   const timed = await createTimedRace();
   const email = `fwd-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  await createUserWithPassword(email, PASSWORD, [{ type: "org_admin", clubId: timed.club.id }]);
+  const admin = await createUserWithPassword(email, PASSWORD, [{ type: "org_admin", clubId: timed.club.id }]);
   const cookie = await signIn("localhost", email, PASSWORD);
   const started = await startPairing();
   expect(
@@ -25,7 +25,14 @@ async function pairedClub() {
       .status,
   ).toBe(302);
   const token = (await poll(started.device_code)).body;
-  return { ...timed, token: token.server_token as string, serverId: token.server_id as string };
+  return {
+    ...timed,
+    cookie,
+    adminId: admin.id,
+    adminName: `User ${email.split("@")[0]}`,
+    token: token.server_token as string,
+    serverId: token.server_id as string,
+  };
 }
 
 function boxApi(path: string, body?: unknown, token?: string) {
@@ -96,6 +103,53 @@ describe("a serverbox forwarding keypad entries and range data", () => {
     const byId = Object.fromEntries(racers.map((r) => [r.id, r]));
     expect(byId[setup.racerIds[0]!]).toMatchObject({ status: "finished", time: 95_000_000 });
     expect(byId[setup.racerIds[1]!]).toMatchObject({ status: "dnf" });
+  });
+
+  it("names who keyed each entry on the Keyed entries page: a timer, the box, and the box's phone by the name the box reported", async () => {
+    const setup = await pairedClub();
+    // The box's heartbeat lists its paired phone, as the club's Servers page shows it.
+    const [phone, unreported] = [crypto.randomUUID(), crypto.randomUUID()];
+    expect((await boxApi("/heartbeat", { webclients: [{ id: phone, name: "Finish phone", last_seen: null }] }, setup.token)).status).toBe(200);
+    const entries = {
+      entries: [
+        { kind: "time", key: "keyed-by-phone-1", keypad: phone, bib: 1, point: setup.finish.id, time: setup.startMicros + 95_000_000 },
+        { kind: "status", key: "keyed-by-box-01", bib: 2, status: "dnf", time: setup.startMicros + 30_000_000 },
+        { kind: "time", key: "keyed-by-phone-2", keypad: unreported, bib: 777, point: setup.finish.id, time: setup.startMicros + 96_000_000 },
+      ],
+    };
+    expect((await forward(setup.host, setup.race.id, "manual", setup.token, entries)).status).toBe(200);
+    expect(await (await forward(setup.host, setup.race.id, "manual", setup.token, entries)).json()).toMatchObject({ accepted: 0, duplicates: 3 });
+    // The keypad page's own form, as the signed-in timer.
+    const page = `/race/${setup.race.id}/admin/keypad`;
+    const keyed = await pagePost("localhost", page, { intent: "range", key: "keyed-on-page-1", bib: "1", shooting: "1", misses: "2" }, setup.cookie);
+    expect(keyed.status).toBe(200);
+    // A signed-in caller cannot pass an entry off as a box's phone: the phone is taken only from a box.
+    expect(
+      await setup.room.manualEntries(setup.adminId, { entries: [{ kind: "status", key: "claims-phone-1", keypad: phone, bib: 3, status: "dns" }] }),
+    ).toMatchObject({
+      ok: true,
+    });
+
+    // The time of day in the race's zone, to the tenth.
+    const zone = new Intl.DateTimeFormat("en-GB", { timeZone: setup.race.timezone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+    const clock = (micros: number) => `${zone.format(Math.floor(micros / 1000))}.${Math.floor((micros % 1_000_000) / 100_000)}`;
+    const listed = await pageGet("localhost:8787", `/race/${setup.race.id}/admin/entries`, setup.cookie);
+    expect(listed.status).toBe(200);
+    const html = await listed.text();
+    const rows = [...html.matchAll(/<tr><td>[^<]*<\/td><td>([^<]*)<\/td><td>(.*?)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) => [
+      m[1],
+      m[2]!.replace(/<[^>]+>/g, ""),
+      m[3],
+      m[4],
+    ]);
+    // Newest first; each entry once though the box sent the batch twice.
+    expect(rows).toEqual([
+      ["3", "Racer3 Test3", "DNS", setup.adminName],
+      ["1", "Racer1 Test1", "2 misses at shooting 1", setup.adminName],
+      ["777", "No racer has bib 777", `Time at Finish: ${clock(setup.startMicros + 96_000_000)}`, "a phone via Stadium box"],
+      ["2", "Racer2 Test2", "DNF", "Stadium box (serverbox)"],
+      ["1", "Racer1 Test1", `Time at Finish: ${clock(setup.startMicros + 95_000_000)}`, "Finish phone via Stadium box"],
+    ]);
   });
 
   it("posts its range device's misses under the device's seq, and only for the race's range device", async () => {

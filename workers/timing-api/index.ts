@@ -9,6 +9,7 @@ import type { Db } from "../../schema/d1";
 import { isServerToken, serverboxOfToken } from "../services/serverboxes";
 import { readJson, TIMING_API_BODY_LIMITS } from "../request-limits";
 import { SHARD_HEADERS } from "../../schema/wire/race-fanout";
+import { SERVERBOX_KEYER } from "../../schema/wire/manual-entry";
 import {
   canOnRace,
   canSeeSystemFormats,
@@ -120,7 +121,7 @@ async function postManual(request: Request, { env, db, session }: RequestContext
   if (credential && isServerToken(credential)) {
     const box = await clubServerbox(db, race, credential);
     if (!box.ok) return box.refusal;
-    enteredBy = `serverbox:${box.id}`;
+    enteredBy = `${SERVERBOX_KEYER}${box.id}`;
   } else {
     const principal = await principalOf(db, session);
     if (!principal) return json({ error: "unauthorized", message: "Sign in to enter times" }, { status: 401 });

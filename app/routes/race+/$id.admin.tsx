@@ -26,6 +26,7 @@ const sections = [
   { to: "heats", label: "Heats" },
   { to: "reports", label: "Reports" },
   { to: "keypad", label: "Keypad" },
+  { to: "entries", label: "Keyed entries" },
   { to: "people", label: "People" },
   { to: "history", label: "History" },
 ] as const;
