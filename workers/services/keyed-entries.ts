@@ -8,11 +8,12 @@ import { missesText } from "../../core/timing/biathlon";
 import { wallClockOf } from "../../core/time/wall-clock";
 import type { KeyedEntry } from "../../durable/race/keyed-entries";
 import { serverboxes, users, type Db } from "../../schema/d1";
+import { raceDayOf } from "../../schema/race/settings";
 import { SERVERBOX_KEYER } from "../../schema/wire/manual-entry";
 
 export interface KeyedEntryLine {
   key: string;
-  /** When the platform (or the box, for what a box forwards later) received it, in the race's time zone. */
+  /** When the platform received it, in the race's time zone; with its date when that is not the race's day. */
   received: string;
   bib: string;
   racer: string;
@@ -25,6 +26,8 @@ export interface KeyedEntryLine {
 interface RaceNames {
   clubId: string;
   timezone: string;
+  /** The race's start (epoch ms): an entry received on another day shows its date. */
+  startTime: number;
   points: ReadonlyMap<string, string>;
   devices: ReadonlyMap<string, string>;
 }
@@ -44,9 +47,10 @@ export async function keyedEntryLines(db: Db, race: RaceNames, entries: readonly
     race.clubId,
     entries.map((e) => e.by).filter((by): by is string => by !== null),
   );
+  const raceDay = raceDayOf(race.startTime, race.timezone);
   return entries.map((entry) => ({
     key: entry.key,
-    received: clockOf(entry.receivedAt, race.timezone),
+    received: receivedText(entry.receivedAt, race.timezone, raceDay),
     bib: entry.bib !== null ? String(entry.bib) : entry.chip !== null ? `chip ${entry.chip}` : "",
     racer: entry.racer ?? "",
     what: whatOf(entry, race),
@@ -69,6 +73,12 @@ function whatOf(entry: KeyedEntry, race: RaceNames): string {
     case "unreadable":
       return "An entry this version cannot show";
   }
+}
+
+/** The time received, with its date when that is not the race's day (an entry keyed at a rehearsal, or the day after). */
+function receivedText(epochMs: number, timeZone: string, raceDay: string): string {
+  const day = raceDayOf(epochMs, timeZone);
+  return day === raceDay ? clockOf(epochMs, timeZone) : `${day} ${clockOf(epochMs, timeZone)}`;
 }
 
 /** HH:MM:SS in the zone, with tenths when `micros` (the part of a second) is given. */

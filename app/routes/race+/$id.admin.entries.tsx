@@ -17,6 +17,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const names = {
     clubId: race.clubId,
     timezone: race.timezone,
+    startTime: race.startTime,
     points: new Map(points.map((p) => [p.id, (p.data as TimingPointDoc).name])),
     devices: new Map(devices.map((d) => [d.id, (d.data as TimingDeviceDoc).name || (d.data as TimingDeviceDoc).humanname || d.id])),
   };
