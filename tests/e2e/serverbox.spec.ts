@@ -364,6 +364,11 @@ test("one serverbox times two races at once: a keypad entry sent to each reaches
   const phoneRow = page.getByRole("row", { name: /Finish phone/ });
   await expect(phoneRow).toContainText("WebClient");
   await expect(phoneRow).toContainText("via E2E finish box");
+  // Race A's Keyed entries page names who keyed each entry: the box's own keypad, and the phone by its name.
+  await page.goto(url("localhost", `/race/${one.raceId}/admin/entries`));
+  await expect(page.getByRole("row", { name: /DNF/ })).toContainText("Finish phone via E2E finish box");
+  await expect(page.getByRole("row", { name: /Time at Finish/ })).toContainText("E2E finish box (serverbox)");
+  await page.goto(servers);
   await page.getByRole("link", { name: "Revoke Finish phone" }).click();
   await waitForHydration(page);
   await page.getByRole("button", { name: "Revoke", exact: true }).click();
