@@ -2,7 +2,7 @@
 // live-path figures (bench/timing-api.ts; bench/live.ts does the same on its own port); `--only checkout` just
 // the card checkouts under load (bench/checkout.ts); `--only admin` just the administration lists at 10,000
 // objects (bench/admin-lists.ts); `--only racer` just the racer and results pages at 27,000 racers (bench/racer-page.ts);
-// `--only crowd` just a crowd following the paged results page through a mass finish (bench/results-crowd.ts);
+// `--only crowd` just a crowd following the paged results page through a mass finish, then page 2's crowd after a DNF on page 1 (bench/results-crowd.ts);
 // `--only site` just the club site's home page, from the edge cache and rendered (bench/site-home-latency.ts);
 // `--only newsletter` just a newsletter to 10,000 readers, queued and sent (bench/newsletter-send.ts); `--only series` just a
 // points series of 20 races × 5,000 racers recomputed after one race changes (bench/series-recompute.ts); `--only floor` just

@@ -175,18 +175,31 @@ function demoRacer(i: number, course: string) {
 }
 
 async function addRacers(room: Room, course: string, from: number, to: number): Promise<void> {
+  await addRacerRows(
+    room,
+    Array.from({ length: to - from }, (_, k) => demoRacer(from + k, course)),
+  );
+}
+
+async function addRacerRows(room: Room, rows: Record<string, unknown>[]): Promise<void> {
   // In slices, so one RPC never carries megabytes.
-  for (let start = from; start < to; start += 2000) {
-    const rows = Array.from({ length: Math.min(2000, to - start) }, (_, k) => demoRacer(start + k, course));
-    const imported = await room.importRacers(rows);
+  for (let start = 0; start < rows.length; start += 2000) {
+    const imported = await room.importRacers(rows.slice(start, start + 2000));
     if (!imported.ok) throw new Error(`demo racers refused: ${JSON.stringify(imported.rows.slice(0, 3))}`);
   }
 }
 
+/** The demo field of `total` racers (bibs 101 on): those missing are added, a deleted one again too, so no bib is given twice. */
 async function growField(room: Room, total: number): Promise<void> {
   const { racers } = await room.counts();
   const course = (await room.documents("Course"))[0];
-  if (course && racers < total) await addRacers(room, course.id, racers, total);
+  if (!course || racers >= total) return;
+  const taken = racers === 0 ? new Set<number>() : new Set((await room.racers()).map((r) => r.data.bib));
+  const missing = Array.from({ length: total }, (_, i) => i).filter((i) => !taken.has(101 + i));
+  await addRacerRows(
+    room,
+    missing.map((i) => demoRacer(i, course.id)),
+  );
 }
 
 /** Readers 2..n at the stadium ("Finish reader 2", ...), each listed on its timing point. */
