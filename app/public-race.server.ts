@@ -1,8 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as z from "zod";
 import { openDb } from "../schema/d1";
-import { getRaceCatalogue } from "../workers/services/race-access";
-import { getRaceForTenant } from "../workers/services/races";
+import { getPublicRace } from "../workers/services/races";
 
 /**
  * A race's public pages (results, heats, start list) on this host: its listing and catalogue row, or a 404
@@ -11,10 +10,9 @@ import { getRaceForTenant } from "../workers/services/races";
 export async function requirePublicRace(context: AppLoadContext, rawRaceId: string | undefined) {
   const db = openDb(context.env.DB);
   const raceId = z.uuid().safeParse(rawRaceId);
-  const listing = raceId.success ? await getRaceForTenant(db, context.tenant, raceId.data) : null;
-  const race = listing ? await getRaceCatalogue(db, context.tenant, listing.id) : null;
-  if (!listing || !race) throw new Response("Not found", { status: 404 });
-  return { db, listing, race };
+  const found = raceId.success ? await getPublicRace(db, context.tenant, raceId.data) : null;
+  if (!found) throw new Response("Not found", { status: 404 });
+  return { db, ...found };
 }
 
 /** Racer and format ids in a public page's address: uuids or short keys; anything else is no page (null), not an error. */

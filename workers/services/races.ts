@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, like, or } from "drizzle-orm";
 import { clubs, races, type Db } from "../../schema/d1";
 import type { Tenant } from "../../tenants/resolve";
+import { catalogueColumns, type RaceCatalogue } from "./race-access";
 import { racesWithActivity } from "./activity-tags";
 
 export interface RaceListing {
@@ -60,14 +61,26 @@ export async function listUpcomingPublicRaces(db: Db, now: number, query: string
  * unlisted races of any site. Private races are for signed-in staff (later issues), never here.
  */
 export async function getRaceForTenant(db: Db, tenant: Tenant, raceId: string): Promise<(RaceListing & { clubId: string }) | null> {
+  return (await getPublicRace(db, tenant, raceId))?.listing ?? null;
+}
+
+/**
+ * getRaceForTenant with the race's catalogue row, in one read: every public race page and each fetch of a results
+ * page asks for both, and after a DNF a whole crowd fetches at once (decision 0087).
+ */
+export async function getPublicRace(
+  db: Db,
+  tenant: Tenant,
+  raceId: string,
+): Promise<{ listing: RaceListing & { clubId: string }; race: RaceCatalogue } | null> {
   if (tenant.kind === "admin") return null;
   const visible = inArray(races.visibility, ["public", "unlisted"]);
   const scope = tenant.kind === "site" ? and(eq(races.id, raceId), eq(races.siteId, tenant.siteId), visible) : and(eq(races.id, raceId), visible);
-  const [race] = await db
-    .select({ ...listingColumns, clubId: races.clubId })
+  const [found] = await db
+    .select({ listing: { ...listingColumns, clubId: races.clubId }, race: catalogueColumns })
     .from(races)
     .innerJoin(clubs, eq(clubs.id, races.clubId))
     .where(scope)
     .limit(1);
-  return race ?? null;
+  return found ?? null;
 }
