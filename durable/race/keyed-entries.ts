@@ -23,7 +23,7 @@ export interface KeyedEntry {
   bib: number | null;
   chip: string | null;
   /** The racer the bib or chip names now; null when none has it. */
-  racer: string | null;
+  racer: { id: string; name: string } | null;
   what: KeyedWhat;
   /** A user id, `serverbox:<id>` or `serverbox:<id>/<keypad>`; null for the range-data device. */
   by: string | null;
@@ -32,12 +32,13 @@ export interface KeyedEntry {
 }
 
 export function keyedEntries(store: RaceStore, limit = KEYED_ENTRIES_SHOWN): KeyedEntry[] {
-  const names = new Map<string, string | null>();
-  const nameOf = (racerId: string | null): string | null => {
+  const names = new Map<string, { id: string; name: string } | null>();
+  const nameOf = (racerId: string | null): { id: string; name: string } | null => {
     if (racerId === null) return null;
     if (!names.has(racerId)) {
       const racer = store.racer(racerId);
-      names.set(racerId, racer ? racerDisplayName({ firstName: racer.data.first_name, lastName: racer.data.last_name }, false) || "(no name)" : null);
+      const name = racer ? racerDisplayName({ firstName: racer.data.first_name, lastName: racer.data.last_name }, false) || "(no name)" : null;
+      names.set(racerId, name === null ? null : { id: racerId, name });
     }
     return names.get(racerId) ?? null;
   };
@@ -68,7 +69,7 @@ function entry(
   row: { key: string; received_at: number; by_user: string | null },
   bib: number | null,
   chip: string | null,
-  racer: string | null,
+  racer: { id: string; name: string } | null,
   what: KeyedWhat,
   deviceId: string | null,
 ): KeyedEntry {

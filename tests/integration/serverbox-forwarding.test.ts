@@ -136,6 +136,8 @@ describe("a serverbox forwarding keypad entries and range data", () => {
     const listed = await pageGet("localhost:8787", `/race/${setup.race.id}/admin/entries`, setup.cookie);
     expect(listed.status).toBe(200);
     const html = await listed.text();
+    // The racer's name leads to their page, where a wrong entry is put right.
+    expect(html).toContain(`href="/race/${setup.race.id}/admin/racers/${setup.racerIds[1]}"`);
     const rows = [...html.matchAll(/<tr><td>[^<]*<\/td><td>([^<]*)<\/td><td>(.*?)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) => [
       m[1],
       m[2]!.replace(/<[^>]+>/g, ""),

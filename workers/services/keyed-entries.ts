@@ -17,6 +17,8 @@ export interface KeyedEntryLine {
   received: string;
   bib: string;
   racer: string;
+  /** The racer's id, for a link to their page (where a wrong entry is put right). */
+  racerId: string | null;
   what: string;
   who: string;
   /** Set when the entry names no racer now. */
@@ -52,7 +54,8 @@ export async function keyedEntryLines(db: Db, race: RaceNames, entries: readonly
     key: entry.key,
     received: receivedText(entry.receivedAt, race.timezone, raceDay),
     bib: entry.bib !== null ? String(entry.bib) : entry.chip !== null ? `chip ${entry.chip}` : "",
-    racer: entry.racer ?? "",
+    racer: entry.racer?.name ?? "",
+    racerId: entry.racer?.id ?? null,
     what: whatOf(entry, race),
     who: entry.by !== null ? (who.get(entry.by) ?? "a former user") : `Range device ${race.devices.get(entry.deviceId ?? "") ?? "(deleted)"}`,
     problem: entry.racer !== null ? null : entry.chip !== null ? `No racer has chip ${entry.chip}` : `No racer has bib ${entry.bib ?? ""}`,

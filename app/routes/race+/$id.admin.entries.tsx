@@ -56,7 +56,15 @@ export default function KeyedEntriesPage() {
                 <tr key={line.key}>
                   <td>{line.received}</td>
                   <td>{line.bib}</td>
-                  <td>{line.problem ? <span className="error-text">{line.problem}</span> : line.racer}</td>
+                  <td>
+                    {line.problem ? (
+                      <span className="error-text">{line.problem}</span>
+                    ) : line.racerId ? (
+                      <Link to={`/race/${raceId}/admin/racers/${line.racerId}`}>{line.racer}</Link>
+                    ) : (
+                      line.racer
+                    )}
+                  </td>
                   <td>{line.what}</td>
                   <td>{line.who}</td>
                 </tr>

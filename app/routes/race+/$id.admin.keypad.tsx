@@ -49,6 +49,9 @@ export default function Keypad() {
     <section aria-labelledby="keypad-heading">
       <h2 id="keypad-heading">Keypad</h2>
       <KeypadPad raceId={raceId} timezone={timezone} points={points} shootings={shootings} runs={runs} formKey={formKey} result={result} form={Form} />
+      <p>
+        Every keypad's entries for this race, with who keyed them: <Link to={`/race/${raceId}/admin/entries`}>Keyed entries</Link>
+      </p>
       {mayReplaceChip ? (
         <p>
           A racer with a lost or dead chip? <Link to={`/race/${raceId}/admin/chips`}>Replace a chip</Link>
