@@ -5,6 +5,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { missesText } from "../../core/timing/biathlon";
+import { formatTimeOfDay } from "../../core/time/format";
 import { wallClockOf } from "../../core/time/wall-clock";
 import type { KeyedEntry } from "../../durable/race/keyed-entries";
 import { serverboxes, users, type Db } from "../../schema/d1";
@@ -84,11 +85,11 @@ function receivedText(epochMs: number, timeZone: string, raceDay: string): strin
   return day === raceDay ? clockOf(epochMs, timeZone) : `${day} ${clockOf(epochMs, timeZone)}`;
 }
 
-/** HH:MM:SS in the zone, with tenths when `micros` (the part of a second) is given. */
+/** HH:MM:SS in the zone, with tenths when `micros` (the part of a second) is given: the race clock's own format. */
 function clockOf(epochMs: number, timeZone: string, micros?: number): string {
   const c = wallClockOf(Math.floor(epochMs), timeZone);
-  const hms = [c.hour, c.minute, c.second].map((n) => String(n).padStart(2, "0")).join(":");
-  return micros === undefined ? hms : `${hms}.${Math.floor(micros / 100_000)}`;
+  const sinceMidnight = ((c.hour * 60 + c.minute) * 60 + c.second) * 1_000_000 + (micros ?? 0);
+  return formatTimeOfDay(sinceMidnight, micros === undefined ? 0 : 1);
 }
 
 /** Every keyer's name: people by name (or e-mail), the club's boxes and their phones from its servers list. */

@@ -2,6 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { Link, useLoaderData } from "@remix-run/react";
 import { openDb } from "../../../schema/d1";
 import type { TimingDeviceDoc, TimingPointDoc } from "../../../schema/race/documents";
+import { KEYED_ENTRIES_SHOWN } from "../../../durable/race/keyed-entries";
 import { keyedEntryLines } from "../../../workers/services/keyed-entries";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
 import { requireRaceAccess } from "../../race-admin.server";
@@ -22,19 +23,19 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     devices: new Map(devices.map((d) => [d.id, (d.data as TimingDeviceDoc).name || (d.data as TimingDeviceDoc).humanname || d.id])),
   };
   const lines = await keyedEntryLines(openDb(context.env.DB), names, entries);
-  return { raceId: race.id, timezone: race.timezone, lines };
+  return { raceId: race.id, timezone: race.timezone, lines, shown: KEYED_ENTRIES_SHOWN };
 }
 
 export const ErrorBoundary = () => <ErrorPage {...RACE_SETUP_ERRORS} />;
 
 export default function KeyedEntriesPage() {
-  const { raceId, timezone, lines } = useLoaderData<typeof loader>();
+  const { raceId, timezone, lines, shown } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="entries-heading">
       <h2 id="entries-heading">Keyed entries</h2>
       <p className="hint">
         Every time, status and shooting entered on a keypad, by a serverbox and its phones, or by the range-data device: newest first, each once however often
-        it was sent, with who keyed it. Times are in {timezone}. The newest 200 are shown;{" "}
+        it was sent, with who keyed it. Times are in {timezone}. The newest {shown} are shown;{" "}
         <Link to={`/race/${raceId}/admin/keypad`}>enter one on the keypad</Link>.
       </p>
       {lines.length === 0 ? (
