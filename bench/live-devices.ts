@@ -178,3 +178,66 @@ async function probe(target: Target, raceId: string, device: Device, running: ()
     agent.destroy();
   }
 }
+
+export interface PacedResult {
+  reads: number;
+  /** Each batch's acknowledgement, timed from when the batch was due (not when it could be sent). */
+  acks: number[];
+  /** Batches sent more than LATE_MS after they were due: the device's connections were all waiting. */
+  late: number;
+  seconds: number;
+  retries: number;
+  errors: string[];
+}
+
+/** A batch held back this long behind earlier ones counts as late. */
+const LATE_MS = 10;
+
+/**
+ * Every device posts its stream at a fixed rate, as a finish line does, whatever its acknowledgements say:
+ * device d's batch k is due at `(k + d / devices) × interval` after the start, `interval` making the devices
+ * together send `readsPerSecond`. Each device keeps up to its agent's sockets in flight. An acknowledgement is
+ * timed from when its batch was due, so a batch that waited behind slow ones counts the wait too.
+ */
+export async function pacedPhase(
+  target: Target,
+  raceId: string,
+  devices: Device[],
+  streams: Read[][],
+  batchSize: number,
+  readsPerSecond: number,
+  capMs: number,
+): Promise<PacedResult> {
+  const result: PacedResult = { reads: 0, acks: [], late: 0, seconds: 0, retries: 0, errors: [] };
+  const intervalMs = (batchSize * devices.length * 1000) / readsPerSecond;
+  const started = nowMs();
+  let lastAck = started;
+  await Promise.all(
+    devices.map(async (device, d) => {
+      const stream = streams[d]!;
+      const inFlight = new Set<Promise<void>>();
+      for (let k = 0; k * batchSize < stream.length && result.errors.length === 0; k++) {
+        const due = started + (k + d / devices.length) * intervalMs;
+        if (due - started > capMs) break;
+        if (due > nowMs()) await sleep(due - nowMs());
+        while (inFlight.size >= device.agent.maxSockets) await Promise.race(inFlight);
+        if (nowMs() - due > LATE_MS) result.late += 1;
+        const body = device.batch(stream.slice(k * batchSize, (k + 1) * batchSize));
+        const sent: Promise<void> = device
+          .post(target, raceId, body)
+          .then(({ reply }) => {
+            result.acks.push(reply.at - due);
+            result.retries += reply.attempts - 1;
+            result.reads += body.reads.length;
+            lastAck = Math.max(lastAck, reply.at);
+          })
+          .catch((error: unknown) => void result.errors.push(`${device.name}: ${String(error)}`))
+          .finally(() => inFlight.delete(sent));
+        inFlight.add(sent);
+      }
+      await Promise.all(inFlight);
+    }),
+  );
+  result.seconds = (lastAck - started) / 1000;
+  return result;
+}

@@ -17,6 +17,8 @@ export interface ServerProcesses {
   proxy: number | null;
   /** wrangler's own Node processes (not the serve-test script above them). */
   wrangler: number[];
+  /** The workerd process running the spectator shards, when they run apart from the room (bench/shards-apart.ts). */
+  shards?: number | null;
 }
 
 function read(path: string): string | null {
@@ -128,6 +130,7 @@ export class CpuMeter {
       worker: cpuSeconds(this.procs.worker),
       proxy: cpuSeconds(this.procs.proxy),
       wrangler: this.procs.wrangler.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+      ...(this.procs.shards !== undefined ? { shards: cpuSeconds(this.procs.shards) } : {}),
       spectator_clients: this.clients().reduce((sum, pid) => sum + cpuSeconds(pid), 0),
       bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
     };

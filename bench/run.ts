@@ -7,7 +7,8 @@
 // `--only newsletter` just a newsletter to 10,000 readers, queued and sent (bench/newsletter-send.ts); `--only series` just a
 // points series of 20 races × 5,000 racers recomputed after one race changes (bench/series-recompute.ts); `--only floor` just
 // the send floor, a Worker that only sends to 1,000 and 10,000 sockets (bench/send-floor.ts, on port + 1, after the
-// platform's server has stopped). `--port` picks the server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
+// platform's server has stopped); `--only apart` just the live path's 0- and 1,000-spectator figures with the shards in a
+// workerd process of their own (bench/shards-apart.ts, on port and port + 1, last). `--port` picks the server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -24,6 +25,7 @@ import { startServer } from "./server";
 import { runPasswordHashing, runSignInThroughput } from "./sign-in";
 import { runNewsletterSend } from "./newsletter-send";
 import { runSendFloor } from "./send-floor";
+import { runShardsApart } from "./shards-apart";
 import { runSeriesRecompute } from "./series-recompute";
 import { runSiteHomeLatency } from "./site-home-latency";
 import { runTimingApi } from "./timing-api";
@@ -31,8 +33,8 @@ import { runSeeding } from "./seeding";
 import { runTimingEngine } from "./timing-engine";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, port: { type: "string", default: "8798" } } });
-if (values.only !== undefined && !["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series", "floor"].includes(values.only))
-  throw new Error(`--only takes "timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series" or "floor", not "${values.only}"`);
+const ONLY = ["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series", "floor", "apart"];
+if (values.only !== undefined && !ONLY.includes(values.only)) throw new Error(`--only takes one of ${ONLY.join(", ")}, not "${values.only}"`);
 const timingOnly = values.only === "timing";
 const checkoutOnly = values.only === "checkout";
 const adminOnly = values.only === "admin";
@@ -42,6 +44,7 @@ const siteOnly = values.only === "site";
 const newsletterOnly = values.only === "newsletter";
 const seriesOnly = values.only === "series";
 const floorOnly = values.only === "floor";
+const apartOnly = values.only === "apart";
 const someOnly = values.only !== undefined;
 const PORT = Number(values.port);
 
@@ -87,8 +90,10 @@ async function platformFigures(): Promise<boolean> {
   }
 }
 
-const timingOk = floorOnly || (await platformFigures());
+const timingOk = floorOnly || apartOnly || (await platformFigures());
 // With the platform's server stopped, so the floor has the machine the platform's figures had.
 const floorOk = (someOnly && !floorOnly) || (await runSendFloor(PORT + 1));
+// Last, on the same ports: the room's and the shards' Workers in two processes, with the machine to themselves.
+const apartOk = (someOnly && !apartOnly) || (await runShardsApart(PORT));
 // Every figure that could be measured is printed; a missing one makes the run fail.
-if (!timingOk || !floorOk) process.exitCode = 1;
+if (!timingOk || !floorOk || !apartOk) process.exitCode = 1;

@@ -20,22 +20,31 @@
 // flags and would accept it, compressing each frame again per socket: a cost production does not have.
 import { loadavg } from "node:os";
 import { Audience, catchUpCost, helloVersion, racerHandles } from "./live-audience";
-import { Device, deviceStream, ingestPhase, type DemoRace, type PhaseResult } from "./live-devices";
+import { Device, deviceStream, ingestPhase, pacedPhase, type DemoRace, type PhaseResult } from "./live-devices";
 import { nowMs, postJson, requestWithRetry, sleep, type Target } from "./live-http";
 import type { ResultsWindow } from "../schema/wire/results-window";
 import { windowFilterOf } from "../schema/wire/window-filter";
 import { CpuMeter, findWorkerPort, openFileLimit, openFiles, rssMb, serverProcesses } from "./live-procs";
 import { percentile } from "./http";
-import { report } from "./report";
+import { report as reportFigure } from "./report";
 
 const HOST = "localhost";
-/** Enough for every phase: five ingest phases of 4,400 racers, and one racer per crossing measured. */
-const RACERS = 25_000;
+/** Enough for every phase: five ingest phases of 4,400 racers, three paced ones of 1,600, and one racer per crossing measured. */
+const RACERS = 28_000;
 const BATCH = 100;
 /** Racers per device per ingest phase: 1,100 racers × 3 laps × 3 reads a pass = 99 batches each. */
 const PHASE_RACERS_PER_DEVICE = 1_100;
 const IN_FLIGHT_PER_DEVICE = Number(process.env.BENCH_IN_FLIGHT_PER_DEVICE ?? 1);
 const PHASE_CAP_MS = 15_000;
+/**
+ * The paced phases: the devices together send the issue's 5,000 reads a second on a fixed schedule, as finish
+ * lines do, and the acknowledgement is timed from when each batch was due (decision 0092). 400 racers a device
+ * is 36 batches each, about 2.9 s.
+ */
+const PACED_READS_PER_SECOND = 5_000;
+const PACED_RACERS_PER_DEVICE = 400;
+/** Connections a paced device may have waiting at once before its next batch is late. */
+const PACED_IN_FLIGHT = 8;
 const ROUNDS = 20;
 const LEVEL_BUDGET_MS = 25_000;
 const GROW_STEP = 1_000;
@@ -58,8 +67,19 @@ const QUICK = process.env.BENCH_LIVE_QUICK === "1";
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 
-export async function runTimingApi(port: number, serverPid: number | null): Promise<boolean> {
+/** Shards apart (bench/shards-apart.ts): spectators connect to the shards' own Worker, in a workerd process of its own. */
+export interface ShardsApart {
+  /** The shards' Worker's own workerd socket. */
+  spectatorPort: number;
+  /** Its workerd process. */
+  pid: number | null;
+}
+
+export async function runTimingApi(port: number, serverPid: number | null, apart?: ShardsApart): Promise<boolean> {
   const target: Target = { port, host: HOST };
+  // With the shards apart every figure is named for it, and only the quick set is run (bench/shards-apart.ts says why).
+  const report: typeof reportFigure = (name, ...rest) => reportFigure(apart ? `${name}_shards_apart` : name, ...rest);
+  const quick = QUICK || apart !== undefined;
   const failures: string[] = [];
   const fail = (message: string) => {
     failures.push(message);
@@ -87,13 +107,20 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
   const takeRacers = (n: number) => racers.splice(0, n);
 
   // Where spectators connect, and the processes whose CPU and descriptors tell what happened.
-  const procs = serverPid !== null ? serverProcesses(serverPid, port) : { worker: null, proxy: null, wrangler: [] };
+  const procs = {
+    ...(serverPid !== null ? serverProcesses(serverPid, port) : { worker: null, proxy: null, wrangler: [] }),
+    ...(apart ? { shards: apart.pid } : {}),
+  };
   const workerPort = procs.worker !== null ? await findWorkerPort(procs.worker, HOST) : null;
   const viaProxy = process.env.BENCH_SPECTATORS_VIA === "proxy" || workerPort === null;
   if (viaProxy && process.env.BENCH_SPECTATORS_VIA !== "proxy")
     console.error("timing: the Worker's own port was not found; spectators go through wrangler's proxy");
-  const socketPort = viaProxy ? port : workerPort!;
-  const via = viaProxy ? "wrangler public port (ProxyWorker)" : "Worker's workerd socket (ProxyWorker bypassed)";
+  const socketPort = apart ? apart.spectatorPort : viaProxy ? port : workerPort!;
+  const via = apart
+    ? "the shards' Worker's workerd socket (shards in a workerd process of their own)"
+    : viaProxy
+      ? "wrangler public port (ProxyWorker)"
+      : "Worker's workerd socket (ProxyWorker bypassed)";
   // Devices too post to the Worker's own socket: wrangler's ProxyWorker is a development relay (no production
   // request passes through it) and costs a third of the Worker's CPU again (BENCH_DEVICES_VIA=proxy keeps it).
   const devicesViaProxy = process.env.BENCH_DEVICES_VIA === "proxy" || workerPort === null;
@@ -249,6 +276,49 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     await drain();
   };
 
+  /**
+   * The devices at the issue's 5,000 reads a second, on a schedule, with `spectators` connected: what a finish
+   * line waits for its acknowledgements while the race takes that rate. Each device posts under a new boot (as
+   * after a restart) with up to PACED_IN_FLIGHT batches waiting.
+   */
+  const paced = async (spectators: number, pages = false) => {
+    const label = `${spectators}${pages ? "_paged" : ""}_spectators`;
+    const name = `timing_ack_p95_at_${PACED_READS_PER_SECOND}_reads_per_second_${label}`;
+    const pacedDevices = readers.map((d) => new Device(d.name, d.token, PACED_IN_FLIGHT));
+    const streams = pacedDevices.map(() => deviceStream(takeRacers(PACED_RACERS_PER_DEVICE), startUs));
+    const cpuStart = cpu.sample();
+    const receivedBefore = await audience.stats();
+    const load = loadavg()[0]!;
+    try {
+      const phase = await pacedPhase(deviceTarget, demo.raceId, pacedDevices, streams, BATCH, PACED_READS_PER_SECOND, PHASE_CAP_MS);
+      if (phase.errors.length > 0 || phase.acks.length === 0) return fail(`${name}: ${phase.errors[0] ?? "no batch acknowledged"}`);
+      const acks = sorted(phase.acks);
+      const received = await audience.stats();
+      report(name, percentile(acks, 95), "ms", {
+        ...common,
+        ...(pages ? { paged_pages: true } : {}),
+        spectators,
+        devices: pacedDevices.length,
+        batch: BATCH,
+        offered_reads_per_second: PACED_READS_PER_SECOND,
+        reads_per_second: round2(phase.reads / phase.seconds),
+        timed_from: "when each batch was due",
+        p50: round2(percentile(acks, 50)),
+        max: round2(acks.at(-1)!),
+        batches: acks.length,
+        late_batches: phase.late,
+        retries: phase.retries,
+        mb_on_wire_to_spectators: round2((received.bytes - receivedBefore.bytes) / 1e6),
+        load_1m: round2(load),
+        cpu_s: cpu.since(cpuStart),
+        target: 100,
+      });
+    } finally {
+      for (const device of pacedDevices) device.close();
+    }
+    await drain();
+  };
+
   /** A round's crossing: whose chip, when, and what in a frame shows it reached a socket. */
   type Crossing = { chip: string; time: number; marker: string };
   /** A fresh racer's first lap: a row every whole-format socket is sent (and no page-1 page, where it does not land). */
@@ -349,6 +419,7 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
     });
 
     await step("timing_ingest_reads_per_second_0_spectators", () => ingest(0));
+    await step("paced acknowledgements, 0 spectators", () => paced(0));
 
     await step("1,000 sockets", () => growTo(1_000));
     await step("timing_crossing_to_spectators_1000_sockets", () =>
@@ -378,6 +449,8 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
       else fail(`${name}: an ingest phase is missing`);
     };
     ratio("timing_ingest_ratio_1000_vs_0", "1000_spectators", { audience: "whole-format pages taking patches (TV, announcer)" });
+    // After the catch-up figure, whose gap is the ingest phase alone.
+    await step("paced acknowledgements, 1,000 spectators", () => paced(1_000));
 
     // The public results page's audience: 1,000 phones on page 1, each having told its shard what it shows, so
     // it is sent only rows that can change page 1 (decision 0085). They do not fetch the page again when it
@@ -393,10 +466,11 @@ export async function runTimingApi(port: number, serverPid: number | null): Prom
       crossingDelay("timing_crossing_to_paged_pages_1000_sockets", { sockets: audience.size, paged_pages: true, target: 100 }, await chasers(ROUNDS, 600)),
     );
     await step("timing_ingest_reads_per_second_1000_paged_spectators", () => ingest(1_000, true));
+    await step("paced acknowledgements, 1,000 paged pages", () => paced(1_000, true));
     ratio("timing_ingest_ratio_1000_paged_vs_0", "1000_paged_spectators", { audience: "paged results pages on page 1 (decision 0085)" });
     await audience.close();
     audience = new Audience(DEFLATE, VERIFY_EVERY);
-    if (QUICK) return failures.length === 0;
+    if (quick) return failures.length === 0;
     await step("1,000 sockets again", () => growTo(1_000));
 
     // Silence: no request at all to the race for 60 s; then one crossing. The shards hibernate and are evicted;

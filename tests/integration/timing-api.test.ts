@@ -88,6 +88,57 @@ describe("timing API: device reads", () => {
     expect(await crossingRows(t.room)).toHaveLength(3);
   });
 
+  it("writes every column of every read, whether the whole batch shares the value or each read has its own", async () => {
+    const t = await createTimedRace();
+    const columns = "device_id, device_boot, device_seq, timing_point_id, chip, bib, channel, device_time, time, racer_id, state, received_at";
+    const everyColumn = () =>
+      runInDurableObject(t.room, (_instance, state) => state.storage.sql.exec(`SELECT ${columns} FROM crossings ORDER BY seq`).toArray());
+    // Chip and bib, point and channel, racer, state and time differ from read to read; device, boot and arrival are shared.
+    const mixed = await postReads(t.host, t.race.id, t.credential.token, {
+      boot: "b-1",
+      reads: [
+        { seq: 1, chip: "C1", time: t.startMicros + 600 * SECOND, channel: 2 },
+        { seq: 2, bib: 77, time: t.startMicros + 610 * SECOND, channel: 2 },
+        { seq: 3, chip: "C2", time: t.startMicros - 3600 * SECOND, channel: 1 },
+      ],
+    });
+    expect(mixed.status).toBe(200);
+    // A batch of one read shares every column.
+    const single = await postReads(t.host, t.race.id, t.credential.token, {
+      boot: "b-2",
+      reads: [{ seq: 1, bib: 2, time: t.startMicros + 620 * SECOND, channel: 2 }],
+    });
+    expect(single.status).toBe(200);
+    const rows = await everyColumn();
+    const read = (boot: string, seq: number, chip: string | null, bib: number | null, channel: number, at: number, racerId: string | null, state: string) => ({
+      device_id: t.device.id,
+      device_boot: boot,
+      device_seq: seq,
+      timing_point_id: channel === 1 ? t.start.id : t.finish.id,
+      chip,
+      bib,
+      channel,
+      device_time: t.startMicros + at,
+      time: t.startMicros + at,
+      racer_id: racerId,
+      state,
+      received_at: expect.any(Number),
+    });
+    expect(rows).toEqual([
+      read("b-1", 1, "C1", null, 2, 600 * SECOND, t.racerIds[0]!, "assigned"),
+      read("b-1", 2, null, 77, 2, 610 * SECOND, null, "unmatched"),
+      read("b-1", 3, "C2", null, 1, -3600 * SECOND, null, "outside"),
+      read("b-2", 1, null, 2, 2, 620 * SECOND, t.racerIds[1]!, "assigned"),
+    ]);
+    // The shared values are stored as the types SQLite stores the read ones: a resent one-read batch is known again.
+    const resent = await postReads(t.host, t.race.id, t.credential.token, {
+      boot: "b-2",
+      reads: [{ seq: 1, bib: 2, time: t.startMicros + 620 * SECOND, channel: 2 }],
+    });
+    expect(await resent.json()).toEqual({ accepted: 0, duplicates: 1, unassigned: 0, outside: 0, last_seq: 1, boot: "b-2" });
+    expect(await everyColumn()).toHaveLength(4);
+  });
+
   it("refuses a missing or wrong credential and writes nothing", async () => {
     const t = await createTimedRace();
     const body = { reads: [{ seq: 1, chip: "C1", time: t.startMicros + SECOND, channel: 2 }] };
