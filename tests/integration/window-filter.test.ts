@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ResultsWindow } from "../../schema/wire/results-window";
 import { WINDOW_PAGE_SIZE } from "../../schema/wire/results-window";
-import { windowFilterOf } from "../../schema/wire/window-filter";
+import { FILTER_RACER_CHARS, MAX_FILTER_RACERS, windowFilterOf, type WindowFilterMessage } from "../../schema/wire/window-filter";
 import type { RaceRoom } from "../../durable/race-room";
 import type { SpectatorShard } from "../../durable/spectator-shard";
 import { worker } from "./auth-fixtures";
@@ -22,15 +22,20 @@ async function pageJson(host: string, raceId: string, formatId: string): Promise
   return (await response.json()) as ResultsWindow;
 }
 
-/** Waits until the race's first shard holds `count` sockets with a filter in their attachment (the message has no answer). */
-async function filtersHeld(raceId: string, count: number): Promise<void> {
+/**
+ * Waits until the race's first shard holds `count` sockets with a filter in their attachment (the message has no
+ * answer), filters that `is` accepts when given.
+ */
+async function filtersHeld(raceId: string, count: number, is: (filter: WindowFilterMessage) => boolean = () => true): Promise<void> {
   const stub = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${raceId}:0`));
   for (let attempt = 0; attempt < 50; attempt++) {
-    const held = await runInDurableObject(
-      stub,
-      (_: SpectatorShard, state) => state.getWebSockets().filter((ws) => (ws.deserializeAttachment() as { filter?: unknown } | null)?.filter).length,
+    const held = await runInDurableObject(stub, (_: SpectatorShard, state) =>
+      state.getWebSockets().filter((ws) => {
+        const filter = (ws.deserializeAttachment() as { filter?: WindowFilterMessage | null } | null)?.filter;
+        return filter && is(filter);
+      }),
     );
-    if (held === count) return;
+    if (held.length === count) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`the shard never held ${count} filtered sockets`);
@@ -190,6 +195,58 @@ describe("a paged page's filter at its shard", () => {
     paged.socket.send(JSON.stringify(filter));
     expect(await paged.next("refresh")).toEqual({ type: "refresh", formatId: t.format.id, version: moved.version });
     paged.socket.close(1000);
+  });
+
+  it("keeps the largest filter a page may send in its socket's attachment, so it still filters after the shard's eviction", async () => {
+    // 62 racers, 55 finished: page 1 is full, so a finish behind its last row is held back from a filtered page.
+    const racers = WINDOW_PAGE_SIZE + 12;
+    const t = await createTimedRace({ racers });
+    const first = Array.from({ length: 55 }, (_, i) => finishRead(i + 1, `C${racers - i}`, 1000 - (racers - i), t.startMicros));
+    await postReads(t.host, t.race.id, t.credential.token, { reads: first });
+    await t.room.flushLive();
+    const page = await pageJson(t.host, t.race.id, t.format.id);
+    const filter = windowFilterOf(page)!;
+    const paged = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: page.format.version, window: true });
+    const whole = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: page.format.version });
+    await paged.next("hello");
+    await whole.next("hello");
+    // The most the schema takes (schema/wire/race-socket.ts) fits a socket's 2 KB attachment, so the shard's fallback
+    // for a filter too large to keep (the page takes every row) is never needed: first every field at its longest.
+    const longest = "9".repeat(64);
+    const extreme = {
+      ...filter,
+      group: longest,
+      version: longest,
+      racers: Array.from({ length: MAX_FILTER_RACERS }, (_, i) => `y${String(i).padStart(FILTER_RACER_CHARS - 1, "0")}`),
+      lastKey: Array.from({ length: 16 }, (_, i) => i + 0.123456789),
+    };
+    paged.socket.send(JSON.stringify(extreme));
+    await filtersHeld(t.race.id, 1, (held) => held.group === longest && held.racers.length === MAX_FILTER_RACERS && held.lastKey?.length === 16);
+    // Then the page's own filter grown to the same counts (its racers padded with others), which must still work.
+    const largest = {
+      ...filter,
+      racers: [
+        ...filter.racers,
+        ...Array.from({ length: MAX_FILTER_RACERS - filter.racers.length }, (_, i) => `x${String(i).padStart(FILTER_RACER_CHARS - 1, "0")}`),
+      ],
+      lastKey: [...filter.lastKey!, ...Array.from({ length: 16 - filter.lastKey!.length }, (_, i) => i + 0.123456789)],
+    };
+    expect(JSON.stringify(largest).length).toBeGreaterThan(1_500);
+    paged.socket.send(JSON.stringify(largest));
+    await filtersHeld(t.race.id, 1, (held) => held.group === filter.group && held.racers.at(-1) === largest.racers.at(-1));
+    await evictShard(t.race.id, 0);
+    // Bib 2 finishes behind page 1: the whole format gets it, the filtered page nothing.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(100, "C2", 2_000, t.startMicros)] });
+    await t.room.flushLive();
+    expect((await whole.next("rows")).rows.map((r) => r.bib)).toEqual([2]);
+    // A winner lands on page 1 and reaches the page: the frame before it was held back, not lost.
+    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(101, "C1", 100, t.startMicros)] });
+    await t.room.flushLive();
+    const win = await whole.next("rows");
+    expect((await paged.next("window-rows")).version).toBe(win.version);
+    expect(paged.received.map((f) => f.type)).toEqual(["hello", "window-rows"]);
+    paged.socket.close(1000);
+    whole.socket.close(1000);
   });
 
   it("takes every row again when the page turns to a search, with the rows its filter held back", async () => {
