@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as z from "zod";
-import { openDb } from "../schema/d1";
+import { openDb, openReplicaDb } from "../schema/d1";
 import { getPublicRace } from "../workers/services/races";
 
 /**
@@ -10,7 +10,8 @@ import { getPublicRace } from "../workers/services/races";
 export async function requirePublicRace(context: AppLoadContext, rawRaceId: string | undefined) {
   const db = openDb(context.env.DB);
   const raceId = z.uuid().safeParse(rawRaceId);
-  const found = raceId.success ? await getPublicRace(db, context.tenant, raceId.data) : null;
+  // From a nearby replica: every reader of a results page asks this, often all at once (decision 0093).
+  const found = raceId.success ? await getPublicRace(openReplicaDb(context.env.DB), context.tenant, raceId.data) : null;
   if (!found) throw new Response("Not found", { status: 404 });
   return { db, ...found };
 }

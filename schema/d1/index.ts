@@ -72,6 +72,20 @@ export function openDb(d1: D1Database): Db {
   return db;
 }
 
+/** A database that only reads with drizzle's query builder: what a replica's session is used for. */
+export type ReadDb = Pick<Db, "select">;
+
+/**
+ * The platform database read from a nearby read replica (D1's Sessions API, "first-unconstrained"), for the
+ * lookups a crowd repeats at once on public pages: a results page's race row, asked by every reader behind a
+ * DNF within seconds (decision 0093). A replica may be a moment behind the primary; without replication turned
+ * on, D1 answers from the primary as before. A session per call, as D1 orders reads within one session only;
+ * no relational schema, which drizzle would rebuild on every call.
+ */
+export function openReplicaDb(d1: D1Database): ReadDb {
+  return drizzle(d1.withSession("first-unconstrained") as unknown as D1Database);
+}
+
 const rawDialect = new SQLiteAsyncDialect();
 
 /**

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, like, or } from "drizzle-orm";
-import { clubs, races, type Db } from "../../schema/d1";
+import { clubs, races, type Db, type ReadDb } from "../../schema/d1";
 import type { Tenant } from "../../tenants/resolve";
 import { catalogueColumns, type RaceCatalogue } from "./race-access";
 import { racesWithActivity } from "./activity-tags";
@@ -69,7 +69,7 @@ export async function getRaceForTenant(db: Db, tenant: Tenant, raceId: string): 
  * page asks for both, and after a DNF a whole crowd fetches at once (decision 0087).
  */
 export async function getPublicRace(
-  db: Db,
+  db: ReadDb,
   tenant: Tenant,
   raceId: string,
 ): Promise<{ listing: RaceListing & { clubId: string }; race: RaceCatalogue } | null> {
