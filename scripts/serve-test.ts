@@ -3,7 +3,7 @@
 // work end to end.
 // Usage: tsx scripts/serve-test.ts <port> <state-dir>   (STRIPE_FAKE_PORT and CLOUDFLARE_FAKE_PORT override the fakes' ports)
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { createWriteStream, rmSync } from "node:fs";
 import path from "node:path";
 import { startLocalCloudflare } from "./local-cloudflare";
 import { startLocalStripe } from "./local-stripe";
@@ -25,7 +25,18 @@ const vars = [`PUBLIC_PORT:${port}`, ...stripeFake.vars, ...cloudflareFake.vars]
 const child = spawn(wranglerBin, wranglerDevArgs(port, vars, ["--persist-to", stateDir, "--log-level", "warn"]), {
   cwd: root,
   env: wranglerEnv(),
-  stdio: "inherit",
+  stdio: ["inherit", "pipe", "pipe"],
+});
+// Everything the Worker logs is kept beside its state: a browser test that failed in CI is explained by the
+// Worker's own errors, which `npm test` prints from here (the browser runner ignores the server's stdout).
+const serverLog = createWriteStream(path.join(stateDir, "server.log"));
+child.stdout.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  serverLog.write(chunk);
+});
+child.stderr.on("data", (chunk: Buffer) => {
+  process.stderr.write(chunk);
+  serverLog.write(chunk);
 });
 const closeFake = () => Promise.all([stripeFake.close(), cloudflareFake.close()]);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

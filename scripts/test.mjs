@@ -54,6 +54,26 @@ function collectPlaywrightFailures(suites) {
   }
 }
 
+/** The last 40 warnings and errors the Worker logged under the browser tests (CI keeps only the output's tail). */
+function serverErrorsOf(file) {
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [`(no server log at ${path.relative(root, file)})`];
+  }
+  const escape = String.fromCharCode(27);
+  const lines = text
+    .split(escape)
+    .join("")
+    .replace(/\[[0-9;]*m/g, "")
+    .split("\n");
+  const flagged = lines.filter((line) => /error|fail|retry|retrying|dead letter|exception|uncaught|warn|refused|timed out/i.test(line));
+  return flagged.slice(-40).map((line) => `  ${line.slice(0, 240)}`);
+}
+
+let serverErrors = [];
+
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
@@ -123,13 +143,17 @@ if (built) {
       counts.failed += stats.unexpected;
     }
     collectPlaywrightFailures(report?.suites ?? []);
-    if (!ok || !stats || stats.unexpected > 0 || stats.expected === 0) failures.push("browser tests");
+    if (!ok || !stats || stats.unexpected > 0 || stats.expected === 0) {
+      failures.push("browser tests");
+      serverErrors = serverErrorsOf(path.resolve(root, process.env.E2E_STATE_DIR ?? ".wrangler/e2e-state", "server.log"));
+    }
   } else {
     failures.push("browser tests (Chromium could not be installed)");
   }
 }
 
 console.log("");
+if (serverErrors.length) console.log(`The browser tests' server logged (last ${serverErrors.length} warnings and errors):\n${serverErrors.join("\n")}\n`);
 for (const line of failedTests) console.log(`✘ ${line}`);
 if (failures.length) console.log(`Failed: ${failures.join(", ")}`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed`);

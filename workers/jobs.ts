@@ -1,6 +1,6 @@
 /**
  * Background jobs through the startline-jobs queue: work that follows a response and must not be lost when it
- * fails (the race's room busy or restarting). A job is retried with the queue's backoff up to max_retries
+ * fails (the race's room busy or restarting). A job is retried after a growing wait (queue-retry.ts) up to max_retries
  * (wrangler.toml); a job that can never succeed (a malformed message, a form no longer linked) is dropped.
  * Every job is safe to run twice: entering racers finds them by the person they came from.
  */
@@ -14,6 +14,7 @@ import { RACER_SYNC_MESSAGES, syncRegistrationRacers } from "./services/registra
 import { chipWritesSchema, replacementRecordSchema } from "./services/chip-writes";
 import { recordReplacement } from "./services/gochip-replacements";
 import { writeChips } from "./services/racer-chips";
+import { retryLater } from "./queue-retry";
 
 export const JOBS_QUEUE_NAME = "startline-jobs";
 
@@ -80,7 +81,7 @@ async function retried(what: string, id: string, work: () => Promise<unknown>): 
 export async function runJobBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   for (const message of batch.messages) {
     const outcome = await runJob(env, message.body);
-    if (outcome === "retry") message.retry();
+    if (outcome === "retry") retryLater(message);
     else message.ack();
   }
 }

@@ -23,6 +23,7 @@ import { queuedMailOf } from "./services/queued-mail";
 import { runCron } from "./cron";
 import { originOf } from "./auth/hosts";
 import { cachedSitePage, isCacheableSiteRequest } from "./site-page-cache";
+import { retryLater } from "./queue-retry";
 
 export interface ApiMount {
   prefix: string;
@@ -106,7 +107,7 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
           const outcome = await row
             .send(env, db, row.id, message.attempts, last, Date.now())
             .catch((error: unknown) => (console.error(`${row.what} could not be claimed; will retry`, error), "retry" as const));
-          if (outcome === "retry") message.retry();
+          if (outcome === "retry") retryLater(message);
           else message.ack();
           continue;
         }
@@ -126,7 +127,7 @@ export function createWorker(remixBuild: ServerBuild, devMounts: ApiMount[]) {
           const last = message.attempts > MAIL_MAX_RETRIES;
           console.error(last ? "Mail delivery failed for the last time" : "Mail delivery failed; will retry", error);
           if (last) await recordDelivery(db, parsed.data, "failed").catch((e: unknown) => console.error("Recording a failed delivery failed", e));
-          message.retry();
+          retryLater(message);
         }
       }
     },

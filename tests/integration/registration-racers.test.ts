@@ -3,7 +3,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { entrySource } from "../../core/registration/racer-entry";
 import { individuals, registrations } from "../../schema/d1";
 import { syncRegistrationRacers } from "../../workers/services/registration-racers";
@@ -85,18 +85,23 @@ describe("the racer sync job", () => {
     await post(f.host, `${f.path}/cart`, { intent: "continue", email: "ada@example.com" }, cookie);
     await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie);
     const job = { kind: "enter-racers", registrationId: f.registration.id, cartIds: null };
-    const run = async () => {
+    const run = async (attempts = 1) => {
       const batch = createMessageBatch("startline-jobs", [
-        { id: "good", timestamp: new Date(), attempts: 1, body: job },
+        { id: "good", timestamp: new Date(), attempts, body: job },
         { id: "garbage", timestamp: new Date(), attempts: 1, body: { kind: "enter-racers", registrationId: "not-a-uuid" } },
       ]);
+      const retried = vi.spyOn(batch.messages[0]!, "retry");
       const ctx = createExecutionContext();
       await workerModule.queue!(batch, env, ctx);
-      return getQueueResult(batch, ctx);
+      return { ...(await getQueueResult(batch, ctx)), retryOptions: retried.mock.calls.map(([options]) => options) };
     };
+    // Retried after a wait that doubles with each delivery, so a room restarting for a moment does not use up the retries.
     let result = await run();
-    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["good"]);
+    expect(result.retryMessages).toEqual([{ msgId: "good" }]);
+    expect(result.retryOptions).toEqual([{ delaySeconds: 1 }]);
     expect(result.explicitAcks).toEqual(["garbage"]);
+    result = await run(4);
+    expect(result.retryOptions).toEqual([{ delaySeconds: 8 }]);
     await db().update(registrations).set({ raceCourseId: t.course.id }).where(eq(registrations.id, f.registration.id));
     result = await run();
     expect(result.explicitAcks.sort()).toEqual(["garbage", "good"]);
