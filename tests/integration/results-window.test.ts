@@ -2,7 +2,12 @@
  * The paged results page (decision 0044): pages ranked by the RaceRoom, their JSON twin shared at the edge per
  * version, and sockets opened with `window=1` that take frames but never the whole format, across an eviction.
  */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { requirePublicRace } from "../../app/public-race.server";
+import { openDb } from "../../schema/d1";
+import { hostConfigFromEnv, resolveTenant } from "../../tenants/resolve";
 import type { ResultsWindow } from "../../schema/wire/results-window";
 import { WINDOW_PAGE_SIZE } from "../../schema/wire/results-window";
 import { worker } from "./auth-fixtures";
@@ -102,5 +107,30 @@ describe("the paged results page", () => {
     expect((await page(t.host, `/races/${t.race.id}?group=${"g".repeat(500)}&racer=${encodeURIComponent("'; drop")}`)).status).toBe(200);
     // An empty format is no choice: the race's public format, as on the plain address.
     expect((await page(t.host, `/races/${t.race.id}/results.json?format=`)).body?.format.formatId).toBe(t.format.id);
+  });
+});
+
+describe("a public race's lookup", () => {
+  it("reads from a D1 replica's session, which any nearby copy may answer, and still finds only public races", async () => {
+    const t = await createTimedRace({ racers: 1 });
+    const sessions: unknown[] = [];
+    // The D1 binding as given, but each session opened is recorded.
+    const DB = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === "withSession") return (constraint: D1SessionConstraint) => (sessions.push(constraint), target.withSession(constraint));
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const tenant = await resolveTenant(openDb(env.DB), t.host, hostConfigFromEnv(env));
+    if (!tenant || tenant.kind === "redirect") throw new Error(`no tenant for ${t.host}`);
+    const context = { env: { ...env, DB }, tenant } as unknown as AppLoadContext;
+
+    const found = await requirePublicRace(context, t.race.id);
+    expect(found.race.id).toBe(t.race.id);
+    expect(sessions).toEqual(["first-unconstrained"]);
+    const missing = await requirePublicRace(context, crypto.randomUUID()).catch((error: unknown) => error);
+    expect(missing instanceof Response && missing.status).toBe(404);
+    expect(sessions).toEqual(["first-unconstrained", "first-unconstrained"]);
   });
 });

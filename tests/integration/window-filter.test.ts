@@ -16,6 +16,15 @@ import { createTimedRace, evictRoom, evictShard, openRaceSocket, postReads, SECO
 
 const finishRead = (seq: number, chip: string, seconds: number, startMicros: number) => ({ seq, chip, time: startMicros + seconds * SECOND, channel: 2 });
 
+type TimedRace = Awaited<ReturnType<typeof createTimedRace>>;
+
+/** One racer finishes `seconds` after the start, and the room pushes it to its shards now. */
+async function finishAndFlush(t: TimedRace, seq: number, chip: string, seconds: number): Promise<void> {
+  const response = await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(seq, chip, seconds, t.startMicros)] });
+  expect(response.status).toBe(200);
+  await t.room.flushLive();
+}
+
 async function pageJson(host: string, raceId: string, formatId: string): Promise<ResultsWindow> {
   const response = await worker.fetch(hostRequest(host, `/races/${raceId}/results.json?format=${formatId}`));
   expect(response.status).toBe(200);
@@ -61,21 +70,18 @@ describe("a paged page's filter at its shard", () => {
     await filtersHeld(t.race.id, 1);
 
     // Bib 2 finishes last: behind page 1, so the page is sent nothing; the whole format gets the row.
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(100, "C2", 2_000, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 100, "C2", 2_000);
     const second = await whole.next("rows");
     expect(second.rows.map((r) => r.bib)).toEqual([2]);
 
     // The shard forgets everything it held in memory; the filter is in the socket's attachment.
     await evictShard(t.race.id, 0);
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(101, "C3", 2_001, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 101, "C3", 2_001);
     expect((await whole.next("rows")).rows.map((r) => r.bib)).toEqual([3]);
 
     // Bib 1 wins: ahead of the page's last row, so the page is sent it, as at the newest version. It is the first
     // frame the page gets since its hello: the two before had nothing for it.
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(102, "C1", 100, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 102, "C1", 100);
     const win = await whole.next("rows");
     const ahead = await paged.next("window-rows");
     expect(ahead).toMatchObject({ from: win.from, version: win.version });
@@ -86,8 +92,7 @@ describe("a paged page's filter at its shard", () => {
     // 2's frame (the oldest this shard has rows since: it woke after that frame). It is sent, as at the newest
     // version, every row since then that page 2 can use: bibs 3 and 4, held back from page 1, and bib 1, whose win
     // moves page 2's rows.
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(103, "C4", 2_002, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 103, "C4", 2_002);
     const last = await whole.next("rows");
     const pageTwo = { ...filter, version: second.version, lastKey: null, racers: [] };
     paged.socket.send(JSON.stringify(pageTwo));
@@ -133,8 +138,7 @@ describe("a paged page's filter at its shard", () => {
     expect(sent.rows.map((r) => r.bib)).toEqual([3]);
 
     // A finish is a move forward: behind page 2 it is not sent there, and no frame names it as fallen.
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(200, `C${racers}`, 3_000, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 200, `C${racers}`, 3_000);
     const finish = await whole.next("rows");
     expect(finish.fell).toBeUndefined();
     expect(paged.received.map((f) => f.type)).toEqual(["hello", "window-rows"]);
@@ -167,8 +171,7 @@ describe("a paged page's filter at its shard", () => {
       if (!added.ok || !(await room.deleteRacer(added.value.id))) throw new Error("the brief racer was not added and deleted");
       return added.value.id;
     });
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(201, `C${racers - 1}`, 3_001, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 201, `C${racers - 1}`, 3_001);
     const after = await whole.next("rows");
     expect(after.rows.some((r) => r.racerId === addedId)).toBe(false);
     expect(after.fell).toBeUndefined();
@@ -178,8 +181,7 @@ describe("a paged page's filter at its shard", () => {
 
   it("refuses a filter too large for a socket, and sends a page it cannot catch up `refresh` to fetch again", async () => {
     const t = await createTimedRace({ racers: 3 });
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(1, "C1", 500, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 1, "C1", 500);
     const page = await pageJson(t.host, t.race.id, t.format.id);
     const paged = await openRaceSocket(t.host, t.race.id, { formatId: t.format.id, since: page.format.version, window: true });
     await paged.next("hello");
@@ -188,8 +190,7 @@ describe("a paged page's filter at its shard", () => {
     expect(await paged.next("error")).toEqual({ type: "error", message: "Unknown message" });
 
     // A filter from a version this shard has no rows since (it woke after it): fetch the page again.
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(2, "C2", 501, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 2, "C2", 501);
     const moved = await paged.next("rows"); // no filter held (it was refused): every frame
     await evictShard(t.race.id, 0);
     paged.socket.send(JSON.stringify(filter));
@@ -236,12 +237,10 @@ describe("a paged page's filter at its shard", () => {
     await filtersHeld(t.race.id, 1, (held) => held.group === filter.group && held.racers.at(-1) === largest.racers.at(-1));
     await evictShard(t.race.id, 0);
     // Bib 2 finishes behind page 1: the whole format gets it, the filtered page nothing.
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(100, "C2", 2_000, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 100, "C2", 2_000);
     expect((await whole.next("rows")).rows.map((r) => r.bib)).toEqual([2]);
     // A winner lands on page 1 and reaches the page: the frame before it was held back, not lost.
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(101, "C1", 100, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 101, "C1", 100);
     const win = await whole.next("rows");
     expect((await paged.next("window-rows")).version).toBe(win.version);
     expect(paged.received.map((f) => f.type)).toEqual(["hello", "window-rows"]);
@@ -260,16 +259,14 @@ describe("a paged page's filter at its shard", () => {
     paged.socket.send(JSON.stringify(windowFilterOf(page)));
     await filtersHeld(t.race.id, 1);
     // Behind page 1: held back.
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(100, `C${WINDOW_PAGE_SIZE + 2}`, 900, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 100, `C${WINDOW_PAGE_SIZE + 2}`, 900);
     // The reader searches: the page was fetched at the version it held, and now takes every row.
     paged.socket.send(JSON.stringify({ type: "window-all", formatId: t.format.id, version: page.format.version }));
     const owed = await paged.next("window-rows");
     expect(owed.from).toBe(page.format.version);
     expect(owed.rows.map((r) => r.bib)).toEqual([WINDOW_PAGE_SIZE + 2]);
     await filtersHeld(t.race.id, 0);
-    await postReads(t.host, t.race.id, t.credential.token, { reads: [finishRead(101, `C${WINDOW_PAGE_SIZE + 3}`, 901, t.startMicros)] });
-    await t.room.flushLive();
+    await finishAndFlush(t, 101, `C${WINDOW_PAGE_SIZE + 3}`, 901);
     const next = await paged.next("rows");
     expect(next.from).toBe(owed.version);
     expect(next.rows.map((r) => r.bib)).toEqual([WINDOW_PAGE_SIZE + 3]);
