@@ -1,7 +1,9 @@
-// `npx tsx bench/profile-worker.ts [--seconds 5] [--inspector http://127.0.0.1:9229] [--out <tmp>/worker.cpuprofile]`:
+// `npx tsx bench/profile-worker.ts [--seconds 5] [--inspector http://127.0.0.1:9229] [--out <tmp>/worker.cpuprofile] [--heap]`:
 // a CPU profile of the Worker under `wrangler dev` (npm start, or a bench's server), through the inspector proxy
 // wrangler opens on 9229. Start it while the load you want to see runs. It prints the functions with the most
 // self time and the most inclusive time, and writes the profile for Chrome's DevTools (Performance, "Load profile").
+// With --heap it samples the heap instead: the heap's size before and after, and where the objects still alive
+// at the end were allocated (of those allocated while it ran), the sites holding most first.
 //
 // workerd's own inspector allows one session per isolate and wrangler's proxy holds it, so connect to the proxy.
 // Locally the Worker's isolate runs every Durable Object too (race rooms, shards): one profile shows them all.
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     inspector: { type: "string", default: "http://127.0.0.1:9229" },
     out: { type: "string", default: path.join(tmpdir(), "worker.cpuprofile") },
     top: { type: "string", default: "40" },
+    heap: { type: "boolean", default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -44,8 +47,46 @@ if (!(seconds > 0) || !(top > 0)) {
 }
 const CALL_TIMEOUT_MS = 15_000;
 
+interface HeapNode {
+  callFrame: CallFrame;
+  selfSize: number;
+  children: HeapNode[];
+}
+interface HeapRecording {
+  before: { usedSize: number; totalSize: number };
+  after: { usedSize: number; totalSize: number };
+  head: HeapNode;
+}
+
+type Call = <T>(method: string, params?: Record<string, unknown>, timeoutMs?: number) => Promise<T>;
+
 /** Records `seconds` of CPU profile from the first target of the inspector at `base`. */
-async function record(base: string): Promise<Profile> {
+function recordCpu(base: string): Promise<Profile> {
+  return inspect(base, async (call) => {
+    await call("Profiler.enable");
+    await call("Profiler.setSamplingInterval", { interval: 200 });
+    await call("Profiler.start");
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    return (await call<{ profile: Profile }>("Profiler.stop")).profile;
+  });
+}
+
+/** Samples the heap for `seconds`: its size before and after, and the live objects' allocation sites. */
+function recordHeap(base: string): Promise<HeapRecording> {
+  return inspect(base, async (call) => {
+    const before = await call<{ usedSize: number; totalSize: number }>("Runtime.getHeapUsage");
+    await call("HeapProfiler.enable");
+    await call("HeapProfiler.startSampling", { samplingInterval: 64 * 1024 });
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    const { profile } = await call<{ profile: { head: HeapNode } }>("HeapProfiler.getSamplingProfile", {}, 60_000);
+    await call("HeapProfiler.stopSampling", {}, 60_000);
+    const after = await call<{ usedSize: number; totalSize: number }>("Runtime.getHeapUsage");
+    return { before, after, head: profile.head };
+  });
+}
+
+/** Opens the first target of the inspector at `base`, runs `work` with a call function, and closes it. */
+async function inspect<T>(base: string, work: (call: Call) => Promise<T>): Promise<T> {
   const listing = await fetch(`${base}/json`, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
   const targets = (await listing.json()) as { webSocketDebuggerUrl: string }[];
   if (targets.length === 0) throw new Error(`no inspector target at ${base}`);
@@ -83,19 +124,38 @@ async function record(base: string): Promise<Profile> {
     ws.once("error", (error) => (clearTimeout(timer), reject(error)));
   });
   try {
-    await call("Profiler.enable");
-    await call("Profiler.setSamplingInterval", { interval: 200 });
-    await call("Profiler.start");
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    return (await call<{ profile: Profile }>("Profiler.stop")).profile;
+    return await work(call);
   } finally {
     ws.close();
   }
 }
 
+const label = (frame: CallFrame) => `${frame.functionName || "(anonymous)"} ${frame.url.split("/").at(-1) ?? ""}:${frame.lineNumber + 1}`;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+if (values.heap) {
+  let heap: HeapRecording;
+  try {
+    heap = await recordHeap(values.inspector);
+  } catch (error) {
+    console.error(`profile-worker: no heap profile from ${values.inspector} (${error instanceof Error ? error.message : String(error)})`);
+    process.exit(1);
+  }
+  console.log(`heap used ${mib(heap.before.usedSize)} → ${mib(heap.after.usedSize)} (of ${mib(heap.after.totalSize)})`);
+  const held = new Map<string, number>();
+  const walk = (node: HeapNode) => {
+    if (node.selfSize > 0) held.set(label(node.callFrame), (held.get(label(node.callFrame)) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(heap.head);
+  console.log(`--- still alive, by allocation site (sampled, MiB)`);
+  for (const [key, bytes] of [...held].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${(bytes / 2 ** 20).toFixed(2).padStart(9)}  ${key}`);
+  process.exit(0);
+}
+
 let profile: Profile;
 try {
-  profile = await record(values.inspector);
+  profile = await recordCpu(values.inspector);
 } catch (error) {
   // Seen: wrangler's inspector proxy hangs up while the Worker holds thousands of sockets.
   console.error(`profile-worker: no profile from ${values.inspector} (${error instanceof Error ? error.message : String(error)}); is wrangler dev running?`);
@@ -106,7 +166,6 @@ writeFileSync(values.out, JSON.stringify(profile));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parentOf = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-const label = (frame: CallFrame) => `${frame.functionName || "(anonymous)"} ${frame.url.split("/").at(-1) ?? ""}:${frame.lineNumber + 1}`;
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 profile.samples.forEach((sample, i) => {
