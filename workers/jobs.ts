@@ -1,6 +1,6 @@
 /**
  * Background jobs through the startline-jobs queue: work that follows a response and must not be lost when it
- * fails (the race's room busy or restarting). A job is retried after a growing wait (queue-retry.ts) up to max_retries
+ * fails (the race's room busy or restarting). A job is retried after a growing wait (queue-retry.ts, decision 0094) up to max_retries
  * (wrangler.toml); a job that can never succeed (a malformed message, a form no longer linked) is dropped.
  * Every job is safe to run twice: entering racers finds them by the person they came from.
  */
