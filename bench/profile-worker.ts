@@ -3,7 +3,8 @@
 // wrangler opens on 9229. Start it while the load you want to see runs. It prints the functions with the most
 // self time and the most inclusive time, and writes the profile for Chrome's DevTools (Performance, "Load profile").
 // With --heap it samples the heap instead: the heap's size before and after, and where the objects still alive
-// at the end were allocated (of those allocated while it ran), the sites holding most first.
+// at the end were allocated (of those allocated while it ran), the sites holding most first; --garbage counts
+// what was collected as well.
 //
 // workerd's own inspector allows one session per isolate and wrangler's proxy holds it, so connect to the proxy.
 // Locally the Worker's isolate runs every Durable Object too (race rooms, shards): one profile shows them all.
@@ -37,6 +38,8 @@ const { values } = parseArgs({
     out: { type: "string", default: path.join(tmpdir(), "worker.cpuprofile") },
     top: { type: "string", default: "40" },
     heap: { type: "boolean", default: false },
+    // With --heap: count what the collectors freed too, so the sites that make the most garbage show.
+    garbage: { type: "boolean", default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -76,7 +79,11 @@ function recordHeap(base: string): Promise<HeapRecording> {
   return inspect(base, async (call) => {
     const before = await call<{ usedSize: number; totalSize: number }>("Runtime.getHeapUsage");
     await call("HeapProfiler.enable");
-    await call("HeapProfiler.startSampling", { samplingInterval: 64 * 1024 });
+    await call("HeapProfiler.startSampling", {
+      samplingInterval: 64 * 1024,
+      includeObjectsCollectedByMajorGC: values.garbage,
+      includeObjectsCollectedByMinorGC: values.garbage,
+    });
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     const { profile } = await call<{ profile: { head: HeapNode } }>("HeapProfiler.getSamplingProfile", {}, 60_000);
     await call("HeapProfiler.stopSampling", {}, 60_000);
@@ -148,7 +155,7 @@ if (values.heap) {
     for (const child of node.children) walk(child);
   };
   walk(heap.head);
-  console.log(`--- still alive, by allocation site (sampled, MiB)`);
+  console.log(`--- ${values.garbage ? "allocated (alive or collected)" : "still alive"}, by allocation site (sampled, MiB)`);
   for (const [key, bytes] of [...held].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${(bytes / 2 ** 20).toFixed(2).padStart(9)}  ${key}`);
   process.exit(0);
 }
@@ -187,4 +194,21 @@ const print = (title: string, times: Map<string, number>) => {
 };
 print("self", self);
 print("inclusive", inclusive);
+// The collector's pauses: runs of consecutive samples in it. A long one is a stall every request waits behind.
+const pauses: number[] = [];
+let run = 0;
+profile.samples.forEach((sample, i) => {
+  if (byId.get(sample)!.callFrame.functionName === "(garbage collector)") {
+    run += profile.timeDeltas[i] ?? 0;
+  } else if (run > 0) {
+    pauses.push(run);
+    run = 0;
+  }
+});
+if (run > 0) pauses.push(run);
+pauses.sort((a, b) => b - a);
+const ms = (us: number) => (us / 1000).toFixed(1);
+console.log(
+  `--- garbage collection: ${pauses.length} pauses, ${ms(pauses.reduce((a, b) => a + b, 0))} ms in all, longest ${pauses.slice(0, 8).map(ms).join(", ")} ms`,
+);
 console.log(`profile written to ${values.out}`);
