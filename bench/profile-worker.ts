@@ -4,7 +4,8 @@
 // self time and the most inclusive time, and writes the profile for Chrome's DevTools (Performance, "Load profile").
 // With --heap it samples the heap instead: the heap's size before and after, and where the objects still alive
 // at the end were allocated (of those allocated while it ran), the sites holding most first; --garbage counts
-// what was collected as well.
+// what was collected as well. With --snapshot it takes a full heap snapshot after a full collection, writes it
+// beside --out (.heapsnapshot, for DevTools' Memory tab) and prints the live heap by constructor.
 //
 // workerd's own inspector allows one session per isolate and wrangler's proxy holds it, so connect to the proxy.
 // Locally the Worker's isolate runs every Durable Object too (race rooms, shards): one profile shows them all.
@@ -40,6 +41,8 @@ const { values } = parseArgs({
     heap: { type: "boolean", default: false },
     // With --heap: count what the collectors freed too, so the sites that make the most garbage show.
     garbage: { type: "boolean", default: false },
+    // A full heap snapshot instead (after a full collection): what the live heap is made of, by constructor.
+    snapshot: { type: "boolean", default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -92,8 +95,25 @@ function recordHeap(base: string): Promise<HeapRecording> {
   });
 }
 
+/** A full snapshot of the heap after a full collection, as the inspector streams it (JSON text). */
+function recordSnapshot(base: string): Promise<string> {
+  const chunks: string[] = [];
+  return inspect(
+    base,
+    async (call) => {
+      await call("HeapProfiler.enable");
+      await call("HeapProfiler.collectGarbage", {}, 120_000);
+      await call("HeapProfiler.takeHeapSnapshot", { reportProgress: false }, 600_000);
+      return chunks.join("");
+    },
+    (method, params) => {
+      if (method === "HeapProfiler.addHeapSnapshotChunk") chunks.push((params as { chunk: string }).chunk);
+    },
+  );
+}
+
 /** Opens the first target of the inspector at `base`, runs `work` with a call function, and closes it. */
-async function inspect<T>(base: string, work: (call: Call) => Promise<T>): Promise<T> {
+async function inspect<T>(base: string, work: (call: Call) => Promise<T>, onEvent?: (method: string, params: unknown) => void): Promise<T> {
   const listing = await fetch(`${base}/json`, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
   const targets = (await listing.json()) as { webSocketDebuggerUrl: string }[];
   if (targets.length === 0) throw new Error(`no inspector target at ${base}`);
@@ -107,8 +127,11 @@ async function inspect<T>(base: string, work: (call: Call) => Promise<T>): Promi
   ws.on("error", failAll);
   ws.on("close", () => failAll(new Error("the inspector closed the connection")));
   ws.on("message", (data: Buffer) => {
-    const message = JSON.parse(data.toString()) as { id?: number; result?: unknown; error?: { message: string } };
-    if (message.id === undefined) return;
+    const message = JSON.parse(data.toString()) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+    if (message.id === undefined) {
+      if (message.method) onEvent?.(message.method, message.params);
+      return;
+    }
     waiting.get(message.id)?.(message.error ? new Error(message.error.message) : message.result);
     waiting.delete(message.id);
   });
@@ -139,6 +162,21 @@ async function inspect<T>(base: string, work: (call: Call) => Promise<T>): Promi
 
 const label = (frame: CallFrame) => `${frame.functionName || "(anonymous)"} ${frame.url.split("/").at(-1) ?? ""}:${frame.lineNumber + 1}`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+if (values.snapshot) {
+  let text: string;
+  try {
+    text = await recordSnapshot(values.inspector);
+  } catch (error) {
+    console.error(`profile-worker: no heap snapshot from ${values.inspector} (${error instanceof Error ? error.message : String(error)})`);
+    process.exit(1);
+  }
+  const out = values.out.replace(/\.cpuprofile$/, ".heapsnapshot");
+  writeFileSync(out, text);
+  summariseSnapshot(JSON.parse(text) as HeapSnapshot);
+  console.log(`snapshot written to ${out}`);
+  process.exit(0);
+}
 
 if (values.heap) {
   let heap: HeapRecording;
@@ -212,3 +250,33 @@ console.log(
   `--- garbage collection: ${pauses.length} pauses, ${ms(pauses.reduce((a, b) => a + b, 0))} ms in all, longest ${pauses.slice(0, 8).map(ms).join(", ")} ms`,
 );
 console.log(`profile written to ${values.out}`);
+
+interface HeapSnapshot {
+  snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } };
+  nodes: number[];
+  strings: string[];
+}
+
+/** The live heap by kind: objects by constructor, the rest (strings, arrays, code…) by type; most bytes first. */
+function summariseSnapshot(snapshot: HeapSnapshot): void {
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const [typeAt, nameAt, sizeAt] = ["type", "name", "self_size"].map((f) => fields.indexOf(f)) as [number, number, number];
+  const kinds = new Map<string, { count: number; bytes: number }>();
+  let total = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeAt]!] ?? "?";
+    const bytes = snapshot.nodes[i + sizeAt]!;
+    const key = type === "object" ? snapshot.strings[snapshot.nodes[i + nameAt]!]! : `(${type})`;
+    const kind = kinds.get(key) ?? { count: 0, bytes: 0 };
+    kind.count += 1;
+    kind.bytes += bytes;
+    kinds.set(key, kind);
+    total += bytes;
+  }
+  console.log(`heap snapshot: ${(total / 2 ** 20).toFixed(1)} MiB in ${(snapshot.nodes.length / fields.length).toLocaleString("en")} objects`);
+  console.log(`--- by kind (MiB, count)`);
+  for (const [key, kind] of [...kinds].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top)) {
+    console.log(`${(kind.bytes / 2 ** 20).toFixed(2).padStart(9)} ${kind.count.toLocaleString("en").padStart(12)}  ${key.slice(0, 100)}`);
+  }
+}
