@@ -37,4 +37,18 @@ describe("SeqSet", () => {
     expect(set.delete(4095)).toBe(false);
     expect(set.size).toBe(1);
   });
+
+  it("holds every seq of a full page, the 32nd bit of each word included, and empties it again", () => {
+    const set = new SeqSet();
+    const page = Array.from({ length: 4096 }, (_, i) => 8192 + i);
+    for (const seq of page) expect(set.add(seq)).toBe(true);
+    expect(set.size).toBe(4096);
+    expect([8191, 8192, 8223, 8224, 12287, 12288].map((seq) => set.has(seq))).toEqual([false, true, true, true, true, false]);
+    for (const seq of page.filter((seq) => seq % 32 === 31)) expect(set.delete(seq)).toBe(true);
+    expect(set.has(8223)).toBe(false);
+    expect(set.has(8222)).toBe(true);
+    for (const seq of page) set.delete(seq);
+    expect(set.size).toBe(0);
+    expect(set.add(8223)).toBe(true);
+  });
 });
