@@ -163,14 +163,18 @@ async function inspect<T>(base: string, work: (call: Call) => Promise<T>, onEven
 const label = (frame: CallFrame) => `${frame.functionName || "(anonymous)"} ${frame.url.split("/").at(-1) ?? ""}:${frame.lineNumber + 1}`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
-if (values.snapshot) {
-  let text: string;
+/** The recording, or exit 1 saying what could not be had (seen: wrangler's proxy hangs up under thousands of sockets). */
+async function orExit<T>(recording: Promise<T>, what: string): Promise<T> {
   try {
-    text = await recordSnapshot(values.inspector);
+    return await recording;
   } catch (error) {
-    console.error(`profile-worker: no heap snapshot from ${values.inspector} (${error instanceof Error ? error.message : String(error)})`);
+    console.error(`profile-worker: no ${what} from ${values.inspector} (${error instanceof Error ? error.message : String(error)}); is wrangler dev running?`);
     process.exit(1);
   }
+}
+
+if (values.snapshot) {
+  const text = await orExit(recordSnapshot(values.inspector), "heap snapshot");
   const out = values.out.replace(/\.cpuprofile$/, ".heapsnapshot");
   writeFileSync(out, text);
   summariseSnapshot(JSON.parse(text) as HeapSnapshot);
@@ -179,13 +183,7 @@ if (values.snapshot) {
 }
 
 if (values.heap) {
-  let heap: HeapRecording;
-  try {
-    heap = await recordHeap(values.inspector);
-  } catch (error) {
-    console.error(`profile-worker: no heap profile from ${values.inspector} (${error instanceof Error ? error.message : String(error)})`);
-    process.exit(1);
-  }
+  const heap = await orExit(recordHeap(values.inspector), "heap profile");
   console.log(`heap used ${mib(heap.before.usedSize)} → ${mib(heap.after.usedSize)} (of ${mib(heap.after.totalSize)})`);
   const held = new Map<string, number>();
   const walk = (node: HeapNode) => {
@@ -198,14 +196,7 @@ if (values.heap) {
   process.exit(0);
 }
 
-let profile: Profile;
-try {
-  profile = await recordCpu(values.inspector);
-} catch (error) {
-  // Seen: wrangler's inspector proxy hangs up while the Worker holds thousands of sockets.
-  console.error(`profile-worker: no profile from ${values.inspector} (${error instanceof Error ? error.message : String(error)}); is wrangler dev running?`);
-  process.exit(1);
-}
+const profile = await orExit(recordCpu(values.inspector), "profile");
 writeFileSync(values.out, JSON.stringify(profile));
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
