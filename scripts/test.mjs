@@ -68,7 +68,11 @@ function serverErrorsOf(file) {
     .join("")
     .replace(/\[[0-9;]*m/g, "")
     .split("\n");
-  const flagged = lines.filter((line) => /error|fail|retry|retrying|dead letter|exception|uncaught|warn|refused|timed out/i.test(line));
+  // wrangler's note that cron triggers do not fire locally is printed at every start: not a cause.
+  const flagged = lines.filter(
+    (line) =>
+      /error|fail|retry|dead letter|exception|uncaught|warn|refused|timed out/i.test(line) && !/Scheduled Workers are not automatically triggered/.test(line),
+  );
   return flagged.slice(-40).map((line) => `  ${line.slice(0, 240)}`);
 }
 
