@@ -22,6 +22,7 @@ import type {
 } from "./model";
 import { DEFAULT_MAX_BLOCK, OrderedList } from "./ordered-results";
 import { compareKeys, rankSorted } from "./rank";
+import { RacerCrossings } from "./racer-crossings";
 import { SeqSet } from "./seq-set";
 
 /** What a call changed: racers whose result (or group membership) changed, and groups whose rows did. */
@@ -53,23 +54,6 @@ function removeResult(members: OrderedList<RacerResult>, result: RacerResult): v
 /** Moves a racer from its old place to its new one (in place when it stays between its neighbours). */
 function moveResult(members: OrderedList<RacerResult>, previous: RacerResult, next: RacerResult): void {
   checkFound(members.replace(previous, next), previous);
-}
-
-function byTimeThenSeq(a: Crossing, b: Crossing): number {
-  return a.time - b.time || a.seq - b.seq;
-}
-
-/** First index whose crossing comes after `crossing` (by time, then seq). */
-function crossingInsertIndex(sorted: readonly Crossing[], crossing: Crossing): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const other = sorted[middle] as Crossing;
-    if (other.time < crossing.time || (other.time === crossing.time && other.seq < crossing.seq)) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 function sameKey(a: readonly number[] | null, b: readonly number[] | null): boolean {
@@ -184,27 +168,27 @@ export class ResultsEngine {
   private listedOrders = 0;
   /** Paged (seq-set.ts): one growing Set stalled a crossing for its rehash. */
   private readonly seenSeqs = new SeqSet();
-  /** Each list sorted by time, then seq; kept for unknown racers too. */
-  private readonly crossingsByRacer = new Map<string, Crossing[]>();
+  /** Each racer's crossings sorted by time, then seq, packed (racer-crossings.ts); kept for unknown racers too. */
+  private readonly crossings = new RacerCrossings();
   private results = new Map<string, RacerResult>();
   /** Group id → members sorted by key. */
   private members = new Map<string, OrderedList<RacerResult>>();
-  private groupsByRacer = new Map<string, string[]>();
+  private groupsByRacer = new Map<string, readonly string[]>();
+  /** One list per distinct set of groups, shared by every racer in that set: a big race has few sets and many racers. */
+  private groupLists = new Map<string, readonly string[]>();
 
   /** Largest block of a group's ordered list. */
   private readonly maxBlock: number;
 
   constructor(input: RaceInput, crossings: readonly Crossing[] = [], options: EngineOptions = {}) {
     this.maxBlock = options.maxBlock ?? DEFAULT_MAX_BLOCK;
-    // In bulk: append, then sort each racer's list once (a binary insert each is for live crossings).
-    for (const crossing of crossings) {
-      if (!this.seenSeqs.add(crossing.seq)) continue;
-      const list = this.crossingsByRacer.get(crossing.racerId);
-      if (list === undefined) this.crossingsByRacer.set(crossing.racerId, [crossing]);
-      else list.push(crossing);
-    }
-    for (const list of this.crossingsByRacer.values()) list.sort(byTimeThenSeq);
-    this.rebuild(input);
+    // Racers first, so each list is kept under its racer's own id; then in bulk: append, and sort each list once.
+    this.rebuild(input, () => {
+      for (const crossing of crossings) {
+        if (this.seenSeqs.add(crossing.seq)) this.crossings.append(crossing, this.idOf(crossing.racerId));
+      }
+      this.crossings.sortAll();
+    });
   }
 
   /** Records the crossings and moves each racer concerned within its groups. */
@@ -220,8 +204,7 @@ export class ResultsEngine {
 
   /** Drops every crossing of the racer ("clear all times"); they come back only if sent again. */
   clearTimes(racerId: string): Change {
-    for (const crossing of this.crossingsByRacer.get(racerId) ?? []) this.seenSeqs.delete(crossing.seq);
-    this.crossingsByRacer.delete(racerId);
+    for (const seq of this.crossings.remove(racerId)) this.seenSeqs.delete(seq);
     const change = new ChangeBuilder();
     if (this.racers.has(racerId)) this.recompute(racerId, change);
     return change.build(this.groupPositions);
@@ -239,7 +222,7 @@ export class ResultsEngine {
     this.results.set(racer.id, next);
     const oldGroups = this.groupsByRacer.get(racer.id) ?? [];
     const newGroups = this.groupSpecs.filter((spec) => inGroup(spec, racer)).map((spec) => spec.id);
-    this.groupsByRacer.set(racer.id, newGroups);
+    this.groupsByRacer.set(racer.id, this.sharedList(newGroups));
 
     const change = new ChangeBuilder();
     const resultChanged = previous === undefined || !sameResult(previous, next);
@@ -336,6 +319,11 @@ export class ResultsEngine {
     return rankSorted(this.members.get(groupId)?.toArray() ?? [], threshold);
   }
 
+  /** The racer as last given (upserted, or in the input). */
+  racer(racerId: string): Racer | undefined {
+    return this.racers.get(racerId);
+  }
+
   /** The course the engine placed the racer on (a free-order racer's course group), or null. */
   courseOf(racerId: string): string | null {
     return this.racers.get(racerId)?.courseId ?? null;
@@ -345,7 +333,8 @@ export class ResultsEngine {
     return [...(this.groupsByRacer.get(racerId) ?? [])];
   }
 
-  private rebuild(input: RaceInput): void {
+  /** `beforeResults` runs once the racers are known and before any result is computed. */
+  private rebuild(input: RaceInput, beforeResults?: () => void): void {
     this.rules = input.rules;
     this.courses = new Map(input.courses.map((course) => [course.id, course]));
     this.startGroups = new Map(input.startGroups.map((group) => [group.id, group]));
@@ -360,8 +349,10 @@ export class ResultsEngine {
       this.racers.set(racer.id, racer);
     }
     this.listedOrders = [...this.racers.values()].filter((racer) => racer.order === undefined).length;
+    beforeResults?.();
     this.results = new Map();
     this.groupsByRacer = new Map();
+    this.groupLists = new Map();
     const sortedMembers = new Map<string, RacerResult[]>(input.groups.map((spec) => [spec.id, []]));
     for (const racer of this.racers.values()) {
       const result = this.computeResult(racer);
@@ -372,7 +363,7 @@ export class ResultsEngine {
         groupIds.push(spec.id);
         sortedMembers.get(spec.id)?.push(result);
       }
-      this.groupsByRacer.set(racer.id, groupIds);
+      this.groupsByRacer.set(racer.id, this.sharedList(groupIds));
     }
     this.members = new Map([...sortedMembers].map(([groupId, sorted]) => [groupId, OrderedList.fromSorted(byKey, sorted.sort(byKey), this.maxBlock)]));
   }
@@ -380,17 +371,20 @@ export class ResultsEngine {
   /** False when the seq was already seen (the same crossing sent twice). */
   private storeCrossing(crossing: Crossing): boolean {
     if (!this.seenSeqs.add(crossing.seq)) return false;
-    const sorted = this.crossingsByRacer.get(crossing.racerId);
-    if (sorted === undefined) this.crossingsByRacer.set(crossing.racerId, [crossing]);
-    else sorted.splice(crossingInsertIndex(sorted, crossing), 0, crossing);
+    this.crossings.insert(crossing, this.idOf(crossing.racerId));
     return true;
+  }
+
+  /** The racer's own id string when the race has the racer (a read's copy of it need not be kept). */
+  private idOf(racerId: string): string {
+    return this.racers.get(racerId)?.id ?? racerId;
   }
 
   private computeResult(racer: Racer): RacerResult {
     // A course id the race does not have counts as no course (status-only result), as in computeFull.
     const course = racer.courseId === null ? null : (this.courses.get(racer.courseId) ?? null);
     const context = { rules: this.rules, course, startGroups: this.startGroups, order: this.orderOf.get(racer.id) as number };
-    return resultForRacer(context, racer, this.crossingsByRacer.get(racer.id) ?? []);
+    return resultForRacer(context, racer, this.crossings.of(racer.id));
   }
 
   /** Recomputes a known racer and moves it within its groups, if its result changed. */
@@ -404,6 +398,14 @@ export class ResultsEngine {
       moveResult(this.membersOf(groupId), previous, next);
       change.group(groupId);
     }
+  }
+
+  private sharedList(groupIds: readonly string[]): readonly string[] {
+    const name = groupIds.join("\n");
+    const shared = this.groupLists.get(name);
+    if (shared !== undefined) return shared;
+    this.groupLists.set(name, groupIds);
+    return groupIds;
   }
 
   private membersOf(groupId: string): OrderedList<RacerResult> {

@@ -32,13 +32,33 @@ export interface RaceState {
   position: number;
 }
 
+/**
+ * What a racer's row shows besides the result, drawn from the racer's document when it is loaded or saved:
+ * the room keeps this, not the document (decision 0096).
+ */
+interface RowFacts {
+  handle: number | undefined;
+  bib: number | null;
+  name: string;
+  club: string | null;
+  team: string | null;
+  city: string | null;
+  /** Where the engine places the racer (a free-order racer's course group). */
+  courseId: string | null;
+  /** Relays: the team (team_field) and leg (team_order). */
+  relay: { team: string | null; leg: number | null } | null;
+  /** Multistage: the earlier stages' times and bonuses. */
+  stages: { times: (number | null)[]; bonuses: (number | null)[] } | null;
+}
+
 /** One racer within a result group, as LiveResults.racerInFormats finds them. */
 export interface RacerInGroup {
   formatId: string;
   group: ResultGroupSpec;
   row: ResultRow;
   result: RacerResult;
-  stored: StoredRacer;
+  /** The racer as the engine has them (start group, category field, adjustments). */
+  racer: Racer;
   courseId: string | null;
   members: RacerResult[];
   sameCourse: (racerId: string) => boolean;
@@ -48,7 +68,7 @@ export class LiveResults {
   private engine: ResultsEngine;
   /** The setup the rows and columns are drawn from (racers and crossings live in the engine and `racers`). */
   private state: Omit<RaceState, "crossings" | "racers">;
-  private racers = new Map<string, StoredRacer>();
+  private racers = new Map<string, RowFacts>();
   private groupsByFormat = new Map<string, ResultGroupSpec[]>();
   private courseNames = new Map<string, string>();
   /** A free-order race's course groups place racers (free-order.ts); null elsewhere. */
@@ -74,13 +94,18 @@ export class LiveResults {
     startAt?: number,
   ) {
     const state = load(startAt);
-    this.state = state;
+    this.state = setupOf(state);
     this.logPosition = state.position;
     this.engine = this.build(state);
   }
 
   get position(): number {
     return this.logPosition;
+  }
+
+  /** Racers in the results. */
+  get racerCount(): number {
+    return this.racers.size;
   }
 
   /** New crossings from the log up to `position`; their racers' rows go out with the next push. */
@@ -94,7 +119,7 @@ export class LiveResults {
     // A racer saved in place keeps its handle, which writers of other fields do not carry.
     const racer = saved.handle === undefined ? { ...saved, handle: this.racers.get(saved.id)?.handle } : saved;
     this.remember(racer.id);
-    this.racers.set(racer.id, racer);
+    this.racers.set(racer.id, this.factsOf(racer));
     if (this.bringsNewFieldGroup(racer)) return this.reload();
     this.note(this.engine.upsertRacer(racerOf(racer, this.courseOf)).racerIds);
     this.pending.add(racer.id);
@@ -115,7 +140,7 @@ export class LiveResults {
   /** The setup changed (race fields, courses, groups, formats): everything is recomputed and pages get a snapshot. */
   reload(): void {
     const state = this.load();
-    this.state = state;
+    this.state = setupOf(state);
     this.logPosition = state.position;
     this.engine = this.build(state);
     this.pending.clear();
@@ -223,8 +248,8 @@ export class LiveResults {
    */
   racerInFormats(formatIds: readonly string[], racerId: string): RacerInGroup | null {
     const result = this.engine.result(racerId);
-    const stored = this.racers.get(racerId);
-    if (!result || !stored) return null;
+    const racer = this.engine.racer(racerId);
+    if (!result || !racer) return null;
     for (const formatId of formatIds) {
       const groups = this.groupsByFormat.get(formatId) ?? [];
       const memberOf = this.memberships(racerId, groups);
@@ -236,7 +261,7 @@ export class LiveResults {
         group,
         row: this.rowOf(result, memberOf),
         result,
-        stored,
+        racer,
         courseId,
         members: this.engine.groupResults(group.id),
         sameCourse: (id) => this.engine.courseOf(id) === courseId,
@@ -284,8 +309,8 @@ export class LiveResults {
   /** Indexes the racers and each format's groups, and builds the engine: one engine input for both. */
   private build(state: RaceState): ResultsEngine {
     const input = raceInputOf(state.settings, state.startTimeMs, state.endTimeMs, state.docs, state.racers, state.raceDay);
-    this.racers = new Map(state.racers.map((r) => [r.id, r]));
     this.courseOf = racerCourseOf(state.settings);
+    this.racers = new Map(state.racers.map((r) => [r.id, this.factsOf(r)]));
     if (state.settings.is_free_segment) warnAboutFreeOrderRacers(state.settings, state.racers);
     this.courseNames = new Map(state.docs.courses.map((c) => [c.id, c.data.name]));
     this.pointTimingPoints = new Map(state.docs.courses.flatMap((c) => c.data.points_list.map((p) => [p.id, p.point] as const)));
@@ -313,44 +338,49 @@ export class LiveResults {
   }
 
   private rowOf(result: RacerResult, groups: string[]): ResultRow {
-    const stored = this.racers.get(result.racerId);
-    const racer = stored?.data;
+    const facts = this.racers.get(result.racerId);
     return {
       ...result,
-      ...(stored?.handle != null ? { h: stored.handle } : {}),
+      ...(facts?.handle != null ? { h: facts.handle } : {}),
       key: [...result.key],
       rankKey: result.rankKey ? [...result.rankKey] : null,
       splits: result.splits.map((s) => ({ ...s })),
-      bib: racer?.bib ?? null,
-      name: racer
-        ? racerDisplayName({ firstName: racer.first_name, lastName: racer.last_name, fullname: racer.fullname }, this.state.settings.is_last_name_first)
-        : "",
-      club: racer?.club ?? null,
-      team: racer?.team ?? null,
-      city: racer?.city ?? null,
-      course: this.courseNameOf(racer ? { id: result.racerId, data: racer } : null),
+      bib: facts?.bib ?? null,
+      name: facts?.name ?? "",
+      club: facts?.club ?? null,
+      team: facts?.team ?? null,
+      city: facts?.city ?? null,
+      course: facts?.courseId ? (this.courseNames.get(facts.courseId) ?? null) : null,
       groups,
-      ...(racer ? this.relayPartOf(result, racer) : {}),
-      ...(racer && this.state.settings.prev_stages_count > 0 ? { stageTimes: [...racer.stage_times], stageBonuses: [...racer.stage_bonuses] } : {}),
+      ...(facts?.relay ? { ...facts.relay, handover: this.handoverOf(result) } : {}),
+      ...(facts?.stages ? { stageTimes: [...facts.stages.times], stageBonuses: [...facts.stages.bonuses] } : {}),
     };
   }
 
-  /** The racer's course name: in a free-order race their course group's, found as the engine found it. */
-  private courseNameOf(stored: StoredRacer | null): string | null {
-    const courseId = stored ? (this.courseOf ? racerOf(stored, this.courseOf).courseId : stored.data.course) : null;
-    return courseId ? (this.courseNames.get(courseId) ?? null) : null;
+  /** What a row needs of the racer's document, with the setup as it stands (a setup change reloads). */
+  private factsOf(stored: StoredRacer): RowFacts {
+    const racer = stored.data;
+    const settings = this.state.settings;
+    const relay = relaySetupOf(settings);
+    return {
+      handle: stored.handle,
+      bib: racer.bib,
+      name: racerDisplayName({ firstName: racer.first_name, lastName: racer.last_name, fullname: racer.fullname }, settings.is_last_name_first),
+      club: racer.club,
+      team: racer.team,
+      city: racer.city,
+      // The engine's placing: in a free-order race the course group's.
+      courseId: this.courseOf ? racerOf(stored, this.courseOf).courseId : racer.course,
+      relay: relay ? teamAndLegOf(racerFieldsOf(racer), { teamField: relay.teamField, teamOrder: relay.teamOrder ?? "" }) : null,
+      stages: settings.prev_stages_count > 0 ? { times: racer.stage_times, bonuses: racer.stage_bonuses } : null,
+    };
   }
 
-  /** A relay racer's team (from team_field), leg (team_order) and latest read at the transition point. */
-  private relayPartOf(result: RacerResult, racer: StoredRacer["data"]): Pick<ResultRow, "team" | "leg" | "handover"> | null {
-    const relay = relaySetupOf(this.state.settings);
-    if (!relay) return null;
-    const { team, leg } = teamAndLegOf(racerFieldsOf(racer), { teamField: relay.teamField, teamOrder: relay.teamOrder ?? "" });
-    const handover =
-      relay.transitionPointId === null
-        ? null
-        : (result.splits.findLast((s) => this.pointTimingPoints.get(s.coursePointId) === relay.transitionPointId)?.time ?? null);
-    return { team, leg, handover };
+  /** A relay racer's latest read at the transition point (null without one). */
+  private handoverOf(result: RacerResult): number | null {
+    const transition = relaySetupOf(this.state.settings)?.transitionPointId ?? null;
+    if (transition === null) return null;
+    return result.splits.findLast((s) => this.pointTimingPoints.get(s.coursePointId) === transition)?.time ?? null;
   }
 
   /** The group's course: its own, or the race's only one. */
@@ -426,6 +456,11 @@ function warnAboutFreeOrderRacers(settings: RaceSettings, stored: readonly Store
   const warnings = freeOrderWarnings(racers, { groups: courseGroupsOf(settings), metaStartIds: settings.meta_startgroups_list.map((m) => m.id) });
   for (const warning of warnings.slice(0, 20)) console.warn(warning);
   if (warnings.length > 20) console.warn(`…and ${warnings.length - 20} more free-order racer warnings`);
+}
+
+/** The setup alone: the racers and the crossing log as loaded are not kept (the engine holds them packed; decision 0096). */
+function setupOf({ racers: _racers, crossings: _crossings, ...setup }: RaceState): Omit<RaceState, "crossings" | "racers"> {
+  return setup;
 }
 
 function removedRow(racerId: string): ResultRow {

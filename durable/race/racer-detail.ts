@@ -90,8 +90,8 @@ export function racerDetailOf(source: RacerDetailSource, racerId: string, format
       speed: measure === "speed" ? speedKmPerHour(point.sinceLast, stretchKm) : null,
     };
   });
-  const data = found.stored.data;
-  const startGroup = docs.startGroups.find((g) => g.id === data.setupgroup_id);
+  const racer = found.racer;
+  const startGroup = docs.startGroups.find((g) => g.id === racer.startGroupId);
   const { bib, name, club, status, statusText, time, laps } = found.row;
   return {
     formatId: format.id,
@@ -110,12 +110,12 @@ export function racerDetailOf(source: RacerDetailSource, racerId: string, format
       statusText,
       time,
       laps,
-      category: data.category,
+      category: typeof racer.fields.category === "string" ? racer.fields.category : null,
       startGroup: startGroup ? startGroup.data.name || `Start group ${startGroup.ordinal}` : null,
       startTimeOfDay: found.result.start === null || settings.zero_time === null ? null : found.result.start - settings.zero_time,
-      penalty: data.penalty,
-      bonus: data.bonus,
-      addBack: data.add_back,
+      penalty: racer.penalty,
+      bonus: racer.bonus,
+      addBack: racer.addBack,
     },
     finish: standings.finish,
     points,
