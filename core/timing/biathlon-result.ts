@@ -5,13 +5,13 @@
  */
 import { truncateMicros } from "../time/truncate";
 import { missingLoops, penaltyLoopsDone, rangeTime } from "./biathlon";
-import type { BiathlonCourse, BiathlonResult, Course, Crossing, Micros, Racer, Split } from "./model";
+import type { BiathlonCourse, BiathlonResult, Course, Crossing, Micros, Split, TimedRacer } from "./model";
 
 export interface BiathlonInput {
   course: Course;
   /** The course's shooting rules (its `biathlon`). */
   rules: BiathlonCourse;
-  racer: Racer;
+  racer: TimedRacer;
   start: Micros;
   splits: readonly Split[];
   /** The racer's crossings, sorted and already cut at the hide time. */

@@ -9,7 +9,7 @@ import { biathlonResult } from "./biathlon-result";
 import { enduroProgress, enduroSegments } from "./enduro";
 import { combineRuns, crossingsByRun } from "./multi-run";
 import { statusText } from "./status";
-import type { Course, CoursePoint, Crossing, Micros, Racer, RacerResult, RacerStatus, RaceRules, RunSummary, Split, StartGroup } from "./model";
+import type { Course, CoursePoint, Crossing, Micros, RacerResult, RacerStatus, RaceRules, RunSummary, Split, StartGroup, TimedRacer } from "./model";
 
 export interface RacerContext {
   rules: RaceRules;
@@ -59,7 +59,7 @@ function startPointOf(course: Course): CoursePoint | undefined {
  * priority recorded > assigned > scheduled > the race's. A start group id the race does not have counts as
  * none. Individual start with no own time and no group gives null: the racer has no start yet.
  */
-export function gunStart(ctx: RacerContext, racer: Racer): Micros | null {
+export function gunStart(ctx: RacerContext, racer: TimedRacer): Micros | null {
   const group = racer.startGroupId === null ? undefined : ctx.startGroups.get(racer.startGroupId);
   const mode = group?.startMode ?? ctx.rules.startMode;
   if (group === undefined) return mode === "individual" ? racer.startTime : ctx.rules.startTime;
@@ -71,13 +71,13 @@ const FLAGGED_STATUS = { DSQ: "dsq", DNS: "dns", DNF: "dnf" } as const;
 const TEXT_OF_STATUS: Partial<Record<RacerStatus, RacerResult["statusText"]>> = { dsq: "DSQ", dns: "DNS", dnf: "DNF" };
 
 /** The status the flags give, by the spec's priority DSQ > DNS > DNF (status.ts); null when none is set. */
-function flaggedStatus(racer: Racer): "dsq" | "dns" | "dnf" | null {
+function flaggedStatus(racer: TimedRacer): "dsq" | "dns" | "dnf" | null {
   const text = statusText(racer);
   return text === "" ? null : FLAGGED_STATUS[text];
 }
 
 /** The time after which crossings are dropped: the earliest dnf/dsq time whose option is "hide". */
-function hideAfter(rules: RaceRules, racer: Racer): Micros {
+function hideAfter(rules: RaceRules, racer: TimedRacer): Micros {
   let limit = Infinity;
   if (racer.dnfTime !== null && rules.dnfOption === "hide") limit = Math.min(limit, racer.dnfTime);
   if (racer.dsqTime !== null && rules.dsqOption === "hide") limit = Math.min(limit, racer.dsqTime);
@@ -183,7 +183,7 @@ function matchCrossings(ctx: RacerContext, course: Course, start: Micros, crossi
  * The result time: elapsed × para factor percent (rounded to the nearest microsecond, Math.round), plus
  * penalty, minus bonus and add back, truncated to the race precision.
  */
-export function resultTime(rules: RaceRules, racer: Racer, start: Micros, finish: Micros): Micros {
+export function resultTime(rules: RaceRules, racer: TimedRacer, start: Micros, finish: Micros): Micros {
   const raw = finish - start;
   const factored = racer.paraFactor === null ? raw : Math.round((raw * racer.paraFactor) / 100);
   return truncateMicros(factored + racer.penalty - racer.bonus - racer.addBack, rules.precision);
@@ -201,7 +201,7 @@ interface KeyParts {
  * [0, -laps, time, bib, order]; on course: [1, -splits, last split elapsed, bib, order]; the rest
  * [class, bib, order]. Only finishers have a rank key.
  */
-function keysOf(ctx: RacerContext, racer: Racer, parts: KeyParts): Pick<RacerResult, "key" | "rankKey"> {
+function keysOf(ctx: RacerContext, racer: TimedRacer, parts: KeyParts): Pick<RacerResult, "key" | "rankKey"> {
   const bib = racer.bib ?? NO_BIB;
   const statusClass = STATUS_CLASS[parts.status];
   // A biathlon finisher without the time it is ranked on (a range read missing): after every ranked finisher, unranked.
@@ -222,7 +222,7 @@ function keysOf(ctx: RacerContext, racer: Racer, parts: KeyParts): Pick<RacerRes
  * One racer's result. Crossings may come in any order. Throws TimingError("noCourse") when the racer has
  * no course; resultForRacer is the variant that gives such a racer a status-only result instead.
  */
-export function computeRacerResult(ctx: RacerContext, racer: Racer, crossings: readonly Crossing[]): RacerResult {
+export function computeRacerResult(ctx: RacerContext, racer: TimedRacer, crossings: readonly Crossing[]): RacerResult {
   const course = ctx.course;
   if (course === null) throw new TimingError("noCourse", `racer ${racer.id}`);
   const kept = keptInOrder(crossings, hideAfter(ctx.rules, racer));
@@ -265,14 +265,14 @@ export function computeRacerResult(ctx: RacerContext, racer: Racer, crossings: r
 }
 
 /** A racer with no course: status from the flags only, no splits, unranked; sorted among its status class. */
-export function statusOnlyResult(ctx: RacerContext, racer: Racer): RacerResult {
+export function statusOnlyResult(ctx: RacerContext, racer: TimedRacer): RacerResult {
   const status = flaggedStatus(racer) ?? "notstarted";
   const keys = keysOf(ctx, racer, { status, laps: 0, splits: [], time: null });
   return { racerId: racer.id, status, statusText: statusText(racer), start: gunStart(ctx, racer), laps: 0, splits: [], finish: null, time: null, ...keys };
 }
 
 /** Run n's statuses: its own (dnf_{n}_time, dsq_{n}_time, is_dns_{n}) when set, else the racer's. */
-function runRacer(racer: Racer, run: number): Racer {
+function runRacer(racer: TimedRacer, run: number): TimedRacer {
   const own = racer.runStatuses?.[run - 1];
   return own ? { ...racer, isDns: own.isDns, dnfTime: own.dnfTime, dsqTime: own.dsqTime } : racer;
 }
@@ -286,7 +286,7 @@ function runRacer(racer: Racer, run: number): Racer {
 function multiRunResult(
   ctx: RacerContext,
   course: Course,
-  racer: Racer,
+  racer: TimedRacer,
   crossings: readonly Crossing[],
   multiRun: NonNullable<RaceRules["multiRun"]>,
 ): RacerResult {
@@ -330,7 +330,7 @@ function multiRunResult(
  * time is the sum with the racer's adjustments; a racer still out sorts by segments done, then the sum so
  * far. Splits are the counted finishes in segment order, elapsed being the running sum.
  */
-function enduroResult(ctx: RacerContext, course: Course, racer: Racer, crossings: readonly Crossing[]): RacerResult {
+function enduroResult(ctx: RacerContext, course: Course, racer: TimedRacer, crossings: readonly Crossing[]): RacerResult {
   const segments = enduroSegments(course);
   const kept = keptInOrder(crossings, hideAfter(ctx.rules, racer));
   const progress = enduroProgress(segments, kept, {
@@ -369,7 +369,7 @@ function enduroResult(ctx: RacerContext, course: Course, racer: Racer, crossings
 }
 
 /** What the engine and the reference use: one racer without a course must not stop a race's results. */
-export function resultForRacer(ctx: RacerContext, racer: Racer, crossings: readonly Crossing[]): RacerResult {
+export function resultForRacer(ctx: RacerContext, racer: TimedRacer, crossings: readonly Crossing[]): RacerResult {
   if (ctx.course === null) return statusOnlyResult(ctx, racer);
   if (ctx.rules.timingMode === "enduro") return enduroResult(ctx, ctx.course, racer, crossings);
   if (ctx.rules.multiRun) return multiRunResult(ctx, ctx.course, racer, crossings, ctx.rules.multiRun);

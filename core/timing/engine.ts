@@ -19,6 +19,7 @@ import type {
   ResultGroupSpec,
   Split,
   StartGroup,
+  TimedRacer,
 } from "./model";
 import { DEFAULT_MAX_BLOCK, OrderedList } from "./ordered-results";
 import { compareKeys, rankSorted } from "./rank";
@@ -161,8 +162,8 @@ export class ResultsEngine {
   private groupSpecs: ResultGroupSpec[] = [];
   private groupSpecById = new Map<string, ResultGroupSpec>();
   private groupPositions = new Map<string, number>();
-  /** Iteration order is the racers' order. */
-  private racers = new Map<string, Racer>();
+  /** Iteration order is the racers' order; each racer's timing part only (timedOf). */
+  private racers = new Map<string, TimedRacer>();
   private orderOf = new Map<string, number>();
   /** Racers without an `order` of their own: only they are renumbered when a racer is removed. */
   private listedOrders = 0;
@@ -216,9 +217,10 @@ export class ResultsEngine {
     if (known === undefined) this.orderOf.set(racer.id, racer.order ?? this.racers.size);
     else if (racer.order !== undefined) this.orderOf.set(racer.id, racer.order);
     this.listedOrders += Number(racer.order === undefined) - Number(known !== undefined && known.order === undefined);
-    this.racers.set(racer.id, racer);
+    const timed = timedOf(racer);
+    this.racers.set(racer.id, timed);
     const previous = this.results.get(racer.id);
-    const next = this.computeResult(racer);
+    const next = this.computeResult(timed);
     this.results.set(racer.id, next);
     const oldGroups = this.groupsByRacer.get(racer.id) ?? [];
     const newGroups = this.groupSpecs.filter((spec) => inGroup(spec, racer)).map((spec) => spec.id);
@@ -256,7 +258,7 @@ export class ResultsEngine {
       change.group(groupId);
     }
     change.racer(racerId);
-    const removedRacer = this.racers.get(racerId) as Racer;
+    const removedRacer = this.racers.get(racerId) as TimedRacer;
     if (removedRacer.order === undefined) this.listedOrders--;
     if (this.listedOrders > 0) this.closeGap(racerId, change);
     this.racers.delete(racerId);
@@ -319,8 +321,8 @@ export class ResultsEngine {
     return rankSorted(this.members.get(groupId)?.toArray() ?? [], threshold);
   }
 
-  /** The racer as last given (upserted, or in the input). */
-  racer(racerId: string): Racer | undefined {
+  /** The timing part of the racer as last given (upserted, or in the input). */
+  racer(racerId: string): TimedRacer | undefined {
     return this.racers.get(racerId);
   }
 
@@ -341,21 +343,23 @@ export class ResultsEngine {
     this.groupSpecs = [...input.groups];
     this.groupSpecById = new Map(input.groups.map((spec) => [spec.id, spec]));
     this.groupPositions = positionsOf(input.groups);
-    this.racers = new Map();
+    // The whole racers, for group membership; the engine keeps their timing parts.
+    const given = new Map<string, Racer>();
     this.orderOf = new Map();
     for (const racer of input.racers) {
-      if (!this.racers.has(racer.id)) this.orderOf.set(racer.id, racer.order ?? this.racers.size);
+      if (!given.has(racer.id)) this.orderOf.set(racer.id, racer.order ?? given.size);
       else if (racer.order !== undefined) this.orderOf.set(racer.id, racer.order);
-      this.racers.set(racer.id, racer);
+      given.set(racer.id, racer);
     }
-    this.listedOrders = [...this.racers.values()].filter((racer) => racer.order === undefined).length;
+    this.racers = new Map([...given].map(([id, racer]) => [id, timedOf(racer)]));
+    this.listedOrders = [...given.values()].filter((racer) => racer.order === undefined).length;
     beforeResults?.();
     this.results = new Map();
     this.groupsByRacer = new Map();
     this.groupLists = new Map();
     const sortedMembers = new Map<string, RacerResult[]>(input.groups.map((spec) => [spec.id, []]));
-    for (const racer of this.racers.values()) {
-      const result = this.computeResult(racer);
+    for (const racer of given.values()) {
+      const result = this.computeResult(this.racers.get(racer.id) as TimedRacer);
       this.results.set(racer.id, result);
       const groupIds: string[] = [];
       for (const spec of this.groupSpecs) {
@@ -380,7 +384,7 @@ export class ResultsEngine {
     return this.racers.get(racerId)?.id ?? racerId;
   }
 
-  private computeResult(racer: Racer): RacerResult {
+  private computeResult(racer: TimedRacer): RacerResult {
     // A course id the race does not have counts as no course (status-only result), as in computeFull.
     const course = racer.courseId === null ? null : (this.courses.get(racer.courseId) ?? null);
     const context = { rules: this.rules, course, startGroups: this.startGroups, order: this.orderOf.get(racer.id) as number };
@@ -390,7 +394,7 @@ export class ResultsEngine {
   /** Recomputes a known racer and moves it within its groups, if its result changed. */
   private recompute(racerId: string, change: ChangeBuilder): void {
     const previous = this.results.get(racerId) as RacerResult;
-    const next = this.computeResult(this.racers.get(racerId) as Racer);
+    const next = this.computeResult(this.racers.get(racerId) as TimedRacer);
     if (sameResult(previous, next)) return;
     this.results.set(racerId, next);
     change.racer(racerId);
@@ -411,4 +415,14 @@ export class ResultsEngine {
   private membersOf(groupId: string): OrderedList<RacerResult> {
     return this.members.get(groupId) as OrderedList<RacerResult>;
   }
+}
+
+/** A racer's timing part, in an object of its own so the names, chips and fields given are not kept; empty lists are left out. */
+function timedOf(racer: Racer): TimedRacer {
+  const { chips: _chips, firstName: _firstName, lastName: _lastName, fields: _fields, rangeMisses, runStatuses, ...timed } = racer;
+  return {
+    ...timed,
+    ...(rangeMisses !== undefined && rangeMisses.length > 0 ? { rangeMisses } : {}),
+    ...(runStatuses !== undefined && runStatuses.length > 0 ? { runStatuses } : {}),
+  };
 }

@@ -154,6 +154,12 @@ export interface Racer {
   order?: number;
 }
 
+/**
+ * What computing a racer's result reads: the engine keeps only this of a racer once it has placed the racer in
+ * its groups (names, chips and fields matter to group membership, which is worked out when a racer is given).
+ */
+export type TimedRacer = Omit<Racer, "chips" | "firstName" | "lastName" | "fields">;
+
 export interface RunStatus {
   isDns: boolean;
   dnfTime: Micros | null;

@@ -8,7 +8,7 @@ import { enduroSegments } from "../../core/timing/enduro";
 import { biathlonColumns, enduroColumns, lapColumns, runColumns, type ResultColumn } from "../../core/timing/result-columns";
 import { ResultsEngine } from "../../core/timing/engine";
 import { freeOrderWarnings } from "../../core/timing/free-order";
-import type { Course, Crossing, Racer, RacerResult, ResultGroupSpec } from "../../core/timing/model";
+import type { Course, Crossing, Racer, RacerResult, ResultGroupSpec, TimedRacer } from "../../core/timing/model";
 import { splitLabel } from "../../core/timing/split-label";
 import { courseGroupsOf, racerCourseOf } from "../../schema/race/free-order";
 import { racerDisplayName } from "../../core/timing/racer-name";
@@ -43,6 +43,8 @@ interface RowFacts {
   club: string | null;
   team: string | null;
   city: string | null;
+  /** Shown on the racer page. */
+  category: string | null;
   /** Where the engine places the racer (a free-order racer's course group). */
   courseId: string | null;
   /** Relays: the team (team_field) and leg (team_order). */
@@ -57,8 +59,9 @@ export interface RacerInGroup {
   group: ResultGroupSpec;
   row: ResultRow;
   result: RacerResult;
-  /** The racer as the engine has them (start group, category field, adjustments). */
-  racer: Racer;
+  /** The racer as the engine has them (start group, adjustments). */
+  racer: TimedRacer;
+  category: string | null;
   courseId: string | null;
   members: RacerResult[];
   sameCourse: (racerId: string) => boolean;
@@ -262,6 +265,7 @@ export class LiveResults {
         row: this.rowOf(result, memberOf),
         result,
         racer,
+        category: this.racers.get(racerId)?.category ?? null,
         courseId,
         members: this.engine.groupResults(group.id),
         sameCourse: (id) => this.engine.courseOf(id) === courseId,
@@ -369,6 +373,7 @@ export class LiveResults {
       club: racer.club,
       team: racer.team,
       city: racer.city,
+      category: racer.category,
       // The engine's placing: in a free-order race the course group's.
       courseId: this.courseOf ? racerOf(stored, this.courseOf).courseId : racer.course,
       relay: relay ? teamAndLegOf(racerFieldsOf(racer), { teamField: relay.teamField, teamOrder: relay.teamOrder ?? "" }) : null,

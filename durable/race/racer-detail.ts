@@ -110,7 +110,7 @@ export function racerDetailOf(source: RacerDetailSource, racerId: string, format
       statusText,
       time,
       laps,
-      category: typeof racer.fields.category === "string" ? racer.fields.category : null,
+      category: found.category,
       startGroup: startGroup ? startGroup.data.name || `Start group ${startGroup.ordinal}` : null,
       startTimeOfDay: found.result.start === null || settings.zero_time === null ? null : found.result.start - settings.zero_time,
       penalty: racer.penalty,
