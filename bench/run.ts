@@ -8,7 +8,8 @@
 // points series of 20 races × 5,000 racers recomputed after one race changes (bench/series-recompute.ts); `--only floor` just
 // the send floor, a Worker that only sends to 1,000 and 10,000 sockets (bench/send-floor.ts, on port + 1, after the
 // platform's server has stopped); `--only apart` just the live path's 0- and 1,000-spectator figures with the shards in a
-// workerd process of their own (bench/shards-apart.ts, on port and port + 1, last). `--port` picks the server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
+// workerd process of their own (bench/shards-apart.ts, on port and port + 1, last); `--only heap` just what a race room of
+// 50,000 racers and 600,000 reads holds in workerd (bench/room-heap.ts, its own server on port). `--port` picks the server's port (default 8798); its state lives in .wrangler/bench-state-<port>.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -19,6 +20,7 @@ import { runCheckouts } from "./checkout";
 import { runDataApi } from "./data-api";
 import { runRacerPage } from "./racer-page";
 import { runResultsCrowd } from "./results-crowd";
+import { runRoomHeap } from "./room-heap";
 import { runRegistrationPage, runRegistrationPricing } from "./registration";
 import { runRegistrationReport } from "./registration-report";
 import { startServer } from "./server";
@@ -33,7 +35,7 @@ import { runSeeding } from "./seeding";
 import { runTimingEngine } from "./timing-engine";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, port: { type: "string", default: "8798" } } });
-const ONLY = ["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series", "floor", "apart"];
+const ONLY = ["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series", "floor", "apart", "heap"];
 if (values.only !== undefined && !ONLY.includes(values.only)) throw new Error(`--only takes one of ${ONLY.join(", ")}, not "${values.only}"`);
 const timingOnly = values.only === "timing";
 const checkoutOnly = values.only === "checkout";
@@ -45,6 +47,7 @@ const newsletterOnly = values.only === "newsletter";
 const seriesOnly = values.only === "series";
 const floorOnly = values.only === "floor";
 const apartOnly = values.only === "apart";
+const heapOnly = values.only === "heap";
 const someOnly = values.only !== undefined;
 const PORT = Number(values.port);
 
@@ -90,10 +93,12 @@ async function platformFigures(): Promise<boolean> {
   }
 }
 
-const timingOk = floorOnly || apartOnly || (await platformFigures());
+const timingOk = floorOnly || apartOnly || heapOnly || (await platformFigures());
+// A server of its own: the room's heap is measured with nothing else in the isolate.
+const heapOk = (someOnly && !heapOnly) || (await runRoomHeap(PORT));
 // With the platform's server stopped, so the floor has the machine the platform's figures had.
 const floorOk = (someOnly && !floorOnly) || (await runSendFloor(PORT + 1));
 // Last, on the same ports: the room's and the shards' Workers in two processes, with the machine to themselves.
 const apartOk = (someOnly && !apartOnly) || (await runShardsApart(PORT));
 // Every figure that could be measured is printed; a missing one makes the run fail.
-if (!timingOk || !floorOk || !apartOk) process.exitCode = 1;
+if (!timingOk || !heapOk || !floorOk || !apartOk) process.exitCode = 1;

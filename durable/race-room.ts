@@ -251,6 +251,11 @@ export class RaceRoom extends DurableObject<Env> {
     return this.views.racers();
   }
 
+  /** Every racer's id, bib and chip: one RPC for a field of any size (the views of `racers` pass RPC's 32 MiB near 40,000 racers). */
+  async racerTags(): Promise<{ id: string; bib: number | null; chip: string | null }[]> {
+    return this.store.racerTags();
+  }
+
   /** A racer by id, or by the bib they wear (a timer at the line knows the bib). */
   async racer(key: string | { bib: number }): Promise<StoredRacer | null> {
     const id = typeof key === "string" ? key : this.store.racerIdByBib(key.bib);

@@ -110,7 +110,7 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
   }
   const tokens: string[] = [];
   for (const device of devices) tokens.push(body.data.credentials ? ((await room.issueDeviceCredential(device.id))?.token ?? "") : "");
-  const racers = (await room.racers()).map((r) => ({ id: r.id, bib: r.data.bib, chip: r.data.chip }));
+  const racers = await room.racerTags();
   const entity = await room.raceEntity();
   const formats = (await room.formats()).map((f) => ({ id: f.id, name: f.data.name }));
   return json({
@@ -194,7 +194,7 @@ async function growField(room: Room, total: number): Promise<void> {
   const { racers } = await room.counts();
   const course = (await room.documents("Course"))[0];
   if (!course || racers >= total) return;
-  const taken = racers === 0 ? new Set<number>() : new Set((await room.racers()).map((r) => r.data.bib));
+  const taken = racers === 0 ? new Set<number>() : new Set((await room.racerTags()).map((r) => r.bib));
   const missing = Array.from({ length: total }, (_, i) => i).filter((i) => !taken.has(101 + i));
   await addRacerRows(
     room,
