@@ -16,6 +16,7 @@ export default defineConfig({
       "serverbox/**/*.test.ts",
       // The race room's pure modules (no storage, no bindings), shared with the serverbox.
       "durable/race/keypad-rules.test.ts",
+      "durable/race/live-results.test.ts",
     ],
     environment: "node",
     // Property tests run hundreds of cases; on a loaded 2-core CI machine one can pass vitest's 5 s default.
