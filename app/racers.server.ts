@@ -13,6 +13,7 @@ import { CUSTOM_FIELD_TYPES, validateCustomFieldValue, type CustomFieldRules, ty
 import { racerDisplayName } from "../core/timing/racer-name";
 import { RACER_STATUS_LABELS, setRacerStatus, STATUS_TIME_REQUIRED, statusText } from "../core/timing/status";
 import { type ReportGroupRef } from "../core/timing/start-list";
+import { MAX_RACERS_PER_PAGE } from "../durable/race/result-views";
 import type { RacerView } from "../durable/race-room";
 import { ENTRY_SOURCE_PREFIX } from "../core/registration/racer-entry";
 import { chipsOf, type RacerDoc } from "../schema/race/racer";
@@ -128,30 +129,28 @@ const listQuerySchema = z.object({
   page: z.coerce.number().int().min(1).catch(1),
 });
 
-/** `?q=` matches a bib exactly (digits) or any part of a name; `?page=` is clamped to the pages there are. */
-export function racerListPage(racers: RacerView[], setup: RacerSetup, url: URL) {
-  const { q, page } = listQuerySchema.parse({ q: url.searchParams.get("q") ?? "", page: url.searchParams.get("page") ?? 1 });
-  const rows = racers.map((r) => racerRow(r, setup));
-  const needle = q.toLowerCase();
-  const matches = !q
-    ? rows
-    : /^\d+$/.test(q)
-      ? rows.filter((r) => r.bib === Number(q))
-      : rows.filter((r, i) => {
-          const d = racers[i]!.data;
-          return [r.name, `${d.first_name} ${d.last_name}`, d.fullname].some((name) => name.toLowerCase().includes(needle));
-        });
-  const pages = Math.max(1, Math.ceil(matches.length / RACERS_PER_PAGE));
-  const current = Math.min(page, pages);
-  return {
-    q,
-    page: current,
-    pages,
-    total: matches.length,
-    all: racers.length,
-    rows: matches.slice((current - 1) * RACERS_PER_PAGE, current * RACERS_PER_PAGE),
-    matches,
-  };
+/** `?q=` and `?page=` of the racers list; the room searches (core/timing/racer-name.ts) and clamps the page. */
+function racerListQuery(url: URL): { q: string; page: number } {
+  return listQuerySchema.parse({ q: url.searchParams.get("q") ?? "", page: url.searchParams.get("page") ?? 1 });
+}
+
+/** One page of the racers list, searched and paged by the room: a big race's whole field does not cross one RPC. */
+export async function racerListPage(access: RaceAccess, url: URL) {
+  const { q, page } = racerListQuery(url);
+  const [setup, found] = await Promise.all([loadRacerSetup(access), access.room.racerPage({ q, page, perPage: RACERS_PER_PAGE })]);
+  return { q, page: found.page, pages: found.pages, total: found.total, all: found.all, rows: found.racers.map((r) => racerRow(r, setup)) };
+}
+
+/** Every racer matching `?q=` (all pages), asked of the room a page of its largest size at a time. */
+export async function racerListMatches(access: RaceAccess, url: URL): Promise<RacerRow[]> {
+  const { q } = racerListQuery(url);
+  const setup = await loadRacerSetup(access);
+  const rows: RacerRow[] = [];
+  for (let page = 1; ; page++) {
+    const found = await access.room.racerPage({ q, page, perPage: MAX_RACERS_PER_PAGE });
+    rows.push(...found.racers.map((r) => racerRow(r, setup)));
+    if (page >= found.pages) return rows;
+  }
 }
 
 export const RACER_LIST_COLUMNS = ["Bib", "Name", "Course", "Start group", "Chips", "Status", "Time"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { racerDisplayName } from "./racer-name";
+import { matchesRacerSearch, racerDisplayName } from "./racer-name";
 
 describe("racerDisplayName", () => {
   it("reads First Last", () => {
@@ -25,5 +25,27 @@ describe("racerDisplayName", () => {
 
   it("ignores the fullname when a name part is present", () => {
     expect(racerDisplayName({ firstName: "Anna", lastName: "Berg", fullname: "Someone Else" }, false)).toBe("Anna Berg");
+  });
+});
+
+describe("matchesRacerSearch", () => {
+  const anna = { bib: 101, firstName: "Anna", lastName: "Côté", fullname: "" };
+
+  it("matches digits to the bib exactly, not to part of it", () => {
+    expect(matchesRacerSearch(anna, "101", false)).toBe(true);
+    expect(matchesRacerSearch(anna, "10", false)).toBe(false);
+    expect(matchesRacerSearch({ ...anna, bib: null }, "101", false)).toBe(false);
+  });
+
+  it("matches any part of the name as shown, as first and last, or the full name, whatever the case", () => {
+    expect(matchesRacerSearch(anna, "na cô", false)).toBe(true);
+    expect(matchesRacerSearch(anna, "CÔTÉ, A", true)).toBe(true);
+    expect(matchesRacerSearch(anna, "côté, a", false)).toBe(false);
+    expect(matchesRacerSearch({ bib: 7, firstName: "", lastName: "", fullname: "Team Aurora" }, "aurora", false)).toBe(true);
+    expect(matchesRacerSearch(anna, "ben", false)).toBe(false);
+  });
+
+  it("matches every racer when the search is blank", () => {
+    expect(matchesRacerSearch(anna, "  ", true)).toBe(true);
   });
 });

@@ -18,3 +18,16 @@ export function racerDisplayName(racer: RacerNameParts, lastNameFirst: boolean):
   if (!lastNameFirst) return [first, last].filter(Boolean).join(" ");
   return [last.toUpperCase(), first].filter(Boolean).join(", ");
 }
+
+/**
+ * The racers list's search: digits match a bib exactly; other text matches any part of the name as shown, as
+ * "First Last", or the full name, whatever the case.
+ */
+export function matchesRacerSearch(racer: RacerNameParts & { bib: number | null }, query: string, lastNameFirst: boolean): boolean {
+  const q = query.trim();
+  if (!q) return true;
+  if (/^\d+$/.test(q)) return racer.bib === Number(q);
+  const needle = q.toLowerCase();
+  const names = [racerDisplayName(racer, lastNameFirst), `${racer.firstName ?? ""} ${racer.lastName ?? ""}`, racer.fullname ?? ""];
+  return names.some((name) => name.toLowerCase().includes(needle));
+}

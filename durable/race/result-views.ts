@@ -5,6 +5,7 @@
  * from. The RaceRoom's RPC methods only call these.
  */
 import { packEntries, raceEntries, type PackedEntry } from "../../core/series/race-entries";
+import { matchesRacerSearch } from "../../core/timing/racer-name";
 import type { AnnouncerView } from "../../schema/wire/announcer-view";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import type { FormatSnapshot } from "../../schema/wire/race-socket";
@@ -27,6 +28,27 @@ export interface RacerView extends StoredRacer {
   statusText: string;
   time: number | null;
 }
+
+/** A page of the racers list: `q` as the list searches (core/timing/racer-name.ts), page 1 first. */
+export interface RacerQuery {
+  q: string;
+  page: number;
+  perPage: number;
+}
+
+export interface RacerPage {
+  racers: RacerView[];
+  /** Racers matching the search. */
+  total: number;
+  /** Racers in the race. */
+  all: number;
+  /** The page given, clamped to the pages there are. */
+  page: number;
+  pages: number;
+}
+
+/** The most racers one page carries: a page of views stays far below RPC's 32 MiB (decision 0096). */
+export const MAX_RACERS_PER_PAGE = 2_000;
 
 export class ResultViews {
   private readonly windows = new ResultWindows();
@@ -71,6 +93,22 @@ export class ResultViews {
     // Only null means "the public one": an id that names nothing (an empty one too) scores nothing.
     const format = wanted !== null ? formats.find((f) => f.id === wanted) : formats.find((f) => f.data.is_public);
     return format ? { formatId: format.id, version: String(this.host.feed.push.read().formatVersions[format.id] ?? 0) } : null;
+  }
+
+  /**
+   * One page of the racers list, searched and paged here: the whole field of a big race passes the 32 MiB an RPC
+   * carries (near 40,000 racers), and a page of 50 needs none of it outside the room.
+   */
+  racerPage(query: RacerQuery): RacerPage {
+    const lastNameFirst = this.host.feed.results().setup.settings.is_last_name_first;
+    const racers = this.racers();
+    const matches = racers.filter(({ data }) =>
+      matchesRacerSearch({ bib: data.bib, firstName: data.first_name, lastName: data.last_name, fullname: data.fullname }, query.q, lastNameFirst),
+    );
+    const perPage = Math.min(Math.max(1, Math.floor(query.perPage) || 1), MAX_RACERS_PER_PAGE);
+    const pages = Math.max(1, Math.ceil(matches.length / perPage));
+    const page = Math.min(Math.max(1, Math.floor(query.page) || 1), pages);
+    return { racers: matches.slice((page - 1) * perPage, page * perPage), total: matches.length, all: racers.length, page, pages };
   }
 
   /** Every racer with its current status and time, by bib then name. */

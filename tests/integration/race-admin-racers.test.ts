@@ -96,6 +96,16 @@ describe("racers list", () => {
     expect(rows[1]).toEqual(["1", "'=HYPERLINK(evil) Test1", "10 km", "", "C1", "Not started", ""]);
   });
 
+  it("is searched and paged by the race room, which never hands over more than a page", async () => {
+    const { t } = await adminOf({ racers: 7 });
+    const second = await t.room.racerPage({ q: "", page: 2, perPage: 3 });
+    expect(second).toMatchObject({ total: 7, all: 7, page: 2, pages: 3 });
+    expect(second.racers.map((r) => r.data.bib)).toEqual([4, 5, 6]);
+    // A page past the end is the last one; a search counts only what it matches.
+    expect((await t.room.racerPage({ q: "", page: 9, perPage: 3 })).racers.map((r) => r.data.bib)).toEqual([7]);
+    expect(await t.room.racerPage({ q: "test5", page: 1, perPage: 3 })).toMatchObject({ total: 1, all: 7, page: 1, pages: 1 });
+  });
+
   it("shows the empty state", async () => {
     const { cookie, base } = await adminOf({ racers: 0 });
     const html = await (await get(`${base}/racers`, cookie)).text();

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
 import { FormMessage } from "../../components/auth-card";
 import { requireRaceAccess } from "../../race-admin.server";
-import { loadRacerSetup, racerListPage } from "../../racers.server";
+import { racerListPage } from "../../racers.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Racers · ${data.raceName}` : "Racers" }];
 
@@ -15,9 +15,8 @@ const noticeSchema = z.object({
 /** The racers of the race, 50 a page, searched by name or bib. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireRaceAccess(request, context, params.id, "view");
-  const [setup, racers] = await Promise.all([loadRacerSetup(access), access.room.racers()]);
   const url = new URL(request.url);
-  const { matches: _matches, ...page } = racerListPage(racers, setup, url);
+  const page = await racerListPage(access, url);
   const notice = noticeSchema.parse({ imported: url.searchParams.get("imported") ?? undefined, deleted: url.searchParams.get("deleted") ?? undefined });
   return { raceId: access.race.id, raceName: access.race.name, mayEdit: access.may.edit, notice, ...page };
 }
