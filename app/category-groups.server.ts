@@ -13,6 +13,7 @@ import { checkbox, nullableText, text } from "./forms/field-rules";
 import type { SetupAuthor } from "../durable/race/setup-history";
 import type { Room } from "./race-documents.server";
 import { groupableFields, type racerFieldsOf } from "./race-setup.server";
+import { everyRacer } from "../workers/services/race-racers";
 
 type CustomFields = ReturnType<typeof racerFieldsOf>;
 
@@ -61,7 +62,7 @@ export async function createCategoryGroups(
   } else {
     const field = form.field!;
     if (!groupableFields(custom).some((f) => f.value === field)) return { ok: false, errors: { field: "Choose a racer field" } };
-    const racers = await room.racers();
+    const racers = await everyRacer(room);
     source = { kind: "field", field, values: racers.map((r) => racerFieldValues(r.data)[field] ?? null) };
   }
   const result = await room.saveCategoryGroups(formatId, categoryGroups(source, form.by_sex), author);

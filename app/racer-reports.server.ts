@@ -6,6 +6,7 @@ import { buildChipRack, buildStartList, chipRackTable, startListTable, type Repo
 import { chipsOf, type RacerDoc } from "../schema/race/racer";
 import type { RaceAccess } from "./race-admin.server";
 import { type RacerSetup, loadRacerSetup } from "./racers.server";
+import { everyRacer } from "../workers/services/race-racers";
 
 /** A racer as the reports read it; country is the custom field keyed or named "country", if the race has one. */
 export function reportRacerOf(racer: { id: string; data: RacerDoc }, setup: RacerSetup): ReportRacer {
@@ -57,6 +58,6 @@ export function buildReport(key: ReportKey, racers: { id: string; data: RacerDoc
 export async function loadReport(access: RaceAccess, rawKey: string | undefined) {
   const key = reportParam.safeParse(rawKey);
   if (!key.success) throw new Response("Not found", { status: 404 });
-  const [setup, racers] = await Promise.all([loadRacerSetup(access), access.room.racers()]);
+  const [setup, racers] = await Promise.all([loadRacerSetup(access), everyRacer(access.room)]);
   return { key: key.data, ...REPORTS[key.data], table: buildReport(key.data, racers, setup) };
 }

@@ -19,7 +19,7 @@ import { SetupWrites, type CategoryGroupsResult, type DeleteResult, type DeviceC
 import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
-import { ResultViews, type RacerPage, type RacerQuery, type RacerView } from "./race/result-views";
+import { ResultViews, type RacerPage, type RacerQuery, type RacerSlice, type RacerView } from "./race/result-views";
 import type { AnnouncerView } from "../schema/wire/announcer-view";
 import type { ResultsWindow, WindowQuery } from "../schema/wire/results-window";
 import type { RacerDetail } from "./race/racer-detail";
@@ -33,7 +33,7 @@ import type { StoredRacer } from "../schema/race/engine-input";
 import { importStageTimes, stageResultsOf, timedEntityOfRacer, type RacerRecordsDeps } from "./race/racer-records";
 import { isCatalogueBehind, migrateRaceStorage, raceStateOf, storageVersionOf, writeCatalogueRow } from "./race/room-storage";
 
-export type { DeviceCredential, FieldErrors, RacerDetail, RacerPage, RacerQuery, RacerView, SaveResult, TimingReply };
+export type { DeviceCredential, FieldErrors, RacerDetail, RacerPage, RacerQuery, RacerSlice, RacerView, SaveResult, TimingReply };
 
 export interface RaceSetupView extends RaceIdentity {
   createdAt: number;
@@ -249,6 +249,11 @@ export class RaceRoom extends DurableObject<Env> {
   /** Every racer with its current status and time, by bib then name. */
   async racers(): Promise<RacerView[]> {
     return this.views.racers();
+  }
+
+  /** A slice of the field by handle (workers/services/race-racers.ts gathers the whole of it). */
+  async racerSlice(after: number, limit: number): Promise<RacerSlice> {
+    return this.views.racerSlice(after, limit);
   }
 
   /** One page of the racers list, searched and paged in the room (result-views.ts says why). */

@@ -47,6 +47,17 @@ export interface RacerPage {
   pages: number;
 }
 
+export interface RacerSlice {
+  racers: RacerView[];
+  /** The cursor to ask after for the next slice; null when this one ends the field. */
+  next: number | null;
+}
+
+/** The racers list's order: by bib (racers without one last), then last name. */
+export function byBibThenName(a: RacerView, b: RacerView): number {
+  return (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.data.last_name.localeCompare(b.data.last_name);
+}
+
 /** The most racers one page carries: a page of views stays far below RPC's 32 MiB (decision 0096). */
 export const MAX_RACERS_PER_PAGE = 2_000;
 
@@ -111,15 +122,26 @@ export class ResultViews {
     return { racers: matches.slice((page - 1) * perPage, page * perPage), total: matches.length, all: racers.length, page, pages };
   }
 
-  /** Every racer with its current status and time, by bib then name. */
+  /** Every racer with its current status and time, by bib then name (a big field passes one RPC: see racerSlice). */
   racers(): RacerView[] {
+    return this.viewsOf(this.host.store.racers()).sort(byBibThenName);
+  }
+
+  /**
+   * Up to `limit` racers after the cursor `after` (0 first), and the cursor to ask after next (null at the end):
+   * the whole field in slices that each stay far below RPC's 32 MiB, each costing only its own racers.
+   */
+  racerSlice(after: number, limit: number): RacerSlice {
+    const count = Math.min(Math.max(1, Math.floor(limit) || 1), MAX_RACERS_PER_PAGE);
+    const rows = this.host.store.racersAfter(after, count);
+    return { racers: this.viewsOf(rows.map((r) => r.racer)), next: rows.length < count ? null : rows[rows.length - 1]!.row };
+  }
+
+  private viewsOf(stored: StoredRacer[]): RacerView[] {
     const live = this.host.feed.results();
-    return this.host.store
-      .racers()
-      .map((r) => {
-        const result = live.result(r.id);
-        return { ...r, status: result?.status ?? "notstarted", statusText: result?.statusText ?? "", time: result?.time ?? null };
-      })
-      .sort((a, b) => (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.data.last_name.localeCompare(b.data.last_name));
+    return stored.map((r) => {
+      const result = live.result(r.id);
+      return { ...r, status: result?.status ?? "notstarted", statusText: result?.statusText ?? "", time: result?.time ?? null };
+    });
   }
 }

@@ -136,6 +136,18 @@ export class RaceStore {
       .map((row) => ({ id: row.id, data: racerFromStorage(row.data), handle: row.handle }));
   }
 
+  /** Up to `limit` racers after the row `after` (0 for the first), by row, and each one's row: a slice of the field whatever its size. */
+  racersAfter(after: number, limit: number): { row: number; racer: StoredRacer }[] {
+    return this.sql
+      .exec<{ row: number; id: string; data: string; handle: number }>(
+        "SELECT rowid AS row, id, data, handle FROM racers WHERE rowid > ? ORDER BY rowid LIMIT ?",
+        after,
+        limit,
+      )
+      .toArray()
+      .map((row) => ({ row: row.row, racer: { id: row.id, data: racerFromStorage(row.data), handle: row.handle } }));
+  }
+
   /** Every racer's id, bib and chip, in the order they were added: a few bytes a racer where `racers` carries documents. */
   racerTags(): { id: string; bib: number | null; chip: string | null }[] {
     return this.sql

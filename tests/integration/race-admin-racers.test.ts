@@ -106,6 +106,23 @@ describe("racers list", () => {
     expect(await t.room.racerPage({ q: "test5", page: 1, perPage: 3 })).toMatchObject({ total: 1, all: 7, page: 1, pages: 1 });
   });
 
+  it("hands over the whole field in slices, each after the last one's cursor", async () => {
+    const { t } = await adminOf({ racers: 7 });
+    const bibs: (number | null)[] = [];
+    let after = 0;
+    for (let slices = 1; ; slices++) {
+      const slice = await t.room.racerSlice(after, 3);
+      bibs.push(...slice.racers.map((r) => r.data.bib));
+      expect(slice.racers.length).toBeLessThanOrEqual(3);
+      if (slice.next === null) {
+        expect(slices).toBe(3);
+        break;
+      }
+      after = slice.next;
+    }
+    expect(bibs).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it("shows the empty state", async () => {
     const { cookie, base } = await adminOf({ racers: 0 });
     const html = await (await get(`${base}/racers`, cookie)).text();

@@ -9,6 +9,7 @@ import type { StoredDocument } from "../../schema/race/documents";
 import { json } from "../http";
 import type { RequestContext } from "../request-context";
 import { getRaceCatalogue, roomOf, roomStub } from "../services/race-access";
+import { everyRacer } from "../services/race-racers";
 
 export const DEMO_RACE_ID = "a5b6c7d8-4f1c-4a9b-8e85-5c6d7e8f9a01";
 export const DEMO_RACERS = 60;
@@ -102,7 +103,7 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
     await room.changeRace({ start_time: startTime, end_time: startTime + 3 * 60 * 60 * 1000 }, current?.mtimes ?? null);
     await room.clearAllTimes();
     // A restart is a fresh race: statuses set by a keypad or by hand (a DNF) go with the times.
-    for (const racer of await room.racers()) {
+    for (const racer of await everyRacer(room)) {
       const { dns, dnf_time, dsq_time, run_statuses } = racer.data;
       if (dns || dnf_time !== null || dsq_time !== null || run_statuses.length > 0)
         await room.saveRacer(racer.id, { dns: false, dnf_time: null, dsq_time: null, run_statuses: [] });

@@ -11,6 +11,7 @@ import { json } from "../http";
 import type { RequestContext } from "../request-context";
 import { getRaceCatalogue, roomOf } from "../services/race-access";
 import { DEMO_RACE_ID } from "./demo-race";
+import { everyRacer } from "../services/race-racers";
 
 const SERIES_ID = "b5e10000-0000-4000-8000-000000000000";
 const raceId = (n: number) => `b5e10000-0000-4000-8000-${String(n + 1).padStart(12, "0")}`;
@@ -105,7 +106,7 @@ export async function handleDevDemoSeries(request: Request, context: RequestCont
 /** Clears one racer's times and reads a new finish for them: a correction that changes the race's places. */
 async function moveOne(room: Room, racers: number, change: number, startMicros: number): Promise<void> {
   const i = (change * 613) % racers;
-  const all = await room.racers();
+  const all = await everyRacer(room);
   const racer = all.find((r) => r.data.bib === i + 1);
   const device = (await room.documents("TimingDevice"))[0];
   if (!racer || !device) return;

@@ -37,6 +37,7 @@ import { deliverMail } from "../mail/mailer";
 import { deliveryRows, type MailOutcome } from "./mail-rows";
 import { unsubscribePath } from "./newsletter-links";
 import { getClubRaceCatalogues, roomOf } from "./race-access";
+import { everyRacer } from "./race-racers";
 
 export type NewsletterRow = typeof emailNewsletters.$inferSelect;
 
@@ -122,7 +123,7 @@ const IDS_PER_QUERY = 5_000;
 async function raceEntrantAddresses(env: Env, db: Db, clubId: string, audience: NewsletterAudience): Promise<(string | null)[]> {
   const ids: string[] = [];
   for (const race of await getClubRaceCatalogues(db, clubId, audience.races ?? [])) {
-    const racers = await (await roomOf(env, race)).racers();
+    const racers = await everyRacer(await roomOf(env, race));
     ids.push(
       ...entrantIndividuals(
         racers.map((r) => ({ importedFrom: r.data.imported_from, status: r.status, course: r.data.course, category: r.data.category })),
@@ -177,7 +178,7 @@ export async function audienceRaceChoices(env: Env, db: Db, clubId: string, race
   const racers: { category?: string | null }[] = [];
   for (const race of await getClubRaceCatalogues(db, clubId, raceIds)) {
     const room = await roomOf(env, race);
-    const [documents, entrants] = await Promise.all([room.documents("Course"), room.racers()]);
+    const [documents, entrants] = await Promise.all([room.documents("Course"), everyRacer(room)]);
     courses.push(...documents.map((c) => ({ id: c.id, name: c.data.name, race: race.name })));
     racers.push(...entrants.map((r) => ({ category: r.data.category })));
   }

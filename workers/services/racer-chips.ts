@@ -20,6 +20,7 @@ import type { roomOf } from "./race-access";
 import type { ImportReply } from "../../durable/race/racer-writes";
 import type { ChipMove } from "../../durable/race/registration-entries";
 import { chipWriteParts, type ChipWrites } from "./chip-writes";
+import { everyRacer } from "./race-racers";
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
 type Saved = { ok: true; value: StoredRacer } | { ok: false; errors: FieldErrors };
@@ -116,7 +117,7 @@ export async function followRoomBibs(env: Env, db: Db, raceId: string, room: Roo
     .from(gochips)
     .where(and(eq(gochips.issuedRaceId, raceId), isNull(gochips.rackId), isNotNull(gochips.issuedRacerId)));
   if (issued.length === 0) return 0;
-  const bibs = new Map((await room.racers()).map((r) => [r.id, r.data.bib]));
+  const bibs = new Map((await everyRacer(room)).map((r) => [r.id, r.data.bib]));
   const stale = issued.filter((c) => bibs.has(c.racerId!) && bibs.get(c.racerId!) !== c.bib).map((c) => ({ id: c.racerId!, bib: bibs.get(c.racerId!)! }));
   await writeChipsOrQueue(env, db, { ...noWrites(raceId), follow: [...new Map(stale.map((r) => [r.id, r])).values()] });
   return stale.length;

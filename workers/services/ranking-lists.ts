@@ -13,6 +13,7 @@ import { birthYearOf } from "../../schema/race/racer";
 import { listConfigOf, rankingConfigOf, scoringOf, type RankingConfig } from "../../schema/wire/ranking-config";
 import { getClubRaceCatalogues } from "./race-access";
 import { digest, memberOf, type Member } from "./series-standings";
+import { everyRacer } from "./race-racers";
 
 export interface SchemeRecord {
   id: string;
@@ -84,7 +85,7 @@ async function membersOf(env: Env, db: Db, scheme: SchemeRecord, config: Ranking
 async function raceOf(member: Member, categories: readonly string[]): Promise<RankingRace> {
   const base = { id: member.race.id, name: member.race.name, order: member.race.startTime };
   if (!member.formatId) return { ...base, competitions: [] };
-  const [snapshot, racers] = await Promise.all([member.room.snapshot(member.formatId), member.room.racers()]);
+  const [snapshot, racers] = await Promise.all([member.room.snapshot(member.formatId), everyRacer(member.room)]);
   if (!snapshot) return { ...base, competitions: [] };
   const byId = new Map(racers.map((r) => [r.id, r.data]));
   const identityOf = (row: { racerId: string; name: string; club: string | null }) => {

@@ -11,6 +11,7 @@ import type { Db } from "../../schema/d1";
 import { racerDisplayName } from "../../core/timing/racer-name";
 import { findScheme, schemesOfClub, seedingPoints } from "./ranking-lists";
 import type { RaceCatalogue, roomOf } from "./race-access";
+import { everyRacer } from "./race-racers";
 
 type Room = Awaited<ReturnType<typeof roomOf>>;
 
@@ -40,7 +41,7 @@ export async function seedWithRankings(env: Env, db: Db, race: Pick<RaceCatalogu
   if (!byPoints) return room.seed(startGroupId);
   const scheme = await findScheme(db, race.clubId, settings.ranking_scheme_id);
   if (!scheme) return { ok: false as const, errors: { ranking_scheme_id: RANKING_SEED_WORDS.noScheme } };
-  const [{ points, higherFirst }, racers] = await Promise.all([seedingPoints(env, db, scheme), room.racers()]);
+  const [{ points, higherFirst }, racers] = await Promise.all([seedingPoints(env, db, scheme), everyRacer(room)]);
   const rankingPoints: Record<string, number> = {};
   for (const r of racers) {
     const d = r.data;

@@ -13,6 +13,7 @@ import { chipsOf } from "../../schema/race/racer";
 import { getClubRaceCatalogue, roomOf, type RaceCatalogue } from "./race-access";
 import { SERVER_TOKEN_PREFIX } from "./serverbox-pairing";
 import { webClientBoxOf } from "./serverbox-webclients";
+import { everyRacer } from "./race-racers";
 
 export interface PairedBox {
   id: string;
@@ -98,7 +99,7 @@ export async function racePackage(env: Env, race: RaceCatalogue) {
     documents("TimingPoint"),
     documents("TimingDevice"),
     room.deviceCredentialStates(),
-    room.racers(),
+    everyRacer(room),
     room.settings(),
     documents("Course"),
     documents("StartGroup"),

@@ -8,6 +8,7 @@ import { IMPORT_MAX_ROWS, previewImport, previewView, readImportForm, type Impor
 import { loadRacerSetup } from "../../racers.server";
 import { openDb } from "../../../schema/d1";
 import { importChip, importChipBook, importRacersWithChips } from "../../../workers/services/racer-chips";
+import { everyRacer } from "../../../workers/services/race-racers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Import racers · ${data.raceName}` : "Import racers" }];
 
@@ -36,7 +37,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if ("error" in read) return data<Result>({ error: read.error, preview: null, text: "", source: "" }, { status: 400 });
   const db = openDb(context.env.DB);
   // The race's depot chips are read once for the whole file (decision 0076).
-  const [setup, racers, book] = await Promise.all([loadRacerSetup(access), access.room.racers(), importChipBook(db, access.race.id)]);
+  const [setup, racers, book] = await Promise.all([loadRacerSetup(access), everyRacer(access.room), importChipBook(db, access.race.id)]);
   const preview = previewImport(read.text, setup, racers, importChip(book));
   const failed = preview.fileError !== null || preview.rows.some((r) => r.errors.length > 0);
   if (read.intent === "preview" || failed)

@@ -20,6 +20,7 @@ import {
 } from "../../start-order.server";
 import { CheckboxField, ConfirmPanel, NoneYet, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
+import { everyRacer } from "../../../workers/services/race-racers";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Start order · ${data.raceName}` : "Start order" }];
 
@@ -32,7 +33,7 @@ type ConfirmKey = keyof typeof CONFIRMS;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
-  const [settings, groups, racers] = await Promise.all([room.settings(), documentsOf(room, "StartGroup"), room.racers()]);
+  const [settings, groups, racers] = await Promise.all([room.settings(), documentsOf(room, "StartGroup"), everyRacer(room)]);
   if (!settings) throw new Response("Not found", { status: 404 });
   const clock = raceClockOf(race);
   const query = pageQuery(request);
