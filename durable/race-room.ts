@@ -1,16 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/durable-sqlite";
 import type { FieldErrors } from "../core/entity/field-errors";
-import { applyFieldChanges, initialMtimes, type FieldMtimes } from "../core/entity/field-mtimes";
+import type { FieldMtimes } from "../core/entity/field-mtimes";
 import type { StageResult } from "../core/timing/multistage";
 import type { HeatEntryInput } from "../core/timing/heat-entry";
 import type { PackedEntry } from "../core/series/race-entries";
 import type { RaceDocumentKind, StoredDocument } from "../schema/race/documents";
-import { raceChangesSchema, raceColumnOf, raceRowOf, type RaceChangeResult, type RaceEntity, type RaceValue } from "../schema/race/entity";
-import { readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../schema/race/settings";
-import { raceSetup } from "../schema/race/tables";
+import type { RaceChangeResult, RaceEntity } from "../schema/race/entity";
+import { readRaceSettings, type RaceSettings } from "../schema/race/settings";
 import type { SpectatorFormat } from "../schema/wire/race-fanout";
-import { raceIdentitySchema, type FormatSnapshot, type HeatsView, type RaceIdentity } from "../schema/wire/race-socket";
+import type { FormatSnapshot, HeatsView, RaceIdentity } from "../schema/wire/race-socket";
 import type { ManualReceipt, RangeReceipt, ReadBatchReceipt } from "../schema/wire/timing-api";
 import { RacerWrites, type ImportReply, type SaveResult } from "./race/racer-writes";
 import { syncRegistrationEntries, type EntrySync, type EntrySyncReply } from "./race/registration-entries";
@@ -31,22 +29,17 @@ import { RaceStore } from "./race/store";
 import { keyedEntries, type KeyedEntry } from "./race/keyed-entries";
 import type { StoredRacer } from "../schema/race/engine-input";
 import { importStageTimes, stageResultsOf, timedEntityOfRacer, type RacerRecordsDeps } from "./race/racer-records";
-import { isCatalogueBehind, migrateRaceStorage, raceStateOf, storageVersionOf, writeCatalogueRow } from "./race/room-storage";
+import { migrateRaceStorage, raceStateOf, storageVersionOf } from "./race/room-storage";
+import { RaceRecord, type RaceSetupView } from "./race/race-record";
 
-export type { DeviceCredential, FieldErrors, RacerDetail, RacerPage, RacerQuery, RacerSlice, RacerView, SaveResult, TimingReply };
-
-export interface RaceSetupView extends RaceIdentity {
-  createdAt: number;
-}
+export type { DeviceCredential, FieldErrors, RaceSetupView, RacerDetail, RacerPage, RacerQuery, RacerSlice, RacerView, SaveResult, TimingReply };
 
 /**
  * One per race (`idFromName(raceId)`): the single writer of that race's timing data, and the hub of its
  * live sockets. Sockets are hibernatable, so an idle race costs nothing while spectators stay connected.
  */
 export class RaceRoom extends DurableObject<Env> {
-  private readonly db;
-  // Built once: drizzle spent longer making this query than SQLite spent answering it, on every device batch.
-  private readonly setupRow: () => typeof raceSetup.$inferSelect | undefined;
+  private readonly record: RaceRecord;
   private readonly store: RaceStore;
   private readonly setupHistoryLog: SetupHistory;
   private readonly feed: LiveFeed;
@@ -60,42 +53,38 @@ export class RaceRoom extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.db = drizzle(ctx.storage, { schema: { raceSetup } });
-    const setupQuery = this.db.select().from(raceSetup).prepare();
-    this.setupRow = () => setupQuery.get();
-    const { startTime, endTime, timezone } = raceSetup;
-    const raceTimes = this.db.select({ startTime, endTime, timezone }).from(raceSetup).prepare();
+    this.record = new RaceRecord(ctx, env, () => this.feed.setupChanged());
     this.store = new RaceStore(ctx.storage.sql);
     this.setupHistoryLog = new SetupHistory(ctx.storage.sql);
-    this.heats = new RaceHeats(this.store, () => readRaceSettings(this.setupRow()?.settings));
+    this.heats = new RaceHeats(this.store, () => readRaceSettings(this.record.row()?.settings));
     this.feed = new LiveFeed({
       ctx,
       env,
       store: this.store,
-      raceId: () => this.readSetup()?.id ?? null,
+      raceId: () => this.record.view()?.id ?? null,
       loadState: (upTo) => this.raceState(upTo),
       heatsView: (live, version) => this.heats.view(version, (racerId) => live.result(racerId)?.time ?? null),
     });
-    this.views = new ResultViews({ store: this.store, feed: this.feed, sport: () => this.setupRow()?.sport ?? null });
+    this.views = new ResultViews({ store: this.store, feed: this.feed, sport: () => this.record.row()?.sport ?? null });
     this.timing = new TimingInput({
       store: this.store,
       feed: this.feed,
       transaction: (write) => ctx.storage.transactionSync(write),
-      race: () => raceTimes.get() ?? null,
-      settings: () => this.setupRow()?.settings,
+      race: () => this.record.times(),
+      settings: () => this.record.row()?.settings,
     });
     this.racerWrites = new RacerWrites({
       store: this.store,
       feed: this.feed,
       transaction: (write) => ctx.storage.transactionSync(write),
-      settings: () => readRaceSettings(this.setupRow()?.settings),
+      settings: () => readRaceSettings(this.record.row()?.settings),
     });
     this.setupWrites = new SetupWrites({
       store: this.store,
       history: this.setupHistoryLog,
       transaction: (write) => ctx.storage.transactionSync(write),
-      setupRow: () => this.setupRow() ?? null,
-      writeSettings: (settings, fieldMtimes) => this.db.update(raceSetup).set({ settings, fieldMtimes }).run(),
+      setupRow: () => this.record.row() ?? null,
+      writeSettings: (settings, fieldMtimes) => this.record.writeSettings(settings, fieldMtimes),
       setupChanged: () => this.feed.setupChanged(),
     });
     ctx.blockConcurrencyWhile(async () => {
@@ -108,60 +97,17 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Records which race this object holds; the first call wins and later calls return what is stored. */
   async open(identity: RaceIdentity): Promise<RaceSetupView> {
-    const race = raceIdentitySchema.parse(identity);
-    const existing = this.readSetup();
-    if (existing) return existing;
-    const now = Date.now();
-    const { fieldMtimes, ...fields } = race;
-    const mtimes = fieldMtimes ?? initialMtimes({ club: race.clubId, name: race.name, start_time: race.startTime, timezone: race.timezone }, now);
-    this.db
-      .insert(raceSetup)
-      .values({
-        ...fields,
-        visibility: fields.visibility ?? "public",
-        createdAt: now,
-        fieldMtimes: mtimes,
-        settings: { zero_time: zeroTimeOfRace(race.startTime, race.timezone) },
-      })
-      .run();
-    return { id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone, createdAt: now };
+    return this.record.open(identity);
   }
 
   /** The Race as the data service shows it (API field names), or null before `open`. */
   async raceEntity(): Promise<RaceEntity | null> {
-    const row = this.setupRow();
-    return row ? { row: raceRowOf(row), mtimes: row.fieldMtimes } : null;
+    return this.record.entity();
   }
 
-  /**
-   * Changes Race fields as their single writer, then writes the catalogue row in D1 so lists show the
-   * change. Fields the caller read at older times than stored are refused as stale, and nothing is written.
-   */
+  /** Changes Race fields as their single writer (race-record.ts); stale fields are refused and nothing is written. */
   async changeRace(changes: Record<string, unknown>, baseMtimes: FieldMtimes | null): Promise<RaceChangeResult | null> {
-    // The registry's schemas yield only text, numbers and null for these fields.
-    const parsed = raceChangesSchema.parse(changes) as Partial<Record<string, RaceValue>>;
-    const row = this.setupRow();
-    if (!row) return null;
-    const current = raceRowOf(row);
-    const result = applyFieldChanges(current, row.fieldMtimes, parsed, Date.now(), baseMtimes ?? undefined);
-    if (result.stale.length > 0) return { ok: false, stale: result.stale, row: current, mtimes: row.fieldMtimes };
-    const changed = result.changed as Record<string, RaceValue>;
-    if (Object.keys(changed).length > 0) {
-      const columns: Partial<typeof raceSetup.$inferInsert> = { fieldMtimes: result.mtimes };
-      for (const [field, value] of Object.entries(changed)) {
-        (columns as Record<string, unknown>)[raceColumnOf[field as keyof typeof raceColumnOf]] = value;
-      }
-      // Zero time is recalculated from the start time (timing.md section 4), and from the zone it is read in.
-      if ("start_time" in changed || "timezone" in changed) {
-        const startTime = Number(changed.start_time ?? row.startTime);
-        columns.settings = { ...row.settings, zero_time: zeroTimeOfRace(startTime, String(changed.timezone ?? row.timezone)) };
-      }
-      this.db.update(raceSetup).set(columns).run();
-      await this.writeCatalogue();
-      // Start and end times are race rules (the gun, the time window): results follow them.
-      if ("start_time" in changed || "end_time" in changed || "timezone" in changed) this.feed.setupChanged();
-    }
-    return { ok: true, changed, mtimes: result.mtimes, row: { ...current, ...changed } };
+    return this.record.change(changes, baseMtimes);
   }
 
   /** Forgets the race (after its catalogue row is deleted): storage is wiped and spectators are let go. */
@@ -176,19 +122,14 @@ export class RaceRoom extends DurableObject<Env> {
   /** The backstop of the live tick, and the retry of a catalogue write that failed (D1 unreachable for a moment). */
   override async alarm(): Promise<void> {
     this.feed.onAlarm();
-    if (await isCatalogueBehind(this.ctx)) await this.writeCatalogue();
-  }
-
-  // The D1 catalogue row follows this object's copy; a failed write is retried in 30 s by the alarm.
-  private async writeCatalogue(): Promise<void> {
-    await writeCatalogueRow(this.ctx, this.env, this.setupRow() ?? null);
+    await this.record.retryCatalogue();
   }
 
   // ---- Race settings (timing.md section 3 fields beyond the catalogue) ----
 
   /** The race's timing settings with the spec's defaults filled in, or null before `open`. */
   async settings(): Promise<RaceSettings | null> {
-    const row = this.setupRow();
+    const row = this.record.row();
     return row ? readRaceSettings(row.settings) : null;
   }
 
@@ -288,7 +229,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** Racers from a registration form's entries: created, updated or removed by their imported_from (registration-entries.ts). */
   async syncRegistrationEntries(sync: EntrySync): Promise<EntrySyncReply> {
-    return syncRegistrationEntries(this.racerWrites, this.store, readRaceSettings(this.setupRow()?.settings), sync);
+    return syncRegistrationEntries(this.racerWrites, this.store, readRaceSettings(this.record.row()?.settings), sync);
   }
 
   /** "Clear all times" for a racer: its reads are set aside (kept in the log), its range data removed and its results reset. */
@@ -319,7 +260,7 @@ export class RaceRoom extends DurableObject<Env> {
   private records(): RacerRecordsDeps {
     return {
       store: this.store,
-      settingsRow: () => this.setupRow() ?? null,
+      settingsRow: () => this.record.row() ?? null,
       results: () => this.feed.results(),
       writeRacers: (items) => this.racerWrites.write(items),
     };
@@ -386,7 +327,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   // Results and sockets follow a start order change like any other setup change (durable/race/start-order.ts).
   private startOrderChange<T>(run: (room: startOrder.StartOrderRoom) => SaveResult<T>): SaveResult<T> {
-    return startOrder.runStartOrderChange({ ctx: this.ctx, db: this.db, store: this.store, onChange: () => this.feed.setupChanged() }, run);
+    return startOrder.runStartOrderChange({ ctx: this.ctx, record: this.record, store: this.store, onChange: () => this.feed.setupChanged() }, run);
   }
 
   // ---- Results ----
@@ -491,7 +432,7 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** The race this object holds, or null before `open`. */
   async getSetup(): Promise<RaceSetupView | null> {
-    return this.readSetup();
+    return this.record.view();
   }
 
   /** The schema version of this object's storage. */
@@ -503,13 +444,8 @@ export class RaceRoom extends DurableObject<Env> {
 
   /** The race as stored, with the crossing log up to `upTo` (all of it when undefined), for the results. */
   private raceState(upTo?: number): RaceState {
-    const row = this.setupRow();
+    const row = this.record.row();
     if (!row) throw new Error("Race not opened");
     return raceStateOf(this.store, row, upTo);
-  }
-
-  private readSetup(): RaceSetupView | null {
-    const row = this.setupRow();
-    return row ? { id: row.id, clubId: row.clubId, name: row.name, startTime: row.startTime, timezone: row.timezone, createdAt: row.createdAt } : null;
   }
 }

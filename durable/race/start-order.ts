@@ -25,8 +25,7 @@ import type { StoredDocument } from "../../schema/race/documents";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import { chipsOf, type RacerDoc } from "../../schema/race/racer";
 import { readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../../schema/race/settings";
-import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
-import { raceSetup } from "../../schema/race/tables";
+import type { RaceRecord } from "./race-record";
 import type { RaceStore } from "./store";
 
 /** What the tools need of the RaceRoom. */
@@ -46,17 +45,17 @@ export type StartOrderReply<T> = { ok: true; value: T } | { ok: false; errors: F
 
 /** Runs one start-order tool against the RaceRoom's storage; `onChange` follows a success (results, sockets). */
 export function runStartOrderChange<T>(
-  room: { ctx: DurableObjectState; db: DrizzleSqliteDODatabase<{ raceSetup: typeof raceSetup }>; store: RaceStore; onChange: () => void },
+  room: { ctx: DurableObjectState; record: RaceRecord; store: RaceStore; onChange: () => void },
   run: (tools: StartOrderRoom) => StartOrderReply<T>,
 ): StartOrderReply<T> {
-  const row = room.db.select().from(raceSetup).get();
+  const row = room.record.row();
   if (!row) return { ok: false, errors: { race: "Race not opened" } };
   const result = run({
     store: room.store,
     transaction: (write) => room.ctx.storage.transactionSync(write),
     settings: readRaceSettings(row.settings),
     race: { startTimeMs: row.startTime, endTimeMs: row.endTime, timezone: row.timezone },
-    saveSettings: (settings) => room.db.update(raceSetup).set({ settings }).run(),
+    saveSettings: (settings) => room.record.writeSettings(settings),
     rng: Math.random,
     now: Date.now(),
   });

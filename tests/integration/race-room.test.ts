@@ -1,11 +1,11 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { migrateRaceStorage } from "../../durable/race/room-storage";
 import { RaceStore } from "../../durable/race/store";
 import { openDb } from "../../schema/d1";
 import { createSiteWithRace, hostRequest } from "./fixtures";
-import { evictShard, openRaceSocket } from "./timing-fixtures";
+import { evictRoom, evictShard, openRaceSocket } from "./timing-fixtures";
 
 const worker = exports.default;
 
@@ -226,5 +226,32 @@ describe("RaceRoom as the single writer of its race", () => {
     const done = await stub.changeRace({ name: "Renamed", end_time: null }, null);
     expect(done).toMatchObject({ ok: true, changed: { name: "Renamed" } });
     expect((await stub.raceEntity())?.row.name).toBe("Renamed");
+  });
+
+  it("keeps a change when the catalogue write fails, and the alarm writes the catalogue once D1 takes it, across an eviction", async () => {
+    const { race } = await createSiteWithRace(openDb(env.DB), { hostname: "catalogue.localhost", siteName: "Catalogue", raceName: "Before" });
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(race.id));
+    await stub.open({ id: race.id, clubId: race.clubId, name: race.name, startTime: race.startTime, timezone: race.timezone });
+    const catalogueName = async () => (await env.DB.prepare("SELECT name FROM races WHERE id = ?").bind(race.id).first<{ name: string }>())?.name;
+    // D1 refuses this race's row, as an unreachable D1 would fail the write.
+    const trigger = `refuse_${race.id.replaceAll("-", "")}`;
+    await env.DB.exec(`CREATE TRIGGER ${trigger} BEFORE UPDATE ON races WHEN OLD.id = '${race.id}' BEGIN SELECT RAISE(ABORT, 'D1 down'); END`);
+    try {
+      expect(await stub.changeRace({ name: "After" }, null)).toMatchObject({ ok: true, changed: { name: "After" } });
+      expect(await catalogueName()).toBe("Before");
+      const alarmIn = await runInDurableObject(stub, async (_instance, state) => ((await state.storage.getAlarm()) ?? 0) - Date.now());
+      expect(alarmIn).toBeGreaterThan(25_000);
+      expect(alarmIn).toBeLessThanOrEqual(30_000);
+      // The alarm fires while D1 is still down: the mark stays for the next one.
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+      expect(await catalogueName()).toBe("Before");
+    } finally {
+      await env.DB.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
+    }
+    await evictRoom(stub);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await catalogueName()).toBe("After");
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.get("catalogue-dirty"))).toBeUndefined();
+    expect((await stub.raceEntity())?.row.name).toBe("After");
   });
 });
