@@ -187,11 +187,6 @@ export class RaceRoom extends DurableObject<Env> {
 
   // ---- Racers ----
 
-  /** Every racer with its current status and time, by bib then name. */
-  async racers(): Promise<RacerView[]> {
-    return this.views.racers();
-  }
-
   /** A slice of the field by handle (workers/services/race-racers.ts gathers the whole of it). */
   async racerSlice(after: number, limit: number): Promise<RacerSlice> {
     return this.views.racerSlice(after, limit);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { matchesRacerSearch, racerDisplayName } from "./racer-name";
+import fc from "fast-check";
+import { fcParams } from "../testing/fast-check";
+import { byBibThenLastName, matchesRacerSearch, racerDisplayName } from "./racer-name";
 
 describe("racerDisplayName", () => {
   it("reads First Last", () => {
@@ -47,5 +49,27 @@ describe("matchesRacerSearch", () => {
 
   it("matches every racer when the search is blank", () => {
     expect(matchesRacerSearch(anna, "  ", true)).toBe(true);
+  });
+});
+
+describe("byBibThenLastName", () => {
+  it("orders by bib, racers without one last, then by last name as the locale orders it", () => {
+    const racers = [
+      { bib: null, lastName: "Zeller" },
+      { bib: 12, lastName: "Berg" },
+      { bib: null, lastName: "Éclair" },
+      { bib: 3, lastName: "Young" },
+      { bib: null, lastName: "eagle" },
+    ];
+    expect([...racers].sort(byBibThenLastName).map((r) => `${r.bib ?? "-"} ${r.lastName}`)).toEqual(["3 Young", "12 Berg", "- eagle", "- Éclair", "- Zeller"]);
+  });
+
+  it("orders names exactly as localeCompare does", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        expect(Math.sign(byBibThenLastName({ bib: null, lastName: a }, { bib: null, lastName: b }))).toBe(Math.sign(a.localeCompare(b)));
+      }),
+      fcParams(),
+    );
   });
 });

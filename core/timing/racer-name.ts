@@ -31,3 +31,11 @@ export function matchesRacerSearch(racer: RacerNameParts & { bib: number | null 
   const names = [racerDisplayName(racer, lastNameFirst), `${racer.firstName ?? ""} ${racer.lastName ?? ""}`, racer.fullname ?? ""];
   return names.some((name) => name.toLowerCase().includes(needle));
 }
+
+// One collator for every comparison: `a.localeCompare(b)` builds one per call, with the same order.
+const collator = new Intl.Collator();
+
+/** The racers list's order: by bib (racers without one last), then last name. */
+export function byBibThenLastName(a: { bib: number | null; lastName: string }, b: { bib: number | null; lastName: string }): number {
+  return (a.bib ?? Infinity) - (b.bib ?? Infinity) || collator.compare(a.lastName, b.lastName);
+}

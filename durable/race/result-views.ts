@@ -5,7 +5,7 @@
  * from. The RaceRoom's RPC methods only call these.
  */
 import { packEntries, raceEntries, type PackedEntry } from "../../core/series/race-entries";
-import { matchesRacerSearch } from "../../core/timing/racer-name";
+import { byBibThenLastName, matchesRacerSearch } from "../../core/timing/racer-name";
 import type { AnnouncerView } from "../../schema/wire/announcer-view";
 import type { StoredRacer } from "../../schema/race/engine-input";
 import type { FormatSnapshot } from "../../schema/wire/race-socket";
@@ -53,9 +53,9 @@ export interface RacerSlice {
   next: number | null;
 }
 
-/** The racers list's order: by bib (racers without one last), then last name. */
+/** The racers list's order (core/timing/racer-name.ts), for views. */
 export function byBibThenName(a: RacerView, b: RacerView): number {
-  return (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.data.last_name.localeCompare(b.data.last_name);
+  return byBibThenLastName({ bib: a.data.bib, lastName: a.data.last_name }, { bib: b.data.bib, lastName: b.data.last_name });
 }
 
 /** The most racers one page carries: a page of views stays far below RPC's 32 MiB (decision 0096). */
@@ -108,23 +108,21 @@ export class ResultViews {
 
   /**
    * One page of the racers list, searched and paged here: the whole field of a big race passes the 32 MiB an RPC
-   * carries (near 40,000 racers), and a page of 50 needs none of it outside the room.
+   * carries (near 40,000 racers), and a page of 50 needs none of it outside the room. The search and the order
+   * read bibs and names alone; only the page's documents are parsed.
    */
   racerPage(query: RacerQuery): RacerPage {
     const lastNameFirst = this.host.feed.results().setup.settings.is_last_name_first;
-    const racers = this.racers();
-    const matches = racers.filter(({ data }) =>
-      matchesRacerSearch({ bib: data.bib, firstName: data.first_name, lastName: data.last_name, fullname: data.fullname }, query.q, lastNameFirst),
-    );
+    const names = this.host.store.racerNames();
+    const matches = names
+      .filter((racer) => matchesRacerSearch(racer, query.q, lastNameFirst))
+
+      .sort(byBibThenLastName);
     const perPage = Math.min(Math.max(1, Math.floor(query.perPage) || 1), MAX_RACERS_PER_PAGE);
     const pages = Math.max(1, Math.ceil(matches.length / perPage));
     const page = Math.min(Math.max(1, Math.floor(query.page) || 1), pages);
-    return { racers: matches.slice((page - 1) * perPage, page * perPage), total: matches.length, all: racers.length, page, pages };
-  }
-
-  /** Every racer with its current status and time, by bib then name (a big field passes one RPC: see racerSlice). */
-  racers(): RacerView[] {
-    return this.viewsOf(this.host.store.racers()).sort(byBibThenName);
+    const shown = matches.slice((page - 1) * perPage, page * perPage).map((racer) => racer.id);
+    return { racers: this.viewsOf(this.host.store.racersById(shown)), total: matches.length, all: names.length, page, pages };
   }
 
   /**

@@ -11,6 +11,15 @@ import { chipsOf, racerFromStorage, type RacerDoc } from "../../schema/race/race
  * assigned: used for results; unmatched: no racer has its chip or bib (yet); outside: outside the race's time
  * window; nopoint: its device is on no timing point; info: a precall or oncourse device; cleared: set aside by "Clear all times".
  */
+/** A racer as the racers list searches and orders them (a type, not an interface: SQL rows need an index signature). */
+export type RacerNames = {
+  id: string;
+  bib: number | null;
+  firstName: string;
+  lastName: string;
+  fullname: string;
+};
+
 export type CrossingState = "assigned" | "unmatched" | "outside" | "nopoint" | "info" | "cleared";
 
 export interface CrossingRow {
@@ -148,6 +157,34 @@ export class RaceStore {
       .map((row) => ({ row: row.row, racer: { id: row.id, data: racerFromStorage(row.data), handle: row.handle } }));
   }
 
+  /**
+   * Every racer's id, bib and name parts, from the columns kept beside the document (race storage step 9): the
+   * racers list searches and orders these, and parses only the documents of the page it shows.
+   */
+  racerNames(): RacerNames[] {
+    // As arrays: workerd builds an object a row far more slowly, and this reads every racer for each page.
+    const names: RacerNames[] = [];
+    for (const row of this.sql.exec("SELECT id, bib, first_name, last_name, fullname FROM racers").raw()) {
+      const [id, bib, firstName, lastName, fullname] = row as [string, number | null, string, string, string];
+      names.push({ id, bib, firstName, lastName, fullname });
+    }
+    return names;
+  }
+
+  /** The racers with these ids, in the order given (an id not found is left out). */
+  racersById(ids: readonly string[]): StoredRacer[] {
+    const found = new Map(
+      this.sql
+        .exec<{ id: string; data: string; handle: number }>(
+          "SELECT id, data, handle FROM racers WHERE id IN (SELECT value FROM json_each(?))",
+          JSON.stringify(ids),
+        )
+        .toArray()
+        .map((row) => [row.id, { id: row.id, data: racerFromStorage(row.data), handle: row.handle }]),
+    );
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
   /** Every racer's id, bib and chip, in the order they were added: a few bytes a racer where `racers` carries documents. */
   racerTags(): { id: string; bib: number | null; chip: string | null }[] {
     return this.sql
@@ -188,11 +225,16 @@ export class RaceStore {
       .exec<{ handle: number | null }>(
         // A new racer takes the next handle (never one a deleted racer had: frames already sent may name it); an
         // update keeps its own.
-        `INSERT INTO racers (id, bib, data, field_mtimes, handle) VALUES (?, ?, ?, ?, (SELECT next_handle FROM live_push WHERE id = 1))
-         ON CONFLICT (id) DO UPDATE SET bib = excluded.bib, data = excluded.data, field_mtimes = excluded.field_mtimes
+        `INSERT INTO racers (id, bib, first_name, last_name, fullname, data, field_mtimes, handle)
+         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT next_handle FROM live_push WHERE id = 1))
+         ON CONFLICT (id) DO UPDATE SET bib = excluded.bib, first_name = excluded.first_name, last_name = excluded.last_name,
+           fullname = excluded.fullname, data = excluded.data, field_mtimes = excluded.field_mtimes
          RETURNING handle`,
         id,
         data.bib,
+        data.first_name,
+        data.last_name,
+        data.fullname,
         JSON.stringify(data),
         JSON.stringify(mtimes),
       )

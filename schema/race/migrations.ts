@@ -197,4 +197,21 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
       "CREATE INDEX crossings_info ON crossings (seq) WHERE state = 'info'",
     ],
   },
+  {
+    // The racers list searches and orders a field of any size by name (durable/race/result-views.ts): the name
+    // parts are kept in columns beside the document, written with it, so the list reads no document. Reading
+    // them out of 50,000 documents took 230 ms for every page.
+    version: 9,
+    statements: [
+      "ALTER TABLE racers ADD COLUMN first_name TEXT NOT NULL DEFAULT ''",
+      "ALTER TABLE racers ADD COLUMN last_name TEXT NOT NULL DEFAULT ''",
+      "ALTER TABLE racers ADD COLUMN fullname TEXT NOT NULL DEFAULT ''",
+      `UPDATE racers SET first_name = COALESCE(data ->> '$.first_name', ''), last_name = COALESCE(data ->> '$.last_name', ''),
+         fullname = COALESCE(data ->> '$.fullname', '')`,
+      // Covering: the list reads these from the index alone. The columns follow the document in each row, so
+      // reading them from the table walks every document's pages. It leads with bib, as racers_bib did.
+      "CREATE INDEX racers_list ON racers (bib, last_name, first_name, fullname, id)",
+      "DROP INDEX racers_bib",
+    ],
+  },
 ];

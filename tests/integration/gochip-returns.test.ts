@@ -13,6 +13,7 @@ import { cookieFrom, db, pagePost } from "./auth-fixtures";
 import { atPickup, chip, depotWithStaff, get, loadedRack, setChipStatus, shipRackToRace, signedInWith } from "./gochip-fixtures";
 import { createForm, post } from "./registration-fixtures";
 import { createTimedRace, racerForm } from "./timing-fixtures";
+import { everyRacer } from "../../workers/services/race-racers";
 
 const pickup = (tag: string) => atPickup(`rack-${tag}`, "Chip Loppet");
 
@@ -47,7 +48,7 @@ describe("More chips at bib pickup", () => {
     expect(await preview.text()).toMatch(/<td>2<\/td><td>Chips<\/td><td>0000A4: This chip is marked faulty: take another<\/td>/);
     const good = 'First Name,Bib,Chip,Chips\nAnn,101,0000A2,"0000a3, own-1"\n';
     expect((await pagePost("localhost", path, { intent: "import", text: good, source: "more.csv" }, admin)).status).toBe(302);
-    const ann = (await timed.room.racers()).find((r) => r.data.bib === 101)!;
+    const ann = (await everyRacer(timed.room)).find((r) => r.data.bib === 101)!;
     expect(ann.data.chip_list).toEqual(["0000A3", "own-1"]);
     expect(await chip(d.depot.id, "0000A3")).toMatchObject({ rackId: null, issuedRacerId: ann.id, issuedBib: 101 });
     expect(await chip(d.depot.id, "0000A2")).toMatchObject({ rackId: null, issuedRacerId: ann.id, issuedBib: 101 });
@@ -72,7 +73,7 @@ describe("a bib changed after the chip was handed out", () => {
     for (const id of timed.racerIds) expect((await timed.room.saveRacer(id, { setupgroup_id: groupId })).ok).toBe(true);
     const page = `/race/${race.id}/admin/startorder`;
     expect((await pagePost("localhost", `${page}?confirm=bibs&group=${groupId}`, { intent: "bibs", target: groupId }, admin)).status).toBe(302);
-    const bibs = new Map((await timed.room.racers()).map((r) => [r.id, r.data.bib]));
+    const bibs = new Map((await everyRacer(timed.room)).map((r) => [r.id, r.data.bib]));
     expect(bibs.get(first)).toBeGreaterThanOrEqual(200);
     expect((await chip(d.depot.id, "0000A1")).issuedBib).toBe(bibs.get(first));
     expect((await chip(d.depot.id, "0000A2")).issuedBib).toBe(bibs.get(second));
@@ -115,13 +116,13 @@ describe("a chip typed on a registration form", () => {
     await post(f.host, `${f.path}/cart`, { intent: "continue", email: "chips@example.com" }, cookie);
     expect((await post(f.host, `${f.path}/pay`, { intent: "manual" }, cookie)).status).toBe(302);
     await expect
-      .poll(async () => (await t.room.racers()).map((r) => [r.data.first_name, r.data.chip]).sort(), { timeout: 10_000 })
+      .poll(async () => (await everyRacer(t.room)).map((r) => [r.data.first_name, r.data.chip]).sort(), { timeout: 10_000 })
       .toEqual([
         ["Ada", "0000A1"],
         ["Bob", null],
       ]);
-    const ada = (await t.room.racers()).find((r) => r.data.first_name === "Ada")!;
-    const bob = (await t.room.racers()).find((r) => r.data.first_name === "Bob")!;
+    const ada = (await everyRacer(t.room)).find((r) => r.data.first_name === "Ada")!;
+    const bob = (await everyRacer(t.room)).find((r) => r.data.first_name === "Bob")!;
     await expect.poll(async () => (await chip(d.depot.id, "0000A1")).issuedRacerId, { timeout: 10_000 }).toBe(ada.id);
     expect(await chip(d.depot.id, "0000A1")).toMatchObject({ rackId: null, issuedBib: ada.data.bib, issuedRaceId: t.race.id });
     expect((await chip(d.depot.id, "0000A4")).rackId).not.toBeNull();

@@ -17,16 +17,17 @@ import { hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { createForm, post } from "./registration-fixtures";
 import { createTimedRace } from "./timing-fixtures";
+import { everyRacer } from "../../workers/services/race-racers";
 
 const PASSWORD = "course-filter-42";
 
 async function racersOf(room: DurableObjectStub<RaceRoom>, count: number) {
   for (let i = 0; i < 100; i++) {
-    const racers = await room.racers();
+    const racers = await everyRacer(room);
     if (racers.length >= count) return racers;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return room.racers();
+  return everyRacer(room);
 }
 
 /** Runs the dispatch and the mail consumer over a queue that records what is sent to it. */

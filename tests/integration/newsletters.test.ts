@@ -16,6 +16,7 @@ import { createSiteWithRace, hostRequest, recordingEnv, consumeMail } from "./fi
 import { createApp, issueToken } from "./oauth-fixtures";
 import { createForm, post } from "./registration-fixtures";
 import { createTimedRace, postReads, SECOND } from "./timing-fixtures";
+import { everyRacer } from "../../workers/services/race-racers";
 
 const PASSWORD = "tidal-newsletter-42";
 
@@ -240,11 +241,11 @@ describe("a newsletter to a race's entrants", { timeout: 30_000 }, () => {
   /** The room's racers once the entry job has entered `count` of them. */
   async function racersOf(room: DurableObjectStub<RaceRoom>, count: number) {
     for (let i = 0; i < 100; i++) {
-      const racers = await room.racers();
+      const racers = await everyRacer(room);
       if (racers.length >= count) return racers;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return room.racers();
+    return everyRacer(room);
   }
 
   it("goes to the race's registered entrants, or only its finishers, and the page refuses another club's race", async () => {

@@ -15,6 +15,7 @@ import { hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { createForm, get, post } from "./registration-fixtures";
 import { setUpTimedRoom } from "./timing-fixtures";
+import { everyRacer } from "../../workers/services/race-racers";
 
 const PASSWORD = "glacier-ski-42";
 type Room = Awaited<ReturnType<typeof setUpTimedRoom>>["room"];
@@ -98,7 +99,7 @@ async function registerTwo(s: Setup) {
   return cookie;
 }
 
-const entered = async (room: Room) => (await room.racers()).filter((r) => r.data.imported_from?.startsWith("registration:"));
+const entered = async (room: Room) => (await everyRacer(room)).filter((r) => r.data.imported_from?.startsWith("registration:"));
 
 describe("race links by option", { timeout: 60_000 }, () => {
   it("enters each person of one cart in the race of the option they chose, with the mapped fields converted", async () => {

@@ -16,7 +16,7 @@ function identity(id = crypto.randomUUID()) {
 describe("RaceRoom storage", () => {
   it("runs its own migrations when it starts", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
-    expect(await stub.storageVersion()).toBe(8);
+    expect(await stub.storageVersion()).toBe(9);
     const tables = await runInDurableObject(stub, (_instance, state) =>
       state.storage.sql
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -44,6 +44,31 @@ describe("RaceRoom storage", () => {
     expect(new Set(handles.map((r) => r.handle)).size).toBe(3);
     const saved = await stub.saveRacer(null, { first_name: "New", last_name: "Racer" });
     expect(saved.ok && saved.value.handle).toBe(Math.max(...handles.map((r) => r.handle)) + 1);
+  });
+
+  it("copies the names of racers stored before step 9 beside their documents, so the racers list finds and orders them", async () => {
+    const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
+    await stub.open(identity());
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      // The racers table as step 8 left it, with three racers.
+      sql.exec("DROP INDEX racers_list");
+      sql.exec("CREATE INDEX racers_bib ON racers (bib)");
+      for (const column of ["first_name", "last_name", "fullname"]) sql.exec(`ALTER TABLE racers DROP COLUMN ${column}`);
+      sql.exec("DELETE FROM _race_migrations WHERE version = 9");
+      const racer = (handle: number, bib: number | null, data: Record<string, unknown>) =>
+        sql.exec("INSERT INTO racers (id, bib, data, handle) VALUES (?, ?, ?, ?)", `r${handle}`, bib, JSON.stringify({ bib, ...data }), handle);
+      racer(1, null, { first_name: "Zoé", last_name: "Young" });
+      racer(2, 7, { first_name: "Anna", last_name: "Côté" });
+      racer(3, null, { fullname: "Team Aurora" });
+      migrateRaceStorage(state);
+      const plan = sql.exec<{ detail: string }>("EXPLAIN QUERY PLAN SELECT id, bib, first_name, last_name, fullname FROM racers").toArray();
+      expect(plan.map((step) => step.detail).join()).toContain("COVERING INDEX racers_list");
+    });
+    const page = await stub.racerPage({ q: "", page: 1, perPage: 10 });
+    expect(page.racers.map((r) => r.id)).toEqual(["r2", "r3", "r1"]);
+    expect((await stub.racerPage({ q: "ZOÉ", page: 1, perPage: 10 })).racers.map((r) => r.id)).toEqual(["r1"]);
+    expect((await stub.racerPage({ q: "aurora", page: 1, perPage: 10 })).racers.map((r) => r.id)).toEqual(["r3"]);
   });
 
   it("keeps every read stored before step 8, and still knows a resent read by device, boot and number", async () => {

@@ -4,6 +4,7 @@ import type { StartGroupDoc } from "../../schema/race/documents";
 import { createUserWithPassword, pagePost, signIn, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
 import { createTimedRace, SECOND } from "./timing-fixtures";
+import { everyRacer } from "../../workers/services/race-racers";
 
 const HOST = "localhost";
 const PASSWORD = "seeded-start-31";
@@ -87,7 +88,7 @@ describe("start order page", () => {
     const seededAt = seeded.headers.get("Location")!;
     expect(seededAt).toContain("done=seed");
     expect(await (await get(seededAt, cookie)).text()).toContain("Seeded 25 racers in 1 start group (25 changed).");
-    const byId = async () => new Map((await t.room.racers()).map((r) => [r.id, r.data]));
+    const byId = async () => new Map((await everyRacer(t.room)).map((r) => [r.id, r.data]));
     let racers = await byId();
     const seedOf = (key: string) => racers.get(ids[key]!)!.seed;
     expect([1, 7, 8, 14, 15, 21].map((i) => seedOf(`p${i}`))).toEqual([1, 1, 2, 2, 3, 3]);
@@ -183,6 +184,6 @@ describe("start order page", () => {
     const pursuit = await post(`${page}?confirm=seed`, cookie, { intent: "seed" });
     expect(pursuit.status).toBe(400);
     expect(await pursuit.text()).toContain("Pursuit seeding needs earlier stages");
-    expect((await t.room.racers()).every((r) => r.data.seed === null)).toBe(true);
+    expect((await everyRacer(t.room)).every((r) => r.data.seed === null)).toBe(true);
   });
 });

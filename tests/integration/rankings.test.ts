@@ -12,6 +12,7 @@ import { createUserWithPassword, db, pagePost, signIn, worker, pageGet } from ".
 import { createSiteWithRace, hostRequest } from "./fixtures";
 import { createApp, issueToken } from "./oauth-fixtures";
 import { evictRoom, postReads, SECOND, setUpTimedRoom } from "./timing-fixtures";
+import { everyRacer } from "../../workers/services/race-racers";
 
 const PASSWORD = "glacier-ski-42";
 const DAY_MS = 86_400_000;
@@ -240,9 +241,9 @@ async function seedingRace(c: Awaited<ReturnType<typeof club>>) {
   const seed = () => pagePost("localhost", base, { intent: "seed", target: groupId }, c.cookie);
   /** The racers' written points by name, and their first names in start order once start times are assigned. */
   const seeded = async () => {
-    const points = Object.fromEntries((await sprint.room.racers()).map((r) => [`${r.data.first_name} ${r.data.last_name}`, r.data.ranking_points]));
+    const points = Object.fromEntries((await everyRacer(sprint.room)).map((r) => [`${r.data.first_name} ${r.data.last_name}`, r.data.ranking_points]));
     expect((await sprint.room.assignStartTimes()).ok).toBe(true);
-    const order = (await sprint.room.racers()).sort((x, y) => x.data.assigned_start_time! - y.data.assigned_start_time!).map((r) => r.data.first_name);
+    const order = (await everyRacer(sprint.room)).sort((x, y) => x.data.assigned_start_time! - y.data.assigned_start_time!).map((r) => r.data.first_name);
     return { points, order };
   };
   return { third, sprint, groupId, settings, base, seed, seeded };
