@@ -12,10 +12,10 @@ import { loadRaceResults } from "../workers/services/race-results";
 import { formatRaceDate } from "./format";
 import { downloadName } from "./keypad.server";
 import { requirePublicRace } from "./public-race.server";
-import { buildReport } from "./racer-reports.server";
+import { buildReport, countryKeyOf } from "./racer-reports.server";
 import { loadRacerSetup } from "./racers.server";
 import { resultSections } from "./results/result-sections";
-import { everyRacer } from "../workers/services/race-racers";
+import { everyReportRacer } from "../workers/services/race-racers";
 
 type Listing = Awaited<ReturnType<typeof requirePublicRace>>["listing"];
 
@@ -39,9 +39,10 @@ export async function loadPublishedResults(context: AppLoadContext, rawRaceId: s
 export async function loadStartList(context: AppLoadContext, rawRaceId: string | undefined) {
   const { db, listing, race } = await requirePublicRace(context, rawRaceId);
   const room = await roomOf(context.env, race);
-  const [setup, racers] = await Promise.all([loadRacerSetup({ room, race }), everyRacer(room)]);
+  const setup = await loadRacerSetup({ room, race });
   const isPublic = setup.settings.start_list_visibility === "public";
   if (!isPublic && !canOnRace(await principalOf(db, context.session), "view", race)) throw new Response("Not found", { status: 404 });
+  const racers = await everyReportRacer(room, countryKeyOf(setup));
   return { listing, timezone: race.timezone, isPublic, table: buildReport("start-list", racers, setup) };
 }
 

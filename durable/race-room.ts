@@ -17,7 +17,8 @@ import { SetupWrites, type CategoryGroupsResult, type DeleteResult, type DeviceC
 import type { CategoryGroup } from "../core/timing/category-groups";
 import { TimingInput, type TimingReply } from "./race/timing-input";
 import { LiveFeed } from "./race/live-feed";
-import { ResultViews, type RacerPage, type RacerQuery, type RacerSlice, type RacerView } from "./race/result-views";
+import { ResultViews, type RacerPage, type RacerQuery, type RacerSlice, type RacerView, type Slice } from "./race/result-views";
+import type { ReportRacer } from "../core/timing/start-list";
 import type { AnnouncerView } from "../schema/wire/announcer-view";
 import type { ResultsWindow, WindowQuery } from "../schema/wire/results-window";
 import type { RacerDetail } from "./race/racer-detail";
@@ -190,6 +191,11 @@ export class RaceRoom extends DurableObject<Env> {
   /** A slice of the field by handle (workers/services/race-racers.ts gathers the whole of it). */
   async racerSlice(after: number, limit: number): Promise<RacerSlice> {
     return this.views.racerSlice(after, limit);
+  }
+
+  /** A slice of the field as the reports read it (start list, chip rack): a few fields a racer, not documents. */
+  async reportRacerSlice(after: number, limit: number, countryKey: string | null): Promise<Slice<ReportRacer>> {
+    return this.views.reportRacerSlice(after, limit, countryKey);
   }
 
   /** One page of the racers list, searched and paged in the room (result-views.ts says why). */

@@ -8,6 +8,8 @@ import { packEntries, raceEntries, type PackedEntry } from "../../core/series/ra
 import { byBibThenLastName, matchesRacerSearch } from "../../core/timing/racer-name";
 import type { AnnouncerView } from "../../schema/wire/announcer-view";
 import type { StoredRacer } from "../../schema/race/engine-input";
+import { reportRacerOf } from "../../schema/race/report-racer";
+import type { ReportRacer } from "../../core/timing/start-list";
 import type { FormatSnapshot } from "../../schema/wire/race-socket";
 import type { ResultsWindow, WindowQuery } from "../../schema/wire/results-window";
 import { AnnouncerViews } from "./announcer";
@@ -47,11 +49,14 @@ export interface RacerPage {
   pages: number;
 }
 
-export interface RacerSlice {
-  racers: RacerView[];
+/** Some of the field, in the order racers were added, and where the next slice starts. */
+export interface Slice<T> {
+  racers: T[];
   /** The cursor to ask after for the next slice; null when this one ends the field. */
   next: number | null;
 }
+
+export type RacerSlice = Slice<RacerView>;
 
 /** The racers list's order (core/timing/racer-name.ts), for views. */
 export function byBibThenName(a: RacerView, b: RacerView): number {
@@ -130,9 +135,18 @@ export class ResultViews {
    * the whole field in slices that each stay far below RPC's 32 MiB, each costing only its own racers.
    */
   racerSlice(after: number, limit: number): RacerSlice {
+    return this.slice(after, limit, (racers) => this.viewsOf(racers));
+  }
+
+  /** As racerSlice, each racer as the reports read it: a few fields where a view carries the whole document. */
+  reportRacerSlice(after: number, limit: number, countryKey: string | null): Slice<ReportRacer> {
+    return this.slice(after, limit, (racers) => racers.map((racer) => reportRacerOf(racer, countryKey)));
+  }
+
+  private slice<T>(after: number, limit: number, draw: (racers: StoredRacer[]) => T[]): Slice<T> {
     const count = Math.min(Math.max(1, Math.floor(limit) || 1), MAX_RACERS_PER_PAGE);
     const rows = this.host.store.racersAfter(after, count);
-    return { racers: this.viewsOf(rows.map((r) => r.racer)), next: rows.length < count ? null : rows[rows.length - 1]!.row };
+    return { racers: draw(rows.map((r) => r.racer)), next: rows.length < count ? null : rows[rows.length - 1]!.row };
   }
 
   private viewsOf(stored: StoredRacer[]): RacerView[] {
