@@ -14,6 +14,7 @@ import type { RacerDoc } from "../schema/race/racer";
 import type { RaceSettings } from "../schema/race/settings";
 import { atLeastOne, blankOr, checkbox, choice, parseSeconds, rule, seconds, wholeFromZero } from "./forms/field-rules";
 import { timeOfDayText, type RaceClock } from "./race-clock.server";
+import { groupedBy } from "../core/lists/group";
 
 const SEED_KEYS = SEED_FUNCTIONS.map((f) => f.key) as [string, ...string[]];
 const SORT_KEYS = STARTTIME_SORTS.map((s) => s.key) as [string, ...string[]];
@@ -161,11 +162,7 @@ export function groupPreviews(
   settings: RaceSettings,
   clock: RaceClock,
 ): GroupPreview[] {
-  const byGroup = new Map<string, { id: string; data: RacerDoc }[]>();
-  for (const r of racers) {
-    if (!r.data.setupgroup_id) continue;
-    byGroup.set(r.data.setupgroup_id, [...(byGroup.get(r.data.setupgroup_id) ?? []), r]);
-  }
+  const byGroup = groupedBy(racers, (r) => r.data.setupgroup_id);
   const startOf = (d: RacerDoc) => d.assigned_start_time ?? d.scheduled_start_time;
   return groups.map((g) => {
     const mine = (byGroup.get(g.id) ?? []).sort(

@@ -6,6 +6,7 @@ import { spreadsheetCsv } from "../entity/csv";
 import { exactTimeOfDay } from "../time/format";
 import type { Micros } from "./model";
 import { racerDisplayName } from "./racer-name";
+import { groupedBy } from "../lists/group";
 
 /** What the reports read of a racer (the storage document mapped by the caller). */
 export interface ReportRacer {
@@ -90,11 +91,7 @@ export interface ChipRackSection {
 
 /** Chip Rack: grouped by chip rack (in rack order, racers without a bib last), sorted by bib. */
 export function buildChipRack(racers: readonly ReportRacer[]): ChipRackSection[] {
-  const racks = new Map<string | null, ReportRacer[]>();
-  for (const racer of racers) {
-    const rack = chipRackOf(racer.bib);
-    racks.set(rack, [...(racks.get(rack) ?? []), racer]);
-  }
+  const racks = groupedBy(racers, (racer) => chipRackOf(racer.bib));
   return [...racks.entries()]
     .sort(([a], [b]) => byNullableNumber(a === null ? null : Number(a), b === null ? null : Number(b)))
     .map(([rack, list]) => ({

@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, gte, inArray, isNull, or } from "drizzle-orm";
 import { type ACTIVITY_SUBJECTS, activities, activityTags, eventPages, races, registrations, type Db } from "../../schema/d1";
+import { groupedBy } from "../../core/lists/group";
 
 export type ActivitySubject = (typeof ACTIVITY_SUBJECTS)[number];
 export interface ActivityChoice {
@@ -40,7 +41,11 @@ export async function tagsOf(db: Db, kind: ActivitySubject, subjectIds: readonly
     .select({ subject: activityTags.subjectId, activity: activityTags.activityId })
     .from(activityTags)
     .where(and(eq(activityTags.subjectKind, kind), inArray(activityTags.subjectId, [...subjectIds])));
-  for (const row of rows) out.set(row.subject, [...(out.get(row.subject) ?? []), row.activity]);
+  for (const [subject, tagged] of groupedBy(rows, (row) => row.subject))
+    out.set(
+      subject,
+      tagged.map((row) => row.activity),
+    );
   return out;
 }
 

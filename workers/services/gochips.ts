@@ -11,6 +11,7 @@ import { isInvalid } from "../../core/time/parse";
 import { gochipLots, gochipRacks, gochips, gochipTests, races, shipments, type Db } from "../../schema/d1";
 import { uniqueConstraintOf } from "../../schema/d1/errors";
 import { FORBIDDEN, mayAtDepot, refused, type DepotCaller, type ShippingOutcome } from "./depot-stock";
+import { groupedBy } from "../../core/lists/group";
 
 /** D1 binds at most 100 values a statement: codes go in parts. */
 const PART = 80;
@@ -277,12 +278,9 @@ export async function recordTest(db: Db, caller: DepotCaller, upload: TestUpload
   const tested: TestedChip[] = found.chips.map((c) => ({ hexCode: c.hexCode, status: c.status, failures: c.failures }));
   const outcome = testOutcome(tested, upload.codes);
   // Chips that end alike are written together, a part of codes a statement.
-  const groups = new Map<string, string[]>();
-  for (const chip of outcome.chips) {
-    const key = `${chip.status}:${chip.failures}`;
-    groups.set(key, [...(groups.get(key) ?? []), chip.hexCode]);
-  }
-  const updates = [...groups].flatMap(([key, codes]) => {
+  const groups = groupedBy(outcome.chips, (chip) => `${chip.status}:${chip.failures}`);
+  const updates = [...groups].flatMap(([key, chips]) => {
+    const codes = chips.map((chip) => chip.hexCode);
     const [status, failures] = [key.split(":")[0] as GochipStatus, Number(key.split(":")[1])];
     return parts(codes).map((part) =>
       db
