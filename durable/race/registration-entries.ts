@@ -46,6 +46,7 @@ export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, s
   const bySource = new Map<string, StoredRacer>();
   for (const racer of racers) if (racer.data.imported_from) bySource.set(racer.data.imported_from, racer);
   const taken = new Set(racers.flatMap((r) => (r.data.bib === null ? [] : [r.data.bib])));
+  const newBibs = new NewBibs(store, settings, taken);
   let created = 0;
   let updated = 0;
   let removed = 0;
@@ -75,7 +76,7 @@ export function syncRegistrationEntries(writes: RacerWrites, store: RaceStore, s
       if (saved.written && "chip" in changes) moved(existing.data, saved.value);
       continue;
     }
-    const bib = nextBib(store, settings, entry.start_group, taken);
+    const bib = newBibs.next(entry.start_group);
     const { source, course, start_group, moved: _moved, ...details } = entry;
     const saved = saveKeepingOthers(writes, null, { ...details, chip: details.chip ?? null, imported_from: source, bib, course, setupgroup_id: start_group });
     if (!saved.ok) return { ok: false, errors: saved.errors };
@@ -105,18 +106,46 @@ function saveKeepingOthers(
   return again.ok ? { ok: true, written: true, value: again.value } : again;
 }
 
-/** The lowest free bib from the start group's first bib (else the race's, else 1), skipping missing and reserved bibs; null when none is left. */
-function nextBib(store: RaceStore, settings: RaceSettings, startGroupId: string | null, taken: ReadonlySet<number>): number | null {
-  const group = startGroupId ? store.documents("StartGroup").find((g) => g.id === startGroupId) : undefined;
-  const skip = new Set<number>();
-  for (const list of [settings.missing_bibs_csv, settings.reserved_bibs, group?.data.reserved_bibs ?? ""]) {
-    const bibs = parseBibList(list);
-    if (!isInvalid(bibs)) for (const bib of bibs) skip.add(bib);
+/**
+ * Bibs for the racers one sync creates: the lowest free bib from the start group's first bib (else the race's,
+ * else 1), skipping missing and reserved bibs; null when none is left. Bibs are only taken during a sync, so each
+ * start group's numbering goes on from its last bib given: scanning from the first bib and copying the taken
+ * set for every new racer made a first sync of 20,000 entries take 30 s.
+ */
+class NewBibs {
+  private readonly groups = new Map<string | null, { from: number | null; skip: Set<number> }>();
+
+  constructor(
+    private readonly store: RaceStore,
+    private readonly settings: RaceSettings,
+    private readonly taken: ReadonlySet<number>,
+  ) {}
+
+  next(startGroupId: string | null): number | null {
+    const group = this.groupOf(startGroupId);
+    if (group.from === null) return null;
+    try {
+      const bib = assignBibs(["new"], { firstBib: group.from, skip: group.skip, backwards: false, taken: this.taken }).get("new")!;
+      group.from = bib + 1;
+      return bib;
+    } catch {
+      // The bibs ran out: the racer is entered without one, for the organiser to number.
+      group.from = null;
+      return null;
+    }
   }
-  try {
-    return assignBibs(["new"], { firstBib: group?.data.first_bib ?? settings.first_bib, skip, backwards: false, taken: new Set(taken) }).get("new") ?? null;
-  } catch {
-    // The bibs ran out: the racer is entered without one, for the organiser to number.
-    return null;
+
+  private groupOf(startGroupId: string | null) {
+    const known = this.groups.get(startGroupId);
+    if (known) return known;
+    const doc = startGroupId ? this.store.documents("StartGroup").find((g) => g.id === startGroupId) : undefined;
+    const skip = new Set<number>();
+    for (const list of [this.settings.missing_bibs_csv, this.settings.reserved_bibs, doc?.data.reserved_bibs ?? ""]) {
+      const bibs = parseBibList(list);
+      if (!isInvalid(bibs)) for (const bib of bibs) skip.add(bib);
+    }
+    const group = { from: doc?.data.first_bib ?? this.settings.first_bib ?? 1, skip };
+    this.groups.set(startGroupId, group);
+    return group;
   }
 }

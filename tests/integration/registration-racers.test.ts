@@ -12,6 +12,7 @@ import { cookieFrom, db } from "./auth-fixtures";
 import { createForm, post } from "./registration-fixtures";
 import { createTimedRace, evictRoom } from "./timing-fixtures";
 import { everyRacer } from "../../workers/services/race-racers";
+import type { PlacedEntry } from "../../durable/race/registration-entries";
 
 async function racersOf(room: Awaited<ReturnType<typeof createTimedRace>>["room"], count: number) {
   for (let i = 0; i < 100; i++) {
@@ -107,5 +108,38 @@ describe("the racer sync job", () => {
     result = await run();
     expect(result.explicitAcks.sort()).toEqual(["garbage", "good"]);
     expect((await everyRacer(t.room)).map((r) => r.data.last_name)).toEqual(["Lovelace"]);
+  });
+});
+
+describe("bibs for the racers a sync enters", () => {
+  it("gives each start group its next free bibs from its first bib, skipping taken, missing and reserved ones, and the race's from its own", async () => {
+    const t = await createTimedRace({ racers: 3 });
+    expect((await t.room.updateSettings({ reserved_bibs: "5", missing_bibs_csv: "7" })).ok).toBe(true);
+    const wave = await t.room.saveDocument("StartGroup", null, { name: "Wave", first_bib: 10, reserved_bibs: "11" });
+    if (!wave.ok) throw new Error("start group refused");
+    expect((await t.room.saveRacer(null, { first_name: "Held", last_name: "Twelve", bib: 12 })).ok).toBe(true);
+    const entry = (n: number, start_group: string | null): PlacedEntry => ({
+      source: `registration:p${n}`,
+      first_name: `P${n}`,
+      last_name: "Entrant",
+      sex: null,
+      dob: null,
+      province: null,
+      city: null,
+      club: null,
+      team: null,
+      category: null,
+      chip: null,
+      licence: null,
+      custom: {},
+      course: null,
+      start_group,
+      moved: false,
+    });
+    const entries = [entry(1, null), entry(2, wave.value.id), entry(3, wave.value.id), entry(4, null), entry(5, wave.value.id), entry(6, null)];
+    expect(await t.room.syncRegistrationEntries({ entries, removed: [] })).toMatchObject({ ok: true, created: 6 });
+    const bibs = new Map((await everyRacer(t.room)).map((r) => [r.data.first_name, r.data.bib]));
+    expect(["P1", "P4", "P6"].map((name) => bibs.get(name))).toEqual([4, 6, 8]);
+    expect(["P2", "P3", "P5"].map((name) => bibs.get(name))).toEqual([10, 13, 14]);
   });
 });
