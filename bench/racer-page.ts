@@ -5,6 +5,7 @@ import { demoSites } from "../scripts/demo-data";
 import type { DemoRace } from "./live-devices";
 import { percentile, send } from "./http";
 import { report } from "./report";
+import { runRacerLists } from "./racer-lists";
 import { pageClientJsKb } from "./bundle-size";
 import { domNodesAfterLoad, lighthouseMobilePerformance } from "./browser";
 
@@ -45,6 +46,7 @@ export async function runRacerPage(port: number): Promise<void> {
   report("racer page server time p50 (27,000 racers)", percentile(times, 50), "ms");
   report("racer page server time p95 (27,000 racers)", percentile(times, 95), "ms");
   await measureResultsPage(port, host, `/races/${demo.raceId}?format=${format.id}`);
+  await runRacerLists(port, demo.raceId, demo.racers.length);
 }
 
 /** The results page of the same race: its HTML, server time and JavaScript, and the DOM it builds in Chromium. */

@@ -1,7 +1,7 @@
 // `npm run bench`: builds, then prints one JSON object per line per figure. `--only timing` runs just the
 // live-path figures (bench/timing-api.ts; bench/live.ts does the same on its own port); `--only checkout` just
 // the card checkouts under load (bench/checkout.ts); `--only admin` just the administration lists at 10,000
-// objects (bench/admin-lists.ts); `--only racer` just the racer and results pages at 27,000 racers (bench/racer-page.ts);
+// objects (bench/admin-lists.ts); `--only racer` just the racer and results pages at 27,000 racers, and the pages that read the whole field (bench/racer-page.ts, bench/racer-lists.ts);
 // `--only crowd` just a crowd following the paged results page through a mass finish, then page 2's crowd after a DNF on page 1 (bench/results-crowd.ts);
 // `--only site` just the club site's home page, from the edge cache and rendered (bench/site-home-latency.ts);
 // `--only newsletter` just a newsletter to 10,000 readers, queued and sent (bench/newsletter-send.ts); `--only series` just a
