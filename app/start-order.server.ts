@@ -7,10 +7,10 @@ import * as z from "zod";
 import { exactSeconds } from "../core/time/format";
 import { normaliseBibList } from "../core/timing/bibs";
 import { racerDisplayName } from "../core/timing/racer-name";
+import type { ReportRacer } from "../core/timing/start-list";
 import { metaStartGroupFor, normaliseSeedGroupOrder, SEED_FUNCTIONS, seedFunctionFor } from "../core/timing/seeding";
 import { STARTTIME_SORTS, startTimeSortFor } from "../core/timing/start-plan";
 import type { StoredDocument } from "../schema/race/documents";
-import type { RacerDoc } from "../schema/race/racer";
 import type { RaceSettings } from "../schema/race/settings";
 import { atLeastOne, blankOr, checkbox, choice, parseSeconds, rule, seconds, wholeFromZero } from "./forms/field-rules";
 import { timeOfDayText, type RaceClock } from "./race-clock.server";
@@ -158,16 +158,14 @@ const labelOf = <T extends { key: string; label: string }>(list: readonly T[], k
 /** Each group's settings and its first racers by start (assigned, else scheduled), then bib. */
 export function groupPreviews(
   groups: readonly StoredDocument<"StartGroup">[],
-  racers: readonly { id: string; data: RacerDoc }[],
+  racers: readonly ReportRacer[],
   settings: RaceSettings,
   clock: RaceClock,
 ): GroupPreview[] {
-  const byGroup = groupedBy(racers, (r) => r.data.setupgroup_id);
-  const startOf = (d: RacerDoc) => d.assigned_start_time ?? d.scheduled_start_time;
+  const byGroup = groupedBy(racers, (r) => r.startGroupId);
   return groups.map((g) => {
     const mine = (byGroup.get(g.id) ?? []).sort(
-      (a, b) =>
-        (startOf(a.data) ?? Infinity) - (startOf(b.data) ?? Infinity) || (a.data.bib ?? Infinity) - (b.data.bib ?? Infinity) || a.id.localeCompare(b.id),
+      (a, b) => (a.scheduledStart ?? Infinity) - (b.scheduledStart ?? Infinity) || (a.bib ?? Infinity) - (b.bib ?? Infinity) || a.id.localeCompare(b.id),
     );
     return {
       id: g.id,
@@ -182,11 +180,11 @@ export function groupPreviews(
       count: mine.length,
       rows: mine.slice(0, PREVIEW_SIZE).map((r) => ({
         id: r.id,
-        start: timeOfDayText(startOf(r.data), clock),
-        bib: r.data.bib === null ? "" : String(r.data.bib),
-        name: racerDisplayName({ firstName: r.data.first_name, lastName: r.data.last_name, fullname: r.data.fullname }, settings.is_last_name_first),
-        seed: r.data.seed === null ? "" : String(r.data.seed),
-        points: r.data.ranking_points === null ? "" : r.data.ranking_points.toFixed(2),
+        start: timeOfDayText(r.scheduledStart, clock),
+        bib: r.bib === null ? "" : String(r.bib),
+        name: racerDisplayName(r, settings.is_last_name_first),
+        seed: r.seed === null || r.seed === undefined ? "" : String(r.seed),
+        points: r.rankingPoints === null || r.rankingPoints === undefined ? "" : r.rankingPoints.toFixed(2),
       })),
       values: { seed_function: g.data.seed_function ?? "", starttime_sort: g.data.starttime_sort ?? "" },
     };

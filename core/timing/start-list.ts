@@ -27,6 +27,8 @@ export interface ReportRacer {
   scheduledStart: Micros | null;
   /** The ranking points seeding used (decision 0054); the start list shows them when any racer has some. */
   rankingPoints?: number | null;
+  /** The seed the start order gave (its page shows it). */
+  seed?: number | null;
 }
 
 /** A start group or course as the reports group by it. */

@@ -25,5 +25,6 @@ export function reportRacerOf(racer: { id: string; data: RacerDoc }, countryKey:
     // The start the racer will get: the assigned one (Start order page), else the scheduled one, as the results use.
     scheduledStart: d.assigned_start_time ?? d.scheduled_start_time,
     rankingPoints: d.ranking_points,
+    seed: d.seed,
   };
 }

@@ -139,6 +139,10 @@ describe("start order page", () => {
     // The preview lists the group in start order.
     const after = await (await get(page, cookie)).text();
     expect(after).toContain("25 racers · CPL Individual Start · start-time sort: Seed (seed groups, then random)");
+    const first = racers.get(ids[byStart[0]!.key]!)!;
+    const row = /<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><th scope="row">([^<]*)<\/th><td>([^<]*)<\/td>/.exec(after);
+    expect(row?.slice(2)).toEqual(["1", `${first.first_name} ${first.last_name}`, "5"]);
+    expect(row?.[1]).toMatch(/^\d{1,2}:\d{2}:\d{2}/);
   });
 
   it("refuses a Seed Group Order that is not numbers, beside the field, and a bad missing-bib list", async () => {
