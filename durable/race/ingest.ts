@@ -7,7 +7,8 @@ import { parseTimeOfDay, isInvalid } from "../../core/time/parse";
 import type { Crossing, Micros } from "../../core/timing/model";
 import type { DEVICE_MODES, StoredDocument } from "../../schema/race/documents";
 import type { DeviceRead, ReadBatchReceipt } from "../../schema/wire/timing-api";
-import { readKeyOf, type CrossingState, type NewCrossing, type RaceStore } from "./store";
+import { readKeyOf, type CrossingState, type NewCrossing } from "./crossing-writes";
+import type { RaceStore } from "./store";
 
 /** With no end time set, a race's window closes this long after its start. */
 export const DEFAULT_RACE_WINDOW_US = 24 * 60 * 60 * 1_000_000;
