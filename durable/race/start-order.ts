@@ -26,6 +26,7 @@ import type { StoredRacer } from "../../schema/race/engine-input";
 import { chipsOf, type RacerDoc } from "../../schema/race/racer";
 import { readRaceSettings, zeroTimeOfRace, type RaceSettings } from "../../schema/race/settings";
 import type { RaceRecord } from "./race-record";
+import { groupedBy } from "../../core/lists/group";
 import type { RaceStore } from "./store";
 
 /** What the tools need of the RaceRoom. */
@@ -323,15 +324,10 @@ function groupsToUse(room: StartOrderRoom, startGroupId: string | null): Group[]
 }
 
 function racersByGroup(racers: readonly StoredRacer[]): Map<string, StoredRacer[]> {
-  const groups = new Map<string, StoredRacer[]>();
-  for (const racer of racers) {
-    const groupId = racer.data.setupgroup_id;
-    if (groupId === null) continue;
-    const list = groups.get(groupId);
-    if (list) list.push(racer);
-    else groups.set(groupId, [racer]);
-  }
-  return groups;
+  return groupedBy(
+    racers.filter((racer) => racer.data.setupgroup_id !== null),
+    (racer) => racer.data.setupgroup_id as string,
+  );
 }
 
 function groupLabel(group: Group): string {
