@@ -12,7 +12,9 @@ import { loadRaceResults } from "../workers/services/race-results";
 import { formatRaceDate } from "./format";
 import { downloadName } from "./keypad.server";
 import { requirePublicRace } from "./public-race.server";
-import { buildReport, countryKeyOf } from "./racer-reports.server";
+import { buildReport, countryKeyOf, reportPageNumberOf, reportPageOf, reportSearchOf } from "./racer-reports.server";
+import type { ReportRacer, ReportTable } from "../core/timing/start-list";
+import { edgeCacheKey, sharedAnswer } from "../workers/services/edge-cache";
 import { loadRacerSetup } from "./racers.server";
 import { resultSections } from "./results/result-sections";
 import { everyReportRacer } from "../workers/services/race-racers";
@@ -33,17 +35,64 @@ export async function loadPublishedResults(context: AppLoadContext, rawRaceId: s
 }
 
 /**
- * The start list of the public page (app/routes/races+/$raceId_.startlist.tsx): shown once public, to race
- * staff before that, a 404 otherwise.
+ * The start list, public page and PDF (app/routes/races+/$raceId_.startlist.tsx): shown once public, to race
+ * staff before that, a 404 otherwise. A public one is built once per list revision and edge (decision 0098):
+ * a marathon's is 50,000 racers, its crowd opens it all at once, and each build holds the race's room for a second.
  */
-export async function loadStartList(context: AppLoadContext, rawRaceId: string | undefined) {
+export async function startListPdfOf(context: AppLoadContext, rawRaceId: string | undefined): Promise<Response> {
+  const list = await startListAccess(context, rawRaceId);
+  const build = async () => ({ response: startListPdf(list.listing, buildReport("start-list", await list.racers(), list.setup)), shared: list.shared });
+  const pdf = await list.cached(edgeCacheKey(`/races/${list.race.id}/startlist.pdf/r${list.revision}`, new URLSearchParams()), build);
+  // The address names no revision, so a browser must ask again; the edge's copy is the one named.
+  pdf.headers.set("Cache-Control", "no-store");
+  return pdf;
+}
+
+/** The start list page's page of it: `url`'s search (`q`, a name or a bib) and page (`page`); the PDF holds it all. */
+export async function loadStartListPage(context: AppLoadContext, rawRaceId: string | undefined, url: URL) {
+  const list = await startListAccess(context, rawRaceId);
+  const q = reportSearchOf(url);
+  const page = reportPageNumberOf(url);
+  const build = async () => ({ response: Response.json(reportPageOf("start-list", await list.racers(), list.setup, q, page)), shared: list.shared });
+  const key = edgeCacheKey(`/races/${list.race.id}/startlist/r${list.revision}`, new URLSearchParams({ q, page: String(page) }));
+  const answer = await list.cached(key, build);
+  return { listing: list.listing, isPublic: list.isPublic, ...((await answer.json()) as ReturnType<typeof reportPageOf>) };
+}
+
+/** Answers shared at the edge keep this long at most; each is named by its list revision, so this only bounds the cache. */
+const START_LIST_CACHE_SECONDS = 600;
+
+async function startListAccess(context: AppLoadContext, rawRaceId: string | undefined) {
   const { db, listing, race } = await requirePublicRace(context, rawRaceId);
   const room = await roomOf(context.env, race);
+  // Read before anything the list is made of: a change in between gives a copy newer than its name, never older.
+  const revision = await room.listRevision();
   const setup = await loadRacerSetup({ room, race });
   const isPublic = setup.settings.start_list_visibility === "public";
+  // Access is checked on every request, before the cache; only what anyone may see is shared.
   if (!isPublic && !canOnRace(await principalOf(db, context.session), "view", race)) throw new Response("Not found", { status: 404 });
-  const racers = await everyReportRacer(room, countryKeyOf(setup));
-  return { listing, timezone: race.timezone, isPublic, table: buildReport("start-list", racers, setup) };
+  const shared = isPublic && race.visibility !== "private";
+  const cached = (key: Request, build: () => Promise<{ response: Response; shared: boolean }>) =>
+    shared ? sharedAnswer(key, START_LIST_CACHE_SECONDS, build, (p) => context.ctx.waitUntil(p)) : build().then((b) => b.response);
+  return {
+    listing,
+    race,
+    setup,
+    isPublic,
+    shared,
+    racers: async (): Promise<ReportRacer[]> => {
+      // Only racers with a start group are on the list; each page and search of a revision reads the copy, not the room.
+      const read = async () => (await everyReportRacer(room, countryKeyOf(setup))).filter((racer) => racer.startGroupId !== null);
+      if (!shared) return read();
+      const copy = await cached(edgeCacheKey(`/races/${race.id}/startlist/r${revision}/racers`, new URLSearchParams()), async () => ({
+        response: Response.json(await read()),
+        shared,
+      }));
+      return (await copy.json()) as ReportRacer[];
+    },
+    revision,
+    cached,
+  };
 }
 
 /** The header of every printed page: the race's name, then its date, club and place. */
@@ -63,15 +112,15 @@ export function resultsPdf(loaded: Awaited<ReturnType<typeof loadPublishedResult
   return pdfDownload(pdf, loaded.listing.name, "results");
 }
 
-export function startListPdf(loaded: Awaited<ReturnType<typeof loadStartList>>): Response {
+function startListPdf(listing: Listing, table: ReportTable): Response {
   const pdf = tablePdf({
     deflate: deflatePdf,
-    header: printHeader(loaded.listing, "Start list"),
-    sections: reportSections(loaded.table, ["Start", "Bib"]),
+    header: printHeader(listing, "Start list"),
+    sections: reportSections(table, ["Start", "Bib"]),
     fontSize: printFontSize(null),
     empty: "The start list is not ready yet.",
   });
-  return pdfDownload(pdf, loaded.listing.name, "start-list");
+  return pdfDownload(pdf, listing.name, "start-list");
 }
 
 /** A PDF shown in the browser, saved under the race's name; never cached, results change as racers finish. */

@@ -2,7 +2,8 @@
  * The racer reports of /race/:id/admin/reports (start list, chip rack): racers read for core/timing/start-list.ts.
  */
 import * as z from "zod";
-import { buildChipRack, buildStartList, chipRackTable, startListTable, type ReportRacer, type ReportTable } from "../core/timing/start-list";
+import { matchesRacerSearch } from "../core/timing/racer-name";
+import { buildChipRack, buildStartList, chipRackTable, reportPage, startListTable, type ReportRacer, type ReportTable } from "../core/timing/start-list";
 import type { RaceAccess } from "./race-admin.server";
 import { type RacerSetup, loadRacerSetup } from "./racers.server";
 import { everyReportRacer } from "../workers/services/race-racers";
@@ -33,11 +34,38 @@ export function buildReport(key: ReportKey, input: ReportRacer[], setup: RacerSe
     : chipRackTable(buildChipRack(input), { lastNameFirst });
 }
 
-/** The report of `/race/:id/admin/reports/:report`, or a 404 for a name that is none. */
-export async function loadReport(access: RaceAccess, rawKey: string | undefined) {
+/** A report page's search (`q`): a name or a bib, as the racers list searches. */
+export function reportSearchOf(url: URL): string {
+  return (url.searchParams.get("q") ?? "").trim().slice(0, MAX_SEARCH);
+}
+const MAX_SEARCH = 100;
+
+/** A report page's page (`page`), 1 for none or garbage; reportPage clamps it to the pages there are. */
+export function reportPageNumberOf(url: URL): number {
+  return Math.floor(Number(url.searchParams.get("page") ?? "1")) || 1;
+}
+
+/** What a report page shows: the racers the search `q` finds (all without one), page `page` of the report of them. */
+export function reportPageOf(key: ReportKey, racers: ReportRacer[], setup: RacerSetup, q: string, page: number) {
+  const found = q ? racers.filter((racer) => matchesRacerSearch(racer, q, setup.settings.is_last_name_first)) : racers;
+  return { q, ...reportPage(buildReport(key, found, setup), page) };
+}
+
+/** The report of `/race/:id/admin/reports/:report` as `url` pages and searches it, or a 404 for a name that is none. */
+export async function loadReport(access: RaceAccess, rawKey: string | undefined, url: URL) {
+  const { key, setup, racers } = await reportInput(access, rawKey);
+  return { key, ...REPORTS[key], ...reportPageOf(key, racers, setup, reportSearchOf(url), reportPageNumberOf(url)) };
+}
+
+/** The whole report, for its CSV. */
+export async function loadWholeReport(access: RaceAccess, rawKey: string | undefined) {
+  const { key, setup, racers } = await reportInput(access, rawKey);
+  return { key, table: buildReport(key, racers, setup) };
+}
+
+async function reportInput(access: RaceAccess, rawKey: string | undefined) {
   const key = reportParam.safeParse(rawKey);
   if (!key.success) throw new Response("Not found", { status: 404 });
   const setup = await loadRacerSetup(access);
-  const racers = await everyReportRacer(access.room, countryKeyOf(setup));
-  return { key: key.data, ...REPORTS[key.data], table: buildReport(key.data, racers, setup) };
+  return { key: key.data, setup, racers: await everyReportRacer(access.room, countryKeyOf(setup)) };
 }

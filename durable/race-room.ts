@@ -436,6 +436,11 @@ export class RaceRoom extends DurableObject<Env> {
     return this.record.view();
   }
 
+  /** Names what the racer lists show now: a cached start list of another revision is stale. */
+  async listRevision(): Promise<number> {
+    return this.store.listRevision();
+  }
+
   /** The schema version of this object's storage. */
   async storageVersion(): Promise<number> {
     return storageVersionOf(this.ctx);

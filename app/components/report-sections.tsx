@@ -1,5 +1,41 @@
+import { Form, Link } from "@remix-run/react";
+import { PageLinks } from "./page-links";
 import type { PrintSection } from "../../core/print/print-table";
 import type { ReportTable } from "../../core/timing/start-list";
+
+/** A page of a report (app/racer-reports.server.ts reportPageOf): its search, and where it is in the whole. */
+export interface ReportPageView {
+  q: string;
+  page: number;
+  pages: number;
+  rows: number;
+}
+
+/**
+ * A report's search (a name or a bib) and, for a report longer than a page, where the page is and the links to
+ * the pages beside it. `base` is the page's own path; `downloads` names where the whole report is.
+ */
+export function ReportFinder({ view, base, downloads }: { view: ReportPageView; base: string; downloads: string }) {
+  const { q, page, pages, rows } = view;
+  const pageLink = (n: number) => `${base}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
+  return (
+    <>
+      <Form method="get" action={base} className="search report-tools" role="search">
+        <label htmlFor="report-search">Find a racer by name or bib</label>
+        <div className="search-row">
+          <input id="report-search" name="q" type="search" defaultValue={q} />
+          <button type="submit">Search</button>
+        </div>
+      </Form>
+      <p aria-live="polite" className="report-tools">
+        {q ? `${rows} ${rows === 1 ? "racer matches" : "racers match"} “${q}”. ` : ""}
+        {q ? <Link to={base}>Show everyone</Link> : null}
+        {pages > 1 ? ` Page ${page} of ${pages}, ${rows} racers; ${downloads} holds them all.` : ""}
+      </p>
+      <PageLinks page={page} pages={pages} link={pageLink} className="actions report-tools" />
+    </>
+  );
+}
 
 /** A race report's sections, one table each under its heading (the start list by start group and course). */
 export function ReportSections({ table, empty }: { table: ReportTable; empty: string }) {

@@ -1,6 +1,19 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "../entity/csv";
-import { buildChipRack, buildStartList, chipRackOf, chipRackTable, reportCsv, startListTable, type ReportRacer } from "./start-list";
+import { fcParams } from "../testing/fast-check";
+import {
+  buildChipRack,
+  buildStartList,
+  chipRackOf,
+  chipRackTable,
+  REPORT_ROWS_PER_PAGE,
+  reportCsv,
+  reportPage,
+  startListTable,
+  type ReportRacer,
+  type ReportTable,
+} from "./start-list";
 
 const SECOND = 1_000_000;
 const ZERO = 1_700_000_000 * SECOND;
@@ -153,5 +166,57 @@ describe("report CSV", () => {
       ["Wave 1", "10 km", "", "1", "Firsta Lasta", "", "", ""],
       ["Wave 2", "10 km", "", "2", "Firstb Lastb", "", "", ""],
     ]);
+  });
+});
+
+describe("report pages", () => {
+  const tableOf = (sizes: readonly number[]): ReportTable => ({
+    groupColumns: ["Start group"],
+    columns: ["Bib"],
+    sections: sizes.map((size, s) => ({ heading: `Wave ${s + 1}`, group: [`Wave ${s + 1}`], rows: Array.from({ length: size }, (_, r) => [`${s}.${r}`]) })),
+  });
+
+  it("shows 500 rows a page, a section running over the break headed on both pages", () => {
+    const table = tableOf([300, 450]);
+    const first = reportPage(table, 1);
+    expect(REPORT_ROWS_PER_PAGE).toBe(500);
+    expect(first).toMatchObject({ page: 1, pages: 2, rows: 750 });
+    expect(first.table.sections.map((s) => [s.heading, s.rows.length])).toEqual([
+      ["Wave 1", 300],
+      ["Wave 2", 200],
+    ]);
+    const second = reportPage(table, 2);
+    expect(second.table.sections.map((s) => [s.heading, s.rows.length])).toEqual([["Wave 2", 250]]);
+    expect(second.table.sections[0]!.rows[0]).toEqual(["1.200"]);
+    expect(second.table.columns).toEqual(["Bib"]);
+  });
+
+  it("shows the nearest page for one out of range, and one empty page for an empty report", () => {
+    expect(reportPage(tableOf([10]), 9).page).toBe(1);
+    expect(reportPage(tableOf([10]), 0).page).toBe(1);
+    expect(reportPage(tableOf([10]), Number.NaN).page).toBe(1);
+    expect(reportPage(tableOf([]), 1)).toMatchObject({ page: 1, pages: 1, rows: 0, table: { sections: [] } });
+  });
+
+  it("pages hold every row once, in report order, under its own heading", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 6 }), fc.integer({ min: 1, max: 25 }), (sizes, perPage) => {
+        const table = tableOf(sizes);
+        const { pages } = reportPage(table, 1, perPage);
+        const seen: [string, string][] = [];
+        for (let page = 1; page <= pages; page++) {
+          const shown = reportPage(table, page, perPage).table.sections;
+          const rows = shown.reduce((n, s) => n + s.rows.length, 0);
+          expect(rows).toBeLessThanOrEqual(perPage);
+          if (page < pages) expect(rows).toBe(perPage);
+          for (const section of shown) {
+            expect(section.rows.length).toBeGreaterThan(0);
+            for (const row of section.rows) seen.push([section.heading, row[0]!]);
+          }
+        }
+        expect(seen).toEqual(table.sections.flatMap((s) => s.rows.map((row): [string, string] => [s.heading, row[0]!])));
+      }),
+      fcParams(),
+    );
   });
 });

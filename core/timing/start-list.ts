@@ -172,3 +172,38 @@ export function reportCsv(table: ReportTable): string {
     table.sections.flatMap((section) => section.rows.map((row) => [...section.group, ...row])),
   );
 }
+
+/** Rows a report page shows: a marathon's start list is 50,000 rows, which no page should render at once. */
+export const REPORT_ROWS_PER_PAGE = 500;
+
+export interface ReportPage {
+  table: ReportTable;
+  /** 1-based, clamped into range. */
+  page: number;
+  pages: number;
+  /** Rows in the whole report. */
+  rows: number;
+}
+
+/**
+ * One page of a report: its rows in report order, `perPage` at most, each under its section's heading (a section
+ * that runs over a page break is headed on both pages). An out-of-range page shows the nearest one.
+ */
+export function reportPage(table: ReportTable, page: number, perPage = REPORT_ROWS_PER_PAGE): ReportPage {
+  const rows = table.sections.reduce((n, s) => n + s.rows.length, 0);
+  const size = Math.max(1, Math.floor(perPage));
+  const pages = Math.max(1, Math.ceil(rows / size));
+  const shown = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  const from = (shown - 1) * size;
+  const to = from + size;
+  const sections: ReportTable["sections"] = [];
+  let at = 0;
+  for (const section of table.sections) {
+    const start = Math.max(from - at, 0);
+    const end = Math.min(to - at, section.rows.length);
+    if (start < end) sections.push({ ...section, rows: section.rows.slice(start, end) });
+    at += section.rows.length;
+    if (at >= to) break;
+  }
+  return { table: { ...table, sections }, page: shown, pages, rows };
+}

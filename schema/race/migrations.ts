@@ -214,4 +214,20 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
       "DROP INDEX racers_bib",
     ],
   },
+  {
+    // What the racer lists show (the start list, its PDF) is named by a revision that every write of a racer, a
+    // setup document or the race's row moves, so a crowd's copies at the edge are never stale (decision 0098).
+    // Triggers, not calls in each write path: a path added later moves it too. Crossings do not.
+    version: 10,
+    statements: [
+      "CREATE TABLE list_revision (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)",
+      "INSERT INTO list_revision (id, n) VALUES (1, 1)",
+      ...["racers", "race_documents", "race_setup"].flatMap((table) =>
+        ["INSERT", "UPDATE", "DELETE"].map(
+          (event) =>
+            `CREATE TRIGGER ${table}_${event.toLowerCase()}_revision AFTER ${event} ON ${table} BEGIN UPDATE list_revision SET n = n + 1 WHERE id = 1; END`,
+        ),
+      ),
+    ],
+  },
 ];

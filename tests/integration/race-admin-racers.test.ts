@@ -366,6 +366,10 @@ describe("reports", () => {
     const page = await (await get(`${base}/reports/start-list`, cookie)).text();
     expect(page).toContain("Wave 1 · 10 km");
     expect(page).toContain("@media print");
+    const found = await (await get(`${base}/reports/start-list?q=Racer3`, cookie)).text();
+    expect(found).toContain("1 racer matches “Racer3”.");
+    expect(found).toContain("Racer3 Test3");
+    expect(found).not.toContain("Racer2 Test2");
     const rack = await (await get(`${base}/reports/chip-rack`, cookie)).text();
     expect(rack).toContain("Rack 0");
     expect((await get(`${base}/reports/nothing`, cookie)).status).toBe(404);

@@ -10,6 +10,7 @@ import { readPdf } from "../../core/testing/pdf-reader";
 import { races } from "../../schema/d1";
 import { db, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
+import { edgeCacheKey } from "../../workers/services/edge-cache";
 import { createTimedRace, postReads, SECOND } from "./timing-fixtures";
 
 /** A timed race: bib 1 finishes in 100.5 s, bib 2 (a name a spreadsheet would run) in 95.2 s, bib 3 is on course. */
@@ -143,5 +144,78 @@ describe("the results and start list PDFs", () => {
     expect(page).toContain(`href="/races/${t.race.id}/startlist.pdf"`);
     await db().update(races).set({ visibility: "private" }).where(eq(races.id, t.race.id));
     expect((await get(t.host, `/races/${t.race.id}/startlist.pdf`)).status).toBe(404);
+  });
+
+  it("shows a marathon's start list 500 racers a page, finds one racer by bib or name, and keeps them all in the PDF", async () => {
+    const t = await raceWithResults();
+    const group = await t.room.saveDocument("StartGroup", null, { name: "Wave 1" });
+    if (!group.ok) throw new Error("no group");
+    const wave = (group.value as { id: string }).id;
+    const rows = Array.from({ length: 520 }, (_, i) => ({ first_name: "Runner", last_name: `No${1000 + i}`, bib: 1000 + i, setupgroup_id: wave }));
+    expect((await t.room.importRacers(rows)).ok).toBe(true);
+    expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    const base = `/races/${t.race.id}/startlist`;
+    const bodyRows = (html: string) => (html.match(/<tr>/g) ?? []).length - (html.match(/<thead>/g) ?? []).length;
+
+    const first = await (await get(t.host, base)).text();
+    expect(bodyRows(first)).toBe(500);
+    expect(first).toContain("Page 1 of 2, 520 racers; The PDF holds them all.");
+    expect(first).toContain(`href="${base}?page=2"`);
+    expect(first).toContain("<td>1000</td>");
+    expect(first).not.toContain("<td>1519</td>");
+
+    const second = await (await get(t.host, `${base}?page=2`)).text();
+    expect(bodyRows(second)).toBe(20);
+    expect(second).toContain("<h3>Wave 1 · No course</h3>");
+    expect(second).toContain("<td>1519</td>");
+    expect(second).toContain(`href="${base}?page=1"`);
+    // A page past the end, or none, is the nearest one.
+    expect(bodyRows(await (await get(t.host, `${base}?page=99`)).text())).toBe(20);
+    expect(bodyRows(await (await get(t.host, `${base}?page=abc`)).text())).toBe(500);
+
+    const byBib = await (await get(t.host, `${base}?q=1234`)).text();
+    expect(bodyRows(byBib)).toBe(1);
+    expect(byBib).toContain("No1234");
+    expect(byBib).toContain("1 racer matches “1234”.");
+    const byName = await (await get(t.host, `${base}?q=no123`)).text();
+    expect(bodyRows(byName)).toBe(10);
+    const nobody = await (await get(t.host, `${base}?q=Nobody`)).text();
+    expect(nobody).toContain("No racer matches “Nobody”.");
+
+    const pdf = readPdf(new Uint8Array(await (await get(t.host, `${base}.pdf`)).arrayBuffer()), inflateSync);
+    const names = pdf.pages.flat().filter((text) => /^Runner No\d+$/.test(text));
+    expect(names).toHaveLength(520);
+  });
+
+  it("builds a public start list once per list revision: the same page and PDF come from the edge, an edit shows on the next request", async () => {
+    const t = await raceWithResults();
+    const group = await t.room.saveDocument("StartGroup", null, { name: "Open" });
+    if (!group.ok) throw new Error("no group");
+    for (const id of t.racerIds) expect((await t.room.saveRacer(id, { setupgroup_id: (group.value as { id: string }).id })).ok).toBe(true);
+    expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    const base = `/races/${t.race.id}/startlist`;
+
+    const first = await get(t.host, `${base}.pdf`);
+    expect(first.headers.get("X-Edge-Cache")).toBe("miss");
+    await first.arrayBuffer();
+    const again = await get(t.host, `${base}.pdf`);
+    expect(again.headers.get("X-Edge-Cache")).toBe("hit");
+    // The address names no revision: a browser asks again each time, and the edge answers.
+    expect(again.headers.get("Cache-Control")).toBe("no-store");
+    expect(readPdf(new Uint8Array(await again.arrayBuffer()), inflateSync).pages[0]).toContain("Racer3 Test3");
+
+    expect(await (await get(t.host, `${base}?q=Racer3`)).text()).toContain("Racer3 Test3");
+    const revision = await t.room.listRevision();
+    const pageKey = edgeCacheKey(`/races/${t.race.id}/startlist/r${revision}`, new URLSearchParams({ q: "Racer3", page: "1" }));
+    expect(await (caches as unknown as { default: Cache }).default.match(pageKey)).toBeDefined();
+
+    expect((await t.room.saveRacer(t.racerIds[2]!, { first_name: "Renamed" })).ok).toBe(true);
+    const page = await (await get(t.host, `${base}?q=Test3`)).text();
+    expect(page).toContain("Renamed Test3");
+    const changed = await get(t.host, `${base}.pdf`);
+    expect(changed.headers.get("X-Edge-Cache")).toBe("miss");
+    const text = readPdf(new Uint8Array(await changed.arrayBuffer()), inflateSync).pages[0]!;
+    expect(text).toContain("Renamed Test3");
+    expect(text).not.toContain("Racer3 Test3");
   });
 });

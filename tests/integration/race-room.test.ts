@@ -5,7 +5,7 @@ import { migrateRaceStorage } from "../../durable/race/room-storage";
 import { RaceStore } from "../../durable/race/store";
 import { openDb } from "../../schema/d1";
 import { createSiteWithRace, hostRequest } from "./fixtures";
-import { evictRoom, evictShard, openRaceSocket } from "./timing-fixtures";
+import { createTimedRace, evictRoom, evictShard, openRaceSocket, postReads, SECOND } from "./timing-fixtures";
 
 const worker = exports.default;
 
@@ -16,7 +16,7 @@ function identity(id = crypto.randomUUID()) {
 describe("RaceRoom storage", () => {
   it("runs its own migrations when it starts", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
-    expect(await stub.storageVersion()).toBe(9);
+    expect(await stub.storageVersion()).toBe(10);
     const tables = await runInDurableObject(stub, (_instance, state) =>
       state.storage.sql
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -25,6 +25,35 @@ describe("RaceRoom storage", () => {
     );
     expect(tables).toContain("race_setup");
     expect(tables).toContain("_race_migrations");
+  });
+
+  it("moves the list revision with every write of a racer, a setup document or the race, never with reads, and keeps it across an eviction", async () => {
+    const t = await createTimedRace({ racers: 2 });
+    let last = await t.room.listRevision();
+    const moved = async (what: string) => {
+      const now = await t.room.listRevision();
+      expect(now, what).toBeGreaterThan(last);
+      last = now;
+    };
+    expect((await t.room.saveRacer(t.racerIds[0]!, { club: "Nordic" })).ok).toBe(true);
+    await moved("a racer saved");
+    expect((await t.room.importRacers([{ first_name: "New", last_name: "Racer", bib: 77 }])).ok).toBe(true);
+    await moved("a racer imported");
+    expect((await t.room.saveDocument("StartGroup", null, { name: "Wave 1" })).ok).toBe(true);
+    await moved("a start group made");
+    expect((await t.room.updateSettings({ is_last_name_first: true })).ok).toBe(true);
+    await moved("the race's settings");
+    const entity = await t.room.raceEntity();
+    expect(await t.room.changeRace({ name: "Renamed Race" }, entity?.mtimes ?? null)).not.toBeNull();
+    await moved("the race renamed");
+    const reads = [{ seq: 1, chip: "C1", time: t.startMicros + 90 * SECOND, channel: 2 }];
+    expect((await postReads(t.host, t.race.id, t.credential.token, { reads })).status).toBe(200);
+    await t.room.flushLive();
+    expect(await t.room.listRevision(), "a device's read").toBe(last);
+    await evictRoom(t.room);
+    expect(await t.room.listRevision(), "after an eviction").toBe(last);
+    expect(await t.room.deleteRacer(t.racerIds[1]!)).toBe(true);
+    await moved("a racer deleted");
   });
 
   it("gives racers stored before step 7 a handle each, and a new racer the next one", async () => {

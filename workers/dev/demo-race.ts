@@ -68,6 +68,10 @@ const bodySchema = z
   .object({
     restart: z.boolean().default(false),
     racers: z.number().int().min(1).max(60_000).optional(),
+    /** The racers `racers` adds go in one start group, "Wave 1" (a marathon's one wave), to try the pages that group by it. */
+    wave: z.boolean().default(false),
+    /** Makes the start list public, so the crowd's view of it (edge-cached, decision 0098) can be tried without signing in. */
+    publicStartList: z.boolean().default(false),
     finishReaders: z.number().int().min(1).max(8).optional(),
     /** Resets the race room as an eviction does (its memory gone, its storage kept), to try the live path across one. */
     evict: z.boolean().default(false),
@@ -93,8 +97,9 @@ export async function handleDevDemoRace(request: Request, context: RequestContex
   }
   if ((await room.documents("Course")).length === 0) await createDemoSetup(room);
   await ensurePrecall(room);
-  if (body.data.racers) await growField(room, body.data.racers);
+  if (body.data.racers) await growField(room, body.data.racers, body.data.wave);
   if (body.data.finishReaders) await addFinishReaders(room, body.data.finishReaders);
+  if (body.data.publicStartList) await room.updateSettings({ start_list_visibility: "public" });
   const devices = await room.documents("TimingDevice");
   if (body.data.restart) {
     // Ten seconds from now, so the simulator's first reads come after the gun.
@@ -191,16 +196,23 @@ async function addRacerRows(room: Room, rows: Record<string, unknown>[]): Promis
 }
 
 /** The demo field of `total` racers (bibs 101 on): those missing are added, a deleted one again too, so no bib is given twice. */
-async function growField(room: Room, total: number): Promise<void> {
+async function growField(room: Room, total: number, wave: boolean): Promise<void> {
   const { racers } = await room.counts();
   const course = (await room.documents("Course"))[0];
   if (!course || racers >= total) return;
   const taken = racers === 0 ? new Set<number>() : new Set((await room.racerTags()).map((r) => r.bib));
   const missing = Array.from({ length: total }, (_, i) => i).filter((i) => !taken.has(101 + i));
+  const group = wave ? await waveOne(room) : null;
   await addRacerRows(
     room,
-    missing.map((i) => demoRacer(i, course.id)),
+    missing.map((i) => ({ ...demoRacer(i, course.id), ...(group ? { setupgroup_id: group } : {}) })),
   );
+}
+
+/** The start group "Wave 1", made the first time it is asked for. */
+async function waveOne(room: Room): Promise<string> {
+  const existing = (await room.documents("StartGroup")).find((g) => (g.data as { name?: string }).name === "Wave 1");
+  return existing?.id ?? id(await room.saveDocument("StartGroup", null, { name: "Wave 1" }));
 }
 
 /** Readers 2..n at the stadium ("Finish reader 2", ...), each listed on its timing point. */

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import * as z from "zod";
 import { FormMessage } from "../../components/auth-card";
+import { PageLinks } from "../../components/page-links";
 import { requireRaceAccess } from "../../race-admin.server";
 import { racerListPage } from "../../racers.server";
 
@@ -106,20 +107,7 @@ export default function Racers() {
                   </tbody>
                 </table>
               </div>
-              {pages > 1 ? (
-                <nav aria-label="Pages" className="actions">
-                  {page > 1 ? (
-                    <Link to={pageLink(page - 1)} rel="prev">
-                      ← Previous page
-                    </Link>
-                  ) : null}
-                  {page < pages ? (
-                    <Link to={pageLink(page + 1)} rel="next">
-                      Next page →
-                    </Link>
-                  ) : null}
-                </nav>
-              ) : null}
+              <PageLinks page={page} pages={pages} link={pageLink} />
             </>
           )}
         </>

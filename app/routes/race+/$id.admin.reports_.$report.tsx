@@ -3,13 +3,13 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { formatRaceDate } from "../../format";
 import { requireRaceAccess } from "../../race-admin.server";
 import { loadReport } from "../../racer-reports.server";
-import { ReportSections } from "../../components/report-sections";
+import { ReportFinder, ReportSections } from "../../components/report-sections";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.title} · ${data.raceName}` : "Report" }];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireRaceAccess(request, context, params.id, "view");
-  const report = await loadReport(access, params.report);
+  const report = await loadReport(access, params.report, new URL(request.url));
   return { raceId: access.race.id, raceName: access.race.name, raceDate: formatRaceDate(access.race.startTime, access.race.timezone), ...report };
 }
 
@@ -30,7 +30,7 @@ const PRINT_CSS = `
 
 /** A report as a page to print: one table per section, a Print button and the CSV download. */
 export default function ReportPage() {
-  const { raceId, raceName, raceDate, key, title, description, table } = useLoaderData<typeof loader>();
+  const { raceId, raceName, raceDate, key, title, description, table, q, page, pages, rows } = useLoaderData<typeof loader>();
   const base = `/race/${raceId}/admin/reports`;
   return (
     <article className="report" aria-labelledby="report-heading">
@@ -52,7 +52,8 @@ export default function ReportPage() {
           Download CSV
         </a>
       </p>
-      <ReportSections table={table} empty={key === "start-list" ? "No racer has a start group yet." : "No racers yet."} />
+      <ReportFinder view={{ q, page, pages, rows }} base={`${base}/${key}`} downloads="The CSV" />
+      <ReportSections table={table} empty={q ? `No racer matches “${q}”.` : key === "start-list" ? "No racer has a start group yet." : "No racers yet."} />
     </article>
   );
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { loadStartList, startListPdf } from "../../race-print.server";
+import { startListPdfOf } from "../../race-print.server";
 
 /** The start list as a PDF, on the start list page's terms: each start group and course from a new page. */
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  return startListPdf(await loadStartList(context, params.raceId));
+  return startListPdfOf(context, params.raceId);
 }
