@@ -17,7 +17,6 @@ export interface ReportPageView {
  */
 export function ReportFinder({ view, base, downloads }: { view: ReportPageView; base: string; downloads: string }) {
   const { q, page, pages, rows } = view;
-  const pageLink = (n: number) => `${base}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
     <>
       <Form method="get" action={base} className="search report-tools" role="search">
@@ -30,11 +29,17 @@ export function ReportFinder({ view, base, downloads }: { view: ReportPageView; 
       <p aria-live="polite" className="report-tools">
         {q ? `${rows} ${rows === 1 ? "racer matches" : "racers match"} “${q}”. ` : ""}
         {q ? <Link to={base}>Show everyone</Link> : null}
-        {pages > 1 ? ` Page ${page} of ${pages}, ${rows} racers; ${downloads} holds them all.` : ""}
+        {pages > 1 ? ` Page ${page} of ${pages}, ${rows} racers. ${downloads} holds them all.` : ""}
       </p>
-      <PageLinks page={page} pages={pages} link={pageLink} className="actions report-tools" />
+      <ReportPageLinks view={view} base={base} label="Pages" />
     </>
   );
+}
+
+/** The links to the pages beside this one, above a long report and again below it. */
+export function ReportPageLinks({ view, base, label }: { view: ReportPageView; base: string; label?: string }) {
+  const pageLink = (n: number) => `${base}?${new URLSearchParams({ ...(view.q ? { q: view.q } : {}), page: String(n) })}`;
+  return <PageLinks page={view.page} pages={view.pages} link={pageLink} className="actions report-tools" label={label} />;
 }
 
 /** A race report's sections, one table each under its heading (the start list by start group and course). */

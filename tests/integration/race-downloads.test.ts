@@ -159,7 +159,7 @@ describe("the results and start list PDFs", () => {
 
     const first = await (await get(t.host, base)).text();
     expect(bodyRows(first)).toBe(500);
-    expect(first).toContain("Page 1 of 2, 520 racers; The PDF holds them all.");
+    expect(first).toContain("Page 1 of 2, 520 racers. The PDF holds them all.");
     expect(first).toContain(`href="${base}?page=2"`);
     expect(first).toContain("<td>1000</td>");
     expect(first).not.toContain("<td>1519</td>");

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { formatRaceDate } from "../../format";
 import { requireRaceAccess } from "../../race-admin.server";
 import { loadReport } from "../../racer-reports.server";
-import { ReportFinder, ReportSections } from "../../components/report-sections";
+import { ReportFinder, ReportPageLinks, ReportSections } from "../../components/report-sections";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.title} · ${data.raceName}` : "Report" }];
 
@@ -54,6 +54,7 @@ export default function ReportPage() {
       </p>
       <ReportFinder view={{ q, page, pages, rows }} base={`${base}/${key}`} downloads="The CSV" />
       <ReportSections table={table} empty={q ? `No racer matches “${q}”.` : key === "start-list" ? "No racer has a start group yet." : "No racers yet."} />
+      <ReportPageLinks view={{ q, page, pages, rows }} base={`${base}/${key}`} label="Pages, at the end of the list" />
     </article>
   );
 }

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { printFontSize } from "../../../core/print/print-table";
 import { PrintTools } from "../../components/print-tools";
-import { ReportFinder, ReportSections } from "../../components/report-sections";
+import { ReportFinder, ReportPageLinks, ReportSections } from "../../components/report-sections";
 import { formatRaceDate } from "../../format";
 import { loadStartListPage } from "../../race-print.server";
 
@@ -39,6 +39,7 @@ export default function StartList() {
       {isPublic ? null : <p className="notice">Only race staff see this start list until it is made public in the race setup.</p>}
       <ReportFinder view={view} base={`/races/${race.id}/startlist`} downloads="The PDF" />
       <ReportSections table={table} empty={view.q ? `No racer matches “${view.q}”.` : "The start list is not ready yet."} />
+      <ReportPageLinks view={view} base={`/races/${race.id}/startlist`} label="Pages, at the end of the list" />
     </main>
   );
 }
