@@ -36,7 +36,9 @@ export function buildReport(key: ReportKey, input: ReportRacer[], setup: RacerSe
 
 /** A report page's search (`q`): a name or a bib, as the racers list searches. */
 export function reportSearchOf(url: URL): string {
-  return (url.searchParams.get("q") ?? "").trim().slice(0, MAX_SEARCH);
+  // Control characters match no name and would be echoed into the page's "No racer matches" line.
+  // eslint-disable-next-line no-control-regex
+  return (url.searchParams.get("q") ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, MAX_SEARCH);
 }
 const MAX_SEARCH = 100;
 

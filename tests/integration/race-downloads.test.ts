@@ -179,6 +179,8 @@ describe("the results and start list PDFs", () => {
     expect(byBib).toContain("1 racer matches “1234”.");
     const byName = await (await get(t.host, `${base}?q=no123`)).text();
     expect(bodyRows(byName)).toBe(10);
+    // Control characters are dropped from a search rather than matched and echoed back.
+    expect(await (await get(t.host, `${base}?q=%00No1234%07`)).text()).toContain("1 racer matches “No1234”.");
     const nobody = await (await get(t.host, `${base}?q=Nobody`)).text();
     expect(nobody).toContain("No racer matches “Nobody”.");
 
