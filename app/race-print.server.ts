@@ -14,7 +14,7 @@ import { downloadName } from "./keypad.server";
 import { requirePublicRace } from "./public-race.server";
 import { buildReport, countryKeyOf, reportPageNumberOf, reportPageOf, reportSearchOf } from "./racer-reports.server";
 import type { ReportRacer, ReportTable } from "../core/timing/start-list";
-import { edgeCacheKey, sharedAnswer } from "../workers/services/edge-cache";
+import { coalesced, edgeCacheKey, sharedAnswer } from "../workers/services/edge-cache";
 import { loadRacerSetup } from "./racers.server";
 import { resultSections } from "./results/result-sections";
 import { everyReportRacer } from "../workers/services/race-racers";
@@ -80,15 +80,15 @@ async function startListAccess(context: AppLoadContext, rawRaceId: string | unde
     setup,
     isPublic,
     shared,
-    racers: async (): Promise<ReportRacer[]> => {
+    racers: async (): Promise<readonly ReportRacer[]> => {
       // Only racers with a start group are on the list; each page and search of a revision reads the copy, not the room.
       const read = async () => (await everyReportRacer(room, countryKeyOf(setup))).filter((racer) => racer.startGroupId !== null);
       if (!shared) return read();
-      const copy = await cached(edgeCacheKey(`/races/${race.id}/startlist/r${revision}/racers`, new URLSearchParams()), async () => ({
-        response: Response.json(await read()),
-        shared,
-      }));
-      return (await copy.json()) as ReportRacer[];
+      const key = edgeCacheKey(`/races/${race.id}/startlist/r${revision}/racers`, new URLSearchParams());
+      return coalesced(key.url, async () => {
+        const copy = await cached(key, async () => ({ response: Response.json(await read()), shared }));
+        return (await copy.json()) as ReportRacer[];
+      });
     },
     revision,
     cached,

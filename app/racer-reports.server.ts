@@ -27,7 +27,7 @@ export const reportParam = z.enum(["start-list", "chip-rack"]);
 export type ReportKey = z.infer<typeof reportParam>;
 
 /** A report of the race's racers now, as rows. */
-export function buildReport(key: ReportKey, input: ReportRacer[], setup: RacerSetup): ReportTable {
+export function buildReport(key: ReportKey, input: readonly ReportRacer[], setup: RacerSetup): ReportTable {
   const lastNameFirst = setup.settings.is_last_name_first;
   return key === "start-list"
     ? startListTable(buildStartList(input, setup.startGroups, setup.courses), { lastNameFirst, zeroTime: setup.zeroTime })
@@ -36,10 +36,11 @@ export function buildReport(key: ReportKey, input: ReportRacer[], setup: RacerSe
 
 /** A report page's search (`q`): a name or a bib, as the racers list searches. */
 export function reportSearchOf(url: URL): string {
-  // Control characters match no name and would be echoed into the page's "No racer matches" line.
-  // eslint-disable-next-line no-control-regex
-  return (url.searchParams.get("q") ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, MAX_SEARCH);
+  return (url.searchParams.get("q") ?? "").replace(CONTROL_CHARACTERS, "").trim().slice(0, MAX_SEARCH);
 }
+// Control characters match no name and would be echoed into the page's "No racer matches" line.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 const MAX_SEARCH = 100;
 
 /** A report page's page (`page`), 1 for none or garbage; reportPage clamps it to the pages there are. */
@@ -48,7 +49,7 @@ export function reportPageNumberOf(url: URL): number {
 }
 
 /** What a report page shows: the racers the search `q` finds (all without one), page `page` of the report of them. */
-export function reportPageOf(key: ReportKey, racers: ReportRacer[], setup: RacerSetup, q: string, page: number) {
+export function reportPageOf(key: ReportKey, racers: readonly ReportRacer[], setup: RacerSetup, q: string, page: number) {
   const found = q ? racers.filter((racer) => matchesRacerSearch(racer, q, setup.settings.is_last_name_first)) : racers;
   return { q, ...reportPage(buildReport(key, found, setup), page) };
 }

@@ -217,7 +217,8 @@ export const raceRoomMigrations: readonly { version: number; statements: readonl
   {
     // What the racer lists show (the start list, its PDF) is named by a revision that every write of a racer, a
     // setup document or the race's row moves, so a crowd's copies at the edge are never stale (decision 0098).
-    // Triggers, not calls in each write path: a path added later moves it too. Crossings do not.
+    // Triggers, not calls in each write path: a path added later moves it too. Crossings do not. A later step that
+    // rebuilds one of these tables must make its triggers again (SQLite drops a table's triggers with it).
     version: 10,
     statements: [
       "CREATE TABLE list_revision (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)",

@@ -3,7 +3,9 @@
  * list pages' terms (format visibility, private races, start list visibility).
  */
 import { eq } from "drizzle-orm";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { RaceRoom } from "../../durable/race-room";
 import { parseCsv } from "../../core/entity/csv";
 import { inflateSync } from "node:zlib";
 import { readPdf } from "../../core/testing/pdf-reader";
@@ -219,5 +221,30 @@ describe("the results and start list PDFs", () => {
     const text = readPdf(new Uint8Array(await changed.arrayBuffer()), inflateSync).pages[0]!;
     expect(text).toContain("Renamed Test3");
     expect(text).not.toContain("Racer3 Test3");
+  });
+  it("reads the race's room once for a crowd that opens a new revision's start list together", async () => {
+    const t = await raceWithResults();
+    const group = await t.room.saveDocument("StartGroup", null, { name: "Open" });
+    if (!group.ok) throw new Error("no group");
+    for (const id of t.racerIds) expect((await t.room.saveRacer(id, { setupgroup_id: (group.value as { id: string }).id })).ok).toBe(true);
+    expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    let reads = 0;
+    await runInDurableObject(t.room, (instance: RaceRoom) => {
+      const views = (instance as unknown as { views: { reportRacerSlice: (...args: unknown[]) => unknown } }).views;
+      const read = views.reportRacerSlice.bind(views);
+      views.reportRacerSlice = (...args: unknown[]) => {
+        reads += 1;
+        return read(...args);
+      };
+    });
+    const base = `/races/${t.race.id}/startlist`;
+    const crowd = ["", "?page=1", "?q=Racer", "?q=Test3", "?q=2", "", "?q=Racer", ".pdf"];
+    const pages = await Promise.all(crowd.map(async (query) => (await get(t.host, `${base}${query}`)).status));
+    expect(pages.every((status) => status === 200)).toBe(true);
+    expect(reads).toBe(1);
+    // An edit is a new revision: read once more, then from the copy again.
+    expect((await t.room.saveRacer(t.racerIds[0]!, { club: "Moved" })).ok).toBe(true);
+    await Promise.all(crowd.map((query) => get(t.host, `${base}${query}`).then((r) => r.arrayBuffer())));
+    expect(reads).toBe(2);
   });
 });
