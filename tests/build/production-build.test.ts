@@ -56,11 +56,12 @@ function run(command: string, args: string[]) {
  * under 685 was undone, since words a depot user reads are not where the Worker's size should come from.
  * Decision 0070 measures what a back-office split would buy (the public half alone is 484.9). Leaving function
  * names to the minifier (keep_names = false, decision 0082: the uploaded source map names them in stack traces)
- * took it from 687.4 to 644.3.
+ * took it from 687.4 to 644.3. The sessions since took it to 653.1; a marathon's start list a page at a time,
+ * with its search and edge copy (0098), is 1.1 KiB of that.
  * The budget holds what is reached plus 8 KiB and no more, so growth is seen; the gap to 400 is in the
  * closing note.
  */
-const WORKER_BUDGET_KIB = 653;
+const WORKER_BUDGET_KIB = 661;
 
 /** Words of zod's other locales (German, and the locale index's keys): none is in a bundle with English alone. */
 const zodLocaleTraces = ["Ung\\xFCltig", "Ungültig", "zhTW:", "ptBR:"];
