@@ -86,8 +86,17 @@ async function startListAccess(context: AppLoadContext, rawRaceId: string | unde
       if (!shared) return read();
       const key = edgeCacheKey(`/races/${race.id}/startlist/r${revision}/racers`, new URLSearchParams());
       return coalesced(key.url, async () => {
-        const copy = await cached(key, async () => ({ response: Response.json(await read()), shared }));
-        return (await copy.json()) as ReportRacer[];
+        const stored: Promise<unknown>[] = [];
+        const copy = await sharedAnswer(
+          key,
+          START_LIST_CACHE_SECONDS,
+          async () => ({ response: Response.json(await read()), shared }),
+          (p) => stored.push(p),
+        );
+        const racers = (await copy.json()) as ReportRacer[];
+        // The crowd keeps waiting here until the copy is in the cache, so nobody arriving meanwhile misses it.
+        await Promise.all(stored);
+        return racers;
       });
     },
     revision,
