@@ -42,10 +42,9 @@ export class RaceRecord {
   /** The gun, the time window and the zone, for every device batch (a narrower read than `row`). */
   times(): { startTime: number; endTime: number | null; timezone: string } | null {
     // Plain SQL, a row as an array: drizzle's mapping of this one row cost as much as SQLite's answer, every batch.
-    for (const [startTime, endTime, timezone] of this.ctx.storage.sql.exec("SELECT start_time, end_time, timezone FROM race_setup LIMIT 1").raw()) {
-      return { startTime: startTime as number, endTime: endTime as number | null, timezone: timezone as string };
-    }
-    return null;
+    // Read to the end, so no statement is left open when the batch's transaction commits.
+    const [row] = [...this.ctx.storage.sql.exec("SELECT start_time, end_time, timezone FROM race_setup LIMIT 1").raw()];
+    return row ? { startTime: row[0] as number, endTime: row[1] as number | null, timezone: row[2] as string } : null;
   }
 
   view(): RaceSetupView | null {
