@@ -35,6 +35,16 @@ async function raceWithResults() {
 
 const get = (host: string, path: string) => worker.fetch(hostRequest(host, path));
 
+/** The timed race with its three racers in the start group "Open", its start list public. */
+async function publicStartList() {
+  const t = await raceWithResults();
+  const group = await t.room.saveDocument("StartGroup", null, { name: "Open" });
+  if (!group.ok) throw new Error("no group");
+  for (const id of t.racerIds) expect((await t.room.saveRacer(id, { setupgroup_id: (group.value as { id: string }).id })).ok).toBe(true);
+  expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+  return t;
+}
+
 describe("the public results CSV", () => {
   it("holds a line per racer of each result group, as the page shows it, for spreadsheets", async () => {
     const t = await raceWithResults();
@@ -192,11 +202,7 @@ describe("the results and start list PDFs", () => {
   });
 
   it("builds a public start list once per list revision: the same page and PDF come from the edge, an edit shows on the next request", async () => {
-    const t = await raceWithResults();
-    const group = await t.room.saveDocument("StartGroup", null, { name: "Open" });
-    if (!group.ok) throw new Error("no group");
-    for (const id of t.racerIds) expect((await t.room.saveRacer(id, { setupgroup_id: (group.value as { id: string }).id })).ok).toBe(true);
-    expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    const t = await publicStartList();
     const base = `/races/${t.race.id}/startlist`;
 
     const first = await get(t.host, `${base}.pdf`);
@@ -222,12 +228,9 @@ describe("the results and start list PDFs", () => {
     expect(text).toContain("Renamed Test3");
     expect(text).not.toContain("Racer3 Test3");
   });
+
   it("reads the race's room once for a crowd that opens a new revision's start list together", async () => {
-    const t = await raceWithResults();
-    const group = await t.room.saveDocument("StartGroup", null, { name: "Open" });
-    if (!group.ok) throw new Error("no group");
-    for (const id of t.racerIds) expect((await t.room.saveRacer(id, { setupgroup_id: (group.value as { id: string }).id })).ok).toBe(true);
-    expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    const t = await publicStartList();
     let reads = 0;
     await runInDurableObject(t.room, (instance: RaceRoom) => {
       const views = (instance as unknown as { views: { reportRacerSlice: (...args: unknown[]) => unknown } }).views;
