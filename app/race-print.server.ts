@@ -12,12 +12,10 @@ import { loadRaceResults } from "../workers/services/race-results";
 import { formatRaceDate } from "./format";
 import { downloadName } from "./keypad.server";
 import { requirePublicRace } from "./public-race.server";
-import { buildReport, countryKeyOf, reportPageNumberOf, reportPageOf, reportSearchOf } from "./racer-reports.server";
+import { reportInputOf, reportPageNumberOf, reportPageOf, reportSearchOf, reportTableOf } from "./racer-reports.server";
 import type { ReportRacer, ReportTable } from "../core/timing/start-list";
-import { coalesced, edgeCacheKey, sharedAnswer } from "../workers/services/edge-cache";
-import { loadRacerSetup } from "./racers.server";
+import { edgeCacheKey, sharedAnswer } from "../workers/services/edge-cache";
 import { resultSections } from "./results/result-sections";
-import { everyReportRacer } from "../workers/services/race-racers";
 
 type Listing = Awaited<ReturnType<typeof requirePublicRace>>["listing"];
 
@@ -41,8 +39,8 @@ export async function loadPublishedResults(context: AppLoadContext, rawRaceId: s
  */
 export async function startListPdfOf(context: AppLoadContext, rawRaceId: string | undefined): Promise<Response> {
   const list = await startListAccess(context, rawRaceId);
-  const build = async () => ({ response: startListPdf(list.listing, buildReport("start-list", await list.racers(), list.setup)), shared: list.shared });
-  const pdf = await list.cached(edgeCacheKey(`/races/${list.race.id}/startlist.pdf/r${list.revision}`, new URLSearchParams()), build);
+  const build = async () => ({ response: startListPdf(list.listing, await reportTableOf("start-list", list.input)), shared: list.shared });
+  const pdf = await list.cached(edgeCacheKey(`/races/${list.input.name}/startlist.pdf`, new URLSearchParams()), build);
   // The address names no revision, so a browser must ask again; the edge's copy is the one named.
   pdf.headers.set("Cache-Control", "no-store");
   return pdf;
@@ -53,10 +51,10 @@ export async function loadStartListPage(context: AppLoadContext, rawRaceId: stri
   const list = await startListAccess(context, rawRaceId);
   const q = reportSearchOf(url);
   const page = reportPageNumberOf(url);
-  const build = async () => ({ response: Response.json(reportPageOf("start-list", await list.racers(), list.setup, q, page)), shared: list.shared });
-  const key = edgeCacheKey(`/races/${list.race.id}/startlist/r${list.revision}`, new URLSearchParams({ q, page: String(page) }));
+  const build = async () => ({ response: Response.json(await reportPageOf("start-list", list.input, q, page)), shared: list.shared });
+  const key = edgeCacheKey(`/races/${list.input.name}/startlist`, new URLSearchParams({ q, page: String(page) }));
   const answer = await list.cached(key, build);
-  return { listing: list.listing, isPublic: list.isPublic, ...((await answer.json()) as ReturnType<typeof reportPageOf>) };
+  return { listing: list.listing, isPublic: list.isPublic, ...((await answer.json()) as Awaited<ReturnType<typeof reportPageOf>>) };
 }
 
 /** Answers shared at the edge keep this long at most; each is named by its list revision, so this only bounds the cache. */
@@ -65,43 +63,30 @@ const START_LIST_CACHE_SECONDS = 600;
 async function startListAccess(context: AppLoadContext, rawRaceId: string | undefined) {
   const { db, listing, race } = await requirePublicRace(context, rawRaceId);
   const room = await roomOf(context.env, race);
-  // Read before anything the list is made of: a change in between gives a copy newer than its name, never older.
-  const revision = await room.listRevision();
-  const setup = await loadRacerSetup({ room, race });
-  const isPublic = setup.settings.start_list_visibility === "public";
+  const input = await reportInputOf({ room, race }, (read, name) => edgeCopy(name, read));
+  const isPublic = input.setup.settings.start_list_visibility === "public";
   // Access is checked on every request, before the cache; only what anyone may see is shared.
   if (!isPublic && !canOnRace(await principalOf(db, context.session), "view", race)) throw new Response("Not found", { status: 404 });
   const shared = isPublic && race.visibility !== "private";
   const cached = (key: Request, build: () => Promise<{ response: Response; shared: boolean }>) =>
     shared ? sharedAnswer(key, START_LIST_CACHE_SECONDS, build, (p) => context.ctx.waitUntil(p)) : build().then((b) => b.response);
-  return {
-    listing,
-    race,
-    setup,
-    isPublic,
-    shared,
-    racers: async (): Promise<readonly ReportRacer[]> => {
-      // Only racers with a start group are on the list; each page and search of a revision reads the copy, not the room.
-      const read = async () => (await everyReportRacer(room, countryKeyOf(setup))).filter((racer) => racer.startGroupId !== null);
-      if (!shared) return read();
-      const key = edgeCacheKey(`/races/${race.id}/startlist/r${revision}/racers`, new URLSearchParams());
-      return coalesced(key.url, async () => {
-        const stored: Promise<unknown>[] = [];
-        const copy = await sharedAnswer(
-          key,
-          START_LIST_CACHE_SECONDS,
-          async () => ({ response: Response.json(await read()), shared }),
-          (p) => stored.push(p),
-        );
-        const racers = (await copy.json()) as ReportRacer[];
-        // The crowd keeps waiting here until the copy is in the cache, so nobody arriving meanwhile misses it.
-        await Promise.all(stored);
-        return racers;
-      });
-    },
-    revision,
-    cached,
-  };
+
+  /** The racers from the copy this edge keeps of a shared list, made from the room once per revision. */
+  async function edgeCopy(name: string, read: () => Promise<readonly ReportRacer[]>): Promise<readonly ReportRacer[]> {
+    if (!shared) return read();
+    const stored: Promise<unknown>[] = [];
+    const copy = await sharedAnswer(
+      edgeCacheKey(`/races/${name}/report-racers`, new URLSearchParams()),
+      START_LIST_CACHE_SECONDS,
+      async () => ({ response: Response.json(await read()), shared }),
+      (p) => stored.push(p),
+    );
+    const racers = (await copy.json()) as ReportRacer[];
+    // The isolate's crowd waits here (the memo shares this build) until the copy is stored, so no other isolate misses it.
+    await Promise.all(stored);
+    return racers;
+  }
+  return { listing, isPublic, shared, input, cached };
 }
 
 /** The header of every printed page: the race's name, then its date, club and place. */

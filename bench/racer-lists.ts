@@ -11,7 +11,7 @@ const WARMUP = 1;
 const REQUESTS = 5;
 
 /** One request with a deadline, sent again after a transient failure (a refused connection, a 502 or 503). */
-async function timedGet(port: number, path: string, cookie: string): Promise<BenchResponse> {
+export async function timedGet(port: number, path: string, cookie: string): Promise<BenchResponse> {
   for (let attempt = 0; ; attempt++) {
     try {
       const response = await Promise.race([

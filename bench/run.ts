@@ -2,6 +2,7 @@
 // live-path figures (bench/timing-api.ts; bench/live.ts does the same on its own port); `--only checkout` just
 // the card checkouts under load (bench/checkout.ts); `--only admin` just the administration lists at 10,000
 // objects (bench/admin-lists.ts); `--only racer` just the racer and results pages at 27,000 racers, and the pages that read the whole field (bench/racer-page.ts, bench/racer-lists.ts);
+// `--only startlist` just a marathon's start list: 50,000 racers in one wave, a crowd on the public list while a device posts, and the organiser's report pages (bench/start-list.ts);
 // `--only crowd` just a crowd following the paged results page through a mass finish, then page 2's crowd after a DNF on page 1 (bench/results-crowd.ts);
 // `--only site` just the club site's home page, from the edge cache and rendered (bench/site-home-latency.ts);
 // `--only newsletter` just a newsletter to 10,000 readers, queued and sent (bench/newsletter-send.ts); `--only series` just a
@@ -32,15 +33,17 @@ import { runSeriesRecompute } from "./series-recompute";
 import { runSiteHomeLatency } from "./site-home-latency";
 import { runTimingApi } from "./timing-api";
 import { runSeeding } from "./seeding";
+import { runStartList } from "./start-list";
 import { runTimingEngine } from "./timing-engine";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, port: { type: "string", default: "8798" } } });
-const ONLY = ["timing", "checkout", "admin", "racer", "crowd", "site", "newsletter", "series", "floor", "apart", "heap"];
+const ONLY = ["timing", "checkout", "admin", "racer", "startlist", "crowd", "site", "newsletter", "series", "floor", "apart", "heap"];
 if (values.only !== undefined && !ONLY.includes(values.only)) throw new Error(`--only takes one of ${ONLY.join(", ")}, not "${values.only}"`);
 const timingOnly = values.only === "timing";
 const checkoutOnly = values.only === "checkout";
 const adminOnly = values.only === "admin";
 const racerOnly = values.only === "racer";
+const startListOnly = values.only === "startlist";
 const crowdOnly = values.only === "crowd";
 const siteOnly = values.only === "site";
 const newsletterOnly = values.only === "newsletter";
@@ -69,6 +72,7 @@ async function platformFigures(): Promise<boolean> {
   try {
     if (adminOnly) await runAdminLists(PORT);
     if (racerOnly) await runRacerPage(PORT);
+    if (startListOnly) await runStartList(PORT);
     if (crowdOnly) await runResultsCrowd(PORT);
     if (siteOnly) await runSiteHomeLatency(PORT);
     if (newsletterOnly) await runNewsletterSend(PORT);
@@ -87,6 +91,7 @@ async function platformFigures(): Promise<boolean> {
     // After the live path: they grow the demo race, which the live figures are not measured with.
     if (!someOnly) await runResultsCrowd(PORT);
     if (!someOnly) await runRacerPage(PORT);
+    if (!someOnly) await runStartList(PORT);
     return timingOk;
   } finally {
     await server.stop();

@@ -2,6 +2,7 @@
  * The public downloads of a race: results as CSV and PDF, the start list as PDF, on the results and start
  * list pages' terms (format visibility, private races, start list visibility).
  */
+import { zeroTimeOfRace } from "../../schema/race/settings";
 import { eq } from "drizzle-orm";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -216,7 +217,10 @@ describe("the results and start list PDFs", () => {
 
     expect(await (await get(t.host, `${base}?q=Racer3`)).text()).toContain("Racer3 Test3");
     const revision = await t.room.listRevision();
-    const pageKey = edgeCacheKey(`/races/${t.race.id}/startlist/r${revision}`, new URLSearchParams({ q: "Racer3", page: "1" }));
+    const pageKey = edgeCacheKey(
+      `/races/${t.race.id}/r${revision}/z${zeroTimeOfRace(t.race.startTime, t.race.timezone)}/startlist`,
+      new URLSearchParams({ q: "Racer3", page: "1" }),
+    );
     expect(await (caches as unknown as { default: Cache }).default.match(pageKey)).toBeDefined();
 
     expect((await t.room.saveRacer(t.racerIds[2]!, { first_name: "Renamed" })).ok).toBe(true);

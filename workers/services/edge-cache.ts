@@ -45,17 +45,3 @@ function withHeader(response: Response, state: "hit" | "miss"): Response {
   out.headers.set("X-Edge-Cache", state);
   return out;
 }
-
-const inFlight = new Map<string, Promise<unknown>>();
-
-/**
- * One `build` at a time for a key in this isolate: a crowd that arrives together, before the first answer is in
- * the cache, waits for that answer instead of each asking the race's room again. Callers must not change what it gives.
- */
-export function coalesced<T>(key: string, build: () => Promise<T>): Promise<T> {
-  const running = inFlight.get(key) as Promise<T> | undefined;
-  if (running) return running;
-  const started = build().finally(() => inFlight.delete(key));
-  inFlight.set(key, started);
-  return started;
-}

@@ -38,4 +38,39 @@ describe("IsolateMemo", () => {
     expect(memo.get("huge")).toBeUndefined();
     expect(memo.get("small")).toEqual([1, 2]);
   });
+
+  it("builds a missing value once for callers that ask together, and keeps it for later ones", async () => {
+    const memo = weighed(10);
+    let builds = 0;
+    let finish: (value: number[]) => void = () => undefined;
+    const build = () => {
+      builds++;
+      return new Promise<number[]>((resolve) => (finish = resolve));
+    };
+    const crowd = [memo.through("a", build), memo.through("a", build), memo.through("a", build)];
+    finish([1, 2]);
+    expect(await Promise.all(crowd)).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
+    expect(await memo.through("a", build)).toEqual([1, 2]);
+    expect(builds).toBe(1);
+    expect(memo.weight).toBe(2);
+  });
+
+  it("keeps nothing from a build that fails, so the next caller builds again", async () => {
+    const memo = weighed(10);
+    await expect(memo.through("a", () => Promise.reject(new Error("room away")))).rejects.toThrow("room away");
+    expect(memo.get("a")).toBeUndefined();
+    expect(await memo.through("a", () => Promise.resolve([7]))).toEqual([7]);
+  });
+
+  it("gives a value too heavy to keep, without keeping it", async () => {
+    const memo = weighed(3);
+    memo.set("small", [1]);
+    expect(await memo.through("big", () => Promise.resolve([1, 2, 3, 4]))).toEqual([1, 2, 3, 4]);
+    expect(memo.get("big")).toBeUndefined();
+    expect(memo.get("small")).toEqual([1]);
+  });
 });

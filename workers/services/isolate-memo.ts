@@ -7,6 +7,7 @@
  */
 export class IsolateMemo<T> {
   private readonly entries = new Map<string, { value: T; weight: number }>();
+  private readonly building = new Map<string, Promise<T>>();
   private total = 0;
 
   constructor(
@@ -21,6 +22,26 @@ export class IsolateMemo<T> {
     this.entries.delete(key);
     this.entries.set(key, hit);
     return hit.value;
+  }
+
+  /**
+   * The value under `key`, built by `build` when this isolate has none: a crowd arriving together shares one
+   * build instead of each reading the source, and a build that fails keeps nothing, so the next caller tries
+   * again. Callers must not change what it gives.
+   */
+  through(key: string, build: () => Promise<T>): Promise<T> {
+    const hit = this.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    const running = this.building.get(key);
+    if (running) return running;
+    const started = build()
+      .then((value) => {
+        this.set(key, value);
+        return value;
+      })
+      .finally(() => this.building.delete(key));
+    this.building.set(key, started);
+    return started;
   }
 
   set(key: string, value: T): void {

@@ -20,7 +20,7 @@ import {
 } from "../../start-order.server";
 import { CheckboxField, ConfirmPanel, NoneYet, SavedNotice, SelectField, SetupForm, TextField, useReplyFor } from "../../components/form-kit";
 import { ErrorPage, RACE_SETUP_ERRORS } from "../../components/error-page";
-import { everyReportRacer } from "../../../workers/services/race-racers";
+import { reportInputOf } from "../../racer-reports.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Start order · ${data.raceName}` : "Start order" }];
 
@@ -32,9 +32,11 @@ const CONFIRMS = {
 type ConfirmKey = keyof typeof CONFIRMS;
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const { race, room, may } = await requireRaceAccess(request, context, params.id, "view");
-  // The field as the reports read it (a few fields a racer): the start order page of 50,000 racers reads no documents.
-  const [settings, groups, racers] = await Promise.all([room.settings(), documentsOf(room, "StartGroup"), everyReportRacer(room, null)]);
+  const access = await requireRaceAccess(request, context, params.id, "view");
+  const { race, room, may } = access;
+  // The field as the reports read it (a few fields a racer), kept per list revision as the reports keep it.
+  const input = await reportInputOf(access);
+  const [settings, groups, racers] = await Promise.all([room.settings(), documentsOf(room, "StartGroup"), input.racers()]);
   if (!settings) throw new Response("Not found", { status: 404 });
   const clock = raceClockOf(race);
   const query = pageQuery(request);
