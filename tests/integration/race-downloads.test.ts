@@ -222,6 +222,12 @@ describe("the results and start list PDFs", () => {
       new URLSearchParams({ q: "Racer3", page: "1" }),
     );
     expect(await (caches as unknown as { default: Cache }).default.match(pageKey)).toBeDefined();
+    // The racers' copy, which another isolate of this edge reads instead of the room, is stored whole.
+    const zero = zeroTimeOfRace(t.race.startTime, t.race.timezone);
+    const racersCopy = await (caches as unknown as { default: Cache }).default.match(
+      edgeCacheKey(`/races/${t.race.id}/r${revision}/z${zero}/report-racers`, new URLSearchParams()),
+    );
+    expect(((await racersCopy!.json()) as { id: string }[]).map((r) => r.id).sort()).toEqual([...t.racerIds].sort());
 
     expect((await t.room.saveRacer(t.racerIds[2]!, { first_name: "Renamed" })).ok).toBe(true);
     const page = await (await get(t.host, `${base}?q=Test3`)).text();
