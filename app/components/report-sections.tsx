@@ -27,7 +27,8 @@ export function ReportFinder({ view, base, downloads }: { view: ReportPageView; 
         </div>
       </Form>
       <p aria-live="polite" className="report-tools">
-        {q ? `${rows} ${rows === 1 ? "racer matches" : "racers match"} “${q}”. ` : ""}
+        {/* None found: the report's own empty state says "No racer matches", once. */}
+        {q && rows > 0 ? `${rows} ${rows === 1 ? "racer matches" : "racers match"} “${q}”. ` : ""}
         {q ? <Link to={base}>Show everyone</Link> : null}
         {pages > 1 ? ` Page ${page} of ${pages}, ${rows} racers. ${downloads} holds them all.` : ""}
       </p>

@@ -196,6 +196,9 @@ describe("the results and start list PDFs", () => {
     expect(await (await get(t.host, `${base}?q=%00No1234%07`)).text()).toContain("1 racer matches “No1234”.");
     const nobody = await (await get(t.host, `${base}?q=Nobody`)).text();
     expect(nobody).toContain("No racer matches “Nobody”.");
+    // Said once, not beside a count of nought.
+    expect(nobody.split("No racer matches").length - 1).toBe(1);
+    expect(nobody).not.toContain("0 racers match");
 
     const pdf = readPdf(new Uint8Array(await (await get(t.host, `${base}.pdf`)).arrayBuffer()), inflateSync);
     const names = pdf.pages.flat().filter((text) => /^Runner No\d+$/.test(text));
