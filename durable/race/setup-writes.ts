@@ -10,7 +10,7 @@ import { deletionBlocked } from "../../core/timing/validation";
 import { bumpMtimes, initialMtimes } from "../../core/entity/field-mtimes";
 import { CATEGORY_GROUPS_NOT_FOR_HEATS, MAX_CATEGORY_GROUPS, type CategoryGroup } from "../../core/timing/category-groups";
 import { raceDocumentSchemas, RACE_DOCUMENT_KINDS, type RaceDocumentKind, type StoredDocument } from "../../schema/race/documents";
-import { readRaceSettings, type RaceSettings } from "../../schema/race/settings";
+import { readRaceSettings, settingsChangeReachesResults, type RaceSettings } from "../../schema/race/settings";
 import type { raceSetup } from "../../schema/race/tables";
 import { needsResync, resyncFreeOrder, withDefaultCourseGroup } from "./free-order-sync";
 import type { SaveResult } from "./racer-writes";
@@ -61,13 +61,15 @@ export class SetupWrites {
     const mtimes = { ...row.fieldMtimes };
     const now = Date.now();
     for (const key of changed) mtimes[key] = Math.max(now, (mtimes[key] ?? 0) + 1);
+    // Compared as read (defaults filled in), so a default written for the first time is no change.
+    const before = readRaceSettings(row.settings);
+    const resync = needsResync(next, changed);
     this.host.transaction(() => {
-      // Compared as read (defaults filled in), so a default written for the first time is no change.
-      this.host.history.recordSave("Settings", "race", readRaceSettings(row.settings) as Record<string, unknown>, next as Record<string, unknown>, author, now);
+      this.host.history.recordSave("Settings", "race", before as Record<string, unknown>, next as Record<string, unknown>, author, now);
       this.host.writeSettings(next, mtimes);
-      if (needsResync(next, changed)) resyncFreeOrder(this.host.store, next, now);
+      if (resync) resyncFreeOrder(this.host.store, next, now);
     });
-    this.host.setupChanged();
+    if (resync || settingsChangeReachesResults(before, next)) this.host.setupChanged();
     return { ok: true, value: next };
   }
 

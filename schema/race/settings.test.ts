@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { biathlonSetupOf, DEFAULT_MASS_START_CUTOFF, raceSettingsChangeSchema, readRaceSettings, runCountOf } from "./settings";
+import { biathlonSetupOf, DEFAULT_MASS_START_CUTOFF, raceSettingsChangeSchema, readRaceSettings, runCountOf, settingsChangeReachesResults } from "./settings";
 
 describe("race settings", () => {
   it("a change names only its own fields: defaults are not filled in for the others", () => {
@@ -42,5 +42,13 @@ describe("race settings", () => {
       rangeDeviceId: "pad",
     });
     expect(biathlonSetupOf({ ...settings, biathlon_penalty_type: "lap" }).penaltyDeviceId).toBe("gone");
+  });
+
+  it("a change reaches the results unless it only says who may see the start list", () => {
+    const settings = readRaceSettings({});
+    expect(settingsChangeReachesResults(settings, readRaceSettings({}))).toBe(false);
+    expect(settingsChangeReachesResults(settings, { ...settings, start_list_visibility: "public" })).toBe(false);
+    expect(settingsChangeReachesResults(settings, { ...settings, display_precision: settings.display_precision + 1 })).toBe(true);
+    expect(settingsChangeReachesResults(settings, { ...settings, start_list_visibility: "public", lap_count: 4 })).toBe(true);
   });
 });

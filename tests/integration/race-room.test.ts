@@ -56,6 +56,31 @@ describe("RaceRoom storage", () => {
     await moved("a racer deleted");
   });
 
+  it("rebuilds its results for a setting they read, not for who may see the start list nor for a save that changes nothing", async () => {
+    const t = await createTimedRace({ racers: 2 });
+    const reads = [{ seq: 1, chip: "C1", time: t.startMicros + 90 * SECOND, channel: 2 }];
+    expect((await postReads(t.host, t.race.id, t.credential.token, { reads })).status).toBe(200);
+    await t.room.flushLive();
+    let rebuilds = 0;
+    await runInDurableObject(t.room, (instance) => {
+      const live = (instance as unknown as { feed: { results: () => { reload: () => void } } }).feed.results();
+      const reload = live.reload.bind(live);
+      live.reload = () => {
+        rebuilds += 1;
+        reload();
+      };
+    });
+    const before = await t.room.listRevision();
+    expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    expect((await t.room.updateSettings({ start_list_visibility: "public" })).ok).toBe(true);
+    expect(await t.room.settings()).toMatchObject({ start_list_visibility: "public" });
+    // Saved all the same: the start list's copies are named by the revision.
+    expect(await t.room.listRevision()).toBeGreaterThan(before);
+    expect(rebuilds).toBe(0);
+    expect((await t.room.updateSettings({ display_precision: 3 })).ok).toBe(true);
+    expect(rebuilds).toBe(1);
+  });
+
   it("gives racers stored before step 7 a handle each, and a new racer the next one", async () => {
     const stub = env.RACE_ROOM.get(env.RACE_ROOM.idFromName(crypto.randomUUID()));
     await stub.open(identity());
