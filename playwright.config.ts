@@ -22,7 +22,10 @@ export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One more try for a test that fails: the local `wrangler dev` proxy now and then holds a request until the
+  // next one arrives (bench/http.ts), which a browser never sends. A retried pass is named in npm test's
+  // summary as flaky, never hidden; a test that fails twice fails the run (decision 0100).
+  retries: 1,
   timeout: 30_000,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: {

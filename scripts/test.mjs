@@ -45,6 +45,7 @@ function collectPlaywrightFailures(suites) {
   for (const suite of suites) {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
+        if (test.status === "flaky") flakyTests.push(`${spec.file}:${spec.line} › ${spec.title} [${test.projectName}]`);
         if (test.status !== "unexpected") continue;
         const error = test.results?.at(-1)?.error?.message;
         failedTests.push(`${spec.file}:${spec.line} › ${spec.title} [${test.projectName}]: ${firstLine(error)}`);
@@ -85,6 +86,8 @@ const counts = { passed: 0, failed: 0 };
 const failures = [];
 // The names of failed tests are printed again at the end: CI keeps only the tail of the output.
 const failedTests = [];
+// Browser tests that passed only on their retry (playwright.config.ts): printed, so a flake is seen and chased.
+const flakyTests = [];
 const check = (label, ok) => {
   if (!ok) failures.push(label);
 };
@@ -158,6 +161,7 @@ if (built) {
 
 console.log("");
 if (serverErrors.length) console.log(`The browser tests' server logged (last ${serverErrors.length} warnings and errors):\n${serverErrors.join("\n")}\n`);
+for (const line of flakyTests) console.log(`⚠ flaky (passed on its retry): ${line}`);
 for (const line of failedTests) console.log(`✘ ${line}`);
 if (failures.length) console.log(`Failed: ${failures.join(", ")}`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed`);
