@@ -63,6 +63,8 @@ const START_LIST_CACHE_SECONDS = 600;
 async function startListAccess(context: AppLoadContext, rawRaceId: string | undefined) {
   const { db, listing, race } = await requirePublicRace(context, rawRaceId);
   const room = await roomOf(context.env, race);
+  // Whether the copy is shared depends on the setup the input reads, so it is decided below: edgeCopy runs only
+  // when racers are asked for, after this function has returned.
   const input = await reportInputOf({ room, race }, (read, name) => edgeCopy(name, read));
   const isPublic = input.setup.settings.start_list_visibility === "public";
   // Access is checked on every request, before the cache; only what anyone may see is shared.

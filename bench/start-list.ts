@@ -3,7 +3,7 @@
 // is a p50 or p95 of several requests, each with a deadline (bench/http.ts) and resent after a 502 or 503.
 import { demoSites, demoUsers } from "../scripts/demo-data";
 import type { DemoRace } from "./live-devices";
-import { percentile, send, signInCookie } from "./http";
+import { percentile, send, signInCookie, type BenchResponse } from "./http";
 import { timedGet } from "./racer-lists";
 import { report } from "./report";
 
@@ -26,7 +26,7 @@ export async function runStartList(port: number): Promise<void> {
   const grown = await post(port, "/_dev/demo-race", { restart: true, racers: RACERS, wave: true, publicStartList: true });
   const demo = JSON.parse(grown) as DemoRace;
   const list = `/races/${demo.raceId}/startlist`;
-  const pages = pageCount(await getOk(port, host, list));
+  const pages = pageCount((await getOk(port, host, list)).body);
   console.error(`start list: ${demo.racers.length} racers, ${pages} pages`);
 
   // A setting saved moves the list's revision (race storage step 10), as an organiser's edit does.
@@ -142,16 +142,14 @@ async function post(port: number, path: string, body: unknown): Promise<string> 
   return reply.body;
 }
 
-async function getOk(port: number, host: string, path: string): Promise<string> {
+async function getOk(port: number, host: string, path: string): Promise<BenchResponse> {
   const reply = await send(port, host, "GET", path);
   if (reply.status !== 200) throw new Error(`start list: GET ${path}: ${reply.status} ${reply.body.slice(0, 200)}`);
-  return reply.body;
+  return reply;
 }
 
 async function timed(port: number, host: string, path: string): Promise<number> {
-  const reply = await send(port, host, "GET", path);
-  if (reply.status !== 200) throw new Error(`start list: GET ${path}: ${reply.status} ${reply.body.slice(0, 200)}`);
-  return reply.ms;
+  return (await getOk(port, host, path)).ms;
 }
 
 /** The page count from the page's own line, "Page X of Y, N racers." */

@@ -264,11 +264,6 @@ export function readRaceSettings(stored: unknown): RaceSettings {
 const { zero_time: _zeroTime, ...changeable } = raceSettingsSchema.shape;
 
 /**
- * A partial change to settings, checked field by field with the same rules; zero_time follows the start, so
- * it is not set. Defaults are taken off first: zod 4 fills defaults even inside .partial(), which would
- * reset every field a change does not name.
- */
-/**
  * Settings that no result, frame or heats view reads: who may see the start list. Changing only these leaves a
  * room's built results as they are, where a rebuild takes 665 ms at 50,000 racers, devices waiting (decision 0099).
  */
@@ -285,6 +280,11 @@ export function settingsChangeReachesResults(before: RaceSettings, after: RaceSe
   );
 }
 
+/**
+ * A partial change to settings, checked field by field with the same rules; zero_time follows the start, so
+ * it is not set. Defaults are taken off first: zod 4 fills defaults even inside .partial(), which would
+ * reset every field a change does not name.
+ */
 export const raceSettingsChangeSchema = z
   .object(
     Object.fromEntries(Object.entries(changeable).map(([key, field]) => [key, field.removeDefault().optional()])) as {

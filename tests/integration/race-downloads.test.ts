@@ -4,9 +4,7 @@
  */
 import { zeroTimeOfRace } from "../../schema/race/settings";
 import { eq } from "drizzle-orm";
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { RaceRoom } from "../../durable/race-room";
 import { parseCsv } from "../../core/entity/csv";
 import { inflateSync } from "node:zlib";
 import { readPdf } from "../../core/testing/pdf-reader";
@@ -14,7 +12,7 @@ import { races } from "../../schema/d1";
 import { db, worker } from "./auth-fixtures";
 import { hostRequest } from "./fixtures";
 import { edgeCacheKey } from "../../workers/services/edge-cache";
-import { createTimedRace, postReads, SECOND } from "./timing-fixtures";
+import { countReportReads, createTimedRace, postReads, SECOND } from "./timing-fixtures";
 
 /** A timed race: bib 1 finishes in 100.5 s, bib 2 (a name a spreadsheet would run) in 95.2 s, bib 3 is on course. */
 async function raceWithResults() {
@@ -244,23 +242,15 @@ describe("the results and start list PDFs", () => {
 
   it("reads the race's room once for a crowd that opens a new revision's start list together", async () => {
     const t = await publicStartList();
-    let reads = 0;
-    await runInDurableObject(t.room, (instance: RaceRoom) => {
-      const views = (instance as unknown as { views: { reportRacerSlice: (...args: unknown[]) => unknown } }).views;
-      const read = views.reportRacerSlice.bind(views);
-      views.reportRacerSlice = (...args: unknown[]) => {
-        reads += 1;
-        return read(...args);
-      };
-    });
+    const { reads } = await countReportReads(t.room);
     const base = `/races/${t.race.id}/startlist`;
     const crowd = ["", "?page=1", "?q=Racer", "?q=Test3", "?q=2", "", "?q=Racer", ".pdf"];
     const pages = await Promise.all(crowd.map(async (query) => (await get(t.host, `${base}${query}`)).status));
     expect(pages.every((status) => status === 200)).toBe(true);
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     // An edit is a new revision: read once more, then from the copy again.
     expect((await t.room.saveRacer(t.racerIds[0]!, { club: "Moved" })).ok).toBe(true);
     await Promise.all(crowd.map((query) => get(t.host, `${base}${query}`).then((r) => r.arrayBuffer())));
-    expect(reads).toBe(2);
+    expect(reads()).toBe(2);
   });
 });

@@ -171,6 +171,22 @@ export async function evictRoom(room: DurableObjectStub<RaceRoom>): Promise<void
   });
 }
 
+/**
+ * Counts the room's report reads (each slice of the field the reports read) from now on, until the room is
+ * evicted; `reads()` says how many so far.
+ */
+export async function countReportReads(room: DurableObjectStub<RaceRoom>, counter = { n: 0 }): Promise<{ reads: () => number }> {
+  await runInDurableObject(room, (instance: RaceRoom) => {
+    const views = (instance as unknown as { views: { reportRacerSlice: (...args: unknown[]) => unknown } }).views;
+    const read = views.reportRacerSlice.bind(views);
+    views.reportRacerSlice = (...args: unknown[]) => {
+      counter.n += 1;
+      return read(...args);
+    };
+  });
+  return { reads: () => counter.n };
+}
+
 /** A spectator shard loses its memory (cached formats and versions), keeping its sockets and storage. */
 export async function evictShard(raceId: string, index: number): Promise<void> {
   const stub = env.SPECTATOR_SHARD.get(env.SPECTATOR_SHARD.idFromName(`${raceId}:${index}`));

@@ -34,10 +34,11 @@ type ConfirmKey = keyof typeof CONFIRMS;
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const access = await requireRaceAccess(request, context, params.id, "view");
   const { race, room, may } = access;
-  // The field as the reports read it (a few fields a racer), kept per list revision as the reports keep it.
+  // The field as the reports read it (a few fields a racer), and the settings, kept per list revision as the
+  // reports keep them (a race with no settings is a 404 there).
   const input = await reportInputOf(access);
-  const [settings, groups, racers] = await Promise.all([room.settings(), documentsOf(room, "StartGroup"), input.racers()]);
-  if (!settings) throw new Response("Not found", { status: 404 });
+  const settings = input.setup.settings;
+  const [groups, racers] = await Promise.all([documentsOf(room, "StartGroup"), input.racers()]);
   const clock = raceClockOf(race);
   const query = pageQuery(request);
   const search = new URL(request.url).searchParams;
